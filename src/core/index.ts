@@ -1,0 +1,28 @@
+/**
+ * The pure core: an exact port of the Eino `toolsearch` middleware (see SPEC).
+ * No I/O, no dependencies; everything is deterministic.
+ */
+export * from './types.js';
+export * from './text.js';
+export { splitToolName, splitCamelCase } from './names.js';
+export {
+  RULES,
+  parseKeywords,
+  ToolIndex,
+  type Rule,
+  type Keyword,
+  type KeywordScore,
+  type ScoredTool,
+  type ToolExplanation,
+} from './scorer.js';
+export {
+  parseGoJson,
+  goMarshalString,
+  goQuoteChar,
+  GO_JSON_MAX_DEPTH,
+  type GoJsonValue,
+  type GoJsonParse,
+} from './gojson.js';
+export * from './toolsearch.js';
+export * from './middleware.js';
+export * from './run.js';

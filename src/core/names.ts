@@ -1,0 +1,46 @@
+/**
+ * Tool name splitting (SPEC §3), as the reference's `splitToolName` and
+ * `splitCamelCase` do it: by code point, with Unicode 15.0 letter categories.
+ */
+import { codePoints, isLower, isUpper } from './text.js';
+
+/**
+ * Splits one underscore-free piece at camelCase boundaries: before an upper-case
+ * letter that follows a lower-case letter (`camelCase` → `camel`, `Case`), or
+ * before an upper-case letter followed by a lower-case letter that is not the
+ * first character (`HTMLParser` → `HTML`, `Parser`; `getURL` → `get`, `URL`).
+ */
+export function splitCamelCase(s: string): string[] {
+  if (s === '') return [];
+  const runes = codePoints(s);
+  const parts: string[] = [];
+  // UTF-16 offset of the current rune, and of the start of the current part.
+  let offset = runes[0]! > 0xffff ? 2 : 1;
+  let start = 0;
+  for (let i = 1; i < runes.length; i++) {
+    const r = runes[i]!;
+    if (isUpper(r) && (isLower(runes[i - 1]!) || (i + 1 < runes.length && isLower(runes[i + 1]!)))) {
+      parts.push(s.slice(start, offset));
+      start = offset;
+    }
+    offset += r > 0xffff ? 2 : 1;
+  }
+  parts.push(start === 0 ? s : s.slice(start));
+  return parts;
+}
+
+/**
+ * A tool's name parts: the name split on `__` (the MCP server separator), each
+ * piece split on `_`, empty pieces dropped, each remaining piece split at
+ * camelCase boundaries.
+ */
+export function splitToolName(name: string): string[] {
+  const parts: string[] = [];
+  for (const segment of name.split('__')) {
+    for (const piece of segment.split('_')) {
+      if (piece === '') continue;
+      for (const p of splitCamelCase(piece)) parts.push(p);
+    }
+  }
+  return parts;
+}
