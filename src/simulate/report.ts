@@ -1,0 +1,122 @@
+/**
+ * The simulation report: plain, serializable data holding everything any view
+ * (text, JSON, TUI, test suites) shows about a replayed conversation. Keys are
+ * the `simulate --json` contract, so the report is written out as it is.
+ */
+import type { Mode } from '../core/types.js';
+
+/** How a tool call relates to what the model was offered at that call. */
+export type ToolCallStatus =
+  /** The tool was visible (or is the `tool_search` tool in default mode). */
+  | 'ok'
+  /** A deferred tool called before any tool_search result named it. */
+  | 'not-loaded'
+  /** A tool that exists nowhere: neither static, nor dynamic, nor tool_search. */
+  | 'unknown';
+
+/** A tool call the assistant made at one model call. */
+export interface ToolCallReport {
+  readonly id: string;
+  readonly name: string;
+  readonly arguments: string;
+  readonly status: ToolCallStatus;
+}
+
+/** The outcome of a `tool_search` run: its matches, or its error text. */
+export type SearchOutcome = { readonly matches: readonly string[] } | { readonly error: string };
+
+/** A `tool_search` call the assistant made (client side), with its recorded and, on replay, fresh result. */
+export interface SearchReport {
+  readonly call_id: string;
+  readonly arguments: string;
+  /** `select` or `keyword`, or null when the arguments do not decode. */
+  readonly mode: 'select' | 'keyword' | null;
+  /** The result text found in the transcript, decoded; null when the transcript holds no result for this call. */
+  readonly recorded: SearchOutcome | null;
+  /** The raw recorded result text, when there is one. */
+  readonly recorded_text: string | null;
+  /** The result of running the same arguments against the catalog now (always computed; shown with --replay). */
+  readonly replayed: SearchOutcome;
+  /** True when `recorded` is present and differs from `replayed`. */
+  readonly differs: boolean;
+}
+
+/** A search the provider ran itself (model-native, server side): information beyond the reference state. */
+export interface ServerSearchReport {
+  readonly call_id: string;
+  readonly query: string;
+  /** Tools the provider's result referenced (loaded for the model). */
+  readonly loaded: readonly string[];
+}
+
+/** One model call. */
+export interface TurnReport {
+  /** 1-based model call number. */
+  readonly call: number;
+  /** Index in the transcript of the assistant message that answered this call; null for a final call with no recorded answer. */
+  readonly message_index: number | null;
+  /** Number of messages the model received (including the reminder). */
+  readonly message_count: number;
+  /** Names of the visible tools, in the state's order. */
+  readonly visible: readonly string[];
+  /** Names of the deferred tools (model-native mode), in the state's order. */
+  readonly deferred: readonly string[];
+  /** Tools forward selection added at this call. */
+  readonly added: readonly string[];
+  /** Index of the reminder in the messages the model receives. */
+  readonly reminder_index: number | null;
+  /** The middleware inserted the reminder at this call. */
+  readonly reminder_inserted: boolean;
+  /** The framework refilled a nil tool list before this call (the model-native pitfall). */
+  readonly refilled: boolean;
+  /** Dynamic tools neither visible nor deferred at this call. */
+  readonly hidden_count: number;
+  readonly tool_calls: readonly ToolCallReport[];
+  readonly searches: readonly SearchReport[];
+  readonly server_searches: readonly ServerSearchReport[];
+  /** A short text of what the assistant said (first line), for views. */
+  readonly assistant_text: string;
+}
+
+/** Kinds of findings. */
+export type ViolationKind = 'not-loaded' | 'unknown' | 'redundant-select' | 'native-refill' | 'unknown-call-id';
+
+/** A finding at one model call. `warning`s never fail `--fail-on-violation`. */
+export interface Violation {
+  readonly call: number;
+  readonly tool: string | null;
+  readonly kind: ViolationKind;
+  readonly severity: 'error' | 'warning';
+  readonly message: string;
+}
+
+/** How replaying the searches would change what the model sees at one call. */
+export interface VisibilityChange {
+  readonly call: number;
+  /** Tools visible with the replayed results but not with the recorded ones. */
+  readonly gained: readonly string[];
+  /** Tools visible with the recorded results but not with the replayed ones. */
+  readonly lost: readonly string[];
+}
+
+/** The whole report. */
+export interface SimulationReport {
+  readonly mode: Mode;
+  readonly transcript: { readonly file: string; readonly format: string; readonly messages: number };
+  readonly catalog: { readonly dynamic: number; readonly static: number; readonly source: string };
+  readonly turns: readonly TurnReport[];
+  readonly violations: readonly Violation[];
+  /** Present when replay was requested. */
+  readonly replay: { readonly differences: number; readonly visibility: readonly VisibilityChange[] } | null;
+  readonly summary: {
+    readonly calls: number;
+    readonly searches: number;
+    readonly server_searches: number;
+    /** Dynamic tools visible at the last call. */
+    readonly tools_loaded: number;
+    readonly errors: number;
+    readonly warnings: number;
+    /** Recorded searches whose fresh result differs (0 unless replayed). */
+    readonly replay_differences: number;
+  };
+}
