@@ -1,16 +1,46 @@
-/** CLI entry: parses argv, runs a command, returns the exit code. */
+/**
+ * CLI entry: parses argv, runs a command, returns the exit code. The only
+ * module that touches `process` (streams, env); see `exit.ts` for the codes.
+ */
 import { readFileSync } from 'node:fs';
+import { CliContext, type CliIo } from './context.js';
+
+const EXIT_OK = 0;
 
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
   return pkg.version;
 }
 
-export async function main(argv: string[]): Promise<number> {
-  if (argv[0] === '--version' || argv[0] === '-V') {
-    process.stdout.write(`${version()}\n`);
-    return 0;
+/**
+ * A closed stdout pipe (`toolsearch search … | head -1`) ends the process
+ * quietly with exit 0: the reader has what it wanted.
+ */
+function exitQuietlyOnEpipe(): void {
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED') process.exit(EXIT_OK);
+    throw err;
+  });
+}
+
+function processIo(): CliIo {
+  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env };
+}
+
+export async function main(argv: string[], io?: CliIo): Promise<number> {
+  if (io === undefined) exitQuietlyOnEpipe();
+  const ctx = new CliContext(io ?? processIo());
+  // Fast path: no command modules loaded.
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+    ctx.out(`${version()}\n`);
+    return EXIT_OK;
   }
-  process.stdout.write('Usage: toolsearch [options] [command]\n');
-  return 0;
+  try {
+    const { buildProgram } = await import('./program.js');
+    await buildProgram(ctx, version()).parseAsync(argv, { from: 'user' });
+    return EXIT_OK;
+  } catch (err) {
+    const { exitCodeFor } = await import('./exit.js');
+    return exitCodeFor(err, ctx);
+  }
 }

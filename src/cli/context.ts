@@ -1,0 +1,83 @@
+/**
+ * What a command needs from the outside world: the output streams (with
+ * their color and width), stdin and the environment. Commands write through
+ * the context only, never to `process` directly, so output handling (colors,
+ * EPIPE, escaping of warnings) lives in one place.
+ */
+import { colorEnabled, createStyle, type Style } from '../render/color.js';
+import { escapeText } from '../render/escape.js';
+
+/** A writable text stream, as much of it as the CLI uses. */
+export interface OutStream {
+  write(chunk: string): unknown;
+  readonly isTTY?: boolean;
+  readonly columns?: number;
+}
+
+export interface CliIo {
+  readonly stdout: OutStream;
+  readonly stderr: OutStream;
+  readonly stdin: NodeJS.ReadableStream;
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
+
+/** Width used when stdout is not a terminal (and `COLUMNS` is not set). */
+export const DEFAULT_WIDTH = 100;
+
+export class CliContext {
+  /** Set from the global `--no-color` flag before a command runs. */
+  noColorFlag = false;
+  private outStyleCache: Style | null = null;
+  private errStyleCache: Style | null = null;
+
+  constructor(readonly io: CliIo) {}
+
+  /** Styles for stdout (computed on first use, after the flags are parsed). */
+  get outStyle(): Style {
+    this.outStyleCache ??= createStyle(colorEnabled({ noColorFlag: this.noColorFlag, env: this.io.env, isTTY: this.io.stdout.isTTY === true }));
+    return this.outStyleCache;
+  }
+
+  /** Styles for stderr. */
+  get errStyle(): Style {
+    this.errStyleCache ??= createStyle(colorEnabled({ noColorFlag: this.noColorFlag, env: this.io.env, isTTY: this.io.stderr.isTTY === true }));
+    return this.errStyleCache;
+  }
+
+  /**
+   * Width to fit human output to: `COLUMNS` when it is a positive integer,
+   * else the terminal's width, else {@link DEFAULT_WIDTH}.
+   */
+  get width(): number {
+    const env = this.io.env.COLUMNS;
+    if (env !== undefined && /^[1-9][0-9]{0,4}$/.test(env)) return Math.max(20, Number(env));
+    const cols = this.io.stdout.isTTY ? this.io.stdout.columns : undefined;
+    return cols !== undefined && cols > 0 ? Math.max(20, cols) : DEFAULT_WIDTH;
+  }
+
+  /** Writes text to stdout as it is. */
+  out(text: string): void {
+    this.io.stdout.write(text);
+  }
+
+  /** Writes lines to stdout, each ended by a newline. */
+  lines(lines: readonly string[]): void {
+    if (lines.length > 0) this.io.stdout.write(`${lines.join('\n')}\n`);
+  }
+
+  /** Writes a JSON document to stdout (2-space indentation). */
+  json(value: unknown): void {
+    this.io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  }
+
+  /** Writes text to stderr as it is. */
+  err(text: string): void {
+    this.io.stderr.write(text);
+  }
+
+  /** `warning: message` on stderr; the message is escaped (it may quote input text). */
+  warn(message: string): void {
+    const s = this.errStyle;
+    this.io.stderr.write(`${s.yellow('warning:')} ${escapeText(message)}\n`);
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * The one place that turns an outcome into an exit code and an error
+ * message. Exit codes:
+ *
+ * | code | meaning |
+ * |---|---|
+ * | 0  | ok (also `--help`, `--version`, and a closed stdout pipe) |
+ * | 1  | an expectation or check failed (`--expect*`, `--strict`, `--expect-same`, `--fail-on-violation`) |
+ * | 2  | bad input or usage: unreadable or invalid files, bad flag values, conflicting flags, invalid `--args`, a catalog the reference rejects |
+ * | 70 | an internal error (a bug: please report it); the stack is printed with `TOOLSEARCH_DEBUG=1` (70 is EX_SOFTWARE of sysexits.h) |
+ */
+import { CommanderError } from 'commander';
+import { MiddlewareConfigError } from '../core/middleware.js';
+import { AssertionFailure, InputError, UsageError } from '../errors.js';
+import { escapeText } from '../render/escape.js';
+import { charWidth } from '../render/width.js';
+import type { CliContext } from './context.js';
+
+export const EXIT_OK = 0;
+export const EXIT_FAILED = 1;
+export const EXIT_USAGE = 2;
+export const EXIT_INTERNAL = 70;
+
+/**
+ * An excerpt (`line\n   ^`) made safe for a terminal: the line escaped, cut
+ * to a window around the caret when it is long (a minified file is one long
+ * line), and the caret moved under the same character.
+ */
+export function renderExcerpt(excerpt: string, width: number): string[] {
+  const nl = excerpt.lastIndexOf('\n');
+  if (nl < 0) return [escapeText(excerpt)];
+  const src = excerpt.slice(0, nl);
+  const caretLine = excerpt.slice(nl + 1);
+  const col = Math.max(0, caretLine.indexOf('^'));
+  const chars = Array.from(src);
+  // The caret counts UTF-16 units; find the code point it points at.
+  let at = 0;
+  for (let units = 0; at < chars.length && units < col; at++) units += chars[at]!.length;
+  const cells = chars.map((c) => escapeText(c));
+  const room = Math.max(20, width - 4);
+  let start = 0;
+  let end = cells.length;
+  const w = (from: number, to: number): number => cells.slice(from, to).reduce((a, c) => a + Array.from(c).reduce((x, ch) => x + charWidth(ch), 0), 0);
+  if (w(0, end) > room) {
+    start = at;
+    end = Math.min(cells.length, at + 1);
+    // Grow the window around the caret, a little more to the left.
+    while (w(start, end) < room && (start > 0 || end < cells.length)) {
+      if (start > 0 && (end >= cells.length || at - start < (room * 2) / 3)) start--;
+      else end++;
+    }
+  }
+  const prefix = start > 0 ? '…' : '';
+  const suffix = end < cells.length ? '…' : '';
+  const line = prefix + cells.slice(start, end).join('') + suffix;
+  const caret = ' '.repeat(w(start, at) + (prefix ? 1 : 0)) + '^';
+  return [`  ${line}`, `  ${caret}`];
+}
+
+/** Prints what went wrong and returns the exit code. */
+export function exitCodeFor(err: unknown, ctx: CliContext): number {
+  const s = ctx.errStyle;
+  const error = s.red('error:');
+  if (err instanceof CommanderError) {
+    // Commander already printed its message (help, version, usage error).
+    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') return EXIT_OK;
+    return EXIT_USAGE;
+  }
+  if (err instanceof InputError) {
+    ctx.err(`${error} ${escapeText(err.headline)}\n`);
+    if (err.excerpt) ctx.err(`${renderExcerpt(err.excerpt, ctx.width).join('\n')}\n`);
+    return EXIT_USAGE;
+  }
+  if (err instanceof UsageError || err instanceof MiddlewareConfigError) {
+    ctx.err(`${error} ${escapeText(err.message)}\n`);
+    return EXIT_USAGE;
+  }
+  if (err instanceof AssertionFailure) {
+    ctx.err(`${s.red('fail:')} ${escapeText(err.message)}\n`);
+    if (err.details) ctx.err(err.details.endsWith('\n') ? err.details : `${err.details}\n`);
+    return EXIT_FAILED;
+  }
+  const e = err instanceof Error ? err : new Error(String(err));
+  ctx.err(`${error} internal error: ${escapeText(e.message)}\n`);
+  if (ctx.io.env.TOOLSEARCH_DEBUG === '1') ctx.err(`${(e.stack ?? '').split('\n').map(escapeText).join('\n')}\n`);
+  else ctx.err('(this is a bug in toolsearch; run with TOOLSEARCH_DEBUG=1 to see the stack)\n');
+  return EXIT_INTERNAL;
+}

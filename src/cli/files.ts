@@ -1,0 +1,38 @@
+/** Opening input files for reading with errors users understand (exit 2 with the file name). */
+import { createReadStream, statSync } from 'node:fs';
+import { InputError } from '../errors.js';
+
+function reason(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException).code;
+  switch (code) {
+    case 'ENOENT':
+      return 'no such file';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'EISDIR':
+      return 'is a directory, expected a file';
+    default:
+      return `cannot read: ${(err as Error).message}`;
+  }
+}
+
+/** A readable stream over a file, or stdin for `-`. Checks first, so a missing file or a directory is an InputError. */
+export function openInput(file: string, stdin: NodeJS.ReadableStream): AsyncIterable<Buffer | string> {
+  if (file === '-') return stdin as AsyncIterable<Buffer | string>;
+  const at = { file, line: 0, column: 0 };
+  try {
+    if (statSync(file).isDirectory()) throw new InputError('is a directory, expected a file', at);
+  } catch (err) {
+    if (err instanceof InputError) throw err;
+    throw new InputError(reason(err), at);
+  }
+  const stream = createReadStream(file);
+  return (async function* () {
+    try {
+      for await (const chunk of stream) yield chunk as Buffer;
+    } catch (err) {
+      throw new InputError(reason(err), at);
+    }
+  })();
+}

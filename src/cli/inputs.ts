@@ -1,0 +1,63 @@
+/**
+ * Inputs shared by commands: the catalog flags, loading catalogs (the format
+ * loaders are imported lazily, so commands that fail early or only print help
+ * never load YAML), and the tool index a search runs over.
+ */
+import { type Command, Option } from 'commander';
+import { createMiddleware } from '../core/middleware.js';
+import { ToolIndex } from '../core/scorer.js';
+import { UsageError } from '../errors.js';
+import type { Catalog, CatalogFormat, CatalogTool } from '../formats/types.js';
+import { collect } from './options.js';
+
+export const CATALOG_FORMATS = ['auto', 'toolsearch', 'openai', 'anthropic', 'mcp', 'eino', 'request'] as const;
+
+/** Flags added by {@link addCatalogOptions}. */
+export interface CatalogFlags {
+  readonly catalog?: string[];
+  readonly catalogFormat?: CatalogFormat | 'auto';
+  readonly prefix?: string;
+}
+
+/** `-c, --catalog <file>` (repeatable), `--catalog-format`, `--prefix`. */
+export function addCatalogOptions(cmd: Command, what: string): Command {
+  return cmd
+    .option('-c, --catalog <file>', `${what}; repeat to merge catalogs (JSON or YAML)`, collect)
+    .addOption(
+      new Option('--catalog-format <format>', 'catalog shape (detected from the content when auto)').choices(CATALOG_FORMATS).default('auto'),
+    )
+    .option('--prefix <server>', 'name the tools of an MCP tools/list result mcp__<server>__<tool>');
+}
+
+/** Loads and merges the catalogs named by the flags. */
+export async function loadCatalog(flags: CatalogFlags): Promise<Catalog> {
+  const files = flags.catalog ?? [];
+  if (files.length === 0) throw new UsageError('a catalog is required: -c, --catalog <file>');
+  const { loadCatalogFiles } = await import('../formats/index.js');
+  return loadCatalogFiles(files, {
+    format: flags.catalogFormat ?? 'auto',
+    ...(flags.prefix !== undefined ? { prefix: flags.prefix } : {}),
+  });
+}
+
+/** A catalog ready to search: its dynamic and static tools, and the index a search runs over. */
+export interface SearchScope {
+  readonly dynamic: readonly CatalogTool[];
+  readonly static: readonly CatalogTool[];
+  /** Dynamic tools only (the reference), or every tool with `--all`. */
+  readonly index: ToolIndex;
+  readonly all: boolean;
+  readonly byName: ReadonlyMap<string, CatalogTool>;
+}
+
+/**
+ * Splits a catalog and builds the index. The reference's construction rules
+ * apply even with `--all`: no dynamic tools is "tools is required".
+ */
+export function searchScope(catalog: Catalog, all: boolean): SearchScope {
+  const dynamic = catalog.tools.filter((t) => !t.static);
+  const statics = catalog.tools.filter((t) => t.static);
+  const mw = createMiddleware({ dynamicTools: dynamic });
+  const index = all ? new ToolIndex(catalog.tools) : mw.index;
+  return { dynamic, static: statics, index, all, byName: new Map(catalog.tools.map((t) => [t.name, t])) };
+}

@@ -1,0 +1,240 @@
+/**
+ * Human output of `search` and `select`: the ranked table, the per-keyword
+ * explanation, `--why`, and the expectation diff. Input text is escaped here;
+ * callers pass plain data.
+ */
+import type { KeywordScore } from '../core/scorer.js';
+import type { ExpectationFailure, SearchJson, WhyReport } from '../cli/search-report.js';
+import type { Style } from './color.js';
+import { escapeText, inlineText } from './escape.js';
+import { renderTable, type Cell, type Column } from './table.js';
+
+export interface RenderOptions {
+  readonly width: number;
+  readonly style: Style;
+}
+
+/** What the header of a search says about the catalog. */
+export interface SearchContext {
+  readonly dynamic: number;
+  readonly static: number;
+  /** The user passed query words (so `-n` is the flag to suggest), not raw `--args`. */
+  readonly viaWords: boolean;
+}
+
+function quote(s: string): string {
+  return `"${escapeText(s)}"`;
+}
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+const EXPLAIN_COLUMNS: readonly Column[] = [{}, {}, { shrink: 1 }, { align: 'right' }];
+
+function explainCells(k: KeywordScore, s: Style): Cell[] {
+  const rule = k.rule === 'none' ? { text: 'no match', style: s.dim } : k.rule;
+  const part = k.part !== null ? escapeText(k.part) : k.rule === 'name-substring' ? '(full name)' : k.rule === 'description' ? '(description)' : '';
+  const points = k.points > 0 ? { text: `+${k.points}`, style: s.green } : { text: '0', style: k.required ? s.red : s.dim };
+  return [`${k.required ? '+' : ''}${escapeText(k.keyword)}`, rule, part, points];
+}
+
+/** The lines of a search result (keyword or select mode). */
+export function renderSearch(r: SearchJson, ctx: SearchContext, opts: RenderOptions & { readonly explain: boolean }): string[] {
+  const s = opts.style;
+  const out: string[] = [];
+  const searched = r.static_included ? ctx.dynamic + ctx.static : ctx.dynamic;
+  if (r.mode === 'keyword') {
+    const count = `${r.total_matches} of ${plural(searched, 'tool')} match`;
+    out.push(`${s.bold('keyword search')} ${quote(r.query)} · limit ${r.max_results ?? 5} · ${count}`);
+  } else {
+    const requested = r.matches.length + r.unknown.length;
+    out.push(`${s.bold('direct selection')} ${quote(r.query)} · ${r.matches.length} of ${plural(requested, 'name')} found`);
+  }
+  if (r.static_included) out.push(s.yellow(`beyond the reference: static tools included (${ctx.static} static + ${ctx.dynamic} dynamic searched)`));
+  if (r.results.length === 0) {
+    out.push(s.dim(r.mode === 'keyword' ? 'no tool matched: a keyword must appear in a name or a description' : 'no tool selected'));
+    return out;
+  }
+
+  const keyword = r.mode === 'keyword';
+  const columns: Column[] = [
+    { header: '#', align: 'right' },
+    { header: 'tool', shrink: 2, min: 16 },
+    ...(keyword ? [{ header: 'score', align: 'right' as const }] : []),
+    ...(r.static_included ? [{ header: 'kind' }] : []),
+    { header: 'description', shrink: 3, min: 10 },
+  ];
+  const rows: Cell[][] = r.results.map((x, i) => [
+    String(i + 1),
+    { text: escapeText(x.name), style: s.cyan },
+    ...(keyword ? [String(x.score ?? '')] : []),
+    ...(r.static_included ? [x.static ? { text: 'static', style: s.yellow } : 'dynamic'] : []),
+    { text: inlineText(x.description), style: s.dim },
+  ]);
+  const table = renderTable(columns, rows, { width: opts.width, headerStyle: s.dim });
+  out.push(table[0]!);
+  if (opts.explain && keyword) {
+    const indent = String(r.results.length).length + 2;
+    const explainRows = r.results.flatMap((x) => (x.explain ?? []).map((k) => explainCells(k, s)));
+    const explained = renderTable(EXPLAIN_COLUMNS, explainRows, { width: opts.width, indent: indent + 2 });
+    let at = 0;
+    r.results.forEach((x, i) => {
+      out.push(table[i + 1]!);
+      const n = x.explain?.length ?? 0;
+      out.push(...explained.slice(at, at + n));
+      at += n;
+    });
+  } else {
+    out.push(...table.slice(1));
+  }
+  if (keyword && r.total_matches > r.results.length) {
+    const more = r.total_matches - r.results.length;
+    const how = ctx.viaWords ? `-n ${r.total_matches}` : `"max_results": ${r.total_matches}`;
+    out.push(s.dim(`${more} more beyond the limit of ${r.max_results ?? 5} (${how} returns all)`));
+  }
+  return out;
+}
+
+/** One line on where a tool stands. */
+export function standingText(w: WhyReport, limit: number | null): string {
+  switch (w.standing) {
+    case 'returned':
+      return `returned at rank ${w.rank} (score ${w.score})`;
+    case 'beyond-limit':
+      return `rank ${w.rank} (score ${w.score}): beyond the limit of ${limit ?? 5}, max_results ${w.rank} would return it`;
+    case 'no-match':
+      return 'not returned: no keyword matches its name or description (score 0)';
+    case 'excluded':
+      return `not returned: the required keyword +${escapeText(w.excluded_by ?? '')} does not match it`;
+    case 'static':
+      return 'a static tool: always visible to the model, never searched (--all searches it)';
+    case 'unknown':
+      return w.suggestions.length > 0 ? `not in the catalog (did you mean ${w.suggestions.map(escapeText).join(', ')}?)` : 'not in the catalog';
+    case 'selected':
+      return 'selected';
+    case 'not-requested':
+      return 'not requested by the select: query';
+  }
+}
+
+/** Names with hyphens are one part to the reference; say so when a keyword would have hit a hyphen piece. */
+function hyphenNote(w: WhyReport): string | null {
+  for (const part of w.parts) {
+    if (!part.includes('-')) continue;
+    const pieces = part.toLowerCase().split('-');
+    const k = w.keywords.find((x) => pieces.includes(x.keyword.toLowerCase()));
+    if (k) {
+      return `note: the reference does not split names on "-": ${quote(part)} is one name part, so ${quote(k.keyword)} scores ${k.points}, not 10`;
+    }
+  }
+  return null;
+}
+
+/** `--why <tool>`: the standing, the name parts and the per-keyword account. */
+export function renderWhy(list: readonly WhyReport[], limit: number | null, opts: RenderOptions): string[] {
+  const s = opts.style;
+  const out: string[] = [];
+  for (const w of list) {
+    out.push('');
+    out.push(`${s.bold('why')} ${s.cyan(escapeText(w.name))}: ${standingText(w, limit)}`);
+    if (w.parts.length > 0) out.push(`  name parts: ${w.parts.map(escapeText).join(', ')}`);
+    if (w.keywords.length > 0) out.push(...renderTable(EXPLAIN_COLUMNS, w.keywords.map((k) => explainCells(k, s)), { width: opts.width, indent: 4 }));
+    const note = hyphenNote(w);
+    if (note !== null) out.push(s.dim(`  ${note}`));
+  }
+  return out;
+}
+
+function flagOf(f: ExpectationFailure): string {
+  switch (f.kind) {
+    case 'expect':
+      return `--expect ${f.expected.join(',')}`;
+    case 'expect-exact':
+      return `--expect-exact ${f.expected.join(',')}`;
+    case 'expect-first':
+      return `--expect-first ${f.expected}`;
+    case 'expect-none':
+      return '--expect-none';
+  }
+}
+
+/** The headline of an expectation failure. */
+export function expectationHeadline(failures: readonly ExpectationFailure[]): string {
+  return failures.length === 1 ? `expectation not met: ${escapeText(flagOf(failures[0]!))}` : `${failures.length} expectations not met`;
+}
+
+/**
+ * The diff of failed expectations: expected against got, with ranks and
+ * scores, and for every expected name that was not returned, where it stands.
+ */
+export function renderExpectationDiff(
+  failures: readonly ExpectationFailure[],
+  r: SearchJson,
+  where: (name: string) => WhyReport,
+  opts: RenderOptions,
+): string[] {
+  const s = opts.style;
+  const out: string[] = [];
+  const got = r.results;
+  const score = (i: number): string => (got[i]?.score === null || got[i] === undefined ? '' : String(got[i]!.score));
+  const gotTable = (): string[] =>
+    got.length === 0
+      ? ['    (no matches)']
+      : renderTable(
+          [{ header: '#', align: 'right' }, { header: 'got', shrink: 1, min: 16 }, { header: r.mode === 'keyword' ? 'score' : '', align: 'right' }],
+          got.map((x, i) => [String(i + 1), escapeText(x.name), score(i)]),
+          { width: opts.width, indent: 4, headerStyle: s.dim },
+        );
+  const whereLine = (name: string): string => `    ${escapeText(name)}: ${standingText(where(name), r.max_results)}`;
+  for (const f of failures) {
+    if (failures.length > 1) out.push(`${s.red('✗')} ${escapeText(flagOf(f))}`);
+    switch (f.kind) {
+      case 'expect': {
+        out.push(`  missing ${plural(f.missing.length, 'tool')}:`);
+        out.push(...f.missing.map(whereLine));
+        out.push(...gotTable());
+        break;
+      }
+      case 'expect-first': {
+        out.push(`  expected first: ${escapeText(f.expected)}`);
+        out.push(`  got first:      ${got[0] ? `${escapeText(got[0].name)}${got[0].score !== null ? ` (score ${got[0].score})` : ''}` : '(no matches)'}`);
+        out.push(whereLine(f.expected));
+        out.push(...gotTable());
+        break;
+      }
+      case 'expect-exact': {
+        const n = Math.max(f.expected.length, got.length);
+        const rows: Cell[][] = [];
+        for (let i = 0; i < n; i++) {
+          const e = f.expected[i];
+          const g = got[i]?.name;
+          const same = e !== undefined && e === g;
+          rows.push([
+            same ? ' ' : { text: '✗', style: s.red },
+            String(i + 1),
+            e === undefined ? '' : escapeText(e),
+            g === undefined ? '' : escapeText(g),
+            score(i),
+          ]);
+        }
+        out.push(
+          ...renderTable(
+            [{}, { header: '#', align: 'right' }, { header: 'expected', shrink: 1, min: 16 }, { header: 'got', shrink: 2, min: 16 }, { header: r.mode === 'keyword' ? 'score' : '', align: 'right' }],
+            rows,
+            { width: opts.width, indent: 2, gap: 2, headerStyle: s.dim },
+          ),
+        );
+        const gotNames = new Set(got.map((x) => x.name));
+        for (const e of f.expected) if (!gotNames.has(e)) out.push(whereLine(e));
+        break;
+      }
+      case 'expect-none': {
+        out.push(`  expected no matches, got ${got.length}:`);
+        out.push(...gotTable());
+        break;
+      }
+    }
+  }
+  return out;
+}

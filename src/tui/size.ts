@@ -1,0 +1,38 @@
+/** The terminal size, following resizes. */
+import { useStdout } from 'ink';
+import { useEffect, useState } from 'react';
+
+export interface Size {
+  readonly columns: number;
+  readonly rows: number;
+}
+
+/** Smallest size the screens lay out for; smaller terminals get clipped rows. */
+export const MIN_SIZE: Size = { columns: 40, rows: 10 };
+
+function read(stdout: NodeJS.WriteStream): Size {
+  return {
+    columns: Math.max(MIN_SIZE.columns, stdout.columns || 80),
+    rows: Math.max(MIN_SIZE.rows, stdout.rows || 24),
+  };
+}
+
+/**
+ * The size of the output terminal (re-read on every `resize`), or `fixed`
+ * when given (tests). Screens use one row less than the terminal: Ink keeps
+ * the cursor on the line after the frame, and a frame as tall as the screen
+ * would make it clear the whole terminal at every render.
+ */
+export function useTerminalSize(fixed?: Size): Size {
+  const { stdout } = useStdout();
+  const [size, setSize] = useState<Size>(() => read(stdout));
+  useEffect(() => {
+    if (fixed) return undefined;
+    const onResize = (): void => setSize(read(stdout));
+    stdout.on('resize', onResize);
+    return () => {
+      stdout.off('resize', onResize);
+    };
+  }, [stdout, fixed]);
+  return fixed ?? size;
+}

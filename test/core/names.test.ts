@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { splitCamelCase, splitToolName } from '../../src/core/names.js';
+
+describe('splitCamelCase (the reference\'s own cases)', () => {
+  it.each<[string, string[]]>([
+    ['', []],
+    ['hello', ['hello']],
+    ['NotebookEdit', ['Notebook', 'Edit']],
+    ['camelCase', ['camel', 'Case']],
+    ['HTMLParser', ['HTML', 'Parser']],
+    ['getURL', ['get', 'URL']],
+    ['A', ['A']],
+    ['AB', ['AB']],
+    ['HTTP', ['HTTP']],
+  ])('%j', (input, expected) => {
+    expect(splitCamelCase(input)).toEqual(expected);
+  });
+});
+
+describe('splitCamelCase (more boundaries)', () => {
+  it.each<[string, string[], string]>([
+    ['getHTTPResponseCode', ['get', 'HTTP', 'Response', 'Code'], 'acronym in the middle'],
+    ['v2Api', ['v2', 'Api'], 'upper after a digit splits when a lower-case letter follows'],
+    ['x1Bc', ['x1', 'Bc'], 'upper followed by lower splits even after a digit'],
+    ['ÉtéÉcole', ['Été', 'École'], 'Latin-1 letters are classified per code point'],
+    ['İstanbulCity', ['İstanbul', 'City'], 'U+0130 is upper-case'],
+    ['straßeStraße', ['straße', 'Straße'], 'ß is lower-case'],
+    ['\u{10428}\u{10400}', ['\u{10428}', '\u{10400}'], 'astral Deseret letters are one code point each'],
+    ['aǅb', ['aǅb'], 'titlecase U+01C5 is neither upper nor lower'],
+    ['ABc', ['A', 'Bc'], 'upper followed by lower after an upper'],
+    ['aB', ['a', 'B'], 'single trailing upper'],
+  ])('%j → %j (%s)', (input, expected) => {
+    expect(splitCamelCase(input)).toEqual(expected);
+  });
+});
+
+describe('splitToolName', () => {
+  it.each<[string, string[]]>([
+    ['mcp__slack__send_message', ['mcp', 'slack', 'send', 'message']],
+    ['get_weather', ['get', 'weather']],
+    ['NotebookEdit', ['Notebook', 'Edit']],
+    ['mcp__github__createPullRequest', ['mcp', 'github', 'create', 'Pull', 'Request']],
+    ['a___b', ['a', 'b']],
+    ['__leading__and__trailing__', ['leading', 'and', 'trailing']],
+    ['___', []],
+    ['', []],
+    ['mcp__server-name__list-files', ['mcp', 'server-name', 'list-files']],
+    ['__proto__', ['proto']],
+    ['constructor', ['constructor']],
+  ])('%j', (input, expected) => {
+    expect(splitToolName(input)).toEqual(expected);
+  });
+});
