@@ -1,0 +1,131 @@
+/** `toolsearch search [query...]`: what `tool_search` returns for a query over the catalog's dynamic tools. */
+import { Command, Option } from 'commander';
+import { decodeToolSearchArgs, searchDecoded, type ToolSearchArgs, type ToolSearchSuccess } from '../../core/toolsearch.js';
+import { AssertionFailure, InputError, UsageError } from '../../errors.js';
+import { expectationHeadline, renderExpectationDiff, renderSearch, renderWhy } from '../../render/search.js';
+import { runBatch } from '../batch.js';
+import type { CliContext } from '../context.js';
+import { openInput } from '../files.js';
+import { addCatalogOptions, loadCatalog, searchScope, type CatalogFlags, type SearchScope } from '../inputs.js';
+import { parseNameList, parsePositiveInt } from '../options.js';
+import { checkExpectations, makeRun, searchJson, standing, suggestions, type Expectations } from '../search-report.js';
+
+interface SearchFlags extends CatalogFlags, Expectations {
+  readonly maxResults?: number;
+  readonly args?: string;
+  readonly batch?: string;
+  readonly explain?: boolean;
+  readonly all?: boolean;
+  readonly json?: boolean;
+  readonly why?: string[];
+}
+
+const EXAMPLES = `
+Examples:
+  # rank the catalog's dynamic tools for a query (as tool_search would)
+  $ toolsearch search -c fixtures/catalogs/demo.yaml create issue
+
+  # the raw arguments exactly as a model sent them, with the rule behind every point
+  $ toolsearch search -c demo.yaml --args '{"query":"+slack message","max_results":3}' --explain
+
+  # why is a tool not returned?
+  $ toolsearch search -c demo.yaml search pages --why mcp__notion__search-pages
+
+  # CI checks: exit 1 with a diff when the result is not as expected
+  $ toolsearch search -c demo.yaml send slack message --expect-first mcp__slack__slack_post_message
+  $ toolsearch search -c demo.yaml "select:mcp__github__create_issue" --expect-exact mcp__github__create_issue
+
+  # thousands of recorded arguments, one JSON object out per line in
+  $ toolsearch search -c demo.yaml --batch queries.jsonl
+  $ echo '{"query":"read file"}' | toolsearch search -c demo.yaml --batch -
+
+Output: a ranked table; --json prints {query, mode, max_results, matches, results,
+total_matches, unknown, static_included}. Scores are the reference's: 10 a keyword
+equals a name part, 5 is inside a name part, 3 inside the full name, 2 inside the
+description; a keyword scores its best rule; +keyword is required.
+`;
+
+const BATCH_CONFLICTS = ['args', 'maxResults', 'explain', 'expect', 'expectExact', 'expectFirst', 'expectNone', 'json', 'why'];
+
+export function searchCommand(ctx: CliContext): Command {
+  const cmd = new Command('search')
+    .summary('what tool_search returns for a query')
+    .description(
+      "Run a tool_search query over the catalog's dynamic tools, exactly as the reference does:\n" +
+        'keyword scoring, "select:a,b" direct selection, max_results (default 5).',
+    )
+    .argument('[query...]', 'query words (joined with spaces), e.g. create issue, +slack message, select:a,b');
+  addCatalogOptions(cmd, 'catalog file (required)');
+  cmd
+    .addOption(new Option('-n, --max-results <n>', 'max_results of the query (default: 5)').argParser(parsePositiveInt).conflicts('args'))
+    .option('--args <json>', 'the raw tool_search arguments as a model sent them, e.g. \'{"query":"create issue"}\'')
+    .addOption(new Option('--batch <file|->', 'JSONL of raw arguments (- for stdin); prints one JSON object per line').conflicts(BATCH_CONFLICTS))
+    .option('--explain', 'per result and keyword: the rule that fired, the name part it hit, the points')
+    .option('--why <tool>', 'explain the rank and score of a tool, returned or not (comma-separated or repeated)', parseNameList)
+    .option('--expect <a,b>', 'exit 1 unless every one of these tools is returned', parseNameList)
+    .option('--expect-exact <a,b>', 'exit 1 unless the result is exactly this ordered list', parseNameList)
+    .option('--expect-first <tool>', 'exit 1 unless this tool is returned first')
+    .addOption(new Option('--expect-none', 'exit 1 unless nothing is returned').conflicts(['expect', 'expectExact', 'expectFirst']))
+    .option('--all', 'also search the static tools (beyond the reference)')
+    .option('--json', 'print the result as JSON')
+    .addHelpText('after', EXAMPLES)
+    .action(async (words: string[], flags: SearchFlags) => {
+      await runSearch(ctx, words, flags);
+    });
+  return cmd;
+}
+
+function argsFromFlags(words: readonly string[], flags: SearchFlags): { args: ToolSearchArgs; viaWords: boolean } {
+  if (flags.args !== undefined) {
+    if (words.length > 0) throw new UsageError('give the query either as words or as --args, not both');
+    const decoded = decodeToolSearchArgs(flags.args);
+    if (!decoded.ok) throw new UsageError(decoded.error);
+    return { args: decoded.args, viaWords: false };
+  }
+  if (words.length === 0) throw new UsageError('a query is required: query words, --args <json> or --batch <file|->');
+  return { args: { query: words.join(' '), maxResults: flags.maxResults ?? null }, viaWords: true };
+}
+
+async function runSearch(ctx: CliContext, words: string[], flags: SearchFlags): Promise<void> {
+  if (flags.batch !== undefined && words.length > 0) throw new UsageError('--batch reads its queries from the file: give no query words');
+  // Check the query before reading the catalog: a usage error costs nothing.
+  const query = flags.batch === undefined ? argsFromFlags(words, flags) : null;
+  const catalog = await loadCatalog(flags);
+  const scope = searchScope(catalog, flags.all === true);
+
+  if (flags.batch !== undefined) {
+    await runBatch(scope.index, openInput(flags.batch, ctx.io.stdin), (s) => ctx.out(s));
+    return;
+  }
+  const outcome = searchDecoded(scope.index, query!.args, { explain: flags.explain === true });
+  // Invalid arguments and an empty query are the reference's errors: bad input.
+  if (!outcome.ok) throw new InputError(outcome.error);
+  if (outcome.mode === 'select') for (const name of outcome.unknown) warnUnknown(ctx, scope, name);
+
+  const run = makeRun(scope, outcome as ToolSearchSuccess);
+  const report = searchJson(run, flags.why);
+  if (flags.json) {
+    ctx.json(report);
+  } else {
+    const opts = { width: ctx.width, style: ctx.outStyle };
+    const lines = renderSearch(report, { dynamic: scope.dynamic.length, static: scope.static.length, viaWords: query!.viaWords }, { ...opts, explain: flags.explain === true });
+    if (report.why) lines.push(...renderWhy(report.why, report.max_results, opts));
+    ctx.lines(lines);
+  }
+
+  const failures = checkExpectations(report.matches, flags);
+  if (failures.length > 0) {
+    const details = renderExpectationDiff(failures, report, (name) => standing(run, name), { width: ctx.width, style: ctx.errStyle });
+    throw new AssertionFailure(expectationHeadline(failures), details.join('\n'));
+  }
+}
+
+/** Warns about a name in `select:` that the reference skips. */
+export function warnUnknown(ctx: CliContext, scope: SearchScope, name: string): void {
+  if (scope.static.some((t) => t.name === name)) {
+    ctx.warn(`skipped ${name}: a static tool, always visible and never selected`);
+    return;
+  }
+  const near = suggestions(scope.byName.keys(), name);
+  ctx.warn(`skipped ${name}: not a dynamic tool${near.length > 0 ? ` (did you mean ${near.join(', ')}? names are case-sensitive)` : ''}`);
+}

@@ -1,0 +1,3 @@
+/** The simulation engine and its report (the `simulate --json` contract). */
+export * from './engine.js';
+export type * from './report.js';

@@ -1,0 +1,206 @@
+import { describe, expect, it } from 'vitest';
+import { encodeMatches, runToolSearch, ToolIndex } from '../../src/core/index.js';
+import type { ChatMessage, Message } from '../../src/core/types.js';
+import { InputError } from '../../src/errors.js';
+import type { Catalog, CatalogTool, Transcript } from '../../src/formats/types.js';
+import { modelCalls, simulate } from '../../src/simulate/engine.js';
+
+const loc = { file: 'catalog.yaml', line: 1, column: 1 };
+const tool = (name: string, description: string, isStatic = false): CatalogTool => ({ name, description, static: isStatic, source: loc });
+const catalogTools = [
+  tool('get_time', 'Current time', true),
+  tool('mcp__slack__send_message', 'Send a message to a Slack channel'),
+  tool('mcp__slack__list_channels', 'List Slack channels'),
+  tool('mcp__github__create_issue', 'Create a GitHub issue'),
+];
+const catalog: Catalog = { tools: catalogTools, sources: [{ file: 'catalog.yaml', format: 'toolsearch' }] };
+const dynamicIndex = new ToolIndex(catalogTools.filter((t) => !t.static));
+
+const user = (content: string): ChatMessage => ({ kind: 'chat', role: 'user', content });
+const sys = (content: string): ChatMessage => ({ kind: 'chat', role: 'system', content });
+const call = (id: string, name: string, args: unknown): ChatMessage => ({
+  kind: 'chat',
+  role: 'assistant',
+  content: '',
+  toolCalls: [{ id, name, arguments: typeof args === 'string' ? args : JSON.stringify(args) }],
+});
+const say = (content: string): ChatMessage => ({ kind: 'chat', role: 'assistant', content });
+const result = (id: string, name: string, content: string): ChatMessage => ({ kind: 'chat', role: 'tool', content, toolCallId: id, toolName: name });
+/** A tool_search result exactly as the reference computes it now. */
+const searched = (id: string, query: string, index: ToolIndex = dynamicIndex): ChatMessage => {
+  const r = runToolSearch(index, JSON.stringify({ query }));
+  if (!r.ok) throw new Error(r.error);
+  return result(id, 'tool_search', encodeMatches(r.matches));
+};
+const transcript = (messages: Message[], tools: CatalogTool[] | null = null): Transcript => ({
+  file: 't.json',
+  format: 'eino',
+  messages,
+  locations: messages.map((_, i) => ({ file: 't.json', line: i + 1, column: 1 })),
+  tools,
+  warnings: [],
+});
+
+describe('modelCalls', () => {
+  it('call k happens before the k-th assistant message; one more call after a trailing non-assistant message', () => {
+    const ms: Message[] = [sys('s'), user('u'), say('a1'), user('u2'), say('a2'), user('u3')];
+    expect(modelCalls(ms).map((c) => [c.newMessages.length, c.assistantIndex])).toEqual([
+      [2, 2],
+      [2, 4],
+      [2, null],
+    ]);
+    expect(modelCalls([]).map((c) => c.assistantIndex)).toEqual([null]);
+    expect(modelCalls([user('u'), say('a')]).length).toBe(1);
+  });
+});
+
+describe('simulate', () => {
+  const story: Message[] = [
+    sys('You are helpful.'),
+    user('Tell #eng the deploy is done'),
+    call('c1', 'tool_search', { query: 'send message slack' }),
+    searched('c1', 'send message slack'),
+    call('c2', 'mcp__slack__send_message', { channel: 'eng', text: 'done' }),
+    result('c2', 'mcp__slack__send_message', 'ok'),
+    say('Done: posted in #eng.'),
+  ];
+
+  it('reports every model call: visible, added, reminder, calls and searches', () => {
+    const r = simulate({ transcript: transcript(story), catalog, mode: 'default', replay: false });
+    expect(r.turns.map((t) => [t.call, t.message_index, t.visible, t.added, t.reminder_index, t.message_count])).toEqual([
+      [1, 2, ['get_time', 'tool_search'], [], 1, 3],
+      [2, 4, ['get_time', 'tool_search', 'mcp__slack__send_message', 'mcp__slack__list_channels'], ['mcp__slack__send_message', 'mcp__slack__list_channels'], 1, 5],
+      [3, 6, ['get_time', 'tool_search', 'mcp__slack__send_message', 'mcp__slack__list_channels'], [], 1, 7],
+    ]);
+    expect(r.turns[0]!.searches).toEqual([
+      {
+        call_id: 'c1',
+        arguments: '{"query":"send message slack"}',
+        mode: 'keyword',
+        recorded: { matches: ['mcp__slack__send_message', 'mcp__slack__list_channels'] },
+        recorded_text: '{"matches":["mcp__slack__send_message","mcp__slack__list_channels"]}',
+        replayed: { matches: ['mcp__slack__send_message', 'mcp__slack__list_channels'] },
+        differs: false,
+      },
+    ]);
+    expect(r.turns[1]!.tool_calls).toEqual([{ id: 'c2', name: 'mcp__slack__send_message', arguments: '{"channel":"eng","text":"done"}', status: 'ok' }]);
+    expect(r.turns[2]!.assistant_text).toBe('Done: posted in #eng.');
+    expect(r.turns[0]!.hidden_count).toBe(3);
+    expect(r.turns[1]!.hidden_count).toBe(1);
+    expect(r.violations).toEqual([]);
+    expect(r.summary).toEqual({ calls: 3, searches: 1, server_searches: 0, tools_loaded: 2, errors: 0, warnings: 0, replay_differences: 0 });
+    expect(r.catalog).toEqual({ dynamic: 3, static: 1, source: 'catalog.yaml' });
+    expect(r.replay).toBeNull();
+  });
+
+  it('flags a deferred tool called too early, an unknown tool, and a redundant select', () => {
+    const ms: Message[] = [
+      user('go'),
+      call('c1', 'mcp__github__create_issue', { title: 'x' }),
+      result('c1', 'mcp__github__create_issue', 'error: tool not found'),
+      call('c2', 'tool_search', { query: 'slack' }),
+      searched('c2', 'slack'),
+      call('c3', 'tool_search', { query: 'select:mcp__slack__send_message' }),
+      searched('c3', 'select:mcp__slack__send_message'),
+      call('c4', 'delete_everything', {}),
+      result('c4', 'delete_everything', 'no such tool'),
+    ];
+    const r = simulate({ transcript: transcript(ms), catalog, mode: 'default', replay: false });
+    expect(r.violations).toEqual([
+      {
+        call: 1,
+        tool: 'mcp__github__create_issue',
+        kind: 'not-loaded',
+        severity: 'error',
+        message: 'mcp__github__create_issue was called before any tool_search result named it (not visible at call 1)',
+      },
+      {
+        call: 3,
+        tool: 'mcp__slack__send_message',
+        kind: 'redundant-select',
+        severity: 'warning',
+        message: 'select: for mcp__slack__send_message, which an earlier keyword search already returned',
+      },
+      { call: 4, tool: 'delete_everything', kind: 'unknown', severity: 'error', message: 'delete_everything exists nowhere: not a static tool, not a dynamic tool, not tool_search' },
+    ]);
+    expect(r.turns.map((t) => t.tool_calls.map((c) => c.status))).toEqual([['not-loaded'], ['ok'], ['ok'], ['unknown'], []]);
+    expect(r.summary.errors).toBe(2);
+    expect(r.summary.warnings).toBe(1);
+  });
+
+  it('replay: reports differing searches and how visibility would change', () => {
+    // Recorded against an older catalog where the search returned list_channels only.
+    const stale: Message[] = [
+      user('go'),
+      call('c1', 'tool_search', { query: 'slack' }),
+      result('c1', 'tool_search', '{"matches":["mcp__slack__list_channels"]}'),
+      say('ok'),
+    ];
+    const r = simulate({ transcript: transcript(stale), catalog, mode: 'default', replay: true });
+    expect(r.turns[0]!.searches[0]!.differs).toBe(true);
+    expect(r.turns[0]!.searches[0]!.replayed).toEqual({ matches: ['mcp__slack__list_channels', 'mcp__slack__send_message'] });
+    expect(r.replay).toEqual({ differences: 1, visibility: [{ call: 2, gained: ['mcp__slack__send_message'], lost: [] }] });
+    expect(r.summary.replay_differences).toBe(1);
+  });
+
+  it('model-native mode without static tools warns about the refill pitfall', () => {
+    const cat: Catalog = { tools: catalogTools.filter((t) => !t.static), sources: catalog.sources };
+    const r = simulate({ transcript: transcript([user('u'), say('a'), user('u2')]), catalog: cat, mode: 'native', replay: false });
+    expect(r.turns.map((t) => [t.visible.length, t.deferred.length, t.refilled])).toEqual([
+      [0, 3, true],
+      [4, 3, true],
+    ]);
+    expect(r.violations.map((v) => [v.call, v.kind, v.severity])).toEqual([[2, 'native-refill', 'warning']]);
+  });
+
+  it('model-native mode: a deferred tool is ok once a server-side search loaded it', () => {
+    const msgs: Message[] = [
+      user('post it'),
+      {
+        kind: 'blocks',
+        role: 'assistant',
+        blocks: [
+          { type: 'server_tool_search', callId: 's1', query: 'slack' },
+          { type: 'server_tool_search_result', callId: 's1', tools: ['mcp__slack__send_message'] },
+          { type: 'function_tool_call', callId: 'c1', name: 'mcp__slack__send_message', arguments: '{}' },
+          { type: 'function_tool_call', callId: 'c2', name: 'mcp__github__create_issue', arguments: '{}' },
+        ],
+      },
+    ];
+    const r = simulate({ transcript: transcript(msgs), catalog, mode: 'native', replay: false });
+    expect(r.turns[0]!.server_searches).toEqual([{ call_id: 's1', query: 'slack', loaded: ['mcp__slack__send_message'] }]);
+    expect(r.turns[0]!.tool_calls.map((c) => c.status)).toEqual(['ok', 'not-loaded']);
+    expect(r.turns[0]!.visible).toEqual(['get_time']);
+    expect(r.summary.server_searches).toBe(1);
+  });
+
+  it('--static adds static tools; unknown names are an input error', () => {
+    const r = simulate({ transcript: transcript(story), catalog, mode: 'default', staticNames: ['mcp__github__create_issue'], replay: false });
+    expect(r.turns[0]!.visible).toEqual(['get_time', 'mcp__github__create_issue', 'tool_search']);
+    expect(() => simulate({ transcript: transcript(story), catalog, mode: 'default', staticNames: ['nope'], replay: false })).toThrow(
+      new InputError('--static names a tool that is not in the catalog: nope'),
+    );
+  });
+
+  it('uses the tools a transcript carries, and needs some catalog', () => {
+    const r = simulate({ transcript: transcript(story, catalogTools), catalog: null, mode: 'default', replay: false });
+    expect(r.catalog.source).toBe('t.json (tools carried by the transcript)');
+    expect(() => simulate({ transcript: transcript(story), catalog: null, mode: 'default', replay: false })).toThrow(/no catalog/);
+  });
+
+  it('a catalog without dynamic tools fails like the reference', () => {
+    const only: Catalog = { tools: [tool('x', '', true)], sources: catalog.sources };
+    expect(() => simulate({ transcript: transcript(story), catalog: only, mode: 'default', replay: false })).toThrow('tools is required');
+  });
+
+  it('an unanswered search is reported with recorded null', () => {
+    const r = simulate({ transcript: transcript([user('u'), call('c1', 'tool_search', { query: '' })]), catalog, mode: 'default', replay: false });
+    expect(r.turns[0]!.searches[0]).toMatchObject({ recorded: null, replayed: { error: 'query is required' }, differs: false, mode: null });
+  });
+
+  it('the report is plain JSON data', () => {
+    const r = simulate({ transcript: transcript(story), catalog, mode: 'default', replay: true });
+    expect(JSON.parse(JSON.stringify(r))).toEqual(r);
+  });
+});
+
