@@ -5,7 +5,7 @@
  * EPIPE, escaping of warnings) lives in one place.
  */
 import { colorEnabled, createStyle, type Style } from '../render/color.js';
-import { escapeText } from '../render/escape.js';
+import { escapeLines } from '../render/escape.js';
 
 /** A writable text stream, as much of it as the CLI uses. */
 export interface OutStream {
@@ -78,6 +78,6 @@ export class CliContext {
   /** `warning: message` on stderr; the message is escaped (it may quote input text). */
   warn(message: string): void {
     const s = this.errStyle;
-    this.io.stderr.write(`${s.yellow('warning:')} ${escapeText(message)}\n`);
+    this.io.stderr.write(`${s.yellow('warning:')} ${escapeLines(message)}\n`);
   }
 }

@@ -12,7 +12,7 @@
 import { CommanderError } from 'commander';
 import { MiddlewareConfigError } from '../core/middleware.js';
 import { AssertionFailure, InputError, UsageError } from '../errors.js';
-import { escapeText } from '../render/escape.js';
+import { escapeLines, escapeText } from '../render/escape.js';
 import { charWidth } from '../render/width.js';
 import type { CliContext } from './context.js';
 
@@ -33,9 +33,8 @@ export function renderExcerpt(excerpt: string, width: number): string[] {
   const caretLine = excerpt.slice(nl + 1);
   const col = Math.max(0, caretLine.indexOf('^'));
   const chars = Array.from(src);
-  // The caret counts UTF-16 units; find the code point it points at.
-  let at = 0;
-  for (let units = 0; at < chars.length && units < col; at++) units += chars[at]!.length;
+  // The caret is indented by one space per code point before it.
+  const at = Math.min(col, chars.length);
   const cells = chars.map((c) => escapeText(c));
   const room = Math.max(20, width - 4);
   let start = 0;
@@ -67,22 +66,22 @@ export function exitCodeFor(err: unknown, ctx: CliContext): number {
     return EXIT_USAGE;
   }
   if (err instanceof InputError) {
-    ctx.err(`${error} ${escapeText(err.headline)}\n`);
+    ctx.err(`${error} ${escapeLines(err.headline)}\n`);
     if (err.excerpt) ctx.err(`${renderExcerpt(err.excerpt, ctx.width).join('\n')}\n`);
     return EXIT_USAGE;
   }
   if (err instanceof UsageError || err instanceof MiddlewareConfigError) {
-    ctx.err(`${error} ${escapeText(err.message)}\n`);
+    ctx.err(`${error} ${escapeLines(err.message)}\n`);
     return EXIT_USAGE;
   }
   if (err instanceof AssertionFailure) {
-    ctx.err(`${s.red('fail:')} ${escapeText(err.message)}\n`);
+    ctx.err(`${s.red('fail:')} ${escapeLines(err.message)}\n`);
     if (err.details) ctx.err(err.details.endsWith('\n') ? err.details : `${err.details}\n`);
     return EXIT_FAILED;
   }
   const e = err instanceof Error ? err : new Error(String(err));
-  ctx.err(`${error} internal error: ${escapeText(e.message)}\n`);
-  if (ctx.io.env.TOOLSEARCH_DEBUG === '1') ctx.err(`${(e.stack ?? '').split('\n').map(escapeText).join('\n')}\n`);
+  ctx.err(`${error} internal error: ${escapeLines(e.message)}\n`);
+  if (ctx.io.env.TOOLSEARCH_DEBUG === '1') ctx.err(`${escapeLines(e.stack ?? '')}\n`);
   else ctx.err('(this is a bug in toolsearch; run with TOOLSEARCH_DEBUG=1 to see the stack)\n');
   return EXIT_INTERNAL;
 }

@@ -9,11 +9,11 @@ function reason(err: unknown): string {
       return 'no such file';
     case 'EACCES':
     case 'EPERM':
-      return 'permission denied';
+      return 'cannot read file: permission denied';
     case 'EISDIR':
-      return 'is a directory, expected a file';
+      return 'is a directory, not a file';
     default:
-      return `cannot read: ${(err as Error).message}`;
+      return `cannot read file${typeof code === 'string' ? `: ${code}` : ''}`;
   }
 }
 
@@ -22,7 +22,7 @@ export function openInput(file: string, stdin: NodeJS.ReadableStream): AsyncIter
   if (file === '-') return stdin as AsyncIterable<Buffer | string>;
   const at = { file, line: 0, column: 0 };
   try {
-    if (statSync(file).isDirectory()) throw new InputError('is a directory, expected a file', at);
+    if (statSync(file).isDirectory()) throw new InputError('is a directory, not a file', at);
   } catch (err) {
     if (err instanceof InputError) throw err;
     throw new InputError(reason(err), at);

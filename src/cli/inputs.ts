@@ -29,15 +29,17 @@ export function addCatalogOptions(cmd: Command, what: string): Command {
     .option('--prefix <server>', 'name the tools of an MCP tools/list result mcp__<server>__<tool>');
 }
 
-/** Loads and merges the catalogs named by the flags. */
-export async function loadCatalog(flags: CatalogFlags): Promise<Catalog> {
+/** Loads and merges the catalogs named by the flags; the loader's warnings go to `warn`. */
+export async function loadCatalog(flags: CatalogFlags, warn: (message: string) => void): Promise<Catalog> {
   const files = flags.catalog ?? [];
   if (files.length === 0) throw new UsageError('a catalog is required: -c, --catalog <file>');
   const { loadCatalogFiles } = await import('../formats/index.js');
-  return loadCatalogFiles(files, {
+  const catalog = loadCatalogFiles(files, {
     format: flags.catalogFormat ?? 'auto',
     ...(flags.prefix !== undefined ? { prefix: flags.prefix } : {}),
   });
+  for (const w of catalog.warnings ?? []) warn(w);
+  return catalog;
 }
 
 /** A catalog ready to search: its dynamic and static tools, and the index a search runs over. */

@@ -7,7 +7,7 @@ import { InvalidArgumentError } from 'commander';
 /** `-n 5`: a positive integer. */
 export function parsePositiveInt(value: string): number {
   if (!/^[0-9]+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) {
-    throw new InvalidArgumentError('must be a positive integer.');
+    throw new InvalidArgumentError('Expected a positive integer.');
   }
   return Number(value);
 }
@@ -18,7 +18,7 @@ export function parseNameList(value: string, previous: string[] = []): string[] 
     .split(',')
     .map((s) => s.trim())
     .filter((s) => s !== '');
-  if (names.length === 0) throw new InvalidArgumentError('expected one or more comma-separated names.');
+  if (names.length === 0) throw new InvalidArgumentError('Expected one or more comma-separated names.');
   return [...previous, ...names];
 }
 

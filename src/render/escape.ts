@@ -41,3 +41,8 @@ export function hasUnsafe(s: string): boolean {
   UNSAFE.lastIndex = 0;
   return found;
 }
+
+/** Multi-line text (an error message, a stack): each line escaped, line breaks kept. */
+export function escapeLines(s: string): string {
+  return s.split(/\r\n|\n/).map(escapeText).join('\n');
+}

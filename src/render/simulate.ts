@@ -82,11 +82,10 @@ function searchLines(sr: SearchReport, o: SimulateRenderOptions): string[] {
   ];
 }
 
-function violationLine(v: Violation, s: Style, width: number): string {
-  const mark = v.severity === 'error' ? s.red('✗ error') : s.yellow('! warning');
-  const label = v.severity === 'error' ? '✗ error' : '! warning';
-  const text = `${v.kind}: ${inlineText(v.message)}`;
-  return `    ${mark} ${truncate(text, Math.max(10, width - 5 - label.length))}`;
+function violationLines(v: Violation, s: Style, width: number): string[] {
+  const mark = v.severity === 'error' ? tok('✗', s.red) : tok('!', s.yellow);
+  const words = inlineText(v.message).split(' ').map((w) => tok(w));
+  return wrapTokens([tok('  '), mark, tok(`${v.kind}:`, v.severity === 'error' ? s.red : s.yellow), ...words], width, 6);
 }
 
 function turnLines(t: TurnReport, r: SimulationReport, violations: readonly Violation[], o: SimulateRenderOptions): string[] {
@@ -114,7 +113,7 @@ function turnLines(t: TurnReport, r: SimulationReport, violations: readonly Viol
     const sr = searches.get(c.id);
     if (sr) out.push(...searchLines(sr, o));
   }
-  for (const v of violations) if (v.kind !== 'not-loaded' && v.kind !== 'unknown') out.push(violationLine(v, s, o.width));
+  for (const v of violations) if (v.kind !== 'not-loaded' && v.kind !== 'unknown') out.push(...violationLines(v, s, o.width));
   if (t.assistant_text !== '' && t.tool_calls.length === 0) {
     out.push(`  ${s.dim(truncate(`“${inlineText(t.assistant_text)}”`, o.width - 2))}`);
   } else if (t.message_index === null) {

@@ -29,10 +29,10 @@ Examples:
   $ toolsearch search -c demo.yaml --args '{"query":"+slack message","max_results":3}' --explain
 
   # why is a tool not returned?
-  $ toolsearch search -c demo.yaml search pages --why mcp__notion__search-pages
+  $ toolsearch search -c demo.yaml create page --why mcp__notion__notion-create-pages
 
   # CI checks: exit 1 with a diff when the result is not as expected
-  $ toolsearch search -c demo.yaml send slack message --expect-first mcp__slack__slack_post_message
+  $ toolsearch search -c demo.yaml send slack message --expect-first mcp__slack__send_message
   $ toolsearch search -c demo.yaml "select:mcp__github__create_issue" --expect-exact mcp__github__create_issue
 
   # thousands of recorded arguments, one JSON object out per line in
@@ -51,7 +51,7 @@ export function searchCommand(ctx: CliContext): Command {
   const cmd = new Command('search')
     .summary('what tool_search returns for a query')
     .description(
-      "Run a tool_search query over the catalog's dynamic tools, exactly as the reference does:\n" +
+      "Run a tool_search query over the catalog's dynamic tools exactly as the reference does: " +
         'keyword scoring, "select:a,b" direct selection, max_results (default 5).',
     )
     .argument('[query...]', 'query words (joined with spaces), e.g. create issue, +slack message, select:a,b');
@@ -90,7 +90,7 @@ async function runSearch(ctx: CliContext, words: string[], flags: SearchFlags): 
   if (flags.batch !== undefined && words.length > 0) throw new UsageError('--batch reads its queries from the file: give no query words');
   // Check the query before reading the catalog: a usage error costs nothing.
   const query = flags.batch === undefined ? argsFromFlags(words, flags) : null;
-  const catalog = await loadCatalog(flags);
+  const catalog = await loadCatalog(flags, (w) => ctx.warn(w));
   const scope = searchScope(catalog, flags.all === true);
 
   if (flags.batch !== undefined) {

@@ -15,8 +15,8 @@ interface SelectFlags extends CatalogFlags {
 
 const EXAMPLES = `
 Examples:
-  $ toolsearch select -c fixtures/catalogs/demo.yaml mcp__github__create_issue mcp__slack__slack_post_message
-  $ toolsearch select -c demo.yaml mcp__github__create_issue,mcp__github__get_issue --json
+  $ toolsearch select -c fixtures/catalogs/demo.yaml mcp__github__create_issue mcp__slack__send_message
+  $ toolsearch select -c demo.yaml mcp__github__create_issue,mcp__github__list_issues --json
   # CI: exit 1 when a name is not a dynamic tool of the catalog
   $ toolsearch select -c demo.yaml --strict mcp__github__create_issue
 
@@ -37,7 +37,7 @@ export function selectCommand(ctx: CliContext): Command {
     .option('--strict', 'exit 1 when a name is not a dynamic tool')
     .addHelpText('after', EXAMPLES)
     .action(async (names: string[], flags: SelectFlags) => {
-      const scope = searchScope(await loadCatalog(flags), false);
+      const scope = searchScope(await loadCatalog(flags, (w) => ctx.warn(w)), false);
       const outcome = searchDecoded(scope.index, { query: `select:${names.join(',')}`, maxResults: null });
       if (!outcome.ok || outcome.mode !== 'select') {
         // Only an empty query fails; "select:" is never empty.

@@ -6,6 +6,8 @@
  */
 import type { Mode } from '../../core/types.js';
 import type { SimulationReport } from '../../simulate/report.js';
+import type { KeyInfo } from '../keys.js';
+import { stepperKey } from './keys.js';
 import { toolRows } from './model.js';
 
 export type Focus = 'calls' | 'tools';
@@ -151,4 +153,13 @@ export function stepperReducer(s: StepperState, a: StepperAction): StepperState 
       return never;
     }
   }
+}
+
+/** A key press, mapped to an action against the state at the moment it is handled (so keys typed faster than renders are never lost or misread). */
+export type StepperEvent = StepperAction | { readonly type: 'key'; readonly input: string; readonly key: KeyInfo };
+
+export function stepperEventReducer(s: StepperState, e: StepperEvent): StepperState {
+  if (e.type !== 'key') return stepperReducer(s, e);
+  const action = stepperKey(s, e.input, e.key);
+  return action === null ? s : stepperReducer(s, action);
 }

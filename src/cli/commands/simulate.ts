@@ -1,0 +1,124 @@
+/** `toolsearch simulate <transcript>`: replay a recorded conversation through the middleware state machine. */
+import { Command, Option } from 'commander';
+import type { Mode } from '../../core/types.js';
+import { AssertionFailure } from '../../errors.js';
+import type { TranscriptFormat } from '../../formats/types.js';
+import { escapeText } from '../../render/escape.js';
+import { renderSimulation } from '../../render/simulate.js';
+import type { SimulationReport } from '../../simulate/report.js';
+import type { CliContext } from '../context.js';
+import { addCatalogOptions, loadCatalog, type CatalogFlags } from '../inputs.js';
+import { parseNameList } from '../options.js';
+
+export const TRANSCRIPT_FORMATS = ['auto', 'eino', 'openai', 'openai-responses', 'anthropic'] as const;
+
+interface SimulateFlags extends CatalogFlags {
+  readonly mode: Mode;
+  readonly static?: string[];
+  readonly format: TranscriptFormat | 'auto';
+  readonly replay?: boolean;
+  readonly expectSame?: boolean;
+  readonly failOnViolation?: boolean;
+  readonly json?: boolean;
+}
+
+const EXAMPLES = `
+Examples:
+  # what the model saw at every call (the transcript carries its own tools)
+  $ toolsearch simulate fixtures/transcripts/openai-request-body.json
+
+  # a conversation recorded against a catalog
+  $ toolsearch simulate fixtures/transcripts/eino-keyword-search.json -c fixtures/catalogs/demo.yaml
+
+  # model-native mode, with two tools always visible
+  $ toolsearch simulate chat.json -c demo.yaml --mode native --static get_current_time,think
+
+  # CI after a catalog change: exit 1 when a recorded search returns something else today
+  $ toolsearch simulate chat.json -c fixtures/catalogs/demo-v2.yaml --replay --expect-same
+
+  # CI: exit 1 when the model called a tool it could not see
+  $ toolsearch simulate chat.json -c demo.yaml --fail-on-violation --json > report.json
+
+Model call k happens right before the k-th assistant message; when the transcript
+does not end with an assistant message, one more call follows the last message.
+Violations: not-loaded (a deferred tool called before any tool_search result named
+it), unknown (a tool that exists nowhere); warnings: redundant-select (a select:
+for a tool a keyword search already returned), native-refill, unknown-call-id.
+--json prints the full report: {mode, transcript, catalog, turns, violations,
+replay, summary}.
+`;
+
+export function simulateCommand(ctx: CliContext): Command {
+  const cmd = new Command('simulate')
+    .summary('replay a conversation: what the model saw at every call')
+    .description(
+      'Replay a recorded conversation through the tool search middleware and show, for every ' +
+        'model call, which tools the model was offered, what tool_search loaded, and which ' +
+        'calls went to tools the model could not see.',
+    )
+    .argument('<transcript>', 'conversation file: Eino messages, OpenAI chat or Responses, Anthropic Messages (JSON or JSONL)');
+  addCatalogOptions(cmd, 'catalog file (optional when the transcript carries its own tools)');
+  cmd
+    .addOption(new Option('--mode <mode>', 'middleware mode').choices(['default', 'native']).default('default'))
+    .option('--static <a,b>', 'catalog tools to treat as static (always visible, never searched)', parseNameList)
+    .addOption(new Option('--format <format>', 'transcript shape (detected from the content when auto)').choices(TRANSCRIPT_FORMATS).default('auto'))
+    .option('--replay', 're-run every recorded tool_search call against the catalog and show the differences')
+    .option('--expect-same', 'exit 1 when a replayed search differs from the recording (implies --replay)')
+    .option('--fail-on-violation', 'exit 1 when a violation (not a warning) is found')
+    .option('--json', 'print the report as JSON')
+    .addHelpText('after', EXAMPLES)
+    .action(async (file: string, flags: SimulateFlags) => {
+      const report = await runSimulate(ctx, file, flags);
+      const replay = flags.replay === true || flags.expectSame === true;
+      if (flags.json) ctx.json(report);
+      else ctx.lines(renderSimulation(report, { width: ctx.width, style: ctx.outStyle, replay }));
+      check(report, flags);
+    });
+  return cmd;
+}
+
+async function runSimulate(ctx: CliContext, file: string, flags: SimulateFlags): Promise<SimulationReport> {
+  const { loadTranscriptFile } = await import('../../formats/index.js');
+  const transcript = await loadTranscriptFile(file, { format: flags.format });
+  for (const w of transcript.warnings) ctx.warn(w);
+  const catalog = flags.catalog !== undefined && flags.catalog.length > 0 ? await loadCatalog(flags, (w) => ctx.warn(w)) : null;
+  const { simulate } = await import('../../simulate/engine.js');
+  return simulate({
+    transcript,
+    catalog,
+    mode: flags.mode,
+    ...(flags.static !== undefined ? { staticNames: flags.static } : {}),
+    replay: flags.replay === true || flags.expectSame === true,
+  });
+}
+
+/** The exit-1 checks: --expect-same, then --fail-on-violation. */
+function check(report: SimulationReport, flags: SimulateFlags): void {
+  const failures: string[] = [];
+  const details: string[] = [];
+  if (flags.expectSame && report.replay !== null) {
+    const differing = report.turns.flatMap((t) => t.searches.filter((s) => s.differs).map((s) => ({ call: t.call, s })));
+    if (differing.length > 0 || report.replay.visibility.length > 0) {
+      failures.push(`${differing.length} recorded ${differing.length === 1 ? 'search differs' : 'searches differ'} from a fresh run (--expect-same)`);
+      for (const { call, s } of differing) {
+        const show = (o: typeof s.replayed | null): string =>
+          o === null ? '(none)' : 'error' in o ? `error: ${o.error}` : `[${o.matches.join(', ')}]`;
+        details.push(`  call ${call}: tool_search ${escapeText(s.arguments)}`);
+        details.push(`    recorded: ${escapeText(show(s.recorded))}`);
+        details.push(`    replayed: ${escapeText(show(s.replayed))}`);
+      }
+      for (const v of report.replay.visibility) {
+        const change = [...v.gained.map((n) => `+${n}`), ...v.lost.map((n) => `-${n}`)].join(' ');
+        details.push(`  call ${v.call} would see: ${escapeText(change)}`);
+      }
+    }
+  }
+  if (flags.failOnViolation && report.summary.errors > 0) {
+    const n = report.summary.errors;
+    failures.push(`${n} ${n === 1 ? 'violation' : 'violations'} (--fail-on-violation)`);
+    for (const v of report.violations) {
+      if (v.severity === 'error') details.push(`  call ${v.call}: ${v.kind}: ${escapeText(v.message)}`);
+    }
+  }
+  if (failures.length > 0) throw new AssertionFailure(failures.join('; '), details.join('\n'));
+}

@@ -1,0 +1,170 @@
+/**
+ * Catalog files in every shape, merged into one {@link Catalog}.
+ *
+ * Shapes (detected from the content; `format` forces one):
+ * - `toolsearch` (ours): `{tools: [{name, description?, parameters?, static?}]}` or a bare list;
+ * - `openai`: `[{type: "function", function: {name, description, parameters}}]`
+ *   (Chat Completions) or `[{type: "function", name, description, parameters}]` (Responses);
+ * - `anthropic`: `[{name, description, input_schema, defer_loading?}]`;
+ * - `mcp`: a `tools/list` result `{tools: [{name, description, inputSchema}]}`,
+ *   also inside a JSON-RPC envelope `{result: {tools: [...]}}`;
+ * - `eino`: Eino `ToolInfo` JSON `[{name, desc, params?, json_schema?}]`;
+ * - `request`: a logged request body that carries `tools` (OpenAI Chat
+ *   Completions or Responses, Anthropic Messages).
+ *
+ * Static tools: see {@link readToolList} (`static: true` in ours; with
+ * `defer_loading`, the deferred tools are dynamic and the rest static).
+ *
+ * `prefix` names every tool of the files `mcp__<prefix>__<name>`, as an MCP
+ * client does. Names are kept exactly as given, hyphens included: the
+ * reference splits names on `_` and camelCase only, so a hyphenated MCP name
+ * such as `list-issues` is one name part and a keyword `issues` only reaches
+ * it as a substring (5 points, not 10).
+ */
+import { InputError } from '../errors.js';
+import { type ArrayNode, errorAt, field, formatLocation, kindName, type Node, type ObjectNode, type ParsedDocument } from './nodes.js';
+import { parseFile } from './parse.js';
+import type { Limits } from './read.js';
+import { readToolList, toolOrigins, type ToolShape } from './tools.js';
+import type { Catalog, CatalogFormat, CatalogTool } from './types.js';
+
+/** Options of {@link loadCatalogFiles}. */
+export interface CatalogOptions {
+  /** The shape of every file; `auto` (the default) detects it per file. */
+  readonly format?: CatalogFormat | 'auto';
+  /** Name the tools `mcp__<prefix>__<name>`. */
+  readonly prefix?: string;
+  readonly limits?: Partial<Limits>;
+}
+
+/** Every catalog shape, as listed when none fits. */
+export const CATALOG_SHAPES: ReadonlyArray<readonly [CatalogFormat, string]> = [
+  ['toolsearch', 'toolsearch ({tools: [{name, description, parameters?, static?}]} or a list of such)'],
+  ['openai', 'openai ([{type: "function", function: {name, description, parameters}}] or the flat Responses form)'],
+  ['anthropic', 'anthropic ([{name, description, input_schema, defer_loading?}])'],
+  ['mcp', 'mcp ({tools: [{name, description, inputSchema}]} or {result: {tools: [...]}})'],
+  ['eino', 'eino ([{name, desc, params?, json_schema?}])'],
+  ['request', 'request (a request body {model, messages | input, tools})'],
+];
+
+/** Keys that mark an object as a logged request body rather than a tool list. */
+const REQUEST_KEYS = ['messages', 'input', 'model', 'system', 'instructions'];
+
+function isRequestBody(root: ObjectNode): boolean {
+  return REQUEST_KEYS.some((k) => root.members.has(k));
+}
+
+function noShapeFits(doc: ParsedDocument, at: Node, found: string): InputError {
+  const tried = CATALOG_SHAPES.map(([, label]) => `  ${label}`).join('\n');
+  return errorAt(doc, at, `no known catalog shape fits (found ${found}); tried:\n${tried}`);
+}
+
+function toolsArray(doc: ParsedDocument, holder: ObjectNode, what: string): ArrayNode {
+  const tools = field(holder, 'tools');
+  if (!tools) throw errorAt(doc, holder, `${what} has no "tools"`);
+  if (tools.kind !== 'array') throw errorAt(doc, tools, `"tools" must be a list, found ${kindName(tools)}`);
+  return tools;
+}
+
+/** The tool list of a document for a forced format. */
+function listFor(doc: ParsedDocument, format: CatalogFormat): ArrayNode {
+  const root = doc.root;
+  if (format === 'request') {
+    if (root.kind !== 'object') throw errorAt(doc, root, `not a request body: expected an object with "tools", found ${kindName(root)}`);
+    return toolsArray(doc, root, 'the request body');
+  }
+  if (root.kind === 'array') return root;
+  if (root.kind === 'object') {
+    if (format === 'mcp') {
+      const result = field(root, 'result');
+      if (result && !root.members.has('tools')) {
+        if (result.kind !== 'object') throw errorAt(doc, result, `"result" must be an object, found ${kindName(result)}`);
+        return toolsArray(doc, result, 'the JSON-RPC result');
+      }
+    }
+    return toolsArray(doc, root, 'the catalog');
+  }
+  throw errorAt(doc, root, `expected a list of tools or an object with "tools", found ${kindName(root)}`);
+}
+
+/** Detects the shape of a document: where its tool list is, and how its entries are read. */
+function detect(doc: ParsedDocument): { list: ArrayNode; format: CatalogFormat | null } {
+  const root = doc.root;
+  if (root.kind === 'array') return { list: root, format: null };
+  if (root.kind !== 'object') throw noShapeFits(doc, root, kindName(root));
+  const tools = field(root, 'tools');
+  const result = field(root, 'result');
+  if (!tools && result?.kind === 'object' && field(result, 'tools')?.kind === 'array') {
+    return { list: field(result, 'tools') as ArrayNode, format: 'mcp' };
+  }
+  if (!tools) throw noShapeFits(doc, root, 'an object without "tools"');
+  if (tools.kind !== 'array') throw errorAt(doc, tools, `"tools" must be a list, found ${kindName(tools)}`);
+  if (isRequestBody(root)) return { list: tools, format: 'request' };
+  return { list: tools, format: null };
+}
+
+/** Reads one parsed catalog document. */
+export function readCatalogDocument(
+  doc: ParsedDocument,
+  options: Pick<CatalogOptions, 'format' | 'prefix'> = {},
+): { tools: CatalogTool[]; format: CatalogFormat; warnings: string[] } {
+  const forced = options.format && options.format !== 'auto' ? options.format : null;
+  let list: ArrayNode;
+  let format: CatalogFormat | null;
+  if (forced) {
+    list = listFor(doc, forced);
+    format = forced;
+  } else {
+    ({ list, format } = detect(doc));
+  }
+  const shape: ToolShape | 'auto' = format === null || format === 'request' ? 'auto' : format;
+  const result = readToolList(doc, list, {
+    shape,
+    ...(options.prefix !== undefined ? { prefix: options.prefix } : {}),
+    skipToolSearch: format === 'request',
+  });
+  return { tools: result.tools, format: format ?? result.shape, warnings: result.warnings };
+}
+
+/** The message for a name defined twice (located at the second definition). */
+export function duplicateToolMessage(name: string, first: CatalogTool, second: CatalogTool): string {
+  return `duplicate tool name ${JSON.stringify(name)}: first defined at ${formatLocation(first.source)}, again at ${formatLocation(second.source)}`;
+}
+
+/** Merges tool lists in order; a name defined twice is an `InputError` naming both places. */
+export function mergeTools(lists: ReadonlyArray<readonly CatalogTool[]>): CatalogTool[] {
+  const byName = new Map<string, CatalogTool>();
+  const out: CatalogTool[] = [];
+  for (const list of lists) {
+    for (const t of list) {
+      const first = byName.get(t.name);
+      if (first) {
+        const message = duplicateToolMessage(t.name, first, t);
+        const origin = toolOrigins.get(t);
+        throw origin ? errorAt(origin.doc, origin.node, message) : new InputError(message, t.source);
+      }
+      byName.set(t.name, t);
+      out.push(t);
+    }
+  }
+  return out;
+}
+
+/**
+ * Loads catalog files and merges them in order. Every problem is an
+ * `InputError` at `file:line:column`; a name defined twice (in one file or
+ * across files) names both places.
+ */
+export function loadCatalogFiles(files: readonly string[], options: CatalogOptions = {}): Catalog {
+  const lists: CatalogTool[][] = [];
+  const sources: Array<{ file: string; format: CatalogFormat }> = [];
+  const warnings: string[] = [];
+  for (const file of files) {
+    const doc = parseFile(file, options.limits ? { limits: options.limits } : {});
+    const read = readCatalogDocument(doc, options);
+    lists.push(read.tools);
+    sources.push({ file, format: read.format });
+    warnings.push(...read.warnings);
+  }
+  return { tools: mergeTools(lists), sources, warnings };
+}

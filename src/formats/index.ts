@@ -1,0 +1,24 @@
+/**
+ * The loaders: files in, core types out. Every problem with an input is an
+ * `InputError` with `file:line:column` and a caret excerpt where a position
+ * exists. Input files are only ever read.
+ */
+export { DEFAULT_LIMITS, type InputFile, type Limits, readInputFile, resolveLimits } from './read.js';
+export { parseFile, parseText, syntaxFromName } from './parse.js';
+export {
+  errorAt,
+  field,
+  formatLocation,
+  locate,
+  looseField,
+  type Node,
+  type ObjectNode,
+  type ArrayNode,
+  type ParsedDocument,
+  type Syntax,
+  toJsonValue,
+} from './nodes.js';
+export { CATALOG_SHAPES, type CatalogOptions, loadCatalogFiles, mergeTools, readCatalogDocument } from './catalog.js';
+export { loadTranscriptFile, readTranscriptDocument, TRANSCRIPT_SHAPES, type TranscriptOptions } from './transcript.js';
+export { isReminderText } from './transcript-common.js';
+export type { Catalog, CatalogFormat, CatalogTool, Transcript, TranscriptFormat } from './types.js';

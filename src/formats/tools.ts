@@ -1,0 +1,315 @@
+/**
+ * Tool lists in every catalog shape, turned into {@link CatalogTool}s.
+ *
+ * Shared by the catalog loader and by the transcript loader (a logged
+ * request body carries its own `tools`).
+ */
+import { compareGo, toWellFormed } from '../core/text.js';
+import type { JsonValue } from '../core/types.js';
+import {
+  type ArrayNode,
+  errorAt,
+  field,
+  kindName,
+  locate,
+  looseField,
+  type Node,
+  type ObjectNode,
+  type ParsedDocument,
+  toJsonValue,
+} from './nodes.js';
+import type { CatalogTool } from './types.js';
+
+/** Where each tool read here was defined (document and node), for errors that point back at it. */
+export const toolOrigins = new WeakMap<CatalogTool, { readonly doc: ParsedDocument; readonly node: Node }>();
+
+/** The shape of one tool entry. */
+export type ToolShape = 'toolsearch' | 'openai' | 'anthropic' | 'mcp' | 'eino';
+
+/** How each shape is named in messages. */
+export const TOOL_SHAPE_LABEL: Readonly<Record<ToolShape, string>> = {
+  toolsearch: 'toolsearch ({name, description, parameters?, static?})',
+  openai: 'OpenAI ({type: "function", function: {name, …}} or {type: "function", name, …})',
+  anthropic: 'Anthropic ({name, description, input_schema, defer_loading?})',
+  mcp: 'MCP ({name, description, inputSchema})',
+  eino: 'Eino ToolInfo ({name, desc, params | json_schema})',
+};
+
+/** What a tool entry looks like: a shape, a provider tool that is not a function (skipped), or nothing telling. */
+type EntryKind = ToolShape | 'builtin' | null;
+
+/**
+ * Classifies one entry by the keys only one shape uses. Entries with only
+ * `name` and `description` fit several shapes and say nothing (null).
+ */
+export function classifyToolEntry(node: ObjectNode): EntryKind {
+  const type = field(node, 'type');
+  const typeName = type?.kind === 'string' ? type.value : undefined;
+  if (typeName === 'function') return 'openai';
+  if (node.members.has('inputSchema')) return 'mcp';
+  if (node.members.has('input_schema')) return 'anthropic';
+  // A provider's own tool: OpenAI `{type: "web_search"}`, `{type: "tool_search"}`,
+  // Anthropic `{type: "tool_search_tool_regex_20251119", name: …}`. Anthropic's
+  // ordinary tools may say `type: "custom"`.
+  if (typeName !== undefined && typeName !== 'custom') return 'builtin';
+  if (!node.members.has('description') && (looseField(node, 'desc') || looseField(node, 'params') || looseField(node, 'json_schema'))) {
+    return 'eino';
+  }
+  if (node.members.has('static') || node.members.has('parameters')) return 'toolsearch';
+  if (node.members.has('defer_loading')) return 'anthropic';
+  return null;
+}
+
+/** A tool entry read from the list, before static flags and prefixes are settled. */
+interface Entry {
+  readonly node: ObjectNode;
+  readonly name: string;
+  readonly description: string;
+  readonly parameters: JsonValue | undefined;
+  /** `static:` of our own shape. */
+  readonly static: boolean;
+  /** `defer_loading:` of OpenAI and Anthropic tools. */
+  readonly deferLoading: boolean;
+}
+
+export interface ToolListOptions {
+  /** The shape every entry must have; `auto` classifies each entry. */
+  readonly shape: ToolShape | 'auto';
+  /** With a prefix, names become `mcp__<prefix>__<name>`. */
+  readonly prefix?: string;
+  /** Skip a tool named `tool_search` (in a logged request body it is the middleware's own tool). */
+  readonly skipToolSearch?: boolean;
+}
+
+export interface ToolListResult {
+  readonly tools: CatalogTool[];
+  /** The shape found (the forced one, the one entries agree on, or `toolsearch` when none says). */
+  readonly shape: ToolShape;
+  readonly warnings: string[];
+}
+
+function stringField(doc: ParsedDocument, node: Node | undefined, what: string): string {
+  if (!node || node.kind === 'null') return '';
+  if (node.kind !== 'string') throw errorAt(doc, node, `${what} must be a string, found ${kindName(node)}`);
+  return toWellFormed(node.value);
+}
+
+function boolField(doc: ParsedDocument, node: Node | undefined, what: string): boolean {
+  if (!node || node.kind === 'null') return false;
+  if (node.kind !== 'bool') throw errorAt(doc, node, `${what} must be true or false, found ${kindName(node)}`);
+  return node.value;
+}
+
+function schemaField(node: Node | undefined): JsonValue | undefined {
+  return !node || node.kind === 'null' ? undefined : toJsonValue(node);
+}
+
+function nameOf(doc: ParsedDocument, tool: ObjectNode, nameNode: Node | undefined): string {
+  if (!nameNode || nameNode.kind === 'null') throw errorAt(doc, tool, 'tool has no name');
+  if (nameNode.kind !== 'string') throw errorAt(doc, nameNode, `tool name must be a string, found ${kindName(nameNode)}`);
+  if (nameNode.value === '') throw errorAt(doc, nameNode, 'tool name is empty');
+  return toWellFormed(nameNode.value);
+}
+
+function readEntry(doc: ParsedDocument, node: ObjectNode, shape: ToolShape): Entry {
+  switch (shape) {
+    case 'toolsearch':
+      return {
+        node,
+        name: nameOf(doc, node, field(node, 'name')),
+        description: stringField(doc, field(node, 'description'), 'tool description'),
+        parameters: schemaField(field(node, 'parameters')),
+        static: boolField(doc, field(node, 'static'), '"static"'),
+        deferLoading: false,
+      };
+    case 'openai': {
+      const fn = field(node, 'function');
+      if (fn && fn.kind !== 'null') {
+        // Chat Completions: {type: "function", function: {name, description, parameters}}.
+        if (fn.kind !== 'object') throw errorAt(doc, fn, `"function" must be an object, found ${kindName(fn)}`);
+        return {
+          node,
+          name: nameOf(doc, node, field(fn, 'name')),
+          description: stringField(doc, field(fn, 'description'), 'tool description'),
+          parameters: schemaField(field(fn, 'parameters')),
+          static: false,
+          deferLoading: boolField(doc, field(fn, 'defer_loading') ?? field(node, 'defer_loading'), '"defer_loading"'),
+        };
+      }
+      // Responses: {type: "function", name, description, parameters, defer_loading?}.
+      return {
+        node,
+        name: nameOf(doc, node, field(node, 'name')),
+        description: stringField(doc, field(node, 'description'), 'tool description'),
+        parameters: schemaField(field(node, 'parameters')),
+        static: false,
+        deferLoading: boolField(doc, field(node, 'defer_loading'), '"defer_loading"'),
+      };
+    }
+    case 'anthropic':
+      return {
+        node,
+        name: nameOf(doc, node, field(node, 'name')),
+        description: stringField(doc, field(node, 'description'), 'tool description'),
+        parameters: schemaField(field(node, 'input_schema')),
+        static: false,
+        deferLoading: boolField(doc, field(node, 'defer_loading'), '"defer_loading"'),
+      };
+    case 'mcp':
+      return {
+        node,
+        name: nameOf(doc, node, field(node, 'name')),
+        description: stringField(doc, field(node, 'description'), 'tool description'),
+        parameters: schemaField(field(node, 'inputSchema')),
+        static: false,
+        deferLoading: false,
+      };
+    case 'eino': {
+      // Go's decoder matches field names case-insensitively: `Name`, `Desc` work too.
+      const jsonSchema = looseField(node, 'json_schema') ?? looseField(node, 'jsonschema');
+      const params = looseField(node, 'params');
+      let parameters: JsonValue | undefined;
+      if (jsonSchema && jsonSchema.kind !== 'null') parameters = toJsonValue(jsonSchema);
+      else if (params && params.kind !== 'null') parameters = einoParamsToSchema(doc, params);
+      return {
+        node,
+        name: nameOf(doc, node, looseField(node, 'name')),
+        description: stringField(doc, looseField(node, 'desc'), 'tool desc'),
+        parameters,
+        static: false,
+        deferLoading: false,
+      };
+    }
+  }
+}
+
+function obj(): { [key: string]: JsonValue } {
+  return Object.create(null) as { [key: string]: JsonValue };
+}
+
+/**
+ * Eino `params` (a map of `ParameterInfo`) to the JSON Schema Eino's
+ * `ParamsOneOf.ToJSONSchema` builds: an object schema, properties in Go
+ * string order, `required` listing the required ones. Keys come out in the
+ * order the schema type marshals them (items, properties, type, enum,
+ * required, description); empty fields are left out.
+ */
+export function einoParamsToSchema(doc: ParsedDocument, params: Node): JsonValue {
+  if (params.kind !== 'object') throw errorAt(doc, params, `"params" must be an object, found ${kindName(params)}`);
+  const out = obj();
+  const { properties, required } = einoProperties(doc, params);
+  out.properties = properties;
+  out.type = 'object';
+  if (required.length > 0) out.required = required;
+  return out;
+}
+
+function einoProperties(doc: ParsedDocument, params: ObjectNode): { properties: JsonValue; required: string[] } {
+  const keys = [...params.members.keys()].sort(compareGo);
+  const properties = obj();
+  const required: string[] = [];
+  for (const k of keys) {
+    const info = params.members.get(k)!.value;
+    properties[k] = einoParamToSchema(doc, info);
+    if (info.kind === 'object' && looseField(info, 'required')?.kind === 'bool' && (looseField(info, 'required') as { value: boolean }).value) {
+      required.push(k);
+    }
+  }
+  return { properties, required };
+}
+
+function einoParamToSchema(doc: ParsedDocument, info: Node): JsonValue {
+  if (info.kind !== 'object') throw errorAt(doc, info, `a parameter must be an object, found ${kindName(info)}`);
+  const out = obj();
+  const elem = looseField(info, 'elem_info');
+  if (elem && elem.kind !== 'null') out.items = einoParamToSchema(doc, elem);
+  const sub = looseField(info, 'sub_params');
+  let required: string[] = [];
+  if (sub && sub.kind === 'object' && sub.members.size > 0) {
+    const r = einoProperties(doc, sub);
+    out.properties = r.properties;
+    required = r.required;
+  }
+  const type = stringField(doc, looseField(info, 'type'), 'parameter type');
+  if (type !== '') out.type = type;
+  const en = looseField(info, 'enum');
+  if (en && en.kind === 'array' && en.items.length > 0) out.enum = toJsonValue(en);
+  if (required.length > 0) out.required = required;
+  const desc = stringField(doc, looseField(info, 'desc'), 'parameter desc');
+  if (desc !== '') out.description = desc;
+  return out;
+}
+
+const SHAPE_KEYS: Readonly<Record<ToolShape, string>> = {
+  toolsearch: 'static or parameters',
+  openai: 'type "function"',
+  anthropic: 'input_schema',
+  mcp: 'inputSchema',
+  eino: 'desc, params or json_schema',
+};
+
+/**
+ * Reads a list of tool entries. With `shape: 'auto'` every entry is
+ * classified and all must agree (entries that say nothing fit any shape).
+ *
+ * Static flags: our own shape says `static: true`. For OpenAI and Anthropic
+ * tools, when ANY tool of the list has `defer_loading: true`, those tools are
+ * the dynamic ones and the others are static (the provider loads them
+ * upfront); when none has it, every tool is dynamic. MCP and Eino tools are
+ * all dynamic.
+ *
+ * Provider tools that are not functions (`{type: "web_search"}`, Anthropic's
+ * `tool_search_tool_regex_…`) are skipped with a warning.
+ */
+export function readToolList(doc: ParsedDocument, list: ArrayNode, options: ToolListOptions): ToolListResult {
+  const warnings: string[] = [];
+  const entries: Array<{ node: ObjectNode; kind: EntryKind }> = [];
+  let found: { shape: ToolShape; node: ObjectNode } | null = null;
+  for (const item of list.items) {
+    if (item.kind !== 'object') throw errorAt(doc, item, `expected a tool (an object), found ${kindName(item)}`);
+    const kind = classifyToolEntry(item);
+    if (kind === 'builtin') {
+      const t = field(item, 'type') as { value: string };
+      const where = locate(doc, item);
+      warnings.push(`${where.file}:${where.line}:${where.column}: skipped provider tool of type ${JSON.stringify(t.value)} (not a function tool)`);
+      continue;
+    }
+    entries.push({ node: item, kind });
+    if (kind === null) continue;
+    if (options.shape !== 'auto' && kind !== options.shape) {
+      throw errorAt(doc, item, `expected ${TOOL_SHAPE_LABEL[options.shape]} tool, found ${TOOL_SHAPE_LABEL[kind]} (it has ${SHAPE_KEYS[kind]})`);
+    }
+    if (found === null) found = { shape: kind, node: item };
+    else if (found.shape !== kind) {
+      const at = locate(doc, found.node);
+      throw errorAt(
+        doc,
+        item,
+        `tools of different shapes in one list: this one is ${kind} (it has ${SHAPE_KEYS[kind]}), the one at ${at.line}:${at.column} is ${found.shape} (it has ${SHAPE_KEYS[found.shape]})`,
+      );
+    }
+  }
+  const shape: ToolShape = options.shape !== 'auto' ? options.shape : (found?.shape ?? 'toolsearch');
+  const read = entries.map((e) => readEntry(doc, e.node, shape));
+  const anyDeferred = read.some((e) => e.deferLoading);
+  const tools: CatalogTool[] = [];
+  for (const e of read) {
+    if (options.skipToolSearch && e.name === 'tool_search') {
+      const where = locate(doc, e.node);
+      warnings.push(`${where.file}:${where.line}:${where.column}: skipped tool_search (the middleware's own tool, not a catalog tool)`);
+      continue;
+    }
+    const isStatic = shape === 'toolsearch' ? e.static : anyDeferred && !e.deferLoading;
+    const name = options.prefix !== undefined ? `mcp__${options.prefix}__${e.name}` : e.name;
+    const tool: { -readonly [K in keyof CatalogTool]: CatalogTool[K] } = {
+      name,
+      description: e.description,
+      static: isStatic,
+      source: locate(doc, e.node),
+    };
+    if (e.parameters !== undefined) tool.parameters = e.parameters;
+    tools.push(tool);
+    toolOrigins.set(tool, { doc, node: e.node });
+  }
+  return { tools, shape, warnings };
+}

@@ -1,0 +1,117 @@
+/**
+ * Anthropic Messages → content-block messages (one Anthropic message is one
+ * message).
+ *
+ * - `text` → text block; `tool_use` `{id, name, input}` → `function_tool_call`
+ *   whose arguments are `JSON.stringify(input)`;
+ * - `tool_result` `{tool_use_id, content}` → `function_tool_result`, named
+ *   after the `tool_use` with that id; content is a string (one text part) or
+ *   blocks (each text block a text part; `tool_reference` blocks — a client
+ *   tool search answering with references — one `tool_search_result` part);
+ * - `server_tool_use` of a tool search tool → `server_tool_search`;
+ *   `tool_search_tool_result` → `server_tool_search_result` with the names of
+ *   its `tool_reference`s;
+ * - anything else (thinking, images, …) → an `other` block.
+ *
+ * A top-level `system` (a string or text blocks) becomes a first system message.
+ */
+import { toWellFormed } from '../core/text.js';
+import type { BlockRole, ContentBlock, ToolResultPart } from '../core/types.js';
+import { field, type Node, type ObjectNode, toJsonValue } from './nodes.js';
+import {
+  argumentsText,
+  objects,
+  optString,
+  referencedToolNames,
+  roleOf,
+  type TranscriptBuilder,
+  unknownRole,
+} from './transcript-common.js';
+
+const ROLES = ['user', 'assistant', 'system'] as const;
+
+function resultParts(b: TranscriptBuilder, node: Node | undefined): ToolResultPart[] {
+  if (!node || node.kind === 'null') return [];
+  if (node.kind === 'string') return [{ type: 'text', text: toWellFormed(node.value) }];
+  if (node.kind !== 'array') throw b.error(node, `tool_result content must be a string or a list of blocks, found ${node.kind}`);
+  const parts: ToolResultPart[] = [];
+  for (const p of objects(b, node.items, 'a tool_result block')) {
+    const type = optString(b, field(p, 'type'), 'block type');
+    if (type === 'text') parts.push({ type: 'text', text: optString(b, field(p, 'text'), 'text') });
+    else if (type === 'tool_reference') {
+      const name = optString(b, field(p, 'tool_name'), 'tool_name');
+      const last = parts[parts.length - 1];
+      // Consecutive references are one search result.
+      if (last?.type === 'tool_search_result') parts[parts.length - 1] = { type: 'tool_search_result', tools: [...last.tools, name] };
+      else parts.push({ type: 'tool_search_result', tools: [name] });
+    } else parts.push({ type: 'other', description: type || 'block' });
+  }
+  return parts;
+}
+
+function searchQuery(input: Node | undefined): string {
+  if (input?.kind === 'object') {
+    const q = field(input, 'query') ?? field(input, 'pattern');
+    if (q?.kind === 'string') return toWellFormed(q.value);
+  }
+  return argumentsText(input);
+}
+
+function block(b: TranscriptBuilder, p: ObjectNode): ContentBlock {
+  const type = optString(b, field(p, 'type'), 'block type');
+  switch (type) {
+    case 'text':
+      return { type: 'text', text: optString(b, field(p, 'text'), 'text') };
+    case 'tool_use': {
+      const callId = optString(b, field(p, 'id'), 'tool_use id');
+      const name = optString(b, field(p, 'name'), 'tool_use name');
+      if (callId !== '') b.callNames.set(callId, name);
+      const input = field(p, 'input');
+      // The input is a JSON value; the arguments are its JSON text (`{}` when absent).
+      return { type: 'function_tool_call', callId, name, arguments: input ? JSON.stringify(toJsonValue(input)) : '{}' };
+    }
+    case 'tool_result': {
+      const callId = optString(b, field(p, 'tool_use_id'), 'tool_use_id');
+      const name = b.resolveCall(p, callId) ?? '';
+      return { type: 'function_tool_result', callId, name, content: resultParts(b, field(p, 'content')) };
+    }
+    case 'server_tool_use': {
+      const name = optString(b, field(p, 'name'), 'server_tool_use name');
+      if (name.includes('tool_search')) {
+        return { type: 'server_tool_search', callId: optString(b, field(p, 'id'), 'server_tool_use id'), query: searchQuery(field(p, 'input')) };
+      }
+      return { type: 'other', description: `server_tool_use ${name}` };
+    }
+    case 'tool_search_tool_result':
+      return {
+        type: 'server_tool_search_result',
+        callId: optString(b, field(p, 'tool_use_id'), 'tool_use_id'),
+        tools: referencedToolNames(field(p, 'content')),
+      };
+    default:
+      return { type: 'other', description: type || 'block' };
+  }
+}
+
+function contentBlocks(b: TranscriptBuilder, node: Node | undefined): ContentBlock[] {
+  if (!node || node.kind === 'null') return [];
+  if (node.kind === 'string') return [{ type: 'text', text: toWellFormed(node.value) }];
+  if (node.kind !== 'array') throw b.error(node, `message content must be a string or a list of blocks, found ${node.kind}`);
+  return objects(b, node.items, 'a content block').map((p) => block(b, p));
+}
+
+/** Reads the top-level `system` of a request body as a first system message. */
+export function readAnthropicSystem(b: TranscriptBuilder, system: Node): void {
+  if (system.kind === 'null') return;
+  const blocks = contentBlocks(b, system);
+  b.push({ kind: 'blocks', role: 'system', blocks }, system);
+}
+
+/** Reads Anthropic messages. */
+export function readAnthropicMessages(b: TranscriptBuilder, items: readonly Node[]): void {
+  for (const node of objects(b, items, 'a message')) {
+    const role = roleOf(b, node, field(node, 'role'));
+    if (!(ROLES as readonly string[]).includes(role)) throw unknownRole(b, node, role, ROLES);
+    b.push({ kind: 'blocks', role: role as BlockRole, blocks: contentBlocks(b, field(node, 'content')) }, node);
+  }
+}

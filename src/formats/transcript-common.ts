@@ -1,0 +1,190 @@
+/**
+ * What every transcript reader shares: collecting messages with their
+ * locations and warnings, reading text content, and marking a reminder
+ * message whose marker a provider log dropped.
+ */
+import { REMINDER_MARKER } from '../core/middleware.js';
+import { toWellFormed } from '../core/text.js';
+import type { BlockMessage, ChatMessage, JsonValue, Message, MessageExtra } from '../core/types.js';
+import type { InputError, SourceLocation } from '../errors.js';
+import { errorAt, field, kindName, locate, type Node, type ObjectNode, type ParsedDocument, toJsonValue } from './nodes.js';
+
+/** Collects the messages of a transcript, where each starts, and warnings. */
+export class TranscriptBuilder {
+  readonly messages: Message[] = [];
+  readonly locations: SourceLocation[] = [];
+  readonly warnings: string[] = [];
+  /** Names of the tool calls seen so far, by call id (a tool result's name is resolved from its call). */
+  readonly callNames = new Map<string, string>();
+
+  constructor(
+    readonly doc: ParsedDocument,
+    private readonly maxMessages: number,
+  ) {}
+
+  /** Appends a message that starts at `at`. */
+  push(msg: Message, at: Node | number): void {
+    if (this.messages.length >= this.maxMessages) {
+      throw this.error(at, `too many messages: more than ${this.maxMessages} (the limit)`);
+    }
+    this.messages.push(markReminder(msg));
+    this.locations.push(locate(this.doc, at));
+  }
+
+  /** Records a non-fatal problem as `file:line:column: text`. */
+  warn(at: Node | number, text: string): void {
+    const l = locate(this.doc, at);
+    this.warnings.push(`${l.file}:${l.line}:${l.column}: ${text}`);
+  }
+
+  error(at: Node | number, message: string): InputError {
+    return errorAt(this.doc, at, message);
+  }
+
+  /** The name of the call a tool result answers; warns (and returns null) when no earlier call has that id. */
+  resolveCall(at: Node, callId: string): string | null {
+    const name = this.callNames.get(callId);
+    if (name === undefined) {
+      this.warn(at, `tool result for unknown call id ${JSON.stringify(callId)}`);
+      return null;
+    }
+    return name;
+  }
+}
+
+/** A string member (`what` names it in errors); absent or null is `fallback`. */
+export function optString(b: TranscriptBuilder, node: Node | undefined, what: string, fallback = ''): string {
+  if (!node || node.kind === 'null') return fallback;
+  if (node.kind !== 'string') throw b.error(node, `${what} must be a string, found ${kindName(node)}`);
+  return toWellFormed(node.value);
+}
+
+/** An object member, or undefined when absent or null. */
+export function optObject(b: TranscriptBuilder, node: Node | undefined, what: string): ObjectNode | undefined {
+  if (!node || node.kind === 'null') return undefined;
+  if (node.kind !== 'object') throw b.error(node, `${what} must be an object, found ${kindName(node)}`);
+  return node;
+}
+
+/** An array member, or an empty list when absent or null. */
+export function optArray(b: TranscriptBuilder, node: Node | undefined, what: string): readonly Node[] {
+  if (!node || node.kind === 'null') return [];
+  if (node.kind !== 'array') throw b.error(node, `${what} must be a list, found ${kindName(node)}`);
+  return node.items;
+}
+
+/** Each element of a list that must hold objects. */
+export function objects(b: TranscriptBuilder, items: readonly Node[], what: string): ObjectNode[] {
+  return items.map((n) => {
+    if (n.kind !== 'object') throw b.error(n, `${what} must be an object, found ${kindName(n)}`);
+    return n;
+  });
+}
+
+/** The `role` of a message, which must be a string. */
+export function roleOf(b: TranscriptBuilder, msg: ObjectNode, node: Node | undefined): string {
+  if (!node || node.kind === 'null') throw b.error(msg, 'message has no role');
+  if (node.kind !== 'string') throw b.error(node, `message role must be a string, found ${kindName(node)}`);
+  return node.value;
+}
+
+/** The error for a role the format does not have (located at the message). */
+export function unknownRole(b: TranscriptBuilder, msg: ObjectNode, role: string, known: readonly string[]): InputError {
+  return b.error(msg, `unknown role ${JSON.stringify(role)} (expected ${known.join(', ')})`);
+}
+
+const TEXT_PART_TYPES = new Set(['text', 'input_text', 'output_text']);
+
+/**
+ * Text content: a string, or a list of parts whose text parts
+ * (`{type: "text" | "input_text" | "output_text", text}`) are joined with
+ * nothing in between (the model reads them as one text; a JSON result split
+ * across parts stays readable). Other parts carry no text.
+ */
+export function textContent(b: TranscriptBuilder, node: Node | undefined, what: string): string {
+  if (!node || node.kind === 'null') return '';
+  if (node.kind === 'string') return toWellFormed(node.value);
+  if (node.kind !== 'array') throw b.error(node, `${what} must be a string or a list of parts, found ${kindName(node)}`);
+  let out = '';
+  for (const part of node.items) {
+    if (part.kind === 'string') {
+      out += toWellFormed(part.value);
+      continue;
+    }
+    if (part.kind !== 'object') throw b.error(part, `a content part must be an object, found ${kindName(part)}`);
+    const type = field(part, 'type');
+    if (type?.kind === 'string' && TEXT_PART_TYPES.has(type.value)) out += optString(b, field(part, 'text'), 'text');
+  }
+  return out;
+}
+
+/** Whether `type` names a text part. */
+export function isTextPartType(type: string): boolean {
+  return TEXT_PART_TYPES.has(type);
+}
+
+/** `extra` as plain data (null-prototype objects), or undefined. */
+export function extraOf(b: TranscriptBuilder, node: Node | undefined): MessageExtra | undefined {
+  const o = optObject(b, node, '"extra"');
+  return o ? (toJsonValue(o) as MessageExtra) : undefined;
+}
+
+/** Arguments text: a string as it is, any other JSON value as its JSON text (absent or null: empty). */
+export function argumentsText(node: Node | undefined): string {
+  if (!node || node.kind === 'null') return '';
+  if (node.kind === 'string') return toWellFormed(node.value);
+  return JSON.stringify(toJsonValue(node));
+}
+
+/** Names found under `tool_name` / `name` keys of tool references in any nesting (bounded by the parse depth). */
+export function referencedToolNames(node: Node | undefined): string[] {
+  const out: string[] = [];
+  const visit = (n: Node | undefined): void => {
+    if (!n) return;
+    if (n.kind === 'array') n.items.forEach(visit);
+    else if (n.kind === 'object') {
+      const type = field(n, 'type');
+      const toolName = field(n, 'tool_name');
+      if (toolName?.kind === 'string' && (type === undefined || (type.kind === 'string' && type.value === 'tool_reference'))) {
+        out.push(toWellFormed(toolName.value));
+        return;
+      }
+      for (const m of n.members.values()) visit(m.value);
+    }
+  };
+  visit(node);
+  return out;
+}
+
+/** Whether `text` is exactly the middleware's reminder block (the tool names may be anything). */
+export function isReminderText(text: string): boolean {
+  return /^<available-deferred-tools>\n(?:[^\n]*\n)*<\/available-deferred-tools>$/.test(text);
+}
+
+function withMarker(extra: MessageExtra | undefined): MessageExtra {
+  const out = Object.create(null) as { [key: string]: JsonValue };
+  if (extra) for (const k of Object.keys(extra)) out[k] = extra[k]!;
+  out[REMINDER_MARKER] = true;
+  return out;
+}
+
+/**
+ * Restores the reminder marker. A logged provider request keeps the text of
+ * the middleware's reminder but drops Eino's `extra` fields, so without this
+ * every later model call would insert a second reminder. A user message whose
+ * whole text is an `<available-deferred-tools>` block and that has no marker
+ * field gets `extra.__toolsearch_reminder__ = true`.
+ */
+export function markReminder(msg: Message): Message {
+  if (msg.role !== 'user') return msg;
+  if (msg.extra && Object.hasOwn(msg.extra, REMINDER_MARKER)) return msg;
+  if (msg.kind === 'chat') {
+    if (!isReminderText(msg.content)) return msg;
+    const out: ChatMessage = { ...msg, extra: withMarker(msg.extra) };
+    return out;
+  }
+  const only = msg.blocks.length === 1 ? msg.blocks[0] : undefined;
+  if (only?.type !== 'text' || !isReminderText(only.text)) return msg;
+  const out: BlockMessage = { ...msg, extra: withMarker(msg.extra) };
+  return out;
+}

@@ -1,0 +1,181 @@
+/**
+ * OpenAI Responses input items → content-block messages.
+ *
+ * - `{type: "message", role, content}` (or `{role, content}`): `system` and
+ *   `developer` are system messages; text parts (`input_text`,
+ *   `output_text`) become text blocks.
+ * - Consecutive assistant-side items (assistant messages, `function_call`,
+ *   `reasoning`, `tool_search_call`, server-side `tool_search_output`, other
+ *   provider tool calls) are the output of ONE model response and become ONE
+ *   assistant message, in order.
+ * - `function_call_output` becomes its own `user` message with one
+ *   `function_tool_result` block, its name resolved from the call id.
+ * - `tool_search_call` → `server_tool_search` block; `tool_search_output` →
+ *   `server_tool_search_result` block (the names of the tools it loaded). A
+ *   `tool_search_output` with `execution: "client"` was sent by the client
+ *   between two model responses, so it becomes a `user` message of its own
+ *   (merging it would join two model calls into one).
+ * - Other item types ending in `_output` or `_response` are client input (a
+ *   `user` message with an `other` block); any other type is model output.
+ */
+import { toWellFormed } from '../core/text.js';
+import type { BlockMessage, ContentBlock, ToolResultPart } from '../core/types.js';
+import { field, type Node, type ObjectNode } from './nodes.js';
+import {
+  argumentsText,
+  isTextPartType,
+  objects,
+  optString,
+  roleOf,
+  type TranscriptBuilder,
+  unknownRole,
+} from './transcript-common.js';
+
+const ROLES = ['system', 'developer', 'user', 'assistant'] as const;
+
+function contentBlocks(b: TranscriptBuilder, node: Node | undefined): ContentBlock[] {
+  if (!node || node.kind === 'null') return [];
+  if (node.kind === 'string') return [{ type: 'text', text: toWellFormed(node.value) }];
+  if (node.kind !== 'array') throw b.error(node, `message content must be a string or a list of parts, found ${node.kind}`);
+  return objects(b, node.items, 'a content part').map((p): ContentBlock => {
+    const type = optString(b, field(p, 'type'), 'part type');
+    if (isTextPartType(type)) return { type: 'text', text: optString(b, field(p, 'text'), 'text') };
+    return { type: 'other', description: type || 'part' };
+  });
+}
+
+function outputParts(b: TranscriptBuilder, node: Node | undefined): ToolResultPart[] {
+  if (!node || node.kind === 'null') return [];
+  if (node.kind === 'string') return [{ type: 'text', text: toWellFormed(node.value) }];
+  if (node.kind === 'array') {
+    return objects(b, node.items, 'an output part').map((p): ToolResultPart => {
+      const type = optString(b, field(p, 'type'), 'part type');
+      if (isTextPartType(type)) return { type: 'text', text: optString(b, field(p, 'text'), 'text') };
+      return { type: 'other', description: type || 'part' };
+    });
+  }
+  return [{ type: 'text', text: argumentsText(node) }];
+}
+
+/** The call id of an item: `call_id`, else `id` (server-side tool search items have a null `call_id`). */
+function callIdOf(b: TranscriptBuilder, item: ObjectNode): string {
+  const c = field(item, 'call_id');
+  if (c && c.kind === 'string') return toWellFormed(c.value);
+  return optString(b, field(item, 'id'), 'item id');
+}
+
+function searchQuery(node: Node | undefined): string {
+  if (!node || node.kind === 'null') return '';
+  if (node.kind === 'object') {
+    const q = field(node, 'query');
+    if (q?.kind === 'string') return toWellFormed(q.value);
+  }
+  if (node.kind === 'string') {
+    // Arguments may arrive as JSON text.
+    const m = /^\s*\{[\s\S]*\}\s*$/.test(node.value) ? safeQuery(node.value) : null;
+    return m ?? toWellFormed(node.value);
+  }
+  return argumentsText(node);
+}
+
+function safeQuery(text: string): string | null {
+  try {
+    const v: unknown = JSON.parse(text);
+    if (v !== null && typeof v === 'object' && Object.hasOwn(v, 'query')) {
+      const q = (v as { query: unknown }).query;
+      if (typeof q === 'string') return toWellFormed(q);
+    }
+  } catch {
+    // not JSON: the text is the query
+  }
+  return null;
+}
+
+/** Names of the tools in a `tool_search_output` (functions by name; namespaces contribute their functions). */
+function loadedTools(b: TranscriptBuilder, node: Node | undefined): string[] {
+  const out: string[] = [];
+  if (!node || node.kind !== 'array') return out;
+  for (const t of node.items) {
+    if (t.kind !== 'object') continue;
+    const type = field(t, 'type');
+    if (type?.kind === 'string' && type.value === 'namespace') {
+      out.push(...loadedTools(b, field(t, 'tools')));
+      continue;
+    }
+    const name = field(t, 'name');
+    if (name?.kind === 'string') out.push(toWellFormed(name.value));
+  }
+  return out;
+}
+
+/** Reads Responses input items. */
+export function readResponsesItems(b: TranscriptBuilder, items: readonly Node[]): void {
+  let open: { blocks: ContentBlock[]; at: Node } | null = null;
+  const flush = (): void => {
+    if (!open) return;
+    const msg: BlockMessage = { kind: 'blocks', role: 'assistant', blocks: open.blocks };
+    b.push(msg, open.at);
+    open = null;
+  };
+  const assistant = (at: Node): ContentBlock[] => {
+    if (!open) open = { blocks: [], at };
+    return open.blocks;
+  };
+  const input = (at: Node, blocks: ContentBlock[]): void => {
+    flush();
+    b.push({ kind: 'blocks', role: 'user', blocks }, at);
+  };
+
+  for (const item of objects(b, items, 'an input item')) {
+    const typeNode = field(item, 'type');
+    const type = typeNode ? optString(b, typeNode, 'item type') : 'message';
+    switch (type) {
+      case 'message': {
+        const role = roleOf(b, item, field(item, 'role'));
+        if (!(ROLES as readonly string[]).includes(role)) throw unknownRole(b, item, role, ROLES);
+        const blocks = contentBlocks(b, field(item, 'content'));
+        if (role === 'assistant') {
+          assistant(item).push(...blocks);
+        } else {
+          flush();
+          b.push({ kind: 'blocks', role: role === 'user' ? 'user' : 'system', blocks }, item);
+        }
+        break;
+      }
+      case 'function_call':
+      case 'custom_tool_call': {
+        const callId = callIdOf(b, item);
+        const name = optString(b, field(item, 'name'), 'function name');
+        if (callId !== '') b.callNames.set(callId, name);
+        assistant(item).push({
+          type: 'function_tool_call',
+          callId,
+          name,
+          arguments: argumentsText(field(item, type === 'function_call' ? 'arguments' : 'input')),
+        });
+        break;
+      }
+      case 'function_call_output':
+      case 'custom_tool_call_output': {
+        const callId = callIdOf(b, item);
+        const name = b.resolveCall(item, callId) ?? '';
+        input(item, [{ type: 'function_tool_result', callId, name, content: outputParts(b, field(item, 'output')) }]);
+        break;
+      }
+      case 'tool_search_call':
+        assistant(item).push({ type: 'server_tool_search', callId: callIdOf(b, item), query: searchQuery(field(item, 'arguments')) });
+        break;
+      case 'tool_search_output': {
+        const block: ContentBlock = { type: 'server_tool_search_result', callId: callIdOf(b, item), tools: loadedTools(b, field(item, 'tools')) };
+        const execution = field(item, 'execution');
+        if (execution?.kind === 'string' && execution.value === 'client') input(item, [block]);
+        else assistant(item).push(block);
+        break;
+      }
+      default:
+        if (/_(output|response)$/.test(type)) input(item, [{ type: 'other', description: type }]);
+        else assistant(item).push({ type: 'other', description: type });
+    }
+  }
+  flush();
+}

@@ -1,0 +1,64 @@
+/**
+ * Writes a catalog in our own format (`tools: [{name, description, parameters}]`),
+ * as YAML (the default) or JSON, and writes files atomically.
+ */
+import { randomBytes } from 'node:crypto';
+import { rename, unlink, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import type { ToolInfo } from '../core/types.js';
+
+function plain(tools: readonly ToolInfo[]): Array<Record<string, unknown>> {
+  return tools.map((t) => ({
+    name: t.name,
+    description: t.description,
+    ...(t.parameters !== undefined ? { parameters: t.parameters } : {}),
+  }));
+}
+
+/**
+ * The catalog as YAML: one block mapping per tool; `parameters` as one
+ * flow mapping with double-quoted strings (JSON-like, as in the demo
+ * catalog), so schemas stay compact and read back exactly.
+ * `header` lines become a comment at the top.
+ */
+export async function catalogYaml(tools: readonly ToolInfo[], header: readonly string[] = []): Promise<string> {
+  const { Document, visit, isMap, isScalar } = await import('yaml');
+  const doc = new Document({ tools: plain(tools) });
+  if (header.length > 0) doc.commentBefore = header.map((l) => ` ${l}`).join('\n');
+  const list = doc.get('tools', true);
+  if (list && typeof list === 'object' && 'items' in list) {
+    for (const item of (list as { items: unknown[] }).items) {
+      if (!isMap(item)) continue;
+      const params = item.get('parameters', true);
+      if (!params || typeof params !== 'object') continue;
+      if ('flow' in params) (params as { flow: boolean }).flow = true;
+      visit(params, {
+        Scalar(_key, node) {
+          if (isScalar(node) && typeof node.value === 'string') node.type = 'QUOTE_DOUBLE';
+        },
+      });
+    }
+  }
+  return doc.toString({ lineWidth: 0 });
+}
+
+/** The catalog as JSON (`{"tools": [...]}`, 2-space indentation, final newline). */
+export function catalogJson(tools: readonly ToolInfo[]): string {
+  return `${JSON.stringify({ tools: plain(tools) }, null, 2)}\n`;
+}
+
+/**
+ * Writes `text` to `file` atomically: a temporary file in the same directory,
+ * then a rename over the target, so a reader never sees half a catalog and a
+ * failed run leaves the old file in place.
+ */
+export async function writeFileAtomic(file: string, text: string): Promise<void> {
+  const tmp = join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    await writeFile(tmp, text, { encoding: 'utf8', flag: 'wx' });
+    await rename(tmp, file);
+  } catch (err) {
+    await unlink(tmp).catch(() => undefined);
+    throw err;
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * Catalog specs: what `-c/--catalog` accepts anywhere a catalog is read.
+ *
+ * - `mcp:<command line>`: start that MCP server over stdio and read its tools
+ *   (`--catalog 'mcp:npx -y @modelcontextprotocol/server-everything'`);
+ * - `mcp:http://…` or `mcp:https://…`: a Streamable HTTP MCP endpoint;
+ * - anything else: a catalog file, read by the format loaders.
+ *
+ * (A file whose name starts with `mcp:` can be given as `./mcp:…`.)
+ *
+ * Specs merge in the order given; a name defined twice is an error naming
+ * both places. Without any `mcp:` spec this is exactly `loadCatalogFiles`.
+ * The MCP client is only loaded when an `mcp:` spec is present.
+ */
+import type { Catalog, CatalogFormat, CatalogTool } from '../formats/types.js';
+import type { McpServerTarget } from './list-tools.js';
+
+/** The prefix that marks a live MCP server in a catalog spec. */
+export const MCP_SPEC_PREFIX = 'mcp:';
+
+/** Options of {@link loadCatalogSpecs}: those of `loadCatalogFiles`, plus the MCP timeout. */
+export interface CatalogSpecOptions {
+  /** Shape of the catalog files (`auto` detects it per file); ignored for `mcp:` specs. */
+  readonly format?: CatalogFormat | 'auto';
+  /** Name tools `mcp__<prefix>__<name>`: for MCP `tools/list` files, and as the server name of `mcp:` specs. */
+  readonly prefix?: string;
+  /** Time allowed per MCP server, in milliseconds (default 30 000). */
+  readonly timeoutMs?: number;
+}
+
+/** Whether a spec names a live MCP server. */
+export function isMcpSpec(spec: string): boolean {
+  return spec.startsWith(MCP_SPEC_PREFIX);
+}
+
+/** The server an `mcp:` spec names (a URL when it starts with http:// or https://, else a command line). */
+export function mcpTargetOf(spec: string): McpServerTarget {
+  const rest = spec.slice(MCP_SPEC_PREFIX.length).trim();
+  return /^https?:\/\//i.test(rest) ? { url: rest } : { command: rest };
+}
+
+/** Loads one catalog spec (see the module comment). */
+export async function loadCatalogSpec(spec: string, options: CatalogSpecOptions = {}): Promise<Catalog> {
+  return loadCatalogSpecs([spec], options);
+}
+
+/** Loads several catalog specs and merges them in order. */
+export async function loadCatalogSpecs(specs: readonly string[], options: CatalogSpecOptions = {}): Promise<Catalog> {
+  const { loadCatalogFiles, mergeTools } = await import('../formats/catalog.js');
+  const fileOptions = {
+    ...(options.format !== undefined ? { format: options.format } : {}),
+    ...(options.prefix !== undefined ? { prefix: options.prefix } : {}),
+  };
+  if (!specs.some(isMcpSpec)) return loadCatalogFiles(specs, fileOptions);
+
+  const { listMcpTools } = await import('./list-tools.js');
+  const { catalogToolsOf } = await import('./catalog.js');
+  const { normalizeServerName } = await import('./names.js');
+  // Files first (a bad file fails before any server starts), then the
+  // servers in parallel; every server is awaited (its process ended) before
+  // an error is thrown.
+  const files = specs.map((spec) => (isMcpSpec(spec) ? null : loadCatalogFiles([spec], fileOptions)));
+  const settled = await Promise.allSettled(
+    specs.map((spec) =>
+      isMcpSpec(spec)
+        ? listMcpTools({ ...mcpTargetOf(spec), ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) })
+        : Promise.resolve(null),
+    ),
+  );
+  const lists: CatalogTool[][] = [];
+  const sources: Array<{ file: string; format: CatalogFormat }> = [];
+  const warnings: string[] = [];
+  for (let i = 0; i < specs.length; i++) {
+    const r = settled[i]!;
+    if (r.status === 'rejected') throw r.reason;
+    const file = files[i];
+    if (file) {
+      lists.push([...file.tools]);
+      sources.push(...file.sources);
+      warnings.push(...(file.warnings ?? []));
+      continue;
+    }
+    const list = r.value!;
+    const name = options.prefix !== undefined ? normalizeServerName(options.prefix) : list.serverName;
+    lists.push(catalogToolsOf(list, name));
+    sources.push({ file: list.source, format: 'mcp' });
+    warnings.push(...list.warnings);
+  }
+  return { tools: mergeTools(lists), sources, warnings };
+}

@@ -1,0 +1,133 @@
+/**
+ * `--update`: writes the current result of `record: true` cases into their
+ * `exact` expectation, touching nothing else in the file. The yaml package's
+ * Document API locates each case (JSON is YAML, so both syntaxes go through
+ * it) and the new value is spliced into the original text at the node's
+ * range, so comments, quoting, indentation and key order stay exactly as
+ * they were. The result is re-read as a suite before it is written, and the
+ * file is replaced atomically (a temporary file in the same directory, then
+ * a rename).
+ */
+import { chmodSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { isMap, isSeq, parseDocument, type Node as YamlNode, type Pair, type YAMLMap } from 'yaml';
+
+/** A new `exact` list for the case at `index`. */
+export interface ExactUpdate {
+  readonly index: number;
+  readonly exact: readonly string[];
+}
+
+/** Scalars that YAML would read as something other than this string need quotes. */
+const PLAIN_SAFE = /^[A-Za-z_][A-Za-z0-9_\-./]*$/;
+const YAML_SPECIAL = /^(?:true|false|yes|no|on|off|null|~|y|n)$/i;
+
+function yamlScalar(name: string): string {
+  return PLAIN_SAFE.test(name) && !YAML_SPECIAL.test(name) ? name : JSON.stringify(name);
+}
+
+function flowList(names: readonly string[], json: boolean): string {
+  return `[${names.map((n) => (json ? JSON.stringify(n) : yamlScalar(n))).join(', ')}]`;
+}
+
+function lineStart(text: string, offset: number): number {
+  const nl = Math.max(text.lastIndexOf('\n', offset - 1), text.lastIndexOf('\r', offset - 1));
+  return nl + 1;
+}
+
+/** Spaces before `offset` on its line (the indentation a sibling key needs). */
+function indentOf(text: string, offset: number): string {
+  return ' '.repeat(offset - lineStart(text, offset));
+}
+
+/** The line break the file uses. */
+function eol(text: string): string {
+  return text.includes('\r\n') ? '\r\n' : '\n';
+}
+
+interface Splice {
+  readonly at: number;
+  readonly end: number;
+  readonly text: string;
+}
+
+function range(node: YamlNode | null | undefined): [number, number, number] | null {
+  return (node && (node as { range?: [number, number, number] }).range) || null;
+}
+
+function spliceFor(text: string, map: YAMLMap, exact: readonly string[], json: boolean): Splice {
+  const nl = eol(text);
+  const pair = map.items.find((p) => (p.key as { value?: unknown } | null)?.value === 'exact') as Pair<YamlNode, YamlNode | null> | undefined;
+  const flowMap = map.flow === true || json;
+  const firstKey = range(map.items[0]?.key as YamlNode)!;
+  const keyIndent = indentOf(text, firstKey[0]);
+  const block = (indent: string): string =>
+    exact.length === 0 ? ' []' : exact.map((n) => `${nl}${indent}  - ${yamlScalar(n)}`).join('');
+
+  if (pair) {
+    const keyEnd = range(pair.key)![1];
+    const value = range(pair.value);
+    const valueEnd = value ? value[1] : keyEnd;
+    // Replace from the end of the key: `: <value>`; keep the style of the old value.
+    const wasBlock = !flowMap && !!pair.value && isSeq(pair.value) && pair.value.flow !== true && pair.value.items.length > 0;
+    const keyLineIndent = indentOf(text, range(pair.key)![0]);
+    const rendered = wasBlock ? `:${block(keyLineIndent)}` : `: ${flowList(exact, json)}`;
+    // Keep what sits between the colon and the value only when it is plain spacing.
+    return { at: keyEnd, end: valueEnd, text: rendered };
+  }
+  const last = map.items[map.items.length - 1]!;
+  const lastEnd = range(last.value as YamlNode)?.[1] ?? range(last.key as YamlNode)![1];
+  if (flowMap) {
+    const lastKeyStart = range(last.key as YamlNode)![0];
+    const multiline = /[\r\n]/.test(text.slice(firstKey[0], lastEnd));
+    const sep = multiline ? `,${nl}${indentOf(text, lastKeyStart)}` : ', ';
+    const key = json ? '"exact"' : 'exact';
+    return { at: lastEnd, end: lastEnd, text: `${sep}${key}: ${flowList(exact, json)}` };
+  }
+  const entry = `${keyIndent}exact:${block(keyIndent)}`;
+  // A block scalar's range ends after its last line break.
+  if (text[lastEnd - 1] === '\n' || text[lastEnd - 1] === '\r') return { at: lastEnd, end: lastEnd, text: `${entry}${nl}` };
+  return { at: lastEnd, end: lastEnd, text: `${nl}${entry}` };
+}
+
+/** The file's text with the updates applied (pure; throws if a case cannot be found). */
+export function applyExactUpdates(text: string, updates: readonly ExactUpdate[], syntax: 'json' | 'yaml'): string {
+  const doc = parseDocument(text, { keepSourceTokens: false, uniqueKeys: false });
+  const root = doc.contents;
+  if (!isMap(root)) throw new Error('suite root is not a mapping');
+  const cases = root.get('cases', true);
+  if (!isSeq(cases)) throw new Error('suite has no cases list');
+  const splices: Splice[] = [];
+  for (const u of updates) {
+    const item = cases.items[u.index];
+    if (!isMap(item)) throw new Error(`case ${u.index + 1} is not a mapping`);
+    splices.push(spliceFor(text, item, u.exact, syntax === 'json'));
+  }
+  splices.sort((a, b) => b.at - a.at);
+  let out = text;
+  for (const s of splices) out = out.slice(0, s.at) + s.text + out.slice(s.end);
+  return out;
+}
+
+/** Writes `text` to `file` atomically: a temporary file in the same directory, then a rename over the original. */
+export function writeFileAtomic(file: string, text: string): void {
+  const tmp = join(dirname(file), `.${basename(file)}.${process.pid}.${Date.now().toString(36)}.tmp`);
+  let mode: number | null = null;
+  try {
+    mode = statSync(file).mode & 0o7777;
+  } catch {
+    mode = null;
+  }
+  try {
+    writeFileSync(tmp, text, { flag: 'wx' });
+    if (mode !== null) chmodSync(tmp, mode);
+    renameSync(tmp, file);
+  } catch (err) {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // already gone
+    }
+    throw err;
+  }
+}

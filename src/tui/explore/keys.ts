@@ -1,0 +1,48 @@
+/**
+ * Explore keys → actions. In the query every printable key is text (a query
+ * needs `+`, `-`, `f`…), so the result keys (`f`, `+`/`-`, `y`, `j`/`k`, `q`)
+ * work once Tab has moved into the results; Ctrl-F and Ctrl-Y do the same
+ * from the query. Esc goes back from the results and quits from the query.
+ */
+import { typedText, type KeyInfo } from '../keys.js';
+import type { ExploreAction, ExploreState } from './state.js';
+
+export function exploreKey(s: ExploreState, input: string, key: KeyInfo, resultCount: number): ExploreAction | null {
+  if (key.ctrl && input === 'c') return { type: 'quit' };
+  if (s.help) {
+    if (key.escape || input === '?') return { type: 'toggleHelp' };
+    if (input === 'q') return { type: 'quit' };
+    return null;
+  }
+  if (key.ctrl && input === 'f') return { type: 'toggleFuse' };
+  if (key.ctrl && input === 'y') return { type: 'copy' };
+  if (s.focus === 'query') {
+    if (key.escape) return { type: 'quit' };
+    if (key.tab || key.return || key.downArrow) return { type: 'focus', focus: 'results' };
+    if (key.backspace || key.delete) return { type: 'backspace' };
+    if (key.leftArrow) return { type: 'cursor', to: 'left' };
+    if (key.rightArrow) return { type: 'cursor', to: 'right' };
+    if (key.home || (key.ctrl && input === 'a')) return { type: 'cursor', to: 'home' };
+    if (key.end || (key.ctrl && input === 'e')) return { type: 'cursor', to: 'end' };
+    if (key.ctrl && input === 'u') return { type: 'clearQuery' };
+    if (key.ctrl && input === 'w') return { type: 'deleteWord' };
+    const text = typedText(input, key);
+    return text === '' ? null : { type: 'insert', text };
+  }
+  if (key.escape || key.tab || input === '/' || input === 'i') return { type: 'focus', focus: 'query' };
+  if (key.upArrow || input === 'k') {
+    return s.selected === 0 && key.upArrow ? { type: 'focus', focus: 'query' } : { type: 'move', delta: -1, count: resultCount };
+  }
+  if (key.downArrow || input === 'j') return { type: 'move', delta: 1, count: resultCount };
+  if (key.pageUp) return { type: 'move', delta: -10, count: resultCount };
+  if (key.pageDown) return { type: 'move', delta: 10, count: resultCount };
+  if (key.home || input === 'g') return { type: 'move', delta: -resultCount, count: resultCount };
+  if (key.end || input === 'G') return { type: 'move', delta: resultCount, count: resultCount };
+  if (input === 'f') return { type: 'toggleFuse' };
+  if (input === '+' || input === '=') return { type: 'maxResults', delta: 1 };
+  if (input === '-' || input === '_') return { type: 'maxResults', delta: -1 };
+  if (input === 'y' || input === 'c') return { type: 'copy' };
+  if (input === '?') return { type: 'toggleHelp' };
+  if (input === 'q') return { type: 'quit' };
+  return null;
+}

@@ -1,0 +1,72 @@
+/**
+ * What explore shows for a query: the reference's own `tool_search` run
+ * (`searchDecoded`, so trimming, `select:`, `+required` and the max_results
+ * rule are exactly the reference's) plus, for keyword queries, the full
+ * ranking (how many tools match, and each tool's rank for the comparison with
+ * the baseline).
+ */
+import { type Keyword, type KeywordScore, type ToolIndex } from '../../core/scorer.js';
+import { searchDecoded } from '../../core/toolsearch.js';
+
+export interface KeywordRow {
+  readonly name: string;
+  readonly score: number;
+  readonly description: string;
+  readonly explain: readonly KeywordScore[];
+}
+
+export type ExploreResult =
+  /** Nothing typed yet. */
+  | { readonly kind: 'empty' }
+  /** The reference's error (e.g. `query is required` for a query of white space). */
+  | { readonly kind: 'error'; readonly message: string }
+  | {
+      readonly kind: 'select';
+      /** Requested names that are not dynamic tools (skipped by the reference). */
+      readonly unknown: readonly string[];
+      readonly rows: ReadonlyArray<{ readonly name: string; readonly description: string }>;
+    }
+  | {
+      readonly kind: 'keyword';
+      readonly keywords: readonly Keyword[];
+      /** The limit applied. */
+      readonly maxResults: number;
+      /** Tools with a positive score (before the limit). */
+      readonly total: number;
+      readonly rows: readonly KeywordRow[];
+      /** 1-based rank of every matching tool in the full ranking. */
+      readonly ranks: ReadonlyMap<string, number>;
+    };
+
+export function exploreSearch(index: ToolIndex, query: string, maxResults: number): ExploreResult {
+  if (query === '') return { kind: 'empty' };
+  const out = searchDecoded(index, { query, maxResults }, { explain: true });
+  if (!out.ok) return { kind: 'error', message: out.error };
+  const description = (name: string): string => index.get(name)?.description ?? '';
+  if (out.mode === 'select') {
+    return { kind: 'select', unknown: out.unknown, rows: out.matches.map((name) => ({ name, description: description(name) })) };
+  }
+  const all = index.rankAll(out.keywords);
+  const ranks = new Map<string, number>();
+  all.forEach((r, i) => ranks.set(r.name, i + 1));
+  return {
+    kind: 'keyword',
+    keywords: out.keywords,
+    maxResults: out.maxResults,
+    total: all.length,
+    rows: out.results.map((r) => ({ name: r.name, score: r.score, description: description(r.name), explain: r.explain ?? [] })),
+    ranks,
+  };
+}
+
+/** The query as the baseline gets it: the keywords without their `+` (fuse.js has no required words). */
+export function baselineQuery(keywords: readonly Keyword[]): string {
+  return keywords.map((k) => k.word).join(' ');
+}
+
+/** How the baseline ranks a tool compared with the reference: `=`, `↑n` (n places higher), `↓n`, or `new` (the reference does not return it). */
+export function rankDelta(referenceRank: number | undefined, baselineRank: number): string {
+  if (referenceRank === undefined) return 'new';
+  if (referenceRank === baselineRank) return '=';
+  return referenceRank > baselineRank ? `↑${referenceRank - baselineRank}` : `↓${baselineRank - referenceRank}`;
+}

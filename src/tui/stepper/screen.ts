@@ -1,0 +1,305 @@
+/**
+ * The stepper's screen as lines: layout for a terminal size, and one builder
+ * per panel (header, call list, tool list, details, messages, footer, help).
+ * Everything is fitted to its width here; components only draw.
+ */
+import { TOOL_SEARCH_NAME } from '../../core/toolsearch.js';
+import { displayWidth } from '../../render/width.js';
+import { cell, fitLine, padLine, safe, safeName, seg, withTone, wrapText, type Line, type Segment } from '../line.js';
+import type { Size } from '../size.js';
+import { messageWindow, type MessageContext } from './messages.js';
+import {
+  callMarks,
+  callMessages,
+  callSummary,
+  paramRows,
+  searchesById,
+  toolHistory,
+  toolKind,
+  toolRows,
+  violationsAt,
+  type StepperInputs,
+  type ToolRow,
+} from './model.js';
+import type { StepperState } from './state.js';
+
+export interface StepperLayout {
+  readonly width: number;
+  /** Rows used (one less than the terminal, see `useTerminalSize`). */
+  readonly height: number;
+  readonly leftWidth: number;
+  readonly rightWidth: number;
+  /** Rows of the call list / tool panel, including their title line. */
+  readonly topHeight: number;
+  /** Rows of the messages panel, including its title line. */
+  readonly messagesHeight: number;
+}
+
+export function stepperLayout(size: Size): StepperLayout {
+  const width = size.columns;
+  const height = size.rows - 1;
+  const body = Math.max(2, height - 2); // header + footer
+  const messagesHeight = Math.max(2, Math.min(body - 4, Math.floor(body * 0.36)));
+  const topHeight = Math.max(2, body - messagesHeight);
+  const leftWidth = Math.max(18, Math.min(40, Math.floor(width * 0.38)));
+  const rightWidth = Math.max(10, width - leftWidth - 1);
+  return { width, height, leftWidth, rightWidth, topHeight, messagesHeight };
+}
+
+/** `─ Title ─────` across the width. */
+export function titleLine(title: Segment[], width: number): Line {
+  const head: Segment[] = [seg('─ ', 'dim'), ...title.map((s) => (s.tone === 'plain' ? seg(s.text, 'heading') : s)), seg(' ', 'dim')];
+  const fitted = fitLine(head, width);
+  const used = fitted.reduce((w, s) => w + displayWidth(s.text), 0);
+  return [...fitted, seg('─'.repeat(Math.max(0, width - used)), 'dim')];
+}
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+export function headerLine(s: StepperState, width: number): Line {
+  const r = s.report;
+  // Most telling first: the file name is cut before the counts are.
+  const parts: Segment[] = [
+    seg('mode '),
+    seg(r.mode, 'accent'),
+    seg(' · replay '),
+    r.replay === null ? seg('off', 'dim') : seg(`on, ${plural(r.replay.differences, 'difference')}`, r.replay.differences > 0 ? 'replay' : 'accent'),
+    seg(` · ${plural(r.summary.calls, 'call')}`),
+  ];
+  if (r.summary.errors > 0) parts.push(seg(' · '), seg(`✗ ${plural(r.summary.errors, 'error')}`, 'error'));
+  if (r.summary.warnings > 0) parts.push(seg(' · '), seg(`! ${plural(r.summary.warnings, 'warning')}`, 'warning'));
+  parts.push(seg(` · ${safeName(r.transcript.file)} (${r.transcript.format})`, 'dim'));
+  return fitLine(parts, width);
+}
+
+/** A window of `height` items that keeps `cursor` in view, centred when it can. */
+export function scrollWindow(count: number, cursor: number, height: number): { start: number; end: number } {
+  if (count <= height) return { start: 0, end: count };
+  const start = Math.max(0, Math.min(count - height, cursor - Math.floor(height / 2)));
+  return { start, end: start + height };
+}
+
+export function callListLines(s: StepperState, width: number, height: number): Line[] {
+  const turns = s.report.turns;
+  const lines: Line[] = [titleLine([seg(`Calls (${turns.length})`)], width)];
+  const rows = Math.max(0, height - 1);
+  const digits = String(Math.max(1, turns.length)).length;
+  const { start, end } = scrollWindow(turns.length, s.selected, rows);
+  for (let i = start; i < end; i++) {
+    const t = turns[i]!;
+    const marks = callMarks(s.report, t);
+    const selected = i === s.selected;
+    const mark = marks.errors > 0 ? seg('✗', 'error') : marks.warnings > 0 ? seg('!', 'warning') : seg(' ');
+    const replay = marks.replayDiffers ? seg('≠', 'replay') : seg(' ');
+    const line: Line = [
+      seg(selected ? '›' : ' ', selected ? 'heading' : 'plain'),
+      seg(String(t.call).padStart(digits + 1), selected ? 'heading' : 'dim'),
+      seg(' '),
+      mark,
+      replay,
+      seg(' '),
+      seg(safe(callSummary(t))),
+    ];
+    const fitted = padLine(line, width);
+    lines.push(selected && s.focus === 'calls' ? withTone(fitted, 'cursor') : fitted);
+  }
+  return lines;
+}
+
+function toolTag(inputs: StepperInputs, row: ToolRow): Segment {
+  if (row.lost) return seg('lost on replay', 'replay');
+  const kind = toolKind(inputs, row.name);
+  if (kind === 'static') return seg('[static]', 'dim');
+  if (kind === 'search') return seg('[search tool]', 'dim');
+  if (kind === 'unknown') return seg('[not in catalog]', 'warning');
+  return seg(safe(inputs.tools.get(row.name)?.description ?? ''), 'dim');
+}
+
+function toolRowLine(inputs: StepperInputs, row: ToolRow, selected: boolean, focused: boolean, width: number): Line {
+  const marker = row.added ? seg('+', 'added') : row.lost ? seg('-', 'replay') : row.section === 'gained' ? seg('+', 'replay') : seg(' ');
+  const nameWidth = Math.min(Math.max(12, Math.floor(width * 0.55)), Math.max(0, width - 4));
+  const name = cell(safeName(row.name), nameWidth);
+  const tone = row.added ? 'added' : row.section === 'gained' ? 'replay' : 'plain';
+  const line = padLine([seg(selected ? '›' : ' ', 'heading'), marker, seg(' '), seg(name, tone), seg(' '), toolTag(inputs, row)], width);
+  return selected && focused ? withTone(line, 'cursor') : line;
+}
+
+const SECTION_TITLES = { visible: 'Visible', deferred: 'Deferred', gained: 'Replay would add' } as const;
+
+export function toolPanelLines(s: StepperState, inputs: StepperInputs, width: number, height: number): Line[] {
+  const turn = s.report.turns[s.selected];
+  if (!turn) return [titleLine([seg('No model calls')], width)];
+  const title: Segment[] = [seg(`Call ${turn.call} of ${s.report.turns.length}`), seg(` · ${turn.visible.length} visible`)];
+  if (turn.added.length > 0) title.push(seg(` (+${turn.added.length})`, 'added'));
+  if (s.report.mode === 'native') title.push(seg(` · ${turn.deferred.length} deferred`));
+  title.push(seg(` · ${turn.hidden_count} hidden`));
+  const lines: Line[] = [titleLine(title, width)];
+
+  for (const v of violationsAt(s.report, turn.call)) {
+    lines.push(fitLine([seg(v.severity === 'error' ? '✗ ' : '! ', v.severity), seg(`${v.kind}: `, v.severity), seg(safe(v.message))], width));
+  }
+  if (turn.refilled && turn.call > 1) lines.push(fitLine([seg('! ', 'warning'), seg('the framework refilled a nil tool list before this call')], width));
+
+  const rows = toolRows(s.report, s.selected, s.filter);
+  if (s.editingFilter || s.filter !== '') {
+    const cursor = s.editingFilter ? '▏' : '';
+    lines.push(fitLine([seg('/ ', 'key'), seg(`filter: ${safeName(s.filter)}${cursor}`, 'accent'), seg(`  ${rows.length} match`, 'dim')], width));
+  }
+
+  // Rows with section headers between them, scrolled to keep the cursor in view.
+  const items: Array<{ row: ToolRow; index: number } | { header: string }> = [];
+  let section: string | null = null;
+  rows.forEach((row, index) => {
+    if (row.section !== section) {
+      section = row.section;
+      const count = rows.filter((r) => r.section === row.section).length;
+      items.push({ header: `${SECTION_TITLES[row.section]} (${count})` });
+    }
+    items.push({ row, index });
+  });
+  if (rows.length === 0) items.push({ header: s.filter !== '' ? 'No tool matches the filter' : 'No tools offered at this call' });
+  const room = Math.max(0, height - lines.length);
+  const cursorItem = items.findIndex((it) => 'row' in it && it.index === s.toolCursor);
+  const { start, end } = scrollWindow(items.length, Math.max(0, cursorItem), room);
+  for (let i = start; i < end; i++) {
+    const it = items[i]!;
+    if ('header' in it) lines.push(fitLine([seg(it.header, 'heading')], width));
+    else lines.push(toolRowLine(inputs, it.row, it.index === s.toolCursor, s.focus === 'tools', width));
+  }
+  return lines;
+}
+
+function historyLines(s: StepperState, inputs: StepperInputs, name: string): string[] {
+  const kind = toolKind(inputs, name);
+  const turn = s.report.turns[s.selected];
+  const out: string[] = [];
+  if (kind === 'static') out.push('static: always visible, never searched');
+  else if (kind === 'search') out.push(s.report.mode === 'native' ? 'the search tool (model-native: registered with the model)' : 'the search tool the middleware adds; always visible');
+  else if (kind === 'unknown') out.push('not in the catalog');
+  const h = toolHistory(s.report, name);
+  if (turn) {
+    if (turn.visible.includes(name)) out.push(`visible at call ${turn.call}`);
+    else if (turn.deferred.includes(name)) out.push(`deferred at call ${turn.call}: the model can load it with its own search`);
+    else out.push(`not visible at call ${turn.call}`);
+  }
+  if (kind === 'dynamic') {
+    if (h.addedAt !== null) out.push(`added at call ${h.addedAt} by forward selection`);
+    else if (h.firstVisible !== null) out.push(`visible from call ${h.firstVisible} (the full tool list)`);
+    else out.push('never visible in this conversation');
+    if (h.loadedBy) {
+      const q = h.loadedBy.query === null ? '(arguments did not decode)' : `"${safe(h.loadedBy.query)}"`;
+      out.push(`${h.loadedBy.server ? 'loaded by the server-side search' : 'named by tool_search'} ${q} at call ${h.loadedBy.call}`);
+    }
+  }
+  if (h.calls.length > 0) out.push(`called at ${h.calls.map((c) => `call ${c.call} ${c.status === 'ok' ? '✓' : `✗ ${c.status}`}`).join(', ')}`);
+  else if (name !== TOOL_SEARCH_NAME) out.push('never called');
+  return out;
+}
+
+export function detailLines(s: StepperState, inputs: StepperInputs, width: number, height: number): Line[] {
+  const name = s.detail ?? '';
+  const meta = inputs.tools.get(name);
+  const body: Line[] = [];
+  const text = (t: string, tone: Segment['tone'] = 'plain'): void => {
+    for (const l of wrapText(t, width - 2)) body.push([seg('  '), seg(l, tone)]);
+  };
+  body.push([seg('How it got here', 'heading')]);
+  for (const h of historyLines(s, inputs, name)) text(h);
+  body.push([seg('Description', 'heading')]);
+  const desc = meta?.description ?? '';
+  text(desc === '' ? '(empty: keywords can only match the name)' : safe(desc), desc === '' ? 'dim' : 'plain');
+  body.push([seg('Parameters', 'heading')]);
+  const params = paramRows(meta?.parameters);
+  if (params === null) {
+    text(meta?.parameters === undefined ? '(none)' : safe(JSON.stringify(meta.parameters)), 'dim');
+  } else if (params.length === 0) text('(none)', 'dim');
+  else {
+    for (const p of params) {
+      body.push(fitLine([seg('  '), seg(safeName(p.name), 'accent'), seg(` ${safe(p.type)}`), seg(p.required ? ' required' : '', 'warning'), seg(p.description === '' ? '' : ` — ${safe(p.description)}`, 'dim')], width));
+    }
+  }
+  const room = Math.max(0, height - 1);
+  const maxScroll = Math.max(0, body.length - room);
+  const scroll = Math.min(s.detailScroll, maxScroll);
+  const more = body.length > room ? ` (${scroll + 1}–${Math.min(body.length, scroll + room)} of ${body.length})` : '';
+  return [titleLine([seg(safeName(name)), seg(more, 'dim')], width), ...body.slice(scroll, scroll + room).map((l) => fitLine(l, width))];
+}
+
+export function messagesLines(s: StepperState, inputs: StepperInputs, ctx: MessageContext, width: number, height: number): Line[] {
+  const turn = s.report.turns[s.selected];
+  if (!turn) return [titleLine([seg('Messages')], width)];
+  const entries = callMessages(inputs, turn);
+  const received = entries.filter((e) => !e.answer).length;
+  const win = messageWindow(ctx, entries, Math.max(0, height - 1), s.messageScroll);
+  const reminder = turn.reminder_index === null ? '' : ` · reminder at ${turn.reminder_index}`;
+  const scrolled = s.messageScroll > 0 ? ` · scrolled ${Math.min(s.messageScroll, win.maxScroll)} up (PgDn)` : '';
+  const title = titleLine([seg(`Messages of call ${turn.call}`), seg(` · ${received} received${reminder}${scrolled}`, 'dim')], width);
+  return [title, ...win.lines.map((l) => fitLine(l, width))];
+}
+
+export function messageContext(s: StepperState): MessageContext {
+  const turn = s.report.turns[s.selected];
+  return { report: s.report, searches: searchesById(s.report), reminderInsertedNow: turn?.reminder_inserted ?? false };
+}
+
+const HINTS: ReadonlyArray<readonly [string, string]> = [
+  ['↑↓', 'move'],
+  ['Tab', 'panel'],
+  ['⏎', 'details'],
+  ['m', 'mode'],
+  ['r', 'replay'],
+  ['/', 'filter'],
+  ['?', 'help'],
+  ['q', 'quit'],
+];
+
+export function hintLine(hints: ReadonlyArray<readonly [string, string]>, width: number): Line {
+  const segs: Segment[] = [];
+  for (const [k, what] of hints) segs.push(seg(k, 'key'), seg(` ${what}  `, 'dim'));
+  return fitLine(segs, width);
+}
+
+export function footerLine(s: StepperState, width: number): Line {
+  if (s.pending) return fitLine([seg('… ', 'accent'), seg(`re-simulating (mode ${s.pending.mode}, replay ${s.pending.replay ? 'on' : 'off'})`)], width);
+  if (s.error !== null) return fitLine([seg('✗ ', 'error'), seg(`re-simulation failed: ${safe(s.error)}`, 'error')], width);
+  if (s.editingFilter) return hintLine([['type', 'to filter tools by name'], ['⏎', 'keep'], ['Esc', 'clear']], width);
+  if (s.detail !== null) return hintLine([['←/Esc', 'back'], ['↑↓', 'scroll'], ['n/p', 'next/previous call'], ['q', 'quit']], width);
+  return hintLine(HINTS, width);
+}
+
+const HELP: ReadonlyArray<readonly [string, string]> = [
+  ['↑/↓  j/k', 'previous / next call (in the tool list: previous / next tool)'],
+  ['n / p', 'next / previous call from anywhere'],
+  ['g / G  Home/End', 'first / last call'],
+  ['Tab', 'switch between the call list and the tool list'],
+  ['→  Enter', 'into the tool list; on a tool: its details'],
+  ['←  Esc', 'back'],
+  ['PgUp / PgDn', 'scroll the messages of the call'],
+  ['m', 'switch mode default ⇄ native (re-simulates)'],
+  ['r', 'replay searches against the current catalog (≠ marks differences)'],
+  ['/', 'filter tools by name (Enter keeps it, Esc clears it)'],
+  ['?', 'this help'],
+  ['q  Esc  Ctrl-C', 'quit'],
+];
+
+const LEGEND: ReadonlyArray<readonly [string, string]> = [
+  ['›', 'selected'],
+  ['+', 'added at this call by forward selection'],
+  ['✗ / !', 'call with an error / a warning'],
+  ['≠', 'replay: a search returns something else now'],
+  ['-', 'replay: would no longer be visible'],
+  ['mw', 'the reminder inserted by the middleware'],
+  ['▶', "the assistant's answer to the call"],
+];
+
+export function helpLines(width: number, height: number): Line[] {
+  const lines: Line[] = [titleLine([seg('Keys')], width)];
+  const keyWidth = Math.max(...HELP.map(([k]) => displayWidth(k)), ...LEGEND.map(([k]) => displayWidth(k))) + 2;
+  for (const [k, what] of HELP) lines.push(fitLine([seg(`  ${cell(k, keyWidth)}`, 'key'), seg(what)], width));
+  lines.push(titleLine([seg('Marks')], width));
+  for (const [k, what] of LEGEND) lines.push(fitLine([seg(`  ${cell(k, keyWidth)}`, 'key'), seg(what)], width));
+  lines.push([seg('  ? or Esc closes this help', 'dim')]);
+  return lines.slice(0, height);
+}
