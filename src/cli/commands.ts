@@ -9,6 +9,9 @@ import type { CliContext } from './context.js';
 import { searchCommand } from './commands/search.js';
 import { selectCommand } from './commands/select.js';
 import { simulateCommand } from './commands/simulate.js';
+import { testCommand } from './commands/test.js';
+import { evalCommand } from './commands/eval.js';
+import { lintCommand } from './commands/lint.js';
 
 export type CommandFactory = (ctx: CliContext) => Command;
 
@@ -16,4 +19,7 @@ export const COMMANDS: readonly CommandFactory[] = [
   searchCommand,
   selectCommand,
   simulateCommand,
+  testCommand,
+  evalCommand,
+  lintCommand,
 ];

@@ -70,6 +70,11 @@ export function exitCodeFor(err: unknown, ctx: CliContext): number {
     if (err.excerpt) ctx.err(`${renderExcerpt(err.excerpt, ctx.width).join('\n')}\n`);
     return EXIT_USAGE;
   }
+  if (err instanceof MiddlewareConfigError && err.message === 'tools is required') {
+    // The reference's text, and what it means for a catalog.
+    ctx.err(`${error} tools is required (the catalog has no dynamic tools: all of its tools are static)\n`);
+    return EXIT_USAGE;
+  }
   if (err instanceof UsageError || err instanceof MiddlewareConfigError) {
     ctx.err(`${error} ${escapeLines(err.message)}\n`);
     return EXIT_USAGE;

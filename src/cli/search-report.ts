@@ -3,7 +3,7 @@
  * where a tool stands for a query (`--why`, expectation diffs), and the
  * expectation checks. No I/O, no formatting.
  */
-import type { Keyword, KeywordScore, ScoredTool } from '../core/scorer.js';
+import type { KeywordScore, ScoredTool } from '../core/scorer.js';
 import { goToLower } from '../core/text.js';
 import type { ToolSearchSuccess } from '../core/toolsearch.js';
 import type { SearchScope } from './inputs.js';
@@ -90,39 +90,31 @@ function description(scope: SearchScope, name: string): string {
   return scope.byName.get(name)?.description ?? '';
 }
 
-/** The `--json` document of a search. */
+/** The `--json` document of a search (keys in the documented order). */
 export function searchJson(run: SearchRun, why: readonly string[] | undefined): SearchJson {
   const { outcome, scope } = run;
   const staticNames = new Set(scope.static.map((t) => t.name));
   const mark = (name: string): { static?: boolean } => (scope.all ? { static: staticNames.has(name) } : {});
-  const base = {
+  const select = outcome.mode === 'select';
+  const results: SearchResultJson[] = select
+    ? outcome.matches.map((name) => ({ name, score: null, description: description(scope, name), ...mark(name) }))
+    : outcome.results.map((r) => ({
+        name: r.name,
+        score: r.score,
+        description: description(scope, r.name),
+        ...mark(r.name),
+        ...(r.explain !== undefined ? { explain: r.explain } : {}),
+      }));
+  return {
     query: outcome.query,
     mode: outcome.mode,
+    max_results: select ? null : outcome.maxResults,
     matches: [...outcome.matches],
+    results,
+    total_matches: select ? outcome.matches.length : run.ranking.length,
+    unknown: select ? [...outcome.unknown] : [],
     static_included: scope.all,
     ...(why !== undefined ? { why: why.map((n) => standing(run, n)) } : {}),
-  };
-  if (outcome.mode === 'select') {
-    return {
-      ...base,
-      max_results: null,
-      results: outcome.matches.map((name) => ({ name, score: null, description: description(scope, name), ...mark(name) })),
-      total_matches: outcome.matches.length,
-      unknown: [...outcome.unknown],
-    };
-  }
-  return {
-    ...base,
-    max_results: outcome.maxResults,
-    results: outcome.results.map((r) => ({
-      name: r.name,
-      score: r.score,
-      description: description(scope, r.name),
-      ...mark(r.name),
-      ...(r.explain !== undefined ? { explain: r.explain } : {}),
-    })),
-    total_matches: run.ranking.length,
-    unknown: [],
   };
 }
 
@@ -136,31 +128,34 @@ export function suggestions(names: Iterable<string>, name: string): string[] {
   return all.filter((n) => goToLower(n).includes(lower)).slice(0, 3);
 }
 
+function why(name: string, standing: Standing, fields: Partial<Omit<WhyReport, 'name' | 'standing'>> = {}): WhyReport {
+  return {
+    name,
+    standing,
+    rank: fields.rank ?? null,
+    score: fields.score ?? null,
+    excluded_by: fields.excluded_by ?? null,
+    parts: fields.parts ?? [],
+    keywords: fields.keywords ?? [],
+    suggestions: fields.suggestions ?? [],
+  };
+}
+
 /** Where a tool stands for the run's query. */
 export function standing(run: SearchRun, name: string): WhyReport {
   const { outcome, scope } = run;
-  const parts = scope.index.partsOf(name) ?? [];
-  const none = { rank: null, score: null, excluded_by: null, keywords: [], suggestions: [] } as const;
   if (!scope.index.has(name)) {
-    const isStatic = scope.static.some((t) => t.name === name);
-    return {
-      name,
-      standing: isStatic ? 'static' : 'unknown',
-      ...none,
-      parts: [],
-      suggestions: isStatic ? [] : suggestions(scope.byName.keys(), name),
-    };
+    if (scope.static.some((t) => t.name === name)) return why(name, 'static');
+    return why(name, 'unknown', { suggestions: suggestions(scope.byName.keys(), name) });
   }
-  if (outcome.mode === 'select') {
-    return { name, standing: outcome.matches.includes(name) ? 'selected' : 'not-requested', ...none, parts };
-  }
-  const keywords: readonly Keyword[] = outcome.keywords;
-  const ex = scope.index.explainTool(name, keywords)!;
+  const parts = scope.index.partsOf(name) ?? [];
+  if (outcome.mode === 'select') return why(name, outcome.matches.includes(name) ? 'selected' : 'not-requested', { parts });
+  const ex = scope.index.explainTool(name, outcome.keywords)!;
+  const base = { parts, keywords: ex.keywords, excluded_by: ex.excludedBy, score: ex.score };
+  if (ex.excludedBy !== null) return why(name, 'excluded', base);
   const at = run.ranking.findIndex((r) => r.name === name);
-  const base = { name, parts, keywords: ex.keywords, suggestions: [], excluded_by: ex.excludedBy };
-  if (ex.excludedBy !== null) return { ...base, standing: 'excluded', rank: null, score: 0 };
-  if (at < 0) return { ...base, standing: 'no-match', rank: null, score: 0 };
-  return { ...base, standing: at < outcome.matches.length ? 'returned' : 'beyond-limit', rank: at + 1, score: ex.score };
+  if (at < 0) return why(name, 'no-match', base);
+  return why(name, at < outcome.matches.length ? 'returned' : 'beyond-limit', { ...base, rank: at + 1 });
 }
 
 /** The expectations of `search`. */

@@ -82,8 +82,8 @@ export interface ToolExplanation {
  * them. None of these changes a result, only how many tools are looked at:
  * - `auto` (default): scan every tool for small catalogs and for the first
  *   search; from the second keyword search on a catalog of at least
- *   {@link PREFILTER_MIN_TOOLS} tools, build the trigram index once and use it;
- * - `always`: build the trigram index at the first keyword search, whatever the size;
+ *   {@link PREFILTER_MIN_TOOLS} tools, build the token index once and use it;
+ * - `always`: build the token index at the first keyword search, whatever the size;
  * - `never`: always scan every tool.
  */
 export type PrefilterMode = 'auto' | 'always' | 'never';
@@ -93,7 +93,7 @@ export interface ToolIndexOptions {
   readonly prefilter?: PrefilterMode;
 }
 
-/** Catalog size from which `prefilter: 'auto'` builds the trigram index. */
+/** Catalog size from which `prefilter: 'auto'` builds the token index. */
 export const PREFILTER_MIN_TOOLS = 1000;
 
 interface IndexedTool {
@@ -119,6 +119,11 @@ function hasNonAscii(s: string): boolean {
   return false;
 }
 
+function hasSurrogateOrAbove(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) >= 0xd800) return true;
+  return false;
+}
+
 /**
  * `goToLower` as one flat string: for ASCII text Go's `strings.ToLower` and
  * JavaScript's `toLowerCase` agree (A–Z only); otherwise each code point is
@@ -139,98 +144,346 @@ function lowerFlat(s: string): string {
   return out;
 }
 
-// Trigram index. Text code units map to 6-bit symbols: 0 for a unit that
-// occurs in no tool, END past the end of a text, the 61 most frequent units
-// their own symbol, and every other unit one shared symbol. Sharing only
-// makes candidate sets larger, never smaller: a candidate set always holds
-// every tool whose text contains the keyword, and scoreKeyword decides.
+/** Where a keyword occurs in a tool's text, when the caller already knows it. */
+const enum Where {
+  Unknown = 0,
+  Nowhere = 1,
+  /** In the lower-cased name (maybe also in the description). */
+  InName = 2,
+  /** In the lower-cased description and not in the name. */
+  InDescriptionOnly = 3,
+}
+
+// ---------------------------------------------------------------------------
+// Token index.
+//
+// A *separator* is an ASCII code unit other than a–z and 0–9; a *token* is a
+// maximal run of other code units in a lower-cased text. A keyword without
+// separators that occurs in a text lies inside one token of it. So "the
+// tools whose name (description) contains k" is exactly the union of the
+// name (description) posting lists of the vocabulary tokens containing k,
+// and the vocabulary (a few thousand short strings) is what gets searched.
+// Keywords with separators use their longest separator-free piece to find
+// candidates, which the full text check then decides.
+
+const IS_SEPARATOR = new Uint8Array(0x80).map((_, c) => ((c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) ? 0 : 1));
+
+function isSeparator(c: number): boolean {
+  return c < 0x80 && IS_SEPARATOR[c] === 1;
+}
+
+// Trigram index over the vocabulary. Code units map to 6-bit symbols: 0 for a
+// unit in no token, END past the end of a token, the 61 most frequent units
+// their own symbol, every other unit one shared symbol (sharing only makes a
+// candidate set larger; every candidate token is checked with `includes`).
 const SYM_BITS = 6;
 const SYM_COUNT = 1 << SYM_BITS;
 const SYM_END = 1;
 const SYM_SHARED = SYM_COUNT - 1;
 const GRAM_KEYS = 1 << (3 * SYM_BITS);
 
-/** Posting lists, per trigram of symbols, of the tools (ascending index) whose text contains it. */
+/** Posting lists, per trigram of symbols, of the strings (ascending index) that contain it. */
 class TrigramIndex {
   readonly sym = new Uint8Array(0x10000);
-  /** postings[offsets[k] .. offsets[k + 1]) lists the tools holding trigram k. */
+  /** postings[offsets[k] .. offsets[k + 1]) lists the strings holding trigram k. */
   readonly offsets = new Int32Array(GRAM_KEYS + 1);
   readonly postings: Int32Array;
 
   constructor(texts: readonly string[]) {
     const freq = new Float64Array(0x10000);
     for (const s of texts) for (let i = 0; i < s.length; i++) freq[s.charCodeAt(i)]!++;
-    const seenUnits: number[] = [];
-    for (let u = 0; u < 0x10000; u++) if (freq[u]! > 0) seenUnits.push(u);
-    seenUnits.sort((a, b) => freq[b]! - freq[a]! || a - b);
-    seenUnits.forEach((u, i) => {
+    const units: number[] = [];
+    for (let u = 0; u < 0x10000; u++) if (freq[u]! > 0) units.push(u);
+    units.sort((a, b) => freq[b]! - freq[a]! || a - b);
+    units.forEach((u, i) => {
       this.sym[u] = i < SYM_SHARED - 2 ? i + 2 : SYM_SHARED;
     });
-    // Each text contributes one trigram per position (padded with END), so
-    // every substring of length 1 or 2 is also the start of some trigram.
+    // One trigram per position, padded with END: every substring of length 1
+    // or 2 also starts some trigram.
     const offsets = this.offsets;
     const seen = new Int32Array(GRAM_KEYS).fill(-1);
-    this.forEachGram(texts, seen, 0, texts.length, 1, (key) => {
-      offsets[key]!++;
-    });
+    for (let t = 0; t < texts.length; t++) this.grams(texts[t]!, t, seen, offsets, null);
     let sum = 0;
     for (let k = 0; k < GRAM_KEYS; k++) {
       sum += offsets[k]!;
       offsets[k] = sum;
     }
     offsets[GRAM_KEYS] = sum;
-    const postings = new Int32Array(sum);
+    this.postings = new Int32Array(sum);
     seen.fill(-1);
     // Filling backwards leaves every list ascending and offsets[k] at its start.
-    this.forEachGram(texts, seen, texts.length - 1, -1, -1, (key, t) => {
-      postings[--offsets[key]!] = t;
-    });
-    this.postings = postings;
+    for (let t = texts.length - 1; t >= 0; t--) this.grams(texts[t]!, t, seen, offsets, this.postings);
   }
 
-  private forEachGram(
-    texts: readonly string[],
-    seen: Int32Array,
-    from: number,
-    to: number,
-    step: number,
-    visit: (key: number, tool: number) => void,
-  ): void {
+  private grams(s: string, t: number, seen: Int32Array, offsets: Int32Array, fill: Int32Array | null): void {
     const sym = this.sym;
-    for (let t = from; t !== to; t += step) {
-      const s = texts[t]!;
-      const len = s.length;
-      let x = len > 0 ? sym[s.charCodeAt(0)]! : SYM_END;
-      let y = len > 1 ? sym[s.charCodeAt(1)]! : SYM_END;
-      for (let i = 0; i < len; i++) {
-        const z = i + 2 < len ? sym[s.charCodeAt(i + 2)]! : SYM_END;
-        const key = (x << (2 * SYM_BITS)) | (y << SYM_BITS) | z;
-        if (seen[key] !== t) {
-          seen[key] = t;
-          visit(key, t);
-        }
-        x = y;
-        y = z;
+    const len = s.length;
+    let x = len > 0 ? sym[s.charCodeAt(0)]! : SYM_END;
+    let y = len > 1 ? sym[s.charCodeAt(1)]! : SYM_END;
+    for (let i = 0; i < len; i++) {
+      const z = i + 2 < len ? sym[s.charCodeAt(i + 2)]! : SYM_END;
+      const key = (x << (2 * SYM_BITS)) | (y << SYM_BITS) | z;
+      if (seen[key] !== t) {
+        seen[key] = t;
+        if (fill === null) offsets[key]!++;
+        else fill[--offsets[key]!] = t;
       }
+      x = y;
+      y = z;
     }
+  }
+
+  /**
+   * Calls `visit` with every string index whose string may contain `s`
+   * (non-empty), possibly more than once; every string containing it is visited.
+   */
+  forCandidates(s: string, scratch: Int32Array, visit: (i: number) => void): void {
+    const sym = this.sym;
+    const off = this.offsets;
+    const p = this.postings;
+    const len = s.length;
+    for (let i = 0; i < len; i++) if (sym[s.charCodeAt(i)] === 0) return;
+    if (len <= 2) {
+      // The lists of all trigrams with this prefix lie side by side.
+      const a = sym[s.charCodeAt(0)]! << (2 * SYM_BITS);
+      const lo = len === 1 ? a : a | (sym[s.charCodeAt(1)]! << SYM_BITS);
+      const hi = lo + (len === 1 ? 1 << (2 * SYM_BITS) : 1 << SYM_BITS);
+      for (let i = off[lo]!; i < off[hi]!; i++) visit(p[i]!);
+      return;
+    }
+    // The two rarest trigrams: their lists intersected.
+    let best = -1;
+    let bestSize = Infinity;
+    let second = -1;
+    let secondSize = Infinity;
+    let x = sym[s.charCodeAt(0)]!;
+    let y = sym[s.charCodeAt(1)]!;
+    for (let i = 2; i < len; i++) {
+      const z = sym[s.charCodeAt(i)]!;
+      const key = (x << (2 * SYM_BITS)) | (y << SYM_BITS) | z;
+      const size = off[key + 1]! - off[key]!;
+      if (size < bestSize) {
+        second = best;
+        secondSize = bestSize;
+        best = key;
+        bestSize = size;
+      } else if (size < secondSize && key !== best) {
+        second = key;
+        secondSize = size;
+      }
+      x = y;
+      y = z;
+    }
+    let i = off[best]!;
+    const iEnd = off[best + 1]!;
+    if (second < 0 || bestSize < 8) {
+      for (; i < iEnd; i++) visit(p[i]!);
+      return;
+    }
+    let j = off[second]!;
+    const jEnd = off[second + 1]!;
+    let m = 0;
+    while (i < iEnd && j < jEnd) {
+      const a = p[i]!;
+      const b = p[j]!;
+      if (a === b) {
+        scratch[m++] = a;
+        i++;
+        j++;
+      } else if (a < b) i++;
+      else j++;
+    }
+    for (let k = 0; k < m; k++) visit(scratch[k]!);
   }
 }
 
-/** Where the tools a keyword can match are: nowhere, anywhere, or postings[start..end) (possibly with repeats). */
-const CAND_NONE = 0;
-const CAND_ALL = 1;
-const CAND_LIST = 2;
+/** A growable list of (key, tool) pairs, turned into posting lists per key. */
+class PairList {
+  key: Int32Array = new Int32Array(1 << 14);
+  tool: Int32Array = new Int32Array(1 << 14);
+  length = 0;
+  push(key: number, tool: number): void {
+    if (this.length === this.key.length) {
+      this.key = grow(this.key, 0);
+      this.tool = grow(this.tool, 0);
+    }
+    this.key[this.length] = key;
+    this.tool[this.length++] = tool;
+  }
+  /** Posting lists: tools of key k at post[off[k] .. off[k + 1]), in tool order. */
+  toLists(keys: number): [Int32Array, Int32Array] {
+    const off = new Int32Array(keys + 1);
+    for (let i = 0; i < this.length; i++) off[this.key[i]! + 1]!++;
+    for (let k = 0; k < keys; k++) off[k + 1]! += off[k]!;
+    const pos = off.slice(0, keys);
+    const post = new Int32Array(this.length);
+    for (let i = 0; i < this.length; i++) post[pos[this.key[i]!]!++] = this.tool[i]!;
+    return [off, post];
+  }
+}
+
+/** Strings interned to ids, with the tool last seen for each (to list a tool once per string). */
+class Vocabulary {
+  readonly strings: string[] = [];
+  private readonly ids = new Map<string, number>();
+  private last: Int32Array = new Int32Array(1024).fill(-1);
+  /** The id of `s`, or -1 when `tool` was already recorded for it. */
+  idFor(s: string, tool: number): number {
+    let id = this.ids.get(s);
+    if (id === undefined) {
+      id = this.strings.length;
+      this.ids.set(s, id);
+      this.strings.push(s);
+      if (id >= this.last.length) this.last = grow(this.last, -1);
+    }
+    if (this.last[id] === tool) return -1;
+    this.last[id] = tool;
+    return id;
+  }
+}
+
+/**
+ * Two vocabularies with posting lists: the distinct lower-cased name parts
+ * (tools having that part), and the tokens of the lower-cased texts (tools
+ * with that token in the name, and in the description).
+ */
+class TokenIndex {
+  readonly parts: string[];
+  readonly partGrams: TrigramIndex;
+  readonly partOff: Int32Array;
+  readonly partPost: Int32Array;
+  readonly tokens: string[];
+  readonly tokenGrams: TrigramIndex;
+  readonly nameOff: Int32Array;
+  readonly namePost: Int32Array;
+  readonly descOff: Int32Array;
+  readonly descPost: Int32Array;
+  private readonly stamp: Int32Array;
+  private readonly scratch: Int32Array;
+  private epoch = 0;
+
+  constructor(entries: readonly IndexedTool[], partsOf: (t: IndexedTool) => readonly string[]) {
+    const parts = new Vocabulary();
+    const names = new Vocabulary();
+    const descs = new Vocabulary();
+    const partPairs = new PairList();
+    const namePairs = new PairList();
+    const descPairs = new PairList();
+    // Text tokens go through one map (so that name and description share ids).
+    const tokenIds = new Map<string, number>();
+    const tokens: string[] = [];
+    for (let t = 0; t < entries.length; t++) {
+      const e = entries[t]!;
+      for (const part of partsOf(e)) {
+        const id = parts.idFor(part, t);
+        if (id >= 0) partPairs.push(id, t);
+      }
+      const s = e.text;
+      const len = s.length;
+      let i = 0;
+      while (i < len) {
+        while (i < len && isSeparator(s.charCodeAt(i))) i++;
+        if (i >= len) break;
+        const start = i;
+        while (i < len && !isSeparator(s.charCodeAt(i))) i++;
+        const tok = s.slice(start, i);
+        let tid = tokenIds.get(tok);
+        if (tid === undefined) {
+          tid = tokens.length;
+          tokenIds.set(tok, tid);
+          tokens.push(tok);
+        }
+        if (start < e.nameLength) {
+          if (names.idFor(tok, t) >= 0) namePairs.push(tid, t);
+        } else if (descs.idFor(tok, t) >= 0) descPairs.push(tid, t);
+      }
+    }
+    this.parts = parts.strings;
+    [this.partOff, this.partPost] = partPairs.toLists(this.parts.length);
+    this.partGrams = new TrigramIndex(this.parts);
+    this.tokens = tokens;
+    [this.nameOff, this.namePost] = namePairs.toLists(tokens.length);
+    [this.descOff, this.descPost] = descPairs.toLists(tokens.length);
+    this.tokenGrams = new TrigramIndex(tokens);
+    const most = Math.max(this.parts.length, tokens.length);
+    this.stamp = new Int32Array(most);
+    this.scratch = new Int32Array(most);
+  }
+
+  /**
+   * The ids of the strings of `vocab` that contain `kw` (non-empty), in
+   * `out` (the one equal to `kw`, if any, first); returns how many tool
+   * entries their posting lists hold, or -1 as soon as that exceeds `cap`.
+   */
+  matching(which: 'parts' | 'tokens', kw: string, out: number[], cap: number): number {
+    if (++this.epoch === 0x7fffffff) {
+      this.stamp.fill(0);
+      this.epoch = 1;
+    }
+    const epoch = this.epoch;
+    const stamp = this.stamp;
+    const vocab = which === 'parts' ? this.parts : this.tokens;
+    const grams = which === 'parts' ? this.partGrams : this.tokenGrams;
+    let total = 0;
+    grams.forCandidates(kw, this.scratch, (id) => {
+      if (stamp[id] === epoch) return;
+      stamp[id] = epoch;
+      if (total < 0) return;
+      const str = vocab[id]!;
+      if (str === kw) out.unshift(id);
+      else if (str.includes(kw)) out.push(id);
+      else return;
+      total +=
+        which === 'parts'
+          ? this.partOff[id + 1]! - this.partOff[id]!
+          : this.nameOff[id + 1]! - this.nameOff[id]! + this.descOff[id + 1]! - this.descOff[id]!;
+      if (total > cap) total = -1;
+    });
+    return total;
+  }
+}
+
+function grow(a: Int32Array, fill: number): Int32Array {
+  const b = new Int32Array(a.length * 2).fill(fill);
+  b.set(a);
+  return b;
+}
+
+/** How the tools a keyword can match are found. */
+const enum Plan {
+  /** Exactly the tools of the matched tokens' posting lists. */
+  Tokens = 0,
+  /** A superset (the tokens of a piece of the keyword); each candidate is checked on its text. */
+  Candidates = 1,
+  /** Every tool, each checked on its text. */
+  All = 2,
+}
+
+interface KeywordPlan {
+  readonly kw: string;
+  readonly required: boolean;
+  readonly plan: Plan;
+  /** Plan.Tokens: the name parts containing the keyword (the equal one first, when `exactPart`). */
+  readonly parts: number[];
+  readonly exactPart: boolean;
+  /** The text tokens containing the keyword (Plan.Tokens) or its longest piece (Plan.Candidates). */
+  readonly tokens: number[];
+  /** Estimated work: posting entries, or checks of whole texts weighted as such. */
+  readonly cost: number;
+}
+
+/** A whole-text check costs about this many posting-entry visits. */
+const TEXT_CHECK_COST = 8;
 
 /**
  * A catalog prepared for keyword search: names split and lower-cased, and
  * descriptions lower-cased, once. Immutable after construction. Names must
  * be unique (the reference keys its tools by name).
  *
- * Keyword search looks only at the tools that can match (a trigram index
- * over the lower-cased texts, built on demand, see {@link PrefilterMode}),
- * scores them with the one scoring computation, and keeps the best
- * `maxResults` without sorting everything. Results are exactly those of
- * scoring every tool.
+ * Keyword search looks only at the tools that can match (a token index over
+ * the lower-cased texts, built on demand, see {@link PrefilterMode}), scores
+ * them with the one scoring computation, and keeps the best `maxResults`
+ * without sorting everything. Results are exactly those of scoring every tool.
  */
 export class ToolIndex {
   private readonly entries: IndexedTool[];
@@ -239,19 +492,16 @@ export class ToolIndex {
   private readonly byRank: Int32Array;
   private readonly prefilter: PrefilterMode;
   private keywordSearches = 0;
-  private grams: TrigramIndex | null = null;
-  // Per-search scratch, allocated on first use of the trigram index.
-  private stamp: Int32Array | null = null;
-  private bits: Int32Array | null = null;
-  private cands: Int32Array | null = null;
-  private scratch: Int32Array | null = null;
+  private tokens: TokenIndex | null = null;
+  // Per-search scratch, allocated with the token index.
+  private toolStamp: Int32Array | null = null;
+  private kwStamp: Int32Array | null = null;
+  private acc: Int32Array | null = null;
+  private reqHits: Int32Array | null = null;
+  private touched: Int32Array | null = null;
   private keys: Float64Array | null = null;
   private epoch = 0;
-  // Output of candidatesOf: kind, and the list when CAND_LIST.
-  private candKind = CAND_NONE;
-  private candArr: Int32Array = new Int32Array(0);
-  private candStart = 0;
-  private candEnd = 0;
+  private kwSerial = 0;
   // Scratch output of scoreKeyword: index of the part that decided the rule (-1 for none).
   private hitPart = -1;
 
@@ -263,13 +513,13 @@ export class ToolIndex {
     for (const info of tools) {
       if (this.byName.has(info.name)) throw new Error(`duplicate dynamic tool name: ${info.name}`);
       this.byName.set(info.name, this.entries.length);
-      const nameLower = lowerFlat(info.name);
-      const descLower = lowerFlat(info.description);
       if (!surrogates && hasSurrogateOrAbove(info.name)) surrogates = true;
       this.entries.push({
         info,
-        text: `${nameLower}\n${descLower}`,
-        nameLength: nameLower.length,
+        // Lower-casing maps code point by code point, so this is the lower-cased
+        // name, a line feed and the lower-cased description, in one flat string.
+        text: lowerFlat(`${info.name}\n${info.description}`),
+        nameLength: hasNonAscii(info.name) ? lowerFlat(info.name).length : info.name.length,
         parts: null,
         partsLower: null,
         rank: 0,
@@ -331,38 +581,51 @@ export class ToolIndex {
     return t.partsLower;
   }
 
+  /** Where keyword `kw` (already lower-cased) occurs in the text of `t`. */
+  private locate(t: IndexedTool, kw: string): Where {
+    if (kw === '' || kw.includes('\n')) {
+      // Not a keyword the parser produces: test name and description on their own.
+      if (t.text.slice(0, t.nameLength).includes(kw)) return Where.InName;
+      const desc = t.text.slice(t.nameLength + 1);
+      return desc !== '' && desc.includes(kw) ? Where.InDescriptionOnly : Where.Nowhere;
+    }
+    // The first occurrence cannot straddle the line feed after the name.
+    const at = t.text.indexOf(kw);
+    return at < 0 ? Where.Nowhere : at < t.nameLength ? Where.InName : Where.InDescriptionOnly;
+  }
+
   /**
    * The one scoring computation: points of keyword `kw` (already lower-cased)
    * against tool `t`, and in {@link hitPart} the part that decided it.
+   * `known` is the rule when the caller's index has already decided it
+   * (then no part is recorded); otherwise `where`, when known, is where the
+   * keyword occurs.
    */
-  private scoreKeyword(t: IndexedTool, kw: string): number {
+  private scoreKeyword(t: IndexedTool, kw: string, where: Where = Where.Unknown, known: Rule | null = null): number {
     this.hitPart = -1;
-    const at = kw === '' || kw.includes('\n') ? -2 : t.text.indexOf(kw);
-    if (at === -1) return 0;
+    if (known !== null) return RULES[known].points;
+    if (where === Where.Unknown) where = this.locate(t, kw);
+    if (where === Where.Nowhere) return RULES.none.points;
     // Every lower-cased name part is a substring of the lower-cased name, so
     // when the name does not contain the keyword no name rule can hold.
-    if (at >= 0 ? at < t.nameLength : t.text.slice(0, t.nameLength).includes(kw)) {
+    if (where === Where.InName) {
       const parts = t.partsLower ?? this.splitParts(t);
       let substringPart = -1;
       for (let p = 0; p < parts.length; p++) {
         const part = parts[p]!;
         if (part === kw) {
           this.hitPart = p;
-          return 10;
+          return RULES['exact-part'].points;
         }
         if (substringPart < 0 && part.includes(kw)) substringPart = p;
       }
       if (substringPart >= 0) {
         this.hitPart = substringPart;
-        return 5;
+        return RULES['part-substring'].points;
       }
-      return 3;
+      return RULES['name-substring'].points;
     }
-    // The first occurrence is past the name, so it is in the description;
-    // for keywords the fast path cannot take, test the description itself.
-    if (at >= 0) return 2;
-    const desc = t.text.slice(t.nameLength + 1);
-    return desc !== '' && desc.includes(kw) ? 2 : 0;
+    return RULES.description.points;
   }
 
   private keywordScore(t: IndexedTool, kw: Keyword, points: number): KeywordScore {
@@ -382,17 +645,15 @@ export class ToolIndex {
    * score descending then name in Go byte order, the first `maxResults` kept.
    */
   search(keywords: readonly Keyword[], maxResults: number, options: { explain?: boolean } = {}): ScoredTool[] {
-    if (keywords.length === 0) return [];
     const n = this.entries.length;
-    if (n === 0) return [];
+    if (keywords.length === 0 || n === 0) return [];
     // Array.prototype.slice(0, maxResults) semantics: NaN keeps everything.
     const limit = Number.isNaN(maxResults) ? Infinity : Math.max(0, Math.trunc(maxResults));
-    const grams = this.gramsFor();
+    const tokens = this.tokenIndex();
     const keys = this.keys ?? (this.keys = new Float64Array(n));
-    const count = grams === null ? this.scoreAll(keywords, keys) : this.scoreCandidates(grams, keywords, keys);
-    const top = selectTop(keys, count, limit);
+    const count = tokens === null ? this.scoreAll(keywords, keys) : this.scoreByTerms(tokens, keywords, keys);
     const out: ScoredTool[] = [];
-    for (const key of top) {
+    for (const key of selectTop(keys, count, limit)) {
       const score = Math.floor(key / n);
       const e = this.entries[this.byRank[n - 1 - (key - score * n)]!]!;
       out.push(options.explain ? { name: e.info.name, score, explain: this.explainEntry(e, keywords).keywords } : { name: e.info.name, score });
@@ -400,24 +661,25 @@ export class ToolIndex {
     return out;
   }
 
-  /** The trigram index when this search should use it (building it the first time). */
-  private gramsFor(): TrigramIndex | null {
+  /** The token index when this search should use it (building it the first time). */
+  private tokenIndex(): TokenIndex | null {
     this.keywordSearches++;
-    if (this.grams !== null) return this.grams;
+    if (this.tokens !== null) return this.tokens;
     const build =
       this.prefilter === 'always' ||
       (this.prefilter === 'auto' && this.entries.length >= PREFILTER_MIN_TOOLS && this.keywordSearches >= 2);
     if (!build) return null;
     const n = this.entries.length;
-    this.grams = new TrigramIndex(this.entries.map((e) => e.text));
-    this.stamp = new Int32Array(n);
-    this.bits = new Int32Array(n);
-    this.cands = new Int32Array(n);
-    this.scratch = new Int32Array(n);
-    return this.grams;
+    this.tokens = new TokenIndex(this.entries, (t) => t.partsLower ?? splitToolName(t.info.name).map(lowerFlat));
+    this.toolStamp = new Int32Array(n);
+    this.kwStamp = new Int32Array(n);
+    this.acc = new Int32Array(n);
+    this.reqHits = new Int32Array(n);
+    this.touched = new Int32Array(n);
+    return this.tokens;
   }
 
-  /** Sort key of a kept tool: higher is earlier (score, then Go name order). */
+  /** Sort key of a kept tool: higher comes first (score, then Go name order). */
   private keyOf(e: IndexedTool, score: number): number {
     return score * this.entries.length + (this.entries.length - 1 - e.rank);
   }
@@ -440,207 +702,137 @@ export class ToolIndex {
     return count;
   }
 
-  /**
-   * Sets candKind (and the list) to the tools that can contain `kw`: every
-   * tool whose text contains it is in the list (which may hold more, and
-   * repeats). Returns an estimate of the list's length.
-   */
-  private candidatesOf(g: TrigramIndex, kw: string, intersect: boolean): number {
-    const len = kw.length;
+  private plan(tokens: TokenIndex, kw: Keyword): KeywordPlan {
+    const s = kw.lower;
     const n = this.entries.length;
-    if (len === 0 || kw.includes('\n')) {
-      this.candKind = CAND_ALL;
-      return n;
-    }
-    const sym = g.sym;
-    for (let i = 0; i < len; i++) {
-      if (sym[kw.charCodeAt(i)] === 0) {
-        this.candKind = CAND_NONE;
-        return 0;
+    const all: KeywordPlan = { kw: s, required: kw.required, plan: Plan.All, parts: [], exactPart: false, tokens: [], cost: n * TEXT_CHECK_COST };
+    if (s === '' || s.includes('\n')) return all;
+    // The longest run without separators; the keyword itself when it has none.
+    let best = '';
+    let whole = true;
+    for (let i = 0; i < s.length; ) {
+      while (i < s.length && isSeparator(s.charCodeAt(i))) {
+        whole = false;
+        i++;
       }
+      const start = i;
+      while (i < s.length && !isSeparator(s.charCodeAt(i))) i++;
+      if (i - start > best.length) best = s.slice(start, i);
     }
-    const off = g.offsets;
-    if (len <= 2) {
-      // Every occurrence starts a trigram: the lists of all trigrams with
-      // this prefix lie side by side.
-      const lo = len === 1 ? sym[kw.charCodeAt(0)]! << (2 * SYM_BITS) : (sym[kw.charCodeAt(0)]! << (2 * SYM_BITS)) | (sym[kw.charCodeAt(1)]! << SYM_BITS);
-      const hi = lo + (len === 1 ? 1 << (2 * SYM_BITS) : 1 << SYM_BITS);
-      const size = off[hi]! - off[lo]!;
-      if (size > 8 * n) {
-        this.candKind = CAND_ALL;
-        return n;
-      }
-      this.candKind = CAND_LIST;
-      this.candArr = g.postings;
-      this.candStart = off[lo]!;
-      this.candEnd = off[hi]!;
-      return size;
+    if (best === '') return all;
+    const ids: number[] = [];
+    if (!whole) {
+      const entriesIn = tokens.matching('tokens', best, ids, n);
+      if (entriesIn < 0) return all;
+      return { ...all, plan: Plan.Candidates, tokens: ids, cost: entriesIn * TEXT_CHECK_COST };
     }
-    // The two rarest trigrams of the keyword: their lists intersected.
-    let best = -1;
-    let bestSize = Infinity;
-    let second = -1;
-    let secondSize = Infinity;
-    let x = sym[kw.charCodeAt(0)]!;
-    let y = sym[kw.charCodeAt(1)]!;
-    for (let i = 2; i < len; i++) {
-      const z = sym[kw.charCodeAt(i)]!;
-      const key = (x << (2 * SYM_BITS)) | (y << SYM_BITS) | z;
-      const size = off[key + 1]! - off[key]!;
-      if (size < bestSize) {
-        second = best;
-        secondSize = bestSize;
-        best = key;
-        bestSize = size;
-      } else if (size < secondSize && key !== best) {
-        second = key;
-        secondSize = size;
-      }
-      x = y;
-      y = z;
-    }
-    this.candKind = CAND_LIST;
-    this.candArr = g.postings;
-    this.candStart = off[best]!;
-    this.candEnd = off[best + 1]!;
-    if (!intersect || second < 0 || bestSize < 16) return bestSize;
-    // Merge (or gallop when the second list is much longer) into scratch.
-    const p = g.postings;
-    const out = this.scratch!;
-    let m = 0;
-    let i = off[best]!;
-    const iEnd = off[best + 1]!;
-    let j = off[second]!;
-    const jEnd = off[second + 1]!;
-    if (secondSize > 16 * bestSize) {
-      for (; i < iEnd; i++) {
-        const t = p[i]!;
-        let lo = j;
-        let hi = jEnd;
-        while (lo < hi) {
-          const mid = (lo + hi) >>> 1;
-          if (p[mid]! < t) lo = mid + 1;
-          else hi = mid;
-        }
-        j = lo;
-        if (j < jEnd && p[j] === t) out[m++] = t;
-      }
-    } else {
-      while (i < iEnd && j < jEnd) {
-        const a = p[i]!;
-        const b = p[j]!;
-        if (a === b) {
-          out[m++] = a;
-          i++;
-          j++;
-        } else if (a < b) i++;
-        else j++;
-      }
-    }
-    this.candArr = out;
-    this.candStart = 0;
-    this.candEnd = m;
-    return m;
+    const parts: number[] = [];
+    const inParts = tokens.matching('parts', s, parts, 16 * n);
+    const inTokens = inParts < 0 ? -1 : tokens.matching('tokens', s, ids, 16 * n);
+    if (inTokens < 0) return all;
+    const exactPart = parts.length > 0 && tokens.parts[parts[0]!] === s;
+    return { ...all, plan: Plan.Tokens, parts, exactPart, tokens: ids, cost: inParts + inTokens };
   }
 
-  /** Scores only the tools the trigram index allows; writes the keys of the kept ones; returns their count. */
-  private scoreCandidates(g: TrigramIndex, keywords: readonly Keyword[], keys: Float64Array): number {
-    const n = this.entries.length;
-    const stamp = this.stamp!;
-    const cands = this.cands!;
+  /**
+   * Term at a time: each keyword adds its points to the tools it can match
+   * (found through the token index), then the tools that met every required
+   * keyword are kept. With required keywords, the cheapest one goes first and
+   * bounds the tools every other keyword looks at.
+   */
+  private scoreByTerms(tokens: TokenIndex, keywords: readonly Keyword[], keys: Float64Array): number {
+    const plans = keywords.map((k) => this.plan(tokens, k));
+    const requiredCount = plans.reduce((c, p) => c + (p.required ? 1 : 0), 0);
+    if (requiredCount > 0) {
+      // Required first, cheapest first; the rest keep their order.
+      plans.sort((a, b) => (a.required === b.required ? (a.required ? a.cost - b.cost : 0) : a.required ? -1 : 1));
+    }
     if (++this.epoch === 0x7fffffff) {
-      stamp.fill(0);
+      this.toolStamp!.fill(0);
       this.epoch = 1;
     }
-    const epoch = this.epoch;
-    let nc = 0;
-
-    // A required keyword bounds the result: score only the tools that can
-    // contain the rarest one (every keyword scored by scoreKeyword).
-    let req = -1;
-    let reqSize = Infinity;
-    for (let k = 0; k < keywords.length; k++) {
-      if (!keywords[k]!.required) continue;
-      const size = this.candidatesOf(g, keywords[k]!.lower, false);
-      if (this.candKind === CAND_NONE) return 0;
-      if (this.candKind === CAND_LIST && size < reqSize) {
-        req = k;
-        reqSize = size;
-      }
+    let touched = 0;
+    for (let k = 0; k < plans.length; k++) {
+      const bounded = requiredCount > 0 && k > 0;
+      if (bounded && touched === 0) return 0;
+      touched = this.addKeyword(tokens, plans[k]!, bounded, touched);
     }
-    if (req >= 0) {
-      this.candidatesOf(g, keywords[req]!.lower, true);
-      const arr = this.candArr;
-      for (let i = this.candStart; i < this.candEnd; i++) {
-        const t = arr[i]!;
-        if (stamp[t] === epoch) continue;
-        stamp[t] = epoch;
-        cands[nc++] = t;
-      }
-      return this.scoreList(keywords, cands, nc, null, 0, keys);
-    }
-
-    // Otherwise a tool must contain at least one keyword: the union of the
-    // keywords' candidates, with a bit per keyword saying "may contain it"
-    // (a keyword whose bit is clear scores 0 without looking at the text).
-    const bits = this.bits!;
-    let listMask = 0;
-    let all = false;
-    for (let k = 0; k < keywords.length; k++) {
-      this.candidatesOf(g, keywords[k]!.lower, true);
-      if (this.candKind === CAND_ALL) {
-        all = true;
-        continue;
-      }
-      if (this.candKind === CAND_NONE && keywords.length > 30) continue;
-      const bit = k < 30 ? 1 << k : 0;
-      listMask |= bit;
-      if (this.candKind === CAND_NONE) continue;
-      const arr = this.candArr;
-      for (let i = this.candStart; i < this.candEnd; i++) {
-        const t = arr[i]!;
-        if (stamp[t] !== epoch) {
-          stamp[t] = epoch;
-          bits[t] = bit;
-          cands[nc++] = t;
-        } else bits[t]! |= bit;
-      }
-    }
-    if (all) {
-      for (let t = 0; t < n; t++) if (stamp[t] !== epoch) bits[t] = 0;
-      for (let t = 0; t < n; t++) cands[t] = t;
-      nc = n;
-      for (let t = 0; t < n; t++) stamp[t] = epoch;
-    }
-    return this.scoreList(keywords, cands, nc, bits, listMask, keys);
-  }
-
-  /** Scores the listed tools; a keyword in `listMask` whose bit in `bits` is clear scores 0 unseen. */
-  private scoreList(
-    keywords: readonly Keyword[],
-    list: Int32Array,
-    count: number,
-    bits: Int32Array | null,
-    listMask: number,
-    keys: Float64Array,
-  ): number {
+    const list = this.touched!;
+    const acc = this.acc!;
+    const reqHits = this.reqHits!;
     const entries = this.entries;
     let kept = 0;
-    outer: for (let c = 0; c < count; c++) {
-      const t = list[c]!;
-      const e = entries[t]!;
-      const b = bits === null ? 0 : bits[t]!;
-      let total = 0;
-      for (let k = 0; k < keywords.length; k++) {
-        const kw = keywords[k]!;
-        const bit = k < 30 ? 1 << k : 0;
-        const pts = (listMask & bit) !== 0 && (b & bit) === 0 ? 0 : this.scoreKeyword(e, kw.lower);
-        if (pts === 0 && kw.required) continue outer;
-        total += pts;
-      }
-      if (total > 0) keys[kept++] = this.keyOf(e, total);
+    for (let i = 0; i < touched; i++) {
+      const t = list[i]!;
+      if (reqHits[t] === requiredCount && acc[t]! > 0) keys[kept++] = this.keyOf(entries[t]!, acc[t]!);
     }
     return kept;
+  }
+
+  /**
+   * Adds one keyword's points to the tools it matches. When `bounded`, only
+   * tools already touched count (a tool the first required keyword missed is
+   * excluded anyway). Returns the new number of touched tools.
+   */
+  private addKeyword(tokens: TokenIndex, p: KeywordPlan, bounded: boolean, touched: number): number {
+    const entries = this.entries;
+    const toolStamp = this.toolStamp!;
+    const kwStamp = this.kwStamp!;
+    const acc = this.acc!;
+    const reqHits = this.reqHits!;
+    const list = this.touched!;
+    const epoch = this.epoch;
+    const serial = ++this.kwSerial === 0x7fffffff ? this.resetSerial() : this.kwSerial;
+    const add = (t: number, pts: number): void => {
+      if (toolStamp[t] !== epoch) {
+        toolStamp[t] = epoch;
+        acc[t] = 0;
+        reqHits[t] = 0;
+        list[touched++] = t;
+      }
+      acc[t]! += pts;
+      if (p.required) reqHits[t]!++;
+    };
+    // Few tools left and many postings: check those tools' texts directly.
+    if (p.plan === Plan.All || (bounded && touched * TEXT_CHECK_COST < p.cost)) {
+      const count = bounded ? touched : entries.length;
+      for (let i = 0; i < count; i++) {
+        const t = bounded ? list[i]! : i;
+        const pts = this.scoreKeyword(entries[t]!, p.kw);
+        if (pts > 0) add(t, pts);
+      }
+      return touched;
+    }
+    const visit = (post: Int32Array, from: number, to: number, known: Rule | null): void => {
+      for (let i = from; i < to; i++) {
+        const t = post[i]!;
+        if (kwStamp[t] === serial) continue;
+        kwStamp[t] = serial;
+        if (bounded && toolStamp[t] !== epoch) continue;
+        const pts = this.scoreKeyword(entries[t]!, p.kw, Where.Unknown, known);
+        if (pts > 0) add(t, pts);
+      }
+    };
+    const { partOff, partPost, nameOff, namePost, descOff, descPost } = tokens;
+    if (p.plan === Plan.Candidates) {
+      for (const id of p.tokens) visit(namePost, nameOff[id]!, nameOff[id + 1]!, null);
+      for (const id of p.tokens) visit(descPost, descOff[id]!, descOff[id + 1]!, null);
+      return touched;
+    }
+    // Every list is exact, and a tool takes the rule of the first list it is
+    // in: a part equal to the keyword, a part containing it, a name
+    // containing it (no part does), a description containing it (the name
+    // does not).
+    p.parts.forEach((id, i) => visit(partPost, partOff[id]!, partOff[id + 1]!, i === 0 && p.exactPart ? 'exact-part' : 'part-substring'));
+    for (const id of p.tokens) visit(namePost, nameOff[id]!, nameOff[id + 1]!, 'name-substring');
+    for (const id of p.tokens) visit(descPost, descOff[id]!, descOff[id + 1]!, 'description');
+    return touched;
+  }
+
+  private resetSerial(): number {
+    this.kwStamp!.fill(0);
+    this.kwSerial = 1;
+    return 1;
   }
 
   private explainEntry(e: IndexedTool, keywords: readonly Keyword[]): ToolExplanation {
@@ -669,11 +861,6 @@ export class ToolIndex {
   rankAll(keywords: readonly Keyword[]): ScoredTool[] {
     return this.search(keywords, Number.MAX_SAFE_INTEGER);
   }
-}
-
-function hasSurrogateOrAbove(s: string): boolean {
-  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) >= 0xd800) return true;
-  return false;
 }
 
 /** The `limit` largest of keys[0..count), largest first, without sorting them all when few are wanted. */

@@ -39,12 +39,12 @@ export interface CatalogOptions {
 
 /** Every catalog shape, as listed when none fits. */
 export const CATALOG_SHAPES: ReadonlyArray<readonly [CatalogFormat, string]> = [
-  ['toolsearch', 'toolsearch ({tools: [{name, description, parameters?, static?}]} or a list of such)'],
-  ['openai', 'openai ([{type: "function", function: {name, description, parameters}}] or the flat Responses form)'],
-  ['anthropic', 'anthropic ([{name, description, input_schema, defer_loading?}])'],
-  ['mcp', 'mcp ({tools: [{name, description, inputSchema}]} or {result: {tools: [...]}})'],
-  ['eino', 'eino ([{name, desc, params?, json_schema?}])'],
-  ['request', 'request (a request body {model, messages | input, tools})'],
+  ['toolsearch', 'toolsearch ({tools: [{name, description, parameters, static}]} or a list)'],
+  ['openai', 'openai ([{type: "function", function: {name, …}}] or [{type: "function", name, …}])'],
+  ['anthropic', 'anthropic ([{name, description, input_schema, defer_loading}])'],
+  ['mcp', 'mcp ({tools: [{name, description, inputSchema}]} or {result: {tools}})'],
+  ['eino', 'eino ([{name, desc, params | json_schema}])'],
+  ['request', 'request ({model, messages | input, tools})'],
 ];
 
 /** Keys that mark an object as a logged request body rather than a tool list. */
@@ -55,8 +55,8 @@ function isRequestBody(root: ObjectNode): boolean {
 }
 
 function noShapeFits(doc: ParsedDocument, at: Node, found: string): InputError {
-  const tried = CATALOG_SHAPES.map(([, label]) => `  ${label}`).join('\n');
-  return errorAt(doc, at, `no known catalog shape fits (found ${found}); tried:\n${tried}`);
+  const tried = CATALOG_SHAPES.map(([, label]) => label).join(', ');
+  return errorAt(doc, at, `no known catalog shape fits (found ${found}); tried ${tried}`);
 }
 
 function toolsArray(doc: ParsedDocument, holder: ObjectNode, what: string): ArrayNode {

@@ -11,6 +11,8 @@ import { caretExcerpt } from '../errors.js';
 /** Offset → line and column, built once per text (line starts found lazily). */
 export class LineIndex {
   private starts: number[] | null = null;
+  /** Last column computed (offset and its code-point count from the line start): positions are mostly asked in order, and a minified file is one very long line. */
+  private memo = { lineStart: -1, offset: 0, count: 0 };
 
   constructor(readonly text: string) {}
 
@@ -42,7 +44,13 @@ export class LineIndex {
       else hi = mid - 1;
     }
     const lineStart = starts[lo]!;
-    return { line: lo + 1, column: codePointCount(this.text, lineStart, off) + 1, lineStart };
+    const m = this.memo;
+    let count: number;
+    if (m.lineStart === lineStart && off >= m.offset) count = m.count + codePointCount(this.text, m.offset, off);
+    else count = codePointCount(this.text, lineStart, off);
+    // Never memoize inside a surrogate pair.
+    if (off === 0 || !isLowSurrogate(this.text.charCodeAt(off))) this.memo = { lineStart, offset: off, count };
+    return { line: lo + 1, column: count + 1, lineStart };
   }
 
   /** The text of the line that starts at `lineStart`, without its line break. */
@@ -56,6 +64,10 @@ export class LineIndex {
     }
     return t.slice(lineStart, end);
   }
+}
+
+function isLowSurrogate(c: number): boolean {
+  return c >= 0xdc00 && c <= 0xdfff;
 }
 
 function codePointCount(s: string, from: number, to: number): number {
@@ -81,13 +93,21 @@ const EXCERPT_WIDTH = 120;
  * one line) is cut to a window around the caret, marked with `…`.
  */
 export function excerptAt(line: string, index: number): string {
-  const cps = Array.from(line);
-  const col = codePointCount(line, 0, Math.min(index, line.length));
-  if (cps.length <= EXCERPT_WIDTH) return caretExcerpt(line, 1, col + 1);
+  const at = Math.max(0, Math.min(index, line.length));
+  // Work on a window of the line around the caret, never on the whole of a huge line.
+  let from = Math.max(0, at - EXCERPT_WIDTH * 2);
+  if (from > 0 && isLowSurrogate(line.charCodeAt(from))) from--;
+  let to = Math.min(line.length, at + EXCERPT_WIDTH * 2);
+  if (to < line.length && isLowSurrogate(line.charCodeAt(to))) to++;
+  const cps = Array.from(line.slice(from, to));
+  const col = codePointCount(line, from, at); // caret index within `cps`
+  const cutBefore = from > 0;
+  const cutAfter = to < line.length;
+  if (!cutBefore && !cutAfter && cps.length <= EXCERPT_WIDTH) return caretExcerpt(line, 1, col + 1);
   const half = EXCERPT_WIDTH >> 1;
-  const from = Math.max(0, Math.min(col - half, cps.length - EXCERPT_WIDTH));
-  const to = Math.min(cps.length, from + EXCERPT_WIDTH);
-  const head = from > 0 ? '…' : '';
-  const shown = head + cps.slice(from, to).join('') + (to < cps.length ? '…' : '');
-  return caretExcerpt(shown, 1, col - from + head.length + 1);
+  const start = Math.max(0, Math.min(col - half, cps.length - EXCERPT_WIDTH));
+  const end = Math.min(cps.length, start + EXCERPT_WIDTH);
+  const head = cutBefore || start > 0 ? '…' : '';
+  const tail = cutAfter || end < cps.length ? '…' : '';
+  return caretExcerpt(head + cps.slice(start, end).join('') + tail, 1, col - start + head.length + 1);
 }

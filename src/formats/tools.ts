@@ -258,20 +258,25 @@ const SHAPE_KEYS: Readonly<Record<ToolShape, string>> = {
  * upfront); when none has it, every tool is dynamic. MCP and Eino tools are
  * all dynamic.
  *
- * Provider tools that are not functions (`{type: "web_search"}`, Anthropic's
- * `tool_search_tool_regex_…`) are skipped with a warning.
+ * Provider tools that are not functions (`{type: "web_search"}`,
+ * `{type: "tool_search"}`, Anthropic's `tool_search_tool_regex_…`) are not
+ * catalog tools and are skipped; the functions of an OpenAI `namespace` are
+ * read in its place.
  */
 export function readToolList(doc: ParsedDocument, list: ArrayNode, options: ToolListOptions): ToolListResult {
   const warnings: string[] = [];
   const entries: Array<{ node: ObjectNode; kind: EntryKind }> = [];
   let found: { shape: ToolShape; node: ObjectNode } | null = null;
-  for (const item of list.items) {
+  // OpenAI `namespace` tools group function tools: their functions are read in place.
+  const queue: Node[] = [...list.items];
+  for (let i = 0; i < queue.length; i++) {
+    const item = queue[i]!;
     if (item.kind !== 'object') throw errorAt(doc, item, `expected a tool (an object), found ${kindName(item)}`);
     const kind = classifyToolEntry(item);
     if (kind === 'builtin') {
-      const t = field(item, 'type') as { value: string };
-      const where = locate(doc, item);
-      warnings.push(`${where.file}:${where.line}:${where.column}: skipped provider tool of type ${JSON.stringify(t.value)} (not a function tool)`);
+      const type = (field(item, 'type') as { value: string }).value;
+      const inner = field(item, 'tools');
+      if (type === 'namespace' && inner?.kind === 'array') queue.splice(i + 1, 0, ...inner.items);
       continue;
     }
     entries.push({ node: item, kind });

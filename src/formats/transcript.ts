@@ -41,10 +41,10 @@ export interface TranscriptOptions {
 
 /** Every transcript shape, as listed when none fits. */
 export const TRANSCRIPT_SHAPES: ReadonlyArray<readonly [TranscriptFormat, string]> = [
-  ['eino', 'eino (a list of schema.Message {role, content, tool_calls, tool_call_id, tool_name, extra} or AgenticMessage {role, content_blocks})'],
-  ['openai', 'openai (a list of Chat Completions messages, or a request body {model, messages, tools})'],
-  ['openai-responses', 'openai-responses (a list of Responses input items, or a request body {model, input, tools})'],
-  ['anthropic', 'anthropic (a list of Messages API messages, or a request body {system, messages, tools})'],
+  ['eino', 'eino ([{role, content, tool_calls, tool_call_id, tool_name, extra}] or [{role, content_blocks}])'],
+  ['openai', 'openai (Chat Completions messages, or {model, messages, tools})'],
+  ['openai-responses', 'openai-responses (Responses input items, or {model, input, tools})'],
+  ['anthropic', 'anthropic (Messages API messages, or {system, messages, tools})'],
 ];
 
 const ANTHROPIC_BLOCKS = new Set([
@@ -103,8 +103,8 @@ function locateMessages(doc: ParsedDocument, format: TranscriptFormat): Located 
 }
 
 function noShapeFits(doc: ParsedDocument, found: string): never {
-  const tried = TRANSCRIPT_SHAPES.map(([, label]) => `  ${label}`).join('\n');
-  throw errorAt(doc, doc.root, `no known transcript shape fits (found ${found}); tried:\n${tried}`);
+  const tried = TRANSCRIPT_SHAPES.map(([, label]) => label).join(', ');
+  throw errorAt(doc, doc.root, `no known transcript shape fits (found ${found}); tried ${tried}`);
 }
 
 function describeRoot(root: Node): string {

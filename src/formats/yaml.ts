@@ -70,6 +70,34 @@ function checkCstDepth(tokens: readonly CST.Token[], maxDepth: number, fail: Fai
   }
 }
 
+/** Start of the quoted scalar that contains `pos` (an unterminated quote is reported at its end by the library). */
+function quotedScalarStart(tokens: readonly CST.Token[], pos: number): number | null {
+  const stack: CST.Token[] = [...tokens];
+  while (stack.length > 0) {
+    const tok = stack.pop()!;
+    switch (tok.type) {
+      case 'document':
+        if (tok.value) stack.push(tok.value);
+        break;
+      case 'block-map':
+      case 'block-seq':
+      case 'flow-collection':
+        for (const item of tok.items) {
+          if ('key' in item && item.key) stack.push(item.key);
+          if (item.value) stack.push(item.value);
+        }
+        break;
+      case 'single-quoted-scalar':
+      case 'double-quoted-scalar':
+        if (tok.offset <= pos && pos <= tok.offset + tok.source.length) return tok.offset;
+        break;
+      default:
+        break;
+    }
+  }
+  return null;
+}
+
 interface Walk {
   readonly maxDepth: number;
   readonly maxAliases: number;
@@ -79,6 +107,8 @@ interface Walk {
   aliases: number;
   insideAlias: number;
   expanded: number;
+  /** Offset of the alias (in the document as written) whose expansion is under way: errors inside an expansion point there. */
+  outerAlias: number;
 }
 
 function offsetOf(y: unknown, fallback: number): number {
@@ -90,8 +120,9 @@ function convert(w: Walk, y: unknown, depth: number, fallbackOffset: number): No
   const offset = offsetOf(y, fallbackOffset);
   if (y === null || y === undefined) return { kind: 'null', offset };
   if (isAlias(y)) {
+    if (w.insideAlias === 0) w.outerAlias = offset;
     w.aliases++;
-    if (w.aliases > w.maxAliases) w.fail(offset, `too many YAML aliases (more than ${w.maxAliases})`);
+    if (w.aliases > w.maxAliases) w.fail(w.outerAlias, `too many YAML aliases (more than ${w.maxAliases})`);
     const target = w.anchors.get(y.source);
     if (target === undefined) w.fail(offset, `unknown YAML alias *${y.source}`);
     w.insideAlias++;
@@ -102,7 +133,7 @@ function convert(w: Walk, y: unknown, depth: number, fallbackOffset: number): No
   if (w.insideAlias > 0) {
     w.expanded++;
     if (w.expanded > MAX_ALIAS_EXPANSION) {
-      w.fail(offset, `YAML aliases expand to more than ${MAX_ALIAS_EXPANSION} values`);
+      w.fail(w.outerAlias, `YAML aliases expand to more than ${MAX_ALIAS_EXPANSION} values`);
     }
   } else {
     const anchor = (y as { anchor?: string }).anchor;
@@ -134,7 +165,7 @@ function convert(w: Walk, y: unknown, depth: number, fallbackOffset: number): No
       if (isAlias(k)) {
         // An alias used as a key: resolve it, counting it like any alias.
         w.aliases++;
-        if (w.aliases > w.maxAliases) w.fail(keyOffset, `too many YAML aliases (more than ${w.maxAliases})`);
+        if (w.aliases > w.maxAliases) w.fail(w.insideAlias > 0 ? w.outerAlias : keyOffset, `too many YAML aliases (more than ${w.maxAliases})`);
         k = w.anchors.get(k.source);
       }
       let key: string;
@@ -184,7 +215,10 @@ export function parseYamlText(
   if (!doc) return fail(0, 'empty YAML document');
   for (const d of docs) {
     const err = d.errors[0];
-    if (err) fail(err.pos[0], `invalid YAML: ${err.message}`);
+    if (err) {
+      const at = err.code === 'MISSING_CHAR' && /quote/.test(err.message) ? (quotedScalarStart(tokens, err.pos[0]) ?? err.pos[0]) : err.pos[0];
+      fail(at, `invalid YAML: ${err.message}`);
+    }
   }
   if (docs.length > 1) fail(offsetOf(docs[1]!.contents, docs[1]!.range[0]), 'invalid YAML: more than one document');
   if (doc.contents === null) return fail(doc.range[0], 'empty YAML document (no content)');
@@ -197,6 +231,7 @@ export function parseYamlText(
     aliases: 0,
     insideAlias: 0,
     expanded: 0,
+    outerAlias: 0,
   };
   return convert(w, doc.contents, 0, 0);
 }

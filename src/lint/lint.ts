@@ -144,7 +144,7 @@ function checkReach(s: Searcher, tool: CatalogTool, parts: readonly string[]): {
     findings.push(
       finding(
         'crowded-out',
-        `none of the ${tried.length} words of its name and description returns it within max_results ${DEFAULT_MAX_RESULTS}${near}`,
+        `${tried.length === 1 ? 'the only word' : `none of the ${tried.length} words`} of its name and description ${tried.length === 1 ? 'does not return' : 'returns'} it within max_results ${DEFAULT_MAX_RESULTS}${near}`,
         crowd,
       ),
     );
@@ -164,10 +164,11 @@ function checkNameShape(tool: CatalogTool, parts: readonly string[], limits: Lin
   }
   for (const p of parts) {
     const n = length(p);
-    if (n > limits.giantPart) {
+    const sep = /[^\p{L}\p{M}\p{N}]/u.exec(p);
+    // A long part made of words joined by a separator is reported as the separator's problem.
+    if (n > limits.giantPart && !sep) {
       out.push(finding('giant-name-part', `the name part "${p}" has ${n} characters (limit ${limits.giantPart}): a word inside it scores only 5 (inside a part), never 10`));
     }
-    const sep = /[^\p{L}\p{M}\p{N}]/u.exec(p);
     if (sep) {
       const inner = textWords(p);
       const example = inner.length > 1 ? `: the keyword "${inner[inner.length - 1]}" scores 5 (inside the part), not 10` : '';

@@ -22,7 +22,7 @@ function plain(tools: readonly ToolInfo[]): Array<Record<string, unknown>> {
  * `header` lines become a comment at the top.
  */
 export async function catalogYaml(tools: readonly ToolInfo[], header: readonly string[] = []): Promise<string> {
-  const { Document, visit, isMap, isScalar } = await import('yaml');
+  const { Document, visit, isCollection, isMap, isScalar } = await import('yaml');
   const doc = new Document({ tools: plain(tools) });
   if (header.length > 0) doc.commentBefore = header.map((l) => ` ${l}`).join('\n');
   const list = doc.get('tools', true);
@@ -30,8 +30,8 @@ export async function catalogYaml(tools: readonly ToolInfo[], header: readonly s
     for (const item of (list as { items: unknown[] }).items) {
       if (!isMap(item)) continue;
       const params = item.get('parameters', true);
-      if (!params || typeof params !== 'object') continue;
-      if ('flow' in params) (params as { flow: boolean }).flow = true;
+      if (!isCollection(params)) continue;
+      params.flow = true;
       visit(params, {
         Scalar(_key, node) {
           if (isScalar(node) && typeof node.value === 'string') node.type = 'QUOTE_DOUBLE';

@@ -69,16 +69,19 @@ export async function mcpCatalogDetailed(servers: readonly McpCatalogServer[], o
     lists.push({ ...r.value, usedName: given !== undefined ? normalizeServerName(given) : r.value.serverName });
   }
   const tools: CatalogTool[] = [];
-  const owner = new Map<string, string>();
-  for (const list of lists) {
+  const owner = new Map<string, number>();
+  for (const [i, list] of lists.entries()) {
     for (const [j, t] of catalogToolsOf(list, list.usedName).entries()) {
       const prev = owner.get(t.name);
       if (prev !== undefined) {
         const original = list.tools[j]!.name;
-        const hint = prev === list.source ? `two of its tools normalize to the same name (${JSON.stringify(original)})` : `it is also a tool of ${prev}; give the servers different names (--name)`;
+        const hint =
+          prev === i
+            ? `two of its tools normalize to the same name (${JSON.stringify(original)})`
+            : `it is also a tool of ${lists[prev]!.source}; give the servers different names (--name)`;
         throw new InputError(`duplicate tool name ${t.name}: ${hint}`, { file: list.source, line: 0, column: 0 });
       }
-      owner.set(t.name, list.source);
+      owner.set(t.name, i);
       tools.push(t);
     }
   }

@@ -141,7 +141,7 @@ export async function listMcpTools(options: ListMcpToolsOptions): Promise<McpToo
   const isHttp = options.url !== undefined;
   const target = isHttp ? options.url! : options.command!;
   const source = `mcp:${target}`;
-  if (target === undefined || target.trim() === '') throw new InputError('an MCP server needs a command line or a URL', { file: source, line: 0, column: 0 });
+  if (target === undefined) throw new InputError('an MCP server needs a command line or a URL');
 
   const [{ Client }, { JSONRPCMessageSchema, ListToolsResultSchema }] = await Promise.all([
     import('@modelcontextprotocol/sdk/client/index.js'),
@@ -153,6 +153,7 @@ export async function listMcpTools(options: ListMcpToolsOptions): Promise<McpToo
   let httpTransport: import('@modelcontextprotocol/sdk/client/streamableHttp.js').StreamableHTTPClientTransport | null = null;
   if (isHttp) {
     let url: URL;
+    if (target.trim() === '') throw new McpServerError('the URL is empty', source);
     try {
       url = new URL(target);
     } catch {

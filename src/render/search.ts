@@ -180,27 +180,25 @@ export function renderExpectationDiff(
   const score = (i: number): string => (got[i]?.score === null || got[i] === undefined ? '' : String(got[i]!.score));
   const gotTable = (): string[] =>
     got.length === 0
-      ? ['    (no matches)']
+      ? ['  got: (no matches)']
       : renderTable(
           [{ header: '#', align: 'right' }, { header: 'got', shrink: 1, min: 16 }, { header: r.mode === 'keyword' ? 'score' : '', align: 'right' }],
           got.map((x, i) => [String(i + 1), escapeText(x.name), score(i)]),
-          { width: opts.width, indent: 4, headerStyle: s.dim },
+          { width: opts.width, indent: 2, headerStyle: s.dim },
         );
-  const whereLine = (name: string): string => `    ${escapeText(name)}: ${standingText(where(name), r.max_results)}`;
+  const whereLine = (name: string): string => `  ${escapeText(name)}: ${standingText(where(name), r.max_results)}`;
   for (const f of failures) {
     if (failures.length > 1) out.push(`${s.red('✗')} ${escapeText(flagOf(f))}`);
     switch (f.kind) {
       case 'expect': {
         out.push(`  missing ${plural(f.missing.length, 'tool')}:`);
-        out.push(...f.missing.map(whereLine));
-        out.push(...gotTable());
+        out.push(...f.missing.map((n) => `  ${whereLine(n)}`));
         break;
       }
       case 'expect-first': {
         out.push(`  expected first: ${escapeText(f.expected)}`);
         out.push(`  got first:      ${got[0] ? `${escapeText(got[0].name)}${got[0].score !== null ? ` (score ${got[0].score})` : ''}` : '(no matches)'}`);
-        out.push(whereLine(f.expected));
-        out.push(...gotTable());
+        out.push(`  ${whereLine(f.expected)}`);
         break;
       }
       case 'expect-exact': {
@@ -226,15 +224,16 @@ export function renderExpectationDiff(
           ),
         );
         const gotNames = new Set(got.map((x) => x.name));
-        for (const e of f.expected) if (!gotNames.has(e)) out.push(whereLine(e));
+        for (const e of f.expected) if (!gotNames.has(e)) out.push(`  ${whereLine(e)}`);
         break;
       }
       case 'expect-none': {
-        out.push(`  expected no matches, got ${got.length}:`);
-        out.push(...gotTable());
+        out.push(`  expected no matches, got ${got.length}`);
         break;
       }
     }
   }
+  // The full result once (the side-by-side of --expect-exact already shows it).
+  if (failures.some((f) => f.kind !== 'expect-exact')) out.push(...gotTable());
   return out;
 }

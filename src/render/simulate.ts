@@ -2,7 +2,7 @@
  * Human output of `simulate`: a compact block per model call, then a
  * summary. Renders a {@link SimulationReport} and nothing else.
  */
-import type { SearchOutcome, SearchReport, SimulationReport, ToolCallReport, TurnReport, Violation } from '../simulate/report.js';
+import type { SearchOutcome, SearchReport, SimulationReport, ToolCallReport, TurnReport, Violation, VisibilityChange } from '../simulate/report.js';
 import type { Style } from './color.js';
 import { escapeText, inlineText } from './escape.js';
 import { displayWidth, truncate } from './width.js';
@@ -28,29 +28,51 @@ function tok(text: string, style?: (s: string) => string): Token {
   return { text, styled: style ? style(text) : text };
 }
 
-/** Lays out tokens separated by spaces on lines of at most `width` columns; continuation lines are indented. */
-export function wrapTokens(tokens: readonly Token[], width: number, indent: number): string[] {
+/**
+ * Lays out tokens separated by spaces on lines of at most `width` columns;
+ * the first line starts with `lead`, continuation lines are indented by `indent`.
+ */
+export function wrapTokens(tokens: readonly Token[], width: number, indent: number, lead = ''): string[] {
   const lines: string[] = [];
-  let line = '';
-  let w = 0;
+  let line = lead;
+  let w = displayWidth(lead);
   for (const t of tokens) {
     const tw = displayWidth(t.text);
-    if (w > indent && w + 1 + tw > width) {
+    const sep = line === lead ? 0 : 1;
+    if (line !== lead && w + 1 + tw > width) {
       lines.push(line);
       line = ' '.repeat(indent) + t.styled;
       w = indent + tw;
     } else {
-      line += (w > 0 ? ' ' : '') + t.styled;
-      w += (w > 0 ? 1 : 0) + tw;
+      line += (sep ? ' ' : '') + t.styled;
+      w += sep + tw;
     }
   }
   lines.push(line);
   return lines;
 }
 
-function outcomeText(o: SearchOutcome): string {
-  if ('error' in o) return `error: ${inlineText(o.error)}`;
-  return o.matches.length === 0 ? '(no matches)' : o.matches.map(escapeText).join(', ');
+/** An outcome as tokens: the names (comma-separated, so they wrap between names), or the error. */
+function outcomeTokens(o: SearchOutcome, s: Style, width: number, recorded = false): Token[] {
+  if ('error' in o) {
+    // A recorded text that is not {"matches": [...]}: forward selection skips it.
+    const label = recorded ? tok('not a matches list (skipped by forward selection):', s.red) : tok('error:', s.red);
+    const words = truncate(inlineText(o.error), 2 * width).split(' ');
+    return [label, ...words.map((w) => tok(truncate(w, width - 10)))];
+  }
+  if (o.matches.length === 0) return [tok('(no matches)', s.dim)];
+  return o.matches.map((n, i) => tok(escapeText(n) + (i < o.matches.length - 1 ? ',' : '')));
+}
+
+/** What changed between two outcomes, as `-old +new` tokens. */
+function changeTokens(before: SearchOutcome, after: SearchOutcome, s: Style): Token[] {
+  if (!('matches' in before) || !('matches' in after)) return [];
+  const a = new Set(after.matches);
+  const b = new Set(before.matches);
+  const lost = before.matches.filter((n) => !a.has(n)).map((n) => tok(`-${escapeText(n)}`, s.red));
+  const gained = after.matches.filter((n) => !b.has(n)).map((n) => tok(`+${escapeText(n)}`, s.green));
+  if (lost.length === 0 && gained.length === 0) return [tok('same tools, other order')];
+  return [...lost, ...gained];
 }
 
 function statusMark(c: ToolCallReport, s: Style): string {
@@ -69,23 +91,26 @@ function callReason(c: ToolCallReport): string {
 }
 
 function searchLines(sr: SearchReport, o: SimulateRenderOptions): string[] {
-  const w = o.width - 6;
+  const s = o.style;
+  const w = o.width;
   if (!o.replay) {
-    const text = sr.recorded === null ? `(no recorded result; today: ${outcomeText(sr.replayed)})` : outcomeText(sr.recorded);
-    return [`      ${truncate(`↳ ${sr.mode ?? 'invalid'}: ${text}`, w)}`];
+    const head = tok(`↳ ${sr.mode ?? 'invalid'}:`);
+    if (sr.recorded !== null) return wrapTokens([head, ...outcomeTokens(sr.recorded, s, w, true)], w, 8, '      ');
+    return wrapTokens([head, tok('(no recorded result; today:', s.dim), ...outcomeTokens(sr.replayed, s, w), tok(')', s.dim)], w, 8, '      ');
   }
-  const recorded = sr.recorded === null ? '(no recorded result)' : outcomeText(sr.recorded);
-  const fresh = `↳ replayed: ${outcomeText(sr.replayed)}`;
-  return [
-    `      ${truncate(`↳ recorded: ${recorded}`, w)}`,
-    sr.differs ? `      ${truncate(fresh, w - 11)}  ${o.style.yellow('≠ differs')}` : `      ${truncate(fresh, w)}`,
-  ];
+  const out = wrapTokens([tok('↳ recorded:'), ...(sr.recorded === null ? [tok('(no recorded result)', s.dim)] : outcomeTokens(sr.recorded, s, w, true))], w, 8, '      ');
+  out.push(...wrapTokens([tok('↳ replayed:'), ...outcomeTokens(sr.replayed, s, w)], w, 8, '      '));
+  if (sr.differs && sr.recorded !== null) {
+    const change = changeTokens(sr.recorded, sr.replayed, s);
+    out.push(...wrapTokens([tok(change.length > 0 ? '≠ differs:' : '≠ differs', s.yellow), ...change], w, 8, '      '));
+  }
+  return out;
 }
 
 function violationLines(v: Violation, s: Style, width: number): string[] {
   const mark = v.severity === 'error' ? tok('✗', s.red) : tok('!', s.yellow);
   const words = inlineText(v.message).split(' ').map((w) => tok(w));
-  return wrapTokens([tok('  '), mark, tok(`${v.kind}:`, v.severity === 'error' ? s.red : s.yellow), ...words], width, 6);
+  return wrapTokens([mark, tok(`${v.kind}:`, v.severity === 'error' ? s.red : s.yellow), ...words], width, 6, '  ');
 }
 
 function turnLines(t: TurnReport, r: SimulationReport, violations: readonly Violation[], o: SimulateRenderOptions): string[] {
@@ -100,8 +125,9 @@ function turnLines(t: TurnReport, r: SimulationReport, violations: readonly Viol
   out.push(...wrapTokens(head, o.width, 4));
 
   for (const ss of t.server_searches) {
-    const loaded = ss.loaded.length === 0 ? '(nothing)' : ss.loaded.map(escapeText).join(', ');
-    out.push(`  ${s.cyan('⌕')} ${truncate(`server search "${inlineText(ss.query)}" loaded ${loaded}`, o.width - 4)}`);
+    const query = ss.query === '' ? [] : [tok(`"${truncate(inlineText(ss.query), 60)}"`)];
+    const loaded: Token[] = ss.loaded.length === 0 ? [tok('nothing', s.dim)] : ss.loaded.map((n, i) => tok(escapeText(n) + (i < ss.loaded.length - 1 ? ',' : '')));
+    out.push(...wrapTokens([tok('⌕', s.cyan), tok('server search'), ...query, tok('loaded'), ...loaded], o.width, 6, '  '));
   }
   const searches = new Map(t.searches.map((x) => [x.call_id, x]));
   for (const c of t.tool_calls) {
@@ -122,6 +148,31 @@ function turnLines(t: TurnReport, r: SimulationReport, violations: readonly Viol
   return out;
 }
 
+/** Consecutive calls with the same visibility change, merged: calls 2-5 would see +x. */
+export function visibilityRanges(changes: readonly VisibilityChange[]): Array<{ first: number; last: number; gained: readonly string[]; lost: readonly string[] }> {
+  const out: Array<{ first: number; last: number; gained: readonly string[]; lost: readonly string[] }> = [];
+  const key = (c: { gained: readonly string[]; lost: readonly string[] }): string => JSON.stringify([c.gained, c.lost]);
+  for (const c of changes) {
+    const prev = out[out.length - 1];
+    if (prev && prev.last === c.call - 1 && key(prev) === key(c)) prev.last = c.call;
+    else out.push({ first: c.call, last: c.call, gained: c.gained, lost: c.lost });
+  }
+  return out;
+}
+
+/** Dynamic tools that searches loaded in model-native mode (server side, or client-proxied tool_search results). */
+function nativeLoaded(r: SimulationReport): number {
+  const names = new Set<string>();
+  for (const t of r.turns) {
+    for (const ss of t.server_searches) for (const n of ss.loaded) names.add(n);
+    for (const sr of t.searches) {
+      const o = sr.recorded ?? sr.replayed;
+      if ('matches' in o) for (const n of o.matches) names.add(n);
+    }
+  }
+  return names.size;
+}
+
 /** The whole human report. */
 export function renderSimulation(r: SimulationReport, o: SimulateRenderOptions): string[] {
   const s = o.style;
@@ -129,7 +180,7 @@ export function renderSimulation(r: SimulationReport, o: SimulateRenderOptions):
   out.push(
     `${s.bold('simulate')} ${escapeText(r.transcript.file)} · ${r.transcript.format} · ${plural(r.transcript.messages, 'message')} · mode ${r.mode}`,
   );
-  out.push(truncate(`catalog: ${r.catalog.dynamic} dynamic + ${r.catalog.static} static tools (${escapeText(r.catalog.source)})`, o.width));
+  out.push(truncate(`catalog: ${r.catalog.dynamic} dynamic + ${plural(r.catalog.static, 'static tool')} from ${inlineText(r.catalog.source)}`, o.width));
   for (const t of r.turns) {
     out.push('');
     out.push(...turnLines(t, r, r.violations.filter((v) => v.call === t.call), o));
@@ -138,9 +189,10 @@ export function renderSimulation(r: SimulationReport, o: SimulateRenderOptions):
     out.push('');
     const d = r.replay.differences;
     out.push(`${s.bold('replay')}: ${d === 0 ? 'every recorded search returns the same today' : `${plural(d, 'search', 'searches')} ${d === 1 ? 'returns' : 'return'} something else today`}`);
-    for (const v of r.replay.visibility) {
-      const parts = [...v.gained.map((n) => s.green(`+${escapeText(n)}`)), ...v.lost.map((n) => s.red(`-${escapeText(n)}`))];
-      out.push(`  call ${v.call} would see ${parts.join(' ')}`);
+    for (const g of visibilityRanges(r.replay.visibility)) {
+      const calls = g.first === g.last ? `call ${g.first}` : `calls ${g.first}-${g.last}`;
+      const parts = [...g.gained.map((n) => tok(`+${escapeText(n)}`, s.green)), ...g.lost.map((n) => tok(`-${escapeText(n)}`, s.red))];
+      out.push(...wrapTokens([tok(`${calls} would see`), ...parts], o.width, 4, '  '));
     }
   }
   out.push('');
@@ -148,7 +200,8 @@ export function renderSimulation(r: SimulationReport, o: SimulateRenderOptions):
   const problems = sm.errors === 0 && sm.warnings === 0 ? s.green('no violations') : [sm.errors > 0 ? s.red(plural(sm.errors, 'error')) : plural(0, 'error'), sm.warnings > 0 ? s.yellow(plural(sm.warnings, 'warning')) : plural(0, 'warning')].join(', ');
   const parts = [plural(sm.calls, 'model call'), plural(sm.searches, 'search', 'searches')];
   if (sm.server_searches > 0) parts.push(plural(sm.server_searches, 'server search', 'server searches'));
-  parts.push(`${plural(sm.tools_loaded, 'tool')} loaded`, problems);
+  if (r.mode === 'native') parts.push(`${plural(nativeLoaded(r), 'tool')} loaded by searches`, problems);
+  else parts.push(`${plural(sm.tools_loaded, 'tool')} loaded`, problems);
   out.push(`${s.bold('summary')}: ${parts.join(' · ')}`);
   return out;
 }

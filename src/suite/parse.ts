@@ -40,8 +40,8 @@ const KEYS_BY_KIND = {
 } as const;
 const ALL_CASE_KEYS = [...new Set([...KEYS_BY_KIND.search, ...KEYS_BY_KIND.select, ...KEYS_BY_KIND.simulate])];
 
-/** Edit distance, to suggest the key a typo meant. */
-function distance(a: string, b: string): number {
+/** Edit distance, to suggest the key (or tool name) a typo meant. */
+export function distance(a: string, b: string): number {
   const d: number[] = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     let prev = d[0]!;
@@ -304,10 +304,11 @@ export class SuiteParser {
     });
   }
 
-  private simulateCase(obj: ObjectNode, base: Omit<SimulateCase, 'kind' | 'transcript' | 'format' | 'mode' | 'static' | 'expect'>): SimulateCase {
+  private simulateCase(obj: ObjectNode, base: Omit<SimulateCase, 'kind' | 'transcript' | 'transcriptOffset' | 'format' | 'mode' | 'static' | 'expect'>): SimulateCase {
     const get = (k: string): Node | undefined => obj.members.get(k)?.value;
     const where = `case "${base.name}"`;
-    const transcript = this.resolve(this.string(get('transcript')!, 'transcript'));
+    const transcriptNode = get('transcript')!;
+    const transcript = this.resolve(this.string(transcriptNode, 'transcript'));
     const fmt = get('format');
     const modeNode = get('mode');
     const st = get('static');
@@ -342,6 +343,7 @@ export class SuiteParser {
       ...base,
       kind: 'simulate',
       transcript,
+      transcriptOffset: transcriptNode.offset,
       format: fmt ? this.choice<TranscriptFormat | 'auto'>(fmt, 'format', TRANSCRIPT_FORMATS) : 'auto',
       mode,
       static: statics,

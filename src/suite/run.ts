@@ -6,6 +6,7 @@
  * Everything a suite names is loaded and validated before the first case
  * runs, so an invalid suite (exit 2) never produces a partial report.
  */
+import { closeSync, openSync, readSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import {
   createMiddleware,
@@ -18,15 +19,16 @@ import {
 } from '../core/index.js';
 import { InputError } from '../errors.js';
 import { loadCatalogFiles, loadTranscriptFile } from '../formats/index.js';
-import { errorAt, formatLocation, type ParsedDocument } from '../formats/nodes.js';
-import { parseFile } from '../formats/parse.js';
+import { errorAt, type ParsedDocument } from '../formats/nodes.js';
+import { parseFile, parseText } from '../formats/parse.js';
 import type { Limits } from '../formats/read.js';
-import type { Catalog, Transcript } from '../formats/types.js';
+import type { Catalog, Transcript, TranscriptFormat } from '../formats/types.js';
 import { simulate } from '../simulate/engine.js';
 import { checkResult, checkSimulation } from './check.js';
-import { SuiteParser } from './parse.js';
-import type { CaseResult, CatalogRef, NameRef, SearchGot, Suite, SuiteCase, SuiteResult, TestReport } from './types.js';
-import { applyExactUpdates, writeFileAtomic, type ExactUpdate } from './update.js';
+import { distance, SuiteParser } from './parse.js';
+import type { CaseResult, CatalogRef, Failure, NameRef, SearchGot, SimulateCase, Suite, SuiteCase, SuiteResult, TestReport } from './types.js';
+import { writeFileAtomic } from '../report/atomic.js';
+import { applyExactUpdates, type ExactUpdate } from './update.js';
 
 export interface RunOptions {
   /** Write the current results into `exact` of `record: true` cases. */
@@ -38,16 +40,12 @@ export interface RunOptions {
 interface LoadedCatalog {
   readonly catalog: Catalog;
   readonly index: ToolIndex;
-  readonly source: string;
 }
 
-interface LoadedSuite {
+/** A suite and the document it was read from (for located errors and `--update`). */
+export interface LoadedSuite {
   readonly suite: Suite;
   readonly doc: ParsedDocument;
-}
-
-function catalogKey(ref: CatalogRef): string {
-  return JSON.stringify([ref.files, ref.format, ref.prefix]);
 }
 
 /** Loads inputs once per run, whoever asks for them. */
@@ -57,107 +55,122 @@ class Inputs {
 
   constructor(private readonly limits: Partial<Limits> | undefined) {}
 
-  catalog(ref: CatalogRef, doc: ParsedDocument, offset: number): LoadedCatalog {
-    const key = catalogKey(ref);
+  catalog(ref: CatalogRef, doc: ParsedDocument): LoadedCatalog {
+    const key = JSON.stringify([ref.files, ref.format, ref.prefix]);
     let c = this.catalogs.get(key);
     if (!c) {
-      const catalog = loadCatalogFiles(ref.files, {
-        format: ref.format,
-        ...(ref.prefix !== null ? { prefix: ref.prefix } : {}),
-        ...(this.limits ? { limits: this.limits } : {}),
-      });
+      const catalog = atReference(doc, ref.offset, 'catalog', () =>
+        loadCatalogFiles(ref.files, {
+          format: ref.format,
+          ...(ref.prefix !== null ? { prefix: ref.prefix } : {}),
+          ...(this.limits ? { limits: this.limits } : {}),
+        }),
+      );
       let index: ToolIndex;
       try {
         index = createMiddleware({ dynamicTools: catalog.tools.filter((t) => !t.static) }).index;
       } catch (err) {
         // "tools is required": the reference refuses a catalog without dynamic tools.
-        if (err instanceof MiddlewareConfigError) throw errorAt(doc, offset, `${ref.files.join(', ')}: ${err.message}`);
+        if (err instanceof MiddlewareConfigError) throw errorAt(doc, ref.offset, `${ref.files.join(', ')}: ${err.message}`);
         throw err;
       }
-      c = { catalog, index, source: ref.files.join(', ') };
+      c = { catalog, index };
       this.catalogs.set(key, c);
     }
     return c;
   }
 
-  transcript(file: string, format: Parameters<typeof loadTranscriptFile>[1] extends infer O ? O : never): Transcript {
+  transcript(file: string, format: TranscriptFormat | 'auto', doc: ParsedDocument, offset: number): Transcript {
     const key = JSON.stringify([file, format]);
     let t = this.transcripts.get(key);
     if (!t) {
-      t = loadTranscriptFile(file, format);
+      t = atReference(doc, offset, 'transcript', () => loadTranscriptFile(file, { format, ...(this.limits ? { limits: this.limits } : {}) }));
       this.transcripts.set(key, t);
     }
     return t;
   }
 }
 
-function offsetOf(doc: ParsedDocument, ref: { readonly location: { readonly line: number; readonly column: number } }): number {
-  // Locations were made from offsets of this document; walk back to the offset.
-  const { line, column } = ref.location;
-  let lineStart = 0;
-  for (let l = 1; l < line; l++) {
-    const n = doc.text.indexOf('\n', lineStart);
-    if (n < 0) break;
-    lineStart = n + 1;
-  }
-  let off = lineStart;
-  for (let c = 1; c < column && off < doc.text.length; c++) off += doc.text.codePointAt(off)! > 0xffff ? 2 : 1;
-  return off;
-}
-
-/** Names of tools in `refs` that are not in `known`, as a located error on the first. */
-function checkNames(doc: ParsedDocument, refs: readonly NameRef[], known: ReadonlySet<string>, what: string, staticNames: ReadonlySet<string>): void {
-  for (const r of refs) {
-    if (known.has(r.name)) continue;
-    const hint = staticNames.has(r.name) ? ' (it is a static tool: static tools are never searched)' : suggestion(r.name, known);
-    throw errorAt(doc, offsetOf(doc, r), `${what}: "${r.name}" is not ${staticNames.has(r.name) ? 'a dynamic tool' : 'a tool of the catalog'}${hint}`);
-  }
-}
-
+/** Up to 3 known names close to `name` (same up to case, or a few edits away). */
 function suggestion(name: string, known: ReadonlySet<string>): string {
   const lower = name.toLowerCase();
-  const near = [...known].filter((k) => k.toLowerCase() === lower || (lower.length >= 4 && k.toLowerCase().includes(lower))).slice(0, 3);
+  const limit = Math.max(1, Math.min(3, Math.floor(name.length / 5)));
+  const near = [...known]
+    .map((k) => ({ k, d: k.toLowerCase() === lower ? 0 : Math.abs(k.length - name.length) > limit ? Infinity : distance(lower, k.toLowerCase()) }))
+    .filter((x) => x.d <= limit)
+    .sort((a, b) => a.d - b.d)
+    .slice(0, 3)
+    .map((x) => x.k);
   return near.length > 0 ? ` (did you mean ${near.join(', ')}?)` : '';
 }
 
-function resultNames(c: SuiteCase): NameRef[] {
-  if (c.kind === 'simulate') return [...c.expect.visible_at, ...c.expect.deferred_at].flatMap((l) => [...(l.includes ?? []), ...(l.excludes ?? []), ...(l.exact ?? [])]);
+/**
+ * A referenced file that cannot be read at all (missing, a directory, empty)
+ * is reported at the reference in the suite; a problem inside the file keeps
+ * its own position, which says more.
+ */
+function atReference<T>(doc: ParsedDocument, offset: number, what: string, load: () => T): T {
+  try {
+    return load();
+  } catch (err) {
+    if (err instanceof InputError && (err.location === undefined || err.location.line === 0)) {
+      throw errorAt(doc, offset, `cannot load the ${what}: ${err.headline}`);
+    }
+    throw err;
+  }
+}
+
+/**
+ * Tool names in expectations must exist: a typo in `excludes` would
+ * otherwise pass forever. The error points at the name in the suite.
+ */
+function checkNames(doc: ParsedDocument, refs: readonly NameRef[], known: ReadonlySet<string>, where: string, staticNames: ReadonlySet<string>): void {
+  for (const r of refs) {
+    if (known.has(r.name)) continue;
+    const msg = staticNames.has(r.name)
+      ? `${where}: "${r.name}" is a static tool; static tools are never searched`
+      : `${where}: "${r.name}" is not a tool of the catalog${suggestion(r.name, known)}`;
+    throw errorAt(doc, r.offset, msg);
+  }
+}
+
+function expectationNames(c: SuiteCase): NameRef[] {
+  if (c.kind === 'simulate') {
+    return [...c.expect.visible_at, ...c.expect.deferred_at].flatMap((l) => [...(l.includes ?? []), ...(l.excludes ?? []), ...(l.exact ?? [])]);
+  }
   const e = c.expect;
-  return [...(e.includes ?? []), ...(e.excludes ?? []), ...(e.exact ?? []), ...(e.first ? [e.first] : []), ...(e.rank_at_most ?? []).map((r) => r.tool)];
+  // A recorded `exact` may name tools that were renamed since: it fails (or --update rewrites it).
+  return [...(e.includes ?? []), ...(e.excludes ?? []), ...(c.record ? [] : (e.exact ?? [])), ...(e.first ? [e.first] : []), ...(e.rank_at_most ?? []).map((r) => r.tool)];
 }
 
 /** A case with everything it needs loaded. */
 type Prepared =
-  | { readonly c: Extract<SuiteCase, { kind: 'search' | 'select' }>; readonly cat: LoadedCatalog }
-  | { readonly c: Extract<SuiteCase, { kind: 'simulate' }>; readonly cat: LoadedCatalog | null; readonly transcript: Transcript };
+  | { readonly kind: 'result'; readonly c: Exclude<SuiteCase, SimulateCase>; readonly cat: LoadedCatalog }
+  | { readonly kind: 'simulate'; readonly c: SimulateCase; readonly cat: LoadedCatalog | null; readonly transcript: Transcript };
 
 function prepare(inputs: Inputs, { suite, doc }: LoadedSuite): Prepared[] {
   return suite.cases.map((c): Prepared => {
-    const catOffset = c.catalog ? offsetOf(doc, c.catalog) : 0;
+    const where = `case "${c.name}"`;
     if (c.kind !== 'simulate') {
-      const cat = inputs.catalog(c.catalog!, doc, catOffset);
+      const cat = inputs.catalog(c.catalog!, doc);
       const dynamic = new Set(cat.index.tools().map((t) => t.name));
       const statics = new Set(cat.catalog.tools.filter((t) => t.static).map((t) => t.name));
-      checkNames(doc, resultNames(c), dynamic, `case "${c.name}"`, statics);
-      return { c, cat };
+      checkNames(doc, expectationNames(c), dynamic, where, statics);
+      return { kind: 'result', c, cat };
     }
-    const cat = c.catalog ? inputs.catalog(c.catalog, doc, catOffset) : null;
-    const transcript = inputs.transcript(c.transcript, { format: c.format });
+    const cat = c.catalog ? inputs.catalog(c.catalog, doc) : null;
+    const transcript = inputs.transcript(c.transcript, c.format, doc, c.transcriptOffset);
     const tools = cat ? cat.catalog.tools : transcript.tools;
-    if (!tools) {
-      throw errorAt(doc, offsetOf(doc, c), `case "${c.name}": no catalog, and ${c.transcript} carries no tools: add "catalog:" to the suite or the case`);
-    }
+    if (!tools) throw errorAt(doc, c.offset, `${where}: no catalog, and ${c.transcript} carries no tools: add "catalog:" to the suite or the case`);
     const all = new Set(tools.map((t) => t.name));
-    for (const s of c.static) {
-      if (!all.has(s)) throw errorAt(doc, offsetOf(doc, c), `case "${c.name}": static names "${s}", which is not a tool of the catalog${suggestion(s, all)}`);
-    }
+    checkNames(doc, c.static, all, `${where}, static`, new Set());
     all.add(TOOL_SEARCH_NAME);
-    checkNames(doc, resultNames(c), all, `case "${c.name}"`, new Set());
-    return { c, cat, transcript };
+    checkNames(doc, expectationNames(c), all, where, new Set());
+    return { kind: 'simulate', c, cat, transcript };
   });
 }
 
-function searchGot(outcome: ToolSearchOutcome): SearchGot {
+function searchGot(outcome: ToolSearchOutcome, index: ToolIndex): SearchGot {
   if (!outcome.ok) return { mode: 'error', query: null, max_results: null, matches: [], scores: null, total_matches: null, error: outcome.error };
   if (outcome.mode === 'select') {
     return { mode: 'select', query: outcome.query, max_results: null, matches: [...outcome.matches], scores: null, total_matches: null, error: null };
@@ -168,28 +181,31 @@ function searchGot(outcome: ToolSearchOutcome): SearchGot {
     max_results: outcome.maxResults,
     matches: [...outcome.matches],
     scores: outcome.results.map((r) => r.score),
-    total_matches: null,
+    total_matches: index.rankAll(outcome.keywords).length,
     error: null,
   };
 }
 
+function sameList(a: readonly string[] | undefined, b: readonly string[]): boolean {
+  return a !== undefined && a.length === b.length && a.every((n, i) => n === b[i]);
+}
+
 function runCase(p: Prepared, update: boolean): { result: CaseResult; update: ExactUpdate | null } {
   const { c } = p;
-  const base = { name: c.name, kind: c.kind, location: c.location, skip_reason: null };
+  const base = { name: c.name, kind: c.kind, location: c.location };
   if (c.skip !== null) {
     return { result: { ...base, status: 'skipped', skip_reason: c.skip, duration_ms: 0, failures: [], got: null, updated: false }, update: null };
   }
   const start = performance.now();
-  if (p.c.kind === 'simulate') {
-    const sc = p.c;
+  if (p.kind === 'simulate') {
     const report = simulate({
-      transcript: (p as Extract<Prepared, { transcript: Transcript }>).transcript,
+      transcript: p.transcript,
       catalog: p.cat ? p.cat.catalog : null,
-      mode: sc.mode,
-      staticNames: sc.static,
-      replay: sc.expect.same_as_recorded,
+      mode: p.c.mode,
+      staticNames: p.c.static.map((s) => s.name),
+      replay: p.c.expect.same_as_recorded,
     });
-    const failures = checkSimulation(sc, report);
+    const failures = checkSimulation(p.c, report);
     const got = {
       mode: report.mode,
       calls: report.summary.calls,
@@ -197,28 +213,27 @@ function runCase(p: Prepared, update: boolean): { result: CaseResult; update: Ex
       warnings: report.summary.warnings,
       replay_differences: report.replay ? report.replay.differences : null,
     };
-    const status = failures.length > 0 ? 'failed' : 'passed';
-    return { result: { ...base, status, duration_ms: performance.now() - start, failures, got, updated: false }, update: null };
+    return {
+      result: { ...base, status: failures.length > 0 ? 'failed' : 'passed', skip_reason: null, duration_ms: performance.now() - start, failures, got, updated: false },
+      update: null,
+    };
   }
   const rc = p.c;
-  const index = p.cat!.index;
+  const index = p.cat.index;
   const outcome =
     rc.kind === 'select'
       ? searchDecoded(index, { query: `select:${rc.names.join(',')}`, maxResults: null })
       : 'args' in rc.input
         ? runToolSearch(index, rc.input.args)
         : searchDecoded(index, { query: rc.input.query, maxResults: rc.input.maxResults });
-  let got = searchGot(outcome);
-  if (outcome.ok && outcome.mode === 'keyword') got = { ...got, total_matches: index.rankAll(outcome.keywords).length };
+  const got = searchGot(outcome, index);
   let expect = rc.expect;
   let upd: ExactUpdate | null = null;
   if (update && rc.record && outcome.ok) {
-    const old = expect.exact?.map((n) => n.name);
-    const now = got.matches;
-    if (!old || old.length !== now.length || old.some((n, i) => n !== now[i])) upd = { index: rc.index, exact: now };
-    expect = { ...expect, exact: now.map((name) => ({ name, location: rc.location })) };
+    if (!sameList(expect.exact?.map((n) => n.name), got.matches)) upd = { index: rc.index, exact: got.matches };
+    expect = { ...expect, exact: got.matches.map((name) => ({ name, location: rc.location, offset: rc.offset })) };
   }
-  const failures = checkResult(rc, expect, outcome, index);
+  const failures: Failure[] = checkResult(expect, outcome, index);
   if (rc.record && !update && expect.exact === undefined) {
     failures.push({
       expectation: 'record',
@@ -229,12 +244,14 @@ function runCase(p: Prepared, update: boolean): { result: CaseResult; update: Ex
       notes: [],
     });
   }
-  const status = failures.length > 0 ? 'failed' : 'passed';
-  return { result: { ...base, status, duration_ms: performance.now() - start, failures, got, updated: upd !== null }, update: upd };
+  return {
+    result: { ...base, status: failures.length > 0 ? 'failed' : 'passed', skip_reason: null, duration_ms: performance.now() - start, failures, got, updated: upd !== null },
+    update: upd,
+  };
 }
 
 /** Reads and validates a suite file, keeping its parsed document for located errors. */
-function loadSuite(file: string, limits: Partial<Limits> | undefined): LoadedSuite {
+export function loadSuite(file: string, limits?: Partial<Limits>): LoadedSuite {
   const doc = parseFile(file, limits ? { limits } : {});
   if (doc.syntax === 'jsonl') throw errorAt(doc, 0, 'a suite is one JSON or YAML document, not JSON lines');
   return { suite: new SuiteParser(doc).suite(), doc };
@@ -274,12 +291,23 @@ export function runSuites(files: readonly string[], options: RunOptions = {}): T
   };
 }
 
+/** Whether the file on disk starts with a UTF-8 byte-order mark (the parsed text no longer has it). */
+function hasBom(file: string): boolean {
+  const fd = openSync(file, 'r');
+  try {
+    const b = Buffer.alloc(3);
+    return readSync(fd, b, 0, 3, 0) === 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 function writeUpdates(l: LoadedSuite, updates: readonly ExactUpdate[], limits: Partial<Limits> | undefined): void {
   const text = applyExactUpdates(l.doc.text, updates, l.suite.syntax);
-  // Never write a file we could not read back as the same suite.
+  // Never write a file that does not read back as the same suite with the new lists.
   let reread: Suite;
   try {
-    reread = new SuiteParser(parseTextLike(l.doc, text, limits)).suite();
+    reread = new SuiteParser(parseText(l.doc.file, text, { syntax: l.doc.syntax, ...(limits ? { limits } : {}) })).suite();
   } catch (err) {
     const why = err instanceof InputError ? err.headline : String(err);
     throw new Error(`--update produced an invalid suite for ${l.suite.file}; the file was left unchanged (${why})`);
@@ -287,21 +315,7 @@ function writeUpdates(l: LoadedSuite, updates: readonly ExactUpdate[], limits: P
   for (const u of updates) {
     const c = reread.cases[u.index];
     const exact = c && c.kind !== 'simulate' ? c.expect.exact?.map((n) => n.name) : undefined;
-    if (!exact || exact.length !== u.exact.length || exact.some((n, i) => n !== u.exact[i])) {
-      throw new Error(`--update could not write "exact" of case ${u.index + 1} in ${l.suite.file}; the file was left unchanged`);
-    }
+    if (!sameList(exact, u.exact)) throw new Error(`--update could not write "exact" of case ${u.index + 1} in ${l.suite.file}; the file was left unchanged`);
   }
-  writeFileAtomic(l.suite.file, l.doc.text.startsWith('\uFEFF') ? text : text);
+  writeFileAtomic(l.suite.file, hasBom(l.suite.file) ? `\uFEFF${text}` : text);
 }
-
-function parseTextLike(doc: ParsedDocument, text: string, limits: Partial<Limits> | undefined): ParsedDocument {
-  // Same syntax as the original, from the same file name.
-  return parseTextImpl(doc.file, text, doc.syntax === 'yaml' ? 'yaml' : 'json', limits);
-}
-
-import { parseText as parseTextImpl0 } from '../formats/parse.js';
-function parseTextImpl(file: string, text: string, syntax: 'json' | 'yaml', limits: Partial<Limits> | undefined): ParsedDocument {
-  return parseTextImpl0(file, text, { syntax, ...(limits ? { limits } : {}) });
-}
-
-export { formatLocation };

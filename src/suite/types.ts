@@ -95,6 +95,8 @@ export interface SelectCase extends CaseBase {
 export interface SimulateCase extends CaseBase {
   readonly kind: 'simulate';
   readonly transcript: string;
+  /** Offset of the `transcript` value in the suite text. */
+  readonly transcriptOffset: number;
   readonly format: TranscriptFormat | 'auto';
   readonly mode: Mode;
   readonly static: readonly NameRef[];

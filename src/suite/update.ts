@@ -4,12 +4,9 @@
  * Document API locates each case (JSON is YAML, so both syntaxes go through
  * it) and the new value is spliced into the original text at the node's
  * range, so comments, quoting, indentation and key order stay exactly as
- * they were. The result is re-read as a suite before it is written, and the
- * file is replaced atomically (a temporary file in the same directory, then
- * a rename).
+ * they were. (The runner re-reads the result as a suite before writing it
+ * atomically.)
  */
-import { chmodSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
 import { isMap, isSeq, parseDocument, type Node as YamlNode, type Pair, type YAMLMap } from 'yaml';
 
 /** A new `exact` list for the case at `index`. */
@@ -67,12 +64,13 @@ function spliceFor(text: string, map: YAMLMap, exact: readonly string[], json: b
   if (pair) {
     const keyEnd = range(pair.key)![1];
     const value = range(pair.value);
-    const valueEnd = value ? value[1] : keyEnd;
+    let valueEnd = value ? value[1] : keyEnd;
+    // A block sequence's range may run past its last line break: keep the break.
+    while (valueEnd > keyEnd && /\s/.test(text[valueEnd - 1]!)) valueEnd--;
     // Replace from the end of the key: `: <value>`; keep the style of the old value.
     const wasBlock = !flowMap && !!pair.value && isSeq(pair.value) && pair.value.flow !== true && pair.value.items.length > 0;
     const keyLineIndent = indentOf(text, range(pair.key)![0]);
     const rendered = wasBlock ? `:${block(keyLineIndent)}` : `: ${flowList(exact, json)}`;
-    // Keep what sits between the colon and the value only when it is plain spacing.
     return { at: keyEnd, end: valueEnd, text: rendered };
   }
   const last = map.items[map.items.length - 1]!;
@@ -107,27 +105,4 @@ export function applyExactUpdates(text: string, updates: readonly ExactUpdate[],
   let out = text;
   for (const s of splices) out = out.slice(0, s.at) + s.text + out.slice(s.end);
   return out;
-}
-
-/** Writes `text` to `file` atomically: a temporary file in the same directory, then a rename over the original. */
-export function writeFileAtomic(file: string, text: string): void {
-  const tmp = join(dirname(file), `.${basename(file)}.${process.pid}.${Date.now().toString(36)}.tmp`);
-  let mode: number | null = null;
-  try {
-    mode = statSync(file).mode & 0o7777;
-  } catch {
-    mode = null;
-  }
-  try {
-    writeFileSync(tmp, text, { flag: 'wx' });
-    if (mode !== null) chmodSync(tmp, mode);
-    renameSync(tmp, file);
-  } catch (err) {
-    try {
-      unlinkSync(tmp);
-    } catch {
-      // already gone
-    }
-    throw err;
-  }
 }

@@ -21,15 +21,26 @@ export const LEAVE_SCREEN = '\x1b[?25h\x1b[?1049l';
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 type ExitSignal = (typeof SIGNALS)[number];
 
-/** Exit codes for a run ended by a signal (128 + its number, as shells report it). */
-export const SIGNAL_EXIT_CODES: Readonly<Record<ExitSignal, number>> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
+/**
+ * After a signal ended the app and the terminal is restored: dies of the same
+ * signal (the default action, as the handlers are gone), so the shell sees
+ * the usual status (130 for SIGINT…).
+ */
+export function reraise(signal: ExitSignal | null): void {
+  if (signal !== null) process.kill(process.pid, signal);
+}
 
 /**
  * Renders `app` full screen until it exits. Resolves with the signal that
  * ended it (null for a normal quit); rejects with the error that ended it,
  * after the terminal is restored, so the CLI reports it the usual way.
  */
-export function runFullScreen(app: ReactElement, io: TerminalIo): Promise<{ signal: ExitSignal | null }> {
+export function runFullScreen(
+  app: ReactElement,
+  io: TerminalIo,
+  /** `patchConsole`: route console output above the app (off in tests, whose console cannot be patched). */
+  options: { readonly patchConsole?: boolean } = {},
+): Promise<{ signal: ExitSignal | null }> {
   let restored = false;
   const restore = (): void => {
     if (restored) return;
@@ -59,7 +70,7 @@ export function runFullScreen(app: ReactElement, io: TerminalIo): Promise<{ sign
       stderr: io.stderr,
       // Ctrl-C is a key like q: the app handles it and quits cleanly.
       exitOnCtrlC: false,
-      patchConsole: true,
+      patchConsole: options.patchConsole ?? true,
       // One keystroke, one frame: Ink's default throttle (30 fps) would hold frames back up to 33 ms.
       maxFps: 60,
     });

@@ -4,8 +4,8 @@ import type { Mode } from '../../core/types.js';
 import { AssertionFailure } from '../../errors.js';
 import type { TranscriptFormat } from '../../formats/types.js';
 import { escapeText } from '../../render/escape.js';
-import { renderSimulation } from '../../render/simulate.js';
-import type { SimulationReport } from '../../simulate/report.js';
+import { renderSimulation, visibilityRanges } from '../../render/simulate.js';
+import type { SearchOutcome, SimulationReport } from '../../simulate/report.js';
 import type { CliContext } from '../context.js';
 import { addCatalogOptions, loadCatalog, type CatalogFlags } from '../inputs.js';
 import { parseNameList } from '../options.js';
@@ -92,6 +92,19 @@ async function runSimulate(ctx: CliContext, file: string, flags: SimulateFlags):
   });
 }
 
+/** How a recorded search result differs from the fresh one, in one line. */
+function change(recorded: SearchOutcome | null, replayed: SearchOutcome): string {
+  const show = (o: SearchOutcome): string => ('error' in o ? `error: ${o.error}` : `[${o.matches.join(', ')}]`);
+  if (recorded === null) return `no recorded result, now ${show(replayed)}`;
+  if ('matches' in recorded && 'matches' in replayed) {
+    const now = new Set(replayed.matches);
+    const before = new Set(recorded.matches);
+    const diff = [...recorded.matches.filter((n) => !now.has(n)).map((n) => `-${n}`), ...replayed.matches.filter((n) => !before.has(n)).map((n) => `+${n}`)];
+    return diff.length > 0 ? diff.join(' ') : `same tools, other order: ${show(replayed)}`;
+  }
+  return `recorded ${show(recorded)}, now ${show(replayed)}`;
+}
+
 /** The exit-1 checks: --expect-same, then --fail-on-violation. */
 function check(report: SimulationReport, flags: SimulateFlags): void {
   const failures: string[] = [];
@@ -101,15 +114,11 @@ function check(report: SimulationReport, flags: SimulateFlags): void {
     if (differing.length > 0 || report.replay.visibility.length > 0) {
       failures.push(`${differing.length} recorded ${differing.length === 1 ? 'search differs' : 'searches differ'} from a fresh run (--expect-same)`);
       for (const { call, s } of differing) {
-        const show = (o: typeof s.replayed | null): string =>
-          o === null ? '(none)' : 'error' in o ? `error: ${o.error}` : `[${o.matches.join(', ')}]`;
-        details.push(`  call ${call}: tool_search ${escapeText(s.arguments)}`);
-        details.push(`    recorded: ${escapeText(show(s.recorded))}`);
-        details.push(`    replayed: ${escapeText(show(s.replayed))}`);
+        details.push(`  call ${call}: tool_search ${escapeText(s.arguments)}: ${escapeText(change(s.recorded, s.replayed))}`);
       }
-      for (const v of report.replay.visibility) {
-        const change = [...v.gained.map((n) => `+${n}`), ...v.lost.map((n) => `-${n}`)].join(' ');
-        details.push(`  call ${v.call} would see: ${escapeText(change)}`);
+      for (const g of visibilityRanges(report.replay.visibility)) {
+        const change = [...g.gained.map((n) => `+${n}`), ...g.lost.map((n) => `-${n}`)].join(' ');
+        details.push(`  ${g.first === g.last ? `call ${g.first}` : `calls ${g.first}-${g.last}`} would see: ${escapeText(change)}`);
       }
     }
   }

@@ -1,9 +1,24 @@
 /** The query of explore as a ready `toolsearch search` command line, for a CI suite. */
 
-/** POSIX shell quoting: bare when only safe characters, else single quotes. */
+import { hasUnsafe } from '../../render/escape.js';
+
+/**
+ * Shell quoting: bare when only safe characters, else single quotes; text
+ * with control characters (a tool name may hold an escape sequence) in
+ * ANSI-C quotes (`$'\x1b…'`, bash and zsh), so the line stays exact and is
+ * still safe to print to a terminal.
+ */
 export function shellQuote(s: string): string {
   if (s !== '' && /^[A-Za-z0-9_\-.,/:=@%+]+$/.test(s)) return s;
-  return `'${s.replace(/'/g, `'\\''`)}'`;
+  if (!hasUnsafe(s)) return `'${s.replace(/'/g, `'\\''`)}'`;
+  let out = '';
+  for (const ch of s) {
+    const cp = ch.codePointAt(0)!;
+    if (ch === '\\' || ch === "'") out += `\\${ch}`;
+    else if (hasUnsafe(ch) || (ch.length === 1 && cp >= 0xd800 && cp <= 0xdfff)) out += cp < 0x100 ? `\\x${cp.toString(16).padStart(2, '0')}` : `\\u${cp.toString(16).padStart(4, '0')}`;
+    else out += ch;
+  }
+  return `$'${out}'`;
 }
 
 export interface SearchCommandInput {

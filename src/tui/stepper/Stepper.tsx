@@ -3,8 +3,8 @@
  * re-simulations through the `resimulate` prop; each panel is a small
  * component drawing lines built in `screen.ts`.
  */
-import { Box, useApp, useInput } from 'ink';
-import { useEffect, useMemo, useReducer, type ReactElement } from 'react';
+import { Box, useApp, useInput, type Key } from 'ink';
+import { useCallback, useEffect, useMemo, useReducer, type ReactElement } from 'react';
 import type { Mode } from '../../core/types.js';
 import type { SimulationReport } from '../../simulate/report.js';
 import { seg, type Line } from '../line.js';
@@ -69,7 +69,9 @@ export function Stepper({ report, inputs, resimulate, theme = { color: false }, 
   const { exit } = useApp();
   const layout = stepperLayout(useTerminalSize(size));
 
-  useInput((input, key) => dispatch({ type: 'key', input, key }));
+  // A stable handler: Ink re-subscribes whenever it changes.
+  const onKey = useCallback((input: string, key: Key) => dispatch({ type: 'key', input, key }), []);
+  useInput(onKey);
 
   useEffect(() => {
     if (state.quit) exit();

@@ -104,10 +104,11 @@ export function entryLines(ctx: MessageContext, e: MessageEntry): Line[] {
   const role = seg(` ${m.role.padEnd(9)} `, e.answer ? 'heading' : 'plain');
   const head = [pointer, index, role];
   if (e.reminder) {
+    // The note first: at 80 columns the list itself does not fit anyway.
     const count = Math.max(0, (m.kind === 'chat' ? m.content : '').split('\n').length - 2);
-    const what = m.kind === 'chat' && count > 0 ? `<available-deferred-tools> ${count} tool names` : '<available-deferred-tools>';
-    const note = e.index === null ? (ctx.reminderInsertedNow ? '◆ inserted by the middleware at this call' : '◆ inserted by the middleware') : '◆ reminder (already in the transcript)';
-    return [[...head, seg(what, 'accent'), seg(`  ${note}`, 'accent')]];
+    const note =
+      e.index === null ? (ctx.reminderInsertedNow ? '◆ reminder inserted by the middleware at this call' : '◆ reminder inserted by the middleware') : '◆ reminder (already in the transcript)';
+    return [[...head, seg(note, 'accent'), seg(count > 0 && m.kind === 'chat' ? `: <available-deferred-tools> ${count} names` : '', 'dim')]];
   }
   if (m.kind === 'chat') return chatLines(ctx, m, head);
   const lines: Line[] = [head];

@@ -6,7 +6,7 @@ import { reminderText } from '../../core/middleware.js';
 import type { Mode, ToolInfo } from '../../core/types.js';
 import type { Transcript } from '../../formats/types.js';
 import type { SimulationReport } from '../../simulate/report.js';
-import { runFullScreen, SIGNAL_EXIT_CODES, type TerminalIo } from '../fullscreen.js';
+import { reraise, runFullScreen, type TerminalIo } from '../fullscreen.js';
 import type { StepperInputs, ToolMeta } from './model.js';
 import { Stepper } from './Stepper.js';
 
@@ -33,12 +33,12 @@ export function stepperInputs(transcript: Transcript, tools: StepperOptions['too
   return { messages: transcript.messages, tools: map, reminderText: reminderText(tools.dynamicTools.map((t) => t.name)) };
 }
 
-/** Runs the stepper until the user quits; returns the exit code (0, or 128+n after a signal). */
-export async function runStepper(options: StepperOptions): Promise<number> {
+/** Runs the stepper until the user quits (or a signal ends it: the process then dies of that signal). */
+export async function runStepper(options: StepperOptions): Promise<void> {
   const inputs = stepperInputs(options.transcript, options.tools);
   const { signal } = await runFullScreen(
     <Stepper report={options.report} inputs={inputs} resimulate={options.resimulate} theme={{ color: options.color }} />,
     options.io,
   );
-  return signal === null ? 0 : SIGNAL_EXIT_CODES[signal];
+  reraise(signal);
 }

@@ -5,6 +5,7 @@
  */
 import { TOOL_SEARCH_NAME } from '../../core/toolsearch.js';
 import { displayWidth } from '../../render/width.js';
+import { hintLine, scrollWindow, titleLine } from '../chrome.js';
 import { cell, fitLine, padLine, safe, safeName, seg, withTone, wrapText, type Line, type Segment } from '../line.js';
 import type { Size } from '../size.js';
 import { messageWindow, type MessageContext } from './messages.js';
@@ -46,14 +47,6 @@ export function stepperLayout(size: Size): StepperLayout {
   return { width, height, leftWidth, rightWidth, topHeight, messagesHeight };
 }
 
-/** `─ Title ─────` across the width. */
-export function titleLine(title: Segment[], width: number): Line {
-  const head: Segment[] = [seg('─ ', 'dim'), ...title.map((s) => (s.tone === 'plain' ? seg(s.text, 'heading') : s)), seg(' ', 'dim')];
-  const fitted = fitLine(head, width);
-  const used = fitted.reduce((w, s) => w + displayWidth(s.text), 0);
-  return [...fitted, seg('─'.repeat(Math.max(0, width - used)), 'dim')];
-}
-
 function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
@@ -72,13 +65,6 @@ export function headerLine(s: StepperState, width: number): Line {
   if (r.summary.warnings > 0) parts.push(seg(' · '), seg(`! ${plural(r.summary.warnings, 'warning')}`, 'warning'));
   parts.push(seg(` · ${safeName(r.transcript.file)} (${r.transcript.format})`, 'dim'));
   return fitLine(parts, width);
-}
-
-/** A window of `height` items that keeps `cursor` in view, centred when it can. */
-export function scrollWindow(count: number, cursor: number, height: number): { start: number; end: number } {
-  if (count <= height) return { start: 0, end: count };
-  const start = Math.max(0, Math.min(count - height, cursor - Math.floor(height / 2)));
-  return { start, end: start + height };
 }
 
 export function callListLines(s: StepperState, width: number, height: number): Line[] {
@@ -131,14 +117,17 @@ const SECTION_TITLES = { visible: 'Visible', deferred: 'Deferred', gained: 'Repl
 export function toolPanelLines(s: StepperState, inputs: StepperInputs, width: number, height: number): Line[] {
   const turn = s.report.turns[s.selected];
   if (!turn) return [titleLine([seg('No model calls')], width)];
-  const title: Segment[] = [seg(`Call ${turn.call} of ${s.report.turns.length}`), seg(` · ${turn.visible.length} visible`)];
+  const title: Segment[] = [seg(`Call ${turn.call}/${s.report.turns.length}`), seg(` · ${turn.visible.length} visible`)];
   if (turn.added.length > 0) title.push(seg(` (+${turn.added.length})`, 'added'));
   if (s.report.mode === 'native') title.push(seg(` · ${turn.deferred.length} deferred`));
   title.push(seg(` · ${turn.hidden_count} hidden`));
   const lines: Line[] = [titleLine(title, width)];
 
+  // Violations are what the user came for: wrapped, up to three lines each.
   for (const v of violationsAt(s.report, turn.call)) {
-    lines.push(fitLine([seg(v.severity === 'error' ? '✗ ' : '! ', v.severity), seg(`${v.kind}: `, v.severity), seg(safe(v.message))], width));
+    const tone = v.severity;
+    const text = wrapText(`${v.kind}: ${safe(v.message)}`, Math.max(1, width - 2), 3);
+    text.forEach((t, i) => lines.push(fitLine([seg(i === 0 ? (tone === 'error' ? '✗ ' : '! ') : '  ', tone), seg(t, tone)], width)));
   }
   if (turn.refilled && turn.call > 1) lines.push(fitLine([seg('! ', 'warning'), seg('the framework refilled a nil tool list before this call')], width));
 
@@ -254,12 +243,6 @@ const HINTS: ReadonlyArray<readonly [string, string]> = [
   ['?', 'help'],
   ['q', 'quit'],
 ];
-
-export function hintLine(hints: ReadonlyArray<readonly [string, string]>, width: number): Line {
-  const segs: Segment[] = [];
-  for (const [k, what] of hints) segs.push(seg(k, 'key'), seg(` ${what}  `, 'dim'));
-  return fitLine(segs, width);
-}
 
 export function footerLine(s: StepperState, width: number): Line {
   if (s.pending) return fitLine([seg('… ', 'accent'), seg(`re-simulating (mode ${s.pending.mode}, replay ${s.pending.replay ? 'on' : 'off'})`)], width);

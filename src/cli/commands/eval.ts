@@ -1,0 +1,98 @@
+/** `toolsearch eval <labeled.jsonl> -c <catalog>`: retrieval quality of the reference against baselines. */
+import { Command, InvalidArgumentError, Option } from 'commander';
+import type { CliContext } from '../context.js';
+import { addCatalogOptions, loadCatalog, type CatalogFlags } from '../inputs.js';
+import { SCORER_NAMES as SCORERS, type ScorerName } from '../../eval/scorers/types.js';
+import { parsePositiveInt } from '../options.js';
+
+interface EvalFlags extends CatalogFlags {
+  readonly scorers: ScorerName[];
+  readonly field: 'query' | 'request';
+  readonly misses: number;
+  readonly json?: boolean;
+}
+
+function parseScorers(value: string): ScorerName[] {
+  const names = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  if (names.length === 0) throw new InvalidArgumentError(`expected scorer names: ${SCORERS.join(', ')}.`);
+  for (const n of names) {
+    if (!(SCORERS as readonly string[]).includes(n)) throw new InvalidArgumentError(`unknown scorer "${n}"; the scorers are ${SCORERS.join(', ')}.`);
+  }
+  return [...new Set(names)] as ScorerName[];
+}
+
+function parseCount(value: string): number {
+  if (value === '0') return 0;
+  return parsePositiveInt(value);
+}
+
+const EXAMPLES = `
+Examples:
+  $ toolsearch eval fixtures/eval/demo-queries.jsonl -c fixtures/catalogs/demo.yaml
+  $ toolsearch eval queries.jsonl -c catalog.yaml --scorers spec,bm25 --json > eval.json
+  # how would the scorers do if the model passed the user's words through?
+  $ toolsearch eval fixtures/eval/demo-queries.jsonl -c fixtures/catalogs/demo.yaml --field request
+
+Input: JSON lines {"query": "...", "relevant": ["tool", ...], "request": "..."?};
+relevant tools must be dynamic tools of the catalog.
+Scorers (all over the catalog's dynamic tools):
+  spec   the reference (the exact port of the Eino scorer)
+  fuse   fuse.js token search over name words (weight 2) and description (weight 1),
+         threshold 0.3, ignoreLocation
+  bm25   Okapi BM25 (k1 1.2, b 0.75) over name words and description words
+  regex  the query as a case-insensitive regular expression over name and description
+         (an invalid pattern is searched as literal text)
+Metrics: recall@1/3/5/10 (share of the relevant tools in the first k results), MRR
+(within 10), nDCG@5 (binary relevance), share of queries with no result; a query is
+missed when no relevant tool is in the first 5 results (max_results' default).
+`;
+
+export function evalCommand(ctx: CliContext): Command {
+  const cmd = new Command('eval')
+    .summary('retrieval quality: the reference scorer against fuse.js, BM25 and regex baselines')
+    .description('Score labeled queries with the reference keyword scorer and baselines, over the same catalog.')
+    .argument('<labeled>', 'labeled queries, JSON lines: {"query", "relevant": [...], "request"?}');
+  addCatalogOptions(cmd, 'catalog file (required)');
+  return cmd
+    .addOption(new Option('--scorers <list>', `comma-separated scorers (${SCORERS.join(', ')})`).argParser(parseScorers).default([...SCORERS], SCORERS.join(',')))
+    .addOption(new Option('--field <field>', 'which text the scorers receive: the query, or the user request').choices(['query', 'request']).default('query'))
+    .addOption(new Option('--misses <n>', 'misses listed per scorer in the human report (0: none)').argParser(parseCount).default(10))
+    .option('--json', 'print the full report as JSON (every miss, every ranking)')
+    .addHelpText('after', EXAMPLES)
+    .action(async (labeled: string, flags: EvalFlags) => {
+      await runEval(ctx, labeled, flags);
+    });
+}
+
+async function runEval(ctx: CliContext, labeled: string, flags: EvalFlags): Promise<void> {
+  const { loadQuerySet } = await import('../../eval/queries.js');
+  const { UsageError } = await import('../../errors.js');
+  const catalog = await loadCatalog(flags, (m) => ctx.warn(m));
+  const set = loadQuerySet(labeled);
+  const dynamic = catalog.tools.filter((t) => !t.static);
+  if (dynamic.length === 0) throw new UsageError('tools is required: the catalog has no dynamic tools');
+  set.validate(new Set(dynamic.map((t) => t.name)), new Set(catalog.tools.filter((t) => t.static).map((t) => t.name)));
+  if (flags.field === 'request') {
+    const without = set.queries.find((q) => q.request === null);
+    if (without) throw new UsageError(`--field request: the query on line ${without.line} of ${labeled} has no "request"`);
+  }
+  const { evaluate } = await import('../../eval/evaluate.js');
+  const report = await evaluate({
+    tools: dynamic,
+    queries: set.queries,
+    scorers: flags.scorers,
+    field: flags.field,
+    catalogSource: catalog.sources.map((s) => s.file).join(', '),
+    queriesFile: labeled,
+  });
+  if (flags.json) {
+    const { safeJson } = await import('../../report/json.js');
+    ctx.out(`${safeJson(report, undefined, 2)}\n`);
+    return;
+  }
+  const { renderEval } = await import('../../report/eval-text.js');
+  ctx.lines(renderEval(report, { style: ctx.outStyle, width: ctx.width, misses: flags.misses }));
+}

@@ -1,0 +1,67 @@
+/** `toolsearch explore`: live search in the terminal (Ink, loaded only here and by `simulate --tui`). */
+import { Command, Option } from 'commander';
+import type { TerminalIo } from '../../tui/fullscreen.js';
+import { assertInteractive } from '../../tui/tty.js';
+import type { CliContext } from '../context.js';
+import { addCatalogOptions, loadCatalog, searchScope, type CatalogFlags } from '../inputs.js';
+import { parsePositiveInt } from '../options.js';
+
+interface ExploreFlags extends CatalogFlags {
+  readonly maxResults?: number;
+}
+
+const EXAMPLES = `
+Examples:
+  $ toolsearch explore -c fixtures/catalogs/demo.yaml
+  $ toolsearch explore -c demo.yaml create issue        # start with a query
+  $ toolsearch explore -c github.json -c slack.json -n 10
+
+Keys: type the query (keywords, +required, select:a,b) and the results re-rank
+at every key; Tab moves into the results, where ↑/↓ selects a result and shows
+the rule, name part and points of every keyword; f shows the fuse.js baseline
+side by side; +/- change max_results; y copies the query as a
+"toolsearch search --expect-first …" command for a CI suite (also printed on
+exit); ? shows all keys; q, Esc or Ctrl-C quits.
+
+Needs an interactive terminal; in scripts use: toolsearch search -c <file> <query> --json
+`;
+
+/** The catalog options as given, to repeat them in a copied command line. */
+function catalogArgs(flags: ExploreFlags): string[] {
+  const args: string[] = [];
+  for (const file of flags.catalog ?? []) args.push('-c', file);
+  if (flags.catalogFormat !== undefined && flags.catalogFormat !== 'auto') args.push('--catalog-format', flags.catalogFormat);
+  if (flags.prefix !== undefined) args.push('--prefix', flags.prefix);
+  return args;
+}
+
+export function exploreCommand(ctx: CliContext): Command {
+  const cmd = new Command('explore')
+    .summary('live search: results re-ranked as you type (interactive)')
+    .description(
+      "Type a query and watch the catalog's dynamic tools re-rank at every key, exactly as tool_search " +
+        'ranks them, with the rule behind every point and the fuse.js baseline side by side.',
+    )
+    .argument('[query...]', 'a query to start with');
+  addCatalogOptions(cmd, 'catalog file (required)');
+  cmd
+    .addOption(new Option('-n, --max-results <n>', 'max_results to start with (default: 5; +/- change it)').argParser(parsePositiveInt))
+    .addHelpText('after', EXAMPLES)
+    .action(async (words: string[], flags: ExploreFlags) => {
+      assertInteractive(ctx.io, 'explore', 'toolsearch search -c <file> <query> --json');
+      const catalog = await loadCatalog(flags, (w) => ctx.warn(w));
+      const scope = searchScope(catalog, false);
+      const { runExplore } = await import('../../tui/explore/run.js');
+      await runExplore({
+        index: scope.index,
+        catalogArgs: catalogArgs(flags),
+        source: catalog.sources.map((s) => s.file).join(', '),
+        ...(words.length > 0 ? { initialQuery: words.join(' ') } : {}),
+        ...(flags.maxResults !== undefined ? { initialMaxResults: flags.maxResults } : {}),
+        color: ctx.outStyle.enabled,
+        // assertInteractive checked these are the terminal's streams.
+        io: ctx.io as unknown as TerminalIo,
+      });
+    });
+  return cmd;
+}

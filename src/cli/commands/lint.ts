@@ -1,0 +1,66 @@
+/** `toolsearch lint <catalog...>`: how findable is each dynamic tool with the reference's keyword search? */
+import { Command } from 'commander';
+import { AssertionFailure } from '../../errors.js';
+import type { CliContext } from '../context.js';
+import { addCatalogOptions, loadCatalog, type CatalogFlags } from '../inputs.js';
+
+interface LintFlags extends CatalogFlags {
+  readonly json?: boolean;
+  readonly strict?: boolean;
+  readonly all?: boolean;
+}
+
+const EXAMPLES = `
+Examples:
+  $ toolsearch lint fixtures/catalogs/demo.yaml
+  $ toolsearch lint tools.json --catalog-format mcp --prefix github --json
+  $ toolsearch lint catalog.yaml --strict        # CI: exit 1 when a tool has an error
+
+Per dynamic tool, with the reference's scorer and max_results 5:
+  errors    own-name-missed   a query of its own name parts does not return it
+            crowded-out       no single word of its name or description returns it
+            no-name-parts     the name splits into nothing (only underscores)
+            case-collision    another tool has the same name up to case
+  warnings  own-name-not-first, identical-name-parts, empty-name-pieces,
+            giant-name-part (a part over 20 characters), unsplit-separator
+            (-, ., / inside a part: the reference does not split there),
+            empty-description, duplicate-description, long-description
+            (over 500 characters and 3x the median: it matches most words)
+Tools are listed worst first. Exit codes: 0 (also with findings, unless --strict),
+1 --strict and an error was found, 2 bad input.
+`;
+
+export function lintCommand(ctx: CliContext): Command {
+  const cmd = new Command('lint')
+    .summary('findability: which tools are hard to find with the reference keyword search')
+    .description('Check how well the reference keyword search finds each dynamic tool of a catalog, and why not.')
+    .argument('[catalog...]', 'catalog files (merged), JSON or YAML; or use -c');
+  addCatalogOptions(cmd, 'catalog file (or give it as an argument)');
+  return cmd
+    .option('--json', 'print the full report as JSON')
+    .option('--strict', 'exit 1 when any tool has an error')
+    .option('--all', 'also list the tools without findings')
+    .addHelpText('after', EXAMPLES)
+    .action(async (files: string[], flags: LintFlags) => {
+      await runLint(ctx, files, flags);
+    });
+}
+
+async function runLint(ctx: CliContext, files: string[], flags: LintFlags): Promise<void> {
+  const catalog = await loadCatalog({ ...flags, catalog: [...files, ...(flags.catalog ?? [])] }, (m) => ctx.warn(m));
+  const { UsageError } = await import('../../errors.js');
+  if (!catalog.tools.some((t) => !t.static)) throw new UsageError('tools is required: the catalog has no dynamic tools');
+  const { lintCatalog } = await import('../../lint/lint.js');
+  const report = lintCatalog(catalog);
+  if (flags.json) {
+    const { safeJson } = await import('../../report/json.js');
+    ctx.out(`${safeJson(report, undefined, 2)}\n`);
+  } else {
+    const { renderLint } = await import('../../report/lint-text.js');
+    ctx.lines(renderLint(report, { style: ctx.outStyle, all: flags.all === true }));
+  }
+  if (flags.strict && report.summary.errors > 0) {
+    const n = report.tools.filter((t) => t.errors > 0).length;
+    throw new AssertionFailure(`${report.summary.errors} error${report.summary.errors === 1 ? '' : 's'} in ${n} tool${n === 1 ? '' : 's'} (--strict)`);
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * The JUnit XML reporter, in the shape GitHub Actions reporters, GitLab and
+ * Jenkins read: `<testsuites>` holding one `<testsuite>` per suite file, a
+ * `<testcase>` per case with `<failure>` or `<skipped>`. Times are seconds.
+ * `classname` is the suite file without its extension and with dots
+ * replaced (Jenkins reads dots as package separators); `file` and `line`
+ * point at the case in the suite.
+ */
+import type { TestReport } from '../suite/types.js';
+import { caseFailureText } from './test-text.js';
+import { xmlAttr, xmlText } from './xml.js';
+
+const seconds = (ms: number): string => (ms / 1000).toFixed(3);
+
+function classname(file: string): string {
+  return file.replace(/\.(ya?ml|json)$/i, '').replace(/\./g, '_');
+}
+
+export function renderJUnit(report: TestReport): string {
+  const s = report.summary;
+  const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
+  out.push(
+    `<testsuites name="toolsearch" tests="${s.total}" failures="${s.failed}" errors="0" skipped="${s.skipped}" time="${seconds(s.duration_ms)}">`,
+  );
+  for (const suite of report.suites) {
+    const failed = suite.cases.filter((c) => c.status === 'failed').length;
+    const skipped = suite.cases.filter((c) => c.status === 'skipped').length;
+    out.push(
+      `  <testsuite name="${xmlAttr(suite.name)}" tests="${suite.cases.length}" failures="${failed}" errors="0" skipped="${skipped}" time="${seconds(suite.duration_ms)}" file="${xmlAttr(suite.file)}">`,
+    );
+    for (const c of suite.cases) {
+      const attrs = `name="${xmlAttr(c.name)}" classname="${xmlAttr(classname(suite.file))}" file="${xmlAttr(c.location.file)}" line="${c.location.line}" time="${seconds(c.duration_ms)}"`;
+      if (c.status === 'passed') {
+        out.push(`    <testcase ${attrs}/>`);
+      } else if (c.status === 'skipped') {
+        out.push(`    <testcase ${attrs}>`);
+        out.push(`      <skipped${c.skip_reason ? ` message="${xmlAttr(c.skip_reason)}"` : ''}/>`);
+        out.push('    </testcase>');
+      } else {
+        const first = c.failures[0]!;
+        const message = c.failures.length === 1 ? first.message : `${first.message} (and ${c.failures.length - 1} more)`;
+        const body = [`${c.location.file}:${c.location.line}:${c.location.column}`, ...caseFailureText(c)].join('\n');
+        out.push(`    <testcase ${attrs}>`);
+        out.push(`      <failure message="${xmlAttr(message)}" type="${xmlAttr(first.expectation)}">${xmlText(body)}</failure>`);
+        out.push('    </testcase>');
+      }
+    }
+    out.push('  </testsuite>');
+  }
+  out.push('</testsuites>');
+  return `${out.join('\n')}\n`;
+}

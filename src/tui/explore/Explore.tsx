@@ -1,0 +1,136 @@
+/**
+ * Live search: the container wires keys to the reducer, runs the search on
+ * every change of the query (synchronously: the index answers in well under
+ * a frame, see the note in the README) and performs the two effects the state
+ * asks for — loading the baseline and copying the command line.
+ */
+import { Box, useApp, useInput, type Key } from 'ink';
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState, type ReactElement } from 'react';
+import type { ToolIndex } from '../../core/scorer.js';
+import { LinesView, LineView, ThemeContext } from '../LinesView.js';
+import { useTerminalSize, type Size } from '../size.js';
+import type { Theme } from '../theme.js';
+import { searchCommandLine } from './command-line.js';
+import {
+  comparisonLines,
+  explanationLines,
+  exploreLayout,
+  footerLine,
+  headerLine,
+  helpLines,
+  queryLine,
+  resultCount,
+  resultLines,
+  statusLine,
+  type ExploreView,
+} from './screen.js';
+import { baselineQuery, exploreSearch, type ExploreResult } from './search.js';
+import { exploreEventReducer, initialExploreState } from './state.js';
+
+/** A baseline ranking: the names of the best `limit` tools for a query. */
+export type BaselineRanker = (query: string, limit: number) => readonly string[];
+
+export interface ExploreProps {
+  /** The index over the catalog's dynamic tools (what `tool_search` searches). */
+  readonly index: ToolIndex;
+  /** Loads the fuse.js baseline (called once, on the first `f`). */
+  readonly loadBaseline: () => Promise<BaselineRanker>;
+  /** Catalog options to repeat in the copied command line (`-c`, `demo.yaml`…). */
+  readonly catalogArgs: readonly string[];
+  /** Where the tools came from, for the header. */
+  readonly source: string;
+  /** Puts a command line on the clipboard (and keeps it to print at exit). */
+  readonly onCopy: (commandLine: string) => void;
+  readonly initialQuery?: string;
+  readonly initialMaxResults?: number;
+  readonly theme?: Theme;
+  /** A fixed size (tests); otherwise the terminal's, following resizes. */
+  readonly size?: Size;
+}
+
+function firstResult(r: ExploreResult): string | null {
+  if (r.kind === 'keyword' || r.kind === 'select') return r.rows[0]?.name ?? null;
+  return null;
+}
+
+export function Explore(props: ExploreProps): ReactElement {
+  const { index, loadBaseline, onCopy, theme = { color: false } } = props;
+  const [state, dispatch] = useReducer(exploreEventReducer, { query: props.initialQuery, maxResults: props.initialMaxResults }, initialExploreState);
+  const { exit } = useApp();
+  const size = useTerminalSize(props.size);
+  const [ranker, setRanker] = useState<BaselineRanker | null>(null);
+
+  const result = useMemo(() => exploreSearch(index, state.query, state.maxResults), [index, state.query, state.maxResults]);
+  const count = resultCount(result);
+  const countRef = useRef(count);
+  countRef.current = count;
+
+  // A stable handler: Ink re-subscribes whenever it changes.
+  const onKey = useCallback((input: string, key: Key) => dispatch({ type: 'key', input, key, resultCount: countRef.current }), []);
+  useInput(onKey);
+
+  useEffect(() => {
+    if (state.quit) exit();
+  }, [state.quit, exit]);
+
+  // Load the baseline on the first `f`.
+  useEffect(() => {
+    if (state.fuse !== 'loading' || ranker !== null) return undefined;
+    let live = true;
+    loadBaseline().then(
+      (r) => {
+        if (!live) return;
+        setRanker(() => r);
+        dispatch({ type: 'fuseReady' });
+      },
+      (err: unknown) => live && dispatch({ type: 'fuseFailed', message: err instanceof Error ? err.message : String(err) }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [state.fuse, ranker, loadBaseline]);
+
+  const baseline = useMemo(() => {
+    if (state.fuse !== 'on' || ranker === null || result.kind !== 'keyword') return null;
+    return ranker(baselineQuery(result.keywords), result.maxResults);
+  }, [state.fuse, ranker, result]);
+
+  // Copy the command line when asked.
+  const lastCopy = useRef(state.copyRequest);
+  useEffect(() => {
+    if (state.copyRequest === lastCopy.current) return;
+    lastCopy.current = state.copyRequest;
+    if (result.kind !== 'keyword' && result.kind !== 'select') {
+      dispatch({ type: 'notice', text: 'nothing to copy: type a query first' });
+      return;
+    }
+    const line = searchCommandLine({ catalogArgs: props.catalogArgs, query: state.query, maxResults: state.maxResults, first: firstResult(result) });
+    onCopy(line);
+    dispatch({ type: 'notice', text: `copied: ${line}` });
+  }, [state.copyRequest, result, state.query, state.maxResults, props.catalogArgs, onCopy]);
+
+  const view: ExploreView = { result, baseline, source: props.source, toolCount: index.size, partsOf: (n) => index.partsOf(n) ?? [] };
+  const layout = exploreLayout(size, result);
+  const body = layout.resultsHeight + layout.explainHeight;
+  return (
+    <ThemeContext.Provider value={theme}>
+      <Box flexDirection="column" width={layout.width} height={layout.height} overflow="hidden">
+        <LineView line={headerLine(state, view, layout.width)} />
+        <LineView line={queryLine(state, layout.width)} />
+        <LineView line={statusLine(view, layout.width)} />
+        {state.help ? (
+          <LinesView lines={helpLines(layout.width, body)} height={body} />
+        ) : (
+          <>
+            <LinesView
+              lines={state.fuse === 'off' ? resultLines(state, view, layout.width, layout.resultsHeight) : comparisonLines(state, view, layout.width, layout.resultsHeight)}
+              height={layout.resultsHeight}
+            />
+            <LinesView lines={explanationLines(state, view, layout.width, layout.explainHeight)} height={layout.explainHeight} />
+          </>
+        )}
+        <LineView line={footerLine(state, layout.width)} />
+      </Box>
+    </ThemeContext.Provider>
+  );
+}

@@ -1,0 +1,118 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { InputError } from '../../src/errors.js';
+import { liveChildren } from '../../src/mcp/children.js';
+import { listMcpTools, McpServerError } from '../../src/mcp/list-tools.js';
+import { nodeEval, q, readPid, serverCommand, startHttpServer, waitGone } from './helpers.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'toolsearch-mcp-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+async function failure(p: Promise<unknown>): Promise<McpServerError> {
+  try {
+    await p;
+  } catch (err) {
+    expect(err).toBeInstanceOf(McpServerError);
+    expect(err).toBeInstanceOf(InputError);
+    return err as McpServerError;
+  }
+  throw new Error('expected a failure');
+}
+
+describe('listMcpTools over stdio', () => {
+  it('follows the cursors of a paginated tools/list and ends the server', async () => {
+    const list = await listMcpTools({ command: serverCommand(['--page-size', '3']) });
+    expect(list.pages).toBe(3); // 7 tools: 3 + 3 + 1
+    expect(list.tools.map((t) => t.name)).toEqual(['create_issue', 'list-issues', 'searchCode', 'get.file', 'post_message', 'add_reaction', 'query']);
+    expect(list.server).toEqual({ name: 'Test Server!', version: '1.2.3' });
+    expect(list.serverName).toBe('test_server');
+    expect(list.source).toBe(`mcp:${serverCommand(['--page-size', '3'])}`);
+    expect(list.tools[0]!.description).toBe('Create a new issue in a repository.');
+    expect(list.tools[0]!.inputSchema).toMatchObject({ type: 'object', properties: { text: { type: 'string', description: 'Some text' } }, required: ['text'] });
+    expect(list.warnings).toEqual([]);
+    expect(liveChildren()).toBe(0);
+  });
+
+  it('reads a single page when there is no cursor', async () => {
+    const list = await listMcpTools({ command: serverCommand(['--tools', '2', '--page-size', '10']) });
+    expect(list.pages).toBe(1);
+    expect(list.tools).toHaveLength(2);
+  });
+
+  it('tolerates (and reports) non-JSON-RPC lines once the server has spoken MCP', async () => {
+    const list = await listMcpTools({ command: serverCommand(['--noise-after-init']) });
+    expect(list.tools).toHaveLength(7);
+    expect(list.warnings).toEqual([expect.stringMatching(/wrote 1 line\(s\) on stdout that were not JSON-RPC \(ignored\)$/)]);
+  });
+
+  it('reports a command that does not exist', async () => {
+    const err = await failure(listMcpTools({ command: 'definitely-not-a-command-xyz --flag' }));
+    expect(err.message).toBe('command not found: definitely-not-a-command-xyz');
+    expect(err.headline).toBe('mcp:definitely-not-a-command-xyz --flag: command not found: definitely-not-a-command-xyz');
+  });
+
+  it('reports a server that exits early, with the tail of its stderr', async () => {
+    const err = await failure(listMcpTools({ command: nodeEval("console.error('starting'); console.error('boom: GITHUB_TOKEN is not set'); process.exit(3)") }));
+    expect(err.message).toBe("the server exited with code 3 before answering initialize; the server's stderr ended with: starting | boom: GITHUB_TOKEN is not set");
+    expect(err.stderr).toBe('starting\nboom: GITHUB_TOKEN is not set\n');
+  });
+
+  it('fails fast on a program that writes something other than JSON-RPC, and ends it', async () => {
+    const pidFile = join(tmp, 'garbage.pid');
+    const started = Date.now();
+    const err = await failure(
+      listMcpTools({
+        command: nodeEval("require('fs').writeFileSync(process.argv[1], String(process.pid)); console.log('Hello, I am not MCP'); setInterval(() => {}, 1000)", [pidFile]),
+        timeoutMs: 20_000,
+      }),
+    );
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(err.message).toBe('not an MCP server: it wrote something other than JSON-RPC on stdout: "Hello, I am not MCP"');
+    expect(await waitGone(await readPid(pidFile))).toBe(true);
+  });
+
+  it('times out on a server that never answers, and ends its whole process group', async () => {
+    const pidFile = join(tmp, 'silent.pid');
+    // A shell that starts node in the background: node is a grandchild that ignores stdin.
+    const inner = nodeEval("require('fs').writeFileSync(process.argv[1], String(process.pid)); setInterval(() => {}, 1000)", [pidFile]);
+    const err = await failure(listMcpTools({ command: `sh -c ${q(`${inner} & wait`)}`, timeoutMs: 300 }));
+    expect(err.message).toBe('no answer to initialize within 0.3 s');
+    expect(await waitGone(await readPid(pidFile))).toBe(true);
+    expect(liveChildren()).toBe(0);
+  });
+
+  it('reports an unterminated quote and an empty command line', async () => {
+    expect((await failure(listMcpTools({ command: "node -e 'x" }))).message).toBe("unterminated ' quote in the command line: node -e 'x");
+    expect((await failure(listMcpTools({ command: '   ' }))).message).toBe('the command line is empty');
+  });
+});
+
+describe('listMcpTools over Streamable HTTP (127.0.0.1)', () => {
+  it('follows cursors and ends the session', async () => {
+    const server = await startHttpServer({ name: 'HTTP Demo', pageSize: 2 });
+    try {
+      const list = await listMcpTools({ url: server.url });
+      expect(list.pages).toBe(4);
+      expect(list.tools).toHaveLength(7);
+      expect(list.serverName).toBe('http_demo');
+      expect(list.source).toBe(`mcp:${server.url}`);
+      expect(server.sessionsEnded()).toBe(1);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('reports a URL where nothing listens', async () => {
+    const server = await startHttpServer();
+    const url = server.url;
+    await server.close();
+    const err = await failure(listMcpTools({ url, timeoutMs: 5000 }));
+    expect(err.message).toMatch(/^cannot initialize an MCP session at http:\/\/127\.0\.0\.1:\d+\/mcp: .*ECONNREFUSED/);
+  });
+
+  it('rejects a URL that is not http(s)', async () => {
+    expect((await failure(listMcpTools({ url: 'ftp://127.0.0.1/x' }))).message).toBe('an MCP URL must be http: or https:, got ftp:');
+  });
+});
