@@ -12,6 +12,7 @@ import { simulateCommand } from './commands/simulate.js';
 import { testCommand } from './commands/test.js';
 import { evalCommand } from './commands/eval.js';
 import { lintCommand } from './commands/lint.js';
+import { importCommand } from './commands/import.js';
 
 export type CommandFactory = (ctx: CliContext) => Command;
 
@@ -22,4 +23,5 @@ export const COMMANDS: readonly CommandFactory[] = [
   testCommand,
   evalCommand,
   lintCommand,
+  importCommand,
 ];

@@ -53,7 +53,7 @@ export function renderExcerpt(excerpt: string, width: number): string[] {
   const suffix = end < cells.length ? '…' : '';
   const line = prefix + cells.slice(start, end).join('') + suffix;
   const caret = ' '.repeat(w(start, at) + (prefix ? 1 : 0)) + '^';
-  return [`  ${line}`, `  ${caret}`];
+  return [`  ${line}`.trimEnd(), `  ${caret}`];
 }
 
 /** Prints what went wrong and returns the exit code. */

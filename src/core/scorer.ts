@@ -322,22 +322,23 @@ class PairList {
   }
 }
 
-/** Strings interned to ids, with the tool last seen for each (to list a tool once per string). */
+/** Strings interned to ids, with the tool last seen for each in two roles (to list a tool once per string and role). */
 class Vocabulary {
   readonly strings: string[] = [];
   private readonly ids = new Map<string, number>();
-  private last: Int32Array = new Int32Array(1024).fill(-1);
-  /** The id of `s`, or -1 when `tool` was already recorded for it. */
-  idFor(s: string, tool: number): number {
+  private last: Int32Array = new Int32Array(2048).fill(-1);
+  /** The id of `s`; -1 when it was already recorded for `tool` in `role` (0 or 1). */
+  idFor(s: string, tool: number, role: number): number {
     let id = this.ids.get(s);
     if (id === undefined) {
       id = this.strings.length;
       this.ids.set(s, id);
       this.strings.push(s);
-      if (id >= this.last.length) this.last = grow(this.last, -1);
+      if (2 * id + 1 >= this.last.length) this.last = grow(this.last, -1);
     }
-    if (this.last[id] === tool) return -1;
-    this.last[id] = tool;
+    const slot = 2 * id + role;
+    if (this.last[slot] === tool) return -1;
+    this.last[slot] = tool;
     return id;
   }
 }
@@ -364,18 +365,14 @@ class TokenIndex {
 
   constructor(entries: readonly IndexedTool[], partsOf: (t: IndexedTool) => readonly string[]) {
     const parts = new Vocabulary();
-    const names = new Vocabulary();
-    const descs = new Vocabulary();
+    const tokens = new Vocabulary();
     const partPairs = new PairList();
     const namePairs = new PairList();
     const descPairs = new PairList();
-    // Text tokens go through one map (so that name and description share ids).
-    const tokenIds = new Map<string, number>();
-    const tokens: string[] = [];
     for (let t = 0; t < entries.length; t++) {
       const e = entries[t]!;
       for (const part of partsOf(e)) {
-        const id = parts.idFor(part, t);
+        const id = parts.idFor(part, t, 0);
         if (id >= 0) partPairs.push(id, t);
       }
       const s = e.text;
@@ -386,26 +383,19 @@ class TokenIndex {
         if (i >= len) break;
         const start = i;
         while (i < len && !isSeparator(s.charCodeAt(i))) i++;
-        const tok = s.slice(start, i);
-        let tid = tokenIds.get(tok);
-        if (tid === undefined) {
-          tid = tokens.length;
-          tokenIds.set(tok, tid);
-          tokens.push(tok);
-        }
-        if (start < e.nameLength) {
-          if (names.idFor(tok, t) >= 0) namePairs.push(tid, t);
-        } else if (descs.idFor(tok, t) >= 0) descPairs.push(tid, t);
+        const inName = start < e.nameLength;
+        const id = tokens.idFor(s.slice(start, i), t, inName ? 0 : 1);
+        if (id >= 0) (inName ? namePairs : descPairs).push(id, t);
       }
     }
     this.parts = parts.strings;
     [this.partOff, this.partPost] = partPairs.toLists(this.parts.length);
     this.partGrams = new TrigramIndex(this.parts);
-    this.tokens = tokens;
-    [this.nameOff, this.namePost] = namePairs.toLists(tokens.length);
-    [this.descOff, this.descPost] = descPairs.toLists(tokens.length);
-    this.tokenGrams = new TrigramIndex(tokens);
-    const most = Math.max(this.parts.length, tokens.length);
+    this.tokens = tokens.strings;
+    [this.nameOff, this.namePost] = namePairs.toLists(this.tokens.length);
+    [this.descOff, this.descPost] = descPairs.toLists(this.tokens.length);
+    this.tokenGrams = new TrigramIndex(this.tokens);
+    const most = Math.max(this.parts.length, this.tokens.length);
     this.stamp = new Int32Array(most);
     this.scratch = new Int32Array(most);
   }
@@ -651,7 +641,7 @@ export class ToolIndex {
     const limit = Number.isNaN(maxResults) ? Infinity : Math.max(0, Math.trunc(maxResults));
     const tokens = this.tokenIndex();
     const keys = this.keys ?? (this.keys = new Float64Array(n));
-    const count = tokens === null ? this.scoreAll(keywords, keys) : this.scoreByTerms(tokens, keywords, keys);
+    const count = tokens === null ? this.scoreAll(keywords, keys) : this.scoreByTerms(tokens, keywords, keys, limit);
     const out: ScoredTool[] = [];
     for (const key of selectTop(keys, count, limit)) {
       const score = Math.floor(key / n);
@@ -740,7 +730,7 @@ export class ToolIndex {
    * keyword are kept. With required keywords, the cheapest one goes first and
    * bounds the tools every other keyword looks at.
    */
-  private scoreByTerms(tokens: TokenIndex, keywords: readonly Keyword[], keys: Float64Array): number {
+  private scoreByTerms(tokens: TokenIndex, keywords: readonly Keyword[], keys: Float64Array, limit: number): number {
     const plans = keywords.map((k) => this.plan(tokens, k));
     const requiredCount = plans.reduce((c, p) => c + (p.required ? 1 : 0), 0);
     if (requiredCount > 0) {
@@ -755,7 +745,7 @@ export class ToolIndex {
     for (let k = 0; k < plans.length; k++) {
       const bounded = requiredCount > 0 && k > 0;
       if (bounded && touched === 0) return 0;
-      touched = this.addKeyword(tokens, plans[k]!, bounded, touched);
+      touched = this.addKeyword(tokens, plans[k]!, bounded, touched, plans.length === 1 ? limit : Infinity);
     }
     const list = this.touched!;
     const acc = this.acc!;
@@ -772,66 +762,85 @@ export class ToolIndex {
   /**
    * Adds one keyword's points to the tools it matches. When `bounded`, only
    * tools already touched count (a tool the first required keyword missed is
-   * excluded anyway). Returns the new number of touched tools.
+   * excluded anyway). With `limit` (a query of this one keyword), stops once
+   * `limit` tools have the points of the lists done so far: later lists give
+   * fewer. Returns the new number of touched tools.
    */
-  private addKeyword(tokens: TokenIndex, p: KeywordPlan, bounded: boolean, touched: number): number {
+  private addKeyword(tokens: TokenIndex, p: KeywordPlan, bounded: boolean, touched: number, limit: number): number {
     const entries = this.entries;
-    const toolStamp = this.toolStamp!;
-    const kwStamp = this.kwStamp!;
-    const acc = this.acc!;
-    const reqHits = this.reqHits!;
-    const list = this.touched!;
-    const epoch = this.epoch;
-    const serial = ++this.kwSerial === 0x7fffffff ? this.resetSerial() : this.kwSerial;
-    const add = (t: number, pts: number): void => {
-      if (toolStamp[t] !== epoch) {
-        toolStamp[t] = epoch;
-        acc[t] = 0;
-        reqHits[t] = 0;
-        list[touched++] = t;
-      }
-      acc[t]! += pts;
-      if (p.required) reqHits[t]!++;
-    };
+    this.kwSerial = this.kwSerial === 0x7ffffffe ? this.resetSerial() : this.kwSerial + 1;
     // Few tools left and many postings: check those tools' texts directly.
     if (p.plan === Plan.All || (bounded && touched * TEXT_CHECK_COST < p.cost)) {
+      const list = this.touched!;
       const count = bounded ? touched : entries.length;
       for (let i = 0; i < count; i++) {
         const t = bounded ? list[i]! : i;
         const pts = this.scoreKeyword(entries[t]!, p.kw);
-        if (pts > 0) add(t, pts);
+        if (pts > 0) touched = this.addPoints(t, pts, p.required, touched);
       }
       return touched;
     }
-    const visit = (post: Int32Array, from: number, to: number, known: Rule | null): void => {
-      for (let i = from; i < to; i++) {
-        const t = post[i]!;
-        if (kwStamp[t] === serial) continue;
-        kwStamp[t] = serial;
-        if (bounded && toolStamp[t] !== epoch) continue;
-        const pts = this.scoreKeyword(entries[t]!, p.kw, Where.Unknown, known);
-        if (pts > 0) add(t, pts);
-      }
-    };
     const { partOff, partPost, nameOff, namePost, descOff, descPost } = tokens;
     if (p.plan === Plan.Candidates) {
-      for (const id of p.tokens) visit(namePost, nameOff[id]!, nameOff[id + 1]!, null);
-      for (const id of p.tokens) visit(descPost, descOff[id]!, descOff[id + 1]!, null);
+      for (const id of p.tokens) touched = this.visit(namePost, nameOff[id]!, nameOff[id + 1]!, p, -1, bounded, touched);
+      for (const id of p.tokens) touched = this.visit(descPost, descOff[id]!, descOff[id + 1]!, p, -1, bounded, touched);
       return touched;
     }
     // Every list is exact, and a tool takes the rule of the first list it is
     // in: a part equal to the keyword, a part containing it, a name
     // containing it (no part does), a description containing it (the name
-    // does not).
-    p.parts.forEach((id, i) => visit(partPost, partOff[id]!, partOff[id + 1]!, i === 0 && p.exactPart ? 'exact-part' : 'part-substring'));
-    for (const id of p.tokens) visit(namePost, nameOff[id]!, nameOff[id + 1]!, 'name-substring');
-    for (const id of p.tokens) visit(descPost, descOff[id]!, descOff[id + 1]!, 'description');
+    // does not). The points of a rule come from scoreKeyword.
+    // A single keyword stops between rules once `limit` tools are in.
+    const some = entries[0]!;
+    const ids = p.parts;
+    const first = p.exactPart ? 1 : 0;
+    if (p.exactPart) {
+      const exact = this.scoreKeyword(some, p.kw, Where.Unknown, 'exact-part');
+      touched = this.visit(partPost, partOff[ids[0]!]!, partOff[ids[0]! + 1]!, p, exact, bounded, touched);
+      if (touched >= limit) return touched;
+    }
+    const partRule = this.scoreKeyword(some, p.kw, Where.Unknown, 'part-substring');
+    for (let i = first; i < ids.length; i++) touched = this.visit(partPost, partOff[ids[i]!]!, partOff[ids[i]! + 1]!, p, partRule, bounded, touched);
+    if (touched >= limit) return touched;
+    const nameRule = this.scoreKeyword(some, p.kw, Where.Unknown, 'name-substring');
+    for (const id of p.tokens) touched = this.visit(namePost, nameOff[id]!, nameOff[id + 1]!, p, nameRule, bounded, touched);
+    if (touched >= limit) return touched;
+    const descRule = this.scoreKeyword(some, p.kw, Where.Unknown, 'description');
+    for (const id of p.tokens) touched = this.visit(descPost, descOff[id]!, descOff[id + 1]!, p, descRule, bounded, touched);
+    return touched;
+  }
+
+  /** Visits post[from..to): each tool once per keyword; `pts` < 0 means score its text. */
+  private visit(post: Int32Array, from: number, to: number, p: KeywordPlan, pts: number, bounded: boolean, touched: number): number {
+    const kwStamp = this.kwStamp!;
+    const toolStamp = this.toolStamp!;
+    const serial = this.kwSerial;
+    const epoch = this.epoch;
+    for (let i = from; i < to; i++) {
+      const t = post[i]!;
+      if (kwStamp[t] === serial) continue;
+      kwStamp[t] = serial;
+      if (bounded && toolStamp[t] !== epoch) continue;
+      const points = pts >= 0 ? pts : this.scoreKeyword(this.entries[t]!, p.kw);
+      if (points > 0) touched = this.addPoints(t, points, p.required, touched);
+    }
+    return touched;
+  }
+
+  private addPoints(t: number, pts: number, required: boolean, touched: number): number {
+    if (this.toolStamp![t] !== this.epoch) {
+      this.toolStamp![t] = this.epoch;
+      this.acc![t] = 0;
+      this.reqHits![t] = 0;
+      this.touched![touched++] = t;
+    }
+    this.acc![t]! += pts;
+    if (required) this.reqHits![t]!++;
     return touched;
   }
 
   private resetSerial(): number {
     this.kwStamp!.fill(0);
-    this.kwSerial = 1;
     return 1;
   }
 

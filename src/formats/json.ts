@@ -20,6 +20,15 @@ export function describeChar(text: string, offset: number): string {
   return `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
+function isHex4(t: string, at: number): boolean {
+  for (let i = at; i < at + 4; i++) {
+    const c = t.charCodeAt(i);
+    const lower = c | 0x20;
+    if (!((c >= 0x30 && c <= 0x39) || (lower >= 0x61 && lower <= 0x66))) return false;
+  }
+  return true;
+}
+
 function isWs(c: number): boolean {
   return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
 }
@@ -121,24 +130,19 @@ class JsonReader {
 
   private string(): string {
     const t = this.text;
+    const start = this.pos;
     this.pos++; // opening quote
-    let out = '';
-    let chunk = this.pos;
-    let escapedSurrogate = false;
+    let escaped = false;
     for (;;) {
       if (this.pos >= this.end) this.fail(this.pos, 'invalid JSON: unterminated string');
       const c = t.charCodeAt(this.pos);
-      if (c === 0x22) {
-        out += t.slice(chunk, this.pos);
-        this.pos++;
-        return escapedSurrogate ? toWellFormed(out) : out;
-      }
+      if (c === 0x22) break;
       if (c < 0x20) this.fail(this.pos, `invalid JSON: control character ${describeChar(t, this.pos)} in a string`);
       if (c !== 0x5c) {
         this.pos++;
         continue;
       }
-      out += t.slice(chunk, this.pos);
+      escaped = true;
       const escAt = this.pos;
       this.pos++;
       if (this.pos >= this.end) this.fail(this.pos, 'invalid JSON: unterminated string');
@@ -146,45 +150,27 @@ class JsonReader {
       this.pos++;
       switch (e) {
         case 0x22:
-          out += '"';
-          break;
         case 0x5c:
-          out += '\\';
-          break;
         case 0x2f:
-          out += '/';
-          break;
         case 0x62:
-          out += '\b';
-          break;
         case 0x66:
-          out += '\f';
-          break;
         case 0x6e:
-          out += '\n';
-          break;
         case 0x72:
-          out += '\r';
-          break;
         case 0x74:
-          out += '\t';
           break;
-        case 0x75: {
-          const hex = t.slice(this.pos, this.pos + 4);
-          if (this.pos + 4 > this.end || !/^[0-9a-fA-F]{4}$/.test(hex)) {
-            this.fail(escAt, 'invalid JSON: invalid \\u escape in a string');
-          }
-          const u = parseInt(hex, 16);
-          if (u >= 0xd800 && u <= 0xdfff) escapedSurrogate = true;
-          out += String.fromCharCode(u);
+        case 0x75:
+          if (this.pos + 4 > this.end || !isHex4(t, this.pos)) this.fail(escAt, 'invalid JSON: invalid \\u escape in a string');
           this.pos += 4;
           break;
-        }
         default:
           this.fail(escAt, `invalid JSON: invalid escape \\${e > 0x20 && e < 0x7f ? String.fromCharCode(e) : describeChar(t, this.pos - 1)} in a string`);
       }
-      chunk = this.pos;
     }
+    this.pos++; // closing quote
+    if (!escaped) return t.slice(start + 1, this.pos - 1);
+    // The literal is valid JSON (checked above): the native decoder is exact and fast.
+    // A lone surrogate escape then becomes U+FFFD, as Go's decoder does.
+    return toWellFormed(JSON.parse(t.slice(start, this.pos)) as string);
   }
 
   private checkDepth(depth: number, offset: number): void {

@@ -5,11 +5,15 @@
  * - nesting deeper than `maxDepth` is rejected **before** the document is
  *   composed (the composer recurses; the concrete syntax tree is walked here
  *   without recursion), so 100,000 levels cannot exhaust the stack;
- * - aliases are expanded here, not by the library, and bounded twice: at most
- *   `maxAliases` dereferences (aliases met again inside an expanded alias
- *   count again, so a "billion laughs" document stops after a few levels), and
- *   at most {@link MAX_ALIAS_EXPANSION} values created by expansion (one huge
- *   anchor referenced many times);
+ * - aliases are resolved here, not by the library: an alias shares the node
+ *   of its anchored value (nodes are immutable), and what a full expansion
+ *   would cost is computed, not performed. Two bounds: at most `maxAliases`
+ *   dereferences (aliases inside an aliased value count again each time it
+ *   is used, so a "billion laughs" document stops after a few levels), and at
+ *   most {@link MAX_ALIAS_EXPANSION} values added by expansion (one huge
+ *   anchor referenced many times). Consumers that copy values (`toJsonValue`,
+ *   `JSON.stringify`) thus stay bounded too. An alias to a value that
+ *   contains it is an error;
  * - explicit tags other than the core ones (`!!str`, `!!int`, `!!float`,
  *   `!!bool`, `!!null`, `!!map`, `!!seq`) are **rejected** with a located
  *   error rather than silently read as strings: a catalog or transcript has
@@ -25,7 +29,7 @@ import type { Fail } from './json.js';
 import { duplicateKeyMessage } from './json.js';
 import type { Member, Node } from './nodes.js';
 
-/** Most values that alias expansion may create in one document. */
+/** Most values that alias expansion may add to one document. */
 export const MAX_ALIAS_EXPANSION = 1_000_000;
 
 const CORE_TAGS = new Set([
@@ -98,17 +102,32 @@ function quotedScalarStart(tokens: readonly CST.Token[], pos: number): number | 
   return null;
 }
 
+/** What expanding an anchored value costs: its values, the aliases inside it (expanded), its depth. */
+interface AnchorStats {
+  readonly node: Node;
+  /** Values in the value when fully expanded. */
+  readonly size: number;
+  /** Alias dereferences inside the value when fully expanded. */
+  readonly aliases: number;
+  /** Nesting levels of the value when fully expanded (0 for a scalar). */
+  readonly depth: number;
+}
+
 interface Walk {
   readonly maxDepth: number;
   readonly maxAliases: number;
   readonly fail: Fail;
   readonly where: (offset: number) => string;
+  /** Anchor name → the anchored value most recently defined (document order). */
   readonly anchors: Map<string, unknown>;
-  aliases: number;
-  insideAlias: number;
+  /** Anchored value → its converted node and costs, once its conversion is complete. */
+  readonly done: Map<unknown, AnchorStats>;
+  /** Running totals, as if every alias were expanded: values, values added by aliases, alias dereferences. */
+  size: number;
   expanded: number;
-  /** Offset of the alias (in the document as written) whose expansion is under way: errors inside an expansion point there. */
-  outerAlias: number;
+  aliases: number;
+  /** Deepest level reached so far (aliases count with their target's depth). */
+  deepest: number;
 }
 
 function offsetOf(y: unknown, fallback: number): number {
@@ -116,29 +135,45 @@ function offsetOf(y: unknown, fallback: number): number {
   return r ? r[0] : fallback;
 }
 
+/**
+ * An alias: the anchored value's node is shared (nodes are immutable), and
+ * what a full expansion would cost is added to the totals, so a
+ * "billion laughs" is refused by arithmetic, without expanding anything.
+ */
+function alias(w: Walk, source: string, offset: number, depth: number): AnchorStats {
+  const target = w.anchors.get(source);
+  if (target === undefined) return w.fail(offset, `unknown YAML alias *${source}`);
+  const stats = w.done.get(target);
+  if (!stats) return w.fail(offset, `YAML alias *${source} refers to a value that contains it`);
+  w.aliases += 1 + stats.aliases;
+  if (w.aliases > w.maxAliases) w.fail(offset, `too many YAML aliases (more than ${w.maxAliases})`);
+  w.size += stats.size;
+  w.expanded += stats.size;
+  if (w.expanded > MAX_ALIAS_EXPANSION) w.fail(offset, `YAML aliases expand to more than ${MAX_ALIAS_EXPANSION} values`);
+  if (depth + stats.depth > w.maxDepth) w.fail(offset, `nesting deeper than ${w.maxDepth} levels (through alias *${source})`);
+  w.deepest = Math.max(w.deepest, depth + stats.depth);
+  return stats;
+}
+
 function convert(w: Walk, y: unknown, depth: number, fallbackOffset: number): Node {
   const offset = offsetOf(y, fallbackOffset);
+  if (isAlias(y)) return alias(w, y.source, offset, depth).node;
+  const anchor = (y as { anchor?: string } | null)?.anchor;
+  if (!anchor) return convertValue(w, y, depth, offset);
+  // Measure the anchored value while converting it.
+  w.anchors.set(anchor, y);
+  const before = { size: w.size, aliases: w.aliases, deepest: w.deepest };
+  w.deepest = depth;
+  const node = convertValue(w, y, depth, offset);
+  w.done.set(y, { node, size: w.size - before.size, aliases: w.aliases - before.aliases, depth: w.deepest - depth });
+  w.deepest = Math.max(before.deepest, w.deepest);
+  return node;
+}
+
+function convertValue(w: Walk, y: unknown, depth: number, offset: number): Node {
+  w.size++;
+  w.deepest = Math.max(w.deepest, depth);
   if (y === null || y === undefined) return { kind: 'null', offset };
-  if (isAlias(y)) {
-    if (w.insideAlias === 0) w.outerAlias = offset;
-    w.aliases++;
-    if (w.aliases > w.maxAliases) w.fail(w.outerAlias, `too many YAML aliases (more than ${w.maxAliases})`);
-    const target = w.anchors.get(y.source);
-    if (target === undefined) w.fail(offset, `unknown YAML alias *${y.source}`);
-    w.insideAlias++;
-    const out = convert(w, target, depth, offset);
-    w.insideAlias--;
-    return out;
-  }
-  if (w.insideAlias > 0) {
-    w.expanded++;
-    if (w.expanded > MAX_ALIAS_EXPANSION) {
-      w.fail(w.outerAlias, `YAML aliases expand to more than ${MAX_ALIAS_EXPANSION} values`);
-    }
-  } else {
-    const anchor = (y as { anchor?: string }).anchor;
-    if (anchor) w.anchors.set(anchor, y);
-  }
   const tag = (y as { tag?: string }).tag;
   if (tag !== undefined && !CORE_TAGS.has(tag)) {
     w.fail(offset, `unsupported YAML tag ${JSON.stringify(showTag(tag))} (quote the value if it is text)`);
@@ -160,16 +195,12 @@ function convert(w: Walk, y: unknown, depth: number, fallbackOffset: number): No
     if (depth + 1 > w.maxDepth) w.fail(offset, `nesting deeper than ${w.maxDepth} levels`);
     const members = new Map<string, Member>();
     for (const pair of y.items) {
-      let k: unknown = pair.key;
-      const keyOffset = offsetOf(k, offset);
-      if (isAlias(k)) {
-        // An alias used as a key: resolve it, counting it like any alias.
-        w.aliases++;
-        if (w.aliases > w.maxAliases) w.fail(w.insideAlias > 0 ? w.outerAlias : keyOffset, `too many YAML aliases (more than ${w.maxAliases})`);
-        k = w.anchors.get(k.source);
-      }
+      const keyOffset = offsetOf(pair.key, offset);
+      // An alias used as a key counts like any alias; its value must be a scalar.
+      const k: unknown = isAlias(pair.key) ? aliasKey(w, pair.key.source, keyOffset, depth + 1) : pair.key;
       let key: string;
       if (k === null || k === undefined) key = '';
+      else if (typeof k === 'string') key = k;
       else if (isScalar(k)) {
         const kt = (k as { tag?: string }).tag;
         if (kt !== undefined && !CORE_TAGS.has(kt)) {
@@ -188,6 +219,22 @@ function convert(w: Walk, y: unknown, depth: number, fallbackOffset: number): No
     return { kind: 'object', offset, members };
   }
   return w.fail(offset, 'unsupported YAML node');
+}
+
+function aliasKey(w: Walk, source: string, offset: number, depth: number): string {
+  const { node } = alias(w, source, offset, depth);
+  switch (node.kind) {
+    case 'string':
+      return node.value;
+    case 'number':
+      return node.raw;
+    case 'bool':
+      return String(node.value);
+    case 'null':
+      return '';
+    default:
+      return w.fail(offset, 'YAML mapping keys must be strings');
+  }
 }
 
 /**
@@ -228,10 +275,11 @@ export function parseYamlText(
     fail,
     where,
     anchors: new Map(),
-    aliases: 0,
-    insideAlias: 0,
+    done: new Map(),
+    size: 0,
     expanded: 0,
-    outerAlias: 0,
+    aliases: 0,
+    deepest: 0,
   };
   return convert(w, doc.contents, 0, 0);
 }

@@ -22,7 +22,7 @@ export const MCP_SPEC_PREFIX = 'mcp:';
 export interface CatalogSpecOptions {
   /** Shape of the catalog files (`auto` detects it per file); ignored for `mcp:` specs. */
   readonly format?: CatalogFormat | 'auto';
-  /** Name tools `mcp__<prefix>__<name>`: for MCP `tools/list` files, and as the server name of `mcp:` specs. */
+  /** Name tools `mcp__<prefix>__<name>`: for MCP `tools/list` files, and as the server name of `mcp:` specs (used as given). */
   readonly prefix?: string;
   /** Time allowed per MCP server, in milliseconds (default 30 000). */
   readonly timeoutMs?: number;
@@ -55,7 +55,6 @@ export async function loadCatalogSpecs(specs: readonly string[], options: Catalo
 
   const { listMcpTools } = await import('./list-tools.js');
   const { catalogToolsOf } = await import('./catalog.js');
-  const { normalizeServerName } = await import('./names.js');
   // Files first (a bad file fails before any server starts), then the
   // servers in parallel; every server is awaited (its process ended) before
   // an error is thrown.
@@ -81,7 +80,8 @@ export async function loadCatalogSpecs(specs: readonly string[], options: Catalo
       continue;
     }
     const list = r.value!;
-    const name = options.prefix !== undefined ? normalizeServerName(options.prefix) : list.serverName;
+    // --prefix is used as given, as the file loaders use it.
+    const name = options.prefix ?? list.serverName;
     lists.push(catalogToolsOf(list, name));
     sources.push({ file: list.source, format: 'mcp' });
     warnings.push(...list.warnings);

@@ -68,6 +68,15 @@ export async function mcpCatalogDetailed(servers: readonly McpCatalogServer[], o
     const given = servers[i]!.name;
     lists.push({ ...r.value, usedName: given !== undefined ? normalizeServerName(given) : r.value.serverName });
   }
+  return { tools: mergeServerTools(lists), servers: lists, warnings: lists.flatMap((l) => l.warnings) };
+}
+
+/**
+ * Merges the tools of several servers in order. Two tools with the same name
+ * are an `InputError`: two servers with the same name (give one a `name`), or
+ * two tools of one server that normalize to the same name.
+ */
+export function mergeServerTools(lists: ReadonlyArray<McpToolList & { readonly usedName: string }>): CatalogTool[] {
   const tools: CatalogTool[] = [];
   const owner = new Map<string, number>();
   for (const [i, list] of lists.entries()) {
@@ -85,7 +94,7 @@ export async function mcpCatalogDetailed(servers: readonly McpCatalogServer[], o
       tools.push(t);
     }
   }
-  return { tools, servers: lists, warnings: lists.flatMap((l) => l.warnings) };
+  return tools;
 }
 
 /** The merged catalog tools of several MCP servers (see {@link mcpCatalogDetailed}). */

@@ -180,7 +180,9 @@ export function renderSimulation(r: SimulationReport, o: SimulateRenderOptions):
   out.push(
     `${s.bold('simulate')} ${escapeText(r.transcript.file)} · ${r.transcript.format} · ${plural(r.transcript.messages, 'message')} · mode ${r.mode}`,
   );
-  out.push(truncate(`catalog: ${r.catalog.dynamic} dynamic + ${plural(r.catalog.static, 'static tool')} from ${inlineText(r.catalog.source)}`, o.width));
+  const carried = r.catalog.source.startsWith(`${r.transcript.file} (`);
+  const from = carried ? 'carried by the transcript' : `from ${inlineText(r.catalog.source)}`;
+  out.push(truncate(`catalog: ${r.catalog.dynamic} dynamic + ${plural(r.catalog.static, 'static tool')} ${from}`, o.width));
   for (const t of r.turns) {
     out.push('');
     out.push(...turnLines(t, r, r.violations.filter((v) => v.call === t.call), o));

@@ -43,7 +43,7 @@ export function formatTokenSummary(tokens: TokenSummary, cache: ReportCacheSumma
     lines.push(`Prompt cache: the tools block never changed over ${plural(cache.compared + 1, 'call')}; a provider's prefix cache can hit every time`);
   } else {
     lines.push(
-      `Prompt cache: the tools block changed at ${cache.breaks} of ${cache.compared} later calls (${cache.break_calls.map((c) => `call ${c}`).join(', ')}); ` +
+      `Prompt cache: the tools block changed at ${cache.breaks} of ${cache.compared} later calls (${cache.breaks === 1 ? 'call' : 'calls'} ${cache.break_calls.join(', ')}); ` +
         `a provider's prefix cache breaks there`,
     );
   }

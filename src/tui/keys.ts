@@ -45,3 +45,25 @@ export function typedText(input: string, key: KeyInfo): string {
   // eslint-disable-next-line no-control-regex
   return input.replace(/[\r\n\t]/g, ' ').replace(/[\u0000-\u001f\u007f-\u009f]/g, '');
 }
+
+const CONTROL_KEYS: Readonly<Record<string, Partial<KeyInfo>>> = {
+  '\t': { tab: true },
+  '\x7f': { delete: true },
+  '\b': { backspace: true },
+};
+
+/**
+ * Splits a batch of keys that arrived in one read into single key presses.
+ * Ink hands over such a batch as one string (a held key over a slow link:
+ * `jjj`, `\x7f\x7f`; `send-keys` in tmux: `\tq`), which no key map would
+ * recognize. Tab and backspace inside a batch stay keys; line breaks are a
+ * pasted text's and stay text.
+ */
+export function splitKeys(input: string, key: KeyInfo): Array<{ readonly input: string; readonly key: KeyInfo }> {
+  const chars = Array.from(input);
+  if (chars.length <= 1 || key.ctrl || key.meta || key.escape) return [{ input, key }];
+  return chars.map((ch) => {
+    const special = CONTROL_KEYS[ch];
+    return special ? { input: '', key: { ...NO_KEY, ...special } } : { input: ch, key: NO_KEY };
+  });
+}

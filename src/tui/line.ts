@@ -82,6 +82,31 @@ export function cell(text: string, width: number, align: 'left' | 'right' = 'lef
   return pad(truncate(text, width), width, align);
 }
 
+/**
+ * A tool name cut to `width` columns in the middle (`mcp__sl…send_message`):
+ * the end of a name is usually what tells tools of one server apart.
+ */
+export function fitName(name: string, width: number): string {
+  if (displayWidth(name) <= width) return name;
+  if (width < 8) return truncate(name, width);
+  const tailWidth = Math.ceil((width - 1) * 0.6);
+  const chars = Array.from(name);
+  let tail = '';
+  let w = 0;
+  for (let i = chars.length - 1; i >= 0; i--) {
+    const cw = charWidth(chars[i]!);
+    if (w + cw > tailWidth) break;
+    tail = chars[i]! + tail;
+    w += cw;
+  }
+  return `${takeWidth(name, width - 1 - w)}…${tail}`;
+}
+
+/** A name cut in the middle and padded to exactly `width` columns. */
+export function nameCell(name: string, width: number): string {
+  return pad(fitName(name, width), width);
+}
+
 /** The line fitted, then padded with spaces to exactly `width` columns (the padding takes the last segment's tone). */
 export function padLine(line: Line, width: number): Line {
   const fitted = fitLine(line, width);

@@ -160,6 +160,20 @@ describe('YAML', () => {
     expect(e.message).toBe('YAML aliases expand to more than 1000000 values');
   });
 
+  it('an alias to a value that contains it, an unknown alias, an alias as a key', () => {
+    expect(inputError(() => parseText('x.yaml', 'a: &a [1, *a]\n')).headline).toBe('x.yaml:1:11: YAML alias *a refers to a value that contains it');
+    expect(inputError(() => parseText('x.yaml', 'a: *nope\n')).message).toMatch(/^invalid YAML: |^unknown YAML alias \*nope$/);
+    expect(value('k: &k name\n*k : v\n', 'x.yaml')).toEqual({ k: 'name', name: 'v' });
+  });
+
+  it('nesting through aliases counts', () => {
+    const text = 'a: &a [[[1]]]\nb: [[*a]]\n';
+    expect(value(text, 'x.yaml')).toEqual({ a: [[[1]]], b: [[[[[1]]]]] });
+    expect(inputError(() => parseText('x.yaml', text, { limits: { maxDepth: 5 } })).headline).toBe(
+      'x.yaml:2:6: nesting deeper than 5 levels (through alias *a)',
+    );
+  });
+
   it('a few aliases are fine and expand to copies', () => {
     const doc = parseFile(fixture('catalogs/aliases-ok.yaml'));
     const v = toJsonValue(doc.root) as { tools: Array<{ parameters: unknown }> };
@@ -195,5 +209,13 @@ describe('YAML', () => {
 
   it('an empty document', () => {
     expect(inputError(() => parseText('x.yaml', '# only a comment\n')).headline).toBe('x.yaml:1:1: empty YAML document (no content)');
+  });
+});
+
+describe('JSON string escapes', () => {
+  it('\\u needs four hex digits', () => {
+    expect(inputError(() => parseText('x.json', '["\\u00g0"]')).headline).toBe('x.json:1:3: invalid JSON: invalid \\u escape in a string');
+    expect(inputError(() => parseText('x.json', '["\\u\u0010000"]')).headline).toBe('x.json:1:3: invalid JSON: invalid \\u escape in a string');
+    expect(value('["\\u00E9\\u00e9\\/\\b\\f\\r\\t\\"\\\\"]')).toEqual(['éé/\b\f\r\t"\\']);
   });
 });

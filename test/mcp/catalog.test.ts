@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
-import { mcpCatalog, mcpCatalogDetailed } from '../../src/mcp/catalog.js';
+import { mcpCatalog, mcpCatalogDetailed, mergeServerTools } from '../../src/mcp/catalog.js';
+import type { McpToolList } from '../../src/mcp/list-tools.js';
 import { loadCatalogSpec, loadCatalogSpecs } from '../../src/mcp/catalog-spec.js';
 import { q, serverCommand } from './helpers.js';
 
@@ -13,19 +14,34 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 const EVERYTHING = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url));
 
+const fakeList = (source: string, serverName: string, names: string[]): McpToolList & { usedName: string } => ({
+  source,
+  server: { name: serverName, version: '1' },
+  serverName,
+  usedName: serverName,
+  tools: names.map((name) => ({ name, description: '', inputSchema: { type: 'object' } })),
+  pages: 1,
+  warnings: [],
+});
+
 describe('mcpCatalog', () => {
   it('names tools mcp__<server>__<tool>, keeps descriptions and schemas, and merges servers in order', async () => {
-    const a = serverCommand(['--name', 'GitHub', '--tools', '3']);
+    const a = serverCommand(['--name', 'GitHub', '--tools', '4']);
     const b = serverCommand(['--name', 'Slack Workspace', '--tools', '2', '--page-size', '1']);
-    const tools = await mcpCatalog([{ command: a }, { command: b }]);
-    expect(tools.map((t) => t.name)).toEqual([
+    const r = await mcpCatalogDetailed([{ command: a }, { command: b, name: 'Slack' }]);
+    expect(r.tools.map((t) => t.name)).toEqual([
       'mcp__github__create_issue',
-      'mcp__github__list-issues',
-      'mcp__github__searchCode',
-      'mcp__slack_workspace__create_issue',
-      'mcp__slack_workspace__list-issues',
+      'mcp__github__list-issues', // hyphens kept
+      'mcp__github__searchCode', // case kept
+      'mcp__github__get_file', // get.file: characters the provider APIs refuse become _
+      'mcp__slack__create_issue', // the given name wins over the reported one
+      'mcp__slack__list-issues',
     ]);
-    expect(tools[0]).toEqual({
+    expect(r.servers.map((s) => [s.serverName, s.usedName, s.pages])).toEqual([
+      ['github', 'github', 2],
+      ['slack_workspace', 'slack', 2],
+    ]);
+    expect(r.tools[0]).toEqual({
       name: 'mcp__github__create_issue',
       description: 'Create a new issue in a repository.',
       parameters: expect.objectContaining({ type: 'object', properties: { text: { type: 'string', description: 'Some text' } } }),
@@ -34,25 +50,17 @@ describe('mcpCatalog', () => {
     });
   });
 
-  it('uses a given name instead of the reported one, and refuses two servers with the same name', async () => {
-    const cmd = serverCommand(['--tools', '1']);
-    const r = await mcpCatalogDetailed([{ command: cmd }, { command: cmd, name: 'Other One' }]);
-    expect(r.tools.map((t) => t.name)).toEqual(['mcp__test_server__create_issue', 'mcp__other_one__create_issue']);
-    expect(r.servers.map((s) => s.usedName)).toEqual(['test_server', 'other_one']);
-    await expect(mcpCatalog([{ command: cmd }, { command: cmd }])).rejects.toThrow(
-      `duplicate tool name mcp__test_server__create_issue: it is also a tool of mcp:${cmd}; give the servers different names (--name)`,
-    );
+  it('refuses two tools with the same name', () => {
+    const one = fakeList('mcp:a', 'x', ['t']);
+    const two = fakeList('mcp:b', 'x', ['t']);
+    expect(mergeServerTools([one, { ...two, usedName: 'y' }]).map((t) => t.name)).toEqual(['mcp__x__t', 'mcp__y__t']);
+    expect(() => mergeServerTools([one, two])).toThrow('duplicate tool name mcp__x__t: it is also a tool of mcp:a; give the servers different names (--name)');
+    expect(() => mergeServerTools([fakeList('mcp:c', 'x', ['a.b', 'a_b'])])).toThrow('duplicate tool name mcp__x__a_b: two of its tools normalize to the same name ("a_b")');
   });
 
-  it('normalizes tool names with characters the provider APIs refuse', async () => {
-    const tools = await mcpCatalog([{ command: serverCommand(['--name', 'x', '--tools', '4']) }]);
-    expect(tools[3]!.name).toBe('mcp__x__get_file'); // get.file
-  });
-
-  it('fails with the first failing server', async () => {
-    await expect(mcpCatalog([{ command: serverCommand(['--tools', '1']) }, { command: 'no-such-server-cmd' }])).rejects.toThrow(
-      'command not found: no-such-server-cmd',
-    );
+  it('fails with the first failing server, in the order given', async () => {
+    await expect(mcpCatalog([{ command: 'no-such-server-one' }, { command: 'no-such-server-two' }])).rejects.toThrow('command not found: no-such-server-one');
+    await expect(mcpCatalog([])).rejects.toThrow('no MCP server given');
   });
 });
 
@@ -74,13 +82,13 @@ describe('loadCatalogSpecs', () => {
     ]);
   });
 
-  it('uses --prefix as the server name, and reports duplicates across specs', async () => {
+  it('uses --prefix as the server name, and reports a name defined by a file and a server', async () => {
+    const file = join(tmp, 'clash.yaml');
+    writeFileSync(file, 'tools:\n  - name: create_issue\n    description: From a file.\n');
     const cmd = serverCommand(['--tools', '1']);
-    const catalog = await loadCatalogSpec(`mcp:${cmd}`, { prefix: 'gh' });
-    expect(catalog.tools.map((t) => t.name)).toEqual(['mcp__gh__create_issue']);
-    const err = await loadCatalogSpecs([`mcp:${cmd}`, `mcp:${cmd}`]).catch((e: unknown) => e);
+    const err = await loadCatalogSpecs([file, `mcp:${cmd}`], { prefix: 'gh' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InputError);
-    expect((err as Error).message).toMatch(/^duplicate tool name "mcp__test_server__create_issue"/);
+    expect((err as Error).message).toBe(`duplicate tool name "mcp__gh__create_issue": first defined at ${file}:2:5, again at mcp:${cmd}`);
   });
 
   it('reads the real @modelcontextprotocol/server-everything over stdio', async () => {

@@ -44,8 +44,8 @@ afterAll(() => {
   rmSync(driver, { force: true });
 });
 
-describe.each(['SIGINT', 'SIGTERM'] as const)('on %s', (signal) => {
-  it('ends the server and its process group, then ends the way the signal would', async () => {
+describe('our process stopped by a signal', () => {
+  it.concurrent.each(['SIGINT', 'SIGTERM'] as const)('%s: ends the server and its process group, then ends the way the signal would', async (signal) => {
     const pidFile = join(tmp, `${signal}.pid`);
     const server = nodeEval("require('fs').writeFileSync(process.argv[1], String(process.pid)); setInterval(() => {}, 1000)", [pidFile]);
     const child = spawn(process.execPath, [driver, `sh -c ${q(`${server} & wait`)}`], { stdio: ['ignore', 'pipe', 'pipe'] });

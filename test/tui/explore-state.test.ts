@@ -78,3 +78,12 @@ describe('explore keys', () => {
     expect(typed(s0, 'slack\nmessage\u001b[2J').query).toBe('slack message[2J');
   });
 });
+
+describe('keys that arrive together', () => {
+  test('Tab inside a batch is a key; a pasted line break is text', () => {
+    const s = typed(initialExploreState(), 'slack\tj');
+    expect([s.query, s.focus, s.selected]).toEqual(['slack', 'results', 1]);
+    expect(typed(initialExploreState(), 'slack\nmessage').query).toBe('slack message');
+    expect(typed(initialExploreState(), 'abc\u007f').query).toBe('ab');
+  });
+});

@@ -98,3 +98,13 @@ describe('stepper keys', () => {
     expect(typed(s0, { pageUp: true }, { pageUp: true }, { pageDown: true }).messageScroll).toBe(3);
   });
 });
+
+describe('keys that arrive together', () => {
+  const s0 = initialStepperState(report());
+  test('a batch is split into single presses (a held key, tmux send-keys)', () => {
+    expect(typed(s0, 'jjj').selected).toBe(3);
+    expect(typed(s0, 'j\tj').toolCursor).toBe(1);
+    const filtered = typed(s0, '/', 'slack\u007f\u007f');
+    expect(filtered.filter).toBe('sla');
+  });
+});

@@ -51,7 +51,7 @@ export function testCommand(ctx: CliContext): Command {
   return new Command('test')
     .summary('run test suites: search, select and simulate cases with expectations')
     .description(
-      'Run suite files (YAML or JSON) of cases with expectations: what a query returns, what a selection\n' +
+      'Run suite files (YAML or JSON) of cases with expectations: what a query returns, what a selection ' +
         'loads, what a recorded conversation made visible. Failures show expected vs. got with ranks and scores.',
     )
     .argument('<suite...>', 'suite files, directories or globs')

@@ -5,7 +5,7 @@
  */
 import { RULES } from '../../core/scorer.js';
 import { displayWidth } from '../../render/width.js';
-import { bar, cell, fitLine, padLine, safe, safeName, seg, withTone, type Line, type Segment } from '../line.js';
+import { bar, cell, fitLine, nameCell, padLine, safe, safeName, seg, withTone, type Line, type Segment } from '../line.js';
 import type { Size } from '../size.js';
 import { hintLine, scrollWindow, titleLine } from '../chrome.js';
 import { rankDelta, type ExploreResult } from './search.js';
@@ -164,7 +164,7 @@ export function resultLines(s: ExploreState, view: ExploreView, width: number, h
         seg(selected ? '›' : ' ', 'heading'),
         seg(cell(String(i + 1), rankW, 'right'), 'dim'),
         seg('  '),
-        seg(cell(safeName(r.name), nameW)),
+        seg(nameCell(safeName(r.name), nameW)),
         seg('  '),
         ...score,
         seg('  '),
@@ -203,15 +203,15 @@ export function comparisonLines(s: ExploreState, view: ExploreView, width: numbe
       const selected = i === sel;
       const fr = baselineRank.get(ref.name);
       const mark = fr === undefined ? 'f—' : `f${fr}`;
-      const nameW = Math.max(4, leftW - rankW - 4 - 5 - 5);
+      const nameW = Math.max(4, leftW - rankW - 3 - 4 - 4);
       left = padLine(
         [
           seg(selected ? '›' : ' ', 'heading'),
           seg(cell(String(i + 1), rankW, 'right'), 'dim'),
           seg(' '),
-          seg(cell(safeName(ref.name), nameW)),
-          seg(cell(ref.score === null ? '' : String(ref.score), 5, 'right')),
-          seg(cell(` ${mark}`, 5), fr === i + 1 ? 'dim' : 'replay'),
+          seg(nameCell(safeName(ref.name), nameW)),
+          seg(cell(ref.score === null ? '' : String(ref.score), 4, 'right')),
+          seg(cell(` ${mark}`, 4), fr === i + 1 ? 'dim' : 'replay'),
         ],
         leftW,
       );
@@ -228,9 +228,9 @@ export function comparisonLines(s: ExploreState, view: ExploreView, width: numbe
       if (name === undefined) right = fitLine([seg(i === 0 && baseline.length === 0 && r.kind === 'keyword' ? '  no match' : '', 'dim')], rightW);
       else {
         const delta = rankDelta(refRank(name), i + 1);
-        const nameW = Math.max(4, rightW - rankW - 3 - 6);
+        const nameW = Math.max(4, rightW - rankW - 2 - 5);
         right = fitLine(
-          [seg(' '), seg(cell(String(i + 1), rankW, 'right'), 'dim'), seg(' '), seg(cell(safeName(name), nameW)), seg(cell(` ${delta}`, 6, 'right'), delta === '=' ? 'dim' : 'replay')],
+          [seg(' '), seg(cell(String(i + 1), rankW, 'right'), 'dim'), seg(' '), seg(nameCell(safeName(name), nameW)), seg(cell(` ${delta}`, 5, 'right'), delta === '=' ? 'dim' : 'replay')],
           rightW,
         );
       }

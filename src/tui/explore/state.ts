@@ -5,7 +5,7 @@
  * line are effects the container performs when the state asks for them
  * (`fuse: 'loading'`, `copyRequest`).
  */
-import type { KeyInfo } from '../keys.js';
+import { splitKeys, type KeyInfo } from '../keys.js';
 import { exploreKey } from './keys.js';
 
 export type ExploreFocus = 'query' | 'results';
@@ -141,6 +141,10 @@ export type ExploreEvent = ExploreAction | { readonly type: 'key'; readonly inpu
 
 export function exploreEventReducer(s: ExploreState, e: ExploreEvent): ExploreState {
   if (e.type !== 'key') return exploreReducer(s, e);
-  const action = exploreKey(s, e.input, e.key, e.resultCount);
-  return action === null ? s : exploreReducer(s, action);
+  let state = s;
+  for (const k of splitKeys(e.input, e.key)) {
+    const action = exploreKey(state, k.input, k.key, e.resultCount);
+    if (action !== null) state = exploreReducer(state, action);
+  }
+  return state;
 }

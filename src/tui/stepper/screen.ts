@@ -6,7 +6,7 @@
 import { TOOL_SEARCH_NAME } from '../../core/toolsearch.js';
 import { displayWidth } from '../../render/width.js';
 import { hintLine, scrollWindow, titleLine } from '../chrome.js';
-import { cell, fitLine, padLine, safe, safeName, seg, withTone, wrapText, type Line, type Segment } from '../line.js';
+import { cell, fitLine, nameCell, padLine, safe, safeName, seg, withTone, wrapText, type Line, type Segment } from '../line.js';
 import type { Size } from '../size.js';
 import { messageWindow, type MessageContext } from './messages.js';
 import {
@@ -106,7 +106,7 @@ function toolTag(inputs: StepperInputs, row: ToolRow): Segment {
 function toolRowLine(inputs: StepperInputs, row: ToolRow, selected: boolean, focused: boolean, width: number): Line {
   const marker = row.added ? seg('+', 'added') : row.lost ? seg('-', 'replay') : row.section === 'gained' ? seg('+', 'replay') : seg(' ');
   const nameWidth = Math.min(Math.max(12, Math.floor(width * 0.55)), Math.max(0, width - 4));
-  const name = cell(safeName(row.name), nameWidth);
+  const name = nameCell(safeName(row.name), nameWidth);
   const tone = row.added ? 'added' : row.section === 'gained' ? 'replay' : 'plain';
   const line = padLine([seg(selected ? '›' : ' ', 'heading'), marker, seg(' '), seg(name, tone), seg(' '), toolTag(inputs, row)], width);
   return selected && focused ? withTone(line, 'cursor') : line;

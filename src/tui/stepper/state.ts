@@ -6,7 +6,7 @@
  */
 import type { Mode } from '../../core/types.js';
 import type { SimulationReport } from '../../simulate/report.js';
-import type { KeyInfo } from '../keys.js';
+import { splitKeys, type KeyInfo } from '../keys.js';
 import { stepperKey } from './keys.js';
 import { toolRows } from './model.js';
 
@@ -160,6 +160,10 @@ export type StepperEvent = StepperAction | { readonly type: 'key'; readonly inpu
 
 export function stepperEventReducer(s: StepperState, e: StepperEvent): StepperState {
   if (e.type !== 'key') return stepperReducer(s, e);
-  const action = stepperKey(s, e.input, e.key);
-  return action === null ? s : stepperReducer(s, action);
+  let state = s;
+  for (const k of splitKeys(e.input, e.key)) {
+    const action = stepperKey(state, k.input, k.key);
+    if (action !== null) state = stepperReducer(state, action);
+  }
+  return state;
 }

@@ -1,0 +1,761 @@
+/**
+ * `npm run bench`: the benchmark suite (see test/bench/README.md).
+ *
+ *   npm run bench                      full run (a few minutes)
+ *   npm run bench -- --quick           1k and 10k catalogs, fewer repeats, no 100k
+ *   npm run bench -- --only query,cli  sections: query, build, simulate, cli, rss
+ *   npm run bench -- --json out.json   also write the results
+ *   npm run bench -- --compare old.json  print new/old per row
+ *   npm run bench -- --no-build        do not run `npm run build` before the CLI sections
+ *
+ * Every ratio is measured in the same run. Every benchmark query is also
+ * checked against the naive model of SPEC §3 (speed never changes an
+ * answer); a difference fails the run (exit 1).
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import Fuse from 'fuse.js';
+import { beforeModelCall, createMiddleware, agentTools, type ModelCallState, type RunLocal } from '../../src/core/middleware.js';
+import { AgentRun } from '../../src/core/run.js';
+import { parseKeywords, ToolIndex } from '../../src/core/scorer.js';
+import { goTrimSpace } from '../../src/core/text.js';
+import { decodeToolSearchArgs, runToolSearch, searchDecoded, type ToolSearchArgs, type ToolSearchOutcome } from '../../src/core/toolsearch.js';
+import type { Message, ToolInfo } from '../../src/core/types.js';
+import { naiveKeywordSearch } from '../core/naive-model.js';
+import { chunksByModelCall, generateCatalog, generateQueries, generateTranscript, toEinoJson, type BenchQuery } from './generate.js';
+
+// ---------------------------------------------------------------------------
+// Options
+
+const argv = process.argv.slice(2);
+const flag = (name: string): boolean => argv.includes(name);
+const option = (name: string): string | undefined => {
+  const i = argv.indexOf(name);
+  return i >= 0 ? argv[i + 1] : undefined;
+};
+const QUICK = flag('--quick');
+const ONLY = new Set((option('--only') ?? 'query,build,simulate,cli,rss').split(','));
+const JSON_OUT = option('--json');
+const COMPARE = option('--compare');
+const NO_BUILD = flag('--no-build');
+const SEED = Number(option('--seed') ?? 1);
+
+// run.mjs starts this bundle with the repository as the working directory.
+const REPO = process.cwd();
+const WORK = join(REPO, 'node_modules', '.cache', 'toolsearch-bench', 'data');
+mkdirSync(WORK, { recursive: true });
+
+const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
+
+// ---------------------------------------------------------------------------
+// Results
+
+interface Row {
+  readonly id: string;
+  readonly section: string;
+  readonly label: string;
+  readonly value: number;
+  readonly unit: string;
+  /** Which direction is an improvement (for --compare). */
+  readonly better: 'lower' | 'higher';
+  readonly spread?: string;
+  readonly target?: string;
+  readonly ok?: boolean;
+  readonly note?: string;
+}
+
+const rows: Row[] = [];
+let failures = 0;
+
+function add(row: Row): void {
+  rows.push(row);
+  if (row.ok === false) failures++;
+  const status = row.ok === undefined ? '' : row.ok ? '  ok' : '  MISSED';
+  const spread = row.spread ? `  (${row.spread})` : '';
+  const target = row.target ? `  target ${row.target}` : '';
+  console.log(`  ${row.label.padEnd(58)} ${fmt(row.value).padStart(10)} ${row.unit.padEnd(8)}${spread}${target}${status}${row.note ? `  ${row.note}` : ''}`);
+}
+
+function fmt(v: number): string {
+  if (!Number.isFinite(v)) return String(v);
+  const a = Math.abs(v);
+  if (a >= 1000) return v.toFixed(0);
+  if (a >= 100) return v.toFixed(1);
+  if (a >= 10) return v.toFixed(2);
+  if (a >= 1) return v.toFixed(3);
+  return v.toFixed(4);
+}
+
+function section(title: string): void {
+  console.log(`\n${title}`);
+}
+
+// ---------------------------------------------------------------------------
+// Statistics
+
+function quantile(xs: readonly number[], q: number): number {
+  if (xs.length === 0) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  const pos = (s.length - 1) * q;
+  const lo = Math.floor(pos);
+  const hi = Math.ceil(pos);
+  return s[lo]! + (s[hi]! - s[lo]!) * (pos - lo);
+}
+const median = (xs: readonly number[]): number => quantile(xs, 0.5);
+const range = (xs: readonly number[]): string => `${fmt(Math.min(...xs))}–${fmt(Math.max(...xs))}`;
+const spreadOf = (xs: readonly number[]): string => `runs ${range(xs)}, n=${xs.length}`;
+
+function time(fn: () => void): number {
+  const t = performance.now();
+  fn();
+  return performance.now() - t;
+}
+
+// ---------------------------------------------------------------------------
+// Baselines
+
+/** The reference's select: pieces trimmed, empty or unknown names skipped, order and duplicates kept. */
+function naiveSelect(query: string, tools: readonly ToolInfo[]): string[] {
+  const names = new Set(tools.map((t) => t.name));
+  const out: string[] = [];
+  for (const piece of query.slice('select:'.length).split(',')) {
+    const name = goTrimSpace(piece);
+    if (name !== '' && names.has(name)) out.push(name);
+  }
+  return out;
+}
+
+/** The whole tool_search of SPEC §2 on decoded arguments, with the naive scorer: [name, score] pairs (score 0 for select). */
+function naiveToolSearch(args: ToolSearchArgs, tools: readonly ToolInfo[]): Array<[string, number]> | string {
+  const query = goTrimSpace(args.query);
+  if (query === '') return 'query is required';
+  if (query.startsWith('select:')) return naiveSelect(query, tools).map((n) => [n, 0]);
+  const max = args.maxResults !== null && args.maxResults > 0 ? args.maxResults : 5;
+  return naiveKeywordSearch(query, max, tools);
+}
+
+function ourPairs(r: ToolSearchOutcome): Array<[string, number]> | string {
+  if (!r.ok) return r.error;
+  if (r.mode === 'select') return r.matches.map((n) => [n, 0]);
+  return r.results.map((x) => [x.name, x.score]);
+}
+
+/** Reference-style agent loop: the state persists between calls, and every call runs the pure middleware over the whole history. */
+function referenceRun(mw: ReturnType<typeof createMiddleware>, staticTools: readonly ToolInfo[], chunks: readonly Message[][]): string[] {
+  const full = agentTools(mw, staticTools);
+  let state: ModelCallState = { messages: [], toolInfos: null, deferredToolInfos: null };
+  let local: RunLocal = { initialized: false };
+  for (const chunk of chunks) {
+    state = { ...state, messages: [...state.messages, ...chunk], toolInfos: state.toolInfos ?? full };
+    const r = beforeModelCall(mw, state, local);
+    state = r.state;
+    local = r.runLocal;
+  }
+  return (state.toolInfos ?? []).map((t) => t.name);
+}
+
+function ourRun(mw: ReturnType<typeof createMiddleware>, staticTools: readonly ToolInfo[], chunks: readonly Message[][]): string[] {
+  const run = new AgentRun(mw, staticTools);
+  let visible: readonly ToolInfo[] = [];
+  for (const chunk of chunks) visible = run.modelCall(chunk).visible;
+  return visible.map((t) => t.name);
+}
+
+// ---------------------------------------------------------------------------
+// Data
+
+function flatCatalog(size: number): ToolInfo[] {
+  // Through JSON, as a loaded catalog would be (flat strings, plain objects).
+  return JSON.parse(JSON.stringify(generateCatalog(size, SEED))) as ToolInfo[];
+}
+
+function writeCatalogFile(size: number, tools: readonly ToolInfo[]): string {
+  const file = join(WORK, `catalog-${size}-seed${SEED}.json`);
+  if (!existsSync(file)) writeFileSync(file, JSON.stringify({ tools }));
+  return file;
+}
+
+function writeLines(name: string, lines: readonly string[]): string {
+  const file = join(WORK, name);
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  return file;
+}
+
+interface Demo {
+  readonly dynamic: ToolInfo[];
+  readonly static: ToolInfo[];
+  readonly source: string;
+}
+
+async function loadDemo(): Promise<Demo> {
+  const file = join(REPO, 'fixtures/catalogs/demo.yaml');
+  if (existsSync(file)) {
+    const { parse } = await import('yaml');
+    const doc = parse(readFileSync(file, 'utf8')) as { tools?: Array<ToolInfo & { static?: boolean }> } | Array<ToolInfo & { static?: boolean }>;
+    const list = Array.isArray(doc) ? doc : (doc.tools ?? []);
+    const tools = list.map((t) => ({ name: t.name, description: t.description ?? '', parameters: t.parameters, static: t.static === true }));
+    return {
+      dynamic: tools.filter((t) => !t.static).map(({ static: _s, ...t }) => t),
+      static: tools.filter((t) => t.static).map(({ static: _s, ...t }) => t),
+      source: 'fixtures/catalogs/demo.yaml',
+    };
+  }
+  return { dynamic: flatCatalog(125), static: [], source: 'generated 125-tool catalog (demo.yaml not found)' };
+}
+
+// ---------------------------------------------------------------------------
+// 1. Query latency
+
+const SIZES = QUICK ? [1000, 10_000] : [1000, 10_000, 100_000];
+const QUERY_COUNT: Record<number, number> = { 1000: 300, 10_000: 200, 100_000: 100 };
+const ROUNDS = QUICK ? 5 : 9;
+const FUSE_QUERIES: Record<number, number> = { 1000: 60, 10_000: 30, 100_000: 8 };
+
+function isKeyword(q: BenchQuery): boolean {
+  return !goTrimSpace(q.query).startsWith('select:');
+}
+
+function benchQueries(size: number): void {
+  const label = size.toLocaleString('en-US');
+  section(`Query latency, ${label}-tool catalog (in-process, per query)`);
+  const tools = flatCatalog(size);
+  const queries = generateQueries(tools, QUERY_COUNT[size] ?? 100, SEED);
+  const args = queries.map((q) => {
+    const d = decodeToolSearchArgs(q.args);
+    if (!d.ok) throw new Error(`benchmark query does not decode: ${q.args}`);
+    return d.args;
+  });
+  const index = new ToolIndex(tools);
+
+  // Correctness against the naive model (timed: that is the naive baseline).
+  const naiveMs: number[] = [];
+  let mismatches = 0;
+  for (let i = 0; i < queries.length; i++) {
+    let expected: ReturnType<typeof naiveToolSearch> = [];
+    naiveMs.push(time(() => (expected = naiveToolSearch(args[i]!, tools))));
+    const got = ourPairs(searchDecoded(index, args[i]!));
+    if (JSON.stringify(got) !== JSON.stringify(expected)) {
+      mismatches++;
+      if (mismatches <= 3) console.log(`  MISMATCH ${queries[i]!.args}\n    ours:  ${JSON.stringify(got)}\n    naive: ${JSON.stringify(expected)}`);
+    }
+  }
+  add({
+    id: `query.${size}.identical`,
+    section: 'query',
+    label: `results identical to the naive model (${queries.length} queries)`,
+    value: queries.length - mismatches,
+    unit: `/${queries.length}`,
+    better: 'higher',
+    ok: mismatches === 0,
+  });
+
+  // Ours: warmed up above; R rounds, per-query median.
+  const perQuery: number[][] = queries.map(() => []);
+  const roundMedians: number[] = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    const ts: number[] = [];
+    for (let i = 0; i < queries.length; i++) {
+      const t = time(() => searchDecoded(index, args[i]!));
+      perQuery[i]!.push(t);
+      ts.push(t);
+    }
+    roundMedians.push(median(ts));
+  }
+  const ours = perQuery.map(median);
+  const kwIdx = queries.map((q, i) => (isKeyword(q) ? i : -1)).filter((i) => i >= 0);
+  const oursMedian = median(ours);
+  const oursKw = median(kwIdx.map((i) => ours[i]!));
+  const target = size === 10_000 ? 0.3 : size === 100_000 ? 5 : undefined;
+  add({
+    id: `query.${size}.ours.median`,
+    section: 'query',
+    label: `ours: median query (all ${queries.length})`,
+    value: oursMedian,
+    unit: 'ms',
+    better: 'lower',
+    spread: `round medians ${range(roundMedians)}, p90 ${fmt(quantile(ours, 0.9))}, max ${fmt(Math.max(...ours))}`,
+    ...(target !== undefined ? { target: `≤ ${target} ms`, ok: oursMedian <= target } : {}),
+  });
+  add({
+    id: `query.${size}.ours.keyword`,
+    section: 'query',
+    label: `ours: median keyword query (${kwIdx.length}, no select:)`,
+    value: oursKw,
+    unit: 'ms',
+    better: 'lower',
+    spread: `p90 ${fmt(quantile(kwIdx.map((i) => ours[i]!), 0.9))}`,
+    ...(target !== undefined ? { target: `≤ ${target} ms`, ok: oursKw <= target } : {}),
+  });
+  const naiveMedian = median(naiveMs);
+  add({
+    id: `query.${size}.naive.median`,
+    section: 'query',
+    label: `naive model of SPEC §3: median query (1 run per query)`,
+    value: naiveMedian,
+    unit: 'ms',
+    better: 'lower',
+    spread: `p25–p75 ${fmt(quantile(naiveMs, 0.25))}–${fmt(quantile(naiveMs, 0.75))}`,
+  });
+  const naiveRatio = naiveMedian / oursMedian;
+  add({
+    id: `query.${size}.ratio.naive`,
+    section: 'query',
+    label: `speed-up vs naive (median/median, same queries, same run)`,
+    value: naiveRatio,
+    unit: '×',
+    better: 'higher',
+    spread: `keyword only ${fmt(median(kwIdx.map((i) => naiveMs[i]!)) / oursKw)}×`,
+    ...(size === 10_000 ? { target: '≥ 3×', ok: naiveRatio >= 3 } : {}),
+  });
+
+  // fuse.js over the same catalog, on the first keyword queries.
+  const fuseBuild = time(() => new Fuse(tools, FUSE_OPTIONS));
+  const fuse = new Fuse(tools, FUSE_OPTIONS);
+  const fuseSet = kwIdx.slice(0, FUSE_QUERIES[size] ?? 10);
+  for (const i of fuseSet.slice(0, 2)) fuse.search(goTrimSpace(args[i]!.query), { limit: 5 });
+  const fuseMs = fuseSet.map((i) => time(() => fuse.search(goTrimSpace(args[i]!.query), { limit: args[i]!.maxResults !== null && args[i]!.maxResults! > 0 ? args[i]!.maxResults! : 5 })));
+  const fuseMedian = median(fuseMs);
+  const oursOnFuseSet = median(fuseSet.map((i) => ours[i]!));
+  add({
+    id: `query.${size}.fuse.median`,
+    section: 'query',
+    label: `fuse.js: median query (${fuseSet.length} keyword queries; build ${fmt(fuseBuild)} ms)`,
+    value: fuseMedian,
+    unit: 'ms',
+    better: 'lower',
+    spread: `p25–p75 ${fmt(quantile(fuseMs, 0.25))}–${fmt(quantile(fuseMs, 0.75))}`,
+  });
+  const fuseRatio = fuseMedian / oursOnFuseSet;
+  add({
+    id: `query.${size}.ratio.fuse`,
+    section: 'query',
+    label: `speed-up vs fuse.js (same ${fuseSet.length} queries, ours ${fmt(oursOnFuseSet)} ms)`,
+    value: fuseRatio,
+    unit: '×',
+    better: 'higher',
+    ...(size === 10_000 ? { target: '≥ 100×', ok: fuseRatio >= 100 } : {}),
+  });
+}
+
+const FUSE_OPTIONS = {
+  keys: [
+    { name: 'name', weight: 2 },
+    { name: 'description', weight: 1 },
+  ],
+  threshold: 0.4,
+  ignoreLocation: true,
+  includeScore: true,
+};
+
+// ---------------------------------------------------------------------------
+// 2. Index build time and memory
+
+function memNow(): number {
+  gc();
+  gc();
+  const m = process.memoryUsage();
+  return m.heapUsed + m.arrayBuffers;
+}
+
+function benchBuild(size: number): void {
+  const label = size.toLocaleString('en-US');
+  section(`Index build, ${label}-tool catalog`);
+  const tools = flatCatalog(size);
+  const kws = parseKeywords('zzzz');
+  const ctor: number[] = [];
+  const prefilter: number[] = [];
+  const retained: number[] = [];
+  const reps = size >= 100_000 ? 3 : 5;
+  for (let r = 0; r < reps; r++) {
+    const before = memNow();
+    let index: ToolIndex | null = null;
+    ctor.push(time(() => (index = new ToolIndex(tools, { prefilter: 'always' }))));
+    prefilter.push(time(() => index!.search(kws, 5)));
+    retained.push(memNow() - before);
+    index = null;
+  }
+  add({ id: `build.${size}.ctor`, section: 'build', label: 'ToolIndex constructor (lower-casing, name order)', value: median(ctor), unit: 'ms', better: 'lower', spread: spreadOf(ctor) });
+  add({
+    id: `build.${size}.prefilter`,
+    section: 'build',
+    label: 'token index, built at first use (parts, tokens, trigrams)',
+    value: median(prefilter),
+    unit: 'ms',
+    better: 'lower',
+    spread: spreadOf(prefilter),
+  });
+  const mb = median(retained) / 1e6;
+  add({
+    id: `build.${size}.memory`,
+    section: 'build',
+    label: `memory held by the index (heap + typed arrays)`,
+    value: mb,
+    unit: 'MB',
+    better: 'lower',
+    spread: `${fmt((median(retained) / size) | 0)} bytes/tool`,
+  });
+}
+
+// ---------------------------------------------------------------------------
+// 3. Agent runs and simulate
+
+async function benchSimulate(): Promise<void> {
+  const demo = await loadDemo();
+  section(`simulate / AgentRun over generated transcripts (${demo.source}: ${demo.dynamic.length} dynamic, ${demo.static.length} static tools)`);
+  const mw = createMiddleware({ dynamicTools: demo.dynamic });
+  const search = (a: string): readonly string[] | null => {
+    const r = runToolSearch(mw.index, a);
+    return r.ok ? r.matches : null;
+  };
+  const oursCalls = QUICK ? [100, 1000, 2000, 10_000] : [100, 1000, 2000, 10_000, 20_000];
+  const refCalls = QUICK ? [100, 500, 1000] : [100, 1000, 2000, 4000];
+  const transcripts = new Map<number, Message[]>();
+  const tr = (calls: number): Message[] => {
+    let t = transcripts.get(calls);
+    if (!t) transcripts.set(calls, (t = generateTranscript(demo.dynamic, calls, search, SEED)));
+    return t;
+  };
+
+  // The simulation engine (src/simulate), when present.
+  type Sim = (o: unknown) => { turns: unknown[] };
+  let simulate: Sim | null = null;
+  try {
+    simulate = ((await import('../../src/simulate/engine.js')) as unknown as { simulate: Sim }).simulate;
+  } catch (err) {
+    console.log(`  (simulate engine not available: ${(err as Error).message})`);
+  }
+  const loc = { file: 'generated.json', line: 0, column: 0 };
+  const catalog = {
+    tools: [...demo.static.map((t) => ({ ...t, static: true, source: loc })), ...demo.dynamic.map((t) => ({ ...t, static: false, source: loc }))],
+    sources: [{ file: demo.source, format: 'toolsearch' }],
+    warnings: [],
+  };
+  const simOnce = (calls: number): number => {
+    const messages = tr(calls);
+    const transcript = { file: 'generated.json', format: 'eino', messages, locations: messages.map(() => loc), tools: null, warnings: [] };
+    return time(() => {
+      const report = simulate!({ transcript, catalog, mode: 'default', replay: false });
+      if (report.turns.length !== calls) throw new Error(`simulate: ${report.turns.length} turns for ${calls} calls`);
+    });
+  };
+
+  const oursRun = new Map<number, number>();
+  const oursSim = new Map<number, number>();
+  for (const calls of oursCalls) {
+    const chunks = chunksByModelCall(tr(calls));
+    const reps = calls >= 10_000 ? 5 : 7;
+    const runTimes: number[] = [];
+    for (let r = 0; r < reps; r++) runTimes.push(time(() => ourRun(mw, demo.static, chunks)));
+    oursRun.set(calls, median(runTimes));
+    add({ id: `simulate.agentrun.${calls}`, section: 'simulate', label: `AgentRun (core): ${calls.toLocaleString('en-US')} model calls`, value: median(runTimes), unit: 'ms', better: 'lower', spread: spreadOf(runTimes) });
+    if (simulate) {
+      simOnce(Math.min(calls, 100));
+      const simTimes: number[] = [];
+      for (let r = 0; r < reps; r++) simTimes.push(simOnce(calls));
+      oursSim.set(calls, median(simTimes));
+      add({
+        id: `simulate.engine.${calls}`,
+        section: 'simulate',
+        label: `simulate() (engine, full report): ${calls.toLocaleString('en-US')} model calls`,
+        value: median(simTimes),
+        unit: 'ms',
+        better: 'lower',
+        spread: spreadOf(simTimes),
+        ...(calls === 10_000 ? { target: '≤ 1000 ms', ok: median(simTimes) <= 1000 } : {}),
+      });
+    }
+  }
+  const refRun = new Map<number, number>();
+  for (const calls of refCalls) {
+    const chunks = chunksByModelCall(tr(calls));
+    // The baseline must agree with AgentRun.
+    const a = referenceRun(mw, demo.static, chunks);
+    const b = ourRun(mw, demo.static, chunks);
+    if (JSON.stringify(a) !== JSON.stringify(b)) throw new Error(`reference-style run and AgentRun disagree at ${calls} calls`);
+    const reps = calls >= 2000 ? 1 : 3;
+    const ts: number[] = [];
+    for (let r = 0; r < reps; r++) ts.push(time(() => referenceRun(mw, demo.static, chunks)));
+    refRun.set(calls, median(ts));
+    add({
+      id: `simulate.reference.${calls}`,
+      section: 'simulate',
+      label: `reference-style rescan (beforeModelCall on the whole history): ${calls.toLocaleString('en-US')} calls`,
+      value: median(ts),
+      unit: 'ms',
+      better: 'lower',
+      spread: spreadOf(ts),
+    });
+  }
+  const growth = (m: Map<number, number>, n: number): number => m.get(2 * n)! / m.get(n)!;
+  const big = QUICK ? 1000 : 10_000;
+  if (oursSim.has(2 * big)) {
+    const g = growth(oursSim, big);
+    add({ id: `simulate.growth.engine`, section: 'simulate', label: `simulate() growth, ${big.toLocaleString('en-US')} → ${(2 * big).toLocaleString('en-US')} calls`, value: g, unit: '×', better: 'lower', target: '≤ 2.2×', ok: g <= 2.2 });
+  }
+  if (oursRun.has(2 * big)) {
+    add({ id: `simulate.growth.agentrun`, section: 'simulate', label: `AgentRun growth, ${big.toLocaleString('en-US')} → ${(2 * big).toLocaleString('en-US')} calls`, value: growth(oursRun, big), unit: '×', better: 'lower' });
+  }
+  const refN = QUICK ? 500 : 2000;
+  if (refRun.has(2 * refN)) {
+    add({ id: `simulate.growth.reference`, section: 'simulate', label: `reference-style growth, ${refN} → ${2 * refN} calls (quadratic: ~4×)`, value: growth(refRun, refN), unit: '×', better: 'lower' });
+  }
+  const same = QUICK ? 1000 : 2000;
+  if (refRun.has(same) && oursRun.has(same)) {
+    add({ id: `simulate.ratio.reference`, section: 'simulate', label: `AgentRun speed-up vs reference-style at ${same} calls`, value: refRun.get(same)! / oursRun.get(same)!, unit: '×', better: 'higher' });
+  }
+  // Keep a generated transcript for the CLI section.
+  const file = join(WORK, `transcript-10000-seed${SEED}.json`);
+  writeFileSync(file, JSON.stringify(toEinoJson(tr(QUICK ? 1000 : 10_000) as never)));
+}
+
+// ---------------------------------------------------------------------------
+// 4. Whole-process CLI
+
+const CLI = join(REPO, 'bin', 'toolsearch.js');
+const HEAVY = ['react', 'ink', 'fuse.js', '@modelcontextprotocol/sdk', 'gpt-tokenizer', 'zod', 'ai', 'yaml', 'commander'];
+
+function run(args: readonly string[], opts: { input?: string; env?: Record<string, string> } = {}): { ms: number; stdout: string; stderr: string; status: number | null } {
+  const t = performance.now();
+  const r = spawnSync(process.execPath, args, {
+    cwd: REPO,
+    encoding: 'utf8',
+    maxBuffer: 1 << 30,
+    env: { ...process.env, NO_COLOR: '1', ...(opts.env ?? {}) },
+    ...(opts.input !== undefined ? { input: opts.input } : {}),
+  });
+  return { ms: performance.now() - t, stdout: r.stdout, stderr: r.stderr, status: r.status };
+}
+
+function timeProcess(args: readonly string[], n: number): { median: number; runs: number[]; out: string } {
+  const runs: number[] = [];
+  let out = '';
+  run(args); // warm the file system cache
+  for (let i = 0; i < n; i++) {
+    const r = run(args);
+    if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr.slice(0, 500)}`);
+    runs.push(r.ms);
+    out = r.stdout;
+  }
+  return { median: median(runs), runs, out };
+}
+
+function loadedPackages(args: readonly string[]): string[] {
+  const file = join(WORK, `modules-${process.pid}.txt`);
+  rmSync(file, { force: true });
+  run(['--import', join(REPO, 'test/bench/trace-modules.mjs'), ...args], { env: { TOOLSEARCH_TRACE_MODULES: file } });
+  if (!existsSync(file)) return ['(trace failed)'];
+  const pkgs = new Set<string>();
+  for (const url of readFileSync(file, 'utf8').split('\n')) {
+    const m = /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url);
+    if (m) pkgs.add(m[1]!);
+  }
+  rmSync(file, { force: true });
+  return [...pkgs].sort();
+}
+
+function buildCli(): boolean {
+  if (!NO_BUILD) {
+    console.log('  (npm run build …)');
+    try {
+      execFileSync('npm', ['run', 'build', '--silent'], { cwd: REPO, stdio: 'pipe' });
+    } catch (err) {
+      const out = `${(err as { stdout?: Buffer }).stdout ?? ''}`.split('\n').filter((l) => l.includes('error')).slice(0, 3);
+      console.log(`  (build reported errors; using what it emitted)\n    ${out.join('\n    ')}`);
+    }
+  }
+  return existsSync(join(REPO, 'dist/cli/main.js'));
+}
+
+async function benchCli(): Promise<void> {
+  section('Whole-process CLI (node bin/toolsearch.js …, median wall time)');
+  if (!buildCli()) {
+    console.log('  dist/cli/main.js not found: skipped');
+    return;
+  }
+  const n = QUICK ? 7 : 15;
+  const demo = 'fixtures/catalogs/demo.yaml';
+  const transcript = 'fixtures/transcripts/keyword-search-then-call.json';
+  const floor = timeProcess(['-e', '0'], n);
+  add({ id: 'cli.node', section: 'cli', label: 'node -e 0 (the floor: Node start-up alone)', value: floor.median, unit: 'ms', better: 'lower', spread: spreadOf(floor.runs) });
+  const cases: Array<{ id: string; label: string; args: string[]; target?: number; forbidden: string[] }> = [
+    { id: 'cli.version', label: 'toolsearch --version', args: [CLI, '--version'], target: 80, forbidden: HEAVY },
+    { id: 'cli.search', label: `toolsearch search -c demo.yaml create issue`, args: [CLI, 'search', '-c', demo, 'create', 'issue'], target: 150, forbidden: ['react', 'ink', 'fuse.js', '@modelcontextprotocol/sdk', 'gpt-tokenizer', 'ai'] },
+    { id: 'cli.search.json', label: `toolsearch search -c demo.yaml --json --explain send message`, args: [CLI, 'search', '-c', demo, '--json', '--explain', 'send', 'message'], forbidden: ['react', 'ink', 'fuse.js', '@modelcontextprotocol/sdk', 'gpt-tokenizer', 'ai'] },
+    { id: 'cli.simulate', label: `toolsearch simulate ${transcript.split('/').pop()} -c demo.yaml`, args: [CLI, 'simulate', transcript, '-c', demo], forbidden: ['react', 'ink', 'fuse.js', '@modelcontextprotocol/sdk', 'gpt-tokenizer', 'ai'] },
+  ];
+  const big = join(WORK, `transcript-10000-seed${SEED}.json`);
+  if (existsSync(big)) {
+    cases.push({ id: 'cli.simulate.generated', label: `toolsearch simulate <generated ${QUICK ? '1,000' : '10,000'}-call transcript> -c demo.yaml --json`, args: [CLI, 'simulate', big, '-c', demo, '--json'], forbidden: [] });
+  }
+  for (const c of cases) {
+    if (!existsSync(c.args[c.args.length - 1]!) && c.id === 'cli.simulate' && !existsSync(join(REPO, transcript))) continue;
+    let res: ReturnType<typeof timeProcess>;
+    try {
+      res = timeProcess(c.args, c.id === 'cli.simulate.generated' ? Math.min(n, 5) : n);
+    } catch (err) {
+      console.log(`  ${c.label}: ${(err as Error).message.split('\n')[0]}`);
+      continue;
+    }
+    add({
+      id: c.id,
+      section: 'cli',
+      label: c.label,
+      value: res.median,
+      unit: 'ms',
+      better: 'lower',
+      spread: spreadOf(res.runs),
+      ...(c.target !== undefined ? { target: `≤ ${c.target} ms`, ok: res.median <= c.target } : {}),
+    });
+    if (c.forbidden.length > 0) {
+      const pkgs = loadedPackages(c.args);
+      const bad = pkgs.filter((p) => c.forbidden.includes(p));
+      add({
+        id: `${c.id}.modules`,
+        section: 'cli',
+        label: `  packages loaded: ${pkgs.length === 0 ? 'none' : pkgs.join(', ')}`,
+        value: bad.length,
+        unit: 'heavy',
+        better: 'lower',
+        ok: bad.length === 0,
+        ...(bad.length > 0 ? { note: `should not load: ${bad.join(', ')}` } : {}),
+      });
+    }
+  }
+
+  // search --batch: 10,000 lines against the 10,000-tool catalog.
+  const size = 10_000;
+  const tools = flatCatalog(size);
+  const catalogFile = writeCatalogFile(size, tools);
+  const lines = generateQueries(tools, 10_000, SEED + 1).map((q) => q.args);
+  const many = writeLines('batch-10000.jsonl', lines);
+  const one = writeLines('batch-1.jsonl', lines.slice(0, 1));
+  const batchArgs = (file: string) => [CLI, 'search', '-c', catalogFile, '--batch', file];
+  let full: ReturnType<typeof timeProcess>;
+  let single: ReturnType<typeof timeProcess>;
+  try {
+    const reps = QUICK ? 3 : 5;
+    single = timeProcess(batchArgs(one), reps);
+    full = timeProcess(batchArgs(many), reps);
+  } catch (err) {
+    console.log(`  search --batch: ${(err as Error).message.split('\n')[0]}`);
+    return;
+  }
+  const outLines = full.out.split('\n').filter((l) => l !== '');
+  const index = new ToolIndex(tools);
+  let wrong = 0;
+  lines.forEach((l, i) => {
+    const r = runToolSearch(index, l);
+    const expected = r.ok ? JSON.stringify({ matches: r.matches }) : JSON.stringify({ error: r.error });
+    if (outLines[i] !== expected) wrong++;
+  });
+  add({ id: 'cli.batch.identical', section: 'cli', label: 'search --batch output = in-process results (10,000 lines)', value: lines.length - wrong, unit: '/10000', better: 'higher', ok: wrong === 0 && outLines.length === lines.length });
+  add({ id: 'cli.batch.one', section: 'cli', label: 'search --batch, 1 line, 10,000-tool catalog (start + load)', value: single.median, unit: 'ms', better: 'lower', spread: spreadOf(single.runs) });
+  add({ id: 'cli.batch.full', section: 'cli', label: 'search --batch, 10,000 lines, 10,000-tool catalog', value: full.median, unit: 'ms', better: 'lower', spread: spreadOf(full.runs) });
+  const perSecond = (lines.length - 1) / ((full.median - single.median) / 1000);
+  add({
+    id: 'cli.batch.throughput',
+    section: 'cli',
+    label: 'search --batch throughput (excluding start and catalog load)',
+    value: perSecond,
+    unit: 'lines/s',
+    better: 'higher',
+    target: '≥ 3000 lines/s',
+    ok: perSecond >= 3000,
+  });
+}
+
+// ---------------------------------------------------------------------------
+// 5. Peak RSS, 100,000 tools
+
+function benchRss(): void {
+  const size = QUICK ? 10_000 : 100_000;
+  section(`Peak RSS, ${size.toLocaleString('en-US')}-tool catalog (fresh processes)`);
+  const tools = flatCatalog(size);
+  const catalogFile = writeCatalogFile(size, tools);
+  const queries = writeLines(`rss-queries-${size}.jsonl`, generateQueries(tools, 1000, SEED + 2).map((q) => q.args));
+  const childJs = join(REPO, 'node_modules/.cache/toolsearch-bench/child.mjs');
+  const lib = run([childJs, catalogFile, queries]);
+  if (lib.status === 0) {
+    const r = JSON.parse(lib.stdout) as { maxRssKb: number; loadMs: number; indexMs: number; queriesMs: number; medianQueryMs: number };
+    const mb = r.maxRssKb / 1024;
+    add({
+      id: `rss.${size}.library`,
+      section: 'rss',
+      label: `library: JSON.parse catalog + ToolIndex + 1,000 queries`,
+      value: mb,
+      unit: 'MB',
+      better: 'lower',
+      spread: `load ${fmt(r.loadMs)} ms, index ${fmt(r.indexMs)} ms, queries ${fmt(r.queriesMs)} ms`,
+      ...(size === 100_000 ? { target: '≤ 400 MB', ok: mb <= 400 } : {}),
+    });
+  } else console.log(`  library child failed: ${lib.stderr.slice(0, 300)}`);
+  if (existsSync(join(REPO, 'dist/cli/main.js')) && existsSync('/usr/bin/time')) {
+    const t = performance.now();
+    const r = spawnSync('/usr/bin/time', ['-f', 'MAXRSS %M', process.execPath, CLI, 'search', '-c', catalogFile, '--batch', queries], {
+      cwd: REPO,
+      encoding: 'utf8',
+      maxBuffer: 1 << 30,
+      env: { ...process.env, NO_COLOR: '1' },
+    });
+    const ms = performance.now() - t;
+    const m = /MAXRSS (\d+)/.exec(r.stderr);
+    if (r.status === 0 && m) {
+      const mb = Number(m[1]) / 1024;
+      add({
+        id: `rss.${size}.cli`,
+        section: 'rss',
+        label: `CLI: search -c <catalog> --batch <1,000 lines>`,
+        value: mb,
+        unit: 'MB',
+        better: 'lower',
+        spread: `whole process ${fmt(ms)} ms`,
+        ...(size === 100_000 ? { target: '≤ 400 MB', ok: mb <= 400 } : {}),
+      });
+    } else console.log(`  CLI run failed (${r.status}): ${r.stderr.slice(0, 300)}`);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Main
+
+async function main(): Promise<void> {
+  const started = new Date();
+  const load0 = loadavg();
+  console.log(`toolsearch benchmarks — ${started.toISOString()}`);
+  console.log(`node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, load average ${load0.map((x) => x.toFixed(2)).join(' ')}${QUICK ? ', --quick' : ''}, seed ${SEED}`);
+  if (ONLY.has('query')) for (const size of SIZES) benchQueries(size);
+  if (ONLY.has('build')) for (const size of SIZES) benchBuild(size);
+  if (ONLY.has('simulate')) await benchSimulate();
+  if (ONLY.has('cli')) await benchCli();
+  if (ONLY.has('rss')) benchRss();
+  const load1 = loadavg();
+  console.log(`\nload average at the end ${load1.map((x) => x.toFixed(2)).join(' ')}; ${failures === 0 ? 'every checked target met' : `${failures} check(s) missed`}`);
+
+  if (JSON_OUT) {
+    writeFileSync(
+      JSON_OUT,
+      `${JSON.stringify({ date: started.toISOString(), node: process.version, cpus: cpus().length, cpu: cpus()[0]?.model, quick: QUICK, seed: SEED, loadavg: { start: load0, end: load1 }, rows }, null, 2)}\n`,
+    );
+    console.log(`results written to ${JSON_OUT}`);
+  }
+  if (COMPARE) compare(COMPARE);
+  process.exitCode = failures === 0 ? 0 : 1;
+}
+
+function compare(file: string): void {
+  const old = JSON.parse(readFileSync(file, 'utf8')) as { date: string; rows: Row[] };
+  const byId = new Map(old.rows.map((r) => [r.id, r]));
+  console.log(`\nCompared with ${file} (${old.date}): new / old; "better" or "worse" when beyond ±10%`);
+  for (const r of rows) {
+    const o = byId.get(r.id);
+    if (!o || o.value === 0) continue;
+    const ratio = r.value / o.value;
+    const improved = r.better === 'lower' ? ratio < 0.9 : ratio > 1.1;
+    const worse = r.better === 'lower' ? ratio > 1.1 : ratio < 0.9;
+    console.log(`  ${r.label.trim().padEnd(58)} ${fmt(o.value).padStart(10)} → ${fmt(r.value).padStart(10)} ${r.unit.padEnd(8)} ×${ratio.toFixed(2)}${improved ? '  better' : worse ? '  worse' : ''}`);
+  }
+}
+
+await main();

@@ -1,0 +1,236 @@
+import { describe, it } from 'vitest';
+import { FX, lines, run } from './helpers.js';
+
+const SMALL = `${FX}/small.yaml`;
+const CHAT = `${FX}/chat.json`;
+const DEMO = 'fixtures/catalogs/demo.yaml';
+const T = 'fixtures/transcripts';
+
+describe.concurrent('simulate', () => {
+  it('shows every model call: visible count, +added, calls with ✓/✗, searches, then a summary', async ({ expect }) => {
+    const r = await run(['simulate', CHAT, '-c', SMALL]);
+    expect(r.stderr).toBe('');
+    expect(lines(r.stdout)).toEqual([
+      `simulate ${CHAT} · openai · 12 messages · mode default`,
+      `catalog: 7 dynamic + 1 static tool from ${SMALL}`,
+      '',
+      'call 1 · 3 messages · visible 2 · reminder inserted at 1',
+      '  ✓ tool_search {"query":"create issue"}',
+      '      ↳ keyword: github__create_issue, linear__createIssue, github__list_issues',
+      '',
+      'call 2 · 5 messages · visible 5 · +github__create_issue +linear__createIssue +github__list_issues',
+      '  ✓ github__create_issue {"title":"Login bug"}',
+      '  ✗ slack__post_message not loaded: no tool_search result had named it',
+      '',
+      'call 3 · 8 messages · visible 5',
+      '  ✓ tool_search {"query":"select:github__create_issue,slack__post_message"}',
+      '      ↳ select: github__create_issue, slack__post_message',
+      '  ! redundant-select: select: for github__create_issue, which an earlier keyword search already',
+      '      returned',
+      '',
+      'call 4 · 10 messages · visible 6 · +slack__post_message',
+      '  ✓ slack__post_message {"text":"Filed #42"}',
+      '',
+      'call 5 · 12 messages · visible 6',
+      '  “Done: I filed issue #42 and told the team on Slack.”',
+      '',
+      'summary: 5 model calls · 2 searches · 4 tools loaded · 1 error, 1 warning',
+    ]);
+    expect(r.code).toBe(0);
+  });
+
+  it('--json is the report, with the documented keys and [] for empty lists', async ({ expect }) => {
+    const r = await run(['simulate', CHAT, '-c', SMALL, '--json']);
+    const j = JSON.parse(r.stdout);
+    expect(Object.keys(j)).toEqual(['mode', 'transcript', 'catalog', 'turns', 'violations', 'replay', 'summary']);
+    expect(j.mode).toBe('default');
+    expect(j.catalog).toEqual({ dynamic: 7, static: 1, source: SMALL });
+    expect(j.turns).toHaveLength(5);
+    const t2 = j.turns[1];
+    expect(t2).toMatchObject({
+      call: 2,
+      message_index: 4,
+      visible: ['get_time', 'tool_search', 'github__create_issue', 'linear__createIssue', 'github__list_issues'],
+      deferred: [],
+      added: ['github__create_issue', 'linear__createIssue', 'github__list_issues'],
+      reminder_index: 1,
+      tool_calls: [
+        { id: 'c2', name: 'github__create_issue', arguments: '{"title":"Login bug"}', status: 'ok' },
+        { id: 'c3', name: 'slack__post_message', arguments: '{"text":"Filed the login bug"}', status: 'not-loaded' },
+      ],
+      searches: [],
+    });
+    expect(j.turns[0].searches[0]).toMatchObject({ arguments: '{"query":"create issue"}', recorded: { matches: ['github__create_issue', 'linear__createIssue', 'github__list_issues'] } });
+    expect(j.violations.map((v: { call: number; tool: string; kind: string }) => [v.call, v.tool, v.kind])).toEqual([
+      [2, 'slack__post_message', 'not-loaded'],
+      [3, 'github__create_issue', 'redundant-select'],
+    ]);
+    expect(j.replay).toBe(null);
+    expect(j.summary).toMatchObject({ calls: 5, searches: 2, tools_loaded: 4, errors: 1, warnings: 1 });
+  });
+
+  it('--fail-on-violation exits 1 on a violation (warnings do not count)', async ({ expect }) => {
+    const r = await run(['simulate', CHAT, '-c', SMALL, '--fail-on-violation']);
+    expect(r.stderr).toBe(
+      'fail: 1 violation (--fail-on-violation)\n  call 2: not-loaded: slack__post_message was called before any tool_search result named it (not visible at call 2)\n',
+    );
+    expect(r.code).toBe(1);
+    const warningsOnly = await run(['simulate', `${T}/redundant-select.json`, '-c', DEMO, '--fail-on-violation']);
+    expect(warningsOnly.code).toBe(0);
+  });
+
+  it('--fail-on-violation: an unknown tool', async ({ expect }) => {
+    const r = await run(['simulate', `${T}/unknown-tool.json`, '-c', DEMO, '--fail-on-violation', '--json']);
+    expect(JSON.parse(r.stdout).violations.map((v: { kind: string; tool: string }) => [v.kind, v.tool])).toEqual([['unknown', 'mcp__slack__send_direct_message']]);
+    expect(lines(r.stderr)[0]).toBe('fail: 1 violation (--fail-on-violation)');
+    expect(r.code).toBe(1);
+  });
+
+  it('--mode native: deferred tools, and the nil-refill pitfall with no static tools', async ({ expect }) => {
+    const r = await run(['simulate', `${FX}/request-body.json`, '--mode', 'native']);
+    expect(lines(r.stdout)).toEqual([
+      `simulate ${FX}/request-body.json · openai · 5 messages · mode native`,
+      'catalog: 3 dynamic + 0 static tools carried by the transcript',
+      '',
+      'call 1 · 2 messages · visible 0 · deferred 3 · reminder inserted at 0',
+      '  ✓ tool_search {"query":"weather forecast","max_results":1}',
+      '      ↳ keyword: weather__get_forecast',
+      '',
+      'call 2 · 4 messages · visible 4 · deferred 3 · tool list refilled',
+      '  ✓ weather__get_forecast {"city":"Paris"}',
+      '  ! native-refill: model-native mode with no static tools: call 1 offered no tools, and the',
+      '      framework refilled the nil tool list, so from call 2 on tool_search and all 3 dynamic tools',
+      '      are offered as ordinary tools',
+      '',
+      'call 3 · 6 messages · visible 4 · deferred 3',
+      '  (no recorded answer: the call after the last message)',
+      '',
+      'summary: 3 model calls · 1 search · 1 tool loaded by searches · 0 errors, 1 warning',
+    ]);
+    expect(r.code).toBe(0);
+  });
+
+  it('--mode native with server-side searches (information beyond the reference state)', async ({ expect }) => {
+    const r = await run(['simulate', `${T}/native-server-search.anthropic.json`, '--mode', 'native']);
+    const out = lines(r.stdout);
+    expect(out[3]).toBe('call 1 · 3 messages · visible 5 · deferred 125 · reminder inserted at 1');
+    expect(out[4]).toBe('  ⌕ server search "linear.*issue" loaded mcp__linear__list_issues, mcp__linear__get_issue,');
+    expect(out.at(-1)).toBe('summary: 2 model calls · 0 searches · 1 server search · 5 tools loaded by searches · no violations');
+    expect(r.code).toBe(0);
+  });
+
+  it('--static makes catalog tools static', async ({ expect }) => {
+    const r = await run(['simulate', CHAT, '-c', SMALL, '--static', 'HTMLParser,fs__read_file', '--json']);
+    const j = JSON.parse(r.stdout);
+    expect(j.catalog).toMatchObject({ dynamic: 5, static: 3 });
+    // Static tools keep the catalog order, then tool_search.
+    expect(j.turns[0].visible).toEqual(['get_time', 'fs__read_file', 'HTMLParser', 'tool_search']);
+  });
+
+  it('--format overrides detection (a wrong format is an error at the offending message)', async ({ expect }) => {
+    const ok = await run(['simulate', CHAT, '-c', SMALL, '--format', 'openai', '--json']);
+    expect(JSON.parse(ok.stdout).transcript.format).toBe('openai');
+    const r = await run(['simulate', CHAT, '-c', SMALL, '--format', 'anthropic']);
+    expect(lines(r.stderr)[0]).toBe(`error: ${CHAT}:5:3: unknown role "tool" (expected user, assistant, system)`);
+    expect(r.code).toBe(2);
+  });
+
+  it('--replay shows recorded against replayed results and how visibility would change', async ({ expect }) => {
+    const r = await run(['simulate', CHAT, '-c', `${FX}/small-v2.yaml`, '--replay']);
+    expect(r.stderr).toBe('');
+    const out = lines(r.stdout);
+    expect(out.slice(3, 12)).toEqual([
+      'call 1 · 3 messages · visible 2 · reminder inserted at 1',
+      '  ✓ tool_search {"query":"create issue"}',
+      '      ↳ recorded: github__create_issue, linear__createIssue, github__list_issues',
+      '      ↳ replayed: github__create_issue, linear__create_ticket, github__list_issues',
+      '      ≠ differs: -linear__createIssue +linear__create_ticket',
+      '',
+      'call 2 · 5 messages · visible 4 · +github__create_issue +github__list_issues',
+      '  ✓ github__create_issue {"title":"Login bug"}',
+      '  ✗ slack__post_message not loaded: no tool_search result had named it',
+    ]);
+    expect(out.slice(-5)).toEqual([
+      '',
+      'replay: 1 search returns something else today',
+      '  calls 2-5 would see +linear__create_ticket',
+      '',
+      'summary: 5 model calls · 2 searches · 3 tools loaded · 1 error, 1 warning',
+    ]);
+    expect(r.code).toBe(0);
+  });
+
+  it('--replay --json carries the replay section', async ({ expect }) => {
+    const r = await run(['simulate', CHAT, '-c', `${FX}/small-v2.yaml`, '--replay', '--json']);
+    const j = JSON.parse(r.stdout);
+    expect(j.replay.differences).toBe(1);
+    expect(j.replay.visibility[0]).toEqual({ call: 2, gained: ['linear__create_ticket'], lost: [] });
+    expect(j.turns[0].searches[0].differs).toBe(true);
+    expect(j.turns[0].searches[0].replayed).toEqual({ matches: ['github__create_issue', 'linear__create_ticket', 'github__list_issues'] });
+  });
+
+  it('--expect-same exits 1 on a difference (and implies --replay)', async ({ expect }) => {
+    const r = await run(['simulate', `${T}/stale-after-catalog-change.json`, '-c', 'fixtures/catalogs/demo-v2.yaml', '--expect-same']);
+    expect(r.stdout).toContain('≠ differs: -mcp__filesystem__read_file +mcp__filesystem__read_text_file');
+    expect(lines(r.stderr)).toEqual([
+      'fail: 2 recorded searches differ from a fresh run (--expect-same)',
+      '  call 1: tool_search {"query":"read file"}: -mcp__filesystem__read_file +mcp__filesystem__read_text_file',
+      '  call 3: tool_search {"query":"slack send message"}: -mcp__slack__send_message +mcp__slack__post_message',
+      '  calls 2-3 would see: +mcp__filesystem__read_text_file',
+      '  calls 4-5 would see: +mcp__filesystem__read_text_file +mcp__slack__post_message',
+    ]);
+    expect(r.code).toBe(1);
+  });
+
+  it('--expect-same passes when nothing changed', async ({ expect }) => {
+    const r = await run(['simulate', `${T}/stale-after-catalog-change.json`, '-c', DEMO, '--expect-same']);
+    expect(r.stderr).toBe('');
+    expect(lines(r.stdout).at(-3)).toBe('replay: every recorded search returns the same today');
+    expect(r.code).toBe(0);
+  });
+
+  it('--expect-same and --fail-on-violation together', async ({ expect }) => {
+    const r = await run(['simulate', CHAT, '-c', `${FX}/small-v2.yaml`, '--expect-same', '--fail-on-violation', '--json']);
+    expect(lines(r.stderr)[0]).toBe('fail: 1 recorded search differs from a fresh run (--expect-same); 1 violation (--fail-on-violation)');
+    expect(r.code).toBe(1);
+  });
+
+  it('a request body carries its own tools: no -c needed (README quick start)', async ({ expect }) => {
+    const r = await run(['simulate', `${T}/keyword-search-then-call.openai.json`]);
+    expect(r.stderr).toBe('');
+    const out = lines(r.stdout);
+    expect(out[1]).toBe('catalog: 125 dynamic + 5 static tools carried by the transcript');
+    expect(out.at(-1)).toBe('summary: 4 model calls · 1 search · 5 tools loaded · no violations');
+    expect(r.code).toBe(0);
+  });
+
+  it('no catalog and no tools in the transcript is bad input', async ({ expect }) => {
+    const r = await run(['simulate', CHAT]);
+    expect(r.stderr).toBe(`error: ${CHAT}: no catalog: pass -c/--catalog, or a transcript that carries its own tools (a logged request body with "tools")\n`);
+    expect(r.code).toBe(2);
+  });
+
+  it('--static naming a tool that is not in the catalog is bad input', async ({ expect }) => {
+    const r = await run(['simulate', CHAT, '-c', SMALL, '--static', 'nope']);
+    expect(r.stderr).toBe('error: --static names a tool that is not in the catalog: nope\n');
+    expect(r.code).toBe(2);
+  });
+
+  it('loader warnings go to stderr and the run goes on', async ({ expect }) => {
+    const r = await run(['simulate', `${FX}/orphan-result.json`, '-c', SMALL]);
+    expect(r.stderr).toBe(`warning: ${FX}/orphan-result.json:3:3: tool result for unknown call id "nope"\n`);
+    expect(lines(r.stdout).at(-1)).toBe('summary: 1 model call · 0 searches · 0 tools loaded · no violations');
+    expect(r.code).toBe(0);
+  });
+
+  it('the same conversation in every transcript format yields the same turns', async ({ expect }) => {
+    const files = ['json', 'jsonl', 'openai.json', 'openai-responses.json', 'anthropic.json'].map((x) => `${T}/deferred-tool-called-too-early.${x}`);
+    const results = await Promise.all(files.map((f) => run(['simulate', f, '-c', DEMO, '--json'])));
+    const turns = results.map((r) => {
+      const j = JSON.parse(r.stdout);
+      return { turns: j.turns.map((t: Record<string, unknown>) => ({ ...t, assistant_text: undefined })), violations: j.violations, summary: j.summary };
+    });
+    for (const t of turns.slice(1)) expect(t).toEqual(turns[0]);
+    expect(turns[0]!.violations.map((v: { kind: string; call: number }) => [v.kind, v.call])).toEqual([['not-loaded', 2]]);
+  });
+});
