@@ -62,8 +62,8 @@ export function exitCodeFor(err: unknown, ctx: CliContext): number {
   const error = s.red('error:');
   if (err instanceof CommanderError) {
     // Commander already printed its message (help, version, usage error).
-    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') return EXIT_OK;
-    return EXIT_USAGE;
+    // Commander exits 0 after help or the version, 1 after a usage error (and after help shown for one).
+    return err.exitCode === 0 ? EXIT_OK : EXIT_USAGE;
   }
   if (err instanceof InputError) {
     ctx.err(`${error} ${escapeLines(err.headline)}\n`);

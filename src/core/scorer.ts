@@ -172,11 +172,12 @@ function isSeparator(c: number): boolean {
   return c < 0x80 && IS_SEPARATOR[c] === 1;
 }
 
-// Trigram index over the vocabulary. Code units map to 6-bit symbols: 0 for a
-// unit in no token, END past the end of a token, the 61 most frequent units
-// their own symbol, every other unit one shared symbol (sharing only makes a
-// candidate set larger; every candidate token is checked with `includes`).
-const SYM_BITS = 6;
+// Trigram index over the vocabulary. Code units map to 5-bit symbols: 0 for
+// a unit in no string, END past the end of a string, the 29 most frequent
+// units their own symbol, every other unit one shared symbol (sharing only
+// makes a candidate set larger; every candidate string is checked with
+// `includes`).
+const SYM_BITS = 5;
 const SYM_COUNT = 1 << SYM_BITS;
 const SYM_END = 1;
 const SYM_SHARED = SYM_COUNT - 1;
@@ -190,14 +191,13 @@ class TrigramIndex {
   readonly postings: Int32Array;
 
   constructor(texts: readonly string[]) {
-    const freq = new Float64Array(0x10000);
-    for (const s of texts) for (let i = 0; i < s.length; i++) freq[s.charCodeAt(i)]!++;
-    const units: number[] = [];
-    for (let u = 0; u < 0x10000; u++) if (freq[u]! > 0) units.push(u);
-    units.sort((a, b) => freq[b]! - freq[a]! || a - b);
-    units.forEach((u, i) => {
-      this.sym[u] = i < SYM_SHARED - 2 ? i + 2 : SYM_SHARED;
-    });
+    const freq = new Map<number, number>();
+    for (const s of texts) for (let i = 0; i < s.length; i++) freq.set(s.charCodeAt(i), (freq.get(s.charCodeAt(i)) ?? 0) + 1);
+    [...freq.keys()]
+      .sort((a, b) => freq.get(b)! - freq.get(a)! || a - b)
+      .forEach((u, i) => {
+        this.sym[u] = i < SYM_SHARED - 2 ? i + 2 : SYM_SHARED;
+      });
     // One trigram per position, padded with END: every substring of length 1
     // or 2 also starts some trigram.
     const offsets = this.offsets;

@@ -66,8 +66,12 @@ export type ContentBlock =
   | { readonly type: 'server_tool_search_result'; readonly callId: string; readonly tools: readonly string[] }
   | { readonly type: 'other'; readonly description: string };
 
-/** Roles of content-block messages (Eino `schema.AgenticRoleType`). */
-export type BlockRole = 'system' | 'user' | 'assistant';
+/**
+ * Roles of content-block messages (Eino `schema.AgenticRoleType`). Only
+ * `system` counts as a system message for the reminder's placement: the
+ * reference puts the reminder before a `developer` message.
+ */
+export type BlockRole = 'system' | 'developer' | 'user' | 'assistant';
 
 /** A content-block message (Eino `*schema.AgenticMessage`). */
 export interface BlockMessage {

@@ -173,13 +173,8 @@ function block(b: TranscriptBuilder, node: ObjectNode): ContentBlock {
 function agenticMessage(b: TranscriptBuilder, node: ObjectNode): void {
   const role = roleOf(b, node, looseField(node, 'role'));
   if (!(AGENTIC_ROLES as readonly string[]).includes(role)) throw unknownRole(b, node, role, AGENTIC_ROLES);
-  let blockRole: BlockRole;
-  if (role === 'developer') {
-    // The core has no developer role. The reference treats it as not-system
-    // (the reminder goes before it); reading it as system moves the reminder after it.
-    b.warn(node, 'developer message read as a system message');
-    blockRole = 'system';
-  } else blockRole = role as BlockRole;
+  // `developer` stays its own role: the reference treats it as not-system, so the reminder goes before it.
+  const blockRole = role as BlockRole;
   const blocks = objects(b, optArray(b, looseField(node, 'content_blocks'), '"content_blocks"'), 'a content block').map((n) => block(b, n));
   const msg: { -readonly [K in keyof BlockMessage]: BlockMessage[K] } = { kind: 'blocks', role: blockRole, blocks };
   const extra = extraOf(b, looseField(node, 'extra'));

@@ -114,6 +114,7 @@ interface AnchorStats {
 }
 
 interface Walk {
+  readonly text: string;
   readonly maxDepth: number;
   readonly maxAliases: number;
   readonly fail: Fail;
@@ -170,14 +171,22 @@ function convert(w: Walk, y: unknown, depth: number, fallbackOffset: number): No
   return node;
 }
 
+/** Where the tag written before the value at `offset` starts (the value itself when the tag is on another line). */
+function tagOffset(w: Walk, offset: number): number {
+  const i = w.text.lastIndexOf('!', offset - 1);
+  return i >= 0 && !/[\r\n]/.test(w.text.slice(i, offset)) ? i : offset;
+}
+
+function badTag(w: Walk, offset: number, tag: string): never {
+  return w.fail(tagOffset(w, offset), `unsupported YAML tag ${JSON.stringify(showTag(tag))} (quote the value if it is text)`);
+}
+
 function convertValue(w: Walk, y: unknown, depth: number, offset: number): Node {
   w.size++;
   w.deepest = Math.max(w.deepest, depth);
   if (y === null || y === undefined) return { kind: 'null', offset };
   const tag = (y as { tag?: string }).tag;
-  if (tag !== undefined && !CORE_TAGS.has(tag)) {
-    w.fail(offset, `unsupported YAML tag ${JSON.stringify(showTag(tag))} (quote the value if it is text)`);
-  }
+  if (tag !== undefined && !CORE_TAGS.has(tag)) badTag(w, offset, tag);
   if (isScalar(y)) {
     const v = y.value;
     if (v === null || v === undefined) return { kind: 'null', offset };
@@ -203,9 +212,7 @@ function convertValue(w: Walk, y: unknown, depth: number, offset: number): Node 
       else if (typeof k === 'string') key = k;
       else if (isScalar(k)) {
         const kt = (k as { tag?: string }).tag;
-        if (kt !== undefined && !CORE_TAGS.has(kt)) {
-          w.fail(keyOffset, `unsupported YAML tag ${JSON.stringify(showTag(kt))} (quote the value if it is text)`);
-        }
+        if (kt !== undefined && !CORE_TAGS.has(kt)) badTag(w, keyOffset, kt);
         const kv = k.value;
         key = typeof kv === 'string' ? toWellFormed(kv) : kv === null || kv === undefined ? '' : String(kv);
       } else {
@@ -270,6 +277,7 @@ export function parseYamlText(
   if (docs.length > 1) fail(offsetOf(docs[1]!.contents, docs[1]!.range[0]), 'invalid YAML: more than one document');
   if (doc.contents === null) return fail(doc.range[0], 'empty YAML document (no content)');
   const w: Walk = {
+    text,
     maxDepth: limits.maxDepth,
     maxAliases: limits.maxAliases,
     fail,

@@ -12,18 +12,19 @@
  * both places. Without any `mcp:` spec this is exactly `loadCatalogFiles`.
  * The MCP client is only loaded when an `mcp:` spec is present.
  */
+import type { CatalogOptions } from '../formats/catalog.js';
 import type { Catalog, CatalogFormat, CatalogTool } from '../formats/types.js';
 import type { McpServerTarget } from './list-tools.js';
 
 /** The prefix that marks a live MCP server in a catalog spec. */
 export const MCP_SPEC_PREFIX = 'mcp:';
 
-/** Options of {@link loadCatalogSpecs}: those of `loadCatalogFiles`, plus the MCP timeout. */
-export interface CatalogSpecOptions {
-  /** Shape of the catalog files (`auto` detects it per file); ignored for `mcp:` specs. */
-  readonly format?: CatalogFormat | 'auto';
-  /** Name tools `mcp__<prefix>__<name>`: for MCP `tools/list` files, and as the server name of `mcp:` specs (used as given). */
-  readonly prefix?: string;
+/**
+ * Options of {@link loadCatalogSpecs}: those of `loadCatalogFiles` (`format`
+ * is ignored for `mcp:` specs; `prefix`, used as given, also names the
+ * server of `mcp:` specs), plus the time allowed per MCP server.
+ */
+export interface CatalogSpecOptions extends CatalogOptions {
   /** Time allowed per MCP server, in milliseconds (default 30 000). */
   readonly timeoutMs?: number;
 }
@@ -47,10 +48,7 @@ export async function loadCatalogSpec(spec: string, options: CatalogSpecOptions 
 /** Loads several catalog specs and merges them in order. */
 export async function loadCatalogSpecs(specs: readonly string[], options: CatalogSpecOptions = {}): Promise<Catalog> {
   const { loadCatalogFiles, mergeTools } = await import('../formats/catalog.js');
-  const fileOptions = {
-    ...(options.format !== undefined ? { format: options.format } : {}),
-    ...(options.prefix !== undefined ? { prefix: options.prefix } : {}),
-  };
+  const { timeoutMs: _timeout, ...fileOptions } = options;
   if (!specs.some(isMcpSpec)) return loadCatalogFiles(specs, fileOptions);
 
   const { listMcpTools } = await import('./list-tools.js');

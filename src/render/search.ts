@@ -8,6 +8,8 @@ import type { ExpectationFailure, SearchJson, WhyReport } from '../cli/search-re
 import type { Style } from './color.js';
 import { escapeText, inlineText } from './escape.js';
 import { renderTable, type Cell, type Column } from './table.js';
+import { truncate } from './width.js';
+import { tok, wrapTokens, type Token } from './wrap.js';
 
 export interface RenderOptions {
   readonly width: number;
@@ -24,6 +26,12 @@ export interface SearchContext {
 
 function quote(s: string): string {
   return `"${escapeText(s)}"`;
+}
+
+/** A quoted query as tokens: wraps between words, a huge query is cut. */
+function quoted(query: string, width: number): Token[] {
+  const words = truncate(`"${inlineText(query)}"`, 3 * width).split(' ');
+  return words.map((w) => tok(truncate(w, width - 4)));
 }
 
 function plural(n: number, one: string, many = `${one}s`): string {
@@ -44,14 +52,19 @@ export function renderSearch(r: SearchJson, ctx: SearchContext, opts: RenderOpti
   const s = opts.style;
   const out: string[] = [];
   const searched = r.static_included ? ctx.dynamic + ctx.static : ctx.dynamic;
+  const head: Token[] = [];
   if (r.mode === 'keyword') {
-    const count = `${r.total_matches} of ${plural(searched, 'tool')} match`;
-    out.push(`${s.bold('keyword search')} ${quote(r.query)} · limit ${r.max_results ?? 5} · ${count}`);
+    head.push(tok('keyword search', s.bold), ...quoted(r.query, opts.width), tok('·'), tok(`limit ${r.max_results ?? 5}`), tok('·'));
+    head.push(tok(`${r.total_matches} of ${plural(searched, 'tool')} match`));
   } else {
     const requested = r.matches.length + r.unknown.length;
-    out.push(`${s.bold('direct selection')} ${quote(r.query)} · ${r.matches.length} of ${plural(requested, 'name')} found`);
+    head.push(tok('direct selection', s.bold), ...quoted(r.query, opts.width), tok('·'), tok(`${r.matches.length} of ${plural(requested, 'name')} found`));
   }
-  if (r.static_included) out.push(s.yellow(`beyond the reference: static tools included (${ctx.static} static + ${ctx.dynamic} dynamic searched)`));
+  out.push(...wrapTokens(head, opts.width, 2));
+  if (r.static_included) {
+    const note = `beyond the reference: static tools included (${ctx.static} static + ${ctx.dynamic} dynamic searched)`;
+    out.push(...wrapTokens(note.split(' ').map((w) => tok(w, s.yellow)), opts.width, 2));
+  }
   if (r.results.length === 0) {
     out.push(s.dim(r.mode === 'keyword' ? 'no tool matched: a keyword must appear in a name or a description' : 'no tool selected'));
     return out;

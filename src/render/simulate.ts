@@ -6,6 +6,9 @@ import type { SearchOutcome, SearchReport, SimulationReport, ToolCallReport, Tur
 import type { Style } from './color.js';
 import { escapeText, inlineText } from './escape.js';
 import { displayWidth, truncate } from './width.js';
+import { tok, wrapTokens, type Token } from './wrap.js';
+
+export { wrapTokens } from './wrap.js';
 
 export interface SimulateRenderOptions {
   readonly width: number;
@@ -16,40 +19,6 @@ export interface SimulateRenderOptions {
 
 function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
-}
-
-/** A piece of text: its plain form (measured) and its styled form (written). */
-export interface Token {
-  readonly text: string;
-  readonly styled: string;
-}
-
-function tok(text: string, style?: (s: string) => string): Token {
-  return { text, styled: style ? style(text) : text };
-}
-
-/**
- * Lays out tokens separated by spaces on lines of at most `width` columns;
- * the first line starts with `lead`, continuation lines are indented by `indent`.
- */
-export function wrapTokens(tokens: readonly Token[], width: number, indent: number, lead = ''): string[] {
-  const lines: string[] = [];
-  let line = lead;
-  let w = displayWidth(lead);
-  for (const t of tokens) {
-    const tw = displayWidth(t.text);
-    const sep = line === lead ? 0 : 1;
-    if (line !== lead && w + 1 + tw > width) {
-      lines.push(line);
-      line = ' '.repeat(indent) + t.styled;
-      w = indent + tw;
-    } else {
-      line += (sep ? ' ' : '') + t.styled;
-      w += sep + tw;
-    }
-  }
-  lines.push(line);
-  return lines;
 }
 
 /** An outcome as tokens: the names (comma-separated, so they wrap between names), or the error. */

@@ -82,7 +82,9 @@ export interface TokenSummary {
 
 /** Prompt-cache view over the conversation (`summary.cache`). */
 export interface CacheSummary {
-  /** Model calls compared (all but the first). */
+  /** Model calls. */
+  readonly calls: number;
+  /** Model calls compared with the one before (all but the first). */
   readonly compared: number;
   readonly hits: number;
   readonly breaks: number;
@@ -116,6 +118,7 @@ export function cacheViews(blocks: readonly string[]): CacheView[] {
 export function cacheSummary(views: readonly CacheView[]): CacheSummary {
   const break_calls = views.flatMap((v, i) => (v.state === 'break' ? [i + 1] : []));
   return {
+    calls: views.length,
     compared: Math.max(0, views.length - 1),
     hits: views.filter((v) => v.state === 'hit').length,
     breaks: break_calls.length,

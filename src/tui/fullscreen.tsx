@@ -15,8 +15,6 @@ export interface TerminalIo {
 
 /** Alternate screen on, cursor home. */
 export const ENTER_SCREEN = '\x1b[?1049h\x1b[H';
-/** Cursor home, screen cleared. */
-const CLEAR_SCREEN = '\x1b[H\x1b[2J';
 /** Cursor shown, alternate screen off (the shell's screen comes back as it was). */
 export const LEAVE_SCREEN = '\x1b[?25h\x1b[?1049l';
 
@@ -62,13 +60,6 @@ export function runFullScreen(
   io.stdout.write(ENTER_SCREEN);
   // Last resort: whatever ends the process, the screen comes back.
   process.on('exit', restore);
-  // Ink redraws by moving the cursor up over its last frame; after a resize
-  // the terminal may have reflowed that frame (tmux does), so start the next
-  // frame from a clean screen. Registered before Ink's own listener, so it runs first.
-  const clearOnResize = (): void => {
-    io.stdout.write(CLEAR_SCREEN);
-  };
-  io.stdout.on('resize', clearOnResize);
 
   return new Promise((resolve, reject) => {
     let signal: ExitSignal | null = null;
@@ -99,7 +90,6 @@ export function runFullScreen(
       process.off('uncaughtException', onCrash);
       process.off('unhandledRejection', onCrash);
       process.off('exit', restore);
-      io.stdout.off('resize', clearOnResize);
       restore();
       if (err !== null) reject(err);
       else resolve({ signal });

@@ -19,3 +19,12 @@ export function assertInteractive(io: { readonly stdin: unknown; readonly stdout
   const missing = !inTty && !outTty ? 'stdin and stdout are not terminals' : !inTty ? 'stdin is not a terminal' : 'stdout is not a terminal';
   throw new UsageError(`${what} needs an interactive terminal (${missing}); use ${alternative} instead`);
 }
+
+/**
+ * Makes the TUI load React's production build, several times faster per
+ * keystroke than the development build that an unset NODE_ENV selects. Call
+ * before importing the TUI; an explicit NODE_ENV is left alone.
+ */
+export function preferProductionReact(env: NodeJS.ProcessEnv = process.env): void {
+  env.NODE_ENV ??= 'production';
+}

@@ -141,7 +141,9 @@ describe.concurrent('terminal safety', () => {
       `set -o pipefail 2>/dev/null; yes '{"query":"read file"}' | head -n 20000 | node bin/toolsearch.js search -c ${DEMO} --batch - | head -1`,
       { env: {} },
     );
-    expect(r.stdout).toBe('{"matches":["mcp__filesystem__read_file","mcp__filesystem__write_file","mcp__gdrive__gdrive_read_file","mcp__filesystem__read_multiple_files","mcp__filesystem__move_file"]}\n');
+    expect(r.stdout).toBe(
+      '{"matches":["mcp__filesystem__read_file","mcp__gdrive__gdrive_read_file","mcp__filesystem__read_multiple_files","mcp__filesystem__move_file","mcp__filesystem__edit_file"]}\n',
+    );
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
   });

@@ -82,6 +82,11 @@ describe('reminder placement (the reference\'s TestInsertReminder cases)', () =>
     const summarized = once.filter((m) => !m.extra?.[REMINDER_MARKER]);
     expect(roles(ensureReminder(mw, summarized).messages)).toEqual(['system', 'REMINDER', 'user']);
   });
+  it('a developer message is not a system message: the reminder goes before it', () => {
+    const dev: BlockMessage = { kind: 'blocks', role: 'developer', blocks: [{ type: 'text', text: 'rules' }] };
+    const s: BlockMessage = { kind: 'blocks', role: 'system', blocks: [{ type: 'text', text: 'sys' }] };
+    expect(ensureReminder(mw, [s, dev]).insertedAt).toBe(1);
+  });
   it('content-block messages get a content-block reminder', () => {
     const b: BlockMessage = { kind: 'blocks', role: 'user', blocks: [{ type: 'text', text: 'hi' }] };
     const r = ensureReminder(mw, [b]);

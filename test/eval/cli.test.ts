@@ -1,6 +1,7 @@
 /** `toolsearch eval` end to end. */
 import { describe, it } from 'vitest';
 import { lines, run } from '../cli/helpers.js';
+import { runIn } from '../suite/inproc.js';
 
 const MINI = ['test/eval/fixtures/mini.jsonl', '-c', 'test/eval/fixtures/mini.yaml'];
 
@@ -34,7 +35,7 @@ describe.concurrent('toolsearch eval', () => {
   });
 
   it('--json has every metric, miss and ranking', async ({ expect }) => {
-    const r = await run(['eval', ...MINI, '--json']);
+    const r = await runIn(['eval', ...MINI, '--json']);
     const report = JSON.parse(r.stdout);
     expect(report.scorers.map((s: { name: string }) => s.name)).toEqual(['spec', 'fuse', 'bm25', 'regex']);
     expect(Object.keys(report.scorers[0].metrics)).toEqual(['recall_at_1', 'recall_at_3', 'recall_at_5', 'recall_at_10', 'mrr', 'ndcg_at_5', 'no_result']);
@@ -44,20 +45,20 @@ describe.concurrent('toolsearch eval', () => {
   });
 
   it('--field request scores the user request text; --misses 0 hides the misses', async ({ expect }) => {
-    const r = await run(['eval', ...MINI, '--field', 'request', '--scorers', 'spec', '--misses', '0']);
+    const r = await runIn(['eval', ...MINI, '--field', 'request', '--scorers', 'spec', '--misses', '0']);
     expect(lines(r.stdout)[0]).toBe('3 labeled queries (test/eval/fixtures/mini.jsonl, scored on the "request" text) over 4 dynamic tools (test/eval/fixtures/mini.yaml)');
     expect(r.stdout).not.toContain('misses 1 query');
     expect(r.code).toBe(0);
   });
 
   it('bad input: unknown scorer, unknown relevant tool, bad line → exit 2', async ({ expect }) => {
-    const s = await run(['eval', ...MINI, '--scorers', 'spec,tfidf']);
+    const s = await runIn(['eval', ...MINI, '--scorers', 'spec,tfidf']);
     expect(s.stderr).toMatch(/unknown scorer "tfidf"; the scorers are spec, fuse, bm25, regex/);
     expect(s.code).toBe(2);
-    const c = await run(['eval', 'test/eval/fixtures/mini.jsonl', '-c', 'fixtures/catalogs/demo.yaml']);
+    const c = await runIn(['eval', 'test/eval/fixtures/mini.jsonl', '-c', 'fixtures/catalogs/demo.yaml']);
     expect(lines(c.stderr)[0]).toBe('error: test/eval/fixtures/mini.jsonl:1:40: relevant tool "github__create_issue" is not a tool of the catalog');
     expect(c.code).toBe(2);
-    const nocat = await run(['eval', 'test/eval/fixtures/mini.jsonl']);
+    const nocat = await runIn(['eval', 'test/eval/fixtures/mini.jsonl']);
     expect(nocat.stderr).toBe('error: a catalog is required: -c, --catalog <file>\n');
     expect(nocat.code).toBe(2);
   });

@@ -129,3 +129,30 @@ describe('registry', () => {
     expect(isScorerName('tfidf')).toBe(false);
   });
 });
+
+describe('regex scorer: patterns that could backtrack forever', () => {
+  it.each([
+    ['(a+)+$', true],
+    ['(\\w*x)*', true],
+    ['((a+)b)+', true],
+    ['(a|b{2,})*', true],
+    ['(?:[a-z]+\\s?)+', true],
+    ['(get|list)_.*', false],
+    ['(a+)?', false],
+    ['(ab){3}', false],
+    ['a+b*c{2,}', false],
+    ['[(+]+', false],
+    ['\\(a+\\)+', false],
+  ])('%s nested: %s', async (pattern, nested) => {
+    const { hasNestedRepetition } = await import('../../src/eval/scorers/regex.js');
+    expect(hasNestedRepetition(pattern)).toBe(nested);
+  });
+
+  it('searches a nested pattern as literal text, quickly', () => {
+    const evil = [t('x', `${'a'.repeat(5000)}!`)];
+    const start = Date.now();
+    expect(createRegexScorer(evil).rank('(a+)+$', 10)).toEqual([]);
+    expect(Date.now() - start).toBeLessThan(1000);
+    expect(queryPattern('(a+)+$').source).toBe('\\(a\\+\\)\\+\\$');
+  });
+});

@@ -1,6 +1,7 @@
 /** `toolsearch lint` end to end. */
 import { describe, it } from 'vitest';
 import { lines, run } from '../cli/helpers.js';
+import { runIn } from '../suite/inproc.js';
 
 describe.concurrent('toolsearch lint', () => {
   it('lists the worst offenders first, then the summary', async ({ expect }) => {
@@ -16,10 +17,10 @@ describe.concurrent('toolsearch lint', () => {
   });
 
   it('--strict exits 1 when a tool has an error, 0 on a clean catalog', async ({ expect }) => {
-    const bad = await run(['lint', 'fixtures/lint/problems.yaml', '--strict']);
+    const bad = await runIn(['lint', 'fixtures/lint/problems.yaml', '--strict']);
     expect(bad.stderr).toBe('fail: 5 errors in 5 tools (--strict)\n');
     expect(bad.code).toBe(1);
-    const good = await run(['lint', 'fixtures/lint/clean.yaml', '--strict']);
+    const good = await runIn(['lint', 'fixtures/lint/clean.yaml', '--strict']);
     expect(lines(good.stdout)).toEqual([
       'Findability of 5 dynamic tools (fixtures/lint/clean.yaml; 1 static tool, never searched)',
       '',
@@ -30,7 +31,7 @@ describe.concurrent('toolsearch lint', () => {
   });
 
   it('--json is the full report; -c works like the argument', async ({ expect }) => {
-    const r = await run(['lint', '-c', 'fixtures/lint/problems.yaml', '--json']);
+    const r = await runIn(['lint', '-c', 'fixtures/lint/problems.yaml', '--json']);
     const report = JSON.parse(r.stdout);
     expect(report.summary).toMatchObject({ tools: 25, errors: 5, warnings: 11 });
     expect(report.tools[0].name).toBe('fetch_page');
@@ -44,15 +45,15 @@ describe.concurrent('toolsearch lint', () => {
   });
 
   it('--all also lists the clean tools', async ({ expect }) => {
-    const r = await run(['lint', 'fixtures/lint/clean.yaml', '--all']);
+    const r = await runIn(['lint', 'fixtures/lint/clean.yaml', '--all']);
     expect(r.stdout).toContain('✓ calendar__create_event  fixtures/lint/clean.yaml:9:5');
   });
 
   it('bad input → exit 2', async ({ expect }) => {
-    const none = await run(['lint']);
+    const none = await runIn(['lint']);
     expect(none.stderr).toBe('error: a catalog is required: -c, --catalog <file>\n');
     expect(none.code).toBe(2);
-    const missing = await run(['lint', 'nope.yaml']);
+    const missing = await runIn(['lint', 'nope.yaml']);
     expect(missing.stderr).toBe('error: nope.yaml: no such file\n');
     expect(missing.code).toBe(2);
   });

@@ -1,9 +1,6 @@
-import { createServer, type Server } from 'node:http';
-import { randomUUID } from 'node:crypto';
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { createTestServer } from './fixtures/test-server.mjs';
 
 export const TEST_SERVER = fileURLToPath(new URL('./fixtures/test-server.mjs', import.meta.url));
 
@@ -55,38 +52,35 @@ export async function waitGone(pid: number, timeoutMs = 5000): Promise<boolean> 
   return !alive(pid);
 }
 
-/** The test server behind Streamable HTTP (stateful: one session) on 127.0.0.1, random port. */
-export async function startHttpServer(options: { name?: string; pageSize?: number } = {}): Promise<{
-  url: string;
-  close: () => Promise<void>;
-  sessionsEnded: () => number;
-}> {
-  const mcp = createTestServer(options);
-  let ended = 0;
-  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessionclosed: () => void ended++ });
-  await mcp.connect(transport);
-  const http: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      const body = text === '' ? undefined : (JSON.parse(text) as unknown);
-      transport.handleRequest(req, res, body).catch(() => {
-        res.statusCode = 500;
-        res.end();
-      });
+/** The test server behind Streamable HTTP, spawned as its own process, on 127.0.0.1 with a random port. */
+export async function spawnHttpServer(args: readonly string[] = []): Promise<{ url: string; stderr: () => string; close: () => Promise<void> }> {
+  const child = spawn(process.execPath, [TEST_SERVER, '--http', ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let err = '';
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (s: string) => (err += s));
+  const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`the HTTP test server did not start: ${err}`)), 15_000);
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (s: string) => {
+      out += s;
+      const m = /listening (\S+)\n/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
     });
+    child.once('close', () => reject(new Error(`the HTTP test server exited: ${err}`)));
   });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  const address = http.address();
-  if (address === null || typeof address === 'string') throw new Error('no port');
   return {
-    url: `http://127.0.0.1:${address.port}/mcp`,
-    sessionsEnded: () => ended,
+    url,
+    stderr: () => err,
     close: async () => {
-      await mcp.close();
-      http.closeAllConnections();
-      await new Promise<void>((resolve) => http.close(() => resolve()));
+      child.stdin.end();
+      const t = setTimeout(() => child.kill('SIGKILL'), 3000);
+      await exited;
+      clearTimeout(t);
     },
   };
 }

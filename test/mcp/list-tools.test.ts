@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
 import { liveChildren } from '../../src/mcp/children.js';
 import { listMcpTools, McpServerError } from '../../src/mcp/list-tools.js';
-import { nodeEval, q, readPid, serverCommand, startHttpServer, waitGone } from './helpers.js';
+import { nodeEval, q, readPid, serverCommand, spawnHttpServer, waitGone } from './helpers.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'toolsearch-mcp-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -84,29 +84,24 @@ describe('listMcpTools over stdio', () => {
 });
 
 describe('listMcpTools over Streamable HTTP (127.0.0.1)', () => {
-  it('follows cursors and ends the session', async () => {
-    const server = await startHttpServer({ name: 'HTTP Demo', pageSize: 2 });
+  it('follows cursors and ends the session; then reports that nothing listens', async () => {
+    const server = await spawnHttpServer(['--name', 'HTTP Demo', '--page-size', '2']);
     try {
       const list = await listMcpTools({ url: server.url });
       expect(list.pages).toBe(4);
       expect(list.tools).toHaveLength(7);
       expect(list.serverName).toBe('http_demo');
       expect(list.source).toBe(`mcp:${server.url}`);
-      expect(server.sessionsEnded()).toBe(1);
+      expect(server.stderr()).toBe('session closed\n');
     } finally {
       await server.close();
     }
-  });
-
-  it('reports a URL where nothing listens', async () => {
-    const server = await startHttpServer();
-    const url = server.url;
-    await server.close();
-    const err = await failure(listMcpTools({ url, timeoutMs: 5000 }));
+    const err = await failure(listMcpTools({ url: server.url, timeoutMs: 5000 }));
     expect(err.message).toMatch(/^cannot initialize an MCP session at http:\/\/127\.0\.0\.1:\d+\/mcp: .*ECONNREFUSED/);
   });
 
   it('rejects a URL that is not http(s)', async () => {
     expect((await failure(listMcpTools({ url: 'ftp://127.0.0.1/x' }))).message).toBe('an MCP URL must be http: or https:, got ftp:');
+    expect((await failure(listMcpTools({ url: ' ' }))).message).toBe('the URL is empty');
   });
 });

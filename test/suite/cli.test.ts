@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'vitest';
 import { lines, run } from '../cli/helpers.js';
+import { runIn } from './inproc.js';
 import { parseXml } from './xml.js';
 
 describe.concurrent('toolsearch test', () => {
@@ -15,7 +16,7 @@ describe.concurrent('toolsearch test', () => {
   });
 
   it('expands a quoted glob itself (the README CI line)', async ({ expect }) => {
-    const r = await run(['test', 'fixtures/suites/*.yaml', '--reporter', 'tap']);
+    const r = await runIn(['test', 'fixtures/suites/*.yaml', '--reporter', 'tap']);
     expect(r.stdout.split('\n').slice(0, 2)).toEqual(['TAP version 13', '1..20']);
     expect(r.code).toBe(0);
   });
@@ -40,21 +41,21 @@ describe.concurrent('toolsearch test', () => {
   });
 
   it('exit 2 for a missing suite, a glob without matches, a bad reporter', async ({ expect }) => {
-    const missing = await run(['test', 'fixtures/suites/nope.yaml']);
+    const missing = await runIn(['test', 'fixtures/suites/nope.yaml']);
     expect(missing.stderr).toBe('error: fixtures/suites/nope.yaml: no such file\n');
     expect(missing.code).toBe(2);
-    const glob = await run(['test', 'fixtures/suites/*.toml']);
+    const glob = await runIn(['test', 'fixtures/suites/*.toml']);
     expect(glob.stderr).toBe('error: no file matches the pattern "fixtures/suites/*.toml"\n');
     expect(glob.code).toBe(2);
-    const rep = await run(['test', 'fixtures/suites/demo.yaml', '--reporter', 'xml']);
+    const rep = await runIn(['test', 'fixtures/suites/demo.yaml', '--reporter', 'xml']);
     expect(rep.stderr).toMatch(/option '-r, --reporter <name>' argument 'xml' is invalid/);
     expect(rep.code).toBe(2);
-    const none = await run(['test']);
+    const none = await runIn(['test']);
     expect(none.code).toBe(2);
   });
 
   it('--reporter json prints the report on stdout', async ({ expect }) => {
-    const r = await run(['test', 'fixtures/suites/select.json', '--reporter', 'json']);
+    const r = await runIn(['test', 'fixtures/suites/select.json', '--reporter', 'json']);
     const report = JSON.parse(r.stdout);
     expect(report.summary).toMatchObject({ total: 3, passed: 3, failed: 0, skipped: 0 });
     expect(report.suites[0].cases[0]).toMatchObject({ name: 'a comma-separated string works like a list', status: 'passed', kind: 'select' });
@@ -65,7 +66,7 @@ describe.concurrent('toolsearch test', () => {
     const dir = mkdtempSync(join(tmpdir(), 'toolsearch-junit-'));
     const out = join(dir, 'junit.xml');
     writeFileSync(out, 'old content');
-    const r = await run(['test', 'fixtures/suites/failing/search-failures.yaml', '--reporter', 'junit', '--output', out]);
+    const r = await runIn(['test', 'fixtures/suites/failing/search-failures.yaml', '--reporter', 'junit', '--output', out]);
     expect(r.code).toBe(1);
     expect(lines(r.stdout).at(-1)).toBe('1 passed, 9 failed, 1 skipped');
     const root = parseXml(readFileSync(out, 'utf8'));
@@ -74,7 +75,7 @@ describe.concurrent('toolsearch test', () => {
   });
 
   it('--output into a directory that does not exist is exit 2', async ({ expect }) => {
-    const r = await run(['test', 'fixtures/suites/select.json', '--reporter', 'junit', '--output', '/nonexistent-dir/junit.xml']);
+    const r = await runIn(['test', 'fixtures/suites/select.json', '--reporter', 'junit', '--output', '/nonexistent-dir/junit.xml']);
     expect(r.stderr).toBe('error: /nonexistent-dir/junit.xml: cannot write file: its directory does not exist\n');
     expect(r.code).toBe(2);
   });
@@ -84,19 +85,19 @@ describe.concurrent('toolsearch test', () => {
     copyFileSync('fixtures/catalogs/demo.yaml', join(dir, 'demo.yaml'));
     const suite = join(dir, 's.yaml');
     writeFileSync(suite, 'catalog: demo.yaml\ncases:\n  - name: rec   # recorded\n    query: html markdown\n    max_results: 1\n    record: true\n    exact: [WebFetch]\n');
-    const before = await run(['test', suite]);
+    const before = await runIn(['test', suite]);
     expect(before.code).toBe(1);
-    const upd = await run(['test', suite, '--update']);
+    const upd = await runIn(['test', suite, '--update']);
     expect(lines(upd.stdout).slice(-4)).toEqual([`  updated ${suite}`, '', '1 recorded case updated', '1 passed, 0 failed']);
     expect(upd.stdout).toContain('  ✓ rec (exact updated)');
     expect(upd.code).toBe(0);
     expect(readFileSync(suite, 'utf8')).toBe('catalog: demo.yaml\ncases:\n  - name: rec   # recorded\n    query: html markdown\n    max_results: 1\n    record: true\n    exact: [mcp__webtools__HTMLToMarkdown]\n');
-    const after = await run(['test', suite]);
+    const after = await runIn(['test', suite]);
     expect(after.code).toBe(0);
   });
 
   it('--help shows examples and the suite format', async ({ expect }) => {
-    const r = await run(['test', '--help']);
+    const r = await runIn(['test', '--help']);
     expect(r.stdout).toContain('$ toolsearch test fixtures/suites/*.yaml --reporter junit --output junit.xml');
     expect(r.stdout).toContain('rank_at_most: {tool: n}');
     expect(r.code).toBe(0);

@@ -122,3 +122,39 @@ cases:
     expect(r.suites[0]!.cases[1]!.failures[0]!.message).toMatch(/^call 99 does not exist: the conversation has \d+ model calls$/);
   });
 });
+
+describe('JavaScript object keys are ordinary names', () => {
+  it('runs cases over tools named __proto__, constructor and toString', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(join(tmpdir(), 'toolsearch-proto-'));
+    writeFileSync(
+      join(dir, 'cat.json'),
+      JSON.stringify({ tools: [{ name: '__proto__', description: 'proto tool' }, { name: 'constructor', description: 'builds' }, { name: 'toString', description: 'to a string' }] }),
+    );
+    const f = join(dir, 'suite.yaml');
+    writeFileSync(
+      f,
+      `catalog: cat.json
+cases:
+  - name: __proto__
+    query: proto
+    first: __proto__
+    rank_at_most: {__proto__: 1, constructor: 5}
+  - name: constructor
+    select: [constructor, toString, hasOwnProperty]
+    exact: [constructor, toString]
+`,
+    );
+    const r = runSuites([f]);
+    expect(r.suites[0]!.cases.map((c) => [c.name, c.status])).toEqual([
+      ['__proto__', 'failed'],
+      ['constructor', 'passed'],
+    ]);
+    const fail = r.suites[0]!.cases[0]!.failures[0]!;
+    expect(fail.expectation).toBe('rank_at_most');
+    expect(Object.keys(fail.expected as object)).toEqual(['constructor']);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});

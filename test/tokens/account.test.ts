@@ -82,7 +82,7 @@ describe('accountTokens', () => {
         saved_percent: 21.5,
         note: "estimates for o200k_base, tools serialized as OpenAI JSON; a provider's own template and tokenizer give other exact numbers",
       },
-      cache: { compared: 3, hits: 1, breaks: 2, break_calls: [3, 4] },
+      cache: { calls: 4, compared: 3, hits: 1, breaks: 2, break_calls: [3, 4] },
     });
     expect(acc.note).toBe(acc.summary.tokens.note);
   });
@@ -98,7 +98,7 @@ describe('accountTokens', () => {
   it('counts deferred definitions separately (model-native), outside the total', async () => {
     const acc = await accountTokens({ calls: [{ visible: [think], deferred: [weather, email], reminderText: REMINDER }], allTools });
     expect(acc.per_call[0]).toMatchObject({ tools: 18, reminder: 18, deferred: 73, total: 36 });
-    expect(acc.summary.cache).toEqual({ compared: 0, hits: 0, breaks: 0, break_calls: [] });
+    expect(acc.summary.cache).toEqual({ calls: 1, compared: 0, hits: 0, breaks: 0, break_calls: [] });
   });
 
   it('counts definitions loaded into the context by earlier searches', async () => {
@@ -122,9 +122,9 @@ describe('accountTokens', () => {
   });
 
   it('gives the cache view without a tokenizer', () => {
-    expect(cacheSummaryOf(calls)).toEqual({ compared: 3, hits: 1, breaks: 2, break_calls: [3, 4] });
+    expect(cacheSummaryOf(calls)).toEqual({ calls: 4, compared: 3, hits: 1, breaks: 2, break_calls: [3, 4] });
     // Model-native: the visible list stays put.
-    expect(cacheSummaryOf([{ visible: [think] }, { visible: [think] }, { visible: [think] }])).toEqual({ compared: 2, hits: 2, breaks: 0, break_calls: [] });
+    expect(cacheSummaryOf([{ visible: [think] }, { visible: [think] }, { visible: [think] }])).toEqual({ calls: 3, compared: 2, hits: 2, breaks: 0, break_calls: [] });
   });
 });
 

@@ -48,11 +48,12 @@ describe('tokenAccountingForReport', () => {
       [TS_W, 18, 0, 0, TS_W + 18, 78, 'hit', null],
     ]);
     expect(acc.summary.cache).toEqual({
+      calls: 3,
       compared: 2,
       hits: 1,
       breaks: 1,
       break_calls: [2],
-      by_mode: { default: { compared: 2, hits: 1, breaks: 1, break_calls: [2] }, native: { compared: 2, hits: 2, breaks: 0, break_calls: [] } },
+      by_mode: { default: { calls: 3, compared: 2, hits: 1, breaks: 1, break_calls: [2] }, native: { calls: 3, compared: 2, hits: 2, breaks: 0, break_calls: [] } },
     });
     const withT = withTokens(report, acc);
     expect(withT.turns[1]!.tokens).toBe(acc.turns[1]);

@@ -2,7 +2,9 @@ import { describe, expect, test } from 'vitest';
 import { ToolIndex } from '../../src/core/scorer.js';
 import { searchCommandLine, shellQuote, osc52 } from '../../src/tui/explore/command-line.js';
 import { baselineQuery, exploreSearch, rankDelta } from '../../src/tui/explore/search.js';
+import { searchDecoded } from '../../src/core/toolsearch.js';
 import { CATALOG } from './fixture.js';
+import { syntheticCatalog } from './perf/catalog.js';
 
 const index = new ToolIndex(CATALOG.tools.filter((t) => !t.static));
 
@@ -74,5 +76,28 @@ describe('copied command line', () => {
   });
   test('OSC 52 carries the text base64-encoded', () => {
     expect(osc52('hi')).toBe('\u001b]52;c;aGk=\u0007');
+  });
+});
+
+describe('exploreSearch equals the reference search', () => {
+  // Against searchDecoded with the same max_results: same names, scores, order and explanations.
+  const big = new ToolIndex(syntheticCatalog(800, 7));
+  const queries = ['create issue', '+slack message', 'get', 'github +pull_request merge', 'zzz', 'a b c d', 'select:x', '++x', 'ISSUE', 'calendar event', 'mcp'];
+  test.each(queries)('%s', (query) => {
+    for (const max of [1, 5, 17]) {
+      const ref = searchDecoded(big, { query, maxResults: max }, { explain: true });
+      const got = exploreSearch(big, query, max);
+      if (!ref.ok) {
+        expect(got).toEqual({ kind: 'error', message: ref.error });
+        continue;
+      }
+      if (ref.mode === 'select') {
+        expect(got.kind === 'select' && got.rows.map((r) => r.name)).toEqual(ref.matches);
+        continue;
+      }
+      if (got.kind !== 'keyword') throw new Error(got.kind);
+      expect(got.rows.map((r) => ({ name: r.name, score: r.score, explain: r.explain }))).toEqual(ref.results);
+      expect(got.maxResults).toBe(ref.maxResults);
+    }
   });
 });

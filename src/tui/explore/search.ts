@@ -38,25 +38,32 @@ export type ExploreResult =
       readonly ranks: ReadonlyMap<string, number>;
     };
 
+/**
+ * Runs a query as the reference does. One scoring pass: the reference's
+ * search with no limit gives the full ranking (for the counts and the
+ * comparison with the baseline); the result is its first `maxResults`
+ * entries, which is exactly how the reference cuts (sort, then slice).
+ * `maxResults` is at least 1 here (the keys keep it so), so the reference's
+ * "not positive means 5" rule never applies.
+ */
 export function exploreSearch(index: ToolIndex, query: string, maxResults: number): ExploreResult {
   if (query === '') return { kind: 'empty' };
-  const out = searchDecoded(index, { query, maxResults }, { explain: true });
+  const out = searchDecoded(index, { query, maxResults: Number.MAX_SAFE_INTEGER });
   if (!out.ok) return { kind: 'error', message: out.error };
   const description = (name: string): string => index.get(name)?.description ?? '';
   if (out.mode === 'select') {
     return { kind: 'select', unknown: out.unknown, rows: out.matches.map((name) => ({ name, description: description(name) })) };
   }
-  const all = index.rankAll(out.keywords);
+  const limit = Math.max(1, maxResults);
   const ranks = new Map<string, number>();
-  all.forEach((r, i) => ranks.set(r.name, i + 1));
-  return {
-    kind: 'keyword',
-    keywords: out.keywords,
-    maxResults: out.maxResults,
-    total: all.length,
-    rows: out.results.map((r) => ({ name: r.name, score: r.score, description: description(r.name), explain: r.explain ?? [] })),
-    ranks,
-  };
+  out.results.forEach((r, i) => ranks.set(r.name, i + 1));
+  const rows = out.results.slice(0, limit).map((r) => ({
+    name: r.name,
+    score: r.score,
+    description: description(r.name),
+    explain: index.explainTool(r.name, out.keywords)?.keywords ?? [],
+  }));
+  return { kind: 'keyword', keywords: out.keywords, maxResults: limit, total: out.results.length, rows, ranks };
 }
 
 /** The query as the baseline gets it: the keywords without their `+` (fuse.js has no required words). */

@@ -1,0 +1,73 @@
+/**
+ * Responsiveness of explore on a 5,000-tool catalog: the time from a key
+ * press to the frame that shows its result, through the real path (Ink not
+ * in debug mode, 60 fps throttle, the alternate-screen runner), with a fake
+ * terminal. Prints the figures; asserts only a loose bound so a loaded CI
+ * machine does not fail it. The README figure comes from:
+ *   NODE_ENV=production npx vitest run --config test/vitest.config.ts test/tui/explore-perf.test.tsx
+ * (React's production build, as the CLI loads it).
+ */
+import { expect, test } from 'vitest';
+import { ToolIndex } from '../../src/core/scorer.js';
+import { Explore } from '../../src/tui/explore/Explore.js';
+import { exploreSearch } from '../../src/tui/explore/search.js';
+import { runFullScreen } from '../../src/tui/fullscreen.js';
+import { asTerminal, fakeIo, KEYS, plain, ready, wait } from './harness.js';
+import { syntheticCatalog } from './perf/catalog.js';
+
+const TOOLS = syntheticCatalog(5000);
+
+function quantile(xs: number[], q: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
+}
+
+test('explore re-renders a keystroke within a frame on 5,000 tools', async () => {
+  const index = new ToolIndex(TOOLS);
+  // The search alone, for reference.
+  const t0 = performance.now();
+  for (let i = 0; i < 20; i++) exploreSearch(index, 'create github issue', 5);
+  const searchMs = (performance.now() - t0) / 20;
+
+  const io = fakeIo(80, 24);
+  const done = runFullScreen(
+    <Explore index={index} loadBaseline={() => Promise.reject(new Error('unused'))} catalogArgs={[]} source="synthetic" onCopy={() => {}} />,
+    asTerminal(io),
+    { patchConsole: false },
+  );
+  await ready(io.stdin);
+  const keys = [...'create github issue', ...Array(6).fill(KEYS.backspace), ...' +slack message', KEYS.ctrlU, ...`select:${TOOLS[0]!.name}`];
+  const wall: number[] = [];
+  const cpu: number[] = [];
+  const missed: string[] = [];
+  for (const k of keys) {
+    const before = io.stdout.writes.length;
+    const c0 = process.cpuUsage();
+    const w0 = performance.now();
+    io.stdin.write(k);
+    let c1: NodeJS.CpuUsage | null = null;
+    for (let i = 0; i < 500 && io.stdout.writes.length === before; i++) await new Promise((r) => setImmediate(r));
+    if (io.stdout.writes.length === before) {
+      // No new frame: the key changed nothing visible (a space only moves the cursor, which has no color here).
+      missed.push(k);
+      continue;
+    }
+    c1 = process.cpuUsage(c0);
+    wall.push(io.stdout.writes[before]!.at - w0);
+    cpu.push((c1.user + c1.system) / 1000);
+    await wait(40); // typing speed: keys further apart than the 60 fps throttle window
+  }
+  io.stdin.write('\u0003');
+  await done;
+
+  const lastFrame = plain(io.stdout.writes.map((w) => w.data).join('')).split('toolsearch explore').at(-1) ?? '';
+  const fmt = (xs: number[]): string => `median ${quantile(xs, 0.5).toFixed(1)} ms, p95 ${quantile(xs, 0.95).toFixed(1)} ms, max ${Math.max(...xs).toFixed(1)} ms`;
+  console.log(
+    `explore on ${TOOLS.length} tools, ${wall.length} keystrokes (React ${process.env.NODE_ENV === 'production' ? 'production' : 'development'} build):\n` +
+      `  key → frame written: ${fmt(wall)}\n  CPU per keystroke:   ${fmt(cpu)}\n  search alone: ${searchMs.toFixed(2)} ms`,
+  );
+  expect(lastFrame).toContain('select: 1 tool returned');
+  expect(missed.filter((k) => k !== ' ' && k !== KEYS.backspace)).toEqual([]);
+  // Loose: a frame is 16 ms; this only catches a regression by an order of magnitude on a busy machine.
+  expect(quantile(cpu, 0.5)).toBeLessThan(100);
+});
