@@ -80,10 +80,11 @@ export interface ToolExplanation {
 /**
  * How a {@link ToolIndex} finds the tools a keyword can match before scoring
  * them. None of these changes a result, only how many tools are looked at:
- * - `auto` (default): scan every tool for small catalogs and for the first
- *   search; from the second keyword search on a catalog of at least
- *   {@link PREFILTER_MIN_TOOLS} tools, build the token index once and use it;
- * - `always`: build the token index at the first keyword search, whatever the size;
+ * - `auto` (default): scan every tool until the keyword searches have
+ *   scanned {@link PREFILTER_SCAN_BUDGET} tools in all (one search of a
+ *   large catalog, a few hundred of a small one), then build the token index
+ *   once and use it from then on;
+ * - `always`: build the token index at the first keyword search;
  * - `never`: always scan every tool.
  */
 export type PrefilterMode = 'auto' | 'always' | 'never';
@@ -93,8 +94,8 @@ export interface ToolIndexOptions {
   readonly prefilter?: PrefilterMode;
 }
 
-/** Catalog size from which `prefilter: 'auto'` builds the token index. */
-export const PREFILTER_MIN_TOOLS = 1000;
+/** Tools scanned by keyword searches after which `prefilter: 'auto'` builds the token index (about what building it costs). */
+export const PREFILTER_SCAN_BUDGET = 20_000;
 
 interface IndexedTool {
   readonly info: ToolInfo;
@@ -481,7 +482,8 @@ export class ToolIndex {
   /** Entry index by rank. */
   private readonly byRank: Int32Array;
   private readonly prefilter: PrefilterMode;
-  private keywordSearches = 0;
+  /** Tools scanned by keyword searches so far (prefilter `auto`). */
+  private scanned = 0;
   private tokens: TokenIndex | null = null;
   // Per-search scratch, allocated with the token index.
   private toolStamp: Int32Array | null = null;
@@ -653,13 +655,13 @@ export class ToolIndex {
 
   /** The token index when this search should use it (building it the first time). */
   private tokenIndex(): TokenIndex | null {
-    this.keywordSearches++;
     if (this.tokens !== null) return this.tokens;
-    const build =
-      this.prefilter === 'always' ||
-      (this.prefilter === 'auto' && this.entries.length >= PREFILTER_MIN_TOOLS && this.keywordSearches >= 2);
-    if (!build) return null;
     const n = this.entries.length;
+    const build = this.prefilter === 'always' || (this.prefilter === 'auto' && this.scanned >= PREFILTER_SCAN_BUDGET);
+    if (!build) {
+      this.scanned += n;
+      return null;
+    }
     this.tokens = new TokenIndex(this.entries, (t) => t.partsLower ?? splitToolName(t.info.name).map(lowerFlat));
     this.toolStamp = new Int32Array(n);
     this.kwStamp = new Int32Array(n);

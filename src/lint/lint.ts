@@ -77,7 +77,34 @@ class Searcher {
     }
     return r;
   }
+
+  /** The tool's score for a keyword query (0 when a required keyword excludes it). */
+  score(query: string, name: string): number {
+    return this.index.explainTool(name, parseKeywords(query))?.score ?? 0;
+  }
+
+  /**
+   * The tool's rank in the full ranking, or null when it scores 0: a binary
+   * search on (score descending, name in Go order), the ranking's own order.
+   */
+  rankIn(query: string, name: string): number | null {
+    const score = this.score(query, name);
+    if (score <= 0) return null;
+    const list = this.ranking(query);
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      const e = list[mid]!;
+      if (e.score > score || (e.score === score && compareGo(e.name, name) < 0)) lo = mid + 1;
+      else hi = mid;
+    }
+    return list[lo]?.name === name ? lo + 1 : null;
+  }
 }
+
+/** Words tried for "closest" when none reaches a tool: the ones scoring highest on it. */
+const CLOSEST_CANDIDATES = 5;
 
 function rankOf(list: readonly ScoredTool[], name: string): number | null {
   const i = list.findIndex((r) => r.name === name);
@@ -90,7 +117,7 @@ function checkOwnName(s: Searcher, tool: CatalogTool, parts: readonly string[]):
   const rank = rankOf(results, tool.name);
   const explained = s.index.explainTool(tool.name, parseKeywords(query));
   const score = explained?.score ?? 0;
-  const full = rank ?? (query.startsWith('select:') ? null : rankOf(s.ranking(query), tool.name));
+  const full = rank ?? (query.startsWith('select:') ? null : s.rankIn(query, tool.name));
   const top = results[0];
   const first = top && top.name !== tool.name ? { name: top.name, score: top.score } : null;
   const check: OwnNameCheck = { query, rank, full_rank: full, score, first };
@@ -135,8 +162,14 @@ function checkReach(s: Searcher, tool: CatalogTool, parts: readonly string[]): {
   let closest: { word: string; rank: number } | null = null;
   const findings: LintFinding[] = [];
   if (reaching.length === 0 && tried.length > 0) {
-    for (const w of tried) {
-      const rank = rankOf(s.ranking(w), tool.name);
+    // The full ranking is costly on a large catalog: look only at the words that score highest on the tool.
+    const strongest = tried
+      .map((w, i) => ({ w, i, score: s.score(w, tool.name) }))
+      .filter((x) => x.score > 0)
+      .sort((a, b) => b.score - a.score || a.i - b.i)
+      .slice(0, CLOSEST_CANDIDATES);
+    for (const { w } of strongest) {
+      const rank = s.rankIn(w, tool.name);
       if (rank !== null && (closest === null || rank < closest.rank)) closest = { word: w, rank };
     }
     const near = closest ? `; the closest is "${closest.word}" at rank ${closest.rank}` : '';

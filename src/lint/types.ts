@@ -50,7 +50,7 @@ export interface ReachCheck {
   readonly words_reaching: number;
   /** The best of those (lowest rank first), at most 3. */
   readonly best: ReadonlyArray<{ readonly word: string; readonly rank: number }>;
-  /** When none reaches it: the word that ranks it best in the full ranking. */
+  /** When none reaches it: the word that ranks it best in the full ranking (of the 5 words scoring highest on it). */
   readonly closest: { readonly word: string; readonly rank: number } | null;
 }
 

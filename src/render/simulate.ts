@@ -146,9 +146,14 @@ function nativeLoaded(r: SimulationReport): number {
 export function renderSimulation(r: SimulationReport, o: SimulateRenderOptions): string[] {
   const s = o.style;
   const out: string[] = [];
-  out.push(
-    `${s.bold('simulate')} ${escapeText(r.transcript.file)} · ${r.transcript.format} · ${plural(r.transcript.messages, 'message')} · mode ${r.mode}`,
-  );
+  const head = [
+    tok('simulate', s.bold),
+    tok(truncate(escapeText(r.transcript.file), o.width - 12)),
+    tok(`· ${r.transcript.format}`),
+    tok(`· ${plural(r.transcript.messages, 'message')}`),
+    tok(`· mode ${r.mode}`),
+  ];
+  out.push(...wrapTokens(head, o.width, 2));
   const carried = r.catalog.source.startsWith(`${r.transcript.file} (`);
   const from = carried ? 'carried by the transcript' : `from ${inlineText(r.catalog.source)}`;
   out.push(truncate(`catalog: ${r.catalog.dynamic} dynamic + ${plural(r.catalog.static, 'static tool')} ${from}`, o.width));

@@ -248,6 +248,29 @@ describe.concurrent('search', () => {
     expect(JSON.parse(r.stdout).matches).toEqual(['a']);
   });
 
+  it('--prefix names MCP tools/list tools mcp__<server>__<tool>; hyphens stay (and --why says what that costs)', async ({ expect }) => {
+    const r = await run(['search', '-c', `${FX}/mcp-tools.json`, '--prefix', 'github', 'list', 'issues', '--why', 'mcp__github__list-issues']);
+    expect(lines(r.stdout)).toEqual([
+      'keyword search "list issues" · limit 5 · 1 of 2 tools match',
+      '#  tool                      score  description',
+      '1  mcp__github__list-issues     10  List issues in a repository.',
+      '',
+      'why mcp__github__list-issues: returned at rank 1 (score 10)',
+      '  name parts: mcp, github, list-issues',
+      '    list    part-substring  list-issues  +5',
+      '    issues  part-substring  list-issues  +5',
+      '  note: the reference does not split names on "-": "list-issues" is one name part, so "list" scores 5, not 10',
+    ]);
+  });
+
+  it('--catalog-format overrides detection', async ({ expect }) => {
+    const ok = await run(['search', '-c', `${FX}/mcp-tools.json`, '--catalog-format', 'mcp', 'create', '--json']);
+    expect(JSON.parse(ok.stdout).matches).toEqual(['create_issue']);
+    const r = await run(['search', '-c', `${FX}/mcp-tools.json`, '--catalog-format', 'openai', 'x']);
+    expect(lines(r.stderr)[0]).toMatch(new RegExp(`^error: ${FX}/mcp-tools.json:2:3: expected OpenAI .* tool, found MCP`));
+    expect(r.code).toBe(2);
+  });
+
   it('searches the demo catalog', async ({ expect }) => {
     const r = await run(['search', '-c', DEMO, 'slack', 'send', 'message', '--expect-first', 'mcp__slack__send_message']);
     expect(r.stderr).toBe('');

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { NO_KEY, type KeyInfo } from '../../src/tui/keys.js';
 import { stepperKey } from '../../src/tui/stepper/keys.js';
+import { toolRows } from '../../src/tui/stepper/model.js';
 import { initialStepperState, stepperEventReducer, stepperReducer, type StepperAction, type StepperState } from '../../src/tui/stepper/state.js';
 import { report } from './fixture.js';
 
@@ -46,8 +47,10 @@ describe('stepper reducer', () => {
     const s = run([{ type: 'moveCall', delta: 1 }, { type: 'moveTool', delta: 2 }, { type: 'openDetail' }, { type: 'toggleReplay' }]);
     const next = run([{ type: 'reportLoaded', report: report('default', true) }], s);
     expect([next.selected, next.detail, next.pending, next.report.replay !== null]).toEqual([1, 'slack__post_message', null, true]);
-    // In native mode slack__post_message is deferred at call 2: still listed.
-    expect(run([{ type: 'reportLoaded', report: report('native') }], s).detail).toBe('slack__post_message');
+    // In native mode slack__post_message is deferred at call 2: still listed, the cursor follows it.
+    const native = run([{ type: 'reportLoaded', report: report('native') }], s);
+    expect(native.detail).toBe('slack__post_message');
+    expect(toolRows(native.report, native.selected, '')[native.toolCursor]!.name).toBe('slack__post_message');
   });
   test('a failed re-simulation keeps the report and says why', () => {
     const s = run([{ type: 'switchMode' }, { type: 'reportFailed', message: 'boom' }]);

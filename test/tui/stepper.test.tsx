@@ -32,7 +32,7 @@ describe('stepper', () => {
     expect(lines).toHaveLength(23); // one row less than the terminal
     for (const l of lines) expect(displayWidth(l)).toBeLessThanOrEqual(80);
     expect(lineWith(f, '› 1')).toContain('search "slack message"');
-    expect(lineWith(f, '  3')).toContain('✗  github__merge_pull_req…'); // cut to the panel, with an ellipsis
+    expect(lineWith(f, '  3')).toContain('✗  github__…e_pull_request│'); // cut in the middle to fit the panel
     expect(f).toContain('Call 1/4 · 2 visible · 7 hidden');
     expect(lineWith(f, 'get_current_time')).toContain('[static]');
     expect(lineWith(f, 'tool_search  ')).toContain('[search tool]');
@@ -46,12 +46,12 @@ describe('stepper', () => {
     await press(stdin, 'j');
     await eventually(() => expect(lineWith(frame(), '› 2')).toContain('slack__post_message'));
     expect(frame()).toContain('Call 2/4 · 4 visible (+2) · 5 hidden');
-    expect(frame()).toMatch(/│ \+ slack__post_message +Post a message to …/);
-    expect(frame()).toMatch(/│ \+ slack__list_channels +List the channels …/);
+    expect(frame()).toMatch(/│ \+ slack__post_message  Post a message to a Slac…\n/);
+    expect(frame()).toMatch(/│ \+ slack__list_channels List the channels of a S…\n/);
     expect(frame()).toMatch(/│›  get_current_time +\[static\]/);
     expect(frame()).toContain('tool_search matches: slack__post_message, slack__list_channels');
     await press(stdin, KEYS.down);
-    await eventually(() => expect(lineWith(frame(), '› 3')).toContain('github__merge_pull_req'));
+    await eventually(() => expect(lineWith(frame(), '› 3')).toContain('github__…e_pull_request'));
     // Marked only at the call that added them.
     expect(frame()).not.toMatch(/\+ slack__post_message/);
     await press(stdin, 'k', KEYS.up);

@@ -6,7 +6,7 @@
 import { TOOL_SEARCH_NAME } from '../../core/toolsearch.js';
 import { displayWidth } from '../../render/width.js';
 import { hintLine, scrollWindow, titleLine } from '../chrome.js';
-import { cell, fitLine, nameCell, padLine, safe, safeName, seg, withTone, wrapText, type Line, type Segment } from '../line.js';
+import { cell, fitLine, fitName, nameCell, padLine, safe, safeName, seg, withTone, wrapText, type Line, type Segment } from '../line.js';
 import type { Size } from '../size.js';
 import { messageWindow, type MessageContext } from './messages.js';
 import {
@@ -19,6 +19,7 @@ import {
   toolKind,
   toolRows,
   violationsAt,
+  visibilityChangeAt,
   type StepperInputs,
   type ToolRow,
 } from './model.js';
@@ -67,6 +68,12 @@ export function headerLine(s: StepperState, width: number): Line {
   return fitLine(parts, width);
 }
 
+/** A call's summary fitted: tool names are cut in the middle (their ends tell them apart), quoted text at the end. */
+function summaryText(summary: string, width: number): string {
+  const text = safe(summary);
+  return /^["(]|^search /.test(summary) ? text : fitName(text, width);
+}
+
 export function callListLines(s: StepperState, width: number, height: number): Line[] {
   const turns = s.report.turns;
   const lines: Line[] = [titleLine([seg(`Calls (${turns.length})`)], width)];
@@ -86,7 +93,7 @@ export function callListLines(s: StepperState, width: number, height: number): L
       mark,
       replay,
       seg(' '),
-      seg(safe(callSummary(t))),
+      seg(summaryText(callSummary(t), Math.max(1, width - digits - 6))),
     ];
     const fitted = padLine(line, width);
     lines.push(selected && s.focus === 'calls' ? withTone(fitted, 'cursor') : fitted);
@@ -103,9 +110,8 @@ function toolTag(inputs: StepperInputs, row: ToolRow): Segment {
   return seg(safe(inputs.tools.get(row.name)?.description ?? ''), 'dim');
 }
 
-function toolRowLine(inputs: StepperInputs, row: ToolRow, selected: boolean, focused: boolean, width: number): Line {
+function toolRowLine(inputs: StepperInputs, row: ToolRow, selected: boolean, focused: boolean, width: number, nameWidth: number): Line {
   const marker = row.added ? seg('+', 'added') : row.lost ? seg('-', 'replay') : row.section === 'gained' ? seg('+', 'replay') : seg(' ');
-  const nameWidth = Math.min(Math.max(12, Math.floor(width * 0.55)), Math.max(0, width - 4));
   const name = nameCell(safeName(row.name), nameWidth);
   const tone = row.added ? 'added' : row.section === 'gained' ? 'replay' : 'plain';
   const line = padLine([seg(selected ? '›' : ' ', 'heading'), marker, seg(' '), seg(name, tone), seg(' '), toolTag(inputs, row)], width);
@@ -121,6 +127,8 @@ export function toolPanelLines(s: StepperState, inputs: StepperInputs, width: nu
   if (turn.added.length > 0) title.push(seg(` (+${turn.added.length})`, 'added'));
   if (s.report.mode === 'native') title.push(seg(` · ${turn.deferred.length} deferred`));
   title.push(seg(` · ${turn.hidden_count} hidden`));
+  const change = visibilityChangeAt(s.report, turn.call);
+  if (change) title.push(seg(` · replay +${change.gained.length} -${change.lost.length}`, 'replay'));
   const lines: Line[] = [titleLine(title, width)];
 
   // Violations are what the user came for: wrapped, up to three lines each.
@@ -150,12 +158,15 @@ export function toolPanelLines(s: StepperState, inputs: StepperInputs, width: nu
   });
   if (rows.length === 0) items.push({ header: s.filter !== '' ? 'No tool matches the filter' : 'No tools offered at this call' });
   const room = Math.max(0, height - lines.length);
+  // Names get the room they need, leaving at least 10 columns for the tag or description.
+  const longest = Math.max(12, ...rows.map((r) => displayWidth(safeName(r.name))));
+  const nameWidth = Math.max(8, Math.min(longest, width - 4 - 10));
   const cursorItem = items.findIndex((it) => 'row' in it && it.index === s.toolCursor);
   const { start, end } = scrollWindow(items.length, Math.max(0, cursorItem), room);
   for (let i = start; i < end; i++) {
     const it = items[i]!;
     if ('header' in it) lines.push(fitLine([seg(it.header, 'heading')], width));
-    else lines.push(toolRowLine(inputs, it.row, it.index === s.toolCursor, s.focus === 'tools', width));
+    else lines.push(toolRowLine(inputs, it.row, it.index === s.toolCursor, s.focus === 'tools', width, nameWidth));
   }
   return lines;
 }

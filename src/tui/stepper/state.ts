@@ -140,9 +140,12 @@ export function stepperReducer(s: StepperState, a: StepperAction): StepperState 
       const next: StepperState = { ...s, report: a.report, pending: null, error: null };
       const selected = clamp(s.selected, 0, Math.max(0, a.report.turns.length - 1));
       const rows = toolRows(a.report, selected, s.filter);
-      // Keep the details open when the tool is still listed at this call.
+      // Keep the cursor on the same tool, and its details open, when it is still listed at this call.
+      const current = toolRows(s.report, s.selected, s.filter)[s.toolCursor]?.name;
+      const at = rows.findIndex((r) => r.name === current);
+      const toolCursor = at >= 0 ? at : clamp(s.toolCursor, 0, Math.max(0, rows.length - 1));
       const detail = s.detail !== null && rows.some((r) => r.name === s.detail) ? s.detail : null;
-      return { ...next, selected, toolCursor: clamp(s.toolCursor, 0, Math.max(0, rows.length - 1)), detail };
+      return { ...next, selected, toolCursor, detail };
     }
     case 'reportFailed':
       return { ...s, pending: null, error: a.message };
