@@ -13,6 +13,7 @@ import { testCommand } from './commands/test.js';
 import { evalCommand } from './commands/eval.js';
 import { lintCommand } from './commands/lint.js';
 import { importCommand } from './commands/import.js';
+import { exploreCommand } from './commands/explore.js';
 
 export type CommandFactory = (ctx: CliContext) => Command;
 
@@ -24,4 +25,5 @@ export const COMMANDS: readonly CommandFactory[] = [
   evalCommand,
   lintCommand,
   importCommand,
+  exploreCommand,
 ];

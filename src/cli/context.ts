@@ -5,7 +5,7 @@
  * EPIPE, escaping of warnings) lives in one place.
  */
 import { colorEnabled, createStyle, type Style } from '../render/color.js';
-import { escapeLines } from '../render/escape.js';
+import { clipLines, escapeLines } from '../render/escape.js';
 
 /** A writable text stream, as much of it as the CLI uses. */
 export interface OutStream {
@@ -60,9 +60,9 @@ export class CliContext {
     this.io.stdout.write(text);
   }
 
-  /** Writes lines to stdout, each ended by a newline. */
+  /** Writes lines of human output to stdout, each ended by a newline (a hostile very long line is cut, see `clipLines`). */
   lines(lines: readonly string[]): void {
-    if (lines.length > 0) this.io.stdout.write(`${lines.join('\n')}\n`);
+    if (lines.length > 0) this.io.stdout.write(`${clipLines(lines.join('\n'))}\n`);
   }
 
   /** Writes a JSON document to stdout (2-space indentation). */
@@ -78,6 +78,6 @@ export class CliContext {
   /** `warning: message` on stderr; the message is escaped (it may quote input text). */
   warn(message: string): void {
     const s = this.errStyle;
-    this.io.stderr.write(`${s.yellow('warning:')} ${escapeLines(message)}\n`);
+    this.io.stderr.write(`${s.yellow('warning:')} ${clipLines(escapeLines(message))}\n`);
   }
 }

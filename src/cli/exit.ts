@@ -12,7 +12,7 @@
 import { CommanderError } from 'commander';
 import { MiddlewareConfigError } from '../core/middleware.js';
 import { AssertionFailure, InputError, UsageError } from '../errors.js';
-import { escapeLines, escapeText } from '../render/escape.js';
+import { clipLines, escapeLines, escapeText } from '../render/escape.js';
 import { charWidth } from '../render/width.js';
 import type { CliContext } from './context.js';
 
@@ -66,7 +66,7 @@ export function exitCodeFor(err: unknown, ctx: CliContext): number {
     return err.exitCode === 0 ? EXIT_OK : EXIT_USAGE;
   }
   if (err instanceof InputError) {
-    ctx.err(`${error} ${escapeLines(err.headline)}\n`);
+    ctx.err(`${error} ${clipLines(escapeLines(err.headline))}\n`);
     if (err.excerpt) ctx.err(`${renderExcerpt(err.excerpt, ctx.width).join('\n')}\n`);
     return EXIT_USAGE;
   }
@@ -76,16 +76,16 @@ export function exitCodeFor(err: unknown, ctx: CliContext): number {
     return EXIT_USAGE;
   }
   if (err instanceof UsageError || err instanceof MiddlewareConfigError) {
-    ctx.err(`${error} ${escapeLines(err.message)}\n`);
+    ctx.err(`${error} ${clipLines(escapeLines(err.message))}\n`);
     return EXIT_USAGE;
   }
   if (err instanceof AssertionFailure) {
-    ctx.err(`${s.red('fail:')} ${escapeLines(err.message)}\n`);
-    if (err.details) ctx.err(err.details.endsWith('\n') ? err.details : `${err.details}\n`);
+    ctx.err(`${s.red('fail:')} ${clipLines(escapeLines(err.message))}\n`);
+    if (err.details) ctx.err(clipLines(err.details.endsWith('\n') ? err.details : `${err.details}\n`));
     return EXIT_FAILED;
   }
   const e = err instanceof Error ? err : new Error(String(err));
-  ctx.err(`${error} internal error: ${escapeLines(e.message)}\n`);
+  ctx.err(`${error} internal error: ${clipLines(escapeLines(e.message))}\n`);
   if (ctx.io.env.TOOLSEARCH_DEBUG === '1') ctx.err(`${escapeLines(e.stack ?? '')}\n`);
   else ctx.err('(this is a bug in toolsearch; run with TOOLSEARCH_DEBUG=1 to see the stack)\n');
   return EXIT_INTERNAL;

@@ -30,6 +30,9 @@ function processIo(): CliIo {
 export async function main(argv: string[], io?: CliIo): Promise<number> {
   if (io === undefined) exitQuietlyOnEpipe();
   const ctx = new CliContext(io ?? processIo());
+  // Known before parsing, so even a usage error honours it (options end at `--`).
+  const end = argv.indexOf('--');
+  ctx.noColorFlag = (end < 0 ? argv : argv.slice(0, end)).includes('--no-color');
   // Fast path: no command modules loaded.
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     ctx.out(`${version()}\n`);

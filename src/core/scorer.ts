@@ -145,15 +145,16 @@ function lowerFlat(s: string): string {
   return out;
 }
 
-/** Where a keyword occurs in a tool's text, when the caller already knows it. */
-const enum Where {
-  Unknown = 0,
-  Nowhere = 1,
+/** Where a keyword occurs in a tool's text (Where.*). */
+type Where = number;
+const Where = {
+  Unknown: 0,
+  Nowhere: 1,
   /** In the lower-cased name (maybe also in the description). */
-  InName = 2,
+  InName: 2,
   /** In the lower-cased description and not in the name. */
-  InDescriptionOnly = 3,
-}
+  InDescriptionOnly: 3,
+} as const;
 
 // ---------------------------------------------------------------------------
 // Token index.
@@ -440,15 +441,16 @@ function grow(a: Int32Array, fill: number): Int32Array {
   return b;
 }
 
-/** How the tools a keyword can match are found. */
-const enum Plan {
-  /** Exactly the tools of the matched tokens' posting lists. */
-  Tokens = 0,
+/** How the tools a keyword can match are found (Plan.*). */
+type Plan = number;
+const Plan = {
+  /** Exactly the tools of the matched parts' and tokens' posting lists. */
+  Tokens: 0,
   /** A superset (the tokens of a piece of the keyword); each candidate is checked on its text. */
-  Candidates = 1,
+  Candidates: 1,
   /** Every tool, each checked on its text. */
-  All = 2,
-}
+  All: 2,
+} as const;
 
 interface KeywordPlan {
   readonly kw: string;
@@ -468,13 +470,15 @@ const TEXT_CHECK_COST = 8;
 
 /**
  * A catalog prepared for keyword search: names split and lower-cased, and
- * descriptions lower-cased, once. Immutable after construction. Names must
- * be unique (the reference keys its tools by name).
+ * descriptions lower-cased, once. Immutable after construction (what it
+ * builds on demand never changes a result). Names must be unique (the
+ * reference keys its tools by name).
  *
- * Keyword search looks only at the tools that can match (a token index over
- * the lower-cased texts, built on demand, see {@link PrefilterMode}), scores
- * them with the one scoring computation, and keeps the best `maxResults`
- * without sorting everything. Results are exactly those of scoring every tool.
+ * Keyword search looks only at the tools that can match (an index of name
+ * parts and text tokens, built on demand, see {@link PrefilterMode}), takes
+ * their points from the one scoring computation, and keeps the best
+ * `maxResults` without sorting everything. Results are exactly those of
+ * scoring every tool.
  */
 export class ToolIndex {
   private readonly entries: IndexedTool[];

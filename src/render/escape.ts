@@ -46,3 +46,37 @@ export function hasUnsafe(s: string): boolean {
 export function escapeLines(s: string): string {
   return s.split(/\r\n|\n/).map(escapeText).join('\n');
 }
+
+/** Longest line of a message or of human output before its middle is cut (see {@link clipLines}). */
+export const MAX_MESSAGE_LINE = 1000;
+
+// An SGR color sequence (the only escape sequence our own output writes).
+const SGR = /\u001b\[[0-9;]*m/g;
+
+/**
+ * Messages and human output quote input text (`unknown role "…"`, a case
+ * name, a tool name): a line longer than `max` keeps its start and its end
+ * around `…`, so a hostile 100 kB value cannot flood the terminal. Apply
+ * after escaping. Never splits a surrogate pair or one of our color
+ * sequences; a cut that drops a color reset adds one.
+ */
+export function clipLines(s: string, max: number = MAX_MESSAGE_LINE): string {
+  return s
+    .split('\n')
+    .map((line) => {
+      if (line.length <= max) return line;
+      const low = (i: number): boolean => (line.charCodeAt(i) & 0xfc00) === 0xdc00;
+      let head = Math.floor(max * 0.7);
+      let tail = line.length - (max - head - 1);
+      for (const m of line.matchAll(SGR)) {
+        const end = m.index + m[0].length;
+        if (m.index < head && head < end) head = m.index;
+        if (m.index < tail && tail < end) tail = end;
+      }
+      if (low(head)) head--;
+      if (low(tail)) tail++;
+      const cut = line.slice(head, tail);
+      return `${line.slice(0, head)}${cut.includes('\u001b[') ? '\u001b[0m' : ''}…${line.slice(tail)}`;
+    })
+    .join('\n');
+}

@@ -66,7 +66,7 @@ export function renderSearch(r: SearchJson, ctx: SearchContext, opts: RenderOpti
     out.push(...wrapTokens(note.split(' ').map((w) => tok(w, s.yellow)), opts.width, 2));
   }
   if (r.results.length === 0) {
-    out.push(s.dim(r.mode === 'keyword' ? 'no tool matched: a keyword must appear in a name or a description' : 'no tool selected'));
+    out.push(s.dim(r.mode === 'keyword' ? 'no tool matched: a keyword must appear in a name or a description (--why <tool> explains a tool)' : 'no tool selected'));
     return out;
   }
 

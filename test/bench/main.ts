@@ -516,30 +516,60 @@ async function benchSimulate(): Promise<void> {
 const CLI = join(REPO, 'bin', 'toolsearch.js');
 const HEAVY = ['react', 'ink', 'fuse.js', '@modelcontextprotocol/sdk', 'gpt-tokenizer', 'zod', 'ai', 'yaml', 'commander'];
 
-function run(args: readonly string[], opts: { input?: string; env?: Record<string, string> } = {}): { ms: number; stdout: string; stderr: string; status: number | null } {
+const TIME_BIN = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
+
+interface Ran {
+  /** Wall time, ms. */
+  readonly ms: number;
+  /** User + system CPU time of the child, ms (NaN without /usr/bin/time). */
+  readonly cpu: number;
+  /** Peak RSS of the child, KB (NaN without /usr/bin/time). */
+  readonly maxRssKb: number;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly status: number | null;
+}
+
+/** Runs `node args…`; with /usr/bin/time, also the child's CPU time and peak RSS. */
+function run(args: readonly string[], opts: { env?: Record<string, string> } = {}): Ran {
+  const [cmd, cmdArgs] = TIME_BIN ? [TIME_BIN, ['-f', '@@TIME %U %S %M', process.execPath, ...args]] : [process.execPath, [...args]];
   const t = performance.now();
-  const r = spawnSync(process.execPath, args, {
+  const r = spawnSync(cmd, cmdArgs, {
     cwd: REPO,
     encoding: 'utf8',
     maxBuffer: 1 << 30,
     env: { ...process.env, NO_COLOR: '1', ...(opts.env ?? {}) },
-    ...(opts.input !== undefined ? { input: opts.input } : {}),
   });
-  return { ms: performance.now() - t, stdout: r.stdout, stderr: r.stderr, status: r.status };
+  const ms = performance.now() - t;
+  let stderr = r.stderr ?? '';
+  let cpu = NaN;
+  let maxRssKb = NaN;
+  const m = /@@TIME ([\d.]+) ([\d.]+) (\d+)\s*$/.exec(stderr);
+  if (m) {
+    cpu = (Number(m[1]) + Number(m[2])) * 1000;
+    maxRssKb = Number(m[3]);
+    stderr = stderr.slice(0, m.index);
+  }
+  // /usr/bin/time exits with the child's status.
+  return { ms, cpu, maxRssKb, stdout: r.stdout, stderr, status: r.status };
 }
 
-function timeProcess(args: readonly string[], n: number): { median: number; runs: number[]; out: string } {
+function timeProcess(args: readonly string[], n: number): { median: number; runs: number[]; cpu: number; out: string } {
   const runs: number[] = [];
+  const cpu: number[] = [];
   let out = '';
   run(args); // warm the file system cache
   for (let i = 0; i < n; i++) {
     const r = run(args);
     if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr.slice(0, 500)}`);
     runs.push(r.ms);
+    cpu.push(r.cpu);
     out = r.stdout;
   }
-  return { median: median(runs), runs, out };
+  return { median: median(runs), runs, cpu: median(cpu), out };
 }
+
+const cpuNote = (cpu: number): string => (Number.isNaN(cpu) ? '' : `, cpu ${fmt(cpu)} ms`);
 
 function loadedPackages(args: readonly string[]): string[] {
   const file = join(WORK, `modules-${process.pid}.txt`);
@@ -578,7 +608,7 @@ async function benchCli(): Promise<void> {
   const demo = 'fixtures/catalogs/demo.yaml';
   const transcript = 'fixtures/transcripts/keyword-search-then-call.json';
   const floor = timeProcess(['-e', '0'], n);
-  add({ id: 'cli.node', section: 'cli', label: 'node -e 0 (the floor: Node start-up alone)', value: floor.median, unit: 'ms', better: 'lower', spread: spreadOf(floor.runs) });
+  add({ id: 'cli.node', section: 'cli', label: 'node -e 0 (the floor: Node start-up alone)', value: floor.median, unit: 'ms', better: 'lower', spread: spreadOf(floor.runs) + cpuNote(floor.cpu) });
   const cases: Array<{ id: string; label: string; args: string[]; target?: number; forbidden: string[] }> = [
     { id: 'cli.version', label: 'toolsearch --version', args: [CLI, '--version'], target: 80, forbidden: HEAVY },
     { id: 'cli.search', label: `toolsearch search -c demo.yaml create issue`, args: [CLI, 'search', '-c', demo, 'create', 'issue'], target: 150, forbidden: ['react', 'ink', 'fuse.js', '@modelcontextprotocol/sdk', 'gpt-tokenizer', 'ai'] },
@@ -605,7 +635,7 @@ async function benchCli(): Promise<void> {
       value: res.median,
       unit: 'ms',
       better: 'lower',
-      spread: spreadOf(res.runs),
+      spread: spreadOf(res.runs) + cpuNote(res.cpu),
       ...(c.target !== undefined ? { target: `≤ ${c.target} ms`, ok: res.median <= c.target } : {}),
     });
     if (c.forbidden.length > 0) {
@@ -651,9 +681,10 @@ async function benchCli(): Promise<void> {
     if (outLines[i] !== expected) wrong++;
   });
   add({ id: 'cli.batch.identical', section: 'cli', label: 'search --batch output = in-process results (10,000 lines)', value: lines.length - wrong, unit: '/10000', better: 'higher', ok: wrong === 0 && outLines.length === lines.length });
-  add({ id: 'cli.batch.one', section: 'cli', label: 'search --batch, 1 line, 10,000-tool catalog (start + load)', value: single.median, unit: 'ms', better: 'lower', spread: spreadOf(single.runs) });
-  add({ id: 'cli.batch.full', section: 'cli', label: 'search --batch, 10,000 lines, 10,000-tool catalog', value: full.median, unit: 'ms', better: 'lower', spread: spreadOf(full.runs) });
+  add({ id: 'cli.batch.one', section: 'cli', label: 'search --batch, 1 line, 10,000-tool catalog (start + load)', value: single.median, unit: 'ms', better: 'lower', spread: spreadOf(single.runs) + cpuNote(single.cpu) });
+  add({ id: 'cli.batch.full', section: 'cli', label: 'search --batch, 10,000 lines, 10,000-tool catalog', value: full.median, unit: 'ms', better: 'lower', spread: spreadOf(full.runs) + cpuNote(full.cpu) });
   const perSecond = (lines.length - 1) / ((full.median - single.median) / 1000);
+  const perSecondCpu = (lines.length - 1) / ((full.cpu - single.cpu) / 1000);
   add({
     id: 'cli.batch.throughput',
     section: 'cli',
@@ -661,6 +692,7 @@ async function benchCli(): Promise<void> {
     value: perSecond,
     unit: 'lines/s',
     better: 'higher',
+    spread: Number.isNaN(perSecondCpu) ? undefined : `by cpu time ${fmt(perSecondCpu)} lines/s`,
     target: '≥ 3000 lines/s',
     ok: perSecond >= 3000,
   });
@@ -691,18 +723,10 @@ function benchRss(): void {
       ...(size === 100_000 ? { target: '≤ 400 MB', ok: mb <= 400 } : {}),
     });
   } else console.log(`  library child failed: ${lib.stderr.slice(0, 300)}`);
-  if (existsSync(join(REPO, 'dist/cli/main.js')) && existsSync('/usr/bin/time')) {
-    const t = performance.now();
-    const r = spawnSync('/usr/bin/time', ['-f', 'MAXRSS %M', process.execPath, CLI, 'search', '-c', catalogFile, '--batch', queries], {
-      cwd: REPO,
-      encoding: 'utf8',
-      maxBuffer: 1 << 30,
-      env: { ...process.env, NO_COLOR: '1' },
-    });
-    const ms = performance.now() - t;
-    const m = /MAXRSS (\d+)/.exec(r.stderr);
-    if (r.status === 0 && m) {
-      const mb = Number(m[1]) / 1024;
+  if (existsSync(join(REPO, 'dist/cli/main.js')) && TIME_BIN) {
+    const r = run([CLI, 'search', '-c', catalogFile, '--batch', queries]);
+    if (r.status === 0) {
+      const mb = r.maxRssKb / 1024;
       add({
         id: `rss.${size}.cli`,
         section: 'rss',
@@ -710,7 +734,7 @@ function benchRss(): void {
         value: mb,
         unit: 'MB',
         better: 'lower',
-        spread: `whole process ${fmt(ms)} ms`,
+        spread: `whole process ${fmt(r.ms)} ms${cpuNote(r.cpu)}`,
         ...(size === 100_000 ? { target: '≤ 400 MB', ok: mb <= 400 } : {}),
       });
     } else console.log(`  CLI run failed (${r.status}): ${r.stderr.slice(0, 300)}`);

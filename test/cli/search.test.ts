@@ -97,7 +97,7 @@ describe.concurrent('search', () => {
     const r = await run(['search', '-c', SMALL, 'zzz']);
     expect(lines(r.stdout)).toEqual([
       'keyword search "zzz" · limit 5 · 0 of 7 tools match',
-      'no tool matched: a keyword must appear in a name or a description',
+      'no tool matched: a keyword must appear in a name or a description (--why <tool> explains a tool)',
     ]);
     expect(r.code).toBe(0);
   });

@@ -396,6 +396,18 @@ const TEXT_MUTATORS = [
   [1, wholeReplacement],
 ];
 
+/** Mutations that usually keep the input valid: hostile content rather than broken syntax. */
+const GENTLE = [
+  [12, { kind: 'text', f: injectEscapes }],
+  [6, { kind: 'text', f: protoNames }],
+  [2, { kind: 'text', f: longLine }],
+  [1, { kind: 'bytes', f: encodingKept }],
+];
+
+function encodingKept(buf, rng) {
+  return rng.chance(0.5) ? Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), buf]) : Buffer.from(utf8(buf).replace(/\r?\n/g, '\r\n'));
+}
+
 const ALL = [...BYTE_MUTATORS.map(([w, f]) => [w, { kind: 'bytes', f }]), ...TEXT_MUTATORS.map(([w, f]) => [w, { kind: 'text', f }])];
 
 /**
@@ -405,10 +417,11 @@ const ALL = [...BYTE_MUTATORS.map(([w, f]) => [w, { kind: 'bytes', f }]), ...TEX
 export function mutate(bytes, rng, ctx) {
   let buf = Buffer.from(bytes);
   const applied = [];
+  const table = rng.chance(0.5) ? GENTLE : ALL;
   let n = 1;
   while (n < 4 && rng.chance(0.4)) n++;
   for (let k = 0; k < n; k++) {
-    const m = rng.weighted(ALL);
+    const m = rng.weighted(table);
     applied.push(m.f.name);
     buf = m.kind === 'bytes' ? Buffer.from(m.f(buf, rng, ctx)) : Buffer.from(m.f(utf8(buf), rng, ctx), 'utf8');
     // Keep inputs small enough for a quick run (the loaders' own size limit is tested apart).

@@ -7,6 +7,7 @@ import { displayWidth } from '../../src/render/width.js';
 import { Explore, type BaselineRanker } from '../../src/tui/explore/Explore.js';
 import { loadFuseBaseline } from '../../src/tui/explore/run.js';
 import { CATALOG } from './fixture.js';
+import { syntheticCatalog } from './perf/catalog.js';
 import { eventually, KEYS, press, ready } from './harness.js';
 
 const TOOLS = CATALOG.tools.filter((t) => !t.static);
@@ -51,6 +52,7 @@ describe('explore', () => {
   test('+required keywords and the per-keyword explanation of the first result', async () => {
     const { stdin, frame } = await mount();
     await press(stdin, ...'slack +channel');
+    await eventually(() => expect(frame()).toContain('query › slack +channel'));
     await eventually(() => expect(frame()).toContain('2 keywords (1 required) · 2 of 7 tools match · showing 2'));
     const f = frame();
     expect(lineWith(f, '› 1')).toContain('slack__list_channels');
@@ -72,6 +74,7 @@ describe('explore', () => {
   test('select: works as in the reference', async () => {
     const { stdin, frame } = await mount();
     await press(stdin, ...'select:notion__search,nope,notion__search');
+    await eventually(() => expect(frame()).toContain('query › select:notion__search,nope,notion__search'));
     await eventually(() => expect(frame()).toContain('select: 2 tools returned · 1 skipped'));
     expect(frame()).toMatch(/1 {2}notion__search +select/);
     expect(frame()).toMatch(/2 {2}notion__search +select/);
@@ -107,6 +110,22 @@ describe('explore', () => {
     const { stdin, frame } = await mount({ loadBaseline: () => loadFuseBaseline(TOOLS) });
     await press(stdin, ...'notion', KEYS.ctrlF);
     await eventually(() => expect(lineWith(frame(), 'notion__search')).toMatch(/│ 1 notion__search +=/));
+  });
+
+  test('on a big catalog the baseline ranks once typing pauses, not at every key', async () => {
+    const ranked: string[] = [];
+    const ranker: BaselineRanker = (q) => {
+      ranked.push(q);
+      return [];
+    };
+    const { stdin, frame } = await mount({ tools: syntheticCatalog(1000), loadBaseline: () => Promise.resolve(ranker) });
+    await press(stdin, 'c', KEYS.ctrlF);
+    await eventually(() => expect(ranked).toEqual(['c']));
+    for (const ch of 'reate') stdin.write(ch); // faster than the debounce
+    await eventually(() => expect(frame()).toContain('query › create'));
+    expect(frame()).toContain('fuse.js baseline · ranking…');
+    await eventually(() => expect(ranked).toEqual(['c', 'create']));
+    await eventually(() => expect(frame()).toContain('fuse.js baseline · Δ vs reference'));
   });
 
   test('+ and - change max_results', async () => {

@@ -1,6 +1,6 @@
 /** `toolsearch search [query...]`: what `tool_search` returns for a query over the catalog's dynamic tools. */
 import { Command, Option } from 'commander';
-import { decodeToolSearchArgs, searchDecoded, type ToolSearchArgs, type ToolSearchSuccess } from '../../core/toolsearch.js';
+import { decodeToolSearchArgs, searchDecoded, type ToolSearchArgs } from '../../core/toolsearch.js';
 import { AssertionFailure, InputError, UsageError } from '../../errors.js';
 import { expectationHeadline, renderExpectationDiff, renderSearch, renderWhy } from '../../render/search.js';
 import { runBatch } from '../batch.js';
@@ -77,7 +77,8 @@ export function searchCommand(ctx: CliContext): Command {
   return cmd;
 }
 
-function argsFromFlags(words: readonly string[], flags: SearchFlags): { args: ToolSearchArgs; viaWords: boolean } {
+/** The query given as words or as raw `--args`; checked before the catalog is read (a usage error costs nothing). */
+function queryFromFlags(words: readonly string[], flags: SearchFlags): { args: ToolSearchArgs; viaWords: boolean } {
   if (flags.args !== undefined) {
     if (words.length > 0) throw new UsageError('give the query either as words or as --args, not both');
     const decoded = decodeToolSearchArgs(flags.args);
@@ -89,28 +90,27 @@ function argsFromFlags(words: readonly string[], flags: SearchFlags): { args: To
 }
 
 async function runSearch(ctx: CliContext, words: string[], flags: SearchFlags): Promise<void> {
-  if (flags.batch !== undefined && words.length > 0) throw new UsageError('--batch reads its queries from the file: give no query words');
-  // Check the query before reading the catalog: a usage error costs nothing.
-  const query = flags.batch === undefined ? argsFromFlags(words, flags) : null;
-  const catalog = await loadCatalog(flags, (w) => ctx.warn(w));
-  const scope = searchScope(catalog, flags.all === true);
-
   if (flags.batch !== undefined) {
+    if (words.length > 0) throw new UsageError('--batch reads its queries from the file: give no query words');
+    const scope = searchScope(await loadCatalog(flags, (w) => ctx.warn(w)), flags.all === true);
     await runBatch(scope.index, openInput(flags.batch, ctx.io.stdin), (s) => ctx.out(s));
     return;
   }
-  const outcome = searchDecoded(scope.index, query!.args, { explain: flags.explain === true });
-  // Invalid arguments and an empty query are the reference's errors: bad input.
+  const query = queryFromFlags(words, flags);
+  const scope = searchScope(await loadCatalog(flags, (w) => ctx.warn(w)), flags.all === true);
+  const outcome = searchDecoded(scope.index, query.args, { explain: flags.explain === true });
+  // An empty query is the reference's error: bad input.
   if (!outcome.ok) throw new InputError(outcome.error);
   if (outcome.mode === 'select') for (const name of outcome.unknown) warnUnknown(ctx, scope, name);
 
-  const run = makeRun(scope, outcome as ToolSearchSuccess);
+  const run = makeRun(scope, outcome);
   const report = searchJson(run, flags.why);
   if (flags.json) {
     ctx.json(report);
   } else {
     const opts = { width: ctx.width, style: ctx.outStyle };
-    const lines = renderSearch(report, { dynamic: scope.dynamic.length, static: scope.static.length, viaWords: query!.viaWords }, { ...opts, explain: flags.explain === true });
+    const counts = { dynamic: scope.dynamic.length, static: scope.static.length, viaWords: query.viaWords };
+    const lines = renderSearch(report, counts, { ...opts, explain: flags.explain === true });
     if (report.why) lines.push(...renderWhy(report.why, report.max_results, opts));
     ctx.lines(lines);
   }

@@ -24,6 +24,8 @@ The names are joined into "select:name1,name2" and run as the reference does:
 split on ",", each piece trimmed, exact (case-sensitive) names kept in the order
 given, duplicates kept; other names are skipped (a warning here). --json prints
 {"matches": [...], "unknown": [...]}.
+
+Exit codes: 0 ok, 1 --strict and a name is not a dynamic tool, 2 bad input or usage.
 `;
 
 export function selectCommand(ctx: CliContext): Command {

@@ -46,6 +46,9 @@ it), unknown (a tool that exists nowhere); warnings: redundant-select (a select:
 for a tool a keyword search already returned), native-refill, unknown-call-id.
 --json prints the full report: {mode, transcript, catalog, turns, violations,
 replay, summary}.
+
+Exit codes: 0 ok, 1 --expect-same found a difference or --fail-on-violation a
+violation, 2 bad input or usage.
 `;
 
 export function simulateCommand(ctx: CliContext): Command {

@@ -74,7 +74,8 @@ async function runTest(ctx: CliContext, args: string[], flags: TestFlags): Promi
     switch (reporter) {
       case 'human': {
         const { createStyle } = await import('../../render/color.js');
-        return `${renderTestHuman(report, { style: color ? ctx.outStyle : createStyle(false) }).join('\n')}\n`;
+        const { clipLines } = await import('../../render/escape.js');
+        return `${clipLines(renderTestHuman(report, { style: color ? ctx.outStyle : createStyle(false) }).join('\n'))}\n`;
       }
       case 'json':
         return (await import('../../report/test-json.js')).renderTestJson(report);

@@ -27,6 +27,10 @@ import {
 import { baselineQuery, exploreSearch, type ExploreResult } from './search.js';
 import { exploreEventReducer, initialExploreState } from './state.js';
 
+/** Catalogs larger than this rank the baseline only once typing pauses for {@link BASELINE_DEBOUNCE_MS}. */
+const BASELINE_DEBOUNCE_ABOVE = 500;
+const BASELINE_DEBOUNCE_MS = 150;
+
 /** A baseline ranking: the names of the best `limit` tools for a query. */
 export type BaselineRanker = (query: string, limit: number) => readonly string[];
 
@@ -51,6 +55,29 @@ export interface ExploreProps {
 function firstResult(r: ExploreResult): string | null {
   if (r.kind === 'keyword' || r.kind === 'select') return r.rows[0]?.name ?? null;
   return null;
+}
+
+/**
+ * The baseline's ranking of `query` (null: none wanted). fuse.js takes tens
+ * of milliseconds per query on 5,000 tools, so on big catalogs it ranks off
+ * the keystroke path, once typing pauses for `delay` ms: the reference
+ * results still follow every key at once, and the previous ranking stays up
+ * (marked not fresh) meanwhile.
+ */
+function useBaselineRanking(
+  ranker: BaselineRanker | null,
+  query: string | null,
+  limit: number,
+  delay: number,
+): { readonly names: readonly string[] | null; readonly fresh: boolean } {
+  const [done, setDone] = useState<{ query: string; limit: number; names: readonly string[] } | null>(null);
+  const fresh = query !== null && done !== null && done.query === query && done.limit === limit;
+  useEffect(() => {
+    if (query === null || ranker === null || fresh) return undefined;
+    const timer = setTimeout(() => setDone({ query, limit, names: ranker(query, limit) }), delay);
+    return () => clearTimeout(timer);
+  }, [query, limit, ranker, delay, fresh]);
+  return { names: query === null || done === null ? null : done.names, fresh };
 }
 
 export function Explore(props: ExploreProps): ReactElement {
@@ -90,10 +117,8 @@ export function Explore(props: ExploreProps): ReactElement {
     };
   }, [state.fuse, ranker, loadBaseline]);
 
-  const baseline = useMemo(() => {
-    if (state.fuse !== 'on' || ranker === null || result.kind !== 'keyword') return null;
-    return ranker(baselineQuery(result.keywords), result.maxResults);
-  }, [state.fuse, ranker, result]);
+  const wanted = state.fuse === 'on' && result.kind === 'keyword' ? baselineQuery(result.keywords) : null;
+  const baseline = useBaselineRanking(ranker, wanted, result.kind === 'keyword' ? result.maxResults : 0, index.size > BASELINE_DEBOUNCE_ABOVE ? BASELINE_DEBOUNCE_MS : 0);
 
   // Copy the command line when asked.
   const lastCopy = useRef(state.copyRequest);
@@ -109,7 +134,7 @@ export function Explore(props: ExploreProps): ReactElement {
     dispatch({ type: 'notice', text: `copied: ${line}` });
   }, [state.copyRequest, result, state.query, state.maxResults, props.catalogArgs, onCopy]);
 
-  const view: ExploreView = { result, baseline, source: props.source, toolCount: index.size, partsOf: (n) => index.partsOf(n) ?? [] };
+  const view: ExploreView = { result, baseline: baseline.names, baselineStale: !baseline.fresh, source: props.source, toolCount: index.size, partsOf: (n) => index.partsOf(n) ?? [] };
   const layout = exploreLayout(size, result);
   const body = layout.resultsHeight + layout.explainHeight;
   return (

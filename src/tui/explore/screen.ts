@@ -16,6 +16,8 @@ export interface ExploreView {
   readonly result: ExploreResult;
   /** The baseline's ranking of the query, when the comparison is on and loaded. */
   readonly baseline: readonly string[] | null;
+  /** The baseline shown is still the previous query's (being re-ranked). */
+  readonly baselineStale?: boolean;
   /** Where the tools came from (catalog files). */
   readonly source: string;
   readonly toolCount: number;
@@ -186,7 +188,7 @@ export function comparisonLines(s: ExploreState, view: ExploreView, width: numbe
   const fuseState = s.fuse;
   const baseline = view.baseline ?? [];
   const head = titleLine([seg('Reference'), seg(' · fuse rank', 'dim')], leftW);
-  const headR = titleLine([seg('fuse.js baseline'), seg(' · Δ vs reference', 'dim')], rightW);
+  const headR = titleLine([seg('fuse.js baseline'), seg(view.baselineStale && fuseState === 'on' ? ' · ranking…' : ' · Δ vs reference', 'dim')], rightW);
   const lines: Line[] = [[...head, seg('┬', 'dim'), ...headR]];
   const rows = Math.max(0, height - 1);
   const count = Math.max(refRows.length, baseline.length);

@@ -1,0 +1,137 @@
+/**
+ * Classifies one CLI run:
+ * - `result`: exit 0 or 1 with sane output (valid JSON for `--json`, one JSON
+ *   object per input line for `--batch`, no raw control characters in human
+ *   output);
+ * - `error`: exit 2 with exactly one `error:` line, nothing on stdout;
+ * - `failure`: anything else — a crash, a stack trace, an internal error
+ *   (exit 70), another exit code, a timeout, invalid JSON, raw control
+ *   characters, a half-written output file.
+ */
+
+/** A stack frame or Node's internals in the output. */
+export const STACK = /\bat .*\(.*:\d+:\d+\)|node:internal|^\s+at [^\n]*:\d+:\d+$/m;
+
+/**
+ * What a terminal could interpret: C0 controls except the line feed, DEL, C1
+ * controls, and bidirectional embedding, override and isolate controls, line
+ * and paragraph separators.
+ */
+export const UNSAFE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+
+/** Characters XML 1.0 forbids (a JUnit file with them does not parse). */
+const XML_ILLEGAL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** A human line longer than this was not fitted or truncated. */
+export const MAX_HUMAN_LINE = 5_000;
+
+function showUnsafe(text) {
+  const m = UNSAFE.exec(text);
+  if (!m) return '';
+  const at = m.index;
+  return `U+${m[0].charCodeAt(0).toString(16).padStart(4, '0')} at ${at}: ${JSON.stringify(text.slice(Math.max(0, at - 40), at + 20))}`;
+}
+
+/** Lines of an input, as `--batch` counts them: split on LF, a final LF starts no line. */
+export function batchLineCount(bytes) {
+  if (bytes.length === 0) return 0;
+  let n = 0;
+  for (const b of bytes) if (b === 0x0a) n++;
+  return bytes[bytes.length - 1] === 0x0a ? n : n + 1;
+}
+
+function checkJson(stdout) {
+  try {
+    JSON.parse(stdout);
+    return null;
+  } catch (err) {
+    return `invalid JSON on stdout: ${err.message}`;
+  }
+}
+
+function checkJsonl(stdout, expected) {
+  const lines = stdout.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  if (expected !== undefined && lines.length !== expected) return `--batch: ${lines.length} output lines for ${expected} input lines`;
+  for (let i = 0; i < lines.length; i++) {
+    let v;
+    try {
+      v = JSON.parse(lines[i]);
+    } catch (err) {
+      return `--batch: line ${i + 1} is not JSON: ${err.message}`;
+    }
+    if (v === null || typeof v !== 'object' || (!Array.isArray(v.matches) && v.matches !== null && typeof v.error !== 'string')) {
+      return `--batch: line ${i + 1} is neither {"matches"} nor {"error"}`;
+    }
+  }
+  return null;
+}
+
+function checkXml(text) {
+  if (!text.startsWith('<?xml')) return 'JUnit output does not start with <?xml';
+  const m = XML_ILLEGAL.exec(text);
+  return m ? `a character XML forbids (U+${m[0].charCodeAt(0).toString(16)}) in the JUnit output` : null;
+}
+
+function checkHuman(text, where) {
+  const u = showUnsafe(text);
+  if (u) return `raw control character in ${where}: ${u}`;
+  const long = text.split('\n').find((l) => l.length > MAX_HUMAN_LINE);
+  if (long !== undefined) return `a ${long.length}-character line in ${where}`;
+  return null;
+}
+
+/**
+ * @param run `{argv, output: 'human'|'json'|'jsonl'|'xml'|'none', batchLines?, reportOutput?}`
+ * @param r `{code, stdout, stderr, timedOut?, crash?, signal?, outFile?: {exists, text, leftovers}, inputChanged?}`
+ * @returns `{verdict: 'result'|'error'|'failure', reason}`
+ */
+export function classify(run, r) {
+  const fail = (reason) => ({ verdict: 'failure', reason });
+  if (r.timedOut) return fail('timeout');
+  if (r.crash) return fail(`crash: ${r.crash}`);
+  if (r.signal) return fail(`killed by ${r.signal}`);
+  if (STACK.test(r.stderr) || STACK.test(r.stdout)) return fail('stack trace in the output');
+  if (r.code === 70 || /internal error/.test(r.stderr)) return fail(`internal error: ${r.stderr.split('\n')[0]}`);
+  if (r.code !== 0 && r.code !== 1 && r.code !== 2) return fail(`exit code ${r.code}`);
+  const errUnsafe = checkHuman(r.stderr, 'stderr');
+  if (errUnsafe) return fail(errUnsafe);
+  if (r.inputChanged) return fail('an input file was written');
+  if (r.outFile?.leftovers?.length) return fail(`temporary files left beside the output: ${r.outFile.leftovers.join(', ')}`);
+
+  if (r.code === 2) {
+    const errors = r.stderr.split('\n').filter((l) => l.startsWith('error:'));
+    if (r.stdout !== '') return fail('exit 2, yet output on stdout');
+    // `toolsearch help <unknown>`: commander shows the usage on stderr.
+    if (errors.length === 0 && r.stderr.startsWith('Usage: toolsearch')) return { verdict: 'error', reason: 'usage shown' };
+    if (errors.length !== 1) return fail(`exit 2 with ${errors.length} "error:" lines on stderr`);
+    if (r.outFile?.exists && !r.outFile.existedBefore) return fail('exit 2, yet the output file was written');
+    return { verdict: 'error', reason: errors[0] };
+  }
+
+  // Exit 0 or 1: the output must be sane.
+  let problem = null;
+  switch (run.output) {
+    case 'json':
+      problem = checkJson(r.stdout);
+      break;
+    case 'jsonl':
+      problem = checkJsonl(r.stdout, run.batchLines);
+      break;
+    case 'xml':
+      problem = checkXml(r.stdout);
+      break;
+    case 'none':
+      // With --output the human report still prints (for the CI log).
+      problem = checkHuman(r.stdout, 'stdout');
+      if (problem) break;
+      if (!r.outFile?.exists) problem = 'no output file';
+      else if (run.reportOutput === 'json') problem = checkJson(r.outFile.text);
+      else if (run.reportOutput === 'xml') problem = checkXml(r.outFile.text);
+      break;
+    default:
+      problem = checkHuman(r.stdout, 'stdout');
+  }
+  if (problem) return fail(problem);
+  return { verdict: 'result', reason: `exit ${r.code}` };
+}

@@ -1,0 +1,427 @@
+#!/usr/bin/env node
+/**
+ * The fuzzer: mutates the fixtures (bit flips, truncation, splicing, escape
+ * injection, deep nesting, duplicated keys, prototype names, YAML aliases
+ * and tags, encodings) and runs the real CLI over them, classifying every
+ * run as a clean result, a clean error or a failure (see `classify.mjs`).
+ *
+ *   npm run fuzz -- --iterations 20000 --seed 7
+ *   npm run fuzz -- --seed 7 --replay-iteration 1234      # one iteration, verbosely
+ *   npm run fuzz -- --iterations 300 --seed 1 --mode spawn # `node bin/toolsearch.js` per run
+ *
+ * Options: --iterations N (default 1000), --seed S (default: from the clock,
+ * printed), --start K (first iteration, default 0), --mode inproc|spawn
+ * (default inproc: `main(argv, io)` of dist/cli/main.js in worker threads),
+ * --workers N (default 2), --timeout SECONDS per run (default 10),
+ * --out DIR (where failing inputs are saved; default
+ * $TMPDIR/toolsearch-fuzz-failures), --json (print the summary as JSON on
+ * the last line), --keep (keep the workspace).
+ *
+ * Deterministic given the seed: iteration K draws from a generator seeded by
+ * (seed, K) alone. Exit status: 0 when no run failed, 1 otherwise, 2 on bad
+ * options. Needs the build (`npm run build`).
+ */
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { batchLineCount, classify } from './classify.mjs';
+import { iterationRng } from './rng.mjs';
+import { loadCorpus, planEnv, planIteration, prepareWorkspace } from './scenarios.mjs';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const BIN = join(ROOT, 'bin/toolsearch.js');
+const MAIN_JS = join(ROOT, 'dist/cli/main.js');
+const WORKER = fileURLToPath(new URL('./worker.mjs', import.meta.url));
+
+function usage(message) {
+  process.stderr.write(`fuzz: ${message}\n`);
+  process.exit(2);
+}
+
+export function parseOptions(argv) {
+  const o = { iterations: 1000, seed: String(Date.now() % 1_000_000_000), start: 0, mode: 'inproc', workers: 2, timeout: 10, out: join(tmpdir(), 'toolsearch-fuzz-failures'), json: false, keep: false, replay: null, quiet: false, stats: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const value = () => {
+      const v = argv[++i];
+      if (v === undefined) usage(`${a} needs a value`);
+      return v;
+    };
+    const int = (v) => {
+      if (!/^\d+$/.test(v)) usage(`${a}: expected a whole number, got ${JSON.stringify(v)}`);
+      return Number(v);
+    };
+    switch (a) {
+      case '--iterations': o.iterations = int(value()); break;
+      case '--seed': o.seed = value(); break;
+      case '--start': o.start = int(value()); break;
+      case '--mode': o.mode = value(); if (!['inproc', 'spawn'].includes(o.mode)) usage('--mode: inproc or spawn'); break;
+      case '--workers': o.workers = Math.max(1, int(value())); break;
+      case '--timeout': o.timeout = Math.max(1, int(value())); break;
+      case '--out': o.out = value(); break;
+      case '--replay-iteration': o.replay = int(value()); break;
+      case '--json': o.json = true; break;
+      case '--keep': o.keep = true; break;
+      case '--quiet': o.quiet = true; break;
+      case '--stats': o.stats = true; break;
+      case '-h': case '--help':
+        process.stdout.write(readFileSync(fileURLToPath(import.meta.url), 'utf8').split('*/')[0].replace(/^#!.*\n\/\*\*\n/, '').replace(/^ \* ?/gm, ''));
+        process.exit(0);
+        break;
+      default: usage(`unknown option ${a}`);
+    }
+  }
+  return o;
+}
+
+const COMMANDS = new Set(['search', 'select', 'simulate', 'test', 'eval', 'lint', 'import', 'explore']);
+
+/** An error line without its file, position and quoted text: what kind of error it is. */
+function errorKind(line) {
+  return line
+    .replace(/^error: /, '')
+    .replace(/^\S*?:\d+:\d+: |^\/\S*?: /, '')
+    .replace(/"(?:[^"\\]|\\.)*"/g, '"…"')
+    .replace(/\d+/g, 'N')
+    .slice(0, 90);
+}
+
+// ---------------------------------------------------------------- executors
+
+/** Runs `main(argv, io)` in worker threads; a run that overruns its time ends its worker. */
+class InProcPool {
+  constructor(size, timeoutMs) {
+    this.timeoutMs = timeoutMs;
+    this.slots = Array.from({ length: size }, () => ({ worker: null, busy: false }));
+    this.waiting = [];
+    this.nextId = 0;
+  }
+
+  async start(slot) {
+    const worker = new Worker(WORKER, { workerData: { mainJs: MAIN_JS }, resourceLimits: { maxOldGenerationSizeMb: 2048 }, stdout: true, stderr: true });
+    // Anything written to the real streams is a bug (the CLI writes through `io` only): captured and reported.
+    slot.leak = '';
+    worker.stdout.on('data', (b) => (slot.leak += b));
+    worker.stderr.on('data', (b) => (slot.leak += b));
+    await new Promise((resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+    });
+    slot.worker = worker;
+  }
+
+  async acquire() {
+    const free = this.slots.find((s) => !s.busy);
+    if (free) {
+      free.busy = true;
+      return free;
+    }
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  release(slot) {
+    const next = this.waiting.shift();
+    if (next) next(slot);
+    else slot.busy = false;
+  }
+
+  async run(job) {
+    const slot = await this.acquire();
+    try {
+      if (!slot.worker) await this.start(slot);
+      const worker = slot.worker;
+      const id = this.nextId++;
+      const result = await new Promise((resolve) => {
+        const done = (r) => {
+          clearTimeout(timer);
+          worker.off('message', onMessage);
+          worker.off('error', onError);
+          worker.off('exit', onExit);
+          resolve(r);
+        };
+        const onMessage = (m) => m.id === id && done(m);
+        const onError = (err) => {
+          slot.worker = null;
+          done({ code: null, stdout: '', stderr: '', crash: `worker error: ${err?.code ?? ''} ${err?.message ?? err}` });
+        };
+        const onExit = (code) => {
+          slot.worker = null;
+          done({ code: null, stdout: '', stderr: '', crash: `worker exited (${code})` });
+        };
+        const timer = setTimeout(() => {
+          slot.worker = null;
+          worker.off('exit', onExit);
+          void worker.terminate();
+          done({ code: null, stdout: '', stderr: '', timedOut: true });
+        }, this.timeoutMs);
+        worker.on('message', onMessage);
+        worker.once('error', onError);
+        worker.once('exit', onExit);
+        worker.postMessage({ id, argv: job.argv, stdin: job.stdin ?? null, env: job.env, tty: job.tty });
+      });
+      if (slot.leak) {
+        result.crash ??= `wrote to the process's own streams: ${JSON.stringify(slot.leak.slice(0, 300))}`;
+        slot.leak = '';
+      }
+      return result;
+    } finally {
+      this.release(slot);
+    }
+  }
+
+  async close() {
+    await Promise.all(this.slots.map((s) => s.worker?.terminate()));
+  }
+}
+
+function childEnv(extra) {
+  const env = { ...process.env };
+  delete env.FORCE_COLOR;
+  delete env.COLUMNS;
+  delete env.TOOLSEARCH_DEBUG;
+  return { ...env, ...extra };
+}
+
+/** Runs `node bin/toolsearch.js` per job, at most `size` at a time. */
+class SpawnPool {
+  constructor(size, timeoutMs, cwd) {
+    this.timeoutMs = timeoutMs;
+    this.cwd = cwd;
+    this.free = size;
+    this.waiting = [];
+  }
+
+  async run(job) {
+    if (this.free > 0) this.free--;
+    else await new Promise((resolve) => this.waiting.push(resolve));
+    try {
+      return await new Promise((resolve) => {
+        const child = spawn(process.execPath, [BIN, ...job.argv], { cwd: this.cwd, env: childEnv(job.env), stdio: ['pipe', 'pipe', 'pipe'] });
+        const out = [];
+        const err = [];
+        let timedOut = false;
+        const timer = setTimeout(() => {
+          timedOut = true;
+          child.kill('SIGKILL');
+        }, this.timeoutMs);
+        child.stdout.on('data', (b) => out.push(b));
+        child.stderr.on('data', (b) => err.push(b));
+        child.stdin.on('error', () => {});
+        child.on('error', (e) => {
+          clearTimeout(timer);
+          resolve({ code: null, stdout: '', stderr: '', crash: `spawn failed: ${e.message}` });
+        });
+        child.on('close', (code, signal) => {
+          clearTimeout(timer);
+          resolve({ code, signal: timedOut ? null : signal, timedOut, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') });
+        });
+        child.stdin.end(job.stdin ? Buffer.from(job.stdin) : '');
+      });
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.free++;
+    }
+  }
+
+  async close() {}
+}
+
+// ---------------------------------------------------------------- iterations
+
+function sha(path) {
+  try {
+    return createHash('sha256').update(readFileSync(path)).digest('hex');
+  } catch {
+    return null;
+  }
+}
+
+/** Hashes of every file under `dir` whose name does not start with `fuzz-`. */
+function treeHashes(dir) {
+  const out = new Map();
+  const walk = (d) => {
+    for (const n of readdirSync(d).sort()) {
+      const p = join(d, n);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (!n.startsWith('fuzz-')) out.set(relative(dir, p), sha(p));
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+function outFileState(path, existedBefore) {
+  const dir = dirname(path);
+  const leftovers = existsSync(dir) ? readdirSync(dir).filter((n) => n.startsWith(`.${basename(path)}`) && n.endsWith('.tmp')) : [];
+  const exists = existsSync(path);
+  return { exists, existedBefore, text: exists ? readFileSync(path, 'utf8') : '', leftovers };
+}
+
+/** Plans and runs one iteration; returns `{plan, runs: [{run, result, verdict}]}`. */
+async function runIteration(state, pool, iteration) {
+  const rng = iterationRng(state.seed, iteration);
+  const plan = planIteration(rng, iteration, state);
+  const { env, tty } = planEnv(rng);
+  if (plan.inputPath) writeFileSync(plan.inputPath, plan.bytes);
+  const outcomes = [];
+  try {
+    for (const run of plan.runs) {
+      const before = plan.inputPath && !run.writesInput ? sha(plan.inputPath) : null;
+      const existedBefore = run.outFile ? existsSync(run.outFile) : false;
+      const stdinBytes = run.stdinFile ? (run.batchBytes ?? readFileSync(run.stdinFile)) : null;
+      if (run.output === 'jsonl') run.batchLines = batchLineCount(run.batchBytes ?? readFileSync(run.batchFile));
+      const result = await pool.run({ argv: run.argv, env, tty, stdin: stdinBytes });
+      if (before !== null) result.inputChanged = sha(plan.inputPath) !== before;
+      if (run.outFile) result.outFile = outFileState(run.outFile, existedBefore);
+      outcomes.push({ run, result, verdict: classify(run, result) });
+    }
+  } finally {
+    if (!state.keepInputs) {
+      if (plan.inputPath) rmSync(plan.inputPath, { force: true });
+      for (const run of plan.runs) if (run.outFile) rmSync(run.outFile, { force: true });
+    }
+  }
+  return { plan, env, tty, outcomes };
+}
+
+function saveFailure(state, iteration, res) {
+  const dir = join(state.out, `seed-${state.seed}`, `iter-${iteration}`);
+  mkdirSync(dir, { recursive: true });
+  const name = res.plan.inputPath ? basename(res.plan.inputPath) : 'args.txt';
+  if (res.plan.bytes) writeFileSync(join(dir, name), res.plan.bytes);
+  writeFileSync(
+    join(dir, 'run.json'),
+    `${JSON.stringify(
+      {
+        seed: state.seed,
+        iteration,
+        replay: `npm run fuzz -- --seed ${state.seed} --replay-iteration ${iteration}`,
+        seedInput: res.plan.seed,
+        mutators: res.plan.applied,
+        env: res.env,
+        tty: res.tty,
+        runs: res.outcomes.map((o) => ({ argv: o.run.argv, verdict: o.verdict, code: o.result.code, stdout: o.result.stdout.slice(0, 20_000), stderr: o.result.stderr.slice(0, 20_000), crash: o.result.crash })),
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  return dir;
+}
+
+/** Runs the fuzzer; resolves to the summary. */
+export async function runFuzz(options) {
+  const o = { ...parseOptions([]), ...options };
+  if (!existsSync(MAIN_JS)) usage('dist/cli/main.js not found: run `npm run build` first');
+  const ws = mkdtempSync(join(tmpdir(), 'toolsearch-fuzz-'));
+  const fixturesDir = join(ROOT, 'fixtures');
+  const { corpus } = loadCorpus(fixturesDir);
+  prepareWorkspace(ws, fixturesDir, corpus);
+  const state = { seed: o.seed, ws, corpus, out: o.out, keepInputs: o.replay !== null };
+  const fixturesBefore = treeHashes(join(ws, 'fixtures'));
+  const realBefore = treeHashes(fixturesDir);
+  const pool = o.mode === 'spawn' ? new SpawnPool(o.workers, o.timeout * 1000, ws) : new InProcPool(o.workers, o.timeout * 1000);
+  const t0 = Date.now();
+  const summary = { seed: o.seed, mode: o.mode, iterations: 0, runs: 0, results: 0, errors: 0, failures: 0, durationMs: 0, byCommand: {}, errorKinds: {}, failed: [] };
+  const log = (s) => o.quiet || process.stderr.write(s);
+  try {
+    if (o.replay !== null) {
+      const res = await runIteration(state, pool, o.replay);
+      const dir = saveFailure(state, o.replay, res);
+      log(`iteration ${o.replay} (seed ${o.seed}): ${res.plan.kind} from ${res.plan.seed ?? '-'}; mutators ${res.plan.applied.join(', ') || '-'}\n`);
+      for (const { run, result, verdict } of res.outcomes) {
+        log(`\n$ toolsearch ${run.argv.map((a) => JSON.stringify(a)).join(' ')}\n`);
+        log(`exit ${result.code}${result.timedOut ? ' (timeout)' : ''} → ${verdict.verdict}: ${verdict.reason}\n`);
+        log(`stdout: ${JSON.stringify(result.stdout.slice(0, 4000))}\nstderr: ${JSON.stringify(result.stderr.slice(0, 4000))}\n`);
+        if (result.crash) log(`crash: ${result.crash}\n`);
+      }
+      log(`\ninput and runs saved in ${dir}\n`);
+      summary.iterations = 1;
+      summary.runs = res.outcomes.length;
+      for (const oc of res.outcomes) summary[`${oc.verdict.verdict === 'result' ? 'results' : oc.verdict.verdict === 'error' ? 'errors' : 'failures'}`]++;
+      return summary;
+    }
+    let next = o.start;
+    const end = o.start + o.iterations;
+    let lastReport = Date.now();
+    const drive = async () => {
+      while (next < end) {
+        const iteration = next++;
+        const res = await runIteration(state, pool, iteration);
+        summary.iterations++;
+        let failed = false;
+        for (const { run, verdict } of res.outcomes) {
+          summary.runs++;
+          const cmd = COMMANDS.has(run.argv[0]) ? run.argv[0] : '(other)';
+          const c = (summary.byCommand[cmd] ??= { runs: 0, results: 0, errors: 0, failures: 0 });
+          c.runs++;
+          if (verdict.verdict === 'result') (summary.results++, c.results++);
+          else if (verdict.verdict === 'error') {
+            summary.errors++;
+            c.errors++;
+            const key = `${cmd}: ${errorKind(verdict.reason)}`;
+            summary.errorKinds[key] = (summary.errorKinds[key] ?? 0) + 1;
+          }
+          else {
+            summary.failures++;
+            c.failures++;
+            failed = true;
+            log(`FAILURE iteration ${iteration}: ${verdict.reason}\n  $ toolsearch ${run.argv.map((a) => JSON.stringify(a)).join(' ')}\n`);
+          }
+        }
+        if (failed) {
+          const dir = saveFailure(state, iteration, res);
+          summary.failed.push({ iteration, reasons: res.outcomes.filter((x) => x.verdict.verdict === 'failure').map((x) => x.verdict.reason), saved: dir, replay: `npm run fuzz -- --seed ${o.seed} --replay-iteration ${iteration}` });
+        }
+        if (Date.now() - lastReport > 30_000) {
+          lastReport = Date.now();
+          log(`… ${summary.iterations}/${o.iterations} iterations, ${summary.runs} runs: ${summary.results} results, ${summary.errors} errors, ${summary.failures} failures (${((Date.now() - t0) / 1000).toFixed(0)} s)\n`);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: o.workers }, drive));
+  } finally {
+    await pool.close();
+    summary.durationMs = Date.now() - t0;
+    // Input files are never written: every fixture copy is as it was.
+    const after = treeHashes(join(ws, 'fixtures'));
+    const changed = [...fixturesBefore].filter(([k, v]) => after.get(k) !== v).map(([k]) => k);
+    const realAfter = treeHashes(fixturesDir);
+    changed.push(...[...realBefore].filter(([k, v]) => realAfter.get(k) !== v).map(([k]) => `(repository) fixtures/${k}`));
+    if (changed.length > 0) {
+      summary.failures++;
+      summary.failed.push({ iteration: null, reasons: [`input files were written: ${changed.join(', ')}`] });
+    }
+    if (!o.keep) rmSync(ws, { recursive: true, force: true });
+    else log(`workspace kept: ${ws}\n`);
+  }
+  return summary;
+}
+
+function printSummary(s, o) {
+  const lines = [
+    `fuzz: seed ${s.seed}, mode ${s.mode}: ${s.iterations} iterations, ${s.runs} runs in ${(s.durationMs / 1000).toFixed(1)} s`,
+    `  clean results ${s.results}, clean errors ${s.errors}, failures ${s.failures}`,
+    ...Object.entries(s.byCommand)
+      .sort()
+      .map(([cmd, c]) => `    ${cmd.padEnd(9)} ${String(c.runs).padStart(6)} runs: ${c.results} results, ${c.errors} errors, ${c.failures} failures`),
+    ...(o.stats
+      ? ['  error kinds:', ...Object.entries(s.errorKinds).sort((a, b) => b[1] - a[1]).slice(0, 40).map(([k, n]) => `    ${String(n).padStart(6)}  ${JSON.stringify(k).slice(1, -1)}`)]
+      : []),
+    ...s.failed.map((f) => `  failure at iteration ${f.iteration}: ${f.reasons.join('; ')}${f.replay ? `\n    replay: ${f.replay}\n    saved:  ${f.saved}` : ''}`),
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+  if (o.json) process.stdout.write(`${JSON.stringify(s)}\n`);
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const o = parseOptions(process.argv.slice(2));
+  const s = await runFuzz(o);
+  if (o.replay === null) printSummary(s, o);
+  process.exitCode = s.failures === 0 ? 0 : 1;
+}
