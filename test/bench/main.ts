@@ -506,14 +506,15 @@ async function benchSimulate(): Promise<void> {
     add({ id: `simulate.ratio.reference`, section: 'simulate', label: `AgentRun speed-up vs reference-style at ${same} calls`, value: refRun.get(same)! / oursRun.get(same)!, unit: '×', better: 'higher' });
   }
   // Keep a generated transcript for the CLI section.
-  const file = join(WORK, `transcript-10000-seed${SEED}.json`);
-  writeFileSync(file, JSON.stringify(toEinoJson(tr(QUICK ? 1000 : 10_000) as never)));
+  writeFileSync(GENERATED_TRANSCRIPT, JSON.stringify(toEinoJson(tr(GENERATED_CALLS) as never)));
 }
 
 // ---------------------------------------------------------------------------
 // 4. Whole-process CLI
 
 const CLI = join(REPO, 'bin', 'toolsearch.js');
+const GENERATED_CALLS = QUICK ? 1000 : 10_000;
+const GENERATED_TRANSCRIPT = join(WORK, `transcript-${GENERATED_CALLS}-seed${SEED}.json`);
 const HEAVY = ['react', 'ink', 'fuse.js', '@modelcontextprotocol/sdk', 'gpt-tokenizer', 'zod', 'ai', 'yaml', 'commander'];
 
 const TIME_BIN = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
@@ -615,15 +616,19 @@ async function benchCli(): Promise<void> {
     { id: 'cli.search.json', label: `toolsearch search -c demo.yaml --json --explain send message`, args: [CLI, 'search', '-c', demo, '--json', '--explain', 'send', 'message'], forbidden: ['react', 'ink', 'fuse.js', '@modelcontextprotocol/sdk', 'gpt-tokenizer', 'ai'] },
     { id: 'cli.simulate', label: `toolsearch simulate ${transcript.split('/').pop()} -c demo.yaml`, args: [CLI, 'simulate', transcript, '-c', demo], forbidden: ['react', 'ink', 'fuse.js', '@modelcontextprotocol/sdk', 'gpt-tokenizer', 'ai'] },
   ];
-  const big = join(WORK, `transcript-10000-seed${SEED}.json`);
-  if (existsSync(big)) {
-    cases.push({ id: 'cli.simulate.generated', label: `toolsearch simulate <generated ${QUICK ? '1,000' : '10,000'}-call transcript> -c demo.yaml --json`, args: [CLI, 'simulate', big, '-c', demo, '--json'], forbidden: [] });
+  if (existsSync(GENERATED_TRANSCRIPT)) {
+    cases.push({
+      id: `cli.simulate.generated.${GENERATED_CALLS}`,
+      label: `toolsearch simulate <generated ${GENERATED_CALLS.toLocaleString('en-US')}-call transcript> -c demo.yaml --json`,
+      args: [CLI, 'simulate', GENERATED_TRANSCRIPT, '-c', demo, '--json'],
+      forbidden: [],
+    });
   }
   for (const c of cases) {
     if (!existsSync(c.args[c.args.length - 1]!) && c.id === 'cli.simulate' && !existsSync(join(REPO, transcript))) continue;
     let res: ReturnType<typeof timeProcess>;
     try {
-      res = timeProcess(c.args, c.id === 'cli.simulate.generated' ? Math.min(n, 5) : n);
+      res = timeProcess(c.args, c.id.startsWith('cli.simulate.generated') ? Math.min(n, 5) : n);
     } catch (err) {
       console.log(`  ${c.label}: ${(err as Error).message.split('\n')[0]}`);
       continue;

@@ -55,6 +55,22 @@ function text(dir: string): Array<{ name: string; text: string }> {
 
 const SMALL = [...text('formats/catalogs'), ...text('formats/transcripts'), ...text('suites/invalid'), ...text('lint'), ...text('hostile'), ...text('suites')].filter((f) => f.text.length < 4000);
 const LARGE = [...text('catalogs'), ...text('transcripts')];
+/** One small fixture per format and kind, cut at every position in CI. */
+const EVERY_POSITION = [
+  'formats/catalogs/ours.yaml',
+  'formats/catalogs/openai-chat.json',
+  'formats/catalogs/anthropic.json',
+  'formats/catalogs/mcp.json',
+  'formats/catalogs/eino.json',
+  'formats/catalogs/request-openai.json',
+  'formats/transcripts/conversation.eino.json',
+  'formats/transcripts/conversation.eino.jsonl',
+  'formats/transcripts/conversation.openai.json',
+  'formats/transcripts/conversation.anthropic.json',
+  'formats/transcripts/conversation.openai-responses.json',
+  'suites/select.json',
+  'suites/invalid/unknown-key.yaml',
+];
 
 // ------------------------------------------------------------------ arbitraries
 
@@ -146,29 +162,33 @@ describe('every loader returns a value or a located InputError', () => {
           everyLoader(file, t.replace(/\n/g, '\r\n'));
         },
       ),
-      params(104, Math.ceil(RUNS / 3)),
+      params(104, Math.ceil(RUNS / 4)),
     );
   });
 
-  it('small fixtures truncated at every position; large ones at 150 positions each', () => {
-    for (const f of SMALL) {
+  it('one fixture per format truncated at every position (all small fixtures with HARDENING_FULL=1); large ones at 60 positions', () => {
+    const full = process.env.HARDENING_FULL === '1';
+    const everyPosition = full ? SMALL : SMALL.filter((f) => EVERY_POSITION.includes(f.name));
+    const cutAt = (f: { name: string; text: string }, i: number): void => {
       const file = f.name.replace(/^.*\//, '');
-      for (let i = 0; i <= f.text.length; i++) {
-        const cut = f.text.slice(0, i);
-        expectLoads(() => parseText(file, cut), [file]);
-        expectLoads(() => readCatalogDocument(parseText(file, cut)), [file]);
-        expectLoads(() => readTranscriptDocument(parseText(file, cut)), [file]);
-        expectLoads(() => new SuiteParser(parseText(file, cut)).suite(), [file]);
+      let doc: ReturnType<typeof parseText>;
+      try {
+        doc = parseText(file, f.text.slice(0, i));
+      } catch (err) {
+        expectLoads(() => {
+          throw err;
+        }, [file]);
+        return;
       }
-    }
+      expectLoads(() => readCatalogDocument(doc), [file]);
+      expectLoads(() => readTranscriptDocument(doc), [file]);
+      expectLoads(() => new SuiteParser(doc).suite(), [file]);
+    };
+    expect(everyPosition.length).toBeGreaterThanOrEqual(EVERY_POSITION.length);
+    for (const f of everyPosition) for (let i = 0; i <= f.text.length; i++) cutAt(f, i);
     for (const f of LARGE) {
-      const file = f.name.replace(/^.*\//, '');
-      const step = Math.max(1, Math.floor(f.text.length / 150));
-      for (let i = 0; i <= f.text.length; i += step) {
-        const cut = f.text.slice(0, i);
-        expectLoads(() => readCatalogDocument(parseText(file, cut)), [file]);
-        expectLoads(() => readTranscriptDocument(parseText(file, cut)), [file]);
-      }
+      const step = Math.max(1, Math.floor(f.text.length / (full ? 1000 : 60)));
+      for (let i = 0; i <= f.text.length; i += step) cutAt(f, i);
     }
   });
 
