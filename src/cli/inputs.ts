@@ -17,27 +17,46 @@ export interface CatalogFlags {
   readonly catalog?: string[];
   readonly catalogFormat?: CatalogFormat | 'auto';
   readonly prefix?: string;
+  readonly mcpTimeout?: string;
 }
 
 /** `-c, --catalog <file>` (repeatable), `--catalog-format`, `--prefix`. */
 export function addCatalogOptions(cmd: Command, what: string): Command {
   return cmd
-    .option('-c, --catalog <file>', `${what}; repeat to merge catalogs (JSON or YAML)`, collect)
+    .option(
+      '-c, --catalog <file>',
+      `${what}; repeat to merge catalogs (JSON or YAML, or mcp:"<command line>" / mcp:<http url> for a live MCP server)`,
+      collect,
+    )
     .addOption(
       new Option('--catalog-format <format>', 'catalog shape (detected from the content when auto)').choices(CATALOG_FORMATS).default('auto'),
     )
-    .option('--prefix <server>', 'name the tools of an MCP tools/list result mcp__<server>__<tool>');
+    .option('--prefix <server>', 'name the tools of an MCP tools/list result mcp__<server>__<tool>')
+    .option('--mcp-timeout <seconds>', 'timeout for mcp: catalogs (start, initialize and every page)', '30');
 }
 
 /** Loads and merges the catalogs named by the flags; the loader's warnings go to `warn`. */
 export async function loadCatalog(flags: CatalogFlags, warn: (message: string) => void): Promise<Catalog> {
   const files = flags.catalog ?? [];
   if (files.length === 0) throw new UsageError('a catalog is required: -c, --catalog <file>');
-  const { loadCatalogFiles } = await import('../formats/index.js');
-  const catalog = loadCatalogFiles(files, {
-    format: flags.catalogFormat ?? 'auto',
-    ...(flags.prefix !== undefined ? { prefix: flags.prefix } : {}),
-  });
+  const timeout = Number(flags.mcpTimeout ?? '30');
+  if (!Number.isFinite(timeout) || timeout <= 0) throw new UsageError(`--mcp-timeout must be a positive number of seconds, got ${flags.mcpTimeout}`);
+  let catalog: Catalog;
+  if (files.some((f) => f.startsWith('mcp:'))) {
+    // Live MCP servers: the SDK is loaded only when a catalog names one.
+    const { loadCatalogSpecs } = await import('../mcp/catalog-spec.js');
+    catalog = await loadCatalogSpecs(files, {
+      format: flags.catalogFormat ?? 'auto',
+      timeoutMs: timeout * 1000,
+      ...(flags.prefix !== undefined ? { prefix: flags.prefix } : {}),
+    });
+  } else {
+    const { loadCatalogFiles } = await import('../formats/index.js');
+    catalog = loadCatalogFiles(files, {
+      format: flags.catalogFormat ?? 'auto',
+      ...(flags.prefix !== undefined ? { prefix: flags.prefix } : {}),
+    });
+  }
   for (const w of catalog.warnings ?? []) warn(w);
   return catalog;
 }

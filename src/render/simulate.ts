@@ -2,6 +2,7 @@
  * Human output of `simulate`: a compact block per model call, then a
  * summary. Renders a {@link SimulationReport} and nothing else.
  */
+import { formatCallTokens, formatTokenSummary } from '../tokens/format.js';
 import type { SearchOutcome, SearchReport, SimulationReport, ToolCallReport, TurnReport, Violation, VisibilityChange } from '../simulate/report.js';
 import type { Style } from './color.js';
 import { escapeText, inlineText } from './escape.js';
@@ -88,6 +89,7 @@ function turnLines(t: TurnReport, r: SimulationReport, violations: readonly Viol
   const head: Token[] = [tok(`call ${t.call}`, s.bold), tok(`· ${plural(t.message_count, 'message')}`), tok(`· visible ${t.visible.length}`)];
   if (r.mode === 'native') head.push(tok(`· deferred ${t.deferred.length}`));
   if (t.reminder_inserted && t.reminder_index !== null) head.push(tok(`· reminder inserted at ${t.reminder_index}`));
+  if (t.tokens) head.push(tok(`· ${formatCallTokens(t.tokens)}`, t.tokens.cache.state === 'break' ? s.yellow : s.dim));
   if (t.refilled && t.call > 1) head.push(tok('· tool list refilled', s.yellow));
   if (t.added.length > 0) head.push(tok('·'));
   for (const n of t.added) head.push(tok(`+${escapeText(n)}`, s.green));
@@ -129,19 +131,6 @@ export function visibilityRanges(changes: readonly VisibilityChange[]): Array<{ 
   return out;
 }
 
-/** Dynamic tools that searches loaded in model-native mode (server side, or client-proxied tool_search results). */
-function nativeLoaded(r: SimulationReport): number {
-  const names = new Set<string>();
-  for (const t of r.turns) {
-    for (const ss of t.server_searches) for (const n of ss.loaded) names.add(n);
-    for (const sr of t.searches) {
-      const o = sr.recorded ?? sr.replayed;
-      if ('matches' in o) for (const n of o.matches) names.add(n);
-    }
-  }
-  return names.size;
-}
-
 /** The whole human report. */
 export function renderSimulation(r: SimulationReport, o: SimulateRenderOptions): string[] {
   const s = o.style;
@@ -176,8 +165,9 @@ export function renderSimulation(r: SimulationReport, o: SimulateRenderOptions):
   const problems = sm.errors === 0 && sm.warnings === 0 ? s.green('no violations') : [sm.errors > 0 ? s.red(plural(sm.errors, 'error')) : plural(0, 'error'), sm.warnings > 0 ? s.yellow(plural(sm.warnings, 'warning')) : plural(0, 'warning')].join(', ');
   const parts = [plural(sm.calls, 'model call'), plural(sm.searches, 'search', 'searches')];
   if (sm.server_searches > 0) parts.push(plural(sm.server_searches, 'server search', 'server searches'));
-  if (r.mode === 'native') parts.push(`${plural(nativeLoaded(r), 'tool')} loaded by searches`, problems);
+  if (r.mode === 'native') parts.push(`${plural(sm.tools_loaded, 'tool')} loaded by searches`, problems);
   else parts.push(`${plural(sm.tools_loaded, 'tool')} loaded`, problems);
   out.push(`${s.bold('summary')}: ${parts.join(' · ')}`);
+  if (sm.tokens && sm.cache) for (const line of formatTokenSummary(sm.tokens, sm.cache)) out.push(truncate(line, o.width));
   return out;
 }

@@ -245,18 +245,21 @@ export function simulate(options: SimulateOptions): SimulationReport {
 
     const server_searches: ServerSearchReport[] = [];
     if (assistant && assistant.kind === 'blocks') {
+      // Pair each server-side search with its result by call id; a result whose id
+      // matches no call (OpenAI Responses items may carry a null call_id, so the
+      // loader falls back to item ids) answers the latest search still waiting.
+      const entries: Array<{ call_id: string; query: string; loaded: readonly string[] | null }> = [];
       for (const b of assistant.blocks) {
         if (b.type === 'server_tool_search') {
-          server_searches.push({ call_id: b.callId, query: b.query, loaded: serverResults.get(b.callId) ?? [] });
+          entries.push({ call_id: b.callId, query: b.query, loaded: serverResults.get(b.callId) ?? null });
+        } else if (b.type === 'server_tool_search_result' && !entries.some((e) => e.call_id === b.callId)) {
+          const waiting = [...entries].reverse().find((e) => e.loaded === null);
+          if (waiting) waiting.loaded = b.tools;
+          else entries.push({ call_id: b.callId, query: '', loaded: b.tools });
         }
       }
-      // A result block without its call block still loads tools.
-      for (const b of assistant.blocks) {
-        if (b.type === 'server_tool_search_result' && !server_searches.some((s) => s.call_id === b.callId)) {
-          server_searches.push({ call_id: b.callId, query: '', loaded: b.tools });
-        }
-      }
-      for (const s of server_searches) for (const n of s.loaded) nativeLoaded.add(n);
+      for (const e of entries) server_searches.push({ call_id: e.call_id, query: e.query, loaded: e.loaded ?? [] });
+      for (const e of server_searches) for (const n of e.loaded) if (mw.index.has(n)) nativeLoaded.add(n);
     }
 
     const tool_calls: ToolCallReport[] = [];
@@ -319,7 +322,7 @@ export function simulate(options: SimulateOptions): SimulationReport {
         } else if (replayed.mode === 'keyword') {
           for (const name of got.matches) keywordReturned.add(name);
         }
-        if (mode === 'native') for (const name of got.matches) nativeLoaded.add(name);
+        if (mode === 'native') for (const name of got.matches) if (mw.index.has(name)) nativeLoaded.add(name);
       }
     }
     searchCountByCall.push(searches.length);
@@ -371,7 +374,9 @@ export function simulate(options: SimulateOptions): SimulationReport {
       calls: turns.length,
       searches: searchCountByCall.reduce((a, b) => a + b, 0),
       server_searches: turns.reduce((n, t) => n + t.server_searches.length, 0),
-      tools_loaded: last ? last.visible.filter((n) => mw.index.has(n)).length : 0,
+      // Default mode: dynamic tools visible at the last call. Model-native mode:
+      // deferred tools that searches (server side or client-proxied) loaded.
+      tools_loaded: mode === 'native' ? nativeLoaded.size : last ? last.visible.filter((n) => mw.index.has(n)).length : 0,
       errors: violations.filter((v) => v.severity === 'error').length,
       warnings: violations.filter((v) => v.severity === 'warning').length,
       replay_differences: options.replay ? replayDifferences : 0,

@@ -4,6 +4,8 @@
  * the `simulate --json` contract, so the report is written out as it is.
  */
 import type { Mode } from '../core/types.js';
+import type { CallTokens, TokenSummary } from '../tokens/account.js';
+import type { ReportCacheSummary } from '../tokens/report.js';
 
 /** How a tool call relates to what the model was offered at that call. */
 export type ToolCallStatus =
@@ -76,6 +78,8 @@ export interface TurnReport {
   readonly server_searches: readonly ServerSearchReport[];
   /** A short text of what the assistant said (first line), for views. */
   readonly assistant_text: string;
+  /** Token estimates for this call (present unless turned off with `--no-tokens`). */
+  readonly tokens?: CallTokens;
 }
 
 /** Kinds of findings. */
@@ -112,11 +116,15 @@ export interface SimulationReport {
     readonly calls: number;
     readonly searches: number;
     readonly server_searches: number;
-    /** Dynamic tools visible at the last call. */
+    /** Default mode: dynamic tools visible at the last call. Model-native mode: deferred tools that searches loaded. */
     readonly tools_loaded: number;
     readonly errors: number;
     readonly warnings: number;
     /** Recorded searches whose fresh result differs (0 unless replayed). */
     readonly replay_differences: number;
+    /** Token totals over the conversation (present with token accounting). */
+    readonly tokens?: TokenSummary;
+    /** Prompt-cache view of the tools block (present with token accounting). */
+    readonly cache?: ReportCacheSummary;
   };
 }

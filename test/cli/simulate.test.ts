@@ -8,7 +8,7 @@ const T = 'fixtures/transcripts';
 
 describe.concurrent('simulate', () => {
   it('shows every model call: visible count, +added, calls with ✓/✗, searches, then a summary', async ({ expect }) => {
-    const r = await run(['simulate', CHAT, '-c', SMALL]);
+    const r = await run(['simulate', '--no-tokens', CHAT, '-c', SMALL]);
     expect(r.stderr).toBe('');
     expect(lines(r.stdout)).toEqual([
       `simulate ${CHAT} · openai · 12 messages · mode default`,
@@ -40,7 +40,7 @@ describe.concurrent('simulate', () => {
   });
 
   it('--json is the report, with the documented keys and [] for empty lists', async ({ expect }) => {
-    const r = await run(['simulate', CHAT, '-c', SMALL, '--json']);
+    const r = await run(['simulate', '--no-tokens', CHAT, '-c', SMALL, '--json']);
     const j = JSON.parse(r.stdout);
     expect(Object.keys(j)).toEqual(['mode', 'transcript', 'catalog', 'turns', 'violations', 'replay', 'summary']);
     expect(j.mode).toBe('default');
@@ -70,24 +70,24 @@ describe.concurrent('simulate', () => {
   });
 
   it('--fail-on-violation exits 1 on a violation (warnings do not count)', async ({ expect }) => {
-    const r = await run(['simulate', CHAT, '-c', SMALL, '--fail-on-violation']);
+    const r = await run(['simulate', '--no-tokens', CHAT, '-c', SMALL, '--fail-on-violation']);
     expect(r.stderr).toBe(
       'fail: 1 violation (--fail-on-violation)\n  call 2: not-loaded: slack__post_message was called before any tool_search result named it (not visible at call 2)\n',
     );
     expect(r.code).toBe(1);
-    const warningsOnly = await run(['simulate', `${T}/redundant-select.json`, '-c', DEMO, '--fail-on-violation']);
+    const warningsOnly = await run(['simulate', '--no-tokens', `${T}/redundant-select.json`, '-c', DEMO, '--fail-on-violation']);
     expect(warningsOnly.code).toBe(0);
   });
 
   it('--fail-on-violation: an unknown tool', async ({ expect }) => {
-    const r = await run(['simulate', `${T}/unknown-tool.json`, '-c', DEMO, '--fail-on-violation', '--json']);
+    const r = await run(['simulate', '--no-tokens', `${T}/unknown-tool.json`, '-c', DEMO, '--fail-on-violation', '--json']);
     expect(JSON.parse(r.stdout).violations.map((v: { kind: string; tool: string }) => [v.kind, v.tool])).toEqual([['unknown', 'mcp__slack__send_direct_message']]);
     expect(lines(r.stderr)[0]).toBe('fail: 1 violation (--fail-on-violation)');
     expect(r.code).toBe(1);
   });
 
   it('--mode native: deferred tools, and the nil-refill pitfall with no static tools', async ({ expect }) => {
-    const r = await run(['simulate', `${FX}/request-body.json`, '--mode', 'native']);
+    const r = await run(['simulate', '--no-tokens', `${FX}/request-body.json`, '--mode', 'native']);
     expect(lines(r.stdout)).toEqual([
       `simulate ${FX}/request-body.json · openai · 5 messages · mode native`,
       'catalog: 3 dynamic + 0 static tools carried by the transcript',
@@ -111,7 +111,7 @@ describe.concurrent('simulate', () => {
   });
 
   it('--mode native with server-side searches (information beyond the reference state)', async ({ expect }) => {
-    const r = await run(['simulate', `${T}/native-server-search.anthropic.json`, '--mode', 'native']);
+    const r = await run(['simulate', '--no-tokens', `${T}/native-server-search.anthropic.json`, '--mode', 'native']);
     const out = lines(r.stdout);
     const call1 = out.indexOf('call 1 · 3 messages · visible 5 · deferred 125 · reminder inserted at 1');
     expect(call1).toBeGreaterThan(0);
@@ -124,7 +124,7 @@ describe.concurrent('simulate', () => {
   });
 
   it('--static makes catalog tools static', async ({ expect }) => {
-    const r = await run(['simulate', CHAT, '-c', SMALL, '--static', 'HTMLParser,fs__read_file', '--json']);
+    const r = await run(['simulate', '--no-tokens', CHAT, '-c', SMALL, '--static', 'HTMLParser,fs__read_file', '--json']);
     const j = JSON.parse(r.stdout);
     expect(j.catalog).toMatchObject({ dynamic: 5, static: 3 });
     // Static tools keep the catalog order, then tool_search.
@@ -132,15 +132,15 @@ describe.concurrent('simulate', () => {
   });
 
   it('--format overrides detection (a wrong format is an error at the offending message)', async ({ expect }) => {
-    const ok = await run(['simulate', CHAT, '-c', SMALL, '--format', 'openai', '--json']);
+    const ok = await run(['simulate', '--no-tokens', CHAT, '-c', SMALL, '--format', 'openai', '--json']);
     expect(JSON.parse(ok.stdout).transcript.format).toBe('openai');
-    const r = await run(['simulate', CHAT, '-c', SMALL, '--format', 'anthropic']);
+    const r = await run(['simulate', '--no-tokens', CHAT, '-c', SMALL, '--format', 'anthropic']);
     expect(lines(r.stderr)[0]).toBe(`error: ${CHAT}:5:3: unknown role "tool" (expected user, assistant, system)`);
     expect(r.code).toBe(2);
   });
 
   it('--replay shows recorded against replayed results and how visibility would change', async ({ expect }) => {
-    const r = await run(['simulate', CHAT, '-c', `${FX}/small-v2.yaml`, '--replay']);
+    const r = await run(['simulate', '--no-tokens', CHAT, '-c', `${FX}/small-v2.yaml`, '--replay']);
     expect(r.stderr).toBe('');
     const out = lines(r.stdout);
     expect(out.slice(3, 12)).toEqual([
@@ -165,7 +165,7 @@ describe.concurrent('simulate', () => {
   });
 
   it('--replay --json carries the replay section', async ({ expect }) => {
-    const r = await run(['simulate', CHAT, '-c', `${FX}/small-v2.yaml`, '--replay', '--json']);
+    const r = await run(['simulate', '--no-tokens', CHAT, '-c', `${FX}/small-v2.yaml`, '--replay', '--json']);
     const j = JSON.parse(r.stdout);
     expect(j.replay.differences).toBe(1);
     expect(j.replay.visibility[0]).toEqual({ call: 2, gained: ['linear__create_ticket'], lost: [] });
@@ -174,7 +174,7 @@ describe.concurrent('simulate', () => {
   });
 
   it('--expect-same exits 1 on a difference (and implies --replay)', async ({ expect }) => {
-    const r = await run(['simulate', `${T}/stale-after-catalog-change.json`, '-c', 'fixtures/catalogs/demo-v2.yaml', '--expect-same']);
+    const r = await run(['simulate', '--no-tokens', `${T}/stale-after-catalog-change.json`, '-c', 'fixtures/catalogs/demo-v2.yaml', '--expect-same']);
     expect(r.stdout).toContain('≠ differs: -mcp__filesystem__read_file +mcp__filesystem__read_text_file');
     expect(lines(r.stderr)).toEqual([
       'fail: 2 recorded searches differ from a fresh run (--expect-same)',
@@ -187,20 +187,20 @@ describe.concurrent('simulate', () => {
   });
 
   it('--expect-same passes when nothing changed', async ({ expect }) => {
-    const r = await run(['simulate', `${T}/stale-after-catalog-change.json`, '-c', DEMO, '--expect-same']);
+    const r = await run(['simulate', '--no-tokens', `${T}/stale-after-catalog-change.json`, '-c', DEMO, '--expect-same']);
     expect(r.stderr).toBe('');
     expect(lines(r.stdout).at(-3)).toBe('replay: every recorded search returns the same today');
     expect(r.code).toBe(0);
   });
 
   it('--expect-same and --fail-on-violation together', async ({ expect }) => {
-    const r = await run(['simulate', CHAT, '-c', `${FX}/small-v2.yaml`, '--expect-same', '--fail-on-violation', '--json']);
+    const r = await run(['simulate', '--no-tokens', CHAT, '-c', `${FX}/small-v2.yaml`, '--expect-same', '--fail-on-violation', '--json']);
     expect(lines(r.stderr)[0]).toBe('fail: 1 recorded search differs from a fresh run (--expect-same); 1 violation (--fail-on-violation)');
     expect(r.code).toBe(1);
   });
 
   it('a request body carries its own tools: no -c needed (README quick start)', async ({ expect }) => {
-    const r = await run(['simulate', `${T}/keyword-search-then-call.openai.json`]);
+    const r = await run(['simulate', '--no-tokens', `${T}/keyword-search-then-call.openai.json`]);
     expect(r.stderr).toBe('');
     const out = lines(r.stdout);
     expect(out.slice(0, 3)).toEqual([
@@ -213,19 +213,19 @@ describe.concurrent('simulate', () => {
   });
 
   it('no catalog and no tools in the transcript is bad input', async ({ expect }) => {
-    const r = await run(['simulate', CHAT]);
+    const r = await run(['simulate', '--no-tokens', CHAT]);
     expect(r.stderr).toBe(`error: ${CHAT}: no catalog: pass -c/--catalog, or a transcript that carries its own tools (a logged request body with "tools")\n`);
     expect(r.code).toBe(2);
   });
 
   it('--static naming a tool that is not in the catalog is bad input', async ({ expect }) => {
-    const r = await run(['simulate', CHAT, '-c', SMALL, '--static', 'nope']);
+    const r = await run(['simulate', '--no-tokens', CHAT, '-c', SMALL, '--static', 'nope']);
     expect(r.stderr).toBe('error: --static names a tool that is not in the catalog: nope\n');
     expect(r.code).toBe(2);
   });
 
   it('loader warnings go to stderr and the run goes on', async ({ expect }) => {
-    const r = await run(['simulate', `${FX}/orphan-result.json`, '-c', SMALL]);
+    const r = await run(['simulate', '--no-tokens', `${FX}/orphan-result.json`, '-c', SMALL]);
     expect(r.stderr).toBe(`warning: ${FX}/orphan-result.json:3:3: tool result for unknown call id "nope"\n`);
     expect(lines(r.stdout).at(-1)).toBe('summary: 1 model call · 0 searches · 0 tools loaded · no violations');
     expect(r.code).toBe(0);
@@ -233,7 +233,7 @@ describe.concurrent('simulate', () => {
 
   it('the same conversation in every transcript format yields the same turns', async ({ expect }) => {
     const files = ['json', 'jsonl', 'openai.json', 'openai-responses.json', 'anthropic.json'].map((x) => `${T}/deferred-tool-called-too-early.${x}`);
-    const results = await Promise.all(files.map((f) => run(['simulate', f, '-c', DEMO, '--json'])));
+    const results = await Promise.all(files.map((f) => run(['simulate', '--no-tokens', f, '-c', DEMO, '--json'])));
     const turns = results.map((r) => {
       const j = JSON.parse(r.stdout);
       return { turns: j.turns.map((t: Record<string, unknown>) => ({ ...t, assistant_text: undefined })), violations: j.violations, summary: j.summary };

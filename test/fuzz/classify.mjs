@@ -32,6 +32,13 @@ function showUnsafe(text) {
   return `U+${m[0].charCodeAt(0).toString(16).padStart(4, '0')} at ${at}: ${JSON.stringify(text.slice(Math.max(0, at - 40), at + 20))}`;
 }
 
+const SGR = /\u001b\[[0-9;]*m/g;
+
+/** Text without SGR color sequences. */
+export function stripSgr(text) {
+  return text.replace(SGR, '');
+}
+
 /** Lines of an input, as `--batch` counts them: split on LF, a final LF starts no line. */
 export function batchLineCount(bytes) {
   if (bytes.length === 0) return 0;
@@ -73,21 +80,24 @@ function checkXml(text) {
   return m ? `a character XML forbids (U+${m[0].charCodeAt(0).toString(16)}) in the JUnit output` : null;
 }
 
-function checkHuman(text, where) {
+function checkHuman(text, where, lineLimit = true) {
   const u = showUnsafe(text);
   if (u) return `raw control character in ${where}: ${u}`;
+  if (!lineLimit) return null;
   const long = text.split('\n').find((l) => l.length > MAX_HUMAN_LINE);
   if (long !== undefined) return `a ${long.length}-character line in ${where}`;
   return null;
 }
 
 /**
- * @param run `{argv, output: 'human'|'json'|'jsonl'|'xml'|'none', batchLines?, reportOutput?}`
+ * @param run `{argv, output: 'human'|'json'|'jsonl'|'xml'|'tap'|'none', batchLines?, reportOutput?}`
  * @param r `{code, stdout, stderr, timedOut?, crash?, signal?, outFile?: {exists, text, leftovers}, inputChanged?}`
  * @returns `{verdict: 'result'|'error'|'failure', reason}`
  */
-export function classify(run, r) {
+export function classify(run, given) {
   const fail = (reason) => ({ verdict: 'failure', reason });
+  // With colors forced, our own SGR sequences are expected; any other escape is not.
+  const r = run.color ? { ...given, stdout: stripSgr(given.stdout), stderr: stripSgr(given.stderr) } : given;
   if (r.timedOut) return fail('timeout');
   if (r.crash) return fail(`crash: ${r.crash}`);
   if (r.signal) return fail(`killed by ${r.signal}`);
@@ -121,6 +131,10 @@ export function classify(run, r) {
     case 'xml':
       problem = checkXml(r.stdout);
       break;
+    case 'tap':
+      // TAP is read by programs: a test's whole name is kept, but still escaped.
+      problem = checkHuman(r.stdout, 'stdout', false);
+      break;
     case 'none':
       // With --output the human report still prints (for the CI log).
       problem = checkHuman(r.stdout, 'stdout');
@@ -128,6 +142,7 @@ export function classify(run, r) {
       if (!r.outFile?.exists) problem = 'no output file';
       else if (run.reportOutput === 'json') problem = checkJson(r.outFile.text);
       else if (run.reportOutput === 'xml') problem = checkXml(r.outFile.text);
+      else if (run.reportOutput === 'tap') problem = checkHuman(r.outFile.text, 'the TAP file', false);
       break;
     default:
       problem = checkHuman(r.stdout, 'stdout');

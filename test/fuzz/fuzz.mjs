@@ -266,7 +266,7 @@ function outFileState(path, existedBefore) {
 async function runIteration(state, pool, iteration) {
   const rng = iterationRng(state.seed, iteration);
   const plan = planIteration(rng, iteration, state);
-  const { env, tty } = planEnv(rng);
+  const { env, tty, color } = planEnv(rng);
   if (plan.inputPath) writeFileSync(plan.inputPath, plan.bytes);
   const outcomes = [];
   try {
@@ -278,7 +278,7 @@ async function runIteration(state, pool, iteration) {
       const result = await pool.run({ argv: run.argv, env, tty, stdin: stdinBytes });
       if (before !== null) result.inputChanged = sha(plan.inputPath) !== before;
       if (run.outFile) result.outFile = outFileState(run.outFile, existedBefore);
-      outcomes.push({ run, result, verdict: classify(run, result) });
+      outcomes.push({ run, result, verdict: classify({ ...run, color }, result) });
     }
   } finally {
     if (!state.keepInputs) {

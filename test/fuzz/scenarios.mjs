@@ -164,7 +164,7 @@ function transcriptRuns(rng, file, p) {
 
 function suiteRuns(rng, file, p, iteration) {
   const reporter = rng.pick(['human', 'human', 'json', 'junit', 'tap']);
-  const output = reporter === 'json' ? 'json' : reporter === 'junit' ? 'xml' : 'human';
+  const output = reporter === 'json' ? 'json' : reporter === 'junit' ? 'xml' : reporter === 'tap' ? 'tap' : 'human';
   if (rng.chance(0.2)) {
     // The report to a file: written whole or not at all.
     const outFile = join(p.ws, 'out', `iter-${iteration}.${reporter === 'junit' ? 'xml' : 'out'}`);
@@ -233,14 +233,33 @@ export function planIteration(rng, iteration, state) {
   const inputPath = join(ws, 'fixtures', dirname(seed.rel), `fuzz-${iteration}-${basename(seed.rel, extname(seed.rel))}${ext}`);
   const make = { catalog: catalogRuns, transcript: transcriptRuns, suite: suiteRuns, queries: queriesRuns, batch: batchRuns, args: argsRuns }[kind];
   const runs = make(rng, inputPath, p, iteration, bytes);
+  const twin = rng.chance(0.25) ? jsonTwin(runs[0]) : null;
+  if (twin) runs.push(twin);
   // Catalog runs read the batch from the fixed file; batch runs read the mutated one.
   for (const r of runs) if (r.batchFile === inputPath || r.stdinFile === inputPath) r.batchBytes = bytes;
   return { kind, seed: seed.rel, applied, inputPath: kind === 'args' ? null : inputPath, bytes, runs, rel: relative(ws, inputPath) };
 }
 
-/** Random COLUMNS (or none) and, in-process only, a TTY flag. */
+/**
+ * Random COLUMNS (or none), colors forced now and then (FORCE_COLOR wins
+ * over NO_COLOR: the classifier then ignores our own SGR color sequences)
+ * and, in-process only, a TTY flag.
+ */
 export function planEnv(rng) {
   const env = { NO_COLOR: '1' };
   if (rng.chance(0.3)) env.COLUMNS = String(rng.pick([20, 40, 80, 200, 1000]));
-  return { env, tty: rng.chance(0.2) };
+  const color = rng.chance(0.15);
+  if (color) env.FORCE_COLOR = '1';
+  return { env, tty: rng.chance(0.2), color };
+}
+
+const JSON_COMMANDS = new Set(['search', 'select', 'simulate', 'lint', 'eval']);
+
+/** The same command with `--json`: the text must come out intact and the document valid. */
+export function jsonTwin(run) {
+  const [cmd] = run.argv;
+  if (run.output !== 'human' || !JSON_COMMANDS.has(cmd) || run.argv.includes('--batch')) return null;
+  const dd = run.argv.indexOf('--');
+  const argv = dd < 0 ? [...run.argv, '--json'] : [...run.argv.slice(0, dd), '--json', ...run.argv.slice(dd)];
+  return { ...run, argv, output: 'json' };
 }

@@ -115,8 +115,7 @@ describe('toolsearch import', () => {
 });
 
 describe('mcp: catalogs in other commands', () => {
-  // Enable once src/cli/inputs.ts loads catalogs through loadCatalogSpecs (src/mcp/catalog-spec.ts).
-  it.skip('search runs against a live server', async () => {
+  it('search runs against a live server', async () => {
     const r = await run(['search', '-c', `mcp:${serverCommand(['--name', 'gh'])}`, 'issue', '--json']);
     expect(r.code).toBe(0);
     expect(JSON.stringify(JSON.parse(r.stdout))).toContain('mcp__gh__create_issue');

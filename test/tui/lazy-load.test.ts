@@ -71,7 +71,7 @@ describe.concurrent('React and Ink stay unloaded outside the TUI', () => {
   });
 });
 
-describe('without a terminal', () => {
+describe.concurrent('without a terminal', () => {
   test('explore exits 2, points to --json, and loads no UI', async () => {
     const r = await cli('explore', '-c', DEMO);
     expect(r.code).toBe(2);
@@ -79,6 +79,14 @@ describe('without a terminal', () => {
     expect(r.stderr).toBe(
       'error: explore needs an interactive terminal (stdin and stdout are not terminals); use toolsearch search -c <file> <query> --json instead\n',
     );
+    expect(r.modules.filter((m) => UI_PACKAGES.test(m))).toEqual([]);
+  });
+
+  test('simulate --tui exits 2, points to --json, and loads no UI', async () => {
+    const r = await cli('simulate', TRANSCRIPT, '-c', DEMO, '--tui');
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe('error: simulate --tui needs an interactive terminal (stdin and stdout are not terminals); use simulate --json instead\n');
     expect(r.modules.filter((m) => UI_PACKAGES.test(m))).toEqual([]);
   });
 });

@@ -45,6 +45,11 @@ describe('tool rows', () => {
     expect(rows.filter((x) => x.section === 'visible').map((x) => x.name)).toEqual(['get_current_time']);
     expect(rows.filter((x) => x.section === 'deferred')).toHaveLength(7);
   });
+  test('native mode marks the deferred tools a search has loaded (from the call after a client-proxied search)', () => {
+    const r = report('native');
+    expect(toolRows(r, 0, '').filter((x) => x.loaded)).toEqual([]);
+    expect(toolRows(r, 1, '').filter((x) => x.loaded).map((x) => x.name)).toEqual(['slack__post_message', 'slack__list_channels']);
+  });
   test('replay adds the tools a fresh search would load', () => {
     const rows = toolRows(report('default', true), 1, '');
     expect(rows.filter((x) => x.section === 'gained').map((x) => x.name)).toEqual(['slack__add_reaction']);

@@ -2,13 +2,20 @@
 import { Command, Option } from 'commander';
 import type { Mode } from '../../core/types.js';
 import { AssertionFailure } from '../../errors.js';
-import type { TranscriptFormat } from '../../formats/types.js';
+import type { Catalog, Transcript, TranscriptFormat } from '../../formats/types.js';
 import { escapeText } from '../../render/escape.js';
 import { renderSimulation, visibilityRanges } from '../../render/simulate.js';
 import type { SearchOutcome, SimulationReport } from '../../simulate/report.js';
 import type { CliContext } from '../context.js';
 import { addCatalogOptions, loadCatalog, type CatalogFlags } from '../inputs.js';
 import { parseNameList } from '../options.js';
+import type { ToolFormat } from '../../tokens/serialize.js';
+import type { EncodingName } from '../../tokens/tokenizer.js';
+
+// Kept in step with src/tokens (ENCODINGS, TOOL_FORMATS) by a test; listed here so
+// defining the command does not load the token modules.
+const ENCODING_CHOICES = ['o200k_base', 'o200k_harmony', 'cl100k_base', 'p50k_base', 'p50k_edit', 'r50k_base', 'gpt2'] as const;
+const TOOL_FORMAT_CHOICES = ['openai', 'anthropic'] as const;
 
 export const TRANSCRIPT_FORMATS = ['auto', 'eino', 'openai', 'openai-responses', 'anthropic'] as const;
 
@@ -20,6 +27,10 @@ interface SimulateFlags extends CatalogFlags {
   readonly expectSame?: boolean;
   readonly failOnViolation?: boolean;
   readonly json?: boolean;
+  readonly tui?: boolean;
+  readonly tokens: boolean;
+  readonly tokenizer: EncodingName;
+  readonly toolFormat: ToolFormat;
 }
 
 const EXAMPLES = `
@@ -39,13 +50,18 @@ Examples:
   # CI: exit 1 when the model called a tool it could not see
   $ toolsearch simulate chat.json -c demo.yaml --fail-on-violation --json > report.json
 
+  # step through the calls interactively (m: switch mode, r: replay, ?: keys)
+  $ toolsearch simulate fixtures/transcripts/deferred-tool-called-too-early.json -c fixtures/catalogs/demo.yaml --tui
+
 Model call k happens right before the k-th assistant message; when the transcript
 does not end with an assistant message, one more call follows the last message.
 Violations: not-loaded (a deferred tool called before any tool_search result named
 it), unknown (a tool that exists nowhere); warnings: redundant-select (a select:
 for a tool a keyword search already returned), native-refill, unknown-call-id.
 --json prints the full report: {mode, transcript, catalog, turns, violations,
-replay, summary}.
+replay, summary}; with token accounting (on unless --no-tokens) each turn has
+"tokens" and the summary "tokens" and "cache". Token counts are estimates for the
+chosen tokenizer; providers' own templates and tokenizers differ.
 
 Exit codes: 0 ok, 1 --expect-same found a difference or --fail-on-violation a
 violation, 2 bad input or usage.
@@ -69,8 +85,13 @@ export function simulateCommand(ctx: CliContext): Command {
     .option('--expect-same', 'exit 1 when a replayed search differs from the recording (implies --replay)')
     .option('--fail-on-violation', 'exit 1 when a violation (not a warning) is found')
     .option('--json', 'print the report as JSON')
+    .option('--no-tokens', 'skip token and prompt-cache accounting (faster on long transcripts)')
+    .addOption(new Option('--tokenizer <encoding>', 'tokenizer for the token estimates (gpt-tokenizer)').choices(ENCODING_CHOICES).default('o200k_base'))
+    .addOption(new Option('--tool-format <format>', 'serialize offered tools as an OpenAI tools array or in Anthropic\'s shape').choices(TOOL_FORMAT_CHOICES).default('openai'))
+    .addOption(new Option('--tui', 'step through the calls in an interactive terminal UI (? shows the keys)').conflicts(['json', 'expectSame', 'failOnViolation']))
     .addHelpText('after', EXAMPLES)
     .action(async (file: string, flags: SimulateFlags) => {
+      if (flags.tui) return runTui(ctx, file, flags);
       const report = await runSimulate(ctx, file, flags);
       const replay = flags.replay === true || flags.expectSame === true;
       if (flags.json) ctx.json(report);
@@ -80,19 +101,53 @@ export function simulateCommand(ctx: CliContext): Command {
   return cmd;
 }
 
-async function runSimulate(ctx: CliContext, file: string, flags: SimulateFlags): Promise<SimulationReport> {
+async function loadInputs(ctx: CliContext, file: string, flags: SimulateFlags): Promise<{ transcript: Transcript; catalog: Catalog | null }> {
   const { loadTranscriptFile } = await import('../../formats/index.js');
   const transcript = await loadTranscriptFile(file, { format: flags.format });
   for (const w of transcript.warnings) ctx.warn(w);
   const catalog = flags.catalog !== undefined && flags.catalog.length > 0 ? await loadCatalog(flags, (w) => ctx.warn(w)) : null;
-  const { simulate } = await import('../../simulate/engine.js');
-  return simulate({
+  return { transcript, catalog };
+}
+
+/** `--tui`: the same report, stepped through in the terminal (React and Ink are loaded only here). */
+async function runTui(ctx: CliContext, file: string, flags: SimulateFlags): Promise<void> {
+  const { assertInteractive } = await import('../../tui/tty.js');
+  assertInteractive(ctx.io, 'simulate --tui', 'simulate --json');
+  const { transcript, catalog } = await loadInputs(ctx, file, flags);
+  const { runSimulateTui } = await import('../../tui/simulate-command.js');
+  await runSimulateTui({
+    transcript,
+    catalog,
+    mode: flags.mode,
+    ...(flags.static !== undefined ? { staticNames: flags.static } : {}),
+    replay: flags.replay === true,
+    color: ctx.outStyle.enabled,
+    io: ctx.io,
+  });
+}
+
+async function runSimulate(ctx: CliContext, file: string, flags: SimulateFlags): Promise<SimulationReport> {
+  const { transcript, catalog } = await loadInputs(ctx, file, flags);
+  const { simulate, simulationTools } = await import('../../simulate/engine.js');
+  const options = {
     transcript,
     catalog,
     mode: flags.mode,
     ...(flags.static !== undefined ? { staticNames: flags.static } : {}),
     replay: flags.replay === true || flags.expectSame === true,
+  };
+  const report = simulate(options);
+  if (!flags.tokens) return report;
+  // Token and cache accounting; the other mode is simulated too, so the cache
+  // summary can weigh default mode against model-native mode.
+  const { tokenAccountingForReport, withTokens } = await import('../../tokens/report.js');
+  const other = simulate({ ...options, mode: flags.mode === 'default' ? 'native' : 'default', replay: false });
+  const tokens = await tokenAccountingForReport(report, simulationTools(options), {
+    encoding: flags.tokenizer,
+    toolFormat: flags.toolFormat,
+    otherMode: other,
   });
+  return withTokens(report, tokens);
 }
 
 /** How a recorded search result differs from the fresh one, in one line. */

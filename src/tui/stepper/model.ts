@@ -48,14 +48,14 @@ export function searchQuery(args: string): string | null {
 
 /** One line of what the assistant did at a call: its tool calls, or what it said. */
 export function callSummary(turn: TurnReport): string {
-  const parts: string[] = [];
+  // Server-side searches first: the provider runs them before the calls that use what they load.
+  const parts: string[] = turn.server_searches.map((s) => (s.query === '' ? 'server search' : `server search "${s.query}"`));
   for (const c of turn.tool_calls) {
     if (c.name === TOOL_SEARCH_NAME) {
       const q = searchQuery(c.arguments);
       parts.push(q === null ? 'search (bad arguments)' : `search "${q}"`);
     } else parts.push(c.name);
   }
-  for (const s of turn.server_searches) parts.push(s.query === '' ? 'server search' : `server search "${s.query}"`);
   if (parts.length > 0) return parts.join(', ');
   if (turn.message_index === null) return '(no answer recorded)';
   return turn.assistant_text === '' ? '(empty answer)' : `"${turn.assistant_text}"`;
@@ -96,6 +96,27 @@ export interface ToolRow {
   readonly added: boolean;
   /** Replay: visible now, but would not be with fresh search results. */
   readonly lost: boolean;
+  /** Model-native, deferred: a search (server-side, or client-proxied) has loaded it by this call (beyond the reference state). */
+  readonly loaded: boolean;
+}
+
+/**
+ * Model-native: the call from which each deferred tool is loaded for the
+ * model — at the call of a server-side search that returned it, or at the
+ * call after a client-proxied tool_search returned it (its result arrives
+ * then).
+ */
+export function nativeLoadedAt(report: SimulationReport): Map<string, number> {
+  const at = new Map<string, number>();
+  const mark = (name: string, call: number): void => {
+    const prev = at.get(name);
+    if (prev === undefined || call < prev) at.set(name, call);
+  };
+  for (const t of report.turns) {
+    for (const s of t.server_searches) for (const n of s.loaded) mark(n, t.call);
+    for (const s of t.searches) for (const n of outcomeNames(s.recorded ?? s.replayed)) mark(n, t.call + 1);
+  }
+  return at;
 }
 
 /** Case-insensitive substring filter on names (empty filter: everything). */
@@ -114,10 +135,13 @@ export function toolRows(report: SimulationReport, turnIndex: number, filter: st
   const added = new Set(turn.added);
   const change = visibilityChangeAt(report, turn.call);
   const lost = new Set(change?.lost ?? []);
+  const loadedAt = turn.deferred.length > 0 ? nativeLoadedAt(report) : new Map<string, number>();
   const rows: ToolRow[] = [];
-  for (const name of turn.visible) if (matchesFilter(name, filter)) rows.push({ name, section: 'visible', added: added.has(name), lost: lost.has(name) });
-  for (const name of turn.deferred) if (matchesFilter(name, filter)) rows.push({ name, section: 'deferred', added: false, lost: false });
-  for (const name of change?.gained ?? []) if (matchesFilter(name, filter)) rows.push({ name, section: 'gained', added: false, lost: false });
+  for (const name of turn.visible) if (matchesFilter(name, filter)) rows.push({ name, section: 'visible', added: added.has(name), lost: lost.has(name), loaded: false });
+  for (const name of turn.deferred) {
+    if (matchesFilter(name, filter)) rows.push({ name, section: 'deferred', added: false, lost: false, loaded: (loadedAt.get(name) ?? Infinity) <= turn.call });
+  }
+  for (const name of change?.gained ?? []) if (matchesFilter(name, filter)) rows.push({ name, section: 'gained', added: false, lost: false, loaded: false });
   return rows;
 }
 

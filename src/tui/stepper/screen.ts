@@ -68,10 +68,10 @@ export function headerLine(s: StepperState, width: number): Line {
   return fitLine(parts, width);
 }
 
-/** A call's summary fitted: tool names are cut in the middle (their ends tell them apart), quoted text at the end. */
+/** A call's summary fitted: a single tool name is cut in the middle (its end tells it apart), anything else at the end. */
 function summaryText(summary: string, width: number): string {
   const text = safe(summary);
-  return /^["(]|^search /.test(summary) ? text : fitName(text, width);
+  return /^[^\s,"(]+$/.test(summary) ? fitName(text, width) : text;
 }
 
 export function callListLines(s: StepperState, width: number, height: number): Line[] {
@@ -111,7 +111,7 @@ function toolTag(inputs: StepperInputs, row: ToolRow): Segment {
 }
 
 function toolRowLine(inputs: StepperInputs, row: ToolRow, selected: boolean, focused: boolean, width: number, nameWidth: number): Line {
-  const marker = row.added ? seg('+', 'added') : row.lost ? seg('-', 'replay') : row.section === 'gained' ? seg('+', 'replay') : seg(' ');
+  const marker = row.added ? seg('+', 'added') : row.lost ? seg('-', 'replay') : row.section === 'gained' ? seg('+', 'replay') : row.loaded ? seg('•', 'accent') : seg(' ');
   const name = nameCell(safeName(row.name), nameWidth);
   const tone = row.added ? 'added' : row.section === 'gained' ? 'replay' : 'plain';
   const line = padLine([seg(selected ? '›' : ' ', 'heading'), marker, seg(' '), seg(name, tone), seg(' '), toolTag(inputs, row)], width);
@@ -123,9 +123,13 @@ const SECTION_TITLES = { visible: 'Visible', deferred: 'Deferred', gained: 'Repl
 export function toolPanelLines(s: StepperState, inputs: StepperInputs, width: number, height: number): Line[] {
   const turn = s.report.turns[s.selected];
   if (!turn) return [titleLine([seg('No model calls')], width)];
+  const rows = toolRows(s.report, s.selected, s.filter);
   const title: Segment[] = [seg(`Call ${turn.call}/${s.report.turns.length}`), seg(` · ${turn.visible.length} visible`)];
   if (turn.added.length > 0) title.push(seg(` (+${turn.added.length})`, 'added'));
-  if (s.report.mode === 'native') title.push(seg(` · ${turn.deferred.length} deferred`));
+  if (s.report.mode === 'native') {
+    const loaded = (s.filter === '' ? rows : toolRows(s.report, s.selected, '')).filter((r) => r.loaded).length;
+    title.push(seg(` · ${turn.deferred.length} deferred${loaded > 0 ? ` (•${loaded} loaded)` : ''}`));
+  }
   title.push(seg(` · ${turn.hidden_count} hidden`));
   const change = visibilityChangeAt(s.report, turn.call);
   if (change) title.push(seg(` · replay +${change.gained.length} -${change.lost.length}`, 'replay'));
@@ -139,7 +143,6 @@ export function toolPanelLines(s: StepperState, inputs: StepperInputs, width: nu
   }
   if (turn.refilled && turn.call > 1) lines.push(fitLine([seg('! ', 'warning'), seg('the framework refilled a nil tool list before this call')], width));
 
-  const rows = toolRows(s.report, s.selected, s.filter);
   if (s.editingFilter || s.filter !== '') {
     const cursor = s.editingFilter ? '▏' : '';
     lines.push(fitLine([seg('/ ', 'key'), seg(`filter: ${safeName(s.filter)}${cursor}`, 'accent'), seg(`  ${rows.length} match`, 'dim')], width));
@@ -284,6 +287,7 @@ const LEGEND: ReadonlyArray<readonly [string, string]> = [
   ['✗ / !', 'call with an error / a warning'],
   ['≠', 'replay: a search returns something else now'],
   ['-', 'replay: would no longer be visible'],
+  ['•', 'native: deferred, and loaded by a search by this call'],
   ['mw', 'the reminder inserted by the middleware'],
   ['▶', "the assistant's answer to the call"],
 ];
