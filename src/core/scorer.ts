@@ -115,14 +115,16 @@ interface IndexedTool {
   rank: number;
 }
 
+// Code unit classes (no `u` flag: these match UTF-16 code units).
+const NON_ASCII = /[^\0-\x7f]/;
+const SURROGATE_OR_ABOVE = /[\ud800-\uffff]/;
+
 function hasNonAscii(s: string): boolean {
-  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) >= 0x80) return true;
-  return false;
+  return NON_ASCII.test(s);
 }
 
 function hasSurrogateOrAbove(s: string): boolean {
-  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) >= 0xd800) return true;
-  return false;
+  return SURROGATE_OR_ABOVE.test(s);
 }
 
 /**
@@ -324,25 +326,69 @@ class PairList {
   }
 }
 
-/** Strings interned to ids, with the tool last seen for each in two roles (to list a tool once per string and role). */
+/**
+ * Strings interned to ids, with the tool last seen for each in two roles (to
+ * list a tool once per string and role). Looked up by a slice of a text and
+ * its hash, so that tokenizing allocates only the strings that are new.
+ */
 class Vocabulary {
   readonly strings: string[] = [];
-  private readonly ids = new Map<string, number>();
+  private hashes: Int32Array = new Int32Array(1024);
+  /** Open addressing: id + 1, 0 for an empty slot. */
+  private table: Int32Array = new Int32Array(2048);
   private last: Int32Array = new Int32Array(2048).fill(-1);
-  /** The id of `s`; -1 when it was already recorded for `tool` in `role` (0 or 1). */
-  idFor(s: string, tool: number, role: number): number {
-    let id = this.ids.get(s);
-    if (id === undefined) {
-      id = this.strings.length;
-      this.ids.set(s, id);
-      this.strings.push(s);
-      if (2 * id + 1 >= this.last.length) this.last = grow(this.last, -1);
+
+  /** The id of `s.slice(start, end)` (whose FNV-1a hash is `hash`); -1 when already recorded for `tool` in `role` (0 or 1). */
+  idFor(s: string, start: number, end: number, hash: number, tool: number, role: number): number {
+    const strings = this.strings;
+    let mask = this.table.length - 1;
+    let slot = hash & mask;
+    let id = -1;
+    for (;;) {
+      const e = this.table[slot]!;
+      if (e === 0) break;
+      if (this.hashes[e - 1] === hash && sameText(strings[e - 1]!, s, start, end)) {
+        id = e - 1;
+        break;
+      }
+      slot = (slot + 1) & mask;
     }
-    const slot = 2 * id + role;
-    if (this.last[slot] === tool) return -1;
-    this.last[slot] = tool;
+    if (id < 0) {
+      id = strings.length;
+      strings.push(start === 0 && end === s.length ? s : s.slice(start, end));
+      if (id === this.hashes.length) this.hashes = grow(this.hashes, 0);
+      this.hashes[id] = hash;
+      if (2 * id + 1 >= this.last.length) this.last = grow(this.last, -1);
+      this.table[slot] = id + 1;
+      if (2 * strings.length > this.table.length) {
+        // Rehash into a table twice the size.
+        this.table = new Int32Array(this.table.length * 2);
+        mask = this.table.length - 1;
+        for (let k = 0; k < strings.length; k++) {
+          let j = this.hashes[k]! & mask;
+          while (this.table[j] !== 0) j = (j + 1) & mask;
+          this.table[j] = k + 1;
+        }
+      }
+    }
+    const at = 2 * id + role;
+    if (this.last[at] === tool) return -1;
+    this.last[at] = tool;
     return id;
   }
+}
+
+function sameText(a: string, s: string, start: number, end: number): boolean {
+  if (a.length !== end - start) return false;
+  for (let i = 0; i < a.length; i++) if (a.charCodeAt(i) !== s.charCodeAt(start + i)) return false;
+  return true;
+}
+
+/** 32-bit FNV-1a over the code units of s[start..end). */
+function fnv1a(s: string, start: number, end: number): number {
+  let h = 0x811c9dc5 | 0;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h;
 }
 
 /**
@@ -374,19 +420,26 @@ class TokenIndex {
     for (let t = 0; t < entries.length; t++) {
       const e = entries[t]!;
       for (const part of partsOf(e)) {
-        const id = parts.idFor(part, t, 0);
+        const id = parts.idFor(part, 0, part.length, fnv1a(part, 0, part.length), t, 0);
         if (id >= 0) partPairs.push(id, t);
       }
       const s = e.text;
       const len = s.length;
       let i = 0;
       while (i < len) {
-        while (i < len && isSeparator(s.charCodeAt(i))) i++;
-        if (i >= len) break;
+        let c = s.charCodeAt(i);
+        if (c < 0x80 && IS_SEPARATOR[c] === 1) {
+          i++;
+          continue;
+        }
         const start = i;
-        while (i < len && !isSeparator(s.charCodeAt(i))) i++;
+        let h = 0x811c9dc5 | 0;
+        do {
+          h = Math.imul(h ^ c, 0x01000193);
+          c = ++i < len ? s.charCodeAt(i) : 0x20;
+        } while (!(c < 0x80 && IS_SEPARATOR[c] === 1));
         const inName = start < e.nameLength;
-        const id = tokens.idFor(s.slice(start, i), t, inName ? 0 : 1);
+        const id = tokens.idFor(s, start, i, h, t, inName ? 0 : 1);
         if (id >= 0) (inName ? namePairs : descPairs).push(id, t);
       }
     }

@@ -4,7 +4,7 @@
  * a frame, see the note in the README) and performs the two effects the state
  * asks for — loading the baseline and copying the command line.
  */
-import { Box, renderToString, useApp, useInput, type Key } from 'ink';
+import { Box, useApp, useInput, type Key } from 'ink';
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState, type ReactElement } from 'react';
 import type { ToolIndex } from '../../core/scorer.js';
 import { LinesView, LineView, ThemeContext } from '../LinesView.js';
@@ -158,19 +158,4 @@ export function Explore(props: ExploreProps): ReactElement {
       </Box>
     </ThemeContext.Provider>
   );
-}
-
-/**
- * Renders explore off screen a few times with typical queries, so V8 has
- * compiled the rendering paths before the first key: without it the first
- * keystrokes take several frames (measured: 100–250 ms for the first key on
- * 5,000 tools, then ~10 ms). Costs a fraction of a second at start, before
- * the screen appears.
- */
-export function warmUpExplore(props: ExploreProps, columns: number): void {
-  const tools = props.index.tools();
-  const sample = tools[0]?.name ?? 'x';
-  for (const query of ['e', 'er', `${sample.slice(0, 4)} +${sample.slice(-3)}`, `select:${sample}`]) {
-    renderToString(<Explore {...props} initialQuery={query} />, { columns });
-  }
 }
