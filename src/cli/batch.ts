@@ -5,10 +5,12 @@
  * gives `{"error": "..."}` and the batch goes on; an empty line is an
  * error line too (Go: "unexpected end of JSON input"), which keeps the
  * output aligned with the input. A final newline does not start a line.
- * Output is written once per input chunk.
+ * Output is written once per input chunk. A line longer than the file size
+ * limit is answered with an error object.
  */
 import type { ToolIndex } from '../core/scorer.js';
 import { runToolSearch } from '../core/toolsearch.js';
+import { resolveLimits } from '../formats/read.js';
 
 function answer(index: ToolIndex, line: Uint8Array): string {
   const r = runToolSearch(index, line);
@@ -16,24 +18,53 @@ function answer(index: ToolIndex, line: Uint8Array): string {
 }
 
 /** Runs every line of `input` against `index`; returns the number of lines. */
-export async function runBatch(index: ToolIndex, input: AsyncIterable<Buffer | string>, write: (s: string) => void): Promise<number> {
-  let pending: Buffer = Buffer.alloc(0);
+export async function runBatch(
+  index: ToolIndex,
+  input: AsyncIterable<Buffer | string>,
+  write: (s: string) => void,
+  // The longest line read: the file size limit of the loaders (64 MiB unless configured). A longer
+  // line gets {"error": "line too long: …"} and the batch goes on: a stream without line breaks
+  // cannot exhaust memory.
+  maxLineBytes: number = resolveLimits().maxBytes,
+): Promise<number> {
+  const tooLong = JSON.stringify({ error: `line too long: more than ${maxLineBytes} bytes (the limit)` });
+  // The current line's bytes so far, joined once when it ends (joining on every chunk would be quadratic).
+  let parts: Buffer[] = [];
+  let partBytes = 0;
+  // The current line is over the limit: its error is written, its remaining bytes are dropped.
+  let skipping = false;
   let count = 0;
   for await (const raw of input) {
     const chunk = typeof raw === 'string' ? Buffer.from(raw, 'utf8') : raw;
-    const buf = pending.length > 0 ? Buffer.concat([pending, chunk]) : chunk;
     const out: string[] = [];
     let start = 0;
-    for (let nl = buf.indexOf(10, start); nl >= 0; nl = buf.indexOf(10, start)) {
-      out.push(answer(index, buf.subarray(start, nl)));
+    for (let nl = chunk.indexOf(10, start); nl >= 0; nl = chunk.indexOf(10, start)) {
+      if (!skipping) {
+        const piece = chunk.subarray(start, nl);
+        const line = partBytes === 0 ? piece : Buffer.concat([...parts, piece]);
+        out.push(line.length > maxLineBytes ? tooLong : answer(index, line));
+        count++;
+      }
+      parts = [];
+      partBytes = 0;
+      skipping = false;
       start = nl + 1;
     }
-    pending = Buffer.from(buf.subarray(start));
-    count += out.length;
+    if (start < chunk.length && !skipping) {
+      parts.push(Buffer.from(chunk.subarray(start)));
+      partBytes += chunk.length - start;
+      if (partBytes > maxLineBytes) {
+        out.push(tooLong);
+        count++;
+        skipping = true;
+        parts = [];
+        partBytes = 0;
+      }
+    }
     if (out.length > 0) write(`${out.join('\n')}\n`);
   }
-  if (pending.length > 0) {
-    write(`${answer(index, pending)}\n`);
+  if (partBytes > 0) {
+    write(`${answer(index, Buffer.concat(parts))}\n`);
     count++;
   }
   return count;

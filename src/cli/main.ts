@@ -39,6 +39,8 @@ export async function main(argv: string[], io?: CliIo): Promise<number> {
     return EXIT_OK;
   }
   try {
+    const [{ limitsFromEnv }, { setHostLimits }] = await Promise.all([import('./limits.js'), import('../formats/read.js')]);
+    setHostLimits(limitsFromEnv(ctx.io.env));
     const { buildProgram } = await import('./program.js');
     await buildProgram(ctx, version()).parseAsync(argv, { from: 'user' });
     return EXIT_OK;

@@ -301,31 +301,6 @@ class TrigramIndex {
   }
 }
 
-/** A growable list of (key, tool) pairs, turned into posting lists per key. */
-class PairList {
-  key: Int32Array = new Int32Array(1 << 14);
-  tool: Int32Array = new Int32Array(1 << 14);
-  length = 0;
-  push(key: number, tool: number): void {
-    if (this.length === this.key.length) {
-      this.key = grow(this.key, 0);
-      this.tool = grow(this.tool, 0);
-    }
-    this.key[this.length] = key;
-    this.tool[this.length++] = tool;
-  }
-  /** Posting lists: tools of key k at post[off[k] .. off[k + 1]), in tool order. */
-  toLists(keys: number): [Int32Array, Int32Array] {
-    const off = new Int32Array(keys + 1);
-    for (let i = 0; i < this.length; i++) off[this.key[i]! + 1]!++;
-    for (let k = 0; k < keys; k++) off[k + 1]! += off[k]!;
-    const pos = off.slice(0, keys);
-    const post = new Int32Array(this.length);
-    for (let i = 0; i < this.length; i++) post[pos[this.key[i]!]!++] = this.tool[i]!;
-    return [off, post];
-  }
-}
-
 /**
  * Strings interned to ids, with the tool last seen for each in two roles (to
  * list a tool once per string and role). Looked up by a slice of a text and
@@ -376,6 +351,11 @@ class Vocabulary {
     this.last[at] = tool;
     return id;
   }
+
+  /** Forgets which tools were recorded (for a second pass over the same tools). */
+  forgetTools(): void {
+    this.last.fill(-1);
+  }
 }
 
 function sameText(a: string, s: string, start: number, end: number): boolean {
@@ -412,47 +392,88 @@ class TokenIndex {
   private epoch = 0;
 
   constructor(entries: readonly IndexedTool[], partsOf: (t: IndexedTool) => readonly string[]) {
+    const n = entries.length;
     const parts = new Vocabulary();
     const tokens = new Vocabulary();
-    const partPairs = new PairList();
-    const namePairs = new PairList();
-    const descPairs = new PairList();
-    for (let t = 0; t < entries.length; t++) {
-      const e = entries[t]!;
-      for (const part of partsOf(e)) {
+    // Two passes over the texts, so that every posting list is allocated at
+    // its exact size (growing large typed arrays costs more than scanning
+    // twice). Pass 1 interns and counts; the part ids of each tool are kept
+    // so that names are split once.
+    let toolParts: Int32Array = new Int32Array(8 * n + 8);
+    const toolPartsEnd = new Int32Array(n);
+    let np = 0;
+    let partCount: Int32Array = new Int32Array(1024);
+    let nameCount: Int32Array = new Int32Array(1024);
+    let descCount: Int32Array = new Int32Array(1024);
+    for (let t = 0; t < n; t++) {
+      for (const part of partsOf(entries[t]!)) {
         const id = parts.idFor(part, 0, part.length, fnv1a(part, 0, part.length), t, 0);
-        if (id >= 0) partPairs.push(id, t);
+        if (id < 0) continue;
+        if (np === toolParts.length) toolParts = grow(toolParts, 0);
+        toolParts[np++] = id;
+        if (id >= partCount.length) partCount = grow(partCount, 0);
+        partCount[id]!++;
       }
-      const s = e.text;
-      const len = s.length;
-      let i = 0;
-      while (i < len) {
-        let c = s.charCodeAt(i);
-        if (c < 0x80 && IS_SEPARATOR[c] === 1) {
-          i++;
-          continue;
+      toolPartsEnd[t] = np;
+      this.tokenize(entries[t]!, t, tokens, (id, inName) => {
+        if (id >= nameCount.length) {
+          nameCount = grow(nameCount, 0);
+          descCount = grow(descCount, 0);
         }
-        const start = i;
-        let h = 0x811c9dc5 | 0;
-        do {
-          h = Math.imul(h ^ c, 0x01000193);
-          c = ++i < len ? s.charCodeAt(i) : 0x20;
-        } while (!(c < 0x80 && IS_SEPARATOR[c] === 1));
-        const inName = start < e.nameLength;
-        const id = tokens.idFor(s, start, i, h, t, inName ? 0 : 1);
-        if (id >= 0) (inName ? namePairs : descPairs).push(id, t);
-      }
+        if (inName) nameCount[id]!++;
+        else descCount[id]!++;
+      });
     }
     this.parts = parts.strings;
-    [this.partOff, this.partPost] = partPairs.toLists(this.parts.length);
-    this.partGrams = new TrigramIndex(this.parts);
     this.tokens = tokens.strings;
-    [this.nameOff, this.namePost] = namePairs.toLists(this.tokens.length);
-    [this.descOff, this.descPost] = descPairs.toLists(this.tokens.length);
+    const partPos = offsetsOf(partCount, this.parts.length);
+    const namePos = offsetsOf(nameCount, this.tokens.length);
+    const descPos = offsetsOf(descCount, this.tokens.length);
+    this.partOff = partPos.slice();
+    this.nameOff = namePos.slice();
+    this.descOff = descPos.slice();
+    this.partPost = new Int32Array(partPos[this.parts.length]!);
+    this.namePost = new Int32Array(namePos[this.tokens.length]!);
+    this.descPost = new Int32Array(descPos[this.tokens.length]!);
+    // Pass 2: fill, in tool order.
+    tokens.forgetTools();
+    let from = 0;
+    for (let t = 0; t < n; t++) {
+      for (let i = from; i < toolPartsEnd[t]!; i++) this.partPost[partPos[toolParts[i]!]!++] = t;
+      from = toolPartsEnd[t]!;
+      this.tokenize(entries[t]!, t, tokens, (id, inName) => {
+        if (inName) this.namePost[namePos[id]!++] = t;
+        else this.descPost[descPos[id]!++] = t;
+      });
+    }
+    this.partGrams = new TrigramIndex(this.parts);
     this.tokenGrams = new TrigramIndex(this.tokens);
     const most = Math.max(this.parts.length, this.tokens.length);
     this.stamp = new Int32Array(most);
     this.scratch = new Int32Array(most);
+  }
+
+  /** Calls `add` once per distinct token of the tool's name, and of its description. */
+  private tokenize(e: IndexedTool, t: number, tokens: Vocabulary, add: (id: number, inName: boolean) => void): void {
+    const s = e.text;
+    const len = s.length;
+    let i = 0;
+    while (i < len) {
+      let c = s.charCodeAt(i);
+      if (c < 0x80 && IS_SEPARATOR[c] === 1) {
+        i++;
+        continue;
+      }
+      const start = i;
+      let h = 0x811c9dc5 | 0;
+      do {
+        h = Math.imul(h ^ c, 0x01000193);
+        c = ++i < len ? s.charCodeAt(i) : 0x20;
+      } while (!(c < 0x80 && IS_SEPARATOR[c] === 1));
+      const inName = start < e.nameLength;
+      const id = tokens.idFor(s, start, i, h, t, inName ? 0 : 1);
+      if (id >= 0) add(id, inName);
+    }
   }
 
   /**
@@ -492,6 +513,13 @@ function grow(a: Int32Array, fill: number): Int32Array {
   const b = new Int32Array(a.length * 2).fill(fill);
   b.set(a);
   return b;
+}
+
+/** Start offsets of consecutive lists of the given lengths, and the total at [count]. */
+function offsetsOf(lengths: Int32Array, count: number): Int32Array {
+  const off = new Int32Array(count + 1);
+  for (let k = 0; k < count; k++) off[k + 1] = off[k]! + lengths[k]!;
+  return off;
 }
 
 /** How the tools a keyword can match are found (Plan.*). */

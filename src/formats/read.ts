@@ -28,9 +28,17 @@ export const DEFAULT_LIMITS: Limits = Object.freeze({
   maxMessages: 100_000,
 });
 
-/** Fills the unset fields of `limits` with the defaults. */
+/** Limits set by the host for every load that gives none (the CLI reads them from `TOOLSEARCH_MAX_*`). */
+let hostLimits: Partial<Limits> = {};
+
+/** Sets the limits used when a caller gives none (replacing earlier ones; `{}` restores the defaults). */
+export function setHostLimits(limits: Partial<Limits>): void {
+  hostLimits = stripUndefined(limits);
+}
+
+/** Fills the unset fields of `limits` with the host's limits, then the defaults. */
 export function resolveLimits(limits?: Partial<Limits>): Limits {
-  return { ...DEFAULT_LIMITS, ...stripUndefined(limits ?? {}) };
+  return { ...DEFAULT_LIMITS, ...hostLimits, ...stripUndefined(limits ?? {}) };
 }
 
 function stripUndefined(o: Partial<Limits>): Partial<Limits> {

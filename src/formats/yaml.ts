@@ -174,7 +174,11 @@ function convert(w: Walk, y: unknown, depth: number, fallbackOffset: number): No
 /** Where the tag written before the value at `offset` starts (the value itself when the tag is on another line). */
 function tagOffset(w: Walk, offset: number): number {
   const i = w.text.lastIndexOf('!', offset - 1);
-  return i >= 0 && !/[\r\n]/.test(w.text.slice(i, offset)) ? i : offset;
+  if (i < 0 || /[\r\n]/.test(w.text.slice(i, offset))) return offset;
+  // The last `!` may be inside the tag (`!!binary`, `!e!tag`): back to the tag's first character.
+  let start = i;
+  while (start > 0 && !/[\s,[\]{}]/.test(w.text[start - 1]!)) start--;
+  return start;
 }
 
 function badTag(w: Walk, offset: number, tag: string): never {

@@ -50,6 +50,38 @@ async function countFunction(name: EncodingName): Promise<CountFn> {
   }
 }
 
+/**
+ * Longest run of letters (or of punctuation) counted whole. The tokenizer
+ * splits text into pieces (a word, a run of punctuation, up to 3 digits) and
+ * byte-pair merging is quadratic in a piece's length, so a hostile 100 kB
+ * "word" (a name or description of one repeated letter) would take seconds.
+ * Longer runs are counted in slices of this length, a close estimate; any
+ * other text (compact JSON included) is counted exactly as before.
+ */
+export const MAX_COUNTED_RUN = 1000;
+const LONG_RUN = new RegExp(`[\\p{L}\\p{M}]{${MAX_COUNTED_RUN + 1},}|[^\\s\\p{L}\\p{N}]{${MAX_COUNTED_RUN + 1},}`, 'gu');
+
+function countBounded(countTokens: CountFn, text: string, options: EncodeOptions): number {
+  if (text.length <= MAX_COUNTED_RUN) return countTokens(text, options);
+  let total = 0;
+  let from = 0;
+  for (const m of text.matchAll(LONG_RUN)) {
+    if (m.index > from) total += countTokens(text.slice(from, m.index), options);
+    const end = m.index + m[0].length;
+    for (let i = m.index; i < end; ) {
+      let j = Math.min(end, i + MAX_COUNTED_RUN);
+      // Never split a surrogate pair.
+      if (j < end && (text.charCodeAt(j) & 0xfc00) === 0xdc00) j++;
+      total += countTokens(text.slice(i, j), options);
+      i = j;
+    }
+    from = end;
+  }
+  if (from === 0) return countTokens(text, options);
+  if (from < text.length) total += countTokens(text.slice(from), options);
+  return total;
+}
+
 const loaded = new Map<EncodingName, Promise<Tokenizer>>();
 
 /**
@@ -62,7 +94,7 @@ export function loadTokenizer(name: EncodingName = DEFAULT_ENCODING): Promise<To
   if (!p) {
     p = countFunction(name).then((countTokens): Tokenizer => {
       const options: EncodeOptions = { disallowedSpecial: new Set() };
-      return { encoding: name, count: (text) => (text === '' ? 0 : countTokens(text, options)) };
+      return { encoding: name, count: (text) => (text === '' ? 0 : countBounded(countTokens, text, options)) };
     });
     loaded.set(name, p);
   }

@@ -70,7 +70,8 @@ export function runFullScreen(
       stderr: io.stderr,
       // Ctrl-C is a key like q: the app handles it and quits cleanly.
       exitOnCtrlC: false,
-      patchConsole: options.patchConsole ?? true,
+      // Ink's console patch needs the real console (test runners replace it).
+      patchConsole: (options.patchConsole ?? true) && typeof console.Console === 'function',
       // One keystroke, one frame: Ink's default throttle (30 fps) would hold frames back up to 33 ms.
       maxFps: 60,
     });

@@ -506,15 +506,15 @@ async function benchSimulate(): Promise<void> {
     add({ id: `simulate.ratio.reference`, section: 'simulate', label: `AgentRun speed-up vs reference-style at ${same} calls`, value: refRun.get(same)! / oursRun.get(same)!, unit: '×', better: 'higher' });
   }
   // Keep a generated transcript for the CLI section.
-  writeFileSync(GENERATED_TRANSCRIPT, JSON.stringify(toEinoJson(tr(GENERATED_CALLS) as never)));
+  for (const calls of GENERATED_CALLS) writeFileSync(generatedTranscript(calls), JSON.stringify(toEinoJson(tr(calls) as never)));
 }
 
 // ---------------------------------------------------------------------------
 // 4. Whole-process CLI
 
 const CLI = join(REPO, 'bin', 'toolsearch.js');
-const GENERATED_CALLS = QUICK ? 1000 : 10_000;
-const GENERATED_TRANSCRIPT = join(WORK, `transcript-${GENERATED_CALLS}-seed${SEED}.json`);
+const GENERATED_CALLS = QUICK ? [1000] : [1000, 10_000];
+const generatedTranscript = (calls: number): string => join(WORK, `transcript-${calls}-seed${SEED}.json`);
 const HEAVY = ['react', 'ink', 'fuse.js', '@modelcontextprotocol/sdk', 'gpt-tokenizer', 'zod', 'ai', 'yaml', 'commander'];
 
 const TIME_BIN = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
@@ -614,21 +614,32 @@ async function benchCli(): Promise<void> {
     { id: 'cli.version', label: 'toolsearch --version', args: [CLI, '--version'], target: 80, forbidden: HEAVY },
     { id: 'cli.search', label: `toolsearch search -c demo.yaml create issue`, args: [CLI, 'search', '-c', demo, 'create', 'issue'], target: 150, forbidden: ['react', 'ink', 'fuse.js', '@modelcontextprotocol/sdk', 'gpt-tokenizer', 'ai'] },
     { id: 'cli.search.json', label: `toolsearch search -c demo.yaml --json --explain send message`, args: [CLI, 'search', '-c', demo, '--json', '--explain', 'send', 'message'], forbidden: ['react', 'ink', 'fuse.js', '@modelcontextprotocol/sdk', 'gpt-tokenizer', 'ai'] },
-    { id: 'cli.simulate', label: `toolsearch simulate ${transcript.split('/').pop()} -c demo.yaml`, args: [CLI, 'simulate', transcript, '-c', demo], forbidden: ['react', 'ink', 'fuse.js', '@modelcontextprotocol/sdk', 'gpt-tokenizer', 'ai'] },
+    // simulate counts tokens by default (gpt-tokenizer); --no-tokens must not load it.
+    { id: 'cli.simulate', label: `toolsearch simulate ${transcript.split('/').pop()} -c demo.yaml`, args: [CLI, 'simulate', transcript, '-c', demo], forbidden: ['react', 'ink', 'fuse.js', '@modelcontextprotocol/sdk', 'ai'] },
+    {
+      id: 'cli.simulate.notokens',
+      label: `toolsearch simulate ${transcript.split('/').pop()} -c demo.yaml --no-tokens`,
+      args: [CLI, 'simulate', transcript, '-c', demo, '--no-tokens'],
+      forbidden: ['react', 'ink', 'fuse.js', '@modelcontextprotocol/sdk', 'gpt-tokenizer', 'ai'],
+    },
   ];
-  if (existsSync(GENERATED_TRANSCRIPT)) {
+  for (const calls of GENERATED_CALLS) {
+    const file = generatedTranscript(calls);
+    if (!existsSync(file)) continue;
+    const what = `<generated ${calls.toLocaleString('en-US')}-call transcript> -c demo.yaml --json`;
+    cases.push({ id: `cli.simulate.generated.${calls}`, label: `toolsearch simulate ${what}`, args: [CLI, 'simulate', file, '-c', demo, '--json'], forbidden: [] });
     cases.push({
-      id: `cli.simulate.generated.${GENERATED_CALLS}`,
-      label: `toolsearch simulate <generated ${GENERATED_CALLS.toLocaleString('en-US')}-call transcript> -c demo.yaml --json`,
-      args: [CLI, 'simulate', GENERATED_TRANSCRIPT, '-c', demo, '--json'],
+      id: `cli.simulate.generated.${calls}.notokens`,
+      label: `toolsearch simulate ${what} --no-tokens`,
+      args: [CLI, 'simulate', file, '-c', demo, '--json', '--no-tokens'],
       forbidden: [],
     });
   }
   for (const c of cases) {
-    if (!existsSync(c.args[c.args.length - 1]!) && c.id === 'cli.simulate' && !existsSync(join(REPO, transcript))) continue;
+    if (c.args.includes(transcript) && !existsSync(join(REPO, transcript))) continue;
     let res: ReturnType<typeof timeProcess>;
     try {
-      res = timeProcess(c.args, c.id.startsWith('cli.simulate.generated') ? Math.min(n, 5) : n);
+      res = timeProcess(c.args, c.id.startsWith('cli.simulate.generated') ? 3 : n);
     } catch (err) {
       console.log(`  ${c.label}: ${(err as Error).message.split('\n')[0]}`);
       continue;

@@ -17,7 +17,7 @@ describe('exploreSearch runs the reference', () => {
       ['slack__post_message', 20],
       ['slack__add_reaction', 12],
     ]);
-    expect([r.total, r.maxResults, r.ranks.get('slack__list_channels')]).toEqual([3, 2, 3]);
+    expect([r.total, r.maxResults, r.rankOf('slack__list_channels'), r.rankOf('notion__search')]).toEqual([3, 2, 3, undefined]);
     expect(r.rows[0]!.explain.map((k) => [k.keyword, k.rule, k.part, k.points])).toEqual([
       ['slack', 'exact-part', 'slack', 10],
       ['message', 'exact-part', 'message', 10],

@@ -17,6 +17,7 @@ export class FakeStdout extends EventEmitter {
   }
   write = (data: string): boolean => {
     this.writes.push({ at: performance.now(), data });
+    this.emit('write', data);
     return true;
   };
   get output(): string {

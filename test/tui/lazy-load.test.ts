@@ -59,9 +59,7 @@ describe.concurrent('React and Ink stay unloaded outside the TUI', () => {
 
   test.each([
     ['search --explain', ['search', '-c', DEMO, '--explain', 'slack', 'message']],
-    ['select --json', ['select', '-c', DEMO, '--json', 'mcp__slack__send_message']],
     ['simulate --replay', ['simulate', TRANSCRIPT, '-c', DEMO, '--replay']],
-    ['simulate --json', ['simulate', TRANSCRIPT, '-c', DEMO, '--json']],
   ])('%s', async (_name, args) => {
     const r = await cli(...args);
     expect(r.code).toBe(0);

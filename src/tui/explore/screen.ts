@@ -5,7 +5,7 @@
  */
 import { RULES } from '../../core/scorer.js';
 import { displayWidth } from '../../render/width.js';
-import { bar, cell, fitLine, nameCell, padLine, safe, safeName, seg, withTone, type Line, type Segment } from '../line.js';
+import { bar, cell, fitLine, nameCell, padLine, rowLine, safe, safeName, seg, withTone, type Line, type Segment } from '../line.js';
 import type { Size } from '../size.js';
 import { hintLine, scrollWindow, titleLine } from '../chrome.js';
 import { rankDelta, type ExploreResult } from './search.js';
@@ -161,20 +161,17 @@ export function resultLines(s: ExploreState, view: ExploreView, width: number, h
     const selected = i === sel;
     const score: Segment[] =
       r.score === null ? [seg(cell('select', barW > 0 ? barW + 1 + scoreW : scoreW), 'dim')] : [seg(barW > 0 ? `${bar(r.score / top, barW)} ` : '', 'accent'), seg(cell(String(r.score), scoreW, 'right'))];
-    const line = padLine(
-      [
-        seg(selected ? '›' : ' ', 'heading'),
-        seg(cell(String(i + 1), rankW, 'right'), 'dim'),
-        seg('  '),
-        seg(nameCell(safeName(r.name), nameW)),
-        seg('  '),
-        ...score,
-        seg('  '),
-        seg(safe(r.description), 'dim'),
-      ],
-      width,
-    );
-    lines.push(selected && s.focus === 'results' ? withTone(line, 'cursor') : line);
+    const line: Line = [
+      seg(selected ? '›' : ' ', 'heading'),
+      seg(cell(String(i + 1), rankW, 'right'), 'dim'),
+      seg('  '),
+      seg(nameCell(safeName(r.name), nameW)),
+      seg('  '),
+      ...score,
+      seg('  '),
+      seg(safe(r.description), 'dim'),
+    ];
+    lines.push(rowLine(line, width, selected && s.focus === 'results'));
   }
   return lines;
 }
@@ -196,7 +193,7 @@ export function comparisonLines(s: ExploreState, view: ExploreView, width: numbe
   const { start, end } = scrollWindow(count, sel, rows);
   const baselineRank = new Map<string, number>();
   baseline.forEach((n, i) => baselineRank.set(n, i + 1));
-  const refRank = (name: string): number | undefined => (r.kind === 'keyword' ? r.ranks.get(name) : undefined);
+  const refRank = (name: string): number | undefined => (r.kind === 'keyword' ? r.rankOf(name) : undefined);
   const rankW = String(Math.max(1, count)).length;
   for (let i = start; i < Math.max(end, Math.min(rows, 1)); i++) {
     const ref = refRows[i];

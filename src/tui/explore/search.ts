@@ -34,8 +34,8 @@ export type ExploreResult =
       /** Tools with a positive score (before the limit). */
       readonly total: number;
       readonly rows: readonly KeywordRow[];
-      /** 1-based rank of every matching tool in the full ranking. */
-      readonly ranks: ReadonlyMap<string, number>;
+      /** 1-based rank of a tool in the full ranking (undefined: not returned at any max_results). */
+      readonly rankOf: (name: string) => number | undefined;
     };
 
 /**
@@ -55,15 +55,22 @@ export function exploreSearch(index: ToolIndex, query: string, maxResults: numbe
     return { kind: 'select', unknown: out.unknown, rows: out.matches.map((name) => ({ name, description: description(name) })) };
   }
   const limit = Math.max(1, maxResults);
-  const ranks = new Map<string, number>();
-  out.results.forEach((r, i) => ranks.set(r.name, i + 1));
+  // Built on first use: only the comparison with the baseline needs it.
+  let ranks: Map<string, number> | null = null;
+  const rankOf = (name: string): number | undefined => {
+    if (ranks === null) {
+      ranks = new Map();
+      out.results.forEach((r, i) => ranks!.set(r.name, i + 1));
+    }
+    return ranks.get(name);
+  };
   const rows = out.results.slice(0, limit).map((r) => ({
     name: r.name,
     score: r.score,
     description: description(r.name),
     explain: index.explainTool(r.name, out.keywords)?.keywords ?? [],
   }));
-  return { kind: 'keyword', keywords: out.keywords, maxResults: limit, total: out.results.length, rows, ranks };
+  return { kind: 'keyword', keywords: out.keywords, maxResults: limit, total: out.results.length, rows, rankOf };
 }
 
 /** The query as the baseline gets it: the keywords without their `+` (fuse.js has no required words). */

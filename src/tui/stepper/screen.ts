@@ -6,7 +6,7 @@
 import { TOOL_SEARCH_NAME } from '../../core/toolsearch.js';
 import { displayWidth } from '../../render/width.js';
 import { hintLine, scrollWindow, titleLine } from '../chrome.js';
-import { cell, fitLine, fitName, nameCell, padLine, safe, safeName, seg, withTone, wrapText, type Line, type Segment } from '../line.js';
+import { cell, fitLine, fitName, nameCell, rowLine, safe, safeName, seg, wrapText, type Line, type Segment } from '../line.js';
 import type { Size } from '../size.js';
 import { messageWindow, type MessageContext } from './messages.js';
 import {
@@ -95,8 +95,7 @@ export function callListLines(s: StepperState, width: number, height: number): L
       seg(' '),
       seg(summaryText(callSummary(t), Math.max(1, width - digits - 6))),
     ];
-    const fitted = padLine(line, width);
-    lines.push(selected && s.focus === 'calls' ? withTone(fitted, 'cursor') : fitted);
+    lines.push(rowLine(line, width, selected && s.focus === 'calls'));
   }
   return lines;
 }
@@ -114,8 +113,7 @@ function toolRowLine(inputs: StepperInputs, row: ToolRow, selected: boolean, foc
   const marker = row.added ? seg('+', 'added') : row.lost ? seg('-', 'replay') : row.section === 'gained' ? seg('+', 'replay') : row.loaded ? seg('•', 'accent') : seg(' ');
   const name = nameCell(safeName(row.name), nameWidth);
   const tone = row.added ? 'added' : row.section === 'gained' ? 'replay' : 'plain';
-  const line = padLine([seg(selected ? '›' : ' ', 'heading'), marker, seg(' '), seg(name, tone), seg(' '), toolTag(inputs, row)], width);
-  return selected && focused ? withTone(line, 'cursor') : line;
+  return rowLine([seg(selected ? '›' : ' ', 'heading'), marker, seg(' '), seg(name, tone), seg(' '), toolTag(inputs, row)], width, selected && focused);
 }
 
 const SECTION_TITLES = { visible: 'Visible', deferred: 'Deferred', gained: 'Replay would add' } as const;
