@@ -87,7 +87,8 @@ function unquoteBytes(b: Uint8Array, start: number, end: number): string {
     }
   }
   if (plain) {
-    for (let k = start; k < end; k++) out += String.fromCharCode(b[k]!);
+    // In slices: one string per 8 kB, not one per byte (a 20 MB value spent seconds in GC).
+    for (let k = start; k < end; k += 8192) out += String.fromCharCode(...b.subarray(k, Math.min(end, k + 8192)));
     return out;
   }
   const u4 = (at: number): number => {

@@ -4,7 +4,8 @@
  * - YAML 1.2, core schema: `yes`/`no`/`on` stay strings, `<<` is an ordinary key;
  * - nesting deeper than `maxDepth` is rejected **before** the document is
  *   composed (the composer recurses; the concrete syntax tree is walked here
- *   without recursion), so 100,000 levels cannot exhaust the stack;
+ *   without recursion), so 100,000 levels cannot exhaust the stack, and
+ *   cheap nesting (`[[[…`, `- - - …`) before the syntax tree is even built;
  * - aliases are resolved here, not by the library: an alias shares the node
  *   of its anchored value (nodes are immutable), and what a full expansion
  *   would cost is computed, not performed. Two bounds: at most `maxAliases`
@@ -22,7 +23,7 @@
  * - keys are unique (a duplicate is an error at its second occurrence) and
  *   must be scalars; a non-string scalar key (`1:`, `true:`) is read as its text.
  */
-import { Composer, isAlias, isMap, isScalar, isSeq, Parser } from 'yaml';
+import { Composer, isAlias, isMap, isScalar, isSeq, Lexer, Parser } from 'yaml';
 import type { CST } from 'yaml';
 import { toWellFormed } from '../core/text.js';
 import type { Fail } from './json.js';
@@ -70,6 +71,36 @@ function checkCstDepth(tokens: readonly CST.Token[], maxDepth: number, fail: Fai
       }
       default:
         break;
+    }
+  }
+}
+
+/** Lexer tokens that stand for no source text. */
+const CONTROL_TOKENS = new Set(['\u0002', '\u0018', '\u001f']);
+
+/**
+ * Nesting that costs two characters a level — flow collections (`[[[…`,
+ * `{a: {a: …`) and compact block ones on one line (`- - - …`, `a: a: …`) —
+ * is caught while lexing, before the parser builds its syntax tree: the
+ * parser's time and memory grow with the depth (3 million levels took 80 s
+ * and 3 GB), the lexer's do not, and lexing stops at the first line that
+ * may be too deep. That line is confirmed by the exact check on the text up
+ * to it, so the error is the one {@link checkCstDepth} reports. (Nesting by
+ * indentation costs its square in bytes: 64 MiB holds about 11,000 levels.)
+ */
+function precheckDepth(text: string, maxDepth: number, fail: Fail): void {
+  let flow = 0;
+  let compact = 0;
+  let offset = 0;
+  for (const tok of new Lexer().lex(text)) {
+    if (!CONTROL_TOKENS.has(tok)) offset += tok.length;
+    if (tok === '[' || tok === '{') flow++;
+    else if ((tok === ']' || tok === '}') && flow > 0) flow--;
+    else if (tok === '\n' || tok === '\r\n') compact = 0;
+    else if (flow === 0 && (tok === '-' || tok === '?' || tok === ':')) compact++;
+    if (flow + compact > maxDepth) {
+      checkCstDepth(Array.from(new Parser().parse(text.slice(0, offset))), maxDepth, fail);
+      return; // not too deep after all (the estimate counts generously): the full check decides
     }
   }
 }
@@ -258,6 +289,7 @@ export function parseYamlText(
   fail: Fail,
   where: (offset: number) => string,
 ): Node {
+  precheckDepth(text, limits.maxDepth, fail);
   const tokens = Array.from(new Parser().parse(text));
   checkCstDepth(tokens, limits.maxDepth, fail);
   const composer = new Composer({

@@ -1,4 +1,4 @@
-/** Pieces both screens use: panel titles, scrolling windows, key hints. */
+/** Pieces both screens use: panel titles, scrolling windows, key hints, counts. */
 import { displayWidth } from '../render/width.js';
 import { fitLine, seg, type Line, type Segment } from './line.js';
 
@@ -21,4 +21,9 @@ export function hintLine(hints: ReadonlyArray<readonly [string, string]>, width:
   const segs: Segment[] = [];
   for (const [k, what] of hints) segs.push(seg(k, 'key'), seg(` ${what}  `, 'dim'));
   return fitLine(segs, width);
+}
+
+/** `1 call`, `3 calls`. */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
 }

@@ -441,31 +441,43 @@ async function benchSimulate(): Promise<void> {
     });
   };
 
+  // Interleaved rounds (every size once per round, a GC before each run), so
+  // that load drifting over time weighs on every size alike.
   const oursRun = new Map<number, number>();
   const oursSim = new Map<number, number>();
-  for (const calls of oursCalls) {
-    const chunks = chunksByModelCall(tr(calls));
-    const reps = calls >= 10_000 ? 5 : 7;
-    const runTimes: number[] = [];
-    for (let r = 0; r < reps; r++) runTimes.push(time(() => ourRun(mw, demo.static, chunks)));
-    oursRun.set(calls, median(runTimes));
-    add({ id: `simulate.agentrun.${calls}`, section: 'simulate', label: `AgentRun (core): ${calls.toLocaleString('en-US')} model calls`, value: median(runTimes), unit: 'ms', better: 'lower', spread: spreadOf(runTimes) });
-    if (simulate) {
-      simOnce(Math.min(calls, 100));
-      const simTimes: number[] = [];
-      for (let r = 0; r < reps; r++) simTimes.push(simOnce(calls));
-      oursSim.set(calls, median(simTimes));
-      add({
-        id: `simulate.engine.${calls}`,
-        section: 'simulate',
-        label: `simulate() (engine, full report): ${calls.toLocaleString('en-US')} model calls`,
-        value: median(simTimes),
-        unit: 'ms',
-        better: 'lower',
-        spread: spreadOf(simTimes),
-        ...(calls === 10_000 ? { target: '≤ 1000 ms', ok: median(simTimes) <= 1000 } : {}),
-      });
+  const runTimes = new Map<number, number[]>(oursCalls.map((c) => [c, []]));
+  const simTimes = new Map<number, number[]>(oursCalls.map((c) => [c, []]));
+  const chunksOf = new Map(oursCalls.map((c) => [c, chunksByModelCall(tr(c))]));
+  if (simulate) simOnce(100);
+  ourRun(mw, demo.static, chunksOf.get(100) ?? chunksByModelCall(tr(100)));
+  const reps = QUICK ? 5 : 7;
+  for (let r = 0; r < reps; r++) {
+    for (const calls of oursCalls) {
+      gc();
+      runTimes.get(calls)!.push(time(() => ourRun(mw, demo.static, chunksOf.get(calls)!)));
+      if (simulate) {
+        gc();
+        simTimes.get(calls)!.push(simOnce(calls));
+      }
     }
+  }
+  for (const calls of oursCalls) {
+    const rt = runTimes.get(calls)!;
+    oursRun.set(calls, median(rt));
+    add({ id: `simulate.agentrun.${calls}`, section: 'simulate', label: `AgentRun (core): ${calls.toLocaleString('en-US')} model calls`, value: median(rt), unit: 'ms', better: 'lower', spread: spreadOf(rt) });
+    if (!simulate) continue;
+    const st = simTimes.get(calls)!;
+    oursSim.set(calls, median(st));
+    add({
+      id: `simulate.engine.${calls}`,
+      section: 'simulate',
+      label: `simulate() (engine, full report): ${calls.toLocaleString('en-US')} model calls`,
+      value: median(st),
+      unit: 'ms',
+      better: 'lower',
+      spread: spreadOf(st),
+      ...(calls === 10_000 ? { target: '≤ 1000 ms', ok: median(st) <= 1000 } : {}),
+    });
   }
   const refRun = new Map<number, number>();
   for (const calls of refCalls) {
@@ -476,7 +488,10 @@ async function benchSimulate(): Promise<void> {
     if (JSON.stringify(a) !== JSON.stringify(b)) throw new Error(`reference-style run and AgentRun disagree at ${calls} calls`);
     const reps = calls >= 2000 ? 1 : 3;
     const ts: number[] = [];
-    for (let r = 0; r < reps; r++) ts.push(time(() => referenceRun(mw, demo.static, chunks)));
+    for (let r = 0; r < reps; r++) {
+      gc();
+      ts.push(time(() => referenceRun(mw, demo.static, chunks)));
+    }
     refRun.set(calls, median(ts));
     add({
       id: `simulate.reference.${calls}`,

@@ -85,13 +85,24 @@ describe('nesting: 100,000 levels is a clean error, not a stack overflow', () =>
   ])('%s', async (_what, name, text) => {
     const file = tmp.file(name, text);
     const t0 = Date.now();
-    for (const argv of [['search', '-c', file, 'x'], ['simulate', file, '-c', DEMO], ['lint', file], ['test', file], ['eval', file, '-c', DEMO]]) {
+    // A labeled query set is always JSON lines.
+    const commands = [['search', '-c', file, 'x'], ['simulate', file, '-c', DEMO], ['test', file], ...(name.endsWith('.yaml') ? [] : [['lint', file], ['eval', file, '-c', DEMO]])];
+    for (const argv of commands) {
       const r = await inproc(argv);
       const line = expectCleanError(r, file);
       expect(line).toMatch(/nesting deeper than 1000 levels/);
       expect(line).toMatch(new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+:\\d+: `));
     }
     expect(Date.now() - t0).toBeLessThan(15_000);
+  });
+
+  it('YAML: 3,000,000 levels of flow or compact nesting (6 MB) fail fast, before the syntax tree is built', () => {
+    // The library's parser took 80 s and 3 GB for the first of these.
+    for (const [text, column] of [[`tools: ${nestedArrays(3_000_000)}\n`, 1007], [`${'- '.repeat(3_000_000)}x\n`, 2001], [`${'a: '.repeat(3_000_000)}x\n`, 3001], [`${'? '.repeat(3_000_000)}x\n`, 2001]] as const) {
+      const t0 = Date.now();
+      expect(inputError(() => parseText('deep.yaml', text)).headline).toBe(`deep.yaml:1:${column}: nesting deeper than 1000 levels`);
+      expect(Date.now() - t0).toBeLessThan(5000);
+    }
   });
 
   it('exactly 1,000 levels load; 1,001 do not', () => {
@@ -105,10 +116,11 @@ describe('nesting: 100,000 levels is a clean error, not a stack overflow', () =>
   it('tool_search arguments: the reference\'s own depth limit', async () => {
     const index = new ToolIndex([{ name: 'a', description: '' }]);
     const r = runToolSearch(index, `{"query":"a","x":${nestedArrays(100_000)}}`);
-    expect(r).toEqual({ ok: false, error: 'failed to unmarshal tool search arguments: exceeded max depth' });
+    // Go's text, as the reference reports it.
+    expect(r).toEqual({ ok: false, error: "failed to unmarshal tool search arguments: invalid character '[' exceeded max depth" });
     const cli = await inproc(['search', '-c', DEMO, '--batch', '-'], { stdin: `${nestedArrays(100_000)}\n{"query":"create issue","max_results":1}\n` });
     expect(cli.code).toBe(0);
-    expect(cli.stdout.split('\n')).toEqual(['{"error":"failed to unmarshal tool search arguments: exceeded max depth"}', '{"matches":["mcp__atlassian__createJiraIssue"]}', '']);
+    expect(cli.stdout.split('\n')).toEqual(['{"error":"failed to unmarshal tool search arguments: invalid character \'[\' exceeded max depth"}', '{"matches":["mcp__atlassian__createJiraIssue"]}', '']);
   });
 });
 
@@ -168,12 +180,16 @@ describe('file size', () => {
     expect(Date.now() - t0).toBeLessThan(30_000);
   }, 60_000);
 
-  it('50 MB of white space is an empty file; 50 MB of one line is a located error', async () => {
+  it('50 MB of white space is an empty file; an error at the end of a 50 MB line shows a window around the caret', async () => {
     const blank = tmp.file('blank.json', ' '.repeat(50_000_000));
     expect(expectCleanError(await inproc(['search', '-c', blank, 'x']))).toBe(`error: ${blank}: empty file`);
-    const junk = tmp.file('junk.json', `{"tools": [${'1,'.repeat(25_000_000)}]}`);
-    const line = expectCleanError(await inproc(['search', '-c', junk, 'x']));
-    expect(line).toBe(`error: ${junk}:1:12: each tool must be an object, found a number`);
+    const cut = tmp.file('cut.json', `{"tools": [{"name": "a", "description": "${'word '.repeat(10_000_000)}"}`);
+    const r = await inproc(['search', '-c', cut, 'x']);
+    expect(expectCleanError(r)).toBe(`error: ${cut}:1:50000044: invalid JSON: unexpected end of input`);
+    const [, excerpt, caret] = r.stderr.split('\n');
+    expect(excerpt!.length).toBeLessThan(120);
+    expect(excerpt!.endsWith('word "}')).toBe(true);
+    expect(caret!.length).toBe(excerpt!.length + 1);
   }, 60_000);
 
   it.runIf(process.env.HARDENING_BIG === '1')('50 MB catalogs of 225,000 tools (JSON and YAML) load within bounds', async () => {
@@ -200,7 +216,8 @@ describe('--batch lines', () => {
   });
 
   it('a 20 MB line read in 64 kB chunks takes linear time (no re-copying per chunk)', async () => {
-    const line = Buffer.from(`{"query":"${'a'.repeat(20_000_000)}"}`);
+    // An unknown key: decoded (scanned), never scored, so the time is the reading.
+    const line = Buffer.from(`{"query":"zzz","pad":"${'a'.repeat(20_000_000)}"}`);
     const chunks: Buffer[] = [];
     for (let i = 0; i < line.length; i += 65_536) chunks.push(line.subarray(i, i + 65_536));
     chunks.push(Buffer.from('\n{"query":"issue"}\n'));
@@ -208,7 +225,8 @@ describe('--batch lines', () => {
     const t0 = Date.now();
     await runBatch(index, (async function* () { yield* chunks; })(), (s) => (out += s));
     expect(out).toBe('{"matches":[]}\n{"matches":["create_issue"]}\n');
-    expect(Date.now() - t0).toBeLessThan(10_000);
+    // Re-copying the pending bytes on every chunk took 45 s here.
+    expect(Date.now() - t0).toBeLessThan(5_000);
   });
 });
 
@@ -261,12 +279,17 @@ describe('broken files of every other kind', () => {
       const file = tmp.file('top.json', value);
       for (const argv of [['search', '-c', file, 'x'], ['simulate', file, '-c', DEMO], ['test', file], ['eval', file, '-c', DEMO], ['lint', file]]) {
         const r = await inproc(argv);
-        expectCleanError(r, file);
+        // An empty list is a catalog without tools: the reference's construction error, which has no position.
+        if (r.stderr.startsWith('error: tools is required')) expect(['[]', '{"tools": []}']).toContain(value);
+        // An empty list is also an empty conversation: one model call, with nothing recorded.
+        else if (argv[0] === 'simulate' && value === '[]') expect(r.code).toBe(0);
+        else expectCleanError(r, file);
       }
     }
   });
 
   it('custom YAML tags are refused at the tag', async () => {
+    // The caret goes under the tag's first character (`!!binary`, not its second `!`).
     for (const [value, shown] of [['!important read this', '!important'], ['!!binary aGVsbG8=', '!!binary'], ['!!set {a, b}', '!!set'], ['!!omap [a: 1]', '!!omap'], ['!!timestamp 2001-12-14', '!!timestamp'], ['!<tag:x.org,2000:t> v', 'tag:x.org,2000:t']]) {
       const file = tmp.file('tag.yaml', `tools:\n  - name: a\n    description: ${value}\n`);
       expect(expectCleanError(await inproc(['search', '-c', file, 'x']))).toBe(`error: ${file}:3:18: unsupported YAML tag ${JSON.stringify(shown)} (quote the value if it is text)`);

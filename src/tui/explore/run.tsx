@@ -6,6 +6,7 @@ import type { ToolIndex } from '../../core/scorer.js';
 import type { ToolInfo } from '../../core/types.js';
 import { reraise, runFullScreen, type TerminalIo } from '../fullscreen.js';
 import { osc52 } from './command-line.js';
+import { warmUpSearch } from './search.js';
 import { Explore, type BaselineRanker } from './Explore.js';
 
 export interface ExploreOptions {
@@ -33,6 +34,7 @@ export async function loadFuseBaseline(tools: readonly ToolInfo[]): Promise<Base
  * terminal ignores clipboard requests.
  */
 export async function runExplore(options: ExploreOptions): Promise<void> {
+  warmUpSearch(options.index);
   const copied: string[] = [];
   const onCopy = (line: string): void => {
     copied.push(line);

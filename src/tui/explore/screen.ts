@@ -7,7 +7,7 @@ import { RULES } from '../../core/scorer.js';
 import { displayWidth } from '../../render/width.js';
 import { bar, cell, fitLine, nameCell, padLine, rowLine, safe, safeName, seg, withTone, type Line, type Segment } from '../line.js';
 import type { Size } from '../size.js';
-import { hintLine, scrollWindow, titleLine } from '../chrome.js';
+import { hintLine, plural, scrollWindow, titleLine } from '../chrome.js';
 import { rankDelta, type ExploreResult } from './search.js';
 import type { ExploreState } from './state.js';
 
@@ -81,10 +81,6 @@ export function queryLine(s: ExploreState, width: number): Line {
   while (displayWidth(shownBefore) > room - 2 && shownBefore.length > 0) shownBefore = Array.from(shownBefore).slice(1).join('');
   const lead = shownBefore !== before ? seg('…', 'dim') : seg('');
   return fitLine([label, lead, seg(shownBefore), seg(at, 'cursor'), seg(after)], width);
-}
-
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
 }
 
 export function statusLine(view: ExploreView, width: number): Line {

@@ -34,13 +34,10 @@ function toolCallLine(c: ToolCall | { name: string; arguments: string; id: strin
 
 /** The recorded result of a tool_search call: its matches (or what it holds instead). */
 function searchResultSegments(text: string | null, tools: readonly string[] | null): Segment[] {
-  let out: Segment[];
-  if (tools !== null) out = [seg(`loaded ${names(tools)}`)];
-  else {
-    const matches = text === null ? null : decodeMatches(text);
-    out = matches === null ? [seg(`(not a matches result) ${safe(text ?? '')}`, 'warning')] : [seg(`matches: ${names(matches)}`)];
-  }
-  return out;
+  if (tools !== null) return [seg(`loaded ${names(tools)}`)];
+  // Read as forward selection reads it: a text that does not decode is skipped by the middleware.
+  const matches = text === null ? null : decodeMatches(text);
+  return matches === null ? [seg(`(not a matches result: skipped) ${safe(text ?? '')}`, 'warning')] : [seg(`matches: ${names(matches)}`)];
 }
 
 /** With replay on: the line under a search result that a fresh search would change. */

@@ -5,7 +5,7 @@
  */
 import { TOOL_SEARCH_NAME } from '../../core/toolsearch.js';
 import { displayWidth } from '../../render/width.js';
-import { hintLine, scrollWindow, titleLine } from '../chrome.js';
+import { hintLine, plural, scrollWindow, titleLine } from '../chrome.js';
 import { cell, fitLine, fitName, nameCell, rowLine, safe, safeName, seg, wrapText, type Line, type Segment } from '../line.js';
 import type { Size } from '../size.js';
 import { messageWindow, type MessageContext } from './messages.js';
@@ -46,10 +46,6 @@ export function stepperLayout(size: Size): StepperLayout {
   const leftWidth = Math.max(18, Math.min(40, Math.floor(width * 0.38)));
   const rightWidth = Math.max(10, width - leftWidth - 1);
   return { width, height, leftWidth, rightWidth, topHeight, messagesHeight };
-}
-
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
 }
 
 export function headerLine(s: StepperState, width: number): Line {
@@ -188,6 +184,7 @@ function historyLines(s: StepperState, inputs: StepperInputs, name: string): str
   if (kind === 'dynamic') {
     if (h.addedAt !== null) out.push(`added at call ${h.addedAt} by forward selection`);
     else if (h.firstVisible !== null) out.push(`visible from call ${h.firstVisible} (the full tool list)`);
+    else if (s.report.mode === 'native') out.push('never in the visible list: deferred, offered through the model\'s own search');
     else out.push('never visible in this conversation');
     if (h.loadedBy) {
       const q = h.loadedBy.query === null ? '(arguments did not decode)' : `"${safe(h.loadedBy.query)}"`;
