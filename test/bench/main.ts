@@ -486,7 +486,7 @@ async function benchSimulate(): Promise<void> {
     const a = referenceRun(mw, demo.static, chunks);
     const b = ourRun(mw, demo.static, chunks);
     if (JSON.stringify(a) !== JSON.stringify(b)) throw new Error(`reference-style run and AgentRun disagree at ${calls} calls`);
-    const reps = calls >= 2000 ? 1 : 3;
+    const reps = calls >= 2000 ? 2 : 3;
     const ts: number[] = [];
     for (let r = 0; r < reps; r++) {
       gc();

@@ -105,7 +105,7 @@ describe.concurrent('terminal safety', () => {
   it('select warnings and simulate output are escaped', async ({ expect }) => {
     const sel = await run(['select', '-c', `${FX}/control-chars.json`, 'x\x1b[2J']);
     expect(sel.stderr).toBe('warning: skipped x\\x1b[2J: not a dynamic tool\n');
-    const sim = await run(['simulate', `${FX}/control-chars-chat.json`, '-c', `${FX}/control-chars.json`]);
+    const sim = await run(['simulate', '--no-tokens', `${FX}/control-chars-chat.json`, '-c', `${FX}/control-chars.json`]);
     expect(sim.stdout).not.toContain(ESC);
     expect(sim.stdout).not.toContain('\u202e');
     expect(lines(sim.stdout).slice(3, 9)).toEqual([
@@ -138,7 +138,7 @@ describe.concurrent('terminal safety', () => {
       '#  tool                                   score  description',
       '1  mcp__atlassian__createJiraIssue           20  Create a n…',
     ]);
-    const sim = await run(['simulate', 'fixtures/transcripts/keyword-search-then-call.json', '-c', DEMO], { env: { COLUMNS: '70' } });
+    const sim = await run(['simulate', '--no-tokens', 'fixtures/transcripts/keyword-search-then-call.json', '-c', DEMO], { env: { COLUMNS: '70' } });
     for (const l of lines(sim.stdout)) expect(displayWidth(l)).toBeLessThanOrEqual(70);
   });
 

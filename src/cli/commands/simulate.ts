@@ -121,6 +121,7 @@ async function runTui(ctx: CliContext, file: string, flags: SimulateFlags): Prom
     mode: flags.mode,
     ...(flags.static !== undefined ? { staticNames: flags.static } : {}),
     replay: flags.replay === true,
+    tokens: flags.tokens ? { encoding: flags.tokenizer, toolFormat: flags.toolFormat } : null,
     color: ctx.outStyle.enabled,
     io: ctx.io,
   });

@@ -4,6 +4,7 @@
  * Everything is fitted to its width here; components only draw.
  */
 import { TOOL_SEARCH_NAME } from '../../core/toolsearch.js';
+import { formatCallTokens } from '../../tokens/format.js';
 import { displayWidth } from '../../render/width.js';
 import { hintLine, plural, scrollWindow, titleLine } from '../chrome.js';
 import { cell, fitLine, fitName, nameCell, rowLine, safe, safeName, seg, wrapText, type Line, type Segment } from '../line.js';
@@ -125,6 +126,7 @@ export function toolPanelLines(s: StepperState, inputs: StepperInputs, width: nu
     title.push(seg(` · ${turn.deferred.length} deferred${loaded > 0 ? ` (•${loaded} loaded)` : ''}`));
   }
   title.push(seg(` · ${turn.hidden_count} hidden`));
+  if (turn.tokens) title.push(seg(` · ${formatCallTokens(turn.tokens)}`, turn.tokens.cache.state === 'break' ? 'replay' : undefined));
   const change = visibilityChangeAt(s.report, turn.call);
   if (change) title.push(seg(` · replay +${change.gained.length} -${change.lost.length}`, 'replay'));
   const lines: Line[] = [titleLine(title, width)];
