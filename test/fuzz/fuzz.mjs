@@ -15,7 +15,11 @@
  * --workers N (default 2), --timeout SECONDS per run (default 10),
  * --out DIR (where failing inputs are saved; default
  * $TMPDIR/toolsearch-fuzz-failures), --json (print the summary as JSON on
- * the last line), --keep (keep the workspace).
+ * the last line), --keep (keep the workspace), --stats (the kinds of clean
+ * errors seen), --plan-only (print what each iteration would run, run
+ * nothing: shows that the plan depends on the seed alone), --main FILE (the
+ * compiled `cli/main.js` to run in process, e.g. a snapshot of dist/ while
+ * others rebuild).
  *
  * Deterministic given the seed: iteration K draws from a generator seeded by
  * (seed, K) alone. Exit status: 0 when no run failed, 1 otherwise, 2 on bad
@@ -34,7 +38,7 @@ import { loadCorpus, planEnv, planIteration, prepareWorkspace } from './scenario
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(ROOT, 'bin/toolsearch.js');
-const MAIN_JS = join(ROOT, 'dist/cli/main.js');
+let MAIN_JS = join(ROOT, 'dist/cli/main.js');
 const WORKER = fileURLToPath(new URL('./worker.mjs', import.meta.url));
 
 function usage(message) {
@@ -43,7 +47,7 @@ function usage(message) {
 }
 
 export function parseOptions(argv) {
-  const o = { iterations: 1000, seed: String(Date.now() % 1_000_000_000), start: 0, mode: 'inproc', workers: 2, timeout: 10, out: join(tmpdir(), 'toolsearch-fuzz-failures'), json: false, keep: false, replay: null, quiet: false, stats: false };
+  const o = { iterations: 1000, seed: String(Date.now() % 1_000_000_000), start: 0, mode: 'inproc', workers: 2, timeout: 10, out: join(tmpdir(), 'toolsearch-fuzz-failures'), json: false, keep: false, replay: null, quiet: false, stats: false, planOnly: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => {
@@ -68,6 +72,8 @@ export function parseOptions(argv) {
       case '--keep': o.keep = true; break;
       case '--quiet': o.quiet = true; break;
       case '--stats': o.stats = true; break;
+      case '--plan-only': o.planOnly = true; break;
+      case '--main': o.main = value(); break;
       case '-h': case '--help':
         process.stdout.write(readFileSync(fileURLToPath(import.meta.url), 'utf8').split('*/')[0].replace(/^#!.*\n\/\*\*\n/, '').replace(/^ \* ?/gm, ''));
         process.exit(0);
@@ -317,6 +323,7 @@ function saveFailure(state, iteration, res) {
 /** Runs the fuzzer; resolves to the summary. */
 export async function runFuzz(options) {
   const o = { ...parseOptions([]), ...options };
+  if (o.main) MAIN_JS = o.main;
   if (!existsSync(MAIN_JS)) usage('dist/cli/main.js not found: run `npm run build` first');
   const ws = mkdtempSync(join(tmpdir(), 'toolsearch-fuzz-'));
   const fixturesDir = join(ROOT, 'fixtures');
@@ -330,6 +337,17 @@ export async function runFuzz(options) {
   const summary = { seed: o.seed, mode: o.mode, iterations: 0, runs: 0, results: 0, errors: 0, failures: 0, durationMs: 0, byCommand: {}, errorKinds: {}, failed: [] };
   const log = (s) => o.quiet || process.stderr.write(s);
   try {
+    if (o.planOnly) {
+      for (let i = o.start; i < o.start + o.iterations; i++) {
+        const rng = iterationRng(o.seed, i);
+        const plan = planIteration(rng, i, state);
+        const { env, tty } = planEnv(rng);
+        const digest = plan.bytes ? createHash('sha256').update(plan.bytes).digest('hex').slice(0, 16) : '-';
+        const argv = plan.runs.map((r) => r.argv.map((a) => JSON.stringify(a.split(ws).join('<ws>')).slice(0, 200)).join(' '));
+        process.stdout.write(`${i} ${plan.kind} ${plan.seed ?? '-'} [${plan.applied.join(',')}] ${digest} ${JSON.stringify(env)} ${tty} :: ${argv.join(' && ')}\n`);
+      }
+      return summary;
+    }
     if (o.replay !== null) {
       const res = await runIteration(state, pool, o.replay);
       const dir = saveFailure(state, o.replay, res);
@@ -422,6 +440,6 @@ function printSummary(s, o) {
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const o = parseOptions(process.argv.slice(2));
   const s = await runFuzz(o);
-  if (o.replay === null) printSummary(s, o);
+  if (o.replay === null && !o.planOnly) printSummary(s, o);
   process.exitCode = s.failures === 0 ? 0 : 1;
 }

@@ -248,6 +248,8 @@ export function planIteration(rng, iteration, state) {
 export function planEnv(rng) {
   const env = { NO_COLOR: '1' };
   if (rng.chance(0.3)) env.COLUMNS = String(rng.pick([20, 40, 80, 200, 1000]));
+  // Now and then a small (or invalid) bound, so the limit errors are fuzzed too.
+  if (rng.chance(0.06)) env[rng.pick(['TOOLSEARCH_MAX_BYTES', 'TOOLSEARCH_MAX_DEPTH', 'TOOLSEARCH_MAX_ALIASES', 'TOOLSEARCH_MAX_MESSAGES'])] = rng.pick(['1', '3', '100', '0', 'x']);
   const color = rng.chance(0.15);
   if (color) env.FORCE_COLOR = '1';
   return { env, tty: rng.chance(0.2), color };

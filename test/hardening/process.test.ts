@@ -121,6 +121,7 @@ describe('input files are never written', () => {
 describe('output files are written atomically', () => {
   let dir: string;
   let suite: string;
+  let passing: string;
   let invalid: string;
 
   beforeAll(() => {
@@ -129,6 +130,8 @@ describe('output files are written atomically', () => {
     cpSync(join(ROOT, 'fixtures/catalogs/demo.yaml'), join(tmp.dir, 'demo.yaml'));
     suite = join(dir, 'record.yaml');
     writeFileSync(suite, `catalog: ../demo.yaml\ncases:\n  - name: recorded\n    query: create issue\n    record: true\n`);
+    passing = join(dir, 'passing.yaml');
+    writeFileSync(passing, `catalog: ../demo.yaml\ncases:\n  - name: passes\n    query: create issue\n    includes: [mcp__github__create_issue]\n`);
     invalid = join(dir, 'invalid.yaml');
     writeFileSync(invalid, `catalog: ../demo.yaml\ncases:\n  - name: bad\n    query: create issue\n    exactt: []\n`);
   });
@@ -139,7 +142,7 @@ describe('output files are written atomically', () => {
     const out = join(tmp.dir, 'report.xml');
     writeFileSync(out, 'old report');
     const ino = statSync(out).ino;
-    const r = await spawnCli(['test', suite, '--reporter', 'junit', '--output', out]);
+    const r = await spawnCli(['test', passing, '--reporter', 'junit', '--output', out]);
     expect(r.code, r.stderr).toBe(0);
     expect(readFileSync(out, 'utf8')).toMatch(/^<\?xml/);
     expect(statSync(out).ino).not.toBe(ino);
@@ -158,11 +161,11 @@ describe('output files are written atomically', () => {
   it('a target that cannot be written: a clean error, no temporary file left', async () => {
     const asDir = join(tmp.dir, 'is-a-dir.xml');
     mkdirSync(asDir);
-    const r = await spawnCli(['test', suite, '--reporter', 'junit', '--output', asDir]);
+    const r = await spawnCli(['test', passing, '--reporter', 'junit', '--output', asDir]);
     expect(expectCleanError(r)).toBe(`error: ${asDir}: cannot write file: it is a directory`);
     expect(leftovers(tmp.dir)).toEqual([]);
     const missing = join(tmp.dir, 'no-such-dir', 'r.xml');
-    expect(expectCleanError(await spawnCli(['test', suite, '--output', missing]))).toBe(`error: ${missing}: cannot write file: its directory does not exist`);
+    expect(expectCleanError(await spawnCli(['test', passing, '--output', missing]))).toBe(`error: ${missing}: cannot write file: its directory does not exist`);
   });
 
   it('test --update: an invalid suite is left as it was; a valid one is replaced by a rename', async () => {
@@ -183,9 +186,10 @@ describe('output files are written atomically', () => {
     for (const delay of [50, 150, 300, 450, 600, 800, 1000]) {
       writeFileSync(out, old);
       const child = spawn(process.execPath, [BIN, 'test', 'fixtures/suites/demo.yaml', 'fixtures/suites/conversations.yaml', '--reporter', 'json', '--output', out], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' }, stdio: 'ignore' });
+      const closed = new Promise((r) => child.on('close', r));
       await new Promise((r) => setTimeout(r, delay));
       child.kill('SIGKILL');
-      await new Promise((r) => child.on('close', r));
+      await closed;
       const text = readFileSync(out, 'utf8');
       if (text !== old) expect(() => JSON.parse(text)).not.toThrow();
     }
@@ -207,11 +211,12 @@ describe('output files are written atomically', () => {
     expect(readFileSync(out, 'utf8')).toBe('old: catalog\n');
 
     const child = spawn(process.execPath, [BIN, 'import', '--mcp', hang, '--timeout', '30', '-o', out], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const closed = new Promise((r) => child.on('close', r));
     let err = '';
     child.stderr.on('data', (b: Buffer) => (err += b.toString()));
     await new Promise((r) => setTimeout(r, 800));
     child.kill('SIGINT');
-    await new Promise((r) => child.on('close', r));
+    await closed;
     expect(STACK.test(err)).toBe(false);
     expect(readFileSync(out, 'utf8')).toBe('old: catalog\n');
     expect(leftovers(tmp.dir)).toEqual([]);

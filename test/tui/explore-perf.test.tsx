@@ -2,8 +2,9 @@
  * Responsiveness of explore on a 5,000-tool catalog: the time from a key
  * press to the frame that shows its result, through the real path (Ink not
  * in debug mode, 60 fps throttle, the alternate-screen runner), with a fake
- * terminal. Prints the figures; asserts only a loose bound so a loaded CI
- * machine does not fail it. The README figure comes from:
+ * terminal. Prints the figures and asserts no timing (speed is measured, never
+ * asserted in tests): only that every keystroke landed and the last frame is
+ * right. The README figure comes from:
  *   NODE_ENV=production npx vitest run --config test/vitest.config.ts test/tui/explore-perf.test.tsx
  * (React's production build, as the CLI loads it).
  */
@@ -22,7 +23,7 @@ function quantile(xs: number[], q: number): number {
   return s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
 }
 
-test('explore re-renders a keystroke within a frame on 5,000 tools', async () => {
+test('explore on 5,000 tools: every keystroke lands and is drawn (prints the latency figures)', async () => {
   const index = new ToolIndex(TOOLS);
   // The search alone, for reference.
   const tBuild = performance.now();
@@ -94,6 +95,4 @@ test('explore re-renders a keystroke within a frame on 5,000 tools', async () =>
   );
   expect(lastFrame).toContain('select: 1 tool returned');
   expect(missed.filter((k) => k !== ' ' && k !== KEYS.backspace)).toEqual([]);
-  // Loose: a frame is 16 ms; this only catches a regression by an order of magnitude on a busy machine.
-  expect(quantile(cpu.slice(1), 0.5)).toBeLessThan(100);
 });
