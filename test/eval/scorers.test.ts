@@ -148,11 +148,11 @@ describe('regex scorer: patterns that could backtrack forever', () => {
     expect(hasNestedRepetition(pattern)).toBe(nested);
   });
 
-  it('searches a nested pattern as literal text, quickly', () => {
+  // Run as a regular expression, '(a+)+$' against 5,000 'a's backtracks for
+  // longer than the age of the universe: the test timeout is the hang guard.
+  it('searches a nested pattern as literal text (no catastrophic backtracking)', { timeout: 10_000 }, () => {
     const evil = [t('x', `${'a'.repeat(5000)}!`)];
-    const start = Date.now();
     expect(createRegexScorer(evil).rank('(a+)+$', 10)).toEqual([]);
-    expect(Date.now() - start).toBeLessThan(1000);
     expect(queryPattern('(a+)+$').source).toBe('\\(a\\+\\)\\+\\$');
   });
 });
