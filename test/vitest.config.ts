@@ -8,5 +8,9 @@ export default defineConfig({
     setupFiles: ['test/setup.ts'],
     testTimeout: 30_000,
     pool: 'forks',
+    // Vitest's default on a 2-core machine is one worker; most of our end-to-end
+    // tests wait on child processes (the built CLI, MCP servers), so three
+    // workers keep both cores busy.
+    maxWorkers: 3,
   },
 });
