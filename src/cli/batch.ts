@@ -11,10 +11,12 @@
 import type { ToolIndex } from '../core/scorer.js';
 import { runToolSearch } from '../core/toolsearch.js';
 import { resolveLimits } from '../formats/read.js';
+import { safeJson } from '../report/json.js';
 
 function answer(index: ToolIndex, line: Uint8Array): string {
   const r = runToolSearch(index, line);
-  return r.ok ? JSON.stringify({ matches: r.matches }) : JSON.stringify({ error: r.error });
+  // safeJson: a tool name's C1 or bidi controls as \u escapes, like every JSON output of the CLI.
+  return r.ok ? safeJson({ matches: r.matches }) : safeJson({ error: r.error });
 }
 
 /** Runs every line of `input` against `index`; returns the number of lines. */

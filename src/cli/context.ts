@@ -6,6 +6,7 @@
  */
 import { colorEnabled, createStyle, type Style } from '../render/color.js';
 import { clipLines, escapeLines } from '../render/escape.js';
+import { safeJson } from '../report/json.js';
 
 /** A writable text stream, as much of it as the CLI uses. */
 export interface OutStream {
@@ -65,9 +66,13 @@ export class CliContext {
     if (lines.length > 0) this.io.stdout.write(`${clipLines(lines.join('\n'))}\n`);
   }
 
-  /** Writes a JSON document to stdout (2-space indentation). */
+  /**
+   * Writes a JSON document to stdout (2-space indentation). Characters a
+   * terminal acts on that JSON leaves raw (C1, DEL, bidi controls) are
+   * written as `\uXXXX` escapes: the text decodes unchanged.
+   */
   json(value: unknown): void {
-    this.io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+    this.io.stdout.write(`${safeJson(value, undefined, 2)}\n`);
   }
 
   /** Writes text to stderr as it is. */

@@ -39,8 +39,18 @@ export async function catalogYaml(tools: readonly ToolInfo[], header: readonly s
       });
     }
   }
-  return doc.toString({ lineWidth: 0 });
+  // Text a terminal would act on (bidi controls, separators) goes double-quoted, as `\uXXXX` escapes.
+  visit(doc, {
+    Scalar(_key, node) {
+      if (typeof node.value === 'string' && TERMINAL_UNSAFE.test(node.value)) node.type = 'QUOTE_DOUBLE';
+    },
+  });
+  return doc.toString({ lineWidth: 0 }).replace(TERMINAL_UNSAFE_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
+
+// What YAML may leave raw in a double-quoted scalar and a terminal would act on (see report/json.ts).
+const TERMINAL_UNSAFE = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+const TERMINAL_UNSAFE_ALL = new RegExp(TERMINAL_UNSAFE.source, 'g');
 
 /** The catalog as JSON (`{"tools": [...]}`, 2-space indentation, final newline). */
 export function catalogJson(tools: readonly ToolInfo[]): string {

@@ -14,12 +14,20 @@ function visible(c: string): string {
   return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
 }
 
-/** Text content: `&`, `<`, `>` escaped, invalid characters made visible. */
+// Allowed, but a terminal acts on them (and a parser turns a raw CR into LF): written as character references.
+const TERMINAL = /[\r\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/** Text content: `&`, `<`, `>` escaped, invalid characters made visible, CR, C1 and bidi controls as references. */
 export function xmlText(s: string): string {
-  return s.replace(INVALID, visible).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return s
+    .replace(INVALID, visible)
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(TERMINAL, (c) => `&#x${c.charCodeAt(0).toString(16)};`);
 }
 
 /** An attribute value (for double quotes): also `"`, and line breaks and tabs as references so they survive normalization. */
 export function xmlAttr(s: string): string {
-  return xmlText(s).replace(/"/g, '&quot;').replace(/\n/g, '&#10;').replace(/\r/g, '&#13;').replace(/\t/g, '&#9;');
+  return xmlText(s).replace(/"/g, '&quot;').replace(/\n/g, '&#10;').replace(/\t/g, '&#9;');
 }

@@ -50,10 +50,11 @@ export function batchLineCount(bytes) {
 function checkJson(stdout) {
   try {
     JSON.parse(stdout);
-    return null;
   } catch (err) {
     return `invalid JSON on stdout: ${err.message}`;
   }
+  // JSON output escapes what a terminal would act on (the text decodes unchanged).
+  return checkHuman(stdout, 'the JSON output', false);
 }
 
 function checkJsonl(stdout, expected) {
@@ -71,13 +72,15 @@ function checkJsonl(stdout, expected) {
       return `--batch: line ${i + 1} is neither {"matches"} nor {"error"}`;
     }
   }
-  return null;
+  return checkHuman(stdout, 'the --batch output', false);
 }
 
 function checkXml(text) {
   if (!text.startsWith('<?xml')) return 'JUnit output does not start with <?xml';
   const m = XML_ILLEGAL.exec(text);
-  return m ? `a character XML forbids (U+${m[0].charCodeAt(0).toString(16)}) in the JUnit output` : null;
+  if (m) return `a character XML forbids (U+${m[0].charCodeAt(0).toString(16)}) in the JUnit output`;
+  // Tabs aside, what a terminal acts on is written as character references.
+  return checkHuman(text.replace(/\t/g, ' '), 'the JUnit output', false);
 }
 
 function checkHuman(text, where, lineLimit = true) {

@@ -86,7 +86,7 @@ describe('nesting: 100,000 levels is a clean error, not a stack overflow', () =>
     const file = tmp.file(name, text);
     const t0 = Date.now();
     // A labeled query set is always JSON lines.
-    const commands = [['search', '-c', file, 'x'], ['simulate', file, '-c', DEMO], ['test', file], ...(name.endsWith('.yaml') ? [] : [['lint', file], ['eval', file, '-c', DEMO]])];
+    const commands = [['search', '-c', file, 'x'], ['simulate', file, '-c', DEMO], ['test', file], ...(name.endsWith('.json') ? [['eval', file, '-c', DEMO]] : [])];
     for (const argv of commands) {
       const r = await inproc(argv);
       const line = expectCleanError(r, file);
@@ -152,7 +152,8 @@ describe('messages per transcript', () => {
     const file = tmp.file('many.jsonl', `${lines.join('\n')}\n`);
     const r = await inproc(['simulate', file, '-c', DEMO]);
     expect(expectCleanError(r)).toBe(`error: ${file}:100001:1: too many messages: more than 100000 (the limit)`);
-    expect(inputError(() => loadTranscriptFile(file, { limits: { maxMessages: 10 } })).headline).toBe(`${file}:11:1: too many messages: more than 10 (the limit)`);
+    const few = tmp.file('few.jsonl', `${lines.slice(0, 20).join('\n')}\n`);
+    expect(inputError(() => loadTranscriptFile(few, { limits: { maxMessages: 10 } })).headline).toBe(`${few}:11:1: too many messages: more than 10 (the limit)`);
   });
 });
 

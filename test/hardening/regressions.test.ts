@@ -105,3 +105,46 @@ describe('token counting of a 100,000-letter word is quick (fuzz seed 9 #1797: 2
     expect(Date.now() - t0).toBeLessThan(8000);
   });
 });
+
+describe('machine output stays intact yet never carries raw C1, DEL, separators or bidi controls', () => {
+  const hostile = `a\u009b31m\u0085\u007f\u2028\u202e\u2066b\rc`;
+  const UNSAFE_RAW = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+
+  it('--json of search, select and simulate (they used JSON.stringify as it is)', async () => {
+    const c = tmp.file('j.json', JSON.stringify({ tools: [{ name: `t${hostile}`, description: `create issue ${hostile}` }] }));
+    const search = await inproc(['search', '-c', c, '--json', 'create']);
+    expect(search.stdout).not.toMatch(UNSAFE_RAW);
+    expect(search.stdout).toContain('\\u009b31m\\u0085\\u007f\\u2028\\u202e\\u2066b\\rc');
+    expect((JSON.parse(search.stdout) as { matches: string[] }).matches).toEqual([`t${hostile}`]);
+    const select = await inproc(['select', '-c', c, '--json', `t${hostile}`]);
+    expect(select.stdout).not.toMatch(UNSAFE_RAW);
+    expect(JSON.parse(select.stdout)).toEqual({ matches: [`t${hostile}`], unknown: [] });
+    const t = tmp.file('jt.json', JSON.stringify([{ role: 'user', content: hostile }, { role: 'assistant', content: '', tool_calls: [{ id: 'c', type: 'function', function: { name: `t${hostile}`, arguments: '{}' } }] }]));
+    const sim = await inproc(['simulate', t, '-c', c, '--json']);
+    expect(sim.stdout).not.toMatch(UNSAFE_RAW);
+    expect(sim.stdout).toContain(JSON.stringify(`t${hostile}`).replace(/[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  });
+
+  it('--batch lines', async () => {
+    const c = tmp.file('b.json', JSON.stringify({ tools: [{ name: `t${hostile}`, description: 'create issue' }] }));
+    const r = await inproc(['search', '-c', c, '--batch', '-'], { stdin: '{"query":"create"}\n' });
+    expect(r.stdout).not.toMatch(UNSAFE_RAW);
+    expect(JSON.parse(r.stdout)).toEqual({ matches: [`t${hostile}`] });
+  });
+
+  it('JUnit: CR, C1 and bidi controls as character references (a raw CR would also read back as LF)', async () => {
+    const { xmlAttr, xmlText } = await import('../../src/report/xml.js');
+    expect(xmlText('a\rb\u009b\u202e<')).toBe('a&#xd;b&#x9b;&#x202e;&lt;');
+    expect(xmlAttr('a\r\n\t\u2028')).toBe('a&#xd;&#10;&#9;&#x2028;');
+  });
+
+  it('import: catalog YAML writes such text double-quoted, as \\u escapes that read back the same', async () => {
+    const { catalogYaml } = await import('../../src/mcp/catalog-file.js');
+    const { parse } = await import('yaml');
+    const tools = [{ name: 'a', description: `plain ${hostile}`, parameters: { type: 'object', properties: { [`k\u202e`]: { description: `v\u0085` } } } }];
+    const text = await catalogYaml(tools);
+    expect(text).not.toMatch(UNSAFE_RAW);
+    expect(text).not.toMatch(/\r/);
+    expect(parse(text)).toEqual({ tools });
+  });
+});

@@ -8,7 +8,7 @@
  */
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type CliResult, expectTerminalSafe, HOSTILE, spawnCli, tempDir } from './helpers.js';
+import { type CliResult, expectTerminalSafe, HOSTILE, spawnCli, tempDir, UNSAFE } from './helpers.js';
 
 const CAT = join(HOSTILE, 'escapes.catalog.json');
 const TRANSCRIPT = join(HOSTILE, 'escapes.transcript.json');
@@ -94,6 +94,11 @@ describe('--json keeps the text intact', () => {
       spawnCli(['lint', CAT, '--json']),
       spawnCli(['eval', QUERIES, '-c', CAT, '--json']),
     ]);
+    // Valid JSON, nothing a terminal acts on (C1 and bidi controls as \u escapes), the text intact once decoded.
+    for (const r of [search, select, simulate, lint, evaluation]) {
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).not.toMatch(UNSAFE);
+    }
     const s = JSON.parse(search.stdout) as { matches: string[]; results: Array<{ name: string; description: string }> };
     expect(s.matches[0]).toBe(RED);
     expect(s.results[0]!.description).toContain(`${ESC}[2J${ESC}[H`);
@@ -107,6 +112,7 @@ describe('--json keeps the text intact', () => {
     expect(calls.find((c) => c.name === RED)!.arguments).toBe(JSON.stringify({ text: `${ESC}]0;title\u0007` }));
     expect(sim.violations.map((v) => v.tool)).toContain('no_such\u202etool');
     expect(lint.stdout).toContain(JSON.stringify(RED));
+    expect(simulate.stdout).toContain('no_such\\u202etool');
     expect(JSON.parse(lint.stdout)).toBeTruthy();
     expect(JSON.parse(evaluation.stdout)).toBeTruthy();
     expect(evaluation.stdout).toContain(JSON.stringify(RED));
