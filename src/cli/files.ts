@@ -1,21 +1,7 @@
 /** Opening input files for reading with errors users understand (exit 2 with the file name). */
 import { createReadStream, statSync } from 'node:fs';
 import { InputError } from '../errors.js';
-
-function reason(err: unknown): string {
-  const code = (err as NodeJS.ErrnoException).code;
-  switch (code) {
-    case 'ENOENT':
-      return 'no such file';
-    case 'EACCES':
-    case 'EPERM':
-      return 'cannot read file: permission denied';
-    case 'EISDIR':
-      return 'is a directory, not a file';
-    default:
-      return `cannot read file${typeof code === 'string' ? `: ${code}` : ''}`;
-  }
-}
+import { describeFsError as reason } from '../formats/read.js';
 
 /** A readable stream over a file, or stdin for `-`. Checks first, so a missing file or a directory is an InputError. */
 export function openInput(file: string, stdin: NodeJS.ReadableStream): AsyncIterable<Buffer | string> {

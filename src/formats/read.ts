@@ -60,7 +60,8 @@ function fileError(path: string, message: string): InputError {
   return new InputError(message, { file: path, line: 0, column: 0 });
 }
 
-function describeFsError(err: unknown): string {
+/** A file-system error as one short phrase users understand (`no such file`, `is a directory, not a file`, …). */
+export function describeFsError(err: unknown): string {
   const code = (err as { code?: unknown } | null)?.code;
   switch (code) {
     case 'ENOENT':
