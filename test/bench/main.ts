@@ -582,15 +582,12 @@ interface Ran {
 }
 
 /** Runs `node args…`; with /usr/bin/time, also the child's CPU time and peak RSS. */
-function run(args: readonly string[], opts: { env?: Record<string, string> } = {}): Ran {
+function run(args: readonly string[], opts: { env?: Record<string, string>; unset?: readonly string[] } = {}): Ran {
+  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', ...(opts.env ?? {}) };
+  for (const k of opts.unset ?? []) delete env[k];
   const [cmd, cmdArgs] = TIME_BIN ? [TIME_BIN, ['-f', '@@TIME %U %S %M', process.execPath, ...args]] : [process.execPath, [...args]];
   const t = performance.now();
-  const r = spawnSync(cmd, cmdArgs, {
-    cwd: REPO,
-    encoding: 'utf8',
-    maxBuffer: 1 << 30,
-    env: { ...process.env, NO_COLOR: '1', ...(opts.env ?? {}) },
-  });
+  const r = spawnSync(cmd, cmdArgs, { cwd: REPO, encoding: 'utf8', maxBuffer: 1 << 30, env });
   const ms = performance.now() - t;
   let stderr = r.stderr ?? '';
   let cpu = NaN;
@@ -720,6 +717,42 @@ async function benchCli(): Promise<void> {
     }
   }
 
+  // This machine sets NODE_EXTRA_CA_CERTS, which Node reads at every start:
+  // the same processes without it show what that costs.
+  if (process.env.NODE_EXTRA_CA_CERTS) {
+    const unset = ['NODE_EXTRA_CA_CERTS'];
+    const bare: Array<[string, string, string[], number | undefined]> = [
+      ['cli.node.nocerts', 'node -e 0', ['-e', '0'], undefined],
+      ['cli.version.nocerts', 'toolsearch --version', [CLI, '--version'], 80],
+      ['cli.search.nocerts', 'toolsearch search -c demo.yaml create issue', [CLI, 'search', '-c', demo, 'create', 'issue'], 150],
+    ];
+    for (const [id, label, args, target] of bare) {
+      // Interleaved with the same command as configured, so both see the same load.
+      const without: number[] = [];
+      const withCerts: number[] = [];
+      const cpu: number[] = [];
+      run(args, { unset });
+      for (let i = 0; i < n; i++) {
+        const a = run(args, { unset });
+        const b = run(args);
+        if (a.status !== 0 || b.status !== 0) throw new Error(`${args.join(' ')} failed: ${a.stderr.slice(0, 300)}`);
+        without.push(a.ms);
+        cpu.push(a.cpu);
+        withCerts.push(b.ms);
+      }
+      add({
+        id,
+        section: 'cli',
+        label: `${label}  (NODE_EXTRA_CA_CERTS unset)`,
+        value: median(without),
+        unit: 'ms',
+        better: 'lower',
+        spread: `${spreadOf(without)}${cpuNote(median(cpu))}; set: ${fmt(median(withCerts))} ms`,
+        ...(target !== undefined ? { target: `≤ ${target} ms`, ok: median(without) <= target } : {}),
+      });
+    }
+  }
+
   // search --batch: 10,000 lines against the 10,000-tool catalog.
   const size = 10_000;
   const tools = flatCatalog(size);
@@ -814,7 +847,10 @@ async function main(): Promise<void> {
   const started = new Date();
   const load0 = loadavg();
   console.log(`toolsearch benchmarks — ${started.toISOString()}`);
-  console.log(`node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, load average ${load0.map((x) => x.toFixed(2)).join(' ')}${QUICK ? ', --quick' : ''}, seed ${SEED}`);
+  console.log(
+    `node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, load average ${load0.map((x) => x.toFixed(2)).join(' ')}` +
+      `${QUICK ? ', --quick' : ''}, seed ${SEED}${process.env.NODE_EXTRA_CA_CERTS ? ', NODE_EXTRA_CA_CERTS set' : ''}`,
+  );
   if (ONLY.has('query')) for (const size of SIZES) benchQueries(size);
   if (ONLY.has('build')) for (const size of SIZES) benchBuild(size);
   if (ONLY.has('simulate')) await benchSimulate();

@@ -206,7 +206,13 @@ class SpawnPool {
     else await new Promise((resolve) => this.waiting.push(resolve));
     try {
       return await new Promise((resolve) => {
-        const child = spawn(process.execPath, [BIN, ...job.argv], { cwd: this.cwd, env: childEnv(job.env), stdio: ['pipe', 'pipe', 'pipe'] });
+        let child;
+        try {
+          child = spawn(process.execPath, [BIN, ...job.argv], { cwd: this.cwd, env: childEnv(job.env), stdio: ['pipe', 'pipe', 'pipe'] });
+        } catch (e) {
+          resolve({ code: null, stdout: '', stderr: '', crash: `the fuzzer could not start the run: ${e.message}` });
+          return;
+        }
         const out = [];
         const err = [];
         let timedOut = false;

@@ -208,6 +208,12 @@ function argvRuns(rng, p) {
   return [{ argv, output: argv.includes('--json') ? 'json' : 'human' }];
 }
 
+/** A command line can carry no NUL byte (the OS ends the argument there): drop them, in both modes alike. */
+function realArgv(runs) {
+  for (const r of runs) r.argv = r.argv.map((a) => a.replace(/\0/g, ''));
+  return runs;
+}
+
 /**
  * The iteration's plan: `{kind, seed, applied, inputPath, bytes, runs}`;
  * `inputPath` is null when the iteration mutates no file.
@@ -223,7 +229,7 @@ export function planIteration(rng, iteration, state) {
     transcripts: ['keyword-search-then-call.json', 'select-search.json', 'keyword-search-then-call.openai.json', 'redundant-select.json'].map((f) => join(ws, 'fixtures/transcripts', f)),
     transcriptsFixed: join(ws, 'fixtures/transcripts/keyword-search-then-call.json'),
   };
-  if (kind === 'argv') return { kind, seed: null, applied: [], inputPath: null, bytes: null, runs: argvRuns(rng, p) };
+  if (kind === 'argv') return { kind, seed: null, applied: [], inputPath: null, bytes: null, runs: realArgv(argvRuns(rng, p)) };
   const seeds = corpus.filter((s) => s.kind === kind);
   // Small seeds run fast: prefer them two to one over the 50–100 kB demo files.
   const small = seeds.filter((s) => s.bytes.length < 20_000);
@@ -237,7 +243,7 @@ export function planIteration(rng, iteration, state) {
   if (twin) runs.push(twin);
   // Catalog runs read the batch from the fixed file; batch runs read the mutated one.
   for (const r of runs) if (r.batchFile === inputPath || r.stdinFile === inputPath) r.batchBytes = bytes;
-  return { kind, seed: seed.rel, applied, inputPath: kind === 'args' ? null : inputPath, bytes, runs, rel: relative(ws, inputPath) };
+  return { kind, seed: seed.rel, applied, inputPath: kind === 'args' ? null : inputPath, bytes, runs: realArgv(runs), rel: relative(ws, inputPath) };
 }
 
 /**
