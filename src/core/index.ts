@@ -14,6 +14,9 @@ export {
   type KeywordScore,
   type ScoredTool,
   type ToolExplanation,
+  type PrefilterMode,
+  type ToolIndexOptions,
+  PREFILTER_SCAN_BUDGET,
 } from './scorer.js';
 export {
   parseGoJson,

@@ -112,19 +112,19 @@ const FIELDS = [
 const SENTENCES: ReadonlyArray<(r: Rng, obj: string, svc: string) => string> = [
   (r) => `Returns the ${r.pick(FIELDS)}, ${r.pick(FIELDS)} and ${r.pick(FIELDS)} of each result.`,
   () => 'Supports pagination with a cursor; pass the next_cursor of the previous page.',
-  (r, obj) => `Use this when the user asks about a specific ${obj}.`,
+  (_r, obj) => `Use this when the user asks about a specific ${obj}.`,
   (r) => `Requires the ${r.pick(['read', 'write', 'admin', 'repo', 'chat:write', 'files.read', 'users:read'])} scope.`,
   (r) => `Results are sorted by ${r.pick(FIELDS)} (newest first) and limited to ${r.int(10, 500)} items.`,
-  (r, obj, svc) => `Fails if the ${obj} does not exist or the token has no access to it in ${svc}.`,
+  (_r, obj, svc) => `Fails if the ${obj} does not exist or the token has no access to it in ${svc}.`,
   (r) => `Optional filters: ${r.pick(FIELDS)}, ${r.pick(FIELDS)}.`,
   () => 'This operation is idempotent and safe to retry.',
   () => 'Rate limited: at most 60 calls per minute.',
-  (r, obj) => `Prefer the batch variant when changing more than one ${obj}.`,
+  (_r, obj) => `Prefer the batch variant when changing more than one ${obj}.`,
   (r) => `Dates use ISO 8601; times are in ${r.pick(['UTC', 'the workspace time zone', 'local time'])}.`,
   (r, obj) => `The ${obj} ${r.pick(FIELDS)} must be unique.`,
   () => 'Destructive: ask the user for confirmation first.',
   (r) => `Large payloads are truncated to ${r.int(1, 64)} KB.`,
-  (r, obj, svc) => `Works with ${svc} cloud and self-hosted instances.`,
+  (_r, _obj, svc) => `Works with ${svc} cloud and self-hosted instances.`,
 ];
 
 /** Occasional non-ASCII prose (accents, CJK, emoji, long s, dotted I), as real catalogs have. */

@@ -84,7 +84,6 @@ describe('nesting: 100,000 levels is a clean error, not a stack overflow', () =>
     ['JSONL', 'deep.jsonl', `{"role":"user","content":"x"}\n${nestedArrays(100_000)}\n`],
   ])('%s', async (_what, name, text) => {
     const file = tmp.file(name, text);
-    const t0 = Date.now();
     // A labeled query set is always JSON lines.
     const commands = [['search', '-c', file, 'x'], ['simulate', file, '-c', DEMO], ['test', file], ...(name.endsWith('.json') ? [['eval', file, '-c', DEMO]] : [])];
     for (const argv of commands) {
@@ -93,15 +92,12 @@ describe('nesting: 100,000 levels is a clean error, not a stack overflow', () =>
       expect(line).toMatch(/nesting deeper than 1000 levels/);
       expect(line).toMatch(new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+:\\d+: `));
     }
-    expect(Date.now() - t0).toBeLessThan(15_000);
   });
 
   it('YAML: 3,000,000 levels of flow or compact nesting (6 MB) fail fast, before the syntax tree is built', () => {
     // The library's parser took 80 s and 3 GB for the first of these.
     for (const [text, column] of [[`tools: ${nestedArrays(3_000_000)}\n`, 1007], [`${'- '.repeat(3_000_000)}x\n`, 2001], [`${'a: '.repeat(3_000_000)}x\n`, 3001], [`${'? '.repeat(3_000_000)}x\n`, 2001]] as const) {
-      const t0 = Date.now();
       expect(inputError(() => parseText('deep.yaml', text)).headline).toBe(`deep.yaml:1:${column}: nesting deeper than 1000 levels`);
-      expect(Date.now() - t0).toBeLessThan(5000);
     }
   });
 
@@ -127,11 +123,9 @@ describe('nesting: 100,000 levels is a clean error, not a stack overflow', () =>
 describe('YAML aliases', () => {
   it('a billion laughs stops at the alias limit, quickly, with its location', async () => {
     const bomb = join(ROOT, 'fixtures/formats/catalogs/bomb.yaml');
-    const t0 = Date.now();
     const r = await inproc(['search', '-c', bomb, 'lol']);
     expect(expectCleanError(r)).toBe(`error: ${bomb}:6:8: too many YAML aliases (more than 1000)`);
     expect(r.stderr).toContain('e: &e [*d,');
-    expect(Date.now() - t0).toBeLessThan(5000);
   });
 
   it('one huge anchor referenced many times stops at the expansion limit', () => {
@@ -164,21 +158,17 @@ describe('file size', () => {
       const fd = openSync(file, 'w');
       ftruncateSync(fd, size);
       closeSync(fd);
-      const t0 = Date.now();
       const r = await inproc(['search', '-c', file, 'x']);
       expect(expectCleanError(r)).toBe(`error: ${file}: file too large: ${size} bytes (limit 67108864)`);
-      expect(Date.now() - t0).toBeLessThan(2000);
     }
   });
 
   it('a 50 MB catalog holding one 50 MB description loads within bounds (the built CLI, heap capped at 768 MB)', async () => {
     const file = tmp.file('big-description.json', `{"tools":[{"name":"a","description":"${'word '.repeat(10_000_000)}"},{"name":"b","description":"create issue"}]}`);
-    const t0 = Date.now();
     const r = await spawnCli(['search', '-c', file, 'create', 'issue', '--json'], { env: { NODE_OPTIONS: '--max-old-space-size=768' } });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).matches).toEqual(['b']);
-    expect(Date.now() - t0).toBeLessThan(30_000);
   }, 60_000);
 
   it('50 MB of white space is an empty file; an error at the end of a 50 MB line shows a window around the caret', async () => {
@@ -216,18 +206,17 @@ describe('--batch lines', () => {
     expect(out.split('\n')).toEqual(['{"matches":["create_issue"]}', '{"error":"line too long: more than 64 bytes (the limit)"}', '{"matches":["create_issue"]}', '']);
   });
 
-  it('a 20 MB line read in 64 kB chunks takes linear time (no re-copying per chunk)', async () => {
+  // Re-copying the pending bytes on every chunk (quadratic) took 45 s here; the
+  // test timeout is the guard, no wall-clock assertion (speed is benchmarked).
+  it('a 20 MB line read in 64 kB chunks is read without re-copying per chunk', { timeout: 30_000 }, async () => {
     // An unknown key: decoded (scanned), never scored, so the time is the reading.
     const line = Buffer.from(`{"query":"zzz","pad":"${'a'.repeat(20_000_000)}"}`);
     const chunks: Buffer[] = [];
     for (let i = 0; i < line.length; i += 65_536) chunks.push(line.subarray(i, i + 65_536));
     chunks.push(Buffer.from('\n{"query":"issue"}\n'));
     let out = '';
-    const t0 = Date.now();
     await runBatch(index, (async function* () { yield* chunks; })(), (s) => (out += s));
     expect(out).toBe('{"matches":[]}\n{"matches":["create_issue"]}\n');
-    // Re-copying the pending bytes on every chunk took 45 s here.
-    expect(Date.now() - t0).toBeLessThan(5_000);
   });
 });
 

@@ -37,7 +37,9 @@ interface Summary {
 
 describe('fuzz (short deterministic pass)', () => {
   it(`${ITERATIONS} iterations with seed ${SEED}: no crash, stack trace, hang, invalid JSON or raw control character`, async () => {
-    const r = await fuzz(['--iterations', ITERATIONS, '--seed', SEED, '--json', '--quiet']);
+    // 30 s per run: `simulate` counts tokens by default (the tokenizer loads once per
+    // worker), and CI runs this beside the rest of the suite on 2 cores.
+    const r = await fuzz(['--iterations', ITERATIONS, '--seed', SEED, '--json', '--quiet', '--timeout', '30']);
     const summary = JSON.parse(r.stdout.trim().split('\n').pop()!) as Summary;
     expect(summary.failed, r.stdout).toEqual([]);
     expect(summary.failures).toBe(0);
