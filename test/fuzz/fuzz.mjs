@@ -19,7 +19,8 @@
  * errors seen), --plan-only (print what each iteration would run, run
  * nothing: shows that the plan depends on the seed alone), --main FILE (the
  * compiled `cli/main.js` to run in process, e.g. a snapshot of dist/ while
- * others rebuild).
+ * others rebuild), --bin FILE (the same for --mode spawn: a copy of
+ * bin/toolsearch.js beside such a snapshot).
  *
  * Deterministic given the seed: iteration K draws from a generator seeded by
  * (seed, K) alone. Exit status: 0 when no run failed, 1 otherwise, 2 on bad
@@ -37,7 +38,7 @@ import { iterationRng } from './rng.mjs';
 import { loadCorpus, planEnv, planIteration, prepareWorkspace } from './scenarios.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const BIN = join(ROOT, 'bin/toolsearch.js');
+let BIN = join(ROOT, 'bin/toolsearch.js');
 let MAIN_JS = join(ROOT, 'dist/cli/main.js');
 const WORKER = fileURLToPath(new URL('./worker.mjs', import.meta.url));
 
@@ -74,6 +75,7 @@ export function parseOptions(argv) {
       case '--stats': o.stats = true; break;
       case '--plan-only': o.planOnly = true; break;
       case '--main': o.main = value(); break;
+      case '--bin': o.bin = value(); break;
       case '-h': case '--help':
         process.stdout.write(readFileSync(fileURLToPath(import.meta.url), 'utf8').split('*/')[0].replace(/^#!.*\n\/\*\*\n/, '').replace(/^ \* ?/gm, ''));
         process.exit(0);
@@ -330,17 +332,26 @@ function saveFailure(state, iteration, res) {
 export async function runFuzz(options) {
   const o = { ...parseOptions([]), ...options };
   if (o.main) MAIN_JS = o.main;
+  if (o.bin) BIN = o.bin;
   if (!existsSync(MAIN_JS)) usage('dist/cli/main.js not found: run `npm run build` first');
   const ws = mkdtempSync(join(tmpdir(), 'toolsearch-fuzz-'));
   const fixturesDir = join(ROOT, 'fixtures');
   const { corpus } = loadCorpus(fixturesDir);
   prepareWorkspace(ws, fixturesDir, corpus);
   const state = { seed: o.seed, ws, corpus, out: o.out, keepInputs: o.replay !== null };
+  const summary = { seed: o.seed, mode: o.mode, iterations: 0, runs: 0, results: 0, errors: 0, failures: 0, durationMs: 0, byCommand: {}, errorKinds: {}, failed: [] };
+  // Interrupted: remove the workspace (and the workers end with the process).
+  const onSignal = (signal) => {
+    if (!o.keep) rmSync(ws, { recursive: true, force: true });
+    process.stderr.write(`fuzz: interrupted after ${summary.iterations} iterations\n`);
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
   // The runs read the workspace's copies only (the repository's fixtures, shared with others, may change meanwhile).
   const fixturesBefore = treeHashes(join(ws, 'fixtures'));
   const pool = o.mode === 'spawn' ? new SpawnPool(o.workers, o.timeout * 1000, ws) : new InProcPool(o.workers, o.timeout * 1000);
   const t0 = Date.now();
-  const summary = { seed: o.seed, mode: o.mode, iterations: 0, runs: 0, results: 0, errors: 0, failures: 0, durationMs: 0, byCommand: {}, errorKinds: {}, failed: [] };
   const log = (s) => o.quiet || process.stderr.write(s);
   try {
     if (o.planOnly) {
@@ -421,6 +432,8 @@ export async function runFuzz(options) {
     }
     if (!o.keep) rmSync(ws, { recursive: true, force: true });
     else log(`workspace kept: ${ws}\n`);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
   }
   return summary;
 }
