@@ -24,7 +24,7 @@ import { readInputFile } from '../../src/formats/read.js';
 import { readTranscriptDocument } from '../../src/formats/transcript.js';
 import type { Syntax } from '../../src/formats/nodes.js';
 import { SuiteParser } from '../../src/suite/parse.js';
-import { expectLoads, expectNoPollution, ROOT, tempDir } from './helpers.js';
+import { DEMO, expectLoads, expectNoPollution, expectTerminalSafe, inproc, ROOT, tempDir } from './helpers.js';
 
 const RUNS = Number(process.env.HARDENING_RUNS ?? 40);
 const SEED = process.env.HARDENING_SEED === undefined ? undefined : Number(process.env.HARDENING_SEED);
@@ -257,5 +257,45 @@ describe('tool_search arguments, recorded matches and --batch lines never throw'
       }),
       params(107),
     );
+  });
+});
+
+describe('the CLI in process, over generated documents', () => {
+  it('every command ends with exit 0, 1 or 2, never an internal error; human output stays terminal-safe; --json parses', async () => {
+    const t = tempDir();
+    try {
+      await fc.assert(
+        fc.asyncProperty(
+          documentLike,
+          fc.constantFrom('json', 'yaml', 'jsonl'),
+          fc.constantFrom('search', 'select', 'simulate', 'simulate-as-catalog', 'lint', 'test', 'eval'),
+          fc.boolean(),
+          async (doc, how, command, json) => {
+            const text = how === 'yaml' ? yamlStringify(doc) : how === 'json' ? (JSON.stringify(doc) ?? 'null') : (Array.isArray(doc) ? doc : [doc]).map((d) => JSON.stringify(d) ?? 'null').join('\n');
+            const file = t.file(`doc.${how}`, text);
+            const j = json && command !== 'test' ? ['--json'] : [];
+            const argv = {
+              search: ['search', '-c', file, ...j, '--', 'create', '__proto__', '\u001b[31m'],
+              select: ['select', '-c', file, ...j, '--', '__proto__', 'constructor', 'x'],
+              simulate: ['simulate', file, '-c', DEMO, '--replay', ...j],
+              'simulate-as-catalog': ['simulate', join(ROOT, 'fixtures/transcripts/select-search.json'), '-c', file, ...j],
+              lint: ['lint', file, ...j],
+              test: ['test', file],
+              eval: ['eval', file, '-c', DEMO, '--scorers', 'spec', ...j],
+            }[command];
+            const r = await inproc(argv);
+            expect([0, 1, 2], r.stderr).toContain(r.code);
+            expect(r.stderr).not.toMatch(/internal error/);
+            expectTerminalSafe(r.stderr, 'stderr');
+            if (j.length > 0 && r.code !== 2) expect(() => JSON.parse(r.stdout)).not.toThrow();
+            else expectTerminalSafe(r.stdout, 'stdout');
+          },
+        ),
+        params(108, Math.ceil(RUNS / 2)),
+      );
+    } finally {
+      t.cleanup();
+    }
+    expectNoPollution();
   });
 });
