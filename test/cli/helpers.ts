@@ -24,7 +24,8 @@ export interface RunOptions {
   readonly env?: Record<string, string | undefined>;
 }
 
-function baseEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+/** The environment for a spawned CLI: NO_COLOR=1, no COLUMNS/FORCE_COLOR/TOOLSEARCH_DEBUG, then `extra` (undefined removes). */
+export function baseEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
   delete env.FORCE_COLOR;
   delete env.COLUMNS;

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { InputError } from '../../src/errors.js';
+import { baseEnv } from '../cli/helpers.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const BIN = join(ROOT, 'bin/toolsearch.js');
@@ -39,17 +40,7 @@ export async function inproc(argv: readonly string[], options: { stdin?: string 
   return { code, stdout, stderr };
 }
 
-function childEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
-  delete env.FORCE_COLOR;
-  delete env.COLUMNS;
-  delete env.TOOLSEARCH_DEBUG;
-  for (const [k, v] of Object.entries(extra)) {
-    if (v === undefined) delete env[k];
-    else env[k] = v;
-  }
-  return env;
-}
+const childEnv = baseEnv;
 
 /** Runs the built CLI (`node bin/toolsearch.js`); `npm run build` first. */
 export function spawnCli(args: readonly string[], options: { stdin?: string | Buffer; env?: Record<string, string | undefined>; cwd?: string } = {}): Promise<CliResult> {
