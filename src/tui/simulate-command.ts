@@ -9,7 +9,7 @@ import type { SimulationReport } from '../simulate/report.js';
 import type { ToolFormat } from '../tokens/serialize.js';
 import type { EncodingName } from '../tokens/tokenizer.js';
 import type { TerminalIo } from './fullscreen.js';
-import { assertInteractive, preferProductionReact } from './tty.js';
+import { assertInteractive, prepareTui } from './tty.js';
 
 export interface SimulateTuiInput {
   readonly transcript: Transcript;
@@ -50,7 +50,7 @@ export async function runSimulateTui(input: SimulateTuiInput): Promise<void> {
     addTokens = (r) => withTokens(r, byMode.get(r.mode)!);
   }
   const report = addTokens(simulate({ ...base, mode: input.mode, replay: input.replay }));
-  preferProductionReact();
+  await prepareTui();
   const { runStepper } = await import('./stepper/run.js');
   await runStepper({
     report,

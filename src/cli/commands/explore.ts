@@ -1,7 +1,7 @@
 /** `toolsearch explore`: live search in the terminal (Ink, loaded only here and by `simulate --tui`). */
 import { Command, Option } from 'commander';
 import type { TerminalIo } from '../../tui/fullscreen.js';
-import { assertInteractive, preferProductionReact } from '../../tui/tty.js';
+import { assertInteractive, prepareTui } from '../../tui/tty.js';
 import type { CliContext } from '../context.js';
 import { addCatalogOptions, loadCatalog, searchScope, type CatalogFlags } from '../inputs.js';
 import { parsePositiveInt } from '../options.js';
@@ -51,7 +51,7 @@ export function exploreCommand(ctx: CliContext): Command {
       assertInteractive(ctx.io, 'explore', 'toolsearch search -c <file> <query> --json');
       const catalog = await loadCatalog(flags, (w) => ctx.warn(w));
       const scope = searchScope(catalog, false);
-      preferProductionReact();
+      await prepareTui();
       const { runExplore } = await import('../../tui/explore/run.js');
       await runExplore({
         index: scope.index,
