@@ -2,10 +2,10 @@
 process.env.NO_COLOR = '1';
 delete process.env.FORCE_COLOR;
 
-// The TUI tests import Ink directly (the CLI goes through prepareTui): import
-// it the same way, so a CI variable in the environment (as on the CI runner)
-// does not switch Ink to its render-only-at-exit CI mode.
-if ('CI' in process.env || 'CONTINUOUS_INTEGRATION' in process.env) {
-  const { importInkForTerminal } = await import('../src/tui/tty.js');
-  await importInkForTerminal();
-}
+// Ink reads CI / CONTINUOUS_INTEGRATION once, when first imported, and then
+// renders nothing until exit. The CLI imports it through prepareTui, which
+// hides them (test/tui/ci-env.test.ts proves that in a fresh process); the TUI
+// tests import Ink directly, so the CI runner's variables are dropped here, as
+// on a developer's machine.
+delete process.env.CI;
+delete process.env.CONTINUOUS_INTEGRATION;
