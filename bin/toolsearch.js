@@ -1,4 +1,4 @@
 #!/usr/bin/env node
-// Thin shim: the compiled CLI does all the work (run `npm run build` first when working from a checkout).
-import { main } from '../dist/cli/main.js';
+// Thin shim: the CLI, bundled by `npm run build` (dist/bundle; the heavy modules are separate chunks loaded on demand).
+import { main } from '../dist/bundle/main.js';
 main(process.argv.slice(2)).then((code) => { process.exitCode = code; });

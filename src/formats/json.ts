@@ -5,12 +5,29 @@
  *
  * String escapes follow Go's decoder: a lone surrogate escape such as
  * `\ud800` becomes U+FFFD, so every string is well-formed.
+ *
+ * Memory: every byte of the document is checked when it is parsed (syntax,
+ * duplicate keys at any depth, nesting), but positioned nodes are built only
+ * for the upper levels ({@link EAGER_DEPTH}). A deeper array or object is a
+ * *lazy* node: it keeps its text range, builds its members or items (one
+ * level) on first access, and {@link toJsonValue} turns it into a plain value
+ * straight from the text. A catalog's tool list and each tool's fields are
+ * positioned nodes; a tool's JSON Schema never becomes a node tree.
  */
 import { toWellFormed } from '../core/text.js';
-import type { ArrayNode, Member, Node, ObjectNode } from './nodes.js';
+import type { JsonValue } from '../core/types.js';
+import { type ArrayNode, type Member, type Node, type ObjectNode, PLAIN_VALUE } from './nodes.js';
 
 /** Raised through `fail`: offset of the problem and its message. */
 export type Fail = (offset: number, message: string) => never;
+
+/**
+ * Arrays and objects nested at most this deep (the root is level 1) are
+ * built as positioned nodes while parsing; deeper ones are lazy nodes.
+ * `{tools: [{name, …, parameters: {…}}]}`: the root, the list and each tool
+ * are built; `parameters` is lazy.
+ */
+export const EAGER_DEPTH = 3;
 
 /** How an unexpected character is named in messages: `'x'` for printable ASCII, else `U+XXXX`. */
 export function describeChar(text: string, offset: number): string {
@@ -33,9 +50,20 @@ function isWs(c: number): boolean {
   return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
 }
 
+/** `fail` and `where` for text that was checked already: never called. */
+const checked: Fail = (offset, message) => {
+  throw new Error(`internal error: checked JSON failed at ${offset}: ${message}`);
+};
+const checkedWhere = (offset: number): string => String(offset);
+
 class JsonReader {
   private pos: number;
 
+  /**
+   * @param eagerDepth containers deeper than this become lazy nodes.
+   * @param trusted the text range was checked already (a lazy node's): deeper
+   *   containers are skipped by bracket matching instead of being checked again.
+   */
   constructor(
     private readonly text: string,
     start: number,
@@ -43,6 +71,8 @@ class JsonReader {
     private readonly maxDepth: number,
     private readonly fail: Fail,
     private readonly where: (offset: number) => string,
+    private readonly eagerDepth: number,
+    private readonly trusted: boolean,
   ) {
     this.pos = start;
   }
@@ -70,11 +100,19 @@ class JsonReader {
     const c = this.pos < this.end ? this.text.charCodeAt(this.pos) : -1;
     switch (c) {
       case 0x7b: // {
+        if (depth + 1 > this.eagerDepth) {
+          this.skipContainer(depth + 1);
+          return new LazyObjectNode(this.text, offset, this.pos);
+        }
         return this.object(depth + 1);
       case 0x5b: // [
+        if (depth + 1 > this.eagerDepth) {
+          this.skipContainer(depth + 1);
+          return new LazyArrayNode(this.text, offset, this.pos);
+        }
         return this.array(depth + 1);
       case 0x22: // "
-        return { kind: 'string', offset, value: this.string() };
+        return { kind: 'string', offset, value: this.string(true) };
       case 0x74: // t
         this.literal('true');
         return { kind: 'bool', offset, value: true };
@@ -85,8 +123,50 @@ class JsonReader {
         this.literal('null');
         return { kind: 'null', offset };
       default:
-        if (c === 0x2d || (c >= 0x30 && c <= 0x39)) return this.number();
+        if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+          this.scanNumber();
+          const raw = this.text.slice(offset, this.pos);
+          return { kind: 'number', offset, value: Number(raw), raw };
+        }
         return this.unexpected('a value');
+    }
+  }
+
+  /** Moves past the array or object at `pos` (at nesting level `depth`), checking it unless trusted. */
+  private skipContainer(depth: number): void {
+    if (this.trusted) this.pos = matchingClose(this.text, this.pos);
+    else if (this.text.charCodeAt(this.pos) === 0x7b) this.checkObject(depth);
+    else this.checkArray(depth);
+  }
+
+  /** Checks a value without building it: the same checks, in the same order, as {@link value}. */
+  private checkValue(depth: number): void {
+    const c = this.pos < this.end ? this.text.charCodeAt(this.pos) : -1;
+    switch (c) {
+      case 0x7b: // {
+        this.checkObject(depth + 1);
+        return;
+      case 0x5b: // [
+        this.checkArray(depth + 1);
+        return;
+      case 0x22: // "
+        this.string(false);
+        return;
+      case 0x74: // t
+        this.literal('true');
+        return;
+      case 0x66: // f
+        this.literal('false');
+        return;
+      case 0x6e: // n
+        this.literal('null');
+        return;
+      default:
+        if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+          this.scanNumber();
+          return;
+        }
+        this.unexpected('a value');
     }
   }
 
@@ -101,9 +181,9 @@ class JsonReader {
     }
   }
 
-  private number(): Node {
+  /** Moves past the number at `pos`, checking its syntax. */
+  private scanNumber(): void {
     const t = this.text;
-    const start = this.pos;
     const digit = (): boolean => this.pos < this.end && t.charCodeAt(this.pos) >= 0x30 && t.charCodeAt(this.pos) <= 0x39;
     const badNumber = (): never => {
       if (this.pos >= this.end) this.fail(this.pos, 'invalid JSON: unexpected end of input in a number');
@@ -124,11 +204,10 @@ class JsonReader {
       if (!digit()) badNumber();
       while (digit()) this.pos++;
     }
-    const raw = t.slice(start, this.pos);
-    return { kind: 'number', offset: start, value: Number(raw), raw };
   }
 
-  private string(): string {
+  /** Reads the string literal at `pos`; its value only when `decode` (else ''). */
+  private string(decode: boolean): string {
     const t = this.text;
     const start = this.pos;
     this.pos++; // opening quote
@@ -167,10 +246,8 @@ class JsonReader {
       }
     }
     this.pos++; // closing quote
-    if (!escaped) return t.slice(start + 1, this.pos - 1);
-    // The literal is valid JSON (checked above): the native decoder is exact and fast.
-    // A lone surrogate escape then becomes U+FFFD, as Go's decoder does.
-    return toWellFormed(JSON.parse(t.slice(start, this.pos)) as string);
+    if (!decode) return '';
+    return decodeString(t, start, this.pos, escaped);
   }
 
   private checkDepth(depth: number, offset: number): void {
@@ -204,6 +281,33 @@ class JsonReader {
     }
   }
 
+  /** {@link array} without building anything. */
+  private checkArray(depth: number): void {
+    const offset = this.pos;
+    this.checkDepth(depth, offset);
+    this.pos++;
+    this.skipWs();
+    if (this.pos < this.end && this.text.charCodeAt(this.pos) === 0x5d) {
+      this.pos++;
+      return;
+    }
+    for (;;) {
+      this.skipWs();
+      this.checkValue(depth);
+      this.skipWs();
+      const c = this.pos < this.end ? this.text.charCodeAt(this.pos) : -1;
+      if (c === 0x2c) {
+        this.pos++;
+        continue;
+      }
+      if (c === 0x5d) {
+        this.pos++;
+        return;
+      }
+      this.unexpected("',' or ']'");
+    }
+  }
+
   private object(depth: number): ObjectNode {
     const offset = this.pos;
     this.checkDepth(depth, offset);
@@ -218,7 +322,7 @@ class JsonReader {
       this.skipWs();
       if (this.pos >= this.end || this.text.charCodeAt(this.pos) !== 0x22) this.unexpected('a string key');
       const keyOffset = this.pos;
-      const key = this.string();
+      const key = this.string(true);
       const first = members.get(key);
       if (first) this.fail(keyOffset, duplicateKeyMessage(key, this.where(first.keyOffset)));
       this.skipWs();
@@ -240,6 +344,232 @@ class JsonReader {
       this.unexpected("',' or '}'");
     }
   }
+
+  /** {@link object} without building anything: keys are still decoded, to find duplicates. */
+  private checkObject(depth: number): void {
+    const offset = this.pos;
+    this.checkDepth(depth, offset);
+    this.pos++;
+    let keys: Map<string, number> | null = null;
+    this.skipWs();
+    if (this.pos < this.end && this.text.charCodeAt(this.pos) === 0x7d) {
+      this.pos++;
+      return;
+    }
+    for (;;) {
+      this.skipWs();
+      if (this.pos >= this.end || this.text.charCodeAt(this.pos) !== 0x22) this.unexpected('a string key');
+      const keyOffset = this.pos;
+      const key = this.string(true);
+      keys ??= new Map();
+      const first = keys.get(key);
+      if (first !== undefined) this.fail(keyOffset, duplicateKeyMessage(key, this.where(first)));
+      this.skipWs();
+      if (this.pos >= this.end || this.text.charCodeAt(this.pos) !== 0x3a) this.unexpected("':'");
+      this.pos++;
+      this.skipWs();
+      this.checkValue(depth);
+      keys.set(key, keyOffset);
+      this.skipWs();
+      const c = this.pos < this.end ? this.text.charCodeAt(this.pos) : -1;
+      if (c === 0x2c) {
+        this.pos++;
+        continue;
+      }
+      if (c === 0x7d) {
+        this.pos++;
+        return;
+      }
+      this.unexpected("',' or '}'");
+    }
+  }
+}
+
+/**
+ * The value of the (checked) string literal `t[start, end)`, quotes included.
+ * Without escapes it is the text between the quotes; with escapes the native
+ * decoder is exact and fast, and a lone surrogate escape then becomes U+FFFD,
+ * as Go's decoder does.
+ */
+function decodeString(t: string, start: number, end: number, escaped: boolean): string {
+  if (!escaped) return t.slice(start + 1, end - 1);
+  return toWellFormed(JSON.parse(t.slice(start, end)) as string);
+}
+
+/** The offset just past the array or object that opens at `at` (checked text: brackets match). */
+function matchingClose(t: string, at: number): number {
+  let depth = 0;
+  let i = at;
+  for (;;) {
+    const c = t.charCodeAt(i++);
+    if (c === 0x22) {
+      for (;;) {
+        const d = t.charCodeAt(i++);
+        if (d === 0x22) break;
+        if (d === 0x5c) i++;
+      }
+    } else if (c === 0x7b || c === 0x5b) depth++;
+    else if ((c === 0x7d || c === 0x5d) && --depth === 0) return i;
+  }
+}
+
+/** Builds one level of the checked container `text[start, end)`: deeper containers are lazy again. */
+function materialize(text: string, start: number, end: number): Node {
+  return new JsonReader(text, start, end, Number.POSITIVE_INFINITY, checked, checkedWhere, 1, true).document();
+}
+
+/**
+ * An array or object below {@link EAGER_DEPTH}, checked but not built: its
+ * items or members are built on first access (and kept), its plain value is
+ * read straight from the text.
+ */
+class LazyObjectNode implements ObjectNode {
+  readonly kind = 'object';
+  private built: ReadonlyMap<string, Member> | null = null;
+
+  constructor(
+    private readonly text: string,
+    readonly offset: number,
+    private readonly end: number,
+  ) {}
+
+  get members(): ReadonlyMap<string, Member> {
+    return (this.built ??= (materialize(this.text, this.offset, this.end) as ObjectNode).members);
+  }
+
+  [PLAIN_VALUE](): JsonValue {
+    return plainValue(this.text, this.offset, this.end);
+  }
+}
+
+/** See {@link LazyObjectNode}. */
+class LazyArrayNode implements ArrayNode {
+  readonly kind = 'array';
+  private built: readonly Node[] | null = null;
+
+  constructor(
+    private readonly text: string,
+    readonly offset: number,
+    private readonly end: number,
+  ) {}
+
+  get items(): readonly Node[] {
+    return (this.built ??= (materialize(this.text, this.offset, this.end) as ArrayNode).items);
+  }
+
+  [PLAIN_VALUE](): JsonValue {
+    return plainValue(this.text, this.offset, this.end);
+  }
+}
+
+type PlainObject = { [key: string]: JsonValue };
+
+/**
+ * The plain value of the checked JSON text `t[start, end)`, exactly as
+ * `toJsonValue` gives it for the positioned nodes of the same text: objects
+ * without a prototype, members in document order, strings decoded as
+ * {@link decodeString} does, numbers as `Number(literal)`. No recursion, so
+ * any nesting the parser accepted is read.
+ */
+export function plainValue(t: string, start: number, end: number): JsonValue {
+  let i = start;
+  // Open containers, innermost last; for objects, the key whose value is being read.
+  const containers: Array<PlainObject | JsonValue[]> = [];
+  const keys: string[] = [];
+  const ws = (): void => {
+    while (i < end && isWs(t.charCodeAt(i))) i++;
+  };
+  const readString = (): string => {
+    const s = i;
+    i++;
+    let escaped = false;
+    for (;;) {
+      const c = t.charCodeAt(i);
+      if (c === 0x22) break;
+      if (c === 0x5c) {
+        escaped = true;
+        i += 2;
+      } else i++;
+    }
+    i++;
+    return decodeString(t, s, i, escaped);
+  };
+  /** After `{` or `,` in an object: the key and its colon. */
+  const readKey = (): void => {
+    ws();
+    keys[keys.length - 1] = readString();
+    ws();
+    i++; // ':'
+  };
+  for (;;) {
+    ws();
+    let value: JsonValue;
+    const c = t.charCodeAt(i);
+    if (c === 0x7b || c === 0x5b) {
+      i++;
+      ws();
+      const close = t.charCodeAt(i);
+      if (c === 0x7b) {
+        const obj = Object.create(null) as PlainObject;
+        if (close === 0x7d) {
+          i++;
+          value = obj;
+        } else {
+          containers.push(obj);
+          keys.push('');
+          readKey();
+          continue;
+        }
+      } else {
+        const arr: JsonValue[] = [];
+        if (close === 0x5d) {
+          i++;
+          value = arr;
+        } else {
+          containers.push(arr);
+          keys.push('');
+          continue;
+        }
+      }
+    } else if (c === 0x22) value = readString();
+    else if (c === 0x74) {
+      i += 4;
+      value = true;
+    } else if (c === 0x66) {
+      i += 5;
+      value = false;
+    } else if (c === 0x6e) {
+      i += 4;
+      value = null;
+    } else {
+      const s = i;
+      i++;
+      for (;;) {
+        const d = t.charCodeAt(i);
+        // Digits, `.`, `e`/`E`, `+`, `-`: what a checked number is made of.
+        if ((d >= 0x30 && d <= 0x39) || d === 0x2e || (d | 0x20) === 0x65 || d === 0x2b || d === 0x2d) i++;
+        else break;
+      }
+      value = Number(t.slice(s, i));
+    }
+    // Store the value, then close every container that ends here.
+    for (;;) {
+      const top = containers[containers.length - 1];
+      if (top === undefined) return value;
+      if (Array.isArray(top)) top.push(value);
+      else top[keys[keys.length - 1]!] = value;
+      ws();
+      const sep = t.charCodeAt(i++);
+      if (sep === 0x2c) {
+        if (!Array.isArray(top)) readKey();
+        break;
+      }
+      // `]` or `}`: the container is complete and is the value stored next.
+      containers.pop();
+      keys.pop();
+      value = top;
+    }
+  }
 }
 
 /** The message for a key that occurs twice in one object (located at the second occurrence). */
@@ -250,7 +580,8 @@ export function duplicateKeyMessage(key: string, firstAt: string): string {
 /**
  * Parses exactly one JSON value in `text[start, end)`; anything else is
  * reported through `fail`. `where` names an offset (`line:column`) for the
- * duplicate-key message.
+ * duplicate-key message. The whole range is checked; arrays and objects
+ * deeper than `eagerDepth` are lazy nodes (see {@link EAGER_DEPTH}).
  */
 export function parseJsonValue(
   text: string,
@@ -259,6 +590,7 @@ export function parseJsonValue(
   maxDepth: number,
   fail: Fail,
   where: (offset: number) => string,
+  eagerDepth: number = EAGER_DEPTH,
 ): Node {
-  return new JsonReader(text, start, end, maxDepth, fail, where).document();
+  return new JsonReader(text, start, end, maxDepth, fail, where, eagerDepth, false).document();
 }

@@ -52,6 +52,13 @@ export interface ObjectNode extends NodeBase {
   readonly members: ReadonlyMap<string, Member>;
 }
 
+/**
+ * A node may read its plain value itself ({@link toJsonValue} asks it first):
+ * the JSON reader's lazy arrays and objects, which are never built as nodes
+ * unless a reader walks into them, read theirs straight from the text.
+ */
+export const PLAIN_VALUE: unique symbol = Symbol('toolsearch.plainValue');
+
 /** A parsed value with its position. */
 export type Node = NullNode | BoolNode | NumberNode | StringNode | ArrayNode | ObjectNode;
 
@@ -136,6 +143,8 @@ export function kindName(node: Node | undefined): string {
  * key is an own data property and nothing global can be reached through one.
  */
 export function toJsonValue(node: Node): JsonValue {
+  const own = (node as { [PLAIN_VALUE]?: () => JsonValue })[PLAIN_VALUE];
+  if (own !== undefined) return own.call(node);
   switch (node.kind) {
     case 'null':
       return null;

@@ -10,7 +10,7 @@ import { InputError } from '../errors.js';
 import { type Fail, parseJsonValue } from './json.js';
 import { errorAt, type Node, type ParsedDocument, type Syntax } from './nodes.js';
 import { LineIndex } from './position.js';
-import { type InputFile, type Limits, readInputFile, resolveLimits } from './read.js';
+import { type Limits, readInputFile, resolveLimits } from './read.js';
 import { parseYamlText } from './yaml.js';
 
 /** The syntax implied by a file name, or null when the extension says nothing. */
@@ -110,6 +110,7 @@ export function parseText(
 
 /** Reads and parses a file (see {@link readInputFile} and {@link parseText}). */
 export function parseFile(path: string, options: { syntax?: Syntax; limits?: Partial<Limits> } = {}): ParsedDocument {
-  const input: InputFile = readInputFile(path, options.limits);
-  return parseText(path, input.text, options);
+  // Only the text is kept: the file's bytes can be freed while it is parsed.
+  const text = readInputFile(path, options.limits).text;
+  return parseText(path, text, options);
 }

@@ -20,8 +20,16 @@ import {
 } from './nodes.js';
 import type { CatalogTool } from './types.js';
 
-/** Where each tool read here was defined (document and node), for errors that point back at it. */
-export const toolOrigins = new WeakMap<CatalogTool, { readonly doc: ParsedDocument; readonly node: Node }>();
+/**
+ * Where each tool read here was defined, for errors that point back at it
+ * (`errorAt(origin.doc, origin.node, …)`): the document's name and line
+ * index, and the offset of the tool's entry. Not the parsed document itself,
+ * so that its node tree can be freed once the tools are read.
+ */
+export const toolOrigins = new WeakMap<
+  CatalogTool,
+  { readonly doc: Pick<ParsedDocument, 'file' | 'lines'>; readonly node: Node | number }
+>();
 
 /** The shape of one tool entry. */
 export type ToolShape = 'toolsearch' | 'openai' | 'anthropic' | 'mcp' | 'eino';
@@ -298,6 +306,7 @@ export function readToolList(doc: ParsedDocument, list: ArrayNode, options: Tool
   const read = entries.map((e) => readEntry(doc, e.node, shape));
   const anyDeferred = read.some((e) => e.deferLoading);
   const tools: CatalogTool[] = [];
+  const origin = { file: doc.file, lines: doc.lines };
   for (const e of read) {
     if (options.skipToolSearch && e.name === 'tool_search') {
       const where = locate(doc, e.node);
@@ -314,7 +323,7 @@ export function readToolList(doc: ParsedDocument, list: ArrayNode, options: Tool
     };
     if (e.parameters !== undefined) tool.parameters = e.parameters;
     tools.push(tool);
-    toolOrigins.set(tool, { doc, node: e.node });
+    toolOrigins.set(tool, { doc: origin, node: e.node.offset });
   }
   return { tools, shape, warnings };
 }

@@ -79,30 +79,41 @@ function checkCstDepth(tokens: readonly CST.Token[], maxDepth: number, fail: Fai
 const CONTROL_TOKENS = new Set(['\u0002', '\u0018', '\u001f']);
 
 /**
- * Nesting that costs two characters a level — flow collections (`[[[…`,
- * `{a: {a: …`) and compact block ones on one line (`- - - …`, `a: a: …`) —
- * is caught while lexing, before the parser builds its syntax tree: the
- * parser's time and memory grow with the depth (3 million levels took 80 s
- * and 3 GB), the lexer's do not, and lexing stops at the first line that
- * may be too deep. That line is confirmed by the exact check on the text up
- * to it, so the error is the one {@link checkCstDepth} reports. (Nesting by
- * indentation costs its square in bytes: 64 MiB holds about 11,000 levels.)
+ * Lexes and parses `text` into the concrete syntax tree in one pass (the
+ * lexer runs once; each token goes to the parser as it comes), checking on
+ * the way the nesting that costs two characters a level — flow collections
+ * (`[[[…`, `{a: {a: …`) and compact block ones on one line (`- - - …`,
+ * `a: a: …`) — before the parser has built a deep tree: the parser's time
+ * and memory grow with the depth (3 million levels took 80 s and 3 GB), the
+ * lexer's do not. The estimate counts generously; when it passes
+ * `maxDepth`, the text up to that token gets the exact check of
+ * {@link checkCstDepth}, so the error is the one that check reports (and a
+ * false alarm ends the estimate: the full check decides). Nesting by
+ * indentation costs its square in bytes: 64 MiB holds about 11,000 levels.
  */
-function precheckDepth(text: string, maxDepth: number, fail: Fail): void {
+function lexAndParse(text: string, maxDepth: number, fail: Fail): CST.Token[] {
+  const parser = new Parser();
+  const tokens: CST.Token[] = [];
+  let estimating = true;
   let flow = 0;
   let compact = 0;
   let offset = 0;
   for (const tok of new Lexer().lex(text)) {
-    if (!CONTROL_TOKENS.has(tok)) offset += tok.length;
-    if (tok === '[' || tok === '{') flow++;
-    else if ((tok === ']' || tok === '}') && flow > 0) flow--;
-    else if (tok === '\n' || tok === '\r\n') compact = 0;
-    else if (flow === 0 && (tok === '-' || tok === '?' || tok === ':')) compact++;
-    if (flow + compact > maxDepth) {
-      checkCstDepth(Array.from(new Parser().parse(text.slice(0, offset))), maxDepth, fail);
-      return; // not too deep after all (the estimate counts generously): the full check decides
+    if (estimating) {
+      if (!CONTROL_TOKENS.has(tok)) offset += tok.length;
+      if (tok === '[' || tok === '{') flow++;
+      else if ((tok === ']' || tok === '}') && flow > 0) flow--;
+      else if (tok === '\n' || tok === '\r\n') compact = 0;
+      else if (flow === 0 && (tok === '-' || tok === '?' || tok === ':')) compact++;
+      if (flow + compact > maxDepth) {
+        checkCstDepth(Array.from(new Parser().parse(text.slice(0, offset))), maxDepth, fail);
+        estimating = false;
+      }
     }
+    for (const t of parser.next(tok)) tokens.push(t);
   }
+  for (const t of parser.end()) tokens.push(t);
+  return tokens;
 }
 
 /** Start of the quoted scalar that contains `pos` (an unterminated quote is reported at its end by the library). */
@@ -289,8 +300,7 @@ export function parseYamlText(
   fail: Fail,
   where: (offset: number) => string,
 ): Node {
-  precheckDepth(text, limits.maxDepth, fail);
-  const tokens = Array.from(new Parser().parse(text));
+  const tokens = lexAndParse(text, limits.maxDepth, fail);
   checkCstDepth(tokens, limits.maxDepth, fail);
   const composer = new Composer({
     version: '1.2',

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { rename, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { Document, isCollection, isMap, isScalar, visit } from 'yaml';
 import type { ToolInfo } from '../core/types.js';
 
 function plain(tools: readonly ToolInfo[]): Array<Record<string, unknown>> {
@@ -22,7 +23,6 @@ function plain(tools: readonly ToolInfo[]): Array<Record<string, unknown>> {
  * `header` lines become a comment at the top.
  */
 export async function catalogYaml(tools: readonly ToolInfo[], header: readonly string[] = []): Promise<string> {
-  const { Document, visit, isCollection, isMap, isScalar } = await import('yaml');
   const doc = new Document({ tools: plain(tools) });
   if (header.length > 0) doc.commentBefore = header.map((l) => ` ${l}`).join('\n');
   const list = doc.get('tools', true);

@@ -128,7 +128,7 @@ describe('lazy loading', () => {
     const r = await run(['search', '-c', 'fixtures/catalogs/demo.yaml', 'create', 'issue'], { nodeArgs: ['--import', TRACE], env: { TRACE_IMPORTS: trace } });
     expect(r.code).toBe(0);
     const urls = readFileSync(trace, 'utf8').split('\n');
-    expect(urls.some((u) => u.includes('/dist/cli/'))).toBe(true); // the trace works
+    expect(urls.some((u) => u.includes('/dist/bundle/'))).toBe(true); // the trace works
     expect(urls.filter((u) => /@modelcontextprotocol|gpt-tokenizer|\/node_modules\/ai\/|\/node_modules\/@ai-sdk\//.test(u))).toEqual([]);
   });
 });
