@@ -5,6 +5,7 @@ export default defineConfig({
   root: fileURLToPath(new URL('..', import.meta.url)),
   test: {
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
+    globalSetup: ['test/global-setup.ts'],
     setupFiles: ['test/setup.ts'],
     testTimeout: 30_000,
     pool: 'forks',

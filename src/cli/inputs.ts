@@ -7,6 +7,7 @@ import { type Command, Option } from 'commander';
 import { createMiddleware } from '../core/middleware.js';
 import { ToolIndex } from '../core/scorer.js';
 import { UsageError } from '../errors.js';
+import type { CatalogCache } from '../formats/catalog-cache.js';
 import type { Catalog, CatalogFormat, CatalogTool } from '../formats/types.js';
 import { collect } from './options.js';
 
@@ -18,6 +19,16 @@ export interface CatalogFlags {
   readonly catalogFormat?: CatalogFormat | 'auto';
   readonly prefix?: string;
   readonly mcpTimeout?: string;
+  /** False with `--no-cache`. */
+  readonly cache?: boolean;
+}
+
+/** The loaded-catalog cache the host set up (the CLI process sets one; in-process callers run without). */
+let catalogCache: CatalogCache | null = null;
+
+/** Sets (or, with null, removes) the cache {@link loadCatalog} uses for catalog files. */
+export function setCatalogCache(cache: CatalogCache | null): void {
+  catalogCache = cache;
 }
 
 /** `-c, --catalog <file>` (repeatable), `--catalog-format`, `--prefix`. */
@@ -32,7 +43,8 @@ export function addCatalogOptions(cmd: Command, what: string): Command {
       new Option('--catalog-format <format>', 'catalog shape (detected from the content when auto)').choices(CATALOG_FORMATS).default('auto'),
     )
     .option('--prefix <server>', 'name the tools of an MCP tools/list result mcp__<server>__<tool>')
-    .option('--mcp-timeout <seconds>', 'timeout for mcp: catalogs (start, initialize and every page)', '30');
+    .option('--mcp-timeout <seconds>', 'timeout for mcp: catalogs (start, initialize and every page)', '30')
+    .option('--no-cache', 'parse catalog files even when the cache holds them (also TOOLSEARCH_CACHE=off)');
 }
 
 /** Loads and merges the catalogs named by the flags; the loader's warnings go to `warn`. */
@@ -51,10 +63,11 @@ export async function loadCatalog(flags: CatalogFlags, warn: (message: string) =
       ...(flags.prefix !== undefined ? { prefix: flags.prefix } : {}),
     });
   } else {
-    const { loadCatalogFiles } = await import('../formats/index.js');
-    catalog = loadCatalogFiles(files, {
+    const { loadCatalogFilesLazily } = await import('../formats/catalog-cache.js');
+    catalog = await loadCatalogFilesLazily(files, {
       format: flags.catalogFormat ?? 'auto',
       ...(flags.prefix !== undefined ? { prefix: flags.prefix } : {}),
+      cache: flags.cache === false ? null : catalogCache,
     });
   }
   for (const w of catalog.warnings ?? []) warn(w);

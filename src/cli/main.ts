@@ -2,6 +2,7 @@
  * CLI entry: parses argv, runs a command, returns the exit code. The only
  * module that touches `process` (streams, env); see `exit.ts` for the codes.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { CliContext, type CliIo } from './context.js';
 
@@ -10,6 +11,26 @@ const EXIT_OK = 0;
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
   return pkg.version;
+}
+
+/**
+ * The process's loaded-catalog cache (src/formats/catalog-cache.ts), unless
+ * TOOLSEARCH_CACHE turns it off. The build identity is this file's content:
+ * in the bundle it names every chunk by content hash, so any rebuild that
+ * changes the code changes it.
+ */
+async function useCatalogCache(env: Readonly<Record<string, string | undefined>>): Promise<void> {
+  const [{ cacheDirFromEnv, cacheDisabledByEnv, fileCatalogCache }, { setCatalogCache }] = await Promise.all([
+    import('../formats/catalog-cache.js'),
+    import('./inputs.js'),
+  ]);
+  if (cacheDisabledByEnv(env)) return;
+  setCatalogCache(
+    fileCatalogCache(cacheDirFromEnv(env), () => {
+      const self = readFileSync(new URL(import.meta.url));
+      return `${version()} ${createHash('sha256').update(self).digest('hex')}`;
+    }),
+  );
 }
 
 /**
@@ -24,7 +45,15 @@ function exitQuietlyOnEpipe(): void {
 }
 
 function processIo(): CliIo {
-  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env };
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    // A getter: reading process.stdin sets up a stream (and loads its modules), which only --batch - needs.
+    get stdin() {
+      return process.stdin;
+    },
+    env: process.env,
+  };
 }
 
 export async function main(argv: string[], io?: CliIo): Promise<number> {
@@ -41,6 +70,7 @@ export async function main(argv: string[], io?: CliIo): Promise<number> {
   try {
     const [{ limitsFromEnv }, { setHostLimits }] = await Promise.all([import('./limits.js'), import('../formats/read.js')]);
     setHostLimits(limitsFromEnv(ctx.io.env));
+    if (io === undefined) await useCatalogCache(ctx.io.env);
     const { buildProgram } = await import('./program.js');
     await buildProgram(ctx, version()).parseAsync(argv, { from: 'user' });
     return EXIT_OK;

@@ -23,7 +23,8 @@
  */
 import { InputError } from '../errors.js';
 import { type ArrayNode, errorAt, field, formatLocation, kindName, type Node, type ObjectNode, type ParsedDocument } from './nodes.js';
-import { parseFile } from './parse.js';
+import { type CatalogCache, type CatalogInput, lookUpCatalogFiles } from './catalog-cache.js';
+import { parseText } from './parse.js';
 import type { Limits } from './read.js';
 import { readToolList, toolOrigins, type ToolShape } from './tools.js';
 import type { Catalog, CatalogFormat, CatalogTool } from './types.js';
@@ -35,6 +36,8 @@ export interface CatalogOptions {
   /** Name the tools `mcp__<prefix>__<name>`. */
   readonly prefix?: string;
   readonly limits?: Partial<Limits>;
+  /** Loaded files to reuse (the CLI's is on disk); null or absent: parse every file. */
+  readonly cache?: CatalogCache | null;
 }
 
 /** Every catalog shape, as listed when none fits. */
@@ -151,20 +154,44 @@ export function mergeTools(lists: ReadonlyArray<readonly CatalogTool[]>): Catalo
 }
 
 /**
- * Loads catalog files and merges them in order. Every problem is an
- * `InputError` at `file:line:column`; a name defined twice (in one file or
- * across files) names both places.
+ * Loads files already read: cache hits as they are, the others parsed (and
+ * stored in the cache), then merged in order.
  */
-export function loadCatalogFiles(files: readonly string[], options: CatalogOptions = {}): Catalog {
+export function loadCatalogInputs(inputs: readonly CatalogInput[], options: CatalogOptions = {}): Catalog {
   const lists: CatalogTool[][] = [];
   const sources: Array<{ file: string; format: CatalogFormat }> = [];
   const warnings: string[] = [];
-  for (const file of files) {
-    const doc = parseFile(file, options.limits ? { limits: options.limits } : {});
-    const read = readCatalogDocument(doc, options);
+  for (const input of inputs) {
+    let read = input.hit;
+    if (!read) {
+      const doc = parseText(input.file, input.text, options.limits ? { limits: options.limits } : {});
+      read = readCatalogDocument(doc, options);
+      if (input.key !== null) options.cache?.set(input.key, read);
+    }
     lists.push(read.tools);
-    sources.push({ file, format: read.format });
+    sources.push({ file: input.file, format: read.format });
     warnings.push(...read.warnings);
   }
+  if (inputs.some((i) => i.hit)) {
+    try {
+      return { tools: mergeTools(lists), sources, warnings };
+    } catch {
+      // A name defined twice: parse the cached files too, so the error shows the line as parsing does.
+      return loadCatalogInputs(
+        inputs.map((i) => ({ ...i, hit: undefined })),
+        options,
+      );
+    }
+  }
   return { tools: mergeTools(lists), sources, warnings };
+}
+
+/**
+ * Loads catalog files and merges them in order. Every problem is an
+ * `InputError` at `file:line:column`; a name defined twice (in one file or
+ * across files) names both places. With `options.cache`, files already seen
+ * with the same text and settings are not parsed again (see catalog-cache.ts).
+ */
+export function loadCatalogFiles(files: readonly string[], options: CatalogOptions = {}): Catalog {
+  return loadCatalogInputs(lookUpCatalogFiles(files, options), options);
 }

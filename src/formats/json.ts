@@ -16,7 +16,7 @@
  */
 import { toWellFormed } from '../core/text.js';
 import type { JsonValue } from '../core/types.js';
-import { type ArrayNode, type Member, type Node, type ObjectNode, PLAIN_VALUE } from './nodes.js';
+import { type ArrayNode, type Member, type Node, nullObject, type ObjectNode, PLAIN_VALUE } from './nodes.js';
 
 /** Raised through `fail`: offset of the problem and its message. */
 export type Fail = (offset: number, message: string) => never;
@@ -56,8 +56,14 @@ const checked: Fail = (offset, message) => {
 };
 const checkedWhere = (offset: number): string => String(offset);
 
+/** Keys of one object checked by a linear search; more go into a `Map`. */
+const MANY_KEYS = 16;
+
 class JsonReader {
   private pos: number;
+  /** Keys (and their offsets) of the objects being checked by `checkObject`, outermost first. */
+  private readonly keyStack: string[] = [];
+  private readonly keyOffsetStack: number[] = [];
 
   /**
    * @param eagerDepth containers deeper than this become lazy nodes.
@@ -345,31 +351,59 @@ class JsonReader {
     }
   }
 
-  /** {@link object} without building anything: keys are still decoded, to find duplicates. */
+  /**
+   * {@link object} without building anything. Keys are still decoded, to
+   * find duplicates: those of the objects being checked are kept on one
+   * shared stack (most objects are small: a linear search, no allocation),
+   * with a `Map` only for an object of many keys.
+   */
   private checkObject(depth: number): void {
     const offset = this.pos;
     this.checkDepth(depth, offset);
     this.pos++;
-    let keys: Map<string, number> | null = null;
     this.skipWs();
     if (this.pos < this.end && this.text.charCodeAt(this.pos) === 0x7d) {
       this.pos++;
       return;
     }
+    const keys = this.keyStack;
+    const offsets = this.keyOffsetStack;
+    const base = keys.length;
+    let many: Map<string, number> | null = null;
     for (;;) {
       this.skipWs();
       if (this.pos >= this.end || this.text.charCodeAt(this.pos) !== 0x22) this.unexpected('a string key');
       const keyOffset = this.pos;
       const key = this.string(true);
-      keys ??= new Map();
-      const first = keys.get(key);
+      let first: number | undefined;
+      if (many !== null) first = many.get(key);
+      else {
+        for (let i = base; i < keys.length; i++) {
+          if (keys[i] === key) {
+            first = offsets[i];
+            break;
+          }
+        }
+      }
       if (first !== undefined) this.fail(keyOffset, duplicateKeyMessage(key, this.where(first)));
+      if (many !== null) many.set(key, keyOffset);
+      else if (keys.length - base < MANY_KEYS) {
+        keys.push(key);
+        offsets.push(keyOffset);
+      } else {
+        many = new Map();
+        for (let i = base; i < keys.length; i++) many.set(keys[i]!, offsets[i]!);
+        many.set(key, keyOffset);
+      }
+      // Nested objects use the stack above this object's keys and leave it as they found it.
+      const height = keys.length;
       this.skipWs();
       if (this.pos >= this.end || this.text.charCodeAt(this.pos) !== 0x3a) this.unexpected("':'");
       this.pos++;
       this.skipWs();
       this.checkValue(depth);
-      keys.set(key, keyOffset);
+      keys.length = height;
+      offsets.length = height;
       this.skipWs();
       const c = this.pos < this.end ? this.text.charCodeAt(this.pos) : -1;
       if (c === 0x2c) {
@@ -378,6 +412,8 @@ class JsonReader {
       }
       if (c === 0x7d) {
         this.pos++;
+        keys.length = base;
+        offsets.length = base;
         return;
       }
       this.unexpected("',' or '}'");
@@ -510,7 +546,7 @@ export function plainValue(t: string, start: number, end: number): JsonValue {
       ws();
       const close = t.charCodeAt(i);
       if (c === 0x7b) {
-        const obj = Object.create(null) as PlainObject;
+        const obj = nullObject<JsonValue>();
         if (close === 0x7d) {
           i++;
           value = obj;

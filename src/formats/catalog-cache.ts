@@ -1,0 +1,239 @@
+/**
+ * A cache of loaded catalog files, so that a script running `toolsearch search
+ * -c big.yaml …` a thousand times parses the YAML once.
+ *
+ * An entry is what {@link readCatalogDocument} returned for one file (tools,
+ * detected format, warnings), stored as JSON under a key that hashes
+ * everything the result depends on: the file's text (not its name or date),
+ * the path as given (it appears in locations and warnings), the loader
+ * options and limits, and a build identity (a new build never reads an old
+ * build's entries). A hit therefore returns exactly what parsing would —
+ * values that JSON cannot carry (non-finite numbers, -0) are never stored.
+ * Any problem with the cache (unreadable, corrupt, full disk, read-only home)
+ * is a miss or a skipped write, never an error: the catalog is then parsed.
+ *
+ * The cache never touches input files. Entries live in
+ * `$TOOLSEARCH_CACHE_DIR`, else `$XDG_CACHE_HOME/toolsearch`, else
+ * `~/.cache/toolsearch`; the oldest are removed beyond {@link MAX_ENTRIES}.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { JsonValue } from '../core/types.js';
+import type { CatalogOptions } from './catalog.js';
+import { type Limits, readInputFile, resolveLimits } from './read.js';
+import type { Catalog, CatalogFormat, CatalogTool } from './types.js';
+
+/** Bumped whenever the stored shape changes. */
+const ENTRY_VERSION = 1;
+/** Most entries kept; older ones are removed after a write. */
+export const MAX_ENTRIES = 64;
+/** Files larger than this (in UTF-16 code units of text) are not cached: parsing JSON that size is as fast as reading an entry. */
+export const MAX_CACHED_TEXT = 16 * 1024 * 1024;
+
+/** What one catalog file loads to (see `readCatalogDocument`). */
+export interface CatalogFileResult {
+  readonly tools: CatalogTool[];
+  readonly format: CatalogFormat;
+  readonly warnings: string[];
+}
+
+/** Where entries are kept. */
+export interface CatalogCache {
+  /** The key of `text` read from `file` with these loader settings. */
+  key(file: string, text: string, settings: { format: string; prefix: string | undefined; limits: Limits }): string;
+  get(key: string, file: string): CatalogFileResult | undefined;
+  set(key: string, result: CatalogFileResult): void;
+}
+
+type StoredTool = [name: string, description: string, isStatic: 0 | 1, line: number, column: number, parameters?: JsonValue];
+interface StoredEntry {
+  readonly v: number;
+  readonly format: CatalogFormat;
+  readonly warnings: string[];
+  readonly tools: StoredTool[];
+}
+
+const FORMATS = new Set<string>(['toolsearch', 'openai', 'anthropic', 'mcp', 'eino', 'request']);
+
+/** JSON text of an entry, or null when a value would not read back identically. */
+export function encodeEntry(result: CatalogFileResult): string | null {
+  let exact = true;
+  const tools: StoredTool[] = result.tools.map((t) => {
+    const row: StoredTool = [t.name, t.description, t.static ? 1 : 0, t.source.line, t.source.column];
+    if (t.parameters !== undefined) row.push(t.parameters);
+    return row;
+  });
+  const entry: StoredEntry = { v: ENTRY_VERSION, format: result.format, warnings: result.warnings, tools };
+  const text = JSON.stringify(entry, (_k, v: unknown) => {
+    if (typeof v === 'number' && (!Number.isFinite(v) || Object.is(v, -0))) exact = false;
+    return v;
+  });
+  return exact ? text : null;
+}
+
+/** Plain objects as the loaders build them: without a prototype. */
+function nullPrototype(_k: string, v: unknown): unknown {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
+  const out = Object.create(null) as Record<string, unknown>;
+  for (const k of Object.keys(v)) out[k] = (v as Record<string, unknown>)[k];
+  return out;
+}
+
+const isInt = (x: unknown): x is number => typeof x === 'number' && Number.isInteger(x) && x >= 0;
+
+/** The entry in `text` for `file`, or undefined when it is not a well-formed entry of this version. */
+export function decodeEntry(text: string, file: string): CatalogFileResult | undefined {
+  let e: StoredEntry;
+  try {
+    e = JSON.parse(text, nullPrototype) as StoredEntry;
+  } catch {
+    return undefined;
+  }
+  if (e === null || typeof e !== 'object' || e.v !== ENTRY_VERSION || !FORMATS.has(e.format)) return undefined;
+  if (!Array.isArray(e.warnings) || !e.warnings.every((w) => typeof w === 'string') || !Array.isArray(e.tools)) return undefined;
+  const tools: CatalogTool[] = [];
+  for (const row of e.tools) {
+    if (!Array.isArray(row) || (row.length !== 5 && row.length !== 6)) return undefined;
+    const [name, description, isStatic, line, column] = row;
+    if (typeof name !== 'string' || typeof description !== 'string' || (isStatic !== 0 && isStatic !== 1) || !isInt(line) || !isInt(column)) {
+      return undefined;
+    }
+    // The same properties in the same order as the loader's objects.
+    const tool: { -readonly [K in keyof CatalogTool]: CatalogTool[K] } = {
+      name,
+      description,
+      static: isStatic === 1,
+      source: { file, line, column },
+    };
+    if (row.length === 6) tool.parameters = row[5] as JsonValue;
+    tools.push(tool);
+  }
+  return { tools, format: e.format, warnings: e.warnings };
+}
+
+/** Whether the environment turns the cache off (`TOOLSEARCH_CACHE=0`, `off`, `false` or `no`). */
+export function cacheDisabledByEnv(env: Readonly<Record<string, string | undefined>>): boolean {
+  const v = env.TOOLSEARCH_CACHE?.trim().toLowerCase();
+  return v === '0' || v === 'off' || v === 'false' || v === 'no';
+}
+
+/** The cache directory the environment names (see the module comment). */
+export function cacheDirFromEnv(env: Readonly<Record<string, string | undefined>>): string {
+  if (env.TOOLSEARCH_CACHE_DIR) return env.TOOLSEARCH_CACHE_DIR;
+  const base = env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache');
+  return join(base, 'toolsearch');
+}
+
+/**
+ * A cache kept as files in `dir`. `build` identifies the code that reads and
+ * writes them (called once, when the first key is made).
+ */
+export function fileCatalogCache(dir: string, build: () => string): CatalogCache {
+  let buildId: string | null = null;
+  return {
+    key(file, text, settings) {
+      buildId ??= build();
+      const h = createHash('sha256');
+      h.update(JSON.stringify([ENTRY_VERSION, buildId, file, settings.format, settings.prefix ?? null, settings.limits]));
+      h.update('\0');
+      h.update(text);
+      return h.digest('hex').slice(0, 40);
+    },
+    get(key, file) {
+      let text: string;
+      try {
+        text = readFileSync(join(dir, `catalog-${key}.json`), 'utf8');
+      } catch {
+        return undefined;
+      }
+      return decodeEntry(text, file);
+    },
+    set(key, result) {
+      const text = encodeEntry(result);
+      if (text === null) return;
+      const path = join(dir, `catalog-${key}.json`);
+      const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+      try {
+        mkdirSync(dir, { recursive: true, mode: 0o700 });
+        writeFileSync(tmp, text, { mode: 0o600 });
+        renameSync(tmp, path);
+        prune(dir);
+      } catch {
+        try {
+          unlinkSync(tmp);
+        } catch {
+          // nothing was written
+        }
+      }
+    },
+  };
+}
+
+/** Removes the oldest entries beyond {@link MAX_ENTRIES} (and temporary files left by a killed process). */
+function prune(dir: string): void {
+  const names = readdirSync(dir).filter((n) => n.startsWith('catalog-'));
+  if (names.length <= MAX_ENTRIES) return;
+  const aged = names.map((n) => {
+    try {
+      return { n, t: statSync(join(dir, n)).mtimeMs };
+    } catch {
+      return { n, t: 0 };
+    }
+  });
+  aged.sort((a, b) => b.t - a.t);
+  for (const { n } of aged.slice(MAX_ENTRIES)) {
+    try {
+      unlinkSync(join(dir, n));
+    } catch {
+      // removed by another process
+    }
+  }
+}
+
+/** A catalog file as read, with what the cache knows of it (see {@link lookUpCatalogFiles}). */
+export interface CatalogInput {
+  readonly file: string;
+  readonly text: string;
+  /** The cache key, or null when the file is not cached. */
+  readonly key: string | null;
+  /** The cached result, when the cache holds one. */
+  readonly hit: CatalogFileResult | undefined;
+}
+
+/**
+ * Reads catalog files and looks each up in `options.cache`. No parser is
+ * loaded here: when every file is a hit, {@link loadCatalogFilesLazily} builds
+ * the catalog without them.
+ */
+export function lookUpCatalogFiles(files: readonly string[], options: CatalogOptions): CatalogInput[] {
+  const cache = options.cache ?? null;
+  return files.map((file) => {
+    const { text } = readInputFile(file, options.limits);
+    if (!cache || text.length > MAX_CACHED_TEXT) return { file, text, key: null, hit: undefined };
+    const key = cache.key(file, text, { format: options.format ?? 'auto', prefix: options.prefix, limits: resolveLimits(options.limits) });
+    return { file, text, key, hit: cache.get(key, file) };
+  });
+}
+
+/**
+ * `loadCatalogFiles` for hosts that can wait: when the cache holds every file
+ * (and no name is defined twice), the catalog is built without loading the
+ * parsers at all; otherwise they are loaded and the misses parsed.
+ */
+export async function loadCatalogFilesLazily(files: readonly string[], options: CatalogOptions): Promise<Catalog> {
+  const inputs = lookUpCatalogFiles(files, options);
+  if (inputs.every((i) => i.hit)) {
+    const tools = inputs.flatMap((i) => i.hit!.tools);
+    if (new Set(tools.map((t) => t.name)).size === tools.length) {
+      return {
+        tools,
+        sources: inputs.map((i) => ({ file: i.file, format: i.hit!.format })),
+        warnings: inputs.flatMap((i) => i.hit!.warnings),
+      };
+    }
+  }
+  const { loadCatalogInputs } = await import('./catalog.js');
+  return loadCatalogInputs(inputs, options);
+}

@@ -1,0 +1,170 @@
+/** The loaded-catalog cache: entries read back exactly, and any cache problem is a miss. */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import {
+  cacheDirFromEnv,
+  cacheDisabledByEnv,
+  type CatalogCache,
+  decodeEntry,
+  encodeEntry,
+  fileCatalogCache,
+  loadCatalogFilesLazily,
+  MAX_ENTRIES,
+} from '../../src/formats/catalog-cache.js';
+import { loadCatalogFiles } from '../../src/formats/catalog.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'toolsearch-cache-unit-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let n = 0;
+const fresh = (): string => join(dir, `c${n++}`);
+const write = (name: string, text: string): string => {
+  const p = join(dir, name);
+  writeFileSync(p, text);
+  return p;
+};
+
+/** Everything a loaded catalog carries, prototypes included. */
+function snapshot(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return Object.is(value, -0) ? '-0' : value;
+  if (Array.isArray(value)) return value.map(snapshot);
+  return { proto: Object.getPrototypeOf(value) === null ? 'null' : 'object', entries: Object.keys(value).map((k) => [k, snapshot((value as Record<string, unknown>)[k])]) };
+}
+
+describe('entries', () => {
+  test('the demo catalog, every shape: a cache hit equals a parse, prototypes and key order included', async () => {
+    const files = ['fixtures/catalogs/demo.yaml', 'fixtures/catalogs/demo.openai.json', 'fixtures/catalogs/demo.anthropic.json', 'fixtures/catalogs/demo.mcp.json', 'fixtures/catalogs/demo.eino.json'];
+    for (const file of files) {
+      const cache = fileCatalogCache(fresh(), () => 'test');
+      const parsed = loadCatalogFiles([file]);
+      const first = loadCatalogFiles([file], { cache });
+      const hit = loadCatalogFiles([file], { cache });
+      const lazy = await loadCatalogFilesLazily([file], { cache });
+      expect(snapshot(first)).toEqual(snapshot(parsed));
+      expect(snapshot(hit)).toEqual(snapshot(parsed));
+      expect(snapshot(lazy)).toEqual(snapshot(parsed));
+    }
+  });
+
+  test('__proto__, constructor and integer-like keys in parameters; warnings kept', () => {
+    const file = write(
+      'proto.json',
+      JSON.stringify({ model: 'x', tools: [{ type: 'function', function: { name: 'a', description: 'd', parameters: { __proto__: { x: 1 }, constructor: 2, '10': 3, '2': 4 } } }, { type: 'web_search' }, { type: 'function', function: { name: 'tool_search', description: '' } }] }).replace('"x":1', '"x":1,"__proto__":5'),
+    );
+    const cache = fileCatalogCache(fresh(), () => 'test');
+    const parsed = loadCatalogFiles([file]);
+    loadCatalogFiles([file], { cache });
+    const hit = loadCatalogFiles([file], { cache });
+    expect(parsed.warnings?.length).toBeGreaterThan(0);
+    expect(snapshot(hit)).toEqual(snapshot(parsed));
+  });
+
+  test('values JSON cannot carry (.inf, .nan, -0) are never stored', () => {
+    const file = write('inf.yaml', 'tools:\n  - name: a\n    description: d\n    parameters: {max: .inf, min: -0.0, no: .nan}\n');
+    const d = fresh();
+    const cache = fileCatalogCache(d, () => 'test');
+    const parsed = loadCatalogFiles([file], { cache });
+    expect(existsSync(d)).toBe(false); // nothing written, not even the directory
+    const params = parsed.tools[0]!.parameters as Record<string, number>;
+    expect(params.max).toBe(Infinity);
+    expect(Object.is(params.min, -0)).toBe(true);
+    expect(encodeEntry({ tools: [...parsed.tools], format: 'toolsearch', warnings: [] })).toBeNull();
+  });
+
+  test('a corrupt, truncated or foreign entry is a miss', () => {
+    const file = 'fixtures/catalogs/demo.mcp.json';
+    const good = encodeEntry({ ...loadCatalogFiles([file]), tools: [...loadCatalogFiles([file]).tools], format: 'mcp', warnings: [] })!;
+    expect(decodeEntry(good, file)).toBeDefined();
+    for (const bad of [good.slice(0, -10), '', 'null', '[]', good.replace('"v":1', '"v":2'), good.replace('"format":"mcp"', '"format":"zzz"'), '{"v":1,"format":"mcp","warnings":[],"tools":[["a","d",2,1,1]]}', '{"v":1,"format":"mcp","warnings":[3],"tools":[]}']) {
+      expect(decodeEntry(bad, file)).toBeUndefined();
+    }
+    // Through the file cache: the key's file is overwritten with garbage, the load parses again.
+    const d = fresh();
+    const cache = fileCatalogCache(d, () => 'test');
+    const parsed = loadCatalogFiles([file], { cache });
+    for (const name of readdirSync(d)) writeFileSync(join(d, name), '{"v":1,');
+    expect(snapshot(loadCatalogFiles([file], { cache }))).toEqual(snapshot(parsed));
+  });
+
+  test('the key covers the text, the path as given, the options, the limits and the build', () => {
+    const cache = fileCatalogCache(fresh(), () => 'build-1');
+    const other = fileCatalogCache(fresh(), () => 'build-2');
+    const limits = { maxBytes: 1, maxDepth: 2, maxAliases: 3, maxMessages: 4 };
+    const base = cache.key('a.yaml', 'text', { format: 'auto', prefix: undefined, limits });
+    expect(cache.key('a.yaml', 'text', { format: 'auto', prefix: undefined, limits })).toBe(base);
+    const variants = [
+      cache.key('a.yaml', 'text!', { format: 'auto', prefix: undefined, limits }),
+      cache.key('./a.yaml', 'text', { format: 'auto', prefix: undefined, limits }),
+      cache.key('a.yaml', 'text', { format: 'mcp', prefix: undefined, limits }),
+      cache.key('a.yaml', 'text', { format: 'auto', prefix: 'gh', limits }),
+      cache.key('a.yaml', 'text', { format: 'auto', prefix: undefined, limits: { ...limits, maxDepth: 5 } }),
+      other.key('a.yaml', 'text', { format: 'auto', prefix: undefined, limits }),
+    ];
+    expect(new Set([base, ...variants]).size).toBe(variants.length + 1);
+  });
+
+  test('an edited file is parsed again', () => {
+    const cache = fileCatalogCache(fresh(), () => 'test');
+    const file = write('edit.yaml', 'tools:\n  - name: a\n    description: first\n');
+    expect(loadCatalogFiles([file], { cache }).tools[0]!.description).toBe('first');
+    writeFileSync(file, 'tools:\n  - name: a\n    description: second\n');
+    expect(loadCatalogFiles([file], { cache }).tools[0]!.description).toBe('second');
+  });
+
+  test('a name defined twice across cached files: the same located error, excerpt included, as without the cache', async () => {
+    const a = write('dup-a.yaml', 'tools:\n  - name: same\n    description: a\n');
+    const b = write('dup-b.yaml', 'tools:\n  - name: other\n    description: b\n  - name: same\n    description: b\n');
+    const cache = fileCatalogCache(fresh(), () => 'test');
+    loadCatalogFiles([a], { cache });
+    loadCatalogFiles([b], { cache });
+    const expected = (() => {
+      try {
+        loadCatalogFiles([a, b]);
+      } catch (err) {
+        return err;
+      }
+      throw new Error('no error');
+    })() as Error & { excerpt?: unknown; location?: unknown };
+    expect(expected.message).toMatch(/duplicate tool name "same"/);
+    for (const attempt of [() => loadCatalogFiles([a, b], { cache }), () => loadCatalogFilesLazily([a, b], { cache })]) {
+      const err = await (async () => {
+        try {
+          await attempt();
+        } catch (e) {
+          return e as typeof expected;
+        }
+        throw new Error('no error');
+      })();
+      expect([err.message, err.location, err.excerpt]).toEqual([expected.message, expected.location, expected.excerpt]);
+    }
+  });
+
+  test('an unwritable cache directory is no error: the catalog loads and nothing is written', () => {
+    const blocker = write('not-a-dir', 'x');
+    const cache = fileCatalogCache(join(blocker, 'sub'), () => 'test');
+    expect(loadCatalogFiles(['fixtures/catalogs/demo.mcp.json'], { cache }).tools.length).toBe(130);
+    expect(readFileSync(blocker, 'utf8')).toBe('x');
+  });
+
+  test(`keeps at most ${MAX_ENTRIES} entries, removing the oldest`, () => {
+    const d = fresh();
+    const cache: CatalogCache = fileCatalogCache(d, () => 'test');
+    for (let i = 0; i < MAX_ENTRIES + 5; i++) {
+      const f = write(`many-${i}.yaml`, `tools:\n  - name: t${i}\n    description: d\n`);
+      loadCatalogFiles([f], { cache });
+    }
+    expect(readdirSync(d).filter((x) => x.startsWith('catalog-')).length).toBe(MAX_ENTRIES);
+    expect(readdirSync(d).some((x) => x.endsWith('.tmp'))).toBe(false);
+  });
+});
+
+describe('environment', () => {
+  test('TOOLSEARCH_CACHE turns it off; the directory follows TOOLSEARCH_CACHE_DIR, XDG_CACHE_HOME, HOME', () => {
+    for (const v of ['0', 'off', 'OFF', 'false', 'no', ' off ']) expect(cacheDisabledByEnv({ TOOLSEARCH_CACHE: v })).toBe(true);
+    for (const v of [undefined, '', '1', 'on']) expect(cacheDisabledByEnv({ TOOLSEARCH_CACHE: v })).toBe(false);
+    expect(cacheDirFromEnv({ TOOLSEARCH_CACHE_DIR: '/x', XDG_CACHE_HOME: '/y', HOME: '/z' })).toBe('/x');
+    expect(cacheDirFromEnv({ XDG_CACHE_HOME: '/y', HOME: '/z' })).toBe('/y/toolsearch');
+    expect(cacheDirFromEnv({ HOME: '/z' })).toBe('/z/.cache/toolsearch');
+  });
+});
