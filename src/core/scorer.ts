@@ -108,9 +108,9 @@ interface IndexedTool {
   readonly text: string;
   /** Length of the lower-cased name in `text`. */
   readonly nameLength: number;
-  /** Name parts as written, and lower-cased; split on first use. */
-  parts: readonly string[] | null;
-  partsLower: readonly string[] | null;
+  /** Name parts as written, and lower-cased (the same array when lower-casing changes nothing). */
+  readonly parts: readonly string[];
+  readonly partsLower: readonly string[];
   /** Position of the name in Go (UTF-8 byte) order, so ties sort by an integer compare. */
   rank: number;
 }
@@ -591,14 +591,16 @@ export class ToolIndex {
       if (this.byName.has(info.name)) throw new Error(`duplicate dynamic tool name: ${info.name}`);
       this.byName.set(info.name, this.entries.length);
       if (!surrogates && hasSurrogateOrAbove(info.name)) surrogates = true;
+      const parts = splitToolName(info.name);
+      const lowered = parts.map(lowerFlat);
       this.entries.push({
         info,
         // Lower-casing maps code point by code point, so this is the lower-cased
         // name, a line feed and the lower-cased description, in one flat string.
         text: lowerFlat(`${info.name}\n${info.description}`),
         nameLength: hasNonAscii(info.name) ? lowerFlat(info.name).length : info.name.length,
-        parts: null,
-        partsLower: null,
+        parts,
+        partsLower: lowered.every((p, i) => p === parts[i]) ? parts : lowered,
         rank: 0,
       });
     }
@@ -646,16 +648,7 @@ export class ToolIndex {
   partsOf(name: string): readonly string[] | undefined {
     const i = this.byName.get(name);
     if (i === undefined) return undefined;
-    const e = this.entries[i]!;
-    if (e.parts === null) this.splitParts(e);
-    return e.parts!;
-  }
-
-  private splitParts(t: IndexedTool): readonly string[] {
-    const parts = splitToolName(t.info.name);
-    t.parts = parts;
-    t.partsLower = parts.map(lowerFlat);
-    return t.partsLower;
+    return this.entries[i]!.parts;
   }
 
   /** Where keyword `kw` (already lower-cased) occurs in the text of `t`. */
@@ -686,7 +679,7 @@ export class ToolIndex {
     // Every lower-cased name part is a substring of the lower-cased name, so
     // when the name does not contain the keyword no name rule can hold.
     if (where === Where.InName) {
-      const parts = t.partsLower ?? this.splitParts(t);
+      const parts = t.partsLower;
       let substringPart = -1;
       for (let p = 0; p < parts.length; p++) {
         const part = parts[p]!;
@@ -711,7 +704,7 @@ export class ToolIndex {
       keyword: kw.word,
       required: kw.required,
       rule,
-      part: this.hitPart >= 0 ? t.parts![this.hitPart]! : null,
+      part: this.hitPart >= 0 ? t.parts[this.hitPart]! : null,
       points,
     };
   }
@@ -747,7 +740,7 @@ export class ToolIndex {
       this.scanned += n;
       return null;
     }
-    this.tokens = new TokenIndex(this.entries, (t) => t.partsLower ?? splitToolName(t.info.name).map(lowerFlat));
+    this.tokens = new TokenIndex(this.entries, (t) => t.partsLower);
     this.toolStamp = new Int32Array(n);
     this.kwStamp = new Int32Array(n);
     this.acc = new Int32Array(n);

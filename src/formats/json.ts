@@ -61,6 +61,8 @@ const MANY_KEYS = 16;
 
 class JsonReader {
   private pos: number;
+  /** Shared by the lazy nodes of this text. */
+  private readonly source: Source;
   /** Keys (and their offsets) of the objects being checked by `checkObject`, outermost first. */
   private readonly keyStack: string[] = [];
   private readonly keyOffsetStack: number[] = [];
@@ -70,8 +72,10 @@ class JsonReader {
    * @param trusted the text range was checked already (a lazy node's): deeper
    *   containers are skipped by bracket matching instead of being checked again.
    */
+  private readonly text: string;
+
   constructor(
-    private readonly text: string,
+    source: Source,
     start: number,
     private readonly end: number,
     private readonly maxDepth: number,
@@ -80,6 +84,8 @@ class JsonReader {
     private readonly eagerDepth: number,
     private readonly trusted: boolean,
   ) {
+    this.source = source;
+    this.text = source.text;
     this.pos = start;
   }
 
@@ -108,13 +114,13 @@ class JsonReader {
       case 0x7b: // {
         if (depth + 1 > this.eagerDepth) {
           this.skipContainer(depth + 1);
-          return new LazyObjectNode(this.text, offset, this.pos);
+          return new LazyObjectNode(this.source, offset, this.pos);
         }
         return this.object(depth + 1);
       case 0x5b: // [
         if (depth + 1 > this.eagerDepth) {
           this.skipContainer(depth + 1);
-          return new LazyArrayNode(this.text, offset, this.pos);
+          return new LazyArrayNode(this.source, offset, this.pos);
         }
         return this.array(depth + 1);
       case 0x22: // "
@@ -449,9 +455,20 @@ function matchingClose(t: string, at: number): number {
   }
 }
 
+/** The text a lazy node reads from, and the short strings already read from it (see {@link plainValue}). */
+interface Source {
+  readonly text: string;
+  readonly strings: Map<string, string>;
+}
+
+/** Strings up to this length are shared between the plain values of one text (`"string"`, `"object"`, …). */
+const SHARED_STRING_LENGTH = 12;
+/** At most this many distinct shared strings per text. */
+const MAX_SHARED_STRINGS = 10_000;
+
 /** Builds one level of the checked container `text[start, end)`: deeper containers are lazy again. */
-function materialize(text: string, start: number, end: number): Node {
-  return new JsonReader(text, start, end, Number.POSITIVE_INFINITY, checked, checkedWhere, 1, true).document();
+function materialize(source: Source, start: number, end: number): Node {
+  return new JsonReader(source, start, end, Number.POSITIVE_INFINITY, checked, checkedWhere, 1, true).document();
 }
 
 /**
@@ -464,17 +481,17 @@ class LazyObjectNode implements ObjectNode {
   private built: ReadonlyMap<string, Member> | null = null;
 
   constructor(
-    private readonly text: string,
+    private readonly source: Source,
     readonly offset: number,
     private readonly end: number,
   ) {}
 
   get members(): ReadonlyMap<string, Member> {
-    return (this.built ??= (materialize(this.text, this.offset, this.end) as ObjectNode).members);
+    return (this.built ??= (materialize(this.source, this.offset, this.end) as ObjectNode).members);
   }
 
   [PLAIN_VALUE](): JsonValue {
-    return plainValue(this.text, this.offset, this.end);
+    return plainValue(this.source, this.offset, this.end);
   }
 }
 
@@ -484,17 +501,17 @@ class LazyArrayNode implements ArrayNode {
   private built: readonly Node[] | null = null;
 
   constructor(
-    private readonly text: string,
+    private readonly source: Source,
     readonly offset: number,
     private readonly end: number,
   ) {}
 
   get items(): readonly Node[] {
-    return (this.built ??= (materialize(this.text, this.offset, this.end) as ArrayNode).items);
+    return (this.built ??= (materialize(this.source, this.offset, this.end) as ArrayNode).items);
   }
 
   [PLAIN_VALUE](): JsonValue {
-    return plainValue(this.text, this.offset, this.end);
+    return plainValue(this.source, this.offset, this.end);
   }
 }
 
@@ -504,14 +521,20 @@ type PlainObject = { [key: string]: JsonValue };
  * The plain value of the checked JSON text `t[start, end)`, exactly as
  * `toJsonValue` gives it for the positioned nodes of the same text: objects
  * without a prototype, members in document order, strings decoded as
- * {@link decodeString} does, numbers as `Number(literal)`. No recursion, so
- * any nesting the parser accepted is read.
+ * {@link decodeString} does, numbers as `Number(literal)`. Arrays are made
+ * at their final length, and short strings are shared (see {@link Source}),
+ * as `JSON.parse` does. No recursion, so any nesting the parser accepted is read.
  */
-export function plainValue(t: string, start: number, end: number): JsonValue {
+function plainValue(source: Source, start: number, end: number): JsonValue {
+  const t = source.text;
+  const shared = source.strings;
   let i = start;
-  // Open containers, innermost last; for objects, the key whose value is being read.
-  const containers: Array<PlainObject | JsonValue[]> = [];
+  // Open containers, innermost last: an object being filled (with the key
+  // whose value is read in `keys`), or for an array the index in `items`
+  // where its values start.
+  const open: Array<PlainObject | number> = [];
   const keys: string[] = [];
+  const items: JsonValue[] = [];
   const ws = (): void => {
     while (i < end && isWs(t.charCodeAt(i))) i++;
   };
@@ -541,34 +564,38 @@ export function plainValue(t: string, start: number, end: number): JsonValue {
     ws();
     let value: JsonValue;
     const c = t.charCodeAt(i);
-    if (c === 0x7b || c === 0x5b) {
+    if (c === 0x7b) {
       i++;
       ws();
-      const close = t.charCodeAt(i);
-      if (c === 0x7b) {
-        const obj = nullObject<JsonValue>();
-        if (close === 0x7d) {
-          i++;
-          value = obj;
-        } else {
-          containers.push(obj);
-          keys.push('');
-          readKey();
-          continue;
-        }
+      const obj = nullObject<JsonValue>();
+      if (t.charCodeAt(i) === 0x7d) {
+        i++;
+        value = obj;
       } else {
-        const arr: JsonValue[] = [];
-        if (close === 0x5d) {
-          i++;
-          value = arr;
-        } else {
-          containers.push(arr);
-          keys.push('');
-          continue;
-        }
+        open.push(obj);
+        keys.push('');
+        readKey();
+        continue;
       }
-    } else if (c === 0x22) value = readString();
-    else if (c === 0x74) {
+    } else if (c === 0x5b) {
+      i++;
+      ws();
+      if (t.charCodeAt(i) === 0x5d) {
+        i++;
+        value = [];
+      } else {
+        open.push(items.length);
+        keys.push('');
+        continue;
+      }
+    } else if (c === 0x22) {
+      value = readString();
+      if (value.length <= SHARED_STRING_LENGTH) {
+        const known = shared.get(value);
+        if (known !== undefined) value = known;
+        else if (shared.size < MAX_SHARED_STRINGS) shared.set(value, value);
+      }
+    } else if (c === 0x74) {
       i += 4;
       value = true;
     } else if (c === 0x66) {
@@ -590,20 +617,22 @@ export function plainValue(t: string, start: number, end: number): JsonValue {
     }
     // Store the value, then close every container that ends here.
     for (;;) {
-      const top = containers[containers.length - 1];
+      const top = open[open.length - 1];
       if (top === undefined) return value;
-      if (Array.isArray(top)) top.push(value);
+      if (typeof top === 'number') items.push(value);
       else top[keys[keys.length - 1]!] = value;
       ws();
-      const sep = t.charCodeAt(i++);
-      if (sep === 0x2c) {
-        if (!Array.isArray(top)) readKey();
+      if (t.charCodeAt(i++) === 0x2c) {
+        if (typeof top !== 'number') readKey();
         break;
       }
-      // `]` or `}`: the container is complete and is the value stored next.
-      containers.pop();
+      // `]` or `}`: the container is complete, and is the value stored next.
+      open.pop();
       keys.pop();
-      value = top;
+      if (typeof top === 'number') {
+        value = items.slice(top);
+        items.length = top;
+      } else value = top;
     }
   }
 }
@@ -628,5 +657,6 @@ export function parseJsonValue(
   where: (offset: number) => string,
   eagerDepth: number = EAGER_DEPTH,
 ): Node {
-  return new JsonReader(text, start, end, maxDepth, fail, where, eagerDepth, false).document();
+  const source: Source = { text, strings: new Map() };
+  return new JsonReader(source, start, end, maxDepth, fail, where, eagerDepth, false).document();
 }
