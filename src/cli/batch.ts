@@ -6,7 +6,9 @@
  * error line too (Go: "unexpected end of JSON input"), which keeps the
  * output aligned with the input. A final newline does not start a line.
  * Output is written once per input chunk. A line longer than the file size
- * limit is answered with an error object.
+ * limit is answered with an error object. One UTF-8 byte order mark at the
+ * start of the stream is dropped, as every loader drops it (a BOM further
+ * on is line content).
  */
 import type { ToolIndex } from '../core/scorer.js';
 import { runToolSearch } from '../core/toolsearch.js';
@@ -17,6 +19,28 @@ function answer(index: ToolIndex, line: Uint8Array): string {
   const r = runToolSearch(index, line);
   // safeJson: a tool name's C1 or bidi controls as \u escapes, like every JSON output of the CLI.
   return r.ok ? safeJson({ matches: r.matches }) : safeJson({ error: r.error });
+}
+
+const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+/** The chunks of `input` as bytes, without a UTF-8 BOM at the very start (it may arrive split over chunks). */
+async function* bytesWithoutBom(input: AsyncIterable<Buffer | string>): AsyncGenerator<Buffer> {
+  // The first bytes, held until they are known to start with a BOM or not; null once known.
+  let head: Buffer | null = Buffer.alloc(0);
+  for await (const raw of input) {
+    const chunk = typeof raw === 'string' ? Buffer.from(raw, 'utf8') : raw;
+    if (head === null) {
+      yield chunk;
+      continue;
+    }
+    head = head.length === 0 ? chunk : Buffer.concat([head, chunk]);
+    if (head.length < BOM.length && head.equals(BOM.subarray(0, head.length))) continue;
+    const rest: Buffer = head.subarray(0, BOM.length).equals(BOM) ? head.subarray(BOM.length) : head;
+    head = null;
+    if (rest.length > 0) yield rest;
+  }
+  // A stream shorter than a BOM that starts like one: its bytes as they are.
+  if (head !== null && head.length > 0) yield head;
 }
 
 /** Runs every line of `input` against `index`; returns the number of lines. */
@@ -36,8 +60,7 @@ export async function runBatch(
   // The current line is over the limit: its error is written, its remaining bytes are dropped.
   let skipping = false;
   let count = 0;
-  for await (const raw of input) {
-    const chunk = typeof raw === 'string' ? Buffer.from(raw, 'utf8') : raw;
+  for await (const chunk of bytesWithoutBom(input)) {
     const out: string[] = [];
     let start = 0;
     for (let nl = chunk.indexOf(10, start); nl >= 0; nl = chunk.indexOf(10, start)) {

@@ -56,6 +56,9 @@ export function renderExcerpt(excerpt: string, width: number): string[] {
   return [`  ${line}`.trimEnd(), `  ${caret}`];
 }
 
+/** What "tools is required" means for a catalog (the reference's text is printed first). */
+export const TOOLS_REQUIRED_NOTE = 'the catalog has no dynamic tools: it is empty, or all of its tools are static';
+
 /** Prints what went wrong and returns the exit code. */
 export function exitCodeFor(err: unknown, ctx: CliContext): number {
   const s = ctx.errStyle;
@@ -71,8 +74,9 @@ export function exitCodeFor(err: unknown, ctx: CliContext): number {
     return EXIT_USAGE;
   }
   if (err instanceof MiddlewareConfigError && err.message === 'tools is required') {
-    // The reference's text, and what it means for a catalog.
-    ctx.err(`${error} tools is required (the catalog has no dynamic tools: all of its tools are static)\n`);
+    // The reference's text first, then what it means for a catalog: this error does not
+    // say whether the catalog is empty (`tools: []`) or holds static tools only.
+    ctx.err(`${error} tools is required (${TOOLS_REQUIRED_NOTE})\n`);
     return EXIT_USAGE;
   }
   if (err instanceof UsageError || err instanceof MiddlewareConfigError) {

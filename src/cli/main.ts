@@ -13,33 +13,24 @@ function version(): string {
   return pkg.version;
 }
 
-/**
- * The process's loaded-catalog cache (src/formats/catalog-cache.ts), unless
- * TOOLSEARCH_CACHE turns it off. The build identity is this file's content:
- * in the bundle it names every chunk by content hash, so any rebuild that
- * changes the code changes it.
- */
-async function useCatalogCache(env: Readonly<Record<string, string | undefined>>): Promise<void> {
-  const [{ cacheDirFromEnv, cacheDisabledByEnv, fileCatalogCache }, { setCatalogCache }] = await Promise.all([
-    import('../formats/catalog-cache.js'),
-    import('./inputs.js'),
-  ]);
-  if (cacheDisabledByEnv(env)) return;
-  setCatalogCache(
-    fileCatalogCache(cacheDirFromEnv(env), () => {
-      const self = readFileSync(new URL(import.meta.url));
-      return `${version()} ${createHash('sha256').update(self).digest('hex')}`;
-    }),
-  );
+/** Whether a stream error is the reader having gone away (a closed pipe). */
+function isClosedPipe(err: NodeJS.ErrnoException): boolean {
+  return err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED';
 }
 
 /**
  * A closed stdout pipe (`toolsearch search … | head -1`) ends the process
- * quietly with exit 0: the reader has what it wanted.
+ * quietly with exit 0: the reader has what it wanted. A closed stderr is
+ * ignored: only warnings and messages are lost, and the exit code the run
+ * computes is kept (a warning must not turn success into exit 1).
  */
 function exitQuietlyOnEpipe(): void {
   process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED') process.exit(EXIT_OK);
+    if (isClosedPipe(err)) process.exit(EXIT_OK);
+    throw err;
+  });
+  process.stderr.on('error', (err: NodeJS.ErrnoException) => {
+    if (isClosedPipe(err)) return;
     throw err;
   });
 }
@@ -68,10 +59,26 @@ export async function main(argv: string[], io?: CliIo): Promise<number> {
     return EXIT_OK;
   }
   try {
-    const [{ limitsFromEnv }, { setHostLimits }] = await Promise.all([import('./limits.js'), import('../formats/read.js')]);
+    // Loaded together: one round of module loading instead of one per import.
+    const [{ limitsFromEnv }, { setHostLimits }, cache, { setCatalogCache }, { buildProgram }] = await Promise.all([
+      import('./limits.js'),
+      import('../formats/read.js'),
+      import('../formats/catalog-cache.js'),
+      import('./inputs.js'),
+      import('./program.js'),
+    ]);
     setHostLimits(limitsFromEnv(ctx.io.env));
-    if (io === undefined) await useCatalogCache(ctx.io.env);
-    const { buildProgram } = await import('./program.js');
+    // A process of its own gets the loaded-catalog cache (src/formats/catalog-cache.ts) unless
+    // TOOLSEARCH_CACHE turns it off. The build identity is this file's content: in the bundle
+    // it names every chunk by content hash, so a rebuild that changes any code changes it.
+    if (io === undefined && !cache.cacheDisabledByEnv(ctx.io.env)) {
+      setCatalogCache(
+        cache.fileCatalogCache(cache.cacheDirFromEnv(ctx.io.env), () => {
+          const self = readFileSync(new URL(import.meta.url));
+          return `${version()} ${createHash('sha256').update(self).digest('hex')}`;
+        }),
+      );
+    }
     await buildProgram(ctx, version()).parseAsync(argv, { from: 'user' });
     return EXIT_OK;
   } catch (err) {

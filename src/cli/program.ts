@@ -7,9 +7,9 @@ import type { CliContext } from './context.js';
 const EXAMPLES = `
 Examples:
   $ toolsearch search -c fixtures/catalogs/demo.yaml create issue
-  $ toolsearch search -c demo.yaml --args '{"query":"+slack message","max_results":3}' --explain
-  $ toolsearch select -c demo.yaml mcp__github__create_issue mcp__slack__send_message --json
-  $ toolsearch simulate chat.json -c demo.yaml
+  $ toolsearch search -c fixtures/catalogs/demo.yaml --args '{"query":"+slack message","max_results":3}' --explain
+  $ toolsearch select -c fixtures/catalogs/demo.yaml mcp__github__create_issue mcp__slack__send_message --json
+  $ toolsearch simulate fixtures/transcripts/keyword-search-then-call.json -c fixtures/catalogs/demo.yaml
   $ toolsearch <command> --help
 
 Exit codes: 0 ok, 1 an expectation or check failed, 2 bad input or usage.

@@ -16,7 +16,7 @@
  */
 import { toWellFormed } from '../core/text.js';
 import type { JsonValue } from '../core/types.js';
-import { type ArrayNode, type Member, type Node, nullObject, type ObjectNode, PLAIN_VALUE } from './nodes.js';
+import { type ArrayNode, type Member, type Node, nullObject, type ObjectNode, PLAIN_VALUE, TRANSIENT } from './nodes.js';
 
 /** Raised through `fail`: offset of the problem and its message. */
 export type Fail = (offset: number, message: string) => never;
@@ -27,7 +27,7 @@ export type Fail = (offset: number, message: string) => never;
  * `{tools: [{name, …, parameters: {…}}]}`: the root, the list and each tool
  * are built; `parameters` is lazy.
  */
-export const EAGER_DEPTH = 3;
+export const EAGER_DEPTH = 1;
 
 /** How an unexpected character is named in messages: `'x'` for printable ASCII, else `U+XXXX`. */
 export function describeChar(text: string, offset: number): string {
@@ -488,6 +488,10 @@ class LazyObjectNode implements ObjectNode {
 
   get members(): ReadonlyMap<string, Member> {
     return (this.built ??= (materialize(this.source, this.offset, this.end) as ObjectNode).members);
+  }
+
+  [TRANSIENT](): ObjectNode {
+    return this.built !== null ? this : (materialize(this.source, this.offset, this.end) as ObjectNode);
   }
 
   [PLAIN_VALUE](): JsonValue {

@@ -59,6 +59,9 @@ export interface ObjectNode extends NodeBase {
  */
 export const PLAIN_VALUE: unique symbol = Symbol('toolsearch.plainValue');
 
+/** See {@link transientObject}. */
+export const TRANSIENT: unique symbol = Symbol('toolsearch.transient');
+
 /** A parsed value with its position. */
 export type Node = NullNode | BoolNode | NumberNode | StringNode | ArrayNode | ObjectNode;
 
@@ -93,6 +96,18 @@ export function errorAt(doc: Pick<ParsedDocument, 'file' | 'lines'>, at: Node | 
   const { line, column, lineStart } = doc.lines.position(offset);
   const excerpt = excerptAt(doc.lines.lineAt(lineStart), Math.min(offset, doc.lines.text.length) - lineStart);
   return new InputError(message, { file: doc.file, line, column }, excerpt);
+}
+
+/**
+ * `node` for one pass of reading. A lazy object that was not built yet (see
+ * the JSON reader) gives an equal object built for the caller alone, and
+ * stays unbuilt: a reader that visits many large siblings once each (the
+ * tools of a catalog) keeps none of them alive. Any other node is returned
+ * as it is.
+ */
+export function transientObject(node: ObjectNode): ObjectNode {
+  const own = (node as { [TRANSIENT]?: () => ObjectNode })[TRANSIENT];
+  return own !== undefined ? own.call(node) : node;
 }
 
 /** A member's value, or undefined. */

@@ -10,7 +10,8 @@ import { InputError } from '../errors.js';
 import { type Fail, parseJsonValue } from './json.js';
 import { errorAt, type Node, type ParsedDocument, type Syntax } from './nodes.js';
 import { LineIndex } from './position.js';
-import { type Limits, readInputFile, resolveLimits } from './read.js';
+import { readInputText } from './input-text.js';
+import { type Limits, resolveLimits } from './read.js';
 import { parseYamlText } from './yaml.js';
 
 /** The syntax implied by a file name, or null when the extension says nothing. */
@@ -108,9 +109,8 @@ export function parseText(
   }
 }
 
-/** Reads and parses a file (see {@link readInputFile} and {@link parseText}). */
+/** Reads and parses a file (see {@link readInputText} and {@link parseText}). */
 export function parseFile(path: string, options: { syntax?: Syntax; limits?: Partial<Limits> } = {}): ParsedDocument {
-  // Only the text is kept: the file's bytes can be freed while it is parsed.
-  const text = readInputFile(path, options.limits).text;
-  return parseText(path, text, options);
+  // The file's bytes are released before the text is parsed.
+  return parseText(path, readInputText(path, options.limits), options);
 }

@@ -14,9 +14,11 @@ import {
   locate,
   looseField,
   type Node,
+  nullObject,
   type ObjectNode,
   type ParsedDocument,
   toJsonValue,
+  transientObject,
 } from './nodes.js';
 import type { CatalogTool } from './types.js';
 
@@ -119,11 +121,13 @@ function nameOf(doc: ParsedDocument, tool: ObjectNode, nameNode: Node | undefine
   return toWellFormed(nameNode.value);
 }
 
-function readEntry(doc: ParsedDocument, node: ObjectNode, shape: ToolShape): Entry {
+/** Reads the entry `node` (as given by {@link transientObject}); the entry keeps `at`, the node of the list. */
+function readEntry(doc: ParsedDocument, at: ObjectNode, shape: ToolShape): Entry {
+  const node = transientObject(at);
   switch (shape) {
     case 'toolsearch':
       return {
-        node,
+        node: at,
         name: nameOf(doc, node, field(node, 'name')),
         description: stringField(doc, field(node, 'description'), 'tool description'),
         parameters: schemaField(field(node, 'parameters')),
@@ -136,7 +140,7 @@ function readEntry(doc: ParsedDocument, node: ObjectNode, shape: ToolShape): Ent
         // Chat Completions: {type: "function", function: {name, description, parameters}}.
         if (fn.kind !== 'object') throw errorAt(doc, fn, `"function" must be an object, found ${kindName(fn)}`);
         return {
-          node,
+          node: at,
           name: nameOf(doc, node, field(fn, 'name')),
           description: stringField(doc, field(fn, 'description'), 'tool description'),
           parameters: schemaField(field(fn, 'parameters')),
@@ -146,7 +150,7 @@ function readEntry(doc: ParsedDocument, node: ObjectNode, shape: ToolShape): Ent
       }
       // Responses: {type: "function", name, description, parameters, defer_loading?}.
       return {
-        node,
+        node: at,
         name: nameOf(doc, node, field(node, 'name')),
         description: stringField(doc, field(node, 'description'), 'tool description'),
         parameters: schemaField(field(node, 'parameters')),
@@ -156,7 +160,7 @@ function readEntry(doc: ParsedDocument, node: ObjectNode, shape: ToolShape): Ent
     }
     case 'anthropic':
       return {
-        node,
+        node: at,
         name: nameOf(doc, node, field(node, 'name')),
         description: stringField(doc, field(node, 'description'), 'tool description'),
         parameters: schemaField(field(node, 'input_schema')),
@@ -165,7 +169,7 @@ function readEntry(doc: ParsedDocument, node: ObjectNode, shape: ToolShape): Ent
       };
     case 'mcp':
       return {
-        node,
+        node: at,
         name: nameOf(doc, node, field(node, 'name')),
         description: stringField(doc, field(node, 'description'), 'tool description'),
         parameters: schemaField(field(node, 'inputSchema')),
@@ -180,7 +184,7 @@ function readEntry(doc: ParsedDocument, node: ObjectNode, shape: ToolShape): Ent
       if (jsonSchema && jsonSchema.kind !== 'null') parameters = toJsonValue(jsonSchema);
       else if (params && params.kind !== 'null') parameters = einoParamsToSchema(doc, params);
       return {
-        node,
+        node: at,
         name: nameOf(doc, node, looseField(node, 'name')),
         description: stringField(doc, looseField(node, 'desc'), 'tool desc'),
         parameters,
@@ -192,7 +196,7 @@ function readEntry(doc: ParsedDocument, node: ObjectNode, shape: ToolShape): Ent
 }
 
 function obj(): { [key: string]: JsonValue } {
-  return Object.create(null) as { [key: string]: JsonValue };
+  return nullObject<JsonValue>();
 }
 
 /**
@@ -273,6 +277,8 @@ const SHAPE_KEYS: Readonly<Record<ToolShape, string>> = {
  */
 export function readToolList(doc: ParsedDocument, list: ArrayNode, options: ToolListOptions): ToolListResult {
   const warnings: string[] = [];
+  // Each entry is built twice (to classify it, then to read it) rather than
+  // kept: a large catalog's entries are never all built at once.
   const entries: Array<{ node: ObjectNode; kind: EntryKind }> = [];
   let found: { shape: ToolShape; node: ObjectNode } | null = null;
   // OpenAI `namespace` tools group function tools: their functions are read in place.
@@ -280,10 +286,11 @@ export function readToolList(doc: ParsedDocument, list: ArrayNode, options: Tool
   for (let i = 0; i < queue.length; i++) {
     const item = queue[i]!;
     if (item.kind !== 'object') throw errorAt(doc, item, `expected a tool (an object), found ${kindName(item)}`);
-    const kind = classifyToolEntry(item);
+    const entry = transientObject(item);
+    const kind = classifyToolEntry(entry);
     if (kind === 'builtin') {
-      const type = (field(item, 'type') as { value: string }).value;
-      const inner = field(item, 'tools');
+      const type = (field(entry, 'type') as { value: string }).value;
+      const inner = field(entry, 'tools');
       if (type === 'namespace' && inner?.kind === 'array') queue.splice(i + 1, 0, ...inner.items);
       continue;
     }

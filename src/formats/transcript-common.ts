@@ -17,9 +17,16 @@ export class TranscriptBuilder {
   /** Names of the tool calls seen so far, by call id (a tool result's name is resolved from its call). */
   readonly callNames = new Map<string, string>();
 
+  /**
+   * @param restoreReminder mark a user message whose whole text is the
+   *   reminder block (see {@link markReminder}); only for provider formats,
+   *   which lose Eino's `extra`. Eino messages keep their own marker, and
+   *   there only the marker counts, as in the reference.
+   */
   constructor(
     readonly doc: ParsedDocument,
     private readonly maxMessages: number,
+    private readonly restoreReminder = true,
   ) {}
 
   /** Appends a message that starts at `at`. */
@@ -27,7 +34,7 @@ export class TranscriptBuilder {
     if (this.messages.length >= this.maxMessages) {
       throw this.error(at, `too many messages: more than ${this.maxMessages} (the limit)`);
     }
-    this.messages.push(markReminder(msg));
+    this.messages.push(this.restoreReminder ? markReminder(msg) : msg);
     this.locations.push(locate(this.doc, at));
   }
 
@@ -173,7 +180,11 @@ function withMarker(extra: MessageExtra | undefined): MessageExtra {
  * the middleware's reminder but drops Eino's `extra` fields, so without this
  * every later model call would insert a second reminder. A user message whose
  * whole text is an `<available-deferred-tools>` block and that has no marker
- * field gets `extra.__toolsearch_reminder__ = true`.
+ * field gets `extra.__toolsearch_reminder__ = true`. Provider formats only:
+ * for Eino transcripts the reference's own marker is the only sign (a
+ * reminder text without it makes the reference insert a second reminder).
+ * Recognising the text is beyond the reference; the simulation report says
+ * when it happened.
  */
 export function markReminder(msg: Message): Message {
   if (msg.role !== 'user') return msg;

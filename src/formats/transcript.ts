@@ -18,9 +18,16 @@
  * `messages` means `openai`, and a bare list means `eino` (plain
  * role/content messages read the same in every chat format).
  *
+ * A forced `format` must fit: content that only other formats have and that
+ * the forced reader would drop or misread (a top-level `system` outside
+ * Anthropic, `tool_use` blocks outside Anthropic, typed Responses items,
+ * Eino `extra` or `content_blocks`, chat `tool_calls` in Anthropic or
+ * Responses, ...) is an error at its position naming the format that fits.
+ *
  * Tools carried by a request body are read like a catalog (a tool named
  * `tool_search` there is the middleware's own tool and is skipped).
  */
+import type { InputError } from '../errors.js';
 import { type ArrayNode, errorAt, field, kindName, looseField, type Node, type ObjectNode, type ParsedDocument } from './nodes.js';
 import { parseFile } from './parse.js';
 import { type Limits, resolveLimits } from './read.js';
@@ -173,6 +180,96 @@ function detectFormat(doc: ParsedDocument): TranscriptFormat {
   return 'eino';
 }
 
+/** Display names of the formats, for messages. */
+const FORMAT_NAMES: Readonly<Record<TranscriptFormat, string>> = {
+  eino: 'Eino',
+  openai: 'OpenAI Chat',
+  'openai-responses': 'OpenAI Responses',
+  anthropic: 'Anthropic Messages',
+};
+
+/** Formats whose content parts / blocks have this `type` (types not listed are not judged). */
+function partOwners(type: string): readonly TranscriptFormat[] | null {
+  if (ANTHROPIC_BLOCKS.has(type)) return ['anthropic'];
+  if (type === 'input_audio') return ['openai', 'openai-responses'];
+  if (RESPONSES_PARTS.has(type)) return ['openai-responses'];
+  if (type === 'image_url') return ['openai', 'eino'];
+  if (OPENAI_PARTS.has(type)) return ['openai'];
+  return null;
+}
+
+/** Something in the file that the forced format would not read. */
+interface Misfit {
+  readonly at: number;
+  readonly what: string;
+  readonly owners: readonly TranscriptFormat[];
+}
+
+/**
+ * With a forced format: the first thing (in document order) that belongs to
+ * other formats only and that the forced reader would drop or misread, or
+ * null. Keys and part types are judged, not values: a plain `{role,
+ * content}` message reads the same in every format.
+ */
+function firstMisfit(doc: ParsedDocument, located: Located, format: TranscriptFormat): Misfit | null {
+  const found: Misfit[] = [];
+  const check = (at: number, what: string, owners: readonly TranscriptFormat[]): void => {
+    if (!owners.includes(format)) found.push({ at, what, owners });
+  };
+  const keyAt = (obj: ObjectNode, key: string): number => obj.members.get(key)?.keyOffset ?? obj.offset;
+  const present = (obj: ObjectNode, key: string): boolean => {
+    const v = field(obj, key);
+    return v !== undefined && v.kind !== 'null';
+  };
+  const body = located.body;
+  if (body) {
+    if (present(body, 'system')) check(keyAt(body, 'system'), 'a top-level "system"', ['anthropic']);
+    if (present(body, 'instructions')) check(keyAt(body, 'instructions'), 'a top-level "instructions"', ['openai-responses']);
+    if (located.key === 'input') check(keyAt(body, 'input'), 'a top-level "input" (input items)', ['openai-responses']);
+    else if (located.key === 'messages') check(keyAt(body, 'messages'), 'a top-level "messages"', ['openai', 'anthropic', 'eino']);
+  }
+  for (const item of located.items) {
+    if (item.kind !== 'object') continue;
+    const type = field(item, 'type');
+    if (type?.kind === 'string') check(keyAt(item, 'type'), `an item typed ${JSON.stringify(type.value)}`, ['openai-responses']);
+    if (item.members.has('call_id')) check(keyAt(item, 'call_id'), '"call_id"', ['openai-responses']);
+    const blocks = looseField(item, 'content_blocks');
+    if (blocks !== undefined) {
+      const key = [...item.members.values()].find((m) => m.value === blocks)!;
+      check(key.keyOffset, `"${key.key}" (content blocks)`, ['eino']);
+    }
+    if (present(item, 'extra')) check(keyAt(item, 'extra'), '"extra" (message extra fields, where the reminder marker lives)', ['eino']);
+    if (present(item, 'tool_calls')) check(keyAt(item, 'tool_calls'), '"tool_calls"', ['openai', 'eino']);
+    if (present(item, 'tool_call_id')) check(keyAt(item, 'tool_call_id'), '"tool_call_id"', ['openai', 'eino']);
+    const role = looseField(item, 'role');
+    if (role?.kind === 'string' && role.value === 'tool') check(item.offset, 'a message with role "tool"', ['openai', 'eino']);
+    if (role?.kind === 'string' && role.value === 'function') check(item.offset, 'a message with role "function"', ['openai']);
+    const content = field(item, 'content');
+    if (content?.kind !== 'array') continue;
+    for (const part of content.items) {
+      const t = part.kind === 'object' ? field(part, 'type') : undefined;
+      if (t?.kind !== 'string') continue;
+      const owners = partOwners(t.value);
+      if (owners) check(part.offset, `a content part typed ${JSON.stringify(t.value)}`, owners);
+    }
+  }
+  if (found.length === 0) return null;
+  return found.reduce((a, b) => (b.at < a.at ? b : a));
+}
+
+/** The error for a forced format that does not fit, naming what was found and which format fits. */
+function misfitError(doc: ParsedDocument, format: TranscriptFormat, m: Misfit): InputError {
+  let detected: TranscriptFormat | null = null;
+  try {
+    detected = detectFormat(doc);
+  } catch {
+    // no shape fits as a whole: name the owners only
+  }
+  const owners = m.owners.map((f) => FORMAT_NAMES[f]).join(' or ');
+  const hint = detected !== null && detected !== format ? `; the file fits ${detected} (--format ${detected}, or auto)` : '';
+  return errorAt(doc, m.at, `not an ${format} transcript: found ${m.what} (${owners}), which ${format} transcripts do not have${hint}`);
+}
+
 /** Reads one parsed transcript document. */
 export function readTranscriptDocument(doc: ParsedDocument, options: TranscriptOptions = {}): Transcript {
   const limits = resolveLimits(options.limits);
@@ -184,7 +281,15 @@ export function readTranscriptDocument(doc: ParsedDocument, options: TranscriptO
     const want = format === 'openai-responses' ? 'a list of input items or a request body with "input"' : 'a list of messages or a request body with "messages"';
     throw errorAt(doc, doc.root, `not an ${format} transcript: expected ${want}, found ${describeRoot(doc.root)}`);
   }
-  const b = new TranscriptBuilder(doc, limits.maxMessages);
+  if (forced) {
+    // A forced format must not silently drop what another format carries
+    // (a top-level system, tool_use blocks, Eino extra, ...).
+    const misfit = firstMisfit(doc, located, format);
+    if (misfit) throw misfitError(doc, format, misfit);
+  }
+  // Eino messages keep `extra`: only the reference's own marker counts there.
+  // Provider logs drop it, so their reminder is recognised by its text.
+  const b = new TranscriptBuilder(doc, limits.maxMessages, format !== 'eino');
   const body = located.body;
   if (body) {
     if (format === 'anthropic') {

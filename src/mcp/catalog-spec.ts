@@ -6,6 +6,10 @@
  * - `mcp:http://…` or `mcp:https://…`: a Streamable HTTP MCP endpoint;
  * - anything else: a catalog file, read by the format loaders.
  *
+ * One pair of quotes around everything after `mcp:` is dropped, as a shell
+ * would drop it: `-c 'mcp:"node server.js stdio"'` (the form the help shows,
+ * kept whole by the outer single quotes) names `node server.js stdio`.
+ *
  * (A file whose name starts with `mcp:` can be given as `./mcp:…`.)
  *
  * Specs merge in the order given; a name defined twice is an error naming
@@ -34,9 +38,35 @@ export function isMcpSpec(spec: string): boolean {
   return spec.startsWith(MCP_SPEC_PREFIX);
 }
 
-/** The server an `mcp:` spec names (a URL when it starts with http:// or https://, else a command line). */
+/**
+ * `text` without one pair of matching quotes around all of it, read as a
+ * shell reads them: `'…'` literally, `"…"` with `\"`, `\\`, `\$` and `` \` ``
+ * unescaped. Unchanged when the quote that opens it closes before the end
+ * (`"a" "b"`), or when it does not start with a quote.
+ */
+function unquoteWhole(text: string): string {
+  const q = text[0];
+  if ((q !== '"' && q !== "'") || text.length < 2 || text[text.length - 1] !== q) return text;
+  if (q === "'") return text.indexOf("'", 1) === text.length - 1 ? text.slice(1, -1) : text;
+  let out = '';
+  for (let i = 1; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '"') return i === text.length - 1 ? out : text;
+    if (c === '\\' && i + 1 < text.length && '"\\$`'.includes(text[i + 1]!)) {
+      out += text[++i];
+      continue;
+    }
+    out += c;
+  }
+  return text;
+}
+
+/**
+ * The server an `mcp:` spec names (a URL when it starts with http:// or
+ * https://, else a command line), without one pair of quotes around it all.
+ */
 export function mcpTargetOf(spec: string): McpServerTarget {
-  const rest = spec.slice(MCP_SPEC_PREFIX.length).trim();
+  const rest = unquoteWhole(spec.slice(MCP_SPEC_PREFIX.length).trim()).trim();
   return /^https?:\/\//i.test(rest) ? { url: rest } : { command: rest };
 }
 

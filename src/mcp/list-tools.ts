@@ -7,6 +7,7 @@
  * module costs nothing until a server is contacted.
  */
 import { readFileSync } from 'node:fs';
+import { STATUS_CODES } from 'node:http';
 import type { JsonValue } from '../core/types.js';
 import { InputError } from '../errors.js';
 import { CommandLineError, splitCommandLine } from './command-line.js';
@@ -104,11 +105,153 @@ function seconds(ms: number): string {
 
 class Timeout extends Error {}
 
+/** Longest piece of server-provided text quoted in a message. */
+const QUOTE_MAX = 120;
+/** Longest error text of the SDK (or of the server, through it) kept in a message. */
+const TEXT_MAX = 300;
+/** How long a failure waits for the rest of the server's stderr (see `settleStderr`). */
+const STDERR_SETTLE_MS = 200;
+
+function cut(text: string, max: number): string {
+  const chars = Array.from(text);
+  return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : text;
+}
+
+/** The first non-blank line of a text, trimmed and cut. */
+function firstLine(text: string, max = QUOTE_MAX): string {
+  const line = text.split(/\r\n|\r|\n/).find((l) => l.trim() !== '') ?? '';
+  return cut(line.trim(), max);
+}
+
+/** An error text on one line: its first line, cut, with `…` when anything was left off. */
+function oneLine(text: string): string {
+  const line = firstLine(text, TEXT_MAX);
+  return line !== text.trim() && !line.endsWith('…') ? `${line} …` : line;
+}
+
 function errorText(err: unknown): string {
-  if (!(err instanceof Error)) return String(err);
+  if (!(err instanceof Error)) return oneLine(String(err));
   const cause = (err as { cause?: unknown }).cause;
   const code = cause && typeof cause === 'object' && 'code' in cause ? String((cause as { code: unknown }).code) : '';
-  return code && !err.message.includes(code) ? `${err.message} (${code})` : err.message;
+  const message = oneLine(err.message);
+  return code && !message.includes(code) ? `${message} (${code})` : message;
+}
+
+/** A validation issue, as zod reports it (the SDK validates results with zod). */
+interface Issue {
+  readonly path?: readonly PropertyKey[];
+  readonly message?: string;
+}
+
+/** The issues of a zod error (the SDK's validation of a result), or null for any other error. */
+function issuesOf(err: unknown): readonly Issue[] | null {
+  if (!(err instanceof Error)) return null;
+  const issues = (err as { issues?: unknown }).issues;
+  return Array.isArray(issues) && issues.length > 0 ? (issues as Issue[]) : null;
+}
+
+/** `tools[0].name`: a path in JavaScript notation. */
+function pathText(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const k of path) {
+    if (typeof k === 'number') out += `[${k}]`;
+    else if (typeof k === 'string' && /^[A-Za-z_$][\w$]*$/.test(k)) out += out === '' ? k : `.${k}`;
+    else out += `[${JSON.stringify(String(k))}]`;
+  }
+  return out;
+}
+
+function someOf(items: readonly string[], max = 3): string {
+  const shown = items.slice(0, max).join(', ');
+  return items.length > max ? `${shown} and ${items.length - max} more` : shown;
+}
+
+/** `lacks a, b and has a bad c (expected string, received number)`: what is wrong with a result, on one line. */
+function issueSummary(issues: readonly Issue[]): string {
+  const missing: string[] = [];
+  const bad: string[] = [];
+  for (const issue of issues) {
+    const path = pathText(issue.path ?? []);
+    const why = cut(firstLine(String(issue.message ?? 'invalid')).replace(/^Invalid input: /, ''), 80);
+    if (path !== '' && /received undefined$/.test(why)) missing.push(path);
+    else bad.push(path === '' ? `shape (${why})` : `${path} (${why})`);
+  }
+  const parts: string[] = [];
+  if (missing.length > 0) parts.push(`lacks ${someOf(missing)}`);
+  if (bad.length > 0) parts.push(`has a bad ${someOf(bad)}`);
+  return parts.join(' and ');
+}
+
+/** What a phase's error means: a result that does not match the MCP schema is summarized on one line. */
+function phaseError(err: unknown, phase: string): string | null {
+  const issues = issuesOf(err);
+  if (issues === null) return null;
+  const summary = issueSummary(issues);
+  return phase === 'initialize' ? `not an MCP server: the initialize result ${summary}` : `${phase} returned an invalid result: it ${summary}`;
+}
+
+/** Whether a decoded body is a JSON-RPC message or batch. */
+function isJsonRpc(value: unknown): boolean {
+  const one = (v: unknown): boolean => v !== null && typeof v === 'object' && !Array.isArray(v) && (v as { jsonrpc?: unknown }).jsonrpc === '2.0';
+  return Array.isArray(value) ? value.length > 0 && value.every(one) : one(value);
+}
+
+/** Reads (a copy of) a response body, giving up after `ms` (an endless stream). */
+async function bodyText(res: Response, ms = 2000): Promise<string> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      res.clone().text(),
+      new Promise<string>((resolve) => {
+        timer = setTimeout(() => resolve(''), ms);
+      }),
+    ]);
+  } catch {
+    return '';
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function quoted(line: string): string {
+  return line === '' ? '' : `: ${JSON.stringify(line)}`;
+}
+
+/**
+ * What went wrong with an HTTP answer to one of our POSTs, or null when it
+ * looks like MCP: an HTTP error status (`HTTP 404 Not Found from <url>:
+ * "<first line of the body>"`), or a success that is not JSON-RPC (a web
+ * page, a JSON document of something else).
+ */
+async function httpTrouble(url: string, init: RequestInit | undefined, res: Response): Promise<{ text: string; notMcp: boolean } | null> {
+  if (res.status >= 400) {
+    const reason = res.statusText.trim() || STATUS_CODES[res.status] || '';
+    return { text: `HTTP ${res.status}${reason ? ` ${reason}` : ''} from ${url}${quoted(firstLine(await bodyText(res)))}`, notMcp: false };
+  }
+  if (res.status !== 200) return null;
+  // Only an answer to a request has a body that matters (a notification is answered 202, or the body is dropped).
+  let isRequest = false;
+  try {
+    const sent = JSON.parse(typeof init?.body === 'string' ? init.body : '') as unknown;
+    isRequest = (Array.isArray(sent) ? sent : [sent]).some((m) => m !== null && typeof m === 'object' && 'method' in m && 'id' in m);
+  } catch {
+    // not ours to judge
+  }
+  if (!isRequest) return null;
+  const type = (res.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type === 'text/event-stream') return null;
+  if (type !== 'application/json') {
+    const line = firstLine(await bodyText(res));
+    return { text: `not an MCP server: HTTP 200 from ${url} is ${type === '' ? 'untyped' : type}, not JSON or an event stream${quoted(line)}`, notMcp: true };
+  }
+  const text = await bodyText(res);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { text: `not an MCP server: HTTP 200 from ${url} is not JSON${quoted(firstLine(text))}`, notMcp: true };
+  }
+  return isJsonRpc(value) ? null : { text: `not an MCP server: HTTP 200 from ${url} is JSON but not JSON-RPC${quoted(firstLine(text))}`, notMcp: true };
 }
 
 function describeFailure(f: ChildFailure, phase: string): string {
@@ -125,6 +268,8 @@ function describeFailure(f: ChildFailure, phase: string): string {
       const line = f.line.length > 200 ? `${f.line.slice(0, 199)}…` : f.line;
       return `not an MCP server: it wrote something other than JSON-RPC on stdout: ${JSON.stringify(line)}`;
     }
+    case 'echo':
+      return 'not an MCP server: it echoed our request back';
   }
 }
 
@@ -149,6 +294,7 @@ export async function listMcpTools(options: ListMcpToolsOptions): Promise<McpToo
   ]);
 
   let stdio: ChildProcessTransport | null = null;
+  let httpProblem: { text: string; notMcp: boolean } | null = null;
   let transport: import('@modelcontextprotocol/sdk/shared/transport.js').Transport;
   let httpTransport: import('@modelcontextprotocol/sdk/client/streamableHttp.js').StreamableHTTPClientTransport | null = null;
   if (isHttp) {
@@ -161,7 +307,18 @@ export async function listMcpTools(options: ListMcpToolsOptions): Promise<McpToo
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new McpServerError(`an MCP URL must be http: or https:, got ${url.protocol}`, source);
     const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
-    httpTransport = new StreamableHTTPClientTransport(url, options.headers ? { requestInit: { headers: { ...options.headers } } } : undefined);
+    // Every answer to a POST is looked at on the way, so a failure can say
+    // what the server answered, on one line, rather than the SDK's message
+    // (which quotes the whole body: a web page).
+    const recordingFetch = async (input: string | URL, init?: RequestInit): Promise<Response> => {
+      const res = await fetch(input, init);
+      if (init?.method === 'POST' && httpProblem === null) httpProblem = await httpTrouble(String(input), init, res);
+      return res;
+    };
+    httpTransport = new StreamableHTTPClientTransport(url, {
+      fetch: recordingFetch,
+      ...(options.headers ? { requestInit: { headers: { ...options.headers } } } : {}),
+    });
     transport = httpTransport;
   } else {
     let argv: string[];
@@ -230,12 +387,19 @@ export async function listMcpTools(options: ListMcpToolsOptions): Promise<McpToo
   try {
     return await Promise.race([work(), timeout, ...(stdio ? [stdio.failure] : [])]);
   } catch (err) {
-    const stderr = stdio?.stderr ?? '';
     if (err instanceof McpServerError) throw err;
+    // What the server writes on stderr as it fails may come just after what made it fail.
+    if (stdio) await stdio.settleStderr(STDERR_SETTLE_MS);
+    const stderr = stdio?.stderr ?? '';
     // A failure of the process explains whatever the client saw ("Connection closed").
     const failure = stdio?.failureReason ?? (err instanceof ChildFailureError ? err.failure : null);
     if (failure) throw new McpServerError(describeFailure(failure, phase), source, stderr);
     if (err instanceof Timeout) throw new McpServerError(`no answer to ${phase} within ${seconds(timeoutMs)}`, source, stderr);
+    // What an HTTP server answered explains what the SDK made of it.
+    const problem = httpProblem as { text: string; notMcp: boolean } | null;
+    if (problem) throw new McpServerError(problem.notMcp || phase === 'initialize' ? problem.text : `${phase} failed: ${problem.text}`, source);
+    const invalid = phaseError(err, phase);
+    if (invalid !== null) throw new McpServerError(invalid, source, stderr);
     const text = errorText(err);
     if (isHttp && phase === 'initialize') {
       throw new McpServerError(`cannot initialize an MCP session at ${target}: ${text}`, source);

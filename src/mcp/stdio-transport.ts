@@ -21,7 +21,9 @@ export type ChildFailure =
   | { readonly kind: 'not-found'; readonly program: string }
   | { readonly kind: 'spawn'; readonly program: string; readonly message: string }
   | { readonly kind: 'exit'; readonly code: number | null; readonly signal: NodeJS.Signals | null }
-  | { readonly kind: 'not-mcp'; readonly line: string };
+  | { readonly kind: 'not-mcp'; readonly line: string }
+  /** The program wrote back a message we had sent (`cat`, a shell reading stdin, …). */
+  | { readonly kind: 'echo' };
 
 /** Rejection value of {@link ChildProcessTransport.failure}. */
 export class ChildFailureError extends Error {
@@ -47,6 +49,8 @@ export interface ChildProcessTransportOptions {
 const MAX_LINE_BYTES = 10 * 1024 * 1024;
 /** How long `close()` waits for the server to leave after its stdin closes, and again after SIGTERM. */
 const GRACE_MS = 1000;
+/** Messages we sent that are remembered to recognize a program that echoes its input. */
+const SENT_REMEMBERED = 32;
 
 export class ChildProcessTransport implements Transport {
   onclose?: () => void;
@@ -61,8 +65,11 @@ export class ChildProcessTransport implements Transport {
   private child: ChildProcess | null = null;
   private exited: Promise<void> | null = null;
   private closing = false;
+  private closed: Promise<void> | null = null;
   private stdoutBuf: Buffer = Buffer.alloc(0);
   private stderrBuf = '';
+  private stderrEnded: Promise<void> = Promise.resolve();
+  private readonly sent: string[] = [];
   private sawMessage = false;
   /** Lines on stdout that were not JSON-RPC after the server had spoken MCP (ignored, counted for a warning). */
   ignoredLines = 0;
@@ -87,6 +94,18 @@ export class ChildProcessTransport implements Transport {
   /** The last bytes the server wrote on stderr. */
   get stderr(): string {
     return this.stderrBuf;
+  }
+
+  /**
+   * Waits until the server's stderr is closed, at most `ms` milliseconds:
+   * what a failing server writes on stderr often arrives just after what
+   * made it fail (a line on stdout), and belongs in the error message.
+   */
+  async settleStderr(ms: number): Promise<void> {
+    if (!this.child) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.stderrEnded, new Promise<void>((r) => (timer = setTimeout(r, ms)))]);
+    clearTimeout(timer);
   }
 
   private fail(f: ChildFailure): void {
@@ -129,6 +148,11 @@ export class ChildProcessTransport implements Transport {
       child.once('spawn', () => resolve());
       child.stdin!.on('error', () => undefined); // EPIPE when the server is gone: reported by 'close'
       child.stdout!.on('data', (chunk: Buffer) => this.onStdout(chunk));
+      this.stderrEnded = new Promise<void>((done) => {
+        child.stderr!.once('close', () => done());
+        child.stderr!.once('end', () => done());
+        child.stderr!.once('error', () => done());
+      });
       child.stderr!.setEncoding('utf8');
       child.stderr!.on('data', (s: string) => {
         const limit = this.options.stderrLimit ?? 16 * 1024;
@@ -155,6 +179,13 @@ export class ChildProcessTransport implements Transport {
 
   private onLine(line: string): void {
     if (line.trim() === '') return;
+    // A program that copies its input to its output (`cat`) would otherwise
+    // look like a client calling our `initialize`, which the SDK answers
+    // with "Method not found", which it echoes back in turn.
+    if (this.sent.includes(line)) {
+      this.fail({ kind: 'echo' });
+      return;
+    }
     let message: JSONRPCMessage;
     try {
       message = this.options.validate(JSON.parse(line));
@@ -174,8 +205,11 @@ export class ChildProcessTransport implements Transport {
   send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.child?.stdin;
     if (!stdin || stdin.destroyed) return Promise.reject(new Error('Not connected'));
+    const line = JSON.stringify(message);
+    this.sent.push(line);
+    if (this.sent.length > SENT_REMEMBERED) this.sent.shift();
     return new Promise<void>((resolve) => {
-      if (stdin.write(`${JSON.stringify(message)}\n`)) resolve();
+      if (stdin.write(`${line}\n`)) resolve();
       else stdin.once('drain', () => resolve());
     });
   }
@@ -184,9 +218,15 @@ export class ChildProcessTransport implements Transport {
    * Ends the server as the MCP specification asks: close its stdin, wait,
    * SIGTERM, wait, SIGKILL (each to the whole process group).
    */
-  async close(): Promise<void> {
-    const child = this.child;
-    if (!child || this.closing) return;
+  close(): Promise<void> {
+    // Every caller waits for the same end: the SDK's client starts closing
+    // on its own when initialize fails, and we must still wait for the exit.
+    if (!this.child) return Promise.resolve();
+    this.closed ??= this.end(this.child);
+    return this.closed;
+  }
+
+  private async end(child: ChildProcess): Promise<void> {
     this.closing = true;
     const exited = this.exited!;
     const waitExit = (ms: number): Promise<boolean> =>

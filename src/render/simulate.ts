@@ -2,12 +2,12 @@
  * Human output of `simulate`: a compact block per model call, then a
  * summary. Renders a {@link SimulationReport} and nothing else.
  */
-import { formatCallTokens, formatTokenSummary } from '../tokens/format.js';
+import { formatCallTokens, tokenSummaryLines } from '../tokens/format.js';
 import type { SearchOutcome, SearchReport, SimulationReport, ToolCallReport, TurnReport, Violation, VisibilityChange } from '../simulate/report.js';
 import type { Style } from './color.js';
 import { escapeText, inlineText } from './escape.js';
 import { displayWidth, truncate } from './width.js';
-import { tok, wrapTokens, type Token } from './wrap.js';
+import { tok, wrapText, wrapTokens, type Token } from './wrap.js';
 
 export { wrapTokens } from './wrap.js';
 
@@ -145,7 +145,7 @@ export function renderSimulation(r: SimulationReport, o: SimulateRenderOptions):
   out.push(...wrapTokens(head, o.width, 2));
   const carried = r.catalog.source.startsWith(`${r.transcript.file} (`);
   const from = carried ? 'carried by the transcript' : `from ${inlineText(r.catalog.source)}`;
-  out.push(truncate(`catalog: ${r.catalog.dynamic} dynamic + ${plural(r.catalog.static, 'static tool')} ${from}`, o.width));
+  out.push(...wrapText(`catalog: ${r.catalog.dynamic} dynamic + ${plural(r.catalog.static, 'static tool')} ${from}`, o.width, 2));
   for (const t of r.turns) {
     out.push('');
     out.push(...turnLines(t, r, r.violations.filter((v) => v.call === t.call), o));
@@ -153,7 +153,8 @@ export function renderSimulation(r: SimulationReport, o: SimulateRenderOptions):
   if (r.replay !== null) {
     out.push('');
     const d = r.replay.differences;
-    out.push(`${s.bold('replay')}: ${d === 0 ? 'every recorded search returns the same today' : `${plural(d, 'search', 'searches')} ${d === 1 ? 'returns' : 'return'} something else today`}`);
+    const verdict = d === 0 ? 'every recorded search returns the same today' : `${plural(d, 'search', 'searches')} ${d === 1 ? 'returns' : 'return'} something else today`;
+    out.push(...wrapTokens([{ text: 'replay:', styled: `${s.bold('replay')}:` }, ...verdict.split(' ').map((w) => tok(w))], o.width, 2));
     for (const g of visibilityRanges(r.replay.visibility)) {
       const calls = g.first === g.last ? `call ${g.first}` : `calls ${g.first}-${g.last}`;
       const parts = [...g.gained.map((n) => tok(`+${escapeText(n)}`, s.green)), ...g.lost.map((n) => tok(`-${escapeText(n)}`, s.red))];
@@ -162,12 +163,21 @@ export function renderSimulation(r: SimulationReport, o: SimulateRenderOptions):
   }
   out.push('');
   const sm = r.summary;
-  const problems = sm.errors === 0 && sm.warnings === 0 ? s.green('no violations') : [sm.errors > 0 ? s.red(plural(sm.errors, 'error')) : plural(0, 'error'), sm.warnings > 0 ? s.yellow(plural(sm.warnings, 'warning')) : plural(0, 'warning')].join(', ');
+  const problems: Token[] =
+    sm.errors === 0 && sm.warnings === 0
+      ? [tok('no violations', s.green)]
+      : [
+          { text: `${plural(sm.errors, 'error')},`, styled: `${sm.errors > 0 ? s.red(plural(sm.errors, 'error')) : plural(0, 'error')},` },
+          tok(plural(sm.warnings, 'warning'), sm.warnings > 0 ? s.yellow : undefined),
+        ];
   const parts = [plural(sm.calls, 'model call'), plural(sm.searches, 'search', 'searches')];
   if (sm.server_searches > 0) parts.push(plural(sm.server_searches, 'server search', 'server searches'));
-  if (r.mode === 'native') parts.push(`${plural(sm.tools_loaded, 'tool')} loaded by searches`, problems);
-  else parts.push(`${plural(sm.tools_loaded, 'tool')} loaded`, problems);
-  out.push(`${s.bold('summary')}: ${parts.join(' · ')}`);
-  if (sm.tokens && sm.cache) for (const line of formatTokenSummary(sm.tokens, sm.cache)) out.push(truncate(line, o.width));
+  parts.push(r.mode === 'native' ? `${plural(sm.tools_loaded, 'tool')} loaded by searches` : `${plural(sm.tools_loaded, 'tool')} loaded`);
+  // Prose: wrapped at the width, never cut; a line breaks between the parts.
+  const summary: Token[] = [{ text: 'summary:', styled: `${s.bold('summary')}:` }];
+  for (const [i, p] of parts.entries()) summary.push(tok(i === 0 ? p : `· ${p}`));
+  summary.push({ ...problems[0]!, text: `· ${problems[0]!.text}`, styled: `· ${problems[0]!.styled}` }, ...problems.slice(1));
+  out.push(...wrapTokens(summary, o.width, 2));
+  if (sm.tokens && sm.cache) for (const line of tokenSummaryLines(sm.tokens, sm.cache)) out.push(...wrapText(line.text, o.width, line.hang));
   return out;
 }

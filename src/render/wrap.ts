@@ -1,5 +1,5 @@
 /** Word wrapping of styled text: measured by its plain form, written in its styled form. */
-import { displayWidth } from './width.js';
+import { displayWidth, truncate } from './width.js';
 
 /** A piece of text: its plain form (measured) and its styled form (written). */
 export interface Token {
@@ -35,4 +35,36 @@ export function wrapTokens(tokens: readonly Token[], width: number, indent: numb
   }
   lines.push(line);
   return lines;
+}
+
+/**
+ * Prose (a summary or a note) wrapped to `width` instead of being cut: the
+ * text's own leading spaces start the first line, continuation lines are
+ * indented by `indent`. Words are split at single spaces; a run of spaces
+ * (aligned columns such as `saved   40,483`) stays inside the line it is on
+ * and is dropped at a line break. A word wider than a line is cut with `…`.
+ * Apply to text that is already escaped. `style` styles every word.
+ */
+export function wrapText(text: string, width: number, indent: number, style?: (s: string) => string): string[] {
+  const lead = /^ */.exec(text)![0];
+  if (text.trim() === '') return [''];
+  const tokens = wordTokens(text.slice(lead.length), Math.max(8, width - Math.max(indent, lead.length)), style);
+  // A run of spaces left at the end of a line is dropped.
+  return wrapTokens(tokens, width, indent, lead).map((line) => line.trimEnd());
+}
+
+/**
+ * The words of a text as tokens for {@link wrapTokens}: split at single
+ * spaces (the spaces of a longer run but the last stay with the word before),
+ * each word cut to `room` columns with `…`, styled by `style` when given.
+ */
+export function wordTokens(text: string, room: number, style?: (s: string) => string): Token[] {
+  const body = text.trim();
+  if (body === '') return [];
+  return body.split(/ (?=[^ ])/).map((w): Token => {
+    const core = w.trimEnd();
+    const trail = w.slice(core.length);
+    const cut = truncate(core, room);
+    return { text: cut + trail, styled: (style ? style(cut) : cut) + trail };
+  });
 }

@@ -5,7 +5,7 @@
  * core (`AgentRun`, `runToolSearch`); this module only walks the transcript,
  * classifies what the assistant did and collects findings.
  */
-import { createMiddleware, toolSearchResultText, type Middleware } from '../core/middleware.js';
+import { createMiddleware, hasReminderMarker, type Middleware } from '../core/middleware.js';
 import { AgentRun, type ModelCallView } from '../core/run.js';
 import { decodeMatches, encodeMatches, runToolSearch, TOOL_SEARCH_NAME } from '../core/toolsearch.js';
 import type { Message, Mode, ToolInfo } from '../core/types.js';
@@ -205,6 +205,49 @@ function withReplayedResults(mw: Middleware, messages: readonly Message[]): Mess
   });
 }
 
+/** A tool result whose call id no earlier tool call has. */
+interface OrphanResult {
+  readonly index: number;
+  readonly callId: string;
+  readonly tool: string | null;
+}
+
+/**
+ * Tool results pointing to an unknown call id: no tool call before them (in
+ * message and block order) has that id. The same rule as the loaders'
+ * warnings, so the report and stderr agree; an empty id matches no call.
+ */
+function orphanResults(messages: readonly Message[]): OrphanResult[] {
+  const calls = new Set<string>();
+  const out: OrphanResult[] = [];
+  messages.forEach((m, index) => {
+    if (m.kind === 'chat') {
+      for (const c of m.toolCalls ?? []) if (c.id !== '') calls.add(c.id);
+      if (m.role === 'tool' && m.toolCallId !== undefined && !calls.has(m.toolCallId)) {
+        out.push({ index, callId: m.toolCallId, tool: m.toolName || null });
+      }
+      return;
+    }
+    for (const b of m.blocks) {
+      if (b.type === 'function_tool_call' && b.callId !== '') calls.add(b.callId);
+      else if (b.type === 'function_tool_result' && !calls.has(b.callId)) out.push({ index, callId: b.callId, tool: b.name || null });
+    }
+  });
+  return out;
+}
+
+/**
+ * The transcript index of the reminder that the loader recognised by its
+ * text, or null. Provider formats carry no `extra`, so a marker in one of
+ * their messages was restored from the text (beyond the reference, which
+ * only knows the marker); in Eino transcripts only the marker counts.
+ */
+function reminderByText(transcript: Transcript): number | null {
+  if (transcript.format === 'eino') return null;
+  const i = transcript.messages.findIndex((m) => hasReminderMarker(m));
+  return i < 0 ? null : i;
+}
+
 /** Replays a conversation and reports what the model saw at every call. */
 export function simulate(options: SimulateOptions): SimulationReport {
   const { transcript, mode } = options;
@@ -224,9 +267,39 @@ export function simulate(options: SimulateOptions): SimulationReport {
   const searchCountByCall: number[] = [];
   let refillWarned = false;
 
+  // Tool results for unknown call ids, by the model call that receives them.
+  const orphansByCall = new Map<number, OrphanResult[]>();
+  {
+    const orphans = orphanResults(messages);
+    let o = 0;
+    let assistantsBefore = 0;
+    for (let i = 0; i < messages.length && o < orphans.length; i++) {
+      while (o < orphans.length && orphans[o]!.index === i) {
+        const at = assistantsBefore + 1;
+        orphansByCall.set(at, [...(orphansByCall.get(at) ?? []), orphans[o]!]);
+        o++;
+      }
+      if (messages[i]!.role === 'assistant') assistantsBefore++;
+    }
+  }
+
   spans.forEach((span) => {
     const view = run.modelCall(span.newMessages);
     const call = view.call;
+
+    for (const o of orphansByCall.get(call) ?? []) {
+      const l = transcript.locations[o.index];
+      const where = l ? `${l.file}:${l.line}:${l.column}` : `message ${o.index}`;
+      violations.push({
+        call,
+        tool: o.tool,
+        kind: 'unknown-call-id',
+        severity: 'warning',
+        message: `tool result for unknown call id ${JSON.stringify(o.callId)} at ${where}: no earlier tool call has this id`,
+        message_index: o.index,
+        ...(l ? { location: { file: l.file, line: l.line, column: l.column } } : {}),
+      });
+    }
     const visibleNames = new Set(view.visible.map((t) => t.name));
     const assistant = span.assistantIndex === null ? null : messages[span.assistantIndex]!;
 
@@ -244,6 +317,8 @@ export function simulate(options: SimulateOptions): SimulationReport {
     }
 
     const server_searches: ServerSearchReport[] = [];
+    // Server-side results inside this response, by block position (see below).
+    const serverResultBlocks = new Set<string>();
     if (assistant && assistant.kind === 'blocks') {
       // Pair each server-side search with its result by call id; a result whose id
       // matches no call (OpenAI Responses items may carry a null call_id, so the
@@ -252,20 +327,52 @@ export function simulate(options: SimulateOptions): SimulationReport {
       for (const b of assistant.blocks) {
         if (b.type === 'server_tool_search') {
           entries.push({ call_id: b.callId, query: b.query, loaded: serverResults.get(b.callId) ?? null });
-        } else if (b.type === 'server_tool_search_result' && !entries.some((e) => e.call_id === b.callId)) {
+        } else if (b.type === 'server_tool_search_result') {
+          serverResultBlocks.add(b.callId);
+          if (entries.some((e) => e.call_id === b.callId)) continue;
           const waiting = [...entries].reverse().find((e) => e.loaded === null);
           if (waiting) waiting.loaded = b.tools;
           else entries.push({ call_id: b.callId, query: '', loaded: b.tools });
         }
       }
       for (const e of entries) server_searches.push({ call_id: e.call_id, query: e.query, loaded: e.loaded ?? [] });
-      for (const e of server_searches) for (const n of e.loaded) if (mw.index.has(n)) nativeLoaded.add(n);
     }
+
+    // Model-native mode: which deferred tools count as loaded for each call of
+    // this message.
+    // - A server-side search result INSIDE this response (Anthropic
+    //   server_tool_use + tool_search_tool_result, a Responses tool_search_call
+    //   + tool_search_output run by the server) was produced mid-response: the
+    //   provider expands the references into definitions and the model goes on
+    //   generating with them in context, so it counts for the calls that come
+    //   AFTER it in block order (not for calls before it).
+    // - A result that arrives in a later message (a client-proxied tool_search,
+    //   a Responses tool_search_output executed by the client) was not there
+    //   when the model wrote this message: it counts from the next model call,
+    //   i.e. only after every call of this message was checked.
+    const loadedLater: string[] = [];
+    for (const e of server_searches) if (!serverResultBlocks.has(e.call_id)) loadedLater.push(...e.loaded);
+    const loadNow = (names: readonly string[]): void => {
+      for (const n of names) if (mw.index.has(n)) nativeLoaded.add(n);
+    };
 
     const tool_calls: ToolCallReport[] = [];
     const searches: SearchReport[] = [];
-    const calls = assistant ? toolCallsOf(assistant) : [];
-    for (const c of calls) {
+    const steps: Array<{ call: CallMade } | { serverLoaded: readonly string[] }> = [];
+    if (assistant?.kind === 'blocks') {
+      for (const b of assistant.blocks) {
+        if (b.type === 'function_tool_call') steps.push({ call: { id: b.callId, name: b.name, arguments: b.arguments } });
+        else if (b.type === 'server_tool_search_result') steps.push({ serverLoaded: b.tools });
+      }
+    } else if (assistant) {
+      for (const c of toolCallsOf(assistant)) steps.push({ call: c });
+    }
+    for (const step of steps) {
+      if ('serverLoaded' in step) {
+        loadNow(step.serverLoaded);
+        continue;
+      }
+      const c = step.call;
       let status: ToolCallReport['status'];
       if (visibleNames.has(c.name) || staticNames.has(c.name)) status = 'ok';
       else if (c.name === TOOL_SEARCH_NAME) status = 'ok'; // model-native: the search tool is registered with the model
@@ -305,6 +412,7 @@ export function simulate(options: SimulateOptions): SimulationReport {
         recorded_text: recordedResult === null ? null : 'text' in recordedResult ? recordedResult.text : null,
         replayed: replayed.outcome,
         differs: recorded !== null && !sameOutcome(recorded, replayed.outcome),
+        client_proxied: mode === 'native',
       });
       const got = recorded ?? replayed.outcome;
       if ('matches' in got) {
@@ -322,9 +430,11 @@ export function simulate(options: SimulateOptions): SimulationReport {
         } else if (replayed.mode === 'keyword') {
           for (const name of got.matches) keywordReturned.add(name);
         }
-        if (mode === 'native') for (const name of got.matches) if (mw.index.has(name)) nativeLoaded.add(name);
+        // Client-proxied: the result reaches the model with the next call.
+        if (mode === 'native') loadedLater.push(...got.matches);
       }
     }
+    loadNow(loadedLater);
     searchCountByCall.push(searches.length);
 
     const dynamicVisible = view.visible.filter((t) => mw.index.has(t.name)).length;
@@ -365,7 +475,7 @@ export function simulate(options: SimulateOptions): SimulationReport {
   const last = turns[turns.length - 1];
   return {
     mode,
-    transcript: { file: transcript.file, format: transcript.format, messages: messages.length },
+    transcript: { file: transcript.file, format: transcript.format, messages: messages.length, reminder_recognised_by_text: reminderByText(transcript) },
     catalog: { dynamic: tools.dynamicTools.length, static: tools.staticTools.length, source: tools.source },
     turns,
     violations,

@@ -41,6 +41,13 @@ export interface SearchReport {
   readonly replayed: SearchOutcome;
   /** True when `recorded` is present and differs from `replayed`. */
   readonly differs: boolean;
+  /**
+   * Model-native mode: the model called `tool_search` and the client ran the
+   * search for it (the client-proxied path), returning full tool definitions;
+   * they reach the model with the next call. False in default mode, where
+   * `tool_search` is the middleware's ordinary tool.
+   */
+  readonly client_proxied: boolean;
 }
 
 /** A search the provider ran itself (model-native, server side): information beyond the reference state. */
@@ -92,6 +99,10 @@ export interface Violation {
   readonly kind: ViolationKind;
   readonly severity: 'error' | 'warning';
   readonly message: string;
+  /** The transcript message the finding is about (`unknown-call-id`: the tool result). */
+  readonly message_index?: number;
+  /** Where that message starts in the transcript file. */
+  readonly location?: { readonly file: string; readonly line: number; readonly column: number };
 }
 
 /** How replaying the searches would change what the model sees at one call. */
@@ -106,7 +117,18 @@ export interface VisibilityChange {
 /** The whole report. */
 export interface SimulationReport {
   readonly mode: Mode;
-  readonly transcript: { readonly file: string; readonly format: string; readonly messages: number };
+  readonly transcript: {
+    readonly file: string;
+    readonly format: string;
+    readonly messages: number;
+    /**
+     * Index of the message the loader recognised as the middleware's reminder
+     * by its text alone (a provider log drops Eino's marker field), or null.
+     * Beyond the reference, which only knows the marker; never set for Eino
+     * transcripts.
+     */
+    readonly reminder_recognised_by_text: number | null;
+  };
   readonly catalog: { readonly dynamic: number; readonly static: number; readonly source: string };
   readonly turns: readonly TurnReport[];
   readonly violations: readonly Violation[];

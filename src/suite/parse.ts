@@ -11,6 +11,7 @@ import { errorAt, formatLocation, kindName, locate, toJsonValue, type Node, type
 import { parseFile } from '../formats/parse.js';
 import type { Limits } from '../formats/read.js';
 import type { CatalogFormat, TranscriptFormat } from '../formats/types.js';
+import { isMcpSpec } from '../mcp/catalog-spec.js';
 import type {
   CatalogRef,
   ListAt,
@@ -149,7 +150,8 @@ export class SuiteParser {
     else if (node.kind === 'array' && node.items.length > 0) files = node.items.map((i) => this.string(i, 'each catalog'));
     else this.fail(node, `catalog must be a file path or a non-empty list of them, not ${kindName(node)}`);
     return {
-      files: files.map((f) => this.resolve(f)),
+      // A live MCP server (`mcp:<command line>` or `mcp:<url>`) is no path: it is kept as written.
+      files: files.map((f) => (isMcpSpec(f) ? f : this.resolve(f))),
       format: fmt ? this.choice<CatalogFormat | 'auto'>(fmt, 'catalog_format', CATALOG_FORMATS) : 'auto',
       prefix: prefix ? this.string(prefix, 'prefix') : null,
       location: this.at(node),

@@ -23,6 +23,7 @@ import { errorAt, type ParsedDocument } from '../formats/nodes.js';
 import { parseFile, parseText } from '../formats/parse.js';
 import type { Limits } from '../formats/read.js';
 import type { Catalog, Transcript, TranscriptFormat } from '../formats/types.js';
+import { isMcpSpec } from '../mcp/catalog-spec.js';
 import { simulate } from '../simulate/engine.js';
 import { checkResult, checkSimulation } from './check.js';
 import { distance, SuiteParser } from './parse.js';
@@ -34,6 +35,8 @@ export interface RunOptions {
   /** Write the current results into `exact` of `record: true` cases. */
   readonly update?: boolean;
   readonly limits?: Partial<Limits>;
+  /** Time allowed per live MCP server of an `mcp:` catalog, in milliseconds (default 30 000; {@link runSuitesAsync} only). */
+  readonly mcpTimeoutMs?: number;
 }
 
 /** A catalog ready for cases: the loaded data and the reference's index over its dynamic tools. */
@@ -52,20 +55,69 @@ export interface LoadedSuite {
 class Inputs {
   private readonly catalogs = new Map<string, LoadedCatalog>();
   private readonly transcripts = new Map<string, Transcript>();
+  /** Catalogs with live MCP servers, read before the run (see {@link readServers}). */
+  private readonly live = new Map<string, Catalog>();
 
   constructor(private readonly limits: Partial<Limits> | undefined) {}
 
-  catalog(ref: CatalogRef, doc: ParsedDocument): LoadedCatalog {
-    const key = JSON.stringify([ref.files, ref.format, ref.prefix]);
-    let c = this.catalogs.get(key);
-    if (!c) {
-      const catalog = atReference(doc, ref.offset, 'catalog', () =>
-        loadCatalogFiles(ref.files, {
+  private static key(ref: CatalogRef): string {
+    return JSON.stringify([ref.files, ref.format, ref.prefix]);
+  }
+
+  /**
+   * Reads every catalog of the cases that names a live MCP server (`mcp:`),
+   * through the loader `-c mcp:…` uses; servers run in parallel, each one
+   * ended before this returns. A failure is reported at the reference in
+   * the first suite that names it.
+   */
+  async readServers(loaded: readonly LoadedSuite[], timeoutMs: number | undefined): Promise<void> {
+    const wanted = new Map<string, { ref: CatalogRef; doc: ParsedDocument }>();
+    for (const { suite, doc } of loaded) {
+      for (const c of suite.cases) {
+        const ref = c.catalog;
+        if (ref && ref.files.some(isMcpSpec) && !wanted.has(Inputs.key(ref)) && !this.live.has(Inputs.key(ref))) wanted.set(Inputs.key(ref), { ref, doc });
+      }
+    }
+    if (wanted.size === 0) return;
+    const { loadCatalogSpecs } = await import('../mcp/catalog-spec.js');
+    const entries = [...wanted];
+    const settled = await Promise.allSettled(
+      entries.map(([, { ref }]) =>
+        loadCatalogSpecs(ref.files, {
           format: ref.format,
           ...(ref.prefix !== null ? { prefix: ref.prefix } : {}),
           ...(this.limits ? { limits: this.limits } : {}),
+          ...(timeoutMs !== undefined ? { timeoutMs } : {}),
         }),
-      );
+      ),
+    );
+    for (const [i, r] of settled.entries()) {
+      const [key, { ref, doc }] = entries[i]!;
+      if (r.status === 'fulfilled') this.live.set(key, r.value);
+      else atReference(doc, ref.offset, 'catalog', () => {
+        throw r.reason;
+      });
+    }
+  }
+
+  catalog(ref: CatalogRef, doc: ParsedDocument): LoadedCatalog {
+    const key = Inputs.key(ref);
+    let c = this.catalogs.get(key);
+    if (!c) {
+      let catalog: Catalog;
+      if (ref.files.some(isMcpSpec)) {
+        const live = this.live.get(key);
+        if (!live) throw errorAt(doc, ref.offset, 'cannot load the catalog: a live MCP server (mcp:) is read by runSuitesAsync, not runSuites');
+        catalog = live;
+      } else {
+        catalog = atReference(doc, ref.offset, 'catalog', () =>
+          loadCatalogFiles(ref.files, {
+            format: ref.format,
+            ...(ref.prefix !== null ? { prefix: ref.prefix } : {}),
+            ...(this.limits ? { limits: this.limits } : {}),
+          }),
+        );
+      }
       let index: ToolIndex;
       try {
         index = createMiddleware({ dynamicTools: catalog.tools.filter((t) => !t.static) }).index;
@@ -257,11 +309,33 @@ export function loadSuite(file: string, limits?: Partial<Limits>): LoadedSuite {
   return { suite: new SuiteParser(doc).suite(), doc };
 }
 
-/** Runs suite files (already expanded from globs), in order. */
+/**
+ * Runs suite files (already expanded from globs), in order. Catalogs that
+ * name a live MCP server (`catalog: "mcp:npx -y some-server"`) need
+ * {@link runSuitesAsync}.
+ */
 export function runSuites(files: readonly string[], options: RunOptions = {}): TestReport {
   const started = performance.now();
   const inputs = new Inputs(options.limits);
   const loaded = files.map((f) => loadSuite(f, options.limits));
+  return runLoaded(inputs, loaded, options, started);
+}
+
+/**
+ * Runs suite files (already expanded from globs), in order, reading the
+ * live MCP servers their catalogs name (`mcp:<command line>` or
+ * `mcp:<url>`, as `-c` accepts) first: every suite is validated before any
+ * server starts, and every server has ended before the first case runs.
+ */
+export async function runSuitesAsync(files: readonly string[], options: RunOptions = {}): Promise<TestReport> {
+  const started = performance.now();
+  const inputs = new Inputs(options.limits);
+  const loaded = files.map((f) => loadSuite(f, options.limits));
+  await inputs.readServers(loaded, options.mcpTimeoutMs);
+  return runLoaded(inputs, loaded, options, started);
+}
+
+function runLoaded(inputs: Inputs, loaded: readonly LoadedSuite[], options: RunOptions, started: number): TestReport {
   const prepared = loaded.map((l) => prepare(inputs, l));
   const suites: SuiteResult[] = loaded.map((l, si) => {
     const t0 = performance.now();

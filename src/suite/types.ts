@@ -6,7 +6,11 @@ import type { JsonValue, Mode } from '../core/index.js';
 import type { SourceLocation } from '../errors.js';
 import type { CatalogFormat, TranscriptFormat } from '../formats/types.js';
 
-/** Catalog files a suite or a case names, resolved against the suite file's directory. */
+/**
+ * Catalogs a suite or a case names: files, resolved against the suite file's
+ * directory, and live MCP servers (`mcp:<command line>`, `mcp:<url>`), kept
+ * as written (a command line runs in the current directory, as with `-c`).
+ */
 export interface CatalogRef {
   readonly files: readonly string[];
   readonly format: CatalogFormat | 'auto';

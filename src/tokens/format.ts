@@ -25,8 +25,25 @@ function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
+/**
+ * A summary line, and the indent of its continuation lines when a renderer
+ * wraps it to a width (prose is wrapped, never cut).
+ */
+export interface SummaryLine {
+  readonly text: string;
+  readonly hang: number;
+}
+
 /** The summary lines (two-space indented details under two headings). */
 export function formatTokenSummary(tokens: TokenSummary, cache: ReportCacheSummary): string[] {
+  return tokenSummaryLines(tokens, cache).map((l) => l.text);
+}
+
+/**
+ * {@link formatTokenSummary} with the indent each line continues at when
+ * wrapped: a heading's details at 2, a figure's under its value column.
+ */
+export function tokenSummaryLines(tokens: TokenSummary, cache: ReportCacheSummary): SummaryLine[] {
   const parts = [`tools ${formatCount(tokens.tools)}`, `reminder ${formatCount(tokens.reminder)}`];
   if (tokens.loaded > 0) parts.push(`loaded by searches ${formatCount(tokens.loaded)}`);
   const rows: Array<[string, string]> = [
@@ -36,17 +53,19 @@ export function formatTokenSummary(tokens: TokenSummary, cache: ReportCacheSumma
   ];
   if (tokens.deferred > 0) rows.push(['deferred, not in context', `${formatCount(tokens.deferred)} (definitions sent with defer_loading)`]);
   const w = Math.max(...rows.map(([k]) => k.length));
-  const lines = [`Tokens (${tokens.note}):`, ...rows.map(([k, v]) => `  ${k.padEnd(w)}  ${v}`)];
+  const lines: SummaryLine[] = [{ text: `Tokens (${tokens.note}):`, hang: 2 }, ...rows.map(([k, v]) => ({ text: `  ${k.padEnd(w)}  ${v}`, hang: w + 4 }))];
   if (cache.compared === 0) {
-    lines.push('Prompt cache: one model call, nothing to compare');
+    lines.push({ text: 'Prompt cache: one model call, nothing to compare', hang: 2 });
   } else if (cache.breaks === 0) {
-    lines.push(`Prompt cache: the tools block never changed over ${plural(cache.compared + 1, 'call')}; a provider's prefix cache can hit every time`);
+    lines.push({ text: `Prompt cache: the tools block never changed over ${plural(cache.compared + 1, 'call')}; a provider's prefix cache can hit every time`, hang: 2 });
   } else {
-    lines.push(
-      `Prompt cache: the tools block changed at ${cache.breaks} of ${cache.compared} later calls (${cache.breaks === 1 ? 'call' : 'calls'} ${cache.break_calls.join(', ')}); ` +
+    lines.push({
+      text:
+        `Prompt cache: the tools block changed at ${cache.breaks} of ${cache.compared} later calls (${cache.breaks === 1 ? 'call' : 'calls'} ${cache.break_calls.join(', ')}); ` +
         `a provider's prefix cache breaks there`,
-    );
+      hang: 2,
+    });
   }
-  if (cache.by_mode) lines.push(`  by mode: default ${plural(cache.by_mode.default.breaks, 'break')}, native ${plural(cache.by_mode.native.breaks, 'break')}`);
+  if (cache.by_mode) lines.push({ text: `  by mode: default ${plural(cache.by_mode.default.breaks, 'break')}, native ${plural(cache.by_mode.native.breaks, 'break')}`, hang: 4 });
   return lines;
 }

@@ -7,13 +7,13 @@ export interface Size {
   readonly rows: number;
 }
 
-/** Smallest size the screens lay out for; smaller terminals get clipped rows. */
-export const MIN_SIZE: Size = { columns: 40, rows: 10 };
+export { isTooSmall, MIN_SIZE } from './chrome.js';
 
+/** The terminal's size as it is (80×24 when the stream does not say). */
 function read(stdout: NodeJS.WriteStream): Size {
   return {
-    columns: Math.max(MIN_SIZE.columns, stdout.columns || 80),
-    rows: Math.max(MIN_SIZE.rows, stdout.rows || 24),
+    columns: stdout.columns > 0 ? stdout.columns : 80,
+    rows: stdout.rows > 0 ? stdout.rows : 24,
   };
 }
 

@@ -101,6 +101,47 @@ describe('toolsearch import', () => {
     expect(slow.stderr).toBe(`error: mcp:${silent}: no answer to initialize within 0.3 s\n`);
   });
 
+  it('reports a program that is not an MCP server on one line, exit 2', async () => {
+    const fake = join(tmp, 'hello-world.mjs');
+    writeFileSync(
+      fake,
+      "import { createInterface } from 'node:readline';\n" +
+        "createInterface({ input: process.stdin }).on('line', (l) => { const m = JSON.parse(l); if (m.id !== undefined) console.log(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { hello: 'world' } })); });\n",
+    );
+    const cmd = `${process.execPath} ${fake}`;
+    const hello = await run(['import', '--mcp', cmd]);
+    expect(hello.code).toBe(2);
+    expect(hello.stdout).toBe('');
+    expect(hello.stderr).toBe(`error: mcp:${cmd}: not an MCP server: the initialize result lacks protocolVersion, capabilities, serverInfo\n`);
+    const echo = await run(['import', '--mcp', 'cat']);
+    expect(echo.code).toBe(2);
+    expect(echo.stderr).toBe('error: mcp:cat: not an MCP server: it echoed our request back\n');
+    const late = await run(['import', '--mcp', "sh -c 'echo hello world; echo err-text >&2; sleep 5'"]);
+    expect(late.code).toBe(2);
+    expect(late.stderr).toBe(
+      `error: mcp:sh -c 'echo hello world; echo err-text >&2; sleep 5': not an MCP server: it wrote something other than JSON-RPC on stdout: "hello world"; the server's stderr ended with: err-text\n`,
+    );
+  });
+
+  it('reports a plain HTTP server on one line, exit 2', async () => {
+    const { createServer } = await import('node:http');
+    const server = createServer((req, res) => {
+      req.resume();
+      res.writeHead(501, "Unsupported method ('POST')", { 'content-type': 'text/html' });
+      res.end('<!DOCTYPE HTML>\n<html lang="en">\n<head><title>Error response</title></head>\n<body><p>Error code: 501</p></body>\n</html>\n');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/mcp`;
+    try {
+      const r = await run(['import', '--mcp-url', url]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(`error: mcp:${url}: HTTP 501 Unsupported method ('POST') from ${url}: "<!DOCTYPE HTML>"\n`);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
+  });
+
   it('reports usage errors', async () => {
     const none = await run(['import']);
     expect(none.code).toBe(2);

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -103,5 +103,98 @@ describe('listMcpTools over Streamable HTTP (127.0.0.1)', () => {
   it('rejects a URL that is not http(s)', async () => {
     expect((await failure(listMcpTools({ url: 'ftp://127.0.0.1/x' }))).message).toBe('an MCP URL must be http: or https:, got ftp:');
     expect((await failure(listMcpTools({ url: ' ' }))).message).toBe('the URL is empty');
+  });
+});
+
+// Programs that speak JSON-RPC (or HTTP) but not MCP: every failure is one line.
+describe('listMcpTools against programs that are not MCP servers', () => {
+  /** A tiny JSON-RPC responder over stdio: `answer(method, params)` is the result of each request. */
+  function fakeServer(name: string, answer: string): string {
+    const file = join(tmp, name);
+    writeFileSync(
+      file,
+      [
+        "import { createInterface } from 'node:readline';",
+        `const answer = ${answer};`,
+        'createInterface({ input: process.stdin }).on("line", (line) => {',
+        '  const m = JSON.parse(line);',
+        '  if (m.id === undefined) return;',
+        '  process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: m.id, result: answer(m.method, m.params) }) + "\\n");',
+        '});',
+        '',
+      ].join('\n'),
+    );
+    return [process.execPath, file].map(q).join(' ');
+  }
+
+  it('summarizes an initialize result that is not MCP on one line', async () => {
+    const err = await failure(listMcpTools({ command: fakeServer('hello.mjs', '() => ({ hello: "world" })'), timeoutMs: 10_000 }));
+    expect(err.message).toBe('not an MCP server: the initialize result lacks protocolVersion, capabilities, serverInfo');
+    expect(liveChildren()).toBe(0);
+  });
+
+  it('summarizes a tools/list result that is not MCP on one line', async () => {
+    const answer = `(method, params) => method === 'initialize'
+      ? { protocolVersion: params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'x', version: '1' } }
+      : { tools: [{ name: 1 }, { description: 'x' }, {}], nextCursor: 5 }`;
+    const err = await failure(listMcpTools({ command: fakeServer('bad-list.mjs', answer), timeoutMs: 10_000 }));
+    expect(err.message).toBe(
+      'tools/list returned an invalid result: it lacks tools[0].inputSchema, tools[1].name, tools[1].inputSchema and 2 more' +
+        ' and has a bad nextCursor (expected string, received number), tools[0].name (expected string, received number)',
+    );
+    const wrongType = await failure(
+      listMcpTools({
+        command: fakeServer('bad-version.mjs', `() => ({ protocolVersion: 7, capabilities: {}, serverInfo: { name: 'x', version: '1' } })`),
+        timeoutMs: 10_000,
+      }),
+    );
+    expect(wrongType.message).toBe('not an MCP server: the initialize result has a bad protocolVersion (expected string, received number)');
+  });
+
+  it('recognizes a program that echoes its input (cat)', async () => {
+    const err = await failure(listMcpTools({ command: 'cat', timeoutMs: 10_000 }));
+    expect(err.message).toBe('not an MCP server: it echoed our request back');
+    expect(liveChildren()).toBe(0);
+  });
+
+  it("keeps the server's stderr that arrives just after its stdout", async () => {
+    const started = Date.now();
+    const err = await failure(listMcpTools({ command: "sh -c 'echo hello world; echo err-text >&2; sleep 5'", timeoutMs: 10_000 }));
+    expect(err.message).toBe(`not an MCP server: it wrote something other than JSON-RPC on stdout: "hello world"; the server's stderr ended with: err-text`);
+    expect(err.stderr).toBe('err-text\n');
+    expect(Date.now() - started).toBeLessThan(4_000); // the wait for stderr is bounded; the server is ended
+  });
+
+  it('reports an HTTP server that is not MCP with its status and the first line of its body', async () => {
+    const { createServer } = await import('node:http');
+    const server = createServer((req, res) => {
+      req.resume();
+      if (req.url === '/missing') {
+        res.writeHead(404, { 'content-type': 'text/plain' }).end('\n  No such page: /missing  \nsecond line\n');
+      } else if (req.url === '/python') {
+        // As `python3 -m http.server` answers a POST.
+        res.writeHead(501, "Unsupported method ('POST')", { 'content-type': 'text/html' });
+        res.end('<!DOCTYPE HTML>\n<html lang="en">\n<head><title>Error response</title></head>\n<body><p>Error code: 501</p></body>\n</html>\n');
+      } else if (req.url === '/page') {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<html>${'x'.repeat(300)}\n</html>\n`);
+      } else if (req.url === '/json') {
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"hello":"world"}');
+      } else {
+        res.writeHead(200, { 'content-type': 'application/json' }).end('not json at all\x1b[31m');
+      }
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    try {
+      const at = async (path: string): Promise<string> => (await failure(listMcpTools({ url: base + path, timeoutMs: 10_000 }))).message;
+      expect(await at('/missing')).toBe(`HTTP 404 Not Found from ${base}/missing: "No such page: /missing"`);
+      expect(await at('/python')).toBe(`HTTP 501 Unsupported method ('POST') from ${base}/python: "<!DOCTYPE HTML>"`);
+      expect(await at('/page')).toBe(`not an MCP server: HTTP 200 from ${base}/page is text/html, not JSON or an event stream: "<html>${'x'.repeat(113)}…"`);
+      expect(await at('/json')).toBe(`not an MCP server: HTTP 200 from ${base}/json is JSON but not JSON-RPC: "{\\"hello\\":\\"world\\"}"`);
+      expect(await at('/other')).toBe(`not an MCP server: HTTP 200 from ${base}/other is not JSON: "not json at all\\u001b[31m"`);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
   });
 });

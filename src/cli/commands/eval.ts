@@ -32,7 +32,7 @@ function parseCount(value: string): number {
 const EXAMPLES = `
 Examples:
   $ toolsearch eval fixtures/eval/demo-queries.jsonl -c fixtures/catalogs/demo.yaml
-  $ toolsearch eval queries.jsonl -c catalog.yaml --scorers spec,bm25 --json > eval.json
+  $ toolsearch eval fixtures/eval/demo-queries.jsonl -c fixtures/catalogs/demo.yaml --scorers spec,bm25 --json > eval.json
   # how would the scorers do if the model passed the user's words through?
   $ toolsearch eval fixtures/eval/demo-queries.jsonl -c fixtures/catalogs/demo.yaml --field request
 

@@ -13,8 +13,8 @@ interface LintFlags extends CatalogFlags {
 const EXAMPLES = `
 Examples:
   $ toolsearch lint fixtures/catalogs/demo.yaml
-  $ toolsearch lint tools.json --catalog-format mcp --prefix github --json
-  $ toolsearch lint catalog.yaml --strict        # CI: exit 1 when a tool has an error
+  $ toolsearch lint fixtures/formats/catalogs/mcp.json --catalog-format mcp --prefix github --json
+  $ toolsearch lint fixtures/lint/problems.yaml --strict   # CI: exit 1 when a tool has an error
 
 Per dynamic tool, with the reference's scorer and max_results 5:
   errors    own-name-missed   a query of its own name parts does not return it
@@ -57,7 +57,7 @@ async function runLint(ctx: CliContext, files: string[], flags: LintFlags): Prom
     ctx.out(`${safeJson(report, undefined, 2)}\n`);
   } else {
     const { renderLint } = await import('../../report/lint-text.js');
-    ctx.lines(renderLint(report, { style: ctx.outStyle, all: flags.all === true }));
+    ctx.lines(renderLint(report, { style: ctx.outStyle, all: flags.all === true, width: ctx.width }));
   }
   if (flags.strict && report.summary.errors > 0) {
     const n = report.tools.filter((t) => t.errors > 0).length;

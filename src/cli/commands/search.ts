@@ -26,18 +26,18 @@ Examples:
   $ toolsearch search -c fixtures/catalogs/demo.yaml create issue
 
   # the raw arguments exactly as a model sent them, with the rule behind every point
-  $ toolsearch search -c demo.yaml --args '{"query":"+slack message","max_results":3}' --explain
+  $ toolsearch search -c fixtures/catalogs/demo.yaml --args '{"query":"+slack message","max_results":3}' --explain
 
   # why is a tool not returned?
-  $ toolsearch search -c demo.yaml create page --why mcp__notion__notion-create-pages
+  $ toolsearch search -c fixtures/catalogs/demo.yaml create page --why mcp__notion__notion-create-pages
 
   # CI checks: exit 1 with a diff when the result is not as expected
-  $ toolsearch search -c demo.yaml send slack message --expect-first mcp__slack__send_message
-  $ toolsearch search -c demo.yaml "select:mcp__github__create_issue" --expect-exact mcp__github__create_issue
+  $ toolsearch search -c fixtures/catalogs/demo.yaml send slack message --expect-first mcp__slack__send_message
+  $ toolsearch search -c fixtures/catalogs/demo.yaml "select:mcp__github__create_issue" --expect-exact mcp__github__create_issue
 
   # thousands of recorded arguments, one JSON object out per line in
-  $ toolsearch search -c demo.yaml --batch queries.jsonl
-  $ echo '{"query":"read file"}' | toolsearch search -c demo.yaml --batch -
+  $ toolsearch search -c fixtures/catalogs/demo.yaml --batch fixtures/eval/demo-queries.jsonl
+  $ echo '{"query":"read file"}' | toolsearch search -c fixtures/catalogs/demo.yaml --batch -
 
 Output: a ranked table; --json prints {query, mode, max_results, matches, results,
 total_matches, unknown, static_included}. --batch prints one line per input line,

@@ -16,9 +16,9 @@ interface SelectFlags extends CatalogFlags {
 const EXAMPLES = `
 Examples:
   $ toolsearch select -c fixtures/catalogs/demo.yaml mcp__github__create_issue mcp__slack__send_message
-  $ toolsearch select -c demo.yaml mcp__github__create_issue,mcp__github__list_issues --json
+  $ toolsearch select -c fixtures/catalogs/demo.yaml mcp__github__create_issue,mcp__github__list_issues --json
   # CI: exit 1 when a name is not a dynamic tool of the catalog
-  $ toolsearch select -c demo.yaml --strict mcp__github__create_issue
+  $ toolsearch select -c fixtures/catalogs/demo.yaml --strict mcp__github__create_issue
 
 The names are joined into "select:name1,name2" and run as the reference does:
 split on ",", each piece trimmed, exact (case-sensitive) names kept in the order

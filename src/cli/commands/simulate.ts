@@ -36,19 +36,19 @@ interface SimulateFlags extends CatalogFlags {
 const EXAMPLES = `
 Examples:
   # what the model saw at every call (the transcript carries its own tools)
-  $ toolsearch simulate fixtures/transcripts/openai-request-body.json
+  $ toolsearch simulate fixtures/transcripts/keyword-search-then-call.openai.json
 
   # a conversation recorded against a catalog
-  $ toolsearch simulate fixtures/transcripts/eino-keyword-search.json -c fixtures/catalogs/demo.yaml
+  $ toolsearch simulate fixtures/transcripts/keyword-search-then-call.json -c fixtures/catalogs/demo.yaml
 
   # model-native mode, with two tools always visible
-  $ toolsearch simulate chat.json -c demo.yaml --mode native --static get_current_time,think
+  $ toolsearch simulate fixtures/transcripts/deferred-tool-called-too-early.json -c fixtures/catalogs/demo.yaml --mode native --static get_current_time,think
 
   # CI after a catalog change: exit 1 when a recorded search returns something else today
-  $ toolsearch simulate chat.json -c fixtures/catalogs/demo-v2.yaml --replay --expect-same
+  $ toolsearch simulate fixtures/transcripts/stale-after-catalog-change.json -c fixtures/catalogs/demo-v2.yaml --replay --expect-same
 
   # CI: exit 1 when the model called a tool it could not see
-  $ toolsearch simulate chat.json -c demo.yaml --fail-on-violation --json > report.json
+  $ toolsearch simulate fixtures/transcripts/deferred-tool-called-too-early.json -c fixtures/catalogs/demo.yaml --fail-on-violation --json > report.json
 
   # step through the calls interactively (m: switch mode, r: replay, ?: keys)
   $ toolsearch simulate fixtures/transcripts/deferred-tool-called-too-early.json -c fixtures/catalogs/demo.yaml --tui

@@ -14,8 +14,8 @@ interface TestFlags {
 
 const EXAMPLES = `
 Examples:
-  # run every suite of a directory (globs work quoted too: "fixtures/suites/**/*.yaml")
-  $ toolsearch test fixtures/suites/
+  # run suites (globs work quoted too; a directory runs every suite under it)
+  $ toolsearch test fixtures/suites/*.yaml
 
   # CI: a JUnit file for the CI's test report, the human report in the log
   $ toolsearch test fixtures/suites/*.yaml --reporter junit --output junit.xml

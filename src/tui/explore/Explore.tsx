@@ -8,7 +8,10 @@ import { Box, useApp, useInput, type Key } from 'ink';
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState, type ReactElement } from 'react';
 import type { ToolIndex } from '../../core/scorer.js';
 import { LinesView, LineView, ThemeContext } from '../LinesView.js';
-import { useTerminalSize, type Size } from '../size.js';
+import { helpMetrics, helpWindow } from '../help.js';
+import { isQuitKey } from '../keys.js';
+import { isTooSmall, useTerminalSize, type Size } from '../size.js';
+import { TooSmall } from '../TooSmall.js';
 import type { Theme } from '../theme.js';
 import { searchCommandLine } from './command-line.js';
 import {
@@ -85,15 +88,27 @@ export function Explore(props: ExploreProps): ReactElement {
   const [state, dispatch] = useReducer(exploreEventReducer, { query: props.initialQuery, maxResults: props.initialMaxResults }, initialExploreState);
   const { exit } = useApp();
   const size = useTerminalSize(props.size);
+  const tooSmall = isTooSmall(size);
   const [ranker, setRanker] = useState<BaselineRanker | null>(null);
 
   const result = useMemo(() => exploreSearch(index, state.query, state.maxResults), [index, state.query, state.maxResults]);
   const count = resultCount(result);
-  const countRef = useRef(count);
-  countRef.current = count;
+  const layout = exploreLayout(size, result);
+  const body = layout.resultsHeight + layout.explainHeight;
+  const help = useMemo(() => helpLines(layout.width), [layout.width]);
+  const helpScroll = helpMetrics(help.length, body);
 
-  // A stable handler: Ink re-subscribes whenever it changes.
-  const onKey = useCallback((input: string, key: Key) => dispatch({ type: 'key', input, key, resultCount: countRef.current }), []);
+  // Read by the key handler, which stays stable (Ink re-subscribes whenever it changes).
+  const keyView = useRef({ count, tooSmall, helpScroll });
+  keyView.current = { count, tooSmall, helpScroll };
+  const onKey = useCallback((input: string, key: Key) => {
+    // Too small to show anything: only the quit keys work (nothing changes unseen).
+    if (keyView.current.tooSmall) {
+      if (isQuitKey(input, key)) dispatch({ type: 'quit' });
+      return;
+    }
+    dispatch({ type: 'key', input, key, resultCount: keyView.current.count, help: keyView.current.helpScroll });
+  }, []);
   useInput(onKey);
 
   useEffect(() => {
@@ -135,8 +150,13 @@ export function Explore(props: ExploreProps): ReactElement {
   }, [state.copyRequest, result, state.query, state.maxResults, props.catalogArgs, onCopy]);
 
   const view: ExploreView = { result, baseline: baseline.names, baselineStale: !baseline.fresh, source: props.source, toolCount: index.size, partsOf: (n) => index.partsOf(n) ?? [] };
-  const layout = exploreLayout(size, result);
-  const body = layout.resultsHeight + layout.explainHeight;
+  if (tooSmall) {
+    return (
+      <ThemeContext.Provider value={theme}>
+        <TooSmall size={size} />
+      </ThemeContext.Provider>
+    );
+  }
   return (
     <ThemeContext.Provider value={theme}>
       <Box flexDirection="column" width={layout.width} height={layout.height} overflow="hidden">
@@ -144,7 +164,7 @@ export function Explore(props: ExploreProps): ReactElement {
         <LineView line={queryLine(state, layout.width)} />
         <LineView line={statusLine(view, layout.width)} />
         {state.help ? (
-          <LinesView lines={helpLines(layout.width, body)} height={body} />
+          <LinesView lines={helpWindow(help, layout.width, body, state.helpScroll)} height={body} />
         ) : (
           <>
             <LinesView
@@ -154,7 +174,7 @@ export function Explore(props: ExploreProps): ReactElement {
             <LinesView lines={explanationLines(state, view, layout.width, layout.explainHeight)} height={layout.explainHeight} />
           </>
         )}
-        <LineView line={footerLine(state, layout.width)} />
+        <LineView line={footerLine(state, layout.width, helpScroll.maxScroll > 0)} />
       </Box>
     </ThemeContext.Provider>
   );

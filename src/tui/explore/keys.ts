@@ -3,16 +3,19 @@
  * needs `+`, `-`, `f`…), so the result keys (`f`, `+`/`-`, `y`, `j`/`k`, `q`)
  * work once Tab has moved into the results; Ctrl-F and Ctrl-Y do the same
  * from the query. Esc goes back from the results and quits from the query.
+ * The help scrolls with j/k, arrows, PgUp/PgDn and g/G.
  */
+import { helpScrollDelta, NO_HELP_SCROLL, type HelpMetrics } from '../help.js';
 import { typedText, type KeyInfo } from '../keys.js';
 import type { ExploreAction, ExploreState } from './state.js';
 
-export function exploreKey(s: ExploreState, input: string, key: KeyInfo, resultCount: number): ExploreAction | null {
+export function exploreKey(s: ExploreState, input: string, key: KeyInfo, resultCount: number, help: HelpMetrics = NO_HELP_SCROLL): ExploreAction | null {
   if (key.ctrl && input === 'c') return { type: 'quit' };
   if (s.help) {
     if (key.escape || input === '?') return { type: 'toggleHelp' };
     if (input === 'q') return { type: 'quit' };
-    return null;
+    const delta = helpScrollDelta(input, key, help);
+    return delta === null ? null : { type: 'scrollHelp', delta, max: help.maxScroll };
   }
   if (key.ctrl && input === 'f') return { type: 'toggleFuse' };
   if (key.ctrl && input === 'y') return { type: 'copy' };

@@ -8,6 +8,7 @@ import { displayWidth } from '../../render/width.js';
 import { bar, cell, fitLine, nameCell, padLine, rowLine, safe, safeName, seg, withTone, type Line, type Segment } from '../line.js';
 import type { Size } from '../size.js';
 import { hintLine, plural, scrollWindow, titleLine } from '../chrome.js';
+import { helpBody, type HelpEntry } from '../help.js';
 import { rankDelta, type ExploreResult } from './search.js';
 import type { ExploreState } from './state.js';
 
@@ -275,33 +276,40 @@ export function explanationLines(s: ExploreState, view: ExploreView, width: numb
   return lines.slice(0, height);
 }
 
-export function footerLine(s: ExploreState, width: number): Line {
+/** The footer; `helpScrolls`: the help is open and taller than its window. */
+export function footerLine(s: ExploreState, width: number, helpScrolls = false): Line {
+  if (s.help) return hintLine(helpScrolls ? [['↑↓ PgUp/Dn', 'scroll'], ['? Esc', 'close'], ['q', 'quit']] : [['? Esc', 'close help'], ['q', 'quit']], width);
   if (s.notice !== null) return fitLine([seg(safeName(s.notice), 'accent')], width);
   if (s.focus === 'query') return hintLine([['Tab', 'results'], ['^F', 'fuse'], ['^Y', 'copy as test'], ['^U', 'clear'], ['Esc', 'quit']], width);
   return hintLine([['↑↓', 'select'], ['f', 'fuse'], ['+/-', 'max_results'], ['y', 'copy as test'], ['Tab', 'query'], ['?', 'help'], ['q', 'quit']], width);
 }
 
-const HELP: ReadonlyArray<readonly [string, string]> = [
-  ['typing', 'the query, re-ranked at every key: keywords, +required, select:a,b'],
-  ['←/→ Home/End', 'move in the query; Ctrl-U clears it, Ctrl-W deletes a word'],
-  ['Tab  Enter  ↓', 'into the results (Tab, Esc or / back to the query)'],
-  ['↑/↓  j/k', 'select a result: its per-keyword explanation shows below'],
-  ['f  (Ctrl-F)', 'fuse.js baseline side by side; f3 = fuse rank, ↑/↓n = rank change'],
-  ['+ / -', 'max_results up / down'],
-  ['y  (Ctrl-Y)', 'copy the query as a `toolsearch search --expect-first` test'],
-  ['?', 'this help'],
-  ['q  Ctrl-C', 'quit (Esc in the query)'],
+const HELP_KEYS: readonly HelpEntry[] = [
+  { key: 'typing', text: 'the query, re-ranked at every key: keywords, +required, select:a,b' },
+  { key: '←/→ Home/End', text: 'move in the query; Ctrl-U clears it, Ctrl-W deletes a word' },
+  { key: 'Tab  Enter  ↓', text: 'into the results (Tab, Esc or / back to the query)' },
+  { key: '↑/↓  j/k', text: 'select a result: its per-keyword explanation shows below' },
+  { key: 'f  (Ctrl-F)', text: 'fuse.js baseline side by side; f3 = fuse rank, ↑/↓n = rank change' },
+  { key: '+ / -', text: 'max_results up / down' },
+  { key: 'y  (Ctrl-Y)', text: 'copy the query as a `toolsearch search --expect-first` test' },
+  { key: 'q  Ctrl-C', text: 'quit (Esc in the query)' },
 ];
 
-export function helpLines(width: number, height: number): Line[] {
-  const keyW = Math.max(...HELP.map(([k]) => displayWidth(k))) + 2;
-  const lines: Line[] = [titleLine([seg('Keys')], width)];
-  for (const [k, what] of HELP) lines.push(fitLine([seg(`  ${cell(k, keyW)}`, 'key'), seg(what)], width));
-  lines.push(titleLine([seg('Scoring (the reference)')], width));
-  for (const rule of ['exact-part', 'part-substring', 'name-substring', 'description'] as const) {
-    lines.push(fitLine([seg(`  ${cell(`${RULES[rule].points} points`, keyW)}`, 'accent'), seg(`${rule}: ${RULES[rule].summary}`)], width));
-  }
-  lines.push(fitLine([seg('  a keyword scores its best rule; a tool scores the sum; a +required keyword scoring 0 drops the tool', 'dim')], width));
-  lines.push([seg('  ? or Esc closes this help', 'dim')]);
-  return lines.slice(0, height);
+/** Every line of explore's help at `width` (the container windows them). */
+export function helpLines(width: number): Line[] {
+  return helpBody(
+    [
+      { title: 'Keys', entries: HELP_KEYS },
+      {
+        title: 'Scoring (the reference)',
+        keyTone: 'accent',
+        entries: (['exact-part', 'part-substring', 'name-substring', 'description'] as const).map((rule) => ({
+          key: `${RULES[rule].points} points`,
+          text: `${rule}: ${RULES[rule].summary}`,
+        })),
+        notes: ['a keyword scores its best rule; a tool scores the sum; a +required keyword scoring 0 drops the tool'],
+      },
+    ],
+    width,
+  );
 }

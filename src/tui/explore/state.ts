@@ -5,6 +5,7 @@
  * line are effects the container performs when the state asks for them
  * (`fuse: 'loading'`, `copyRequest`).
  */
+import { scrolledHelp, type HelpMetrics } from '../help.js';
 import { splitKeys, type KeyInfo } from '../keys.js';
 import { exploreKey } from './keys.js';
 
@@ -26,6 +27,8 @@ export interface ExploreState {
   /** The baseline is loaded (later toggles are instant). */
   readonly fuseReady: boolean;
   readonly help: boolean;
+  /** Lines the help is scrolled down (when taller than the terminal). */
+  readonly helpScroll: number;
   /** Incremented when the user asks to copy the command line. */
   readonly copyRequest: number;
   /** A one-line message for the footer (e.g. what was copied). */
@@ -47,6 +50,8 @@ export type ExploreAction =
   | { readonly type: 'fuseReady' }
   | { readonly type: 'fuseFailed'; readonly message: string }
   | { readonly type: 'toggleHelp' }
+  /** `max`: the largest offset the help window allows now. */
+  | { readonly type: 'scrollHelp'; readonly delta: number; readonly max: number }
   | { readonly type: 'copy' }
   | { readonly type: 'notice'; readonly text: string | null }
   | { readonly type: 'quit' };
@@ -65,6 +70,7 @@ export function initialExploreState(options: { query?: string; maxResults?: numb
     fuse: 'off',
     fuseReady: false,
     help: false,
+    helpScroll: 0,
     copyRequest: 0,
     notice: null,
     quit: false,
@@ -122,7 +128,9 @@ export function exploreReducer(s: ExploreState, a: ExploreAction): ExploreState 
     case 'fuseFailed':
       return { ...s, fuse: { failed: a.message } };
     case 'toggleHelp':
-      return { ...s, help: !s.help };
+      return { ...s, help: !s.help, helpScroll: 0 };
+    case 'scrollHelp':
+      return { ...s, helpScroll: scrolledHelp(s.helpScroll, a.delta, a.max) };
     case 'copy':
       return { ...s, copyRequest: s.copyRequest + 1 };
     case 'notice':
@@ -137,13 +145,16 @@ export function exploreReducer(s: ExploreState, a: ExploreAction): ExploreState 
 }
 
 /** A key press, or an action from the container. */
-export type ExploreEvent = ExploreAction | { readonly type: 'key'; readonly input: string; readonly key: KeyInfo; readonly resultCount: number };
+export type ExploreEvent =
+  | ExploreAction
+  /** `help`: how far the help can scroll in the window on screen (none when left out). */
+  | { readonly type: 'key'; readonly input: string; readonly key: KeyInfo; readonly resultCount: number; readonly help?: HelpMetrics };
 
 export function exploreEventReducer(s: ExploreState, e: ExploreEvent): ExploreState {
   if (e.type !== 'key') return exploreReducer(s, e);
   let state = s;
   for (const k of splitKeys(e.input, e.key)) {
-    const action = exploreKey(state, k.input, k.key, e.resultCount);
+    const action = exploreKey(state, k.input, k.key, e.resultCount, e.help);
     if (action !== null) state = exploreReducer(state, action);
   }
   return state;

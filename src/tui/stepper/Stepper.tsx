@@ -4,12 +4,15 @@
  * component drawing lines built in `screen.ts`.
  */
 import { Box, useApp, useInput, type Key } from 'ink';
-import { useCallback, useEffect, useMemo, useReducer, type ReactElement } from 'react';
+import { useCallback, useEffect, useMemo, useReducer, useRef, type ReactElement } from 'react';
 import type { Mode } from '../../core/types.js';
 import type { SimulationReport } from '../../simulate/report.js';
+import { helpMetrics, helpWindow } from '../help.js';
+import { isQuitKey } from '../keys.js';
 import { seg, type Line } from '../line.js';
 import { LinesView, LineView, ThemeContext } from '../LinesView.js';
-import { useTerminalSize, type Size } from '../size.js';
+import { isTooSmall, useTerminalSize, type Size } from '../size.js';
+import { TooSmall } from '../TooSmall.js';
 import type { Theme } from '../theme.js';
 import type { StepperInputs } from './model.js';
 import {
@@ -67,10 +70,25 @@ function MessagesPanel({ state, inputs, layout }: PanelProps): ReactElement {
 export function Stepper({ report, inputs, resimulate, theme = { color: false }, size }: StepperProps): ReactElement {
   const [state, dispatch] = useReducer(stepperEventReducer, report, initialStepperState);
   const { exit } = useApp();
-  const layout = stepperLayout(useTerminalSize(size));
+  const terminal = useTerminalSize(size);
+  const tooSmall = isTooSmall(terminal);
+  const layout = stepperLayout(terminal);
+  const helpHeight = layout.topHeight + layout.messagesHeight;
+  const tokens = state.report.summary.tokens;
+  const help = useMemo(() => helpLines(layout.width, tokens), [layout.width, tokens]);
+  const helpScroll = helpMetrics(help.length, helpHeight);
 
-  // A stable handler: Ink re-subscribes whenever it changes.
-  const onKey = useCallback((input: string, key: Key) => dispatch({ type: 'key', input, key }), []);
+  // Read by the key handler, which stays stable (Ink re-subscribes whenever it changes).
+  const keyView = useRef({ tooSmall, helpScroll });
+  keyView.current = { tooSmall, helpScroll };
+  const onKey = useCallback((input: string, key: Key) => {
+    // Too small to show anything: only the quit keys work (nothing changes unseen).
+    if (keyView.current.tooSmall) {
+      if (isQuitKey(input, key)) dispatch({ type: 'quit' });
+      return;
+    }
+    dispatch({ type: 'key', input, key, help: keyView.current.helpScroll });
+  }, []);
   useInput(onKey);
 
   useEffect(() => {
@@ -92,13 +110,20 @@ export function Stepper({ report, inputs, resimulate, theme = { color: false }, 
     };
   }, [state.pending, resimulate]);
 
+  if (tooSmall) {
+    return (
+      <ThemeContext.Provider value={theme}>
+        <TooSmall size={terminal} />
+      </ThemeContext.Provider>
+    );
+  }
   const panels = { state, inputs, layout };
   return (
     <ThemeContext.Provider value={theme}>
       <Box flexDirection="column" width={layout.width} height={layout.height} overflow="hidden">
         <LineView line={headerLine(state, layout.width)} />
         {state.help ? (
-          <LinesView lines={helpLines(layout.width, layout.topHeight + layout.messagesHeight)} height={layout.topHeight + layout.messagesHeight} />
+          <LinesView lines={helpWindow(help, layout.width, helpHeight, state.helpScroll)} height={helpHeight} />
         ) : (
           <>
             <Box flexDirection="row" height={layout.topHeight}>
@@ -109,7 +134,7 @@ export function Stepper({ report, inputs, resimulate, theme = { color: false }, 
             <MessagesPanel {...panels} />
           </>
         )}
-        <LineView line={footerLine(state, layout.width)} />
+        <LineView line={footerLine(state, layout.width, helpScroll.maxScroll > 0)} />
       </Box>
     </ThemeContext.Provider>
   );

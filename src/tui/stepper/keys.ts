@@ -1,18 +1,21 @@
 /**
- * Stepper keys → actions. Layers, innermost first: help, the filter being
+ * Stepper keys → actions. Layers, innermost first: help (which scrolls with
+ * j/k, arrows, PgUp/PgDn, g/G), the filter being
  * typed, the details view, then the panels. Esc closes the innermost layer
  * (or clears an active filter) and quits when nothing is open; `q` and
  * Ctrl-C always quit.
  */
+import { helpScrollDelta, NO_HELP_SCROLL, type HelpMetrics } from '../help.js';
 import { typedText, type KeyInfo } from '../keys.js';
 import type { StepperAction, StepperState } from './state.js';
 
-export function stepperKey(s: StepperState, input: string, key: KeyInfo): StepperAction | null {
+export function stepperKey(s: StepperState, input: string, key: KeyInfo, help: HelpMetrics = NO_HELP_SCROLL): StepperAction | null {
   if (key.ctrl && input === 'c') return { type: 'quit' };
   if (s.help) {
     if (key.escape || input === '?') return { type: 'toggleHelp' };
     if (input === 'q') return { type: 'quit' };
-    return null;
+    const delta = helpScrollDelta(input, key, help);
+    return delta === null ? null : { type: 'scrollHelp', delta, max: help.maxScroll };
   }
   if (s.editingFilter) {
     if (key.escape) return { type: 'clearFilter' };

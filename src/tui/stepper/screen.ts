@@ -4,10 +4,12 @@
  * Everything is fitted to its width here; components only draw.
  */
 import { TOOL_SEARCH_NAME } from '../../core/toolsearch.js';
-import { formatCallTokens } from '../../tokens/format.js';
+import type { TokenSummary } from '../../tokens/account.js';
+import { formatCache, formatCount } from '../../tokens/format.js';
 import { displayWidth } from '../../render/width.js';
 import { hintLine, plural, scrollWindow, titleLine } from '../chrome.js';
-import { cell, fitLine, fitName, nameCell, rowLine, safe, safeName, seg, wrapText, type Line, type Segment } from '../line.js';
+import { helpBody, type HelpEntry, type HelpSection } from '../help.js';
+import { fitLine, fitName, lineWidth, nameCell, rowLine, safe, safeName, seg, wrapText, type Line, type Segment } from '../line.js';
 import type { Size } from '../size.js';
 import { messageWindow, type MessageContext } from './messages.js';
 import {
@@ -126,10 +128,15 @@ export function toolPanelLines(s: StepperState, inputs: StepperInputs, width: nu
     title.push(seg(` · ${turn.deferred.length} deferred${loaded > 0 ? ` (•${loaded} loaded)` : ''}`));
   }
   title.push(seg(` · ${turn.hidden_count} hidden`));
-  if (turn.tokens) title.push(seg(` · ${formatCallTokens(turn.tokens)}`, turn.tokens.cache.state === 'break' ? 'replay' : undefined));
   const change = visibilityChangeAt(s.report, turn.call);
   if (change) title.push(seg(` · replay +${change.gained.length} -${change.lost.length}`, 'replay'));
-  const lines: Line[] = [titleLine(title, width)];
+  // Token figures are estimates (`~`); when the title has no room for them, they get a line of their own.
+  const tokens: Segment[] = turn.tokens
+    ? [seg(`~${formatCount(turn.tokens.total)} tok · `), seg(formatCache(turn.tokens.cache), turn.tokens.cache.state === 'break' ? 'replay' : 'plain')]
+    : [];
+  const fits = lineWidth([seg('─ '), ...title, seg(' · '), ...tokens, seg(' ─')]) <= width;
+  const lines: Line[] = [titleLine(tokens.length > 0 && fits ? [...title, seg(' · '), ...tokens] : title, width)];
+  if (tokens.length > 0 && !fits) lines.push(fitLine([seg('  '), ...tokens], width));
 
   // Violations are what the user came for: wrapped, up to three lines each.
   for (const v of violationsAt(s.report, turn.call)) {
@@ -255,7 +262,9 @@ const HINTS: ReadonlyArray<readonly [string, string]> = [
   ['q', 'quit'],
 ];
 
-export function footerLine(s: StepperState, width: number): Line {
+/** The footer; `helpScrolls`: the help is open and taller than its window. */
+export function footerLine(s: StepperState, width: number, helpScrolls = false): Line {
+  if (s.help) return hintLine(helpScrolls ? [['↑↓ PgUp/Dn', 'scroll'], ['? Esc', 'close'], ['q', 'quit']] : [['? Esc', 'close help'], ['q', 'quit']], width);
   if (s.pending) return fitLine([seg('… ', 'accent'), seg(`re-simulating (mode ${s.pending.mode}, replay ${s.pending.replay ? 'on' : 'off'})`)], width);
   if (s.error !== null) return fitLine([seg('✗ ', 'error'), seg(`re-simulation failed: ${safe(s.error)}`, 'error')], width);
   if (s.editingFilter) return hintLine([['type', 'to filter tools by name'], ['⏎', 'keep'], ['Esc', 'clear']], width);
@@ -263,38 +272,55 @@ export function footerLine(s: StepperState, width: number): Line {
   return hintLine(HINTS, width);
 }
 
-const HELP: ReadonlyArray<readonly [string, string]> = [
-  ['↑/↓  j/k', 'previous / next call (in the tool list: previous / next tool)'],
-  ['n / p', 'next / previous call from anywhere'],
-  ['g / G  Home/End', 'first / last call'],
-  ['Tab', 'switch between the call list and the tool list'],
-  ['→  Enter', 'into the tool list; on a tool: its details'],
-  ['←  Esc', 'back'],
-  ['PgUp / PgDn', 'scroll the messages of the call'],
-  ['m', 'switch mode default ⇄ native (re-simulates)'],
-  ['r', 'replay searches against the current catalog (≠ marks differences)'],
-  ['/', 'filter tools by name (Enter keeps it, Esc clears it)'],
-  ['?', 'this help'],
-  ['q  Esc  Ctrl-C', 'quit'],
+const HELP_KEYS: readonly HelpEntry[] = [
+  { key: '↑/↓  j/k', text: 'previous / next call (in the tool list: previous / next tool)' },
+  { key: 'n / p  g / G', text: 'next / previous call from anywhere; first / last (Home/End)' },
+  { key: 'Tab', text: 'switch between the call list and the tool list' },
+  { key: '→ Enter  ← Esc', text: 'into the tool list; on a tool: its details / back' },
+  { key: 'PgUp / PgDn', text: 'scroll the messages of the call' },
+  { key: 'm', text: 'switch mode default ⇄ native (re-simulates)' },
+  { key: 'r', text: 'replay searches on the current catalog (≠ marks differences)' },
+  { key: '/', text: 'filter tools by name (Enter keeps it, Esc clears it)' },
+  { key: 'q  Esc  Ctrl-C', text: 'quit (Esc: when nothing is open)' },
 ];
 
-const LEGEND: ReadonlyArray<readonly [string, string]> = [
-  ['›', 'selected'],
-  ['+', 'added at this call by forward selection'],
-  ['✗ / !', 'call with an error / a warning'],
-  ['≠', 'replay: a search returns something else now'],
-  ['-', 'replay: would no longer be visible'],
-  ['•', 'native: deferred, and loaded by a search by this call'],
-  ['mw', 'the reminder inserted by the middleware'],
-  ['▶', "the assistant's answer to the call"],
+/** Flowed several to a line: at 80 columns four lines. */
+const HELP_MARKS: readonly HelpEntry[] = [
+  { key: '›', text: 'selected' },
+  { key: '+', text: 'added at this call by forward selection' },
+  { key: '✗ / !', text: 'error / warning' },
+  { key: '≠', text: 'replay: a search returns something else now' },
+  { key: '-', text: 'replay: no longer visible' },
+  { key: '•', text: 'native: deferred, loaded by a search' },
+  { key: 'mw', text: 'reminder inserted by the middleware' },
+  { key: '▶', text: "the assistant's answer to the call" },
 ];
 
-export function helpLines(width: number, height: number): Line[] {
-  const lines: Line[] = [titleLine([seg('Keys')], width)];
-  const keyWidth = Math.max(...HELP.map(([k]) => displayWidth(k)), ...LEGEND.map(([k]) => displayWidth(k))) + 2;
-  for (const [k, what] of HELP) lines.push(fitLine([seg(`  ${cell(k, keyWidth)}`, 'key'), seg(what)], width));
-  lines.push(titleLine([seg('Marks')], width));
-  for (const [k, what] of LEGEND) lines.push(fitLine([seg(`  ${cell(k, keyWidth)}`, 'key'), seg(what)], width));
-  lines.push([seg('  ? or Esc closes this help', 'dim')]);
-  return lines.slice(0, height);
+/** What the token figures of the call title mean (only when the report has them: not with `--no-tokens`). */
+function tokenHelp(tokens: TokenSummary): HelpSection {
+  const format = tokens.tool_format === 'anthropic' ? 'Anthropic' : 'OpenAI';
+  return {
+    title: 'Tokens (estimates)',
+    entries: [
+      {
+        key: '~1,234 tok',
+        text: `${tokens.encoding} estimate (--tokenizer) of what tool search puts in the context at this call: tools + reminder`,
+      },
+      { key: 'cold · hit', text: "first call · tools block byte-identical to the previous call's" },
+      {
+        key: 'break@N',
+        text: `the tools block (${format} JSON) first differs from the previous call's at character N: a provider's prefix cache breaks there`,
+      },
+    ],
+  };
+}
+
+/** Every line of the stepper's help at `width` (the container windows them). */
+export function helpLines(width: number, tokens?: TokenSummary): Line[] {
+  const sections: HelpSection[] = [
+    { title: 'Keys', entries: HELP_KEYS },
+    { title: 'Marks', legend: HELP_MARKS },
+  ];
+  if (tokens) sections.push(tokenHelp(tokens));
+  return helpBody(sections, width);
 }

@@ -6,6 +6,7 @@
  */
 import type { Mode } from '../../core/types.js';
 import type { SimulationReport } from '../../simulate/report.js';
+import { scrolledHelp, type HelpMetrics } from '../help.js';
 import { splitKeys, type KeyInfo } from '../keys.js';
 import { stepperKey } from './keys.js';
 import { toolRows } from './model.js';
@@ -27,6 +28,8 @@ export interface StepperState {
   readonly filter: string;
   readonly editingFilter: boolean;
   readonly help: boolean;
+  /** Lines the help is scrolled down (when taller than the terminal). */
+  readonly helpScroll: number;
   /** Lines the messages panel is scrolled up from the call's answer. */
   readonly messageScroll: number;
   /** A re-simulation the container should run. */
@@ -52,6 +55,8 @@ export type StepperAction =
   | { readonly type: 'acceptFilter' }
   | { readonly type: 'clearFilter' }
   | { readonly type: 'toggleHelp' }
+  /** `max`: the largest offset the help window allows now. */
+  | { readonly type: 'scrollHelp'; readonly delta: number; readonly max: number }
   | { readonly type: 'scrollMessages'; readonly delta: number }
   | { readonly type: 'switchMode' }
   | { readonly type: 'toggleReplay' }
@@ -70,6 +75,7 @@ export function initialStepperState(report: SimulationReport): StepperState {
     filter: '',
     editingFilter: false,
     help: false,
+    helpScroll: 0,
     messageScroll: 0,
     pending: null,
     error: null,
@@ -127,7 +133,9 @@ export function stepperReducer(s: StepperState, a: StepperAction): StepperState 
     case 'clearFilter':
       return { ...s, editingFilter: false, filter: '', toolCursor: 0 };
     case 'toggleHelp':
-      return { ...s, help: !s.help };
+      return { ...s, help: !s.help, helpScroll: 0 };
+    case 'scrollHelp':
+      return { ...s, helpScroll: scrolledHelp(s.helpScroll, a.delta, a.max) };
     case 'scrollMessages':
       return { ...s, messageScroll: Math.max(0, s.messageScroll + a.delta) };
     case 'switchMode':
@@ -159,13 +167,16 @@ export function stepperReducer(s: StepperState, a: StepperAction): StepperState 
 }
 
 /** A key press, mapped to an action against the state at the moment it is handled (so keys typed faster than renders are never lost or misread). */
-export type StepperEvent = StepperAction | { readonly type: 'key'; readonly input: string; readonly key: KeyInfo };
+export type StepperEvent =
+  | StepperAction
+  /** `help`: how far the help can scroll in the window on screen (none when left out). */
+  | { readonly type: 'key'; readonly input: string; readonly key: KeyInfo; readonly help?: HelpMetrics };
 
 export function stepperEventReducer(s: StepperState, e: StepperEvent): StepperState {
   if (e.type !== 'key') return stepperReducer(s, e);
   let state = s;
   for (const k of splitKeys(e.input, e.key)) {
-    const action = stepperKey(state, k.input, k.key);
+    const action = stepperKey(state, k.input, k.key, e.help);
     if (action !== null) state = stepperReducer(state, action);
   }
   return state;

@@ -1,0 +1,122 @@
+/** Suites whose catalog is a live MCP server (`catalog: "mcp:<command line>"`), read as `-c mcp:…` reads it. */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { InputError } from '../../src/errors.js';
+import { liveChildren } from '../../src/mcp/children.js';
+import { loadSuite, runSuites, runSuitesAsync } from '../../src/suite/run.js';
+import { q, serverCommand } from '../mcp/helpers.js';
+
+const EVERYTHING = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url));
+const tmp = mkdtempSync(join(tmpdir(), 'toolsearch-suite-mcp-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** A suite file in a directory of its own (so a path resolved against it would not exist). */
+function suiteFile(name: string, text: string): string {
+  const dir = join(tmp, name);
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, 'suite.yaml');
+  writeFileSync(file, text);
+  return file;
+}
+
+async function rejection(p: Promise<unknown>): Promise<InputError> {
+  try {
+    await p;
+  } catch (err) {
+    expect(err).toBeInstanceOf(InputError);
+    return err as InputError;
+  }
+  throw new Error('expected a failure');
+}
+
+describe('suites over live MCP servers', () => {
+  it('runs cases against @modelcontextprotocol/server-everything over stdio', async () => {
+    const spec = `mcp:${q(process.execPath)} ${q(EVERYTHING)} stdio`;
+    const file = suiteFile(
+      'everything',
+      `name: everything
+catalog: ${JSON.stringify(spec)}
+cases:
+  - name: echo is found
+    query: echo
+    first: mcp__mcp-servers_everything__echo
+  - name: get-sum adds numbers
+    query: sum
+    includes: [mcp__mcp-servers_everything__get-sum]
+  - name: select loads the echo tool
+    select: [mcp__mcp-servers_everything__echo]
+    exact: [mcp__mcp-servers_everything__echo]
+`,
+    );
+    expect(loadSuite(file).suite.catalog!.files).toEqual([spec]); // kept as written, not resolved against the suite's directory
+    const r = await runSuitesAsync([file], { mcpTimeoutMs: 20_000 });
+    expect(r.suites[0]!.catalog).toBe(spec);
+    expect(r.suites[0]!.cases.map((c) => [c.name, c.status])).toEqual([
+      ['echo is found', 'passed'],
+      ['get-sum adds numbers', 'passed'],
+      ['select loads the echo tool', 'passed'],
+    ]);
+    expect(liveChildren()).toBe(0);
+  });
+
+  it('merges files and servers, applies prefix, and checks the names of expectations against the server', async () => {
+    const spec = `mcp:${serverCommand(['--tools', '2'])}`;
+    const dir = join(tmp, 'mixed');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'local.yaml'), 'tools:\n  - name: local_tool\n    description: A local tool.\n');
+    const file = join(dir, 'suite.yaml');
+    const head = `catalog: [local.yaml, ${JSON.stringify(spec)}]
+prefix: gh
+cases:
+  - name: the server's tool
+    query: create issue
+    first: mcp__gh__create_issue
+  - name: the file's tool
+    query: local
+    first: mcp__gh__local_tool
+`;
+    writeFileSync(join(dir, 'ok.yaml'), head);
+    writeFileSync(
+      file,
+      `catalog: [local.yaml, ${JSON.stringify(spec)}]
+prefix: gh
+cases:
+  - name: the server's tool
+    query: create issue
+    first: mcp__gh__create_issue
+  - name: the file's tool
+    query: local
+    first: mcp__gh__local_tool
+  - name: a name the server does not have
+    query: issue
+    includes: [mcp__gh__create_isue]
+`,
+    );
+    const ok = await runSuitesAsync([file.replace('suite.yaml', 'ok.yaml')]);
+    expect(ok.suites[0]!.cases.map((c) => [c.name, c.status])).toEqual([
+      ["the server's tool", 'passed'],
+      ["the file's tool", 'passed'],
+    ]);
+    const err = await rejection(runSuitesAsync([file]));
+    expect(err.headline).toBe(`${file}:12:16: case "a name the server does not have": "mcp__gh__create_isue" is not a tool of the catalog (did you mean mcp__gh__create_issue?)`);
+    expect(liveChildren()).toBe(0);
+  });
+
+  it("reports a server that fails at the suite's catalog, with the timeout", async () => {
+    const file = suiteFile('failing', `catalog: "mcp:no-such-mcp-server --stdio"\ncases:\n  - {name: x, query: a, none: true}\n`);
+    const err = await rejection(runSuitesAsync([file]));
+    expect(err.headline).toBe(`${file}:1:10: cannot load the catalog: mcp:no-such-mcp-server --stdio: command not found: no-such-mcp-server`);
+    const silent = suiteFile('silent', `catalog: ${JSON.stringify(`mcp:${q(process.execPath)} -e 'setInterval(() => {}, 1000)'`)}\ncases:\n  - {name: x, query: a, none: true}\n`);
+    const slow = await rejection(runSuitesAsync([silent], { mcpTimeoutMs: 300 }));
+    expect(slow.headline).toMatch(/:1:10: cannot load the catalog: mcp:.*: no answer to initialize within 0\.3 s$/);
+    expect(liveChildren()).toBe(0);
+  });
+
+  it('runSuites (synchronous) says where a live catalog is read', () => {
+    const file = suiteFile('sync', `catalog: "mcp:cat"\ncases:\n  - {name: x, query: a, none: true}\n`);
+    expect(() => runSuites([file])).toThrow('cannot load the catalog: a live MCP server (mcp:) is read by runSuitesAsync, not runSuites');
+  });
+});
