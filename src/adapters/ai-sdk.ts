@@ -257,16 +257,11 @@ export function createToolSearch<DYNAMIC extends ToolSet, STATIC extends ToolSet
     },
   };
 
-  const guarded = {} as Record<string, Tool>;
-  for (const name of dynamicNames) {
-    const tool = dynamicTools[name]!;
+  const guard = (name: string, tool: Tool): Tool => {
     const execute = tool.execute;
-    if (!options.enforce || execute === undefined) {
-      guarded[name] = tool;
-      continue;
-    }
+    if (!options.enforce || execute === undefined) return tool;
     // Not an async function: a tool may return an AsyncIterable (streaming), which must reach the SDK as it is.
-    guarded[name] = {
+    return {
       ...tool,
       execute: (input: unknown, opts: ToolExecutionOptions) => {
         const earlier = opts?.messages ?? [];
@@ -274,12 +269,23 @@ export function createToolSearch<DYNAMIC extends ToolSet, STATIC extends ToolSet
         return execute.call(tool, input, opts);
       },
     } as Tool;
-  }
+  };
 
-  const tools = { ...staticTools, [TOOL_SEARCH_NAME]: toolSearch, ...guarded } as unknown as ToolSearchTools<DYNAMIC, STATIC>;
+  // Tool names are data: `__proto__`, `constructor` or `toString` is an
+  // ordinary name. Every property is defined (an assignment to `__proto__`
+  // would set the prototype instead), on an object without a prototype (so
+  // a name that is not a tool, such as `toString`, finds nothing).
+  const tools = Object.create(null) as Record<string, Tool>;
+  const define = (name: string, tool: Tool): void => {
+    Object.defineProperty(tools, name, { value: tool, enumerable: true, writable: true, configurable: true });
+  };
+  for (const name of Object.keys(staticTools)) define(name, staticTools[name]!);
+  define(TOOL_SEARCH_NAME, toolSearch);
+  for (const name of dynamicNames) define(name, guard(name, dynamicTools[name]!));
+
   const reminder = options.reminder !== false;
   return {
-    tools,
+    tools: tools as unknown as ToolSearchTools<DYNAMIC, STATIC>,
     prepareStep: ({ messages }) => ({ activeTools: activeTools(messages), ...(reminder ? { messages: withReminder(messages) } : {}) }),
     activeTools,
     loadedTools,

@@ -193,3 +193,77 @@ describe('createToolSearch', () => {
     ]);
   });
 });
+
+describe('JavaScript object keys are ordinary tool names', () => {
+  /** Tools named like properties of Object.prototype, each an own property (a computed key: `{ __proto__: x }` would set the prototype). */
+  function objectKeyTools() {
+    const ran: string[] = [];
+    const make = (name: string, description: string): Tool => ({
+      description,
+      inputSchema: jsonSchema({ type: 'object', properties: {} }),
+      execute: async () => {
+        ran.push(name);
+        return `${name} done`;
+      },
+    });
+    const dynamicTools: Record<string, Tool> = {};
+    for (const [name, description] of [
+      ['__proto__', 'The prototype tool.'],
+      ['constructor', 'Builds things.'],
+      ['toString', 'Turns things into strings.'],
+    ] as const) {
+      Object.defineProperty(dynamicTools, name, { value: make(name, description), enumerable: true, writable: true, configurable: true });
+    }
+    const staticTools: Record<string, Tool> = {};
+    Object.defineProperty(staticTools, 'hasOwnProperty', { value: make('hasOwnProperty', 'Asks the user.'), enumerable: true, writable: true, configurable: true });
+    return { ran, dynamicTools, staticTools };
+  }
+
+  it.each([false, true])('offers, lists and runs __proto__, constructor and toString (enforce: %s)', async (enforce) => {
+    const { ran, dynamicTools, staticTools } = objectKeyTools();
+    const search = createToolSearch({ dynamicTools, staticTools, enforce });
+    expect(Object.keys(search.tools)).toEqual(['hasOwnProperty', 'tool_search', '__proto__', 'constructor', 'toString']);
+    expect(Object.getPrototypeOf(search.tools)).toBeNull();
+    expect(search.tools.__proto__).toBeDefined();
+    expect(Object.hasOwn(search.tools, '__proto__')).toBe(true);
+    expect(search.middleware.reminderText).toContain('__proto__');
+
+    const model = new MockLanguageModelV3({
+      doGenerate: [
+        toolStep(call('1', 'tool_search', { query: 'select:__proto__,constructor,toString' })),
+        toolStep(call('2', '__proto__', {}), call('3', 'constructor', {}), call('4', 'toString', {}), call('5', 'hasOwnProperty', {})),
+        textStep('done'),
+      ],
+    });
+    const result = await generateText({ model, tools: search.tools, prepareStep: search.prepareStep, prompt: 'go', stopWhen: stepCountIs(5) });
+    expect(outputs(result)).toEqual([
+      [['tool_search', 'tool-result', '{"matches":["__proto__","constructor","toString"]}']],
+      [
+        ['__proto__', 'tool-result', '__proto__ done'],
+        ['constructor', 'tool-result', 'constructor done'],
+        ['toString', 'tool-result', 'toString done'],
+        ['hasOwnProperty', 'tool-result', 'hasOwnProperty done'],
+      ],
+      [],
+    ]);
+    expect(ran).toEqual(['__proto__', 'constructor', 'toString', 'hasOwnProperty']);
+    // What the model was offered: the names prepareStep activated are all in the tools object.
+    expect(model.doGenerateCalls.map((c) => (c.tools ?? []).map((t) => t.name))).toEqual([
+      ['hasOwnProperty', 'tool_search'],
+      ['hasOwnProperty', 'tool_search', '__proto__', 'constructor', 'toString'],
+      ['hasOwnProperty', 'tool_search', '__proto__', 'constructor', 'toString'],
+    ]);
+    const step = search.prepareStep({ messages: result.response.messages });
+    expect(step.activeTools).toEqual(['hasOwnProperty', 'tool_search', '__proto__', 'constructor', 'toString']);
+    for (const name of step.activeTools) expect(Object.keys(search.tools)).toContain(name);
+    expect(({} as Record<string, unknown>).description).toBeUndefined(); // nothing leaked into Object.prototype
+  });
+
+  it('finds nothing for a name that is not a tool', () => {
+    const search = createToolSearch({ dynamicTools: { send_email: { description: 'Send an email.', inputSchema: jsonSchema({ type: 'object' }) } } });
+    const tools = search.tools as Record<string, unknown>;
+    expect(tools.toString).toBeUndefined();
+    expect(tools.constructor).toBeUndefined();
+    expect({ ...search.tools }).toEqual({ tool_search: search.tools.tool_search, send_email: search.tools.send_email });
+  });
+});

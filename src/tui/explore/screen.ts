@@ -285,11 +285,11 @@ export function footerLine(s: ExploreState, width: number, helpScrolls = false):
 }
 
 const HELP_KEYS: readonly HelpEntry[] = [
-  { key: 'typing', text: 'the query, re-ranked at every key: keywords, +required, select:a,b' },
+  { key: 'typing', text: 'keywords, +required or select:a,b; re-ranked at every key' },
   { key: '←/→ Home/End', text: 'move in the query; Ctrl-U clears it, Ctrl-W deletes a word' },
   { key: 'Tab  Enter  ↓', text: 'into the results (Tab, Esc or / back to the query)' },
   { key: '↑/↓  j/k', text: 'select a result: its per-keyword explanation shows below' },
-  { key: 'f  (Ctrl-F)', text: 'fuse.js baseline side by side; f3 = fuse rank, ↑/↓n = rank change' },
+  { key: 'f  (Ctrl-F)', text: 'fuse.js baseline side by side; f3 = fuse rank, ↑/↓n = change' },
   { key: '+ / -', text: 'max_results up / down' },
   { key: 'y  (Ctrl-Y)', text: 'copy the query as a `toolsearch search --expect-first` test' },
   { key: 'q  Ctrl-C', text: 'quit (Esc in the query)' },
