@@ -16,7 +16,7 @@
  */
 import { toWellFormed } from '../core/text.js';
 import type { JsonValue } from '../core/types.js';
-import { type ArrayNode, type Member, type Node, nullObject, type ObjectNode, PLAIN_VALUE, TRANSIENT } from './nodes.js';
+import { type ArrayNode, EACH_ITEM, type Member, type Node, nullObject, type ObjectNode, PLAIN_VALUE, TRANSIENT } from './nodes.js';
 
 /** Raised through `fail`: offset of the problem and its message. */
 export type Fail = (offset: number, message: string) => never;
@@ -27,7 +27,7 @@ export type Fail = (offset: number, message: string) => never;
  * `{tools: [{name, …, parameters: {…}}]}`: the root, the list and each tool
  * are built; `parameters` is lazy.
  */
-export const EAGER_DEPTH = 1;
+export const EAGER_DEPTH = 0;
 
 /** How an unexpected character is named in messages: `'x'` for printable ASCII, else `U+XXXX`. */
 export function describeChar(text: string, offset: number): string {
@@ -96,6 +96,19 @@ class JsonReader {
     this.skipWs();
     if (this.pos < this.end) this.fail(this.pos, `invalid JSON: unexpected ${describeChar(this.text, this.pos)} after the value`);
     return v;
+  }
+
+  /** The items of the (checked) array at `pos`, built one at a time as {@link array} builds them. */
+  *eachItem(): Generator<Node, void, undefined> {
+    this.pos++;
+    this.skipWs();
+    if (this.text.charCodeAt(this.pos) === 0x5d) return;
+    for (;;) {
+      this.skipWs();
+      yield this.value(1);
+      this.skipWs();
+      if (this.text.charCodeAt(this.pos++) !== 0x2c) return;
+    }
   }
 
   private skipWs(): void {
@@ -512,6 +525,11 @@ class LazyArrayNode implements ArrayNode {
 
   get items(): readonly Node[] {
     return (this.built ??= (materialize(this.source, this.offset, this.end) as ArrayNode).items);
+  }
+
+  [EACH_ITEM](): Iterable<Node> {
+    if (this.built !== null) return this.built;
+    return new JsonReader(this.source, this.offset, this.end, Number.POSITIVE_INFINITY, checked, checkedWhere, 1, true).eachItem();
   }
 
   [PLAIN_VALUE](): JsonValue {

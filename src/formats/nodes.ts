@@ -62,6 +62,9 @@ export const PLAIN_VALUE: unique symbol = Symbol('toolsearch.plainValue');
 /** See {@link transientObject}. */
 export const TRANSIENT: unique symbol = Symbol('toolsearch.transient');
 
+/** See {@link eachItem}. */
+export const EACH_ITEM: unique symbol = Symbol('toolsearch.eachItem');
+
 /** A parsed value with its position. */
 export type Node = NullNode | BoolNode | NumberNode | StringNode | ArrayNode | ObjectNode;
 
@@ -108,6 +111,16 @@ export function errorAt(doc: Pick<ParsedDocument, 'file' | 'lines'>, at: Node | 
 export function transientObject(node: ObjectNode): ObjectNode {
   const own = (node as { [TRANSIENT]?: () => ObjectNode })[TRANSIENT];
   return own !== undefined ? own.call(node) : node;
+}
+
+/**
+ * The items of `node` for one pass of reading. A lazy array that was not
+ * built yet yields them one at a time and stays unbuilt (see
+ * {@link transientObject}); any other array gives its `items`.
+ */
+export function eachItem(node: ArrayNode): Iterable<Node> {
+  const own = (node as { [EACH_ITEM]?: () => Iterable<Node> })[EACH_ITEM];
+  return own !== undefined ? own.call(node) : node.items;
 }
 
 /** A member's value, or undefined. */

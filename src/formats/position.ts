@@ -53,6 +53,22 @@ export class LineIndex {
     return { line: lo + 1, column: count + 1, lineStart };
   }
 
+  /**
+   * The offset at 1-based `line` and `column` (in code points): the inverse
+   * of {@link position} for an offset that is not inside a surrogate pair.
+   */
+  offsetAt(line: number, column: number): number {
+    const starts = this.lineStarts();
+    const t = this.text;
+    let i = starts[Math.max(0, Math.min(line, starts.length) - 1)]!;
+    for (let n = 1; n < column && i < t.length; n++) {
+      const c = t.charCodeAt(i);
+      // A high surrogate followed by a low one is one code point.
+      i += c >= 0xd800 && c <= 0xdbff && i + 1 < t.length && isLowSurrogate(t.charCodeAt(i + 1)) ? 2 : 1;
+    }
+    return i;
+  }
+
   /** The text of the line that starts at `lineStart`, without its line break. */
   lineAt(lineStart: number): string {
     const t = this.text;

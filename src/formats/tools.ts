@@ -19,19 +19,26 @@ import {
   type ParsedDocument,
   toJsonValue,
   transientObject,
+  eachItem,
 } from './nodes.js';
 import type { CatalogTool } from './types.js';
 
+/** The document (its name and line index) each tool read here comes from. */
+const toolDocs = new WeakMap<CatalogTool, Pick<ParsedDocument, 'file' | 'lines'>>();
+
 /**
- * Where each tool read here was defined, for errors that point back at it
- * (`errorAt(origin.doc, origin.node, …)`): the document's name and line
- * index, and the offset of the tool's entry. Not the parsed document itself,
- * so that its node tree can be freed once the tools are read.
+ * Where a tool read here was defined, for errors that point back at it
+ * (`errorAt(origin.doc, origin.node, …)`): its document's name and line
+ * index, and the offset of its entry (found again from `tool.source`). Not
+ * the parsed document, so that its nodes are freed once the tools are read,
+ * and nothing per tool but one entry of a `WeakMap`.
  */
-export const toolOrigins = new WeakMap<
-  CatalogTool,
-  { readonly doc: Pick<ParsedDocument, 'file' | 'lines'>; readonly node: Node | number }
->();
+export const toolOrigins = {
+  get(tool: CatalogTool): { readonly doc: Pick<ParsedDocument, 'file' | 'lines'>; readonly node: number } | undefined {
+    const doc = toolDocs.get(tool);
+    return doc === undefined ? undefined : { doc, node: doc.lines.offsetAt(tool.source.line, tool.source.column) };
+  },
+};
 
 /** The shape of one tool entry. */
 export type ToolShape = 'toolsearch' | 'openai' | 'anthropic' | 'mcp' | 'eino';
@@ -72,7 +79,8 @@ export function classifyToolEntry(node: ObjectNode): EntryKind {
 
 /** A tool entry read from the list, before static flags and prefixes are settled. */
 interface Entry {
-  readonly node: ObjectNode;
+  /** Where the entry starts. */
+  readonly offset: number;
   readonly name: string;
   readonly description: string;
   readonly parameters: JsonValue | undefined;
@@ -121,13 +129,12 @@ function nameOf(doc: ParsedDocument, tool: ObjectNode, nameNode: Node | undefine
   return toWellFormed(nameNode.value);
 }
 
-/** Reads the entry `node` (as given by {@link transientObject}); the entry keeps `at`, the node of the list. */
-function readEntry(doc: ParsedDocument, at: ObjectNode, shape: ToolShape): Entry {
-  const node = transientObject(at);
+/** Reads the entry `at` of a list, given as `node` (the same entry, see {@link transientObject}). */
+function readEntry(doc: ParsedDocument, at: ObjectNode, node: ObjectNode, shape: ToolShape): Entry {
   switch (shape) {
     case 'toolsearch':
       return {
-        node: at,
+        offset: at.offset,
         name: nameOf(doc, node, field(node, 'name')),
         description: stringField(doc, field(node, 'description'), 'tool description'),
         parameters: schemaField(field(node, 'parameters')),
@@ -140,7 +147,7 @@ function readEntry(doc: ParsedDocument, at: ObjectNode, shape: ToolShape): Entry
         // Chat Completions: {type: "function", function: {name, description, parameters}}.
         if (fn.kind !== 'object') throw errorAt(doc, fn, `"function" must be an object, found ${kindName(fn)}`);
         return {
-          node: at,
+          offset: at.offset,
           name: nameOf(doc, node, field(fn, 'name')),
           description: stringField(doc, field(fn, 'description'), 'tool description'),
           parameters: schemaField(field(fn, 'parameters')),
@@ -150,7 +157,7 @@ function readEntry(doc: ParsedDocument, at: ObjectNode, shape: ToolShape): Entry
       }
       // Responses: {type: "function", name, description, parameters, defer_loading?}.
       return {
-        node: at,
+        offset: at.offset,
         name: nameOf(doc, node, field(node, 'name')),
         description: stringField(doc, field(node, 'description'), 'tool description'),
         parameters: schemaField(field(node, 'parameters')),
@@ -160,7 +167,7 @@ function readEntry(doc: ParsedDocument, at: ObjectNode, shape: ToolShape): Entry
     }
     case 'anthropic':
       return {
-        node: at,
+        offset: at.offset,
         name: nameOf(doc, node, field(node, 'name')),
         description: stringField(doc, field(node, 'description'), 'tool description'),
         parameters: schemaField(field(node, 'input_schema')),
@@ -169,7 +176,7 @@ function readEntry(doc: ParsedDocument, at: ObjectNode, shape: ToolShape): Entry
       };
     case 'mcp':
       return {
-        node: at,
+        offset: at.offset,
         name: nameOf(doc, node, field(node, 'name')),
         description: stringField(doc, field(node, 'description'), 'tool description'),
         parameters: schemaField(field(node, 'inputSchema')),
@@ -184,7 +191,7 @@ function readEntry(doc: ParsedDocument, at: ObjectNode, shape: ToolShape): Entry
       if (jsonSchema && jsonSchema.kind !== 'null') parameters = toJsonValue(jsonSchema);
       else if (params && params.kind !== 'null') parameters = einoParamsToSchema(doc, params);
       return {
-        node: at,
+        offset: at.offset,
         name: nameOf(doc, node, looseField(node, 'name')),
         description: stringField(doc, looseField(node, 'desc'), 'tool desc'),
         parameters,
@@ -276,26 +283,12 @@ const SHAPE_KEYS: Readonly<Record<ToolShape, string>> = {
  * read in its place.
  */
 export function readToolList(doc: ParsedDocument, list: ArrayNode, options: ToolListOptions): ToolListResult {
-  const warnings: string[] = [];
-  // Each entry is built twice (to classify it, then to read it) rather than
-  // kept: a large catalog's entries are never all built at once.
-  const entries: Array<{ node: ObjectNode; kind: EntryKind }> = [];
+  // Two passes over the entries (classify every one, then read every one),
+  // each building one entry at a time: a large catalog's entries are never
+  // all built, nor kept, at once.
   let found: { shape: ToolShape; node: ObjectNode } | null = null;
-  // OpenAI `namespace` tools group function tools: their functions are read in place.
-  const queue: Node[] = [...list.items];
-  for (let i = 0; i < queue.length; i++) {
-    const item = queue[i]!;
-    if (item.kind !== 'object') throw errorAt(doc, item, `expected a tool (an object), found ${kindName(item)}`);
-    const entry = transientObject(item);
-    const kind = classifyToolEntry(entry);
-    if (kind === 'builtin') {
-      const type = (field(entry, 'type') as { value: string }).value;
-      const inner = field(entry, 'tools');
-      if (type === 'namespace' && inner?.kind === 'array') queue.splice(i + 1, 0, ...inner.items);
-      continue;
-    }
-    entries.push({ node: item, kind });
-    if (kind === null) continue;
+  eachEntry(doc, list, (item, _entry, kind) => {
+    if (kind === null) return;
     if (options.shape !== 'auto' && kind !== options.shape) {
       throw errorAt(doc, item, `expected ${TOOL_SHAPE_LABEL[options.shape]} tool, found ${TOOL_SHAPE_LABEL[kind]} (it has ${SHAPE_KEYS[kind]})`);
     }
@@ -308,29 +301,59 @@ export function readToolList(doc: ParsedDocument, list: ArrayNode, options: Tool
         `tools of different shapes in one list: this one is ${kind} (it has ${SHAPE_KEYS[kind]}), the one at ${at.line}:${at.column} is ${found.shape} (it has ${SHAPE_KEYS[found.shape]})`,
       );
     }
-  }
-  const shape: ToolShape = options.shape !== 'auto' ? options.shape : (found?.shape ?? 'toolsearch');
-  const read = entries.map((e) => readEntry(doc, e.node, shape));
-  const anyDeferred = read.some((e) => e.deferLoading);
+  });
+  const shape: ToolShape = options.shape !== 'auto' ? options.shape : ((found as { shape: ToolShape } | null)?.shape ?? 'toolsearch');
+  // A tool's static flag may depend on later entries (`anyDeferred`, to
+  // which skipped tool_search entries count too): set once all are read.
+  const warnings: string[] = [];
   const tools: CatalogTool[] = [];
+  const deferred: boolean[] = [];
+  let anyDeferred = false;
   const origin = { file: doc.file, lines: doc.lines };
-  for (const e of read) {
+  eachEntry(doc, list, (item, entry) => {
+    const e = readEntry(doc, item, entry, shape);
+    if (e.deferLoading) anyDeferred = true;
     if (options.skipToolSearch && e.name === 'tool_search') {
-      const where = locate(doc, e.node);
+      const where = locate(doc, e.offset);
       warnings.push(`${where.file}:${where.line}:${where.column}: skipped tool_search (the middleware's own tool, not a catalog tool)`);
-      continue;
+      return;
     }
-    const isStatic = shape === 'toolsearch' ? e.static : anyDeferred && !e.deferLoading;
     const name = options.prefix !== undefined ? `mcp__${options.prefix}__${e.name}` : e.name;
-    const tool: { -readonly [K in keyof CatalogTool]: CatalogTool[K] } = {
-      name,
-      description: e.description,
-      static: isStatic,
-      source: locate(doc, e.node),
-    };
-    if (e.parameters !== undefined) tool.parameters = e.parameters;
+    const isStatic = shape === 'toolsearch' && e.static;
+    const source = locate(doc, e.offset);
+    // One literal per case: the properties in this order, and no property added later (V8 then stores them in the object itself).
+    const tool: CatalogTool =
+      e.parameters !== undefined
+        ? { name, description: e.description, static: isStatic, source, parameters: e.parameters }
+        : { name, description: e.description, static: isStatic, source };
     tools.push(tool);
-    toolOrigins.set(tool, { doc: origin, node: e.node.offset });
+    if (shape !== 'toolsearch') deferred.push(e.deferLoading);
+    toolDocs.set(tool, origin);
+  });
+  if (shape !== 'toolsearch' && anyDeferred) {
+    for (let i = 0; i < tools.length; i++) (tools[i] as { static: boolean }).static = !deferred[i];
   }
   return { tools, shape, warnings };
+}
+
+/**
+ * Calls `visit` for every entry of a tool list, in order, with the entry as
+ * listed (`item`), the same entry built for this one visit (`entry`, see
+ * {@link transientObject}) and its kind. Provider tools that are not
+ * functions are skipped; the functions an OpenAI `namespace` groups are
+ * visited in its place.
+ */
+function eachEntry(doc: ParsedDocument, list: ArrayNode, visit: (item: ObjectNode, entry: ObjectNode, kind: ToolShape | null) => void): void {
+  for (const item of eachItem(list)) {
+    if (item.kind !== 'object') throw errorAt(doc, item, `expected a tool (an object), found ${kindName(item)}`);
+    const entry = transientObject(item);
+    const kind = classifyToolEntry(entry);
+    if (kind === 'builtin') {
+      const type = (field(entry, 'type') as { value: string }).value;
+      const inner = field(entry, 'tools');
+      if (type === 'namespace' && inner?.kind === 'array') eachEntry(doc, inner, visit);
+      continue;
+    }
+    visit(item, entry, kind);
+  }
 }

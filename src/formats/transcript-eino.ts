@@ -128,14 +128,15 @@ function block(b: TranscriptBuilder, node: ObjectNode): ContentBlock {
     case 'function_tool_result': {
       const r = body(type);
       const callId = r ? optString(b, looseField(r, 'call_id'), 'call_id') : '';
-      if (callId !== '') b.resolveCall(node, callId);
+      // An empty id answers no call, as in every other format (the simulation reports it too).
+      b.resolveCall(node, callId);
       return { type: 'function_tool_result', callId, name: r ? optString(b, looseField(r, 'name'), 'name') : '', content: r ? resultParts(b, r) : [] };
     }
     case 'tool_search_result': {
       // Model-native mode, client-proxied: the full definitions a tool search returned.
       const r = body('tool_search_function_tool_result');
       const callId = r ? optString(b, looseField(r, 'call_id'), 'call_id') : '';
-      if (callId !== '') b.resolveCall(node, callId);
+      b.resolveCall(node, callId);
       const result = r ? optObject(b, looseField(r, 'result'), '"result"') : undefined;
       const tools = result ? objects(b, optArray(b, looseField(result, 'tools'), '"tools"'), 'a tool') : [];
       return {

@@ -225,7 +225,7 @@ function firstMisfit(doc: ParsedDocument, located: Located, format: TranscriptFo
   if (body) {
     if (present(body, 'system')) check(keyAt(body, 'system'), 'a top-level "system"', ['anthropic']);
     if (present(body, 'instructions')) check(keyAt(body, 'instructions'), 'a top-level "instructions"', ['openai-responses']);
-    if (located.key === 'input') check(keyAt(body, 'input'), 'a top-level "input" (input items)', ['openai-responses']);
+    if (located.key === 'input') check(keyAt(body, 'input'), 'a top-level "input"', ['openai-responses']);
     else if (located.key === 'messages') check(keyAt(body, 'messages'), 'a top-level "messages"', ['openai', 'anthropic', 'eino']);
   }
   for (const item of located.items) {
@@ -236,9 +236,9 @@ function firstMisfit(doc: ParsedDocument, located: Located, format: TranscriptFo
     const blocks = looseField(item, 'content_blocks');
     if (blocks !== undefined) {
       const key = [...item.members.values()].find((m) => m.value === blocks)!;
-      check(key.keyOffset, `"${key.key}" (content blocks)`, ['eino']);
+      check(key.keyOffset, `"${key.key}"`, ['eino']);
     }
-    if (present(item, 'extra')) check(keyAt(item, 'extra'), '"extra" (message extra fields, where the reminder marker lives)', ['eino']);
+    if (present(item, 'extra')) check(keyAt(item, 'extra'), '"extra"', ['eino']);
     if (present(item, 'tool_calls')) check(keyAt(item, 'tool_calls'), '"tool_calls"', ['openai', 'eino']);
     if (present(item, 'tool_call_id')) check(keyAt(item, 'tool_call_id'), '"tool_call_id"', ['openai', 'eino']);
     const role = looseField(item, 'role');
@@ -265,7 +265,8 @@ function misfitError(doc: ParsedDocument, format: TranscriptFormat, m: Misfit): 
   } catch {
     // no shape fits as a whole: name the owners only
   }
-  const owners = m.owners.map((f) => FORMAT_NAMES[f]).join(' or ');
+  const names = m.owners.map((f) => FORMAT_NAMES[f]);
+  const owners = names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names.at(-1)!}` : names.join('');
   const hint = detected !== null && detected !== format ? `; the file fits ${detected} (--format ${detected}, or auto)` : '';
   return errorAt(doc, m.at, `not an ${format} transcript: found ${m.what} (${owners}), which ${format} transcripts do not have${hint}`);
 }

@@ -153,9 +153,12 @@ function candidateWords(tool: CatalogTool, parts: readonly string[]): string[] {
 function checkReach(s: Searcher, tool: CatalogTool, parts: readonly string[]): { check: ReachCheck; findings: LintFinding[] } {
   const tried = candidateWords(tool, parts);
   const reaching: Array<{ word: string; rank: number }> = [];
+  const words: Array<{ word: string; rank: number | null }> = [];
   for (const w of tried) {
     const rank = rankOf(s.results(w), tool.name);
     if (rank !== null) reaching.push({ word: w, rank });
+    // Beyond max_results 5: its place in the whole ranking (a `select:` word is no keyword query).
+    words.push({ word: w, rank: rank ?? (w.startsWith('select:') ? null : s.rankIn(w, tool.name)) });
   }
   // Stable: equal ranks keep the order tried (name words before description words).
   const best = [...reaching].sort((a, b) => a.rank - b.rank).slice(0, BEST_WORDS);
@@ -182,7 +185,8 @@ function checkReach(s: Searcher, tool: CatalogTool, parts: readonly string[]): {
       ),
     );
   }
-  return { check: { words_tried: tried.length, words_reaching: reaching.length, best, closest }, findings };
+  const matching = words.filter((w) => w.rank !== null).length;
+  return { check: { words_tried: tried.length, words_reaching: reaching.length, best, closest, words_matching: matching, words }, findings };
 }
 
 function checkNameShape(tool: CatalogTool, parts: readonly string[], limits: LintLimits): LintFinding[] {

@@ -52,6 +52,15 @@ export interface ReachCheck {
   readonly best: ReadonlyArray<{ readonly word: string; readonly rank: number }>;
   /** When none reaches it: the word that ranks it best in the full ranking (of the 5 words scoring highest on it). */
   readonly closest: { readonly word: string; readonly rank: number } | null;
+  /** How many of the words tried return it at any rank (the tool scores above 0 for the word). */
+  readonly words_matching: number;
+  /**
+   * Every word tried, in the order tried (name parts, name words, then
+   * description words), with the tool's rank in a search for that word
+   * alone without the max_results cut: 1..5 reaches it, above 5 returns
+   * it only with a larger max_results, null when the word never returns it.
+   */
+  readonly words: ReadonlyArray<{ readonly word: string; readonly rank: number | null }>;
 }
 
 /** Everything found about one dynamic tool. */

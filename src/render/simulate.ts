@@ -22,13 +22,17 @@ function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-/** An outcome as tokens: the names (comma-separated, so they wrap between names), or the error. */
-function outcomeTokens(o: SearchOutcome, s: Style, width: number, recorded = false): Token[] {
+/**
+ * An outcome as tokens: the names (comma-separated, so they wrap between
+ * names), or the error. A recorded error is the raw text that did not decode
+ * as `{"matches": [...]}`; in default mode forward selection skips it.
+ */
+function outcomeTokens(o: SearchOutcome, s: Style, width: number, recorded: 'default' | 'native' | false = false): Token[] {
   if ('error' in o) {
-    // A recorded text that is not {"matches": [...]}: forward selection skips it.
-    const label = recorded ? tok('not a matches list (skipped by forward selection):', s.red) : tok('error:', s.red);
+    const label = recorded ? tok('recorded result not decodable:', s.red) : tok('error:', s.red);
     const words = truncate(inlineText(o.error), 2 * width).split(' ');
-    return [label, ...words.map((w) => tok(truncate(w, width - 10)))];
+    const tail = recorded === 'default' ? [tok('(forward selection skips it)', s.dim)] : [];
+    return [label, ...words.map((w) => tok(truncate(w, width - 10))), ...tail];
   }
   if (o.matches.length === 0) return [tok('(no matches)', s.dim)];
   return o.matches.map((n, i) => tok(escapeText(n) + (i < o.matches.length - 1 ? ',' : '')));
@@ -63,12 +67,21 @@ function callReason(c: ToolCallReport): string {
 function searchLines(sr: SearchReport, o: SimulateRenderOptions): string[] {
   const s = o.style;
   const w = o.width;
+  // Model-native mode: the client ran this search for the model (client-proxied).
+  const proxied = sr.client_proxied ? 'client-proxied ' : '';
+  const recordedAs = sr.client_proxied ? 'native' : 'default';
   if (!o.replay) {
-    const head = tok(`↳ ${sr.mode ?? 'invalid'}:`);
-    if (sr.recorded !== null) return wrapTokens([head, ...outcomeTokens(sr.recorded, s, w, true)], w, 8, '      ');
+    const head = tok(`↳ ${proxied}${sr.mode ?? 'invalid'}:`);
+    if (sr.recorded !== null) return wrapTokens([head, ...outcomeTokens(sr.recorded, s, w, recordedAs)], w, 8, '      ');
     return wrapTokens([head, tok('(no recorded result; today:', s.dim), ...outcomeTokens(sr.replayed, s, w), tok(')', s.dim)], w, 8, '      ');
   }
-  const out = wrapTokens([tok('↳ recorded:'), ...(sr.recorded === null ? [tok('(no recorded result)', s.dim)] : outcomeTokens(sr.recorded, s, w, true))], w, 8, '      ');
+  const recorded =
+    sr.recorded === null
+      ? [tok(`↳ ${proxied}recorded:`), tok('(no recorded result)', s.dim)]
+      : 'error' in sr.recorded
+        ? [tok(sr.client_proxied ? '↳ client-proxied,' : '↳'), ...outcomeTokens(sr.recorded, s, w, recordedAs)]
+        : [tok(`↳ ${proxied}recorded:`), ...outcomeTokens(sr.recorded, s, w, recordedAs)];
+  const out = wrapTokens(recorded, w, 8, '      ');
   out.push(...wrapTokens([tok('↳ replayed:'), ...outcomeTokens(sr.replayed, s, w)], w, 8, '      '));
   if (sr.differs && sr.recorded !== null) {
     const change = changeTokens(sr.recorded, sr.replayed, s);
@@ -146,6 +159,10 @@ export function renderSimulation(r: SimulationReport, o: SimulateRenderOptions):
   const carried = r.catalog.source.startsWith(`${r.transcript.file} (`);
   const from = carried ? 'carried by the transcript' : `from ${inlineText(r.catalog.source)}`;
   out.push(...wrapText(`catalog: ${r.catalog.dynamic} dynamic + ${plural(r.catalog.static, 'static tool')} ${from}`, o.width, 2));
+  const byText = r.transcript.reminder_recognised_by_text;
+  if (byText !== null) {
+    out.push(...wrapText(`reminder: message ${byText} is taken for the middleware's reminder by its text (beyond the reference: provider logs drop Eino's marker field)`, o.width, 2));
+  }
   for (const t of r.turns) {
     out.push('');
     out.push(...turnLines(t, r, r.violations.filter((v) => v.call === t.call), o));

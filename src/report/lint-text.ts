@@ -8,7 +8,7 @@
 import type { Style } from '../render/color.js';
 import { escapeText, inlineText } from '../render/escape.js';
 import { displayWidth, truncate } from '../render/width.js';
-import { wordTokens, wrapText, wrapTokens } from '../render/wrap.js';
+import { tok, wordTokens, wrapText, wrapTokens } from '../render/wrap.js';
 import type { LintReport, ToolLint } from '../lint/types.js';
 
 export interface LintTextOptions {
@@ -84,7 +84,11 @@ export function renderLint(report: LintReport, opts: LintTextOptions): string[] 
   if (shown.length > 0) out.push('');
   out.push(...wrapText(`Own-name query (its name parts, max_results 5) returns the tool first: ${s.own_name_first} of ${s.tools}`, width, 2));
   const rules = Object.entries(s.by_rule).filter(([, n]) => n > 0);
-  if (rules.length > 0) out.push(...wrapText(`Findings by rule: ${rules.map(([r, n]) => `${r} ${n}`).join(', ')}`, width, 2));
+  if (rules.length > 0) {
+    // A rule and its count stay on one line.
+    const counts = rules.map(([r, n], i) => tok(`${r} ${n}${i < rules.length - 1 ? ',' : ''}`));
+    out.push(...wrapTokens([...wordTokens('Findings by rule:', room), ...counts], width, 2));
+  }
   out.push(...wrapText(`${plural(s.tools, 'tool')}: ${plural(s.errors, 'error')}, ${plural(s.warnings, 'warning')}; ${s.clean} clean`, width, 2));
   return out;
 }

@@ -82,9 +82,9 @@ function controlKey(ch: string): BatchKey | null {
 
 /**
  * The escape sequence at `i` (which holds ESC), as one key: a CSI or SS3
- * sequence (arrows, PgUp/PgDn, Home/End, Shift-Tab, Delete; modifiers such as
- * `ESC[1;5A` count as the plain key), ESC + a character (Alt/Meta), or a lone
- * Esc. Unknown complete sequences become an empty key, never text.
+ * sequence (arrows, PgUp/PgDn, Home/End, Shift-Tab, Delete, with the
+ * modifiers of `ESC[1;5A` = Ctrl-Up), ESC + a character (Alt/Meta), or a
+ * lone Esc. Unknown complete sequences become an empty key, never text.
  */
 function escapeKey(chars: readonly string[], i: number): { readonly key: BatchKey; readonly next: number } {
   const next = chars[i + 1];

@@ -25,7 +25,7 @@ describe.concurrent('bad input: one clear line (plus an excerpt), exit 2, no sta
       `${FX}/bad-name.yaml`,
       [`error: ${FX}/bad-name.yaml:2:11: tool name must be a string, found an array`, '    - name: [1, 2]', '            ^'],
     ],
-    ['no dynamic tools', `${FX}/only-static.yaml`, ['error: tools is required (the catalog has no dynamic tools: all of its tools are static)']],
+    ['no dynamic tools', `${FX}/only-static.yaml`, ['error: tools is required (the catalog has no dynamic tools: it is empty, or all of its tools are static)']],
   ] as const)('catalog: %s', async ([, file, expected], { expect }) => {
     const r = await run(['search', '-c', file, 'x']);
     expect(r.stdout).toBe('');
@@ -52,7 +52,7 @@ describe.concurrent('bad input: one clear line (plus an excerpt), exit 2, no sta
   it('no dynamic tools: simulate and select say "tools is required" too', async ({ expect }) => {
     const [sim, sel] = await Promise.all([run(['simulate', CHAT, '-c', `${FX}/only-static.yaml`]), run(['select', '-c', `${FX}/only-static.yaml`, 'a'])]);
     for (const r of [sim, sel]) {
-      expect(r.stderr).toBe('error: tools is required (the catalog has no dynamic tools: all of its tools are static)\n');
+      expect(r.stderr).toBe('error: tools is required (the catalog has no dynamic tools: it is empty, or all of its tools are static)\n');
       expect(r.code).toBe(2);
     }
   });

@@ -93,7 +93,8 @@ beforeAll(async () => {
   expect(root.code).toBe(0);
   const section = root.stdout.slice(root.stdout.indexOf('\nCommands:\n'));
   const commands = [...section.matchAll(/^ {2}([a-z]+) /gm)].map((m) => m[1]!).filter((c) => c !== 'help');
-  expect(commands).toEqual(['search', 'select', 'simulate', 'test', 'eval', 'lint', 'import', 'explore']);
+  // The parse found the commands (a new one is picked up: its examples run too).
+  expect(commands).toEqual(expect.arrayContaining(['search', 'select', 'simulate', 'test', 'eval', 'lint', 'import', 'explore']));
   const helps = await Promise.all([['--help'], ...commands.map((c) => [c, '--help'])].map(async (argv) => ({ argv, r: await run(argv) })));
   for (const { argv, r } of helps) {
     expect(r.code, argv.join(' ')).toBe(0);
@@ -110,7 +111,7 @@ beforeAll(async () => {
     4,
   );
   distinct.forEach((e, i) => results.set(e, outcomes[i]!));
-}, 60_000);
+}, 120_000);
 
 afterAll(() => {
   if (copy !== '') rmSync(copy, { recursive: true, force: true });
@@ -119,7 +120,9 @@ afterAll(() => {
 describe('help examples', () => {
   it('every help text has examples, and the lists above name only examples that exist', () => {
     const helps = new Set(examples.map((e) => e.help));
-    expect([...helps].sort()).toEqual(['--help', 'eval --help', 'explore --help', 'import --help', 'lint --help', 'search --help', 'select --help', 'simulate --help', 'test --help']);
+    expect([...helps]).toEqual(
+      expect.arrayContaining(['--help', 'eval --help', 'explore --help', 'import --help', 'lint --help', 'search --help', 'select --help', 'simulate --help', 'test --help']),
+    );
     const all = new Set(examples.map((e) => e.example));
     for (const e of [...SKIPPED.keys(), ...FAILING, ...WRITING.keys()]) expect(all.has(e), e).toBe(true);
   });

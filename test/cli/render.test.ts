@@ -6,6 +6,7 @@ import { displayWidth, truncate } from '../../src/render/width.js';
 import { renderExcerpt } from '../../src/cli/exit.js';
 import { checkExpectations, suggestions } from '../../src/cli/search-report.js';
 import { wrapTokens } from '../../src/render/simulate.js';
+import { wordTokens, wrapText } from '../../src/render/wrap.js';
 
 describe('escapeText', () => {
   it.each([
@@ -123,5 +124,37 @@ describe('wrapTokens', () => {
   it('wraps on word boundaries with an indent', () => {
     const t = (s: string) => ({ text: s, styled: s });
     expect(wrapTokens([t('call 1'), t('+aaaa'), t('+bbbb'), t('+cccc')], 14, 4)).toEqual(['call 1 +aaaa', '    +bbbb', '    +cccc']);
+  });
+});
+
+describe('wrapText: prose wraps at the width instead of being cut', () => {
+  it('keeps the leading indent, continues at the given indent, never exceeds the width', () => {
+    expect(wrapText("Prompt cache: the tools block changed at 1 of 3 later calls (call 2); a provider's prefix cache breaks there", 40, 2)).toEqual([
+      'Prompt cache: the tools block changed at',
+      "  1 of 3 later calls (call 2); a",
+      "  provider's prefix cache breaks there",
+    ]);
+    expect(wrapText('  by mode: default 1 break, native 0 breaks', 30, 4)).toEqual(['  by mode: default 1 break,', '    native 0 breaks']);
+    expect(wrapText('short', 40, 2)).toEqual(['short']);
+    expect(wrapText('', 40, 2)).toEqual(['']);
+  });
+
+  it('a run of spaces (an aligned column) stays inside its line and is dropped at a break', () => {
+    expect(wrapText('  saved               40,483 (82.9%)', 100, 22)).toEqual(['  saved               40,483 (82.9%)']);
+    expect(wrapText('  with tool search    8,337 (tools 3,657 + reminder 4,680) over 4 calls', 50, 22)).toEqual([
+      '  with tool search    8,337 (tools 3,657 +',
+      '                      reminder 4,680) over 4 calls',
+    ]);
+    expect(wrapText('  key      value', 6, 4)).toEqual(['  key', '    value']);
+  });
+
+  it('cuts only a word wider than a line; styles every word but not the spaces', () => {
+    expect(wrapText(`see ${'x'.repeat(30)} here`, 20, 2)).toEqual(['see', `  ${'x'.repeat(17)}…`, '  here']);
+    const star = (s: string) => `*${s}*`;
+    expect(wrapText('a b  c', 40, 2, star)).toEqual(['*a* *b*  *c*']);
+    expect(wordTokens('  a  b ', 10)).toEqual([
+      { text: 'a ', styled: 'a ' },
+      { text: 'b', styled: 'b' },
+    ]);
   });
 });

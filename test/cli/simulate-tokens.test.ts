@@ -25,9 +25,44 @@ describe.concurrent('simulate token accounting', () => {
     const r = await run(['simulate', QUICK]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('call 2 · 5 messages · visible 11 · 2,199 tok · break@2,644 · +mcp__slack__send_message');
-    expect(r.stdout).toContain('Tokens (estimates for o200k_base');
-    expect(r.stdout).toContain('  all tools up front  48,820\n');
-    expect(r.stdout).toContain('  by mode: default 1 break, native 0 breaks\n');
+    // The summary is prose: wrapped at the width (100 when stdout is not a terminal), never cut.
+    expect(r.stdout.slice(r.stdout.indexOf('\nsummary: ') + 1)).toBe(
+      [
+        'summary: 4 model calls · 1 search · 5 tools loaded · no violations',
+        "Tokens (estimates for o200k_base, tools serialized as OpenAI JSON; a provider's own template and",
+        '  tokenizer give other exact numbers):',
+        '  with tool search    8,337 (tools 3,657 + reminder 4,680) over 4 calls',
+        '  all tools up front  48,820',
+        '  saved               40,483 (82.9%)',
+        "Prompt cache: the tools block changed at 1 of 3 later calls (call 2); a provider's prefix cache",
+        '  breaks there',
+        '  by mode: default 1 break, native 0 breaks',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('COLUMNS=50: the summary lines wrap; a figure continues under its value', async () => {
+    const r = await run(['simulate', QUICK], { env: { COLUMNS: '50' } });
+    expect(r.code).toBe(0);
+    const out = r.stdout.split('\n');
+    expect(out.slice(out.indexOf('summary: 4 model calls · 1 search · 5 tools loaded'))).toEqual([
+      'summary: 4 model calls · 1 search · 5 tools loaded',
+      '  · no violations',
+      'Tokens (estimates for o200k_base, tools serialized',
+      "  as OpenAI JSON; a provider's own template and",
+      '  tokenizer give other exact numbers):',
+      '  with tool search    8,337 (tools 3,657 +',
+      '                      reminder 4,680) over 4 calls',
+      '  all tools up front  48,820',
+      '  saved               40,483 (82.9%)',
+      'Prompt cache: the tools block changed at 1 of 3',
+      "  later calls (call 2); a provider's prefix cache",
+      '  breaks there',
+      '  by mode: default 1 break, native 0 breaks',
+      '',
+    ]);
+    for (const line of out) expect(line.length, line).toBeLessThanOrEqual(50);
   });
 
   it('--no-tokens leaves tokens out; --tokenizer and --tool-format are validated', async () => {

@@ -94,7 +94,7 @@ describe.concurrent('simulate', () => {
       '',
       'call 1 · 2 messages · visible 0 · deferred 3 · reminder inserted at 0',
       '  ✓ tool_search {"query":"weather forecast","max_results":1}',
-      '      ↳ keyword: weather__get_forecast',
+      '      ↳ client-proxied keyword: weather__get_forecast',
       '',
       'call 2 · 4 messages · visible 4 · deferred 3 · tool list refilled',
       '  ✓ weather__get_forecast {"city":"Paris"}',
@@ -135,7 +135,10 @@ describe.concurrent('simulate', () => {
     const ok = await run(['simulate', '--no-tokens', CHAT, '-c', SMALL, '--format', 'openai', '--json']);
     expect(JSON.parse(ok.stdout).transcript.format).toBe('openai');
     const r = await run(['simulate', '--no-tokens', CHAT, '-c', SMALL, '--format', 'anthropic']);
-    expect(lines(r.stderr)[0]).toBe(`error: ${CHAT}:5:3: unknown role "tool" (expected user, assistant, system)`);
+    expect(lines(r.stderr)[0]).toBe(
+      `error: ${CHAT}:4:42: not an anthropic transcript: found "tool_calls" (OpenAI Chat or Eino), which anthropic transcripts do not have; the file fits openai (--format openai, or auto)`,
+    );
+    expect(r.stdout).toBe('');
     expect(r.code).toBe(2);
   });
 
@@ -224,11 +227,37 @@ describe.concurrent('simulate', () => {
     expect(r.code).toBe(2);
   });
 
-  it('loader warnings go to stderr and the run goes on', async ({ expect }) => {
+  it('loader warnings go to stderr, the run goes on, and an unknown call id is a warning in the report', async ({ expect }) => {
     const r = await run(['simulate', '--no-tokens', `${FX}/orphan-result.json`, '-c', SMALL]);
     expect(r.stderr).toBe(`warning: ${FX}/orphan-result.json:3:3: tool result for unknown call id "nope"\n`);
-    expect(lines(r.stdout).at(-1)).toBe('summary: 1 model call · 0 searches · 0 tools loaded · no violations');
+    expect(lines(r.stdout).slice(3)).toEqual([
+      'call 1 · 3 messages · visible 2 · reminder inserted at 0',
+      '  ! unknown-call-id: tool result for unknown call id "nope" at',
+      `      ${FX}/orphan-result.json:3:3: no earlier tool call has this id`,
+      '  “hello”',
+      '',
+      'summary: 1 model call · 0 searches · 0 tools loaded · 0 errors, 1 warning',
+    ]);
     expect(r.code).toBe(0);
+  });
+
+  it('--json: a tool result for an unknown call id is an unknown-call-id warning located at the message', async ({ expect }) => {
+    const file = 'fixtures/formats/transcripts/unknown-call-id.openai.json';
+    const r = await run(['simulate', '--no-tokens', file, '-c', DEMO, '--json']);
+    const j = JSON.parse(r.stdout);
+    expect(j.violations.filter((v: { kind: string }) => v.kind === 'unknown-call-id')).toEqual([
+      {
+        call: 2,
+        tool: null,
+        kind: 'unknown-call-id',
+        severity: 'warning',
+        message: `tool result for unknown call id "call_404" at ${file}:4:3: no earlier tool call has this id`,
+        message_index: 2,
+        location: { file, line: 4, column: 3 },
+      },
+    ]);
+    expect(j.summary.warnings).toBe(1);
+    expect(r.stderr).toBe(`warning: ${file}:4:3: tool result for unknown call id "call_404"\n`);
   });
 
   it('the same conversation in every transcript format yields the same turns', async ({ expect }) => {
@@ -240,5 +269,142 @@ describe.concurrent('simulate', () => {
     });
     for (const t of turns.slice(1)) expect(t).toEqual(turns[0]);
     expect(turns[0]!.violations.map((v: { kind: string; call: number }) => [v.kind, v.call])).toEqual([['not-loaded', 2]]);
+  });
+  it('a forced --format that does not fit is refused at file:line:column, naming what was found and which format fits', async ({ expect }) => {
+    const file = `${T}/keyword-search-then-call.anthropic.json`;
+    const r = await run(['simulate', '--no-tokens', file, '--format', 'openai-responses']);
+    expect(lines(r.stderr)[0]).toBe(
+      `error: ${file}:4:3: not an openai-responses transcript: found a top-level "system" (Anthropic Messages), which openai-responses transcripts do not have; the file fits anthropic (--format anthropic, or auto)`,
+    );
+    expect(r.stdout).toBe('');
+    expect(r.code).toBe(2);
+  });
+
+  // The same conversation in all five formats, read with every --format: a
+  // mismatch exits 2, or (OpenAI Chat reading Eino chat messages, which loses
+  // nothing) gives the very same report; never exit 0 with messages lost.
+  // Eino reading an OpenAI Chat body is the reference's own reading of tool
+  // messages without tool_name, and says so on stderr.
+  const SOURCES = [
+    ['json', 'eino'],
+    ['jsonl', 'eino'],
+    ['openai.json', 'openai'],
+    ['openai-responses.json', 'openai-responses'],
+    ['anthropic.json', 'anthropic'],
+  ] as const;
+  const autoRuns = new Map<string, ReturnType<typeof run>>();
+  const autoRun = (file: string): ReturnType<typeof run> => {
+    if (!autoRuns.has(file)) autoRuns.set(file, run(['simulate', '--no-tokens', file, '-c', DEMO, '--json']));
+    return autoRuns.get(file)!;
+  };
+  for (const [ext, own] of SOURCES) {
+    for (const forced of ['eino', 'openai', 'openai-responses', 'anthropic'] as const) {
+      it(`keyword-search-then-call.${ext} (${own}) with --format ${forced}`, async ({ expect }) => {
+        const file = `${T}/keyword-search-then-call.${ext}`;
+        const [auto, got] = await Promise.all([autoRun(file), run(['simulate', '--no-tokens', file, '-c', DEMO, '--json', '--format', forced])]);
+        expect(auto.code).toBe(0);
+        const reference = JSON.parse(auto.stdout);
+        if (forced === own || (forced === 'openai' && own === 'eino')) {
+          expect(got.code).toBe(0);
+          const j = JSON.parse(got.stdout);
+          expect(j.transcript).toEqual({ ...reference.transcript, format: forced });
+          expect([j.turns, j.violations, j.summary]).toEqual([reference.turns, reference.violations, reference.summary]);
+        } else if (forced === 'eino' && own === 'openai') {
+          expect(got.code).toBe(0);
+          const j = JSON.parse(got.stdout);
+          expect(j.transcript.messages).toBe(reference.transcript.messages);
+          const calls = (r: { turns: Array<{ tool_calls: Array<{ id: string; name: string }> }> }): string[][] => r.turns.map((t) => t.tool_calls.map((c) => `${c.id} ${c.name}`));
+          expect(calls(j)).toEqual(calls(reference));
+          expect(got.stderr).toContain('tool message answers a tool_search call but has no tool_name: the reference does not read it as a tool_search result');
+        } else {
+          expect(got.stdout).toBe('');
+          expect(lines(got.stderr)[0]).toMatch(
+            new RegExp(`^error: ${file.replace(/\./g, '\\.')}:\\d+:\\d+: not an ${forced} transcript: found .+; the file fits ${own} \\(--format ${own}, or auto\\)$`),
+          );
+          expect(got.code).toBe(2);
+        }
+      });
+    }
+  }
+
+  it('native mode: a tool called in the same message as the client-proxied tool_search that finds it is not loaded, as in default mode', async ({ expect }) => {
+    const file = 'fixtures/formats/transcripts/search-and-call-same-message.openai.json';
+    const [native, dflt] = await Promise.all([
+      run(['simulate', '--no-tokens', file, '-c', DEMO, '--mode', 'native']),
+      run(['simulate', '--no-tokens', file, '-c', DEMO, '--mode', 'default']),
+    ]);
+    for (const r of [native, dflt]) {
+      expect(lines(r.stdout)).toContain('  ✗ mcp__slack__send_message not loaded: no tool_search result had named it');
+      expect(lines(r.stdout)).toContain('  ✓ mcp__slack__send_message {"channel_id":"C05ENG4242","text":"deploy done"}');
+      expect(r.code).toBe(0);
+    }
+    expect(lines(native.stdout).at(-1)).toBe('summary: 3 model calls · 1 search · 5 tools loaded by searches · 1 error, 0 warnings');
+  });
+
+  it('native mode labels client-proxied searches; --json adds client_proxied', async ({ expect }) => {
+    const file = `${T}/keyword-search-then-call.json`;
+    const [human, native, dflt] = await Promise.all([
+      run(['simulate', '--no-tokens', file, '-c', DEMO, '--mode', 'native']),
+      run(['simulate', '--no-tokens', file, '-c', DEMO, '--mode', 'native', '--json']),
+      run(['simulate', '--no-tokens', file, '-c', DEMO, '--json']),
+    ]);
+    const out = lines(human.stdout);
+    const at = out.indexOf('  ✓ tool_search {"query":"slack send message channel"}');
+    expect(out.slice(at + 1, at + 3)).toEqual([
+      '      ↳ client-proxied keyword: mcp__slack__send_message, mcp__slack__get_channel_history,',
+      '        mcp__slack__schedule_message, mcp__slack__search_messages, mcp__slack__list_channels',
+    ]);
+    expect(JSON.parse(native.stdout).turns[0].searches[0]).toMatchObject({ call_id: 'call_1', mode: 'keyword', client_proxied: true });
+    expect(JSON.parse(dflt.stdout).turns[0].searches[0]).toMatchObject({ call_id: 'call_1', mode: 'keyword', client_proxied: false });
+  });
+
+  it('an undecodable recorded result: {"error": raw text} in --json, "recorded result not decodable" in the human output', async ({ expect }) => {
+    const file = `${T}/malformed-search-result.json`;
+    const [dflt, native, replay, json] = await Promise.all([
+      run(['simulate', '--no-tokens', file, '-c', DEMO]),
+      run(['simulate', '--no-tokens', file, '-c', DEMO, '--mode', 'native']),
+      run(['simulate', '--no-tokens', file, '-c', DEMO, '--mode', 'native', '--replay']),
+      run(['simulate', '--no-tokens', file, '-c', DEMO, '--mode', 'native', '--json']),
+    ]);
+    const truncated = '{"matches":["mcp__github__add_issue_comment","mcp__github__create_issue","mcp__github__up…';
+    expect(lines(dflt.stdout).slice(4, 8)).toEqual([
+      '  ✓ tool_search {"query":"github issue"}',
+      '      ↳ keyword: recorded result not decodable:',
+      `        ${truncated}`,
+      '        (forward selection skips it)',
+    ]);
+    expect(lines(native.stdout).slice(4, 7)).toEqual([
+      '  ✓ tool_search {"query":"github issue"}',
+      '      ↳ client-proxied keyword: recorded result not decodable:',
+      `        ${truncated}`,
+    ]);
+    expect(lines(replay.stdout).slice(5, 7)).toEqual(['      ↳ client-proxied, recorded result not decodable:', `        ${truncated}`]);
+    const recorded = JSON.parse(json.stdout).turns[0].searches[0].recorded;
+    expect(Object.keys(recorded)).toEqual(['error']);
+    expect(recorded.error).toMatch(/^\{"matches":\["mcp__github__add_issue_comment",/);
+    expect(recorded.error).toHaveLength(96);
+  });
+
+  it('says when the reminder was recognised by its text (provider logs), and not for Eino', async ({ expect }) => {
+    const openai = 'fixtures/formats/transcripts/reminder-text.openai.json';
+    const eino = 'fixtures/formats/transcripts/reminder-text.eino.json';
+    const [human, json, einoJson] = await Promise.all([
+      run(['simulate', '--no-tokens', openai, '-c', DEMO]),
+      run(['simulate', '--no-tokens', openai, '-c', DEMO, '--json']),
+      run(['simulate', '--no-tokens', eino, '-c', DEMO, '--json']),
+    ]);
+    expect(lines(human.stdout).slice(2, 6)).toEqual([
+      "reminder: message 1 is taken for the middleware's reminder by its text (beyond the reference:",
+      "  provider logs drop Eino's marker field)",
+      '',
+      'call 1 · 3 messages · visible 6',
+    ]);
+    const j = JSON.parse(json.stdout);
+    expect(j.transcript.reminder_recognised_by_text).toBe(1);
+    expect(j.turns[0]).toMatchObject({ reminder_index: 1, reminder_inserted: false, message_count: 3 });
+    // Eino: the text alone is not the reminder; the middleware inserts its own, as the reference does.
+    const e = JSON.parse(einoJson.stdout);
+    expect(e.transcript.reminder_recognised_by_text).toBeNull();
+    expect(e.turns[0]).toMatchObject({ reminder_index: 1, reminder_inserted: true, message_count: 4 });
   });
 });

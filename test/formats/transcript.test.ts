@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { REMINDER_MARKER, toolSearchResultText } from '../../src/core/middleware.js';
 import type { ContentBlock, Message } from '../../src/core/types.js';
@@ -38,6 +41,8 @@ function view(m: Message): View {
     searchResult: toolSearchResultText(m),
   };
 }
+
+const escapeRe = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 const MATCHES = '{"matches":["mcp__slack__send_message","mcp__slack__list_channels"]}';
 
@@ -224,16 +229,57 @@ describe('format detection and override', () => {
     expect(a.messages[0]).toEqual({ kind: 'blocks', role: 'system', blocks: [{ type: 'text', text: 's' }] });
   });
 
-  it('an override that does not fit: the role the format lacks is an error', () => {
+  it('an override that does not fit is an error at the first foreign thing, naming what was found and which format fits', () => {
     const file = fixture('transcripts/conversation.eino.json');
     expect(inputError(() => load('conversation.eino.json', { format: 'openai-responses' })).headline).toBe(
-      `${file}:7:3: unknown role "tool" (expected system, developer, user, assistant)`,
+      `${file}:4:40: not an openai-responses transcript: found "tool_calls" (OpenAI Chat or Eino), which openai-responses transcripts do not have; the file fits eino (--format eino, or auto)`,
     );
     expect(inputError(() => load('conversation.eino.json', { format: 'anthropic' })).headline).toBe(
-      `${file}:7:3: unknown role "tool" (expected user, assistant, system)`,
+      `${file}:4:40: not an anthropic transcript: found "tool_calls" (OpenAI Chat or Eino), which anthropic transcripts do not have; the file fits eino (--format eino, or auto)`,
     );
     const responses = fixture('transcripts/conversation.openai-responses.json');
-    expect(inputError(() => load('conversation.openai-responses.json', { format: 'eino' })).headline).toBe(`${responses}:6:5: message has no role`);
+    expect(inputError(() => load('conversation.openai-responses.json', { format: 'eino' })).headline).toBe(
+      `${responses}:3:3: not an eino transcript: found a top-level "instructions" (OpenAI Responses), which eino transcripts do not have; the file fits openai-responses (--format openai-responses, or auto)`,
+    );
+    const anthropic = fixture('transcripts/conversation.anthropic.json');
+    expect(inputError(() => load('conversation.anthropic.json', { format: 'openai' })).headline).toBe(
+      `${anthropic}:4:3: not an openai transcript: found a top-level "system" (Anthropic Messages), which openai transcripts do not have; the file fits anthropic (--format anthropic, or auto)`,
+    );
+    const agentic = fixture('transcripts/conversation.eino-agentic.json');
+    expect(inputError(() => load('conversation.eino-agentic.json', { format: 'openai' })).headline).toBe(
+      `${agentic}:2:22: not an openai transcript: found "content_blocks" (Eino), which openai transcripts do not have; the file fits eino (--format eino, or auto)`,
+    );
+    // Eino's extra carries the reminder marker: an override that would drop it is refused.
+    const extra = fixture('transcripts/extra.eino.json');
+    expect(inputError(() => load('extra.eino.json', { format: 'openai' })).headline).toBe(
+      `${extra}:2:93: not an openai transcript: found "extra" (Eino), which openai transcripts do not have; the file fits eino (--format eino, or auto)`,
+    );
+    const client = fixture('transcripts/client-search.anthropic.json');
+    expect(inputError(() => load('client-search.anthropic.json', { format: 'openai-responses' })).headline).toBe(
+      `${client}:3:37: not an openai-responses transcript: found a content part typed "tool_use" (Anthropic Messages), which openai-responses transcripts do not have; the file fits anthropic (--format anthropic, or auto)`,
+    );
+  });
+
+  it('a Responses item typed tool_use or tool_result is an Anthropic block where it does not belong', () => {
+    const doc = parseText('x.json', '[{"role":"user","content":"hi"},\n {"type":"tool_result","tool_use_id":"t1","content":"x"}]');
+    expect(inputError(() => readTranscriptDocument(doc, { format: 'anthropic' })).headline).toBe(
+      'x.json:2:3: not an anthropic transcript: found an item typed "tool_result" (OpenAI Responses), which anthropic transcripts do not have; the file fits openai-responses (--format openai-responses, or auto)',
+    );
+    // Read as Responses (auto), the unknown item type is client input: nothing is lost.
+    expect(readTranscriptDocument(doc).format).toBe('openai-responses');
+  });
+
+  it('an unused top-level "instructions" or "system" is refused (a null one carries nothing)', () => {
+    const withNull = parseText('x.json', '{"model":"m","system":null,"messages":[{"role":"user","content":"hi"}]}');
+    expect(readTranscriptDocument(withNull, { format: 'openai' }).messages).toHaveLength(1);
+    const system = parseText('x.json', '{"model":"m","system":"be brief","messages":[{"role":"user","content":"hi"}]}');
+    expect(inputError(() => readTranscriptDocument(system, { format: 'openai' })).headline).toBe(
+      'x.json:1:14: not an openai transcript: found a top-level "system" (Anthropic Messages), which openai transcripts do not have; the file fits anthropic (--format anthropic, or auto)',
+    );
+    const instructions = parseText('x.json', '{"model":"m","instructions":"be brief","input":[{"role":"user","content":"hi"}]}');
+    expect(inputError(() => readTranscriptDocument(instructions, { format: 'anthropic' })).headline).toMatch(
+      /^x\.json:1:14: not an anthropic transcript: found a top-level "instructions" \(OpenAI Responses\)/,
+    );
   });
 
   it('nothing fits: the error lists the shapes tried', () => {
@@ -257,6 +303,73 @@ describe('format detection and override', () => {
   });
 });
 
+describe('a forced format against the fixtures of every other format', () => {
+  // fixtures/transcripts/*: the same conversations in all five formats (Eino
+  // JSON and JSONL, OpenAI Chat, Responses, Anthropic). Forcing a format that
+  // is not the file's own must never read it with something lost: it is an
+  // error naming what was found and the format that fits, except where the
+  // forced reader keeps everything.
+  const dir = fileURLToPath(new URL('../../fixtures/transcripts/', import.meta.url));
+  const files = fs.readdirSync(dir).filter((f) => /\.jsonl?$/.test(f)).sort();
+  const FORMATS = ['eino', 'openai', 'openai-responses', 'anthropic'] as const;
+  type F = (typeof FORMATS)[number];
+  /**
+   * What forcing `forced` on a file detected as `detected` gives:
+   * - `same`: the very same messages (OpenAI Chat reads Eino chat messages
+   *   losslessly: a tool message's name is resolved from its call);
+   * - `eino-semantics`: Eino reads an OpenAI tool message without `tool_name`
+   *   as the reference does (not a tool_search result) and says so in a
+   *   warning for every tool_search result; no message is lost;
+   * - `refused`: an error at file:line:column.
+   */
+  const EXPECT: Record<F, Record<F, 'same' | 'eino-semantics' | 'refused'>> = {
+    eino: { eino: 'same', openai: 'eino-semantics', 'openai-responses': 'refused', anthropic: 'refused' },
+    openai: { eino: 'same', openai: 'same', 'openai-responses': 'refused', anthropic: 'refused' },
+    'openai-responses': { eino: 'refused', openai: 'refused', 'openai-responses': 'same', anthropic: 'refused' },
+    anthropic: { eino: 'refused', openai: 'refused', 'openai-responses': 'refused', anthropic: 'same' },
+  };
+
+  it('covers every format', () => {
+    const detected = new Set(files.map((f) => loadTranscriptFile(path.join(dir, f)).format));
+    expect([...detected].sort()).toEqual([...FORMATS].sort());
+    expect(files.filter((f) => f.endsWith('.jsonl')).length).toBeGreaterThan(0);
+  });
+
+  for (const f of files) {
+    for (const forced of FORMATS) {
+      it(`${f} read as ${forced}`, () => {
+        const file = path.join(dir, f);
+        const auto = loadTranscriptFile(file);
+        const expected = EXPECT[forced][auto.format];
+        if (expected === 'refused') {
+          const e = inputError(() => loadTranscriptFile(file, { format: forced }));
+          expect(e.headline).toMatch(
+            new RegExp(
+              `^${escapeRe(file)}:\\d+:\\d+: not an ${forced} transcript: found .+, which ${forced} transcripts do not have; ` +
+                `the file fits ${auto.format} \\(--format ${auto.format}, or auto\\)$`,
+            ),
+          );
+          return;
+        }
+        const t = loadTranscriptFile(file, { format: forced });
+        expect(t.format).toBe(forced);
+        if (expected === 'same') {
+          expect(t.messages).toEqual(auto.messages);
+          expect(t.tools).toEqual(auto.tools);
+          return;
+        }
+        // eino-semantics: every message kept, tool messages without a name.
+        expect(t.messages.map((m) => [m.role, m.kind === 'chat' ? (m.toolCalls ?? []).map((c) => c.name) : []])).toEqual(
+          auto.messages.map((m) => [m.role, m.kind === 'chat' ? (m.toolCalls ?? []).map((c) => c.name) : []]),
+        );
+        const searchResults = auto.messages.filter((m) => m.kind === 'chat' && m.role === 'tool' && m.toolName === 'tool_search').length;
+        expect(searchResults).toBeGreaterThan(0);
+        expect(t.warnings.filter((w) => w.endsWith('tool message answers a tool_search call but has no tool_name: the reference does not read it as a tool_search result'))).toHaveLength(searchResults);
+      });
+    }
+  }
+});
+
 describe('bad transcripts', () => {
   it('an unknown role is an error located at the message', () => {
     const file = fixture('transcripts/unknown-role.json');
@@ -277,6 +390,9 @@ describe('bad transcripts', () => {
     expect(t.messages[3]).toEqual({ kind: 'chat', role: 'tool', content: '12:00', toolCallId: 'call_1', toolName: 'get_time' });
     const a = fixture('transcripts/unknown-call-id.anthropic.json');
     expect(load('unknown-call-id.anthropic.json').warnings).toEqual([`${a}:2:32: tool result for unknown call id "toolu_missing"`]);
+    // An empty call id answers no call, in Eino agentic messages as everywhere else.
+    const agentic = parseText('x.json', '[{"role": "user", "content_blocks": [{"type": "function_tool_result", "function_tool_result": {"call_id": "", "name": "t"}}]}]');
+    expect(readTranscriptDocument(agentic).warnings).toEqual(['x.json:1:38: tool result for unknown call id ""']);
   });
 
   it('more messages than the limit', () => {
@@ -313,6 +429,24 @@ describe('the reminder marker', () => {
     const t = load('extra.eino.json');
     expect(t.messages[0]!.extra?.[REMINDER_MARKER]).toBe(true);
     expect(t.messages[1]!.extra).toEqual({ [REMINDER_MARKER]: false });
+  });
+
+  it("Eino: only the reference's own marker counts; the text alone does not (the reference would insert a second reminder)", () => {
+    const eino = load('reminder-text.eino.json');
+    expect(eino.format).toBe('eino');
+    expect(eino.messages[1]).toEqual({
+      kind: 'chat',
+      role: 'user',
+      content: '<available-deferred-tools>\nmcp__slack__send_message\nmcp__slack__list_channels\n</available-deferred-tools>',
+    });
+    // Forced Eino too; and the same text in an Eino agentic message.
+    expect(load('reminder.openai.json', { format: 'eino' }).messages[1]!.extra).toBeUndefined();
+    const agentic = parseText('x.json', JSON.stringify([{ role: 'user', content_blocks: [{ type: 'user_input_text', user_input_text: { text: '<available-deferred-tools>\na\n</available-deferred-tools>' } }] }]));
+    expect(readTranscriptDocument(agentic).messages[0]!.extra).toBeUndefined();
+    // A provider log of the same conversation lost extra: its reminder is recognised by the text.
+    const openai = load('reminder-text.openai.json');
+    expect(openai.format).toBe('openai');
+    expect(openai.messages[1]!.extra).toEqual({ [REMINDER_MARKER]: true });
   });
 
   it('content-block messages too', () => {

@@ -11,16 +11,20 @@
  *
  * Options: --iterations N (default 1000), --seed S (default: from the clock,
  * printed), --start K (first iteration, default 0), --mode inproc|spawn
- * (default inproc: `main(argv, io)` of dist/cli/main.js in worker threads),
+ * (default inproc: `main(argv, io)` of dist/bundle/main.js, the esbuild
+ * bundle that bin/toolsearch.js runs, in worker threads; spawn: `node
+ * bin/toolsearch.js` per run), --entry bundle|tsc (inproc: run the bundle,
+ * the default, or the tsc output dist/cli/main.js),
  * --workers N (default 2), --timeout SECONDS per run (default 10),
  * --out DIR (where failing inputs are saved; default
  * $TMPDIR/toolsearch-fuzz-failures), --json (print the summary as JSON on
  * the last line), --keep (keep the workspace), --stats (the kinds of clean
  * errors seen), --plan-only (print what each iteration would run, run
  * nothing: shows that the plan depends on the seed alone), --main FILE (the
- * compiled `cli/main.js` to run in process, e.g. a snapshot of dist/ while
- * others rebuild), --bin FILE (the same for --mode spawn: a copy of
- * bin/toolsearch.js beside such a snapshot).
+ * module exporting `main` to run in process, e.g. a snapshot of
+ * dist/bundle/main.js while others rebuild; overrides --entry), --bin FILE
+ * (the same for --mode spawn: a copy of bin/toolsearch.js beside such a
+ * snapshot). The summary names what ran (`target`).
  *
  * Deterministic given the seed: iteration K draws from a generator seeded by
  * (seed, K) alone. Exit status: 0 when no run failed, 1 otherwise, 2 on bad
@@ -39,7 +43,9 @@ import { loadCorpus, planEnv, planIteration, prepareWorkspace } from './scenario
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 let BIN = join(ROOT, 'bin/toolsearch.js');
-let MAIN_JS = join(ROOT, 'dist/cli/main.js');
+/** What `--entry` picks for the in-process mode: what users run (the bundle behind bin/toolsearch.js), or the tsc output. */
+const ENTRIES = { bundle: join(ROOT, 'dist/bundle/main.js'), tsc: join(ROOT, 'dist/cli/main.js') };
+let MAIN_JS = ENTRIES.bundle;
 const WORKER = fileURLToPath(new URL('./worker.mjs', import.meta.url));
 
 function usage(message) {
@@ -75,6 +81,7 @@ export function parseOptions(argv) {
       case '--stats': o.stats = true; break;
       case '--plan-only': o.planOnly = true; break;
       case '--main': o.main = value(); break;
+      case '--entry': o.entry = value(); if (!Object.hasOwn(ENTRIES, o.entry)) usage('--entry: bundle or tsc'); break;
       case '--bin': o.bin = value(); break;
       case '-h': case '--help':
         process.stdout.write(readFileSync(fileURLToPath(import.meta.url), 'utf8').split('*/')[0].replace(/^#!.*\n\/\*\*\n/, '').replace(/^ \* ?/gm, ''));
@@ -331,15 +338,17 @@ function saveFailure(state, iteration, res) {
 /** Runs the fuzzer; resolves to the summary. */
 export async function runFuzz(options) {
   const o = { ...parseOptions([]), ...options };
-  if (o.main) MAIN_JS = o.main;
+  MAIN_JS = o.main ?? ENTRIES[o.entry ?? 'bundle'];
   if (o.bin) BIN = o.bin;
-  if (!existsSync(MAIN_JS)) usage('dist/cli/main.js not found: run `npm run build` first');
+  const target = o.mode === 'spawn' ? BIN : MAIN_JS;
+  if (!o.planOnly && !existsSync(target)) usage(`${relative(ROOT, target) || target} not found: run \`npm run build\` first`);
+  if (o.mode === 'spawn' && !o.planOnly && !o.bin && !existsSync(ENTRIES.bundle)) usage('dist/bundle/main.js not found: run `npm run build` first');
   const ws = mkdtempSync(join(tmpdir(), 'toolsearch-fuzz-'));
   const fixturesDir = join(ROOT, 'fixtures');
   const { corpus } = loadCorpus(fixturesDir);
   prepareWorkspace(ws, fixturesDir, corpus);
   const state = { seed: o.seed, ws, corpus, out: o.out, keepInputs: o.replay !== null };
-  const summary = { seed: o.seed, mode: o.mode, iterations: 0, runs: 0, results: 0, errors: 0, failures: 0, durationMs: 0, byCommand: {}, errorKinds: {}, failed: [] };
+  const summary = { seed: o.seed, mode: o.mode, target: relative(ROOT, target).startsWith('..') ? target : relative(ROOT, target), iterations: 0, runs: 0, results: 0, errors: 0, failures: 0, durationMs: 0, byCommand: {}, errorKinds: {}, failed: [] };
   // Interrupted: remove the workspace (and the workers end with the process).
   const onSignal = (signal) => {
     if (!o.keep) rmSync(ws, { recursive: true, force: true });
@@ -440,7 +449,7 @@ export async function runFuzz(options) {
 
 function printSummary(s, o) {
   const lines = [
-    `fuzz: seed ${s.seed}, mode ${s.mode}: ${s.iterations} iterations, ${s.runs} runs in ${(s.durationMs / 1000).toFixed(1)} s`,
+    `fuzz: seed ${s.seed}, mode ${s.mode} (${s.target}): ${s.iterations} iterations, ${s.runs} runs in ${(s.durationMs / 1000).toFixed(1)} s`,
     `  clean results ${s.results}, clean errors ${s.errors}, failures ${s.failures}`,
     ...Object.entries(s.byCommand)
       .sort()

@@ -1,9 +1,11 @@
 /**
  * The short, deterministic fuzz pass CI runs (the long pass is
  * `npm run fuzz -- --iterations 20000 --seed S`): the fuzzer of
- * `test/fuzz/` over the built CLI in process, with a fixed seed; every run
- * must be a clean result or a clean error. `FUZZ_ITERATIONS` and
- * `FUZZ_SEED` change the pass.
+ * `test/fuzz/` over the built CLI that users run (the bundle behind
+ * bin/toolsearch.js) in process, then a few iterations through
+ * `node bin/toolsearch.js` itself, with a fixed seed; every run must be a
+ * clean result or a clean error. `FUZZ_ITERATIONS`, `FUZZ_SPAWN_ITERATIONS`
+ * and `FUZZ_SEED` change the passes.
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -12,6 +14,8 @@ import { ROOT } from './helpers.js';
 
 const FUZZ = join(ROOT, 'test/fuzz/fuzz.mjs');
 const ITERATIONS = process.env.FUZZ_ITERATIONS ?? '200';
+// Each spawned run starts a Node process (about 0.5 s on a busy 2-core machine): a few iterations keep this pass under 10 s.
+const SPAWN_ITERATIONS = process.env.FUZZ_SPAWN_ITERATIONS ?? '6';
 const SEED = process.env.FUZZ_SEED ?? '20261130';
 
 function fuzz(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -27,6 +31,8 @@ function fuzz(args: readonly string[]): Promise<{ code: number | null; stdout: s
 }
 
 interface Summary {
+  mode: string;
+  target: string;
   iterations: number;
   runs: number;
   results: number;
@@ -42,6 +48,7 @@ describe('fuzz (short deterministic pass)', () => {
     const r = await fuzz(['--iterations', ITERATIONS, '--seed', SEED, '--json', '--quiet', '--timeout', '30']);
     const summary = JSON.parse(r.stdout.trim().split('\n').pop()!) as Summary;
     expect(summary.failed, r.stdout).toEqual([]);
+    expect([summary.mode, summary.target]).toEqual(['inproc', 'dist/bundle/main.js']); // what bin/toolsearch.js runs, not the tsc output
     expect(summary.failures).toBe(0);
     expect(summary.iterations).toBe(Number(ITERATIONS));
     expect(summary.results + summary.errors).toBe(summary.runs);
@@ -50,6 +57,25 @@ describe('fuzz (short deterministic pass)', () => {
     expect(summary.errors).toBeGreaterThan(summary.runs / 5);
     expect(r.code).toBe(0);
   }, 180_000);
+
+  it(`${SPAWN_ITERATIONS} iterations with seed ${SEED} through node bin/toolsearch.js (spawn mode)`, async () => {
+    const r = await fuzz(['--mode', 'spawn', '--iterations', SPAWN_ITERATIONS, '--seed', SEED, '--json', '--quiet', '--timeout', '30']);
+    const summary = JSON.parse(r.stdout.trim().split('\n').pop()!) as Summary;
+    expect(summary.failed, r.stdout).toEqual([]);
+    expect([summary.mode, summary.target]).toEqual(['spawn', 'bin/toolsearch.js']);
+    expect(summary.iterations).toBe(Number(SPAWN_ITERATIONS));
+    expect(summary.runs).toBeGreaterThan(0);
+    expect(summary.results + summary.errors).toBe(summary.runs);
+    expect(r.code).toBe(0);
+  }, 60_000);
+
+  it('picks the in-process entry: the bundle by default, the tsc output with --entry tsc', async () => {
+    const bad = await fuzz(['--entry', 'nope']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe('fuzz: --entry: bundle or tsc\n');
+    const tsc = await fuzz(['--entry', 'tsc', '--iterations', '1', '--seed', SEED, '--json', '--quiet']);
+    expect(JSON.parse(tsc.stdout.trim().split('\n').pop()!)).toMatchObject({ mode: 'inproc', target: 'dist/cli/main.js', failures: 0 });
+  }, 60_000);
 
   it('the plan of every iteration depends on the seed alone', async () => {
     const [a, b, c] = await Promise.all([

@@ -61,7 +61,7 @@ describe('lint: every rule on purpose', () => {
 
   it('crowded-out: the only word "get" ranks it 6th; the five that crowd it out are named', () => {
     const t = r.tools.find((x) => x.name === 'z_get')!;
-    expect(t.reach).toEqual({ words_tried: 1, words_reaching: 0, best: [], closest: { word: 'get', rank: 6 } });
+    expect(t.reach).toEqual({ words_tried: 1, words_reaching: 0, best: [], closest: { word: 'get', rank: 6 }, words_matching: 1, words: [{ word: 'get', rank: 6 }] });
     expect(t.findings[0]!.related).toEqual(['a_get', 'b_get', 'c_get', 'd_get', 'e_get']);
     // Its own name still finds it: "z get" scores 20.
     expect(t.own_name.rank).toBe(1);
@@ -69,7 +69,51 @@ describe('lint: every rule on purpose', () => {
 
   it('reach: lists the best single words with their ranks', () => {
     const t = r.tools.find((x) => x.name === 'ping_host')!;
-    expect(t.reach).toEqual({ words_tried: 2, words_reaching: 2, best: [{ word: 'ping', rank: 1 }, { word: 'host', rank: 1 }], closest: null });
+    expect(t.reach).toEqual({
+      words_tried: 2,
+      words_reaching: 2,
+      best: [{ word: 'ping', rank: 1 }, { word: 'host', rank: 1 }],
+      closest: null,
+      words_matching: 2,
+      words: [{ word: 'ping', rank: 1 }, { word: 'host', rank: 1 }],
+    });
+  });
+
+  it('reach: every word tried, with its rank at any depth (beyond max_results 5 too)', () => {
+    const t = r.tools.find((x) => x.name === 'list')!;
+    // "list" reaches it only at rank 7: it matches, but not within max_results 5.
+    expect(t.reach.words).toEqual([
+      { word: 'list', rank: 7 },
+      { word: 'everything', rank: 2 },
+      { word: 'at', rank: 4 },
+      { word: 'once', rank: 1 },
+    ]);
+    expect([t.reach.words_tried, t.reach.words_reaching, t.reach.words_matching]).toEqual([4, 3, 4]);
+    const f = r.tools.find((x) => x.name === 'f_list')!;
+    expect(f.reach.words).toEqual([
+      { word: 'list', rank: 6 },
+      { word: 'shows', rank: 6 },
+      { word: 'the', rank: 10 },
+      { word: 'zeta', rank: 1 },
+      { word: 'entries', rank: 7 },
+    ]);
+    // The ranks agree with the reference's own search with a larger max_results.
+    for (const tool of r.tools) {
+      expect(tool.reach.words).toHaveLength(tool.reach.words_tried);
+      expect(tool.reach.words.filter((w) => w.rank !== null && w.rank <= 5)).toHaveLength(tool.reach.words_reaching);
+      expect(tool.reach.words.filter((w) => w.rank !== null)).toHaveLength(tool.reach.words_matching);
+    }
+  });
+
+  it('reach: a word that never returns the tool has rank null', () => {
+    // "select:all" is sent as a selection of the tool "all", not as a keyword.
+    const catalog = {
+      tools: [{ name: 'select:all', description: 'Select every row.', static: false, source: { file: 'x', line: 1, column: 1 } }],
+      sources: [{ file: 'x', format: 'toolsearch' as const }],
+    };
+    const t = lintCatalog(catalog).tools[0]!;
+    expect(t.reach.words[0]).toEqual({ word: 'select:all', rank: null });
+    expect(t.reach.words_matching).toBe(t.reach.words_tried - 1);
   });
 
   it('relates collisions and duplicates to the other tool', () => {

@@ -81,6 +81,7 @@ describe('simulate', () => {
         recorded_text: '{"matches":["mcp__slack__send_message","mcp__slack__list_channels"]}',
         replayed: { matches: ['mcp__slack__send_message', 'mcp__slack__list_channels'] },
         differs: false,
+        client_proxied: false,
       },
     ]);
     expect(r.turns[1]!.tool_calls).toEqual([{ id: 'c2', name: 'mcp__slack__send_message', arguments: '{"channel":"eng","text":"done"}', status: 'ok' }]);
@@ -90,6 +91,7 @@ describe('simulate', () => {
     expect(r.violations).toEqual([]);
     expect(r.summary).toEqual({ calls: 3, searches: 1, server_searches: 0, tools_loaded: 2, errors: 0, warnings: 0, replay_differences: 0 });
     expect(r.catalog).toEqual({ dynamic: 3, static: 1, source: 'catalog.yaml' });
+    expect(r.transcript).toEqual({ file: 't.json', format: 'eino', messages: 7, reminder_recognised_by_text: null });
     expect(r.replay).toBeNull();
   });
 
@@ -172,6 +174,160 @@ describe('simulate', () => {
     expect(r.turns[0]!.tool_calls.map((c) => c.status)).toEqual(['ok', 'not-loaded']);
     expect(r.turns[0]!.visible).toEqual(['get_time']);
     expect(r.summary.server_searches).toBe(1);
+  });
+
+  it('model-native mode: a tool called in the same message as the client-proxied tool_search that finds it is not loaded yet', () => {
+    // The model wrote both calls before the search result existed: like default mode, only the next call may use it.
+    const msgs: Message[] = [
+      user('post it'),
+      {
+        kind: 'chat',
+        role: 'assistant',
+        content: '',
+        toolCalls: [
+          { id: 'c1', name: 'tool_search', arguments: '{"query":"slack send"}' },
+          { id: 'c2', name: 'mcp__slack__send_message', arguments: '{}' },
+        ],
+      },
+      searched('c1', 'slack send'),
+      result('c2', 'mcp__slack__send_message', 'error: not loaded'),
+      call('c3', 'mcp__slack__send_message', {}),
+    ];
+    const native = simulate({ transcript: transcript(msgs), catalog, mode: 'native', replay: false });
+    const dflt = simulate({ transcript: transcript(msgs), catalog, mode: 'default', replay: false });
+    for (const r of [native, dflt]) {
+      expect(r.turns.map((t) => t.tool_calls.map((c) => [c.name, c.status]))).toEqual([
+        [
+          ['tool_search', 'ok'],
+          ['mcp__slack__send_message', 'not-loaded'],
+        ],
+        [['mcp__slack__send_message', 'ok']],
+      ]);
+      expect(r.violations.map((v) => [v.call, v.kind, v.tool])).toEqual([[1, 'not-loaded', 'mcp__slack__send_message']]);
+    }
+    expect(native.violations[0]!.message).toBe('mcp__slack__send_message is deferred and no search had loaded it before call 1');
+    expect(native.summary.tools_loaded).toBe(2);
+  });
+
+  it('model-native mode: a server-side result inside the response counts for the calls after it, not before it', () => {
+    const msgs: Message[] = [
+      user('post it'),
+      {
+        kind: 'blocks',
+        role: 'assistant',
+        blocks: [
+          { type: 'function_tool_call', callId: 'c0', name: 'mcp__slack__send_message', arguments: '{}' },
+          { type: 'server_tool_search', callId: 's1', query: 'slack' },
+          { type: 'server_tool_search_result', callId: 's1', tools: ['mcp__slack__send_message'] },
+          { type: 'function_tool_call', callId: 'c1', name: 'mcp__slack__send_message', arguments: '{}' },
+        ],
+      },
+    ];
+    const r = simulate({ transcript: transcript(msgs), catalog, mode: 'native', replay: false });
+    expect(r.turns[0]!.tool_calls.map((c) => [c.id, c.status])).toEqual([
+      ['c0', 'not-loaded'],
+      ['c1', 'ok'],
+    ]);
+    expect(r.violations.map((v) => [v.call, v.kind, v.tool])).toEqual([[1, 'not-loaded', 'mcp__slack__send_message']]);
+  });
+
+  it('model-native mode: a search the client executes (its result in a later message) counts from the next call', () => {
+    // A Responses tool_search_call with execution "client": the output is client input of the next request.
+    const msgs: Message[] = [
+      user('post it'),
+      {
+        kind: 'blocks',
+        role: 'assistant',
+        blocks: [
+          { type: 'server_tool_search', callId: 'c1', query: 'slack' },
+          { type: 'function_tool_call', callId: 'c2', name: 'mcp__slack__send_message', arguments: '{}' },
+        ],
+      },
+      { kind: 'blocks', role: 'user', blocks: [{ type: 'server_tool_search_result', callId: 'c1', tools: ['mcp__slack__send_message'] }] },
+      { kind: 'blocks', role: 'assistant', blocks: [{ type: 'function_tool_call', callId: 'c3', name: 'mcp__slack__send_message', arguments: '{}' }] },
+    ];
+    const r = simulate({ transcript: transcript(msgs), catalog, mode: 'native', replay: false });
+    expect(r.turns[0]!.server_searches).toEqual([{ call_id: 'c1', query: 'slack', loaded: ['mcp__slack__send_message'] }]);
+    expect(r.turns.map((t) => t.tool_calls.map((c) => c.status))).toEqual([['not-loaded'], ['ok']]);
+  });
+
+  it('client-proxied tool_search calls are marked as such in model-native mode only', () => {
+    const msgs: Message[] = [user('u'), call('c1', 'tool_search', { query: 'slack' }), searched('c1', 'slack'), say('done')];
+    const native = simulate({ transcript: transcript(msgs), catalog, mode: 'native', replay: false });
+    const dflt = simulate({ transcript: transcript(msgs), catalog, mode: 'default', replay: false });
+    expect(native.turns[0]!.searches.map((x) => x.client_proxied)).toEqual([true]);
+    expect(dflt.turns[0]!.searches.map((x) => x.client_proxied)).toEqual([false]);
+    // An undecodable recorded result keeps its {error: raw text} shape.
+    const bad: Message[] = [user('u'), call('c1', 'tool_search', { query: 'slack' }), result('c1', 'tool_search', '{"matches":["mcp__sl'), say('done')];
+    const r = simulate({ transcript: transcript(bad), catalog, mode: 'native', replay: false });
+    expect(r.turns[0]!.searches[0]!.recorded).toEqual({ error: '{"matches":["mcp__sl' });
+  });
+
+  it('tool results for unknown call ids are warnings at the call that receives them, located at the message', () => {
+    const msgs: Message[] = [
+      user('u'),
+      result('ghost', 'mcp__slack__send_message', 'stray'),
+      call('c1', 'get_time', {}),
+      result('c1', 'get_time', '12:00'),
+      { kind: 'chat', role: 'tool', content: 'x', toolCallId: '' },
+      say('done'),
+      {
+        kind: 'blocks',
+        role: 'user',
+        blocks: [
+          { type: 'function_tool_call', callId: 'c9', name: 'get_time', arguments: '{}' },
+          { type: 'function_tool_result', callId: 'c9', name: 'get_time', content: [] },
+          { type: 'function_tool_result', callId: 'c404', name: '', content: [] },
+        ],
+      },
+    ];
+    const r = simulate({ transcript: transcript(msgs), catalog, mode: 'default', replay: false });
+    expect(r.violations).toEqual([
+      {
+        call: 1,
+        tool: 'mcp__slack__send_message',
+        kind: 'unknown-call-id',
+        severity: 'warning',
+        message: 'tool result for unknown call id "ghost" at t.json:2:1: no earlier tool call has this id',
+        message_index: 1,
+        location: { file: 't.json', line: 2, column: 1 },
+      },
+      {
+        call: 2,
+        tool: null,
+        kind: 'unknown-call-id',
+        severity: 'warning',
+        message: 'tool result for unknown call id "" at t.json:5:1: no earlier tool call has this id',
+        message_index: 4,
+        location: { file: 't.json', line: 5, column: 1 },
+      },
+      {
+        call: 3,
+        tool: null,
+        kind: 'unknown-call-id',
+        severity: 'warning',
+        message: 'tool result for unknown call id "c404" at t.json:7:1: no earlier tool call has this id',
+        message_index: 6,
+        location: { file: 't.json', line: 7, column: 1 },
+      },
+    ]);
+    expect(r.summary).toMatchObject({ errors: 0, warnings: 3 });
+  });
+
+  it('says when the reminder was recognised by its text (provider formats only)', () => {
+    const reminder: ChatMessage = {
+      kind: 'chat',
+      role: 'user',
+      content: '<available-deferred-tools>\nmcp__slack__send_message\n</available-deferred-tools>',
+      extra: { __toolsearch_reminder__: true },
+    };
+    const msgs: Message[] = [sys('s'), reminder, user('u'), say('a')];
+    const openai = simulate({ transcript: { ...transcript(msgs), format: 'openai' }, catalog, mode: 'default', replay: false });
+    expect(openai.transcript.reminder_recognised_by_text).toBe(1);
+    expect(openai.turns[0]!).toMatchObject({ reminder_index: 1, reminder_inserted: false });
+    // Eino keeps extra: the marker is the reference's own.
+    const eino = simulate({ transcript: transcript(msgs), catalog, mode: 'default', replay: false });
+    expect(eino.transcript.reminder_recognised_by_text).toBeNull();
   });
 
   it('--static adds static tools; unknown names are an input error', () => {

@@ -7,10 +7,20 @@
  * right. The README figure comes from:
  *   NODE_ENV=production npx vitest run --config test/vitest.config.ts test/tui/explore-perf.test.tsx
  * (React's production build, as the CLI loads it).
+ *
+ * The second test does the same with the fuse.js column on: the reference
+ * column's key → frame time while fuse.js ranks in the same thread, and how
+ * long the fuse.js column takes to catch up once typing pauses. Keys are sent
+ * at a fixed cadence and timed from when they were due, so a key held up by
+ * a ranking in progress counts its wait. Cadences (ms between keys) are
+ * `EXPLORE_PERF_CADENCES` (default 120); the README figures come from
+ *   NODE_ENV=production EXPLORE_PERF_CADENCES=40,120,250 npx vitest run --config test/vitest.config.ts test/tui/explore-perf.test.tsx
  */
+import { availableParallelism, loadavg } from 'node:os';
 import { expect, test } from 'vitest';
 import { ToolIndex } from '../../src/core/scorer.js';
-import { Explore } from '../../src/tui/explore/Explore.js';
+import { Explore, type BaselineRanker } from '../../src/tui/explore/Explore.js';
+import { loadFuseBaseline } from '../../src/tui/explore/run.js';
 import { exploreSearch, warmUpSearch } from '../../src/tui/explore/search.js';
 import { runFullScreen } from '../../src/tui/fullscreen.js';
 import { asTerminal, fakeIo, KEYS, plain, ready, wait } from './harness.js';
@@ -96,3 +106,118 @@ test('explore on 5,000 tools: every keystroke lands and is drawn (prints the lat
   expect(lastFrame).toContain('select: 1 tool returned');
   expect(missed.filter((k) => k !== ' ' && k !== KEYS.backspace)).toEqual([]);
 });
+
+test('explore on 5,000 tools with the fuse.js column on: the reference keeps up, fuse.js catches up when typing pauses (prints the figures)', async () => {
+  const index = new ToolIndex(TOOLS);
+  warmUpSearch(index);
+  const cadences = (process.env.EXPLORE_PERF_CADENCES ?? '120').split(',').map(Number).filter((n) => n > 0);
+  const queries = ['create github issue', 'slack send message'];
+
+  // The real baseline, timed per ranking.
+  const rankMs: number[] = [];
+  const rankCpuMs: number[] = [];
+  let loadMs = 0;
+  const loadBaseline = async (): Promise<BaselineRanker> => {
+    const t = performance.now();
+    const rank = await loadFuseBaseline(TOOLS);
+    loadMs = performance.now() - t;
+    return (q, limit) => {
+      const t0 = performance.now();
+      const c0 = process.cpuUsage();
+      const out = rank(q, limit);
+      const c = process.cpuUsage(c0);
+      rankMs.push(performance.now() - t0);
+      rankCpuMs.push((c.user + c.system) / 1000);
+      return out;
+    };
+  };
+  const io = fakeIo(80, 24);
+  const done = runFullScreen(<Explore index={index} loadBaseline={loadBaseline} catalogArgs={[]} source="synthetic" onCopy={() => {}} />, asTerminal(io), {
+    patchConsole: false,
+  });
+  await ready(io.stdin);
+  const frameText = (data: string): string => plain(data);
+  /** Resolves with the time of the first write (from now on) whose text passes `check`. */
+  const frameWhere = (check: (text: string) => boolean, timeoutMs = 10_000): Promise<number | null> =>
+    new Promise((resolve) => {
+      const onWrite = (data: string): void => {
+        if (!check(frameText(data))) return;
+        clearTimeout(timer);
+        io.stdout.off('write', onWrite);
+        resolve(performance.now());
+      };
+      const timer = setTimeout(() => {
+        io.stdout.off('write', onWrite);
+        resolve(null);
+      }, timeoutMs);
+      io.stdout.on('write', onWrite);
+    });
+  /** A frame whose fuse.js column ranks `query` (not the previous query's ranking, marked "ranking…"). */
+  const fresh = (query: string) => (text: string): boolean => text.includes(`query › ${query}`) && text.includes('fuse.js baseline · Δ vs reference');
+
+  // Turn fuse.js on (loads it and indexes the catalog) and warm it up with one query.
+  let pending = frameWhere(fresh('warm'));
+  io.stdin.write(KEYS.ctrlF);
+  io.stdin.write('warm');
+  expect(await pending).not.toBeNull();
+  io.stdin.write(KEYS.ctrlU);
+  await wait(300);
+  rankMs.length = 0;
+  rankCpuMs.length = 0;
+
+  const keyMs: Record<number, number[]> = {};
+  const catchUpMs: Record<number, number[]> = {};
+  const missed: string[] = [];
+  for (const cadence of cadences) {
+    keyMs[cadence] = [];
+    catchUpMs[cadence] = [];
+    for (const query of queries) {
+      const start = performance.now() + 20;
+      const chars = Array.from(query);
+      let caughtUp: Promise<number | null> = Promise.resolve(null);
+      for (let i = 0; i < chars.length; i++) {
+        const due = start + i * cadence;
+        await wait(Math.max(0, due - performance.now()));
+        // The first write after the key: its frame (the reference column follows every key).
+        const frame = new Promise<number | null>((resolve) => {
+          const timer = setTimeout(() => resolve(null), 2000);
+          io.stdout.once('write', () => {
+            clearTimeout(timer);
+            resolve(performance.now());
+          });
+        });
+        if (i === chars.length - 1) caughtUp = frameWhere(fresh(query));
+        io.stdin.write(chars[i]!);
+        const at = await frame;
+        if (at === null) missed.push(chars[i]!);
+        else keyMs[cadence]!.push(at - due);
+      }
+      const last = start + (chars.length - 1) * cadence;
+      const at = await caughtUp;
+      expect(at, `the fuse.js column caught up with "${query}"`).not.toBeNull();
+      catchUpMs[cadence]!.push(at! - last);
+      io.stdin.write(KEYS.ctrlU);
+      await wait(400);
+    }
+  }
+  pending = frameWhere(() => true, 500);
+  io.stdin.write('\u0003');
+  await done;
+  void pending;
+
+  const fmt = (xs: number[]): string =>
+    xs.length === 0 ? 'none' : `median ${quantile(xs, 0.5).toFixed(1)} ms, p95 ${quantile(xs, 0.95).toFixed(1)} ms, max ${Math.max(...xs).toFixed(1)} ms (n=${xs.length})`;
+  const lines = [
+    `explore on ${TOOLS.length} tools with the fuse.js column on (React ${process.env.NODE_ENV === 'production' ? 'production' : 'development'} build, ` +
+      `load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} CPUs):`,
+    `  fuse.js load + index: ${loadMs.toFixed(0)} ms (once, on the first f)`,
+    `  one fuse.js ranking, on the UI thread: ${fmt(rankMs)}; CPU ${fmt(rankCpuMs)}`,
+  ];
+  for (const c of cadences) {
+    lines.push(`  keys every ${c} ms: reference key → frame ${fmt(keyMs[c]!)}`);
+    lines.push(`  ${' '.repeat(String(c).length + 13)}fuse.js column up to date, after the last key: ${fmt(catchUpMs[c]!)}`);
+  }
+  console.log(lines.join('\n'));
+  // A space changes nothing visible (only the cursor moves): no frame for it.
+  expect(missed.filter((k) => k !== ' ')).toEqual([]);
+}, 120_000);

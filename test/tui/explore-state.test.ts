@@ -74,8 +74,11 @@ describe('explore keys', () => {
     expect(typed(s0, { escape: true }).quit).toBe(true);
     expect(exploreEventReducer(s0, { type: 'key', input: 'c', key: { ...NO_KEY, ctrl: true }, resultCount: 0 }).quit).toBe(true);
   });
-  test('pasted text with line breaks or escape sequences becomes plain text', () => {
-    expect(typed(s0, 'slack\nmessage\u001b[2J').query).toBe('slack message[2J');
+  test('pasted text: line breaks become spaces, an escape sequence inside it is a key (never text)', () => {
+    // `ESC [2J` is no key the screen binds: nothing is typed for it.
+    expect(typed(s0, 'slack\nmessage\u001b[2J').query).toBe('slack message');
+    // Alone, Ink hands it over without its ESC: what is left is plain text.
+    expect(typed(s0, '[2J').query).toBe('[2J');
   });
 });
 
@@ -85,5 +88,12 @@ describe('keys that arrive together', () => {
     expect([s.query, s.focus, s.selected]).toEqual(['slack', 'results', 1]);
     expect(typed(initialExploreState(), 'slack\nmessage').query).toBe('slack message');
     expect(typed(initialExploreState(), 'abc\u007f').query).toBe('ab');
+  });
+  test('Ctrl-letters and escape sequences inside a batch stay keys, in order', () => {
+    // Type, Ctrl-U (clear), type again, ← ← (cursor), Ctrl-W (delete the word before the cursor).
+    const s = typed(initialExploreState(), 'slack\u0015github issue\u001b[D\u001b[D\u0017');
+    expect([s.query, s.cursor]).toEqual(['github ue', 7]);
+    const t = typed(initialExploreState(), 'slack\u0006\u0019\u001b[B');
+    expect([t.query, t.fuse, t.copyRequest, t.focus]).toEqual(['slack', 'loading', 1, 'results']);
   });
 });

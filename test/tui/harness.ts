@@ -80,6 +80,8 @@ export const KEYS = {
   ctrlY: '\u0019',
   pageUp: '\u001B[5~',
   pageDown: '\u001B[6~',
+  home: '\u001B[H',
+  end: '\u001B[F',
 } as const;
 
 /**

@@ -91,7 +91,9 @@ describe('stepper keys', () => {
     expect(typed(s, { delete: true }).filter).toBe('qm');
   });
   test('control characters never reach the filter', () => {
-    expect(typed(s0, '/', 'a\u001b[31mb').filter).toBe('a[31mb');
+    // Inside a batch an escape sequence is a key (this one binds nothing), never text.
+    expect(typed(s0, '/', 'a\u001b[31mb').filter).toBe('ab');
+    expect(typed(s0, '/', 'a\u0001\u0002b').filter).toBe('ab');
   });
   test('m and r ask for a re-simulation', () => {
     expect(typed(s0, 'm').pending).toEqual({ mode: 'native', replay: false });
@@ -109,5 +111,16 @@ describe('keys that arrive together', () => {
     expect(typed(s0, 'j\tj').toolCursor).toBe(1);
     const filtered = typed(s0, '/', 'slack\u007f\u007f');
     expect(filtered.filter).toBe('sla');
+  });
+  test('Ctrl-U, Esc and arrows inside a batch stay keys, in order', () => {
+    // Filter, Ctrl-U (clears, stops editing), then j: a key again, not filter text.
+    expect(typed(s0, '\t/slack\u0015').filter).toBe('');
+    const s = typed(s0, '/slack\u0015j');
+    expect([s.filter, s.editingFilter, s.toolCursor]).toEqual(['', false, 1]);
+    // ↓ ↓ ↑ in one read: call 2; Esc at the end of a batch quits.
+    expect(typed(s0, '\u001b[B\u001b[B\u001b[A').selected).toBe(1);
+    expect(typed(s0, 'j\u001b').quit).toBe(true);
+    // In the help: PgDn inside a batch scrolls it.
+    expect(stepperEventReducer(typed(s0, '?'), { type: 'key', input: 'j\u001b[6~', key: NO_KEY, help: { maxScroll: 20, page: 7 } }).helpScroll).toBe(8);
   });
 });

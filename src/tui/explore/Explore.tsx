@@ -96,18 +96,18 @@ export function Explore(props: ExploreProps): ReactElement {
   const layout = exploreLayout(size, result);
   const body = layout.resultsHeight + layout.explainHeight;
   const help = useMemo(() => helpLines(layout.width), [layout.width]);
-  const helpScroll = helpMetrics(help.length, body);
+  const helpScrolling = helpMetrics(help.length, body);
 
   // Read by the key handler, which stays stable (Ink re-subscribes whenever it changes).
-  const keyView = useRef({ count, tooSmall, helpScroll });
-  keyView.current = { count, tooSmall, helpScroll };
+  const keyView = useRef({ count, tooSmall, helpScrolling });
+  keyView.current = { count, tooSmall, helpScrolling };
   const onKey = useCallback((input: string, key: Key) => {
     // Too small to show anything: only the quit keys work (nothing changes unseen).
     if (keyView.current.tooSmall) {
       if (isQuitKey(input, key)) dispatch({ type: 'quit' });
       return;
     }
-    dispatch({ type: 'key', input, key, resultCount: keyView.current.count, help: keyView.current.helpScroll });
+    dispatch({ type: 'key', input, key, resultCount: keyView.current.count, help: keyView.current.helpScrolling });
   }, []);
   useInput(onKey);
 
@@ -174,7 +174,7 @@ export function Explore(props: ExploreProps): ReactElement {
             <LinesView lines={explanationLines(state, view, layout.width, layout.explainHeight)} height={layout.explainHeight} />
           </>
         )}
-        <LineView line={footerLine(state, layout.width, helpScroll.maxScroll > 0)} />
+        <LineView line={footerLine(state, layout.width, helpScrolling.maxScroll > 0)} />
       </Box>
     </ThemeContext.Provider>
   );

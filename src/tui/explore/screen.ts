@@ -143,7 +143,7 @@ export function resultLines(s: ExploreState, view: ExploreView, width: number, h
   const lines: Line[] = [titleLine([seg('Results'), seg(' (the reference)', 'dim')], width)];
   if (rows.length === 0) {
     const msg = emptyMessage(view.result);
-    if (msg !== '') lines.push([seg(`  ${msg}`, 'dim')]);
+    if (msg !== '') lines.push(fitLine([seg(`  ${msg}`, 'dim')], width));
     return lines;
   }
   const top = Math.max(1, ...rows.map((r) => r.score ?? 0));

@@ -76,18 +76,18 @@ export function Stepper({ report, inputs, resimulate, theme = { color: false }, 
   const helpHeight = layout.topHeight + layout.messagesHeight;
   const tokens = state.report.summary.tokens;
   const help = useMemo(() => helpLines(layout.width, tokens), [layout.width, tokens]);
-  const helpScroll = helpMetrics(help.length, helpHeight);
+  const helpScrolling = helpMetrics(help.length, helpHeight);
 
   // Read by the key handler, which stays stable (Ink re-subscribes whenever it changes).
-  const keyView = useRef({ tooSmall, helpScroll });
-  keyView.current = { tooSmall, helpScroll };
+  const keyView = useRef({ tooSmall, helpScrolling });
+  keyView.current = { tooSmall, helpScrolling };
   const onKey = useCallback((input: string, key: Key) => {
     // Too small to show anything: only the quit keys work (nothing changes unseen).
     if (keyView.current.tooSmall) {
       if (isQuitKey(input, key)) dispatch({ type: 'quit' });
       return;
     }
-    dispatch({ type: 'key', input, key, help: keyView.current.helpScroll });
+    dispatch({ type: 'key', input, key, help: keyView.current.helpScrolling });
   }, []);
   useInput(onKey);
 
@@ -134,7 +134,7 @@ export function Stepper({ report, inputs, resimulate, theme = { color: false }, 
             <MessagesPanel {...panels} />
           </>
         )}
-        <LineView line={footerLine(state, layout.width, helpScroll.maxScroll > 0)} />
+        <LineView line={footerLine(state, layout.width, helpScrolling.maxScroll > 0)} />
       </Box>
     </ThemeContext.Provider>
   );

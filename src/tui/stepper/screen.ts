@@ -309,7 +309,7 @@ function tokenHelp(tokens: TokenSummary): HelpSection {
       { key: 'cold · hit', text: "first call · tools block byte-identical to the previous call's" },
       {
         key: 'break@N',
-        text: `the tools block (${format} JSON) first differs from the previous call's at character N: a provider's prefix cache breaks there`,
+        text: `tools block (${format} JSON) first differs from the previous call's at character N: a provider's prefix cache breaks there`,
       },
     ],
   };
