@@ -479,9 +479,21 @@ const SHARED_STRING_LENGTH = 12;
 /** At most this many distinct shared strings per text. */
 const MAX_SHARED_STRINGS = 10_000;
 
-/** Builds one level of the checked container `text[start, end)`: deeper containers are lazy again. */
-function materialize(source: Source, start: number, end: number): Node {
-  return new JsonReader(source, start, end, Number.POSITIVE_INFINITY, checked, checkedWhere, 1, true).document();
+/**
+ * A lazy container that is built to be kept (a reader walks into it) and
+ * spans at most this many characters is built whole: its nested containers
+ * would be walked into too (a transcript's messages), and building them now
+ * saves scanning the text again for each level.
+ */
+const BUILD_WHOLE_SPAN = 64 * 1024;
+
+/**
+ * Builds the checked container `text[start, end)`: one level (deeper
+ * containers are lazy again), or all of it when it is kept and small.
+ */
+function materialize(source: Source, start: number, end: number, kept: boolean): Node {
+  const depth = kept && end - start <= BUILD_WHOLE_SPAN ? Number.POSITIVE_INFINITY : 1;
+  return new JsonReader(source, start, end, Number.POSITIVE_INFINITY, checked, checkedWhere, depth, true).document();
 }
 
 /**
@@ -500,11 +512,11 @@ class LazyObjectNode implements ObjectNode {
   ) {}
 
   get members(): ReadonlyMap<string, Member> {
-    return (this.built ??= (materialize(this.source, this.offset, this.end) as ObjectNode).members);
+    return (this.built ??= (materialize(this.source, this.offset, this.end, true) as ObjectNode).members);
   }
 
   [TRANSIENT](): ObjectNode {
-    return this.built !== null ? this : (materialize(this.source, this.offset, this.end) as ObjectNode);
+    return this.built !== null ? this : (materialize(this.source, this.offset, this.end, false) as ObjectNode);
   }
 
   [PLAIN_VALUE](): JsonValue {
@@ -524,7 +536,7 @@ class LazyArrayNode implements ArrayNode {
   ) {}
 
   get items(): readonly Node[] {
-    return (this.built ??= (materialize(this.source, this.offset, this.end) as ArrayNode).items);
+    return (this.built ??= (materialize(this.source, this.offset, this.end, true) as ArrayNode).items);
   }
 
   [EACH_ITEM](): Iterable<Node> {

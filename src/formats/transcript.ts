@@ -228,10 +228,18 @@ function firstMisfit(doc: ParsedDocument, located: Located, format: TranscriptFo
     if (located.key === 'input') check(keyAt(body, 'input'), 'a top-level "input"', ['openai-responses']);
     else if (located.key === 'messages') check(keyAt(body, 'messages'), 'a top-level "messages"', ['openai', 'anthropic', 'eino']);
   }
+  const bodyMisfits = found.length;
   for (const item of located.items) {
+    // Items are in document order and each misfit lies inside its item: the
+    // first item with one holds the earliest.
+    if (found.length > bodyMisfits) break;
     if (item.kind !== 'object') continue;
     const type = field(item, 'type');
-    if (type?.kind === 'string') check(keyAt(item, 'type'), `an item typed ${JSON.stringify(type.value)}`, ['openai-responses']);
+    if (type?.kind === 'string') {
+      // Anthropic response objects are typed "message" too (role and content read the same).
+      const owners: readonly TranscriptFormat[] = type.value === 'message' ? ['openai-responses', 'anthropic'] : ['openai-responses'];
+      check(keyAt(item, 'type'), `an item typed ${JSON.stringify(type.value)}`, owners);
+    }
     if (item.members.has('call_id')) check(keyAt(item, 'call_id'), '"call_id"', ['openai-responses']);
     const blocks = looseField(item, 'content_blocks');
     if (blocks !== undefined) {

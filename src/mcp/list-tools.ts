@@ -275,10 +275,15 @@ function describeFailure(f: ChildFailure, phase: string): string {
 
 /**
  * Lists the tools of an MCP server, following `nextCursor` until the last
- * page. Every failure is a {@link McpServerError}: the command does not
- * exist, the server exits early or writes something other than JSON-RPC on
- * stdout, it does not answer within the timeout, or it answers with an error.
- * The server process (and its process group) always ends before this returns.
+ * page. Every failure is a {@link McpServerError} whose message is one line
+ * (plus the tail of the server's stderr): the command does not exist, the
+ * server exits early, writes something other than JSON-RPC on stdout or
+ * echoes our requests (`cat`), answers with a result that is not MCP (the
+ * fields it lacks or has wrong), answers HTTP with an error status (`HTTP
+ * 404 Not Found from <url>: "<first line of the body>"`) or with something
+ * other than JSON-RPC, does not answer within the timeout, or answers with
+ * an error. The server process (and its process group) always ends before
+ * this returns.
  */
 export async function listMcpTools(options: ListMcpToolsOptions): Promise<McpToolList> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_MCP_TIMEOUT_MS;
@@ -388,11 +393,11 @@ export async function listMcpTools(options: ListMcpToolsOptions): Promise<McpToo
     return await Promise.race([work(), timeout, ...(stdio ? [stdio.failure] : [])]);
   } catch (err) {
     if (err instanceof McpServerError) throw err;
+    // A failure of the process explains whatever the client saw ("Connection closed").
+    const failure = stdio?.failureReason ?? (err instanceof ChildFailureError ? err.failure : null);
     // What the server writes on stderr as it fails may come just after what made it fail.
     if (stdio) await stdio.settleStderr(STDERR_SETTLE_MS);
     const stderr = stdio?.stderr ?? '';
-    // A failure of the process explains whatever the client saw ("Connection closed").
-    const failure = stdio?.failureReason ?? (err instanceof ChildFailureError ? err.failure : null);
     if (failure) throw new McpServerError(describeFailure(failure, phase), source, stderr);
     if (err instanceof Timeout) throw new McpServerError(`no answer to ${phase} within ${seconds(timeoutMs)}`, source, stderr);
     // What an HTTP server answered explains what the SDK made of it.

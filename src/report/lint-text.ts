@@ -46,6 +46,29 @@ function headLines(first: string, pieces: ReadonlyArray<{ text: string; styled: 
   return out;
 }
 
+/** At most `max` items, then how many more. */
+function some(items: readonly string[], max = 3): string {
+  return items.length > max ? `${items.slice(0, max).join(', ')}, … (${items.length - max} more)` : items.join(', ');
+}
+
+/**
+ * Which single words of its name and description reach the tool: in the
+ * top 5 (what a model gets by default), only beyond it, or never.
+ */
+function reachText(t: ToolLint): string {
+  const r = t.reach;
+  const ranked = (ws: ReadonlyArray<{ word: string; rank: number | null }>): string[] => ws.map((w) => `${escapeText(w.word)} (${w.rank})`);
+  // Best rank first; equal ranks keep the order tried (name words first).
+  const byRank = r.words.filter((w) => w.rank !== null).sort((a, b) => a.rank! - b.rank!);
+  const top = byRank.filter((w) => w.rank! <= 5);
+  const beyond = byRank.filter((w) => w.rank! > 5);
+  const never = r.words.filter((w) => w.rank === null).map((w) => escapeText(w.word));
+  let text = `${r.words_reaching} of ${r.words_tried} single words reach it in the top 5${top.length > 0 ? `: ${some(ranked(top))}` : ''}`;
+  if (beyond.length > 0) text += `; ${r.words_matching} ${r.words_matching === 1 ? 'reaches' : 'reach'} it at all, ${some(ranked(beyond))} only beyond the top 5`;
+  if (never.length > 0) text += `; ${never.length === 1 ? '1 never returns' : `${never.length} never return`} it: ${some(never)}`;
+  return text;
+}
+
 function toolLines(t: ToolLint, style: Style, width: number): string[] {
   const mark = t.errors > 0 ? style.red('✗') : t.warnings > 0 ? style.yellow('!') : style.green('✓');
   const counts = [t.errors > 0 ? plural(t.errors, 'error') : '', t.warnings > 0 ? plural(t.warnings, 'warning') : ''].filter((s) => s !== '').join(', ');
@@ -58,9 +81,7 @@ function toolLines(t: ToolLint, style: Style, width: number): string[] {
     out.push(...wrapTokens([sev, ...wordTokens(`${f.rule}: ${inlineText(f.message)}`, Math.max(8, width - 12))], width, 12, '    ').map((l) => l.trimEnd()));
   }
   const own = t.own_name.rank !== null ? `rank ${t.own_name.rank}` : t.own_name.full_rank !== null ? `rank ${t.own_name.full_rank} (not returned)` : 'no match';
-  const best = t.reach.best.map((b) => `${escapeText(b.word)} (${b.rank})`).join(', ');
-  const reach = `    own name "${inlineText(t.own_name.query)}": ${own}; ${t.reach.words_reaching} of ${t.reach.words_tried} single words reach it${best ? `, best: ${best}` : ''}`;
-  out.push(...wrapText(reach, width, 6, style.dim));
+  out.push(...wrapText(`    own name "${inlineText(t.own_name.query)}": ${own}; ${reachText(t)}`, width, 6, style.dim));
   return out;
 }
 

@@ -276,7 +276,9 @@ export function simulate(options: SimulateOptions): SimulationReport {
     for (let i = 0; i < messages.length && o < orphans.length; i++) {
       while (o < orphans.length && orphans[o]!.index === i) {
         const at = assistantsBefore + 1;
-        orphansByCall.set(at, [...(orphansByCall.get(at) ?? []), orphans[o]!]);
+        const list = orphansByCall.get(at);
+        if (list) list.push(orphans[o]!);
+        else orphansByCall.set(at, [orphans[o]!]);
         o++;
       }
       if (messages[i]!.role === 'assistant') assistantsBefore++;

@@ -67,8 +67,9 @@ describe.concurrent('bad input: one clear line (plus an excerpt), exit 2, no sta
   });
 
   it('transcript: an unknown role', async ({ expect }) => {
-    const r = await run(['simulate', CHAT, '-c', SMALL, '--format', 'anthropic']);
-    expect(lines(r.stderr)[0]).toBe(`error: ${CHAT}:5:3: unknown role "tool" (expected user, assistant, system)`);
+    const file = 'fixtures/formats/transcripts/unknown-role.json';
+    const r = await run(['simulate', file, '-c', SMALL]);
+    expect(lines(r.stderr)[0]).toBe(`error: ${file}:3:3: unknown role "robot" (expected system, user, assistant, tool)`);
     expect(r.code).toBe(2);
   });
 

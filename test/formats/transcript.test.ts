@@ -267,6 +267,9 @@ describe('format detection and override', () => {
     );
     // Read as Responses (auto), the unknown item type is client input: nothing is lost.
     expect(readTranscriptDocument(doc).format).toBe('openai-responses');
+    // Anthropic response objects are typed "message": read as anthropic, nothing is lost.
+    const response = parseText('x.json', '[{"role":"user","content":"hi"},{"id":"msg_1","type":"message","role":"assistant","content":[{"type":"text","text":"hello"}]}]');
+    expect(readTranscriptDocument(response, { format: 'anthropic' }).messages[1]).toEqual({ kind: 'blocks', role: 'assistant', blocks: [{ type: 'text', text: 'hello' }] });
   });
 
   it('an unused top-level "instructions" or "system" is refused (a null one carries nothing)', () => {

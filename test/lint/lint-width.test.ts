@@ -38,8 +38,8 @@ describe('lint: human output fits the width', () => {
       '✗ list  fixtures/lint/problems.yaml:13:5  1 error',
       '    error   own-name-missed: the query "list" does not return it within max_results 5: it ranks 7',
       '            with score 10; first is a_list (10)',
-      '    own name "list": rank 7 (not returned); 3 of 4 single words reach it, best: once (1), everything',
-      '      (2), at (4)',
+      '    own name "list": rank 7 (not returned); 3 of 4 single words reach it in the top 5: once (1),',
+      '      everything (2), at (4); 4 reach it at all, list (7) only beyond the top 5',
     ]);
     expect(out[0]).toBe('Findability of 25 dynamic tools (fixtures/lint/problems.yaml)');
   });

@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
 import { liveChildren } from '../../src/mcp/children.js';
 import { loadSuite, runSuites, runSuitesAsync } from '../../src/suite/run.js';
+import { run } from '../cli/helpers.js';
 import { q, serverCommand } from '../mcp/helpers.js';
 
 const EVERYTHING = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url));
@@ -119,4 +120,13 @@ cases:
     const file = suiteFile('sync', `catalog: "mcp:cat"\ncases:\n  - {name: x, query: a, none: true}\n`);
     expect(() => runSuites([file])).toThrow('cannot load the catalog: a live MCP server (mcp:) is read by runSuitesAsync, not runSuites');
   });
+
+  it('the CLI: toolsearch test runs such a suite; --mcp-timeout is checked', async () => {
+    const spec = `mcp:${q(process.execPath)} ${q(EVERYTHING)} stdio`;
+    const file = suiteFile('cli', `catalog: ${JSON.stringify(spec)}\ncases:\n  - name: echo is found\n    query: echo\n    first: mcp__mcp-servers_everything__echo\n`);
+    const ok = await run(['test', file]);
+    expect([ok.code, ok.stdout.trim().split('\n').at(-1), ok.stderr]).toEqual([0, '1 passed, 0 failed', '']);
+    const bad = await run(['test', file, '--mcp-timeout', '0']);
+    expect([bad.code, bad.stderr]).toEqual([2, 'error: --mcp-timeout must be a positive number of seconds, got 0\n']);
+  }, 30_000);
 });

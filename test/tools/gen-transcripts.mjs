@@ -328,7 +328,7 @@ const scenarios = {
 };
 
 // Which scenarios also get the other transcript formats.
-const MULTI_FORMAT = ['keyword-search-then-call', 'deferred-tool-called-too-early'];
+const MULTI_FORMAT = ['keyword-search-then-call', 'deferred-tool-called-too-early', 'select-search', 'redundant-select', 'required-keyword-search', 'accumulate-two-searches'];
 
 // ---------------------------------------------------------------------------
 // Building the neutral message list

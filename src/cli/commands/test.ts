@@ -1,6 +1,6 @@
 /** `toolsearch test <suite...>`: run test suites of search, select and simulate cases. */
 import { Command, Option } from 'commander';
-import { AssertionFailure } from '../../errors.js';
+import { AssertionFailure, UsageError } from '../../errors.js';
 import type { CliContext } from '../context.js';
 
 export const REPORTERS = ['human', 'json', 'junit', 'tap'] as const;
@@ -10,6 +10,7 @@ interface TestFlags {
   readonly reporter: Reporter;
   readonly output?: string;
   readonly update?: boolean;
+  readonly mcpTimeout?: string;
 }
 
 const EXAMPLES = `
@@ -24,7 +25,8 @@ Examples:
   $ toolsearch test fixtures/suites/demo.yaml --update
 
 A suite (YAML or JSON):
-  catalog: ../catalogs/demo.yaml          # relative to the suite file; a list merges
+  catalog: ../catalogs/demo.yaml          # relative to the suite file; a list merges;
+                                          # "mcp:<command line>" or "mcp:<url>": a live MCP server
   cases:
     - name: creating an issue finds the GitHub tool first
       query: create issue                 # or args: '{"query":"create issue","max_results":3}'
@@ -58,6 +60,7 @@ export function testCommand(ctx: CliContext): Command {
     .addOption(new Option('-r, --reporter <name>', 'report format').choices(REPORTERS).default('human'))
     .option('-o, --output <file>', 'write the report to this file (atomically) instead of stdout')
     .option('-u, --update', 'write the current results into "exact" of the cases marked record: true')
+    .option('--mcp-timeout <seconds>', 'timeout for mcp: catalogs (start, initialize and every page)', '30')
     .addHelpText('after', EXAMPLES)
     .action(async (suites: string[], flags: TestFlags) => {
       await runTest(ctx, suites, flags);
@@ -66,8 +69,10 @@ export function testCommand(ctx: CliContext): Command {
 
 async function runTest(ctx: CliContext, args: string[], flags: TestFlags): Promise<void> {
   const { expandSuitePaths } = await import('../../suite/glob.js');
-  const { runSuites } = await import('../../suite/run.js');
-  const report = runSuites(expandSuitePaths(args), { update: flags.update === true });
+  const timeout = Number(flags.mcpTimeout ?? '30');
+  if (!Number.isFinite(timeout) || timeout <= 0) throw new UsageError(`--mcp-timeout must be a positive number of seconds, got ${flags.mcpTimeout}`);
+  const { runSuitesAsync } = await import('../../suite/run.js');
+  const report = await runSuitesAsync(expandSuitePaths(args), { update: flags.update === true, mcpTimeoutMs: timeout * 1000 });
 
   const { renderTestHuman } = await import('../../report/test-human.js');
   const render = async (reporter: Reporter, color: boolean): Promise<string> => {
