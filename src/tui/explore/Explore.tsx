@@ -61,11 +61,12 @@ function firstResult(r: ExploreResult): string | null {
 }
 
 /**
- * The baseline's ranking of `query` (null: none wanted). fuse.js takes tens
- * of milliseconds per query on 5,000 tools, so on big catalogs it ranks off
- * the keystroke path, once typing pauses for `delay` ms: the reference
- * results still follow every key at once, and the previous ranking stays up
- * (marked not fresh) meanwhile.
+ * The baseline's ranking of `query` (null: none wanted). fuse.js takes about
+ * 80 ms of CPU per query on 5,000 tools (test/tui/explore-perf.test.tsx), so
+ * on big catalogs it ranks off the keystroke path, once typing pauses for
+ * `delay` ms: the reference results still follow every key at once, and the
+ * previous ranking stays up (marked not fresh) meanwhile. It still runs on
+ * the UI thread: a key that arrives during a ranking is drawn after it.
  */
 function useBaselineRanking(
   ranker: BaselineRanker | null,
