@@ -50,3 +50,24 @@ export function renderJUnit(report: TestReport): string {
   out.push('</testsuites>');
   return `${out.join('\n')}\n`;
 }
+
+/**
+ * The JUnit document for a run that could not start (a suite that does not
+ * load: exit 2): one `<testcase>` with an `<error>`, so a CI step that
+ * publishes the report (`if: always()`) shows why instead of finding no file.
+ */
+export function renderJUnitError(message: string, location?: { file: string; line: number; column: number }): string {
+  const where = location ? `${location.file}${location.line > 0 ? `:${location.line}:${location.column}` : ''}` : '';
+  const fileAttrs = location ? ` file="${xmlAttr(location.file)}"${location.line > 0 ? ` line="${location.line}"` : ''}` : '';
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<testsuites name="toolsearch" tests="1" failures="0" errors="1" skipped="0" time="0.000">',
+    `  <testsuite name="toolsearch" tests="1" failures="0" errors="1" skipped="0" time="0.000"${fileAttrs}>`,
+    `    <testcase name="load the suites" classname="toolsearch"${fileAttrs} time="0.000">`,
+    `      <error message="${xmlAttr(message)}" type="invalid-suite">${xmlText(where ? `${where}: ${message}` : message)}</error>`,
+    '    </testcase>',
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n');
+}

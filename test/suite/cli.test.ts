@@ -74,6 +74,20 @@ describe.concurrent('toolsearch test', () => {
     expect(readdirSync(dir)).toEqual(['junit.xml']);
   });
 
+  it('an invalid suite with --reporter junit --output: exit 2, and the file holds one <error> saying why', async ({ expect }) => {
+    const dir = mkdtempSync(join(tmpdir(), 'toolsearch-junit-err-'));
+    const out = join(dir, 'junit.xml');
+    const r = await runIn(['test', 'fixtures/suites/invalid/unknown-key.yaml', '--reporter', 'junit', '--output', out]);
+    expect(r.code).toBe(2);
+    const headline = lines(r.stderr)[0]!.replace(/^error: /, '');
+    const root = parseXml(readFileSync(out, 'utf8'));
+    expect(root.attrs).toMatchObject({ tests: '1', failures: '0', errors: '1' });
+    const error = root.children[0]!.children[0]!.children[0]!;
+    expect(error.name).toBe('error');
+    expect(`fixtures/suites/invalid/unknown-key.yaml:${headline.split(':').slice(1, 3).join(':')}: ${error.attrs.message}`).toBe(headline);
+    expect(readdirSync(dir)).toEqual(['junit.xml']);
+  });
+
   it('--output into a directory that does not exist is exit 2', async ({ expect }) => {
     const r = await runIn(['test', 'fixtures/suites/select.json', '--reporter', 'junit', '--output', '/nonexistent-dir/junit.xml']);
     expect(r.stderr).toBe('error: /nonexistent-dir/junit.xml: cannot write file: its directory does not exist\n');

@@ -1,6 +1,6 @@
 /** `toolsearch test <suite...>`: run test suites of search, select and simulate cases. */
 import { Command, Option } from 'commander';
-import { AssertionFailure, UsageError } from '../../errors.js';
+import { AssertionFailure, InputError, UsageError } from '../../errors.js';
 import type { CliContext } from '../context.js';
 
 export const REPORTERS = ['human', 'json', 'junit', 'tap'] as const;
@@ -72,7 +72,21 @@ async function runTest(ctx: CliContext, args: string[], flags: TestFlags): Promi
   const timeout = Number(flags.mcpTimeout ?? '30');
   if (!Number.isFinite(timeout) || timeout <= 0) throw new UsageError(`--mcp-timeout must be a positive number of seconds, got ${flags.mcpTimeout}`);
   const { runSuitesAsync } = await import('../../suite/run.js');
-  const report = await runSuitesAsync(expandSuitePaths(args), { update: flags.update === true, mcpTimeoutMs: timeout * 1000 });
+  let report: Awaited<ReturnType<typeof runSuitesAsync>>;
+  try {
+    report = await runSuitesAsync(expandSuitePaths(args), { update: flags.update === true, mcpTimeoutMs: timeout * 1000 });
+  } catch (err) {
+    // A suite that does not load is exit 2; with --reporter junit --output, the file still says why.
+    if (err instanceof InputError && flags.reporter === 'junit' && flags.output !== undefined) {
+      const [{ writeFileAtomic }, { renderJUnitError }] = await Promise.all([import('../../report/atomic.js'), import('../../report/test-junit.js')]);
+      try {
+        writeFileAtomic(flags.output, renderJUnitError(err.message, err.location));
+      } catch {
+        // the output directory is missing or unwritable: the error below is what matters
+      }
+    }
+    throw err;
+  }
 
   const { renderTestHuman } = await import('../../report/test-human.js');
   const render = async (reporter: Reporter, color: boolean): Promise<string> => {
