@@ -134,23 +134,45 @@ export function cacheSummaryOf(calls: readonly Pick<CallInput, 'visible'>[], too
 /** {@link accountTokens} with a tokenizer already loaded. */
 export function accountTokensWith(tokenizer: Tokenizer, input: AccountTokensInput): TokenAccount {
   const format = input.toolFormat ?? 'openai';
-  const memo = new Map<string, number>();
-  const count = (text: string): number => {
-    let n = memo.get(text);
+  // Tool lists repeat from call to call (the visible set changes only when a
+  // search loads something; the deferred set only when one is loaded): each
+  // distinct list (the same tool objects in the same order) is serialized and
+  // counted once.
+  const ids = new Map<ToolInfo, number>();
+  const idOf = (t: ToolInfo): number => {
+    let id = ids.get(t);
+    if (id === undefined) ids.set(t, (id = ids.size));
+    return id;
+  };
+  const blocks = new Map<string, { readonly text: string; tokens: number | null }>();
+  const block = (tools: readonly ToolInfo[], deferLoading = false): { readonly text: string; tokens: number | null } => {
+    const key = `${deferLoading ? 'd' : 'v'}${tools.map(idOf).join(',')}`;
+    let b = blocks.get(key);
+    if (b === undefined) {
+      b = { text: serializeTools(tools, format, { deferLoading }), tokens: null };
+      blocks.set(key, b);
+    }
+    return b;
+  };
+  const texts = new Map<string, number>();
+  const countText = (text: string): number => {
+    let n = texts.get(text);
     if (n === undefined) {
       n = tokenizer.count(text);
-      memo.set(text, n);
+      texts.set(text, n);
     }
     return n;
   };
-  const allUpFront = count(serializeTools(input.allTools, format));
-  const blocks = input.calls.map((c) => serializeTools(c.visible, format));
-  const views = cacheViews(blocks);
+  const count = (b: { readonly text: string; tokens: number | null }): number => (b.tokens ??= countText(b.text));
+  const allUpFront = count(block(input.allTools));
+  const visible = input.calls.map((c) => block(c.visible));
+  // The same block object twice is the same string: the comparison is immediate.
+  const views = cacheViews(visible.map((b) => b.text));
   const per_call: CallTokens[] = input.calls.map((c, i) => {
-    const tools = count(blocks[i]!);
-    const reminder = c.reminderText === null ? 0 : count(c.reminderText);
-    const loaded = count(serializeTools(c.loaded ?? [], format));
-    const deferred = count(serializeTools(c.deferred, format, { deferLoading: true }));
+    const tools = count(visible[i]!);
+    const reminder = c.reminderText === null ? 0 : countText(c.reminderText);
+    const loaded = count(block(c.loaded ?? []));
+    const deferred = count(block(c.deferred, true));
     const total = tools + reminder + loaded;
     return { tools, reminder, loaded, deferred, total, all_up_front: allUpFront, saved: allUpFront - total, cache: views[i]! };
   });

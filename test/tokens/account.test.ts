@@ -87,6 +87,18 @@ describe('accountTokens', () => {
     expect(acc.note).toBe(acc.summary.tokens.note);
   });
 
+  it('each call is counted from its own tool objects (lists are reused by identity, never by name)', async () => {
+    const a: ToolInfo = { name: 'x', description: 'short' };
+    const b: ToolInfo = { name: 'x', description: 'a much longer description of the very same name' };
+    const acc = await accountTokens({ calls: [{ visible: [a], deferred: [b], reminderText: null }, { visible: [b], deferred: [a], reminderText: null }], allTools: [a] });
+    const tok = await loadTokenizer('o200k_base');
+    expect(acc.per_call.map((c) => [c.tools, c.deferred])).toEqual([
+      [tok.count(serializeTools([a], 'openai')), tok.count(serializeTools([b], 'openai', { deferLoading: true }))],
+      [tok.count(serializeTools([b], 'openai')), tok.count(serializeTools([a], 'openai', { deferLoading: true }))],
+    ]);
+    expect(acc.per_call[1]!.cache.state).toBe('break');
+  });
+
   it("agrees with gpt-tokenizer's encode", async () => {
     const block = serializeTools(allTools, 'openai');
     expect(encode(block).length).toBe(78);
