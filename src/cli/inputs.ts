@@ -93,5 +93,7 @@ export function searchScope(catalog: Catalog, all: boolean): SearchScope {
   const statics = catalog.tools.filter((t) => t.static);
   const mw = createMiddleware({ dynamicTools: dynamic });
   const index = all ? new ToolIndex(catalog.tools) : mw.index;
-  return { dynamic, static: statics, index, all, byName: new Map(catalog.tools.map((t) => [t.name, t])) };
+  const byName = new Map<string, CatalogTool>();
+  for (const t of catalog.tools) byName.set(t.name, t);
+  return { dynamic, static: statics, index, all, byName };
 }

@@ -22,7 +22,8 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { JsonValue } from '../core/types.js';
 import type { CatalogOptions } from './catalog.js';
-import { type Limits, readInputFile, resolveLimits } from './read.js';
+import { readInputText } from './input-text.js';
+import { type Limits, resolveLimits } from './read.js';
 import type { Catalog, CatalogFormat, CatalogTool } from './types.js';
 
 /** Bumped whenever the stored shape changes. */
@@ -210,7 +211,7 @@ export interface CatalogInput {
 export function lookUpCatalogFiles(files: readonly string[], options: CatalogOptions): CatalogInput[] {
   const cache = options.cache ?? null;
   return files.map((file) => {
-    const { text } = readInputFile(file, options.limits);
+    const text = readInputText(file, options.limits);
     if (!cache || text.length > MAX_CACHED_TEXT) return { file, text, key: null, hit: undefined };
     const key = cache.key(file, text, { format: options.format ?? 'auto', prefix: options.prefix, limits: resolveLimits(options.limits) });
     return { file, text, key, hit: cache.get(key, file) };

@@ -6,13 +6,18 @@
  * String escapes follow Go's decoder: a lone surrogate escape such as
  * `\ud800` becomes U+FFFD, so every string is well-formed.
  *
- * Memory: every byte of the document is checked when it is parsed (syntax,
- * duplicate keys at any depth, nesting), but positioned nodes are built only
- * for the upper levels ({@link EAGER_DEPTH}). A deeper array or object is a
- * *lazy* node: it keeps its text range, builds its members or items (one
- * level) on first access, and {@link toJsonValue} turns it into a plain value
- * straight from the text. A catalog's tool list and each tool's fields are
- * positioned nodes; a tool's JSON Schema never becomes a node tree.
+ * Large documents are read lazily. A positioned node costs about ten times
+ * the text it stands for, and most of a large catalog (its tools' JSON
+ * Schemas) is only ever turned into plain values. So a value longer than
+ * {@link LAZY_TEXT_LENGTH} characters is first *checked* whole — syntax,
+ * duplicate keys at any depth and nesting, every error exactly where and as
+ * a full parse reports it — and its arrays and objects become lazy nodes:
+ * a lazy node keeps its text range, builds its members or items on first
+ * access (and keeps them), and its plain value (`toJsonValue`) is read
+ * straight from the text without building nodes. Readers that visit many
+ * large siblings once each (a catalog's tools) use `transientObject` and
+ * `eachItem` (nodes.ts), which build without keeping. Smaller values are
+ * built whole in one pass.
  */
 import { toWellFormed } from '../core/text.js';
 import type { JsonValue } from '../core/types.js';
@@ -21,13 +26,21 @@ import { type ArrayNode, EACH_ITEM, type Member, type Node, nullObject, type Obj
 /** Raised through `fail`: offset of the problem and its message. */
 export type Fail = (offset: number, message: string) => never;
 
+/** Values up to this many characters (4 Mi) are built whole while parsing; longer ones lazily (see above). */
+export const LAZY_TEXT_LENGTH = 4 * 1024 * 1024;
+
+let lazyTextLength = LAZY_TEXT_LENGTH;
+
 /**
- * Arrays and objects nested at most this deep (the root is level 1) are
- * built as positioned nodes while parsing; deeper ones are lazy nodes.
- * `{tools: [{name, …, parameters: {…}}]}`: the root, the list and each tool
- * are built; `parameters` is lazy.
+ * Sets the length above which values are read lazily (0: every array and
+ * object), returning the previous one. For tests, which run the readers on
+ * small documents read both ways.
  */
-export const EAGER_DEPTH = 0;
+export function setLazyTextLength(length: number): number {
+  const previous = lazyTextLength;
+  lazyTextLength = length;
+  return previous;
+}
 
 /** How an unexpected character is named in messages: `'x'` for printable ASCII, else `U+XXXX`. */
 export function describeChar(text: string, offset: number): string {
@@ -60,22 +73,22 @@ const checkedWhere = (offset: number): string => String(offset);
 const MANY_KEYS = 16;
 
 class JsonReader {
+  private readonly text: string;
   private pos: number;
-  /** Shared by the lazy nodes of this text. */
-  private readonly source: Source;
-  /** Keys (and their offsets) of the objects being checked by `checkObject`, outermost first. */
+  /** Keys (and their offsets) of the objects being checked by `checkObject`, outermost first, below `keyTop`. */
   private readonly keyStack: string[] = [];
   private readonly keyOffsetStack: number[] = [];
+  private keyTop = 0;
 
   /**
-   * @param eagerDepth containers deeper than this become lazy nodes.
-   * @param trusted the text range was checked already (a lazy node's): deeper
-   *   containers are skipped by bracket matching instead of being checked again.
+   * @param source the text, shared with the lazy nodes made here.
+   * @param eagerDepth arrays and objects nested deeper than this (the
+   *   outermost is at depth 1) become lazy nodes.
+   * @param trusted the text range was checked already (a lazy node's):
+   *   lazy nodes are made by bracket matching instead of checking again.
    */
-  private readonly text: string;
-
   constructor(
-    source: Source,
+    private readonly source: Source,
     start: number,
     private readonly end: number,
     private readonly maxDepth: number,
@@ -84,7 +97,6 @@ class JsonReader {
     private readonly eagerDepth: number,
     private readonly trusted: boolean,
   ) {
-    this.source = source;
     this.text = source.text;
     this.pos = start;
   }
@@ -387,7 +399,8 @@ class JsonReader {
     }
     const keys = this.keyStack;
     const offsets = this.keyOffsetStack;
-    const base = keys.length;
+    // This object's keys are keys[base, top); nested objects use the stack above and leave `keyTop` as they found it.
+    const base = this.keyTop;
     let many: Map<string, number> | null = null;
     for (;;) {
       this.skipWs();
@@ -397,7 +410,7 @@ class JsonReader {
       let first: number | undefined;
       if (many !== null) first = many.get(key);
       else {
-        for (let i = base; i < keys.length; i++) {
+        for (let i = base; i < this.keyTop; i++) {
           if (keys[i] === key) {
             first = offsets[i];
             break;
@@ -406,23 +419,20 @@ class JsonReader {
       }
       if (first !== undefined) this.fail(keyOffset, duplicateKeyMessage(key, this.where(first)));
       if (many !== null) many.set(key, keyOffset);
-      else if (keys.length - base < MANY_KEYS) {
-        keys.push(key);
-        offsets.push(keyOffset);
+      else if (this.keyTop - base < MANY_KEYS) {
+        keys[this.keyTop] = key;
+        offsets[this.keyTop] = keyOffset;
+        this.keyTop++;
       } else {
         many = new Map();
-        for (let i = base; i < keys.length; i++) many.set(keys[i]!, offsets[i]!);
+        for (let i = base; i < this.keyTop; i++) many.set(keys[i]!, offsets[i]!);
         many.set(key, keyOffset);
       }
-      // Nested objects use the stack above this object's keys and leave it as they found it.
-      const height = keys.length;
       this.skipWs();
       if (this.pos >= this.end || this.text.charCodeAt(this.pos) !== 0x3a) this.unexpected("':'");
       this.pos++;
       this.skipWs();
       this.checkValue(depth);
-      keys.length = height;
-      offsets.length = height;
       this.skipWs();
       const c = this.pos < this.end ? this.text.charCodeAt(this.pos) : -1;
       if (c === 0x2c) {
@@ -431,8 +441,7 @@ class JsonReader {
       }
       if (c === 0x7d) {
         this.pos++;
-        keys.length = base;
-        offsets.length = base;
+        this.keyTop = base;
         return;
       }
       this.unexpected("',' or '}'");
@@ -492,14 +501,15 @@ const BUILD_WHOLE_SPAN = 64 * 1024;
  * containers are lazy again), or all of it when it is kept and small.
  */
 function materialize(source: Source, start: number, end: number, kept: boolean): Node {
-  const depth = kept && end - start <= BUILD_WHOLE_SPAN ? Number.POSITIVE_INFINITY : 1;
+  const depth = kept && end - start <= Math.min(BUILD_WHOLE_SPAN, lazyTextLength) ? Number.POSITIVE_INFINITY : 1;
   return new JsonReader(source, start, end, Number.POSITIVE_INFINITY, checked, checkedWhere, depth, true).document();
 }
 
 /**
- * An array or object below {@link EAGER_DEPTH}, checked but not built: its
- * items or members are built on first access (and kept), its plain value is
- * read straight from the text.
+ * An array or object of a value read lazily: checked, not built. Its members
+ * (items) are built on first access and kept, or built for one pass without
+ * being kept ({@link TRANSIENT}, {@link EACH_ITEM}); its plain value is read
+ * straight from the text.
  */
 class LazyObjectNode implements ObjectNode {
   readonly kind = 'object';
@@ -679,8 +689,9 @@ export function duplicateKeyMessage(key: string, firstAt: string): string {
 /**
  * Parses exactly one JSON value in `text[start, end)`; anything else is
  * reported through `fail`. `where` names an offset (`line:column`) for the
- * duplicate-key message. The whole range is checked; arrays and objects
- * deeper than `eagerDepth` are lazy nodes (see {@link EAGER_DEPTH}).
+ * duplicate-key message. The whole range is checked either way; `lazy`
+ * (by default: when the range is longer than {@link LAZY_TEXT_LENGTH}, see
+ * {@link setLazyTextLength}) makes its arrays and objects lazy nodes.
  */
 export function parseJsonValue(
   text: string,
@@ -689,8 +700,8 @@ export function parseJsonValue(
   maxDepth: number,
   fail: Fail,
   where: (offset: number) => string,
-  eagerDepth: number = EAGER_DEPTH,
+  lazy: boolean = end - start > lazyTextLength,
 ): Node {
   const source: Source = { text, strings: new Map() };
-  return new JsonReader(source, start, end, maxDepth, fail, where, eagerDepth, false).document();
+  return new JsonReader(source, start, end, maxDepth, fail, where, lazy ? 0 : Number.POSITIVE_INFINITY, false).document();
 }

@@ -9,6 +9,12 @@
  * `constructor` or `toString` is an ordinary key, and no prototype is ever
  * touched. {@link toJsonValue} builds plain values on null-prototype objects
  * for the same reason.
+ *
+ * The JSON reader reads large documents lazily (see json.ts): some of its
+ * arrays and objects build their `items` or `members` on first access, and
+ * read their plain value straight from the text. Readers see the same nodes
+ * either way; the few that visit many large siblings once each use
+ * {@link transientObject} and {@link eachItem}, which build without keeping.
  */
 import type { JsonValue } from '../core/types.js';
 import { InputError, type SourceLocation } from '../errors.js';

@@ -7,10 +7,10 @@
  * read as JSONL: logs are often saved that way under a `.json` name.
  */
 import { InputError } from '../errors.js';
+import { readInputText } from './input-text.js';
 import { type Fail, parseJsonValue } from './json.js';
 import { errorAt, type Node, type ParsedDocument, type Syntax } from './nodes.js';
 import { LineIndex } from './position.js';
-import { readInputText } from './input-text.js';
 import { type Limits, resolveLimits } from './read.js';
 import { parseYamlText } from './yaml.js';
 

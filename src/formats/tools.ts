@@ -8,6 +8,7 @@ import { compareGo, toWellFormed } from '../core/text.js';
 import type { JsonValue } from '../core/types.js';
 import {
   type ArrayNode,
+  eachItem,
   errorAt,
   field,
   kindName,
@@ -19,7 +20,6 @@ import {
   type ParsedDocument,
   toJsonValue,
   transientObject,
-  eachItem,
 } from './nodes.js';
 import type { CatalogTool } from './types.js';
 
@@ -129,12 +129,11 @@ function nameOf(doc: ParsedDocument, tool: ObjectNode, nameNode: Node | undefine
   return toWellFormed(nameNode.value);
 }
 
-/** Reads the entry `at` of a list, given as `node` (the same entry, see {@link transientObject}). */
-function readEntry(doc: ParsedDocument, at: ObjectNode, node: ObjectNode, shape: ToolShape): Entry {
+function readEntry(doc: ParsedDocument, node: ObjectNode, shape: ToolShape): Entry {
   switch (shape) {
     case 'toolsearch':
       return {
-        offset: at.offset,
+        offset: node.offset,
         name: nameOf(doc, node, field(node, 'name')),
         description: stringField(doc, field(node, 'description'), 'tool description'),
         parameters: schemaField(field(node, 'parameters')),
@@ -147,7 +146,7 @@ function readEntry(doc: ParsedDocument, at: ObjectNode, node: ObjectNode, shape:
         // Chat Completions: {type: "function", function: {name, description, parameters}}.
         if (fn.kind !== 'object') throw errorAt(doc, fn, `"function" must be an object, found ${kindName(fn)}`);
         return {
-          offset: at.offset,
+          offset: node.offset,
           name: nameOf(doc, node, field(fn, 'name')),
           description: stringField(doc, field(fn, 'description'), 'tool description'),
           parameters: schemaField(field(fn, 'parameters')),
@@ -157,7 +156,7 @@ function readEntry(doc: ParsedDocument, at: ObjectNode, node: ObjectNode, shape:
       }
       // Responses: {type: "function", name, description, parameters, defer_loading?}.
       return {
-        offset: at.offset,
+        offset: node.offset,
         name: nameOf(doc, node, field(node, 'name')),
         description: stringField(doc, field(node, 'description'), 'tool description'),
         parameters: schemaField(field(node, 'parameters')),
@@ -167,7 +166,7 @@ function readEntry(doc: ParsedDocument, at: ObjectNode, node: ObjectNode, shape:
     }
     case 'anthropic':
       return {
-        offset: at.offset,
+        offset: node.offset,
         name: nameOf(doc, node, field(node, 'name')),
         description: stringField(doc, field(node, 'description'), 'tool description'),
         parameters: schemaField(field(node, 'input_schema')),
@@ -176,7 +175,7 @@ function readEntry(doc: ParsedDocument, at: ObjectNode, node: ObjectNode, shape:
       };
     case 'mcp':
       return {
-        offset: at.offset,
+        offset: node.offset,
         name: nameOf(doc, node, field(node, 'name')),
         description: stringField(doc, field(node, 'description'), 'tool description'),
         parameters: schemaField(field(node, 'inputSchema')),
@@ -191,7 +190,7 @@ function readEntry(doc: ParsedDocument, at: ObjectNode, node: ObjectNode, shape:
       if (jsonSchema && jsonSchema.kind !== 'null') parameters = toJsonValue(jsonSchema);
       else if (params && params.kind !== 'null') parameters = einoParamsToSchema(doc, params);
       return {
-        offset: at.offset,
+        offset: node.offset,
         name: nameOf(doc, node, looseField(node, 'name')),
         description: stringField(doc, looseField(node, 'desc'), 'tool desc'),
         parameters,
@@ -310,8 +309,8 @@ export function readToolList(doc: ParsedDocument, list: ArrayNode, options: Tool
   const deferred: boolean[] = [];
   let anyDeferred = false;
   const origin = { file: doc.file, lines: doc.lines };
-  eachEntry(doc, list, (item, entry) => {
-    const e = readEntry(doc, item, entry, shape);
+  eachEntry(doc, list, (_item, entry) => {
+    const e = readEntry(doc, entry, shape);
     if (e.deferLoading) anyDeferred = true;
     if (options.skipToolSearch && e.name === 'tool_search') {
       const where = locate(doc, e.offset);

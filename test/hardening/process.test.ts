@@ -149,12 +149,14 @@ describe('output files are written atomically', () => {
     expect(leftovers(tmp.dir)).toEqual([]);
   });
 
-  it('an invalid suite writes no report: the old one stays whole', async () => {
+  it('an invalid suite replaces the old report (atomically) with one that says why, never a stale or partial one', async () => {
     const out = join(tmp.dir, 'kept.xml');
     writeFileSync(out, 'the previous report');
     const r = await spawnCli(['test', invalid, '--reporter', 'junit', '--output', out]);
     expectCleanError(r, invalid);
-    expect(readFileSync(out, 'utf8')).toBe('the previous report');
+    const xml = readFileSync(out, 'utf8');
+    expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="toolsearch" tests="1" failures="0" errors="1"')).toBe(true);
+    expect(xml).toContain('<error message="');
     expect(leftovers(tmp.dir)).toEqual([]);
   });
 

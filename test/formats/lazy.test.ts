@@ -1,0 +1,275 @@
+/**
+ * Large JSON values are read lazily (src/formats/json.ts): checked whole,
+ * built on demand, plain values read straight from the text. Everything a
+ * reader can observe must be what building the whole tree gives: nodes and
+ * positions, plain values (null prototypes, key order, strings, numbers),
+ * every error with its location and excerpt, and what the catalog and
+ * transcript loaders make of a document. Each check here reads the same text
+ * both ways (`setLazyTextLength(0)`: every array and object lazy).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { mergeTools, readCatalogDocument } from '../../src/formats/catalog.js';
+import { readInputText, releaseBytes } from '../../src/formats/input-text.js';
+import { LAZY_TEXT_LENGTH, setLazyTextLength } from '../../src/formats/json.js';
+import { eachItem, type Node, type ObjectNode, PLAIN_VALUE, toJsonValue, transientObject } from '../../src/formats/nodes.js';
+import { parseText } from '../../src/formats/parse.js';
+import { readInputFile } from '../../src/formats/read.js';
+import { readTranscriptDocument } from '../../src/formats/transcript.js';
+import { fixture, Scratch } from './helpers.js';
+
+const scratch = new Scratch();
+afterAll(() => scratch.remove());
+
+/** `fn` with JSON values longer than `length` read lazily (0: all of them). */
+function withLazyLength<T>(length: number, fn: () => T): T {
+  const previous = setLazyTextLength(length);
+  try {
+    return fn();
+  } finally {
+    setLazyTextLength(previous);
+  }
+}
+const lazily = <T>(fn: () => T): T => withLazyLength(0, fn);
+/** Lazy above 40 characters: small containers that are kept are built whole (the other path of a lazy node). */
+const partly = <T>(fn: () => T): T => withLazyLength(40, fn);
+const eagerly = <T>(fn: () => T): T => withLazyLength(Number.POSITIVE_INFINITY, fn);
+
+/** What `fn` returns, or the InputError it throws (message, location, excerpt). */
+function outcome(fn: () => unknown): unknown {
+  try {
+    return { value: fn() };
+  } catch (err) {
+    const e = err as { name?: string; message?: string; location?: unknown; excerpt?: unknown };
+    if (e.name !== 'InputError') throw err;
+    return { error: { message: e.message, location: e.location, excerpt: e.excerpt } };
+  }
+}
+
+/** A node tree as plain data: kinds, offsets, keys and their offsets, values and number literals. */
+function tree(node: Node): unknown {
+  switch (node.kind) {
+    case 'null':
+      return ['null', node.offset];
+    case 'bool':
+    case 'string':
+      return [node.kind, node.offset, node.value];
+    case 'number':
+      return ['number', node.offset, node.value, node.raw];
+    case 'array':
+      return ['array', node.offset, node.items.map(tree)];
+    case 'object':
+      return ['object', node.offset, [...node.members.values()].map((m) => [m.key, m.keyOffset, tree(m.value)])];
+  }
+}
+
+/** Throws unless `a` and `b` are the same data: prototypes, own keys in order, numbers by `Object.is`. */
+function expectSame(a: unknown, b: unknown, path = '$'): void {
+  if (a === null || typeof a !== 'object' || b === null || typeof b !== 'object') {
+    if (!Object.is(a, b)) throw new Error(`${path}: ${String(a)} ≠ ${String(b)}`);
+    return;
+  }
+  if (Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) throw new Error(`${path}: different prototypes`);
+  const ka = Reflect.ownKeys(a);
+  const kb = Reflect.ownKeys(b);
+  if (ka.join('\0') !== kb.join('\0')) throw new Error(`${path}: keys ${ka.map(String).join(',')} ≠ ${kb.map(String).join(',')}`);
+  for (const k of ka) expectSame((a as Record<PropertyKey, unknown>)[k], (b as Record<PropertyKey, unknown>)[k], `${path}.${String(k)}`);
+}
+
+/** Every way of reading `text` gives the same result lazily, partly lazily and built whole. */
+function expectSameBothWays(file: string, text: string): void {
+  const ways = [eagerly, lazily, partly];
+  const results = ways.map((way) => {
+    const parsed = way(() => outcome(() => parseText(file, text)));
+    if (!('value' in (parsed as object))) return { parsed };
+    return way(() => ({
+      // Walked first, then plain values of fresh parses (the lazy nodes untouched).
+      tree: tree(parseText(file, text).root),
+      plain: toJsonValue(parseText(file, text).root),
+      catalog: outcome(() => readCatalogDocument(parseText(file, text))),
+      transcript: outcome(() => readTranscriptDocument(parseText(file, text))),
+    }));
+  });
+  for (const r of results.slice(1)) expectSame(r, results[0]);
+}
+
+describe('a value read lazily is the value built whole', () => {
+  const texts: Array<[string, string]> = [
+    ['x.json', '{"a": [1, -0, 0.1, 1e400, -2.5E-3, 12345678901234567890], "b": {"c": {"d": [[], {}, [[]]]}}}'],
+    ['x.json', '{"__proto__": {"constructor": {"toString": 1}}, "2": "two", "1": "one", "b": null, "a": true}'],
+    ['x.json', '[{"\\ud800": "\\udc00", "k\\u0065y": "v\\u00e9\\n", "x": "\\ud83d\\ude00 😀 İstanbul"}]'],
+    ['x.json', ' \r\n[ {"a" :\t{ "b" : [ 1 , 2 ] } } ]\r\n'],
+    ['x.json', '[1, "two", true, false, null, [], {}]'],
+    ['x.json', '"just a string"'],
+    ['x.json', `{"tools": [${Array.from({ length: 30 }, (_, i) => `{"name": "t${i}", "description": "tool ${i}", "parameters": {"type": "object", "properties": {"q${i}": {"type": "string", "description": "The query text."}}, "required": ["q${i}"]}}`).join(', ')}]}`],
+    ['log.json', '{"a": {"b": 1}}\n{"c": [2, {"d": 3}]}\n'],
+    ['x.jsonl', '{"a": {"b": 1}}\n\n[{"c": 2}]\r\n"s"\n'],
+  ];
+  it.each(texts)('%s %s', (file, text) => expectSameBothWays(file, text));
+
+  it('a raw unpaired surrogate in the text stays as it is, an escaped one becomes U+FFFD', () => {
+    expectSameBothWays('x.json', '{"a": ["raw \ud800 here", "escaped \\ud800 here"], "\udc00": {"k": "\\udc00"}}');
+    const v = lazily(() => toJsonValue(parseText('x.json', '{"a": {"b": ["raw \ud800", "esc \\ud800"]}}').root)) as { a: { b: string[] } };
+    expect(v.a.b).toEqual(['raw \ud800', 'esc \uFFFD']);
+  });
+
+  it('plain values have no prototype at any depth, and every key is an own property', () => {
+    const v = lazily(() => toJsonValue(parseText('x.json', '{"a": {"__proto__": {"polluted": 1}, "b": [{"constructor": 2}]}}').root)) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(v)).toBeNull();
+    const a = v.a as Record<string, unknown>;
+    expect(Object.getPrototypeOf(a)).toBeNull();
+    expect(Object.keys(a)).toEqual(['__proto__', 'b']);
+    expect(Object.getPrototypeOf(a.__proto__)).toBeNull();
+    expect(Object.getPrototypeOf((a.b as object[])[0])).toBeNull();
+    expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
+  });
+
+  it('every catalog and transcript fixture', () => {
+    for (const dir of ['catalogs', 'transcripts']) {
+      for (const name of readdirSync(fixture(dir))) {
+        if (!/\.(json|jsonl)$/.test(name)) continue;
+        const file = fixture(`${dir}/${name}`);
+        expectSameBothWays(file, readFileSync(file, 'utf8'));
+      }
+    }
+  });
+
+  it('the demo catalogs', () => {
+    const dir = fixture('../catalogs');
+    for (const name of readdirSync(dir).filter((n) => n.endsWith('.json'))) {
+      const file = `${dir}/${name}`;
+      expectSameBothWays(file, readFileSync(file, 'utf8'));
+    }
+  });
+});
+
+describe('errors anywhere in a lazily read value, as in a full parse', () => {
+  const params = (inner: string): string => `{"tools": [{"name": "a", "description": "d", "parameters": {"type": "object", "properties": {"q": ${inner}}}}]}`;
+  const bad = [
+    params('{"type": "string",}'),
+    params('{"type": "string" "x": 1}'),
+    params('{"type": "str\ting"}'),
+    params('{"type": "\\x"}'),
+    params('{"type": "\\u12"}'),
+    params('{"type": 01}'),
+    params('{"type": -}'),
+    params('{"type": 1.e5}'),
+    params('{"type": tru}'),
+    params('{"type": nul'),
+    params('{"type": "open'),
+    params('[1, 2,]'),
+    params('{"a": 1, "a": 2}'),
+    params('{"a": 1, "\\u0061": 2}'),
+    params('{"\\ud800": 1, "\\udc00": 2}'),
+    params('{"a": {"b": 1, "c": {"d": 1, "d": 2}}, "e": 3}'),
+    `${params('{}')} trailing`,
+    `${params('{}')}\n{"second": "value"}`,
+    params('{"a": [[[[[[[[[[1]]]]]]]]]]}'),
+  ];
+  it.each(bad.map((t, i) => [i, t]))('case %i', (_i, text) => {
+    expectSameBothWays('x.json', text as string);
+    expectSameBothWays('x.json', (text as string).replace(/, /g, ',\r\n  '));
+    const limited = (depth: number) => () => outcome(() => tree(parseText('x.json', text as string, { limits: { maxDepth: depth } }).root));
+    for (const depth of [3, 6, 8]) expectSame(lazily(limited(depth)), eagerly(limited(depth)));
+  });
+
+  it('a duplicate key deep inside a tool schema is reported at its second occurrence', () => {
+    const text = params('{"type": "string", "type": "number"}');
+    const e = lazily(() => outcome(() => parseText('x.json', text))) as { error: { message: string; location: unknown } };
+    expect(e.error.message).toBe('duplicate key "type" (first at 1:100)');
+    expect(e.error.location).toEqual({ file: 'x.json', line: 1, column: 118 });
+  });
+});
+
+describe('catalogs read lazily', () => {
+  it('a name defined twice points at the second definition, after astral characters on the same line', () => {
+    const tool = (n: string, d: string) => `{"name": "${n}", "description": "${d}", "parameters": {"type": "object"}}`;
+    const text = `{"tools": [${tool('a', '𝔘𝔫𝔦𝔠𝔬𝔡𝔢 😀')}, ${tool('b', 'İstanbul')}, ${tool('a', '検索')}]}`;
+    for (const way of [lazily, eagerly]) {
+      const e = way(() => outcome(() => mergeTools([readCatalogDocument(parseText('x.json', text)).tools])));
+      expect(e).toEqual({
+        error: {
+          // Columns count code points: the entry starts at UTF-16 offset 172.
+          message: 'duplicate tool name "a": first defined at x.json:1:12, again at x.json:1:165',
+          location: { file: 'x.json', line: 1, column: 165 },
+          excerpt: expect.stringContaining('^'),
+        },
+      });
+      expectSame(e, eagerly(() => outcome(() => mergeTools([readCatalogDocument(parseText('x.json', text)).tools]))));
+    }
+  });
+
+  it('across files and with a prefix, OpenAI namespaces, defer_loading and skipped provider tools', () => {
+    const openai = JSON.stringify([
+      { type: 'web_search' },
+      { type: 'namespace', name: 'ns', tools: [{ type: 'function', name: 'n1', description: 'd', parameters: { type: 'object' } }, { type: 'namespace', tools: [{ type: 'function', name: 'n2', defer_loading: true }] }] },
+      { type: 'function', function: { name: 'f', description: 'x', parameters: { properties: { a: { type: 'string' } } } } },
+    ]);
+    expectSameBothWays('openai.json', openai);
+    for (const way of [lazily, partly]) {
+      const read = (options = {}) => outcome(() => readCatalogDocument(parseText('openai.json', openai), options));
+      expectSame(way(() => read({ prefix: 'srv' })), eagerly(() => read({ prefix: 'srv' })));
+      expectSame(way(() => read({ format: 'anthropic' })), eagerly(() => read({ format: 'anthropic' })));
+      const twice = () => outcome(() => mergeTools([readCatalogDocument(parseText('a.json', openai)).tools, readCatalogDocument(parseText('b.json', openai)).tools]));
+      expectSame(way(twice), eagerly(twice));
+    }
+  });
+
+  it('a catalog longer than LAZY_TEXT_LENGTH is read lazily by default, to the same tools', () => {
+    const entry = (i: number) =>
+      `{"name":"tool_${i}","description":"Does thing ${i} with İstanbul data.","parameters":{"type":"object","properties":{"q":{"type":"string","description":"The query ${i}."},"n":{"type":"integer"}},"required":["q"]}}`;
+    const parts: string[] = [];
+    let length = 0;
+    for (let i = 0; length <= LAZY_TEXT_LENGTH; i++) {
+      parts.push(entry(i));
+      length += parts[parts.length - 1]!.length + 1;
+    }
+    const text = `{"tools":[${parts.join(',')}]}`;
+    const doc = parseText('big.json', text);
+    expect((doc.root as { [PLAIN_VALUE]?: unknown })[PLAIN_VALUE]).toBeTypeOf('function');
+    const lazy = readCatalogDocument(doc);
+    const whole = eagerly(() => readCatalogDocument(parseText('big.json', text)));
+    expect(lazy.tools.length).toBe(parts.length);
+    expectSame(lazy, whole);
+  });
+});
+
+describe('reading once without keeping', () => {
+  it('transientObject and eachItem give what members and items give', () => {
+    const text = '[{"a": {"b": [1, {"c": 2}]}, "d": "e"}, [3, [4]], "f", 5]';
+    const lazy = lazily(() => parseText('x.json', text).root);
+    const whole = eagerly(() => parseText('x.json', text).root);
+    if (lazy.kind !== 'array' || whole.kind !== 'array') throw new Error('expected arrays');
+    const lazyItems = [...eachItem(lazy)];
+    expect(lazyItems.map(tree)).toEqual(whole.items.map(tree));
+    const first = lazyItems[0] as ObjectNode;
+    expect(tree(transientObject(first))).toEqual(tree(whole.items[0]!));
+    // Built nodes and nodes of values built whole are given as they are.
+    expect(transientObject(whole.items[0] as ObjectNode)).toBe(whole.items[0]);
+    expect(eachItem(whole)).toBe(whole.items);
+    expect(tree(lazy)).toEqual(tree(whole));
+    expect(transientObject(lazy.items[0] as ObjectNode)).toBe(lazy.items[0]);
+    expect([...eachItem(lazy)]).toEqual([...lazy.items]);
+  });
+});
+
+describe('readInputText', () => {
+  it('gives the text readInputFile gives, and frees a large file buffer at once', () => {
+    const big = scratch.write('big.json', `[${'"x",'.repeat(400_000)}"é"]`);
+    const small = scratch.write('small.json', '\uFEFF{"a": "é"}');
+    for (const file of [big, small]) expect(readInputText(file)).toBe(readInputFile(file).text);
+    const { bytes } = readInputFile(big);
+    const buffer = bytes.buffer;
+    releaseBytes(bytes);
+    expect(buffer.byteLength).toBe(0);
+  });
+
+  it('leaves small buffers and views of shared memory alone', () => {
+    const small = readInputFile(scratch.write('s.json', '[1]')).bytes;
+    releaseBytes(small);
+    expect(small.byteLength).toBe(3);
+    const shared = new Uint8Array(new ArrayBuffer(4 << 20), 16, 2 << 20);
+    releaseBytes(shared);
+    expect(shared.byteLength).toBe(2 << 20);
+  });
+});
