@@ -51,6 +51,9 @@ export function addCatalogOptions(cmd: Command, what: string): Command {
 export async function loadCatalog(flags: CatalogFlags, warn: (message: string) => void): Promise<Catalog> {
   const files = flags.catalog ?? [];
   if (files.length === 0) throw new UsageError('a catalog is required: -c, --catalog <file>');
+  if (flags.prefix !== undefined && !/^[^\s\p{Cc}]+$/u.test(flags.prefix)) {
+    throw new UsageError(`--prefix must be a server name without spaces or control characters, got ${JSON.stringify(flags.prefix)}`);
+  }
   const timeout = Number(flags.mcpTimeout ?? '30');
   if (!Number.isFinite(timeout) || timeout <= 0) throw new UsageError(`--mcp-timeout must be a positive number of seconds, got ${flags.mcpTimeout}`);
   let catalog: Catalog;

@@ -93,7 +93,7 @@ interface Entry {
 export interface ToolListOptions {
   /** The shape every entry must have; `auto` classifies each entry. */
   readonly shape: ToolShape | 'auto';
-  /** With a prefix, names become `mcp__<prefix>__<name>`. */
+  /** With a prefix, the names of MCP-shaped tools become `mcp__<prefix>__<name>` (other shapes keep theirs, with a warning). */
   readonly prefix?: string;
   /** Skip a tool named `tool_search` (in a logged request body it is the middleware's own tool). */
   readonly skipToolSearch?: boolean;
@@ -309,6 +309,11 @@ export function readToolList(doc: ParsedDocument, list: ArrayNode, options: Tool
   const deferred: boolean[] = [];
   let anyDeferred = false;
   const origin = { file: doc.file, lines: doc.lines };
+  // The prefix names MCP tools/list results as an MCP client does; other shapes keep their names.
+  const prefix = options.prefix !== undefined && shape === 'mcp' ? options.prefix : undefined;
+  if (options.prefix !== undefined && prefix === undefined) {
+    warnings.push(`${doc.file}: --prefix applies to MCP tools/list results only; this ${shape} catalog keeps its names`);
+  }
   eachEntry(doc, list, (_item, entry) => {
     const e = readEntry(doc, entry, shape);
     if (e.deferLoading) anyDeferred = true;
@@ -317,7 +322,7 @@ export function readToolList(doc: ParsedDocument, list: ArrayNode, options: Tool
       warnings.push(`${where.file}:${where.line}:${where.column}: skipped tool_search (the middleware's own tool, not a catalog tool)`);
       return;
     }
-    const name = options.prefix !== undefined ? `mcp__${options.prefix}__${e.name}` : e.name;
+    const name = prefix !== undefined ? `mcp__${prefix}__${e.name}` : e.name;
     const isStatic = shape === 'toolsearch' && e.static;
     const source = locate(doc, e.offset);
     // One literal per case: the properties in this order, and no property added later (V8 then stores them in the object itself).

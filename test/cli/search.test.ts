@@ -248,6 +248,17 @@ describe.concurrent('search', () => {
     expect(JSON.parse(r.stdout).matches).toEqual(['a']);
   });
 
+  it('--prefix applies to MCP-shaped files only (others keep their names, with a warning); a server name with spaces is refused', async ({ expect }) => {
+    const [mixed, bad] = await Promise.all([
+      run(['search', '-c', `${FX}/mcp-tools.json`, '-c', `${FX}/dup-a.yaml`, '--prefix', 'gh', 'first', 'issues', '--json']),
+      run(['search', '-c', `${FX}/mcp-tools.json`, '--prefix', 'my server', 'x']),
+    ]);
+    expect(JSON.parse(mixed.stdout).matches).toEqual(['mcp__gh__list-issues', 'a']);
+    expect(mixed.stderr).toBe(`warning: ${FX}/dup-a.yaml: --prefix applies to MCP tools/list results only; this toolsearch catalog keeps its names\n`);
+    expect(mixed.code).toBe(0);
+    expect([bad.code, bad.stdout, bad.stderr]).toEqual([2, '', 'error: --prefix must be a server name without spaces or control characters, got "my server"\n']);
+  });
+
   it('--prefix names MCP tools/list tools mcp__<server>__<tool>; hyphens stay (and --why says what that costs)', async ({ expect }) => {
     const r = await run(['search', '-c', `${FX}/mcp-tools.json`, '--prefix', 'github', 'list', 'issues', '--why', 'mcp__github__list-issues']);
     expect(lines(r.stdout)).toEqual([

@@ -84,7 +84,8 @@ describe('loadCatalogSpecs', () => {
 
   it('uses --prefix as the server name, and reports a name defined by a file and a server', async () => {
     const file = join(tmp, 'clash.yaml');
-    writeFileSync(file, 'tools:\n  - name: create_issue\n    description: From a file.\n');
+    // An MCP tools/list result saved to a file: --prefix names its tools too.
+    writeFileSync(file, 'tools:\n  - name: create_issue\n    description: From a file.\n    inputSchema: {type: object}\n');
     const cmd = serverCommand(['--tools', '1']);
     const err = await loadCatalogSpecs([file, `mcp:${cmd}`], { prefix: 'gh' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InputError);

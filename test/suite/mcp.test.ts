@@ -67,7 +67,8 @@ cases:
     const spec = `mcp:${serverCommand(['--tools', '2'])}`;
     const dir = join(tmp, 'mixed');
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'local.yaml'), 'tools:\n  - name: local_tool\n    description: A local tool.\n');
+    // An MCP tools/list result saved to a file: --prefix names its tools too.
+    writeFileSync(join(dir, 'local.yaml'), 'tools:\n  - name: local_tool\n    description: A local tool.\n    inputSchema: {type: object}\n');
     const file = join(dir, 'suite.yaml');
     const head = `catalog: [local.yaml, ${JSON.stringify(spec)}]
 prefix: gh
