@@ -97,8 +97,11 @@ describe('token counting of a 100,000-letter word is quick (fuzz seed 9 #1797: 2
 
   it('simulate over a catalog with such a name finishes quickly', async () => {
     const c = tmp.file('n.yaml', `tools:\n  - name: ok\n  - name: 42 ${X}\n    description: a numeric name\n`);
-    const r = await inproc(['simulate', 'fixtures/transcripts/select-search.json', '-c', c, '--prefix', '\u001b[31m', '--json']);
+    const r = await inproc(['simulate', 'fixtures/transcripts/select-search.json', '-c', c, '--json']);
     expect(r.code, r.stderr).toBe(0);
+    // A control character in --prefix is refused before anything loads (it used to reach tool names).
+    const bad = await inproc(['simulate', 'fixtures/transcripts/select-search.json', '-c', c, '--prefix', '\u001b[31m', '--json']);
+    expect([bad.code, bad.stderr]).toEqual([2, 'error: --prefix must be a server name without spaces or control characters, got "\\u001b[31m"\n']);
   });
 });
 
