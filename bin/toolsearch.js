@@ -1,11 +1,12 @@
 #!/usr/bin/env node
+'use strict';
 // Thin shim: the CLI, bundled by `npm run build` (dist/bundle; heavy modules are chunks loaded on demand).
-// A bare --version is answered here, before any of it loads.
+// CommonJS (bin/package.json) so that a bare --version is answered before Node's ES module loader even starts.
 const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
-  const { readFileSync } = await import('node:fs');
-  process.stdout.write(`${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`);
+  process.stdout.write(`${require('../package.json').version}\n`);
 } else {
-  const { main } = await import('../dist/bundle/main.js');
-  process.exitCode = await main(argv);
+  import('../dist/bundle/main.js').then(({ main }) => main(argv)).then((code) => {
+    process.exitCode = code;
+  });
 }

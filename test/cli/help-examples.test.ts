@@ -5,12 +5,11 @@
  * never a missing file. Examples that write files run in a temporary copy
  * of `fixtures/`, never in the repository.
  */
-import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, ROOT, baseEnv, run } from './helpers.js';
+import { BIN, ROOT, run, type RunResult, sh } from './helpers.js';
 
 /** Not run, each for its reason (the text after `$ `, exactly as in the help). */
 const SKIPPED: ReadonlyMap<string, string> = new Map([
@@ -46,23 +45,8 @@ const WRITING: ReadonlyMap<string, string> = new Map([
 /** A redirection or an option that writes a file: such an example must be in WRITING (or SKIPPED). */
 const WRITES = /(?:^|\s)(?:>|>>|-o|--output|--update|-u)(?:\s|$)/;
 
-interface Result {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-function bash(command: string, cwd: string): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('/bin/bash', ['-c', command], { cwd, env: baseEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (b: Buffer) => out.push(b));
-    child.stderr.on('data', (b: Buffer) => err.push(b));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }));
-  });
-}
+/** Runs a shell command line in `cwd`. */
+const bash = (command: string, cwd: string): Promise<RunResult> => sh(command, { cwd });
 
 /** The example with `node <bin>` where it runs toolsearch (at the start, or after a pipe). */
 function commandOf(example: string, bin: string): string {
@@ -85,7 +69,7 @@ async function pool<T>(jobs: ReadonlyArray<() => Promise<T>>, n: number): Promis
 
 /** Every `$ …` line that runs toolsearch, per help text. */
 const examples: Array<{ help: string; example: string }> = [];
-const results = new Map<string, Result>();
+const results = new Map<string, RunResult>();
 let copy = '';
 
 beforeAll(async () => {

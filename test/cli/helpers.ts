@@ -52,10 +52,10 @@ export function run(args: readonly string[], options: RunOptions = {}): Promise<
   });
 }
 
-/** Runs a shell command line (for pipes such as `| head -1`) from the repository root. */
-export function sh(command: string, options: RunOptions = {}): Promise<RunResult> {
+/** Runs a shell command line (for pipes such as `| head -1`) from the repository root, or from `cwd`. */
+export function sh(command: string, options: RunOptions & { readonly cwd?: string } = {}): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn('/bin/bash', ['-c', command], { cwd: ROOT, env: baseEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('/bin/bash', ['-c', command], { cwd: options.cwd ?? ROOT, env: baseEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (b: Buffer) => out.push(b));
