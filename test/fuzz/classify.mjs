@@ -118,7 +118,13 @@ export function classify(run, given) {
     // `toolsearch help <unknown>`: commander shows the usage on stderr.
     if (errors.length === 0 && r.stderr.startsWith('Usage: toolsearch')) return { verdict: 'error', reason: 'usage shown' };
     if (errors.length !== 1) return fail(`exit 2 with ${errors.length} "error:" lines on stderr`);
-    if (r.outFile?.exists && !r.outFile.existedBefore) return fail('exit 2, yet the output file was written');
+    if (r.outFile?.exists && !r.outFile.existedBefore) {
+      // Only a JUnit report may be written on exit 2: one <error> saying why the suites did not load.
+      if (run.reportOutput !== 'xml') return fail('exit 2, yet the output file was written');
+      const bad = checkXml(r.outFile.text);
+      if (bad) return fail(`exit 2 with a JUnit error report that is not sound: ${bad}`);
+      if (!/<testsuites name="toolsearch" tests="1" failures="0" errors="1"/.test(r.outFile.text)) return fail('exit 2, yet the JUnit file is not an error report');
+    }
     return { verdict: 'error', reason: errors[0] };
   }
 
