@@ -81,22 +81,7 @@ cases:
     first: mcp__gh__local_tool
 `;
     writeFileSync(join(dir, 'ok.yaml'), head);
-    writeFileSync(
-      file,
-      `catalog: [local.yaml, ${JSON.stringify(spec)}]
-prefix: gh
-cases:
-  - name: the server's tool
-    query: create issue
-    first: mcp__gh__create_issue
-  - name: the file's tool
-    query: local
-    first: mcp__gh__local_tool
-  - name: a name the server does not have
-    query: issue
-    includes: [mcp__gh__create_isue]
-`,
-    );
+    writeFileSync(file, `${head}  - name: a name the server does not have\n    query: issue\n    includes: [mcp__gh__create_isue]\n`);
     const ok = await runSuitesAsync([file.replace('suite.yaml', 'ok.yaml')]);
     expect(ok.suites[0]!.cases.map((c) => [c.name, c.status])).toEqual([
       ["the server's tool", 'passed'],
