@@ -31,7 +31,17 @@ export function setCatalogCache(cache: CatalogCache | null): void {
   catalogCache = cache;
 }
 
-/** `-c, --catalog <file>` (repeatable), `--catalog-format`, `--prefix`. */
+/** `--mcp-timeout <seconds>`: flags, description and default, for every command that reads mcp: catalogs. */
+export const MCP_TIMEOUT_OPTION = ['--mcp-timeout <seconds>', 'timeout for mcp: catalogs (start, initialize and every page)', '30'] as const;
+
+/** The `--mcp-timeout` value in milliseconds; a usage error unless it is a positive number of seconds. */
+export function mcpTimeoutMs(value: string | undefined): number {
+  const timeout = Number(value ?? MCP_TIMEOUT_OPTION[2]);
+  if (!Number.isFinite(timeout) || timeout <= 0) throw new UsageError(`--mcp-timeout must be a positive number of seconds, got ${value}`);
+  return timeout * 1000;
+}
+
+/** `-c, --catalog <file>` (repeatable), `--catalog-format`, `--prefix`, `--mcp-timeout`, `--no-cache`. */
 export function addCatalogOptions(cmd: Command, what: string): Command {
   return cmd
     .option(
@@ -43,7 +53,7 @@ export function addCatalogOptions(cmd: Command, what: string): Command {
       new Option('--catalog-format <format>', 'catalog shape (detected from the content when auto)').choices(CATALOG_FORMATS).default('auto'),
     )
     .option('--prefix <server>', 'name the tools of an MCP tools/list result mcp__<server>__<tool>')
-    .option('--mcp-timeout <seconds>', 'timeout for mcp: catalogs (start, initialize and every page)', '30')
+    .option(...MCP_TIMEOUT_OPTION)
     .option('--no-cache', 'parse catalog files even when the cache holds them (also TOOLSEARCH_CACHE=off)');
 }
 
@@ -54,15 +64,14 @@ export async function loadCatalog(flags: CatalogFlags, warn: (message: string) =
   if (flags.prefix !== undefined && !/^[^\s\p{Cc}]+$/u.test(flags.prefix)) {
     throw new UsageError(`--prefix must be a server name without spaces or control characters, got ${JSON.stringify(flags.prefix)}`);
   }
-  const timeout = Number(flags.mcpTimeout ?? '30');
-  if (!Number.isFinite(timeout) || timeout <= 0) throw new UsageError(`--mcp-timeout must be a positive number of seconds, got ${flags.mcpTimeout}`);
+  const timeoutMs = mcpTimeoutMs(flags.mcpTimeout);
   let catalog: Catalog;
   if (files.some((f) => f.startsWith('mcp:'))) {
     // Live MCP servers: the SDK is loaded only when a catalog names one.
     const { loadCatalogSpecs } = await import('../mcp/catalog-spec.js');
     catalog = await loadCatalogSpecs(files, {
       format: flags.catalogFormat ?? 'auto',
-      timeoutMs: timeout * 1000,
+      timeoutMs,
       ...(flags.prefix !== undefined ? { prefix: flags.prefix } : {}),
     });
   } else {

@@ -1,7 +1,8 @@
 /** `toolsearch test <suite...>`: run test suites of search, select and simulate cases. */
 import { Command, Option } from 'commander';
-import { AssertionFailure, InputError, UsageError } from '../../errors.js';
+import { AssertionFailure, InputError } from '../../errors.js';
 import type { CliContext } from '../context.js';
+import { MCP_TIMEOUT_OPTION, mcpTimeoutMs } from '../inputs.js';
 
 export const REPORTERS = ['human', 'json', 'junit', 'tap'] as const;
 type Reporter = (typeof REPORTERS)[number];
@@ -60,7 +61,7 @@ export function testCommand(ctx: CliContext): Command {
     .addOption(new Option('-r, --reporter <name>', 'report format').choices(REPORTERS).default('human'))
     .option('-o, --output <file>', 'write the report to this file (atomically) instead of stdout')
     .option('-u, --update', 'write the current results into "exact" of the cases marked record: true')
-    .option('--mcp-timeout <seconds>', 'timeout for mcp: catalogs (start, initialize and every page)', '30')
+    .option(...MCP_TIMEOUT_OPTION)
     .addHelpText('after', EXAMPLES)
     .action(async (suites: string[], flags: TestFlags) => {
       await runTest(ctx, suites, flags);
@@ -69,12 +70,11 @@ export function testCommand(ctx: CliContext): Command {
 
 async function runTest(ctx: CliContext, args: string[], flags: TestFlags): Promise<void> {
   const { expandSuitePaths } = await import('../../suite/glob.js');
-  const timeout = Number(flags.mcpTimeout ?? '30');
-  if (!Number.isFinite(timeout) || timeout <= 0) throw new UsageError(`--mcp-timeout must be a positive number of seconds, got ${flags.mcpTimeout}`);
+  const timeoutMs = mcpTimeoutMs(flags.mcpTimeout);
   const { runSuitesAsync } = await import('../../suite/run.js');
   let report: Awaited<ReturnType<typeof runSuitesAsync>>;
   try {
-    report = await runSuitesAsync(expandSuitePaths(args), { update: flags.update === true, mcpTimeoutMs: timeout * 1000 });
+    report = await runSuitesAsync(expandSuitePaths(args), { update: flags.update === true, mcpTimeoutMs: timeoutMs });
   } catch (err) {
     // A suite that does not load is exit 2; with --reporter junit --output, the file still says why.
     if (err instanceof InputError && flags.reporter === 'junit' && flags.output !== undefined) {
