@@ -23,6 +23,7 @@ import { join } from 'node:path';
 import type { JsonValue } from '../core/types.js';
 import type { CatalogOptions } from './catalog.js';
 import { readInputText } from './input-text.js';
+import { nullObject } from './nodes.js';
 import { type Limits, resolveLimits } from './read.js';
 import type { Catalog, CatalogFormat, CatalogTool } from './types.js';
 
@@ -74,10 +75,10 @@ export function encodeEntry(result: CatalogFileResult): string | null {
   return exact ? text : null;
 }
 
-/** Plain objects as the loaders build them: without a prototype. */
+/** Plain objects as the loaders build them (`nullObject`, as `toJsonValue` does): without a prototype. */
 function nullPrototype(_k: string, v: unknown): unknown {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
-  const out = Object.create(null) as Record<string, unknown>;
+  const out = nullObject<unknown>();
   for (const k of Object.keys(v)) out[k] = (v as Record<string, unknown>)[k];
   return out;
 }
