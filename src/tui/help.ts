@@ -5,7 +5,7 @@
  * line saying how much is above or below.
  */
 import { displayWidth } from '../render/width.js';
-import { titleLine } from './chrome.js';
+import { hintLine, titleLine } from './chrome.js';
 import type { KeyInfo } from './keys.js';
 import { cell, fitLine, lineWidth, seg, wrapText, type Line, type Segment } from './line.js';
 
@@ -142,4 +142,9 @@ export function helpScrollDelta(input: string, key: KeyInfo, metrics: HelpMetric
 /** A help scroll offset moved by `delta`, kept within what the window allows now (a resize may have shrunk it). */
 export function scrolledHelp(current: number, delta: number, maxScroll: number): number {
   return Math.max(0, Math.min(maxScroll, Math.min(current, maxScroll) + delta));
+}
+
+/** The footer while the help is open; `scrolls`: it is taller than its window. */
+export function helpFooter(scrolls: boolean, width: number): Line {
+  return hintLine(scrolls ? [['↑↓ PgUp/Dn', 'scroll'], ['? Esc', 'close'], ['q', 'quit']] : [['? Esc', 'close help'], ['q', 'quit']], width);
 }

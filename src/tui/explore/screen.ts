@@ -8,7 +8,7 @@ import { displayWidth } from '../../render/width.js';
 import { bar, cell, fitLine, nameCell, padLine, rowLine, safe, safeName, seg, withTone, type Line, type Segment } from '../line.js';
 import type { Size } from '../size.js';
 import { hintLine, plural, scrollWindow, titleLine } from '../chrome.js';
-import { helpBody, type HelpEntry } from '../help.js';
+import { helpBody, helpFooter, type HelpEntry } from '../help.js';
 import { rankDelta, type ExploreResult } from './search.js';
 import type { ExploreState } from './state.js';
 
@@ -278,7 +278,7 @@ export function explanationLines(s: ExploreState, view: ExploreView, width: numb
 
 /** The footer; `helpScrolls`: the help is open and taller than its window. */
 export function footerLine(s: ExploreState, width: number, helpScrolls = false): Line {
-  if (s.help) return hintLine(helpScrolls ? [['↑↓ PgUp/Dn', 'scroll'], ['? Esc', 'close'], ['q', 'quit']] : [['? Esc', 'close help'], ['q', 'quit']], width);
+  if (s.help) return helpFooter(helpScrolls, width);
   if (s.notice !== null) return fitLine([seg(safeName(s.notice), 'accent')], width);
   if (s.focus === 'query') return hintLine([['Tab', 'results'], ['^F', 'fuse'], ['^Y', 'copy as test'], ['^U', 'clear'], ['Esc', 'quit']], width);
   return hintLine([['↑↓', 'select'], ['f', 'fuse'], ['+/-', 'max_results'], ['y', 'copy as test'], ['Tab', 'query'], ['?', 'help'], ['q', 'quit']], width);

@@ -8,7 +8,7 @@ import type { TokenSummary } from '../../tokens/account.js';
 import { formatCache, formatCount } from '../../tokens/format.js';
 import { displayWidth } from '../../render/width.js';
 import { hintLine, plural, scrollWindow, titleLine } from '../chrome.js';
-import { helpBody, type HelpEntry, type HelpSection } from '../help.js';
+import { helpBody, helpFooter, type HelpEntry, type HelpSection } from '../help.js';
 import { fitLine, fitName, lineWidth, nameCell, rowLine, safe, safeName, seg, wrapText, type Line, type Segment } from '../line.js';
 import type { Size } from '../size.js';
 import { messageWindow, type MessageContext } from './messages.js';
@@ -264,7 +264,7 @@ const HINTS: ReadonlyArray<readonly [string, string]> = [
 
 /** The footer; `helpScrolls`: the help is open and taller than its window. */
 export function footerLine(s: StepperState, width: number, helpScrolls = false): Line {
-  if (s.help) return hintLine(helpScrolls ? [['↑↓ PgUp/Dn', 'scroll'], ['? Esc', 'close'], ['q', 'quit']] : [['? Esc', 'close help'], ['q', 'quit']], width);
+  if (s.help) return helpFooter(helpScrolls, width);
   if (s.pending) return fitLine([seg('… ', 'accent'), seg(`re-simulating (mode ${s.pending.mode}, replay ${s.pending.replay ? 'on' : 'off'})`)], width);
   if (s.error !== null) return fitLine([seg('✗ ', 'error'), seg(`re-simulation failed: ${safe(s.error)}`, 'error')], width);
   if (s.editingFilter) return hintLine([['type', 'to filter tools by name'], ['⏎', 'keep'], ['Esc', 'clear']], width);
