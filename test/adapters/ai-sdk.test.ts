@@ -10,8 +10,8 @@ const call = (id: string, toolName: string, input: unknown): Call => ({ type: 't
 const toolStep = (...calls: Call[]) => ({ content: calls, finishReason: { unified: 'tool-calls' as const, raw: undefined }, usage, warnings: [] });
 const textStep = (text: string) => ({ content: [{ type: 'text' as const, text }], finishReason: { unified: 'stop' as const, raw: undefined }, usage, warnings: [] });
 
-/** Dynamic tools that record their executions. */
-function recordingTools() {
+/** A tool factory whose tools record their executions in `ran`. */
+function recorder() {
   const ran: string[] = [];
   const make = (name: string, description: string): Tool => ({
     description,
@@ -21,6 +21,12 @@ function recordingTools() {
       return `${name} done`;
     },
   });
+  return { ran, make };
+}
+
+/** Dynamic tools that record their executions. */
+function recordingTools() {
+  const { ran, make } = recorder();
   return {
     ran,
     tools: {
@@ -197,15 +203,7 @@ describe('createToolSearch', () => {
 describe('JavaScript object keys are ordinary tool names', () => {
   /** Tools named like properties of Object.prototype, each an own property (a computed key: `{ __proto__: x }` would set the prototype). */
   function objectKeyTools() {
-    const ran: string[] = [];
-    const make = (name: string, description: string): Tool => ({
-      description,
-      inputSchema: jsonSchema({ type: 'object', properties: {} }),
-      execute: async () => {
-        ran.push(name);
-        return `${name} done`;
-      },
-    });
+    const { ran, make } = recorder();
     const dynamicTools: Record<string, Tool> = {};
     for (const [name, description] of [
       ['__proto__', 'The prototype tool.'],

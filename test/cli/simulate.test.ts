@@ -1,5 +1,6 @@
 import { describe, it } from 'vitest';
 import { FX, lines, run } from './helpers.js';
+import { TRANSCRIPT_VARIANTS } from '../fixtures/variants.js';
 
 const SMALL = `${FX}/small.yaml`;
 const CHAT = `${FX}/chat.json`;
@@ -285,19 +286,12 @@ describe.concurrent('simulate', () => {
   // nothing) gives the very same report; never exit 0 with messages lost.
   // Eino reading an OpenAI Chat body is the reference's own reading of tool
   // messages without tool_name, and says so on stderr.
-  const SOURCES = [
-    ['json', 'eino'],
-    ['jsonl', 'eino'],
-    ['openai.json', 'openai'],
-    ['openai-responses.json', 'openai-responses'],
-    ['anthropic.json', 'anthropic'],
-  ] as const;
   const autoRuns = new Map<string, ReturnType<typeof run>>();
   const autoRun = (file: string): ReturnType<typeof run> => {
     if (!autoRuns.has(file)) autoRuns.set(file, run(['simulate', '--no-tokens', file, '-c', DEMO, '--json']));
     return autoRuns.get(file)!;
   };
-  for (const [ext, own] of SOURCES) {
+  for (const [ext, own] of TRANSCRIPT_VARIANTS) {
     for (const forced of ['eino', 'openai', 'openai-responses', 'anthropic'] as const) {
       it(`keyword-search-then-call.${ext} (${own}) with --format ${forced}`, async ({ expect }) => {
         const file = `${T}/keyword-search-then-call.${ext}`;

@@ -21,23 +21,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBatch } from '../../src/cli/batch.js';
 import { limitsFromEnv } from '../../src/cli/limits.js';
 import { runToolSearch, ToolIndex } from '../../src/core/index.js';
-import { InputError } from '../../src/errors.js';
 import { loadCatalogFiles, loadTranscriptFile, parseText } from '../../src/formats/index.js';
 import { DEFAULT_LIMITS, resolveLimits, setHostLimits } from '../../src/formats/read.js';
 import { DEMO, expectCleanError, inproc, ROOT, spawnCli, tempDir } from './helpers.js';
+import { inputError } from '../formats/helpers.js';
 
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
-
-function inputError(f: () => unknown): InputError {
-  try {
-    f();
-  } catch (err) {
-    if (err instanceof InputError) return err;
-    throw err;
-  }
-  throw new Error('expected an InputError');
-}
 
 const nestedArrays = (n: number): string => '['.repeat(n) + ']'.repeat(n);
 const nestedObjects = (n: number): string => '{"a":'.repeat(n) + '1' + '}'.repeat(n);

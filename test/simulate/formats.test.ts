@@ -12,16 +12,10 @@ import { loadTranscriptFile } from '../../src/formats/transcript.js';
 import type { Catalog } from '../../src/formats/types.js';
 import { simulate } from '../../src/simulate/engine.js';
 import type { SimulationReport } from '../../src/simulate/report.js';
+import { TRANSCRIPT_VARIANTS } from '../fixtures/variants.js';
 
 const dir = fileURLToPath(new URL('../../fixtures/transcripts/', import.meta.url));
 const demo = loadCatalogFiles([fileURLToPath(new URL('../../fixtures/catalogs/demo.yaml', import.meta.url))]);
-const VARIANTS = [
-  ['json', 'eino'],
-  ['jsonl', 'eino'],
-  ['openai.json', 'openai'],
-  ['openai-responses.json', 'openai-responses'],
-  ['anthropic.json', 'anthropic'],
-] as const;
 
 /** What must agree across formats: everything but the file name, the format and the assistant's prose. */
 function comparable(r: SimulationReport): unknown {
@@ -91,13 +85,13 @@ describe('the same conversation in all five transcript formats', () => {
         .map((f) => f.replace(/\.(openai|openai-responses|anthropic)\.json$/, '')),
     );
     expect([...told].sort()).toEqual([...scenarios].sort());
-    for (const s of scenarios) for (const [ext] of VARIANTS) expect(fs.existsSync(`${dir}${s}.${ext}`), `${s}.${ext}`).toBe(true);
+    for (const s of scenarios) for (const [ext] of TRANSCRIPT_VARIANTS) expect(fs.existsSync(`${dir}${s}.${ext}`), `${s}.${ext}`).toBe(true);
   });
 
   for (const scenario of scenarios) {
     for (const mode of ['default', 'native'] as const) {
       it(`${scenario}: identical turns in every format (${mode} mode)`, () => {
-        const reports = VARIANTS.map(([ext, format]) => {
+        const reports = TRANSCRIPT_VARIANTS.map(([ext, format]) => {
           const r = run(`${scenario}.${ext}`, demo, mode);
           expect(r.transcript.format, ext).toBe(format);
           return r;
@@ -105,7 +99,7 @@ describe('the same conversation in all five transcript formats', () => {
         const first = comparable(reports[0]!);
         for (const r of reports.slice(1)) expect(comparable(r), r.transcript.file).toEqual(first);
         // Request bodies carry the demo catalog themselves: the same simulation without -c.
-        for (const [ext] of VARIANTS.slice(2)) expect(comparable(run(`${scenario}.${ext}`, null, mode)), ext).toEqual(first);
+        for (const [ext] of TRANSCRIPT_VARIANTS.slice(2)) expect(comparable(run(`${scenario}.${ext}`, null, mode)), ext).toEqual(first);
       });
     }
 
