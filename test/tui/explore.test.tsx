@@ -43,7 +43,11 @@ describe('explore', () => {
     await eventually(() => expect(frame()).toContain('1 keyword · 6 of 7 tools match · showing 5'));
     expect(lineWith(frame(), '› 1')).toContain('linear__create_issue');
     await press(stdin, 'o', 't', 'i', 'o', 'n');
-    await eventually(() => expect(frame()).toContain('1 keyword · 1 of 7 tools match · showing 1'));
+    // "noti" already matches only notion__search (as a part substring): wait for the frame of the whole word.
+    await eventually(() => {
+      expect(frame()).toContain('query › notion');
+      expect(frame()).toContain('1 keyword · 1 of 7 tools match · showing 1');
+    });
     expect(lineWith(frame(), '› 1')).toMatch(/› 1 {2}notion__search +████████ 10 {2}Search Notion pages and databases/);
     for (const l of frame().split('\n')) expect(displayWidth(l)).toBeLessThanOrEqual(80);
     expect(frame().split('\n')).toHaveLength(23);
