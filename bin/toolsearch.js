@@ -1,7 +1,23 @@
-#!/usr/bin/env node
+#!/bin/sh
+':' //; # Run as a program, this file is first a POSIX sh script (these ':' lines; Node reads each as a string and a comment).
+':' //; # NODE_EXTRA_CA_CERTS makes Node load every root certificate before it runs a line of code (~40 ms a start);
+':' //; # only TLS needs them. Unless an argument could lead to a network or a child process (mcp, ://, test, import),
+':' //; # Node starts without the variable, and the JavaScript below puts it back in the environment at once.
+':' //; keep=; for a in "$@"; do case $a in *[Mm][Cc][Pp]*|*://*) keep=1; break;; esac; done
+':' //; for a in "$@"; do case $a in -*) ;; test|import) keep=1; break;; *) break;; esac; done
+':' //; if [ -z "$keep" ] && [ -n "${NODE_EXTRA_CA_CERTS+set}" ]; then TOOLSEARCH_DEFERRED_EXTRA_CA_CERTS=$NODE_EXTRA_CA_CERTS; export TOOLSEARCH_DEFERRED_EXTRA_CA_CERTS; unset NODE_EXTRA_CA_CERTS; fi
+':' //; exec node "$0" "$@"
 'use strict';
 // Thin shim: the CLI, bundled by `npm run build` (dist/bundle; heavy modules are chunks loaded on demand).
 // CommonJS (bin/package.json) so that a bare --version is answered before Node's ES module loader even starts.
+// `node bin/toolsearch.js …` skips the sh lines above and runs exactly as configured.
+const deferred = process.env.TOOLSEARCH_DEFERRED_EXTRA_CA_CERTS;
+if (deferred !== undefined) {
+  // Children (none are started on this path) and our own code see the environment as the user set it.
+  process.env.NODE_EXTRA_CA_CERTS = deferred;
+  delete process.env.TOOLSEARCH_DEFERRED_EXTRA_CA_CERTS;
+  globalThis[Symbol.for('toolsearch.extraCaCertsDeferred')] = true;
+}
 const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   process.stdout.write(`${require('../package.json').version}\n`);
