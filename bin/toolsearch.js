@@ -8,12 +8,13 @@
 ':' //; if [ -z "$keep" ] && [ -n "${NODE_EXTRA_CA_CERTS+set}" ]; then TOOLSEARCH_DEFERRED_EXTRA_CA_CERTS=$NODE_EXTRA_CA_CERTS; export TOOLSEARCH_DEFERRED_EXTRA_CA_CERTS; unset NODE_EXTRA_CA_CERTS; fi
 ':' //; exec node "$0" "$@"
 'use strict';
-// Thin shim: the CLI, bundled by `npm run build` (dist/bundle; heavy modules are chunks loaded on demand).
-// CommonJS (bin/package.json) so that a bare --version is answered before Node's ES module loader even starts.
+// Thin shim: the CLI is one CommonJS bundle built by `npm run build` (dist/bundle/main.cjs), loaded by
+// dist/bundle/boot.cjs through V8's code cache (src/cli/boot.ts). CommonJS here too (bin/package.json),
+// so that a bare --version is answered before anything else is loaded.
 // `node bin/toolsearch.js …` skips the sh lines above and runs exactly as configured.
 const deferred = process.env.TOOLSEARCH_DEFERRED_EXTRA_CA_CERTS;
 if (deferred !== undefined) {
-  // Children (none are started on this path) and our own code see the environment as the user set it.
+  // Children and our own code see the environment as the user set it.
   process.env.NODE_EXTRA_CA_CERTS = deferred;
   delete process.env.TOOLSEARCH_DEFERRED_EXTRA_CA_CERTS;
   globalThis[Symbol.for('toolsearch.extraCaCertsDeferred')] = true;
@@ -22,7 +23,6 @@ const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   process.stdout.write(`${require('../package.json').version}\n`);
 } else {
-  import('../dist/bundle/main.js').then(({ main }) => main(argv)).then((code) => {
-    process.exitCode = code;
-  });
+  const { join } = require('node:path');
+  require('../dist/bundle/boot.cjs').boot(join(__dirname, '..', 'dist', 'bundle', 'main.cjs'), argv);
 }

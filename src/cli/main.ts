@@ -2,11 +2,19 @@
  * CLI entry: parses argv, runs a command, returns the exit code. The only
  * module that touches `process` (streams, env); see `exit.ts` for the codes.
  */
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { CliContext, type CliIo } from './context.js';
 
 const EXIT_OK = 0;
+
+/** Set by the bundler (src/build/bundle.mjs). */
+declare const __TOOLSEARCH_BUILD_ID__: string;
+
+/** What identifies this code to the catalog cache (which hashes it into every key). */
+function buildIdentity(): string {
+  if (typeof __TOOLSEARCH_BUILD_ID__ === 'string') return __TOOLSEARCH_BUILD_ID__;
+  return readFileSync(new URL(import.meta.url), 'utf8');
+}
 
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -69,15 +77,10 @@ export async function main(argv: string[], io?: CliIo): Promise<number> {
     ]);
     setHostLimits(limitsFromEnv(ctx.io.env));
     // A process of its own gets the loaded-catalog cache (src/formats/catalog-cache.ts) unless
-    // TOOLSEARCH_CACHE turns it off. The build identity is this file's content: in the bundle
-    // it names every chunk by content hash, so a rebuild that changes any code changes it.
+    // TOOLSEARCH_CACHE turns it off. The build identity: in the bundle, a hash of everything it is
+    // built from (src/build/bundle.mjs); run from tsc's output, this file's content.
     if (io === undefined && !cache.cacheDisabledByEnv(ctx.io.env)) {
-      setCatalogCache(
-        cache.fileCatalogCache(cache.cacheDirFromEnv(ctx.io.env), () => {
-          const self = readFileSync(new URL(import.meta.url));
-          return `${version()} ${createHash('sha256').update(self).digest('hex')}`;
-        }),
-      );
+      setCatalogCache(cache.fileCatalogCache(cache.cacheDirFromEnv(ctx.io.env), () => `${version()} ${buildIdentity()}`));
     }
     await buildProgram(ctx, version()).parseAsync(argv, { from: 'user' });
     return EXIT_OK;

@@ -18,7 +18,6 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { JsonValue } from '../core/types.js';
 import type { CatalogOptions } from './catalog.js';
@@ -115,18 +114,7 @@ export function decodeEntry(text: string, file: string): CatalogFileResult | und
   return { tools, format: e.format, warnings: e.warnings };
 }
 
-/** Whether the environment turns the cache off (`TOOLSEARCH_CACHE=0`, `off`, `false` or `no`). */
-export function cacheDisabledByEnv(env: Readonly<Record<string, string | undefined>>): boolean {
-  const v = env.TOOLSEARCH_CACHE?.trim().toLowerCase();
-  return v === '0' || v === 'off' || v === 'false' || v === 'no';
-}
-
-/** The cache directory the environment names (see the module comment). */
-export function cacheDirFromEnv(env: Readonly<Record<string, string | undefined>>): string {
-  if (env.TOOLSEARCH_CACHE_DIR) return env.TOOLSEARCH_CACHE_DIR;
-  const base = env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache');
-  return join(base, 'toolsearch');
-}
+export { cacheDirFromEnv, cacheDisabledByEnv } from './cache-dir.js';
 
 /**
  * A cache kept as files in `dir`. `build` identifies the code that reads and

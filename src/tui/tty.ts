@@ -44,7 +44,8 @@ export async function importInkForTerminal(env: NodeJS.ProcessEnv = process.env)
   const hidden = CI_VARIABLES.filter((k) => k in env).map((k) => [k, env[k]] as const);
   for (const [k] of hidden) delete env[k];
   try {
-    await import('ink');
+    // The bundled CLI's static imports of Ink read it from here (see src/build/bundle.mjs).
+    (globalThis as Record<symbol, unknown>)[Symbol.for('toolsearch.ink')] = await import('ink');
   } finally {
     for (const [k, v] of hidden) env[k] = v;
   }

@@ -650,13 +650,13 @@ function buildCli(): boolean {
       console.log(`  (build reported errors; using what it emitted)\n    ${out.join('\n    ')}`);
     }
   }
-  return existsSync(join(REPO, 'dist/bundle/main.js'));
+  return existsSync(join(REPO, 'dist/bundle/main.cjs'));
 }
 
 async function benchCli(): Promise<void> {
   section('Whole-process CLI (bin/toolsearch.js … run as a program, as npm links it; median wall time)');
   if (!buildCli()) {
-    console.log('  dist/bundle/main.js not found: skipped');
+    console.log('  dist/bundle/main.cjs not found: skipped');
     return;
   }
   rmSync(CACHE_DIR, { recursive: true, force: true });
@@ -814,7 +814,7 @@ function benchRss(): void {
       ...(size === 100_000 ? { target: '≤ 400 MB', ok: mb <= 400 } : {}),
     });
   } else console.log(`  library child failed: ${lib.stderr.slice(0, 300)}`);
-  if (existsSync(join(REPO, 'dist/bundle/main.js')) && TIME_BIN) {
+  if (existsSync(join(REPO, 'dist/bundle/main.cjs')) && TIME_BIN) {
     const r = run([CLI, 'search', '-c', catalogFile, '--batch', queries]);
     if (r.status === 0) {
       const mb = r.maxRssKb / 1024;

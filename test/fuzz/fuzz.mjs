@@ -11,7 +11,7 @@
  *
  * Options: --iterations N (default 1000), --seed S (default: from the clock,
  * printed), --start K (first iteration, default 0), --mode inproc|spawn
- * (default inproc: `main(argv, io)` of dist/bundle/main.js, the esbuild
+ * (default inproc: `main(argv, io)` of dist/bundle/main.cjs, the esbuild
  * bundle that bin/toolsearch.js runs, in worker threads; spawn: `node
  * bin/toolsearch.js` per run), --entry bundle|tsc (inproc: run the bundle,
  * the default, or the tsc output dist/cli/main.js),
@@ -22,7 +22,7 @@
  * errors seen), --plan-only (print what each iteration would run, run
  * nothing: shows that the plan depends on the seed alone), --main FILE (the
  * module exporting `main` to run in process, e.g. a snapshot of
- * dist/bundle/main.js while others rebuild; overrides --entry), --bin FILE
+ * dist/bundle/main.cjs while others rebuild; overrides --entry), --bin FILE
  * (the same for --mode spawn: a copy of bin/toolsearch.js beside such a
  * snapshot). The summary names what ran (`target`).
  *
@@ -44,7 +44,7 @@ import { loadCorpus, planEnv, planIteration, prepareWorkspace } from './scenario
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 let BIN = join(ROOT, 'bin/toolsearch.js');
 /** What `--entry` picks for the in-process mode: what users run (the bundle behind bin/toolsearch.js), or the tsc output. */
-const ENTRIES = { bundle: join(ROOT, 'dist/bundle/main.js'), tsc: join(ROOT, 'dist/cli/main.js') };
+const ENTRIES = { bundle: join(ROOT, 'dist/bundle/main.cjs'), tsc: join(ROOT, 'dist/cli/main.js') };
 let MAIN_JS = ENTRIES.bundle;
 const WORKER = fileURLToPath(new URL('./worker.mjs', import.meta.url));
 
@@ -342,7 +342,7 @@ export async function runFuzz(options) {
   if (o.bin) BIN = o.bin;
   const target = o.mode === 'spawn' ? BIN : MAIN_JS;
   if (!o.planOnly && !existsSync(target)) usage(`${relative(ROOT, target) || target} not found: run \`npm run build\` first`);
-  if (o.mode === 'spawn' && !o.planOnly && !o.bin && !existsSync(ENTRIES.bundle)) usage('dist/bundle/main.js not found: run `npm run build` first');
+  if (o.mode === 'spawn' && !o.planOnly && !o.bin && !existsSync(ENTRIES.bundle)) usage('dist/bundle/main.cjs not found: run `npm run build` first');
   const ws = mkdtempSync(join(tmpdir(), 'toolsearch-fuzz-'));
   const fixturesDir = join(ROOT, 'fixtures');
   const { corpus } = loadCorpus(fixturesDir);

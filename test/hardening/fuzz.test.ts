@@ -48,7 +48,7 @@ describe('fuzz (short deterministic pass)', () => {
     const r = await fuzz(['--iterations', ITERATIONS, '--seed', SEED, '--json', '--quiet', '--timeout', '30']);
     const summary = JSON.parse(r.stdout.trim().split('\n').pop()!) as Summary;
     expect(summary.failed, r.stdout).toEqual([]);
-    expect([summary.mode, summary.target]).toEqual(['inproc', 'dist/bundle/main.js']); // what bin/toolsearch.js runs, not the tsc output
+    expect([summary.mode, summary.target]).toEqual(['inproc', 'dist/bundle/main.cjs']); // what bin/toolsearch.js runs, not the tsc output
     expect(summary.failures).toBe(0);
     expect(summary.iterations).toBe(Number(ITERATIONS));
     expect(summary.results + summary.errors).toBe(summary.runs);

@@ -12,7 +12,7 @@ import { nodeEval, serverCommand } from './helpers.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(ROOT, 'bin/toolsearch.js');
-const TRACE = fileURLToPath(new URL('./fixtures/trace-imports.mjs', import.meta.url));
+const TRACE = fileURLToPath(new URL('../bench/trace-modules.mjs', import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), 'toolsearch-import-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
@@ -166,7 +166,7 @@ describe('mcp: catalogs in other commands', () => {
 describe('lazy loading', () => {
   it('search loads neither the MCP SDK, nor the tokenizer, nor the AI SDK', async () => {
     const trace = join(tmp, 'search.trace');
-    const r = await run(['search', '-c', 'fixtures/catalogs/demo.yaml', 'create', 'issue'], { nodeArgs: ['--import', TRACE], env: { TRACE_IMPORTS: trace } });
+    const r = await run(['search', '-c', 'fixtures/catalogs/demo.yaml', 'create', 'issue'], { nodeArgs: ['--import', TRACE], env: { TOOLSEARCH_TRACE_MODULES: trace } });
     expect(r.code).toBe(0);
     const urls = readFileSync(trace, 'utf8').split('\n');
     expect(urls.some((u) => u.includes('/dist/bundle/'))).toBe(true); // the trace works

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const REGISTER = fileURLToPath(new URL('./module-log/register.mjs', import.meta.url));
+const REGISTER = fileURLToPath(new URL('../bench/trace-modules.mjs', import.meta.url));
 const DEMO = 'fixtures/catalogs/demo.yaml';
 const TRANSCRIPT = 'fixtures/transcripts/keyword-search-then-call.json';
 const dir = mkdtempSync(join(tmpdir(), 'toolsearch-modules-'));
@@ -26,7 +26,7 @@ function traced(nodeArgs: string[]): Promise<{ code: number | null; stdout: stri
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', REGISTER, ...nodeArgs], {
       cwd: ROOT,
-      env: { ...process.env, NO_COLOR: '1', TOOLSEARCH_MODULE_LOG: log },
+      env: { ...process.env, NO_COLOR: '1', TOOLSEARCH_TRACE_MODULES: log },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     const out: Buffer[] = [];

@@ -1,0 +1,163 @@
+/**
+ * The CLI's loader: bin/toolsearch.js → dist/bundle/boot.cjs (this file,
+ * bundled) → dist/bundle/main.cjs (the CLI, one CommonJS bundle).
+ *
+ * Node 20 compiles a script from its source at every start, and has no
+ * compile cache of its own (Node 22's `module.enableCompileCache()`). So the
+ * bundle is compiled here with V8's code cache: the first run writes the code
+ * V8 compiled (after the command ran, so it holds every function it used) to
+ * the cache directory, and later runs hand it back to V8, which then skips
+ * parsing and compiling. V8 checks that a cache fits its own version and
+ * flags (and rejects it otherwise: the file is then rewritten); the file's
+ * name carries the build, the bundle's size and time, Node's version and the
+ * architecture, so a cache is never used for other code.
+ *
+ * A code cache is code: it is only read from a directory and a file that
+ * belong to the user and that nobody else can write. It is skipped where the
+ * catalog cache is (`TOOLSEARCH_CACHE=off`, `--no-cache`), and any problem
+ * with it (unreadable, read-only, full disk) only means compiling from source.
+ */
+import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { Script } from 'node:vm';
+import { cacheDirFromEnv, cacheDisabledByEnv } from '../formats/cache-dir.js';
+
+/** Set by the bundler (src/build/bundle.mjs): a hash of everything the bundle is built from. */
+declare const __TOOLSEARCH_BUILD_ID__: string;
+
+/** Code cache files kept (one per build, Node version and architecture in use); older ones are removed. */
+export const MAX_CODE_CACHES = 4;
+
+/** What the bundle exports. */
+export interface CliBundle {
+  main(argv: string[]): Promise<number>;
+}
+
+export interface LoadedBundle {
+  readonly bundle: CliBundle;
+  /** Writes the code cache when there was none (or V8 rejected it); call after the command ran. */
+  saveCodeCache(): void;
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** Whether `argv` asks for no cache (`--no-cache` before a `--`). */
+function noCacheFlag(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end < 0 ? argv : argv.slice(0, end)).includes('--no-cache');
+}
+
+/** Whether `path` belongs to this user and nobody else can write it. */
+function ownedAndPrivate(st: { uid: number; mode: number }): boolean {
+  const uid = process.getuid?.();
+  return (uid === undefined || st.uid === uid) && (st.mode & 0o022) === 0;
+}
+
+/** The code cache file for `file`, or null when caching is off. */
+export function codeCachePath(file: string, size: number, mtimeMs: number, env: Env, argv: readonly string[]): string | null {
+  if (cacheDisabledByEnv(env) || noCacheFlag(argv)) return null;
+  const build = typeof __TOOLSEARCH_BUILD_ID__ === 'string' ? __TOOLSEARCH_BUILD_ID__ : 'dev';
+  const name = `code-${build}-${size}-${Math.trunc(mtimeMs)}-${process.version}-${process.arch}.bin`.replace(/[^\w.-]/g, '_');
+  return join(cacheDirFromEnv(env), name);
+}
+
+/** The cached code at `path` when the file and its directory are the user's own and private. */
+function readCodeCache(path: string): Buffer | undefined {
+  let fd: number;
+  try {
+    if (!ownedAndPrivate(statSync(dirname(path)))) return undefined;
+    fd = openSync(path, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    return ownedAndPrivate(fstatSync(fd)) ? readFileSync(fd) : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function writeCodeCache(path: string, data: Buffer): void {
+  const dir = dirname(path);
+  const tmp = `${path}.${process.pid}.tmp`;
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    writeFileSync(tmp, data, { mode: 0o600 });
+    renameSync(tmp, path);
+  } catch {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // nothing was written
+    }
+    return;
+  }
+  prune(dir);
+}
+
+/** Removes the oldest code caches beyond {@link MAX_CODE_CACHES}. */
+function prune(dir: string): void {
+  try {
+    const files = readdirSync(dir).filter((n) => n.startsWith('code-'));
+    if (files.length <= MAX_CODE_CACHES) return;
+    const aged = files.map((n) => {
+      try {
+        return { n, t: statSync(join(dir, n)).mtimeMs };
+      } catch {
+        return { n, t: 0 };
+      }
+    });
+    aged.sort((a, b) => b.t - a.t);
+    for (const { n } of aged.slice(MAX_CODE_CACHES)) unlinkSync(join(dir, n));
+  } catch {
+    // another process pruned first
+  }
+}
+
+/**
+ * Loads the CommonJS bundle `file` as `require` would (same wrapper, same
+ * `require` relative to it), through V8's code cache when it may.
+ */
+export function loadBundle(file: string, argv: readonly string[], env: Env = process.env): LoadedBundle {
+  // The bundle's import() of ES module packages (Ink, fuse.js, the MCP SDK, the tokenizer) is this
+  // function (see src/build/bundle.mjs): Node's own loader, resolving from this directory. A vm
+  // script's own import() would need an experimental vm option.
+  (globalThis as Record<symbol, unknown>)[Symbol.for('toolsearch.import')] ??= (specifier: string) => import(specifier);
+  const fd = openSync(file, 'r');
+  let source: string;
+  let cachePath: string | null;
+  try {
+    const st = fstatSync(fd);
+    cachePath = codeCachePath(file, st.size, st.mtimeMs, env, argv);
+    source = readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
+  }
+  const cachedData = cachePath === null ? undefined : readCodeCache(cachePath);
+  // Node's own CommonJS wrapper, on the first line so that line numbers stay those of the file.
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) { ${source}\n});`, {
+    filename: file,
+    cachedData,
+  });
+  const module = { exports: {} as CliBundle };
+  (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, createRequire(file), module, file, dirname(file));
+  const stale = cachePath !== null && (cachedData === undefined || script.cachedDataRejected === true);
+  return {
+    bundle: module.exports,
+    saveCodeCache() {
+      if (stale) writeCodeCache(cachePath!, script.createCachedData());
+    },
+  };
+}
+
+/** Runs the CLI in `file` with `argv`; sets the exit code when it is done. */
+export function boot(file: string, argv: string[]): void {
+  const { bundle, saveCodeCache } = loadBundle(file, argv);
+  void bundle.main(argv).then((code) => {
+    process.exitCode = code;
+    saveCodeCache();
+  });
+}

@@ -1,0 +1,20 @@
+/**
+ * Where toolsearch keeps its caches (loaded catalogs, and the CLI's compiled
+ * code: see src/cli/boot.ts), and the switch that turns them off. Kept apart
+ * from catalog-cache.ts so that the boot loader needs nothing else.
+ */
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+/** Whether the environment turns the cache off (`TOOLSEARCH_CACHE=0`, `off`, `false` or `no`). */
+export function cacheDisabledByEnv(env: Readonly<Record<string, string | undefined>>): boolean {
+  const v = env.TOOLSEARCH_CACHE?.trim().toLowerCase();
+  return v === '0' || v === 'off' || v === 'false' || v === 'no';
+}
+
+/** The cache directory: `$TOOLSEARCH_CACHE_DIR`, else `$XDG_CACHE_HOME/toolsearch`, else `~/.cache/toolsearch`. */
+export function cacheDirFromEnv(env: Readonly<Record<string, string | undefined>>): string {
+  if (env.TOOLSEARCH_CACHE_DIR) return env.TOOLSEARCH_CACHE_DIR;
+  const base = env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache');
+  return join(base, 'toolsearch');
+}
