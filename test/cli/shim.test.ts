@@ -5,9 +5,9 @@
  * network or a child process, and the JavaScript puts the variable back.
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, DEMO, ROOT, type RunResult, baseEnv, run } from './helpers.js';
 
@@ -61,7 +61,7 @@ async function handed(args: readonly string[], env: { ca: string | undefined } =
 
 describe('the sh part of bin/toolsearch.js', () => {
   const deferred = [
-    ['--version'],
+    ['--help'],
     ['search', '-c', DEMO, 'create', 'issue'],
     ['--no-color', 'search', 'test', 'import'],
     ['simulate', 'fixtures/transcripts/keyword-search-then-call.json', '-c', DEMO],
@@ -99,6 +99,47 @@ describe('the sh part of bin/toolsearch.js', () => {
   it('hands every argument over exactly: spaces, quotes, globs, $, backslashes, newlines, empty strings', async () => {
     const args = ['search', 'a b', "it's", '"q"', '*', '$HOME', '\\n', 'line\nbreak', '', '-', '--', '--x=y z'];
     expect((await handed(args)).args).toEqual([BIN, ...args]);
+  });
+});
+
+describe('--version in the sh part', () => {
+  const version = `${(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version}\n`;
+  const viaFake = (bin: string, args: string[]) =>
+    new Promise<RunResult>((resolve, reject) => {
+      const e = baseEnv({ NODE_EXTRA_CA_CERTS: undefined });
+      e.PATH = `${fakeNodeDir}:${e.PATH ?? ''}`;
+      const child = spawn(bin, args, { cwd: dir, env: e, stdio: ['ignore', 'pipe', 'pipe'] });
+      const out: Buffer[] = [];
+      child.stdout.on('data', (b: Buffer) => out.push(b));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: '' }));
+    });
+
+  it('answers a bare --version or -V from package.json without starting Node (the stand-in node is never run)', async () => {
+    expect(await viaFake(BIN, ['--version'])).toEqual({ code: 0, stdout: version, stderr: '' });
+    expect(await viaFake(BIN, ['-V'])).toEqual({ code: 0, stdout: version, stderr: '' });
+    // The same answer as Node's path.
+    expect((await run(['--version'])).stdout).toBe(version);
+  });
+
+  it('finds package.json through a symlink, absolute or relative, as npm links bins', async () => {
+    const links = join(dir, 'links');
+    mkdirSync(links, { recursive: true });
+    symlinkSync(BIN, join(links, 'abs'));
+    symlinkSync(relative(links, BIN), join(links, 'rel'));
+    expect(await viaFake(join(links, 'abs'), ['--version'])).toEqual({ code: 0, stdout: version, stderr: '' });
+    expect(await viaFake(join(links, 'rel'), ['--version'])).toEqual({ code: 0, stdout: version, stderr: '' });
+  });
+
+  it('leaves everything else to Node: other arguments with it, or no version found', async () => {
+    expect((await viaFake(BIN, ['--version', 'x'])).stdout).toMatch(/^CA=/);
+    expect((await viaFake(BIN, ['search', '--version'])).stdout).toMatch(/^CA=/);
+    const pkg = join(dir, 'pkg');
+    mkdirSync(join(pkg, 'bin'), { recursive: true });
+    writeFileSync(join(pkg, 'package.json'), '{ "name": "x" }\n');
+    copyFileSync(BIN, join(pkg, 'bin', 'toolsearch.js'));
+    chmodSync(join(pkg, 'bin', 'toolsearch.js'), 0o755);
+    expect((await viaFake(join(pkg, 'bin', 'toolsearch.js'), ['--version'])).stdout).toMatch(/^CA=/);
   });
 });
 
