@@ -2,8 +2,8 @@
  * CLI entry: parses argv, runs a command, returns the exit code. The only
  * module that touches `process` (streams, env); see `exit.ts` for the codes.
  */
-import { readFileSync } from 'node:fs';
-import { CliContext, type CliIo } from './context.js';
+import { fstatSync, readFileSync, type Stats, writeSync } from 'node:fs';
+import { CliContext, type CliIo, type OutStream } from './context.js';
 
 const EXIT_OK = 0;
 
@@ -21,33 +21,85 @@ function version(): string {
   return pkg.version;
 }
 
+/** Blocks the thread for a millisecond (a full pipe whose reader is slow). */
+const SLEEP = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * File descriptor `fd` as an output stream when it is a pipe, a socket or a
+ * file: writing there needs none of the stream machinery Node sets up for
+ * process.stdout (~5 ms of module loading at every start). Writes are
+ * synchronous, as process.stdout's are for pipes and files on Linux, and
+ * complete (a full non-blocking pipe is waited for). A terminal keeps
+ * process.stdout, and so does a device such as /dev/null (fstat cannot tell
+ * it from a terminal). `onClosed` runs when the reader has gone away (EPIPE).
+ */
+function fdStream(fd: number, onClosed: () => void): OutStream | null {
+  let st: Stats;
+  try {
+    st = fstatSync(fd);
+  } catch {
+    return null;
+  }
+  if (!st.isFIFO() && !st.isSocket() && !st.isFile()) return null;
+  return {
+    isTTY: false,
+    write(chunk: string) {
+      const bytes = Buffer.from(chunk, 'utf8');
+      for (let at = 0; at < bytes.length; ) {
+        try {
+          at += writeSync(fd, bytes, at);
+        } catch (err) {
+          const code = (err as NodeJS.ErrnoException).code;
+          if (code === 'EAGAIN') {
+            Atomics.wait(SLEEP, 0, 0, 1);
+            continue;
+          }
+          if (code === 'EPIPE') {
+            onClosed();
+            return true;
+          }
+          throw err;
+        }
+      }
+      return true;
+    },
+  };
+}
+
 /** Whether a stream error is the reader having gone away (a closed pipe). */
 function isClosedPipe(err: NodeJS.ErrnoException): boolean {
   return err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED';
 }
 
-/**
- * A closed stdout pipe (`toolsearch search … | head -1`) ends the process
- * quietly with exit 0: the reader has what it wanted. A closed stderr is
- * ignored: only warnings and messages are lost, and the exit code the run
- * computes is kept (a warning must not turn success into exit 1).
- */
-function exitQuietlyOnEpipe(): void {
-  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-    if (isClosedPipe(err)) process.exit(EXIT_OK);
-    throw err;
+/** `stream`, with `onClosed` run when its reader has gone away; other errors are thrown. */
+function guarded(stream: NodeJS.WriteStream, onClosed: () => void): NodeJS.WriteStream {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (isClosedPipe(err)) onClosed();
+    else throw err;
   });
-  process.stderr.on('error', (err: NodeJS.ErrnoException) => {
-    if (isClosedPipe(err)) return;
-    throw err;
-  });
+  return stream;
 }
 
+/**
+ * The process's own streams, each set up on first use. A closed stdout pipe
+ * (`toolsearch search … | head -1`) ends the process quietly with exit 0: the
+ * reader has what it wanted. A closed stderr is ignored: only warnings and
+ * messages are lost, and the exit code the run computes is kept (a warning
+ * must not turn success into exit 1).
+ */
 function processIo(): CliIo {
+  const stdoutClosed = () => process.exit(EXIT_OK);
+  const stderrClosed = () => {};
+  let stdout: OutStream | undefined;
+  let stderr: OutStream | undefined;
   return {
-    stdout: process.stdout,
-    stderr: process.stderr,
-    // A getter: reading process.stdin sets up a stream (and loads its modules), which only --batch - needs.
+    get stdout() {
+      return (stdout ??= fdStream(1, stdoutClosed) ?? guarded(process.stdout, stdoutClosed));
+    },
+    get stderr() {
+      return (stderr ??= guarded(process.stderr, stderrClosed));
+    },
+    // Reading process.stdin sets up a stream (and loads its modules), which only --batch - needs.
     get stdin() {
       return process.stdin;
     },
@@ -56,7 +108,6 @@ function processIo(): CliIo {
 }
 
 export async function main(argv: string[], io?: CliIo): Promise<number> {
-  if (io === undefined) exitQuietlyOnEpipe();
   const ctx = new CliContext(io ?? processIo());
   // Known before parsing, so even a usage error honours it (options end at `--`).
   const end = argv.indexOf('--');

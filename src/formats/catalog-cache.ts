@@ -3,12 +3,16 @@
  * -c big.yaml …` a thousand times parses the YAML once.
  *
  * An entry is what {@link readCatalogDocument} returned for one file (tools,
- * detected format, warnings), stored as JSON under a key that hashes
- * everything the result depends on: the file's text (not its name or date),
- * the path as given (it appears in locations and warnings), the loader
- * options and limits, and a build identity (a new build never reads an old
- * build's entries). A hit therefore returns exactly what parsing would —
- * values that JSON cannot carry (non-finite numbers, -0) are never stored.
+ * detected format, warnings), stored as JSON with everything the result
+ * depends on: the file's text (not its name or date), the path as given (it
+ * appears in locations and warnings), the loader options and limits, and a
+ * build identity (a new build never reads an old build's entries). The entry's
+ * file name is a hash of them, and a hit is only taken when the entry repeats
+ * them exactly (so even two texts with the same hash cannot be mixed up):
+ * a hit returns exactly what parsing would — values that JSON cannot carry
+ * (non-finite numbers, -0) are never stored. The hash is a plain 64-bit one
+ * (no `node:crypto`, which alone costs a start ~7 ms), since a collision
+ * costs only a miss.
  * Any problem with the cache (unreadable, corrupt, full disk, read-only home)
  * is a miss or a skipped write, never an error: the catalog is then parsed.
  *
@@ -16,7 +20,6 @@
  * `$TOOLSEARCH_CACHE_DIR`, else `$XDG_CACHE_HOME/toolsearch`, else
  * `~/.cache/toolsearch`; the oldest are removed beyond {@link MAX_ENTRIES}.
  */
-import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { JsonValue } from '../core/types.js';
@@ -27,7 +30,7 @@ import { type Limits, resolveLimits } from './read.js';
 import type { Catalog, CatalogFormat, CatalogTool } from './types.js';
 
 /** Bumped whenever the stored shape changes. */
-const ENTRY_VERSION = 1;
+const ENTRY_VERSION = 2;
 /** Most entries kept; older ones are removed after a write. */
 export const MAX_ENTRIES = 64;
 /** Files larger than this (in UTF-16 code units of text) are not cached: parsing JSON that size is as fast as reading an entry. */
@@ -40,17 +43,29 @@ export interface CatalogFileResult {
   readonly warnings: string[];
 }
 
+/** What an entry is made from, and where it is kept. */
+export interface CacheKey {
+  /** A hash of `settings` and `text`: the entry's file name. */
+  readonly id: string;
+  /** The build, the path as given, the loader options and limits, as one string. */
+  readonly settings: string;
+  /** The file's text. */
+  readonly text: string;
+}
+
 /** Where entries are kept. */
 export interface CatalogCache {
   /** The key of `text` read from `file` with these loader settings. */
-  key(file: string, text: string, settings: { format: string; prefix: string | undefined; limits: Limits }): string;
-  get(key: string, file: string): CatalogFileResult | undefined;
-  set(key: string, result: CatalogFileResult): void;
+  key(file: string, text: string, settings: { format: string; prefix: string | undefined; limits: Limits }): CacheKey;
+  get(key: CacheKey, file: string): CatalogFileResult | undefined;
+  set(key: CacheKey, result: CatalogFileResult): void;
 }
 
 type StoredTool = [name: string, description: string, isStatic: 0 | 1, line: number, column: number, parameters?: JsonValue];
 interface StoredEntry {
   readonly v: number;
+  readonly settings: string;
+  readonly text: string;
   readonly format: CatalogFormat;
   readonly warnings: string[];
   readonly tools: StoredTool[];
@@ -58,15 +73,15 @@ interface StoredEntry {
 
 const FORMATS = new Set<string>(['toolsearch', 'openai', 'anthropic', 'mcp', 'eino', 'request']);
 
-/** JSON text of an entry, or null when a value would not read back identically. */
-export function encodeEntry(result: CatalogFileResult): string | null {
+/** JSON text of the entry for `key`, or null when a value would not read back identically. */
+export function encodeEntry(result: CatalogFileResult, key: CacheKey): string | null {
   let exact = true;
   const tools: StoredTool[] = result.tools.map((t) => {
     const row: StoredTool = [t.name, t.description, t.static ? 1 : 0, t.source.line, t.source.column];
     if (t.parameters !== undefined) row.push(t.parameters);
     return row;
   });
-  const entry: StoredEntry = { v: ENTRY_VERSION, format: result.format, warnings: result.warnings, tools };
+  const entry: StoredEntry = { v: ENTRY_VERSION, settings: key.settings, text: key.text, format: result.format, warnings: result.warnings, tools };
   const text = JSON.stringify(entry, (_k, v: unknown) => {
     if (typeof v === 'number' && (!Number.isFinite(v) || Object.is(v, -0))) exact = false;
     return v;
@@ -74,25 +89,30 @@ export function encodeEntry(result: CatalogFileResult): string | null {
   return exact ? text : null;
 }
 
-/** Plain objects as the loaders build them (`nullObject`, as `toJsonValue` does): without a prototype. */
-function nullPrototype(_k: string, v: unknown): unknown {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
+/** `v` with every plain object rebuilt as the loaders build them (`nullObject`, as `toJsonValue` does): without a prototype. */
+function nullPrototypes(v: unknown): unknown {
+  if (v === null || typeof v !== 'object') return v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) v[i] = nullPrototypes(v[i]);
+    return v;
+  }
   const out = nullObject<unknown>();
-  for (const k of Object.keys(v)) out[k] = (v as Record<string, unknown>)[k];
+  for (const k of Object.keys(v)) out[k] = nullPrototypes((v as Record<string, unknown>)[k]);
   return out;
 }
 
 const isInt = (x: unknown): x is number => typeof x === 'number' && Number.isInteger(x) && x >= 0;
 
-/** The entry in `text` for `file`, or undefined when it is not a well-formed entry of this version. */
-export function decodeEntry(text: string, file: string): CatalogFileResult | undefined {
+/** The entry in `text` for `file`, or undefined when it is not a well-formed entry of this version made from `key`. */
+export function decodeEntry(text: string, file: string, key: CacheKey): CatalogFileResult | undefined {
   let e: StoredEntry;
   try {
-    e = JSON.parse(text, nullPrototype) as StoredEntry;
+    e = JSON.parse(text) as StoredEntry;
   } catch {
     return undefined;
   }
   if (e === null || typeof e !== 'object' || e.v !== ENTRY_VERSION || !FORMATS.has(e.format)) return undefined;
+  if (e.settings !== key.settings || e.text !== key.text) return undefined;
   if (!Array.isArray(e.warnings) || !e.warnings.every((w) => typeof w === 'string') || !Array.isArray(e.tools)) return undefined;
   const tools: CatalogTool[] = [];
   for (const row of e.tools) {
@@ -108,7 +128,7 @@ export function decodeEntry(text: string, file: string): CatalogFileResult | und
       static: isStatic === 1,
       source: { file, line, column },
     };
-    if (row.length === 6) tool.parameters = row[5] as JsonValue;
+    if (row.length === 6) tool.parameters = nullPrototypes(row[5]) as JsonValue;
     tools.push(tool);
   }
   return { tools, format: e.format, warnings: e.warnings };
@@ -122,29 +142,27 @@ export { cacheDirFromEnv, cacheDisabledByEnv } from './cache-dir.js';
  */
 export function fileCatalogCache(dir: string, build: () => string): CatalogCache {
   let buildId: string | null = null;
+  let written = 0;
   return {
     key(file, text, settings) {
       buildId ??= build();
-      const h = createHash('sha256');
-      h.update(JSON.stringify([ENTRY_VERSION, buildId, file, settings.format, settings.prefix ?? null, settings.limits]));
-      h.update('\0');
-      h.update(text);
-      return h.digest('hex').slice(0, 40);
+      const s = JSON.stringify([ENTRY_VERSION, buildId, file, settings.format, settings.prefix ?? null, settings.limits]);
+      return { id: hash64(`${s}\0${text}`), settings: s, text };
     },
     get(key, file) {
       let text: string;
       try {
-        text = readFileSync(join(dir, `catalog-${key}.json`), 'utf8');
+        text = readFileSync(join(dir, `catalog-${key.id}.json`), 'utf8');
       } catch {
         return undefined;
       }
-      return decodeEntry(text, file);
+      return decodeEntry(text, file, key);
     },
     set(key, result) {
-      const text = encodeEntry(result);
+      const text = encodeEntry(result, key);
       if (text === null) return;
-      const path = join(dir, `catalog-${key}.json`);
-      const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+      const path = join(dir, `catalog-${key.id}.json`);
+      const tmp = `${path}.${process.pid}.${Date.now().toString(36)}.${written++}.tmp`;
       try {
         mkdirSync(dir, { recursive: true, mode: 0o700 });
         writeFileSync(tmp, text, { mode: 0o600 });
@@ -159,6 +177,19 @@ export function fileCatalogCache(dir: string, build: () => string): CatalogCache
       }
     },
   };
+}
+
+/** A 64-bit hash of `s` (two 32-bit lanes, FNV-1a and a multiply-xorshift), as 16 hex digits. */
+export function hash64(s: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x9747b28c;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+    b ^= b >>> 15;
+  }
+  return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
 }
 
 /** Removes the oldest entries beyond {@link MAX_ENTRIES} (and temporary files left by a killed process). */
@@ -187,7 +218,7 @@ export interface CatalogInput {
   readonly file: string;
   readonly text: string;
   /** The cache key, or null when the file is not cached. */
-  readonly key: string | null;
+  readonly key: CacheKey | null;
   /** The cached result, when the cache holds one. */
   readonly hit: CatalogFileResult | undefined;
 }

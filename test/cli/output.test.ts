@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, it } from 'vitest';
 import { DEMO, FX, lines, run, sh } from './helpers.js';
 import { displayWidth } from '../../src/render/width.js';
@@ -143,15 +143,27 @@ describe.concurrent('terminal safety', () => {
   });
 
   it('a closed stdout pipe ends quietly with exit 0', async ({ expect }) => {
+    // toolsearch stops at once, like any filter: the writers before it may then get SIGPIPE themselves.
     const r = await sh(
-      `set -o pipefail; seq 20000 | sed 's/.*/{"query":"read file"}/' | node bin/toolsearch.js search -c ${DEMO} --batch - | head -1`,
+      `seq 20000 | sed 's/.*/{"query":"read file"}/' | node bin/toolsearch.js search -c ${DEMO} --batch - | head -1; s=("\${PIPESTATUS[@]}"); echo "toolsearch \${s[2]}, head \${s[3]}"`,
       { env: {} },
     );
     expect(r.stdout).toBe(
-      '{"matches":["mcp__filesystem__read_file","mcp__gdrive__gdrive_read_file","mcp__filesystem__read_multiple_files","mcp__filesystem__move_file","mcp__filesystem__edit_file"]}\n',
+      '{"matches":["mcp__filesystem__read_file","mcp__gdrive__gdrive_read_file","mcp__filesystem__read_multiple_files","mcp__filesystem__move_file","mcp__filesystem__edit_file"]}\ntoolsearch 0, head 0\n',
     );
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
+  });
+
+  // Perl sets O_NONBLOCK on the pipe (Node cannot): a writer must then wait when the pipe is full.
+  it.skipIf(!existsSync('/usr/bin/perl'))('a full non-blocking stdout pipe with a slow reader still gets every byte, in order', async ({ expect }) => {
+    const nonBlocking = `perl -MFcntl -e 'fcntl(STDOUT, F_SETFL, fcntl(STDOUT, F_GETFL, 0) | O_NONBLOCK) or die; exec @ARGV'`;
+    const batch = `seq 3000 | sed 's/.*/{"query":"read file","max_results":50}/'`;
+    const slow = await sh(`${batch} | ${nonBlocking} node bin/toolsearch.js search -c ${DEMO} --batch - | (sleep 1; sha256sum); echo "exit \${PIPESTATUS[2]}"`);
+    const plain = await sh(`${batch} | node bin/toolsearch.js search -c ${DEMO} --batch - | sha256sum`);
+    expect(slow.stderr).toBe('');
+    expect(slow.stdout).toBe(`${plain.stdout}exit 0\n`);
+    expect((await sh(`${batch} | node bin/toolsearch.js search -c ${DEMO} --batch - | wc -c`)).stdout.trim()).toBe('2802000');
   });
 
   it('a closed stdout pipe on human output ends quietly', async ({ expect }) => {

@@ -69,16 +69,31 @@ describe('entries', () => {
     const params = parsed.tools[0]!.parameters as Record<string, number>;
     expect(params.max).toBe(Infinity);
     expect(Object.is(params.min, -0)).toBe(true);
-    expect(encodeEntry({ tools: [...parsed.tools], format: 'toolsearch', warnings: [] })).toBeNull();
+    expect(encodeEntry({ tools: [...parsed.tools], format: 'toolsearch', warnings: [] }, { id: 'x', settings: 's', text: 't' })).toBeNull();
   });
 
   test('a corrupt, truncated or foreign entry is a miss', () => {
     const file = 'fixtures/catalogs/demo.mcp.json';
-    const good = encodeEntry({ ...loadCatalogFiles([file]), tools: [...loadCatalogFiles([file]).tools], format: 'mcp', warnings: [] })!;
-    expect(decodeEntry(good, file)).toBeDefined();
-    for (const bad of [good.slice(0, -10), '', 'null', '[]', good.replace('"v":1', '"v":2'), good.replace('"format":"mcp"', '"format":"zzz"'), '{"v":1,"format":"mcp","warnings":[],"tools":[["a","d",2,1,1]]}', '{"v":1,"format":"mcp","warnings":[3],"tools":[]}']) {
-      expect(decodeEntry(bad, file)).toBeUndefined();
+    const key = { id: 'x', settings: '[2,"test"]', text: readFileSync(file, 'utf8') };
+    const good = encodeEntry({ ...loadCatalogFiles([file]), tools: [...loadCatalogFiles([file]).tools], format: 'mcp', warnings: [] }, key)!;
+    expect(decodeEntry(good, file, key)).toBeDefined();
+    const empty = (v: string) => `{"v":${v},"settings":"[2,\\"test\\"]","text":${JSON.stringify(key.text)}`;
+    for (const bad of [
+      good.slice(0, -10),
+      '',
+      'null',
+      '[]',
+      good.replace('"v":2', '"v":1'),
+      good.replace('"format":"mcp"', '"format":"zzz"'),
+      `${empty('2')},"format":"mcp","warnings":[],"tools":[["a","d",2,1,1]]}`,
+      `${empty('2')},"format":"mcp","warnings":[3],"tools":[]}`,
+    ]) {
+      expect(decodeEntry(bad, file, key)).toBeUndefined();
     }
+    expect(decodeEntry(`${empty('2')},"format":"mcp","warnings":[],"tools":[]}`, file, key)).toEqual({ tools: [], format: 'mcp', warnings: [] }); // control
+    // Made from other settings or another text (a hash collision, say): a miss.
+    expect(decodeEntry(good, file, { ...key, settings: '[2,"other"]' })).toBeUndefined();
+    expect(decodeEntry(good, file, { ...key, text: `${key.text} ` })).toBeUndefined();
     // Through the file cache: the key's file is overwritten with garbage, the load parses again.
     const d = fresh();
     const cache = fileCatalogCache(d, () => 'test');
@@ -92,7 +107,7 @@ describe('entries', () => {
     const other = fileCatalogCache(fresh(), () => 'build-2');
     const limits = { maxBytes: 1, maxDepth: 2, maxAliases: 3, maxMessages: 4 };
     const base = cache.key('a.yaml', 'text', { format: 'auto', prefix: undefined, limits });
-    expect(cache.key('a.yaml', 'text', { format: 'auto', prefix: undefined, limits })).toBe(base);
+    expect(cache.key('a.yaml', 'text', { format: 'auto', prefix: undefined, limits })).toEqual(base);
     const variants = [
       cache.key('a.yaml', 'text!', { format: 'auto', prefix: undefined, limits }),
       cache.key('./a.yaml', 'text', { format: 'auto', prefix: undefined, limits }),
@@ -101,7 +116,22 @@ describe('entries', () => {
       cache.key('a.yaml', 'text', { format: 'auto', prefix: undefined, limits: { ...limits, maxDepth: 5 } }),
       other.key('a.yaml', 'text', { format: 'auto', prefix: undefined, limits }),
     ];
-    expect(new Set([base, ...variants]).size).toBe(variants.length + 1);
+    expect(new Set([base, ...variants].map((k) => k.id)).size).toBe(variants.length + 1);
+    expect(new Set([base, ...variants].map((k) => `${k.settings}\0${k.text}`)).size).toBe(variants.length + 1);
+  });
+
+  test('an entry under the same file name made from another text (a hash collision) is a miss, then replaced', () => {
+    const d = fresh();
+    const cache = fileCatalogCache(d, () => 'test');
+    const a = write('collide-a.yaml', 'tools:\n  - name: a\n    description: first\n');
+    loadCatalogFiles([a], { cache });
+    const [entry] = readdirSync(d);
+    // b's entry would live under the same name as a's.
+    const b = write('collide-b.yaml', 'tools:\n  - name: b\n    description: second\n');
+    const colliding: CatalogCache = { ...cache, key: (file, text, settings) => ({ ...cache.key(file, text, settings), id: entry!.slice('catalog-'.length, -'.json'.length) }) };
+    expect(loadCatalogFiles([b], { cache: colliding }).tools.map((t) => t.name)).toEqual(['b']);
+    expect(loadCatalogFiles([b], { cache: colliding }).tools.map((t) => t.name)).toEqual(['b']);
+    expect(readdirSync(d)).toEqual([entry]);
   });
 
   test('an edited file is parsed again', () => {
