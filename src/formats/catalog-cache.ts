@@ -6,13 +6,15 @@
  * detected format, warnings), stored as JSON with everything the result
  * depends on: the file's text (not its name or date), the path as given (it
  * appears in locations and warnings), the loader options and limits, and a
- * build identity (a new build never reads an old build's entries). The entry's
- * file name is a hash of them, and a hit is only taken when the entry repeats
- * them exactly (so even two texts with the same hash cannot be mixed up):
- * a hit returns exactly what parsing would — values that JSON cannot carry
- * (non-finite numbers, -0) are never stored. The hash is a plain 64-bit one
- * (no `node:crypto`, which alone costs a start ~7 ms), since a collision
- * costs only a miss.
+ * build identity (a new build never reads an old build's entries). An entry
+ * is one line of JSON (the result and the settings) followed by the text's
+ * bytes, and a hit is only taken when both repeat exactly what is being
+ * loaded (the bytes are compared, not hashed): a hit returns exactly what
+ * parsing would — values that JSON cannot carry (non-finite numbers, -0) are
+ * never stored. The entry's file name is a hash of the settings and the
+ * absolute path, so a file has one entry per settings, replaced when the file
+ * changes; nothing hashes the text (`node:crypto` alone would cost every start
+ * ~7 ms, a hash in JavaScript of a large text more).
  * Any problem with the cache (unreadable, corrupt, full disk, read-only home)
  * is a miss or a skipped write, never an error: the catalog is then parsed.
  *
@@ -21,7 +23,7 @@
  * `~/.cache/toolsearch`; the oldest are removed beyond {@link MAX_ENTRIES}.
  */
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { JsonValue } from '../core/types.js';
 import type { CatalogOptions } from './catalog.js';
 import { readInputText } from './input-text.js';
@@ -30,7 +32,7 @@ import { type Limits, resolveLimits } from './read.js';
 import type { Catalog, CatalogFormat, CatalogTool } from './types.js';
 
 /** Bumped whenever the stored shape changes. */
-const ENTRY_VERSION = 2;
+const ENTRY_VERSION = 3;
 /** Most entries kept; older ones are removed after a write. */
 export const MAX_ENTRIES = 64;
 /** Files larger than this (in UTF-16 code units of text) are not cached: parsing JSON that size is as fast as reading an entry. */
@@ -45,7 +47,7 @@ export interface CatalogFileResult {
 
 /** What an entry is made from, and where it is kept. */
 export interface CacheKey {
-  /** A hash of `settings` and `text`: the entry's file name. */
+  /** A hash of `settings` and the file's absolute path: the entry's file name. */
   readonly id: string;
   /** The build, the path as given, the loader options and limits, as one string. */
   readonly settings: string;
@@ -65,7 +67,6 @@ type StoredTool = [name: string, description: string, isStatic: 0 | 1, line: num
 interface StoredEntry {
   readonly v: number;
   readonly settings: string;
-  readonly text: string;
   readonly format: CatalogFormat;
   readonly warnings: string[];
   readonly tools: StoredTool[];
@@ -73,46 +74,47 @@ interface StoredEntry {
 
 const FORMATS = new Set<string>(['toolsearch', 'openai', 'anthropic', 'mcp', 'eino', 'request']);
 
-/** JSON text of the entry for `key`, or null when a value would not read back identically. */
-export function encodeEntry(result: CatalogFileResult, key: CacheKey): string | null {
+/** The entry for `key` (a line of JSON, then the text), or null when a value would not read back identically. */
+export function encodeEntry(result: CatalogFileResult, key: CacheKey): Buffer | null {
   let exact = true;
   const tools: StoredTool[] = result.tools.map((t) => {
     const row: StoredTool = [t.name, t.description, t.static ? 1 : 0, t.source.line, t.source.column];
     if (t.parameters !== undefined) row.push(t.parameters);
     return row;
   });
-  const entry: StoredEntry = { v: ENTRY_VERSION, settings: key.settings, text: key.text, format: result.format, warnings: result.warnings, tools };
+  const entry: StoredEntry = { v: ENTRY_VERSION, settings: key.settings, format: result.format, warnings: result.warnings, tools };
   const text = JSON.stringify(entry, (_k, v: unknown) => {
     if (typeof v === 'number' && (!Number.isFinite(v) || Object.is(v, -0))) exact = false;
     return v;
   });
-  return exact ? text : null;
+  // JSON.stringify writes no raw line break: the first one ends the header.
+  return exact ? Buffer.from(`${text}\n${key.text}`, 'utf8') : null;
 }
 
-/** `v` with every plain object rebuilt as the loaders build them (`nullObject`, as `toJsonValue` does): without a prototype. */
-function nullPrototypes(v: unknown): unknown {
-  if (v === null || typeof v !== 'object') return v;
+/** `v` with every plain object made as the loaders make them (`nullObject`, as `toJsonValue` does): without a prototype. */
+function nullPrototypes(v: unknown): void {
+  if (v === null || typeof v !== 'object') return;
   if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) v[i] = nullPrototypes(v[i]);
-    return v;
+    for (const x of v) nullPrototypes(x);
+    return;
   }
-  const out = nullObject<unknown>();
-  for (const k of Object.keys(v)) out[k] = nullPrototypes((v as Record<string, unknown>)[k]);
-  return out;
+  Object.setPrototypeOf(v, null);
+  for (const k in v) nullPrototypes((v as Record<string, unknown>)[k]);
 }
 
 const isInt = (x: unknown): x is number => typeof x === 'number' && Number.isInteger(x) && x >= 0;
 
-/** The entry in `text` for `file`, or undefined when it is not a well-formed entry of this version made from `key`. */
-export function decodeEntry(text: string, file: string, key: CacheKey): CatalogFileResult | undefined {
+/** The entry in `data` for `file`, or undefined when it is not a well-formed entry of this version made from `key`. */
+export function decodeEntry(data: Buffer, file: string, key: CacheKey): CatalogFileResult | undefined {
+  const nl = data.indexOf(0x0a);
+  if (nl < 0 || !data.subarray(nl + 1).equals(Buffer.from(key.text, 'utf8'))) return undefined;
   let e: StoredEntry;
   try {
-    e = JSON.parse(text) as StoredEntry;
+    e = JSON.parse(data.toString('utf8', 0, nl)) as StoredEntry;
   } catch {
     return undefined;
   }
-  if (e === null || typeof e !== 'object' || e.v !== ENTRY_VERSION || !FORMATS.has(e.format)) return undefined;
-  if (e.settings !== key.settings || e.text !== key.text) return undefined;
+  if (e === null || typeof e !== 'object' || e.v !== ENTRY_VERSION || !FORMATS.has(e.format) || e.settings !== key.settings) return undefined;
   if (!Array.isArray(e.warnings) || !e.warnings.every((w) => typeof w === 'string') || !Array.isArray(e.tools)) return undefined;
   const tools: CatalogTool[] = [];
   for (const row of e.tools) {
@@ -128,7 +130,10 @@ export function decodeEntry(text: string, file: string, key: CacheKey): CatalogF
       static: isStatic === 1,
       source: { file, line, column },
     };
-    if (row.length === 6) tool.parameters = nullPrototypes(row[5]) as JsonValue;
+    if (row.length === 6) {
+      nullPrototypes(row[5]);
+      tool.parameters = row[5] as JsonValue;
+    }
     tools.push(tool);
   }
   return { tools, format: e.format, warnings: e.warnings };
@@ -147,25 +152,25 @@ export function fileCatalogCache(dir: string, build: () => string): CatalogCache
     key(file, text, settings) {
       buildId ??= build();
       const s = JSON.stringify([ENTRY_VERSION, buildId, file, settings.format, settings.prefix ?? null, settings.limits]);
-      return { id: hash64(`${s}\0${text}`), settings: s, text };
+      return { id: hash64(`${s}\0${resolve(file)}`), settings: s, text };
     },
     get(key, file) {
-      let text: string;
+      let data: Buffer;
       try {
-        text = readFileSync(join(dir, `catalog-${key.id}.json`), 'utf8');
+        data = readFileSync(join(dir, `catalog-${key.id}`));
       } catch {
         return undefined;
       }
-      return decodeEntry(text, file, key);
+      return decodeEntry(data, file, key);
     },
     set(key, result) {
-      const text = encodeEntry(result, key);
-      if (text === null) return;
-      const path = join(dir, `catalog-${key.id}.json`);
+      const data = encodeEntry(result, key);
+      if (data === null) return;
+      const path = join(dir, `catalog-${key.id}`);
       const tmp = `${path}.${process.pid}.${Date.now().toString(36)}.${written++}.tmp`;
       try {
         mkdirSync(dir, { recursive: true, mode: 0o700 });
-        writeFileSync(tmp, text, { mode: 0o600 });
+        writeFileSync(tmp, data, { mode: 0o600 });
         renameSync(tmp, path);
         prune(dir);
       } catch {
@@ -179,7 +184,7 @@ export function fileCatalogCache(dir: string, build: () => string): CatalogCache
   };
 }
 
-/** A 64-bit hash of `s` (two 32-bit lanes, FNV-1a and a multiply-xorshift), as 16 hex digits. */
+/** A 64-bit hash of a short `s` (two 32-bit lanes, FNV-1a and a multiply-xorshift), as 16 hex digits. */
 export function hash64(s: string): string {
   let a = 0x811c9dc5;
   let b = 0x9747b28c;

@@ -74,26 +74,30 @@ describe('entries', () => {
 
   test('a corrupt, truncated or foreign entry is a miss', () => {
     const file = 'fixtures/catalogs/demo.mcp.json';
-    const key = { id: 'x', settings: '[2,"test"]', text: readFileSync(file, 'utf8') };
+    const key = { id: 'x', settings: '[3,"test"]', text: readFileSync(file, 'utf8') };
     const good = encodeEntry({ ...loadCatalogFiles([file]), tools: [...loadCatalogFiles([file]).tools], format: 'mcp', warnings: [] }, key)!;
     expect(decodeEntry(good, file, key)).toBeDefined();
-    const empty = (v: string) => `{"v":${v},"settings":"[2,\\"test\\"]","text":${JSON.stringify(key.text)}`;
+    const header = (json: string) => Buffer.from(`${json}\n${key.text}`);
+    const text = good.toString('utf8');
     for (const bad of [
-      good.slice(0, -10),
-      '',
-      'null',
-      '[]',
-      good.replace('"v":2', '"v":1'),
-      good.replace('"format":"mcp"', '"format":"zzz"'),
-      `${empty('2')},"format":"mcp","warnings":[],"tools":[["a","d",2,1,1]]}`,
-      `${empty('2')},"format":"mcp","warnings":[3],"tools":[]}`,
+      good.subarray(0, -10),
+      Buffer.alloc(0),
+      header('null'),
+      header('[]'),
+      header(text.slice(0, 40)),
+      Buffer.from(text.replace('"v":3', '"v":1')),
+      Buffer.from(text.replace('"format":"mcp"', '"format":"zzz"')),
+      header('{"v":3,"settings":"[3,\\"test\\"]","format":"mcp","warnings":[],"tools":[["a","d",2,1,1]]}'),
+      header('{"v":3,"settings":"[3,\\"test\\"]","format":"mcp","warnings":[3],"tools":[]}'),
     ]) {
       expect(decodeEntry(bad, file, key)).toBeUndefined();
     }
-    expect(decodeEntry(`${empty('2')},"format":"mcp","warnings":[],"tools":[]}`, file, key)).toEqual({ tools: [], format: 'mcp', warnings: [] }); // control
-    // Made from other settings or another text (a hash collision, say): a miss.
-    expect(decodeEntry(good, file, { ...key, settings: '[2,"other"]' })).toBeUndefined();
+    // Control: a well-formed header over the same text.
+    expect(decodeEntry(header('{"v":3,"settings":"[3,\\"test\\"]","format":"mcp","warnings":[],"tools":[]}'), file, key)).toEqual({ tools: [], format: 'mcp', warnings: [] });
+    // Made from other settings, or another text (one byte differs, or one more): a miss.
+    expect(decodeEntry(good, file, { ...key, settings: '[3,"other"]' })).toBeUndefined();
     expect(decodeEntry(good, file, { ...key, text: `${key.text} ` })).toBeUndefined();
+    expect(decodeEntry(good, file, { ...key, text: key.text.replace('"', "'") })).toBeUndefined();
     // Through the file cache: the key's file is overwritten with garbage, the load parses again.
     const d = fresh();
     const cache = fileCatalogCache(d, () => 'test');
@@ -102,44 +106,49 @@ describe('entries', () => {
     expect(snapshot(loadCatalogFiles([file], { cache }))).toEqual(snapshot(parsed));
   });
 
-  test('the key covers the text, the path as given, the options, the limits and the build', () => {
+  test('an entry is found by the path as given, the options, the limits and the build; the text must match besides', () => {
     const cache = fileCatalogCache(fresh(), () => 'build-1');
     const other = fileCatalogCache(fresh(), () => 'build-2');
     const limits = { maxBytes: 1, maxDepth: 2, maxAliases: 3, maxMessages: 4 };
     const base = cache.key('a.yaml', 'text', { format: 'auto', prefix: undefined, limits });
     expect(cache.key('a.yaml', 'text', { format: 'auto', prefix: undefined, limits })).toEqual(base);
+    // A new text for the same file takes the same place, and must match the stored text to be a hit.
+    expect(cache.key('a.yaml', 'text!', { format: 'auto', prefix: undefined, limits })).toEqual({ ...base, text: 'text!' });
     const variants = [
-      cache.key('a.yaml', 'text!', { format: 'auto', prefix: undefined, limits }),
       cache.key('./a.yaml', 'text', { format: 'auto', prefix: undefined, limits }),
+      cache.key('b.yaml', 'text', { format: 'auto', prefix: undefined, limits }),
       cache.key('a.yaml', 'text', { format: 'mcp', prefix: undefined, limits }),
       cache.key('a.yaml', 'text', { format: 'auto', prefix: 'gh', limits }),
       cache.key('a.yaml', 'text', { format: 'auto', prefix: undefined, limits: { ...limits, maxDepth: 5 } }),
       other.key('a.yaml', 'text', { format: 'auto', prefix: undefined, limits }),
     ];
     expect(new Set([base, ...variants].map((k) => k.id)).size).toBe(variants.length + 1);
-    expect(new Set([base, ...variants].map((k) => `${k.settings}\0${k.text}`)).size).toBe(variants.length + 1);
+    expect(new Set([base, ...variants].map((k) => k.settings)).size).toBe(variants.length + 1);
   });
 
-  test('an entry under the same file name made from another text (a hash collision) is a miss, then replaced', () => {
+  test('the same path as given in another directory is an entry of its own', () => {
+    const cache = fileCatalogCache(fresh(), () => 'test');
+    const settings = { format: 'auto', prefix: undefined, limits: { maxBytes: 1, maxDepth: 2, maxAliases: 3, maxMessages: 4 } };
+    const here = cache.key('a.yaml', 'text', settings);
+    const cwd = process.cwd();
+    try {
+      process.chdir(dir);
+      expect(cache.key('a.yaml', 'text', settings).id).not.toBe(here.id);
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+
+  test('an edited file is parsed again, and its entry replaced', () => {
     const d = fresh();
     const cache = fileCatalogCache(d, () => 'test');
-    const a = write('collide-a.yaml', 'tools:\n  - name: a\n    description: first\n');
-    loadCatalogFiles([a], { cache });
-    const [entry] = readdirSync(d);
-    // b's entry would live under the same name as a's.
-    const b = write('collide-b.yaml', 'tools:\n  - name: b\n    description: second\n');
-    const colliding: CatalogCache = { ...cache, key: (file, text, settings) => ({ ...cache.key(file, text, settings), id: entry!.slice('catalog-'.length, -'.json'.length) }) };
-    expect(loadCatalogFiles([b], { cache: colliding }).tools.map((t) => t.name)).toEqual(['b']);
-    expect(loadCatalogFiles([b], { cache: colliding }).tools.map((t) => t.name)).toEqual(['b']);
-    expect(readdirSync(d)).toEqual([entry]);
-  });
-
-  test('an edited file is parsed again', () => {
-    const cache = fileCatalogCache(fresh(), () => 'test');
     const file = write('edit.yaml', 'tools:\n  - name: a\n    description: first\n');
     expect(loadCatalogFiles([file], { cache }).tools[0]!.description).toBe('first');
-    writeFileSync(file, 'tools:\n  - name: a\n    description: second\n');
-    expect(loadCatalogFiles([file], { cache }).tools[0]!.description).toBe('second');
+    // The same length, one byte changed.
+    writeFileSync(file, 'tools:\n  - name: a\n    description: fir5t\n');
+    expect(loadCatalogFiles([file], { cache }).tools[0]!.description).toBe('fir5t');
+    expect(loadCatalogFiles([file], { cache }).tools[0]!.description).toBe('fir5t');
+    expect(readdirSync(d)).toHaveLength(1);
   });
 
   test('a name defined twice across cached files: the same located error, excerpt included, as without the cache', async () => {
