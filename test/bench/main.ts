@@ -670,7 +670,7 @@ async function benchCli(): Promise<void> {
     // Every timed run follows a warm-up run, so this is the catalog cache's hit path: a script's second call on.
     { id: 'cli.search', label: `toolsearch search -c demo.yaml create issue  (catalog cached)`, args: [CLI, 'search', '-c', demo, 'create', 'issue'], target: 150, forbidden: ['react', 'ink', 'fuse.js', '@modelcontextprotocol/sdk', 'gpt-tokenizer', 'ai'] },
     // The first call on a catalog (or --no-cache): demo.yaml parsed by the yaml library, then the same search.
-    { id: 'cli.search.nocache', label: `toolsearch search -c demo.yaml create issue --no-cache  (parses the YAML)`, args: [CLI, 'search', '-c', demo, 'create', 'issue', '--no-cache'], forbidden: [] },
+    { id: 'cli.search.nocache', label: `toolsearch search -c demo.yaml create issue --no-cache  (nothing cached: compiles the CLI, parses the YAML)`, args: [CLI, 'search', '-c', demo, 'create', 'issue', '--no-cache'], forbidden: [] },
     { id: 'cli.search.nocache.json', label: `toolsearch search -c demo.mcp.json create issue --no-cache  (the same tools as JSON)`, args: [CLI, 'search', '-c', 'fixtures/catalogs/demo.mcp.json', 'create', 'issue', '--no-cache'], forbidden: [] },
     { id: 'cli.search.json', label: `toolsearch search -c demo.yaml --json --explain send message`, args: [CLI, 'search', '-c', demo, '--json', '--explain', 'send', 'message'], forbidden: ['react', 'ink', 'fuse.js', '@modelcontextprotocol/sdk', 'gpt-tokenizer', 'ai'] },
     // simulate counts tokens by default (gpt-tokenizer); --no-tokens must not load it.
@@ -739,6 +739,16 @@ async function benchCli(): Promise<void> {
       ['cli.version.direct', 'node bin/toolsearch.js --version  (Node started directly: loads the certificates)', [CLI, '--version']],
       ['cli.search.direct', 'node bin/toolsearch.js search -c demo.yaml create issue  (the same, catalog cached)', [CLI, 'search', '-c', demo, 'create', 'issue']],
     ];
+    const started = timeProcess([CLI, '--version'], n, { viaNode: true, unset: ['NODE_EXTRA_CA_CERTS'] });
+    add({
+      id: 'cli.version.node',
+      section: 'cli',
+      label: 'node bin/toolsearch.js --version without NODE_EXTRA_CA_CERTS  (Node started, no sh)',
+      value: started.median,
+      unit: 'ms',
+      better: 'lower',
+      spread: spreadOf(started.runs) + cpuNote(started.cpu),
+    });
     for (const [id, label, args] of direct) {
       const res = timeProcess(args, n, { viaNode: true });
       add({ id, section: 'cli', label, value: res.median, unit: 'ms', better: 'lower', spread: spreadOf(res.runs) + cpuNote(res.cpu) });
