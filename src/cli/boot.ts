@@ -10,7 +10,9 @@
  * parsing and compiling. V8 checks that a cache fits its own version and
  * flags (and rejects it otherwise: the file is then rewritten); the file's
  * name carries the build, the bundle's size and time, Node's version and the
- * architecture, so a cache is never used for other code.
+ * architecture, so a cache is never used for other code. Each command has a
+ * cache of its own: a cache holds what its first run compiled, and `--help`
+ * compiles little of what `search` needs.
  *
  * A code cache is code: it is only read from a directory and a file that
  * belong to the user and that nobody else can write. It is skipped where the
@@ -26,8 +28,8 @@ import { cacheDirFromEnv, cacheDisabledByEnv } from '../formats/cache-dir.js';
 /** Set by the bundler (src/build/bundle.mjs): a hash of everything the bundle is built from. */
 declare const __TOOLSEARCH_BUILD_ID__: string;
 
-/** Code cache files kept (one per build, Node version and architecture in use); older ones are removed. */
-export const MAX_CODE_CACHES = 4;
+/** Code cache files kept (one per command, build, Node version and architecture in use); older ones are removed. */
+export const MAX_CODE_CACHES = 16;
 
 /** What the bundle exports. */
 export interface CliBundle {
@@ -54,11 +56,17 @@ function ownedAndPrivate(st: { uid: number; mode: number }): boolean {
   return (uid === undefined || st.uid === uid) && (st.mode & 0o022) === 0;
 }
 
-/** The code cache file for `file`, or null when caching is off. */
+/** The command `argv` runs (its first word that is not an option), or `other`. */
+function commandOf(argv: readonly string[]): string {
+  const word = argv.find((a) => !a.startsWith('-'));
+  return word !== undefined && /^[a-z]{1,16}$/.test(word) ? word : 'other';
+}
+
+/** The code cache file for `file` and the command in `argv`, or null when caching is off. */
 export function codeCachePath(file: string, size: number, mtimeMs: number, env: Env, argv: readonly string[]): string | null {
   if (cacheDisabledByEnv(env) || noCacheFlag(argv)) return null;
   const build = typeof __TOOLSEARCH_BUILD_ID__ === 'string' ? __TOOLSEARCH_BUILD_ID__ : 'dev';
-  const name = `code-${build}-${size}-${Math.trunc(mtimeMs)}-${process.version}-${process.arch}.bin`.replace(/[^\w.-]/g, '_');
+  const name = `code-${build}-${commandOf(argv)}-${size}-${Math.trunc(mtimeMs)}-${process.version}-${process.arch}.bin`.replace(/[^\w.-]/g, '_');
   return join(cacheDirFromEnv(env), name);
 }
 

@@ -48,8 +48,12 @@ const caches = (env: Record<string, string>): string[] => {
 
 describe('codeCachePath', () => {
   const env = { TOOLSEARCH_CACHE_DIR: '/c' };
-  it('names the build, the bundle size and time, Node and the architecture, in the cache directory', () => {
-    expect(codeCachePath('/x/main.cjs', 123, 456.7, env, ['search'])).toBe(`/c/code-dev-123-456-${process.version}-${process.arch}.bin`);
+  it('names the build, the command, the bundle size and time, Node and the architecture, in the cache directory', () => {
+    expect(codeCachePath('/x/main.cjs', 123, 456.7, env, ['search'])).toBe(`/c/code-dev-search-123-456-${process.version}-${process.arch}.bin`);
+    expect(codeCachePath('/x/main.cjs', 123, 456.7, env, ['--no-color', 'simulate', 't.json'])).toContain('/c/code-dev-simulate-123-');
+    // No command, or a word that is not one (a typo, a path): one shared name.
+    expect(codeCachePath('/x/main.cjs', 123, 456.7, env, ['--help'])).toContain('/c/code-dev-other-123-');
+    expect(codeCachePath('/x/main.cjs', 123, 456.7, env, ['../../etc/x'])).toContain('/c/code-dev-other-123-');
   });
   it('is off with TOOLSEARCH_CACHE=off and with --no-cache before a `--`', () => {
     expect(codeCachePath('/x', 1, 1, { ...env, TOOLSEARCH_CACHE: 'off' }, [])).toBeNull();
