@@ -19,11 +19,11 @@
  * catalog cache is (`TOOLSEARCH_CACHE=off`, `--no-cache`), and any problem
  * with it (unreadable, read-only, full disk) only means compiling from source.
  */
-import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
-import { cacheDirFromEnv, cacheDisabledByEnv } from '../formats/cache-dir.js';
+import { cacheDirFromEnv, cacheDisabledByEnv, pruneOldest } from '../formats/cache-dir.js';
 
 /** Set by the bundler (src/build/bundle.mjs): a hash of everything the bundle is built from. */
 declare const __TOOLSEARCH_BUILD_ID__: string;
@@ -103,26 +103,7 @@ function writeCodeCache(path: string, data: Buffer): void {
     }
     return;
   }
-  prune(dir);
-}
-
-/** Removes the oldest code caches beyond {@link MAX_CODE_CACHES}. */
-function prune(dir: string): void {
-  try {
-    const files = readdirSync(dir).filter((n) => n.startsWith('code-'));
-    if (files.length <= MAX_CODE_CACHES) return;
-    const aged = files.map((n) => {
-      try {
-        return { n, t: statSync(join(dir, n)).mtimeMs };
-      } catch {
-        return { n, t: 0 };
-      }
-    });
-    aged.sort((a, b) => b.t - a.t);
-    for (const { n } of aged.slice(MAX_CODE_CACHES)) unlinkSync(join(dir, n));
-  } catch {
-    // another process pruned first
-  }
+  pruneOldest(dir, 'code-', MAX_CODE_CACHES);
 }
 
 /**

@@ -3,6 +3,7 @@
  * code: see src/cli/boot.ts), and the switch that turns them off. Kept apart
  * from catalog-cache.ts so that the boot loader needs nothing else.
  */
+import { readdirSync, statSync, unlinkSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
@@ -17,4 +18,34 @@ export function cacheDirFromEnv(env: Readonly<Record<string, string | undefined>
   if (env.TOOLSEARCH_CACHE_DIR) return env.TOOLSEARCH_CACHE_DIR;
   const base = env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache');
   return join(base, 'toolsearch');
+}
+
+/**
+ * Removes the oldest files of `dir` whose names start with `prefix` beyond
+ * the `keep` most recently modified. Files another process removes meanwhile
+ * are no error.
+ */
+export function pruneOldest(dir: string, prefix: string, keep: number): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.startsWith(prefix));
+  } catch {
+    return;
+  }
+  if (names.length <= keep) return;
+  const aged = names.map((n) => {
+    try {
+      return { n, t: statSync(join(dir, n)).mtimeMs };
+    } catch {
+      return { n, t: 0 };
+    }
+  });
+  aged.sort((a, b) => b.t - a.t);
+  for (const { n } of aged.slice(keep)) {
+    try {
+      unlinkSync(join(dir, n));
+    } catch {
+      // removed by another process
+    }
+  }
 }

@@ -22,12 +22,12 @@
  * `$TOOLSEARCH_CACHE_DIR`, else `$XDG_CACHE_HOME/toolsearch`, else
  * `~/.cache/toolsearch`; the oldest are removed beyond {@link MAX_ENTRIES}.
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { JsonValue } from '../core/types.js';
+import { pruneOldest } from './cache-dir.js';
 import type { CatalogOptions } from './catalog.js';
 import { readInputText } from './input-text.js';
-import { nullObject } from './nodes.js';
 import { type Limits, resolveLimits } from './read.js';
 import type { Catalog, CatalogFormat, CatalogTool } from './types.js';
 
@@ -172,7 +172,8 @@ export function fileCatalogCache(dir: string, build: () => string): CatalogCache
         mkdirSync(dir, { recursive: true, mode: 0o700 });
         writeFileSync(tmp, data, { mode: 0o600 });
         renameSync(tmp, path);
-        prune(dir);
+        // The oldest entries beyond MAX_ENTRIES go (and temporary files left by a killed process).
+        pruneOldest(dir, 'catalog-', MAX_ENTRIES);
       } catch {
         try {
           unlinkSync(tmp);
@@ -195,27 +196,6 @@ export function hash64(s: string): string {
     b ^= b >>> 15;
   }
   return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
-}
-
-/** Removes the oldest entries beyond {@link MAX_ENTRIES} (and temporary files left by a killed process). */
-function prune(dir: string): void {
-  const names = readdirSync(dir).filter((n) => n.startsWith('catalog-'));
-  if (names.length <= MAX_ENTRIES) return;
-  const aged = names.map((n) => {
-    try {
-      return { n, t: statSync(join(dir, n)).mtimeMs };
-    } catch {
-      return { n, t: 0 };
-    }
-  });
-  aged.sort((a, b) => b.t - a.t);
-  for (const { n } of aged.slice(MAX_ENTRIES)) {
-    try {
-      unlinkSync(join(dir, n));
-    } catch {
-      // removed by another process
-    }
-  }
 }
 
 /** A catalog file as read, with what the cache knows of it (see {@link lookUpCatalogFiles}). */

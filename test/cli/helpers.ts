@@ -2,7 +2,7 @@
  * Black-box helpers: spawn the BUILT CLI (`npm run build` first) with
  * NO_COLOR=1, collect stdout, stderr and the exit status.
  */
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -37,32 +37,30 @@ export function baseEnv(extra: Record<string, string | undefined> = {}): NodeJS.
   return env;
 }
 
-/** Runs `node bin/toolsearch.js ...args` from the repository root. */
-export function run(args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
+/** What `child` writes to stdout and stderr, and how it exits; `input` is written to its stdin when it has one (closed either way). */
+export function collect(child: ChildProcess, input?: string | Buffer): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: baseEnv(options.env), stdio: ['pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
-    child.stdout.on('data', (b: Buffer) => out.push(b));
-    child.stderr.on('data', (b: Buffer) => err.push(b));
+    child.stdout?.on('data', (b: Buffer) => out.push(b));
+    child.stderr?.on('data', (b: Buffer) => err.push(b));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }));
-    child.stdin.on('error', () => {}); // the CLI may exit before reading stdin
-    child.stdin.end(options.input ?? '');
+    if (child.stdin) {
+      child.stdin.on('error', () => {}); // the CLI may exit before reading stdin
+      child.stdin.end(input ?? '');
+    }
   });
+}
+
+/** Runs `node bin/toolsearch.js ...args` from the repository root. */
+export function run(args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
+  return collect(spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: baseEnv(options.env), stdio: ['pipe', 'pipe', 'pipe'] }), options.input);
 }
 
 /** Runs a shell command line (for pipes such as `| head -1`) from the repository root, or from `cwd`. */
 export function sh(command: string, options: RunOptions & { readonly cwd?: string } = {}): Promise<RunResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('/bin/bash', ['-c', command], { cwd: options.cwd ?? ROOT, env: baseEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'] });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (b: Buffer) => out.push(b));
-    child.stderr.on('data', (b: Buffer) => err.push(b));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }));
-  });
+  return collect(spawn('/bin/bash', ['-c', command], { cwd: options.cwd ?? ROOT, env: baseEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'] }));
 }
 
 /** Lines of a text, without the final empty one. */

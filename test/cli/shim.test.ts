@@ -9,7 +9,7 @@ import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, DEMO, ROOT, type RunResult, baseEnv, run } from './helpers.js';
+import { BIN, DEMO, ROOT, type RunResult, baseEnv, collect, run } from './helpers.js';
 
 let dir: string;
 let fakeNodeDir: string;
@@ -33,17 +33,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Executes bin/toolsearch.js as a program (its `#!/bin/sh` line), as npm's bin link does. */
 function exec(args: readonly string[], env: Record<string, string | undefined>, path?: string): Promise<RunResult> {
-  return new Promise((resolve, reject) => {
-    const e = baseEnv(env);
-    if (path !== undefined) e.PATH = `${path}:${e.PATH ?? ''}`;
-    const child = spawn(BIN, [...args], { cwd: ROOT, env: e, stdio: ['ignore', 'pipe', 'pipe'] });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (b: Buffer) => out.push(b));
-    child.stderr.on('data', (b: Buffer) => err.push(b));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }));
-  });
+  const e = baseEnv(env);
+  if (path !== undefined) e.PATH = `${path}:${e.PATH ?? ''}`;
+  return collect(spawn(BIN, [...args], { cwd: ROOT, env: e, stdio: ['ignore', 'pipe', 'pipe'] }));
 }
 
 /** What the stand-in node received: [CA, DEFERRED, args]. */
@@ -104,16 +96,11 @@ describe('the sh part of bin/toolsearch.js', () => {
 
 describe('--version in the sh part', () => {
   const version = `${(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version}\n`;
-  const viaFake = (bin: string, args: string[]) =>
-    new Promise<RunResult>((resolve, reject) => {
-      const e = baseEnv({ NODE_EXTRA_CA_CERTS: undefined });
-      e.PATH = `${fakeNodeDir}:${e.PATH ?? ''}`;
-      const child = spawn(bin, args, { cwd: dir, env: e, stdio: ['ignore', 'pipe', 'pipe'] });
-      const out: Buffer[] = [];
-      child.stdout.on('data', (b: Buffer) => out.push(b));
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: '' }));
-    });
+  const viaFake = async (bin: string, args: string[]) => {
+    const e = baseEnv({ NODE_EXTRA_CA_CERTS: undefined });
+    e.PATH = `${fakeNodeDir}:${e.PATH ?? ''}`;
+    return { ...(await collect(spawn(bin, args, { cwd: dir, env: e, stdio: ['ignore', 'pipe', 'ignore'] }))), stderr: '' };
+  };
 
   it('answers a bare --version or -V from package.json without starting Node (the stand-in node is never run)', async () => {
     expect(await viaFake(BIN, ['--version'])).toEqual({ code: 0, stdout: version, stderr: '' });

@@ -8,33 +8,15 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { loadCatalogFiles } from '../../src/formats/catalog.js';
+import { BIN, ROOT, type RunResult as Result, baseEnv, collect } from '../cli/helpers.js';
 import { nodeEval, serverCommand } from './helpers.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const BIN = join(ROOT, 'bin/toolsearch.js');
 const TRACE = fileURLToPath(new URL('../bench/trace-modules.mjs', import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), 'toolsearch-import-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-interface Result {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 function run(args: readonly string[], options: { nodeArgs?: readonly string[]; env?: Record<string, string> } = {}): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...options.env };
-    delete env.FORCE_COLOR;
-    delete env.COLUMNS;
-    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), BIN, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on('data', (b: Buffer) => out.push(b));
-    child.stderr.on('data', (b: Buffer) => err.push(b));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }));
-  });
+  return collect(spawn(process.execPath, [...(options.nodeArgs ?? []), BIN, ...args], { cwd: ROOT, env: baseEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'] }));
 }
 
 describe('toolsearch import', () => {
