@@ -61,6 +61,10 @@ describe('the sh part of bin/toolsearch.js', () => {
     ['lint', '-c', DEMO],
     ['explore', '-c', DEMO],
     ['select', 'select:a,b', '-c', DEMO],
+    // Tool names of MCP servers are not MCP catalogs.
+    ['select', 'select:mcp__slack__send_message', '-c', DEMO],
+    ['search', '-c', DEMO, '--expect-first', 'mcp__github__create_issue', 'create', 'issue'],
+    ['search', '-c', 'MCP:x', 'q'],
     [],
   ];
   it.each(deferred.map((a) => [a.join(' ') || '(no arguments)', a]))('starts Node without NODE_EXTRA_CA_CERTS for: %s', async (_label, args) => {
@@ -69,7 +73,9 @@ describe('the sh part of bin/toolsearch.js', () => {
 
   const kept = [
     ['search', '-c', 'mcp:node server.js', 'create'],
-    ['search', '-c', 'MCP:node server.js', 'create'],
+    ['search', '-c=mcp:node server.js', 'create'],
+    ['search', '-cmcp:x', 'q'],
+    ['--no-color', 'search', '--mcp-timeout', '5', '-c', DEMO],
     ['search', '--catalog=mcp:x', 'q'],
     ['import', '--mcp', 'node server.js'],
     ['import', '--mcp-url', 'https://example.test/mcp'],
