@@ -70,11 +70,19 @@ export function codeCachePath(file: string, size: number, mtimeMs: number, env: 
   return join(cacheDirFromEnv(env), name);
 }
 
-/** The cached code at `path` when the file and its directory are the user's own and private. */
+/** Whether a code cache may live in `dir`: it is the user's own and private, or does not exist yet (it is then made so). */
+function privateDir(dir: string): boolean {
+  try {
+    return ownedAndPrivate(statSync(dir));
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ENOENT';
+  }
+}
+
+/** The cached code at `path` when the file is the user's own and private (its directory was checked). */
 function readCodeCache(path: string): Buffer | undefined {
   let fd: number;
   try {
-    if (!ownedAndPrivate(statSync(dirname(path)))) return undefined;
     fd = openSync(path, 'r');
   } catch {
     return undefined;
@@ -125,6 +133,8 @@ export function loadBundle(file: string, argv: readonly string[], env: Env = pro
   } finally {
     closeSync(fd);
   }
+  // A directory others can write is not used at all: neither read nor written at every run.
+  if (cachePath !== null && !privateDir(dirname(cachePath))) cachePath = null;
   const cachedData = cachePath === null ? undefined : readCodeCache(cachePath);
   // Node's own CommonJS wrapper, on the first line so that line numbers stay those of the file.
   const script = new Script(`(function (exports, require, module, __filename, __dirname) { ${source}\n});`, {

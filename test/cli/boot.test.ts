@@ -126,6 +126,23 @@ describe('loadBundle', () => {
     expect(caches(env)).toHaveLength(MAX_CODE_CACHES);
   });
 
+  it('leaves a cache directory that others can write alone: nothing read, nothing written', () => {
+    const { file, env } = fixture();
+    loadBundle(file, [], env).saveCodeCache();
+    const [name] = caches(env);
+    chmodSync(env.TOOLSEARCH_CACHE_DIR!, 0o777);
+    const path = join(env.TOOLSEARCH_CACHE_DIR!, name!);
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(path, old, old);
+    loadInChild(file, env);
+    expect(caches(env)).toEqual([name]);
+    expect(Math.abs(statSync(path).mtimeMs - old.getTime())).toBeLessThan(1);
+    // Control: private again, the stale entry is checked (V8 accepts it, so it stays) and used.
+    chmodSync(env.TOOLSEARCH_CACHE_DIR!, 0o700);
+    loadInChild(file, env);
+    expect(Math.abs(statSync(path).mtimeMs - old.getTime())).toBeLessThan(1);
+  });
+
   it('writes nothing with TOOLSEARCH_CACHE=off or --no-cache, and a cache directory it cannot create is no error', async () => {
     const { file, env } = fixture();
     loadBundle(file, [], { ...env, TOOLSEARCH_CACHE: 'off' }).saveCodeCache();
