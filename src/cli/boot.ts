@@ -19,11 +19,11 @@
  * catalog cache is (`TOOLSEARCH_CACHE=off`, `--no-cache`), and any problem
  * with it (unreadable, read-only, full disk) only means compiling from source.
  */
-import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
-import { cacheDirFromEnv, cacheDisabledByEnv, pruneOldest } from '../formats/cache-dir.js';
+import { cacheDirFromEnv, cacheDisabledByEnv, ownedAndPrivate, privateDir, pruneOldest } from '../formats/cache-dir.js';
 
 /** Set by the bundler (src/build/bundle.mjs): a hash of everything the bundle is built from. */
 declare const __TOOLSEARCH_BUILD_ID__: string;
@@ -50,12 +50,6 @@ function noCacheFlag(argv: readonly string[]): boolean {
   return (end < 0 ? argv : argv.slice(0, end)).includes('--no-cache');
 }
 
-/** Whether `path` belongs to this user and nobody else can write it. */
-function ownedAndPrivate(st: { uid: number; mode: number }): boolean {
-  const uid = process.getuid?.();
-  return (uid === undefined || st.uid === uid) && (st.mode & 0o022) === 0;
-}
-
 /** The command `argv` runs (its first word that is not an option), or `other`. */
 function commandOf(argv: readonly string[]): string {
   const word = argv.find((a) => !a.startsWith('-'));
@@ -68,15 +62,6 @@ export function codeCachePath(file: string, size: number, mtimeMs: number, env: 
   const build = typeof __TOOLSEARCH_BUILD_ID__ === 'string' ? __TOOLSEARCH_BUILD_ID__ : 'dev';
   const name = `code-${build}-${commandOf(argv)}-${size}-${Math.trunc(mtimeMs)}-${process.version}-${process.arch}.bin`.replace(/[^\w.-]/g, '_');
   return join(cacheDirFromEnv(env), name);
-}
-
-/** Whether a code cache may live in `dir`: it is the user's own and private, or does not exist yet (it is then made so). */
-function privateDir(dir: string): boolean {
-  try {
-    return ownedAndPrivate(statSync(dir));
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'ENOENT';
-  }
 }
 
 /** The cached code at `path` when the file is the user's own and private (its directory was checked). */

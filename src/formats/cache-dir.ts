@@ -20,6 +20,25 @@ export function cacheDirFromEnv(env: Readonly<Record<string, string | undefined>
   return join(base, 'toolsearch');
 }
 
+/** Whether a file with this status belongs to this user and nobody else can write it. */
+export function ownedAndPrivate(st: { uid: number; mode: number }): boolean {
+  const uid = process.getuid?.();
+  return (uid === undefined || st.uid === uid) && (st.mode & 0o022) === 0;
+}
+
+/**
+ * Whether a cache may live in `dir`: it is the user's own and nobody else can
+ * write it, or it does not exist yet (it is then made so). A cache in a
+ * directory others can write could be made to answer for them.
+ */
+export function privateDir(dir: string): boolean {
+  try {
+    return ownedAndPrivate(statSync(dir));
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ENOENT';
+  }
+}
+
 /**
  * Removes the oldest files of `dir` whose names start with `prefix` beyond
  * the `keep` most recently modified. Files another process removes meanwhile

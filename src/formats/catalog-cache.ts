@@ -25,7 +25,7 @@
 import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { JsonValue } from '../core/types.js';
-import { pruneOldest } from './cache-dir.js';
+import { privateDir, pruneOldest } from './cache-dir.js';
 import type { CatalogOptions } from './catalog.js';
 import { readInputText } from './input-text.js';
 import { type Limits, resolveLimits } from './read.js';
@@ -148,6 +148,9 @@ export { cacheDirFromEnv, cacheDisabledByEnv } from './cache-dir.js';
 export function fileCatalogCache(dir: string, build: () => string): CatalogCache {
   let buildId: string | null = null;
   let written = 0;
+  let usable: boolean | undefined;
+  // Checked once, on first use: a directory others can write is not used at all.
+  const inUse = () => (usable ??= privateDir(dir));
   return {
     key(file, text, settings) {
       buildId ??= build();
@@ -155,6 +158,7 @@ export function fileCatalogCache(dir: string, build: () => string): CatalogCache
       return { id: hash64(`${s}\0${resolve(file)}`), settings: s, text };
     },
     get(key, file) {
+      if (!inUse()) return undefined;
       let data: Buffer;
       try {
         data = readFileSync(join(dir, `catalog-${key.id}`));
@@ -164,6 +168,7 @@ export function fileCatalogCache(dir: string, build: () => string): CatalogCache
       return decodeEntry(data, file, key);
     },
     set(key, result) {
+      if (!inUse()) return;
       const data = encodeEntry(result, key);
       if (data === null) return;
       const path = join(dir, `catalog-${key.id}`);

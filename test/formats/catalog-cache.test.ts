@@ -1,5 +1,5 @@
 /** The loaded-catalog cache: entries read back exactly, and any cache problem is a miss. */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -177,6 +177,20 @@ describe('entries', () => {
       })();
       expect([err.message, err.location, err.excerpt]).toEqual([expected.message, expected.location, expected.excerpt]);
     }
+  });
+
+  test('a cache directory that others can write is not used: an entry planted there is not taken', () => {
+    const d = fresh();
+    const file = write('planted.yaml', 'tools:\n  - name: real\n    description: d\n');
+    loadCatalogFiles([file], { cache: fileCatalogCache(d, () => 'test') });
+    const [entry] = readdirSync(d);
+    const path = join(d, entry!);
+    writeFileSync(path, readFileSync(path, 'utf8').replace('"real"', '"fake"'));
+    // Private: the (edited) entry is what the cache answers — the control.
+    expect(loadCatalogFiles([file], { cache: fileCatalogCache(d, () => 'test') }).tools.map((t) => t.name)).toEqual(['fake']);
+    chmodSync(d, 0o777);
+    expect(loadCatalogFiles([file], { cache: fileCatalogCache(d, () => 'test') }).tools.map((t) => t.name)).toEqual(['real']);
+    expect(readFileSync(path, 'utf8')).toContain('"fake"'); // and nothing is written there
   });
 
   test('an unwritable cache directory is no error: the catalog loads and nothing is written', () => {
