@@ -54,7 +54,7 @@ export function addCatalogOptions(cmd: Command, what: string): Command {
     )
     .option('--prefix <server>', 'name the tools of an MCP tools/list result mcp__<server>__<tool>')
     .option(...MCP_TIMEOUT_OPTION)
-    .option('--no-cache', 'parse catalog files even when the cache holds them (also TOOLSEARCH_CACHE=off)');
+    .option('--no-cache', 'use no cache: parse catalog files, compile the CLI from source (also TOOLSEARCH_CACHE=off)');
 }
 
 /** Loads and merges the catalogs named by the flags; the loader's warnings go to `warn`. */
