@@ -110,8 +110,11 @@ describe('too small', () => {
     expect(back.at(-1)).toBe('↑↓ move  Tab panel  ⏎ details  m mode  r');
     // q still quits while too small.
     await resize(io, 20, 5);
+    // Asked for before the key: Ink resolves only a promise that exists when it has unmounted
+    // (an exit within the key's few milliseconds would otherwise leave it pending forever).
+    const exited = app.waitUntilExit();
     await press(io.stdin, 'q');
-    await expect(app.waitUntilExit()).resolves.toBeUndefined();
+    await expect(exited).resolves.toBeUndefined();
   });
 
   test('explore: the same, and the query is not typed into unseen', async () => {
@@ -125,8 +128,11 @@ describe('too small', () => {
     expectFits(back, 40, 10, 'explore');
     expect(back.slice(0, 3)).toEqual(['toolsearch explore · 7 tools · max_resu…', 'query › slack', '1 keyword · 3 of 7 tools match · showin…']);
     await resize(io, 30, 30);
+    // Asked for before the key: Ink resolves only a promise that exists when it has unmounted
+    // (an exit within the key's few milliseconds would otherwise leave it pending forever).
+    const exited = app.waitUntilExit();
     await press(io.stdin, KEYS.ctrlC);
-    await expect(app.waitUntilExit()).resolves.toBeUndefined();
+    await expect(exited).resolves.toBeUndefined();
   });
 });
 

@@ -153,8 +153,11 @@ describe('stepper', () => {
     const io = fakeIo();
     const app = inkRender(<Stepper report={report()} inputs={inputs} resimulate={report} />, { ...asTerminal(io), debug: true, exitOnCtrlC: false, patchConsole: false });
     await ready(io.stdin);
+    // Asked for before the key: Ink resolves only a promise that exists when it has unmounted
+    // (an exit within the key's few milliseconds would otherwise leave it pending forever).
+    const exited = app.waitUntilExit();
     await press(io.stdin, 'q');
-    await expect(app.waitUntilExit()).resolves.toBeUndefined();
+    await expect(exited).resolves.toBeUndefined();
   });
 
   test('adapts to a resize', async () => {
