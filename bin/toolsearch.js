@@ -23,7 +23,17 @@ if (deferred !== undefined) {
 }
 const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
-  process.stdout.write(`${require('../package.json').version}\n`);
+  // Written to the descriptor: setting up process.stdout for a pipe would load Node's stream modules (~5 ms).
+  const { writeSync } = require('node:fs');
+  const bytes = Buffer.from(`${require('../package.json').version}\n`);
+  for (let at = 0; at < bytes.length; ) {
+    try {
+      at += writeSync(1, bytes, at);
+    } catch (err) {
+      if (err.code === 'EPIPE') break; // the reader has gone: nothing to say
+      if (err.code !== 'EAGAIN') throw err;
+    }
+  }
 } else {
   const { join } = require('node:path');
   require('../dist/bundle/boot.cjs').boot(join(__dirname, '..', 'dist', 'bundle', 'main.cjs'), argv);
