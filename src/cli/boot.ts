@@ -19,11 +19,11 @@
  * catalog cache is (`TOOLSEARCH_CACHE=off`, `--no-cache`), and any problem
  * with it (unreadable, read-only, full disk) only means compiling from source.
  */
-import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
-import { cacheDirFromEnv, cacheDisabledByEnv, ownedAndPrivate, privateDir, pruneOldest } from '../formats/cache-dir.js';
+import { cacheDirFromEnv, cacheDisabledByEnv, ownedAndPrivate, privateDir, writeCacheFile } from '../formats/cache-dir.js';
 
 /** Set by the bundler (src/build/bundle.mjs): a hash of everything the bundle is built from. */
 declare const __TOOLSEARCH_BUILD_ID__: string;
@@ -81,24 +81,6 @@ function readCodeCache(path: string): Buffer | undefined {
   }
 }
 
-function writeCodeCache(path: string, data: Buffer): void {
-  const dir = dirname(path);
-  const tmp = `${path}.${process.pid}.tmp`;
-  try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    writeFileSync(tmp, data, { mode: 0o600 });
-    renameSync(tmp, path);
-  } catch {
-    try {
-      unlinkSync(tmp);
-    } catch {
-      // nothing was written
-    }
-    return;
-  }
-  pruneOldest(dir, 'code-', MAX_CODE_CACHES);
-}
-
 /**
  * Loads the CommonJS bundle `file` as `require` would (same wrapper, same
  * `require` relative to it), through V8's code cache when it may.
@@ -132,7 +114,7 @@ export function loadBundle(file: string, argv: readonly string[], env: Env = pro
   return {
     bundle: module.exports,
     saveCodeCache() {
-      if (stale) writeCodeCache(cachePath!, script.createCachedData());
+      if (stale) writeCacheFile(dirname(cachePath!), basename(cachePath!), script.createCachedData(), { prefix: 'code-', keep: MAX_CODE_CACHES });
     },
   };
 }

@@ -3,7 +3,7 @@
  * code: see src/cli/boot.ts), and the switch that turns them off. Kept apart
  * from catalog-cache.ts so that the boot loader needs nothing else.
  */
-import { readdirSync, statSync, unlinkSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
@@ -37,6 +37,35 @@ export function privateDir(dir: string): boolean {
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'ENOENT';
   }
+}
+
+/** Temporary files written by this process so far (their names must differ). */
+let temporaries = 0;
+
+/**
+ * Writes `data` as `dir/name`, private to the user: to a temporary file
+ * renamed over it (readers see the old file or the new one, never a part),
+ * in `dir` made 0700 when it does not exist yet. Then only the newest `keep`
+ * files whose names start with `prefix` stay (temporary files a killed
+ * process left behind among them). A failure (read-only, full disk) writes
+ * nothing and is no error: a cache only misses.
+ */
+export function writeCacheFile(dir: string, name: string, data: Buffer, prune: { readonly prefix: string; readonly keep: number }): void {
+  const path = join(dir, name);
+  const tmp = `${path}.${process.pid}.${temporaries++}.tmp`;
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    writeFileSync(tmp, data, { mode: 0o600 });
+    renameSync(tmp, path);
+  } catch {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // nothing was written
+    }
+    return;
+  }
+  pruneOldest(dir, prune.prefix, prune.keep);
 }
 
 /**

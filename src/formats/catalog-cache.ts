@@ -22,10 +22,10 @@
  * `$TOOLSEARCH_CACHE_DIR`, else `$XDG_CACHE_HOME/toolsearch`, else
  * `~/.cache/toolsearch`; the oldest are removed beyond {@link MAX_ENTRIES}.
  */
-import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { JsonValue } from '../core/types.js';
-import { privateDir, pruneOldest } from './cache-dir.js';
+import { privateDir, writeCacheFile } from './cache-dir.js';
 import type { CatalogOptions } from './catalog.js';
 import { readInputText } from './input-text.js';
 import { type Limits, resolveLimits } from './read.js';
@@ -147,7 +147,6 @@ export { cacheDirFromEnv, cacheDisabledByEnv } from './cache-dir.js';
  */
 export function fileCatalogCache(dir: string, build: () => string): CatalogCache {
   let buildId: string | null = null;
-  let written = 0;
   let usable: boolean | undefined;
   // Checked once, on first use: a directory others can write is not used at all.
   const inUse = () => (usable ??= privateDir(dir));
@@ -171,21 +170,7 @@ export function fileCatalogCache(dir: string, build: () => string): CatalogCache
       if (!inUse()) return;
       const data = encodeEntry(result, key);
       if (data === null) return;
-      const path = join(dir, `catalog-${key.id}`);
-      const tmp = `${path}.${process.pid}.${Date.now().toString(36)}.${written++}.tmp`;
-      try {
-        mkdirSync(dir, { recursive: true, mode: 0o700 });
-        writeFileSync(tmp, data, { mode: 0o600 });
-        renameSync(tmp, path);
-        // The oldest entries beyond MAX_ENTRIES go (and temporary files left by a killed process).
-        pruneOldest(dir, 'catalog-', MAX_ENTRIES);
-      } catch {
-        try {
-          unlinkSync(tmp);
-        } catch {
-          // nothing was written
-        }
-      }
+      writeCacheFile(dir, `catalog-${key.id}`, data, { prefix: 'catalog-', keep: MAX_ENTRIES });
     },
   };
 }

@@ -32,10 +32,10 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Executes bin/toolsearch.js as a program (its `#!/bin/sh` line), as npm's bin link does. */
-function exec(args: readonly string[], env: Record<string, string | undefined>, path?: string): Promise<RunResult> {
+function exec(args: readonly string[], env: Record<string, string | undefined>, path?: string, bin = BIN, cwd = ROOT): Promise<RunResult> {
   const e = baseEnv(env);
   if (path !== undefined) e.PATH = `${path}:${e.PATH ?? ''}`;
-  return collect(spawn(BIN, [...args], { cwd: ROOT, env: e, stdio: ['ignore', 'pipe', 'pipe'] }));
+  return collect(spawn(bin, [...args], { cwd, env: e, stdio: ['ignore', 'pipe', 'pipe'] }));
 }
 
 /** What the stand-in node received: [CA, DEFERRED, args]. */
@@ -102,11 +102,7 @@ describe('the sh part of bin/toolsearch.js', () => {
 
 describe('--version in the sh part', () => {
   const version = `${(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version}\n`;
-  const viaFake = async (bin: string, args: string[]) => {
-    const e = baseEnv({ NODE_EXTRA_CA_CERTS: undefined });
-    e.PATH = `${fakeNodeDir}:${e.PATH ?? ''}`;
-    return { ...(await collect(spawn(bin, args, { cwd: dir, env: e, stdio: ['ignore', 'pipe', 'ignore'] }))), stderr: '' };
-  };
+  const viaFake = (bin: string, args: string[]) => exec(args, { NODE_EXTRA_CA_CERTS: undefined }, fakeNodeDir, bin, dir);
 
   it('answers a bare --version or -V from package.json without starting Node (the stand-in node is never run)', async () => {
     expect(await viaFake(BIN, ['--version'])).toEqual({ code: 0, stdout: version, stderr: '' });
