@@ -1,11 +1,12 @@
 #!/bin/sh
 ':' //; # Run as a program, this file is first a POSIX sh script (these ':' lines; Node reads each as a string and a comment).
 ':' //; # NODE_EXTRA_CA_CERTS makes Node load every root certificate before it runs a line of code (~40 ms a start);
-':' //; # only TLS needs them. Unless an argument could lead to a network or a child process (mcp:, --mcp, ://, test, import),
+':' //; # only TLS needs them. Unless an argument could lead to a network or a child process (mcp:, --mcp, ://, test, import,
+':' //; # a file named *mcp.json such as .mcp.json or .vscode/mcp.json (an MCP client config), --server, --skip-failed),
 ':' //; # Node starts without the variable, and the JavaScript below puts it back in the environment at once.
 ':' //; # A bare --version (or -V) is answered from our package.json (through one symlink, as npm links bins) without Node.
 ':' //; if [ $# -eq 1 ] && { [ "$1" = --version ] || [ "$1" = -V ]; }; then v=; f=$0; if [ -L "$f" ] && l=$(readlink "$f"); then case $l in /*) f=$l;; *) f=${f%/*}/$l;; esac; fi; case $f in */*) d=${f%/*};; *) d=.;; esac; if [ -r "$d/../package.json" ]; then while IFS= read -r line; do case $line in *'"version": "'*) v=${line#*'"version": "'}; v=${v%%'"'*}; break;; esac; done < "$d/../package.json"; fi; case $v in [0-9]*.[0-9]*.[0-9]*) printf '%s\n' "$v"; exit 0;; esac; fi
-':' //; keep=; for a in "$@"; do case $a in *mcp:*|--mcp*|*://*) keep=1; break;; esac; done
+':' //; keep=; for a in "$@"; do case $a in *mcp:*|--mcp*|*://*|*mcp.json|*mcp.jsonc|--server*|--skip-failed) keep=1; break;; esac; done
 ':' //; for a in "$@"; do case $a in -*) ;; test|import) keep=1; break;; *) break;; esac; done
 ':' //; if [ -z "$keep" ] && [ -n "${NODE_EXTRA_CA_CERTS+set}" ]; then TOOLSEARCH_DEFERRED_EXTRA_CA_CERTS=$NODE_EXTRA_CA_CERTS; export TOOLSEARCH_DEFERRED_EXTRA_CA_CERTS; unset NODE_EXTRA_CA_CERTS; fi
 ':' //; exec node "$0" "$@"

@@ -7,6 +7,7 @@
 import { colorEnabled, createStyle, type Style } from '../render/color.js';
 import { clipLines, escapeLines } from '../render/escape.js';
 import { safeJson } from '../report/json.js';
+import { createProgress, type Progress } from './progress.js';
 
 /** A writable text stream, as much of it as the CLI uses. */
 export interface OutStream {
@@ -78,6 +79,11 @@ export class CliContext {
   /** Writes text to stderr as it is. */
   err(text: string): void {
     this.io.stderr.write(text);
+  }
+
+  /** A progress line on stderr for long work: drawn only when stderr is a terminal (see progress.ts). */
+  progress(): Progress {
+    return createProgress(this.io.stderr);
   }
 
   /** `warning: message` on stderr; the message is escaped (it may quote input text). */

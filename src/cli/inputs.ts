@@ -9,7 +9,8 @@ import { ToolIndex } from '../core/scorer.js';
 import { UsageError } from '../errors.js';
 import type { CatalogCache } from '../formats/catalog-cache.js';
 import type { Catalog, CatalogFormat, CatalogTool } from '../formats/types.js';
-import { collect } from './options.js';
+import { collect, parseNameList } from './options.js';
+import type { Progress } from './progress.js';
 
 export const CATALOG_FORMATS = ['auto', 'toolsearch', 'openai', 'anthropic', 'mcp', 'eino', 'request'] as const;
 
@@ -21,6 +22,9 @@ export interface CatalogFlags {
   readonly mcpTimeout?: string;
   /** False with `--no-cache`. */
   readonly cache?: boolean;
+  /** `--server <key>`: servers of an MCP client config to use. */
+  readonly server?: string[];
+  readonly skipFailed?: boolean;
 }
 
 /** The loaded-catalog cache the host set up (the CLI process sets one; in-process callers run without). */
@@ -32,7 +36,7 @@ export function setCatalogCache(cache: CatalogCache | null): void {
 }
 
 /** `--mcp-timeout <seconds>`: flags, description and default, for every command that reads mcp: catalogs. */
-export const MCP_TIMEOUT_OPTION = ['--mcp-timeout <seconds>', 'timeout for mcp: catalogs (start, initialize and every page)', '30'] as const;
+export const MCP_TIMEOUT_OPTION = ['--mcp-timeout <seconds>', 'timeout per MCP server of mcp: catalogs and client configs (start, initialize and every page)', '30'] as const;
 
 /** The `--mcp-timeout` value in milliseconds; a usage error unless it is a positive number of seconds. */
 export function mcpTimeoutMs(value: string | undefined): number {
@@ -46,7 +50,7 @@ export function addCatalogOptions(cmd: Command, what: string): Command {
   return cmd
     .option(
       '-c, --catalog <file>',
-      `${what}; repeat to merge catalogs (JSON or YAML, or mcp:"<command line>" / mcp:<http url> for a live MCP server)`,
+      `${what}; repeat to merge catalogs (JSON or YAML; mcp:"<command line>" / mcp:<http url> for a live MCP server; an MCP client config such as .mcp.json starts its servers)`,
       collect,
     )
     .addOption(
@@ -54,11 +58,13 @@ export function addCatalogOptions(cmd: Command, what: string): Command {
     )
     .option('--prefix <server>', 'name the tools of an MCP tools/list result mcp__<server>__<tool>')
     .option(...MCP_TIMEOUT_OPTION)
+    .option('--server <key>', 'only these servers of an MCP client config catalog (.mcp.json, .vscode/mcp.json); comma-separated or repeated', parseNameList)
+    .option('--skip-failed', 'an MCP server that fails is a warning, and the catalog is made of the others')
     .option('--no-cache', 'use no cache: parse catalog files, compile the CLI from source (also TOOLSEARCH_CACHE=off)');
 }
 
 /** Loads and merges the catalogs named by the flags; the loader's warnings go to `warn`. */
-export async function loadCatalog(flags: CatalogFlags, warn: (message: string) => void): Promise<Catalog> {
+export async function loadCatalog(flags: CatalogFlags, warn: (message: string) => void, progress?: Progress): Promise<Catalog> {
   const files = flags.catalog ?? [];
   if (files.length === 0) throw new UsageError('a catalog is required: -c, --catalog <file>');
   if (flags.prefix !== undefined && !/^[^\s\p{Cc}]+$/u.test(flags.prefix)) {
@@ -66,14 +72,19 @@ export async function loadCatalog(flags: CatalogFlags, warn: (message: string) =
   }
   const timeoutMs = mcpTimeoutMs(flags.mcpTimeout);
   let catalog: Catalog;
-  if (files.some((f) => f.startsWith('mcp:'))) {
-    // Live MCP servers: the SDK is loaded only when a catalog names one.
+  const { isLiveSpec } = await import('../mcp/catalog-spec.js');
+  if (files.some(isLiveSpec) || (flags.server ?? []).length > 0) {
+    // Live MCP servers (mcp:, or the servers of a client config): the SDK is loaded only when a catalog names one.
     const { loadCatalogSpecs } = await import('../mcp/catalog-spec.js');
     catalog = await loadCatalogSpecs(files, {
       format: flags.catalogFormat ?? 'auto',
       timeoutMs,
       ...(flags.prefix !== undefined ? { prefix: flags.prefix } : {}),
+      ...(flags.server !== undefined ? { servers: flags.server } : {}),
+      ...(flags.skipFailed === true ? { skipFailed: true } : {}),
+      ...(progress ? { onServers: (n: number) => progress.update(`starting ${n} MCP ${n === 1 ? 'server' : 'servers'}…`) } : {}),
     });
+    progress?.done();
   } else {
     const { loadCatalogFilesLazily } = await import('../formats/catalog-cache.js');
     catalog = await loadCatalogFilesLazily(files, {

@@ -54,7 +54,8 @@ export async function waitGone(pid: number, timeoutMs = 5000): Promise<boolean> 
 
 /** The test server behind Streamable HTTP, spawned as its own process, on 127.0.0.1 with a random port. */
 export async function spawnHttpServer(args: readonly string[] = []): Promise<{ url: string; stderr: () => string; close: () => Promise<void> }> {
-  const child = spawn(process.execPath, [TEST_SERVER, '--http', ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const mode = args.includes('--sse') ? [] : ['--http'];
+  const child = spawn(process.execPath, [TEST_SERVER, ...mode, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
   let err = '';
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (s: string) => (err += s));

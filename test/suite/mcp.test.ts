@@ -43,13 +43,13 @@ catalog: ${JSON.stringify(spec)}
 cases:
   - name: echo is found
     query: echo
-    first: mcp__mcp-servers_everything__echo
+    first: mcp__mcp_servers_everything__echo
   - name: get-sum adds numbers
     query: sum
-    includes: [mcp__mcp-servers_everything__get-sum]
+    includes: [mcp__mcp_servers_everything__get-sum]
   - name: select loads the echo tool
-    select: [mcp__mcp-servers_everything__echo]
-    exact: [mcp__mcp-servers_everything__echo]
+    select: [mcp__mcp_servers_everything__echo]
+    exact: [mcp__mcp_servers_everything__echo]
 `,
     );
     expect(loadSuite(file).suite.catalog!.files).toEqual([spec]); // kept as written, not resolved against the suite's directory
@@ -109,7 +109,7 @@ cases:
 
   it('the CLI: toolsearch test runs such a suite; --mcp-timeout is checked', async () => {
     const spec = `mcp:${q(process.execPath)} ${q(EVERYTHING)} stdio`;
-    const file = suiteFile('cli', `catalog: ${JSON.stringify(spec)}\ncases:\n  - name: echo is found\n    query: echo\n    first: mcp__mcp-servers_everything__echo\n`);
+    const file = suiteFile('cli', `catalog: ${JSON.stringify(spec)}\ncases:\n  - name: echo is found\n    query: echo\n    first: mcp__mcp_servers_everything__echo\n`);
     const ok = await run(['test', file]);
     expect([ok.code, ok.stdout.trim().split('\n').at(-1), ok.stderr]).toEqual([0, '1 passed, 0 failed', '']);
     const bad = await run(['test', file, '--mcp-timeout', '0']);

@@ -70,7 +70,7 @@ export function evalCommand(ctx: CliContext): Command {
 async function runEval(ctx: CliContext, labeled: string, flags: EvalFlags): Promise<void> {
   const { loadQuerySet } = await import('../../eval/queries.js');
   const { UsageError } = await import('../../errors.js');
-  const catalog = await loadCatalog(flags, (m) => ctx.warn(m));
+  const catalog = await loadCatalog(flags, (m) => ctx.warn(m), ctx.progress());
   const set = loadQuerySet(labeled);
   const dynamic = catalog.tools.filter((t) => !t.static);
   if (dynamic.length === 0) throw new UsageError('tools is required: the catalog has no dynamic tools');

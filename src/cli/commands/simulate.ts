@@ -105,7 +105,7 @@ async function loadInputs(ctx: CliContext, file: string, flags: SimulateFlags): 
   const { loadTranscriptFile } = await import('../../formats/index.js');
   const transcript = await loadTranscriptFile(file, { format: flags.format });
   for (const w of transcript.warnings) ctx.warn(w);
-  const catalog = flags.catalog !== undefined && flags.catalog.length > 0 ? await loadCatalog(flags, (w) => ctx.warn(w)) : null;
+  const catalog = flags.catalog !== undefined && flags.catalog.length > 0 ? await loadCatalog(flags, (w) => ctx.warn(w), ctx.progress()) : null;
   return { transcript, catalog };
 }
 
