@@ -23,7 +23,7 @@ import { errorAt, type ParsedDocument } from '../formats/nodes.js';
 import { parseFile, parseText } from '../formats/parse.js';
 import type { Limits } from '../formats/read.js';
 import type { Catalog, Transcript, TranscriptFormat } from '../formats/types.js';
-import { isMcpSpec } from '../mcp/catalog-spec.js';
+import { isLiveSpec } from '../mcp/catalog-spec.js';
 import { simulate } from '../simulate/engine.js';
 import { checkResult, checkSimulation } from './check.js';
 import { distance, SuiteParser } from './parse.js';
@@ -75,7 +75,7 @@ class Inputs {
     for (const { suite, doc } of loaded) {
       for (const c of suite.cases) {
         const ref = c.catalog;
-        if (ref && ref.files.some(isMcpSpec) && !wanted.has(Inputs.key(ref)) && !this.live.has(Inputs.key(ref))) wanted.set(Inputs.key(ref), { ref, doc });
+        if (ref && !wanted.has(Inputs.key(ref)) && !this.live.has(Inputs.key(ref)) && this.isLive(ref)) wanted.set(Inputs.key(ref), { ref, doc });
       }
     }
     if (wanted.size === 0) return;
@@ -100,12 +100,22 @@ class Inputs {
     }
   }
 
+  private readonly liveRefs = new Map<string, boolean>();
+
+  /** Whether a catalog reference names a live server (mcp:, or an MCP client config), looked at once per reference. */
+  private isLive(ref: CatalogRef): boolean {
+    const key = Inputs.key(ref);
+    let live = this.liveRefs.get(key);
+    if (live === undefined) this.liveRefs.set(key, (live = ref.files.some(isLiveSpec)));
+    return live;
+  }
+
   catalog(ref: CatalogRef, doc: ParsedDocument): LoadedCatalog {
     const key = Inputs.key(ref);
     let c = this.catalogs.get(key);
     if (!c) {
       let catalog: Catalog;
-      if (ref.files.some(isMcpSpec)) {
+      if (this.isLive(ref)) {
         const live = this.live.get(key);
         if (!live) throw errorAt(doc, ref.offset, 'cannot load the catalog: a live MCP server (mcp:) is read by runSuitesAsync, not runSuites');
         catalog = live;
