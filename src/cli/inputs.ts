@@ -3,6 +3,7 @@
  * loaders are imported lazily, so commands that fail early or only print help
  * never load YAML), and the tool index a search runs over.
  */
+import { resolve as resolvePath } from 'node:path';
 import { type Command, Option } from 'commander';
 import { createMiddleware } from '../core/middleware.js';
 import { ToolIndex } from '../core/index/tool-index.js';
@@ -10,6 +11,7 @@ import { UsageError } from '../errors.js';
 import type { CatalogCache } from '../formats/catalog-cache.js';
 import type { Catalog, CatalogFormat, CatalogTool } from '../formats/types.js';
 import { collect, parseNameList } from './options.js';
+import { suggestions } from './search-report.js';
 import type { Progress } from './progress.js';
 
 export const CATALOG_FORMATS = ['auto', 'toolsearch', 'openai', 'anthropic', 'mcp', 'eino', 'request'] as const;
@@ -22,6 +24,8 @@ export interface CatalogFlags {
   readonly mcpTimeout?: string;
   /** False with `--no-cache`. */
   readonly cache?: boolean;
+  /** `--static <a,b>`: catalog tools to treat as static. */
+  readonly static?: string[];
   /** `--server <key>`: servers of an MCP client config to use. */
   readonly server?: string[];
   readonly skipFailed?: boolean;
@@ -58,6 +62,7 @@ export function addCatalogOptions(cmd: Command, what: string): Command {
     )
     .option('--prefix <server>', 'name the tools of an MCP tools/list result mcp__<server>__<tool>')
     .option(...MCP_TIMEOUT_OPTION)
+    .option('--static <a,b>', 'catalog tools to treat as static (always visible, never searched); comma-separated or repeated', parseNameList)
     .option('--server <key>', 'only these servers of an MCP client config catalog (.mcp.json, .vscode/mcp.json); comma-separated or repeated', parseNameList)
     .option('--skip-failed', 'an MCP server that fails is a warning, and the catalog is made of the others')
     .option('--no-cache', 'use no cache: parse catalog files, compile the CLI from source (also TOOLSEARCH_CACHE=off)');
@@ -71,6 +76,16 @@ export async function loadCatalog(flags: CatalogFlags, warn: (message: string) =
     throw new UsageError(`--prefix must be a server name without spaces or control characters, got ${JSON.stringify(flags.prefix)}`);
   }
   const timeoutMs = mcpTimeoutMs(flags.mcpTimeout);
+  // The same file twice would only be reported as every tool "defined twice", at the same place.
+  const seen = new Map<string, string>();
+  for (const f of files) {
+    const key = f.startsWith('mcp:') || f === '-' ? f : resolvePath(f);
+    const first = seen.get(key);
+    if (first !== undefined) {
+      throw new UsageError(first === f ? `the catalog ${f} is given twice` : `the catalog ${f} is given twice (also as ${first})`);
+    }
+    seen.set(key, f);
+  }
   let catalog: Catalog;
   const { isLiveSpec } = await import('../mcp/catalog-spec.js');
   if (files.some(isLiveSpec) || (flags.server ?? []).length > 0) {
@@ -94,7 +109,19 @@ export async function loadCatalog(flags: CatalogFlags, warn: (message: string) =
     });
   }
   for (const w of catalog.warnings ?? []) warn(w);
-  return catalog;
+  return flags.static !== undefined ? withStatic(catalog, flags.static) : catalog;
+}
+
+/** The catalog with the tools named by `--static` made static; a name that is not a tool is a usage error (with did-you-mean). */
+export function withStatic(catalog: Catalog, names: readonly string[]): Catalog {
+  const all = new Set(catalog.tools.map((t) => t.name));
+  for (const name of names) {
+    if (all.has(name)) continue;
+    const near = suggestions(all, name);
+    throw new UsageError(`--static names a tool that is not in the catalog: ${JSON.stringify(name)}${near.length > 0 ? ` (did you mean ${near.join(', ')}?)` : ''}`);
+  }
+  const wanted = new Set(names);
+  return { ...catalog, tools: catalog.tools.map((t) => (wanted.has(t.name) && !t.static ? { ...t, static: true } : t)) };
 }
 
 /** A catalog ready to search: its dynamic and static tools, and the index a search runs over. */

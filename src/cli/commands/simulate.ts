@@ -79,7 +79,6 @@ export function simulateCommand(ctx: CliContext): Command {
   addCatalogOptions(cmd, 'catalog file (optional when the transcript carries its own tools)');
   cmd
     .addOption(new Option('--mode <mode>', 'middleware mode').choices(['default', 'native']).default('default'))
-    .option('--static <a,b>', 'catalog tools to treat as static (always visible, never searched)', parseNameList)
     .addOption(new Option('--format <format>', 'transcript shape (detected from the content when auto)').choices(TRANSCRIPT_FORMATS).default('auto'))
     .option('--replay', 're-run every recorded tool_search call against the catalog and show the differences')
     .option('--expect-same', 'exit 1 when a replayed search differs from the recording (implies --replay)')
@@ -105,7 +104,7 @@ async function loadInputs(ctx: CliContext, file: string, flags: SimulateFlags): 
   const { loadTranscriptFile } = await import('../../formats/index.js');
   const transcript = await loadTranscriptFile(file, { format: flags.format });
   for (const w of transcript.warnings) ctx.warn(w);
-  const catalog = flags.catalog !== undefined && flags.catalog.length > 0 ? await loadCatalog(flags, (w) => ctx.warn(w), ctx.progress()) : null;
+  const catalog = flags.catalog !== undefined && flags.catalog.length > 0 ? await loadCatalog({ ...flags, static: undefined }, (w) => ctx.warn(w), ctx.progress()) : null;
   return { transcript, catalog };
 }
 
