@@ -101,9 +101,11 @@ export function clientConfigForm(doc: ParsedDocument): ClientConfigForm | null {
   const root = doc.root;
   if (root.kind !== 'object' || root.members.has('tools')) return null;
   if (root.members.has('mcpServers')) return 'mcpServers';
+  // `servers` is a common word: VS Code's form needs one entry that looks like a server.
   const servers = root.members.get('servers')?.value;
-  if (servers?.kind === 'object') return 'servers';
-  return null;
+  if (servers?.kind !== 'object') return null;
+  const looksLikeServer = (n: Node): boolean => n.kind === 'object' && (n.members.has('command') || n.members.has('url'));
+  return [...servers.members.values()].some((m) => looksLikeServer(m.value)) ? 'servers' : null;
 }
 
 const STDIO_KEYS = ['type', 'command', 'args', 'env', 'cwd'];

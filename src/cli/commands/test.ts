@@ -1,14 +1,20 @@
 /** `toolsearch test <suite...>`: run test suites of search, select and simulate cases. */
 import { Command, Option } from 'commander';
-import { AssertionFailure, InputError } from '../../errors.js';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { AssertionFailure, InputError, UsageError } from '../../errors.js';
 import type { CliContext } from '../context.js';
 import { MCP_TIMEOUT_OPTION, mcpTimeoutMs } from '../inputs.js';
+import { collect } from '../options.js';
 
 export const REPORTERS = ['human', 'json', 'junit', 'tap'] as const;
 type Reporter = (typeof REPORTERS)[number];
 
 interface TestFlags {
   readonly reporter: Reporter;
+  readonly json?: boolean;
+  readonly catalog?: string[];
+  readonly grep?: string;
   readonly output?: string;
   readonly update?: boolean;
   readonly mcpTimeout?: string;
@@ -21,6 +27,9 @@ Examples:
 
   # CI: a JUnit file for the CI's test report, the human report in the log
   $ toolsearch test fixtures/suites/*.yaml --reporter junit --output junit.xml
+
+  # a candidate catalog against the same suites; only the cases about issues
+  $ toolsearch test fixtures/suites/demo.yaml -c fixtures/catalogs/demo-v2.yaml --grep issue
 
   # re-record the "exact" lists of the cases marked record: true
   $ toolsearch test fixtures/suites/demo.yaml --update
@@ -43,11 +52,15 @@ A suite (YAML or JSON):
       same_as_recorded: true
   Any case: skip: true (or a reason), record: true (--update writes "exact").
 
-Reporters: human (default; its last line is "N passed, N failed[, N skipped]"),
-json, junit, tap. With --output the report goes to the file (written atomically)
-and the human report still prints.
+Reporters: human (default; its last line is "N passed, N failed[, N skipped]
+[, N invalid suites]"), json (also --json), junit, tap. With --output the report
+goes to the file (written atomically, its directory created) and the human
+report still prints. A suite that is invalid, or names an input that cannot be
+read, is reported as an errored suite (JUnit <error>, TAP not ok, JSON "error")
+and the other suites still run.
 Exit codes: 0 every case passed (skipped ones aside), 1 a case failed, 2 a suite
-is invalid (file:line:column) or an input cannot be read.
+is invalid (file:line:column) or an input cannot be read (after every other
+suite ran).
 `;
 
 export function testCommand(ctx: CliContext): Command {
@@ -59,27 +72,48 @@ export function testCommand(ctx: CliContext): Command {
     )
     .argument('<suite...>', 'suite files, directories or globs')
     .addOption(new Option('-r, --reporter <name>', 'report format').choices(REPORTERS).default('human'))
+    .addOption(new Option('--json', 'the json reporter (same as --reporter json)').conflicts('reporter'))
+    .option('-c, --catalog <file>', 'run every case against this catalog instead of its own (a candidate); repeat to merge', collect)
+    .option('--grep <pattern>', 'only the cases whose name matches this regular expression')
     .option('-o, --output <file>', 'write the report to this file (atomically) instead of stdout')
     .option('-u, --update', 'write the current results into "exact" of the cases marked record: true')
     .option(...MCP_TIMEOUT_OPTION)
+    .option('--no-cache', 'compile the CLI from source (no code cache; also TOOLSEARCH_CACHE=off)')
     .addHelpText('after', EXAMPLES)
     .action(async (suites: string[], flags: TestFlags) => {
       await runTest(ctx, suites, flags);
     });
 }
 
-async function runTest(ctx: CliContext, args: string[], flags: TestFlags): Promise<void> {
+/** `--grep`'s pattern as a regular expression; a usage error when it is not one. */
+function grepPattern(pattern: string): RegExp {
+  try {
+    return new RegExp(pattern, 'u');
+  } catch (err) {
+    throw new UsageError(`--grep ${JSON.stringify(pattern)} is not a regular expression: ${(err as Error).message.replace(/^Invalid regular expression: /, '')}`);
+  }
+}
+
+async function runTest(ctx: CliContext, args: string[], given: TestFlags): Promise<void> {
+  const flags: TestFlags = given.json ? { ...given, reporter: 'json' } : given;
   const { expandSuitePaths } = await import('../../suite/glob.js');
   const timeoutMs = mcpTimeoutMs(flags.mcpTimeout);
+  const grep = flags.grep !== undefined ? grepPattern(flags.grep) : undefined;
   const { runSuitesAsync } = await import('../../suite/run.js');
   let report: Awaited<ReturnType<typeof runSuitesAsync>>;
   try {
-    report = await runSuitesAsync(expandSuitePaths(args), { update: flags.update === true, mcpTimeoutMs: timeoutMs });
+    report = await runSuitesAsync(expandSuitePaths(args), {
+      update: flags.update === true,
+      mcpTimeoutMs: timeoutMs,
+      ...(flags.catalog !== undefined ? { catalog: flags.catalog } : {}),
+      ...(grep !== undefined ? { grep } : {}),
+    });
   } catch (err) {
     // A suite that does not load is exit 2; with --reporter junit --output, the file still says why.
     if (err instanceof InputError && flags.reporter === 'junit' && flags.output !== undefined) {
       const [{ writeFileAtomic }, { renderJUnitError }] = await Promise.all([import('../../report/atomic.js'), import('../../report/test-junit.js')]);
       try {
+        mkdirSync(dirname(flags.output), { recursive: true });
         writeFileAtomic(flags.output, renderJUnitError(err.message, err.location));
       } catch {
         // the output directory is missing or unwritable: the error below is what matters
@@ -104,14 +138,29 @@ async function runTest(ctx: CliContext, args: string[], flags: TestFlags): Promi
         return (await import('../../report/test-tap.js')).renderTap(report);
     }
   };
+  if (grep !== undefined && report.summary.total === 0 && report.summary.errors === 0) {
+    throw new UsageError(`--grep ${JSON.stringify(flags.grep)} matches no case`);
+  }
   if (flags.output !== undefined) {
     const { writeFileAtomic } = await import('../../report/atomic.js');
+    // --output reports/junit.xml in a fresh CI checkout: the directory is made.
+    try {
+      mkdirSync(dirname(flags.output), { recursive: true });
+    } catch {
+      // writeFileAtomic reports what is wrong with the path
+    }
     writeFileAtomic(flags.output, await render(flags.reporter, false));
     // People reading the CI log still see what happened.
     ctx.out(await render('human', true));
   } else {
     ctx.out(await render(flags.reporter, true));
   }
-  const { failed, total } = report.summary;
+  const { failed, total, errors } = report.summary;
+  if (errors > 0) {
+    // Every other suite ran and is in the report; the first invalid one is the error (exit 2).
+    const first = report.suites.find((x) => x.error !== null)!.error!;
+    const more = errors > 1 ? ` (and ${errors - 1} more invalid suite${errors === 2 ? '' : 's'})` : '';
+    throw new InputError(`${first.message}${more}`, first.location, first.excerpt ?? undefined);
+  }
   if (failed > 0) throw new AssertionFailure(`${failed} of ${total} case${total === 1 ? '' : 's'} failed`);
 }
