@@ -29,6 +29,7 @@ import { checkResult, checkSimulation } from './check.js';
 import { distance, SuiteParser } from './parse.js';
 import type { CaseResult, CatalogRef, Failure, NameRef, SearchGot, SimulateCase, Suite, SuiteCase, SuiteResult, TestReport } from './types.js';
 import { writeFileAtomic } from '../report/atomic.js';
+import type { RunInput } from '../report/output.js';
 import { applyExactUpdates, type ExactUpdate } from './update.js';
 
 export interface RunOptions {
@@ -37,6 +38,13 @@ export interface RunOptions {
   readonly limits?: Partial<Limits>;
   /** Time allowed per live MCP server of an `mcp:` catalog, in milliseconds (default 30 000; {@link runSuitesAsync} only). */
   readonly mcpTimeoutMs?: number;
+  /**
+   * Told of every file the run reads, as soon as it is known: each suite
+   * before it is read, then the catalog files and transcripts it names, all
+   * before any server starts or case runs. The CLI checks its outputs here
+   * (src/report/output.ts); an error thrown stops the run.
+   */
+  readonly onInput?: (input: RunInput) => void;
 }
 
 /** A catalog ready for cases: the loaded data and the reference's index over its dynamic tools. */
@@ -309,6 +317,30 @@ export function loadSuite(file: string, limits?: Partial<Limits>): LoadedSuite {
   return { suite: new SuiteParser(doc).suite(), doc };
 }
 
+/** The files a suite names (catalog files and transcripts; live MCP servers are no file). */
+export function suiteInputs(suite: Suite): RunInput[] {
+  const out: RunInput[] = [];
+  const catalog = (ref: CatalogRef | null) => {
+    for (const f of ref?.files ?? []) if (!isMcpSpec(f)) out.push({ kind: 'catalog', path: f });
+  };
+  catalog(suite.catalog);
+  for (const c of suite.cases) {
+    catalog(c.catalog);
+    if (c.kind === 'simulate') out.push({ kind: 'transcript', path: c.transcript });
+  }
+  return out;
+}
+
+/** Loads the suites in order, telling `onInput` of each file as soon as it is known. */
+function loadSuites(files: readonly string[], options: RunOptions): LoadedSuite[] {
+  return files.map((f) => {
+    options.onInput?.({ kind: 'suite', path: f });
+    const l = loadSuite(f, options.limits);
+    if (options.onInput) for (const i of suiteInputs(l.suite)) options.onInput(i);
+    return l;
+  });
+}
+
 /**
  * Runs suite files (already expanded from globs), in order. Catalogs that
  * name a live MCP server (`catalog: "mcp:npx -y some-server"`) need
@@ -317,7 +349,7 @@ export function loadSuite(file: string, limits?: Partial<Limits>): LoadedSuite {
 export function runSuites(files: readonly string[], options: RunOptions = {}): TestReport {
   const started = performance.now();
   const inputs = new Inputs(options.limits);
-  const loaded = files.map((f) => loadSuite(f, options.limits));
+  const loaded = loadSuites(files, options);
   return runLoaded(inputs, loaded, options, started);
 }
 
@@ -330,7 +362,7 @@ export function runSuites(files: readonly string[], options: RunOptions = {}): T
 export async function runSuitesAsync(files: readonly string[], options: RunOptions = {}): Promise<TestReport> {
   const started = performance.now();
   const inputs = new Inputs(options.limits);
-  const loaded = files.map((f) => loadSuite(f, options.limits));
+  const loaded = loadSuites(files, options);
   await inputs.readServers(loaded, options.mcpTimeoutMs);
   return runLoaded(inputs, loaded, options, started);
 }

@@ -10,7 +10,7 @@
  * On c63dd70 the victim files are overwritten (through the predictable
  * temporary names `<entry>.<pid>.<n>.tmp` and followed symbolic links).
  */
-import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, lchownSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { afterAll, afterEach, describe, expect, test } from 'vitest';
@@ -51,7 +51,6 @@ function attackerDir(path: string): void {
 /** A symbolic link owned by 65534 (lchown: the link itself). */
 function attackerLink(target: string, path: string): void {
   symlinkSync(target, path);
-  const { lchownSync } = require('node:fs') as typeof import('node:fs');
   lchownSync(path, NOBODY, NOBODY);
 }
 
@@ -116,7 +115,6 @@ describe.runIf(process.getuid?.() === 0)('finding 1: cache race → arbitrary fi
     const loaded = loadBundle(file, ['search'], { TOOLSEARCH_CACHE_DIR: dir });
     if (!existsSync(dir)) {
       attackerDir(dir);
-      const { statSync } = require('node:fs') as typeof import('node:fs');
       const st = statSync(file);
       plantLinks(dir, [`code-dev-search-${st.size}-${Math.trunc(st.mtimeMs)}-${process.version}-${process.arch}.bin`], secret);
     }

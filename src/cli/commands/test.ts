@@ -1,6 +1,7 @@
 /** `toolsearch test <suite...>`: run test suites of search, select and simulate cases. */
 import { Command, Option } from 'commander';
 import { AssertionFailure, InputError } from '../../errors.js';
+import type { RunInput } from '../../report/output.js';
 import type { CliContext } from '../context.js';
 import { MCP_TIMEOUT_OPTION, mcpTimeoutMs } from '../inputs.js';
 
@@ -71,16 +72,25 @@ export function testCommand(ctx: CliContext): Command {
 async function runTest(ctx: CliContext, args: string[], flags: TestFlags): Promise<void> {
   const { expandSuitePaths } = await import('../../suite/glob.js');
   const timeoutMs = mcpTimeoutMs(flags.mcpTimeout);
-  const { runSuitesAsync } = await import('../../suite/run.js');
+  const [{ runSuitesAsync }, { checkOutputs, writeOutput }] = await Promise.all([import('../../suite/run.js'), import('../../report/output.js')]);
+  // Every output is checked against every input of the run as the inputs become known (the suites,
+  // then the catalogs and transcripts they name), before any case runs (src/report/output.ts).
+  const outputs = flags.output !== undefined ? [{ option: '--output', path: flags.output }] : [];
+  const inputs: RunInput[] = [];
+  const onInput = (input: RunInput) => {
+    inputs.push(input);
+    checkOutputs(outputs, [input]);
+  };
   let report: Awaited<ReturnType<typeof runSuitesAsync>>;
   try {
-    report = await runSuitesAsync(expandSuitePaths(args), { update: flags.update === true, mcpTimeoutMs: timeoutMs });
+    report = await runSuitesAsync(expandSuitePaths(args), { update: flags.update === true, mcpTimeoutMs: timeoutMs, onInput });
   } catch (err) {
-    // A suite that does not load is exit 2; with --reporter junit --output, the file still says why.
+    // A suite that does not load is exit 2; with --reporter junit --output, the file still says why
+    // (never over an input: the output was checked against each one already known).
     if (err instanceof InputError && flags.reporter === 'junit' && flags.output !== undefined) {
-      const [{ writeFileAtomic }, { renderJUnitError }] = await Promise.all([import('../../report/atomic.js'), import('../../report/test-junit.js')]);
+      const { renderJUnitError } = await import('../../report/test-junit.js');
       try {
-        writeFileAtomic(flags.output, renderJUnitError(err.message, err.location));
+        writeOutput(outputs[0]!, renderJUnitError(err.message, err.location), inputs);
       } catch {
         // the output directory is missing or unwritable: the error below is what matters
       }
@@ -105,8 +115,7 @@ async function runTest(ctx: CliContext, args: string[], flags: TestFlags): Promi
     }
   };
   if (flags.output !== undefined) {
-    const { writeFileAtomic } = await import('../../report/atomic.js');
-    writeFileAtomic(flags.output, await render(flags.reporter, false));
+    writeOutput(outputs[0]!, await render(flags.reporter, false), inputs);
     // People reading the CI log still see what happened.
     ctx.out(await render('human', true));
   } else {
