@@ -68,11 +68,17 @@ export function checkOutputs(outputs: readonly RunOutput[], inputs: readonly Run
 }
 
 /**
- * Writes `text` to `output` (atomically: a temporary file renamed over the
- * target), after checking it against `inputs` again. A failure to write is
- * an `InputError` naming the file (exit 2).
+ * Writes `text` to `output` after checking it against `inputs` again: `-`
+ * is `stdout`; a file is written atomically (a temporary renamed over it),
+ * a device or FIFO in place, a socket or block device refused (see
+ * `writeFileAtomic`). A failure to write is an `InputError` naming the file
+ * (exit 2).
  */
-export function writeOutput(output: RunOutput, text: string, inputs: readonly RunInput[]): void {
+export function writeOutput(output: RunOutput, text: string, inputs: readonly RunInput[], stdout: (text: string) => void): void {
+  if (isStdout(output.path)) {
+    stdout(text);
+    return;
+  }
   checkOutputs([output], inputs);
   writeFileAtomic(output.path, text);
 }

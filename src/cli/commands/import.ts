@@ -36,7 +36,8 @@ their case and hyphens; other characters outside [A-Za-z0-9_-] become "_".
 A command line is split like a shell does (quotes, backslashes) but no shell
 runs it: use sh -c '...' for pipes or variables. The server inherits this
 environment. On failure the server's stderr is shown and the exit status is 2.
-Without -o the catalog goes to stdout; -o writes the file atomically.
+Without -o (or with -o -) the catalog goes to stdout; -o writes the file atomically
+(a device or FIFO in place), never over a file a --mcp command line names.
 `;
 
 function parseSeconds(value: string): number {
@@ -81,13 +82,13 @@ export function importCommand(ctx: CliContext): Command {
     .option('--mcp <command>', 'an MCP server to start over stdio; repeat to merge servers', server('command'))
     .option('--mcp-url <url>', 'a Streamable HTTP MCP endpoint (http:// or https://); repeatable', server('url'))
     .option('--name <server>', 'server name for the tool names of the server given just before (default: the name it reports)', name)
-    .option('-o, --output <file>', 'write the catalog to this file (atomically) instead of stdout')
+    .option('-o, --output <file>', 'write the catalog to this file (atomically; a device or FIFO in place; - is stdout) instead of stdout')
     .option('--json', 'write JSON instead of YAML')
     .option('--timeout <seconds>', 'time allowed per server', parseSeconds, 30)
     .addHelpText('after', EXAMPLES)
     .action(async (flags: ImportFlags) => {
       if (servers.length === 0) throw new UsageError('give at least one server: --mcp "<command line>" or --mcp-url <url>');
-      const [{ mcpCatalogDetailed }, { catalogJson, catalogYaml }, { checkOutputs, writeOutput }, { commandLineFiles }] = await Promise.all([
+      const [{ mcpCatalogDetailed }, { catalogJson, catalogYaml }, { checkOutputs, isStdout, writeOutput }, { commandLineFiles }] = await Promise.all([
         import('../../mcp/catalog.js'),
         import('../../mcp/catalog-file.js'),
         import('../../report/output.js'),
@@ -109,7 +110,11 @@ export function importCommand(ctx: CliContext): Command {
         ctx.out(text);
         return;
       }
-      writeOutput(output, text, inputs);
+      if (isStdout(output.path)) {
+        ctx.out(text);
+        return;
+      }
+      writeOutput(output, text, inputs, (t) => ctx.out(t));
       const n = result.tools.length;
       ctx.err(`wrote ${n} ${n === 1 ? 'tool' : 'tools'} from ${result.servers.length} ${result.servers.length === 1 ? 'server' : 'servers'} to ${escapeText(output.path)}\n`);
       for (const s of result.servers) {
