@@ -254,6 +254,24 @@ async function httpTrouble(url: string, init: RequestInit | undefined, res: Resp
   return isJsonRpc(value) ? null : { text: `not an MCP server: HTTP 200 from ${url} is JSON but not JSON-RPC${quoted(firstLine(text))}`, notMcp: true };
 }
 
+/**
+ * The request with a signal of its own that follows the transport's one.
+ * The SDK passes the same AbortSignal to every fetch of a session; Node's
+ * fetch (undici) adds an `abort` listener to it per request and removes it
+ * only when the request is garbage-collected, so 1,500 pages of `tools/list`
+ * gave a MaxListenersExceededWarning per page. A dependent signal
+ * (`AbortSignal.any`, which the source holds weakly, with no listener) takes
+ * those listeners instead and goes away with its request; aborting the
+ * transport's signal still aborts every request and body read.
+ */
+function withOwnSignal(init: RequestInit | undefined): RequestInit | undefined {
+  const signal = init?.signal;
+  if (!signal) return init;
+  const any = (AbortSignal as { any?: (signals: AbortSignal[]) => AbortSignal }).any;
+  // Node < 20.3 has no AbortSignal.any: the SDK's signal as it is (the warnings come back there).
+  return any === undefined ? init : { ...init, signal: any.call(AbortSignal, [signal]) };
+}
+
 function describeFailure(f: ChildFailure, phase: string): string {
   switch (f.kind) {
     case 'not-found':
@@ -321,7 +339,7 @@ export async function listMcpTools(options: ListMcpToolsOptions): Promise<McpToo
     // what the server answered, on one line, rather than the SDK's message
     // (which quotes the whole body: a web page).
     const recordingFetch = async (input: string | URL, init?: RequestInit): Promise<Response> => {
-      const res = await fetch(input, init);
+      const res = await fetch(input, withOwnSignal(init));
       if (init?.method === 'POST' && httpProblem === null) httpProblem = await httpTrouble(String(input), init, res);
       return res;
     };

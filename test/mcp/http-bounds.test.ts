@@ -1,0 +1,34 @@
+/**
+ * Issue 14, findings 10 and 16: Streamable HTTP answers are bounded like
+ * stdio lines, and paginating does not grow the listeners on the SDK's
+ * AbortSignal. The servers are local (127.0.0.1, `fixtures/hostile-http.mjs`)
+ * and stop themselves; the CLI runs are of the built binary (`npm run build`).
+ */
+import { getEventListeners } from 'node:events';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { listMcpTools } from '../../src/mcp/list-tools.js';
+import { HOSTILE_HTTP_SERVER, spawnHttpServer } from './helpers.js';
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('HTTP pagination (finding 16)', () => {
+  it('the abort listeners on any signal given to fetch do not grow with the pages', async () => {
+    const server = await spawnHttpServer(['--pages', '100'], HOSTILE_HTTP_SERVER);
+    const realFetch = globalThis.fetch;
+    const counts: number[] = [];
+    vi.stubGlobal('fetch', (input: string | URL, init?: RequestInit) => {
+      if (init?.signal) counts.push(getEventListeners(init.signal, 'abort').length);
+      return realFetch(input, init);
+    });
+    try {
+      const list = await listMcpTools({ url: server.url });
+      expect(list.pages).toBe(100);
+      expect(list.tools).toHaveLength(100);
+    } finally {
+      await server.close();
+    }
+    expect(counts.length).toBeGreaterThanOrEqual(102);
+    // Each request starts with a signal no earlier request left a listener on.
+    expect(Math.max(...counts)).toBe(0);
+  });
+});
