@@ -12,7 +12,7 @@ import type { JsonValue } from '../core/types.js';
 import { InputError } from '../errors.js';
 import { CommandLineError, splitCommandLine } from './command-line.js';
 import { normalizeServerName } from './names.js';
-import { ChildFailureError, ChildProcessTransport, type ChildFailure } from './stdio-transport.js';
+import { ChildFailureError, ChildProcessTransport, MAX_LINE_BYTES, type ChildFailure } from './stdio-transport.js';
 
 /** Default time allowed for the whole exchange (start, initialize, every page). */
 export const DEFAULT_MCP_TIMEOUT_MS = 30_000;
@@ -196,7 +196,7 @@ function isJsonRpc(value: unknown): boolean {
   return Array.isArray(value) ? value.length > 0 && value.every(one) : one(value);
 }
 
-/** Reads (a copy of) a response body, giving up after `ms` (an endless stream). */
+/** Reads (a copy of) a response body, giving up after `ms` (an endless stream); '' when it cannot be read whole. */
 async function bodyText(res: Response, ms = 2000): Promise<string> {
   let timer: NodeJS.Timeout | undefined;
   try {
@@ -211,6 +211,46 @@ async function bodyText(res: Response, ms = 2000): Promise<string> {
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** Statuses whose response has no body (a Response with one cannot be built). */
+const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+
+/**
+ * The response with its body bounded as a stdio line is: a plain answer
+ * (JSON, an error page) up to {@link MAX_LINE_BYTES} in all, an event stream
+ * up to that much per event (between blank lines). Past it the body errors
+ * (which cancels the download) and `onTooLarge` is called, so a server
+ * sending 8 GB of spaces costs 10 MiB, not 8 GB.
+ */
+function boundedBody(res: Response, onTooLarge: () => void): Response {
+  if (res.body === null || NULL_BODY.has(res.status)) return res;
+  const sse = (res.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase() === 'text/event-stream';
+  let size = 0;
+  let lineLength = 0;
+  const bound = new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      if (!sse) size += chunk.length;
+      else {
+        for (let i = 0; i < chunk.length; i++) {
+          const b = chunk[i]!;
+          size++;
+          if (b === 0x0a) {
+            // A blank line ends an event: the next one starts from nothing.
+            if (lineLength === 0) size = 0;
+            lineLength = 0;
+          } else if (b !== 0x0d) lineLength++;
+        }
+      }
+      if (size > MAX_LINE_BYTES) {
+        onTooLarge();
+        controller.error(new Error(`answer over ${MAX_LINE_BYTES} bytes`));
+        return;
+      }
+      controller.enqueue(chunk);
+    },
+  });
+  return new Response(res.body.pipeThrough(bound), { status: res.status, statusText: res.statusText, headers: res.headers });
 }
 
 function quoted(line: string): string {
@@ -318,6 +358,8 @@ export async function listMcpTools(options: ListMcpToolsOptions): Promise<McpToo
 
   let stdio: ChildProcessTransport | null = null;
   let httpProblem: { text: string; notMcp: boolean } | null = null;
+  /** The phase whose HTTP answer went over the bound, if one did. */
+  let tooLarge: string | null = null;
   let transport: import('@modelcontextprotocol/sdk/shared/transport.js').Transport;
   let httpTransport: import('@modelcontextprotocol/sdk/client/streamableHttp.js').StreamableHTTPClientTransport | null = null;
   if (isHttp) {
@@ -339,7 +381,9 @@ export async function listMcpTools(options: ListMcpToolsOptions): Promise<McpToo
     // what the server answered, on one line, rather than the SDK's message
     // (which quotes the whole body: a web page).
     const recordingFetch = async (input: string | URL, init?: RequestInit): Promise<Response> => {
-      const res = await fetch(input, withOwnSignal(init));
+      const res = boundedBody(await fetch(input, withOwnSignal(init)), () => {
+        tooLarge ??= phase;
+      });
       if (init?.method === 'POST' && httpProblem === null) httpProblem = await httpTrouble(String(input), init, res);
       return res;
     };
@@ -422,6 +466,9 @@ export async function listMcpTools(options: ListMcpToolsOptions): Promise<McpToo
     if (stdio) await stdio.settleStderr(STDERR_SETTLE_MS);
     const stderr = stdio?.stderr ?? '';
     if (failure) throw new McpServerError(describeFailure(failure, phase), source, stderr);
+    if (tooLarge !== null) {
+      throw new McpServerError(`the answer to ${tooLarge as string} is larger than ${MAX_LINE_BYTES / (1024 * 1024)} MiB, the most one MCP message may take`, source);
+    }
     if (err instanceof Timeout) throw new McpServerError(`no answer to ${phase} within ${seconds(timeoutMs)}`, source, stderr);
     // What an HTTP server answered explains what the SDK made of it.
     const problem = httpProblem as { text: string; notMcp: boolean } | null;

@@ -45,8 +45,8 @@ export interface ChildProcessTransportOptions {
   readonly stderrLimit?: number;
 }
 
-/** Largest stdout line accepted (as the SDK's stdio transport). */
-const MAX_LINE_BYTES = 10 * 1024 * 1024;
+/** Largest stdout line accepted (as the SDK's stdio transport); also the largest HTTP answer or event (list-tools.ts). */
+export const MAX_LINE_BYTES = 10 * 1024 * 1024;
 /** How long `close()` waits for the server to leave after its stdin closes, and again after SIGTERM. */
 const GRACE_MS = 1000;
 /** Messages we sent that are remembered to recognize a program that echoes its input. */
