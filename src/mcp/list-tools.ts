@@ -9,7 +9,8 @@
 import { readFileSync } from 'node:fs';
 import { STATUS_CODES } from 'node:http';
 import type { JsonValue } from '../core/types.js';
-import { InputError } from '../errors.js';
+import { InputError, quote } from '../errors.js';
+import { resolveLimits } from '../formats/read.js';
 import { CommandLineError, splitCommandLine } from './command-line.js';
 import { normalizeServerName } from './names.js';
 import { ChildFailureError, ChildProcessTransport, MAX_LINE_BYTES, type ChildFailure } from './stdio-transport.js';
@@ -31,6 +32,12 @@ export type ListMcpToolsOptions = McpServerTarget & {
   readonly env?: NodeJS.ProcessEnv;
   /** Working directory of a stdio server (default: ours). */
   readonly cwd?: string;
+  /**
+   * Deepest nesting of a tool's `inputSchema`, counted as in a catalog file
+   * (`tools` → list → tool → `parameters`), so what `import` writes can be
+   * read again (default: the loaders' `maxDepth`, 1000 levels).
+   */
+  readonly maxDepth?: number;
 };
 
 /** A tool as the server lists it. */
@@ -72,6 +79,23 @@ export class McpServerError extends InputError {
   ) {
     super(message + stderrSummary(stderr), { file: source, line: 0, column: 0 });
   }
+}
+
+/** Levels above a tool's `parameters` in a catalog file: the top mapping, the `tools` list, the tool. */
+const CATALOG_LEVELS_ABOVE_PARAMETERS = 3;
+
+/** Whether a JSON value nests deeper than `max` levels of arrays and objects (iterative: no stack to overflow). */
+function deeperThan(value: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, d] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (d > max) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v as object)) {
+      if (child !== null && typeof child === 'object') stack.push([child, d + 1]);
+    }
+  }
+  return false;
 }
 
 /** Pages read at most: a server that keeps returning cursors is broken. */
@@ -345,6 +369,7 @@ function describeFailure(f: ChildFailure, phase: string): string {
  */
 export async function listMcpTools(options: ListMcpToolsOptions): Promise<McpToolList> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_MCP_TIMEOUT_MS;
+  const maxDepth = options.maxDepth ?? resolveLimits().maxDepth;
   if (!(timeoutMs > 0)) throw new InputError(`the timeout must be positive, got ${timeoutMs} ms`);
   const isHttp = options.url !== undefined;
   const target = isHttp ? options.url! : options.command!;
@@ -434,6 +459,12 @@ export async function listMcpTools(options: ListMcpToolsOptions): Promise<McpToo
         { timeout: timeoutMs },
       );
       for (const t of result.tools) {
+        if (deeperThan(t.inputSchema, maxDepth - CATALOG_LEVELS_ABOVE_PARAMETERS)) {
+          throw new McpServerError(
+            `server ${quote(info?.name ?? '')}, tool ${quote(t.name)}: its inputSchema is nested deeper than ${maxDepth} levels (counted as parameters in a catalog file)`,
+            source,
+          );
+        }
         tools.push({
           name: t.name,
           description: t.description ?? '',
