@@ -9,7 +9,7 @@ import { createMiddleware, type Middleware } from '../core/middleware.js';
 import { AgentRun, type ModelCallView } from '../core/run.js';
 import { TOOL_SEARCH_NAME } from '../core/toolsearch.js';
 import type { Message, Mode } from '../core/types.js';
-import { InputError } from '../errors.js';
+import { InputError, quote } from '../errors.js';
 import type { Catalog, CatalogTool, Transcript } from '../formats/types.js';
 import {
   assistantText,
@@ -120,7 +120,7 @@ function splitTools(tools: readonly CatalogTool[], source: string, staticNames: 
   const extraStatic = new Set(staticNames);
   const names = new Set(tools.map((t) => t.name));
   for (const name of extraStatic) {
-    if (!names.has(name)) throw new InputError(`--static names a tool that is not in the catalog: ${name}`);
+    if (!names.has(name)) throw new InputError(`--static names a tool that is not in the catalog: ${quote(name)}`);
   }
   return {
     staticTools: tools.filter((t) => t.static || extraStatic.has(t.name)),

@@ -334,7 +334,7 @@ describe('simulate', () => {
     const r = simulate({ transcript: transcript(story), catalog, mode: 'default', staticNames: ['mcp__github__create_issue'], replay: false });
     expect(r.turns[0]!.visible).toEqual(['get_time', 'mcp__github__create_issue', 'tool_search']);
     expect(() => simulate({ transcript: transcript(story), catalog, mode: 'default', staticNames: ['nope'], replay: false })).toThrow(
-      new InputError('--static names a tool that is not in the catalog: nope'),
+      new InputError('--static names a tool that is not in the catalog: "nope"'),
     );
   });
 
