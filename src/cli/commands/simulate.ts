@@ -70,20 +70,23 @@ sessions and model calls, searches, zero-result queries, not-loaded calls by
 tool, tools loaded but never called, tools never found, tokens, cache breaks,
 sessions that failed to read. A session that fails to read never stops the others.
 
-  # a week of sessions, on every core
+  # every recording below a directory, on every core
   $ toolsearch simulate fixtures/transcripts/ -c fixtures/catalogs/demo.yaml --no-tokens
 
-  # a JSONL file of sessions (each line a whole recording, any format), aggregate as JSON
-  $ toolsearch simulate sessions.jsonl -c fixtures/catalogs/demo.yaml --json > part-1.json
+  # a JSONL file of sessions (each line a whole recording, any format): the aggregate as JSON
+  $ toolsearch simulate fixtures/bulk/sessions.jsonl -c fixtures/catalogs/demo.yaml --json
 
   # one JSON line per session, in input order, on 2 worker threads; the aggregate to a file
-  $ toolsearch simulate 'logs/**/*.json' -c fixtures/catalogs/demo.yaml --jsonl --jobs 2 --aggregate agg.json
+  $ toolsearch simulate 'fixtures/transcripts/*.anthropic.json' -c fixtures/catalogs/demo.yaml --jsonl --jobs 2 --aggregate agg.json
 
-  # sessions on stdin (a map step of a batch engine), one per line
-  $ cat sessions.jsonl | toolsearch simulate - -c fixtures/catalogs/demo.yaml --json
+  # sessions on stdin, one per line (a map step of a batch engine)
+  $ cat fixtures/bulk/sessions.jsonl | toolsearch simulate - -c fixtures/catalogs/demo.yaml --no-tokens --json
 
-  # a .jsonl file of messages that looks like sessions: read it as one recording
-  $ toolsearch simulate conversation.jsonl -c fixtures/catalogs/demo.yaml --jsonl-input recording
+  # a .jsonl file of messages: one recording, whatever its first line looks like
+  $ toolsearch simulate fixtures/transcripts/keyword-search-then-call.jsonl -c fixtures/catalogs/demo.yaml --jsonl-input recording
+
+  # the 10 most frequent zero-result queries of a replay and more (--top)
+  $ toolsearch simulate fixtures/bulk/sessions.jsonl -c fixtures/catalogs/demo.yaml --no-tokens --top 3
 
 Exit codes: 0 ok, 1 --expect-same found a difference or --fail-on-violation a
 violation, 2 bad input or usage. In bulk: 2 when any session failed to read
