@@ -3,7 +3,7 @@
  *
  *   npm run bench                      full run (a few minutes)
  *   npm run bench -- --quick           1k and 10k catalogs, fewer repeats, no 100k
- *   npm run bench -- --only query,cli  sections: query, build, simulate, cli, rss
+ *   npm run bench -- --only query,cli  sections: query, build, simulate, cli, rss, bulk
  *   npm run bench -- --json out.json   also write the results
  *   npm run bench -- --compare old.json  print new/old per row
  *   npm run bench -- --no-build        do not run `npm run build` before the CLI sections
@@ -25,6 +25,7 @@ import { goTrimSpace } from '../../src/core/text.js';
 import { decodeToolSearchArgs, runToolSearch, searchDecoded, type ToolSearchArgs, type ToolSearchOutcome } from '../../src/core/toolsearch.js';
 import type { Message, ToolInfo } from '../../src/core/types.js';
 import { naiveKeywordSearch } from '../core/naive-model.js';
+import { benchBulk } from './bulk.js';
 import { benchQueryClasses, CLASS_SIZES } from './query-classes.js';
 import { chunksByModelCall, generateCatalog, generateQueries, generateTranscript, toEinoJson, type BenchQuery } from './generate.js';
 
@@ -38,7 +39,7 @@ const option = (name: string): string | undefined => {
   return i >= 0 ? argv[i + 1] : undefined;
 };
 const QUICK = flag('--quick');
-const ONLY = new Set((option('--only') ?? 'query,classes,build,simulate,cli,rss').split(','));
+const ONLY = new Set((option('--only') ?? 'query,classes,build,simulate,cli,rss,bulk').split(','));
 const JSON_OUT = option('--json');
 const COMPARE = option('--compare');
 const NO_BUILD = flag('--no-build');
@@ -845,6 +846,16 @@ function benchRss(): void {
 }
 
 // ---------------------------------------------------------------------------
+// 6. Bulk replay (test/bench/bulk.ts)
+
+async function runBulkBench(): Promise<void> {
+  section('Bulk replay: simulate over a JSONL file of generated 10-call sessions (demo catalog; whole processes)');
+  if (!ONLY.has('cli') && !buildCli()) return void console.log('  dist/bundle/main.cjs not found: skipped');
+  if (!TIME_BIN) console.log('  (no /usr/bin/time: CPU time and RSS unknown)');
+  benchBulk({ quick: QUICK, seed: SEED, work: WORK, cli: CLI, demo: await loadDemo(), add, run, fmt });
+}
+
+// ---------------------------------------------------------------------------
 // Main
 
 async function main(): Promise<void> {
@@ -864,6 +875,7 @@ async function main(): Promise<void> {
   if (ONLY.has('simulate')) await benchSimulate();
   if (ONLY.has('cli')) await benchCli();
   if (ONLY.has('rss')) benchRss();
+  if (ONLY.has('bulk')) await runBulkBench();
   const load1 = loadavg();
   console.log(`\nload average at the end ${load1.map((x) => x.toFixed(2)).join(' ')}; ${failures === 0 ? 'every checked target met' : `${failures} check(s) missed`}`);
 
