@@ -1,7 +1,7 @@
 /**
  * Where toolsearch keeps its caches (loaded catalogs, and the CLI's compiled
- * code: see src/cli/boot.ts), and the switch that turns them off. Kept apart
- * from catalog-cache.ts so that the boot loader needs nothing else.
+ * code: see src/cli/start.ts), and the switch that turns them off. Kept apart
+ * from catalog-cache.ts so that the start module needs nothing else.
  */
 import { mkdirSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';

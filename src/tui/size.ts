@@ -1,6 +1,6 @@
 /** The terminal size, following resizes. */
-import { useStdout } from 'ink';
 import { useEffect, useState } from 'react';
+import { ink } from './ink.js';
 
 export interface Size {
   readonly columns: number;
@@ -24,7 +24,7 @@ function read(stdout: NodeJS.WriteStream): Size {
  * would make it clear the whole terminal at every render.
  */
 export function useTerminalSize(fixed?: Size): Size {
-  const { stdout } = useStdout();
+  const { stdout } = ink().useStdout();
   const [size, setSize] = useState<Size>(() => read(stdout));
   useEffect(() => {
     if (fixed) return undefined;

@@ -4,7 +4,8 @@
  * a frame, see the note in the README) and performs the two effects the state
  * asks for — loading the baseline and copying the command line.
  */
-import { Box, useApp, useInput, type Key } from 'ink';
+import type { Key } from 'ink';
+import { ink } from '../ink.js';
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState, type ReactElement } from 'react';
 import type { ToolIndex } from '../../core/scorer.js';
 import { LinesView, LineView, ThemeContext } from '../LinesView.js';
@@ -87,6 +88,7 @@ function useBaselineRanking(
 export function Explore(props: ExploreProps): ReactElement {
   const { index, loadBaseline, onCopy, theme = { color: false } } = props;
   const [state, dispatch] = useReducer(exploreEventReducer, { query: props.initialQuery, maxResults: props.initialMaxResults }, initialExploreState);
+  const { Box, useApp, useInput } = ink();
   const { exit } = useApp();
   const size = useTerminalSize(props.size);
   const tooSmall = isTooSmall(size);
