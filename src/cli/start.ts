@@ -11,10 +11,10 @@
  * Node 20 has no compile cache: it compiles the bundle at every start (see
  * test/bench/README.md for what that costs).
  */
-import { mkdirSync, readFileSync, writeSync } from 'node:fs';
+import { readFileSync, writeSync } from 'node:fs';
 import nodeModule from 'node:module';
-import { dirname, join } from 'node:path';
-import { cacheDirFromEnv, cacheDisabledByEnv, privateDir } from '../formats/cache-dir.js';
+import { join } from 'node:path';
+import { COMPILE_CACHE_SUBDIR, cacheDirFromEnv, cacheDisabledByEnv, openCacheDir } from '../formats/cache-dir.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -31,33 +31,25 @@ export function noCacheFlag(argv: readonly string[]): boolean {
 
 /** The directory for Node's compile cache, or null when caching is off. */
 export function compileCacheDir(env: Env, argv: readonly string[]): string | null {
-  if (cacheDisabledByEnv(env) || noCacheFlag(argv)) return null;
-  return join(cacheDirFromEnv(env), 'compiled');
-}
-
-/** Whether `dir` and its parent (the cache directory) are private, made so (0700) when missing. */
-function ensurePrivateDir(dir: string): boolean {
-  if (!privateDir(dirname(dir)) || !privateDir(dir)) return false;
-  try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-  } catch {
-    return false;
-  }
-  return privateDir(dirname(dir)) && privateDir(dir);
+  const root = cacheDisabledByEnv(env) || noCacheFlag(argv) ? null : cacheDirFromEnv(env);
+  return root === null ? null : join(root, COMPILE_CACHE_SUBDIR);
 }
 
 /**
  * Turns on Node's compile cache in {@link compileCacheDir} when Node has one
- * and the directory is private (made so when missing); returns the directory
- * used, or null. Any problem only means compiling from source.
+ * and the cache directory may be used (src/formats/cache-dir.ts: the user's
+ * own, private, made so when missing); returns the directory used, or null.
+ * Any problem only means compiling from source.
  */
 export function enableCompileCache(env: Env, argv: readonly string[], api: CompileCacheApi = nodeModule as CompileCacheApi): string | null {
-  if (typeof api.enableCompileCache !== 'function') return null;
-  const dir = compileCacheDir(env, argv);
-  if (dir === null || !ensurePrivateDir(dir)) return null;
+  if (typeof api.enableCompileCache !== 'function' || cacheDisabledByEnv(env) || noCacheFlag(argv)) return null;
+  const root = cacheDirFromEnv(env);
+  const cache = root === null ? null : openCacheDir(root, { create: true });
+  const dir = cache?.subdir(COMPILE_CACHE_SUBDIR) ?? null;
+  cache?.close();
+  if (dir === null) return null;
   try {
-    const r = api.enableCompileCache(dir);
-    return r.directory ?? dir;
+    return api.enableCompileCache(dir).directory ?? dir;
   } catch {
     return null;
   }

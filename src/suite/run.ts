@@ -17,7 +17,7 @@ import {
   type ToolIndex,
   type ToolSearchOutcome,
 } from '../core/index.js';
-import { InputError } from '../errors.js';
+import { InputError, quote } from '../errors.js';
 import { loadCatalogFiles, loadTranscriptFile } from '../formats/index.js';
 import { errorAt, type ParsedDocument } from '../formats/nodes.js';
 import { parseFile, parseText } from '../formats/parse.js';
@@ -180,8 +180,8 @@ function checkNames(doc: ParsedDocument, refs: readonly NameRef[], known: Readon
   for (const r of refs) {
     if (known.has(r.name)) continue;
     const msg = staticNames.has(r.name)
-      ? `${where}: "${r.name}" is a static tool; static tools are never searched`
-      : `${where}: "${r.name}" is not a tool of the catalog${suggestion(r.name, known)}`;
+      ? `${where}: ${quote(r.name)} is a static tool; static tools are never searched`
+      : `${where}: ${quote(r.name)} is not a tool of the catalog${suggestion(r.name, known)}`;
     throw errorAt(doc, r.offset, msg);
   }
 }
@@ -202,7 +202,7 @@ type Prepared =
 
 function prepare(inputs: Inputs, { suite, doc }: LoadedSuite): Prepared[] {
   return suite.cases.map((c): Prepared => {
-    const where = `case "${c.name}"`;
+    const where = `case ${quote(c.name)}`;
     if (c.kind !== 'simulate') {
       const cat = inputs.catalog(c.catalog!, doc);
       const dynamic = new Set(cat.index.tools().map((t) => t.name));

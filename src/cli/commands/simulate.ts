@@ -129,7 +129,7 @@ async function runTui(ctx: CliContext, file: string, flags: SimulateFlags): Prom
 
 async function runSimulate(ctx: CliContext, file: string, flags: SimulateFlags): Promise<SimulationReport> {
   const { transcript, catalog } = await loadInputs(ctx, file, flags);
-  const { simulate, simulationTools } = await import('../../simulate/engine.js');
+  const { simulateWithTokens } = await import('../../simulate/with-tokens.js');
   const options = {
     transcript,
     catalog,
@@ -137,18 +137,7 @@ async function runSimulate(ctx: CliContext, file: string, flags: SimulateFlags):
     ...(flags.static !== undefined ? { staticNames: flags.static } : {}),
     replay: flags.replay === true || flags.expectSame === true,
   };
-  const report = simulate(options);
-  if (!flags.tokens) return report;
-  // Token and cache accounting; the other mode is simulated too, so the cache
-  // summary can weigh default mode against model-native mode.
-  const { tokenAccountingForReport, withTokens } = await import('../../tokens/report.js');
-  const other = simulate({ ...options, mode: flags.mode === 'default' ? 'native' : 'default', replay: false });
-  const tokens = await tokenAccountingForReport(report, simulationTools(options), {
-    encoding: flags.tokenizer,
-    toolFormat: flags.toolFormat,
-    otherMode: other,
-  });
-  return withTokens(report, tokens);
+  return simulateWithTokens(options, flags.tokens ? { encoding: flags.tokenizer, toolFormat: flags.toolFormat } : null);
 }
 
 /** How a recorded search result differs from the fresh one, in one line. */

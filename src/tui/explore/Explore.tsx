@@ -7,7 +7,7 @@
 import type { Key } from 'ink';
 import { ink } from '../ink.js';
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState, type ReactElement } from 'react';
-import type { ToolIndex } from '../../core/scorer.js';
+import type { ToolIndex } from '../../core/index/tool-index.js';
 import { LinesView, LineView, ThemeContext } from '../LinesView.js';
 import { helpMetrics, helpWindow } from '../help.js';
 import { isQuitKey } from '../keys.js';
