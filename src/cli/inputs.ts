@@ -9,6 +9,7 @@ import { ToolIndex } from '../core/index/tool-index.js';
 import { UsageError } from '../errors.js';
 import type { CatalogCache } from '../formats/catalog-cache.js';
 import type { Catalog, CatalogFormat, CatalogTool } from '../formats/types.js';
+import type { SearchScope } from '../search/report.js';
 import { collect } from './options.js';
 
 export const CATALOG_FORMATS = ['auto', 'toolsearch', 'openai', 'anthropic', 'mcp', 'eino', 'request'] as const;
@@ -86,15 +87,7 @@ export async function loadCatalog(flags: CatalogFlags, warn: (message: string) =
   return catalog;
 }
 
-/** A catalog ready to search: its dynamic and static tools, and the index a search runs over. */
-export interface SearchScope {
-  readonly dynamic: readonly CatalogTool[];
-  readonly static: readonly CatalogTool[];
-  /** Dynamic tools only (the reference), or every tool with `--all`. */
-  readonly index: ToolIndex;
-  readonly all: boolean;
-  readonly byName: ReadonlyMap<string, CatalogTool>;
-}
+export type { SearchScope } from '../search/report.js';
 
 /**
  * Splits a catalog and builds the index. The reference's construction rules

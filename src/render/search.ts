@@ -4,7 +4,7 @@
  * callers pass plain data.
  */
 import type { KeywordScore } from '../core/scorer.js';
-import type { ExpectationFailure, SearchJson, WhyReport } from '../cli/search-report.js';
+import type { ExpectationFailure, SearchJson, WhyReport } from '../search/report.js';
 import type { Style } from './color.js';
 import { escapeText, inlineText } from './escape.js';
 import { renderTable, type Cell, type Column } from './table.js';

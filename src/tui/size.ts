@@ -1,13 +1,9 @@
 /** The terminal size, following resizes. */
 import { useEffect, useState } from 'react';
+import type { Size } from './chrome.js';
 import { ink } from './ink.js';
 
-export interface Size {
-  readonly columns: number;
-  readonly rows: number;
-}
-
-export { isTooSmall, MIN_SIZE } from './chrome.js';
+export { isTooSmall, MIN_SIZE, type Size } from './chrome.js';
 
 /** The terminal's size as it is (80×24 when the stream does not say). */
 function read(stdout: NodeJS.WriteStream): Size {

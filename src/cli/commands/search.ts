@@ -8,7 +8,7 @@ import type { CliContext } from '../context.js';
 import { openInput } from '../files.js';
 import { addCatalogOptions, loadCatalog, searchScope, type CatalogFlags, type SearchScope } from '../inputs.js';
 import { parseNameList, parsePositiveInt } from '../options.js';
-import { checkExpectations, makeRun, searchJson, standing, suggestions, type Expectations } from '../search-report.js';
+import { checkExpectations, makeRun, searchJson, standing, suggestions, type Expectations } from '../../search/report.js';
 
 interface SearchFlags extends CatalogFlags, Expectations {
   readonly maxResults?: number;

@@ -5,7 +5,7 @@ import { AssertionFailure } from '../../errors.js';
 import { renderSearch } from '../../render/search.js';
 import type { CliContext } from '../context.js';
 import { addCatalogOptions, loadCatalog, searchScope, type CatalogFlags } from '../inputs.js';
-import { makeRun, searchJson } from '../search-report.js';
+import { makeRun, searchJson } from '../../search/report.js';
 import { warnUnknown } from './search.js';
 
 interface SelectFlags extends CatalogFlags {

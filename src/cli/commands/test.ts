@@ -72,9 +72,14 @@ async function runTest(ctx: CliContext, args: string[], flags: TestFlags): Promi
   const { expandSuitePaths } = await import('../../suite/glob.js');
   const timeoutMs = mcpTimeoutMs(flags.mcpTimeout);
   const { runSuitesAsync } = await import('../../suite/run.js');
-  let report: Awaited<ReturnType<typeof runSuitesAsync>>;
+  let report: Awaited<ReturnType<typeof runSuitesAsync>>['report'];
   try {
-    report = await runSuitesAsync(expandSuitePaths(args), { update: flags.update === true, mcpTimeoutMs: timeoutMs });
+    const run = await runSuitesAsync(expandSuitePaths(args), { update: flags.update === true, mcpTimeoutMs: timeoutMs });
+    report = run.report;
+    if (run.rewrites.length > 0) {
+      const { writeFileAtomic } = await import('../../report/atomic.js');
+      for (const r of run.rewrites) writeFileAtomic(r.file, r.text);
+    }
   } catch (err) {
     // A suite that does not load is exit 2; with --reporter junit --output, the file still says why.
     if (err instanceof InputError && flags.reporter === 'junit' && flags.output !== undefined) {

@@ -29,7 +29,8 @@ import {
   type ExploreView,
 } from './screen.js';
 import { baselineQuery, exploreSearch, type ExploreResult } from './search.js';
-import { exploreEventReducer, initialExploreState } from './state.js';
+import { exploreEventReducer } from './keys.js';
+import { initialExploreState } from './state.js';
 
 /** Catalogs larger than this rank the baseline only once typing pauses for {@link BASELINE_DEBOUNCE_MS}. */
 const BASELINE_DEBOUNCE_ABOVE = 500;

@@ -28,7 +28,8 @@ import {
   toolPanelLines,
   type StepperLayout,
 } from './screen.js';
-import { initialStepperState, stepperEventReducer, type StepperState } from './state.js';
+import { stepperEventReducer } from './keys.js';
+import { initialStepperState, type StepperState } from './state.js';
 
 export interface StepperProps {
   readonly report: SimulationReport;
