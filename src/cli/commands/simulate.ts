@@ -103,9 +103,9 @@ export function simulateCommand(ctx: CliContext): Command {
 
 async function loadInputs(ctx: CliContext, file: string, flags: SimulateFlags): Promise<{ transcript: Transcript; catalog: Catalog | null }> {
   const { loadTranscriptFile } = await import('../../formats/index.js');
-  const transcript = await loadTranscriptFile(file, { format: flags.format });
+  const transcript = await loadTranscriptFile(file, { format: flags.format, limits: ctx.limits });
   for (const w of transcript.warnings) ctx.warn(w);
-  const catalog = flags.catalog !== undefined && flags.catalog.length > 0 ? await loadCatalog(flags, (w) => ctx.warn(w)) : null;
+  const catalog = flags.catalog !== undefined && flags.catalog.length > 0 ? await loadCatalog(ctx, flags) : null;
   return { transcript, catalog };
 }
 

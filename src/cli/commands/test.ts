@@ -74,7 +74,7 @@ async function runTest(ctx: CliContext, args: string[], flags: TestFlags): Promi
   const { runSuitesAsync } = await import('../../suite/run.js');
   let report: Awaited<ReturnType<typeof runSuitesAsync>>['report'];
   try {
-    const run = await runSuitesAsync(expandSuitePaths(args), { update: flags.update === true, mcpTimeoutMs: timeoutMs });
+    const run = await runSuitesAsync(expandSuitePaths(args), { update: flags.update === true, mcpTimeoutMs: timeoutMs, limits: ctx.limits });
     report = run.report;
     if (run.rewrites.length > 0) {
       const { writeFileAtomic } = await import('../../report/atomic.js');
