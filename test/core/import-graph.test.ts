@@ -32,6 +32,15 @@ describe('the import graph of src/', () => {
     expect(back).toEqual([]);
   });
 
+  it('render/ is a toolkit that knows no report: it imports only core/ and itself', () => {
+    const out: string[] = [];
+    for (const [from, es] of graph) {
+      if (!from.startsWith('render/')) continue;
+      for (const e of es) if (!/^(render|core)\//.test(e.to)) out.push(`${from} → ${e.to}`);
+    }
+    expect(out).toEqual([]);
+  });
+
   it('engines write no files', () => {
     const writers: string[] = [];
     for (const file of graph.keys()) {

@@ -2,7 +2,7 @@
 import { Command, Option } from 'commander';
 import { decodeToolSearchArgs, searchDecoded, type ToolSearchArgs } from '../../core/toolsearch.js';
 import { AssertionFailure, InputError, UsageError } from '../../errors.js';
-import { expectationHeadline, renderExpectationDiff, renderSearch, renderWhy } from '../../render/search.js';
+import { expectationHeadline, renderExpectationDiff, renderSearch, renderWhy } from '../../report/search-text.js';
 import { resolveLimits } from '../../formats/read.js';
 import { runBatch } from '../batch.js';
 import type { CliContext } from '../context.js';

@@ -2,7 +2,7 @@
 import { Command } from 'commander';
 import { searchDecoded } from '../../core/toolsearch.js';
 import { AssertionFailure } from '../../errors.js';
-import { renderSearch } from '../../render/search.js';
+import { renderSearch } from '../../report/search-text.js';
 import type { CliContext } from '../context.js';
 import { addCatalogOptions, loadCatalog, searchScope, type CatalogFlags } from '../inputs.js';
 import { makeRun, searchJson } from '../../search/report.js';

@@ -4,7 +4,7 @@ import type { Mode } from '../../core/types.js';
 import { AssertionFailure } from '../../errors.js';
 import type { Catalog, Transcript, TranscriptFormat } from '../../formats/types.js';
 import { escapeText } from '../../render/escape.js';
-import { renderSimulation, visibilityRanges } from '../../render/simulate.js';
+import { renderSimulation, visibilityRanges } from '../../report/simulate-text.js';
 import type { SearchOutcome, SimulationReport } from '../../simulate/report.js';
 import type { CliContext } from '../context.js';
 import { addCatalogOptions, loadCatalog, type CatalogFlags } from '../inputs.js';
