@@ -1,7 +1,7 @@
 /**
  * The suite runner: loads what the suites reference (catalogs, transcripts),
  * runs every case through the core (search, select) or the simulation
- * engine, checks the expectations, and returns a {@link TestReport}.
+ * engine, checks the expectations, and returns a {@link TestRun}: the report, and the suite texts `--update` rewrites (the CLI writes them).
  *
  * Everything a suite names is loaded and validated before its first case
  * runs: a suite that is invalid (or names an input that cannot be loaded) is
@@ -24,12 +24,12 @@ import { errorAt, type ParsedDocument } from '../formats/nodes.js';
 import { parseFile, parseText } from '../formats/parse.js';
 import type { Limits } from '../formats/read.js';
 import type { Catalog, Transcript, TranscriptFormat } from '../formats/types.js';
-import { isLiveSpec } from '../mcp/catalog-spec.js';
+import { isLiveSpec, isMcpSpec } from '../mcp/catalog-spec.js';
 import { simulate } from '../simulate/engine.js';
 import { checkResult, checkSimulation } from './check.js';
 import { distance, SuiteParser } from './parse.js';
 import type { CaseResult, CatalogRef, Failure, NameRef, SearchGot, SimulateCase, Suite, SuiteCase, SuiteError, SuiteResult, TestReport } from './types.js';
-import { writeFileAtomic } from '../report/atomic.js';
+import type { RunInput } from '../report/output.js';
 import { applyExactUpdates, type ExactUpdate } from './update.js';
 
 export interface RunOptions {
@@ -38,6 +38,13 @@ export interface RunOptions {
   readonly limits?: Partial<Limits>;
   /** Time allowed per live MCP server of an `mcp:` catalog, in milliseconds (default 30 000; {@link runSuitesAsync} only). */
   readonly mcpTimeoutMs?: number;
+  /**
+   * Told of every file the run reads, as soon as it is known: each suite
+   * before it is read, then the catalog files and transcripts it names, all
+   * before any server starts or case runs. The CLI checks its outputs here
+   * (src/report/output.ts); an error thrown stops the run.
+   */
+  readonly onInput?: (input: RunInput) => void;
   /** Catalog files (or specs, as `-c` takes them) every case with a catalog uses instead of its own (`test -c`). */
   readonly catalog?: readonly string[];
   /** Only the cases whose name matches (`test --grep`); suites with none are left out. */
@@ -48,6 +55,18 @@ export interface RunOptions {
 interface InvalidSuite {
   readonly file: string;
   readonly error: InputError;
+}
+
+/** A suite file's new text, written by `--update` (the host writes it: an engine writes no files). */
+export interface SuiteRewrite {
+  readonly file: string;
+  readonly text: string;
+}
+
+/** What a run returns: the report, and the suite files `--update` rewrites. */
+export interface TestRun {
+  readonly report: TestReport;
+  readonly rewrites: readonly SuiteRewrite[];
 }
 
 /** A catalog ready for cases: the loaded data and the reference's index over its dynamic tools. */
@@ -340,15 +359,37 @@ export function loadSuite(file: string, limits?: Partial<Limits>): LoadedSuite {
   return { suite: new SuiteParser(doc).suite(), doc };
 }
 
-/** Reads every suite; one that is invalid is kept as an error, and the others still load. */
-function loadAll(files: readonly string[], options: RunOptions): Array<LoadedSuite | InvalidSuite> {
-  return files.map((file) => {
+/** The files a suite names (catalog files and transcripts; live MCP servers are no file). */
+export function suiteInputs(suite: Suite): RunInput[] {
+  const out: RunInput[] = [];
+  const catalog = (ref: CatalogRef | null) => {
+    for (const f of ref?.files ?? []) if (!isMcpSpec(f)) out.push({ kind: 'catalog', path: f });
+  };
+  catalog(suite.catalog);
+  for (const c of suite.cases) {
+    catalog(c.catalog);
+    if (c.kind === 'simulate') out.push({ kind: 'transcript', path: c.transcript });
+  }
+  return out;
+}
+
+/**
+ * Loads the suites in order, telling `onInput` of each file as soon as it is
+ * known. A suite that is invalid is kept as an error, and the others still
+ * load (an error of `onInput` stops the run).
+ */
+function loadSuites(files: readonly string[], options: RunOptions): Array<LoadedSuite | InvalidSuite> {
+  return files.map((f) => {
+    options.onInput?.({ kind: 'suite', path: f });
+    let l: LoadedSuite;
     try {
-      return withOptions(loadSuite(file, options.limits), options);
+      l = withOptions(loadSuite(f, options.limits), options);
     } catch (err) {
-      if (err instanceof InputError) return { file, error: err };
+      if (err instanceof InputError) return { file: f, error: err };
       throw err;
     }
+    if (options.onInput) for (const i of suiteInputs(l.suite)) options.onInput(i);
+    return l;
   });
 }
 
@@ -371,14 +412,13 @@ function withOptions(l: LoadedSuite, options: RunOptions): LoadedSuite {
 /**
  * Runs suite files (already expanded from globs), in order. Catalogs that
  * name a live MCP server (`catalog: "mcp:npx -y some-server"`) need
- * {@link runSuitesAsync}. A suite that is invalid, or names an input that
- * cannot be loaded, is an errored suite of the report (its `error`); the
- * others run.
+ * {@link runSuitesAsync}.
  */
-export function runSuites(files: readonly string[], options: RunOptions = {}): TestReport {
+export function runSuites(files: readonly string[], options: RunOptions = {}): TestRun {
   const started = performance.now();
   const inputs = new Inputs(options.limits);
-  return runLoaded(inputs, loadAll(files, options), options, started);
+  const loaded = loadSuites(files, options);
+  return runLoaded(inputs, loaded, options, started);
 }
 
 /**
@@ -387,10 +427,10 @@ export function runSuites(files: readonly string[], options: RunOptions = {}): T
  * `mcp:<url>`, as `-c` accepts) first: every suite is validated before any
  * server starts, and every server has ended before the first case runs.
  */
-export async function runSuitesAsync(files: readonly string[], options: RunOptions = {}): Promise<TestReport> {
+export async function runSuitesAsync(files: readonly string[], options: RunOptions = {}): Promise<TestRun> {
   const started = performance.now();
   const inputs = new Inputs(options.limits);
-  const loaded = loadAll(files, options);
+  const loaded = loadSuites(files, options);
   await inputs.readServers(
     loaded.filter((l): l is LoadedSuite => !isInvalid(l)),
     options.mcpTimeoutMs,
@@ -402,7 +442,7 @@ function suiteError(err: InputError, file: string): SuiteError {
   return { message: err.message, location: err.location ?? { file, line: 0, column: 0 }, excerpt: err.excerpt ?? null };
 }
 
-function runLoaded(inputs: Inputs, loaded: ReadonlyArray<LoadedSuite | InvalidSuite>, options: RunOptions, started: number): TestReport {
+function runLoaded(inputs: Inputs, loaded: ReadonlyArray<LoadedSuite | InvalidSuite>, options: RunOptions, started: number): TestRun {
   // Everything a suite names is loaded before its first case runs: a suite that cannot be prepared does not run at all.
   const prepared = loaded.map((l): Prepared[] | InputError => {
     if (isInvalid(l)) return l.error;
@@ -413,6 +453,7 @@ function runLoaded(inputs: Inputs, loaded: ReadonlyArray<LoadedSuite | InvalidSu
       throw err;
     }
   });
+  const rewrites: SuiteRewrite[] = [];
   const suites: SuiteResult[] = [];
   loaded.forEach((l, si) => {
     const p = prepared[si]!;
@@ -427,7 +468,7 @@ function runLoaded(inputs: Inputs, loaded: ReadonlyArray<LoadedSuite | InvalidSu
     const t0 = performance.now();
     const ran = p.map((c) => runCase(c, options.update === true));
     const updates = ran.map((r) => r.update).filter((u): u is ExactUpdate => u !== null);
-    if (updates.length > 0) writeUpdates(ok, updates, options.limits);
+    if (updates.length > 0) rewrites.push(rewrite(ok, updates, options.limits));
     suites.push({
       file: ok.suite.file,
       name: ok.suite.name,
@@ -439,18 +480,19 @@ function runLoaded(inputs: Inputs, loaded: ReadonlyArray<LoadedSuite | InvalidSu
     });
   });
   const all = suites.flatMap((s) => s.cases);
-  return {
+  const report: TestReport = {
     suites,
     summary: {
       total: all.length,
       passed: all.filter((c) => c.status === 'passed').length,
       failed: all.filter((c) => c.status === 'failed').length,
       skipped: all.filter((c) => c.status === 'skipped').length,
-      errors: suites.filter((s) => s.error !== null).length,
+      errors: suites.filter((x) => x.error !== null).length,
       updated: all.filter((c) => c.updated).length,
       duration_ms: performance.now() - started,
     },
   };
+  return { report, rewrites };
 }
 
 /** Whether the file on disk starts with a UTF-8 byte-order mark (the parsed text no longer has it). */
@@ -464,7 +506,8 @@ function hasBom(file: string): boolean {
   }
 }
 
-function writeUpdates(l: LoadedSuite, updates: readonly ExactUpdate[], limits: Partial<Limits> | undefined): void {
+/** The suite's text with the updates applied, checked to read back as the same suite with the new lists. */
+function rewrite(l: LoadedSuite, updates: readonly ExactUpdate[], limits: Partial<Limits> | undefined): SuiteRewrite {
   const text = applyExactUpdates(l.doc.text, updates, l.suite.syntax);
   // Never write a file that does not read back as the same suite with the new lists.
   let reread: Suite;
@@ -479,5 +522,5 @@ function writeUpdates(l: LoadedSuite, updates: readonly ExactUpdate[], limits: P
     const exact = c && c.kind !== 'simulate' ? c.expect.exact?.map((n) => n.name) : undefined;
     if (!sameList(exact, u.exact)) throw new Error(`--update could not write "exact" of case ${u.index + 1} in ${l.suite.file}; the file was left unchanged`);
   }
-  writeFileAtomic(l.suite.file, hasBom(l.suite.file) ? `\uFEFF${text}` : text);
+  return { file: l.suite.file, text: hasBom(l.suite.file) ? `\uFEFF${text}` : text };
 }

@@ -94,7 +94,7 @@ export function importCommand(ctx: CliContext): Command {
     .option('--config <file>', 'the servers of an MCP client config (mcpServers or VS Code servers form); repeatable', collect)
     .option('--server <key>', 'with --config: only these servers (comma-separated or repeated)', parseNameList)
     .option('--skip-failed', 'a server that fails is a warning, and the catalog is made of the others')
-    .option('-o, --output <file>', 'write the catalog to this file (atomically) instead of stdout')
+    .option('-o, --output <file>', 'write the catalog to this file (atomically; a device or FIFO in place; - is stdout) instead of stdout')
     .option('--json', 'write JSON instead of YAML')
     .option('--timeout <seconds>', 'time allowed per server', parseSeconds, 30)
     .addHelpText('after', EXAMPLES)
@@ -104,11 +104,13 @@ export function importCommand(ctx: CliContext): Command {
         throw new UsageError('give at least one server: --mcp "<command line>", --mcp-url <url> or --config <file>');
       }
       if (flags.server !== undefined && configs.length === 0) throw new UsageError('--server picks servers of a --config: give one');
-      const [{ mcpCatalogDetailed }, { loadCatalogSpecsDetailed }, { catalogJson, catalogYaml, writeFileAtomic }, { mergeTools }, { mightBeClientConfig }] =
+      const [{ mcpCatalogDetailed }, { loadCatalogSpecsDetailed }, { catalogJson, catalogYaml }, { checkOutputs, isStdout, writeOutput }, { commandLineFiles }, { mergeTools }, { mightBeClientConfig }] =
         await Promise.all([
           import('../../mcp/catalog.js'),
           import('../../mcp/catalog-spec.js'),
           import('../../mcp/catalog-file.js'),
+          import('../../report/output.js'),
+          import('../../mcp/command-line.js'),
           import('../../formats/catalog.js'),
           import('../../mcp/client-config.js'),
         ]);
@@ -116,14 +118,21 @@ export function importCommand(ctx: CliContext): Command {
         // A file that is not a client config would be read as a catalog: say so instead.
         if (!mightBeClientConfig(file)) {
           const { readInputText } = await import('../../formats/input-text.js');
-          readInputText(file); // an unreadable file is reported as such
+          readInputText(file, ctx.limits); // an unreadable file is reported as such
           throw new InputError('not an MCP client config: expected {"mcpServers": {...}} or {"servers": {...}}', { file, line: 0, column: 0 });
         }
       }
+      // The files a server's command line names (its script, its data) are inputs of the run: -o never
+      // writes over one, checked before any server starts (src/report/output.ts). So is a --config.
+      const output = flags.output !== undefined ? { option: '--output', path: flags.output } : null;
+      const inputs = [
+        ...servers.flatMap((s) => (s.kind === 'command' ? commandLineFiles(s.value).map((path) => ({ kind: 'file named by --mcp', path })) : [])),
+        ...configs.map((path) => ({ kind: 'MCP client config', path })),
+      ];
+      if (output) checkOutputs([output], inputs);
       const timeoutMs = Math.round(flags.timeout * 1000);
       const progress = ctx.progress();
-      const count = servers.length + (configs.length > 0 ? 1 : 0);
-      if (count > 0) progress.update('starting MCP servers…');
+      progress.update('starting MCP servers…');
       const [fromFlags, fromConfigs] = await Promise.allSettled([
         servers.length > 0
           ? mcpCatalogDetailed(
@@ -143,10 +152,6 @@ export function importCommand(ctx: CliContext): Command {
       if (fromFlags.status === 'rejected') throw fromFlags.reason;
       if (fromConfigs.status === 'rejected') throw fromConfigs.reason;
       const viaConfig = fromConfigs.value;
-      if (viaConfig) {
-        const file = viaConfig.catalog.sources.find((x) => x.format !== 'mcp');
-        if (file) throw new InputError('not an MCP client config: expected {"mcpServers": {...}} or {"servers": {...}}', { file: file.file, line: 0, column: 0 });
-      }
       const result = {
         tools: mergeTools([fromFlags.value.tools, viaConfig?.catalog.tools ?? []]),
         servers: [...fromFlags.value.servers, ...(viaConfig?.servers ?? [])],
@@ -155,18 +160,17 @@ export function importCommand(ctx: CliContext): Command {
       for (const w of result.warnings) ctx.warn(w);
       if (result.tools.length === 0) ctx.warn('the servers listed no tools: the catalog is empty');
       const text = flags.json ? catalogJson(result.tools) : await catalogYaml(result.tools, headerLines(result.servers));
-      if (flags.output === undefined) {
+      if (output === null) {
         ctx.out(text);
         return;
       }
-      try {
-        await writeFileAtomic(flags.output, text);
-      } catch (err) {
-        const code = (err as NodeJS.ErrnoException).code;
-        throw new InputError(`cannot write the catalog${typeof code === 'string' ? `: ${code}` : ''}`, { file: flags.output, line: 0, column: 0 });
+      if (isStdout(output.path)) {
+        ctx.out(text);
+        return;
       }
+      writeOutput(output, text, inputs, (t) => ctx.out(t));
       const n = result.tools.length;
-      ctx.err(`wrote ${n} ${n === 1 ? 'tool' : 'tools'} from ${result.servers.length} ${result.servers.length === 1 ? 'server' : 'servers'} to ${escapeText(flags.output)}\n`);
+      ctx.err(`wrote ${n} ${n === 1 ? 'tool' : 'tools'} from ${result.servers.length} ${result.servers.length === 1 ? 'server' : 'servers'} to ${escapeText(output.path)}\n`);
       for (const s of result.servers) {
         ctx.err(`  mcp__${s.usedName}__*  ${s.tools.length} from ${escapeText(s.server.name)} ${escapeText(s.server.version)} (${s.pages} ${s.pages === 1 ? 'page' : 'pages'})\n`);
       }
