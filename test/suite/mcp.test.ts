@@ -6,8 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
 import { liveChildren } from '../../src/mcp/children.js';
-import { loadSuite, runSuites, runSuitesAsync } from '../../src/suite/run.js';
-import type { TestReport } from '../../src/suite/types.js';
+import { loadSuite, runSuites, runSuitesAsync, type TestRun } from '../../src/suite/run.js';
 import { run } from '../cli/helpers.js';
 import { q, serverCommand } from '../mcp/helpers.js';
 
@@ -25,12 +24,12 @@ function suiteFile(name: string, text: string): string {
 }
 
 /** The first errored suite of the report (an invalid suite does not stop a run), or what the run threw. */
-function suiteError(r: TestReport): InputError | null {
-  const e = r.suites.find((x) => x.error !== null)?.error;
+function suiteError(run: TestRun): InputError | null {
+  const e = run.report.suites.find((x) => x.error !== null)?.error;
   return e ? new InputError(e.message, e.location, e.excerpt ?? undefined) : null;
 }
 
-async function rejection(p: Promise<TestReport>): Promise<InputError> {
+async function rejection(p: Promise<TestRun>): Promise<InputError> {
   try {
     const e = suiteError(await p);
     if (e) return e;

@@ -9,8 +9,9 @@ import { loadSuite, runSuites } from '../../src/suite/run.js';
 /** The error `fn` throws, or the first errored suite of the report it returns (an invalid suite does not stop a run). */
 function errorOf(fn: () => unknown): InputError {
   try {
-    const r = fn() as { suites?: ReadonlyArray<{ error: { message: string; location: { file: string; line: number; column: number }; excerpt: string | null } | null }> } | undefined;
-    const e = r?.suites?.find((s) => s.error !== null)?.error;
+    type Errored = { suites?: ReadonlyArray<{ error: { message: string; location: { file: string; line: number; column: number }; excerpt: string | null } | null }> };
+    const r = fn() as (Errored & { report?: Errored }) | undefined;
+    const e = (r?.report ?? r)?.suites?.find((s) => s.error !== null)?.error;
     if (e) return new InputError(e.message, e.location, e.excerpt ?? undefined);
   } catch (e) {
     if (e instanceof InputError) return e;

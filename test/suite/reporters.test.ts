@@ -33,8 +33,8 @@ function hostileReport(): TestReport {
   };
   const skipped: CaseResult = { ...failed, name: `${HOSTILE} (skipped)`, status: 'skipped', skip_reason: HOSTILE, failures: [], got: null, duration_ms: 0 };
   return {
-    suites: [{ file: loc.file, name: HOSTILE, catalog: 'c.yaml', duration_ms: 2, cases: [failed, skipped], updated: false }],
-    summary: { total: 2, passed: 0, failed: 1, skipped: 1, updated: 0, duration_ms: 2 },
+    suites: [{ file: loc.file, name: HOSTILE, catalog: 'c.yaml', duration_ms: 2, cases: [failed, skipped], error: null, updated: false }],
+    summary: { total: 2, passed: 0, failed: 1, skipped: 1, errors: 0, updated: 0, duration_ms: 2 },
   };
 }
 
