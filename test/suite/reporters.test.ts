@@ -79,7 +79,7 @@ describe('JSON reporter', () => {
     const back = JSON.parse(raw) as TestReport;
     expect(back.suites[0]!.cases[0]!.name).toBe(HOSTILE);
     expect(back.suites[0]!.cases[0]!.duration_ms).toBe(1.235);
-    expect(back.summary).toEqual({ total: 2, passed: 0, failed: 1, skipped: 1, updated: 0, duration_ms: 2 });
+    expect(back.summary).toEqual({ total: 2, passed: 0, failed: 1, skipped: 1, errors: 0, updated: 0, duration_ms: 2 });
     const real = JSON.parse(renderTestJson(failing)) as TestReport;
     expect(real.suites[0]!.cases.map((c) => c.status)).toEqual(['passed', ...Array(8).fill('failed'), 'skipped', 'failed']);
   });
