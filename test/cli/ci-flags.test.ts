@@ -177,3 +177,26 @@ describe('test: -c, --grep, --json, --no-cache', () => {
     ]);
   });
 });
+
+describe('docs that run', () => {
+  it("the suite in `test --help` passes on the bundled catalog and transcript", async () => {
+    const help = await run(['test', '--help']);
+    const block = help.stdout.slice(help.stdout.indexOf('A suite (YAML or JSON):\n') + 'A suite (YAML or JSON):\n'.length, help.stdout.indexOf('  Any case:'));
+    // Its paths are relative to a suite in fixtures/suites/: the same layout, in a temporary directory.
+    const dir = mkdtempSync(join(tmpdir(), 'toolsearch-help-suite-'));
+    try {
+      const { mkdirSync, symlinkSync } = await import('node:fs');
+      mkdirSync(join(dir, 'suites'));
+      symlinkSync(join(process.cwd(), 'fixtures', 'catalogs'), join(dir, 'catalogs'));
+      symlinkSync(join(process.cwd(), 'fixtures', 'transcripts'), join(dir, 'transcripts'));
+      const suite = join(dir, 'suites', 'help.yaml');
+      writeFileSync(suite, block.replace(/^ {2}/gm, ''));
+      const r = await run(['test', suite]);
+      expect(r.stderr).toBe('');
+      expect(lines(r.stdout).at(-1)).toBe('3 passed, 0 failed');
+      expect(r.code).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

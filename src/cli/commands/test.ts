@@ -39,8 +39,8 @@ A suite (YAML or JSON):
   catalog: ../catalogs/demo.yaml          # relative to the suite file; a list merges;
                                           # "mcp:<command line>" or "mcp:<url>": a live MCP server
   cases:
-    - name: creating an issue finds the GitHub tool first
-      query: create issue                 # or args: '{"query":"create issue","max_results":3}'
+    - name: naming the service puts its issue tool first
+      query: create github issue          # or args: '{"query":"create github issue","max_results":3}'
       first: mcp__github__create_issue    # also includes, excludes, exact, rank_at_most: {tool: n}, none, error
     - name: direct selection keeps the order
       select: [mcp__slack__send_message, mcp__github__create_issue]
@@ -48,7 +48,7 @@ A suite (YAML or JSON):
     - name: the recorded conversation still works
       transcript: ../transcripts/keyword-search-then-call.json
       mode: default                       # or native; static: [a, b]
-      visible_at: {call: 2, includes: [mcp__github__create_issue]}
+      visible_at: {call: 2, includes: [mcp__slack__send_message]}   # what call 1's search loaded
       no_violations: true
       same_as_recorded: true
   Any case: skip: true (or a reason), record: true (--update writes "exact").
