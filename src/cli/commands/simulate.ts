@@ -42,8 +42,12 @@ Examples:
   # a conversation recorded against a catalog
   $ toolsearch simulate fixtures/transcripts/keyword-search-then-call.json -c fixtures/catalogs/demo.yaml
 
-  # model-native mode, with two tools always visible
-  $ toolsearch simulate fixtures/transcripts/deferred-tool-called-too-early.json -c fixtures/catalogs/demo.yaml --mode native --static get_current_time,think
+  # model-native mode: every call offers the 5 static tools and defers the other 125;
+  # call 2 calls mcp__google_calendar__list_events before a search loaded it (not-loaded)
+  $ toolsearch simulate fixtures/transcripts/deferred-tool-called-too-early.json -c fixtures/catalogs/demo.yaml --mode native
+
+  # a catalog that cannot mark static tools (Eino ToolInfo): --static makes the same split
+  $ toolsearch simulate fixtures/transcripts/deferred-tool-called-too-early.json -c fixtures/catalogs/demo.eino.json --static get_current_time,ask_user,read_todo_list,write_todo_list,think
 
   # CI after a catalog change: exit 1 when a recorded search returns something else today
   $ toolsearch simulate fixtures/transcripts/stale-after-catalog-change.json -c fixtures/catalogs/demo-v2.yaml --replay --expect-same
