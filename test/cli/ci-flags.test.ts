@@ -62,10 +62,10 @@ describe('help and colours', () => {
     expect(await run(['help', 'nosuch'])).toEqual({
       code: 2,
       stdout: '',
-      stderr: "error: unknown command 'nosuch'; commands: search, select, simulate, test, eval, lint, import, explore, help\n",
+      stderr: "error: unknown command 'nosuch'; commands: search, select, simulate, aggregate, test, eval, lint, import, explore, completion, help\n",
     });
     const typo = await run(['help', 'serch']);
-    expect(typo.stderr).toBe("error: unknown command 'serch' (did you mean search, select?); commands: search, select, simulate, test, eval, lint, import, explore, help\n");
+    expect(typo.stderr).toBe("error: unknown command 'serch' (did you mean search, select?); commands: search, select, simulate, aggregate, test, eval, lint, import, explore, completion, help\n");
     const ok = await run(['help', 'lint']);
     expect(ok.code).toBe(0);
     expect(lines(ok.stdout)[0]).toBe('Usage: toolsearch lint [options] [catalog...]');
@@ -74,7 +74,7 @@ describe('help and colours', () => {
   it('every --help lists exit code 70', async () => {
     const root = await run(['--help']);
     expect(root.stdout).toContain('70 an internal error (a bug in toolsearch; TOOLSEARCH_DEBUG=1 shows the stack).');
-    for (const c of ['search', 'select', 'simulate', 'test', 'eval', 'lint', 'import', 'explore']) {
+    for (const c of ['search', 'select', 'simulate', 'aggregate', 'test', 'eval', 'lint', 'import', 'explore', 'completion']) {
       const r = await run([c, '--help']);
       expect(lines(r.stdout).at(-1), c).toBe('Exit code 70: an internal error (a bug in toolsearch; TOOLSEARCH_DEBUG=1 shows the stack).');
     }
@@ -198,5 +198,55 @@ describe('docs that run', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('docs name only what the repository has', () => {
+  it('README and every --help: no SPEC.md, no "SPEC §", no issue tracker', async () => {
+    const { readFileSync } = await import('node:fs');
+    const texts = [readFileSync('README.md', 'utf8')];
+    for (const c of ['', 'search', 'select', 'simulate', 'test', 'eval', 'lint', 'import', 'explore']) texts.push((await run(c === '' ? ['--help'] : [c, '--help'])).stdout);
+    for (const t of texts) expect(t).not.toMatch(/SPEC\.md|SPEC §|issue tracker/);
+  });
+});
+
+describe('toolsearch completion bash|zsh|fish', () => {
+  it('bash: completes commands, options, choices and file arguments', async () => {
+    const script = join(tmp, 'toolsearch.bash');
+    const r = await run(['completion', 'bash']);
+    expect(r.code).toBe(0);
+    writeFileSync(script, r.stdout);
+    const complete = async (words: readonly string[]): Promise<string> => {
+      const line = `source ${JSON.stringify(script)}; COMP_WORDS=(${words.map((w) => JSON.stringify(w)).join(' ')}); COMP_CWORD=${words.length - 1}; _toolsearch; printf '%s\\n' "\${COMPREPLY[*]}"`;
+      const { sh } = await import('./helpers.js');
+      return (await sh(line)).stdout.trim();
+    };
+    expect(await complete(['toolsearch', 'se'])).toBe('search select');
+    expect(await complete(['toolsearch', 'test', '--reporter', ''])).toBe('human json junit tap');
+    expect(await complete(['toolsearch', 'search', '--catalog-f'])).toBe('--catalog-format');
+    expect(await complete(['toolsearch', 'lint', 'fixtures/lint/cl'])).toBe('fixtures/lint/clean.yaml');
+    expect(await complete(['toolsearch', 'search', '-c', 'fixtures/lint/pro'])).toBe('fixtures/lint/problems.yaml');
+    expect(await complete(['toolsearch', 'search', '--max-results', ''])).toBe('');
+  });
+
+  it('every option of every command is in each script (generated from the program, not listed by hand)', async () => {
+    const root = await run(['--help']);
+    const commands = [...root.stdout.slice(root.stdout.indexOf('\nCommands:\n')).matchAll(/^ {2}([a-z]+) /gm)].map((m) => m[1]!).filter((c) => c !== 'help');
+    const [bash, zsh, fish] = await Promise.all(['bash', 'zsh', 'fish'].map(async (s) => (await run(['completion', s])).stdout));
+    expect(zsh!.split('\n')[0]).toBe('#compdef toolsearch');
+    for (const c of commands) {
+      const full = (await run([c, '--help'])).stdout;
+      const help = full.slice(full.indexOf('\nOptions:\n'), full.indexOf('\nGlobal Options:\n'));
+      const options = [...help.matchAll(/^ {2}(?:-[A-Za-z], )?(--[a-z][a-z-]*)/gm)].map((m) => m[1]!);
+      expect(options.length, c).toBeGreaterThan(0);
+      for (const o of options) {
+        expect(bash, `${c} ${o}`).toMatch(new RegExp(`${c}\\)[\\s\\S]*?${o}\\b`));
+        expect(zsh, `${c} ${o}`).toMatch(new RegExp(`    ${c}\\) _arguments .*'?\\(?${o}\\b`));
+        expect(fish, `${c} ${o}`).toContain(`-n '__fish_seen_subcommand_from ${c}' -l ${o.slice(2)}`);
+      }
+    }
+    expect(fish).toContain("-l catalog-format -x -a 'auto toolsearch openai anthropic mcp eino request'");
+    const bad = await run(['completion', 'tcsh']);
+    expect(bad).toEqual({ code: 2, stdout: '', stderr: 'error: unknown shell "tcsh": give bash, zsh, fish\n' });
   });
 });
