@@ -179,7 +179,10 @@ export async function loadCatalogSpecsDetailed(
   for (const p of configs) warnings.push(...p.config.warnings);
   // One job per server, all started at once.
   const jobs: Array<Promise<McpToolList>> = [];
-  const timeout = timeoutMs !== undefined ? { timeoutMs } : {};
+  const timeout = {
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    ...(fileOptions.limits?.maxDepth !== undefined ? { maxDepth: fileOptions.limits.maxDepth } : {}),
+  };
   for (const p of plans) {
     if (p.kind === 'mcp') jobs.push(listMcpTools({ ...mcpTargetOf(p.spec), ...timeout }));
     if (p.kind === 'config') for (const server of p.servers) jobs.push(listMcpTools({ ...targetOptions(server, p.config, env), ...timeout }));

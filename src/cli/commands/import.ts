@@ -137,12 +137,13 @@ export function importCommand(ctx: CliContext): Command {
         servers.length > 0
           ? mcpCatalogDetailed(
               servers.map((s) => ({ ...(s.kind === 'url' ? { url: s.value } : { command: s.value }), ...(s.name !== undefined ? { name: s.name } : {}) })),
-              { timeoutMs },
+              { timeoutMs, ...(ctx.limits.maxDepth !== undefined ? { maxDepth: ctx.limits.maxDepth } : {}) },
             )
           : Promise.resolve({ tools: [], servers: [], warnings: [] }),
         configs.length > 0
           ? loadCatalogSpecsDetailed(configs, {
               timeoutMs,
+              limits: ctx.limits,
               ...(flags.server !== undefined ? { servers: flags.server } : {}),
               ...(flags.skipFailed === true ? { skipFailed: true } : {}),
             })
