@@ -250,3 +250,38 @@ describe('toolsearch completion bash|zsh|fish', () => {
     expect(bad).toEqual({ code: 2, stdout: '', stderr: 'error: unknown shell "tcsh": give bash, zsh, fish\n' });
   });
 });
+
+describe('catalog keys and types', () => {
+  const typo = (): string => {
+    const file = join(tmp, 'typo.yaml');
+    writeFileSync(file, 'tools:\n  - name: a\n    desciption: hello\n    parameters: "nope"\n  - name: b\n    parameters: [1,2]\n');
+    return file;
+  };
+  const warnings = (file: string): string[] => [
+    `warning: ${file}:3:5: tool "a": unknown key "desciption" (did you mean "description"?), ignored: not read as written`,
+    `warning: ${file}:4:17: tool "a": "parameters" must be a JSON Schema object, found a string, kept as given: not read as written`,
+    `warning: ${file}:6:17: tool "b": "parameters" must be a JSON Schema object, found an array, kept as given: not read as written`,
+  ];
+
+  it('an unknown key (with did-you-mean) and a wrong type are located warnings by default', async () => {
+    const file = typo();
+    const r = await run(['search', '-c', file, 'a', '--json']);
+    expect(r.code).toBe(0);
+    expect(lines(r.stderr)).toEqual(warnings(file));
+  });
+
+  it('--strict makes them errors (exit 2), on lint and search alike', async () => {
+    const file = typo();
+    const error = `error: ${file}:3:5: tool "a": unknown key "desciption" (did you mean "description"?), ignored (and 2 more)\n`;
+    expect(await run(['search', '-c', file, 'a', '--strict'])).toEqual({ code: 2, stdout: '', stderr: error });
+    expect(await run(['lint', file, '--strict'])).toEqual({ code: 2, stdout: '', stderr: error });
+  });
+
+  it('lint reports them, also in its JSON', async () => {
+    const file = typo();
+    const r = await run(['lint', file, '--json']);
+    expect(r.code).toBe(0);
+    expect(lines(r.stderr)).toEqual(warnings(file));
+    expect(JSON.parse(r.stdout).catalog_warnings).toEqual(warnings(file).map((w) => w.replace(/^warning: /, '')));
+  });
+});

@@ -33,10 +33,9 @@ export function selectCommand(ctx: CliContext): Command {
     .summary('direct selection of tools by exact name')
     .description('Select tools by exact name, as tool_search does for a "select:name1,name2" query.')
     .argument('<name...>', 'tool names (also comma-separated)');
-  addCatalogOptions(cmd, 'catalog file (required)');
+  addCatalogOptions(cmd, 'catalog file (required)', 'exit 1 when a name is not a dynamic tool; an unknown key or wrong type in a catalog tool is an error (exit 2)');
   cmd
     .option('--json', 'print {"matches": [...], "unknown": [...]}')
-    .option('--strict', 'exit 1 when a name is not a dynamic tool')
     .addHelpText('after', EXAMPLES)
     .action(async (names: string[], flags: SelectFlags) => {
       const scope = searchScope(await loadCatalog(ctx, flags), false);
