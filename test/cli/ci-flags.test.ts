@@ -285,3 +285,42 @@ describe('catalog keys and types', () => {
     expect(JSON.parse(r.stdout).catalog_warnings).toEqual(warnings(file).map((w) => w.replace(/^warning: /, '')));
   });
 });
+
+describe('progress line on stderr (terminal only)', () => {
+  const inproc = async (argv: string[], stderrTTY: boolean): Promise<{ code: number; stderr: string }> => {
+    let stderr = '';
+    const out = { write: () => true, isTTY: false };
+    const err = { write: (s: string) => ((stderr += s), true), isTTY: stderrTTY, columns: 80 };
+    const code = await main(argv, { stdout: out, stderr: err, stdin: Readable.from([]), env: { NO_COLOR: '1' } });
+    return { code, stderr };
+  };
+
+  it('eval draws "eval <scorer> n/total" in place and erases it; nothing when stderr is not a terminal', async () => {
+    const argv = ['eval', QUERIES, '-c', DEMO, '--scorers', 'spec', '--json'];
+    const tty = await inproc(argv, true);
+    expect(tty.code).toBe(0);
+    expect(tty.stderr).toMatch(/^\r\u001b\[Keval spec 1\/136/);
+    expect(tty.stderr).toContain('\r\u001b[Keval spec 136/136');
+    expect(tty.stderr.endsWith('\r\u001b[K')).toBe(true);
+    expect((await inproc(argv, false)).stderr).toBe('');
+  });
+
+  it('the helper redraws a count at most every 100 ms, always its last value', async () => {
+    const { createProgress } = await import('../../src/cli/progress.js');
+    let text = '';
+    let now = 0;
+    const p = createProgress({ write: (s: string) => ((text += s), true), isTTY: true, columns: 40 }, () => now);
+    p.count('x', 1, 3);
+    now = 50;
+    p.count('x', 2, 3);
+    now = 60;
+    p.count('x', 3, 3);
+    p.done();
+    expect(text).toBe('\r\u001b[Kx 1/3\r\u001b[Kx 3/3\r\u001b[K');
+    let none = '';
+    const off = createProgress({ write: (s: string) => ((none += s), true), isTTY: false });
+    off.update('hidden');
+    off.done();
+    expect(none).toBe('');
+  });
+});

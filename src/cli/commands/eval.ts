@@ -134,6 +134,7 @@ async function runEval(ctx: CliContext, labeled: string, flags: EvalFlags): Prom
     if (without) throw new UsageError(`--field request: the query on line ${without.line} of ${labeled} has no "request"`);
   }
   const { evaluate } = await import('../../eval/evaluate.js');
+  const progress = ctx.progress();
   const report = await evaluate({
     tools: dynamic,
     queries: set.queries,
@@ -141,7 +142,10 @@ async function runEval(ctx: CliContext, labeled: string, flags: EvalFlags): Prom
     field: flags.field,
     catalogSource: catalog.sources.map((s) => s.file).join(', '),
     queriesFile: labeled,
+    // Thousands of queries take a while: a progress line when stderr is a terminal.
+    onProgress: (scorer, done, total) => progress.count(`eval ${scorer}`, done, total),
   });
+  progress.done();
   const thresholds = flags.min ?? [];
   for (const t of thresholds) {
     if (!flags.scorers.includes(t.scorer)) throw new UsageError(`--min ${t.scorer}:${t.label}: the scorer ${t.scorer} is not run (--scorers ${flags.scorers.join(',')})`);
