@@ -1,4 +1,5 @@
 /** `toolsearch eval <labeled.jsonl> -c <catalog>`: retrieval quality of the reference against baselines. */
+import { JSON_SCHEMA_VERSION } from '../../report/schema-version.js';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { CliContext } from '../context.js';
 import { addCatalogOptions, loadCatalog, type CatalogFlags } from '../inputs.js';
@@ -156,7 +157,7 @@ async function runEval(ctx: CliContext, labeled: string, flags: EvalFlags): Prom
   });
   if (flags.json) {
     const { safeJson } = await import('../../report/json.js');
-    ctx.out(`${safeJson(checks.length > 0 ? { ...report, min: checks } : report, undefined, 2)}\n`);
+    ctx.out(`${safeJson({ schema_version: JSON_SCHEMA_VERSION, ...report, ...(checks.length > 0 ? { min: checks } : {}) }, undefined, 2)}\n`);
   } else {
     const { renderEval } = await import('../../report/eval-text.js');
     ctx.lines(renderEval(report, { style: ctx.outStyle, width: ctx.width, misses: flags.misses }));

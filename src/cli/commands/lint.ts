@@ -1,4 +1,5 @@
 /** `toolsearch lint <catalog...>`: how findable is each dynamic tool with the reference's keyword search? */
+import { JSON_SCHEMA_VERSION } from '../../report/schema-version.js';
 import { Command } from 'commander';
 import { AssertionFailure } from '../../errors.js';
 import type { CliContext } from '../context.js';
@@ -55,7 +56,7 @@ async function runLint(ctx: CliContext, files: string[], flags: LintFlags): Prom
     const { safeJson } = await import('../../report/json.js');
     // The catalog's own warnings (unknown keys, wrong types) are findings of a lint too.
     const warnings = catalog.warnings ?? [];
-    ctx.out(`${safeJson(warnings.length > 0 ? { ...report, catalog_warnings: warnings } : report, undefined, 2)}\n`);
+    ctx.out(`${safeJson({ schema_version: JSON_SCHEMA_VERSION, ...report, ...(warnings.length > 0 ? { catalog_warnings: warnings } : {}) }, undefined, 2)}\n`);
   } else {
     const { renderLint } = await import('../../report/lint-text.js');
     ctx.lines(renderLint(report, { style: ctx.outStyle, all: flags.all === true, width: ctx.width }));

@@ -1,4 +1,5 @@
 /** `toolsearch select <name...>`: direct selection, as `tool_search` does for "select:a,b". */
+import { JSON_SCHEMA_VERSION } from '../../report/schema-version.js';
 import { Command } from 'commander';
 import { searchDecoded } from '../../core/toolsearch.js';
 import { AssertionFailure } from '../../errors.js';
@@ -46,7 +47,7 @@ export function selectCommand(ctx: CliContext): Command {
       }
       for (const name of outcome.unknown) warnUnknown(ctx, scope, name);
       if (flags.json) {
-        ctx.json({ matches: outcome.matches, unknown: outcome.unknown });
+        ctx.json({ schema_version: JSON_SCHEMA_VERSION, matches: outcome.matches, unknown: outcome.unknown });
       } else {
         const report = searchJson(makeRun(scope, outcome), undefined);
         ctx.lines(renderSearch(report, { dynamic: scope.dynamic.length, static: scope.static.length, viaWords: true }, { width: ctx.width, style: ctx.outStyle, explain: false }));

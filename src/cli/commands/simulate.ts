@@ -1,4 +1,5 @@
 /** `toolsearch simulate <transcript>`: replay a recorded conversation through the middleware state machine. */
+import { JSON_SCHEMA_VERSION } from '../../report/schema-version.js';
 import { Command, Option } from 'commander';
 import type { Mode } from '../../core/types.js';
 import { AssertionFailure, UsageError } from '../../errors.js';
@@ -143,7 +144,7 @@ export function simulateCommand(ctx: CliContext): Command {
       if (flags.tui) return runTui(ctx, file, flags);
       const report = await runSimulate(ctx, file, flags);
       const replay = flags.replay === true || flags.expectSame === true;
-      if (flags.json) ctx.json(report);
+      if (flags.json) ctx.json({ schema_version: JSON_SCHEMA_VERSION, ...report });
       else ctx.lines(renderSimulation(report, { width: ctx.width, style: ctx.outStyle, replay }));
       check(report, flags);
     });
