@@ -121,8 +121,9 @@ describe.concurrent('search', () => {
     const r = await run(['search', '-c', SMALL, 'create', 'issue', '-n', '2', '--json']);
     expect(r.stderr).toBe('');
     const j = JSON.parse(r.stdout);
-    expect(Object.keys(j)).toEqual(['query', 'mode', 'max_results', 'matches', 'results', 'total_matches', 'unknown', 'static_included']);
+    expect(Object.keys(j)).toEqual(['schema_version', 'query', 'mode', 'max_results', 'matches', 'results', 'total_matches', 'unknown', 'static_included']);
     expect(j).toEqual({
+      schema_version: 1,
       query: 'create issue',
       mode: 'keyword',
       max_results: 2,
@@ -163,6 +164,7 @@ describe.concurrent('search', () => {
   it('--json select contract', async ({ expect }) => {
     const r = await run(['search', '-c', SMALL, '--args', '{"query":"select:HTMLParser,nope","max_results":1}', '--json']);
     expect(JSON.parse(r.stdout)).toEqual({
+      schema_version: 1,
       query: 'select:HTMLParser,nope',
       mode: 'select',
       max_results: null,

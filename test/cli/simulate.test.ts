@@ -43,7 +43,7 @@ describe.concurrent('simulate', () => {
   it('--json is the report, with the documented keys and [] for empty lists', async ({ expect }) => {
     const r = await run(['simulate', '--no-tokens', CHAT, '-c', SMALL, '--json']);
     const j = JSON.parse(r.stdout);
-    expect(Object.keys(j)).toEqual(['mode', 'transcript', 'catalog', 'turns', 'violations', 'replay', 'summary']);
+    expect(Object.keys(j)).toEqual(['schema_version', 'mode', 'transcript', 'catalog', 'turns', 'violations', 'replay', 'summary']);
     expect(j.mode).toBe('default');
     expect(j.catalog).toEqual({ dynamic: 7, static: 1, source: SMALL });
     expect(j.turns).toHaveLength(5);
