@@ -23,6 +23,7 @@ import type { BlockMessage, ContentBlock, ToolResultPart } from '../core/types.j
 import { field, type Node, type ObjectNode } from './nodes.js';
 import {
   argumentsText,
+  checkKeys,
   isTextPartType,
   objects,
   optString,
@@ -32,6 +33,32 @@ import {
 } from './transcript-common.js';
 
 const ROLES = ['system', 'developer', 'user', 'assistant'] as const;
+/** Input item types of the Responses API that are neither messages nor function calls: read as `other` blocks. */
+const OTHER_ITEM_TYPES = new Set([
+  'reasoning',
+  'file_search_call',
+  'computer_call',
+  'computer_call_output',
+  'web_search_call',
+  'image_generation_call',
+  'code_interpreter_call',
+  'local_shell_call',
+  'local_shell_call_output',
+  'shell_call',
+  'shell_call_output',
+  'apply_patch_call',
+  'apply_patch_call_output',
+  'mcp_list_tools',
+  'mcp_approval_request',
+  'mcp_approval_response',
+  'mcp_call',
+  'item_reference',
+  'compaction',
+]);
+const MESSAGE_KEYS = ['type', 'id', 'role', 'content', 'status', 'phase'];
+const CALL_KEYS = ['type', 'id', 'call_id', 'name', 'arguments', 'input', 'status', 'namespace'];
+const OUTPUT_KEYS = ['type', 'id', 'call_id', 'output', 'status'];
+const PART_TYPES = new Set(['input_text', 'output_text', 'text', 'input_image', 'input_file', 'input_audio', 'refusal', 'summary_text', 'reasoning_text']);
 
 function contentBlocks(b: TranscriptBuilder, node: Node | undefined): ContentBlock[] {
   if (!node || node.kind === 'null') return [];
@@ -40,6 +67,7 @@ function contentBlocks(b: TranscriptBuilder, node: Node | undefined): ContentBlo
   return objects(b, node.items, 'a content part').map((p): ContentBlock => {
     const type = optString(b, field(p, 'type'), 'part type');
     if (isTextPartType(type)) return { type: 'text', text: optString(b, field(p, 'text'), 'text') };
+    if (!PART_TYPES.has(type)) b.unexplained(p, `unknown Responses content part type ${JSON.stringify(type)}`);
     return { type: 'other', description: type || 'part' };
   });
 }
@@ -127,10 +155,12 @@ export function readResponsesItems(b: TranscriptBuilder, items: readonly Node[])
   };
 
   for (const item of objects(b, items, 'an input item')) {
+    b.read();
     const typeNode = field(item, 'type');
     const type = typeNode ? optString(b, typeNode, 'item type') : 'message';
     switch (type) {
       case 'message': {
+        checkKeys(b, item, MESSAGE_KEYS, 'a Responses message');
         const role = roleOf(b, item, field(item, 'role'));
         if (!(ROLES as readonly string[]).includes(role)) throw unknownRole(b, item, role, ROLES);
         const blocks = contentBlocks(b, field(item, 'content'));
@@ -144,9 +174,10 @@ export function readResponsesItems(b: TranscriptBuilder, items: readonly Node[])
       }
       case 'function_call':
       case 'custom_tool_call': {
+        checkKeys(b, item, CALL_KEYS, `a Responses ${type} item`);
         const callId = callIdOf(b, item);
         const name = optString(b, field(item, 'name'), 'function name');
-        if (callId !== '') b.callNames.set(callId, name);
+        b.call(callId, name, item);
         assistant(item).push({
           type: 'function_tool_call',
           callId,
@@ -157,6 +188,7 @@ export function readResponsesItems(b: TranscriptBuilder, items: readonly Node[])
       }
       case 'function_call_output':
       case 'custom_tool_call_output': {
+        checkKeys(b, item, OUTPUT_KEYS, `a Responses ${type} item`);
         const callId = callIdOf(b, item);
         const name = b.resolveCall(item, callId) ?? '';
         input(item, [{ type: 'function_tool_result', callId, name, content: outputParts(b, field(item, 'output')) }]);
@@ -173,6 +205,7 @@ export function readResponsesItems(b: TranscriptBuilder, items: readonly Node[])
         break;
       }
       default:
+        if (!OTHER_ITEM_TYPES.has(type)) b.unexplained(item, `unknown Responses item type ${JSON.stringify(type)}`);
         if (/_(output|response)$/.test(type)) input(item, [{ type: 'other', description: type }]);
         else assistant(item).push({ type: 'other', description: type });
     }

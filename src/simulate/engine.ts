@@ -479,6 +479,7 @@ export function simulate(options: SimulateOptions): SimulationReport {
     mode,
     transcript: { file: transcript.file, format: transcript.format, messages: messages.length, reminder_recognised_by_text: reminderByText(transcript) },
     catalog: { dynamic: tools.dynamicTools.length, static: tools.staticTools.length, source: tools.source },
+    coverage: transcript.coverage ?? null,
     turns,
     violations,
     replay,

@@ -4,6 +4,7 @@
  * the `simulate --json` contract, so the report is written out as it is.
  */
 import type { Mode } from '../core/types.js';
+import type { Coverage } from '../formats/types.js';
 import type { CallTokens, TokenSummary } from '../tokens/account.js';
 import type { ReportCacheSummary } from '../tokens/report.js';
 
@@ -130,6 +131,12 @@ export interface SimulationReport {
     readonly reminder_recognised_by_text: number | null;
   };
   readonly catalog: { readonly dynamic: number; readonly static: number; readonly source: string };
+  /**
+   * What the loader read of the recording: items read, skipped by which
+   * documented rule, not understood (lenient only), the format and why.
+   * Null when the transcript was built in code, not loaded.
+   */
+  readonly coverage: Coverage | null;
   readonly turns: readonly TurnReport[];
   readonly violations: readonly Violation[];
   /** Present when replay was requested. */

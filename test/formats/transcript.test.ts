@@ -209,7 +209,7 @@ describe('server-side tool search', () => {
 describe('format detection and override', () => {
   it('plain role/content lists are Eino; a tool message without tool_name means OpenAI', () => {
     expect(readTranscriptDocument(parseText('x.json', '[{"role":"user","content":"hi"}]')).format).toBe('eino');
-    expect(load('unknown-call-id.openai.json').format).toBe('openai');
+    expect(load('unknown-call-id.openai.json', { lenient: true }).format).toBe('openai');
   });
 
   it('a body with messages and no other evidence is OpenAI; with input, Responses', () => {
@@ -265,8 +265,9 @@ describe('format detection and override', () => {
     expect(inputError(() => readTranscriptDocument(doc, { format: 'anthropic' })).headline).toBe(
       'x.json:2:3: not an anthropic transcript: found an item typed "tool_result" (OpenAI Responses), which anthropic transcripts do not have; the file fits openai-responses (--format openai-responses, or auto)',
     );
-    // Read as Responses (auto), the unknown item type is client input: nothing is lost.
-    expect(readTranscriptDocument(doc).format).toBe('openai-responses');
+    // Read as Responses (auto), the unknown item type is refused, never dropped quietly; --lenient counts it.
+    expect(inputError(() => readTranscriptDocument(doc)).headline).toBe('x.json:2:2: unknown Responses item type "tool_result" (--lenient replays the rest and counts it)');
+    expect(readTranscriptDocument(doc, { lenient: true }).coverage?.unexplained).toEqual([{ location: 'x.json:2:2', message: 'unknown Responses item type "tool_result"' }]);
     // Anthropic response objects are typed "message": read as anthropic, nothing is lost.
     const response = parseText('x.json', '[{"role":"user","content":"hi"},{"id":"msg_1","type":"message","role":"assistant","content":[{"type":"text","text":"hello"}]}]');
     expect(readTranscriptDocument(response, { format: 'anthropic' }).messages[1]).toEqual({ kind: 'blocks', role: 'assistant', blocks: [{ type: 'text', text: 'hello' }] });
@@ -288,16 +289,13 @@ describe('format detection and override', () => {
   it('nothing fits: the error lists the shapes tried', () => {
     const file = fixture('transcripts/unknown-shape.json');
     expect(inputError(() => load('unknown-shape.json')).headline).toBe(
-      `${file}:1:1: no known transcript shape fits (found an object without "messages" or "input"); tried ` +
-        'eino ([{role, content, tool_calls, tool_call_id, tool_name, extra}] or [{role, content_blocks}]), ' +
-        'openai (Chat Completions messages, or {model, messages, tools}), ' +
-        'openai-responses (Responses input items, or {model, input, tools}), ' +
-        'anthropic (Messages API messages, or {system, messages, tools})',
+      `${file}:1:1: no known recording shape fits (found an object with "hello"); tried ` +
+        'claude-code, ai-sdk, openai-agents, langchain, otel, response, call-log, eino, openai, openai-responses, anthropic (see simulate --help, or force one with --format)',
     );
     expect(inputError(() => load('unknown-shape.json', { format: 'anthropic' })).headline).toBe(
       `${file}:1:1: not an anthropic transcript: expected a list of messages or a request body with "messages", found an object without "messages" or "input"`,
     );
-    expect(inputError(() => readTranscriptDocument(parseText('x.json', '42'))).message).toMatch(/^no known transcript shape fits \(found a number\); tried eino/);
+    expect(inputError(() => readTranscriptDocument(parseText('x.json', '42'))).message).toMatch(/^no known recording shape fits \(found a number\); tried claude-code/);
   });
 
   it('"messages" that is not a list', () => {
@@ -385,17 +383,20 @@ describe('bad transcripts', () => {
     expect(inputError(() => readTranscriptDocument(parseText('x.json', '[{"content": "hi"}]'))).headline).toBe('x.json:1:2: message has no role');
   });
 
-  it('a tool result pointing to an unknown call id is a warning; the load goes on', () => {
+  it('a tool result pointing to an unknown call id is an error; with lenient a warning, and the load goes on', () => {
     const file = fixture('transcripts/unknown-call-id.openai.json');
-    const t = load('unknown-call-id.openai.json');
+    expect(inputError(() => load('unknown-call-id.openai.json')).headline).toBe(
+      `${file}:4:3: tool result for unknown call id "call_404": no earlier tool call has this id (--lenient replays the rest and counts it)`,
+    );
+    const t = load('unknown-call-id.openai.json', { lenient: true });
     expect(t.warnings).toEqual([`${file}:4:3: tool result for unknown call id "call_404"`]);
     expect(t.messages[2]).toEqual({ kind: 'chat', role: 'tool', content: '12:00', toolCallId: 'call_404' });
     expect(t.messages[3]).toEqual({ kind: 'chat', role: 'tool', content: '12:00', toolCallId: 'call_1', toolName: 'get_time' });
     const a = fixture('transcripts/unknown-call-id.anthropic.json');
-    expect(load('unknown-call-id.anthropic.json').warnings).toEqual([`${a}:2:32: tool result for unknown call id "toolu_missing"`]);
+    expect(load('unknown-call-id.anthropic.json', { lenient: true }).warnings).toEqual([`${a}:2:32: tool result for unknown call id "toolu_missing"`]);
     // An empty call id answers no call, in Eino agentic messages as everywhere else.
     const agentic = parseText('x.json', '[{"role": "user", "content_blocks": [{"type": "function_tool_result", "function_tool_result": {"call_id": "", "name": "t"}}]}]');
-    expect(readTranscriptDocument(agentic).warnings).toEqual(['x.json:1:38: tool result for unknown call id ""']);
+    expect(readTranscriptDocument(agentic, { lenient: true }).warnings).toEqual(['x.json:1:38: tool result for unknown call id ""']);
   });
 
   it('more messages than the limit', () => {

@@ -8,7 +8,7 @@ import { renderSimulation, visibilityRanges } from '../../render/simulate.js';
 import type { SearchOutcome, SimulationReport } from '../../simulate/report.js';
 import type { CliContext } from '../context.js';
 import { addCatalogOptions, loadCatalog, type CatalogFlags } from '../inputs.js';
-import { parseNameList } from '../options.js';
+import { collect, parseNameList } from '../options.js';
 import type { ToolFormat } from '../../tokens/serialize.js';
 import type { EncodingName } from '../../tokens/tokenizer.js';
 
@@ -17,7 +17,21 @@ import type { EncodingName } from '../../tokens/tokenizer.js';
 const ENCODING_CHOICES = ['o200k_base', 'o200k_harmony', 'cl100k_base', 'p50k_base', 'p50k_edit', 'r50k_base', 'gpt2'] as const;
 const TOOL_FORMAT_CHOICES = ['openai', 'anthropic'] as const;
 
-export const TRANSCRIPT_FORMATS = ['auto', 'eino', 'openai', 'openai-responses', 'anthropic'] as const;
+/** `--format` choices: auto and every recording reader's format (a test keeps them in step with the registry). */
+export const TRANSCRIPT_FORMATS = [
+  'auto',
+  'claude-code',
+  'ai-sdk',
+  'openai-agents',
+  'langchain',
+  'otel',
+  'response',
+  'call-log',
+  'eino',
+  'openai',
+  'openai-responses',
+  'anthropic',
+] as const;
 
 interface SimulateFlags extends CatalogFlags {
   readonly mode: Mode;
@@ -31,6 +45,9 @@ interface SimulateFlags extends CatalogFlags {
   readonly tokens: boolean;
   readonly tokenizer: EncodingName;
   readonly toolFormat: ToolFormat;
+  readonly lenient?: boolean;
+  readonly sidechains?: boolean;
+  readonly searchTool?: string[];
 }
 
 const EXAMPLES = `
@@ -81,6 +98,9 @@ export function simulateCommand(ctx: CliContext): Command {
     .addOption(new Option('--mode <mode>', 'middleware mode').choices(['default', 'native']).default('default'))
     .option('--static <a,b>', 'catalog tools to treat as static (always visible, never searched)', parseNameList)
     .addOption(new Option('--format <format>', 'transcript shape (detected from the content when auto)').choices(TRANSCRIPT_FORMATS).default('auto'))
+    .option('--lenient', 'replay what can be read: items no rule explains and unpaired calls or results become counted warnings instead of errors')
+    .option('--sidechains', 'also replay subagent sidechains (Claude Code), each as its own conversation (--json: a list of reports)')
+    .option('--search-tool <name>', 'the agent\'s search tool has this name (repeatable; e.g. ToolSearch): its calls and results are read as tool_search', collect)
     .option('--replay', 're-run every recorded tool_search call against the catalog and show the differences')
     .option('--expect-same', 'exit 1 when a replayed search differs from the recording (implies --replay)')
     .option('--fail-on-violation', 'exit 1 when a violation (not a warning) is found')
@@ -92,19 +112,33 @@ export function simulateCommand(ctx: CliContext): Command {
     .addHelpText('after', EXAMPLES)
     .action(async (file: string, flags: SimulateFlags) => {
       if (flags.tui) return runTui(ctx, file, flags);
-      const report = await runSimulate(ctx, file, flags);
+      const reports = await runSimulate(ctx, file, flags);
       const replay = flags.replay === true || flags.expectSame === true;
-      if (flags.json) ctx.json(report);
-      else ctx.lines(renderSimulation(report, { width: ctx.width, style: ctx.outStyle, replay }));
-      check(report, flags);
+      if (flags.json) ctx.json(flags.sidechains ? reports : reports[0]!);
+      else {
+        const lines: string[] = [];
+        for (const [i, r] of reports.entries()) {
+          if (i > 0) lines.push('');
+          lines.push(...renderSimulation(r, { width: ctx.width, style: ctx.outStyle, replay }));
+        }
+        ctx.lines(lines);
+      }
+      for (const r of reports) check(r, flags);
     });
   return cmd;
 }
 
 async function loadInputs(ctx: CliContext, file: string, flags: SimulateFlags): Promise<{ transcript: Transcript; catalog: Catalog | null }> {
   const { loadTranscriptFile } = await import('../../formats/index.js');
-  const transcript = await loadTranscriptFile(file, { format: flags.format });
+  const transcript = await loadTranscriptFile(file, {
+    format: flags.format,
+    lenient: flags.lenient === true,
+    sidechains: flags.sidechains === true,
+    ...(flags.searchTool !== undefined ? { searchTools: flags.searchTool } : {}),
+  });
   for (const w of transcript.warnings) ctx.warn(w);
+  const { requireModelCall } = await import('../../formats/recordings/registry.js');
+  for (const t of [transcript, ...(transcript.sidechains ?? [])]) requireModelCall(t);
   const catalog = flags.catalog !== undefined && flags.catalog.length > 0 ? await loadCatalog(flags, (w) => ctx.warn(w)) : null;
   return { transcript, catalog };
 }
@@ -127,8 +161,14 @@ async function runTui(ctx: CliContext, file: string, flags: SimulateFlags): Prom
   });
 }
 
-async function runSimulate(ctx: CliContext, file: string, flags: SimulateFlags): Promise<SimulationReport> {
+async function runSimulate(ctx: CliContext, file: string, flags: SimulateFlags): Promise<SimulationReport[]> {
   const { transcript, catalog } = await loadInputs(ctx, file, flags);
+  const out: SimulationReport[] = [];
+  for (const t of [transcript, ...(transcript.sidechains ?? [])]) out.push(await simulateOne(t, catalog, flags));
+  return out;
+}
+
+async function simulateOne(transcript: Transcript, catalog: Catalog | null, flags: SimulateFlags): Promise<SimulationReport> {
   const { simulate, simulationTools } = await import('../../simulate/engine.js');
   const options = {
     transcript,
