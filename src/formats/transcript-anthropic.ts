@@ -117,7 +117,8 @@ function block(b: TranscriptBuilder, p: ObjectNode): ContentBlock {
   }
 }
 
-function contentBlocks(b: TranscriptBuilder, node: Node | undefined): ContentBlock[] {
+/** The blocks of an Anthropic `content` (a string is one text block). */
+export function contentBlocks(b: TranscriptBuilder, node: Node | undefined): ContentBlock[] {
   if (!node || node.kind === 'null') return [];
   if (node.kind === 'string') return [{ type: 'text', text: toWellFormed(node.value) }];
   if (node.kind !== 'array') throw b.error(node, `message content must be a string or a list of blocks, found ${node.kind}`);

@@ -29,6 +29,8 @@ interface CallSite {
 export class TranscriptBuilder {
   readonly messages: Message[] = [];
   readonly locations: SourceLocation[] = [];
+  /** Offset in the document where each message starts. */
+  readonly offsets: number[] = [];
   readonly warnings: string[] = [];
   /** Names of the tool calls seen so far, by call id (a tool result's name is resolved from its call). */
   readonly callNames = new Map<string, string>();
@@ -71,6 +73,36 @@ export class TranscriptBuilder {
     }
     this.messages.push(this.restoreReminder ? markReminder(msg) : msg);
     this.locations.push(locate(this.doc, at));
+    this.offsets.push(typeof at === 'number' ? at : at.offset);
+  }
+
+  /**
+   * Appends the messages of `other` (read from the same document) from index
+   * `from` on, pairing their calls and results here; what `other` could not
+   * explain is not understood here either.
+   */
+  adopt(other: TranscriptBuilder, from: number): void {
+    for (let i = from; i < other.messages.length; i++) {
+      const m = other.messages[i]!;
+      const at = other.offsets[i]!;
+      if (m.kind === 'chat') {
+        for (const c of m.toolCalls ?? []) this.call(c.id, c.name, at);
+        if (m.role === 'tool' && m.toolCallId !== undefined) this.resolveCall({ kind: 'null', offset: at }, m.toolCallId);
+      } else {
+        for (const bl of m.blocks) {
+          if (bl.type === 'function_tool_call') this.call(bl.callId, bl.name, at);
+          else if (bl.type === 'function_tool_result') this.resolveCall({ kind: 'null', offset: at }, bl.callId);
+        }
+      }
+      this.push(m, at);
+    }
+    for (const p of other.unexplainedItems) {
+      if (this.unexplainedItems.length === 0) this.firstUnexplained = other.firstUnexplained;
+      this.unexplainedItems.push(p);
+    }
+    other.unexplainedItems.length = 0;
+    this.warnings.push(...other.warnings);
+    other.warnings.length = 0;
   }
 
   /** Records a non-fatal problem as `file:line:column: text`. */

@@ -19,7 +19,13 @@ import { errorAt, type ParsedDocument } from '../nodes.js';
 import { type Limits, resolveLimits } from '../read.js';
 import { TranscriptBuilder } from '../transcript-common.js';
 import type { Coverage, CoverageProblem, Transcript, TranscriptFormat } from '../types.js';
+import { aiSdkReader } from './ai-sdk.js';
+import { callLogReader, responseReader } from './calls.js';
 import { chatReaders } from './chat-readers.js';
+import { claudeCodeReader } from './claude-code.js';
+import { langchainReader } from './langchain.js';
+import { openaiAgentsReader } from './openai-agents.js';
+import { otelReader } from './otel.js';
 import type { Evidence, RecordingReader } from './types.js';
 
 /** Options of {@link readRecording}. */
@@ -36,6 +42,13 @@ export interface RecordingOptions {
 
 /** Every reader, in tie-break order. */
 export const READERS: readonly RecordingReader[] = [
+  claudeCodeReader,
+  aiSdkReader,
+  openaiAgentsReader,
+  langchainReader,
+  otelReader,
+  responseReader,
+  callLogReader,
   ...chatReaders((doc) => detectRecording(doc)?.reader.format ?? null),
 ];
 
