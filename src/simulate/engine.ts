@@ -11,6 +11,7 @@ import { decodeMatches, encodeMatches, runToolSearch, TOOL_SEARCH_NAME } from '.
 import type { Message, Mode, ToolInfo } from '../core/types.js';
 import { InputError } from '../errors.js';
 import type { Catalog, CatalogTool, Transcript } from '../formats/types.js';
+import { referenceResult, sentDiffers } from './sent.js';
 import type {
   SearchOutcome,
   SearchReport,
@@ -302,6 +303,9 @@ export function simulate(options: SimulateOptions): SimulationReport {
         ...(l ? { location: { file: l.file, line: l.line, column: l.column } } : {}),
       });
     }
+    const sent = transcript.sentTools?.[call - 1];
+    const sentFinding = sent ? sentDiffers(call, mode, sent, view.visible.map((t) => t.name), view.deferred.map((t) => t.name)) : null;
+    if (sentFinding) violations.push(sentFinding);
     const visibleNames = new Set(view.visible.map((t) => t.name));
     const assistant = span.assistantIndex === null ? null : messages[span.assistantIndex]!;
 
@@ -416,6 +420,7 @@ export function simulate(options: SimulateOptions): SimulationReport {
         differs: recorded !== null && !sameOutcome(recorded, replayed.outcome),
         client_proxied: mode === 'native',
       });
+      if (mode === 'default' && recordedResult !== null && 'tools' in recordedResult) violations.push(referenceResult(call, recordedResult.tools));
       const got = recorded ?? replayed.outcome;
       if ('matches' in got) {
         if (replayed.mode === 'select') {

@@ -91,7 +91,16 @@ export interface TurnReport {
 }
 
 /** Kinds of findings. */
-export type ViolationKind = 'not-loaded' | 'unknown' | 'redundant-select' | 'native-refill' | 'unknown-call-id';
+export type ViolationKind =
+  | 'not-loaded'
+  | 'unknown'
+  | 'redundant-select'
+  | 'native-refill'
+  | 'unknown-call-id'
+  /** The tools the recording sent with a call differ from what the reference offers (warning). */
+  | 'sent-differs'
+  /** A search result of tool_reference blocks in default mode, which the reference does not load (warning). */
+  | 'reference-result';
 
 /** A finding at one model call. `warning`s never fail `--fail-on-violation`. */
 export interface Violation {

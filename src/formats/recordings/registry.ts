@@ -128,7 +128,13 @@ function finish(doc: ParsedDocument, b: TranscriptBuilder, format: TranscriptFor
     const source = options.searchTools && options.searchTools.length > 0 ? '--search-tool' : b.searchToolDefault!.source;
     searchTool = { names: [...names], source };
     const others = new Set(names.filter((n) => n !== TOOL_SEARCH_NAME));
-    if (others.size > 0) renameSearchTool(b.messages, others);
+    if (others.size > 0) {
+      renameSearchTool(b.messages, others);
+      for (let i = 0; i < b.sentTools.length; i++) {
+        const s = b.sentTools[i];
+        if (s) b.sentTools[i] = { visible: s.visible.map((n) => (others.has(n) ? TOOL_SEARCH_NAME : n)), deferred: s.deferred.map((n) => (others.has(n) ? TOOL_SEARCH_NAME : n)) };
+      }
+    }
   }
   const skipped = [...b.skipped].map(([rule, count]) => ({ rule, count }));
   const skippedTotal = skipped.reduce((n, s) => n + s.count, 0);
