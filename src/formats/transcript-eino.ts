@@ -115,6 +115,14 @@ function chatMessage(b: TranscriptBuilder, node: ObjectNode): void {
   const role = roleOf(b, node, looseField(node, 'role'));
   if (!(CHAT_ROLES as readonly string[]).includes(role)) throw unknownRole(b, node, role, CHAT_ROLES);
   checkKeys(b, node, MESSAGE_KEYS, 'an Eino message', true);
+  const contentNode = looseField(node, 'content');
+  if (contentNode?.kind === 'array') {
+    // Content is a Go string; parts other than text (a tool call, say) would be lost.
+    for (const p of contentNode.items) {
+      const t = p.kind === 'object' ? looseField(p, 'type') : undefined;
+      if (t?.kind === 'string' && !['text', 'input_text', 'output_text', 'image_url'].includes(t.value)) b.unexplained(p, `a content part typed ${JSON.stringify(t.value)} in an Eino message (its content is text)`);
+    }
+  }
   let content = textContent(b, looseField(node, 'content'), 'message content');
   // The reference reads a tool result from Content only; other roles' text may sit in the multi content parts.
   if (content === '' && role !== 'tool') {

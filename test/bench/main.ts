@@ -3,7 +3,7 @@
  *
  *   npm run bench                      full run (a few minutes)
  *   npm run bench -- --quick           1k and 10k catalogs, fewer repeats, no 100k
- *   npm run bench -- --only query,cli  sections: query, build, simulate, cli, rss
+ *   npm run bench -- --only query,cli  sections: query, build, simulate, cli, rss, bulk
  *   npm run bench -- --json out.json   also write the results
  *   npm run bench -- --compare old.json  print new/old per row
  *   npm run bench -- --no-build        do not run `npm run build` before the CLI sections
@@ -19,11 +19,14 @@ import { join } from 'node:path';
 import Fuse from 'fuse.js';
 import { beforeModelCall, createMiddleware, agentTools, type ModelCallState, type RunLocal } from '../../src/core/middleware.js';
 import { AgentRun } from '../../src/core/run.js';
-import { parseKeywords, ToolIndex } from '../../src/core/scorer.js';
+import { ToolIndex } from '../../src/core/index/tool-index.js';
+import { parseKeywords } from '../../src/core/scorer.js';
 import { goTrimSpace } from '../../src/core/text.js';
 import { decodeToolSearchArgs, runToolSearch, searchDecoded, type ToolSearchArgs, type ToolSearchOutcome } from '../../src/core/toolsearch.js';
 import type { Message, ToolInfo } from '../../src/core/types.js';
 import { naiveKeywordSearch } from '../core/naive-model.js';
+import { benchBulk } from './bulk.js';
+import { benchQueryClasses, CLASS_SIZES } from './query-classes.js';
 import { chunksByModelCall, generateCatalog, generateQueries, generateTranscript, toEinoJson, type BenchQuery } from './generate.js';
 
 // ---------------------------------------------------------------------------
@@ -36,7 +39,7 @@ const option = (name: string): string | undefined => {
   return i >= 0 ? argv[i + 1] : undefined;
 };
 const QUICK = flag('--quick');
-const ONLY = new Set((option('--only') ?? 'query,build,simulate,cli,rss').split(','));
+const ONLY = new Set((option('--only') ?? 'query,classes,build,simulate,cli,rss,bulk').split(','));
 const JSON_OUT = option('--json');
 const COMPARE = option('--compare');
 const NO_BUILD = flag('--no-build');
@@ -843,6 +846,16 @@ function benchRss(): void {
 }
 
 // ---------------------------------------------------------------------------
+// 6. Bulk replay (test/bench/bulk.ts)
+
+async function runBulkBench(): Promise<void> {
+  section('Bulk replay: simulate over a JSONL file of generated 10-call sessions (demo catalog; whole processes)');
+  if (!ONLY.has('cli') && !buildCli()) return void console.log('  dist/bundle/main.cjs not found: skipped');
+  if (!TIME_BIN) console.log('  (no /usr/bin/time: CPU time and RSS unknown)');
+  benchBulk({ quick: QUICK, seed: SEED, work: WORK, cli: CLI, demo: await loadDemo(), add, run, fmt });
+}
+
+// ---------------------------------------------------------------------------
 // Main
 
 async function main(): Promise<void> {
@@ -854,10 +867,15 @@ async function main(): Promise<void> {
       `${QUICK ? ', --quick' : ''}, seed ${SEED}${process.env.NODE_EXTRA_CA_CERTS ? ', NODE_EXTRA_CA_CERTS set' : ''}`,
   );
   if (ONLY.has('query')) for (const size of SIZES) benchQueries(size);
+  if (ONLY.has('classes')) {
+    const ctx = { quick: QUICK, seed: SEED, add, section, fmt, quantile, tools: flatCatalog, naive: naiveToolSearch, pairs: ourPairs };
+    for (const size of CLASS_SIZES(QUICK)) benchQueryClasses(size, ctx);
+  }
   if (ONLY.has('build')) for (const size of SIZES) benchBuild(size);
   if (ONLY.has('simulate')) await benchSimulate();
   if (ONLY.has('cli')) await benchCli();
   if (ONLY.has('rss')) benchRss();
+  if (ONLY.has('bulk')) await runBulkBench();
   const load1 = loadavg();
   console.log(`\nload average at the end ${load1.map((x) => x.toFixed(2)).join(' ')}; ${failures === 0 ? 'every checked target met' : `${failures} check(s) missed`}`);
 

@@ -8,6 +8,7 @@ import { parseText } from '../../src/formats/parse.js';
 import { loadTranscriptFile, readTranscriptDocument } from '../../src/formats/transcript.js';
 import type { Transcript } from '../../src/formats/types.js';
 import { fixture, inputError } from './helpers.js';
+import { RECORDING_VARIANTS } from '../fixtures/variants.js';
 
 const load = (rel: string, options: Parameters<typeof loadTranscriptFile>[1] = {}): Transcript =>
   loadTranscriptFile(fixture(`transcripts/${rel}`), options);
@@ -311,7 +312,9 @@ describe('a forced format against the fixtures of every other format', () => {
   // error naming what was found and the format that fits, except where the
   // forced reader keeps everything.
   const dir = fileURLToPath(new URL('../../fixtures/transcripts/', import.meta.url));
-  const files = fs.readdirSync(dir).filter((f) => /\.jsonl?$/.test(f)).sort();
+  // The recordings of other tools (issue 12) are checked below.
+  const isRecording = (f: string): boolean => RECORDING_VARIANTS.some(([ext]) => f.endsWith(`.${ext}`));
+  const files = fs.readdirSync(dir).filter((f) => /\.jsonl?$/.test(f) && !isRecording(f)).sort();
   const FORMATS = ['eino', 'openai', 'openai-responses', 'anthropic'] as const;
   type F = (typeof FORMATS)[number];
   /**
@@ -366,6 +369,27 @@ describe('a forced format against the fixtures of every other format', () => {
         const searchResults = auto.messages.filter((m) => m.kind === 'chat' && m.role === 'tool' && m.toolName === 'tool_search').length;
         expect(searchResults).toBeGreaterThan(0);
         expect(t.warnings.filter((w) => w.endsWith('tool message answers a tool_search call but has no tool_name: the reference does not read it as a tool_search result'))).toHaveLength(searchResults);
+      });
+    }
+  }
+});
+
+describe('a forced chat format on the recordings of other tools', () => {
+  // Never a silent success: a chat reader forced on a Claude Code log, AI SDK
+  // messages, LangChain dicts, OTel traces or a call log refuses it at a
+  // located position (an unknown key, type or shape), or reads what the file
+  // holds (eino-multi is Eino).
+  const dir = fileURLToPath(new URL('../../fixtures/transcripts/', import.meta.url));
+  const files = fs.readdirSync(dir).filter((f) => f.startsWith('keyword-search-then-call.') && RECORDING_VARIANTS.some(([ext, fmt]) => f.endsWith(`.${ext}`) && fmt !== 'eino' && fmt !== 'openai-responses'));
+  it('covers every recording variant but the chat-shaped ones', () => {
+    expect(files).toHaveLength(RECORDING_VARIANTS.length - 2);
+  });
+  for (const f of files) {
+    for (const forced of ['eino', 'openai', 'openai-responses', 'anthropic'] as const) {
+      it(`${f} forced as ${forced}: a located error`, () => {
+        const file = path.join(dir, f);
+        const e = inputError(() => loadTranscriptFile(file, { format: forced }));
+        expect(e.headline).toMatch(new RegExp(`^${escapeRe(file)}:\\d+:\\d+: `));
       });
     }
   }

@@ -4,6 +4,7 @@ import type { CliContext } from '../context.js';
 import { addCatalogOptions, loadCatalog, type CatalogFlags } from '../inputs.js';
 import { SCORER_NAMES as SCORERS, type ScorerName } from '../../eval/scorers/types.js';
 import { parsePositiveInt } from '../options.js';
+import { quote } from '../../errors.js';
 
 interface EvalFlags extends CatalogFlags {
   readonly scorers: ScorerName[];
@@ -19,7 +20,7 @@ function parseScorers(value: string): ScorerName[] {
     .filter((s) => s !== '');
   if (names.length === 0) throw new InvalidArgumentError(`expected scorer names: ${SCORERS.join(', ')}.`);
   for (const n of names) {
-    if (!(SCORERS as readonly string[]).includes(n)) throw new InvalidArgumentError(`unknown scorer "${n}"; the scorers are ${SCORERS.join(', ')}.`);
+    if (!(SCORERS as readonly string[]).includes(n)) throw new InvalidArgumentError(`unknown scorer ${quote(n)}; the scorers are ${SCORERS.join(', ')}.`);
   }
   return [...new Set(names)] as ScorerName[];
 }

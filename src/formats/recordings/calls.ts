@@ -40,7 +40,7 @@ function responseProvider(n: Node | undefined): Provider | null {
   return null;
 }
 
-const PROVIDER_NAMES: Readonly<Record<Provider, string>> = { openai: 'a chat.completion', 'openai-responses': 'a Responses response', anthropic: 'an Anthropic message' };
+const PROVIDER_NAMES: Readonly<Record<Provider, string>> = { openai: 'a chat.completion', 'openai-responses': 'a Responses "response"', anthropic: 'an Anthropic "message"' };
 
 /** Reads a response object's output (the assistant's answer) into `b`. */
 function readResponse(b: TranscriptBuilder, node: ObjectNode, provider: Provider): void {
