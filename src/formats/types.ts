@@ -68,7 +68,7 @@ export interface Coverage {
   readonly format: TranscriptFormat;
   /** Why: `--format` when forced, else the evidence detection found. */
   readonly detected_by: string;
-  /** Top-level items of the recording (messages, lines, spans, items). */
+  /** Items seen: top-level items read or skipped (messages, lines, spans), plus each item or part not understood. */
   readonly items: number;
   /** Items read into the conversation. */
   readonly read: number;
