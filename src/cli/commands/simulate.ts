@@ -71,11 +71,28 @@ Examples:
   # step through the calls interactively (m: switch mode, r: replay, ?: keys)
   $ toolsearch simulate fixtures/transcripts/deferred-tool-called-too-early.json -c fixtures/catalogs/demo.yaml --tui
 
+Recording formats (--format; detected by shape when auto; README "Formats" has an example of each):
+  claude-code     Claude Code session JSONL, or claude -p --output-format stream-json
+  ai-sdk          Vercel AI SDK ModelMessage[], UIMessage[], generateText result
+  openai-agents   OpenAI Agents SDK history (JS callId items; Python to_input_list)
+  langchain       messages_to_dict, LangGraph model_dump, lc-serialized messages
+  otel            OTLP JSON traces with GenAI spans (gen_ai.input/output.messages)
+  response        one chat.completion, Responses response or Anthropic message
+  call-log        JSONL of {request, response}, one model call per line
+  eino, openai, openai-responses, anthropic   messages or request bodies
+Every item is read, skipped by a documented rule (counted in "coverage"), or an
+error at its location (exit 2); --lenient counts what it cannot read instead.
+
+  # a Claude Code session; ToolSearch is its search tool, tool_reference results load in native mode
+  $ toolsearch simulate fixtures/transcripts/toolsearch-references.claude-code.jsonl -c fixtures/catalogs/demo.yaml --mode native
+
 Model call k happens right before the k-th assistant message; when the transcript
 does not end with an assistant message, one more call follows the last message.
 Violations: not-loaded (a deferred tool called before any tool_search result named
 it), unknown (a tool that exists nowhere); warnings: redundant-select (a select:
-for a tool a keyword search already returned), native-refill, unknown-call-id.
+for a tool a keyword search already returned), native-refill, unknown-call-id,
+sent-differs (the tools a call sent are not what the reference offers), reference-result
+(tool_reference results, which the reference's default mode does not load).
 --json prints the full report: {mode, transcript, catalog, turns, violations,
 replay, summary}; with token accounting (on unless --no-tokens) each turn has
 "tokens" and the summary "tokens" and "cache". Token counts are estimates for the
