@@ -57,6 +57,6 @@ describe.concurrent('simulate: recordings', () => {
     expect(ok.code).toBe(0);
     expect(JSON.parse(ok.stdout).matches[0]).toBe('mcp__slack__send_message');
     expect(bad.code).toBe(2);
-    expect(lines(bad.stderr)[0]).toBe('error: <stdin>:2:1: invalid JSON: unexpected end of input');
+    expect(lines(bad.stderr)[0]).toBe('error: <stdin>:1:12: invalid JSON: unexpected end of input');
   });
 });

@@ -313,7 +313,7 @@ describe('a forced format against the fixtures of every other format', () => {
   // forced reader keeps everything.
   const dir = fileURLToPath(new URL('../../fixtures/transcripts/', import.meta.url));
   // The recordings of other tools (issue 12) are checked below.
-  const isRecording = (f: string): boolean => RECORDING_VARIANTS.some(([ext]) => f.endsWith(`.${ext}`));
+  const isRecording = (f: string): boolean => RECORDING_VARIANTS.some(([ext]) => f.endsWith(`.${ext}`)) || /\.(response\.json|claude-code\.jsonl)$/.test(f);
   const files = fs.readdirSync(dir).filter((f) => /\.jsonl?$/.test(f) && !isRecording(f)).sort();
   const FORMATS = ['eino', 'openai', 'openai-responses', 'anthropic'] as const;
   type F = (typeof FORMATS)[number];
@@ -380,9 +380,13 @@ describe('a forced chat format on the recordings of other tools', () => {
   // located position (an unknown key, type or shape), or reads what the file
   // holds (eino-multi is Eino).
   const dir = fileURLToPath(new URL('../../fixtures/transcripts/', import.meta.url));
-  const files = fs.readdirSync(dir).filter((f) => f.startsWith('keyword-search-then-call.') && RECORDING_VARIANTS.some(([ext, fmt]) => f.endsWith(`.${ext}`) && fmt !== 'eino' && fmt !== 'openai-responses'));
+  const ONE_KIND = ['toolsearch-references.claude-code.jsonl', 'stream-json.claude-code.jsonl', 'chat-completion.response.json', 'responses-response.response.json', 'anthropic-message.response.json'];
+  const files = [
+    ...fs.readdirSync(dir).filter((f) => f.startsWith('keyword-search-then-call.') && RECORDING_VARIANTS.some(([ext, fmt]) => f.endsWith(`.${ext}`) && fmt !== 'eino' && fmt !== 'openai-responses')),
+    ...ONE_KIND,
+  ];
   it('covers every recording variant but the chat-shaped ones', () => {
-    expect(files).toHaveLength(RECORDING_VARIANTS.length - 2);
+    expect(files).toHaveLength(RECORDING_VARIANTS.length - 2 + ONE_KIND.length);
   });
   for (const f of files) {
     for (const forced of ['eino', 'openai', 'openai-responses', 'anthropic'] as const) {
