@@ -344,7 +344,7 @@ describe('a forced format against the fixtures of every other format', () => {
       it(`${f} read as ${forced}`, () => {
         const file = path.join(dir, f);
         const auto = loadTranscriptFile(file);
-        const expected = EXPECT[forced][auto.format];
+        const expected = EXPECT[forced][auto.format as F];
         if (expected === 'refused') {
           const e = inputError(() => loadTranscriptFile(file, { format: forced }));
           expect(e.headline).toMatch(
