@@ -164,3 +164,33 @@ describe('response objects', () => {
     ]);
   });
 });
+
+describe('AI SDK generateText results', () => {
+  it('response.messages (steps skipped by rule: the same calls), or steps alone, give the same turns', () => {
+    const a = loadTranscriptFile(`${dir}generate-text-result.ai-sdk.json`);
+    const b = loadTranscriptFile(`${dir}generate-text-steps.ai-sdk.json`);
+    expect(a.coverage).toMatchObject({ detected_by: 'a generateText result with "response.messages"', read: 5, skipped: [{ rule: 'steps of a result (the same calls as response.messages)', count: 1 }] });
+    expect(b.coverage).toMatchObject({ detected_by: 'a generateText result with "steps"', read: 3, skipped: [] });
+    const ra = simulate({ transcript: a, catalog: demo, mode: 'default', replay: false });
+    const rb = simulate({ transcript: b, catalog: demo, mode: 'default', replay: false });
+    expect(ra.turns.map((t) => t.added.length)).toEqual([0, 5, 0]);
+    expect(rb.turns.map((t) => ({ ...t, assistant_text: '' }))).toEqual(ra.turns.map((t) => ({ ...t, assistant_text: '' })));
+    expect(ra.violations).toEqual([]);
+  });
+});
+
+describe('OTel tool definitions', () => {
+  it('gen_ai.tool.definitions are the tools sent with the call: sent-differs when the agent sends every tool in default mode', () => {
+    const all = demo.tools.map((t) => ({ type: 'function', name: t.name }));
+    const text = span([
+      ['gen_ai.input.messages', j([{ role: 'user', parts: [{ type: 'text', content: 'hi' }] }])],
+      ['gen_ai.output.messages', j([{ role: 'assistant', parts: [{ type: 'text', content: 'hello' }] }])],
+      ['gen_ai.tool.definitions', j(all)],
+    ]);
+    const t = read('otel.json', text);
+    expect(t.sentTools).toEqual([{ visible: demo.tools.map((x) => x.name), deferred: [] }]);
+    const r = simulate({ transcript: t, catalog: demo, mode: 'default', replay: false });
+    expect(r.violations.map((v) => v.kind)).toEqual(['sent-differs']);
+    expect(r.violations[0]!.message).toMatch(/^the recorded request sent as visible that the reference would hide: mcp__filesystem__read_file, .* and 117 more; did not send as visible what the reference would offer: tool_search$/);
+  });
+});
