@@ -4,7 +4,7 @@
 ':' //; # only TLS needs them. Unless an argument could lead to a network or a child process (mcp:, --mcp, ://, test, import),
 ':' //; # Node starts without the variable, and the JavaScript below puts it back in the environment at once.
 ':' //; # A bare --version (or -V) is answered from our package.json (through one symlink, as npm links bins) without Node.
-':' //; if [ $# -eq 1 ] && { [ "$1" = --version ] || [ "$1" = -V ]; }; then v=; f=$0; if [ -L "$f" ] && l=$(readlink "$f"); then case $l in /*) f=$l;; *) f=${f%/*}/$l;; esac; fi; case $f in */*) d=${f%/*};; *) d=.;; esac; if [ -r "$d/../package.json" ]; then while IFS= read -r line; do case $line in *'"version": "'*) v=${line#*'"version": "'}; v=${v%%'"'*}; break;; esac; done < "$d/../package.json"; fi; case $v in [0-9]*.[0-9]*.[0-9]*) printf '%s\n' "$v"; exit 0;; esac; fi
+':' //; if [ $# -eq 1 ] && { [ "$1" = --version ] || [ "$1" = -V ]; }; then v=; f=$0; if [ -L "$f" ] && l=$(readlink "$f"); then case $l in /*) f=$l;; *) f=${f%/*}/$l;; esac; fi; case $f in */*) d=${f%/*};; *) d=.;; esac; if [ -r "$d/../package.json" ]; then while IFS= read -r line; do case $line in *'"version": "'*) v=${line#*'"version": "'}; v=${v%%'"'*}; break;; esac; done < "$d/../package.json"; fi; case $v in [0-9]*.[0-9]*.[0-9]*) printf '%s\n' "$v" || exit 74; exit 0;; esac; fi
 ':' //; keep=; for a in "$@"; do case $a in *mcp:*|--mcp*|*://*) keep=1; break;; esac; done
 ':' //; for a in "$@"; do case $a in -*) ;; test|import) keep=1; break;; *) break;; esac; done
 ':' //; if [ -z "$keep" ] && [ -n "${NODE_EXTRA_CA_CERTS+set}" ]; then TOOLSEARCH_DEFERRED_EXTRA_CA_CERTS=$NODE_EXTRA_CA_CERTS; export TOOLSEARCH_DEFERRED_EXTRA_CA_CERTS; unset NODE_EXTRA_CA_CERTS; fi
@@ -31,7 +31,13 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
       at += writeSync(1, bytes, at);
     } catch (err) {
       if (err.code === 'EPIPE') break; // the reader has gone: nothing to say
-      if (err.code !== 'EAGAIN') throw err;
+      if (err.code !== 'EAGAIN') {
+        // A full disk or /dev/full: one line, exit 74 (EX_IOERR), as the CLI does (src/cli/main.ts).
+        try {
+          writeSync(2, `error: cannot write to stdout: ${err.code === 'ENOSPC' ? 'no space left on the device (ENOSPC)' : err.code}\n`);
+        } catch {}
+        process.exit(74);
+      }
     }
   }
 } else {
