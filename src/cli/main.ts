@@ -143,6 +143,7 @@ export async function main(argv: string[], io?: CliIo): Promise<number> {
   // Known before parsing, so even a usage error honours it (options end at `--`).
   const end = argv.indexOf('--');
   ctx.noColorFlag = (end < 0 ? argv : argv.slice(0, end)).includes('--no-color');
+  const verbose = (end < 0 ? argv : argv.slice(0, end)).includes('--verbose');
   // Fast path: no command modules loaded.
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     ctx.out(`${version()}\n`);
@@ -161,8 +162,12 @@ export async function main(argv: string[], io?: CliIo): Promise<number> {
     // A process of its own gets the loaded-catalog cache (src/formats/catalog-cache.ts) unless
     // TOOLSEARCH_CACHE turns it off. The build identity: in the bundle, a hash of everything it is
     // built from (src/build/bundle.mjs); run from tsc's output, this file's content.
-    const cacheDir = io === undefined && !cache.cacheDisabledByEnv(ctx.io.env) ? cache.cacheDirFromEnv(ctx.io.env) : null;
-    if (cacheDir !== null) setCatalogCache(cache.fileCatalogCache(cacheDir, () => `${version()} ${buildIdentity()}`));
+    if (io === undefined && !cache.cacheDisabledByEnv(ctx.io.env)) {
+      const cacheDir = cache.cacheDirFromEnv(ctx.io.env);
+      if (cacheDir !== null) setCatalogCache(cache.fileCatalogCache(cacheDir, () => `${version()} ${buildIdentity()}`));
+      // No home to keep a cache in (HOME= empty or relative): none, rather than ./.cache in the working directory.
+      else if (verbose) ctx.err(`note: ${cache.NO_HOME_NOTE}\n`);
+    }
     await buildProgram(ctx, version()).parseAsync(argv, { from: 'user' });
     return EXIT_OK;
   } catch (err) {
