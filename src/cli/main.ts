@@ -151,20 +151,18 @@ export async function main(argv: string[], io?: CliIo): Promise<number> {
   }
   try {
     // Loaded together: one round of module loading instead of one per import.
-    const [{ limitsFromEnv }, { setHostLimits }, cache, { setCatalogCache }, { buildProgram }] = await Promise.all([
+    const [{ limitsFromEnv }, cache, { buildProgram }] = await Promise.all([
       import('./limits.js'),
-      import('../formats/read.js'),
       import('../formats/catalog-cache.js'),
-      import('./inputs.js'),
       import('./program.js'),
     ]);
-    setHostLimits(limitsFromEnv(ctx.io.env));
+    ctx.limits = limitsFromEnv(ctx.io.env);
     // A process of its own gets the loaded-catalog cache (src/formats/catalog-cache.ts) unless
     // TOOLSEARCH_CACHE turns it off. The build identity: in the bundle, a hash of everything it is
     // built from (src/build/bundle.mjs); run from tsc's output, this file's content.
     if (io === undefined && !cache.cacheDisabledByEnv(ctx.io.env)) {
       const cacheDir = cache.cacheDirFromEnv(ctx.io.env);
-      if (cacheDir !== null) setCatalogCache(cache.fileCatalogCache(cacheDir, () => `${version()} ${buildIdentity()}`));
+      if (cacheDir !== null) ctx.catalogCache = cache.fileCatalogCache(cacheDir, () => `${version()} ${buildIdentity()}`);
       // No home to keep a cache in (HOME= empty or relative): none, rather than ./.cache in the working directory.
       else if (verbose) ctx.err(`note: ${cache.NO_HOME_NOTE}\n`);
     }
