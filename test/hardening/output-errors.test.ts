@@ -3,7 +3,7 @@
  * bin/toolsearch.js). `>/dev/full`, a full tmpfs (mounted here when the test
  * may: root in CI) and a file over `ulimit -f` are each one line on stderr
  * and exit 74 (EX_IOERR), never a stack trace or the bundle's source; a
- * failing stderr (`2>/dev/full`) keeps the run's own exit code. On c63dd70:
+ * failing stderr (`2>/dev/full`) keeps the run's own exit code (src/cli/start.ts answers --version). On c63dd70:
  * exit 1 with an uncaught ENOSPC, its stack and a line of the minified
  * bundle; exit 70 "this is a bug" for the full tmpfs; exit 1 for
  * `2>/dev/full` on bad input.
@@ -26,15 +26,15 @@ describe.concurrent('finding 11: stdout that cannot be written', () => {
     ['simulate', `simulate fixtures/transcripts/keyword-search-then-call.json -c ${DEMO} --no-tokens`],
     ['test', 'test fixtures/suites/select.json'],
     ['--help', '--help'],
-    ['--version (the Node path)', '--version'],
+    ['--version (answered before the bundle loads, src/cli/start.ts)', '--version'],
   ])('%s >/dev/full: one line on stderr, exit 74', async (_label, args) => {
     const r = await shell(`$TS ${args} >/dev/full`);
     expect(r).toEqual({ code: 74, signal: null, stdout: '', stderr: ENOSPC });
   });
 
-  it('the sh path of --version exits 74 too', async () => {
-    const r = await shell('bin/toolsearch.js --version >/dev/full');
-    expect(r.code).toBe(74);
+  it('bin/toolsearch.js run as a program: --version and search exit 74 too', async () => {
+    expect(await shell('bin/toolsearch.js --version >/dev/full')).toEqual({ code: 74, signal: null, stdout: '', stderr: ENOSPC });
+    expect(await shell(`bin/toolsearch.js search -c ${DEMO} slack >/dev/full`)).toEqual({ code: 74, signal: null, stdout: '', stderr: ENOSPC });
   });
 
   it('2>/dev/full on bad input still exits 2 (and on success 0)', async () => {
