@@ -160,7 +160,7 @@ export async function main(argv: string[], io?: CliIo): Promise<number> {
     // A process of its own gets the loaded-catalog cache (src/formats/catalog-cache.ts) unless
     // TOOLSEARCH_CACHE turns it off. The build identity: in the bundle, a hash of everything it is
     // built from (src/build/bundle.mjs); run from tsc's output, this file's content.
-    if (io === undefined && !cache.cacheDisabledByEnv(ctx.io.env)) {
+    if ((io === undefined || io.fileCache === true) && !cache.cacheDisabledByEnv(ctx.io.env)) {
       const cacheDir = cache.cacheDirFromEnv(ctx.io.env);
       if (cacheDir !== null) ctx.catalogCache = cache.fileCatalogCache(cacheDir, () => `${version()} ${buildIdentity()}`);
       // No home to keep a cache in (HOME= empty or relative): none, rather than ./.cache in the working directory.
@@ -171,5 +171,8 @@ export async function main(argv: string[], io?: CliIo): Promise<number> {
   } catch (err) {
     const { exitCodeFor } = await import('./exit.js');
     return exitCodeFor(err, ctx);
+  } finally {
+    // The cache directory's handle (a host calling main() many times must not run out of descriptors).
+    ctx.catalogCache?.close?.();
   }
 }

@@ -288,14 +288,15 @@ class OpenedCacheDir implements CacheDir {
   private isTagged(): boolean {
     if (this.tagged !== undefined) return this.tagged;
     const tag = this.read(TAG_NAME);
-    if (tag !== undefined) return (this.tagged = tag.subarray(0, CACHEDIR_SIGNATURE.length).toString('latin1') === CACHEDIR_SIGNATURE);
+    if (tag !== undefined && tag.subarray(0, CACHEDIR_SIGNATURE.length).toString('latin1') === CACHEDIR_SIGNATURE) return (this.tagged = true);
     let names: string[];
     try {
       names = readdirSync(this.at('.'));
     } catch {
       return (this.tagged = false);
     }
-    if (!names.every((n) => OWN_NAMES.some((re) => re.test(n)))) return (this.tagged = false);
+    // A damaged tag (not a regular private file with the signature) among nothing but our files is written again.
+    if (!names.every((n) => n === TAG_NAME || OWN_NAMES.some((re) => re.test(n)))) return (this.tagged = false);
     return (this.tagged = this.writeFile(TAG_NAME, Buffer.from(TAG_TEXT, 'utf8'), TAG_NAME));
   }
 

@@ -57,6 +57,8 @@ export interface CatalogCache {
   key(file: string, text: string, settings: { format: string; prefix: string | undefined; limits: Limits }): CacheKey;
   get(key: CacheKey, file: string): CatalogFileResult | undefined;
   set(key: CacheKey, result: CatalogFileResult): void;
+  /** Releases what the cache holds open (its directory's handle); a later use opens it again. */
+  close?(): void;
 }
 
 type StoredTool = [name: string, description: string, isStatic: 0 | 1, line: number, column: number, parameters?: JsonValue];
@@ -244,6 +246,11 @@ export function fileCatalogCache(dir: string, build: () => string): CatalogCache
       const data = encodeEntry(result, key);
       if (data === null) return;
       cacheDir(true)?.write(entryName(key), data, { pattern: CATALOG_ENTRY_NAME, keep: MAX_ENTRIES });
+    },
+    close() {
+      opened?.close();
+      opened = null;
+      looked = false;
     },
   };
 }
