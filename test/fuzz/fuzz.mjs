@@ -45,7 +45,7 @@ import { Worker } from 'node:worker_threads';
 import { batchLineCount, classify } from './classify.mjs';
 import { iterationRng } from './rng.mjs';
 import { loadCorpus, planEnv, planIteration, prepareWorkspace } from './scenarios.mjs';
-import { tamperCache } from './tamper.mjs';
+import { restoreForged, tamperCache } from './tamper.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 let BIN = join(ROOT, 'bin/toolsearch.js');
@@ -294,43 +294,48 @@ function outFileState(path, existedBefore) {
 const REPEATABLE = new Set(['search', 'select']);
 
 /** Plans and runs one iteration; returns `{plan, runs: [{run, result, verdict}]}`. */
-async function runIteration(state, pool, iteration) {
+async function runIteration(state, pool, iteration, cacheDir = state.cacheDir) {
   const rng = iterationRng(state.seed, iteration);
   const plan = planIteration(rng, iteration, state);
   const planned = planEnv(rng);
   const { tty, color } = planned;
   // Tampering draws from a generator of its own: the plan of an iteration stays that of the seed alone.
-  const trng = state.cacheDir ? iterationRng(`${state.seed}:cache`, iteration) : null;
-  const env = state.cacheDir ? { ...planned.env, TOOLSEARCH_CACHE_DIR: state.cacheDir } : planned.env;
+  const trng = cacheDir ? iterationRng(`${state.seed}:cache`, iteration) : null;
+  const env = cacheDir ? { ...planned.env, TOOLSEARCH_CACHE_DIR: cacheDir } : planned.env;
   if (plan.inputPath) writeFileSync(plan.inputPath, plan.bytes);
   const outcomes = [];
+  // Damage before a run; a well-formed forged entry (only the cache's owner can make one) is put back
+  // after that run, and the answer of such a run is not compared.
   const tamper = () => {
-    const done = tamperCache(state.cacheDir, trng, state.checksum);
-    state.tampered += done.length;
-    return done;
+    const t = tamperCache(cacheDir, trng, state.checksum);
+    state.tampered += t.done.length;
+    return t;
   };
   try {
     for (const run of plan.runs) {
-      const tampered = trng ? tamper() : [];
+      const t1 = trng ? tamper() : { done: [], forged: [] };
       const before = plan.inputPath && !run.writesInput ? sha(plan.inputPath) : null;
       const existedBefore = run.outFile ? existsSync(run.outFile) : false;
       const stdinBytes = run.stdinFile ? (run.batchBytes ?? readFileSync(run.stdinFile)) : null;
       if (run.output === 'jsonl') run.batchLines = batchLineCount(run.batchBytes ?? readFileSync(run.batchFile));
       const job = { argv: run.argv, env, tty, stdin: stdinBytes, fileCache: trng !== null };
       const result = await pool.run(job);
+      restoreForged(t1.forged);
       if (before !== null) result.inputChanged = sha(plan.inputPath) !== before;
       if (run.outFile) result.outFile = outFileState(run.outFile, existedBefore);
       const verdict = classify({ ...run, color }, result);
-      outcomes.push({ run, result, verdict, tampered });
+      outcomes.push({ run, result, verdict, tampered: t1.done });
       if (trng && REPEATABLE.has(run.argv[0]) && verdict.verdict !== 'failure') {
         // Damaged again, the same command must answer exactly alike: a cache is only ever a miss.
-        const again = tamper();
+        const t2 = tamper();
         const second = await pool.run(job);
+        restoreForged(t2.forged);
         let v = classify({ ...run, color }, second);
-        if (v.verdict !== 'failure' && (second.code !== result.code || second.stdout !== result.stdout || second.stderr !== result.stderr)) {
-          v = { verdict: 'failure', reason: `the answer changed after the cache was damaged (${again.join('; ') || 'nothing damaged'}): exit ${result.code} → ${second.code}` };
+        const comparable = t1.forged.length === 0 && t2.forged.length === 0;
+        if (comparable && v.verdict !== 'failure' && (second.code !== result.code || second.stdout !== result.stdout || second.stderr !== result.stderr)) {
+          v = { verdict: 'failure', reason: `the answer changed after the cache was damaged (${t2.done.join('; ') || 'nothing damaged'}): exit ${result.code} → ${second.code}` };
         }
-        outcomes.push({ run, result: second, verdict: v, tampered: again });
+        outcomes.push({ run, result: second, verdict: v, tampered: t2.done });
       }
     }
   } finally {
@@ -430,10 +435,13 @@ export async function runFuzz(options) {
     let next = o.start;
     const end = o.start + o.iterations;
     let lastReport = Date.now();
-    const drive = async () => {
+    // With --cache-tamper each driver has a cache of its own: a forged entry put back after its run is
+    // never read by another driver's run meanwhile.
+    const drive = async (k) => {
+      const cacheDir = state.cacheDir ? join(state.cacheDir, `driver-${k}`) : null;
       while (next < end) {
         const iteration = next++;
-        const res = await runIteration(state, pool, iteration);
+        const res = await runIteration(state, pool, iteration, cacheDir);
         summary.iterations++;
         let failed = false;
         for (const { run, verdict } of res.outcomes) {
@@ -465,7 +473,7 @@ export async function runFuzz(options) {
         }
       }
     };
-    await Promise.all(Array.from({ length: o.workers }, drive));
+    await Promise.all(Array.from({ length: o.workers }, (_, k) => drive(k)));
   } finally {
     await pool.close();
     summary.durationMs = Date.now() - t0;

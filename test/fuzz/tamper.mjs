@@ -46,60 +46,83 @@ function randomBytes(rng, n) {
   return b;
 }
 
-/** A JSON edit of a catalog entry's header (`{v, settings, format, warnings, tools: [[name, description, static, line, column, parameters?]]}`). */
+/**
+ * A JSON edit of a catalog entry's header (`{v, settings, format, warnings,
+ * tools: [[name, description, static, line, column, parameters?]]}`), made
+ * with the checksum again: `{what, refused}`. A refused edit is one the
+ * decoder must turn down (so the answer cannot change); the others forge an
+ * entry that is well-formed — what only someone who can write the user's
+ * own cache can do, outside what a cache can defend against — and test that
+ * its text still reaches the terminal escaped.
+ */
 function editHeader(rng, h) {
   const tools = Array.isArray(h.tools) ? h.tools : (h.tools = []);
   const t = tools.length > 0 ? rng.pick(tools) : null;
-  switch (rng.int(12)) {
+  const refused = (what) => ({ what, refused: true });
+  const forged = (what) => ({ what, refused: false });
+  if (t === null) {
+    h.tools = [['', 'd', 0, 1, 1]];
+    return refused('an empty name');
+  }
+  switch (rng.int(13)) {
     case 0:
-      if (t) t[5] = JSON.parse(`${'['.repeat(5000)}${']'.repeat(5000)}`);
-      return 'deep parameters';
+      t[5] = JSON.parse(`${'['.repeat(5000)}${']'.repeat(5000)}`);
+      return refused('deep parameters');
     case 1:
       if (tools.length > 1) tools[1][0] = tools[0][0];
-      else if (t) tools.push([...t]);
-      return 'a name twice';
+      else tools.push([...t]);
+      return refused('a name twice');
     case 2:
-      if (t) t[0] = '';
-      return 'an empty name';
-    case 3:
-      if (t) t[rng.int(5)] = rng.pick([null, 7, -1, 1.5, {}, [], '\u001b[31m', true]);
-      return 'a field of another type';
+      t[0] = '';
+      return refused('an empty name');
+    case 3: {
+      const i = rng.int(5);
+      t[i] = i < 2 ? rng.pick([null, 7, {}, [], true]) : rng.pick([null, -1, 1.5, '3', {}, 2]);
+      if (i === 2 && t[i] === 2) t[i] = 5;
+      return refused(`field ${i} of another type`);
+    }
     case 4:
-      if (t) t[5] = JSON.parse('{"__proto__": {"polluted": 1}, "constructor": {"prototype": 2}}');
-      return 'prototype keys';
+      t[0] = `${t[0]}\ud800`;
+      return refused('a lone surrogate');
     case 5:
-      if (t) t[0] = `${t[0]}\ud800`;
-      return 'a lone surrogate';
-    case 6:
       h.format = rng.pick(['zzz', null, 3]);
-      return 'a format';
-    case 7:
+      return refused('a format');
+    case 6:
       h.v = rng.pick([3, 5, '4', null]);
-      return 'a version';
+      return refused('a version');
+    case 7:
+      h.warnings = rng.pick([[3], 'w', null, [null]]);
+      return refused('warnings of another type');
     case 8:
-      h.warnings = rng.pick([[3], 'w', [`\u001b]0;x\u0007`], null]);
-      return 'warnings';
-    case 9:
       h.tools = rng.pick([null, {}, [[]], [['a']], 'x']);
-      return 'tools';
-    case 10:
-      if (t) t[1] = `\u001b[2J${'x'.repeat(rng.range(0, 100_000))}`;
-      return 'a hostile description';
-    default:
+      return refused('tools');
+    case 9:
       h.settings = `${h.settings} `;
-      return 'settings';
+      return refused('settings');
+    case 10:
+      t[1] = `\u001b[2J${'x'.repeat(rng.range(0, 100_000))}\u202e`;
+      return forged('a hostile description');
+    case 11:
+      h.warnings = [`\u001b]0;x\u0007`, '\u009b31m'];
+      return forged('hostile warnings');
+    default:
+      t[5] = JSON.parse('{"__proto__": {"polluted": 1}, "constructor": {"prototype": 2}, "\\u001b[31m": "\\u202e"}');
+      return forged('prototype keys');
   }
 }
 
 /**
- * Damages 1–3 files of the cache in `dir`; returns what was done (for the
- * failure report). `checksum` is the entry checksum of the build under test
- * (dist/formats/catalog-cache.js), to forge entries only its checks refuse.
+ * Damages 1–3 files of the cache in `dir`. Returns `{done, forged}`: what was
+ * done (for the failure report), and the files holding a well-formed forged
+ * entry with their original bytes (the caller puts them back after one run:
+ * such an entry may change the answer, see {@link editHeader}). `checksum`
+ * is the entry checksum of the build under test (dist/formats/catalog-cache.js).
  */
 export function tamperCache(dir, rng, checksum) {
   const files = cacheFiles(dir);
   const done = [];
-  if (files.length === 0) return done;
+  const forged = [];
+  if (files.length === 0) return { done, forged };
   for (let k = rng.range(1, Math.min(3, files.length)); k > 0; k--) {
     const f = rng.pick(files);
     const name = f.slice(dir.length + 1);
@@ -152,11 +175,13 @@ export function tamperCache(dir, rng, checksum) {
             writeFileSync(f, data);
             break;
           }
-          const what = editHeader(rng, h);
+          const { what, refused } = editHeader(rng, h);
           const json = JSON.stringify(h);
           const rest = nl < 0 ? Buffer.alloc(0) : data.subarray(nl);
-          writeFileSync(f, Buffer.concat([Buffer.from(`${summed && checksum ? `${checksum(json)} ` : ''}${json}`), rest]));
-          done.push(`header of ${name}: ${what}`);
+          const resummed = summed && checksum !== null;
+          writeFileSync(f, Buffer.concat([Buffer.from(`${resummed ? `${checksum(json)} ` : ''}${json}`), rest]));
+          if (!refused && resummed) forged.push([f, data]);
+          done.push(`header of ${name}: ${what}${refused ? '' : ' (forged)'}`);
           continue;
         }
         case 'mode':
@@ -176,5 +201,17 @@ export function tamperCache(dir, rng, checksum) {
       done.push(`${op} ${name} (failed: ${err.code ?? err.message})`);
     }
   }
-  return done;
+  return { done, forged };
+}
+
+/** Puts back the files {@link tamperCache} forged (a run may have replaced them meanwhile: ours win). */
+export function restoreForged(forged) {
+  for (const [f, data] of forged) {
+    try {
+      rmSync(f, { recursive: true, force: true });
+      writeFileSync(f, data, { mode: 0o600 });
+    } catch {
+      // the directory is gone or not writable: the next tampering finds what is there
+    }
+  }
 }
