@@ -25,7 +25,7 @@ import { goTrimSpace } from '../../src/core/text.js';
 import { decodeToolSearchArgs, runToolSearch, searchDecoded, type ToolSearchArgs, type ToolSearchOutcome } from '../../src/core/toolsearch.js';
 import type { Message, ToolInfo } from '../../src/core/types.js';
 import { naiveKeywordSearch } from '../core/naive-model.js';
-import { benchQueryClasses, CLASS_SIZES } from './query-classes.js';
+import { benchBuildVsBefore, benchQueryClasses, CLASS_SIZES } from './query-classes.js';
 import { chunksByModelCall, generateCatalog, generateQueries, generateTranscript, toEinoJson, type BenchQuery } from './generate.js';
 
 // ---------------------------------------------------------------------------
@@ -859,6 +859,10 @@ async function main(): Promise<void> {
   if (ONLY.has('classes')) {
     const ctx = { quick: QUICK, seed: SEED, add, section, fmt, quantile, tools: flatCatalog, naive: naiveToolSearch, pairs: ourPairs };
     for (const size of CLASS_SIZES(QUICK)) benchQueryClasses(size, ctx);
+  }
+  if (ONLY.has('build')) {
+    const ctx = { quick: QUICK, seed: SEED, add, section, fmt, quantile, tools: flatCatalog, naive: naiveToolSearch, pairs: ourPairs };
+    for (const size of CLASS_SIZES(QUICK)) benchBuildVsBefore(size, ctx);
   }
   if (ONLY.has('build')) for (const size of SIZES) benchBuild(size);
   if (ONLY.has('simulate')) await benchSimulate();

@@ -137,3 +137,72 @@ export function benchQueryClasses(size: number, ctx: ClassBenchContext): void {
     ...(target !== undefined ? { target: `max ≤ ${target.max} ms`, ok: allOk && Math.max(...all) <= target.max } : {}),
   });
 }
+
+const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
+
+function heldBytes(): number {
+  gc();
+  gc();
+  const m = process.memoryUsage();
+  return m.heapUsed + m.arrayBuffers;
+}
+
+/** Build time (constructor + what the first indexed search builds) and memory held, ours and before, interleaved. */
+export function benchBuildVsBefore(size: number, ctx: ClassBenchContext): void {
+  const { fmt, quantile, add } = ctx;
+  ctx.section(`Index build vs before issue 16, ${size.toLocaleString('en-US')}-tool catalog (same run, interleaved)`);
+  const tools = ctx.tools(size);
+  const kw = [{ word: 'zzzz', lower: 'zzzz', required: false }];
+  const make = {
+    ours: () => new ToolIndex(tools, { prefilter: 'always' }),
+    before: () => new ToolIndexBefore(tools, { prefilter: 'always' }) as unknown as ToolIndex,
+  };
+  const times = { ours: [] as number[], before: [] as number[] };
+  const held = { ours: [] as number[], before: [] as number[] };
+  const reps = size >= 100_000 ? (ctx.quick ? 2 : 3) : ctx.quick ? 5 : 7;
+  // Memory first: everything kept alive until the end (freed typed arrays are
+  // counted until a background sweep), each index's growth measured alone.
+  const alive: ToolIndex[] = [];
+  for (let r = 0; r < 2; r++) {
+    for (const which of ['before', 'ours'] as const) {
+      const m0 = heldBytes();
+      const index = make[which]();
+      index.search(kw, 5);
+      alive.push(index);
+      held[which].push(heldBytes() - m0);
+    }
+  }
+  alive.length = 0;
+  for (const which of ['ours', 'before'] as const) make[which]().search(kw, 5); // warm the code
+  for (let r = 0; r < reps; r++) {
+    for (const which of ['ours', 'before'] as const) {
+      gc();
+      times[which].push(time(() => make[which]().search(kw, 5)));
+    }
+  }
+  const med = (xs: readonly number[]): number => quantile(xs, 0.5);
+  const tr = med(times.ours) / med(times.before);
+  add({
+    id: `build.${size}.vs-before.time`,
+    section: 'build',
+    label: 'build time (constructor + indexes), ours / before',
+    value: tr,
+    unit: '×',
+    better: 'lower',
+    spread: `ours ${fmt(med(times.ours))} ms, before ${fmt(med(times.before))} ms, n=${reps}`,
+    target: '≤ 1.5×',
+    ok: tr <= 1.5,
+  });
+  const mr = med(held.ours) / med(held.before);
+  add({
+    id: `build.${size}.vs-before.memory`,
+    section: 'build',
+    label: 'memory held by the index, ours / before',
+    value: mr,
+    unit: '×',
+    better: 'lower',
+    spread: `ours ${fmt(med(held.ours) / 1e6)} MB (${fmt(med(held.ours) / size)} B/tool), before ${fmt(med(held.before) / 1e6)} MB`,
+    target: '≤ 1.5×',
+    ok: mr <= 1.5,
+  });
+}
