@@ -13,6 +13,7 @@ import { decodeToolSearchArgs, searchDecoded, type ToolSearchArgs, type ToolSear
 import type { ToolInfo } from '../../src/core/types.js';
 import { ToolIndex as ToolIndexBefore } from './baseline/scorer-before-16.js';
 import { generateClassQueries, QUERY_CLASSES, type ClassQuery } from './classes.js';
+import { generateQueries } from './generate.js';
 
 export interface ClassRow {
   readonly id: string;
@@ -41,6 +42,21 @@ export interface ClassBenchContext {
 
 /** Targets of issue 16, per catalog size: p99 and max of every class, in ms. */
 const TARGETS: Record<number, { p99?: number; max: number }> = { 10_000: { p99: 0.3, max: 1 }, 100_000: { max: 5 } };
+
+/** `count` JSONL lines of tool_search arguments: the query mix, every third line a class query (classes in turn). */
+export function mixedBatchLines(tools: readonly ToolInfo[], count: number, seed: number): string[] {
+  const mix = generateQueries(tools, count, seed).map((q) => q.args);
+  const byClass = generateClassQueries(tools, Math.ceil(count / 3 / QUERY_CLASSES.length) + 1, seed);
+  const perClass = byClass.length / QUERY_CLASSES.length;
+  let k = 0;
+  return mix.map((line, i) => {
+    if (i % 3 !== 2) return line;
+    const c = k % QUERY_CLASSES.length;
+    const j = Math.floor(k / QUERY_CLASSES.length) % perClass;
+    k++;
+    return byClass[c * perClass + j]!.args;
+  });
+}
 
 export const CLASS_SIZES = (quick: boolean): number[] => (quick ? [10_000] : [10_000, 100_000]);
 

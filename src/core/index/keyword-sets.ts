@@ -52,12 +52,18 @@ class DenseLists {
   }
 }
 
+/** Remembered vocabulary lookups: at most this many, each of at most this many ids (bounded memory). */
+const MEMO_ENTRIES = 1024;
+const MEMO_MAX_IDS = 4096;
+
 export class KeywordSetFinder {
   private readonly own: { exact: Uint32Array; part: Uint32Array; name: Uint32Array; desc: Uint32Array };
   private readonly seen: Uint32Array;
   private readonly denseParts: DenseLists;
   private readonly denseNames: DenseLists;
   private readonly denseDescs: DenseLists;
+  private readonly partMemo = new Map<string, number[]>();
+  private readonly tokenMemo = new Map<string, number[]>();
 
   /** `tools` in id order; posting lists of at least `denseMin` tools are kept as bitsets. */
   constructor(
@@ -106,8 +112,7 @@ export class KeywordSetFinder {
     }
     if (best === '') return this.checkAll(kw, within);
     const t = this.tokens;
-    const ids: number[] = [];
-    t.matching('tokens', best, ids, Infinity);
+    const ids = this.vocabulary('tokens', best);
     if (!whole) {
       // Candidates: the tools holding the piece; each decided on its text.
       this.seen.fill(0);
@@ -120,8 +125,7 @@ export class KeywordSetFinder {
     // Exact lists: a part equal to the keyword, parts containing it, name and
     // description tokens containing it. A part containing the keyword lies in
     // a name token containing it, so `name` ⊇ `part` holds by itself.
-    const parts: number[] = [];
-    t.matching('parts', kw, parts, Infinity);
+    const parts = this.vocabulary('parts', kw);
     if (parts.length > 0 && t.parts[parts[0]!] === kw) this.denseParts.addTo(own.exact, parts[0]!, t.partPost, t.partOff);
     for (const id of parts) this.denseParts.addTo(own.part, id, t.partPost, t.partOff);
     for (const id of ids) {
@@ -129,6 +133,25 @@ export class KeywordSetFinder {
       this.denseDescs.addTo(own.desc, id, t.descPost, t.descOff);
     }
     return own;
+  }
+
+  /**
+   * The ids of the vocabulary strings containing `s` (the one equal to it
+   * first), remembered for the next queries: keywords repeat, and finding
+   * them through the trigram index is a good part of a query's work. The
+   * vocabulary never changes, so a remembered answer stays right.
+   */
+  private vocabulary(which: 'parts' | 'tokens', s: string): readonly number[] {
+    const memo = which === 'parts' ? this.partMemo : this.tokenMemo;
+    const known = memo.get(s);
+    if (known !== undefined) return known;
+    const ids: number[] = [];
+    this.tokens.matching(which, s, ids, Infinity);
+    if (ids.length <= MEMO_MAX_IDS) {
+      if (memo.size >= MEMO_ENTRIES) memo.clear();
+      memo.set(s, ids);
+    }
+    return ids;
   }
 
   private join(id: number, kw: string): void {
