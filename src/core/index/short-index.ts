@@ -29,6 +29,9 @@ export class ShortIndex {
   /** Slot + 1 by ASCII code unit, and by pair of ASCII code units (0: none). */
   private readonly ascii = new Int32Array(0x80);
   private readonly asciiPair = new Int32Array(0x4000);
+  /** 1 for an ASCII code unit (pair) that occurs somewhere but too rarely for a slot. */
+  private readonly asciiSeen = new Uint8Array(0x80);
+  private readonly asciiPairSeen = new Uint8Array(0x4000);
   /** Slot + 1 by other code units, and by other pairs (c1 * 65536 + c2). */
   private readonly wide = new Map<number, number>();
   private readonly widePair = new Map<number, number>();
@@ -65,7 +68,11 @@ export class ShortIndex {
       if (c < 0x80) this.ascii[c] = ++slots;
       else this.wide.set(c, ++slots);
     }
-    for (let k = 0; k < 0x4000; k++) if (count2[k]! >= minCount) this.asciiPair[k] = ++slots;
+    for (let k = 0; k < 0x4000; k++) {
+      if (count2[k]! >= minCount) this.asciiPair[k] = ++slots;
+      else if (count2[k]! > 0) this.asciiPairSeen[k] = 1;
+    }
+    for (let c = 0; c < 0x80; c++) if (count1[c]! > 0 && count1[c]! < minCount) this.asciiSeen[c] = 1;
     for (const [k, c] of countWide) if (c >= minCount) this.widePair.set(k, ++slots);
     const words = wordsFor(n);
     const part = new Uint32Array(slots * words);
@@ -160,6 +167,34 @@ export class ShortIndex {
     if (kw.length === 0 || kw.length > 2 || kw.includes('\n')) return null;
     const slot = this.slotOf(kw, 0, kw.length === 2);
     return slot > 0 ? this.sets[slot - 1]! : null;
+  }
+
+  /**
+   * A superset of the tools whose name or description contains `kw` (no line
+   * feed, not empty): each of its pairs that has a slot must be in the tool's
+   * name or description. Writes it to `into` and returns 'some'; returns
+   * 'none' when a unit or pair of `kw` occurs nowhere (ASCII ones are
+   * tracked), 'all' when nothing narrows it.
+   */
+  narrow(kw: string, into: Uint32Array): 'none' | 'all' | 'some' {
+    let narrowed = false;
+    // The pairs (their units are in them), or the one unit of a one-unit keyword.
+    for (let i = 0; i < Math.max(1, kw.length - 1); i++) {
+      for (const pair of [kw.length > 1]) {
+        const c = kw.charCodeAt(i);
+        const ascii = pair ? (c | kw.charCodeAt(i + 1)) < 0x80 : c < 0x80;
+        const slot = this.slotOf(kw, i, pair);
+        if (slot === 0) {
+          if (ascii && (pair ? this.asciiPairSeen[(c << 7) | kw.charCodeAt(i + 1)] : this.asciiSeen[c]) === 0) return 'none';
+          continue;
+        }
+        const { name, desc } = this.sets[slot - 1]!;
+        if (!narrowed) for (let w = 0; w < into.length; w++) into[w] = name[w]! | desc[w]!;
+        else for (let w = 0; w < into.length; w++) into[w]! &= name[w]! | desc[w]!;
+        narrowed = true;
+      }
+    }
+    return narrowed ? 'some' : 'all';
   }
 
   /** Tools (ids ascending) with a lower-cased part equal to `kw` (one or two code units). */
