@@ -71,7 +71,7 @@ export function benchQueryClasses(size: number, ctx: ClassBenchContext): void {
   const label = size.toLocaleString('en-US');
   ctx.section(`Query classes, ${label}-tool catalog (in-process ToolIndex.search via searchDecoded; ms per query)`);
   const tools = ctx.tools(size);
-  const perClass = size >= 100_000 ? (ctx.quick ? 8 : 24) : ctx.quick ? 30 : 60;
+  const perClass = size >= 100_000 ? (ctx.quick ? 8 : 12) : ctx.quick ? 30 : 60;
   const queries: ClassQuery[] = generateClassQueries(tools, perClass, ctx.seed);
   const args = queries.map((q) => {
     const d = decodeToolSearchArgs(q.args);
