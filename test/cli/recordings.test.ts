@@ -60,3 +60,13 @@ describe.concurrent('simulate: recordings', () => {
     expect(lines(bad.stderr)[0]).toBe('error: <stdin>:1:12: invalid JSON: unexpected end of input');
   });
 });
+
+describe('simulate: one recording on standard input', () => {
+  it('simulate - --jsonl-input recording reads one recording from stdin, <stdin> in its report', async ({ expect }) => {
+    const text = fs.readFileSync(`${T}/stream-json.claude-code.jsonl`, 'utf8');
+    const r = await run(['simulate', '-', '--jsonl-input', 'recording', '-c', DEMO, '--no-tokens', '--json'], { input: text });
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.stdout);
+    expect([j.transcript.file, j.coverage.format, j.summary.calls]).toEqual(['<stdin>', 'claude-code', 3]);
+  });
+});
