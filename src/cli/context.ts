@@ -23,6 +23,12 @@ export interface CliIo {
   readonly stderr: OutStream;
   readonly stdin: NodeJS.ReadableStream;
   readonly env: Readonly<Record<string, string | undefined>>;
+  /**
+   * Use the loaded-catalog cache of `env` (src/formats/catalog-cache.ts) although these streams are
+   * given: a host running main() in process (the fuzzer's cache-tampering mode). Without streams
+   * (a process of its own) the cache is used anyway, unless turned off.
+   */
+  readonly fileCache?: boolean;
 }
 
 /** Width used when stdout is not a terminal (and `COLUMNS` is not set). */

@@ -28,6 +28,7 @@ export function buildProgram(ctx: CliContext, version: string): Command {
     .description('Which tools would your agent find? An exact port of the Eino tool search middleware.')
     .version(version, '-V, --version', 'print the version')
     .option('--no-color', 'disable colors (also NO_COLOR=1)')
+    .option('--verbose', 'print notes on stderr (such as why no cache is used)')
     .helpOption('-h, --help', 'show help')
     .helpCommand(false)
     .configureOutput({
