@@ -114,6 +114,13 @@ export function classify(run, given) {
 
   if (r.code === 2) {
     const errors = r.stderr.split('\n').filter((l) => l.startsWith('error:'));
+    // A bulk replay (simulate over many sessions) writes its aggregate, then exits 2 when a session
+    // failed to read (src/cli/commands/simulate-bulk.ts): the output must then be sane, not absent.
+    const bulk = run.argv[0] === 'simulate' && errors.length === 1 && /^error: \d+ of \d+ sessions failed to read/.test(errors[0]);
+    if (bulk) {
+      const problem = run.output === 'json' ? checkJson(r.stdout) : checkHuman(r.stdout, 'stdout');
+      return problem ? fail(problem) : { verdict: 'error', reason: errors[0] };
+    }
     if (r.stdout !== '') return fail('exit 2, yet output on stdout');
     // `toolsearch help <unknown>`: commander shows the usage on stderr.
     if (errors.length === 0 && r.stderr.startsWith('Usage: toolsearch')) return { verdict: 'error', reason: 'usage shown' };
