@@ -4,8 +4,7 @@
  * the `simulate --json` contract, so the report is written out as it is.
  */
 import type { Mode } from '../core/types.js';
-import type { CallTokens, TokenSummary } from '../tokens/account.js';
-import type { ReportCacheSummary } from '../tokens/report.js';
+import type { CallTokens, ReportCacheSummary, TokenSummary } from '../tokens/account.js';
 
 /** How a tool call relates to what the model was offered at that call. */
 export type ToolCallStatus =

@@ -71,8 +71,8 @@ export function evalCommand(ctx: CliContext): Command {
 async function runEval(ctx: CliContext, labeled: string, flags: EvalFlags): Promise<void> {
   const { loadQuerySet } = await import('../../eval/queries.js');
   const { UsageError } = await import('../../errors.js');
-  const catalog = await loadCatalog(flags, (m) => ctx.warn(m));
-  const set = loadQuerySet(labeled);
+  const catalog = await loadCatalog(ctx, flags);
+  const set = loadQuerySet(labeled, ctx.limits);
   const dynamic = catalog.tools.filter((t) => !t.static);
   if (dynamic.length === 0) throw new UsageError('tools is required: the catalog has no dynamic tools');
   set.validate(new Set(dynamic.map((t) => t.name)), new Set(catalog.tools.filter((t) => t.static).map((t) => t.name)));

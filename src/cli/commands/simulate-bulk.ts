@@ -64,7 +64,7 @@ export async function runBulk(ctx: CliContext, args: readonly string[], flags: B
   const { resolveLimits } = await import('../../formats/read.js');
   const { replaySessions } = await import('../../simulate/bulk.js');
   const paths = expandSessionPaths(args);
-  const catalog: Catalog | null = flags.catalog !== undefined && flags.catalog.length > 0 ? await loadCatalog(flags, (w) => ctx.warn(w)) : null;
+  const catalog: Catalog | null = flags.catalog !== undefined && flags.catalog.length > 0 ? await loadCatalog(ctx, flags) : null;
   if (catalog) {
     // A bad --static fails once, here, not once per session.
     const { prepareTools } = await import('../../simulate/engine.js');
@@ -77,7 +77,7 @@ export async function runBulk(ctx: CliContext, args: readonly string[], flags: B
     replay: flags.replay === true || flags.expectSame === true,
     tokens: flags.tokens ? { encoding: flags.tokenizer, toolFormat: flags.toolFormat } : null,
     format: flags.format,
-    limits: resolveLimits(),
+    limits: resolveLimits(ctx.limits),
     lines: flags.jsonl === true,
   };
   let pending = '';

@@ -4,7 +4,7 @@ import type { Mode } from '../../core/types.js';
 import { AssertionFailure, UsageError } from '../../errors.js';
 import type { Catalog, Transcript, TranscriptFormat } from '../../formats/types.js';
 import { escapeText } from '../../render/escape.js';
-import { renderSimulation, visibilityRanges } from '../../render/simulate.js';
+import { renderSimulation, visibilityRanges } from '../../report/simulate-text.js';
 import type { SearchOutcome, SimulationReport } from '../../simulate/report.js';
 import type { CliContext } from '../context.js';
 import { addCatalogOptions, loadCatalog, type CatalogFlags } from '../inputs.js';
@@ -149,9 +149,9 @@ export function simulateCommand(ctx: CliContext): Command {
 
 async function loadInputs(ctx: CliContext, file: string, flags: SimulateFlags): Promise<{ transcript: Transcript; catalog: Catalog | null }> {
   const { loadTranscriptFile } = await import('../../formats/index.js');
-  const transcript = await loadTranscriptFile(file, { format: flags.format });
+  const transcript = await loadTranscriptFile(file, { format: flags.format, limits: ctx.limits });
   for (const w of transcript.warnings) ctx.warn(w);
-  const catalog = flags.catalog !== undefined && flags.catalog.length > 0 ? await loadCatalog(flags, (w) => ctx.warn(w)) : null;
+  const catalog = flags.catalog !== undefined && flags.catalog.length > 0 ? await loadCatalog(ctx, flags) : null;
   return { transcript, catalog };
 }
 
