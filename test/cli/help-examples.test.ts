@@ -56,9 +56,9 @@ const WRITES = /(?:^|\s)(?:>|>>|-o|--output|--update|-u|--aggregate)(?:\s|$)/;
 /** Runs a shell command line in `cwd`. */
 const bash = (command: string, cwd: string): Promise<RunResult> => sh(command, { cwd });
 
-/** The example with `node <bin>` where it runs toolsearch (at the start, or after a pipe). */
+/** The example with `node <bin>` where it runs toolsearch (at the start, after a pipe or an `&&`). */
 function commandOf(example: string, bin: string): string {
-  return example.replace(/(^|\|\s*)toolsearch(?=\s)/g, `$1node ${bin}`);
+  return example.replace(/(^|\|\s*|&&\s*)toolsearch(?=\s)/g, `$1node ${bin}`);
 }
 
 /** Runs jobs `n` at a time. */
@@ -92,7 +92,7 @@ beforeAll(async () => {
     expect(r.code, argv.join(' ')).toBe(0);
     for (const m of r.stdout.matchAll(/^\s*\$ (.*)$/gm)) {
       const example = m[1]!.trimEnd();
-      if (/(^|\|\s*)toolsearch\s/.test(example)) examples.push({ help: argv.join(' '), example });
+      if (/(^|\|\s*|&&\s*)toolsearch\s/.test(example)) examples.push({ help: argv.join(' '), example });
     }
   }
   copy = mkdtempSync(join(tmpdir(), 'toolsearch-help-examples-'));

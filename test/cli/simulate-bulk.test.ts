@@ -107,14 +107,25 @@ describe('toolsearch aggregate', () => {
     const merged = await run(['aggregate', join(tmp, 'p2.json'), join(tmp, 'p1.json'), '--json']);
     expect(merged.code).toBe(0);
     expect(merged.stdout).toBe(whole.stdout);
+  }, 120_000);
+
+  it('a part file of aggregates one per line merges the same; the human report equals the one run\'s', async () => {
+    const first = join(tmp, 'first-nt.jsonl');
+    const rest = join(tmp, 'rest-nt.jsonl');
+    writeFileSync(first, `${sessionLines.slice(0, 4).join('\n')}\n`);
+    writeFileSync(rest, `${sessionLines.slice(4).join('\n')}\n`);
+    const [whole, p1, p2, wholeHuman] = await Promise.all([
+      run(['simulate', SESSIONS, '-c', DEMO, '--json', '--no-tokens']),
+      run(['simulate', first, '-c', DEMO, '--json', '--no-tokens']),
+      run(['simulate', rest, '-c', DEMO, '--json', '--no-tokens']),
+      run(['simulate', SESSIONS, '-c', DEMO, '--no-tokens']),
+    ]);
     const jsonl = join(tmp, 'parts.jsonl');
-    writeFileSync(jsonl, `${JSON.stringify(JSON.parse(p1.stdout))}\n${JSON.stringify(JSON.parse(readFileSync(join(tmp, 'p2.json'), 'utf8')))}\n`);
-    const fromLines = await run(['aggregate', jsonl, '--json']);
+    writeFileSync(jsonl, `${JSON.stringify(JSON.parse(p1.stdout))}\n${JSON.stringify(JSON.parse(p2.stdout))}\n`);
+    const [fromLines, human] = await Promise.all([run(['aggregate', jsonl, '--json']), run(['aggregate', jsonl])]);
     expect(fromLines.stdout).toBe(whole.stdout);
-    const human = await run(['aggregate', jsonl]);
-    const wholeHuman = await run(['simulate', SESSIONS, '-c', DEMO]);
     expect(human.stdout).toBe(wholeHuman.stdout);
-  });
+  }, 120_000);
 
   it('the committed parts are the halves of fixtures/bulk/sessions.jsonl (they do not go stale)', async () => {
     const [parts, whole] = await Promise.all([
@@ -122,7 +133,7 @@ describe('toolsearch aggregate', () => {
       run(['simulate', SESSIONS, '-c', DEMO, '--json']),
     ]);
     expect(parts.stdout).toBe(whole.stdout);
-  });
+  }, 60_000);
 
   it('a file that is not an aggregate is an error at its position, exit 2', async () => {
     const bad = join(tmp, 'bad.json');
