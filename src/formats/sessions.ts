@@ -20,7 +20,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { InputError } from '../errors.js';
 import { globFiles, isGlob } from '../suite/glob.js';
 import { parseText } from './parse.js';
-import { type Limits, resolveLimits } from './read.js';
+import { describeFsError, type Limits, resolveLimits } from './read.js';
 import { loadTranscriptFile, readTranscriptDocument, type TranscriptOptions } from './transcript.js';
 import type { Transcript } from './types.js';
 
@@ -202,8 +202,7 @@ export async function* sessionInputs(
         else yield { kind: 'line', source, text: line === 1 ? text.replace(/^\uFEFF/, '') : text };
       }
     } catch (err) {
-      const e = err as NodeJS.ErrnoException;
-      yield { kind: 'unreadable', source: { file, line: null }, error: `${file}: cannot read: ${e.code ?? e.message}` };
+      yield { kind: 'unreadable', source: { file, line: null }, error: `${file}: ${describeFsError(err)}` };
     }
   }
 }

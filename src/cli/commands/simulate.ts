@@ -7,7 +7,7 @@ import { escapeText } from '../../render/escape.js';
 import { renderSimulation, visibilityRanges } from '../../report/simulate-text.js';
 import type { SearchOutcome, SimulationReport } from '../../simulate/report.js';
 import type { CliContext } from '../context.js';
-import { addCatalogOptions, loadCatalog, type CatalogFlags } from '../inputs.js';
+import { addCatalogOptions, loadCatalog } from '../inputs.js';
 import { parseNameList, parsePositiveInt } from '../options.js';
 import type { BulkFlags } from './simulate-bulk.js';
 import type { ToolFormat } from '../../tokens/serialize.js';
