@@ -32,6 +32,7 @@ const FAILING: ReadonlySet<string> = new Set([
   'toolsearch simulate fixtures/transcripts/stale-after-catalog-change.json -c fixtures/catalogs/demo-v2.yaml --replay --expect-same',
   'toolsearch simulate fixtures/transcripts/deferred-tool-called-too-early.json -c fixtures/catalogs/demo.yaml --fail-on-violation --json > report.json',
   'toolsearch lint fixtures/lint/problems.yaml --strict   # CI: exit 1 when a tool has an error',
+  'toolsearch aggregate fixtures/bulk/part-*.json --fail-on-violation',
 ]);
 
 /** Examples that write: run in a temporary copy of fixtures/, with the file (relative to it) they must leave behind. */
