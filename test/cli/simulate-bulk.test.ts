@@ -6,13 +6,15 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { DEMO, ROOT, run } from './helpers.js';
 
 const SESSIONS = 'fixtures/bulk/sessions.jsonl';
 const BAD = 'fixtures/bulk/some-bad-sessions.jsonl';
 const tmp = mkdtempSync(join(tmpdir(), 'toolsearch-bulk-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+// Several whole processes per test: room for a loaded machine.
+vi.setConfig({ testTimeout: 120_000 });
 const sessionLines = readFileSync(join(ROOT, SESSIONS), 'utf8').trimEnd().split('\n');
 
 describe('simulate over many sessions', () => {
