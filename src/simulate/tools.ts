@@ -66,14 +66,21 @@ export interface SimulationTools {
 
 /** Chooses the catalog (given, or carried by the transcript) and splits static from dynamic tools. */
 export function simulationTools(options: Pick<SimulateOptions, 'transcript' | 'catalog' | 'staticNames' | 'prepared'>): SimulationTools {
-  const prepared = preparedFor(options);
-  if (prepared) return prepared.tools;
   const { transcript, catalog } = options;
+  const prepared = preparedFor(options);
+  if (prepared) {
+    const carried = transcript.tools?.length ?? 0;
+    if (carried === 0) return prepared.tools;
+    return { ...prepared.tools, source: `${prepared.tools.source}${carriedNote(carried)}` };
+  }
   let tools: readonly CatalogTool[];
   let source: string;
   if (catalog) {
     tools = catalog.tools;
     source = catalog.sources.map((s) => s.file).join(', ');
+    // Say which set is used when there were two to choose from.
+    const carried = transcript.tools?.length ?? 0;
+    if (carried > 0) source += carriedNote(carried);
   } else if (transcript.tools) {
     tools = transcript.tools;
     source = `${transcript.file} (tools carried by the transcript)`;
@@ -84,6 +91,10 @@ export function simulationTools(options: Pick<SimulateOptions, 'transcript' | 'c
     );
   }
   return splitTools(tools, source, options.staticNames ?? []);
+}
+
+function carriedNote(carried: number): string {
+  return ` (given with -c, not the ${carried} ${carried === 1 ? 'tool' : 'tools'} the transcript carries)`;
 }
 
 function splitTools(tools: readonly CatalogTool[], source: string, staticNames: readonly string[]): SimulationTools {

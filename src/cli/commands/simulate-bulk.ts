@@ -64,6 +64,15 @@ export async function runBulk(ctx: CliContext, args: readonly string[], flags: B
   const { resolveLimits } = await import('../../formats/read.js');
   const { replaySessions } = await import('../../simulate/bulk.js');
   const paths = expandSessionPaths(args);
+  // --aggregate never writes over an input of the run (a session file, a catalog), checked before
+  // anything runs, and again when it is written (src/report/output.ts).
+  const { checkOutputs, writeOutput } = await import('../../report/output.js');
+  const outputs = flags.aggregate !== undefined ? [{ option: '--aggregate', path: flags.aggregate }] : [];
+  const inputs = [
+    ...paths.filter((p) => p !== '-').map((path) => ({ kind: 'session file', path })),
+    ...(flags.catalog ?? []).filter((c) => !c.startsWith('mcp:')).map((path) => ({ kind: 'catalog', path })),
+  ];
+  checkOutputs(outputs, inputs);
   const catalog: Catalog | null = flags.catalog !== undefined && flags.catalog.length > 0 ? await loadCatalog(ctx, flags) : null;
   if (catalog) {
     // A bad --static fails once, here, not once per session.
@@ -95,10 +104,7 @@ export async function runBulk(ctx: CliContext, args: readonly string[], flags: B
     },
   );
   if (pending !== '') ctx.out(pending);
-  if (flags.aggregate !== undefined) {
-    const { writeFileSync } = await import('node:fs');
-    writeFileSync(flags.aggregate, `${safeJson(aggregate, undefined, 2)}\n`);
-  }
+  if (outputs.length > 0) writeOutput(outputs[0]!, `${safeJson(aggregate, undefined, 2)}\n`, inputs, (t) => ctx.out(t));
   if (flags.json) ctx.json(aggregate);
   else if (!flags.jsonl) ctx.lines(renderAggregate(aggregate, { width: ctx.width, style: ctx.outStyle, ...(flags.top !== undefined ? { top: flags.top } : {}) }));
   checkAggregate(aggregate, flags);
