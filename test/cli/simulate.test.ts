@@ -45,7 +45,7 @@ describe.concurrent('simulate', () => {
   it('--json is the report, with the documented keys and [] for empty lists', async ({ expect }) => {
     const r = await run(['simulate', '--no-tokens', CHAT, '-c', SMALL, '--json']);
     const j = JSON.parse(r.stdout);
-    expect(Object.keys(j)).toEqual(['mode', 'transcript', 'catalog', 'coverage', 'turns', 'violations', 'replay', 'summary']);
+    expect(Object.keys(j)).toEqual(['schema_version', 'mode', 'transcript', 'catalog', 'coverage', 'turns', 'violations', 'replay', 'summary']);
     expect(j.coverage).toEqual({
       format: 'openai',
       detected_by: 'a tool message without "tool_name" (its name comes from the call)',

@@ -1,4 +1,5 @@
 /** `toolsearch simulate <transcript>`: replay a recorded conversation through the middleware state machine. */
+import { JSON_SCHEMA_VERSION } from '../../report/schema-version.js';
 import { Command, Option } from 'commander';
 import type { Mode } from '../../core/types.js';
 import { AssertionFailure, UsageError } from '../../errors.js';
@@ -180,7 +181,7 @@ export function simulateCommand(ctx: CliContext): Command {
       if (flags.tui) return runTui(ctx, file, flags);
       const reports = await runSimulate(ctx, file, flags);
       const replay = flags.replay === true || flags.expectSame === true;
-      if (flags.json) ctx.json(flags.sidechains ? reports : reports[0]!);
+      if (flags.json) ctx.json(flags.sidechains ? reports.map((r) => ({ schema_version: JSON_SCHEMA_VERSION, ...r })) : { schema_version: JSON_SCHEMA_VERSION, ...reports[0]! });
       else {
         const lines: string[] = [];
         for (const [i, r] of reports.entries()) {
