@@ -6,8 +6,10 @@
  * A JSONL file is either one recording (one message or event per line, read
  * by the transcript loader as today) or a file of sessions. `auto` decides by
  * the first non-blank line: a JSON array, or an object with `messages` or
- * `input` (a request body), is a whole session — a message or event line is
- * neither; `sessions` / `recording` force the choice. Standard input is
+ * `input` (a request body), or an object with neither `role` nor `type` (a
+ * whole document of another shape, e.g. a trace), is a whole session; a
+ * message, item or event line always has a `role` or a `type`.
+ * `sessions` / `recording` force the choice. Standard input is
  * always read as sessions, one per line.
  *
  * Lines are read in chunks; a line longer than the input size limit is
@@ -20,7 +22,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { InputError } from '../errors.js';
 import { globFiles, isGlob } from '../suite/glob.js';
 import { parseText } from './parse.js';
-import { type Limits, resolveLimits } from './read.js';
+import { describeFsError, type Limits, resolveLimits } from './read.js';
 import { loadTranscriptFile, readTranscriptDocument, type TranscriptOptions } from './transcript.js';
 import type { Transcript } from './types.js';
 
@@ -89,7 +91,9 @@ export function isSessionLine(text: string): boolean {
     return false;
   }
   if (Array.isArray(value)) return true;
-  return value !== null && typeof value === 'object' && ('messages' in value || 'input' in value);
+  if (value === null || typeof value !== 'object') return false;
+  if ('messages' in value || 'input' in value) return true;
+  return !('role' in value) && !('type' in value);
 }
 
 /** The first non-blank line of a file (at most `max` bytes read), or null. */
@@ -202,8 +206,7 @@ export async function* sessionInputs(
         else yield { kind: 'line', source, text: line === 1 ? text.replace(/^\uFEFF/, '') : text };
       }
     } catch (err) {
-      const e = err as NodeJS.ErrnoException;
-      yield { kind: 'unreadable', source: { file, line: null }, error: `${file}: cannot read: ${e.code ?? e.message}` };
+      yield { kind: 'unreadable', source: { file, line: null }, error: `${file}: ${describeFsError(err)}` };
     }
   }
 }

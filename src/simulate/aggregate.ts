@@ -7,7 +7,10 @@
  * the aggregate of one run. `AggregateBuilder` computes the same value in
  * place, for streams of many sessions (a test checks it against the fold).
  *
- * Beside the reference: nothing here changes a session's report.
+ * Beside the reference: nothing here changes a session's report. One file
+ * over 400 lines on purpose: the shape, the pure operations and the builder
+ * must change together (a field added to one and not the others would break
+ * "a split run merges into the whole run").
  */
 import { compareGo } from '../core/text.js';
 import { decodeToolSearchArgs } from '../core/toolsearch.js';

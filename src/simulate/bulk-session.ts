@@ -8,6 +8,7 @@
 import type { Mode } from '../core/types.js';
 import { InputError } from '../errors.js';
 import type { Limits } from '../formats/read.js';
+import { requireModelCall } from '../formats/recordings/registry.js';
 import { readSession, type SessionInput } from '../formats/sessions.js';
 import type { Catalog, TranscriptFormat } from '../formats/types.js';
 import { safeJson } from '../report/json.js';
@@ -28,6 +29,8 @@ export interface BulkSetup {
   readonly limits: Limits;
   /** Give each session's JSON line (`--jsonl`). */
   readonly lines: boolean;
+  /** How recordings are read (`--lenient`, `--search-tool`). */
+  readonly recording?: { readonly lenient?: boolean; readonly searchTools?: readonly string[] };
 }
 
 /** What one session gave: its JSON line (when asked), whether it failed, and whether it had errors or replay differences. */
@@ -60,7 +63,9 @@ export class SessionReplayer {
     let dynamicNames: readonly string[];
     try {
       if (input.kind === 'unreadable') throw new InputError(input.error);
-      const transcript = readSession(input, { format: this.setup.format, limits: this.setup.limits });
+      const transcript = readSession(input, { ...this.setup.recording, format: this.setup.format, limits: this.setup.limits });
+      // As for one recording: a session in which the model was never called is an error.
+      requireModelCall(transcript);
       const options = {
         transcript,
         catalog: this.setup.catalog,

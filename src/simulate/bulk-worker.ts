@@ -7,8 +7,10 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { SessionInput } from '../formats/sessions.js';
 import { type BulkSetup, SessionReplayer } from './bulk-session.js';
 
-/** Messages from the pool. */
-export type ToWorker = { readonly type: 'session'; readonly seq: number; readonly input: SessionInput } | { readonly type: 'end' };
+/** Messages from the pool: sessions come in batches (a message costs far more than a small session's replay). */
+export type ToWorker =
+  | { readonly type: 'sessions'; readonly items: ReadonlyArray<{ readonly seq: number; readonly input: SessionInput }> }
+  | { readonly type: 'end' };
 
 const port = parentPort;
 if (port) {
@@ -20,8 +22,9 @@ if (port) {
         port.postMessage({ type: 'aggregate', aggregate: replayer.aggregate() });
         return;
       }
-      const outcome = await replayer.replay(m.input);
-      port.postMessage({ type: 'result', seq: m.seq, ...outcome });
+      const results = [];
+      for (const { seq, input } of m.items) results.push({ seq, ...(await replayer.replay(input)) });
+      port.postMessage({ type: 'results', items: results });
     });
   });
 }

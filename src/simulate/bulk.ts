@@ -22,7 +22,7 @@ export interface DeliveredSession extends SessionOutcome {
 export interface BulkOptions {
   /** Worker threads; 1 replays in this thread. */
   readonly jobs: number;
-  /** Sessions in flight per worker (default 16). */
+  /** Sessions in flight per worker (default 32; at least one batch). */
   readonly window?: number;
   /** The worker script (default: the compiled `bulk-worker.js` beside this module). */
   readonly workerUrl?: URL;
@@ -41,8 +41,11 @@ export function defaultWorkerUrl(): URL {
 }
 
 type FromWorker =
-  | ({ readonly type: 'result'; readonly seq: number } & SessionOutcome)
+  | { readonly type: 'results'; readonly items: ReadonlyArray<{ readonly seq: number } & SessionOutcome> }
   | { readonly type: 'aggregate'; readonly aggregate: Aggregate };
+
+/** Sessions per message to a worker. */
+const BATCH = 8;
 
 /** Replays every session; `deliver` sees each outcome in input order. Returns the aggregate. */
 export async function replaySessions(
@@ -66,7 +69,8 @@ async function replayInWorkers(
   deliver: (session: DeliveredSession) => void,
 ): Promise<Aggregate> {
   const url = options.workerUrl ?? defaultWorkerUrl();
-  const window = options.jobs * (options.window ?? 16);
+  const batchSize = Math.max(1, Math.min(BATCH, options.window ?? BATCH));
+  const window = options.jobs * Math.max(options.window ?? 4 * BATCH, batchSize + 1);
   const workers = Array.from({ length: options.jobs }, () => ({ worker: new Worker(url, { workerData: { setup } }), inFlight: 0 }));
   const sources = new Map<number, SessionSource>();
   const done = new Map<number, SessionOutcome>();
@@ -93,8 +97,8 @@ async function replayInWorkers(
     w.worker.on('message', (m: FromWorker) => {
       if (m.type === 'aggregate') parts.push(m.aggregate);
       else {
-        w.inFlight--;
-        done.set(m.seq, { line: m.line, failed: m.failed });
+        w.inFlight -= m.items.length;
+        for (const r of m.items) done.set(r.seq, { line: r.line, failed: r.failed });
         try {
           flush();
         } catch (err) {
@@ -121,14 +125,26 @@ async function replayInWorkers(
   };
   try {
     let seq = 0;
-    for await (const input of inputs) {
-      await waitFor(() => seq - next < window);
-      sources.set(seq, input.source);
+    let batch: Array<{ seq: number; input: SessionInput }> = [];
+    const send = (): void => {
+      if (batch.length === 0) return;
       const w = workers.reduce((a, b) => (b.inFlight < a.inFlight ? b : a));
-      w.inFlight++;
-      w.worker.postMessage({ type: 'session', seq, input } satisfies ToWorker);
+      w.inFlight += batch.length;
+      w.worker.postMessage({ type: 'sessions', items: batch } satisfies ToWorker);
+      batch = [];
+    };
+    for await (const input of inputs) {
+      // Unsent sessions count in the window too; a batch is smaller than the window, so the sent ones free it.
+      if (seq - next >= window) {
+        send();
+        await waitFor(() => seq - next < window);
+      }
+      sources.set(seq, input.source);
+      batch.push({ seq, input });
       seq++;
+      if (batch.length >= batchSize) send();
     }
+    send();
     await waitFor(() => next === seq);
     for (const w of workers) w.worker.postMessage({ type: 'end' } satisfies ToWorker);
     await waitFor(() => parts.length === workers.length);

@@ -25,17 +25,34 @@ const EMPTY_INPUT_SCHEMA = { type: 'object', properties: {} } as const;
  */
 export function serializeTools(tools: readonly ToolInfo[], format: ToolFormat, options: { deferLoading?: boolean } = {}): string {
   if (tools.length === 0) return '';
-  const defer = options.deferLoading === true ? { defer_loading: true } : {};
-  const items = tools.map((t) =>
-    format === 'anthropic'
-      ? { name: t.name, description: t.description, input_schema: t.parameters ?? EMPTY_INPUT_SCHEMA, ...defer }
-      : {
-          type: 'function',
-          function: { name: t.name, description: t.description, ...(t.parameters !== undefined ? { parameters: t.parameters } : {}) },
-          ...defer,
-        },
-  );
-  return JSON.stringify(items);
+  const defer = options.deferLoading === true;
+  // JSON.stringify of an array is its items' JSON joined by commas: each tool's
+  // JSON is made once (tool lists repeat within a conversation and across the
+  // sessions of a bulk replay; tool objects are never changed once loaded).
+  return `[${tools.map((t) => toolJson(t, format, defer)).join(',')}]`;
+}
+
+const toolJsonCache = new WeakMap<ToolInfo, Map<string, string>>();
+
+function toolJson(t: ToolInfo, format: ToolFormat, deferLoading: boolean): string {
+  const key = `${format}${deferLoading ? '+defer' : ''}`;
+  let byKey = toolJsonCache.get(t);
+  if (!byKey) toolJsonCache.set(t, (byKey = new Map()));
+  let json = byKey.get(key);
+  if (json === undefined) {
+    const defer = deferLoading ? { defer_loading: true } : {};
+    const item =
+      format === 'anthropic'
+        ? { name: t.name, description: t.description, input_schema: t.parameters ?? EMPTY_INPUT_SCHEMA, ...defer }
+        : {
+            type: 'function',
+            function: { name: t.name, description: t.description, ...(t.parameters !== undefined ? { parameters: t.parameters } : {}) },
+            ...defer,
+          };
+    json = JSON.stringify(item);
+    byKey.set(key, json);
+  }
+  return json;
 }
 
 /**

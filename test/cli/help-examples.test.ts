@@ -33,6 +33,7 @@ const FAILING: ReadonlySet<string> = new Set([
   'toolsearch simulate fixtures/transcripts/stale-after-catalog-change.json -c fixtures/catalogs/demo-v2.yaml --replay --expect-same',
   'toolsearch simulate fixtures/transcripts/deferred-tool-called-too-early.json -c fixtures/catalogs/demo.yaml --fail-on-violation --json > report.json',
   'toolsearch lint fixtures/lint/problems.yaml --strict   # CI: exit 1 when a tool has an error',
+  'toolsearch aggregate fixtures/bulk/part-*.json --fail-on-violation',
 ]);
 
 /** Examples that write: run in a temporary copy of fixtures/, with the file (relative to it) they must leave behind. */
@@ -42,7 +43,7 @@ const WRITING: ReadonlyMap<string, string> = new Map([
   ['toolsearch test fixtures/suites/*.yaml --reporter junit --output junit.xml', 'junit.xml'],
   ['toolsearch test fixtures/suites/demo.yaml --update', 'fixtures/suites/demo.yaml'],
   [
-    "toolsearch simulate 'fixtures/transcripts/*.anthropic.json' -c fixtures/catalogs/demo.yaml --jsonl --jobs 2 --aggregate agg.json",
+    "toolsearch simulate 'fixtures/transcripts/*.anthropic.json' -c fixtures/catalogs/demo.yaml --no-tokens --jsonl --jobs 2 --aggregate agg.json",
     'agg.json',
   ],
   [
@@ -57,9 +58,9 @@ const WRITES = /(?:^|\s)(?:>|>>|-o|--output|--update|-u|--aggregate)(?:\s|$)/;
 /** Runs a shell command line in `cwd`. */
 const bash = (command: string, cwd: string): Promise<RunResult> => sh(command, { cwd });
 
-/** The example with `node <bin>` where it runs toolsearch (at the start, or after a pipe). */
+/** The example with `node <bin>` where it runs toolsearch (at the start, after a pipe or an `&&`). */
 function commandOf(example: string, bin: string): string {
-  return example.replace(/(^|\|\s*)toolsearch(?=\s)/g, `$1node ${bin}`);
+  return example.replace(/(^|\|\s*|&&\s*)toolsearch(?=\s)/g, `$1node ${bin}`);
 }
 
 /** Runs jobs `n` at a time. */
@@ -93,7 +94,7 @@ beforeAll(async () => {
     expect(r.code, argv.join(' ')).toBe(0);
     for (const m of r.stdout.matchAll(/^\s*\$ (.*)$/gm)) {
       const example = m[1]!.trimEnd();
-      if (/(^|\|\s*)toolsearch\s/.test(example)) examples.push({ help: argv.join(' '), example });
+      if (/(^|\|\s*|&&\s*)toolsearch\s/.test(example)) examples.push({ help: argv.join(' '), example });
     }
   }
   copy = mkdtempSync(join(tmpdir(), 'toolsearch-help-examples-'));

@@ -53,6 +53,10 @@ describe('JSONL: sessions or one recording', () => {
     expect(isSessionLine('{"role":"user","content":"hi"}')).toBe(false);
     expect(isSessionLine('{"type":"function_call","call_id":"c"}')).toBe(false);
     expect(isSessionLine('[1, 2')).toBe(false);
+    // A document of another shape (a trace, say) is a session; an event line has a type.
+    expect(isSessionLine('{"resourceSpans":[]}')).toBe(true);
+    expect(isSessionLine('{"type":"user","message":{"role":"user","content":"hi"},"sessionId":"s"}')).toBe(false);
+    expect(isSessionLine('"text"')).toBe(false);
   });
 
   it('auto decides by the first non-blank line; sessions/recording force it; .json files are never split', () => {

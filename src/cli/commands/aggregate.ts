@@ -11,6 +11,15 @@ Examples:
   # as JSON (itself a part that merges again)
   $ toolsearch aggregate fixtures/bulk/part-*.json --json
 
+  # the 3 most frequent entries per list
+  $ toolsearch aggregate fixtures/bulk/part-*.json --top 3
+
+  # CI over all the shards: exit 1 when any session called a tool before loading it
+  $ toolsearch aggregate fixtures/bulk/part-*.json --fail-on-violation
+
+  # CI after a catalog change: exit 1 when a recorded search returns something else today
+  $ toolsearch aggregate fixtures/bulk/part-*.json --expect-same
+
   # a shard's output first, then merged with the others (shell sharding)
   $ toolsearch simulate fixtures/bulk/sessions.jsonl -c fixtures/catalogs/demo.yaml --no-tokens --aggregate part-3.json > /dev/null && toolsearch aggregate fixtures/bulk/part-1.json part-3.json
 

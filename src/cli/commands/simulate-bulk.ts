@@ -8,7 +8,7 @@
  */
 import { availableParallelism } from 'node:os';
 import type { Mode } from '../../core/types.js';
-import { AssertionFailure, InputError } from '../../errors.js';
+import { AssertionFailure, InputError, UsageError } from '../../errors.js';
 import type { JsonlInputMode } from '../../formats/sessions.js';
 import type { Catalog, TranscriptFormat } from '../../formats/types.js';
 import { renderAggregate } from '../../report/aggregate-text.js';
@@ -33,6 +33,9 @@ export interface BulkFlags extends CatalogFlags {
   readonly jsonlInput: JsonlInputMode;
   readonly aggregate?: string;
   readonly top?: number;
+  readonly lenient?: boolean;
+  readonly sidechains?: boolean;
+  readonly searchTool?: string[];
   readonly tokens: boolean;
   readonly tokenizer: EncodingName;
   readonly toolFormat: ToolFormat;
@@ -60,6 +63,7 @@ export async function isBulk(args: readonly string[], flags: BulkFlags): Promise
 const WRITE_CHUNK = 1 << 16;
 
 export async function runBulk(ctx: CliContext, args: readonly string[], flags: BulkFlags): Promise<void> {
+  if (flags.sidechains) throw new UsageError('--sidechains replays one recording; bulk replay reads each session\'s main conversation (drop --sidechains)');
   if (flags.json && flags.jsonl) throw new InputError('--json and --jsonl both write to stdout: use --jsonl with --aggregate FILE for both');
   const { expandSessionPaths, sessionInputs } = await import('../../formats/sessions.js');
   const { resolveLimits } = await import('../../formats/read.js');
@@ -89,10 +93,11 @@ export async function runBulk(ctx: CliContext, args: readonly string[], flags: B
     format: flags.format,
     limits: resolveLimits(ctx.limits),
     lines: flags.jsonl === true,
+    recording: { lenient: flags.lenient === true, ...(flags.searchTool !== undefined ? { searchTools: flags.searchTool } : {}) },
   };
   let pending = '';
   const aggregate = await replaySessions(
-    sessionInputs(paths, { jsonl: flags.jsonlInput, stdin: ctx.io.stdin as import('node:stream').Readable }),
+    sessionInputs(paths, { jsonl: flags.jsonlInput, limits: ctx.limits, stdin: ctx.io.stdin as import('node:stream').Readable }),
     setup,
     { jobs: flags.jobs ?? availableParallelism() },
     (session) => {

@@ -113,18 +113,18 @@ sessions that failed to read. A session that fails to read never stops the other
   $ toolsearch simulate fixtures/transcripts/ -c fixtures/catalogs/demo.yaml --no-tokens
 
   # a JSONL file of sessions (each line a whole recording, any format): the aggregate as JSON
-  $ toolsearch simulate fixtures/bulk/sessions.jsonl -c fixtures/catalogs/demo.yaml --json
+  $ toolsearch simulate fixtures/bulk/sessions.jsonl -c fixtures/catalogs/demo.yaml --no-tokens --json
 
   # one JSON line per session, in input order, on 2 worker threads; the aggregate to a file
-  $ toolsearch simulate 'fixtures/transcripts/*.anthropic.json' -c fixtures/catalogs/demo.yaml --jsonl --jobs 2 --aggregate agg.json
+  $ toolsearch simulate 'fixtures/transcripts/*.anthropic.json' -c fixtures/catalogs/demo.yaml --no-tokens --jsonl --jobs 2 --aggregate agg.json
 
   # sessions on stdin, one per line (a map step of a batch engine)
   $ cat fixtures/bulk/sessions.jsonl | toolsearch simulate - -c fixtures/catalogs/demo.yaml --no-tokens --json
 
   # a .jsonl file of messages: one recording, whatever its first line looks like
-  $ toolsearch simulate fixtures/transcripts/keyword-search-then-call.jsonl -c fixtures/catalogs/demo.yaml --jsonl-input recording
+  $ toolsearch simulate fixtures/transcripts/keyword-search-then-call.jsonl -c fixtures/catalogs/demo.yaml --no-tokens --jsonl-input recording
 
-  # the 10 most frequent zero-result queries of a replay and more (--top)
+  # the 3 most frequent entries of each list (zero-result queries, not-loaded calls, ...)
   $ toolsearch simulate fixtures/bulk/sessions.jsonl -c fixtures/catalogs/demo.yaml --no-tokens --top 3
 
 Exit codes: 0 ok, 1 --expect-same found a difference or --fail-on-violation a
