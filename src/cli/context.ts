@@ -10,13 +10,9 @@ import type { CatalogCache } from '../formats/catalog-cache.js';
 import type { Limits } from '../formats/read.js';
 import { safeJson } from '../report/json.js';
 import { createProgress, type Progress } from './progress.js';
+import type { OutStream } from './out-stream.js';
 
-/** A writable text stream, as much of it as the CLI uses. */
-export interface OutStream {
-  write(chunk: string): unknown;
-  readonly isTTY?: boolean;
-  readonly columns?: number;
-}
+export type { OutStream } from './out-stream.js';
 
 export interface CliIo {
   readonly stdout: OutStream;

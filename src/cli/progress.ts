@@ -6,7 +6,7 @@
  * follows starts on a clean line.
  */
 import { escapeText } from '../render/escape.js';
-import type { OutStream } from './context.js';
+import type { OutStream } from './out-stream.js';
 
 export interface Progress {
   /** Shows `text` (escaped, cut to the terminal's width). */
