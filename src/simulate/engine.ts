@@ -7,6 +7,7 @@
  */
 import { createMiddleware, hasReminderMarker, type Middleware } from '../core/middleware.js';
 import { AgentRun, type ModelCallView } from '../core/run.js';
+import type { ToolIndex } from '../core/scorer.js';
 import { decodeMatches, encodeMatches, runToolSearch, TOOL_SEARCH_NAME } from '../core/toolsearch.js';
 import type { Message, Mode, ToolInfo } from '../core/types.js';
 import { InputError } from '../errors.js';
@@ -17,10 +18,12 @@ import type {
   ServerSearchReport,
   SimulationReport,
   ToolCallReport,
+  SearchExplanation,
   TurnReport,
   Violation,
   VisibilityChange,
 } from './report.js';
+import { visibilityTimeline } from './timeline.js';
 
 /** Inputs of a simulation. */
 export interface SimulateOptions {
@@ -32,6 +35,12 @@ export interface SimulateOptions {
   readonly staticNames?: readonly string[];
   /** Also re-run the searches with the recorded results replaced by fresh ones and report visibility changes. */
   readonly replay: boolean;
+  /**
+   * Also attach what the HTML report shows beyond `--json`: `details` (tool
+   * lists, the visibility timeline, the replayed visibility) and each keyword
+   * search's per-keyword explanation.
+   */
+  readonly details?: boolean;
 }
 
 /** The tools of a simulation, split as the middleware needs them. */
@@ -171,6 +180,37 @@ function replayOutcome(mw: Middleware, args: string): { outcome: SearchOutcome; 
   return { outcome: { matches: r.matches }, mode: r.mode };
 }
 
+/**
+ * The per-keyword account of a keyword search for the tools its recorded and
+ * replayed results name: the scorer's own explanation (the one `search
+ * --explain` prints), never a second computation. A `select:` has its
+ * decoded query and no scores; null when the arguments do not decode.
+ */
+function explainSearch(index: ToolIndex, args: string, recorded: SearchOutcome | null, replayed: SearchOutcome): SearchExplanation | null {
+  const r = runToolSearch(index, args);
+  if (!r.ok) return null;
+  const query = { query: r.query, requested_max_results: r.requestedMaxResults };
+  if (r.mode === 'select') return { ...query, max_results: null, keywords: [], total_matches: r.matches.length, tools: [] };
+  const ranking = index.rankAll(r.keywords);
+  const rankOf = new Map<string, number>();
+  ranking.forEach((t, i) => {
+    if (!rankOf.has(t.name)) rankOf.set(t.name, i + 1);
+  });
+  const names = new Set<string>();
+  for (const o of [replayed, recorded]) if (o !== null && 'matches' in o) for (const n of o.matches) names.add(n);
+  return {
+    ...query,
+    max_results: r.maxResults,
+    keywords: r.keywords.map((k) => ({ keyword: k.word, required: k.required })),
+    total_matches: ranking.length,
+    tools: [...names].map((name) => {
+      const ex = index.explainTool(name, r.keywords);
+      if (ex === undefined) return { name, rank: null, score: 0, excluded_by: null, unknown: true, keywords: [] };
+      return { name, rank: rankOf.get(name) ?? null, score: ex.score, excluded_by: ex.excludedBy, unknown: false, keywords: ex.keywords };
+    }),
+  };
+}
+
 /** Runs the model calls of a message list through a fresh agent run. */
 function runCalls(mw: Middleware, staticTools: readonly ToolInfo[], messages: readonly Message[]): ModelCallView[] {
   const run = new AgentRun(mw, staticTools);
@@ -265,6 +305,8 @@ export function simulate(options: SimulateOptions): SimulationReport {
   // Model-native mode: deferred tools the provider or a client-proxied search has loaded so far.
   const nativeLoaded = new Set<string>();
   const searchCountByCall: number[] = [];
+  // Model-native mode: what was loaded when each call was made (for the timeline).
+  const loadedAtCall: Array<ReadonlySet<string>> = [];
   let refillWarned = false;
 
   // Tool results for unknown call ids, by the model call that receives them.
@@ -288,6 +330,7 @@ export function simulate(options: SimulateOptions): SimulationReport {
   spans.forEach((span) => {
     const view = run.modelCall(span.newMessages);
     const call = view.call;
+    loadedAtCall.push(new Set(nativeLoaded));
 
     for (const o of orphansByCall.get(call) ?? []) {
       const l = transcript.locations[o.index];
@@ -415,6 +458,7 @@ export function simulate(options: SimulateOptions): SimulationReport {
         replayed: replayed.outcome,
         differs: recorded !== null && !sameOutcome(recorded, replayed.outcome),
         client_proxied: mode === 'native',
+        ...(options.details === true ? { explain: explainSearch(mw.index, c.arguments, recorded, replayed.outcome) } : {}),
       });
       const got = recorded ?? replayed.outcome;
       if ('matches' in got) {
@@ -460,8 +504,10 @@ export function simulate(options: SimulateOptions): SimulationReport {
 
   const replayDifferences = turns.reduce((n, t) => n + t.searches.filter((s) => s.differs).length, 0);
   let replay: SimulationReport['replay'] = null;
+  let replayVisible: string[][] | null = null;
   if (options.replay) {
     const fresh = runCalls(mw, tools.staticTools, withReplayedResults(mw, messages));
+    replayVisible = fresh.map((view) => view.visible.map((t) => t.name));
     const visibility: VisibilityChange[] = [];
     fresh.forEach((view, i) => {
       const before = new Set(turns[i]!.visible);
@@ -493,5 +539,20 @@ export function simulate(options: SimulateOptions): SimulationReport {
       warnings: violations.filter((v) => v.severity === 'warning').length,
       replay_differences: options.replay ? replayDifferences : 0,
     },
+    ...(options.details === true
+      ? {
+          details: {
+            tools: { static: tools.staticTools.map((t) => t.name), dynamic: tools.dynamicTools.map((t) => t.name) },
+            timeline: visibilityTimeline({
+              mode,
+              turns,
+              staticTools: tools.staticTools.map((t) => t.name),
+              dynamicTools: tools.dynamicTools.map((t) => t.name),
+              nativeLoaded: loadedAtCall,
+            }),
+            replay_visible: replayVisible,
+          },
+        }
+      : {}),
   };
 }

@@ -6,6 +6,7 @@ import type { Catalog, Transcript, TranscriptFormat } from '../../formats/types.
 import { escapeText } from '../../render/escape.js';
 import { renderSimulation, visibilityRanges } from '../../render/simulate.js';
 import type { SearchOutcome, SimulationReport } from '../../simulate/report.js';
+import { withoutDetails } from '../../simulate/strip.js';
 import type { CliContext } from '../context.js';
 import { addCatalogOptions, loadCatalog, type CatalogFlags } from '../inputs.js';
 import { parseNameList } from '../options.js';
@@ -27,6 +28,7 @@ interface SimulateFlags extends CatalogFlags {
   readonly expectSame?: boolean;
   readonly failOnViolation?: boolean;
   readonly json?: boolean;
+  readonly html?: string;
   readonly tui?: boolean;
   readonly tokens: boolean;
   readonly tokenizer: EncodingName;
@@ -50,6 +52,9 @@ Examples:
   # CI: exit 1 when the model called a tool it could not see
   $ toolsearch simulate fixtures/transcripts/deferred-tool-called-too-early.json -c fixtures/catalogs/demo.yaml --fail-on-violation --json > report.json
 
+  # a self-contained HTML report (timeline, token bars, explanations) next to the text
+  $ toolsearch simulate fixtures/transcripts/deferred-tool-called-too-early.json -c fixtures/catalogs/demo.yaml --replay --html simulate.html
+
   # step through the calls interactively (m: switch mode, r: replay, ?: keys)
   $ toolsearch simulate fixtures/transcripts/deferred-tool-called-too-early.json -c fixtures/catalogs/demo.yaml --tui
 
@@ -58,7 +63,10 @@ does not end with an assistant message, one more call follows the last message.
 Violations: not-loaded (a deferred tool called before any tool_search result named
 it), unknown (a tool that exists nowhere); warnings: redundant-select (a select:
 for a tool a keyword search already returned), native-refill, unknown-call-id.
---json prints the full report: {mode, transcript, catalog, turns, violations,
+--html <file> also writes one self-contained HTML page (no network access, works
+without JavaScript): violations first, the visibility timeline (calls as columns,
+tools as rows), token bars with cache breaks, every search with its per-keyword
+explanation, the replay side by side. --json prints the full report: {mode, transcript, catalog, turns, violations,
 replay, summary}; with token accounting (on unless --no-tokens) each turn has
 "tokens" and the summary "tokens" and "cache". Token counts are estimates for the
 chosen tokenizer; providers' own templates and tokenizers differ.
@@ -85,20 +93,28 @@ export function simulateCommand(ctx: CliContext): Command {
     .option('--expect-same', 'exit 1 when a replayed search differs from the recording (implies --replay)')
     .option('--fail-on-violation', 'exit 1 when a violation (not a warning) is found')
     .option('--json', 'print the report as JSON')
+    .option('--html <file>', 'also write the report as one self-contained HTML file')
     .option('--no-tokens', 'skip token and prompt-cache accounting (faster on long transcripts)')
     .addOption(new Option('--tokenizer <encoding>', 'tokenizer for the token estimates (gpt-tokenizer)').choices(ENCODING_CHOICES).default('o200k_base'))
     .addOption(new Option('--tool-format <format>', 'serialize offered tools as an OpenAI tools array or in Anthropic\'s shape').choices(TOOL_FORMAT_CHOICES).default('openai'))
-    .addOption(new Option('--tui', 'step through the calls in an interactive terminal UI (? shows the keys)').conflicts(['json', 'expectSame', 'failOnViolation']))
+    .addOption(new Option('--tui', 'step through the calls in an interactive terminal UI (? shows the keys)').conflicts(['json', 'html', 'expectSame', 'failOnViolation']))
     .addHelpText('after', EXAMPLES)
     .action(async (file: string, flags: SimulateFlags) => {
       if (flags.tui) return runTui(ctx, file, flags);
       const report = await runSimulate(ctx, file, flags);
       const replay = flags.replay === true || flags.expectSame === true;
-      if (flags.json) ctx.json(report);
+      if (flags.html !== undefined) await writeHtml(flags.html, report, [file, ...(flags.catalog ?? [])]);
+      if (flags.json) ctx.json(withoutDetails(report));
       else ctx.lines(renderSimulation(report, { width: ctx.width, style: ctx.outStyle, replay }));
       check(report, flags);
     });
   return cmd;
+}
+
+/** Writes the HTML report through the shared output writer (atomic; an input of the run is never overwritten). */
+async function writeHtml(out: string, report: SimulationReport, inputs: readonly string[]): Promise<void> {
+  const [{ renderSimulationHtml }, { writeReportFile }] = await Promise.all([import('../../report/html/simulate.js'), import('../../report/output.js')]);
+  writeReportFile(out, renderSimulationHtml(report), inputs);
 }
 
 async function loadInputs(ctx: CliContext, file: string, flags: SimulateFlags): Promise<{ transcript: Transcript; catalog: Catalog | null }> {
@@ -136,13 +152,14 @@ async function runSimulate(ctx: CliContext, file: string, flags: SimulateFlags):
     mode: flags.mode,
     ...(flags.static !== undefined ? { staticNames: flags.static } : {}),
     replay: flags.replay === true || flags.expectSame === true,
+    details: flags.html !== undefined,
   };
   const report = simulate(options);
   if (!flags.tokens) return report;
   // Token and cache accounting; the other mode is simulated too, so the cache
   // summary can weigh default mode against model-native mode.
   const { tokenAccountingForReport, withTokens } = await import('../../tokens/report.js');
-  const other = simulate({ ...options, mode: flags.mode === 'default' ? 'native' : 'default', replay: false });
+  const other = simulate({ ...options, mode: flags.mode === 'default' ? 'native' : 'default', replay: false, details: false });
   const tokens = await tokenAccountingForReport(report, simulationTools(options), {
     encoding: flags.tokenizer,
     toolFormat: flags.toolFormat,
