@@ -10,6 +10,7 @@ interface EvalFlags extends CatalogFlags {
   readonly field: 'query' | 'request';
   readonly misses: number;
   readonly json?: boolean;
+  readonly html?: string;
 }
 
 function parseScorers(value: string): ScorerName[] {
@@ -33,6 +34,8 @@ const EXAMPLES = `
 Examples:
   $ toolsearch eval fixtures/eval/demo-queries.jsonl -c fixtures/catalogs/demo.yaml
   $ toolsearch eval fixtures/eval/demo-queries.jsonl -c fixtures/catalogs/demo.yaml --scorers spec,bm25 --json > eval.json
+  # the metrics as a chart and every miss with each scorer's top results, in one HTML file
+  $ toolsearch eval fixtures/eval/demo-queries.jsonl -c fixtures/catalogs/demo.yaml --html eval.html
   # how would the scorers do if the model passed the user's words through?
   $ toolsearch eval fixtures/eval/demo-queries.jsonl -c fixtures/catalogs/demo.yaml --field request
 
@@ -61,6 +64,7 @@ export function evalCommand(ctx: CliContext): Command {
     .addOption(new Option('--field <field>', 'which text the scorers receive: the query, or the user request').choices(['query', 'request']).default('query'))
     .addOption(new Option('--misses <n>', 'misses listed per scorer in the human report (0: none)').argParser(parseCount).default(10))
     .option('--json', 'print the full report as JSON (every miss, every ranking)')
+    .option('--html <file>', 'also write the report as one self-contained HTML file (chart, misses with top results)')
     .addHelpText('after', EXAMPLES)
     .action(async (labeled: string, flags: EvalFlags) => {
       await runEval(ctx, labeled, flags);
@@ -88,6 +92,10 @@ async function runEval(ctx: CliContext, labeled: string, flags: EvalFlags): Prom
     catalogSource: catalog.sources.map((s) => s.file).join(', '),
     queriesFile: labeled,
   });
+  if (flags.html !== undefined) {
+    const [{ renderEvalHtml }, { writeReportFile }] = await Promise.all([import('../../report/html/eval.js'), import('../../report/output.js')]);
+    writeReportFile(flags.html, renderEvalHtml(report), [labeled, ...(flags.catalog ?? [])]);
+  }
   if (flags.json) {
     const { safeJson } = await import('../../report/json.js');
     ctx.out(`${safeJson(report, undefined, 2)}\n`);

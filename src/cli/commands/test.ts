@@ -4,7 +4,7 @@ import { AssertionFailure, InputError } from '../../errors.js';
 import type { CliContext } from '../context.js';
 import { MCP_TIMEOUT_OPTION, mcpTimeoutMs } from '../inputs.js';
 
-export const REPORTERS = ['human', 'json', 'junit', 'tap'] as const;
+export const REPORTERS = ['human', 'json', 'junit', 'tap', 'html'] as const;
 type Reporter = (typeof REPORTERS)[number];
 
 interface TestFlags {
@@ -21,6 +21,9 @@ Examples:
 
   # CI: a JUnit file for the CI's test report, the human report in the log
   $ toolsearch test fixtures/suites/*.yaml --reporter junit --output junit.xml
+
+  # a self-contained HTML page for reviewers (suites, cases, expected vs. got)
+  $ toolsearch test fixtures/suites/*.yaml --reporter html --output report.html
 
   # re-record the "exact" lists of the cases marked record: true
   $ toolsearch test fixtures/suites/demo.yaml --update
@@ -44,7 +47,8 @@ A suite (YAML or JSON):
   Any case: skip: true (or a reason), record: true (--update writes "exact").
 
 Reporters: human (default; its last line is "N passed, N failed[, N skipped]"),
-json, junit, tap. With --output the report goes to the file (written atomically)
+json, junit, tap, html (one self-contained page: no network access, readable
+without JavaScript). With --output the report goes to the file (written atomically)
 and the human report still prints.
 Exit codes: 0 every case passed (skipped ones aside), 1 a case failed, 2 a suite
 is invalid (file:line:column) or an input cannot be read.
@@ -73,8 +77,9 @@ async function runTest(ctx: CliContext, args: string[], flags: TestFlags): Promi
   const timeoutMs = mcpTimeoutMs(flags.mcpTimeout);
   const { runSuitesAsync } = await import('../../suite/run.js');
   let report: Awaited<ReturnType<typeof runSuitesAsync>>;
+  const suiteFiles = expandSuitePaths(args);
   try {
-    report = await runSuitesAsync(expandSuitePaths(args), { update: flags.update === true, mcpTimeoutMs: timeoutMs });
+    report = await runSuitesAsync(suiteFiles, { update: flags.update === true, mcpTimeoutMs: timeoutMs });
   } catch (err) {
     // A suite that does not load is exit 2; with --reporter junit --output, the file still says why.
     if (err instanceof InputError && flags.reporter === 'junit' && flags.output !== undefined) {
@@ -102,11 +107,15 @@ async function runTest(ctx: CliContext, args: string[], flags: TestFlags): Promi
         return (await import('../../report/test-junit.js')).renderJUnit(report);
       case 'tap':
         return (await import('../../report/test-tap.js')).renderTap(report);
+      case 'html':
+        return (await import('../../report/html/test.js')).renderTestHtml(report);
     }
   };
   if (flags.output !== undefined) {
-    const { writeFileAtomic } = await import('../../report/atomic.js');
-    writeFileAtomic(flags.output, await render(flags.reporter, false));
+    const { writeReportFile } = await import('../../report/output.js');
+    // The suites and their catalogs are inputs of the run: never written over.
+    const inputs = [...suiteFiles, ...report.suites.flatMap((s) => (s.catalog !== null ? s.catalog.split(', ') : []))];
+    writeReportFile(flags.output, await render(flags.reporter, false), inputs);
     // People reading the CI log still see what happened.
     ctx.out(await render('human', true));
   } else {

@@ -19,6 +19,7 @@ import type {
   TurnReport,
   Violation,
 } from '../../simulate/report.js';
+import { visibilityRanges } from '../../render/simulate.js';
 import { frag, h, idFor, type Child, type Html } from './html.js';
 import { facts, footer, page, plural } from './page.js';
 
@@ -397,20 +398,23 @@ function replaySection(r: SimulationReport): Html | null {
   if (r.replay === null) return null;
   const differing = r.turns.flatMap((t) => t.searches.map((s, i) => ({ t, s, i })).filter((x) => x.s.differs));
   const replayed = r.details?.replay_visible ?? null;
-  const changes = r.replay.visibility.map((v) => {
-    const turn = r.turns.find((t) => t.call === v.call)!;
-    const gained = new Set(v.gained);
-    const lost = new Set(v.lost);
-    const after = replayed?.[r.turns.indexOf(turn)] ?? null;
+  // Consecutive calls with the same change are shown once (as the text report does).
+  const changes = visibilityRanges(r.replay.visibility).map((g) => {
+    const at = r.turns.findIndex((t) => t.call === g.first);
+    const turn = r.turns[at]!;
+    const gained = new Set(g.gained);
+    const lost = new Set(g.lost);
+    const after = replayed?.[at] ?? null;
+    const calls = g.first === g.last ? callLink(g.first) : frag('calls ', h('a', { href: `#${callId(g.first)}` }, String(g.first)), '–', h('a', { href: `#${callId(g.last)}` }, String(g.last)));
     return h(
       'div',
-      { class: 'change' },
-      h('h3', null, callLink(v.call), ' would see something else'),
+      { class: 'change', 'data-first': g.first, 'data-last': g.last },
+      h('h3', null, calls, ' would see something else'),
       h(
         'div',
         { class: 'side' },
         h('div', null, h('h4', null, 'visible as recorded'), h('ul', null, turn.visible.map((n) => h('li', { class: lost.has(n) ? 'lose' : null }, name(n))))),
-        h('div', null, h('h4', null, 'visible with today’s results'), after === null ? h('p', null, names(v.gained)) : h('ul', null, after.map((n) => h('li', { class: gained.has(n) ? 'gain' : null }, name(n))))),
+        h('div', null, h('h4', null, 'visible with today’s results'), after === null ? h('p', null, names(g.gained)) : h('ul', null, after.map((n) => h('li', { class: gained.has(n) ? 'gain' : null }, name(n))))),
       ),
     );
   });

@@ -85,6 +85,17 @@ details[open]>summary{margin-bottom:4px}
 .chart .axis{stroke:var(--line)}.chart .gridline{stroke:var(--line);stroke-dasharray:2 3}
 .s0{fill:#0969da}.s1{fill:#bf8700}.s2{fill:#8250df}.s3{fill:#1a7f37}.s4{fill:#cf222e}.s5{fill:#57606a}
 .rel{font-weight:700;color:var(--ok)}
+.swatch{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:6px;background:currentColor}
+span.s0{color:#0969da}span.s1{color:#bf8700}span.s2{color:#8250df}span.s3{color:#1a7f37}span.s4{color:#cf222e}span.s5{color:#57606a}
+.top{margin:2px 0 0;padding-left:20px}.misses td{min-width:200px}.misses th[scope=row]{min-width:180px;max-width:280px;font-weight:400}
+td.missed{background:var(--bad-bg)}
+.plain{margin:0;padding:0;list-style:none}
+.grid .num{text-align:right}
+.mf{position:absolute;opacity:0;width:1px;height:1px;margin:0}
+.mf-labels label{display:inline-block;margin:2px 4px 2px 0;border:1px solid var(--line);border-radius:999px;padding:1px 10px;cursor:pointer;background:var(--soft)}
+.f-0:checked~.mf-labels label[for=f-0],.f-1:checked~.mf-labels label[for=f-1],.f-2:checked~.mf-labels label[for=f-2],.f-3:checked~.mf-labels label[for=f-3],.f-4:checked~.mf-labels label[for=f-4],.f-5:checked~.mf-labels label[for=f-5],.f-any:checked~.mf-labels label[for=f-any]{background:var(--accent);color:var(--bg);border-color:var(--accent)}
+.mf:focus-visible~.mf-labels{outline:2px dotted var(--accent)}
+.f-0:checked~.scroll tbody tr:not(.m0),.f-1:checked~.scroll tbody tr:not(.m1),.f-2:checked~.scroll tbody tr:not(.m2),.f-3:checked~.scroll tbody tr:not(.m3),.f-4:checked~.scroll tbody tr:not(.m4),.f-5:checked~.scroll tbody tr:not(.m5){display:none}
 .diff{display:grid;grid-template-columns:1fr 1fr;gap:8px}
 .diff>div{min-width:0}.diff h4{margin:0 0 2px;font-size:12.5px;color:var(--muted)}
 .case{border:1px solid var(--line);border-radius:6px;padding:6px 10px;margin:0 0 6px;scroll-margin-top:8px}
