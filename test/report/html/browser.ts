@@ -4,7 +4,7 @@
  * which downloads no browser. No browser found is a failure with a clear
  * message, never a silent skip.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -24,14 +24,17 @@ export function chromiumPath(): string {
 
 export interface Session {
   readonly browser: Browser;
-  readonly userDataDir: string;
   close(): Promise<void>;
 }
 
-/** Starts the browser with a fresh profile, no network features, no sandbox (containers), no GPU. */
+/**
+ * Starts the browser: no network features, no sandbox (containers), no GPU.
+ * The profile is fresh: playwright-core's launch() passes Chromium a new
+ * temporary --user-data-dir of its own every time (and refuses one in
+ * `args`), removed when the browser closes.
+ */
 export async function startBrowser(): Promise<Session> {
   const executablePath = chromiumPath();
-  const userDataDir = mkdtempSync(join(tmpdir(), 'toolsearch-chromium-'));
   const browser = await chromium.launch({
     executablePath,
     headless: true,
@@ -44,15 +47,12 @@ export async function startBrowser(): Promise<Session> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
-      `--user-data-dir=${userDataDir}`,
     ],
   });
   return {
     browser,
-    userDataDir,
     async close() {
       await browser.close();
-      rmSync(userDataDir, { recursive: true, force: true });
     },
   };
 }
