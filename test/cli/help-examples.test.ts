@@ -40,10 +40,13 @@ const WRITING: ReadonlyMap<string, string> = new Map([
   ['toolsearch simulate fixtures/transcripts/deferred-tool-called-too-early.json -c fixtures/catalogs/demo.yaml --fail-on-violation --json > report.json', 'report.json'],
   ['toolsearch test fixtures/suites/*.yaml --reporter junit --output junit.xml', 'junit.xml'],
   ['toolsearch test fixtures/suites/demo.yaml --update', 'fixtures/suites/demo.yaml'],
+  ['toolsearch simulate fixtures/transcripts/deferred-tool-called-too-early.json -c fixtures/catalogs/demo.yaml --replay --html simulate.html', 'simulate.html'],
+  ['toolsearch eval fixtures/eval/demo-queries.jsonl -c fixtures/catalogs/demo.yaml --html eval.html', 'eval.html'],
+  ['toolsearch test fixtures/suites/*.yaml --reporter html --output report.html', 'report.html'],
 ]);
 
 /** A redirection or an option that writes a file: such an example must be in WRITING (or SKIPPED). */
-const WRITES = /(?:^|\s)(?:>|>>|-o|--output|--update|-u)(?:\s|$)/;
+const WRITES = /(?:^|\s)(?:>|>>|-o|--output|--html|--update|-u)(?:\s|$)/;
 
 /** Runs a shell command line in `cwd`. */
 const bash = (command: string, cwd: string): Promise<RunResult> => sh(command, { cwd });

@@ -22,7 +22,7 @@ function fmt(key: keyof Metrics, v: number): string {
 function chart(report: EvalReport): Html {
   const W = 640;
   const H = 260;
-  const left = 36;
+  const left = 48;
   const top = 12;
   const bottom = 40;
   const plotH = H - top - bottom;

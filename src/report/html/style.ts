@@ -90,6 +90,7 @@ span.s0{color:#0969da}span.s1{color:#bf8700}span.s2{color:#8250df}span.s3{color:
 .top{margin:2px 0 0;padding-left:20px}.misses td{min-width:200px}.misses th[scope=row]{min-width:180px;max-width:280px;font-weight:400}
 td.missed{background:var(--bad-bg)}
 .plain{margin:0;padding:0;list-style:none}
+.metrics th[scope=row]{white-space:nowrap}
 .grid .num{text-align:right}
 .mf{position:absolute;opacity:0;width:1px;height:1px;margin:0}
 .mf-labels label{display:inline-block;margin:2px 4px 2px 0;border:1px solid var(--line);border-radius:999px;padding:1px 10px;cursor:pointer;background:var(--soft)}
@@ -108,7 +109,7 @@ td.missed{background:var(--bad-bg)}
 button{font:inherit;font-size:12.5px;border:1px solid var(--line);background:var(--soft);color:var(--fg);border-radius:6px;padding:2px 10px;cursor:pointer}
 footer{margin-top:32px;color:var(--muted);font-size:12px}
 @media (max-width:640px){main{padding:10px 10px 32px}.side,.diff{grid-template-columns:1fr}.meta{grid-template-columns:1fr}.meta dt{margin-top:4px}
-.timeline tbody th{max-width:150px}.bars{min-width:90px}.bars svg{min-width:30px}.tokgrid th,.tokgrid td{padding:4px}.call{padding:8px 10px}h1{font-size:18px}}
+.timeline tbody th{max-width:150px}.chart text{font-size:19px}.bars{min-width:90px}.bars svg{min-width:30px}.tokgrid th,.tokgrid td{padding:4px}.call{padding:8px 10px}h1{font-size:18px}}
 @media print{:root{--bg:#fff;--fg:#000}body{font-size:11px}main{max-width:none;padding:0}
 .tl-controls label,button,.js-only{display:none!important}.call,.case,.violations li{break-inside:avoid}
 .timeline thead th,.timeline tbody th{position:static}.scroll{overflow:visible}

@@ -10,8 +10,9 @@ import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 /** Where the browser is looked for: TOOLSEARCH_CHROMIUM, then the Debian paths. */
-export function chromiumPath(): string {
-  const candidates = [process.env.TOOLSEARCH_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter((p): p is string => p !== undefined && p !== '');
+export function chromiumPath(
+  candidates: readonly string[] = [process.env.TOOLSEARCH_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter((p): p is string => p !== undefined && p !== ''),
+): string {
   const found = candidates.find((p) => existsSync(p));
   if (found === undefined) {
     throw new Error(
