@@ -2,6 +2,7 @@
  * The error kinds of the edges (loaders, engines, CLI). The CLI maps them to
  * exit codes in one place: InputError and UsageError → 2, AssertionFailure → 1.
  */
+import { escapeText } from './render/escape.js';
 
 /** A position in an input file (1-based line and column). */
 export interface SourceLocation {
@@ -52,4 +53,16 @@ export function caretExcerpt(text: string, line: number, column: number): string
   const lines = text.split(/\r\n|\r|\n/);
   const src = lines[line - 1] ?? '';
   return `${src}\n${' '.repeat(Math.max(0, column - 1))}^`;
+}
+
+/**
+ * The one way a message quotes a value from the input or the command line
+ * (a case name, a key, a tool name): in double quotes, with line breaks,
+ * tabs and every other character a terminal must not see raw escaped
+ * (`"x\nerror: forged"`), so a value can never start a line of its own or
+ * pass for another message. Messages are one line; the CLI prints them
+ * escaped again (see cli/exit.ts), this keeps JSON and JUnit copies honest too.
+ */
+export function quote(value: string): string {
+  return `"${escapeText(value)}"`;
 }

@@ -15,7 +15,8 @@
  * compiles little of what `search` needs.
  *
  * A code cache is code: it is only read from a directory and a file that
- * belong to the user and that nobody else can write. It is skipped where the
+ * belong to the user and that nobody else can write, through the checked
+ * directory handle of src/formats/cache-dir.ts (which also writes it). It is skipped where the
  * catalog cache is (`TOOLSEARCH_CACHE=off`, `--no-cache`), and any problem
  * with it (unreadable, read-only, full disk) only means compiling from source.
  */
@@ -23,7 +24,7 @@ import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
-import { cacheDirFromEnv, cacheDisabledByEnv, ownedAndPrivate, privateDir, writeCacheFile } from '../formats/cache-dir.js';
+import { CODE_CACHE_NAME, cacheDirFromEnv, cacheDisabledByEnv, openCacheDir } from '../formats/cache-dir.js';
 
 /** Set by the bundler (src/build/bundle.mjs): a hash of everything the bundle is built from. */
 declare const __TOOLSEARCH_BUILD_ID__: string;
@@ -59,26 +60,11 @@ function commandOf(argv: readonly string[]): string {
 /** The code cache file for `file` and the command in `argv`, or null when caching is off. */
 export function codeCachePath(file: string, size: number, mtimeMs: number, env: Env, argv: readonly string[]): string | null {
   if (cacheDisabledByEnv(env) || noCacheFlag(argv)) return null;
+  const dir = cacheDirFromEnv(env);
+  if (dir === null) return null;
   const build = typeof __TOOLSEARCH_BUILD_ID__ === 'string' ? __TOOLSEARCH_BUILD_ID__ : 'dev';
   const name = `code-${build}-${commandOf(argv)}-${size}-${Math.trunc(mtimeMs)}-${process.version}-${process.arch}.bin`.replace(/[^\w.-]/g, '_');
-  return join(cacheDirFromEnv(env), name);
-}
-
-/** The cached code at `path` when the file is the user's own and private (its directory was checked). */
-function readCodeCache(path: string): Buffer | undefined {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch {
-    return undefined;
-  }
-  try {
-    return ownedAndPrivate(fstatSync(fd)) ? readFileSync(fd) : undefined;
-  } catch {
-    return undefined;
-  } finally {
-    closeSync(fd);
-  }
+  return join(dir, name);
 }
 
 /**
@@ -100,9 +86,10 @@ export function loadBundle(file: string, argv: readonly string[], env: Env = pro
   } finally {
     closeSync(fd);
   }
-  // A directory others can write is not used at all: neither read nor written at every run.
-  if (cachePath !== null && !privateDir(dirname(cachePath))) cachePath = null;
-  const cachedData = cachePath === null ? undefined : readCodeCache(cachePath);
+  // A directory others could write or swap is not used at all (src/formats/cache-dir.ts); the code is read
+  // only from a regular file of the user's that nobody else can write, never through a symbolic link.
+  let cacheDir = cachePath === null ? null : openCacheDir(dirname(cachePath), { create: false });
+  const cachedData = cacheDir?.read(basename(cachePath!));
   // Node's own CommonJS wrapper, on the first line so that line numbers stay those of the file.
   const script = new Script(`(function (exports, require, module, __filename, __dirname) { ${source}\n});`, {
     filename: file,
@@ -114,7 +101,10 @@ export function loadBundle(file: string, argv: readonly string[], env: Env = pro
   return {
     bundle: module.exports,
     saveCodeCache() {
-      if (stale) writeCacheFile(dirname(cachePath!), basename(cachePath!), script.createCachedData(), { prefix: 'code-', keep: MAX_CODE_CACHES });
+      if (!stale) return;
+      // Created here when it does not exist yet, and checked on the handle opened after that.
+      cacheDir ??= openCacheDir(dirname(cachePath!), { create: true });
+      cacheDir?.write(basename(cachePath!), script.createCachedData(), { pattern: CODE_CACHE_NAME, keep: MAX_CODE_CACHES });
     },
   };
 }

@@ -59,6 +59,16 @@ export function renderExcerpt(excerpt: string, width: number): string[] {
 /** What "tools is required" means for a catalog (the reference's text is printed first). */
 export const TOOLS_REQUIRED_NOTE = 'the catalog has no dynamic tools: it is empty, or all of its tools are static';
 
+/**
+ * A known error's message is one line: a line break inside it can only come
+ * from a quoted value (a case name `x\nerror: forged`), so it is shown
+ * escaped like any other control character instead of starting a line that
+ * could pass for a message of ours.
+ */
+function oneLine(message: string): string {
+  return clipLines(escapeText(message));
+}
+
 /** Prints what went wrong and returns the exit code. */
 export function exitCodeFor(err: unknown, ctx: CliContext): number {
   const s = ctx.errStyle;
@@ -69,7 +79,7 @@ export function exitCodeFor(err: unknown, ctx: CliContext): number {
     return err.exitCode === 0 ? EXIT_OK : EXIT_USAGE;
   }
   if (err instanceof InputError) {
-    ctx.err(`${error} ${clipLines(escapeLines(err.headline))}\n`);
+    ctx.err(`${error} ${oneLine(err.headline)}\n`);
     if (err.excerpt) ctx.err(`${renderExcerpt(err.excerpt, ctx.width).join('\n')}\n`);
     return EXIT_USAGE;
   }
@@ -80,11 +90,11 @@ export function exitCodeFor(err: unknown, ctx: CliContext): number {
     return EXIT_USAGE;
   }
   if (err instanceof UsageError || err instanceof MiddlewareConfigError) {
-    ctx.err(`${error} ${clipLines(escapeLines(err.message))}\n`);
+    ctx.err(`${error} ${oneLine(err.message)}\n`);
     return EXIT_USAGE;
   }
   if (err instanceof AssertionFailure) {
-    ctx.err(`${s.red('fail:')} ${clipLines(escapeLines(err.message))}\n`);
+    ctx.err(`${s.red('fail:')} ${oneLine(err.message)}\n`);
     if (err.details) ctx.err(clipLines(err.details.endsWith('\n') ? err.details : `${err.details}\n`));
     return EXIT_FAILED;
   }

@@ -5,7 +5,7 @@
  */
 import { type Command, Option } from 'commander';
 import { createMiddleware } from '../core/middleware.js';
-import { ToolIndex } from '../core/scorer.js';
+import { ToolIndex } from '../core/index/tool-index.js';
 import { UsageError } from '../errors.js';
 import type { CatalogCache } from '../formats/catalog-cache.js';
 import type { Catalog, CatalogFormat, CatalogTool } from '../formats/types.js';

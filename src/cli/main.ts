@@ -130,9 +130,8 @@ export async function main(argv: string[], io?: CliIo): Promise<number> {
     // A process of its own gets the loaded-catalog cache (src/formats/catalog-cache.ts) unless
     // TOOLSEARCH_CACHE turns it off. The build identity: in the bundle, a hash of everything it is
     // built from (src/build/bundle.mjs); run from tsc's output, this file's content.
-    if (io === undefined && !cache.cacheDisabledByEnv(ctx.io.env)) {
-      setCatalogCache(cache.fileCatalogCache(cache.cacheDirFromEnv(ctx.io.env), () => `${version()} ${buildIdentity()}`));
-    }
+    const cacheDir = io === undefined && !cache.cacheDisabledByEnv(ctx.io.env) ? cache.cacheDirFromEnv(ctx.io.env) : null;
+    if (cacheDir !== null) setCatalogCache(cache.fileCatalogCache(cacheDir, () => `${version()} ${buildIdentity()}`));
     await buildProgram(ctx, version()).parseAsync(argv, { from: 'user' });
     return EXIT_OK;
   } catch (err) {

@@ -9,6 +9,7 @@ import { errorAt, kindName, type Node, type ParsedDocument } from '../formats/no
 import { parseFile } from '../formats/parse.js';
 import type { Limits } from '../formats/read.js';
 import type { LabeledQuery } from './types.js';
+import { quote } from '../errors.js';
 
 /** A labeled query with the positions of its relevant names (for validation against a catalog). */
 interface ParsedQuery extends LabeledQuery {
@@ -66,7 +67,7 @@ export function loadQuerySet(file: string, limits?: Partial<Limits>): QuerySet {
           const name = n.kind === 'string' ? n.value : '';
           if (dynamic.has(name)) continue;
           const why = statics.has(name) ? 'is a static tool (never searched)' : 'is not a tool of the catalog';
-          throw errorAt(doc, n, `relevant tool "${name}" ${why}`);
+          throw errorAt(doc, n, `relevant tool ${quote(name)} ${why}`);
         }
       }
     },

@@ -20,12 +20,13 @@
  *
  * The cache never touches input files. Entries live in
  * `$TOOLSEARCH_CACHE_DIR`, else `$XDG_CACHE_HOME/toolsearch`, else
- * `~/.cache/toolsearch`; the oldest are removed beyond {@link MAX_ENTRIES}.
+ * `~/.cache/toolsearch`, as `catalog-<id>.entry`, read and written through
+ * src/formats/cache-dir.ts (its rules keep another user out); the oldest are
+ * removed beyond {@link MAX_ENTRIES}.
  */
-import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { JsonValue } from '../core/types.js';
-import { privateDir, writeCacheFile } from './cache-dir.js';
+import { CATALOG_ENTRY_NAME, type CacheDir, openCacheDir } from './cache-dir.js';
 import type { CatalogOptions } from './catalog.js';
 import { readInputText } from './input-text.js';
 import { type Limits, resolveLimits } from './read.js';
@@ -147,9 +148,16 @@ export { cacheDirFromEnv, cacheDisabledByEnv } from './cache-dir.js';
  */
 export function fileCatalogCache(dir: string, build: () => string): CatalogCache {
   let buildId: string | null = null;
-  let usable: boolean | undefined;
-  // Checked once, on first use: a directory others can write is not used at all.
-  const inUse = () => (usable ??= privateDir(dir));
+  let opened: CacheDir | null = null;
+  let looked = false;
+  // Opened and checked on first use, and created by the first write (src/formats/cache-dir.ts): a
+  // directory others could write or swap is not used at all.
+  const cacheDir = (create: boolean): CacheDir | null => {
+    if (opened === null && (create || !looked)) opened = openCacheDir(dir, { create });
+    looked = true;
+    return opened;
+  };
+  const entryName = (key: CacheKey) => `catalog-${key.id}.entry`;
   return {
     key(file, text, settings) {
       buildId ??= build();
@@ -157,20 +165,13 @@ export function fileCatalogCache(dir: string, build: () => string): CatalogCache
       return { id: hash64(`${s}\0${resolve(file)}`), settings: s, text };
     },
     get(key, file) {
-      if (!inUse()) return undefined;
-      let data: Buffer;
-      try {
-        data = readFileSync(join(dir, `catalog-${key.id}`));
-      } catch {
-        return undefined;
-      }
-      return decodeEntry(data, file, key);
+      const data = cacheDir(false)?.read(entryName(key));
+      return data === undefined ? undefined : decodeEntry(data, file, key);
     },
     set(key, result) {
-      if (!inUse()) return;
       const data = encodeEntry(result, key);
       if (data === null) return;
-      writeCacheFile(dir, `catalog-${key.id}`, data, { prefix: 'catalog-', keep: MAX_ENTRIES });
+      cacheDir(true)?.write(entryName(key), data, { pattern: CATALOG_ENTRY_NAME, keep: MAX_ENTRIES });
     },
   };
 }

@@ -27,7 +27,7 @@
  * Tools carried by a request body are read like a catalog (a tool named
  * `tool_search` there is the middleware's own tool and is skipped).
  */
-import type { InputError } from '../errors.js';
+import { quote, type InputError } from '../errors.js';
 import { type ArrayNode, errorAt, field, kindName, looseField, type Node, type ObjectNode, type ParsedDocument } from './nodes.js';
 import { parseFile } from './parse.js';
 import { type Limits, resolveLimits } from './read.js';
@@ -105,7 +105,7 @@ function locateMessages(doc: ParsedDocument, format: TranscriptFormat): Located 
     };
     return { items: [item], body: root, key };
   }
-  if (list.kind !== 'array') throw errorAt(doc, list, `"${key}" must be a list, found ${kindName(list)}`);
+  if (list.kind !== 'array') throw errorAt(doc, list, `${quote(key)} must be a list, found ${kindName(list)}`);
   return { items: list.items, body: root, key };
 }
 

@@ -1,26 +1,36 @@
 /**
  * Terminal safety: catalog and transcript text is never written raw to a
  * terminal. Control characters (C0, DEL, C1), line/paragraph separators,
- * bidi embedding/override/isolate controls and lone surrogates are shown as
- * visible escapes, so an ESC sequence or a U+202E in a tool description
- * cannot recolour the screen, move the cursor or reorder what the user reads.
+ * bidi embedding/override/isolate controls and marks, invisible format
+ * characters (zero-width space and joiners, word joiner, invisible operators,
+ * BOM, tag characters, interlinear annotation) and lone surrogates are shown
+ * as visible escapes, so an ESC sequence or a U+202E in a tool description
+ * cannot recolour the screen, move the cursor or reorder what the user reads,
+ * and two names that differ only in an invisible character look different
+ * (and take the columns they are counted for: a ZWJ cannot join two emoji
+ * into one glyph of another width).
  * JSON output is not escaped here: JSON.stringify keeps the text intact.
  */
 
-// C0, DEL, C1, U+2028/U+2029, U+202A–U+202E, U+2066–U+2069, lone surrogates.
+// C0, DEL, C1; U+061C (Arabic letter mark), U+200B–U+200F (zero-width space,
+// ZWNJ, ZWJ, LRM, RLM), U+2028/U+2029, U+202A–U+202E, U+2060–U+2064 (word
+// joiner, invisible operators), U+2066–U+2069, U+FEFF (BOM / zero-width
+// no-break space), U+FFF9–U+FFFB (interlinear annotation); tag characters
+// U+E0000–U+E007F (a surrogate pair: \udb40 + \udc00–\udc7f); lone surrogates.
 const UNSAFE =
-  /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+  /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\ufff9-\ufffb]|\udb40[\udc00-\udc7f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 const SHORT: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
 function escapeChar(c: string): string {
   const short = SHORT[c];
   if (short !== undefined) return short;
-  const code = c.charCodeAt(0);
+  const code = c.codePointAt(0)!;
+  if (code > 0xffff) return `\\u{${code.toString(16)}}`;
   return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
 }
 
-/** Every unsafe character shown as an escape (`\x1b`, `\u202e`, `\n`); names and other exact text. */
+/** Every unsafe character shown as an escape (`\x1b`, `\u202e`, `\u{e0041}`, `\n`); names and other exact text. */
 export function escapeText(s: string): string {
   return s.replace(UNSAFE, escapeChar);
 }

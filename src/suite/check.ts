@@ -6,6 +6,7 @@
 import type { JsonValue, ToolIndex, ToolSearchOutcome } from '../core/index.js';
 import type { SimulationReport } from '../simulate/report.js';
 import type { Failure, ListAt, NameRef, ResultExpectations, SimulateCase, ToolStanding } from './types.js';
+import { quote } from '../errors.js';
 
 function failure(expectation: string, message: string, expected: JsonValue, actual: JsonValue, standings: ToolStanding[] = [], notes: string[] = []): Failure {
   return { expectation, message, expected, actual, standings, notes };
@@ -47,14 +48,14 @@ export function checkResult(e: ResultExpectations, outcome: ToolSearchOutcome, i
     if (e.error === undefined) {
       out.push(failure('error', `the search returned an error: ${outcome.error}`, null, outcome.error));
     } else if (!outcome.error.includes(e.error)) {
-      out.push(failure('error', `expected an error containing "${e.error}", got: ${outcome.error}`, e.error, outcome.error));
+      out.push(failure('error', `expected an error containing ${quote(e.error)}, got: ${outcome.error}`, e.error, outcome.error));
     }
     // The other expectations are about results, which an error does not have.
     return out;
   }
   const got = outcome.matches;
   if (e.error !== undefined) {
-    out.push(failure('error', `expected an error containing "${e.error}", got ${got.length} result${got.length === 1 ? '' : 's'}`, e.error, [...got]));
+    out.push(failure('error', `expected an error containing ${quote(e.error)}, got ${got.length} result${got.length === 1 ? '' : 's'}`, e.error, [...got]));
   }
   if (e.includes) {
     const missing = e.includes.filter((n) => !got.includes(n.name));

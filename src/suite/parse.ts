@@ -6,7 +6,7 @@
  */
 import { dirname, isAbsolute, join } from 'node:path';
 import type { Mode } from '../core/index.js';
-import type { SourceLocation } from '../errors.js';
+import { quote, type SourceLocation } from '../errors.js';
 import { errorAt, formatLocation, kindName, locate, toJsonValue, type Node, type ObjectNode, type ParsedDocument } from '../formats/nodes.js';
 import { parseFile } from '../formats/parse.js';
 import type { Limits } from '../formats/read.js';
@@ -62,7 +62,7 @@ function suggest(key: string, known: readonly string[]): string {
     .map((k) => ({ k, d: distance(lower, k) }))
     .filter((x) => x.d <= Math.max(1, Math.floor(x.k.length / 3)) || x.k.startsWith(lower) || lower.startsWith(x.k))
     .sort((a, b) => a.d - b.d)[0];
-  return best ? ` (did you mean "${best.k}"?)` : '';
+  return best ? ` (did you mean ${quote(best.k)}?)` : '';
 }
 
 /** Reads and validates one suite file. */
@@ -92,7 +92,7 @@ export class SuiteParser {
         const known = suggestFrom.includes(m.key);
         this.fail(
           m.keyOffset,
-          known ? `"${m.key}" does not apply to ${where}` : `unknown key "${m.key}" in ${where}${suggest(m.key, suggestFrom)}`,
+          known ? `${quote(m.key)} does not apply to ${where}` : `unknown key ${quote(m.key)} in ${where}${suggest(m.key, suggestFrom)}`,
         );
       }
     }
@@ -117,7 +117,7 @@ export class SuiteParser {
 
   private choice<T extends string>(node: Node, what: string, choices: readonly T[]): T {
     const s = this.string(node, what);
-    if (!(choices as readonly string[]).includes(s)) this.fail(node, `${what} must be one of ${choices.join(', ')}, not "${s}"`);
+    if (!(choices as readonly string[]).includes(s)) this.fail(node, `${what} must be one of ${choices.join(', ')}, not ${quote(s)}`);
     return s as T;
   }
 
@@ -175,7 +175,7 @@ export class SuiteParser {
     const cases = casesNode.items.map((item, index) => {
       const c = this.testCase(item, index, catalog);
       const first = seen.get(c.name);
-      if (first) this.fail(this.object(item, 'a case').members.get('name')!.value, `duplicate case name "${c.name}" (first at ${formatLocation(this.at(first))})`);
+      if (first) this.fail(this.object(item, 'a case').members.get('name')!.value, `duplicate case name ${quote(c.name)} (first at ${formatLocation(this.at(first))})`);
       seen.set(c.name, item);
       return c;
     });
@@ -193,7 +193,7 @@ export class SuiteParser {
     const nameNode = obj.members.get('name')?.value;
     if (!nameNode) this.fail(obj, `case ${index + 1} needs a "name"`);
     const name = this.string(nameNode, 'name');
-    const where = `case "${name}"`;
+    const where = `case ${quote(name)}`;
     const inputs = INPUT_KEYS.filter((k) => obj.members.has(k));
     if (inputs.length === 0) this.fail(obj, `${where} needs one of: query, args (a search), select, transcript (a simulation)`);
     if (inputs.length > 1) this.fail(obj.members.get(inputs[1]!)!.keyOffset, `${where} has both "${inputs[0]}" and "${inputs[1]}": give one`);
@@ -308,7 +308,7 @@ export class SuiteParser {
 
   private simulateCase(obj: ObjectNode, base: Omit<SimulateCase, 'kind' | 'transcript' | 'transcriptOffset' | 'format' | 'mode' | 'static' | 'expect'>): SimulateCase {
     const get = (k: string): Node | undefined => obj.members.get(k)?.value;
-    const where = `case "${base.name}"`;
+    const where = `case ${quote(base.name)}`;
     const transcriptNode = get('transcript')!;
     const transcript = this.resolve(this.string(transcriptNode, 'transcript'));
     const fmt = get('format');

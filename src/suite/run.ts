@@ -17,7 +17,7 @@ import {
   type ToolIndex,
   type ToolSearchOutcome,
 } from '../core/index.js';
-import { InputError } from '../errors.js';
+import { InputError, quote } from '../errors.js';
 import { loadCatalogFiles, loadTranscriptFile } from '../formats/index.js';
 import { errorAt, type ParsedDocument } from '../formats/nodes.js';
 import { parseFile, parseText } from '../formats/parse.js';
@@ -29,6 +29,7 @@ import { checkResult, checkSimulation } from './check.js';
 import { distance, SuiteParser } from './parse.js';
 import type { CaseResult, CatalogRef, Failure, NameRef, SearchGot, SimulateCase, Suite, SuiteCase, SuiteResult, TestReport } from './types.js';
 import { writeFileAtomic } from '../report/atomic.js';
+import type { RunInput } from '../report/output.js';
 import { applyExactUpdates, type ExactUpdate } from './update.js';
 
 export interface RunOptions {
@@ -37,6 +38,13 @@ export interface RunOptions {
   readonly limits?: Partial<Limits>;
   /** Time allowed per live MCP server of an `mcp:` catalog, in milliseconds (default 30 000; {@link runSuitesAsync} only). */
   readonly mcpTimeoutMs?: number;
+  /**
+   * Told of every file the run reads, as soon as it is known: each suite
+   * before it is read, then the catalog files and transcripts it names, all
+   * before any server starts or case runs. The CLI checks its outputs here
+   * (src/report/output.ts); an error thrown stops the run.
+   */
+  readonly onInput?: (input: RunInput) => void;
 }
 
 /** A catalog ready for cases: the loaded data and the reference's index over its dynamic tools. */
@@ -180,8 +188,8 @@ function checkNames(doc: ParsedDocument, refs: readonly NameRef[], known: Readon
   for (const r of refs) {
     if (known.has(r.name)) continue;
     const msg = staticNames.has(r.name)
-      ? `${where}: "${r.name}" is a static tool; static tools are never searched`
-      : `${where}: "${r.name}" is not a tool of the catalog${suggestion(r.name, known)}`;
+      ? `${where}: ${quote(r.name)} is a static tool; static tools are never searched`
+      : `${where}: ${quote(r.name)} is not a tool of the catalog${suggestion(r.name, known)}`;
     throw errorAt(doc, r.offset, msg);
   }
 }
@@ -202,7 +210,7 @@ type Prepared =
 
 function prepare(inputs: Inputs, { suite, doc }: LoadedSuite): Prepared[] {
   return suite.cases.map((c): Prepared => {
-    const where = `case "${c.name}"`;
+    const where = `case ${quote(c.name)}`;
     if (c.kind !== 'simulate') {
       const cat = inputs.catalog(c.catalog!, doc);
       const dynamic = new Set(cat.index.tools().map((t) => t.name));
@@ -309,6 +317,30 @@ export function loadSuite(file: string, limits?: Partial<Limits>): LoadedSuite {
   return { suite: new SuiteParser(doc).suite(), doc };
 }
 
+/** The files a suite names (catalog files and transcripts; live MCP servers are no file). */
+export function suiteInputs(suite: Suite): RunInput[] {
+  const out: RunInput[] = [];
+  const catalog = (ref: CatalogRef | null) => {
+    for (const f of ref?.files ?? []) if (!isMcpSpec(f)) out.push({ kind: 'catalog', path: f });
+  };
+  catalog(suite.catalog);
+  for (const c of suite.cases) {
+    catalog(c.catalog);
+    if (c.kind === 'simulate') out.push({ kind: 'transcript', path: c.transcript });
+  }
+  return out;
+}
+
+/** Loads the suites in order, telling `onInput` of each file as soon as it is known. */
+function loadSuites(files: readonly string[], options: RunOptions): LoadedSuite[] {
+  return files.map((f) => {
+    options.onInput?.({ kind: 'suite', path: f });
+    const l = loadSuite(f, options.limits);
+    if (options.onInput) for (const i of suiteInputs(l.suite)) options.onInput(i);
+    return l;
+  });
+}
+
 /**
  * Runs suite files (already expanded from globs), in order. Catalogs that
  * name a live MCP server (`catalog: "mcp:npx -y some-server"`) need
@@ -317,7 +349,7 @@ export function loadSuite(file: string, limits?: Partial<Limits>): LoadedSuite {
 export function runSuites(files: readonly string[], options: RunOptions = {}): TestReport {
   const started = performance.now();
   const inputs = new Inputs(options.limits);
-  const loaded = files.map((f) => loadSuite(f, options.limits));
+  const loaded = loadSuites(files, options);
   return runLoaded(inputs, loaded, options, started);
 }
 
@@ -330,7 +362,7 @@ export function runSuites(files: readonly string[], options: RunOptions = {}): T
 export async function runSuitesAsync(files: readonly string[], options: RunOptions = {}): Promise<TestReport> {
   const started = performance.now();
   const inputs = new Inputs(options.limits);
-  const loaded = files.map((f) => loadSuite(f, options.limits));
+  const loaded = loadSuites(files, options);
   await inputs.readServers(loaded, options.mcpTimeoutMs);
   return runLoaded(inputs, loaded, options, started);
 }

@@ -224,7 +224,7 @@ describe.concurrent('simulate', () => {
 
   it('--static naming a tool that is not in the catalog is bad input', async ({ expect }) => {
     const r = await run(['simulate', '--no-tokens', CHAT, '-c', SMALL, '--static', 'nope']);
-    expect(r.stderr).toBe('error: --static names a tool that is not in the catalog: nope\n');
+    expect(r.stderr).toBe('error: --static names a tool that is not in the catalog: "nope"\n');
     expect(r.code).toBe(2);
   });
 

@@ -87,10 +87,11 @@ export function tempDir(prefix = 'toolsearch-hardening-'): { dir: string; file: 
 
 /**
  * What a terminal could interpret: C0 controls except the line feed, DEL, C1
- * controls, bidi embedding/override/isolate controls, line and paragraph
- * separators.
+ * controls, bidi embedding/override/isolate controls and marks, line and
+ * paragraph separators, invisible format characters (issue 14, finding 13).
  */
-export const UNSAFE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+export const UNSAFE =
+  /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/;
 
 /** A stack frame or Node's internals. */
 export const STACK = /\bat .*\(.*:\d+:\d+\)|node:internal|^\s+at [^\n]*:\d+:\d+$/m;

@@ -4,6 +4,7 @@ import type { CliContext } from '../context.js';
 import { addCatalogOptions, loadCatalog, type CatalogFlags } from '../inputs.js';
 import { SCORER_NAMES as SCORERS, type ScorerName } from '../../eval/scorers/types.js';
 import { parsePositiveInt } from '../options.js';
+import { quote } from '../../errors.js';
 
 interface EvalFlags extends CatalogFlags {
   readonly scorers: ScorerName[];
@@ -20,7 +21,7 @@ function parseScorers(value: string): ScorerName[] {
     .filter((s) => s !== '');
   if (names.length === 0) throw new InvalidArgumentError(`expected scorer names: ${SCORERS.join(', ')}.`);
   for (const n of names) {
-    if (!(SCORERS as readonly string[]).includes(n)) throw new InvalidArgumentError(`unknown scorer "${n}"; the scorers are ${SCORERS.join(', ')}.`);
+    if (!(SCORERS as readonly string[]).includes(n)) throw new InvalidArgumentError(`unknown scorer ${quote(n)}; the scorers are ${SCORERS.join(', ')}.`);
   }
   return [...new Set(names)] as ScorerName[];
 }
@@ -64,7 +65,7 @@ export function evalCommand(ctx: CliContext): Command {
     .addOption(new Option('--field <field>', 'which text the scorers receive: the query, or the user request').choices(['query', 'request']).default('query'))
     .addOption(new Option('--misses <n>', 'misses listed per scorer in the human report (0: none)').argParser(parseCount).default(10))
     .option('--json', 'print the full report as JSON (every miss, every ranking)')
-    .option('--html <file>', 'also write the report as one self-contained HTML file (chart, misses with top results)')
+    .option('--html <file>', 'also write the report as one self-contained HTML file: chart, misses with top results (- for stdout, then the page only)')
     .addHelpText('after', EXAMPLES)
     .action(async (labeled: string, flags: EvalFlags) => {
       await runEval(ctx, labeled, flags);
@@ -74,6 +75,10 @@ export function evalCommand(ctx: CliContext): Command {
 async function runEval(ctx: CliContext, labeled: string, flags: EvalFlags): Promise<void> {
   const { loadQuerySet } = await import('../../eval/queries.js');
   const { UsageError } = await import('../../errors.js');
+  // An output that is an input of the run is refused before anything runs (src/report/output.ts).
+  const inputs = [{ kind: 'labeled queries', path: labeled }, ...(flags.catalog ?? []).map((path) => ({ kind: 'catalog', path }))];
+  const html = flags.html !== undefined ? { option: '--html', path: flags.html } : null;
+  if (html) (await import('../../report/output.js')).checkOutputs([html], inputs);
   const catalog = await loadCatalog(flags, (m) => ctx.warn(m));
   const set = loadQuerySet(labeled);
   const dynamic = catalog.tools.filter((t) => !t.static);
@@ -92,9 +97,11 @@ async function runEval(ctx: CliContext, labeled: string, flags: EvalFlags): Prom
     catalogSource: catalog.sources.map((s) => s.file).join(', '),
     queriesFile: labeled,
   });
-  if (flags.html !== undefined) {
-    const [{ renderEvalHtml }, { writeReportFile }] = await Promise.all([import('../../report/html/eval.js'), import('../../report/output.js')]);
-    writeReportFile(flags.html, renderEvalHtml(report), [labeled, ...(flags.catalog ?? [])]);
+  if (html) {
+    const [{ renderEvalHtml }, { writeOutput }] = await Promise.all([import('../../report/html/eval.js'), import('../../report/output.js')]);
+    writeOutput(html, renderEvalHtml(report), inputs, (t) => ctx.out(t));
+    // `--html -`: the page is the output.
+    if (html.path === '-') return;
   }
   if (flags.json) {
     const { safeJson } = await import('../../report/json.js');

@@ -7,6 +7,7 @@ import { escapeText } from '../../render/escape.js';
 import { renderSimulation, visibilityRanges } from '../../render/simulate.js';
 import type { SearchOutcome, SimulationReport } from '../../simulate/report.js';
 import { withoutDetails } from '../../simulate/strip.js';
+import type { RunInput, RunOutput } from '../../report/output.js';
 import type { CliContext } from '../context.js';
 import { addCatalogOptions, loadCatalog, type CatalogFlags } from '../inputs.js';
 import { parseNameList } from '../options.js';
@@ -93,7 +94,7 @@ export function simulateCommand(ctx: CliContext): Command {
     .option('--expect-same', 'exit 1 when a replayed search differs from the recording (implies --replay)')
     .option('--fail-on-violation', 'exit 1 when a violation (not a warning) is found')
     .option('--json', 'print the report as JSON')
-    .option('--html <file>', 'also write the report as one self-contained HTML file')
+    .option('--html <file>', 'also write the report as one self-contained HTML file (- for stdout, then the page only)')
     .option('--no-tokens', 'skip token and prompt-cache accounting (faster on long transcripts)')
     .addOption(new Option('--tokenizer <encoding>', 'tokenizer for the token estimates (gpt-tokenizer)').choices(ENCODING_CHOICES).default('o200k_base'))
     .addOption(new Option('--tool-format <format>', 'serialize offered tools as an OpenAI tools array or in Anthropic\'s shape').choices(TOOL_FORMAT_CHOICES).default('openai'))
@@ -101,9 +102,15 @@ export function simulateCommand(ctx: CliContext): Command {
     .addHelpText('after', EXAMPLES)
     .action(async (file: string, flags: SimulateFlags) => {
       if (flags.tui) return runTui(ctx, file, flags);
+      // An output that is an input of the run is refused before anything runs (src/report/output.ts).
+      const inputs = [{ kind: 'transcript', path: file }, ...(flags.catalog ?? []).map((path) => ({ kind: 'catalog', path }))];
+      const html = flags.html !== undefined ? { option: '--html', path: flags.html } : null;
+      if (html) (await import('../../report/output.js')).checkOutputs([html], inputs);
       const report = await runSimulate(ctx, file, flags);
       const replay = flags.replay === true || flags.expectSame === true;
-      if (flags.html !== undefined) await writeHtml(flags.html, report, [file, ...(flags.catalog ?? [])]);
+      if (html) await writeHtml(ctx, html, report, inputs);
+      // `--html -`: the page is the output.
+      if (html?.path === '-') return check(report, flags);
       if (flags.json) ctx.json(withoutDetails(report));
       else ctx.lines(renderSimulation(report, { width: ctx.width, style: ctx.outStyle, replay }));
       check(report, flags);
@@ -112,9 +119,9 @@ export function simulateCommand(ctx: CliContext): Command {
 }
 
 /** Writes the HTML report through the shared output writer (atomic; an input of the run is never overwritten). */
-async function writeHtml(out: string, report: SimulationReport, inputs: readonly string[]): Promise<void> {
-  const [{ renderSimulationHtml }, { writeReportFile }] = await Promise.all([import('../../report/html/simulate.js'), import('../../report/output.js')]);
-  writeReportFile(out, renderSimulationHtml(report), inputs);
+async function writeHtml(ctx: CliContext, output: RunOutput, report: SimulationReport, inputs: readonly RunInput[]): Promise<void> {
+  const [{ renderSimulationHtml }, { writeOutput }] = await Promise.all([import('../../report/html/simulate.js'), import('../../report/output.js')]);
+  writeOutput(output, renderSimulationHtml(report), inputs, (t) => ctx.out(t));
 }
 
 async function loadInputs(ctx: CliContext, file: string, flags: SimulateFlags): Promise<{ transcript: Transcript; catalog: Catalog | null }> {
@@ -145,7 +152,7 @@ async function runTui(ctx: CliContext, file: string, flags: SimulateFlags): Prom
 
 async function runSimulate(ctx: CliContext, file: string, flags: SimulateFlags): Promise<SimulationReport> {
   const { transcript, catalog } = await loadInputs(ctx, file, flags);
-  const { simulate, simulationTools } = await import('../../simulate/engine.js');
+  const { simulateWithTokens } = await import('../../simulate/with-tokens.js');
   const options = {
     transcript,
     catalog,
@@ -154,18 +161,7 @@ async function runSimulate(ctx: CliContext, file: string, flags: SimulateFlags):
     replay: flags.replay === true || flags.expectSame === true,
     details: flags.html !== undefined,
   };
-  const report = simulate(options);
-  if (!flags.tokens) return report;
-  // Token and cache accounting; the other mode is simulated too, so the cache
-  // summary can weigh default mode against model-native mode.
-  const { tokenAccountingForReport, withTokens } = await import('../../tokens/report.js');
-  const other = simulate({ ...options, mode: flags.mode === 'default' ? 'native' : 'default', replay: false, details: false });
-  const tokens = await tokenAccountingForReport(report, simulationTools(options), {
-    encoding: flags.tokenizer,
-    toolFormat: flags.toolFormat,
-    otherMode: other,
-  });
-  return withTokens(report, tokens);
+  return simulateWithTokens(options, flags.tokens ? { encoding: flags.tokenizer, toolFormat: flags.toolFormat } : null);
 }
 
 /** How a recorded search result differs from the fresh one, in one line. */

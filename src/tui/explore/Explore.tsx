@@ -6,7 +6,7 @@
  */
 import { Box, useApp, useInput, type Key } from 'ink';
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState, type ReactElement } from 'react';
-import type { ToolIndex } from '../../core/scorer.js';
+import type { ToolIndex } from '../../core/index/tool-index.js';
 import { LinesView, LineView, ThemeContext } from '../LinesView.js';
 import { helpMetrics, helpWindow } from '../help.js';
 import { isQuitKey } from '../keys.js';
