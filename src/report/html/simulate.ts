@@ -259,7 +259,7 @@ function tokensSection(r: SimulationReport): Html | null {
     'section',
     { id: 'tokens', class: 'tokens' },
     h('h2', null, 'Tokens per call'),
-    h('p', { class: 'muted' }, `Tool tokens at each call with tool search, against all ${r.catalog.dynamic + r.catalog.static} tools up front. ${tk.note}.`),
+    h('p', { class: 'muted' }, `Tool tokens at each call with tool search, against all ${r.catalog.dynamic + r.catalog.static} tools up front (${tk.note}).`),
     h(
       'div',
       { class: 'scroll' },
