@@ -9,6 +9,7 @@ import type { CliContext } from './context.js';
 import { searchCommand } from './commands/search.js';
 import { selectCommand } from './commands/select.js';
 import { simulateCommand } from './commands/simulate.js';
+import { aggregateCommand } from './commands/aggregate.js';
 import { testCommand } from './commands/test.js';
 import { evalCommand } from './commands/eval.js';
 import { lintCommand } from './commands/lint.js';
@@ -21,6 +22,7 @@ export const COMMANDS: readonly CommandFactory[] = [
   searchCommand,
   selectCommand,
   simulateCommand,
+  aggregateCommand,
   testCommand,
   evalCommand,
   lintCommand,

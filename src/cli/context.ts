@@ -6,6 +6,8 @@
  */
 import { colorEnabled, createStyle, type Style } from '../render/color.js';
 import { clipLines, escapeLines } from '../render/escape.js';
+import type { CatalogCache } from '../formats/catalog-cache.js';
+import type { Limits } from '../formats/read.js';
 import { safeJson } from '../report/json.js';
 
 /** A writable text stream, as much of it as the CLI uses. */
@@ -28,6 +30,10 @@ export const DEFAULT_WIDTH = 100;
 export class CliContext {
   /** Set from the global `--no-color` flag before a command runs. */
   noColorFlag = false;
+  /** Input limits for every load of this run (from `TOOLSEARCH_MAX_*`; unset fields are the defaults). */
+  limits: Partial<Limits> = {};
+  /** The loaded-catalog cache of this run, or null (a process of its own has one unless turned off). */
+  catalogCache: CatalogCache | null = null;
   private outStyleCache: Style | null = null;
   private errStyleCache: Style | null = null;
 

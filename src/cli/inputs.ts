@@ -7,8 +7,9 @@ import { type Command, Option } from 'commander';
 import { createMiddleware } from '../core/middleware.js';
 import { ToolIndex } from '../core/index/tool-index.js';
 import { UsageError } from '../errors.js';
-import type { CatalogCache } from '../formats/catalog-cache.js';
+import type { CliContext } from './context.js';
 import type { Catalog, CatalogFormat, CatalogTool } from '../formats/types.js';
+import type { SearchScope } from '../search/report.js';
 import { collect } from './options.js';
 
 export const CATALOG_FORMATS = ['auto', 'toolsearch', 'openai', 'anthropic', 'mcp', 'eino', 'request'] as const;
@@ -23,13 +24,6 @@ export interface CatalogFlags {
   readonly cache?: boolean;
 }
 
-/** The loaded-catalog cache the host set up (the CLI process sets one; in-process callers run without). */
-let catalogCache: CatalogCache | null = null;
-
-/** Sets (or, with null, removes) the cache {@link loadCatalog} uses for catalog files. */
-export function setCatalogCache(cache: CatalogCache | null): void {
-  catalogCache = cache;
-}
 
 /** `--mcp-timeout <seconds>`: flags, description and default, for every command that reads mcp: catalogs. */
 export const MCP_TIMEOUT_OPTION = ['--mcp-timeout <seconds>', 'timeout for mcp: catalogs (start, initialize and every page)', '30'] as const;
@@ -58,7 +52,7 @@ export function addCatalogOptions(cmd: Command, what: string): Command {
 }
 
 /** Loads and merges the catalogs named by the flags; the loader's warnings go to `warn`. */
-export async function loadCatalog(flags: CatalogFlags, warn: (message: string) => void): Promise<Catalog> {
+export async function loadCatalog(ctx: CliContext, flags: CatalogFlags): Promise<Catalog> {
   const files = flags.catalog ?? [];
   if (files.length === 0) throw new UsageError('a catalog is required: -c, --catalog <file>');
   if (flags.prefix !== undefined && !/^[^\s\p{Cc}]+$/u.test(flags.prefix)) {
@@ -71,6 +65,7 @@ export async function loadCatalog(flags: CatalogFlags, warn: (message: string) =
     const { loadCatalogSpecs } = await import('../mcp/catalog-spec.js');
     catalog = await loadCatalogSpecs(files, {
       format: flags.catalogFormat ?? 'auto',
+      limits: ctx.limits,
       timeoutMs,
       ...(flags.prefix !== undefined ? { prefix: flags.prefix } : {}),
     });
@@ -78,23 +73,16 @@ export async function loadCatalog(flags: CatalogFlags, warn: (message: string) =
     const { loadCatalogFilesLazily } = await import('../formats/catalog-cache.js');
     catalog = await loadCatalogFilesLazily(files, {
       format: flags.catalogFormat ?? 'auto',
+      limits: ctx.limits,
       ...(flags.prefix !== undefined ? { prefix: flags.prefix } : {}),
-      cache: flags.cache === false ? null : catalogCache,
+      cache: flags.cache === false ? null : ctx.catalogCache,
     });
   }
-  for (const w of catalog.warnings ?? []) warn(w);
+  for (const w of catalog.warnings ?? []) ctx.warn(w);
   return catalog;
 }
 
-/** A catalog ready to search: its dynamic and static tools, and the index a search runs over. */
-export interface SearchScope {
-  readonly dynamic: readonly CatalogTool[];
-  readonly static: readonly CatalogTool[];
-  /** Dynamic tools only (the reference), or every tool with `--all`. */
-  readonly index: ToolIndex;
-  readonly all: boolean;
-  readonly byName: ReadonlyMap<string, CatalogTool>;
-}
+export type { SearchScope } from '../search/report.js';
 
 /**
  * Splits a catalog and builds the index. The reference's construction rules

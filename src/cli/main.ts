@@ -119,19 +119,17 @@ export async function main(argv: string[], io?: CliIo): Promise<number> {
   }
   try {
     // Loaded together: one round of module loading instead of one per import.
-    const [{ limitsFromEnv }, { setHostLimits }, cache, { setCatalogCache }, { buildProgram }] = await Promise.all([
+    const [{ limitsFromEnv }, cache, { buildProgram }] = await Promise.all([
       import('./limits.js'),
-      import('../formats/read.js'),
       import('../formats/catalog-cache.js'),
-      import('./inputs.js'),
       import('./program.js'),
     ]);
-    setHostLimits(limitsFromEnv(ctx.io.env));
+    ctx.limits = limitsFromEnv(ctx.io.env);
     // A process of its own gets the loaded-catalog cache (src/formats/catalog-cache.ts) unless
     // TOOLSEARCH_CACHE turns it off. The build identity: in the bundle, a hash of everything it is
     // built from (src/build/bundle.mjs); run from tsc's output, this file's content.
     const cacheDir = io === undefined && !cache.cacheDisabledByEnv(ctx.io.env) ? cache.cacheDirFromEnv(ctx.io.env) : null;
-    if (cacheDir !== null) setCatalogCache(cache.fileCatalogCache(cacheDir, () => `${version()} ${buildIdentity()}`));
+    if (cacheDir !== null) ctx.catalogCache = cache.fileCatalogCache(cacheDir, () => `${version()} ${buildIdentity()}`);
     await buildProgram(ctx, version()).parseAsync(argv, { from: 'user' });
     return EXIT_OK;
   } catch (err) {

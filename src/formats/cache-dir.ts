@@ -1,8 +1,8 @@
 /**
  * Where toolsearch keeps its caches (loaded catalogs, and the CLI's compiled
- * code: see src/cli/boot.ts), how it reads and writes them safely, and the
+ * code: see src/cli/start.ts), how it reads and writes them safely, and the
  * switch that turns them off. Kept apart from catalog-cache.ts so that the
- * boot loader needs nothing else.
+ * start module needs nothing else.
  *
  * The rules (README, "Security model"), each enforced here and nowhere else:
  * - A cache directory is used only when it is the user's own and nobody else
@@ -107,7 +107,9 @@ const TAG_TEXT = `${CACHEDIR_SIGNATURE}\n# This file is a cache directory tag cr
 export const CATALOG_ENTRY_NAME = /^catalog-[0-9a-f]{16}(?:\.entry)?$/;
 export const CODE_CACHE_NAME = /^code-[\w.-]+-[0-9]+-[0-9]+-v[0-9]+\.[0-9]+\.[0-9]+-\w+\.bin$/;
 const TEMPORARY_NAME = /^\.(?:catalog-[0-9a-f]{16}\.entry|code-[\w.-]+-[0-9]+-[0-9]+-v[0-9]+\.[0-9]+\.[0-9]+-\w+\.bin|CACHEDIR\.TAG)\.[0-9a-f]{16}\.tmp$/;
-const OWN_NAMES = [CATALOG_ENTRY_NAME, CODE_CACHE_NAME, TEMPORARY_NAME];
+/** The subdirectory of Node's compile cache (src/cli/start.ts): Node writes the files inside it. */
+export const COMPILE_CACHE_SUBDIR = 'compiled';
+const OWN_NAMES = [CATALOG_ENTRY_NAME, CODE_CACHE_NAME, TEMPORARY_NAME, /^compiled$/];
 
 /** A temporary older than this is one a killed process left behind: pruning removes it. */
 const STALE_TEMPORARY_MS = 10 * 60 * 1000;
@@ -192,6 +194,13 @@ export interface CacheDir {
   write(name: string, data: Buffer, prune: { readonly pattern: RegExp; readonly keep: number }): boolean;
   /** Removes the file `name` (a damaged entry); no error when it is gone. */
   remove(name: string): void;
+  /**
+   * The real path of the subdirectory `name` (one of toolsearch's names, e.g.
+   * {@link COMPILE_CACHE_SUBDIR}), made 0700 when missing, for a cache that
+   * writes its own files; null when this directory is not ours or the
+   * subdirectory may not be used (the same rules as this directory).
+   */
+  subdir(name: string): string | null;
   /** Closes the directory's handle. */
   close(): void;
 }
@@ -260,6 +269,19 @@ class OpenedCacheDir implements CacheDir {
     } catch {
       // already gone
     }
+  }
+
+  subdir(name: string): string | null {
+    if (!plainName(name) || !OWN_NAMES.some((re) => re.test(name)) || !this.isTagged() || !this.stillOurs()) return null;
+    try {
+      mkdirSync(this.at(name), { mode: 0o700 });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return null;
+    }
+    const sub = openChecked(join(this.path, name), false);
+    if (sub === null) return null;
+    sub.close();
+    return sub.path;
   }
 
   /** Whether this directory is marked as ours (its tag written now when it holds nothing but our files). */

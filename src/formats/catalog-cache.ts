@@ -27,7 +27,7 @@
 import { resolve } from 'node:path';
 import type { JsonValue } from '../core/types.js';
 import { CATALOG_ENTRY_NAME, type CacheDir, openCacheDir } from './cache-dir.js';
-import type { CatalogOptions } from './catalog.js';
+import type { CatalogFileResult, CatalogOptions, CatalogText, loadCatalogTexts } from './catalog.js';
 import { readInputText } from './input-text.js';
 import { type Limits, resolveLimits } from './read.js';
 import type { Catalog, CatalogFormat, CatalogTool } from './types.js';
@@ -39,12 +39,7 @@ export const MAX_ENTRIES = 64;
 /** Files larger than this (in UTF-16 code units of text) are not cached: parsing JSON that size is as fast as reading an entry. */
 export const MAX_CACHED_TEXT = 16 * 1024 * 1024;
 
-/** What one catalog file loads to (see `readCatalogDocument`). */
-export interface CatalogFileResult {
-  readonly tools: CatalogTool[];
-  readonly format: CatalogFormat;
-  readonly warnings: string[];
-}
+export type { CatalogFileResult } from './catalog.js';
 
 /** What an entry is made from, and where it is kept. */
 export interface CacheKey {
@@ -189,14 +184,15 @@ export function hash64(s: string): string {
   return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
 }
 
+/** Options of the cached loaders: the loader's, and the cache (null: parse every file). */
+export interface CachedCatalogOptions extends CatalogOptions {
+  readonly cache: CatalogCache | null;
+}
+
 /** A catalog file as read, with what the cache knows of it (see {@link lookUpCatalogFiles}). */
-export interface CatalogInput {
-  readonly file: string;
-  readonly text: string;
+export interface CatalogInput extends CatalogText {
   /** The cache key, or null when the file is not cached. */
   readonly key: CacheKey | null;
-  /** The cached result, when the cache holds one. */
-  readonly hit: CatalogFileResult | undefined;
 }
 
 /**
@@ -204,33 +200,54 @@ export interface CatalogInput {
  * loaded here: when every file is a hit, {@link loadCatalogFilesLazily} builds
  * the catalog without them.
  */
-export function lookUpCatalogFiles(files: readonly string[], options: CatalogOptions): CatalogInput[] {
-  const cache = options.cache ?? null;
+export function lookUpCatalogFiles(files: readonly string[], options: CachedCatalogOptions): CatalogInput[] {
+  const { cache } = options;
   return files.map((file) => {
     const text = readInputText(file, options.limits);
-    if (!cache || text.length > MAX_CACHED_TEXT) return { file, text, key: null, hit: undefined };
+    if (!cache || text.length > MAX_CACHED_TEXT) return { file, text, key: null };
     const key = cache.key(file, text, { format: options.format ?? 'auto', prefix: options.prefix, limits: resolveLimits(options.limits) });
-    return { file, text, key, hit: cache.get(key, file) };
+    return { file, text, key, known: cache.get(key, file) };
   });
 }
 
 /**
- * `loadCatalogFiles` for hosts that can wait: when the cache holds every file
- * (and no name is defined twice), the catalog is built without loading the
- * parsers at all; otherwise they are loaded and the misses parsed.
+ * The loader (`loadCatalogTexts` of catalog.ts, passed in so that this module
+ * needs no parser) with the cache around it: hits are not parsed, misses are
+ * parsed and stored.
  */
-export async function loadCatalogFilesLazily(files: readonly string[], options: CatalogOptions): Promise<Catalog> {
+export function loadCatalogFilesCached(files: readonly string[], options: CachedCatalogOptions, load: typeof loadCatalogTexts): Catalog {
+  const { cache, ...loaderOptions } = options;
+  return load(lookUpCatalogFiles(files, options), loaderOptions, storeIn(cache));
+}
+
+/** Stores what the loader parsed for a file the cache could hold. */
+function storeIn(cache: CatalogCache | null): (input: CatalogText, result: CatalogFileResult) => void {
+  return (input, result) => {
+    const key = (input as Partial<CatalogInput>).key;
+    if (key) cache?.set(key, result);
+  };
+}
+
+/**
+ * Loading for hosts that can wait (the CLI): when the cache holds every file
+ * (and no name is defined twice), the catalog is built without loading the
+ * loader and its parsers at all; otherwise they are loaded and the misses
+ * parsed.
+ */
+export async function loadCatalogFilesLazily(files: readonly string[], options: CachedCatalogOptions): Promise<Catalog> {
   const inputs = lookUpCatalogFiles(files, options);
-  if (inputs.every((i) => i.hit)) {
-    const tools = inputs.flatMap((i) => i.hit!.tools);
+  if (inputs.every((i) => i.known)) {
+    const tools = inputs.flatMap((i) => i.known!.tools);
     if (new Set(tools.map((t) => t.name)).size === tools.length) {
       return {
         tools,
-        sources: inputs.map((i) => ({ file: i.file, format: i.hit!.format })),
-        warnings: inputs.flatMap((i) => i.hit!.warnings),
+        sources: inputs.map((i) => ({ file: i.file, format: i.known!.format })),
+        warnings: inputs.flatMap((i) => i.known!.warnings),
       };
     }
   }
-  const { loadCatalogInputs } = await import('./catalog.js');
-  return loadCatalogInputs(inputs, options);
+  // The layer below, loaded only now: it brings the parsers (the yaml library among them).
+  const { loadCatalogTexts } = await import('./catalog.js');
+  const { cache, ...loaderOptions } = options;
+  return loadCatalogTexts(inputs, loaderOptions, storeIn(cache));
 }

@@ -28,17 +28,9 @@ export const DEFAULT_LIMITS: Limits = Object.freeze({
   maxMessages: 100_000,
 });
 
-/** Limits set by the host for every load that gives none (the CLI reads them from `TOOLSEARCH_MAX_*`). */
-let hostLimits: Partial<Limits> = {};
-
-/** Sets the limits used when a caller gives none (replacing earlier ones; `{}` restores the defaults). */
-export function setHostLimits(limits: Partial<Limits>): void {
-  hostLimits = stripUndefined(limits);
-}
-
-/** Fills the unset fields of `limits` with the host's limits, then the defaults. */
+/** Fills the unset fields of `limits` with the defaults (the CLI passes those of `TOOLSEARCH_MAX_*`). */
 export function resolveLimits(limits?: Partial<Limits>): Limits {
-  return { ...DEFAULT_LIMITS, ...hostLimits, ...stripUndefined(limits ?? {}) };
+  return { ...DEFAULT_LIMITS, ...stripUndefined(limits ?? {}) };
 }
 
 function stripUndefined(o: Partial<Limits>): Partial<Limits> {

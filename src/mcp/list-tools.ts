@@ -396,11 +396,6 @@ export async function listMcpTools(options: ListMcpToolsOptions): Promise<McpToo
       throw new McpServerError(`not a URL: ${target}`, source);
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new McpServerError(`an MCP URL must be http: or https:, got ${url.protocol}`, source);
-    if ((globalThis as Record<symbol, unknown>)[Symbol.for('toolsearch.extraCaCertsDeferred')] === true) {
-      // bin/toolsearch.js starts Node without NODE_EXTRA_CA_CERTS only when no argument could reach a network;
-      // a URL got here all the same, so a TLS connection would miss the certificates the user configured.
-      throw new Error('this process started without NODE_EXTRA_CA_CERTS (bin/toolsearch.js), but connects to a URL');
-    }
     const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
     // Every answer to a POST is looked at on the way, so a failure can say
     // what the server answered, on one line, rather than the SDK's message

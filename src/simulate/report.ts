@@ -5,8 +5,7 @@
  */
 import type { KeywordScore } from '../core/scorer.js';
 import type { Mode } from '../core/types.js';
-import type { CallTokens, TokenSummary } from '../tokens/account.js';
-import type { ReportCacheSummary } from '../tokens/report.js';
+import type { CallTokens, ReportCacheSummary, TokenSummary } from '../tokens/account.js';
 
 /** How a tool call relates to what the model was offered at that call. */
 export type ToolCallStatus =

@@ -1,7 +1,7 @@
 /**
  * The suite runner: loads what the suites reference (catalogs, transcripts),
  * runs every case through the core (search, select) or the simulation
- * engine, checks the expectations, and returns a {@link TestReport}.
+ * engine, checks the expectations, and returns a {@link TestRun}: the report, and the suite texts `--update` rewrites (the CLI writes them).
  *
  * Everything a suite names is loaded and validated before the first case
  * runs, so an invalid suite (exit 2) never produces a partial report.
@@ -28,7 +28,6 @@ import { simulate } from '../simulate/engine.js';
 import { checkResult, checkSimulation } from './check.js';
 import { distance, SuiteParser } from './parse.js';
 import type { CaseResult, CatalogRef, Failure, NameRef, SearchGot, SimulateCase, Suite, SuiteCase, SuiteResult, TestReport } from './types.js';
-import { writeFileAtomic } from '../report/atomic.js';
 import type { RunInput } from '../report/output.js';
 import { applyExactUpdates, type ExactUpdate } from './update.js';
 
@@ -45,6 +44,18 @@ export interface RunOptions {
    * (src/report/output.ts); an error thrown stops the run.
    */
   readonly onInput?: (input: RunInput) => void;
+}
+
+/** A suite file's new text, written by `--update` (the host writes it: an engine writes no files). */
+export interface SuiteRewrite {
+  readonly file: string;
+  readonly text: string;
+}
+
+/** What a run returns: the report, and the suite files `--update` rewrites. */
+export interface TestRun {
+  readonly report: TestReport;
+  readonly rewrites: readonly SuiteRewrite[];
 }
 
 /** A catalog ready for cases: the loaded data and the reference's index over its dynamic tools. */
@@ -346,7 +357,7 @@ function loadSuites(files: readonly string[], options: RunOptions): LoadedSuite[
  * name a live MCP server (`catalog: "mcp:npx -y some-server"`) need
  * {@link runSuitesAsync}.
  */
-export function runSuites(files: readonly string[], options: RunOptions = {}): TestReport {
+export function runSuites(files: readonly string[], options: RunOptions = {}): TestRun {
   const started = performance.now();
   const inputs = new Inputs(options.limits);
   const loaded = loadSuites(files, options);
@@ -359,7 +370,7 @@ export function runSuites(files: readonly string[], options: RunOptions = {}): T
  * `mcp:<url>`, as `-c` accepts) first: every suite is validated before any
  * server starts, and every server has ended before the first case runs.
  */
-export async function runSuitesAsync(files: readonly string[], options: RunOptions = {}): Promise<TestReport> {
+export async function runSuitesAsync(files: readonly string[], options: RunOptions = {}): Promise<TestRun> {
   const started = performance.now();
   const inputs = new Inputs(options.limits);
   const loaded = loadSuites(files, options);
@@ -367,13 +378,14 @@ export async function runSuitesAsync(files: readonly string[], options: RunOptio
   return runLoaded(inputs, loaded, options, started);
 }
 
-function runLoaded(inputs: Inputs, loaded: readonly LoadedSuite[], options: RunOptions, started: number): TestReport {
+function runLoaded(inputs: Inputs, loaded: readonly LoadedSuite[], options: RunOptions, started: number): TestRun {
   const prepared = loaded.map((l) => prepare(inputs, l));
+  const rewrites: SuiteRewrite[] = [];
   const suites: SuiteResult[] = loaded.map((l, si) => {
     const t0 = performance.now();
     const ran = prepared[si]!.map((p) => runCase(p, options.update === true));
     const updates = ran.map((r) => r.update).filter((u): u is ExactUpdate => u !== null);
-    if (updates.length > 0) writeUpdates(l, updates, options.limits);
+    if (updates.length > 0) rewrites.push(rewrite(l, updates, options.limits));
     return {
       file: l.suite.file,
       name: l.suite.name,
@@ -384,7 +396,7 @@ function runLoaded(inputs: Inputs, loaded: readonly LoadedSuite[], options: RunO
     };
   });
   const all = suites.flatMap((s) => s.cases);
-  return {
+  const report: TestReport = {
     suites,
     summary: {
       total: all.length,
@@ -395,6 +407,7 @@ function runLoaded(inputs: Inputs, loaded: readonly LoadedSuite[], options: RunO
       duration_ms: performance.now() - started,
     },
   };
+  return { report, rewrites };
 }
 
 /** Whether the file on disk starts with a UTF-8 byte-order mark (the parsed text no longer has it). */
@@ -408,7 +421,8 @@ function hasBom(file: string): boolean {
   }
 }
 
-function writeUpdates(l: LoadedSuite, updates: readonly ExactUpdate[], limits: Partial<Limits> | undefined): void {
+/** The suite's text with the updates applied, checked to read back as the same suite with the new lists. */
+function rewrite(l: LoadedSuite, updates: readonly ExactUpdate[], limits: Partial<Limits> | undefined): SuiteRewrite {
   const text = applyExactUpdates(l.doc.text, updates, l.suite.syntax);
   // Never write a file that does not read back as the same suite with the new lists.
   let reread: Suite;
@@ -423,5 +437,5 @@ function writeUpdates(l: LoadedSuite, updates: readonly ExactUpdate[], limits: P
     const exact = c && c.kind !== 'simulate' ? c.expect.exact?.map((n) => n.name) : undefined;
     if (!sameList(exact, u.exact)) throw new Error(`--update could not write "exact" of case ${u.index + 1} in ${l.suite.file}; the file was left unchanged`);
   }
-  writeFileAtomic(l.suite.file, hasBom(l.suite.file) ? `\uFEFF${text}` : text);
+  return { file: l.suite.file, text: hasBom(l.suite.file) ? `\uFEFF${text}` : text };
 }

@@ -43,10 +43,18 @@ const WRITING: ReadonlyMap<string, string> = new Map([
   ['toolsearch simulate fixtures/transcripts/deferred-tool-called-too-early.json -c fixtures/catalogs/demo.yaml --replay --html simulate.html', 'simulate.html'],
   ['toolsearch eval fixtures/eval/demo-queries.jsonl -c fixtures/catalogs/demo.yaml --html eval.html', 'eval.html'],
   ['toolsearch test fixtures/suites/*.yaml --reporter html --output report.html', 'report.html'],
+  [
+    "toolsearch simulate 'fixtures/transcripts/*.anthropic.json' -c fixtures/catalogs/demo.yaml --jsonl --jobs 2 --aggregate agg.json",
+    'agg.json',
+  ],
+  [
+    'toolsearch simulate fixtures/bulk/sessions.jsonl -c fixtures/catalogs/demo.yaml --no-tokens --aggregate part-3.json > /dev/null && toolsearch aggregate fixtures/bulk/part-1.json part-3.json',
+    'part-3.json',
+  ],
 ]);
 
 /** A redirection or an option that writes a file: such an example must be in WRITING (or SKIPPED). */
-const WRITES = /(?:^|\s)(?:>|>>|-o|--output|--html|--update|-u)(?:\s|$)/;
+const WRITES = /(?:^|\s)(?:>|>>|-o|--output|--update|-u|--aggregate|--html)(?:\s|$)/;
 
 /** Runs a shell command line in `cwd`. */
 const bash = (command: string, cwd: string): Promise<RunResult> => sh(command, { cwd });
@@ -108,7 +116,7 @@ describe('help examples', () => {
   it('every help text has examples, and the lists above name only examples that exist', () => {
     const helps = new Set(examples.map((e) => e.help));
     expect([...helps]).toEqual(
-      expect.arrayContaining(['--help', 'eval --help', 'explore --help', 'import --help', 'lint --help', 'search --help', 'select --help', 'simulate --help', 'test --help']),
+      expect.arrayContaining(['--help', 'aggregate --help', 'eval --help', 'explore --help', 'import --help', 'lint --help', 'search --help', 'select --help', 'simulate --help', 'test --help']),
     );
     const all = new Set(examples.map((e) => e.example));
     for (const e of [...SKIPPED.keys(), ...FAILING, ...WRITING.keys()]) expect(all.has(e), e).toBe(true);

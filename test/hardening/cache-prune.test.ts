@@ -12,10 +12,10 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { loadBundle, MAX_CODE_CACHES } from '../../src/cli/boot.js';
 import { CACHEDIR_SIGNATURE } from '../../src/formats/cache-dir.js';
 import { fileCatalogCache, MAX_ENTRIES } from '../../src/formats/catalog-cache.js';
-import { loadCatalogFiles } from '../../src/formats/catalog.js';
+import { loadCatalogFilesCached } from '../../src/formats/catalog-cache.js';
+import { loadCatalogTexts } from '../../src/formats/catalog.js';
 import { spawnCli } from './helpers.js';
 
 const root = mkdtempSync(join(tmpdir(), 'toolsearch-prune-'));
@@ -29,7 +29,7 @@ function userFiles(dir: string): string[] {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const names = [
     ...Array.from({ length: MAX_ENTRIES + 6 }, (_, i) => `catalog-${i}.yaml`),
-    ...Array.from({ length: MAX_CODE_CACHES + 4 }, (_, i) => `code-review-${i}.md`),
+    ...Array.from({ length: 20 }, (_, i) => `code-review-${i}.md`),
     'catalog-0123456789abcdef.txt',
     'code-notes.bin',
   ];
@@ -50,7 +50,7 @@ describe('finding 8: cache pruning deletes only what toolsearch wrote', () => {
     for (const f of mine) expect(readFileSync(join(dir, f), 'utf8')).toBe(`mine: ${f}\n`);
   });
 
-  test('in a directory toolsearch made (tagged), user files added later survive pruning of catalog entries and code caches', () => {
+  test('in a directory toolsearch made (tagged), user files added later survive pruning of catalog entries', () => {
     const dir = fresh();
     const catalogs = join(root, `cats${n++}`);
     mkdirSync(catalogs);
@@ -58,21 +58,14 @@ describe('finding 8: cache pruning deletes only what toolsearch wrote', () => {
     const load = (i: number) => {
       const f = join(catalogs, `c${i}.yaml`);
       writeFileSync(f, `tools:\n  - name: t${i}\n    description: d\n`);
-      loadCatalogFiles([f], { cache });
+      loadCatalogFilesCached([f], { cache }, loadCatalogTexts);
     };
     load(0);
     expect(readFileSync(join(dir, 'CACHEDIR.TAG'), 'utf8').startsWith(`${CACHEDIR_SIGNATURE}\n`)).toBe(true);
     const mine = userFiles(dir);
     for (let i = 1; i < MAX_ENTRIES + 5; i++) load(i);
-    const bundle = join(catalogs, 'main.cjs');
-    for (let i = 0; i < MAX_CODE_CACHES + 2; i++) {
-      writeFileSync(bundle, `'use strict';\nexports.main = async () => ${i};\n`);
-      utimesSync(bundle, new Date(1e12 + i * 1000), new Date(1e12 + i * 1000));
-      loadBundle(bundle, ['search'], { TOOLSEARCH_CACHE_DIR: dir }).saveCodeCache();
-    }
     const names = readdirSync(dir);
     expect(names.filter((f) => /^catalog-[0-9a-f]{16}\.entry$/.test(f))).toHaveLength(MAX_ENTRIES);
-    expect(names.filter((f) => /^code-dev-search-.*\.bin$/.test(f))).toHaveLength(MAX_CODE_CACHES);
     for (const f of mine) expect(readFileSync(join(dir, f), 'utf8')).toBe(`mine: ${f}\n`);
     expect(names.filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
@@ -83,7 +76,7 @@ describe('finding 8: cache pruning deletes only what toolsearch wrote', () => {
     writeFileSync(join(dir, 'catalog-0123456789abcdef'), 'old entry', { mode: 0o600 }); // an entry of an older version
     const f = join(root, `one${n++}.yaml`);
     writeFileSync(f, 'tools:\n  - name: a\n    description: d\n');
-    loadCatalogFiles([f], { cache: fileCatalogCache(dir, () => 'adopt') });
+    loadCatalogFilesCached([f], { cache: fileCatalogCache(dir, () => 'adopt') }, loadCatalogTexts);
     expect(readdirSync(dir).filter((x) => x !== 'catalog-0123456789abcdef').map((x) => x.replace(/[0-9a-f]{16}/, 'H')).sort()).toEqual(['CACHEDIR.TAG', 'catalog-H.entry']);
   });
 });

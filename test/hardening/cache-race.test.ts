@@ -14,7 +14,7 @@ import { chmodSync, chownSync, existsSync, lchownSync, lstatSync, mkdirSync, mkd
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { afterAll, afterEach, describe, expect, test } from 'vitest';
-import { loadBundle } from '../../src/cli/boot.js';
+import { enableCompileCache } from '../../src/cli/start.js';
 import * as cacheDirModule from '../../src/formats/cache-dir.js';
 import { type CatalogFileResult, fileCatalogCache } from '../../src/formats/catalog-cache.js';
 import { resolveLimits } from '../../src/formats/read.js';
@@ -103,28 +103,23 @@ describe.runIf(process.getuid?.() === 0)('finding 1: cache race → arbitrary fi
     expect(catalogCache(fresh).cache.get(key, 'c.yaml')?.tools.map((t) => t.name)).toEqual(['planted_by_cache']);
   });
 
-  test('(a) the code cache, same window (between loading the bundle and saving its code): nothing overwritten', () => {
+  test('(a) Node\'s compile cache (src/cli/start.ts): a cache directory another user made is not handed to Node', () => {
     const s = scenario();
-    const secret = victim(s);
     const sticky = join(s, 'tmp');
     mkdirSync(sticky);
     chmodSync(sticky, 0o1777);
     const dir = join(sticky, 'toolsearch');
-    const file = join(s, 'main.cjs');
-    writeFileSync(file, "'use strict';\nexports.main = async () => 0;\n");
-    const loaded = loadBundle(file, ['search'], { TOOLSEARCH_CACHE_DIR: dir });
-    if (!existsSync(dir)) {
-      attackerDir(dir);
-      const st = statSync(file);
-      plantLinks(dir, [`code-dev-search-${st.size}-${Math.trunc(st.mtimeMs)}-${process.version}-${process.arch}.bin`], secret);
-    }
-    loaded.saveCodeCache();
-    expect(readFileSync(secret, 'utf8')).toBe('root secret\n');
-    expect(readdirSync(dir).filter((f) => !f.endsWith('.tmp'))).toEqual([]);
-    // Control: without the attacker the code cache is written.
+    attackerDir(dir);
+    const handed: (string | undefined)[] = [];
+    const api = { enableCompileCache: (d?: string) => (handed.push(d), { status: 1, directory: d }) };
+    expect(enableCompileCache({ TOOLSEARCH_CACHE_DIR: dir }, ['search'], api)).toBeNull();
+    expect(handed).toEqual([]);
+    expect(readdirSync(dir)).toEqual([]);
+    // Control: without the attacker, a private directory of ours (0700) is made and handed over.
     const fresh = join(sticky, 'fresh');
-    loadBundle(file, ['search'], { TOOLSEARCH_CACHE_DIR: fresh }).saveCodeCache();
-    expect(readdirSync(fresh).filter((f) => f.startsWith('code-'))).toHaveLength(1);
+    expect(enableCompileCache({ TOOLSEARCH_CACHE_DIR: fresh }, ['search'], api)).toBe(join(fresh, 'compiled'));
+    expect(lstatSync(join(fresh, 'compiled')).mode & 0o777).toBe(0o700);
+    expect(handed).toEqual([join(fresh, 'compiled')]);
   });
 
   test('(b) private cache directory whose parent others can write: swapped in the window, nothing overwritten, no cache used', () => {

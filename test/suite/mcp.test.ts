@@ -53,7 +53,7 @@ cases:
 `,
     );
     expect(loadSuite(file).suite.catalog!.files).toEqual([spec]); // kept as written, not resolved against the suite's directory
-    const r = await runSuitesAsync([file], { mcpTimeoutMs: 20_000 });
+    const r = (await runSuitesAsync([file], { mcpTimeoutMs: 20_000 })).report;
     expect(r.suites[0]!.catalog).toBe(spec);
     expect(r.suites[0]!.cases.map((c) => [c.name, c.status])).toEqual([
       ['echo is found', 'passed'],
@@ -82,7 +82,7 @@ cases:
 `;
     writeFileSync(join(dir, 'ok.yaml'), head);
     writeFileSync(file, `${head}  - name: a name the server does not have\n    query: issue\n    includes: [mcp__gh__create_isue]\n`);
-    const ok = await runSuitesAsync([file.replace('suite.yaml', 'ok.yaml')]);
+    const ok = (await runSuitesAsync([file.replace('suite.yaml', 'ok.yaml')])).report;
     expect(ok.suites[0]!.cases.map((c) => [c.name, c.status])).toEqual([
       ["the server's tool", 'passed'],
       ["the file's tool", 'passed'],

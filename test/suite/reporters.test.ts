@@ -12,8 +12,8 @@ import type { CaseResult, TestReport } from '../../src/suite/types.js';
 import { parseXml, type XmlElement } from './xml.js';
 
 const plain = createStyle(false);
-const failing = runSuites(['fixtures/suites/failing/search-failures.yaml']);
-const passing = runSuites(['fixtures/suites/select.json']);
+const failing = runSuites(['fixtures/suites/failing/search-failures.yaml']).report;
+const passing = runSuites(['fixtures/suites/select.json']).report;
 
 /** Text with everything a report must survive: markup, quotes, controls, escapes, a lone surrogate, a bidi override. */
 const HOSTILE = 'a <b> & "c" \'d\' ]]> \x1b[31mred\x1b[0m \x00 \ud800 \u202e tab\tnl\nend';

@@ -79,8 +79,8 @@ async function runEval(ctx: CliContext, labeled: string, flags: EvalFlags): Prom
   const inputs = [{ kind: 'labeled queries', path: labeled }, ...(flags.catalog ?? []).map((path) => ({ kind: 'catalog', path }))];
   const html = flags.html !== undefined ? { option: '--html', path: flags.html } : null;
   if (html) (await import('../../report/output.js')).checkOutputs([html], inputs);
-  const catalog = await loadCatalog(flags, (m) => ctx.warn(m));
-  const set = loadQuerySet(labeled);
+  const catalog = await loadCatalog(ctx, flags);
+  const set = loadQuerySet(labeled, ctx.limits);
   const dynamic = catalog.tools.filter((t) => !t.static);
   if (dynamic.length === 0) throw new UsageError('tools is required: the catalog has no dynamic tools');
   set.validate(new Set(dynamic.map((t) => t.name)), new Set(catalog.tools.filter((t) => t.static).map((t) => t.name)));

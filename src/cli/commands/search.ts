@@ -2,13 +2,14 @@
 import { Command, Option } from 'commander';
 import { decodeToolSearchArgs, searchDecoded, type ToolSearchArgs } from '../../core/toolsearch.js';
 import { AssertionFailure, InputError, UsageError } from '../../errors.js';
-import { expectationHeadline, renderExpectationDiff, renderSearch, renderWhy } from '../../render/search.js';
+import { expectationHeadline, renderExpectationDiff, renderSearch, renderWhy } from '../../report/search-text.js';
+import { resolveLimits } from '../../formats/read.js';
 import { runBatch } from '../batch.js';
 import type { CliContext } from '../context.js';
 import { openInput } from '../files.js';
 import { addCatalogOptions, loadCatalog, searchScope, type CatalogFlags, type SearchScope } from '../inputs.js';
 import { parseNameList, parsePositiveInt } from '../options.js';
-import { checkExpectations, makeRun, searchJson, standing, suggestions, type Expectations } from '../search-report.js';
+import { checkExpectations, makeRun, searchJson, standing, suggestions, type Expectations } from '../../search/report.js';
 
 interface SearchFlags extends CatalogFlags, Expectations {
   readonly maxResults?: number;
@@ -92,12 +93,12 @@ function queryFromFlags(words: readonly string[], flags: SearchFlags): { args: T
 async function runSearch(ctx: CliContext, words: string[], flags: SearchFlags): Promise<void> {
   if (flags.batch !== undefined) {
     if (words.length > 0) throw new UsageError('--batch reads its queries from the file: give no query words');
-    const scope = searchScope(await loadCatalog(flags, (w) => ctx.warn(w)), flags.all === true);
-    await runBatch(scope.index, openInput(flags.batch, ctx.io.stdin), (s) => ctx.out(s));
+    const scope = searchScope(await loadCatalog(ctx, flags), flags.all === true);
+    await runBatch(scope.index, openInput(flags.batch, ctx.io.stdin), (s) => ctx.out(s), resolveLimits(ctx.limits).maxBytes);
     return;
   }
   const query = queryFromFlags(words, flags);
-  const scope = searchScope(await loadCatalog(flags, (w) => ctx.warn(w)), flags.all === true);
+  const scope = searchScope(await loadCatalog(ctx, flags), flags.all === true);
   const outcome = searchDecoded(scope.index, query.args, { explain: flags.explain === true });
   // An empty query is the reference's error: bad input.
   if (!outcome.ok) throw new InputError(outcome.error);

@@ -87,9 +87,14 @@ async function runTest(ctx: CliContext, args: string[], flags: TestFlags): Promi
     inputs.push(input);
     checkOutputs(outputs, [input]);
   };
-  let report: Awaited<ReturnType<typeof runSuitesAsync>>;
+  let report: Awaited<ReturnType<typeof runSuitesAsync>>['report'];
   try {
-    report = await runSuitesAsync(expandSuitePaths(args), { update: flags.update === true, mcpTimeoutMs: timeoutMs, onInput });
+    const run = await runSuitesAsync(expandSuitePaths(args), { update: flags.update === true, mcpTimeoutMs: timeoutMs, limits: ctx.limits, onInput });
+    report = run.report;
+    if (run.rewrites.length > 0) {
+      const { writeFileAtomic } = await import('../../report/atomic.js');
+      for (const r of run.rewrites) writeFileAtomic(r.file, r.text);
+    }
   } catch (err) {
     // A suite that does not load is exit 2; with --reporter junit --output, the file still says why
     // (never over an input: the output was checked against each one already known).

@@ -19,7 +19,7 @@ import type {
   TurnReport,
   Violation,
 } from '../../simulate/report.js';
-import { visibilityRanges } from '../../render/simulate.js';
+import { visibilityRanges } from '../simulate-text.js';
 import { frag, h, idFor, type Child, type Html } from './html.js';
 import { facts, footer, page, plural } from './page.js';
 

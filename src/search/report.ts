@@ -6,7 +6,18 @@
 import type { KeywordScore, ScoredTool } from '../core/scorer.js';
 import { goToLower } from '../core/text.js';
 import type { ToolSearchSuccess } from '../core/toolsearch.js';
-import type { SearchScope } from './inputs.js';
+import type { ToolIndex } from '../core/index/tool-index.js';
+import type { CatalogTool } from '../formats/types.js';
+
+/** A catalog ready to search: its dynamic and static tools, and the index a search runs over. */
+export interface SearchScope {
+  readonly dynamic: readonly CatalogTool[];
+  readonly static: readonly CatalogTool[];
+  /** Dynamic tools only (the reference), or every tool with `--all`. */
+  readonly index: ToolIndex;
+  readonly all: boolean;
+  readonly byName: ReadonlyMap<string, CatalogTool>;
+}
 
 /** One result in `search --json`. */
 export interface SearchResultJson {

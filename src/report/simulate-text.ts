@@ -4,12 +4,12 @@
  */
 import { formatCallTokens, tokenSummaryLines } from '../tokens/format.js';
 import type { SearchOutcome, SearchReport, SimulationReport, ToolCallReport, TurnReport, Violation, VisibilityChange } from '../simulate/report.js';
-import type { Style } from './color.js';
-import { escapeText, inlineText } from './escape.js';
-import { displayWidth, truncate } from './width.js';
-import { tok, wrapText, wrapTokens, type Token } from './wrap.js';
+import type { Style } from '../render/color.js';
+import { escapeText, inlineText } from '../render/escape.js';
+import { displayWidth, truncate } from '../render/width.js';
+import { tok, wrapText, wrapTokens, type Token } from '../render/wrap.js';
 
-export { wrapTokens } from './wrap.js';
+export { wrapTokens } from '../render/wrap.js';
 
 export interface SimulateRenderOptions {
   readonly width: number;
