@@ -43,6 +43,7 @@ const WRITING: ReadonlyMap<string, string> = new Map([
   ['toolsearch simulate fixtures/transcripts/deferred-tool-called-too-early.json -c fixtures/catalogs/demo.yaml --replay --html simulate.html', 'simulate.html'],
   ['toolsearch eval fixtures/eval/demo-queries.jsonl -c fixtures/catalogs/demo.yaml --html eval.html', 'eval.html'],
   ['toolsearch test fixtures/suites/*.yaml --reporter html --output report.html', 'report.html'],
+  ['toolsearch aggregate fixtures/bulk/part-1.json fixtures/bulk/part-2.json --html aggregate.html', 'aggregate.html'],
   [
     "toolsearch simulate 'fixtures/transcripts/*.anthropic.json' -c fixtures/catalogs/demo.yaml --jsonl --jobs 2 --aggregate agg.json",
     'agg.json',

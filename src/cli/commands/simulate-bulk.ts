@@ -32,6 +32,8 @@ export interface BulkFlags extends CatalogFlags {
   readonly jobs?: number;
   readonly jsonlInput: JsonlInputMode;
   readonly aggregate?: string;
+  /** The aggregate as one self-contained HTML page. */
+  readonly html?: string;
   readonly top?: number;
   readonly tokens: boolean;
   readonly tokenizer: EncodingName;
@@ -64,6 +66,10 @@ export async function runBulk(ctx: CliContext, args: readonly string[], flags: B
   const { resolveLimits } = await import('../../formats/read.js');
   const { replaySessions } = await import('../../simulate/bulk.js');
   const paths = expandSessionPaths(args);
+  // --html: never over an input of the run (the session files, the catalogs), refused before anything runs.
+  const inputs = [...paths.filter((p) => p !== '-').map((path) => ({ kind: 'session file', path })), ...(flags.catalog ?? []).map((path) => ({ kind: 'catalog', path }))];
+  const html = flags.html !== undefined ? { option: '--html', path: flags.html } : null;
+  if (html) (await import('../../report/output.js')).checkOutputs([html], inputs);
   const catalog: Catalog | null = flags.catalog !== undefined && flags.catalog.length > 0 ? await loadCatalog(ctx, flags) : null;
   if (catalog) {
     // A bad --static fails once, here, not once per session.
@@ -99,7 +105,13 @@ export async function runBulk(ctx: CliContext, args: readonly string[], flags: B
     const { writeFileSync } = await import('node:fs');
     writeFileSync(flags.aggregate, `${safeJson(aggregate, undefined, 2)}\n`);
   }
-  if (flags.json) ctx.json(aggregate);
+  if (html) {
+    const [{ renderAggregateHtml }, { writeOutput }] = await Promise.all([import('../../report/html/aggregate.js'), import('../../report/output.js')]);
+    writeOutput(html, renderAggregateHtml(aggregate), inputs, (t) => ctx.out(t));
+  }
+  if (html?.path === '-') {
+    // the page is the output
+  } else if (flags.json) ctx.json(aggregate);
   else if (!flags.jsonl) ctx.lines(renderAggregate(aggregate, { width: ctx.width, style: ctx.outStyle, ...(flags.top !== undefined ? { top: flags.top } : {}) }));
   checkAggregate(aggregate, flags);
 }

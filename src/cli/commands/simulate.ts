@@ -68,7 +68,7 @@ for a tool a keyword search already returned), native-refill, unknown-call-id.
 --html <file> also writes one self-contained HTML page (no network access, works
 without JavaScript): violations first, the visibility timeline (calls as columns,
 tools as rows), token bars with cache breaks, every search with its per-keyword
-explanation, the replay side by side. --json prints the full report: {mode, transcript, catalog, turns, violations,
+explanation, the replay side by side; over many sessions, the aggregate. --json prints the full report: {mode, transcript, catalog, turns, violations,
 replay, summary}; with token accounting (on unless --no-tokens) each turn has
 "tokens" and the summary "tokens" and "cache". Token counts are estimates for the
 chosen tokenizer; providers' own templates and tokenizers differ.

@@ -77,6 +77,29 @@ describe('test --reporter html', () => {
   });
 });
 
+describe('the aggregate of a bulk replay, --html', () => {
+  it('shows the totals and lists of the merged aggregate, as --json has them', async () => {
+    const { file, stdout } = await report('aggregate', ['aggregate', 'fixtures/bulk/part-1.json', 'fixtures/bulk/part-2.json', '--json', '--html', '{out}']);
+    const a = JSON.parse(stdout) as {
+      sessions: { replayed: number };
+      tools: Array<{ name: string; found_sessions: number; loaded_sessions: number; called_sessions: number; calls: number; not_loaded: number }>;
+    };
+    const o = await open(file);
+    expectQuiet(o);
+    expect(await o.page.locator('h1').innerText()).toBe(`bulk replay · ${a.sessions.replayed} sessions`);
+    const rows = await o.page.$$eval('table.agg-tools tbody tr', (trs) => trs.map((tr) => [tr.getAttribute('data-tool'), ...[...tr.querySelectorAll('td')].map((td) => td.textContent)]));
+    const active = a.tools.filter((t) => t.found_sessions > 0 || t.loaded_sessions > 0 || t.called_sessions > 0);
+    expect(rows).toEqual(active.map((t) => [t.name, String(t.found_sessions), String(t.loaded_sessions), String(t.called_sessions), expect.any(String), String(t.calls), String(t.not_loaded)]));
+    const notLoaded = await o.page.$$eval('#not-loaded tr', (trs) => trs.map((tr) => tr.textContent));
+    const expected = a.tools.filter((t) => t.not_loaded > 0).sort((x, y) => y.not_loaded - x.not_loaded || (x.name < y.name ? -1 : 1));
+    expect(notLoaded).toEqual(expected.map((t) => `${t.not_loaded}${t.name}`));
+    await shot(o, 'aggregate-1280');
+    const narrow = await open(file, { width: 400 });
+    await shot(narrow, 'aggregate-400');
+    expect(await narrow.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(400);
+  });
+});
+
 describe('hostile text stays text', () => {
   const HOSTILE = [
     ['simulate', ['simulate', 'fixtures/hostile/html.transcript.json', '-c', 'fixtures/hostile/html.catalog.json', '--replay', '--html', '{out}'], 0],
