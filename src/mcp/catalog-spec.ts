@@ -90,7 +90,11 @@ export async function loadCatalogSpecs(specs: readonly string[], options: Catalo
   const settled = await Promise.allSettled(
     specs.map((spec) =>
       isMcpSpec(spec)
-        ? listMcpTools({ ...mcpTargetOf(spec), ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) })
+        ? listMcpTools({
+            ...mcpTargetOf(spec),
+            ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+            ...(options.limits?.maxDepth !== undefined ? { maxDepth: options.limits.maxDepth } : {}),
+          })
         : Promise.resolve(null),
     ),
   );

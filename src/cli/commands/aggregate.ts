@@ -68,7 +68,7 @@ export function aggregateCommand(ctx: CliContext): Command {
         // the page is the output
       } else if (flags.json) ctx.json(merged);
       else {
-        const { renderAggregate } = await import('../../render/aggregate.js');
+        const { renderAggregate } = await import('../../report/aggregate-text.js');
         ctx.lines(renderAggregate(merged, { width: ctx.width, style: ctx.outStyle, ...(flags.top !== undefined ? { top: flags.top } : {}) }));
       }
       const { checkAggregate } = await import('./simulate-bulk.js');

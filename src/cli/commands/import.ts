@@ -101,7 +101,7 @@ export function importCommand(ctx: CliContext): Command {
       if (output) checkOutputs([output], inputs);
       const result = await mcpCatalogDetailed(
         servers.map((s) => ({ ...(s.kind === 'url' ? { url: s.value } : { command: s.value }), ...(s.name !== undefined ? { name: s.name } : {}) })),
-        { timeoutMs: Math.round(flags.timeout * 1000) },
+        { timeoutMs: Math.round(flags.timeout * 1000), ...(ctx.limits.maxDepth !== undefined ? { maxDepth: ctx.limits.maxDepth } : {}) },
       );
       for (const w of result.warnings) ctx.warn(w);
       if (result.tools.length === 0) ctx.warn('the servers listed no tools: the catalog is empty');

@@ -11,7 +11,7 @@ import type { Mode } from '../../core/types.js';
 import { AssertionFailure, InputError } from '../../errors.js';
 import type { JsonlInputMode } from '../../formats/sessions.js';
 import type { Catalog, TranscriptFormat } from '../../formats/types.js';
-import { renderAggregate } from '../../render/aggregate.js';
+import { renderAggregate } from '../../report/aggregate-text.js';
 import { escapeText } from '../../render/escape.js';
 import { safeJson } from '../../report/json.js';
 import type { Aggregate } from '../../simulate/aggregate.js';

@@ -4,9 +4,9 @@
  * loaded, tools loaded and never called, tools never found), then failed
  * sessions. Formats only; every figure comes from the aggregate.
  */
-import type { Style } from './color.js';
-import { escapeText } from './escape.js';
-import { renderTable } from './table.js';
+import type { Style } from '../render/color.js';
+import { escapeText } from '../render/escape.js';
+import { renderTable } from '../render/table.js';
 import { type Aggregate, aggregateViews } from '../simulate/aggregate.js';
 
 export interface AggregateRenderOptions {
