@@ -91,6 +91,7 @@ span.s0{color:#0969da}span.s1{color:#bf8700}span.s2{color:#8250df}span.s3{color:
 td.missed{background:var(--bad-bg)}
 .plain{margin:0;padding:0;list-style:none}
 .metrics th[scope=row]{white-space:nowrap}
+.agg-tools{min-width:640px}.agg-tools th[scope=row]{min-width:220px}.counted td:last-child{min-width:200px}.counted td:first-child{width:40%}
 .grid .num{text-align:right}
 .mf{position:absolute;opacity:0;width:1px;height:1px;margin:0}
 .mf-labels label{display:inline-block;margin:2px 4px 2px 0;border:1px solid var(--line);border-radius:999px;padding:1px 10px;cursor:pointer;background:var(--soft)}
