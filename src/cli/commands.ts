@@ -15,6 +15,7 @@ import { evalCommand } from './commands/eval.js';
 import { lintCommand } from './commands/lint.js';
 import { importCommand } from './commands/import.js';
 import { exploreCommand } from './commands/explore.js';
+import { completionCommand } from './commands/completion.js';
 
 export type CommandFactory = (ctx: CliContext) => Command;
 
@@ -28,4 +29,5 @@ export const COMMANDS: readonly CommandFactory[] = [
   lintCommand,
   importCommand,
   exploreCommand,
+  completionCommand,
 ];

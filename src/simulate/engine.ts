@@ -114,6 +114,9 @@ export function simulationTools(options: Pick<SimulateOptions, 'transcript' | 'c
   if (catalog) {
     tools = catalog.tools;
     source = catalog.sources.map((s) => s.file).join(', ');
+    // Say which set is used when there were two to choose from.
+    const carried = transcript.tools?.length ?? 0;
+    if (carried > 0) source += ` (given with -c, not the ${carried} ${carried === 1 ? 'tool' : 'tools'} the transcript carries)`;
   } else if (transcript.tools) {
     tools = transcript.tools;
     source = `${transcript.file} (tools carried by the transcript)`;

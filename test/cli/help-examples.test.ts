@@ -25,6 +25,7 @@ const SKIPPED: ReadonlyMap<string, string> = new Map([
   ['toolsearch import --mcp "uvx mcp-server-git" --name git --mcp "npx -y @modelcontextprotocol/server-github" --name github', 'live MCP servers'],
   ['toolsearch import --mcp-url http://127.0.0.1:3000/mcp --json', 'live MCP server'],
   ["toolsearch search -c 'mcp:npx -y @modelcontextprotocol/server-everything' echo", 'live MCP server'],
+  ['toolsearch import --config .mcp.json --server github --server slack -o catalog.yaml', "the reader's MCP client config"],
 ]);
 
 /** Examples that show a failing check: exit 1 is what they demonstrate. */

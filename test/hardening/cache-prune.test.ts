@@ -79,4 +79,22 @@ describe('finding 8: cache pruning deletes only what toolsearch wrote', () => {
     loadCatalogFilesCached([f], { cache: fileCatalogCache(dir, () => 'adopt') }, loadCatalogTexts);
     expect(readdirSync(dir).filter((x) => x !== 'catalog-0123456789abcdef').map((x) => x.replace(/[0-9a-f]{16}/, 'H')).sort()).toEqual(['CACHEDIR.TAG', 'catalog-H.entry']);
   });
+
+  test('a damaged tag among nothing but toolsearch\'s files is written again (the cache is not lost); beside a user file it is not', () => {
+    for (const [damage, userFile, kept] of [
+      ['garbage', false, true],
+      ['garbage', true, false],
+    ] as const) {
+      const dir = fresh();
+      const f = join(root, `tag${n++}.yaml`);
+      writeFileSync(f, 'tools:\n  - name: a\n    description: d\n');
+      const load = () => loadCatalogFilesCached([f], { cache: fileCatalogCache(dir, () => `tag-${n++}`) }, loadCatalogTexts);
+      load();
+      writeFileSync(join(dir, 'CACHEDIR.TAG'), damage);
+      if (userFile) writeFileSync(join(dir, 'notes.txt'), 'mine');
+      load();
+      expect(readFileSync(join(dir, 'CACHEDIR.TAG'), 'utf8').startsWith(CACHEDIR_SIGNATURE)).toBe(kept);
+      expect(readdirSync(dir).filter((x) => x.endsWith('.entry'))).toHaveLength(kept ? 2 : 1);
+    }
+  });
 });

@@ -66,10 +66,16 @@ export async function runBulk(ctx: CliContext, args: readonly string[], flags: B
   const { resolveLimits } = await import('../../formats/read.js');
   const { replaySessions } = await import('../../simulate/bulk.js');
   const paths = expandSessionPaths(args);
-  // --html: never over an input of the run (the session files, the catalogs), refused before anything runs.
-  const inputs = [...paths.filter((p) => p !== '-').map((path) => ({ kind: 'session file', path })), ...(flags.catalog ?? []).map((path) => ({ kind: 'catalog', path }))];
+  // --aggregate and --html never write over an input of the run (a session file, a catalog), checked before
+  // anything runs, and again when they are written (src/report/output.ts).
+  const { checkOutputs, writeOutput } = await import('../../report/output.js');
   const html = flags.html !== undefined ? { option: '--html', path: flags.html } : null;
-  if (html) (await import('../../report/output.js')).checkOutputs([html], inputs);
+  const outputs = [...(flags.aggregate !== undefined ? [{ option: '--aggregate', path: flags.aggregate }] : []), ...(html ? [html] : [])];
+  const inputs = [
+    ...paths.filter((p) => p !== '-').map((path) => ({ kind: 'session file', path })),
+    ...(flags.catalog ?? []).filter((c) => !c.startsWith('mcp:')).map((path) => ({ kind: 'catalog', path })),
+  ];
+  checkOutputs(outputs, inputs);
   const catalog: Catalog | null = flags.catalog !== undefined && flags.catalog.length > 0 ? await loadCatalog(ctx, flags) : null;
   if (catalog) {
     // A bad --static fails once, here, not once per session.
@@ -101,12 +107,9 @@ export async function runBulk(ctx: CliContext, args: readonly string[], flags: B
     },
   );
   if (pending !== '') ctx.out(pending);
-  if (flags.aggregate !== undefined) {
-    const { writeFileSync } = await import('node:fs');
-    writeFileSync(flags.aggregate, `${safeJson(aggregate, undefined, 2)}\n`);
-  }
+  if (flags.aggregate !== undefined) writeOutput({ option: '--aggregate', path: flags.aggregate }, `${safeJson(aggregate, undefined, 2)}\n`, inputs, (t) => ctx.out(t));
   if (html) {
-    const [{ renderAggregateHtml }, { writeOutput }] = await Promise.all([import('../../report/html/aggregate.js'), import('../../report/output.js')]);
+    const { renderAggregateHtml } = await import('../../report/html/aggregate.js');
     writeOutput(html, renderAggregateHtml(aggregate), inputs, (t) => ctx.out(t));
   }
   if (html?.path === '-') {

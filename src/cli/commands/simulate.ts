@@ -45,8 +45,12 @@ Examples:
   # a conversation recorded against a catalog
   $ toolsearch simulate fixtures/transcripts/keyword-search-then-call.json -c fixtures/catalogs/demo.yaml
 
-  # model-native mode, with two tools always visible
-  $ toolsearch simulate fixtures/transcripts/deferred-tool-called-too-early.json -c fixtures/catalogs/demo.yaml --mode native --static get_current_time,think
+  # model-native mode: every call offers the 5 static tools and defers the other 125;
+  # call 2 calls mcp__google_calendar__list_events before a search loaded it (not-loaded)
+  $ toolsearch simulate fixtures/transcripts/deferred-tool-called-too-early.json -c fixtures/catalogs/demo.yaml --mode native
+
+  # a catalog that cannot mark static tools (Eino ToolInfo): --static makes the same split
+  $ toolsearch simulate fixtures/transcripts/deferred-tool-called-too-early.json -c fixtures/catalogs/demo.eino.json --static get_current_time,ask_user,read_todo_list,write_todo_list,think
 
   # CI after a catalog change: exit 1 when a recorded search returns something else today
   $ toolsearch simulate fixtures/transcripts/stale-after-catalog-change.json -c fixtures/catalogs/demo-v2.yaml --replay --expect-same
@@ -119,7 +123,6 @@ export function simulateCommand(ctx: CliContext): Command {
   addCatalogOptions(cmd, 'catalog file (optional when the transcript carries its own tools)');
   cmd
     .addOption(new Option('--mode <mode>', 'middleware mode').choices(['default', 'native']).default('default'))
-    .option('--static <a,b>', 'catalog tools to treat as static (always visible, never searched)', parseNameList)
     .addOption(new Option('--format <format>', 'transcript shape (detected from the content when auto)').choices(TRANSCRIPT_FORMATS).default('auto'))
     .option('--replay', 're-run every recorded tool_search call against the catalog and show the differences')
     .option('--expect-same', 'exit 1 when a replayed search differs from the recording (implies --replay)')
@@ -174,7 +177,7 @@ async function loadInputs(ctx: CliContext, file: string, flags: SimulateFlags): 
   const { loadTranscriptFile } = await import('../../formats/index.js');
   const transcript = await loadTranscriptFile(file, { format: flags.format, limits: ctx.limits });
   for (const w of transcript.warnings) ctx.warn(w);
-  const catalog = flags.catalog !== undefined && flags.catalog.length > 0 ? await loadCatalog(ctx, flags) : null;
+  const catalog = flags.catalog !== undefined && flags.catalog.length > 0 ? await loadCatalog(ctx, { ...flags, static: undefined }) : null;
   return { transcript, catalog };
 }
 

@@ -105,6 +105,21 @@ function caseBlock(c: CaseResult, si: number, ci: number): Html {
 function suiteSection(s: SuiteResult, si: number): Html {
   const failed = s.cases.filter((c) => c.status === 'failed').length;
   const skipped = s.cases.filter((c) => c.status === 'skipped').length;
+  if (s.error !== null) {
+    const e = s.error;
+    return h(
+      'section',
+      { class: 'suite errored', id: idFor('suite', si + 1) },
+      h('h2', null, s.name, ' ', h('span', { class: 'tag bad' }, 'did not run')),
+      h(
+        'div',
+        { class: 'failure' },
+        h('div', { class: 'mono' }, `${e.location.file}${e.location.line > 0 ? `:${e.location.line}:${e.location.column}` : ''}`),
+        h('div', null, e.message),
+        e.excerpt !== null ? h('pre', null, e.excerpt) : null,
+      ),
+    );
+  }
   return h(
     'section',
     { class: 'suite', id: idFor('suite', si + 1) },
@@ -122,6 +137,7 @@ function suiteSection(s: SuiteResult, si: number): Html {
 export function renderTestHtml(report: TestReport): string {
   const sm = report.summary;
   const failures = report.suites.flatMap((s, si) => s.cases.map((c, ci) => ({ s, c, si, ci })).filter((x) => x.c.status === 'failed'));
+  const errored = report.suites.flatMap((s, si) => (s.error !== null ? [{ s, si }] : []));
   return page({
     title: `test · ${summaryLine(report)}`,
     kind: 'test-report',
@@ -138,6 +154,7 @@ export function renderTestHtml(report: TestReport): string {
           h('li', { class: 'chip ok' }, `${sm.passed} passed`),
           h('li', { class: `chip ${sm.failed > 0 ? 'bad' : ''}` }, `${sm.failed} failed`),
           sm.skipped > 0 ? h('li', { class: 'chip' }, `${sm.skipped} skipped`) : null,
+          sm.errors > 0 ? h('li', { class: 'chip bad' }, plural(sm.errors, 'invalid suite')) : null,
           sm.updated > 0 ? h('li', { class: 'chip warn' }, `${sm.updated} updated`) : null,
           h('li', { class: 'chip' }, `${sm.duration_ms.toFixed(0)} ms`),
         ),
@@ -146,11 +163,12 @@ export function renderTestHtml(report: TestReport): string {
         'section',
         { id: 'failures' },
         h('h2', null, 'Failures'),
-        failures.length === 0
+        failures.length === 0 && errored.length === 0
           ? h('p', { class: 'ok' }, 'Every case passed.')
           : h(
               'ul',
               { class: 'violations' },
+              errored.map(({ s, si }) => h('li', null, h('a', { href: `#${idFor('suite', si + 1)}` }, s.name), h('span', { class: 'muted' }, ' · did not run'), h('div', null, s.error!.message))),
               failures.map(({ s, c, si, ci }) =>
                 h('li', null, h('a', { href: `#${caseId(si, ci)}` }, c.name), h('span', { class: 'muted' }, ` · ${s.name}`), h('div', null, c.failures[0]?.message ?? '')),
               ),
