@@ -78,6 +78,15 @@ describe('--html and --reporter html outputs', () => {
     expect(r.stderr).toMatch(/cannot be used with/);
   });
 
+  it('test --reporter html: a suite that does not load is listed first, with its error', async () => {
+    const r = await run(['test', 'fixtures/suites/invalid/unknown-key.yaml', 'fixtures/suites/select.json', '--reporter', 'html', '--output', '-']);
+    expect(r.code).toBe(2);
+    expect(r.stdout.startsWith('<!doctype html>')).toBe(true);
+    expect(r.stdout).toContain('<span class="tag bad">did not run</span>');
+    expect(r.stdout).toContain('fixtures/suites/invalid/unknown-key.yaml:');
+    expect(r.stdout.indexOf('did not run')).toBeLessThan(r.stdout.indexOf('class="suite errored"'));
+  });
+
   it('test --reporter html without --output prints the page', async () => {
     const r = await run(['test', 'fixtures/suites/demo.yaml', '--reporter', 'html']);
     expect(r.code).toBe(0);
