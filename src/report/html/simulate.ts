@@ -7,6 +7,7 @@
  * with `details: true`; computes nothing.
  */
 import type { KeywordScore } from '../../core/scorer.js';
+import type { Coverage } from '../../formats/types.js';
 import type { CallTokens } from '../../tokens/account.js';
 import type {
   ExplainedTool,
@@ -80,7 +81,7 @@ function header(r: SimulationReport): Html {
     sm.tokens ? h('li', { class: 'chip' }, `${sm.tokens.saved_percent}% of tool tokens saved`) : null,
     sm.cache ? h('li', { class: `chip ${sm.cache.breaks > 0 ? 'warn' : ''}` }, plural(sm.cache.breaks, 'cache break')) : null,
   ].filter((x): x is Html => x !== null);
-  const coverage = (r as { readonly coverage?: unknown }).coverage;
+  const coverage = r.coverage;
   return h(
     'header',
     null,
@@ -92,23 +93,22 @@ function header(r: SimulationReport): Html {
       r.transcript.reminder_recognised_by_text !== null
         ? ['reminder', `message ${r.transcript.reminder_recognised_by_text} is taken for the middleware's reminder by its text (beyond the reference)`]
         : null,
-      coverage !== undefined ? ['coverage', coverageText(coverage)] : null,
+      coverage !== null ? ['coverage', coverageText(coverage)] : null,
       sm.tokens ? ['tokens', sm.tokens.note] : null,
     ]),
     h('ul', { class: 'chips' }, chips),
   );
 }
 
-/** The `coverage` of a report (issue 12's recording readers): shown as its counts, whatever keys it has. */
-function coverageText(coverage: unknown): Child {
-  if (coverage === null || typeof coverage !== 'object') return String(coverage);
-  const parts: string[] = [];
-  for (const [k, v] of Object.entries(coverage as Record<string, unknown>)) {
-    if (typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean') parts.push(`${k.replace(/_/g, ' ')} ${String(v)}`);
-    else if (Array.isArray(v)) parts.push(`${k.replace(/_/g, ' ')} ${v.length}`);
-    else if (v !== null && typeof v === 'object') parts.push(`${k.replace(/_/g, ' ')} ${Object.keys(v).length}`);
-  }
-  return parts.join(' · ');
+/** What the recording reader understood (issue 12's coverage): read, skipped by rule, not understood, unpaired. */
+function coverageText(c: Coverage): Child {
+  const skipped = c.skipped.reduce((n, x) => n + x.count, 0);
+  return frag(
+    `${c.format} (${c.detected_by}) · ${c.read} of ${plural(c.items, 'item')} read`,
+    skipped > 0 ? ` · ${skipped} skipped by rule (${c.skipped.map((x) => `${x.rule} ${x.count}`).join(', ')})` : '',
+    c.unexplained.length > 0 ? h('span', { class: 'bad' }, ` · ${c.unexplained.length} not understood`) : '',
+    c.unpaired.length > 0 ? h('span', { class: 'bad' }, ` · ${c.unpaired.length} unpaired`) : '',
+  );
 }
 
 function violationItem(v: Violation): Html {
