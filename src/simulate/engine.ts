@@ -7,7 +7,8 @@
  */
 import { createMiddleware, type Middleware } from '../core/middleware.js';
 import { AgentRun, type ModelCallView } from '../core/run.js';
-import { TOOL_SEARCH_NAME } from '../core/toolsearch.js';
+import type { ToolIndex } from '../core/index/tool-index.js';
+import { runToolSearch, TOOL_SEARCH_NAME } from '../core/toolsearch.js';
 import type { Message, Mode } from '../core/types.js';
 import type { Transcript } from '../formats/types.js';
 import { referenceResult, sentDiffers } from './sent.js';
@@ -30,6 +31,8 @@ import {
   withReplayedResults,
 } from './transcript-walk.js';
 import type {
+  SearchExplanation,
+  SearchOutcome,
   SearchReport,
   ServerSearchReport,
   SimulationReport,
@@ -38,6 +41,7 @@ import type {
   Violation,
   VisibilityChange,
 } from './report.js';
+import { visibilityTimeline } from './timeline.js';
 
 export { type CallSpan, modelCalls } from './transcript-walk.js';
 export { type PreparedTools, prepareTools, type SimulateOptions, type SimulationTools, simulationTools } from './tools.js';
@@ -55,6 +59,8 @@ export interface SimulationContext {
   readonly serverResults: ReadonlyMap<string, readonly string[]>;
   /** Tool results for unknown call ids, by the model call that receives them. */
   readonly orphansByCall: ReadonlyMap<number, readonly OrphanResult[]>;
+  /** Attach each search's explanation (the `details` option). */
+  readonly details?: boolean;
 }
 
 /**
@@ -97,6 +103,7 @@ export function simulationContext(options: SimulateOptions, tools: SimulationToo
     results,
     serverResults,
     orphansByCall: orphansByModelCall(messages),
+    details: options.details === true,
   };
 }
 
@@ -218,6 +225,37 @@ function classifyToolCall(
   return { report, violation: null };
 }
 
+/**
+ * The per-keyword account of a keyword search for the tools its recorded and
+ * replayed results name: the scorer's own explanation (the one `search
+ * --explain` prints), never a second computation. A `select:` has its
+ * decoded query and no scores; null when the arguments do not decode.
+ */
+function explainSearch(index: ToolIndex, args: string, recorded: SearchOutcome | null, replayed: SearchOutcome): SearchExplanation | null {
+  const r = runToolSearch(index, args);
+  if (!r.ok) return null;
+  const query = { query: r.query, requested_max_results: r.requestedMaxResults };
+  if (r.mode === 'select') return { ...query, max_results: null, keywords: [], total_matches: r.matches.length, tools: [] };
+  const ranking = index.rankAll(r.keywords);
+  const rankOf = new Map<string, number>();
+  ranking.forEach((t, i) => {
+    if (!rankOf.has(t.name)) rankOf.set(t.name, i + 1);
+  });
+  const names = new Set<string>();
+  for (const o of [replayed, recorded]) if (o !== null && 'matches' in o) for (const n of o.matches) names.add(n);
+  return {
+    ...query,
+    max_results: r.maxResults,
+    keywords: r.keywords.map((k) => ({ keyword: k.word, required: k.required })),
+    total_matches: ranking.length,
+    tools: [...names].map((name) => {
+      const ex = index.explainTool(name, r.keywords);
+      if (ex === undefined) return { name, rank: null, score: 0, excluded_by: null, unknown: true, keywords: [] };
+      return { name, rank: rankOf.get(name) ?? null, score: ex.score, excluded_by: ex.excludedBy, unknown: false, keywords: ex.keywords };
+    }),
+  };
+}
+
 /** A tool_search call: its recorded result (if any) beside the result the catalog gives now. */
 function searchReportOf(ctx: SimulationContext, c: CallMade): SearchReport {
   const recordedResult = ctx.results.get(c.id) ?? null;
@@ -232,6 +270,7 @@ function searchReportOf(ctx: SimulationContext, c: CallMade): SearchReport {
     replayed: replayed.outcome,
     differs: recorded !== null && !sameOutcome(recorded, replayed.outcome),
     client_proxied: ctx.mode === 'native',
+    ...(ctx.details === true ? { explain: explainSearch(ctx.mw.index, c.arguments, recorded, replayed.outcome) } : {}),
   };
 }
 
@@ -344,14 +383,13 @@ export function simulateCallStep(ctx: SimulationContext, state: SimulationState,
   return refill ? { ...state, refillWarned: true } : state;
 }
 
+/** `--replay`: the model calls again, with every search returning what the catalog returns now. */
+function replayedCalls(ctx: SimulationContext, tools: SimulationTools): ModelCallView[] {
+  return runCalls(ctx.mw, tools.staticTools, withReplayedResults(ctx.mw, ctx.transcript.messages));
+}
+
 /** `--replay`: how the visible tools of every call would change with fresh search results. */
-function replaySection(
-  ctx: SimulationContext,
-  tools: SimulationTools,
-  turns: readonly TurnReport[],
-  differences: number,
-): NonNullable<SimulationReport['replay']> {
-  const fresh = runCalls(ctx.mw, tools.staticTools, withReplayedResults(ctx.mw, ctx.transcript.messages));
+function replaySection(fresh: readonly ModelCallView[], turns: readonly TurnReport[], differences: number): NonNullable<SimulationReport['replay']> {
   const visibility: VisibilityChange[] = [];
   fresh.forEach((view, i) => {
     const before = new Set(turns[i]!.visible);
@@ -364,9 +402,16 @@ function replaySection(
   return { differences, visibility };
 }
 
+/** What the `details` option adds: tool lists, the visibility timeline, the replayed visibility. */
+export interface DetailsInput {
+  /** Model-native mode: the loaded deferred tools when each call was made (a snapshot of `nativeLoaded` before each step). */
+  readonly loadedAtCall: ReadonlyArray<ReadonlySet<string>>;
+}
+
 /** The report from the folded state. */
-function finishReport(ctx: SimulationContext, tools: SimulationTools, state: SimulationState, replay: boolean): SimulationReport {
+function finishReport(ctx: SimulationContext, tools: SimulationTools, state: SimulationState, replay: boolean, details?: DetailsInput): SimulationReport {
   const { turns, violations } = state;
+  const fresh = replay ? replayedCalls(ctx, tools) : null;
   const transcript = ctx.transcript;
   const replayDifferences = turns.reduce((n, t) => n + t.searches.filter((s) => s.differs).length, 0);
   const last = turns[turns.length - 1];
@@ -382,7 +427,7 @@ function finishReport(ctx: SimulationContext, tools: SimulationTools, state: Sim
     coverage: transcript.coverage ?? null,
     turns,
     violations,
-    replay: replay ? replaySection(ctx, tools, turns, replayDifferences) : null,
+    replay: fresh !== null ? replaySection(fresh, turns, replayDifferences) : null,
     summary: {
       calls: turns.length,
       searches: turns.reduce((n, t) => n + t.searches.length, 0),
@@ -395,6 +440,21 @@ function finishReport(ctx: SimulationContext, tools: SimulationTools, state: Sim
       warnings: violations.filter((v) => v.severity === 'warning').length,
       replay_differences: replay ? replayDifferences : 0,
     },
+    ...(details !== undefined
+      ? {
+          details: {
+            tools: { static: tools.staticTools.map((t) => t.name), dynamic: tools.dynamicTools.map((t) => t.name) },
+            timeline: visibilityTimeline({
+              mode: ctx.mode,
+              turns,
+              staticTools: tools.staticTools.map((t) => t.name),
+              dynamicTools: tools.dynamicTools.map((t) => t.name),
+              nativeLoaded: details.loadedAtCall,
+            }),
+            replay_visible: fresh !== null ? fresh.map((view) => view.visible.map((t) => t.name)) : null,
+          },
+        }
+      : {}),
   };
 }
 
@@ -408,8 +468,11 @@ export function simulate(options: SimulateOptions): SimulationReport {
   const ctx = simulationContext(options, tools);
   const run = new AgentRun(ctx.mw, tools.staticTools);
   let state = initialState();
+  // Model-native mode, for the timeline: what was loaded when each call was made.
+  const loadedAtCall: Array<ReadonlySet<string>> = [];
   for (const span of modelCalls(ctx.transcript.messages)) {
+    if (options.details === true) loadedAtCall.push(new Set(state.nativeLoaded));
     state = simulateCallStep(ctx, state, { span, view: run.modelCall(span.newMessages) });
   }
-  return finishReport(ctx, tools, state, options.replay);
+  return finishReport(ctx, tools, state, options.replay, options.details === true ? { loadedAtCall } : undefined);
 }

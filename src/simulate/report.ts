@@ -3,6 +3,7 @@
  * (text, JSON, TUI, test suites) shows about a replayed conversation. Keys are
  * the `simulate --json` contract, so the report is written out as it is.
  */
+import type { KeywordScore } from '../core/scorer.js';
 import type { Mode } from '../core/types.js';
 import type { Coverage } from '../formats/types.js';
 import type { CallTokens, ReportCacheSummary, TokenSummary } from '../tokens/account.js';
@@ -48,6 +49,42 @@ export interface SearchReport {
    * `tool_search` is the middleware's ordinary tool.
    */
   readonly client_proxied: boolean;
+  /**
+   * With `details` only: the per-keyword account of a keyword search (what
+   * `search --explain` and `--why` show) for every tool the recorded or the
+   * replayed result names (`select:`: the decoded query, no scores); null
+   * when the arguments do not decode.
+   */
+  readonly explain?: SearchExplanation | null;
+}
+
+/** The decoded arguments of one search and, for a keyword search, the per-keyword account against the catalog as it is now. */
+export interface SearchExplanation {
+  /** The query as the reference reads it (Go JSON decoding, trimmed). */
+  readonly query: string;
+  /** `max_results` as sent, or null. */
+  readonly requested_max_results: number | null;
+  /** The limit applied (`max_results` when positive, else 5); null for `select:`. */
+  readonly max_results: number | null;
+  /** Keyword mode: the parsed keywords; empty for `select:`. */
+  readonly keywords: ReadonlyArray<{ readonly keyword: string; readonly required: boolean }>;
+  /** Keyword mode: how many tools score above 0 before the limit cuts; select: the names found. */
+  readonly total_matches: number;
+  /** The tools of the recorded and the replayed result (replayed first, then recorded-only ones), each with its account. */
+  readonly tools: readonly ExplainedTool[];
+}
+
+/** Where one tool stands for a search, and why. */
+export interface ExplainedTool {
+  readonly name: string;
+  /** Rank in the full ranking (1-based), or null when it scores 0 (or is not a dynamic tool). */
+  readonly rank: number | null;
+  readonly score: number;
+  /** The required keyword that excluded it, or null. */
+  readonly excluded_by: string | null;
+  /** Not a dynamic tool of the catalog (a recorded result may name one that is gone). */
+  readonly unknown: boolean;
+  readonly keywords: readonly KeywordScore[];
 }
 
 /** A search the provider ran itself (model-native, server side): information beyond the reference state. */
@@ -87,6 +124,48 @@ export interface TurnReport {
   readonly assistant_text: string;
   /** Token estimates for this call (present unless turned off with `--no-tokens`). */
   readonly tokens?: CallTokens;
+}
+
+/** What a tool is at one model call, for the visibility timeline. */
+export type TimelineState =
+  /** A static tool: always visible, never searched. */
+  | 'static'
+  /** Visible (a dynamic tool loaded before this call, or `tool_search`). */
+  | 'visible'
+  /** Loaded at this call: forward selection added it (default mode), or a search of the previous call loaded it (model-native). */
+  | 'loaded'
+  /** Model-native: a definition in the context since an earlier call. */
+  | 'in-context'
+  /** Model-native: deferred (sent with `defer_loading`, not in the context). */
+  | 'deferred'
+  /** Not offered at this call. */
+  | 'hidden';
+
+/** One cell of the timeline: the state, and how the assistant called the tool at this call. */
+export interface TimelineCell {
+  readonly state: TimelineState;
+  /** `ok`: called and allowed; `violation`: called while not loaded, or a tool that exists nowhere; null: not called. */
+  readonly called: 'ok' | 'violation' | null;
+}
+
+/** One tool across all model calls. */
+export interface TimelineRow {
+  readonly name: string;
+  readonly kind: 'static' | 'tool_search' | 'dynamic' | 'unknown';
+  /** Same indexes as `turns`. */
+  readonly cells: readonly TimelineCell[];
+  /** Loaded or called at some call (the rows a collapsed timeline keeps); static tools count only when called. */
+  readonly active: boolean;
+}
+
+/** Data beyond the `--json` contract that the HTML report shows (present with the `details` option). */
+export interface SimulationDetails {
+  /** Tool names in catalog order. */
+  readonly tools: { readonly static: readonly string[]; readonly dynamic: readonly string[] };
+  /** Rows: `tool_search`, static tools, dynamic tools, then unknown tools that were called. */
+  readonly timeline: readonly TimelineRow[];
+  /** With replay: the visible tools of each call when every search returns what the catalog returns now. */
+  readonly replay_visible: ReadonlyArray<readonly string[]> | null;
 }
 
 /** Kinds of findings. */
@@ -164,4 +243,6 @@ export interface SimulationReport {
     /** Prompt-cache view of the tools block (present with token accounting). */
     readonly cache?: ReportCacheSummary;
   };
+  /** With the `details` option (the HTML report): the timeline, tool lists and the replayed visibility. */
+  readonly details?: SimulationDetails;
 }

@@ -19,6 +19,12 @@ export interface SimulateOptions {
   /** Also re-run the searches with the recorded results replaced by fresh ones and report visibility changes. */
   readonly replay: boolean;
   /**
+   * Also attach what the HTML report shows beyond `--json`: `details` (tool
+   * lists, the visibility timeline, the replayed visibility) and each
+   * search's decoded query and per-keyword explanation (`explain`).
+   */
+  readonly details?: boolean;
+  /**
    * The catalog's tools and middleware built once for many sessions (bulk
    * replay); used when `catalog` is the catalog it was prepared for.
    */

@@ -34,7 +34,7 @@ export function simulator(
   const counted = new Map<Mode, Promise<import('../tokens/report.js').ReportTokens>>();
   const countFor = async (mode: Mode, report: SimulationReport): Promise<import('../tokens/report.js').ReportTokens> => {
     const { tokenAccountingForReport } = await import('../tokens/report.js');
-    const other = simulate({ ...base, mode: mode === 'default' ? 'native' : 'default', replay: false });
+    const other = simulate({ ...base, mode: mode === 'default' ? 'native' : 'default', replay: false, details: false });
     return tokenAccountingForReport(report, simulationTools(base), { ...tokens!, otherMode: other });
   };
   return async (mode, replay) => {

@@ -42,6 +42,10 @@ const WRITING: ReadonlyMap<string, string> = new Map([
   ['toolsearch simulate fixtures/transcripts/deferred-tool-called-too-early.json -c fixtures/catalogs/demo.yaml --fail-on-violation --json > report.json', 'report.json'],
   ['toolsearch test fixtures/suites/*.yaml --reporter junit --output junit.xml', 'junit.xml'],
   ['toolsearch test fixtures/suites/demo.yaml --update', 'fixtures/suites/demo.yaml'],
+  ['toolsearch simulate fixtures/transcripts/deferred-tool-called-too-early.json -c fixtures/catalogs/demo.yaml --replay --html simulate.html', 'simulate.html'],
+  ['toolsearch eval fixtures/eval/demo-queries.jsonl -c fixtures/catalogs/demo.yaml --html eval.html', 'eval.html'],
+  ['toolsearch test fixtures/suites/*.yaml --reporter html --output report.html', 'report.html'],
+  ['toolsearch aggregate fixtures/bulk/part-1.json fixtures/bulk/part-2.json --html aggregate.html', 'aggregate.html'],
   [
     "toolsearch simulate 'fixtures/transcripts/*.anthropic.json' -c fixtures/catalogs/demo.yaml --no-tokens --jsonl --jobs 2 --aggregate agg.json",
     'agg.json',
@@ -53,7 +57,7 @@ const WRITING: ReadonlyMap<string, string> = new Map([
 ]);
 
 /** A redirection or an option that writes a file: such an example must be in WRITING (or SKIPPED). */
-const WRITES = /(?:^|\s)(?:>|>>|-o|--output|--update|-u|--aggregate)(?:\s|$)/;
+const WRITES = /(?:^|\s)(?:>|>>|-o|--output|--update|-u|--aggregate|--html)(?:\s|$)/;
 
 /** Runs a shell command line in `cwd`. */
 const bash = (command: string, cwd: string): Promise<RunResult> => sh(command, { cwd });

@@ -8,6 +8,9 @@ Examples:
   # two halves of a replay, merged: the same report as one run over all sessions
   $ toolsearch aggregate fixtures/bulk/part-1.json fixtures/bulk/part-2.json
 
+  # one self-contained HTML page of the merged aggregate
+  $ toolsearch aggregate fixtures/bulk/part-1.json fixtures/bulk/part-2.json --html aggregate.html
+
   # as JSON (itself a part that merges again)
   $ toolsearch aggregate fixtures/bulk/part-*.json --json
 
@@ -35,6 +38,7 @@ when the merged parts hold sessions that failed to read.
 
 interface AggregateFlags {
   readonly json?: boolean;
+  readonly html?: string;
   readonly top?: number;
   readonly failOnViolation?: boolean;
   readonly expectSame?: boolean;
@@ -49,6 +53,7 @@ export function aggregateCommand(ctx: CliContext): Command {
     )
     .argument('<parts...>', 'aggregate files (JSON, or JSONL with one aggregate per line)')
     .option('--json', 'print the merged aggregate as JSON')
+    .option('--html <file>', 'also write the merged aggregate as one self-contained HTML file (- for stdout, then the page only)')
     .option('--top <n>', 'rows per list in the human report (default 10; --json has them all)', parsePositiveInt)
     .option('--fail-on-violation', 'exit 1 when a merged session had a violation (not a warning)')
     .option('--expect-same', 'exit 1 when a recorded search differed from a fresh run in any merged session')
@@ -57,10 +62,20 @@ export function aggregateCommand(ctx: CliContext): Command {
       const { loadAggregateFile } = await import('../../formats/aggregate-file.js');
       const { AggregateBuilder } = await import('../../simulate/aggregate.js');
       const { expandSessionPaths } = await import('../../formats/sessions.js');
+      const files = expandSessionPaths(parts);
+      const inputs = files.map((path) => ({ kind: 'aggregate part', path }));
+      const html = flags.html !== undefined ? { option: '--html', path: flags.html } : null;
+      if (html) (await import('../../report/output.js')).checkOutputs([html], inputs);
       const builder = new AggregateBuilder();
-      for (const file of expandSessionPaths(parts)) for (const a of loadAggregateFile(file)) builder.merge(a);
+      for (const file of files) for (const a of loadAggregateFile(file)) builder.merge(a);
       const merged = builder.value();
-      if (flags.json) ctx.json(merged);
+      if (html) {
+        const [{ renderAggregateHtml }, { writeOutput }] = await Promise.all([import('../../report/html/aggregate.js'), import('../../report/output.js')]);
+        writeOutput(html, renderAggregateHtml(merged), inputs, (t) => ctx.out(t));
+      }
+      if (html?.path === '-') {
+        // the page is the output
+      } else if (flags.json) ctx.json(merged);
       else {
         const { renderAggregate } = await import('../../report/aggregate-text.js');
         ctx.lines(renderAggregate(merged, { width: ctx.width, style: ctx.outStyle, ...(flags.top !== undefined ? { top: flags.top } : {}) }));

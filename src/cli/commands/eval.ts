@@ -59,6 +59,7 @@ interface EvalFlags extends CatalogFlags {
   readonly field: 'query' | 'request';
   readonly misses: number;
   readonly json?: boolean;
+  readonly html?: string;
 }
 
 function parseScorers(value: string): ScorerName[] {
@@ -82,6 +83,8 @@ const EXAMPLES = `
 Examples:
   $ toolsearch eval fixtures/eval/demo-queries.jsonl -c fixtures/catalogs/demo.yaml
   $ toolsearch eval fixtures/eval/demo-queries.jsonl -c fixtures/catalogs/demo.yaml --scorers spec,bm25 --json > eval.json
+  # the metrics as a chart and every miss with each scorer's top results, in one HTML file
+  $ toolsearch eval fixtures/eval/demo-queries.jsonl -c fixtures/catalogs/demo.yaml --html eval.html
   # how would the scorers do if the model passed the user's words through?
   $ toolsearch eval fixtures/eval/demo-queries.jsonl -c fixtures/catalogs/demo.yaml --field request
   # CI: exit 1 when the reference's recall@5 or MRR falls below a floor
@@ -115,6 +118,7 @@ export function evalCommand(ctx: CliContext): Command {
     .addOption(new Option('--field <field>', 'which text the scorers receive: the query, or the user request').choices(['query', 'request']).default('query'))
     .addOption(new Option('--misses <n>', 'misses listed per scorer in the human report (0: none)').argParser(parseCount).default(10))
     .option('--json', 'print the full report as JSON (every miss, every ranking)')
+    .option('--html <file>', 'also write the report as one self-contained HTML file: chart, misses with top results (- for stdout, then the page only)')
     .option('--min <metric=value,…>', 'exit 1 when a metric is below this floor, e.g. recall@5=0.9,mrr=0.8 (spec unless scorer:metric); repeatable', parseMin)
     .addHelpText('after', EXAMPLES)
     .action(async (labeled: string, flags: EvalFlags) => {
@@ -125,6 +129,10 @@ export function evalCommand(ctx: CliContext): Command {
 async function runEval(ctx: CliContext, labeled: string, flags: EvalFlags): Promise<void> {
   const { loadQuerySet } = await import('../../eval/queries.js');
   const { UsageError } = await import('../../errors.js');
+  // An output that is an input of the run is refused before anything runs (src/report/output.ts).
+  const inputs = [{ kind: 'labeled queries', path: labeled }, ...(flags.catalog ?? []).map((path) => ({ kind: 'catalog', path }))];
+  const html = flags.html !== undefined ? { option: '--html', path: flags.html } : null;
+  if (html) (await import('../../report/output.js')).checkOutputs([html], inputs);
   const catalog = await loadCatalog(ctx, flags);
   const set = loadQuerySet(labeled, ctx.limits);
   const dynamic = catalog.tools.filter((t) => !t.static);
@@ -147,6 +155,10 @@ async function runEval(ctx: CliContext, labeled: string, flags: EvalFlags): Prom
     onProgress: (scorer, done, total) => progress.count(`eval ${scorer}`, done, total),
   });
   progress.done();
+  if (html) {
+    const [{ renderEvalHtml }, { writeOutput }] = await Promise.all([import('../../report/html/eval.js'), import('../../report/output.js')]);
+    writeOutput(html, renderEvalHtml(report), inputs, (t) => ctx.out(t));
+  }
   const thresholds = flags.min ?? [];
   for (const t of thresholds) {
     if (!flags.scorers.includes(t.scorer)) throw new UsageError(`--min ${t.scorer}:${t.label}: the scorer ${t.scorer} is not run (--scorers ${flags.scorers.join(',')})`);
@@ -155,7 +167,9 @@ async function runEval(ctx: CliContext, labeled: string, flags: EvalFlags): Prom
     const value = report.scorers.find((x) => x.name === t.scorer)!.metrics[t.metric];
     return { scorer: t.scorer, metric: t.label, min: t.min, value, passed: value >= t.min };
   });
-  if (flags.json) {
+  if (html?.path === '-') {
+    // `--html -`: the page is the output (the --min checks still apply).
+  } else if (flags.json) {
     const { safeJson } = await import('../../report/json.js');
     ctx.out(`${safeJson({ schema_version: JSON_SCHEMA_VERSION, ...report, ...(checks.length > 0 ? { min: checks } : {}) }, undefined, 2)}\n`);
   } else {

@@ -32,6 +32,8 @@ export interface BulkFlags extends CatalogFlags {
   readonly jobs?: number;
   readonly jsonlInput: JsonlInputMode;
   readonly aggregate?: string;
+  /** The aggregate as one self-contained HTML page. */
+  readonly html?: string;
   readonly top?: number;
   readonly lenient?: boolean;
   readonly sidechains?: boolean;
@@ -69,10 +71,11 @@ export async function runBulk(ctx: CliContext, args: readonly string[], flags: B
   const { resolveLimits } = await import('../../formats/read.js');
   const { replaySessions } = await import('../../simulate/bulk.js');
   const paths = expandSessionPaths(args);
-  // --aggregate never writes over an input of the run (a session file, a catalog), checked before
-  // anything runs, and again when it is written (src/report/output.ts).
+  // --aggregate and --html never write over an input of the run (a session file, a catalog), checked before
+  // anything runs, and again when they are written (src/report/output.ts).
   const { checkOutputs, writeOutput } = await import('../../report/output.js');
-  const outputs = flags.aggregate !== undefined ? [{ option: '--aggregate', path: flags.aggregate }] : [];
+  const html = flags.html !== undefined ? { option: '--html', path: flags.html } : null;
+  const outputs = [...(flags.aggregate !== undefined ? [{ option: '--aggregate', path: flags.aggregate }] : []), ...(html ? [html] : [])];
   const inputs = [
     ...paths.filter((p) => p !== '-').map((path) => ({ kind: 'session file', path })),
     ...(flags.catalog ?? []).filter((c) => !c.startsWith('mcp:')).map((path) => ({ kind: 'catalog', path })),
@@ -110,8 +113,14 @@ export async function runBulk(ctx: CliContext, args: readonly string[], flags: B
     },
   );
   if (pending !== '') ctx.out(pending);
-  if (outputs.length > 0) writeOutput(outputs[0]!, `${safeJson(aggregate, undefined, 2)}\n`, inputs, (t) => ctx.out(t));
-  if (flags.json) ctx.json(aggregate);
+  if (flags.aggregate !== undefined) writeOutput({ option: '--aggregate', path: flags.aggregate }, `${safeJson(aggregate, undefined, 2)}\n`, inputs, (t) => ctx.out(t));
+  if (html) {
+    const { renderAggregateHtml } = await import('../../report/html/aggregate.js');
+    writeOutput(html, renderAggregateHtml(aggregate), inputs, (t) => ctx.out(t));
+  }
+  if (html?.path === '-') {
+    // the page is the output
+  } else if (flags.json) ctx.json(aggregate);
   else if (!flags.jsonl) ctx.lines(renderAggregate(aggregate, { width: ctx.width, style: ctx.outStyle, ...(flags.top !== undefined ? { top: flags.top } : {}) }));
   checkAggregate(aggregate, flags);
 }

@@ -7,6 +7,8 @@ import type { Catalog, Transcript, TranscriptFormat } from '../../formats/types.
 import { escapeText } from '../../render/escape.js';
 import { renderSimulation, visibilityRanges } from '../../report/simulate-text.js';
 import type { SearchOutcome, SimulationReport } from '../../simulate/report.js';
+import { withoutDetails } from '../../simulate/strip.js';
+import type { RunInput, RunOutput } from '../../report/output.js';
 import type { CliContext } from '../context.js';
 import { addCatalogOptions, loadCatalog, type CatalogFlags } from '../inputs.js';
 import { collect, parseNameList, parsePositiveInt } from '../options.js';
@@ -43,6 +45,7 @@ interface SimulateFlags extends BulkFlags {
   readonly expectSame?: boolean;
   readonly failOnViolation?: boolean;
   readonly json?: boolean;
+  readonly html?: string;
   readonly tui?: boolean;
   readonly tokens: boolean;
   readonly tokenizer: EncodingName;
@@ -73,6 +76,9 @@ Examples:
   # CI: exit 1 when the model called a tool it could not see
   $ toolsearch simulate fixtures/transcripts/deferred-tool-called-too-early.json -c fixtures/catalogs/demo.yaml --fail-on-violation --json > report.json
 
+  # a self-contained HTML report (timeline, token bars, explanations) next to the text
+  $ toolsearch simulate fixtures/transcripts/deferred-tool-called-too-early.json -c fixtures/catalogs/demo.yaml --replay --html simulate.html
+
   # step through the calls interactively (m: switch mode, r: replay, ?: keys)
   $ toolsearch simulate fixtures/transcripts/deferred-tool-called-too-early.json -c fixtures/catalogs/demo.yaml --tui
 
@@ -98,6 +104,10 @@ it), unknown (a tool that exists nowhere); warnings: redundant-select (a select:
 for a tool a keyword search already returned), native-refill, unknown-call-id,
 sent-differs (the tools a call sent are not what the reference offers), reference-result
 (tool_reference results, which the reference's default mode does not load).
+--html <file> also writes one self-contained HTML page (no network access, works
+without JavaScript): violations first, the visibility timeline (calls as columns,
+tools as rows), token bars with cache breaks, every search with its per-keyword
+explanation, the replay side by side; over many sessions, the aggregate.
 --json prints the full report: {mode, transcript, catalog, turns, violations,
 replay, summary}; with token accounting (on unless --no-tokens) each turn has
 "tokens" and the summary "tokens" and "cache". Token counts are estimates for the
@@ -157,10 +167,11 @@ export function simulateCommand(ctx: CliContext): Command {
     .option('--expect-same', 'exit 1 when a replayed search differs from the recording (implies --replay)')
     .option('--fail-on-violation', 'exit 1 when a violation (not a warning) is found')
     .option('--json', 'print the report as JSON')
+    .option('--html <file>', 'also write the report as one self-contained HTML file (- for stdout, then the page only)')
     .option('--no-tokens', 'skip token and prompt-cache accounting (faster on long transcripts)')
     .addOption(new Option('--tokenizer <encoding>', 'tokenizer for the token estimates (gpt-tokenizer)').choices(ENCODING_CHOICES).default('o200k_base'))
     .addOption(new Option('--tool-format <format>', 'serialize offered tools as an OpenAI tools array or in Anthropic\'s shape').choices(TOOL_FORMAT_CHOICES).default('openai'))
-    .addOption(new Option('--tui', 'step through the calls in an interactive terminal UI (? shows the keys)').conflicts(['json', 'expectSame', 'failOnViolation']))
+    .addOption(new Option('--tui', 'step through the calls in an interactive terminal UI (? shows the keys)').conflicts(['json', 'html', 'expectSame', 'failOnViolation']))
     .option('--jsonl', 'bulk: print one JSON line per session ({source, report} or {source, error}), in input order')
     .option('--jobs <n>', 'bulk: worker threads (default: the number of cores; 1 replays in the main thread)', parsePositiveInt)
     .addOption(
@@ -179,9 +190,20 @@ export function simulateCommand(ctx: CliContext): Command {
       }
       const file = files[0]!;
       if (flags.tui) return runTui(ctx, file, flags);
+      // An output that is an input of the run is refused before anything runs (src/report/output.ts).
+      const inputs = [{ kind: 'transcript', path: file }, ...(flags.catalog ?? []).map((path) => ({ kind: 'catalog', path }))];
+      const html = flags.html !== undefined ? { option: '--html', path: flags.html } : null;
+      if (html) (await import('../../report/output.js')).checkOutputs([html], inputs);
       const reports = await runSimulate(ctx, file, flags);
       const replay = flags.replay === true || flags.expectSame === true;
-      if (flags.json) ctx.json(flags.sidechains ? reports.map((r) => ({ schema_version: JSON_SCHEMA_VERSION, ...r })) : { schema_version: JSON_SCHEMA_VERSION, ...reports[0]! });
+      // The page shows the main conversation (reports[0]); sidechains are in the text and --json.
+      if (html) await writeHtml(ctx, html, reports[0]!, inputs);
+      if (html?.path === '-') {
+        // `--html -`: the page is the output.
+      } else if (flags.json) {
+        const versioned = (r: (typeof reports)[number]) => ({ schema_version: JSON_SCHEMA_VERSION, ...withoutDetails(r) });
+        ctx.json(flags.sidechains ? reports.map(versioned) : versioned(reports[0]!));
+      }
       else {
         const lines: string[] = [];
         for (const [i, r] of reports.entries()) {
@@ -193,6 +215,12 @@ export function simulateCommand(ctx: CliContext): Command {
       for (const r of reports) check(r, flags);
     });
   return cmd;
+}
+
+/** Writes the HTML report through the shared output writer (atomic; an input of the run is never overwritten). */
+async function writeHtml(ctx: CliContext, output: RunOutput, report: SimulationReport, inputs: readonly RunInput[]): Promise<void> {
+  const [{ renderSimulationHtml }, { writeOutput }] = await Promise.all([import('../../report/html/simulate.js'), import('../../report/output.js')]);
+  writeOutput(output, renderSimulationHtml(report), inputs, (t) => ctx.out(t));
 }
 
 async function loadInputs(ctx: CliContext, file: string, flags: SimulateFlags): Promise<{ transcript: Transcript; catalog: Catalog | null }> {
@@ -244,6 +272,7 @@ async function simulateOne(transcript: Transcript, catalog: Catalog | null, flag
     mode: flags.mode,
     ...(flags.static !== undefined ? { staticNames: flags.static } : {}),
     replay: flags.replay === true || flags.expectSame === true,
+    details: flags.html !== undefined,
   };
   return simulateWithTokens(options, flags.tokens ? { encoding: flags.tokenizer, toolFormat: flags.toolFormat } : null);
 }

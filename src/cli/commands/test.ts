@@ -8,7 +8,7 @@ import type { CliContext } from '../context.js';
 import { MCP_TIMEOUT_OPTION, mcpTimeoutMs } from '../inputs.js';
 import { collect } from '../options.js';
 
-export const REPORTERS = ['human', 'json', 'junit', 'tap'] as const;
+export const REPORTERS = ['human', 'json', 'junit', 'tap', 'html'] as const;
 type Reporter = (typeof REPORTERS)[number];
 
 interface TestFlags {
@@ -28,6 +28,9 @@ Examples:
 
   # CI: a JUnit file for the CI's test report, the human report in the log
   $ toolsearch test fixtures/suites/*.yaml --reporter junit --output junit.xml
+
+  # a self-contained HTML page for reviewers (suites, cases, expected vs. got)
+  $ toolsearch test fixtures/suites/*.yaml --reporter html --output report.html
 
   # a candidate catalog against the same suites; only the cases about Slack
   $ toolsearch test fixtures/suites/demo.yaml -c fixtures/catalogs/demo.yaml --grep Slack
@@ -54,7 +57,8 @@ A suite (YAML or JSON):
   Any case: skip: true (or a reason), record: true (--update writes "exact").
 
 Reporters: human (default; its last line is "N passed, N failed[, N skipped]
-[, N invalid suites]"), json (also --json), junit, tap. With --output the report
+[, N invalid suites]"), json (also --json), junit, tap, html (one self-contained page: no network access,
+readable without JavaScript). With --output the report
 goes to the file (written atomically, its directory created; a device or FIFO is
 written in place) and the human report still prints; --output - is stdout (the
 report only). A suite that is invalid, or names an input that cannot be read, is
@@ -163,6 +167,8 @@ async function runTest(ctx: CliContext, args: string[], given: TestFlags): Promi
         return (await import('../../report/test-junit.js')).renderJUnit(report);
       case 'tap':
         return (await import('../../report/test-tap.js')).renderTap(report);
+      case 'html':
+        return (await import('../../report/html/test.js')).renderTestHtml(report);
     }
   };
   if (grep !== undefined && report.summary.total === 0 && report.summary.errors === 0) {
