@@ -12,6 +12,7 @@ import { requireModelCall } from '../formats/recordings/registry.js';
 import { readSession, type SessionInput } from '../formats/sessions.js';
 import type { Catalog, TranscriptFormat } from '../formats/types.js';
 import { safeJson } from '../report/json.js';
+import { JSON_SCHEMA_VERSION } from '../report/schema-version.js';
 import { type Aggregate, AggregateBuilder } from './aggregate.js';
 import { prepareTools, type PreparedTools, simulationTools } from './engine.js';
 import type { SimulationReport } from './report.js';
@@ -85,7 +86,10 @@ export class SessionReplayer {
       return { line: this.setup.lines ? safeJson({ source, error }) : null, failed: true };
     }
     this.builder.add(report, dynamicNames, warnings.length);
-    const line = this.setup.lines ? safeJson({ source, ...(warnings.length > 0 ? { warnings } : {}), report }) : null;
+    // The report exactly as `simulate --json` prints it for that one session.
+    const line = this.setup.lines
+      ? safeJson({ source, ...(warnings.length > 0 ? { warnings } : {}), report: { schema_version: JSON_SCHEMA_VERSION, ...report } })
+      : null;
     return { line, failed: false };
   }
 
