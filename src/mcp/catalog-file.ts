@@ -23,7 +23,18 @@ function plain(tools: readonly ToolInfo[]): Array<Record<string, unknown>> {
  * `header` lines become a comment at the top.
  */
 export async function catalogYaml(tools: readonly ToolInfo[], header: readonly string[] = []): Promise<string> {
-  const doc = new Document({ tools: plain(tools) });
+  // The yaml library writes a collection by recursion, several frames per level: a schema nested a
+  // thousand levels (within the loaders' bound) overflows the stack. Such parameters are written as
+  // JSON (a YAML flow mapping too), put in place of a placeholder after the document is written.
+  const deep = new Map<string, string>();
+  const token = `toolsearch-deep-${randomBytes(8).toString('hex')}-`;
+  const items = plain(tools).map((t) => {
+    if (t.parameters === undefined || !deeperThan(t.parameters, DEEP_PARAMETERS)) return t;
+    const key = `${token}${deep.size}`;
+    deep.set(key, JSON.stringify(t.parameters));
+    return { ...t, parameters: key };
+  });
+  const doc = new Document({ tools: items });
   if (header.length > 0) doc.commentBefore = header.map((l) => ` ${l}`).join('\n');
   const list = doc.get('tools', true);
   if (list && typeof list === 'object' && 'items' in list) {
@@ -45,7 +56,24 @@ export async function catalogYaml(tools: readonly ToolInfo[], header: readonly s
       if (typeof node.value === 'string' && TERMINAL_UNSAFE.test(node.value)) node.type = 'QUOTE_DOUBLE';
     },
   });
-  return doc.toString({ lineWidth: 0 }).replace(TERMINAL_UNSAFE_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  let text = doc.toString({ lineWidth: 0 });
+  if (deep.size > 0) text = text.replace(new RegExp(`${token}\\d+`, 'g'), (k) => deep.get(k)!);
+  return text.replace(TERMINAL_UNSAFE_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** Parameters nested deeper than this are written as JSON (see {@link catalogYaml}). */
+const DEEP_PARAMETERS = 64;
+
+/** Whether a JSON value nests deeper than `max` levels (iterative). */
+function deeperThan(value: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, d] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (d > max) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v as object)) stack.push([child, d + 1]);
+  }
+  return false;
 }
 
 // What YAML may leave raw in a double-quoted scalar and a terminal would act on (see report/json.ts).

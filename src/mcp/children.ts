@@ -5,6 +5,11 @@
  * handlers are installed only while a child is alive; after the cleanup the
  * signal is raised again so the process still ends the way it would have,
  * unless someone else also listens for it.
+ *
+ * A server's process group outlives the server itself when a grandchild
+ * (what `npx` or a shell started) stays: {@link endGroup} sends the group
+ * SIGTERM, waits a grace period, then SIGKILL. A grandchild that left the
+ * group (`setsid`, a daemon) cannot be reached: no POSIX call finds it.
  */
 import type { ChildProcess } from 'node:child_process';
 
@@ -12,6 +17,8 @@ const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 type Sig = (typeof SIGNALS)[number];
 
 const live = new Set<ChildProcess>();
+/** Process groups (their leader's pid) that may still have members after their leader ended. */
+const groups = new Set<number>();
 let installed = false;
 
 /** Whether children get their own process group (POSIX), so a wrapper (`npx`, `uvx`) and what it started end together. */
@@ -32,6 +39,49 @@ export function killTree(child: ChildProcess, signal: NodeJS.Signals): void {
 function killAll(): void {
   for (const child of live) killTree(child, 'SIGKILL');
   live.clear();
+  for (const pgid of groups) signalGroup(pgid, 'SIGKILL');
+  groups.clear();
+}
+
+/** Signals a process group; false when nobody is left in it (ESRCH). Never throws. */
+function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(-pgid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** How long {@link endGroup} waits after SIGTERM before SIGKILL. */
+export const GROUP_GRACE_MS = 1000;
+/** How often it looks whether the group is empty. */
+const GROUP_POLL_MS = 25;
+
+/**
+ * Ends what is left of a child's process group (POSIX; elsewhere the child
+ * alone was signalled): SIGTERM, then, when a member is still there after
+ * `graceMs` (it traps or ignores SIGTERM), SIGKILL. Resolves when the group
+ * is empty or SIGKILL was sent. Until then the group is also killed if our
+ * process exits.
+ */
+export async function endGroup(child: ChildProcess, graceMs: number = GROUP_GRACE_MS): Promise<void> {
+  const pgid = child.pid;
+  if (!OWN_PROCESS_GROUP || pgid === undefined) return;
+  if (!signalGroup(pgid, 'SIGTERM')) return;
+  groups.add(pgid);
+  install();
+  try {
+    const until = Date.now() + graceMs;
+    while (Date.now() < until) {
+      await new Promise((r) => setTimeout(r, GROUP_POLL_MS));
+      if (!signalGroup(pgid, 0)) return;
+    }
+    signalGroup(pgid, 'SIGKILL');
+  } finally {
+    groups.delete(pgid);
+    if (live.size === 0 && groups.size === 0) uninstall();
+  }
 }
 
 const onExit = (): void => killAll();
@@ -67,7 +117,7 @@ export function trackChild(child: ChildProcess): void {
 /** Stops tracking a child that has ended. */
 export function untrackChild(child: ChildProcess): void {
   live.delete(child);
-  if (live.size === 0) uninstall();
+  if (live.size === 0 && groups.size === 0) uninstall();
 }
 
 /** Number of tracked children (for tests). */

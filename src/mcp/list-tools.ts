@@ -9,10 +9,11 @@
 import { readFileSync } from 'node:fs';
 import { STATUS_CODES } from 'node:http';
 import type { JsonValue } from '../core/types.js';
-import { InputError } from '../errors.js';
+import { InputError, quote } from '../errors.js';
+import { resolveLimits } from '../formats/read.js';
 import { CommandLineError, splitCommandLine } from './command-line.js';
 import { normalizeServerName } from './names.js';
-import { ChildFailureError, ChildProcessTransport, type ChildFailure } from './stdio-transport.js';
+import { ChildFailureError, ChildProcessTransport, MAX_LINE_BYTES, type ChildFailure } from './stdio-transport.js';
 
 /** Default time allowed for the whole exchange (start, initialize, every page). */
 export const DEFAULT_MCP_TIMEOUT_MS = 30_000;
@@ -31,6 +32,12 @@ export type ListMcpToolsOptions = McpServerTarget & {
   readonly env?: NodeJS.ProcessEnv;
   /** Working directory of a stdio server (default: ours). */
   readonly cwd?: string;
+  /**
+   * Deepest nesting of a tool's `inputSchema`, counted as in a catalog file
+   * (`tools` → list → tool → `parameters`), so what `import` writes can be
+   * read again (default: the loaders' `maxDepth`, 1000 levels).
+   */
+  readonly maxDepth?: number;
 };
 
 /** A tool as the server lists it. */
@@ -72,6 +79,23 @@ export class McpServerError extends InputError {
   ) {
     super(message + stderrSummary(stderr), { file: source, line: 0, column: 0 });
   }
+}
+
+/** Levels above a tool's `parameters` in a catalog file: the top mapping, the `tools` list, the tool. */
+const CATALOG_LEVELS_ABOVE_PARAMETERS = 3;
+
+/** Whether a JSON value nests deeper than `max` levels of arrays and objects (iterative: no stack to overflow). */
+function deeperThan(value: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, d] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (d > max) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v as object)) {
+      if (child !== null && typeof child === 'object') stack.push([child, d + 1]);
+    }
+  }
+  return false;
 }
 
 /** Pages read at most: a server that keeps returning cursors is broken. */
@@ -196,7 +220,7 @@ function isJsonRpc(value: unknown): boolean {
   return Array.isArray(value) ? value.length > 0 && value.every(one) : one(value);
 }
 
-/** Reads (a copy of) a response body, giving up after `ms` (an endless stream). */
+/** Reads (a copy of) a response body, giving up after `ms` (an endless stream); '' when it cannot be read whole. */
 async function bodyText(res: Response, ms = 2000): Promise<string> {
   let timer: NodeJS.Timeout | undefined;
   try {
@@ -211,6 +235,46 @@ async function bodyText(res: Response, ms = 2000): Promise<string> {
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** Statuses whose response has no body (a Response with one cannot be built). */
+const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+
+/**
+ * The response with its body bounded as a stdio line is: a plain answer
+ * (JSON, an error page) up to {@link MAX_LINE_BYTES} in all, an event stream
+ * up to that much per event (between blank lines). Past it the body errors
+ * (which cancels the download) and `onTooLarge` is called, so a server
+ * sending 8 GB of spaces costs 10 MiB, not 8 GB.
+ */
+function boundedBody(res: Response, onTooLarge: () => void): Response {
+  if (res.body === null || NULL_BODY.has(res.status)) return res;
+  const sse = (res.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase() === 'text/event-stream';
+  let size = 0;
+  let lineLength = 0;
+  const bound = new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      if (!sse) size += chunk.length;
+      else {
+        for (let i = 0; i < chunk.length; i++) {
+          const b = chunk[i]!;
+          size++;
+          if (b === 0x0a) {
+            // A blank line ends an event: the next one starts from nothing.
+            if (lineLength === 0) size = 0;
+            lineLength = 0;
+          } else if (b !== 0x0d) lineLength++;
+        }
+      }
+      if (size > MAX_LINE_BYTES) {
+        onTooLarge();
+        controller.error(new Error(`answer over ${MAX_LINE_BYTES} bytes`));
+        return;
+      }
+      controller.enqueue(chunk);
+    },
+  });
+  return new Response(res.body.pipeThrough(bound), { status: res.status, statusText: res.statusText, headers: res.headers });
 }
 
 function quoted(line: string): string {
@@ -254,6 +318,24 @@ async function httpTrouble(url: string, init: RequestInit | undefined, res: Resp
   return isJsonRpc(value) ? null : { text: `not an MCP server: HTTP 200 from ${url} is JSON but not JSON-RPC${quoted(firstLine(text))}`, notMcp: true };
 }
 
+/**
+ * The request with a signal of its own that follows the transport's one.
+ * The SDK passes the same AbortSignal to every fetch of a session; Node's
+ * fetch (undici) adds an `abort` listener to it per request and removes it
+ * only when the request is garbage-collected, so 1,500 pages of `tools/list`
+ * gave a MaxListenersExceededWarning per page. A dependent signal
+ * (`AbortSignal.any`, which the source holds weakly, with no listener) takes
+ * those listeners instead and goes away with its request; aborting the
+ * transport's signal still aborts every request and body read.
+ */
+function withOwnSignal(init: RequestInit | undefined): RequestInit | undefined {
+  const signal = init?.signal;
+  if (!signal) return init;
+  const any = (AbortSignal as { any?: (signals: AbortSignal[]) => AbortSignal }).any;
+  // Node < 20.3 has no AbortSignal.any: the SDK's signal as it is (the warnings come back there).
+  return any === undefined ? init : { ...init, signal: any.call(AbortSignal, [signal]) };
+}
+
 function describeFailure(f: ChildFailure, phase: string): string {
   switch (f.kind) {
     case 'not-found':
@@ -287,6 +369,7 @@ function describeFailure(f: ChildFailure, phase: string): string {
  */
 export async function listMcpTools(options: ListMcpToolsOptions): Promise<McpToolList> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_MCP_TIMEOUT_MS;
+  const maxDepth = options.maxDepth ?? resolveLimits().maxDepth;
   if (!(timeoutMs > 0)) throw new InputError(`the timeout must be positive, got ${timeoutMs} ms`);
   const isHttp = options.url !== undefined;
   const target = isHttp ? options.url! : options.command!;
@@ -300,6 +383,8 @@ export async function listMcpTools(options: ListMcpToolsOptions): Promise<McpToo
 
   let stdio: ChildProcessTransport | null = null;
   let httpProblem: { text: string; notMcp: boolean } | null = null;
+  /** The phase whose HTTP answer went over the bound, if one did. */
+  let tooLarge: string | null = null;
   let transport: import('@modelcontextprotocol/sdk/shared/transport.js').Transport;
   let httpTransport: import('@modelcontextprotocol/sdk/client/streamableHttp.js').StreamableHTTPClientTransport | null = null;
   if (isHttp) {
@@ -316,7 +401,9 @@ export async function listMcpTools(options: ListMcpToolsOptions): Promise<McpToo
     // what the server answered, on one line, rather than the SDK's message
     // (which quotes the whole body: a web page).
     const recordingFetch = async (input: string | URL, init?: RequestInit): Promise<Response> => {
-      const res = await fetch(input, init);
+      const res = boundedBody(await fetch(input, withOwnSignal(init)), () => {
+        tooLarge ??= phase;
+      });
       if (init?.method === 'POST' && httpProblem === null) httpProblem = await httpTrouble(String(input), init, res);
       return res;
     };
@@ -367,6 +454,12 @@ export async function listMcpTools(options: ListMcpToolsOptions): Promise<McpToo
         { timeout: timeoutMs },
       );
       for (const t of result.tools) {
+        if (deeperThan(t.inputSchema, maxDepth - CATALOG_LEVELS_ABOVE_PARAMETERS)) {
+          throw new McpServerError(
+            `server ${quote(info?.name ?? '')}, tool ${quote(t.name)}: its inputSchema is nested deeper than ${maxDepth} levels (counted as parameters in a catalog file)`,
+            source,
+          );
+        }
         tools.push({
           name: t.name,
           description: t.description ?? '',
@@ -399,6 +492,9 @@ export async function listMcpTools(options: ListMcpToolsOptions): Promise<McpToo
     if (stdio) await stdio.settleStderr(STDERR_SETTLE_MS);
     const stderr = stdio?.stderr ?? '';
     if (failure) throw new McpServerError(describeFailure(failure, phase), source, stderr);
+    if (tooLarge !== null) {
+      throw new McpServerError(`the answer to ${tooLarge as string} is larger than ${MAX_LINE_BYTES / (1024 * 1024)} MiB, the most one MCP message may take`, source);
+    }
     if (err instanceof Timeout) throw new McpServerError(`no answer to ${phase} within ${seconds(timeoutMs)}`, source, stderr);
     // What an HTTP server answered explains what the SDK made of it.
     const problem = httpProblem as { text: string; notMcp: boolean } | null;

@@ -14,7 +14,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { killTree, OWN_PROCESS_GROUP, trackChild, untrackChild } from './children.js';
+import { endGroup, killTree, OWN_PROCESS_GROUP, trackChild, untrackChild } from './children.js';
 
 /** Why the server process is of no use. */
 export type ChildFailure =
@@ -45,8 +45,8 @@ export interface ChildProcessTransportOptions {
   readonly stderrLimit?: number;
 }
 
-/** Largest stdout line accepted (as the SDK's stdio transport). */
-const MAX_LINE_BYTES = 10 * 1024 * 1024;
+/** Largest stdout line accepted (as the SDK's stdio transport); also the largest HTTP answer or event (list-tools.ts). */
+export const MAX_LINE_BYTES = 10 * 1024 * 1024;
 /** How long `close()` waits for the server to leave after its stdin closes, and again after SIGTERM. */
 const GRACE_MS = 1000;
 /** Messages we sent that are remembered to recognize a program that echoes its input. */
@@ -64,6 +64,8 @@ export class ChildProcessTransport implements Transport {
 
   private child: ChildProcess | null = null;
   private exited: Promise<void> | null = null;
+  /** Set when the server has exited: the end of what was left of its process group. */
+  private groupEnded: Promise<void> = Promise.resolve();
   private closing = false;
   private closed: Promise<void> | null = null;
   private stdoutBuf: Buffer = Buffer.alloc(0);
@@ -132,8 +134,9 @@ export class ChildProcessTransport implements Transport {
         child.once('close', (code, signal) => {
           untrackChild(child);
           if (!this.closing) this.fail({ kind: 'exit', code, signal });
-          // Grandchildren that outlive the server's main process end with it.
-          killTree(child, 'SIGTERM');
+          // Grandchildren that outlive the server's main process end with it: SIGTERM now,
+          // SIGKILL after a grace period to those that stay; close() waits for that.
+          this.groupEnded = endGroup(child);
           done();
           this.onclose?.();
         });
@@ -216,7 +219,8 @@ export class ChildProcessTransport implements Transport {
 
   /**
    * Ends the server as the MCP specification asks: close its stdin, wait,
-   * SIGTERM, wait, SIGKILL (each to the whole process group).
+   * SIGTERM, wait, SIGKILL (each to the whole process group); then, once it
+   * has exited, the rest of its group: SIGTERM, a grace period, SIGKILL.
    */
   close(): Promise<void> {
     // Every caller waits for the same end: the SDK's client starts closing
@@ -240,17 +244,21 @@ export class ChildProcessTransport implements Transport {
     if (child.pid === undefined) return; // never started (spawn failed)
     if (child.exitCode !== null || child.signalCode !== null) {
       await waitExit(GRACE_MS);
-      return;
+    } else {
+      try {
+        child.stdin?.end();
+      } catch {
+        // ignore: the pipe may already be closed
+      }
+      if (!(await waitExit(GRACE_MS))) {
+        killTree(child, 'SIGTERM');
+        if (!(await waitExit(GRACE_MS))) {
+          killTree(child, 'SIGKILL');
+          await waitExit(GRACE_MS);
+        }
+      }
     }
-    try {
-      child.stdin?.end();
-    } catch {
-      // ignore: the pipe may already be closed
-    }
-    if (await waitExit(GRACE_MS)) return;
-    killTree(child, 'SIGTERM');
-    if (await waitExit(GRACE_MS)) return;
-    killTree(child, 'SIGKILL');
-    await waitExit(GRACE_MS);
+    // The server is gone; what it started in its group gets SIGTERM, then SIGKILL.
+    await this.groupEnded;
   }
 }

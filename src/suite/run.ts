@@ -28,6 +28,7 @@ import { simulate } from '../simulate/engine.js';
 import { checkResult, checkSimulation } from './check.js';
 import { distance, SuiteParser } from './parse.js';
 import type { CaseResult, CatalogRef, Failure, NameRef, SearchGot, SimulateCase, Suite, SuiteCase, SuiteResult, TestReport } from './types.js';
+import type { RunInput } from '../report/output.js';
 import { applyExactUpdates, type ExactUpdate } from './update.js';
 
 export interface RunOptions {
@@ -36,6 +37,13 @@ export interface RunOptions {
   readonly limits?: Partial<Limits>;
   /** Time allowed per live MCP server of an `mcp:` catalog, in milliseconds (default 30 000; {@link runSuitesAsync} only). */
   readonly mcpTimeoutMs?: number;
+  /**
+   * Told of every file the run reads, as soon as it is known: each suite
+   * before it is read, then the catalog files and transcripts it names, all
+   * before any server starts or case runs. The CLI checks its outputs here
+   * (src/report/output.ts); an error thrown stops the run.
+   */
+  readonly onInput?: (input: RunInput) => void;
 }
 
 /** A suite file's new text, written by `--update` (the host writes it: an engine writes no files). */
@@ -320,6 +328,30 @@ export function loadSuite(file: string, limits?: Partial<Limits>): LoadedSuite {
   return { suite: new SuiteParser(doc).suite(), doc };
 }
 
+/** The files a suite names (catalog files and transcripts; live MCP servers are no file). */
+export function suiteInputs(suite: Suite): RunInput[] {
+  const out: RunInput[] = [];
+  const catalog = (ref: CatalogRef | null) => {
+    for (const f of ref?.files ?? []) if (!isMcpSpec(f)) out.push({ kind: 'catalog', path: f });
+  };
+  catalog(suite.catalog);
+  for (const c of suite.cases) {
+    catalog(c.catalog);
+    if (c.kind === 'simulate') out.push({ kind: 'transcript', path: c.transcript });
+  }
+  return out;
+}
+
+/** Loads the suites in order, telling `onInput` of each file as soon as it is known. */
+function loadSuites(files: readonly string[], options: RunOptions): LoadedSuite[] {
+  return files.map((f) => {
+    options.onInput?.({ kind: 'suite', path: f });
+    const l = loadSuite(f, options.limits);
+    if (options.onInput) for (const i of suiteInputs(l.suite)) options.onInput(i);
+    return l;
+  });
+}
+
 /**
  * Runs suite files (already expanded from globs), in order. Catalogs that
  * name a live MCP server (`catalog: "mcp:npx -y some-server"`) need
@@ -328,7 +360,7 @@ export function loadSuite(file: string, limits?: Partial<Limits>): LoadedSuite {
 export function runSuites(files: readonly string[], options: RunOptions = {}): TestRun {
   const started = performance.now();
   const inputs = new Inputs(options.limits);
-  const loaded = files.map((f) => loadSuite(f, options.limits));
+  const loaded = loadSuites(files, options);
   return runLoaded(inputs, loaded, options, started);
 }
 
@@ -341,7 +373,7 @@ export function runSuites(files: readonly string[], options: RunOptions = {}): T
 export async function runSuitesAsync(files: readonly string[], options: RunOptions = {}): Promise<TestRun> {
   const started = performance.now();
   const inputs = new Inputs(options.limits);
-  const loaded = files.map((f) => loadSuite(f, options.limits));
+  const loaded = loadSuites(files, options);
   await inputs.readServers(loaded, options.mcpTimeoutMs);
   return runLoaded(inputs, loaded, options, started);
 }

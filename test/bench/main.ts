@@ -25,6 +25,7 @@ import { goTrimSpace } from '../../src/core/text.js';
 import { decodeToolSearchArgs, runToolSearch, searchDecoded, type ToolSearchArgs, type ToolSearchOutcome } from '../../src/core/toolsearch.js';
 import type { Message, ToolInfo } from '../../src/core/types.js';
 import { naiveKeywordSearch } from '../core/naive-model.js';
+import { benchQueryClasses, CLASS_SIZES } from './query-classes.js';
 import { chunksByModelCall, generateCatalog, generateQueries, generateTranscript, toEinoJson, type BenchQuery } from './generate.js';
 
 // ---------------------------------------------------------------------------
@@ -37,7 +38,7 @@ const option = (name: string): string | undefined => {
   return i >= 0 ? argv[i + 1] : undefined;
 };
 const QUICK = flag('--quick');
-const ONLY = new Set((option('--only') ?? 'query,build,simulate,startup,cli,rss').split(','));
+const ONLY = new Set((option('--only') ?? 'query,classes,build,simulate,startup,cli,rss').split(','));
 const JSON_OUT = option('--json');
 const COMPARE = option('--compare');
 const NO_BUILD = flag('--no-build');
@@ -940,6 +941,10 @@ async function main(): Promise<void> {
       `${QUICK ? ', --quick' : ''}, seed ${SEED}${process.env.NODE_EXTRA_CA_CERTS ? ', NODE_EXTRA_CA_CERTS set' : ''}`,
   );
   if (ONLY.has('query')) for (const size of SIZES) benchQueries(size);
+  if (ONLY.has('classes')) {
+    const ctx = { quick: QUICK, seed: SEED, add, section, fmt, quantile, tools: flatCatalog, naive: naiveToolSearch, pairs: ourPairs };
+    for (const size of CLASS_SIZES(QUICK)) benchQueryClasses(size, ctx);
+  }
   if (ONLY.has('build')) for (const size of SIZES) benchBuild(size);
   if (ONLY.has('simulate')) await benchSimulate();
   if (ONLY.has('startup') || ONLY.has('cli')) buildCliOnce();

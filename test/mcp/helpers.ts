@@ -3,6 +3,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export const TEST_SERVER = fileURLToPath(new URL('./fixtures/test-server.mjs', import.meta.url));
+/** A Streamable HTTP server that misbehaves on purpose (endless cursors, a huge body): see the file. */
+export const HOSTILE_HTTP_SERVER = fileURLToPath(new URL('./fixtures/hostile-http.mjs', import.meta.url));
 
 /** Quotes a word for our command-line splitter. */
 export function q(word: string): string {
@@ -52,9 +54,9 @@ export async function waitGone(pid: number, timeoutMs = 5000): Promise<boolean> 
   return !alive(pid);
 }
 
-/** The test server behind Streamable HTTP, spawned as its own process, on 127.0.0.1 with a random port. */
-export async function spawnHttpServer(args: readonly string[] = []): Promise<{ url: string; stderr: () => string; close: () => Promise<void> }> {
-  const child = spawn(process.execPath, [TEST_SERVER, '--http', ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+/** The test server (or `script`, which prints `listening <url>` too) behind Streamable HTTP, spawned as its own process, on 127.0.0.1 with a random port. */
+export async function spawnHttpServer(args: readonly string[] = [], script: string = TEST_SERVER): Promise<{ url: string; stderr: () => string; close: () => Promise<void> }> {
+  const child = spawn(process.execPath, [script, ...(script === TEST_SERVER ? ['--http'] : []), ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
   let err = '';
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (s: string) => (err += s));

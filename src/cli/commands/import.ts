@@ -1,6 +1,6 @@
 /** `toolsearch import`: a catalog in our format from the tools of live MCP servers. */
 import { Command, InvalidArgumentError } from 'commander';
-import { InputError, UsageError } from '../../errors.js';
+import { UsageError } from '../../errors.js';
 import { escapeText } from '../../render/escape.js';
 import type { CliContext } from '../context.js';
 
@@ -36,7 +36,8 @@ their case and hyphens; other characters outside [A-Za-z0-9_-] become "_".
 A command line is split like a shell does (quotes, backslashes) but no shell
 runs it: use sh -c '...' for pipes or variables. The server inherits this
 environment. On failure the server's stderr is shown and the exit status is 2.
-Without -o the catalog goes to stdout; -o writes the file atomically.
+Without -o (or with -o -) the catalog goes to stdout; -o writes the file atomically
+(a device or FIFO in place), never over a file a --mcp command line names.
 `;
 
 function parseSeconds(value: string): number {
@@ -81,16 +82,23 @@ export function importCommand(ctx: CliContext): Command {
     .option('--mcp <command>', 'an MCP server to start over stdio; repeat to merge servers', server('command'))
     .option('--mcp-url <url>', 'a Streamable HTTP MCP endpoint (http:// or https://); repeatable', server('url'))
     .option('--name <server>', 'server name for the tool names of the server given just before (default: the name it reports)', name)
-    .option('-o, --output <file>', 'write the catalog to this file (atomically) instead of stdout')
+    .option('-o, --output <file>', 'write the catalog to this file (atomically; a device or FIFO in place; - is stdout) instead of stdout')
     .option('--json', 'write JSON instead of YAML')
     .option('--timeout <seconds>', 'time allowed per server', parseSeconds, 30)
     .addHelpText('after', EXAMPLES)
     .action(async (flags: ImportFlags) => {
       if (servers.length === 0) throw new UsageError('give at least one server: --mcp "<command line>" or --mcp-url <url>');
-      const [{ mcpCatalogDetailed }, { catalogJson, catalogYaml, writeFileAtomic }] = await Promise.all([
+      const [{ mcpCatalogDetailed }, { catalogJson, catalogYaml }, { checkOutputs, isStdout, writeOutput }, { commandLineFiles }] = await Promise.all([
         import('../../mcp/catalog.js'),
         import('../../mcp/catalog-file.js'),
+        import('../../report/output.js'),
+        import('../../mcp/command-line.js'),
       ]);
+      // The files a server's command line names (its script, its data) are inputs of the run: -o never
+      // writes over one, checked before any server starts (src/report/output.ts).
+      const output = flags.output !== undefined ? { option: '--output', path: flags.output } : null;
+      const inputs = servers.flatMap((s) => (s.kind === 'command' ? commandLineFiles(s.value).map((path) => ({ kind: 'file named by --mcp', path })) : []));
+      if (output) checkOutputs([output], inputs);
       const result = await mcpCatalogDetailed(
         servers.map((s) => ({ ...(s.kind === 'url' ? { url: s.value } : { command: s.value }), ...(s.name !== undefined ? { name: s.name } : {}) })),
         { timeoutMs: Math.round(flags.timeout * 1000) },
@@ -98,18 +106,17 @@ export function importCommand(ctx: CliContext): Command {
       for (const w of result.warnings) ctx.warn(w);
       if (result.tools.length === 0) ctx.warn('the servers listed no tools: the catalog is empty');
       const text = flags.json ? catalogJson(result.tools) : await catalogYaml(result.tools, headerLines(result.servers));
-      if (flags.output === undefined) {
+      if (output === null) {
         ctx.out(text);
         return;
       }
-      try {
-        await writeFileAtomic(flags.output, text);
-      } catch (err) {
-        const code = (err as NodeJS.ErrnoException).code;
-        throw new InputError(`cannot write the catalog${typeof code === 'string' ? `: ${code}` : ''}`, { file: flags.output, line: 0, column: 0 });
+      if (isStdout(output.path)) {
+        ctx.out(text);
+        return;
       }
+      writeOutput(output, text, inputs, (t) => ctx.out(t));
       const n = result.tools.length;
-      ctx.err(`wrote ${n} ${n === 1 ? 'tool' : 'tools'} from ${result.servers.length} ${result.servers.length === 1 ? 'server' : 'servers'} to ${escapeText(flags.output)}\n`);
+      ctx.err(`wrote ${n} ${n === 1 ? 'tool' : 'tools'} from ${result.servers.length} ${result.servers.length === 1 ? 'server' : 'servers'} to ${escapeText(output.path)}\n`);
       for (const s of result.servers) {
         ctx.err(`  mcp__${s.usedName}__*  ${s.tools.length} from ${escapeText(s.server.name)} ${escapeText(s.server.version)} (${s.pages} ${s.pages === 1 ? 'page' : 'pages'})\n`);
       }

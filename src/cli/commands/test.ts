@@ -1,6 +1,7 @@
 /** `toolsearch test <suite...>`: run test suites of search, select and simulate cases. */
 import { Command, Option } from 'commander';
 import { AssertionFailure, InputError } from '../../errors.js';
+import type { RunInput } from '../../report/output.js';
 import type { CliContext } from '../context.js';
 import { MCP_TIMEOUT_OPTION, mcpTimeoutMs } from '../inputs.js';
 
@@ -44,8 +45,10 @@ A suite (YAML or JSON):
   Any case: skip: true (or a reason), record: true (--update writes "exact").
 
 Reporters: human (default; its last line is "N passed, N failed[, N skipped]"),
-json, junit, tap. With --output the report goes to the file (written atomically)
-and the human report still prints.
+json, junit, tap. With --output the report goes to the file (written atomically;
+a device or FIFO is written in place) and the human report still prints; --output -
+is stdout (the report only). An output that is one of the run's inputs (a suite,
+a catalog, a transcript) is refused (exit 2) before anything runs.
 Exit codes: 0 every case passed (skipped ones aside), 1 a case failed, 2 a suite
 is invalid (file:line:column) or an input cannot be read.
 `;
@@ -59,7 +62,7 @@ export function testCommand(ctx: CliContext): Command {
     )
     .argument('<suite...>', 'suite files, directories or globs')
     .addOption(new Option('-r, --reporter <name>', 'report format').choices(REPORTERS).default('human'))
-    .option('-o, --output <file>', 'write the report to this file (atomically) instead of stdout')
+    .option('-o, --output <file>', 'write the report to this file (atomically; a device or FIFO in place; - is stdout) instead of stdout')
     .option('-u, --update', 'write the current results into "exact" of the cases marked record: true')
     .option(...MCP_TIMEOUT_OPTION)
     .addHelpText('after', EXAMPLES)
@@ -71,21 +74,31 @@ export function testCommand(ctx: CliContext): Command {
 async function runTest(ctx: CliContext, args: string[], flags: TestFlags): Promise<void> {
   const { expandSuitePaths } = await import('../../suite/glob.js');
   const timeoutMs = mcpTimeoutMs(flags.mcpTimeout);
-  const { runSuitesAsync } = await import('../../suite/run.js');
+  const [{ runSuitesAsync }, { checkOutputs, isStdout, writeOutput }] = await Promise.all([import('../../suite/run.js'), import('../../report/output.js')]);
+  // Every output is checked against every input of the run as the inputs become known (the suites,
+  // then the catalogs and transcripts they name), before any case runs (src/report/output.ts).
+  const outputs = flags.output !== undefined ? [{ option: '--output', path: flags.output }] : [];
+  const inputs: RunInput[] = [];
+  const onInput = (input: RunInput) => {
+    inputs.push(input);
+    checkOutputs(outputs, [input]);
+  };
   let report: Awaited<ReturnType<typeof runSuitesAsync>>['report'];
   try {
-    const run = await runSuitesAsync(expandSuitePaths(args), { update: flags.update === true, mcpTimeoutMs: timeoutMs, limits: ctx.limits });
+    const run = await runSuitesAsync(expandSuitePaths(args), { update: flags.update === true, mcpTimeoutMs: timeoutMs, limits: ctx.limits, onInput });
     report = run.report;
     if (run.rewrites.length > 0) {
+      // --update rewrites the suites the run read (the engine returns their new text).
       const { writeFileAtomic } = await import('../../report/atomic.js');
       for (const r of run.rewrites) writeFileAtomic(r.file, r.text);
     }
   } catch (err) {
-    // A suite that does not load is exit 2; with --reporter junit --output, the file still says why.
+    // A suite that does not load is exit 2; with --reporter junit --output, the file still says why
+    // (never over an input: the output was checked against each one already known).
     if (err instanceof InputError && flags.reporter === 'junit' && flags.output !== undefined) {
-      const [{ writeFileAtomic }, { renderJUnitError }] = await Promise.all([import('../../report/atomic.js'), import('../../report/test-junit.js')]);
+      const { renderJUnitError } = await import('../../report/test-junit.js');
       try {
-        writeFileAtomic(flags.output, renderJUnitError(err.message, err.location));
+        writeOutput(outputs[0]!, renderJUnitError(err.message, err.location), inputs, (t) => ctx.out(t));
       } catch {
         // the output directory is missing or unwritable: the error below is what matters
       }
@@ -109,9 +122,8 @@ async function runTest(ctx: CliContext, args: string[], flags: TestFlags): Promi
         return (await import('../../report/test-tap.js')).renderTap(report);
     }
   };
-  if (flags.output !== undefined) {
-    const { writeFileAtomic } = await import('../../report/atomic.js');
-    writeFileAtomic(flags.output, await render(flags.reporter, false));
+  if (flags.output !== undefined && !isStdout(flags.output)) {
+    writeOutput(outputs[0]!, await render(flags.reporter, false), inputs, (t) => ctx.out(t));
     // People reading the CI log still see what happened.
     ctx.out(await render('human', true));
   } else {

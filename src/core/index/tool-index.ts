@@ -14,7 +14,9 @@ import {
 } from '../scorer.js';
 import { compareGo } from '../text.js';
 import type { ToolInfo } from '../types.js';
-import { TermScorer } from './planner.js';
+import { KeywordSetFinder } from './keyword-sets.js';
+import { ShortIndex } from './short-index.js';
+import { SlicedScorer } from './sliced-scorer.js';
 import { TokenIndex } from './token-index.js';
 import { selectTop } from './top.js';
 
@@ -33,10 +35,23 @@ export type PrefilterMode = 'auto' | 'always' | 'never';
 /** Options of a {@link ToolIndex}. */
 export interface ToolIndexOptions {
   readonly prefilter?: PrefilterMode;
+  /**
+   * Posting lists and short substrings this frequent get bitsets (default:
+   * the larger of 64 and 1/16 of the tools). Tests lower it to reach the
+   * bitset paths on small catalogs; it never changes a result.
+   */
+  readonly denseMinimum?: number;
 }
 
 /** Tools scanned by keyword searches after which `prefilter: 'auto'` builds the token index (about what building it costs). */
 export const PREFILTER_SCAN_BUDGET = 20_000;
+
+/**
+ * A one- or two-unit substring occurring this often, and a posting list this
+ * long (and at least n/16 in both cases) get bitsets: below that, merging
+ * their lists costs less than a bitset's n/32 words (short-index.ts, keyword-sets.ts).
+ */
+const DENSE_MIN = 64;
 
 const SURROGATE_OR_ABOVE = /[\ud800-\uffff]/;
 
@@ -60,15 +75,17 @@ export class ToolIndex {
   /** Rank by entry index, so ties sort by an integer compare. */
   private readonly rank: Int32Array;
   private readonly prefilter: PrefilterMode;
+  private readonly denseMinimum: number | undefined;
   /** Tools scanned by keyword searches so far (prefilter `auto`). */
   private scanned = 0;
-  private scorer: TermScorer | null = null;
+  private scorer: SlicedScorer | null = null;
   private keys: Float64Array | null = null;
 
   constructor(tools: readonly ToolInfo[], options: ToolIndexOptions = {}) {
     this.entries = [];
     this.byName = new Map();
     this.prefilter = options.prefilter ?? 'auto';
+    this.denseMinimum = options.denseMinimum;
     let surrogates = false;
     for (const info of tools) {
       if (this.byName.has(info.name)) throw new Error(`duplicate dynamic tool name: ${info.name}`);
@@ -134,25 +151,30 @@ export class ToolIndex {
     if (keywords.length === 0 || n === 0) return [];
     // Array.prototype.slice(0, maxResults) semantics: NaN keeps everything.
     const limit = Number.isNaN(maxResults) ? Infinity : Math.max(0, Math.trunc(maxResults));
-    const scorer = this.termScorer();
+    const scorer = this.slicedScorer();
+    const out: ScoredTool[] = [];
+    const emit = (e: PreparedTool, score: number): void => {
+      out.push(options.explain ? { name: e.info.name, score, explain: explainTool(e, keywords).keywords } : { name: e.info.name, score });
+    };
+    if (scorer !== null) {
+      // Ids of the index are ranks.
+      for (const [rank, score] of scorer.search(keywords, limit)) emit(this.entries[this.byRank[rank]!]!, score);
+      return out;
+    }
     const keys = this.keys ?? (this.keys = new Float64Array(n));
     let count = 0;
-    const keep = (t: number, score: number): void => {
+    this.scoreAll(keywords, (t, score) => {
       keys[count++] = score * n + (n - 1 - this.rank[t]!);
-    };
-    if (scorer === null) this.scoreAll(keywords, keep);
-    else scorer.score(keywords, limit, keep);
-    const out: ScoredTool[] = [];
+    });
     for (const key of selectTop(keys, count, limit)) {
       const score = Math.floor(key / n);
-      const e = this.entries[this.byRank[n - 1 - (key - score * n)]!]!;
-      out.push(options.explain ? { name: e.info.name, score, explain: explainTool(e, keywords).keywords } : { name: e.info.name, score });
+      emit(this.entries[this.byRank[n - 1 - (key - score * n)]!]!, score);
     }
     return out;
   }
 
-  /** The token index's scorer when this search should use it (building it the first time). */
-  private termScorer(): TermScorer | null {
+  /** The indexed scorer when this search should use it (building it the first time). */
+  private slicedScorer(): SlicedScorer | null {
     if (this.scorer !== null) return this.scorer;
     const n = this.entries.length;
     const build = this.prefilter === 'always' || (this.prefilter === 'auto' && this.scanned >= PREFILTER_SCAN_BUDGET);
@@ -160,7 +182,11 @@ export class ToolIndex {
       this.scanned += n;
       return null;
     }
-    this.scorer = new TermScorer(new TokenIndex(this.entries, (t) => t.partsLower), this.entries);
+    // In rank order, so that every id of the index is a rank: bit order is name order.
+    const ranked = Array.from(this.byRank, (i) => this.entries[i]!);
+    const tokens = new TokenIndex(ranked, (t) => t.partsLower);
+    const min = Math.max(1, this.denseMinimum ?? Math.max(DENSE_MIN, n >> 4));
+    this.scorer = new SlicedScorer(new KeywordSetFinder(ranked, tokens, new ShortIndex(ranked, min), min), n);
     return this.scorer;
   }
 
