@@ -25,12 +25,24 @@ async function inksStringWidth(): Promise<(s: string) => number> {
 
 describe('displayWidth', () => {
   it('gives the widths terminals draw (the old tables said 6, 4, 1, 1 for the first four)', () => {
-    expect([FAMILY, FLAG, KEYCAP, TANGUT, CJK, COMBINING, 'abc', ''].map(displayWidth)).toEqual([2, 2, 2, 2, 4, 1, 3, 0]);
+    expect([FAMILY, FLAG, KEYCAP, TANGUT, CJK, COMBINING, 'abc', ''].map(displayWidth)).toEqual([
+      2, 2, 2, 2, 4, 1, 3, 0,
+    ]);
   });
 
   it('agrees with the string-width Ink uses, on every case and on mixed text', async () => {
     const ink = await inksStringWidth();
-    const texts = [FAMILY, FLAG, KEYCAP, TANGUT, CJK, COMBINING, `a${FAMILY}b${FLAG}c`, `${CJK} ${TANGUT}x${KEYCAP}`, 'İstanbul ΣΊΣΥΦΟΣ 𝔘𝔫𝔦'];
+    const texts = [
+      FAMILY,
+      FLAG,
+      KEYCAP,
+      TANGUT,
+      CJK,
+      COMBINING,
+      `a${FAMILY}b${FLAG}c`,
+      `${CJK} ${TANGUT}x${KEYCAP}`,
+      'İstanbul ΣΊΣΥΦΟΣ 𝔘𝔫𝔦',
+    ];
     expect(texts.map(displayWidth)).toEqual(texts.map(ink));
   });
 
@@ -66,15 +78,25 @@ describe('cutting and padding by that width', () => {
 
 describe('table alignment with such names', () => {
   it('every column starts at the same terminal column in every row (header included)', () => {
-    const names = ['plain_tool', `family_${FAMILY}`, `flag_${FLAG}`, `keycap_${KEYCAP}`, `tangut_${TANGUT}${TANGUT}`, `${CJK}_search`, `caf${COMBINING}`];
+    const names = [
+      'plain_tool',
+      `family_${FAMILY}`,
+      `flag_${FLAG}`,
+      `keycap_${KEYCAP}`,
+      `tangut_${TANGUT}${TANGUT}`,
+      `${CJK}_search`,
+      `caf${COMBINING}`,
+    ];
     const lines = renderTable(
       [{ header: 'tool' }, { header: 'score', align: 'right' }, { header: 'description' }],
       names.map((n, i) => [n, String(i * 10), 'same']),
       { width: 80 },
     );
     // Where the last column starts, and where the (right-aligned) score ends, measured in columns.
-    const lastStart = (l: string) => displayWidth(l.slice(0, l.lastIndexOf(l.endsWith('same') ? 'same' : 'description')));
-    const scoreEnd = (l: string) => displayWidth(l.slice(0, l.lastIndexOf(l.endsWith('same') ? 'same' : 'description')).trimEnd());
+    const lastStart = (l: string) =>
+      displayWidth(l.slice(0, l.lastIndexOf(l.endsWith('same') ? 'same' : 'description')));
+    const scoreEnd = (l: string) =>
+      displayWidth(l.slice(0, l.lastIndexOf(l.endsWith('same') ? 'same' : 'description')).trimEnd());
     expect(lines).toHaveLength(names.length + 1);
     expect(new Set(lines.map(lastStart)).size).toBe(1);
     expect(new Set(lines.map(scoreEnd)).size).toBe(1);
