@@ -17,6 +17,7 @@
  * The MCP client is only loaded when an `mcp:` spec is present.
  */
 import type { CatalogOptions } from '../formats/catalog.js';
+import { resolveLimits } from '../formats/read.js';
 import type { Catalog, CatalogFormat, CatalogTool } from '../formats/types.js';
 import type { McpServerTarget } from './list-tools.js';
 
@@ -90,7 +91,11 @@ export async function loadCatalogSpecs(specs: readonly string[], options: Catalo
   const settled = await Promise.allSettled(
     specs.map((spec) =>
       isMcpSpec(spec)
-        ? listMcpTools({ ...mcpTargetOf(spec), ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) })
+        ? listMcpTools({
+            ...mcpTargetOf(spec),
+            maxDepth: resolveLimits(options.limits).maxDepth,
+            ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+          })
         : Promise.resolve(null),
     ),
   );

@@ -1,6 +1,7 @@
 /** `toolsearch import`: a catalog in our format from the tools of live MCP servers. */
 import { Command, InvalidArgumentError } from 'commander';
 import { UsageError } from '../../errors.js';
+import { resolveLimits } from '../../formats/read.js';
 import { escapeText } from '../../render/escape.js';
 import type { CliContext } from '../context.js';
 
@@ -101,7 +102,7 @@ export function importCommand(ctx: CliContext): Command {
       if (output) checkOutputs([output], inputs);
       const result = await mcpCatalogDetailed(
         servers.map((s) => ({ ...(s.kind === 'url' ? { url: s.value } : { command: s.value }), ...(s.name !== undefined ? { name: s.name } : {}) })),
-        { timeoutMs: Math.round(flags.timeout * 1000) },
+        { timeoutMs: Math.round(flags.timeout * 1000), maxDepth: resolveLimits(ctx.limits).maxDepth },
       );
       for (const w of result.warnings) ctx.warn(w);
       if (result.tools.length === 0) ctx.warn('the servers listed no tools: the catalog is empty');
