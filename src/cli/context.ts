@@ -9,6 +9,7 @@ import { clipLines, escapeLines } from '../render/escape.js';
 import type { CatalogCache } from '../formats/catalog-cache.js';
 import type { Limits } from '../formats/read.js';
 import { safeJson } from '../report/json.js';
+import { createProgress, type Progress } from './progress.js';
 
 /** A writable text stream, as much of it as the CLI uses. */
 export interface OutStream {
@@ -22,6 +23,12 @@ export interface CliIo {
   readonly stderr: OutStream;
   readonly stdin: NodeJS.ReadableStream;
   readonly env: Readonly<Record<string, string | undefined>>;
+  /**
+   * Use the loaded-catalog cache of `env` (src/formats/catalog-cache.ts) although these streams are
+   * given: a host running main() in process (the fuzzer's cache-tampering mode). Without streams
+   * (a process of its own) the cache is used anyway, unless turned off.
+   */
+  readonly fileCache?: boolean;
 }
 
 /** Width used when stdout is not a terminal (and `COLUMNS` is not set). */
@@ -84,6 +91,11 @@ export class CliContext {
   /** Writes text to stderr as it is. */
   err(text: string): void {
     this.io.stderr.write(text);
+  }
+
+  /** A progress line on stderr for long work: drawn only when stderr is a terminal (see progress.ts). */
+  progress(): Progress {
+    return createProgress(this.io.stderr);
   }
 
   /** `warning: message` on stderr; the message is escaped (it may quote input text). */

@@ -8,7 +8,8 @@
  * - A cache directory is used only when it is the user's own and nobody else
  *   can write it (mode & 0o022 = 0), checked on the opened directory handle,
  *   and when every directory above it belongs to root or the user and is not
- *   writable by others, or is sticky (like /tmp). Otherwise there is no cache.
+ *   writable by others (its group counts, unless it is the user's private
+ *   group), or is sticky (like /tmp). Otherwise there is no cache.
  * - The directory is opened once per process; on Linux every later file
  *   operation goes through that handle (`/proc/self/fd/N/name`), so swapping
  *   the path for another directory or a symbolic link changes nothing; where
@@ -83,14 +84,23 @@ export function ownedAndPrivate(st: { uid: number; mode: number }): boolean {
   return (UID === undefined || st.uid === UID) && (st.mode & 0o022) === 0;
 }
 
+const GID = process.getgid?.();
+
 /**
  * Whether a directory above a cache cannot be used to swap what lies below
  * it: it belongs to root or to this user, and nobody else can write it, or
  * it is sticky (others may write it, but not rename or remove what is ours).
+ * Writable by its group counts as writable by others, except for the user's
+ * own private group (group id = user id, the "user private group" scheme
+ * of Debian, Ubuntu and Fedora, whose umask 002 makes `~/.cache` 0775) —
+ * the leniency Debian's OpenSSH applies to `~/.ssh`.
  */
 function safeAncestor(st: Stats): boolean {
   if (UID === undefined) return true;
-  return (st.uid === 0 || st.uid === UID) && ((st.mode & 0o022) === 0 || (st.mode & 0o1000) !== 0);
+  if (st.uid !== 0 && st.uid !== UID) return false;
+  if ((st.mode & 0o1000) !== 0) return true;
+  const privateGroup = GID === UID && st.gid === GID;
+  return (st.mode & 0o002) === 0 && ((st.mode & 0o020) === 0 || privateGroup);
 }
 
 /** The CACHEDIR.TAG signature (Cache Directory Tagging Specification, https://bford.info/cachedir/). */
@@ -288,14 +298,15 @@ class OpenedCacheDir implements CacheDir {
   private isTagged(): boolean {
     if (this.tagged !== undefined) return this.tagged;
     const tag = this.read(TAG_NAME);
-    if (tag !== undefined) return (this.tagged = tag.subarray(0, CACHEDIR_SIGNATURE.length).toString('latin1') === CACHEDIR_SIGNATURE);
+    if (tag !== undefined && tag.subarray(0, CACHEDIR_SIGNATURE.length).toString('latin1') === CACHEDIR_SIGNATURE) return (this.tagged = true);
     let names: string[];
     try {
       names = readdirSync(this.at('.'));
     } catch {
       return (this.tagged = false);
     }
-    if (!names.every((n) => OWN_NAMES.some((re) => re.test(n)))) return (this.tagged = false);
+    // A damaged tag (not a regular private file with the signature) among nothing but our files is written again.
+    if (!names.every((n) => n === TAG_NAME || OWN_NAMES.some((re) => re.test(n)))) return (this.tagged = false);
     return (this.tagged = this.writeFile(TAG_NAME, Buffer.from(TAG_TEXT, 'utf8'), TAG_NAME));
   }
 

@@ -80,7 +80,8 @@ export function describeFsError(err: unknown): string {
  * Errors (all `InputError`, headline `path: message` unless a position exists):
  * `no such file`, `cannot read file: permission denied`, `is a directory, not a file`,
  * `empty file`, `file too large: N bytes (limit M)`, and
- * `invalid UTF-8: byte 0xNN` at the line and column of the first bad byte.
+ * `invalid UTF-8: byte 0xNN` at the line and column of the first bad byte,
+ * `UTF-16 is not supported; save as UTF-8 (…)` for a UTF-16 or UTF-32 byte-order mark.
  * A UTF-8 byte-order mark at the start is skipped; CRLF line ends are kept as they are.
  */
 export function readInputFile(path: string, limits?: Partial<Limits>): InputFile {
@@ -134,8 +135,29 @@ function readBounded(path: string, fd: number, maxBytes: number, sizeHint: numbe
 
 const fatalDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-/** Decodes UTF-8, skipping a leading byte-order mark; invalid bytes are an error at their position. */
+/**
+ * The encoding a byte-order mark at the start of `b` names, when it is one we do not read: UTF-32's
+ * marks first (UTF-32 LE's starts with UTF-16 LE's).
+ */
+function foreignBom(b: Uint8Array): string | null {
+  if (b.length >= 4 && b[0] === 0xff && b[1] === 0xfe && b[2] === 0 && b[3] === 0) return 'UTF-32 little-endian';
+  if (b.length >= 4 && b[0] === 0 && b[1] === 0 && b[2] === 0xfe && b[3] === 0xff) return 'UTF-32 big-endian';
+  if (b.length >= 2 && b[0] === 0xff && b[1] === 0xfe) return 'UTF-16 little-endian';
+  if (b.length >= 2 && b[0] === 0xfe && b[1] === 0xff) return 'UTF-16 big-endian';
+  return null;
+}
+
+/**
+ * Decodes UTF-8, skipping a leading byte-order mark; invalid bytes are an error at their position.
+ * A file that starts with a UTF-16 or UTF-32 byte-order mark (Windows editors and PowerShell's `>`
+ * write UTF-16) is an error that says so, rather than `invalid UTF-8: byte 0xff`.
+ */
 export function decodeUtf8(path: string, bytes: Uint8Array): string {
+  const foreign = foreignBom(bytes);
+  if (foreign !== null) {
+    const family = foreign.slice(0, 6);
+    throw fileError(path, `${family} is not supported; save as UTF-8 (the file starts with a ${foreign} byte-order mark)`);
+  }
   let start = 0;
   if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) start = 3;
   const body = start === 0 ? bytes : bytes.subarray(start);

@@ -20,7 +20,7 @@ export interface McpCatalogOptions {
   readonly env?: NodeJS.ProcessEnv;
   readonly cwd?: string;
   readonly headers?: Readonly<Record<string, string>>;
-  /** Deepest inputSchema accepted (see `ListMcpToolsOptions.maxDepth`). */
+  /** Deepest `inputSchema` nesting accepted (default: the loaders' `maxDepth`). */
   readonly maxDepth?: number;
 }
 
@@ -59,7 +59,7 @@ export async function mcpCatalogDetailed(servers: readonly McpCatalogServer[], o
         env: options.env,
         cwd: options.cwd,
         headers: options.headers,
-        ...(options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {}),
+        maxDepth: options.maxDepth,
       };
       return listMcpTools(o);
     }),

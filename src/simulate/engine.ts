@@ -48,6 +48,43 @@ export interface SimulateOptions {
   readonly staticNames?: readonly string[];
   /** Also re-run the searches with the recorded results replaced by fresh ones and report visibility changes. */
   readonly replay: boolean;
+  /**
+   * The catalog's tools and middleware built once for many sessions (bulk
+   * replay); used when `catalog` is the catalog it was prepared for.
+   */
+  readonly prepared?: PreparedTools;
+}
+
+/** A catalog split and indexed once, for every session simulated against it. */
+export interface PreparedTools {
+  readonly catalog: Catalog;
+  readonly staticNames: readonly string[];
+  readonly tools: SimulationTools;
+  /** The middleware of a mode (built on first use; it holds no per-run state). */
+  readonly middleware: (mode: Mode) => Middleware;
+}
+
+/** Splits and indexes a catalog once (fails as `simulationTools` does, e.g. on an unknown --static name). */
+export function prepareTools(catalog: Catalog, staticNames: readonly string[] = []): PreparedTools {
+  const tools = splitTools(catalog.tools, catalog.sources.map((s) => s.file).join(', '), staticNames);
+  const built = new Map<Mode, Middleware>();
+  return {
+    catalog,
+    staticNames,
+    tools,
+    middleware: (mode) => {
+      let mw = built.get(mode);
+      if (!mw) {
+        mw = createMiddleware({ dynamicTools: tools.dynamicTools, mode });
+        built.set(mode, mw);
+      }
+      return mw;
+    },
+  };
+}
+
+function preparedFor(options: Pick<SimulateOptions, 'catalog' | 'prepared'>): PreparedTools | null {
+  return options.prepared && options.catalog !== null && options.prepared.catalog === options.catalog ? options.prepared : null;
 }
 
 /** The tools of a simulation, split as the middleware needs them. */
@@ -58,13 +95,18 @@ export interface SimulationTools {
 }
 
 /** Chooses the catalog (given, or carried by the transcript) and splits static from dynamic tools. */
-export function simulationTools(options: Pick<SimulateOptions, 'transcript' | 'catalog' | 'staticNames'>): SimulationTools {
+export function simulationTools(options: Pick<SimulateOptions, 'transcript' | 'catalog' | 'staticNames' | 'prepared'>): SimulationTools {
+  const prepared = preparedFor(options);
+  if (prepared) return prepared.tools;
   const { transcript, catalog } = options;
   let tools: readonly CatalogTool[];
   let source: string;
   if (catalog) {
     tools = catalog.tools;
     source = catalog.sources.map((s) => s.file).join(', ');
+    // Say which set is used when there were two to choose from.
+    const carried = transcript.tools?.length ?? 0;
+    if (carried > 0) source += ` (given with -c, not the ${carried} ${carried === 1 ? 'tool' : 'tools'} the transcript carries)`;
   } else if (transcript.tools) {
     tools = transcript.tools;
     source = `${transcript.file} (tools carried by the transcript)`;
@@ -74,7 +116,11 @@ export function simulationTools(options: Pick<SimulateOptions, 'transcript' | 'c
       { file: transcript.file, line: 0, column: 0 },
     );
   }
-  const extraStatic = new Set(options.staticNames ?? []);
+  return splitTools(tools, source, options.staticNames ?? []);
+}
+
+function splitTools(tools: readonly CatalogTool[], source: string, staticNames: readonly string[]): SimulationTools {
+  const extraStatic = new Set(staticNames);
   const names = new Set(tools.map((t) => t.name));
   for (const name of extraStatic) {
     if (!names.has(name)) throw new InputError(`--static names a tool that is not in the catalog: ${quote(name)}`);
@@ -137,7 +183,7 @@ export function simulationContext(options: SimulateOptions, tools: SimulationToo
   const { results, serverResults } = indexResults(messages);
   return {
     mode: options.mode,
-    mw: createMiddleware({ dynamicTools: tools.dynamicTools, mode: options.mode }),
+    mw: preparedFor(options)?.middleware(options.mode) ?? createMiddleware({ dynamicTools: tools.dynamicTools, mode: options.mode }),
     staticNames: new Set(tools.staticTools.map((t) => t.name)),
     transcript: options.transcript,
     results,

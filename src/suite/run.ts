@@ -3,8 +3,9 @@
  * runs every case through the core (search, select) or the simulation
  * engine, checks the expectations, and returns a {@link TestRun}: the report, and the suite texts `--update` rewrites (the CLI writes them).
  *
- * Everything a suite names is loaded and validated before the first case
- * runs, so an invalid suite (exit 2) never produces a partial report.
+ * Everything a suite names is loaded and validated before its first case
+ * runs: a suite that is invalid (or names an input that cannot be loaded) is
+ * reported as an errored suite, never run in part, and the others still run.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
@@ -23,11 +24,11 @@ import { errorAt, type ParsedDocument } from '../formats/nodes.js';
 import { parseFile, parseText } from '../formats/parse.js';
 import type { Limits } from '../formats/read.js';
 import type { Catalog, Transcript, TranscriptFormat } from '../formats/types.js';
-import { isMcpSpec } from '../mcp/catalog-spec.js';
+import { isLiveSpec, isMcpSpec } from '../mcp/catalog-spec.js';
 import { simulate } from '../simulate/engine.js';
 import { checkResult, checkSimulation } from './check.js';
 import { distance, SuiteParser } from './parse.js';
-import type { CaseResult, CatalogRef, Failure, NameRef, SearchGot, SimulateCase, Suite, SuiteCase, SuiteResult, TestReport } from './types.js';
+import type { CaseResult, CatalogRef, Failure, NameRef, SearchGot, SimulateCase, Suite, SuiteCase, SuiteError, SuiteResult, TestReport } from './types.js';
 import type { RunInput } from '../report/output.js';
 import { applyExactUpdates, type ExactUpdate } from './update.js';
 
@@ -44,6 +45,16 @@ export interface RunOptions {
    * (src/report/output.ts); an error thrown stops the run.
    */
   readonly onInput?: (input: RunInput) => void;
+  /** Catalog files (or specs, as `-c` takes them) every case with a catalog uses instead of its own (`test -c`). */
+  readonly catalog?: readonly string[];
+  /** Only the cases whose name matches (`test --grep`); suites with none are left out. */
+  readonly grep?: RegExp;
+}
+
+/** A suite file that could not be read, kept as an error for the report. */
+interface InvalidSuite {
+  readonly file: string;
+  readonly error: InputError;
 }
 
 /** A suite file's new text, written by `--update` (the host writes it: an engine writes no files). */
@@ -94,7 +105,7 @@ class Inputs {
     for (const { suite, doc } of loaded) {
       for (const c of suite.cases) {
         const ref = c.catalog;
-        if (ref && ref.files.some(isMcpSpec) && !wanted.has(Inputs.key(ref)) && !this.live.has(Inputs.key(ref))) wanted.set(Inputs.key(ref), { ref, doc });
+        if (ref && !wanted.has(Inputs.key(ref)) && !this.live.has(Inputs.key(ref)) && this.isLive(ref)) wanted.set(Inputs.key(ref), { ref, doc });
       }
     }
     if (wanted.size === 0) return;
@@ -113,10 +124,29 @@ class Inputs {
     for (const [i, r] of settled.entries()) {
       const [key, { ref, doc }] = entries[i]!;
       if (r.status === 'fulfilled') this.live.set(key, r.value);
-      else atReference(doc, ref.offset, 'catalog', () => {
-        throw r.reason;
-      });
+      else {
+        // Reported by every suite that names it (see `catalog`), the others still run.
+        try {
+          atReference(doc, ref.offset, 'catalog', () => {
+            throw r.reason;
+          });
+        } catch (err) {
+          this.failedLive.set(key, err);
+        }
+      }
     }
+  }
+
+  private readonly liveRefs = new Map<string, boolean>();
+  /** Live catalogs that failed to load, by reference. */
+  private readonly failedLive = new Map<string, unknown>();
+
+  /** Whether a catalog reference names a live server (mcp:, or an MCP client config), looked at once per reference. */
+  private isLive(ref: CatalogRef): boolean {
+    const key = Inputs.key(ref);
+    let live = this.liveRefs.get(key);
+    if (live === undefined) this.liveRefs.set(key, (live = ref.files.some(isLiveSpec)));
+    return live;
   }
 
   catalog(ref: CatalogRef, doc: ParsedDocument): LoadedCatalog {
@@ -124,7 +154,8 @@ class Inputs {
     let c = this.catalogs.get(key);
     if (!c) {
       let catalog: Catalog;
-      if (ref.files.some(isMcpSpec)) {
+      if (this.isLive(ref)) {
+        if (this.failedLive.has(key)) throw this.failedLive.get(key);
         const live = this.live.get(key);
         if (!live) throw errorAt(doc, ref.offset, 'cannot load the catalog: a live MCP server (mcp:) is read by runSuitesAsync, not runSuites');
         catalog = live;
@@ -342,14 +373,40 @@ export function suiteInputs(suite: Suite): RunInput[] {
   return out;
 }
 
-/** Loads the suites in order, telling `onInput` of each file as soon as it is known. */
-function loadSuites(files: readonly string[], options: RunOptions): LoadedSuite[] {
+/**
+ * Loads the suites in order, telling `onInput` of each file as soon as it is
+ * known. A suite that is invalid is kept as an error, and the others still
+ * load (an error of `onInput` stops the run).
+ */
+function loadSuites(files: readonly string[], options: RunOptions): Array<LoadedSuite | InvalidSuite> {
   return files.map((f) => {
     options.onInput?.({ kind: 'suite', path: f });
-    const l = loadSuite(f, options.limits);
+    let l: LoadedSuite;
+    try {
+      l = withOptions(loadSuite(f, options.limits), options);
+    } catch (err) {
+      if (err instanceof InputError) return { file: f, error: err };
+      throw err;
+    }
     if (options.onInput) for (const i of suiteInputs(l.suite)) options.onInput(i);
     return l;
   });
+}
+
+function isInvalid(s: LoadedSuite | InvalidSuite): s is InvalidSuite {
+  return 'error' in s;
+}
+
+/** A suite with `test -c` (every catalog replaced) and `test --grep` (only the matching cases) applied. */
+function withOptions(l: LoadedSuite, options: RunOptions): LoadedSuite {
+  const { catalog, grep } = options;
+  if (catalog === undefined && grep === undefined) return l;
+  const swap = (ref: CatalogRef | null): CatalogRef | null =>
+    ref && catalog !== undefined ? { ...ref, files: [...catalog], format: 'auto', prefix: null } : ref;
+  const cases = l.suite.cases
+    .filter((c) => grep === undefined || grep.test(c.name))
+    .map((c) => (c.catalog ? ({ ...c, catalog: swap(c.catalog) } as SuiteCase) : c));
+  return { doc: l.doc, suite: { ...l.suite, catalog: swap(l.suite.catalog), cases } };
 }
 
 /**
@@ -374,26 +431,53 @@ export async function runSuitesAsync(files: readonly string[], options: RunOptio
   const started = performance.now();
   const inputs = new Inputs(options.limits);
   const loaded = loadSuites(files, options);
-  await inputs.readServers(loaded, options.mcpTimeoutMs);
+  await inputs.readServers(
+    loaded.filter((l): l is LoadedSuite => !isInvalid(l)),
+    options.mcpTimeoutMs,
+  );
   return runLoaded(inputs, loaded, options, started);
 }
 
-function runLoaded(inputs: Inputs, loaded: readonly LoadedSuite[], options: RunOptions, started: number): TestRun {
-  const prepared = loaded.map((l) => prepare(inputs, l));
+function suiteError(err: InputError, file: string): SuiteError {
+  return { message: err.message, location: err.location ?? { file, line: 0, column: 0 }, excerpt: err.excerpt ?? null };
+}
+
+function runLoaded(inputs: Inputs, loaded: ReadonlyArray<LoadedSuite | InvalidSuite>, options: RunOptions, started: number): TestRun {
+  // Everything a suite names is loaded before its first case runs: a suite that cannot be prepared does not run at all.
+  const prepared = loaded.map((l): Prepared[] | InputError => {
+    if (isInvalid(l)) return l.error;
+    try {
+      return prepare(inputs, l);
+    } catch (err) {
+      if (err instanceof InputError) return err;
+      throw err;
+    }
+  });
   const rewrites: SuiteRewrite[] = [];
-  const suites: SuiteResult[] = loaded.map((l, si) => {
+  const suites: SuiteResult[] = [];
+  loaded.forEach((l, si) => {
+    const p = prepared[si]!;
+    if (p instanceof InputError) {
+      const file = isInvalid(l) ? l.file : l.suite.file;
+      const name = isInvalid(l) ? l.file : l.suite.name;
+      suites.push({ file, name, catalog: null, duration_ms: 0, cases: [], error: suiteError(p, file), updated: false });
+      return;
+    }
+    const ok = l as LoadedSuite;
+    if (options.grep !== undefined && ok.suite.cases.length === 0) return;
     const t0 = performance.now();
-    const ran = prepared[si]!.map((p) => runCase(p, options.update === true));
+    const ran = p.map((c) => runCase(c, options.update === true));
     const updates = ran.map((r) => r.update).filter((u): u is ExactUpdate => u !== null);
-    if (updates.length > 0) rewrites.push(rewrite(l, updates, options.limits));
-    return {
-      file: l.suite.file,
-      name: l.suite.name,
-      catalog: l.suite.catalog ? l.suite.catalog.files.join(', ') : null,
+    if (updates.length > 0) rewrites.push(rewrite(ok, updates, options.limits));
+    suites.push({
+      file: ok.suite.file,
+      name: ok.suite.name,
+      catalog: ok.suite.catalog ? ok.suite.catalog.files.join(', ') : null,
       duration_ms: performance.now() - t0,
       cases: ran.map((r) => r.result),
+      error: null,
       updated: updates.length > 0,
-    };
+    });
   });
   const all = suites.flatMap((s) => s.cases);
   const report: TestReport = {
@@ -403,6 +487,7 @@ function runLoaded(inputs: Inputs, loaded: readonly LoadedSuite[], options: RunO
       passed: all.filter((c) => c.status === 'passed').length,
       failed: all.filter((c) => c.status === 'failed').length,
       skipped: all.filter((c) => c.status === 'skipped').length,
+      errors: suites.filter((x) => x.error !== null).length,
       updated: all.filter((c) => c.updated).length,
       duration_ms: performance.now() - started,
     },

@@ -13,6 +13,7 @@ import { decodeToolSearchArgs, searchDecoded, type ToolSearchArgs, type ToolSear
 import type { ToolInfo } from '../../src/core/types.js';
 import { ToolIndex as ToolIndexBefore } from './baseline/scorer-before-16.js';
 import { generateClassQueries, QUERY_CLASSES, type ClassQuery } from './classes.js';
+import { generateQueries } from './generate.js';
 
 export interface ClassRow {
   readonly id: string;
@@ -42,6 +43,21 @@ export interface ClassBenchContext {
 /** Targets of issue 16, per catalog size: p99 and max of every class, in ms. */
 const TARGETS: Record<number, { p99?: number; max: number }> = { 10_000: { p99: 0.3, max: 1 }, 100_000: { max: 5 } };
 
+/** `count` JSONL lines of tool_search arguments: the query mix, every third line a class query (classes in turn). */
+export function mixedBatchLines(tools: readonly ToolInfo[], count: number, seed: number): string[] {
+  const mix = generateQueries(tools, count, seed).map((q) => q.args);
+  const byClass = generateClassQueries(tools, Math.ceil(count / 3 / QUERY_CLASSES.length) + 1, seed);
+  const perClass = byClass.length / QUERY_CLASSES.length;
+  let k = 0;
+  return mix.map((line, i) => {
+    if (i % 3 !== 2) return line;
+    const c = k % QUERY_CLASSES.length;
+    const j = Math.floor(k / QUERY_CLASSES.length) % perClass;
+    k++;
+    return byClass[c * perClass + j]!.args;
+  });
+}
+
 export const CLASS_SIZES = (quick: boolean): number[] => (quick ? [10_000] : [10_000, 100_000]);
 
 function time(fn: () => void): number {
@@ -55,7 +71,7 @@ export function benchQueryClasses(size: number, ctx: ClassBenchContext): void {
   const label = size.toLocaleString('en-US');
   ctx.section(`Query classes, ${label}-tool catalog (in-process ToolIndex.search via searchDecoded; ms per query)`);
   const tools = ctx.tools(size);
-  const perClass = size >= 100_000 ? (ctx.quick ? 8 : 24) : ctx.quick ? 30 : 60;
+  const perClass = size >= 100_000 ? (ctx.quick ? 8 : 12) : ctx.quick ? 30 : 60;
   const queries: ClassQuery[] = generateClassQueries(tools, perClass, ctx.seed);
   const args = queries.map((q) => {
     const d = decodeToolSearchArgs(q.args);
@@ -135,5 +151,74 @@ export function benchQueryClasses(size: number, ctx: ClassBenchContext): void {
     better: 'lower',
     spread: `p50 ${fmt(quantile(all, 0.5))}, p99 ${fmt(quantile(all, 0.99))}; before max ${fmt(Math.max(...allBefore))}, p50 ${fmt(quantile(allBefore, 0.5))}`,
     ...(target !== undefined ? { target: `max ≤ ${target.max} ms`, ok: allOk && Math.max(...all) <= target.max } : {}),
+  });
+}
+
+const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
+
+function heldBytes(): number {
+  gc();
+  gc();
+  const m = process.memoryUsage();
+  return m.heapUsed + m.arrayBuffers;
+}
+
+/** Build time (constructor + what the first indexed search builds) and memory held, ours and before, interleaved. */
+export function benchBuildVsBefore(size: number, ctx: ClassBenchContext): void {
+  const { fmt, quantile, add } = ctx;
+  ctx.section(`Index build vs before issue 16, ${size.toLocaleString('en-US')}-tool catalog (same run, interleaved)`);
+  const tools = ctx.tools(size);
+  const kw = [{ word: 'zzzz', lower: 'zzzz', required: false }];
+  const make = {
+    ours: () => new ToolIndex(tools, { prefilter: 'always' }),
+    before: () => new ToolIndexBefore(tools, { prefilter: 'always' }) as unknown as ToolIndex,
+  };
+  const times = { ours: [] as number[], before: [] as number[] };
+  const held = { ours: [] as number[], before: [] as number[] };
+  const reps = size >= 100_000 ? (ctx.quick ? 2 : 3) : ctx.quick ? 5 : 7;
+  // Memory first: everything kept alive until the end (freed typed arrays are
+  // counted until a background sweep), each index's growth measured alone.
+  const alive: ToolIndex[] = [];
+  for (let r = 0; r < 2; r++) {
+    for (const which of ['before', 'ours'] as const) {
+      const m0 = heldBytes();
+      const index = make[which]();
+      index.search(kw, 5);
+      alive.push(index);
+      held[which].push(heldBytes() - m0);
+    }
+  }
+  alive.length = 0;
+  for (const which of ['ours', 'before'] as const) make[which]().search(kw, 5); // warm the code
+  for (let r = 0; r < reps; r++) {
+    for (const which of ['ours', 'before'] as const) {
+      gc();
+      times[which].push(time(() => make[which]().search(kw, 5)));
+    }
+  }
+  const med = (xs: readonly number[]): number => quantile(xs, 0.5);
+  const tr = med(times.ours) / med(times.before);
+  add({
+    id: `build.${size}.vs-before.time`,
+    section: 'build',
+    label: 'build time (constructor + indexes), ours / before',
+    value: tr,
+    unit: '×',
+    better: 'lower',
+    spread: `ours ${fmt(med(times.ours))} ms, before ${fmt(med(times.before))} ms, n=${reps}`,
+    target: '≤ 1.5×',
+    ok: tr <= 1.5,
+  });
+  const mr = med(held.ours) / med(held.before);
+  add({
+    id: `build.${size}.vs-before.memory`,
+    section: 'build',
+    label: 'memory held by the index, ours / before',
+    value: mr,
+    unit: '×',
+    better: 'lower',
+    spread: `ours ${fmt(med(held.ours) / 1e6)} MB (${fmt(med(held.ours) / size)} B/tool), before ${fmt(med(held.before) / 1e6)} MB`,
+    target: '≤ 1.5×',
+    ok: mr <= 1.5,
   });
 }

@@ -7,6 +7,7 @@ import {
   cacheDirFromEnv,
   cacheDisabledByEnv,
   type CatalogCache,
+  checksum,
   decodeEntry,
   encodeEntry,
   fileCatalogCache,
@@ -81,7 +82,8 @@ describe('entries', () => {
     const key = { id: 'x', settings: '[3,"test"]', text: readFileSync(file, 'utf8') };
     const good = encodeEntry({ ...loadCatalogFiles([file]), tools: [...loadCatalogFiles([file]).tools], format: 'mcp', warnings: [] }, key)!;
     expect(decodeEntry(good, file, key)).toBeDefined();
-    const header = (json: string) => Buffer.from(`${json}\n${key.text}`);
+    // A header with a correct checksum: what only the decoder's own checks can refuse.
+    const header = (json: string) => Buffer.from(`${checksum(json)} ${json}\n${key.text}`);
     const text = good.toString('utf8');
     for (const bad of [
       good.subarray(0, -10),
@@ -89,15 +91,15 @@ describe('entries', () => {
       header('null'),
       header('[]'),
       header(text.slice(0, 40)),
-      Buffer.from(text.replace('"v":3', '"v":1')),
+      Buffer.from(text.replace('"v":4', '"v":1')),
       Buffer.from(text.replace('"format":"mcp"', '"format":"zzz"')),
-      header('{"v":3,"settings":"[3,\\"test\\"]","format":"mcp","warnings":[],"tools":[["a","d",2,1,1]]}'),
-      header('{"v":3,"settings":"[3,\\"test\\"]","format":"mcp","warnings":[3],"tools":[]}'),
+      header('{"v":4,"settings":"[3,\\"test\\"]","format":"mcp","warnings":[],"tools":[["a","d",2,1,1]]}'),
+      header('{"v":4,"settings":"[3,\\"test\\"]","format":"mcp","warnings":[3],"tools":[]}'),
     ]) {
       expect(decodeEntry(bad, file, key)).toBeUndefined();
     }
     // Control: a well-formed header over the same text.
-    expect(decodeEntry(header('{"v":3,"settings":"[3,\\"test\\"]","format":"mcp","warnings":[],"tools":[]}'), file, key)).toEqual({ tools: [], format: 'mcp', warnings: [] });
+    expect(decodeEntry(header('{"v":4,"settings":"[3,\\"test\\"]","format":"mcp","warnings":[],"tools":[]}'), file, key)).toEqual({ tools: [], format: 'mcp', warnings: [] });
     // Made from other settings, or another text (one byte differs, or one more): a miss.
     expect(decodeEntry(good, file, { ...key, settings: '[3,"other"]' })).toBeUndefined();
     expect(decodeEntry(good, file, { ...key, text: `${key.text} ` })).toBeUndefined();
@@ -189,7 +191,12 @@ describe('entries', () => {
     loadCached([file], { cache: fileCatalogCache(d, () => 'test') });
     const [entry] = readdirSync(d).filter((x) => x.startsWith('catalog-'));
     const path = join(d, entry!);
-    writeFileSync(path, readFileSync(path, 'utf8').replace('"real"', '"fake"'));
+    // Edited with its checksum made again (anyone who can write the cache can do that).
+    const [sum, ...rest] = readFileSync(path, 'utf8').split(' ');
+    const edited = rest.join(' ').replace('"real"', '"fake"');
+    const nl = edited.indexOf('\n');
+    expect(sum).toBe(checksum(rest.join(' ').slice(0, rest.join(' ').indexOf('\n'))));
+    writeFileSync(path, `${checksum(edited.slice(0, nl))} ${edited}`);
     // Private: the (edited) entry is what the cache answers — the control.
     expect(loadCached([file], { cache: fileCatalogCache(d, () => 'test') }).tools.map((t) => t.name)).toEqual(['fake']);
     chmodSync(d, 0o777);

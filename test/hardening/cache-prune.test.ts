@@ -13,7 +13,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { CACHEDIR_SIGNATURE } from '../../src/formats/cache-dir.js';
-import { fileCatalogCache, loadCatalogFilesCached, MAX_ENTRIES } from '../../src/formats/catalog-cache.js';
+import { fileCatalogCache, MAX_ENTRIES } from '../../src/formats/catalog-cache.js';
+import { loadCatalogFilesCached } from '../../src/formats/catalog-cache.js';
 import { loadCatalogTexts } from '../../src/formats/catalog.js';
 import { spawnCli } from './helpers.js';
 
@@ -30,7 +31,7 @@ function userFiles(dir: string): string[] {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const names = [
     ...Array.from({ length: MAX_ENTRIES + 6 }, (_, i) => `catalog-${i}.yaml`),
-    ...Array.from({ length: MAX_CODE_CACHES + 4 }, (_, i) => `code-review-${i}.md`),
+    ...Array.from({ length: 20 }, (_, i) => `code-review-${i}.md`),
     'catalog-0123456789abcdef.txt',
     'code-notes.bin',
   ];
@@ -79,5 +80,23 @@ describe('finding 8: cache pruning deletes only what toolsearch wrote', () => {
     writeFileSync(f, 'tools:\n  - name: a\n    description: d\n');
     loadCatalogFilesCached([f], { cache: fileCatalogCache(dir, () => 'adopt') }, loadCatalogTexts);
     expect(readdirSync(dir).filter((x) => x !== 'catalog-0123456789abcdef').map((x) => x.replace(/[0-9a-f]{16}/, 'H')).sort()).toEqual(['CACHEDIR.TAG', 'catalog-H.entry']);
+  });
+
+  test('a damaged tag among nothing but toolsearch\'s files is written again (the cache is not lost); beside a user file it is not', () => {
+    for (const [damage, userFile, kept] of [
+      ['garbage', false, true],
+      ['garbage', true, false],
+    ] as const) {
+      const dir = fresh();
+      const f = join(root, `tag${n++}.yaml`);
+      writeFileSync(f, 'tools:\n  - name: a\n    description: d\n');
+      const load = () => loadCatalogFilesCached([f], { cache: fileCatalogCache(dir, () => `tag-${n++}`) }, loadCatalogTexts);
+      load();
+      writeFileSync(join(dir, 'CACHEDIR.TAG'), damage);
+      if (userFile) writeFileSync(join(dir, 'notes.txt'), 'mine');
+      load();
+      expect(readFileSync(join(dir, 'CACHEDIR.TAG'), 'utf8').startsWith(CACHEDIR_SIGNATURE)).toBe(kept);
+      expect(readdirSync(dir).filter((x) => x.endsWith('.entry'))).toHaveLength(kept ? 2 : 1);
+    }
   });
 });

@@ -217,7 +217,11 @@ describe.runIf(process.getuid?.() === 0)('finding 1: cache race → arbitrary fi
   });
 
   test('ancestors: a directory above the cache that others can write (not sticky), or that another user owns, means no cache', () => {
-    for (const make of [(p: string) => chmodSync(p, 0o777), (p: string) => chownSync(p, NOBODY, NOBODY), (p: string) => chmodSync(p, 0o775)]) {
+    const groupWritable = (p: string) => {
+      chownSync(p, 0, NOBODY); // a group of other users
+      chmodSync(p, 0o775);
+    };
+    for (const make of [(p: string) => chmodSync(p, 0o777), (p: string) => chownSync(p, NOBODY, NOBODY), groupWritable]) {
       const s = scenario();
       const above = join(s, 'above');
       mkdirSync(above, { mode: 0o755 });
@@ -228,9 +232,12 @@ describe.runIf(process.getuid?.() === 0)('finding 1: cache race → arbitrary fi
       cache.set(key, RESULT);
       expect(existsSync(dir) ? readdirSync(dir) : []).toEqual([]);
     }
-    // Control: the same shape, every directory safe (a sticky one among them), is used.
+    // Control: the same shape, every directory safe (a sticky one, and one writable by the user's own
+    // private group — root's group 0 here — among them), is used.
     const s = scenario();
     chmodSync(s, 0o1777);
+    mkdirSync(join(s, 'a'));
+    chmodSync(join(s, 'a'), 0o775);
     const dir = join(s, 'a', 'toolsearch');
     const { cache, key } = catalogCache(dir);
     cache.set(key, RESULT);

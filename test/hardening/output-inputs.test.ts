@@ -106,4 +106,22 @@ describe.concurrent('finding 2: an output that is an input of the run is exit 2,
     expect(readFileSync(out, 'utf8')).toMatch(/^<\?xml[^]*<testsuites [^]*tests="2"/);
     expect(p.bytes()).toEqual(before);
   });
+
+  it('simulate (bulk) --aggregate onto a session file or the catalog', async () => {
+    const p = project();
+    const other = join(p.dir, 't2.json');
+    copyFileSync(p.transcript, other);
+    const before = [...p.bytes(), readFileSync(other, 'latin1')];
+    const args = ['simulate', p.transcript, other, '-c', p.catalog, '--no-tokens'];
+    const r1 = await spawnCli([...args, '--aggregate', other]);
+    expect(r1).toEqual({ code: 2, signal: null, stdout: '', stderr: `error: --aggregate ${other} would overwrite the session file, an input of this run: write it to another file\n` });
+    const r2 = await spawnCli([...args, '--aggregate', p.catalog]);
+    expect(r2).toEqual({ code: 2, signal: null, stdout: '', stderr: `error: --aggregate ${p.catalog} would overwrite the catalog, an input of this run: write it to another file\n` });
+    expect([...p.bytes(), readFileSync(other, 'latin1')]).toEqual(before);
+    // Control: an aggregate file of its own.
+    const agg = join(p.dir, 'agg.json');
+    const ok = await spawnCli([...args, '--aggregate', agg, '--json']);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(agg, 'utf8'))).toEqual(JSON.parse(ok.stdout));
+  });
 });

@@ -1,14 +1,15 @@
 /** `toolsearch simulate <transcript>`: replay a recorded conversation through the middleware state machine. */
 import { Command, Option } from 'commander';
 import type { Mode } from '../../core/types.js';
-import { AssertionFailure } from '../../errors.js';
+import { AssertionFailure, UsageError } from '../../errors.js';
 import type { Catalog, Transcript, TranscriptFormat } from '../../formats/types.js';
 import { escapeText } from '../../render/escape.js';
 import { renderSimulation, visibilityRanges } from '../../report/simulate-text.js';
 import type { SearchOutcome, SimulationReport } from '../../simulate/report.js';
 import type { CliContext } from '../context.js';
 import { addCatalogOptions, loadCatalog, type CatalogFlags } from '../inputs.js';
-import { parseNameList } from '../options.js';
+import { parseNameList, parsePositiveInt } from '../options.js';
+import type { BulkFlags } from './simulate-bulk.js';
 import type { ToolFormat } from '../../tokens/serialize.js';
 import type { EncodingName } from '../../tokens/tokenizer.js';
 
@@ -19,7 +20,7 @@ const TOOL_FORMAT_CHOICES = ['openai', 'anthropic'] as const;
 
 export const TRANSCRIPT_FORMATS = ['auto', 'eino', 'openai', 'openai-responses', 'anthropic'] as const;
 
-interface SimulateFlags extends CatalogFlags {
+interface SimulateFlags extends BulkFlags {
   readonly mode: Mode;
   readonly static?: string[];
   readonly format: TranscriptFormat | 'auto';
@@ -41,8 +42,12 @@ Examples:
   # a conversation recorded against a catalog
   $ toolsearch simulate fixtures/transcripts/keyword-search-then-call.json -c fixtures/catalogs/demo.yaml
 
-  # model-native mode, with two tools always visible
-  $ toolsearch simulate fixtures/transcripts/deferred-tool-called-too-early.json -c fixtures/catalogs/demo.yaml --mode native --static get_current_time,think
+  # model-native mode: every call offers the 5 static tools and defers the other 125;
+  # call 2 calls mcp__google_calendar__list_events before a search loaded it (not-loaded)
+  $ toolsearch simulate fixtures/transcripts/deferred-tool-called-too-early.json -c fixtures/catalogs/demo.yaml --mode native
+
+  # a catalog that cannot mark static tools (Eino ToolInfo): --static makes the same split
+  $ toolsearch simulate fixtures/transcripts/deferred-tool-called-too-early.json -c fixtures/catalogs/demo.eino.json --static get_current_time,ask_user,read_todo_list,write_todo_list,think
 
   # CI after a catalog change: exit 1 when a recorded search returns something else today
   $ toolsearch simulate fixtures/transcripts/stale-after-catalog-change.json -c fixtures/catalogs/demo-v2.yaml --replay --expect-same
@@ -63,8 +68,34 @@ replay, summary}; with token accounting (on unless --no-tokens) each turn has
 "tokens" and the summary "tokens" and "cache". Token counts are estimates for the
 chosen tokenizer; providers' own templates and tokenizers differ.
 
+Bulk replay (several recordings, a directory, a glob, a JSONL file of one session
+per line, or - for sessions on stdin) prints an aggregate over all sessions:
+sessions and model calls, searches, zero-result queries, not-loaded calls by
+tool, tools loaded but never called, tools never found, tokens, cache breaks,
+sessions that failed to read. A session that fails to read never stops the others.
+
+  # every recording below a directory, on every core
+  $ toolsearch simulate fixtures/transcripts/ -c fixtures/catalogs/demo.yaml --no-tokens
+
+  # a JSONL file of sessions (each line a whole recording, any format): the aggregate as JSON
+  $ toolsearch simulate fixtures/bulk/sessions.jsonl -c fixtures/catalogs/demo.yaml --json
+
+  # one JSON line per session, in input order, on 2 worker threads; the aggregate to a file
+  $ toolsearch simulate 'fixtures/transcripts/*.anthropic.json' -c fixtures/catalogs/demo.yaml --jsonl --jobs 2 --aggregate agg.json
+
+  # sessions on stdin, one per line (a map step of a batch engine)
+  $ cat fixtures/bulk/sessions.jsonl | toolsearch simulate - -c fixtures/catalogs/demo.yaml --no-tokens --json
+
+  # a .jsonl file of messages: one recording, whatever its first line looks like
+  $ toolsearch simulate fixtures/transcripts/keyword-search-then-call.jsonl -c fixtures/catalogs/demo.yaml --jsonl-input recording
+
+  # the 10 most frequent zero-result queries of a replay and more (--top)
+  $ toolsearch simulate fixtures/bulk/sessions.jsonl -c fixtures/catalogs/demo.yaml --no-tokens --top 3
+
 Exit codes: 0 ok, 1 --expect-same found a difference or --fail-on-violation a
-violation, 2 bad input or usage.
+violation, 2 bad input or usage. In bulk: 2 when any session failed to read
+(after all the others were replayed and the output written), else 1 for the
+checks above over all sessions, else 0.
 `;
 
 export function simulateCommand(ctx: CliContext): Command {
@@ -75,11 +106,14 @@ export function simulateCommand(ctx: CliContext): Command {
         'model call, which tools the model was offered, what tool_search loaded, and which ' +
         'calls went to tools the model could not see.',
     )
-    .argument('<transcript>', 'conversation file: Eino messages, OpenAI chat or Responses, Anthropic Messages (JSON or JSONL)');
+    .argument(
+      '<recordings...>',
+      'conversation files: Eino messages, OpenAI chat or Responses, Anthropic Messages (JSON or JSONL); several files, ' +
+        'directories, globs, JSONL files of one session per line, or - (sessions on stdin) replay in bulk',
+    );
   addCatalogOptions(cmd, 'catalog file (optional when the transcript carries its own tools)');
   cmd
     .addOption(new Option('--mode <mode>', 'middleware mode').choices(['default', 'native']).default('default'))
-    .option('--static <a,b>', 'catalog tools to treat as static (always visible, never searched)', parseNameList)
     .addOption(new Option('--format <format>', 'transcript shape (detected from the content when auto)').choices(TRANSCRIPT_FORMATS).default('auto'))
     .option('--replay', 're-run every recorded tool_search call against the catalog and show the differences')
     .option('--expect-same', 'exit 1 when a replayed search differs from the recording (implies --replay)')
@@ -89,8 +123,23 @@ export function simulateCommand(ctx: CliContext): Command {
     .addOption(new Option('--tokenizer <encoding>', 'tokenizer for the token estimates (gpt-tokenizer)').choices(ENCODING_CHOICES).default('o200k_base'))
     .addOption(new Option('--tool-format <format>', 'serialize offered tools as an OpenAI tools array or in Anthropic\'s shape').choices(TOOL_FORMAT_CHOICES).default('openai'))
     .addOption(new Option('--tui', 'step through the calls in an interactive terminal UI (? shows the keys)').conflicts(['json', 'expectSame', 'failOnViolation']))
+    .option('--jsonl', 'bulk: print one JSON line per session ({source, report} or {source, error}), in input order')
+    .option('--jobs <n>', 'bulk: worker threads (default: the number of cores; 1 replays in the main thread)', parsePositiveInt)
+    .addOption(
+      new Option('--jsonl-input <mode>', 'JSONL inputs: one session per line, one recording, or decided by the first line')
+        .choices(['auto', 'sessions', 'recording'])
+        .default('auto'),
+    )
+    .option('--aggregate <file>', 'bulk: also write the aggregate as JSON to this file (merge parts with toolsearch aggregate)')
+    .option('--top <n>', 'bulk: rows per list in the human aggregate (default 10; --json has them all)', parsePositiveInt)
     .addHelpText('after', EXAMPLES)
-    .action(async (file: string, flags: SimulateFlags) => {
+    .action(async (files: string[], flags: SimulateFlags) => {
+      const { isBulk, runBulk } = await import('./simulate-bulk.js');
+      if (await isBulk(files, flags)) {
+        if (flags.tui) throw new UsageError('--tui steps through one session; bulk replay prints an aggregate (drop --tui)');
+        return runBulk(ctx, files, flags);
+      }
+      const file = files[0]!;
       if (flags.tui) return runTui(ctx, file, flags);
       const report = await runSimulate(ctx, file, flags);
       const replay = flags.replay === true || flags.expectSame === true;
@@ -105,7 +154,7 @@ async function loadInputs(ctx: CliContext, file: string, flags: SimulateFlags): 
   const { loadTranscriptFile } = await import('../../formats/index.js');
   const transcript = await loadTranscriptFile(file, { format: flags.format, limits: ctx.limits });
   for (const w of transcript.warnings) ctx.warn(w);
-  const catalog = flags.catalog !== undefined && flags.catalog.length > 0 ? await loadCatalog(ctx, flags) : null;
+  const catalog = flags.catalog !== undefined && flags.catalog.length > 0 ? await loadCatalog(ctx, { ...flags, static: undefined }) : null;
   return { transcript, catalog };
 }
 

@@ -35,6 +35,11 @@ export class SlicedScorer {
   private readonly required: Uint32Array;
   private readonly pos: Uint32Array;
   private readonly greater: Uint32Array;
+  /** Words (of 32 tools) some keyword added points to in this search, as a bitset; their planes are cleared after. */
+  private readonly touched: Uint32Array;
+  /** The touched words, ascending. */
+  private readonly active: Int32Array;
+  private readonly live: Int32Array;
 
   constructor(
     private readonly finder: KeywordSetFinder,
@@ -44,6 +49,9 @@ export class SlicedScorer {
     this.required = new Uint32Array(this.words);
     this.pos = new Uint32Array(this.words);
     this.greater = new Uint32Array(this.words);
+    this.touched = new Uint32Array(wordsFor(this.words));
+    this.active = new Int32Array(this.words);
+    this.live = new Int32Array(this.words);
   }
 
   /** The best `limit` tools as [id, score] pairs, in result order (score descending, then id). */
@@ -52,7 +60,25 @@ export class SlicedScorer {
     const bits = 32 - Math.clz32(MAX_POINTS * keywords.length);
     if (this.planes.length < bits * W) this.planes = new Uint32Array(bits * W);
     const planes = this.planes;
-    planes.fill(0, 0, bits * W);
+    const touched = this.touched;
+    try {
+      return this.score(keywords, bits, limit);
+    } finally {
+      // Leave the planes zero for the next search: only the touched words can hold bits.
+      for (let t = 0; t < touched.length; t++) {
+        for (let word = touched[t]!; word !== 0; word &= word - 1) {
+          const w = lowestId(t, word);
+          planes.fill(0, w * bits, (w + 1) * bits);
+        }
+        touched[t] = 0;
+      }
+    }
+  }
+
+  private score(keywords: readonly Keyword[], bits: number, limit: number): Array<[number, number]> {
+    const W = this.words;
+    const planes = this.planes;
+    const touched = this.touched;
     // Required keywords first: every later one skips the words they exclude.
     // Equal keywords side by side: the second one reuses the sets of the first.
     const order = keywords.slice().sort((a, b) => (a.required !== b.required ? (a.required ? -1 : 1) : a.lower < b.lower ? -1 : a.lower > b.lower ? 1 : 0));
@@ -73,6 +99,7 @@ export class SlicedScorer {
         const nw = name[w]!;
         const dw = desc[w]!;
         if ((nw | dw) === 0 || (hasRequired && req[w] === 0)) continue;
+        touched[w >>> 5]! |= 1 << (w & 31);
         const e = exact[w]!;
         const pw = part[w]!;
         const p = pw & ~e;
@@ -96,7 +123,6 @@ export class SlicedScorer {
   }
 
   private valueOf(id: number, bits: number): number {
-    const W = this.words;
     const w = id >>> 5;
     const b = id & 31;
     let v = 0;
@@ -105,16 +131,29 @@ export class SlicedScorer {
   }
 
   private select(bits: number, hasRequired: boolean, limit: number): Array<[number, number]> {
-    const W = this.words;
     const planes = this.planes;
     const pos = this.pos;
+    const active = this.active;
+    const touched = this.touched;
+    let n = 0;
+    for (let t = 0; t < touched.length; t++) for (let word = touched[t]!; word !== 0; word &= word - 1) active[n++] = lowestId(t, word);
     let count = 0;
-    for (let w = 0; w < W; w++) {
+    // The highest plane holding a bit of a candidate: the radix select starts there.
+    let top = -1;
+    for (let k = 0; k < n; k++) {
+      const w = active[k]!;
       let any = 0;
       for (let i = 0; i < bits; i++) any |= planes[w * bits + i]!;
       if (hasRequired) any &= this.required[w]!;
       pos[w] = any;
-      if (any !== 0) count += popcount(any);
+      if (any === 0) continue;
+      count += popcount(any);
+      for (let i = bits - 1; i > top; i--) {
+        if ((planes[w * bits + i]! & any) !== 0) {
+          top = i;
+          break;
+        }
+      }
     }
     const out: Array<[number, number]> = [];
     const take = (w: number, word: number, max: number): void => {
@@ -125,32 +164,44 @@ export class SlicedScorer {
       }
     };
     if (count <= limit) {
-      for (let w = 0; w < W; w++) if (pos[w] !== 0) take(w, pos[w]!, Infinity);
+      for (let k = 0; k < n; k++) if (pos[active[k]!] !== 0) take(active[k]!, pos[active[k]!]!, Infinity);
     } else {
       // Radix select: `pos` narrows to the tools whose score has the high bits
       // of the limit-th best; `greater` collects those known to be above it.
+      // `live` (the first `m` of `active`, ascending) keeps the words with candidates left.
       const greater = this.greater;
-      greater.fill(0);
+      const live = this.live;
+      let m = 0;
+      for (let k = 0; k < n; k++) {
+        greater[active[k]!] = 0;
+        if (pos[active[k]!] !== 0) live[m++] = active[k]!;
+      }
       let need = limit;
-      for (let i = bits - 1; i >= 0 && need > 0; i--) {
+      for (let i = top; i >= 0; i--) {
         let ones = 0;
-        for (let w = 0; w < W; w++) if (pos[w] !== 0) ones += popcount(pos[w]! & planes[w * bits + i]!);
-        for (let w = 0; w < W; w++) {
+        for (let k = 0; k < m; k++) {
+          const w = live[k]!;
+          ones += popcount(pos[w]! & planes[w * bits + i]!);
+        }
+        let kept = 0;
+        for (let k = 0; k < m; k++) {
+          const w = live[k]!;
           const pw = pos[w]!;
-          if (pw === 0) continue;
           const hi = pw & planes[w * bits + i]!;
           if (ones >= need) pos[w] = hi;
           else {
             greater[w]! |= hi;
             pos[w] = pw & ~hi;
           }
+          if (pos[w] !== 0) live[kept++] = w;
         }
+        m = kept;
         if (ones < need) need -= ones;
       }
-      for (let w = 0; w < W; w++) if (greater[w] !== 0) take(w, greater[w]!, Infinity);
+      for (let k = 0; k < n; k++) if (greater[active[k]!] !== 0) take(active[k]!, greater[active[k]!]!, Infinity);
       // Ties at the limit-th score: the lowest ids, which come first in name order.
       const max = out.length + need;
-      for (let w = 0; w < W && out.length < max; w++) if (pos[w] !== 0) take(w, pos[w]!, max);
+      for (let k = 0; k < m && out.length < max; k++) take(live[k]!, pos[live[k]!]!, max);
     }
     return out.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
   }
