@@ -6,7 +6,13 @@
  * follows starts on a clean line.
  */
 import { escapeText } from '../render/escape.js';
-import type { OutStream } from './context.js';
+
+/** The stream a progress line is drawn on (a CliContext's stderr; declared here so this module imports no context). */
+export interface ProgressStream {
+  write(chunk: string): unknown;
+  readonly isTTY?: boolean;
+  readonly columns?: number;
+}
 
 export interface Progress {
   /** Shows `text` (escaped, cut to the terminal's width). */
@@ -23,7 +29,7 @@ export const REDRAW_MS = 100;
 const NONE: Progress = { update() {}, count() {}, done() {} };
 
 /** A progress line on `stream` when it is a terminal; one that does nothing otherwise. */
-export function createProgress(stream: OutStream, now: () => number = Date.now): Progress {
+export function createProgress(stream: ProgressStream, now: () => number = Date.now): Progress {
   if (stream.isTTY !== true) return NONE;
   let shown = false;
   let last = -Infinity;
