@@ -31,7 +31,10 @@ function filesUnder(d: string): string[] {
   }
 }
 
-describe('bin/toolsearch.js', () => {
+// These spawn several CLI processes in a row: on a loaded machine that is past vitest's default 30 s.
+const SPAWNS = { timeout: 120_000 };
+
+describe('bin/toolsearch.js', SPAWNS, () => {
   it('is a plain Node script of a few lines: no sh, no argument sniffing, no environment changes', () => {
     const text = readFileSync(BIN, 'utf8');
     const lines = text.trimEnd().split('\n');
@@ -128,7 +131,7 @@ describe('start.ts', () => {
 
 // Issue 14, finding 7: a damaged code cache crashed every later run (SIGSEGV). The CLI now keeps no
 // code cache of its own; Node's compile cache checks a checksum of each entry before V8 sees it.
-describe.runIf(hasCompileCache)('Node compile cache (this Node has one)', () => {
+describe.runIf(hasCompileCache)('Node compile cache (this Node has one)', SPAWNS, () => {
   const args = ['search', '-c', DEMO, '--explain', 'create', 'issue'];
 
   it('is written on the first run; a damaged or truncated entry is compiled again: exit 0, same output', async () => {
