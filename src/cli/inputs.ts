@@ -7,13 +7,17 @@ import { resolve as resolvePath } from 'node:path';
 import { type Command, Option } from 'commander';
 import { createMiddleware } from '../core/middleware.js';
 import { ToolIndex } from '../core/index/tool-index.js';
-import { UsageError } from '../errors.js';
+import { InputError, UsageError } from '../errors.js';
+import { SHAPE_WARNING } from '../formats/shape-warning.js';
 import type { CliContext } from './context.js';
 import type { Catalog, CatalogFormat, CatalogTool } from '../formats/types.js';
 import { type SearchScope, suggestions } from '../search/report.js';
 import { collect, parseNameList } from './options.js';
 
 export const CATALOG_FORMATS = ['auto', 'toolsearch', 'openai', 'anthropic', 'mcp', 'eino', 'request'] as const;
+
+/** What `--strict` does for a catalog (commands that have a --strict of their own say both). */
+const STRICT_CATALOG = 'an unknown key or a wrong type in a catalog tool is an error (exit 2), not a warning';
 
 /** Flags added by {@link addCatalogOptions}. */
 export interface CatalogFlags {
@@ -23,6 +27,8 @@ export interface CatalogFlags {
   readonly mcpTimeout?: string;
   /** False with `--no-cache`. */
   readonly cache?: boolean;
+  /** `--strict`: shape warnings of the catalog are errors. */
+  readonly strict?: boolean;
   /** `--static <a,b>`: catalog tools to treat as static. */
   readonly static?: string[];
   /** `--server <key>`: servers of an MCP client config to use. */
@@ -42,7 +48,7 @@ export function mcpTimeoutMs(value: string | undefined): number {
 }
 
 /** `-c, --catalog <file>` (repeatable), `--catalog-format`, `--prefix`, `--mcp-timeout`, `--no-cache`. */
-export function addCatalogOptions(cmd: Command, what: string): Command {
+export function addCatalogOptions(cmd: Command, what: string, strict: string = STRICT_CATALOG): Command {
   return cmd
     .option(
       '-c, --catalog <file>',
@@ -54,6 +60,7 @@ export function addCatalogOptions(cmd: Command, what: string): Command {
     )
     .option('--prefix <server>', 'name the tools of an MCP tools/list result mcp__<server>__<tool>')
     .option(...MCP_TIMEOUT_OPTION)
+    .option('--strict', strict)
     .option('--static <a,b>', 'catalog tools to treat as static (always visible, never searched); comma-separated or repeated', parseNameList)
     .option('--server <key>', 'only these servers of an MCP client config catalog (.mcp.json, .vscode/mcp.json); comma-separated or repeated', parseNameList)
     .option('--skip-failed', 'an MCP server that fails is a warning, and the catalog is made of the others')
@@ -102,6 +109,13 @@ export async function loadCatalog(ctx: CliContext, flags: CatalogFlags): Promise
       ...(flags.prefix !== undefined ? { prefix: flags.prefix } : {}),
       cache: flags.cache === false ? null : ctx.catalogCache,
     });
+  }
+  const shape = (catalog.warnings ?? []).filter((w) => w.endsWith(`: ${SHAPE_WARNING}`));
+  if (flags.strict === true && shape.length > 0) {
+    // --strict: the first one is the error, located (file:line:column: message).
+    const m = /^(.*):(\d+):(\d+): (.*)$/s.exec(shape[0]!.slice(0, -(SHAPE_WARNING.length + 2)));
+    const more = shape.length > 1 ? ` (and ${shape.length - 1} more)` : '';
+    if (m) throw new InputError(`${m[4]}${more}`, { file: m[1]!, line: Number(m[2]), column: Number(m[3]) });
   }
   for (const w of catalog.warnings ?? []) ctx.warn(w);
   return flags.static !== undefined ? withStatic(catalog, flags.static) : catalog;

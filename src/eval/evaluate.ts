@@ -17,6 +17,8 @@ export interface EvaluateOptions {
   readonly field?: QueryField;
   readonly catalogSource: string;
   readonly queriesFile: string;
+  /** Told after each query a scorer ranked (scorer, queries done, all queries): the CLI's progress line. */
+  readonly onProgress?: (scorer: string, done: number, total: number) => void;
 }
 
 /** Runs the evaluation. */
@@ -27,7 +29,12 @@ export async function evaluate(options: EvaluateOptions): Promise<EvalReport> {
   const reports: ScorerReport[] = [];
   for (const name of options.scorers) {
     const scorer = await createScorer(name, options.tools);
-    const ranked = options.queries.map((q) => scorer.rank(textOf(q), EVAL_DEPTH));
+    const total = options.queries.length;
+    const ranked = options.queries.map((q, i) => {
+      const r = scorer.rank(textOf(q), EVAL_DEPTH);
+      options.onProgress?.(name, i + 1, total);
+      return r;
+    });
     rankings.set(name, ranked);
     const misses: Miss[] = [];
     options.queries.forEach((q, i) => {

@@ -29,7 +29,7 @@ import type { JsonValue } from '../core/types.js';
 import { CATALOG_ENTRY_NAME, type CacheDir, openCacheDir } from './cache-dir.js';
 import type { CatalogFileResult, CatalogOptions, CatalogText, loadCatalogTexts } from './catalog.js';
 import { readInputText } from './input-text.js';
-import { type Limits, resolveLimits } from './read.js';
+import { inputName, type Limits, resolveLimits, STDIN_ARG } from './read.js';
 import type { Catalog, CatalogFormat, CatalogTool } from './types.js';
 
 /** Bumped whenever the stored shape changes. */
@@ -286,9 +286,11 @@ export interface CatalogInput extends CatalogText {
  */
 export function lookUpCatalogFiles(files: readonly string[], options: CachedCatalogOptions): CatalogInput[] {
   const { cache } = options;
-  return files.map((file) => {
-    const text = readInputText(file, options.limits);
-    if (!cache || text.length > MAX_CACHED_TEXT) return { file, text, key: null };
+  return files.map((given) => {
+    const text = readInputText(given, options.limits);
+    const file = inputName(given);
+    // Standard input has no path to cache it by.
+    if (!cache || given === STDIN_ARG || text.length > MAX_CACHED_TEXT) return { file, text, key: null };
     const key = cache.key(file, text, { format: options.format ?? 'auto', prefix: options.prefix, limits: resolveLimits(options.limits) });
     return { file, text, key, known: cache.get(key, file) };
   });

@@ -39,6 +39,16 @@ function stripUndefined(o: Partial<Limits>): Partial<Limits> {
   return out;
 }
 
+/** The argument that means standard input, wherever a file is read. */
+export const STDIN_ARG = '-';
+/** How standard input is named in locations. */
+export const STDIN_NAME = '<stdin>';
+
+/** The name a path is shown as: `<stdin>` for `-`. */
+export function inputName(path: string): string {
+  return path === STDIN_ARG ? STDIN_NAME : path;
+}
+
 /** A file as read: its bytes and its text (UTF-8, without a leading byte-order mark). */
 export interface InputFile {
   /** The path as the caller gave it (used in every location). */
@@ -84,11 +94,14 @@ export function describeFsError(err: unknown): string {
  * `UTF-16 is not supported; save as UTF-8 (…)` for a UTF-16 or UTF-32 byte-order mark.
  * A UTF-8 byte-order mark at the start is skipped; CRLF line ends are kept as they are.
  */
-export function readInputFile(path: string, limits?: Partial<Limits>): InputFile {
+export function readInputFile(given: string, limits?: Partial<Limits>): InputFile {
   const { maxBytes } = resolveLimits(limits);
+  // `-` is standard input, named `<stdin>` in every location.
+  const stdin = given === STDIN_ARG;
+  const path = stdin ? STDIN_NAME : given;
   let fd: number;
   try {
-    fd = openSync(path, 'r');
+    fd = stdin ? 0 : openSync(path, 'r');
   } catch (err) {
     throw fileError(path, describeFsError(err));
   }
@@ -106,7 +119,7 @@ export function readInputFile(path: string, limits?: Partial<Limits>): InputFile
     if (size > maxBytes) throw fileError(path, `file too large: ${size} bytes (limit ${maxBytes})`);
     bytes = readBounded(path, fd, maxBytes, size);
   } finally {
-    closeSync(fd);
+    if (!stdin) closeSync(fd);
   }
   return { path, bytes, text: decodeUtf8(path, bytes) };
 }

@@ -21,6 +21,7 @@ import {
   toJsonValue,
   transientObject,
 } from './nodes.js';
+import { SHAPE_WARNING } from './shape-warning.js';
 import type { CatalogTool } from './types.js';
 
 /** The document (its name and line index) each tool read here comes from. */
@@ -281,6 +282,44 @@ const SHAPE_KEYS: Readonly<Record<ToolShape, string>> = {
  * catalog tools and are skipped; the functions of an OpenAI `namespace` are
  * read in its place.
  */
+/** The keys of a tool in our own format. */
+const OUR_KEYS = ['name', 'description', 'parameters', 'static'];
+
+
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) cur.push(Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)));
+    prev = cur;
+  }
+  return prev[b.length]!;
+}
+
+/**
+ * What in a tool of our format is not read as written: an unknown key
+ * (`desciption:`, with did-you-mean; it is ignored) and `parameters` that is
+ * not a JSON Schema object (`"nope"`, `[1, 2]`; kept as given). Located
+ * warnings; `--strict` makes them errors (see {@link SHAPE_WARNING}).
+ */
+function entryShapeWarnings(doc: ParsedDocument, entry: ObjectNode, name: string): string[] {
+  const out: string[] = [];
+  const at = (offset: number): string => {
+    const l = locate(doc, offset);
+    return `${l.file}:${l.line}:${l.column}`;
+  };
+  for (const m of entry.members.values()) {
+    if (OUR_KEYS.includes(m.key)) continue;
+    const near = OUR_KEYS.filter((k) => editDistance(k, m.key.toLowerCase()) <= 2);
+    out.push(`${at(m.keyOffset)}: tool ${JSON.stringify(name)}: unknown key ${JSON.stringify(m.key)}${near.length > 0 ? ` (did you mean ${JSON.stringify(near[0])}?)` : ''}, ignored: ${SHAPE_WARNING}`);
+  }
+  const params = field(entry, 'parameters');
+  if (params && params.kind !== 'null' && params.kind !== 'object') {
+    out.push(`${at(params.offset)}: tool ${JSON.stringify(name)}: "parameters" must be a JSON Schema object, found ${kindName(params)}, kept as given: ${SHAPE_WARNING}`);
+  }
+  return out;
+}
+
 export function readToolList(doc: ParsedDocument, list: ArrayNode, options: ToolListOptions): ToolListResult {
   // Two passes over the entries (classify every one, then read every one),
   // each building one entry at a time: a large catalog's entries are never
@@ -316,6 +355,7 @@ export function readToolList(doc: ParsedDocument, list: ArrayNode, options: Tool
   }
   eachEntry(doc, list, (_item, entry) => {
     const e = readEntry(doc, entry, shape);
+    if (shape === 'toolsearch') warnings.push(...entryShapeWarnings(doc, entry, e.name));
     if (e.deferLoading) anyDeferred = true;
     if (options.skipToolSearch && e.name === 'tool_search') {
       const where = locate(doc, e.offset);

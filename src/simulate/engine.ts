@@ -11,6 +11,7 @@ import { TOOL_SEARCH_NAME } from '../core/toolsearch.js';
 import type { Message, Mode } from '../core/types.js';
 import { InputError, quote } from '../errors.js';
 import type { Catalog, CatalogTool, Transcript } from '../formats/types.js';
+import { referenceResult, sentDiffers } from './sent.js';
 import {
   assistantText,
   type CallMade,
@@ -340,6 +341,8 @@ function searchFindings(
   search: SearchReport,
   loadedLater: string[],
 ): void {
+  const recordedResult = ctx.results.get(search.call_id) ?? null;
+  if (ctx.mode === 'default' && recordedResult !== null && 'tools' in recordedResult) state.violations.push(referenceResult(call, recordedResult.tools));
   const got = search.recorded ?? search.replayed;
   if (!('matches' in got)) return;
   if (search.mode === 'select') {
@@ -371,6 +374,9 @@ export function simulateCallStep(ctx: SimulationContext, state: SimulationState,
   state.violations.push(...orphanViolations(ctx, call));
   const refill = refillViolation(ctx, state, view);
   if (refill) state.violations.push(refill);
+  const sent = ctx.transcript.sentTools?.[call - 1];
+  const sentFinding = sent ? sentDiffers(call, ctx.mode, sent, view.visible.map((t) => t.name), view.deferred.map((t) => t.name)) : null;
+  if (sentFinding) state.violations.push(sentFinding);
 
   const visibleNames = new Set(view.visible.map((t) => t.name));
   const assistant = span.assistantIndex === null ? null : messages[span.assistantIndex]!;
@@ -466,6 +472,7 @@ function finishReport(ctx: SimulationContext, tools: SimulationTools, state: Sim
       reminder_recognised_by_text: reminderByText(transcript),
     },
     catalog: { dynamic: tools.dynamicTools.length, static: tools.staticTools.length, source: tools.source },
+    coverage: transcript.coverage ?? null,
     turns,
     violations,
     replay: replay ? replaySection(ctx, tools, turns, replayDifferences) : null,

@@ -250,3 +250,77 @@ describe('toolsearch completion bash|zsh|fish', () => {
     expect(bad).toEqual({ code: 2, stdout: '', stderr: 'error: unknown shell "tcsh": give bash, zsh, fish\n' });
   });
 });
+
+describe('catalog keys and types', () => {
+  const typo = (): string => {
+    const file = join(tmp, 'typo.yaml');
+    writeFileSync(file, 'tools:\n  - name: a\n    desciption: hello\n    parameters: "nope"\n  - name: b\n    parameters: [1,2]\n');
+    return file;
+  };
+  const warnings = (file: string): string[] => [
+    `warning: ${file}:3:5: tool "a": unknown key "desciption" (did you mean "description"?), ignored: not read as written`,
+    `warning: ${file}:4:17: tool "a": "parameters" must be a JSON Schema object, found a string, kept as given: not read as written`,
+    `warning: ${file}:6:17: tool "b": "parameters" must be a JSON Schema object, found an array, kept as given: not read as written`,
+  ];
+
+  it('an unknown key (with did-you-mean) and a wrong type are located warnings by default', async () => {
+    const file = typo();
+    const r = await run(['search', '-c', file, 'a', '--json']);
+    expect(r.code).toBe(0);
+    expect(lines(r.stderr)).toEqual(warnings(file));
+  });
+
+  it('--strict makes them errors (exit 2), on lint and search alike', async () => {
+    const file = typo();
+    const error = `error: ${file}:3:5: tool "a": unknown key "desciption" (did you mean "description"?), ignored (and 2 more)\n`;
+    expect(await run(['search', '-c', file, 'a', '--strict'])).toEqual({ code: 2, stdout: '', stderr: error });
+    expect(await run(['lint', file, '--strict'])).toEqual({ code: 2, stdout: '', stderr: error });
+  });
+
+  it('lint reports them, also in its JSON', async () => {
+    const file = typo();
+    const r = await run(['lint', file, '--json']);
+    expect(r.code).toBe(0);
+    expect(lines(r.stderr)).toEqual(warnings(file));
+    expect(JSON.parse(r.stdout).catalog_warnings).toEqual(warnings(file).map((w) => w.replace(/^warning: /, '')));
+  });
+});
+
+describe('progress line on stderr (terminal only)', () => {
+  const inproc = async (argv: string[], stderrTTY: boolean): Promise<{ code: number; stderr: string }> => {
+    let stderr = '';
+    const out = { write: () => true, isTTY: false };
+    const err = { write: (s: string) => ((stderr += s), true), isTTY: stderrTTY, columns: 80 };
+    const code = await main(argv, { stdout: out, stderr: err, stdin: Readable.from([]), env: { NO_COLOR: '1' } });
+    return { code, stderr };
+  };
+
+  it('eval draws "eval <scorer> n/total" in place and erases it; nothing when stderr is not a terminal', async () => {
+    const argv = ['eval', QUERIES, '-c', DEMO, '--scorers', 'spec', '--json'];
+    const tty = await inproc(argv, true);
+    expect(tty.code).toBe(0);
+    expect(tty.stderr).toMatch(/^\r\u001b\[Keval spec 1\/136/);
+    expect(tty.stderr).toContain('\r\u001b[Keval spec 136/136');
+    expect(tty.stderr.endsWith('\r\u001b[K')).toBe(true);
+    expect((await inproc(argv, false)).stderr).toBe('');
+  });
+
+  it('the helper redraws a count at most every 100 ms, always its last value', async () => {
+    const { createProgress } = await import('../../src/cli/progress.js');
+    let text = '';
+    let now = 0;
+    const p = createProgress({ write: (s: string) => ((text += s), true), isTTY: true, columns: 40 }, () => now);
+    p.count('x', 1, 3);
+    now = 50;
+    p.count('x', 2, 3);
+    now = 60;
+    p.count('x', 3, 3);
+    p.done();
+    expect(text).toBe('\r\u001b[Kx 1/3\r\u001b[Kx 3/3\r\u001b[K');
+    let none = '';
+    const off = createProgress({ write: (s: string) => ((none += s), true), isTTY: false });
+    off.update('hidden');
+    off.done();
+    expect(none).toBe('');
+  });
+});

@@ -80,7 +80,7 @@ describe.concurrent('colors', () => {
 
 describe.concurrent('terminal safety', () => {
   it('control characters and bidi overrides in a catalog are escaped in human output', async ({ expect }) => {
-    const r = await run(['search', '-c', `${FX}/control-chars.json`, 'tool', '--explain', '--why', 'evil']);
+    const r = await run(['search', '-c', `${FX}/control-chars.json`, 'tool', '--explain']);
     expect(r.stdout).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/);
     expect(lines(r.stdout)).toEqual([
       'keyword search "tool" · limit 5 · 2 of 2 tools match',
@@ -89,9 +89,10 @@ describe.concurrent('terminal safety', () => {
       '     tool  exact-part  tool  +10',
       '2  plain_tool            10  A plain tool with a \\x07 bell and a \\x9b CSI.',
       '     tool  exact-part  tool  +10',
-      '',
-      'why evil: not in the catalog (did you mean evil\\x1b[31m_tool?)',
     ]);
+    // --why with a name the catalog lacks is exit 2; the did-you-mean name is escaped too.
+    const why = await run(['search', '-c', `${FX}/control-chars.json`, 'tool', '--why', 'evil']);
+    expect(why).toEqual({ code: 2, stdout: '', stderr: 'error: --why: "evil" is not a tool of the catalog (did you mean evil\\x1b[31m_tool?)\n' });
   });
 
   it('--json keeps the text intact', async ({ expect }) => {

@@ -82,7 +82,8 @@ describe('colorEnabled', () => {
     ['NO_COLOR', { ...tty, env: { NO_COLOR: '1' } }, false],
     ['empty NO_COLOR is ignored', { ...tty, env: { NO_COLOR: '' } }, true],
     ['FORCE_COLOR on a pipe', { ...tty, isTTY: false, env: { FORCE_COLOR: '1' } }, true],
-    ['FORCE_COLOR=0', { ...tty, env: { FORCE_COLOR: '0' } }, true],
+    ['FORCE_COLOR=0 turns colours off, also on a TTY (as Node and supports-color)', { ...tty, env: { FORCE_COLOR: '0' } }, false],
+    ['FORCE_COLOR=false too', { ...tty, env: { FORCE_COLOR: 'false' } }, false],
     ['FORCE_COLOR=0 on a pipe', { ...tty, isTTY: false, env: { FORCE_COLOR: '0' } }, false],
     ['TERM=dumb', { ...tty, env: { TERM: 'dumb' } }, false],
   ])('%s', (_, opts, expected) => {

@@ -19,8 +19,8 @@ describe.concurrent('select', () => {
 
   it('--json gives {matches, unknown}; unknown names warn on stderr', async ({ expect }) => {
     const r = await run(['select', '-c', SMALL, 'HTMLParser', 'nope', 'htmlparser', 'get_time', '--json']);
-    expect(JSON.parse(r.stdout)).toEqual({ matches: ['HTMLParser'], unknown: ['nope', 'htmlparser', 'get_time'] });
-    expect(Object.keys(JSON.parse(r.stdout))).toEqual(['matches', 'unknown']);
+    expect(JSON.parse(r.stdout)).toEqual({ schema_version: 1, matches: ['HTMLParser'], unknown: ['nope', 'htmlparser', 'get_time'] });
+    expect(Object.keys(JSON.parse(r.stdout))).toEqual(['schema_version', 'matches', 'unknown']);
     expect(lines(r.stderr)).toEqual([
       'warning: skipped nope: not a dynamic tool',
       'warning: skipped htmlparser: not a dynamic tool (did you mean HTMLParser? names are case-sensitive)',
@@ -38,7 +38,7 @@ describe.concurrent('select', () => {
 
   it('names are trimmed; empty pieces are skipped', async ({ expect }) => {
     const r = await run(['select', '-c', SMALL, ' HTMLParser ,,', '--json']);
-    expect(JSON.parse(r.stdout)).toEqual({ matches: ['HTMLParser'], unknown: [] });
+    expect(JSON.parse(r.stdout)).toEqual({ schema_version: 1, matches: ['HTMLParser'], unknown: [] });
   });
 
   it('--strict: unknown names exit 1', async ({ expect }) => {

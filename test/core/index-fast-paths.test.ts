@@ -50,7 +50,7 @@ describe('index fast paths', () => {
           }
         },
       ),
-      { numRuns: 400 },
+      { numRuns: 200 },
     );
   });
 
@@ -98,10 +98,10 @@ describe('index fast paths', () => {
     ]);
   });
 
-  it('a generated 2,000-tool catalog and every benchmark query class give the naive model results', () => {
-    const tools = generateCatalog(2000, 11);
+  it('a generated 1,500-tool catalog and every benchmark query class give the naive model results', () => {
+    const tools = generateCatalog(1500, 11);
     const index = new ToolIndex(tools, { prefilter: 'always' });
-    for (const q of generateClassQueries(tools, 6, 11)) {
+    for (const q of generateClassQueries(tools, 5, 11)) {
       const max = q.maxResults !== null && q.maxResults > 0 ? q.maxResults : 5;
       expect([q.cls, index.search(parseKeywords(q.query), max).map((r) => [r.name, r.score])]).toEqual([q.cls, naiveKeywordSearch(q.query, max, tools)]);
     }

@@ -92,6 +92,33 @@ function checkHuman(text, where, lineLimit = true) {
   return null;
 }
 
+/** What is wrong with the output of a run that exited 0 or 1 (or 2 with a report), by its kind; null when sound. */
+function reportProblem(run, r) {
+  switch (run.output) {
+    case 'json':
+      return checkJson(r.stdout);
+    case 'jsonl':
+      return checkJsonl(r.stdout, run.batchLines);
+    case 'xml':
+      return checkXml(r.stdout);
+    case 'tap':
+      // TAP is read by programs: a test's whole name is kept, but still escaped.
+      return checkHuman(r.stdout, 'stdout', false);
+    case 'none': {
+      // With --output the human report still prints (for the CI log).
+      const p = checkHuman(r.stdout, 'stdout');
+      if (p) return p;
+      if (!r.outFile?.exists) return 'no output file';
+      if (run.reportOutput === 'json') return checkJson(r.outFile.text);
+      if (run.reportOutput === 'xml') return checkXml(r.outFile.text);
+      if (run.reportOutput === 'tap') return checkHuman(r.outFile.text, 'the TAP file', false);
+      return null;
+    }
+    default:
+      return checkHuman(r.stdout, 'stdout');
+  }
+}
+
 /**
  * @param run `{argv, output: 'human'|'json'|'jsonl'|'xml'|'tap'|'none', batchLines?, reportOutput?}`
  * @param r `{code, stdout, stderr, timedOut?, crash?, signal?, outFile?: {exists, text, leftovers}, inputChanged?}`
@@ -114,6 +141,16 @@ export function classify(run, given) {
 
   if (r.code === 2) {
     const errors = r.stderr.split('\n').filter((l) => l.startsWith('error:'));
+    // A bulk replay (simulate over many sessions) writes its aggregate, then exits 2 when a session
+    // failed to read (src/cli/commands/simulate-bulk.ts): the output must then be sane, not absent.
+    const bulk = run.argv[0] === 'simulate' && errors.length === 1 && /^error: \d+ of \d+ sessions failed to read/.test(errors[0]);
+    // `test` reports an invalid suite as an errored suite in every reporter and exits 2 at the end
+    // (src/cli/commands/test.ts): its report (stdout, or the --output file) must then be sound.
+    const errored = run.argv[0] === 'test' && errors.length >= 1 && (r.stdout !== '' || r.outFile?.exists === true);
+    if (bulk || errored) {
+      const problem = reportProblem(run, r);
+      return problem ? fail(problem) : { verdict: 'error', reason: errors[0] };
+    }
     if (r.stdout !== '') return fail('exit 2, yet output on stdout');
     // `toolsearch help <unknown>`: commander shows the usage on stderr.
     if (errors.length === 0 && r.stderr.startsWith('Usage: toolsearch')) return { verdict: 'error', reason: 'usage shown' };
@@ -129,33 +166,7 @@ export function classify(run, given) {
   }
 
   // Exit 0 or 1: the output must be sane.
-  let problem = null;
-  switch (run.output) {
-    case 'json':
-      problem = checkJson(r.stdout);
-      break;
-    case 'jsonl':
-      problem = checkJsonl(r.stdout, run.batchLines);
-      break;
-    case 'xml':
-      problem = checkXml(r.stdout);
-      break;
-    case 'tap':
-      // TAP is read by programs: a test's whole name is kept, but still escaped.
-      problem = checkHuman(r.stdout, 'stdout', false);
-      break;
-    case 'none':
-      // With --output the human report still prints (for the CI log).
-      problem = checkHuman(r.stdout, 'stdout');
-      if (problem) break;
-      if (!r.outFile?.exists) problem = 'no output file';
-      else if (run.reportOutput === 'json') problem = checkJson(r.outFile.text);
-      else if (run.reportOutput === 'xml') problem = checkXml(r.outFile.text);
-      else if (run.reportOutput === 'tap') problem = checkHuman(r.outFile.text, 'the TAP file', false);
-      break;
-    default:
-      problem = checkHuman(r.stdout, 'stdout');
-  }
+  const problem = reportProblem(run, r);
   if (problem) return fail(problem);
   return { verdict: 'result', reason: `exit ${r.code}` };
 }

@@ -103,7 +103,7 @@ describe('--json keeps the text intact', () => {
     expect(s.matches[0]).toBe(RED);
     expect(s.results[0]!.description).toContain(`${ESC}[2J${ESC}[H`);
     expect(s.results[0]!.description).toContain('\u009b31m');
-    expect(JSON.parse(select.stdout)).toEqual({ matches: [RED, 'bidi_\u202egnp_exe'], unknown: [`nosuch${ESC}]0;x\u0007`] });
+    expect(JSON.parse(select.stdout)).toEqual({ schema_version: 1, matches: [RED, 'bidi_\u202egnp_exe'], unknown: [`nosuch${ESC}]0;x\u0007`] });
     // The warning about the unknown name is escaped on stderr.
     expectTerminalSafe(select.stderr, 'stderr');
     const sim = JSON.parse(simulate.stdout) as { turns: Array<{ tool_calls: Array<{ name: string; arguments: string }> }>; violations: Array<{ tool: string }> };

@@ -1,4 +1,5 @@
 /** `toolsearch eval <labeled.jsonl> -c <catalog>`: retrieval quality of the reference against baselines. */
+import { JSON_SCHEMA_VERSION } from '../../report/schema-version.js';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { CliContext } from '../context.js';
 import { addCatalogOptions, loadCatalog, type CatalogFlags } from '../inputs.js';
@@ -134,6 +135,7 @@ async function runEval(ctx: CliContext, labeled: string, flags: EvalFlags): Prom
     if (without) throw new UsageError(`--field request: the query on line ${without.line} of ${labeled} has no "request"`);
   }
   const { evaluate } = await import('../../eval/evaluate.js');
+  const progress = ctx.progress();
   const report = await evaluate({
     tools: dynamic,
     queries: set.queries,
@@ -141,7 +143,10 @@ async function runEval(ctx: CliContext, labeled: string, flags: EvalFlags): Prom
     field: flags.field,
     catalogSource: catalog.sources.map((s) => s.file).join(', '),
     queriesFile: labeled,
+    // Thousands of queries take a while: a progress line when stderr is a terminal.
+    onProgress: (scorer, done, total) => progress.count(`eval ${scorer}`, done, total),
   });
+  progress.done();
   const thresholds = flags.min ?? [];
   for (const t of thresholds) {
     if (!flags.scorers.includes(t.scorer)) throw new UsageError(`--min ${t.scorer}:${t.label}: the scorer ${t.scorer} is not run (--scorers ${flags.scorers.join(',')})`);
@@ -152,7 +157,7 @@ async function runEval(ctx: CliContext, labeled: string, flags: EvalFlags): Prom
   });
   if (flags.json) {
     const { safeJson } = await import('../../report/json.js');
-    ctx.out(`${safeJson(checks.length > 0 ? { ...report, min: checks } : report, undefined, 2)}\n`);
+    ctx.out(`${safeJson({ schema_version: JSON_SCHEMA_VERSION, ...report, ...(checks.length > 0 ? { min: checks } : {}) }, undefined, 2)}\n`);
   } else {
     const { renderEval } = await import('../../report/eval-text.js');
     ctx.lines(renderEval(report, { style: ctx.outStyle, width: ctx.width, misses: flags.misses }));

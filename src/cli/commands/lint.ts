@@ -1,4 +1,5 @@
 /** `toolsearch lint <catalog...>`: how findable is each dynamic tool with the reference's keyword search? */
+import { JSON_SCHEMA_VERSION } from '../../report/schema-version.js';
 import { Command } from 'commander';
 import { AssertionFailure } from '../../errors.js';
 import type { CliContext } from '../context.js';
@@ -35,10 +36,9 @@ export function lintCommand(ctx: CliContext): Command {
     .summary('findability: which tools are hard to find with the reference keyword search')
     .description('Check how well the reference keyword search finds each dynamic tool of a catalog, and why not.')
     .argument('[catalog...]', 'catalog files (merged), JSON or YAML; or use -c');
-  addCatalogOptions(cmd, 'catalog file (or give it as an argument)');
+  addCatalogOptions(cmd, 'catalog file (or give it as an argument)', 'exit 1 when any tool has an error; an unknown key or wrong type in a catalog tool is an error (exit 2)');
   return cmd
     .option('--json', 'print the full report as JSON')
-    .option('--strict', 'exit 1 when any tool has an error')
     .option('--all', 'also list the tools without findings')
     .addHelpText('after', EXAMPLES)
     .action(async (files: string[], flags: LintFlags) => {
@@ -54,7 +54,9 @@ async function runLint(ctx: CliContext, files: string[], flags: LintFlags): Prom
   const report = lintCatalog(catalog);
   if (flags.json) {
     const { safeJson } = await import('../../report/json.js');
-    ctx.out(`${safeJson(report, undefined, 2)}\n`);
+    // The catalog's own warnings (unknown keys, wrong types) are findings of a lint too.
+    const warnings = catalog.warnings ?? [];
+    ctx.out(`${safeJson({ schema_version: JSON_SCHEMA_VERSION, ...report, ...(warnings.length > 0 ? { catalog_warnings: warnings } : {}) }, undefined, 2)}\n`);
   } else {
     const { renderLint } = await import('../../report/lint-text.js');
     ctx.lines(renderLint(report, { style: ctx.outStyle, all: flags.all === true, width: ctx.width }));

@@ -1,4 +1,5 @@
 /** `toolsearch search [query...]`: what `tool_search` returns for a query over the catalog's dynamic tools. */
+import { JSON_SCHEMA_VERSION } from '../../report/schema-version.js';
 import { Command, Option } from 'commander';
 import { decodeToolSearchArgs, searchDecoded, type ToolSearchArgs } from '../../core/toolsearch.js';
 import { AssertionFailure, InputError, UsageError } from '../../errors.js';
@@ -111,7 +112,7 @@ async function runSearch(ctx: CliContext, words: string[], flags: SearchFlags): 
   if (flags.json) {
     // With expectations, the JSON says how they went (a CI step reading it needs no stderr).
     const given = flags.expect !== undefined || flags.expectExact !== undefined || flags.expectFirst !== undefined || flags.expectNone === true;
-    ctx.json(given ? { ...report, expectations: { passed: failures.length === 0, failures } } : report);
+    ctx.json({ schema_version: JSON_SCHEMA_VERSION, ...report, ...(given ? { expectations: { passed: failures.length === 0, failures } } : {}) });
   } else {
     const opts = { width: ctx.width, style: ctx.outStyle };
     const counts = { dynamic: scope.dynamic.length, static: scope.static.length, viaWords: query.viaWords };

@@ -1,4 +1,5 @@
 /** `toolsearch select <name...>`: direct selection, as `tool_search` does for "select:a,b". */
+import { JSON_SCHEMA_VERSION } from '../../report/schema-version.js';
 import { Command } from 'commander';
 import { searchDecoded } from '../../core/toolsearch.js';
 import { AssertionFailure } from '../../errors.js';
@@ -33,10 +34,9 @@ export function selectCommand(ctx: CliContext): Command {
     .summary('direct selection of tools by exact name')
     .description('Select tools by exact name, as tool_search does for a "select:name1,name2" query.')
     .argument('<name...>', 'tool names (also comma-separated)');
-  addCatalogOptions(cmd, 'catalog file (required)');
+  addCatalogOptions(cmd, 'catalog file (required)', 'exit 1 when a name is not a dynamic tool; an unknown key or wrong type in a catalog tool is an error (exit 2)');
   cmd
     .option('--json', 'print {"matches": [...], "unknown": [...]}')
-    .option('--strict', 'exit 1 when a name is not a dynamic tool')
     .addHelpText('after', EXAMPLES)
     .action(async (names: string[], flags: SelectFlags) => {
       const scope = searchScope(await loadCatalog(ctx, flags), false);
@@ -47,7 +47,7 @@ export function selectCommand(ctx: CliContext): Command {
       }
       for (const name of outcome.unknown) warnUnknown(ctx, scope, name);
       if (flags.json) {
-        ctx.json({ matches: outcome.matches, unknown: outcome.unknown });
+        ctx.json({ schema_version: JSON_SCHEMA_VERSION, matches: outcome.matches, unknown: outcome.unknown });
       } else {
         const report = searchJson(makeRun(scope, outcome), undefined);
         ctx.lines(renderSearch(report, { dynamic: scope.dynamic.length, static: scope.static.length, viaWords: true }, { width: ctx.width, style: ctx.outStyle, explain: false }));

@@ -42,7 +42,8 @@ export interface BulkFlags extends CatalogFlags {
 export async function isBulk(args: readonly string[], flags: BulkFlags): Promise<boolean> {
   if (args.length !== 1 || flags.jsonl || flags.jobs !== undefined || flags.aggregate !== undefined || flags.jsonlInput === 'sessions') return true;
   const arg = args[0]!;
-  if (arg === '-') return true;
+  // `-` is sessions on stdin, unless --jsonl-input recording says it is one recording (issue 12).
+  if (arg === '-') return flags.jsonlInput !== 'recording';
   const { isGlob } = await import('../../suite/glob.js');
   if (isGlob(arg)) return true;
   const { statSync } = await import('node:fs');

@@ -1,4 +1,5 @@
 /** `toolsearch simulate <transcript>`: replay a recorded conversation through the middleware state machine. */
+import { JSON_SCHEMA_VERSION } from '../../report/schema-version.js';
 import { Command, Option } from 'commander';
 import type { Mode } from '../../core/types.js';
 import { AssertionFailure, UsageError } from '../../errors.js';
@@ -8,7 +9,7 @@ import { renderSimulation, visibilityRanges } from '../../report/simulate-text.j
 import type { SearchOutcome, SimulationReport } from '../../simulate/report.js';
 import type { CliContext } from '../context.js';
 import { addCatalogOptions, loadCatalog, type CatalogFlags } from '../inputs.js';
-import { parseNameList, parsePositiveInt } from '../options.js';
+import { collect, parseNameList, parsePositiveInt } from '../options.js';
 import type { BulkFlags } from './simulate-bulk.js';
 import type { ToolFormat } from '../../tokens/serialize.js';
 import type { EncodingName } from '../../tokens/tokenizer.js';
@@ -18,7 +19,21 @@ import type { EncodingName } from '../../tokens/tokenizer.js';
 const ENCODING_CHOICES = ['o200k_base', 'o200k_harmony', 'cl100k_base', 'p50k_base', 'p50k_edit', 'r50k_base', 'gpt2'] as const;
 const TOOL_FORMAT_CHOICES = ['openai', 'anthropic'] as const;
 
-export const TRANSCRIPT_FORMATS = ['auto', 'eino', 'openai', 'openai-responses', 'anthropic'] as const;
+/** `--format` choices: auto and every recording reader's format (a test keeps them in step with the registry). */
+export const TRANSCRIPT_FORMATS = [
+  'auto',
+  'claude-code',
+  'ai-sdk',
+  'openai-agents',
+  'langchain',
+  'otel',
+  'response',
+  'call-log',
+  'eino',
+  'openai',
+  'openai-responses',
+  'anthropic',
+] as const;
 
 interface SimulateFlags extends BulkFlags {
   readonly mode: Mode;
@@ -32,6 +47,9 @@ interface SimulateFlags extends BulkFlags {
   readonly tokens: boolean;
   readonly tokenizer: EncodingName;
   readonly toolFormat: ToolFormat;
+  readonly lenient?: boolean;
+  readonly sidechains?: boolean;
+  readonly searchTool?: string[];
 }
 
 const EXAMPLES = `
@@ -58,11 +76,28 @@ Examples:
   # step through the calls interactively (m: switch mode, r: replay, ?: keys)
   $ toolsearch simulate fixtures/transcripts/deferred-tool-called-too-early.json -c fixtures/catalogs/demo.yaml --tui
 
+Recording formats (--format; detected by shape when auto; README "Formats" has an example of each):
+  claude-code     Claude Code session JSONL, or claude -p --output-format stream-json
+  ai-sdk          Vercel AI SDK ModelMessage[], UIMessage[], generateText result
+  openai-agents   OpenAI Agents SDK history (JS callId items; Python to_input_list)
+  langchain       messages_to_dict, LangGraph model_dump, lc-serialized messages
+  otel            OTLP JSON traces with GenAI spans (gen_ai.input/output.messages)
+  response        one chat.completion, Responses response or Anthropic message
+  call-log        JSONL of {request, response}, one model call per line
+  eino, openai, openai-responses, anthropic   messages or request bodies
+Every item is read, skipped by a documented rule (counted in "coverage"), or an
+error at its location (exit 2); --lenient counts what it cannot read instead.
+
+  # a Claude Code session; ToolSearch is its search tool, tool_reference results load in native mode
+  $ toolsearch simulate fixtures/transcripts/toolsearch-references.claude-code.jsonl -c fixtures/catalogs/demo.yaml --mode native
+
 Model call k happens right before the k-th assistant message; when the transcript
 does not end with an assistant message, one more call follows the last message.
 Violations: not-loaded (a deferred tool called before any tool_search result named
 it), unknown (a tool that exists nowhere); warnings: redundant-select (a select:
-for a tool a keyword search already returned), native-refill, unknown-call-id.
+for a tool a keyword search already returned), native-refill, unknown-call-id,
+sent-differs (the tools a call sent are not what the reference offers), reference-result
+(tool_reference results, which the reference's default mode does not load).
 --json prints the full report: {mode, transcript, catalog, turns, violations,
 replay, summary}; with token accounting (on unless --no-tokens) each turn has
 "tokens" and the summary "tokens" and "cache". Token counts are estimates for the
@@ -108,13 +143,16 @@ export function simulateCommand(ctx: CliContext): Command {
     )
     .argument(
       '<recordings...>',
-      'conversation files: Eino messages, OpenAI chat or Responses, Anthropic Messages (JSON or JSONL); several files, ' +
+      'recordings in any format below (Claude Code, AI SDK, Agents SDK, LangChain, OTel, call logs, Eino, OpenAI, Anthropic); several files, ' +
         'directories, globs, JSONL files of one session per line, or - (sessions on stdin) replay in bulk',
     );
   addCatalogOptions(cmd, 'catalog file (optional when the transcript carries its own tools)');
   cmd
     .addOption(new Option('--mode <mode>', 'middleware mode').choices(['default', 'native']).default('default'))
     .addOption(new Option('--format <format>', 'transcript shape (detected from the content when auto)').choices(TRANSCRIPT_FORMATS).default('auto'))
+    .option('--lenient', 'replay what can be read: items no rule explains and unpaired calls or results become counted warnings instead of errors')
+    .option('--sidechains', 'also replay subagent sidechains (Claude Code), each as its own conversation (--json: a list of reports)')
+    .option('--search-tool <name>', 'the agent\'s search tool has this name (repeatable; e.g. ToolSearch): its calls and results are read as tool_search', collect)
     .option('--replay', 're-run every recorded tool_search call against the catalog and show the differences')
     .option('--expect-same', 'exit 1 when a replayed search differs from the recording (implies --replay)')
     .option('--fail-on-violation', 'exit 1 when a violation (not a warning) is found')
@@ -141,19 +179,34 @@ export function simulateCommand(ctx: CliContext): Command {
       }
       const file = files[0]!;
       if (flags.tui) return runTui(ctx, file, flags);
-      const report = await runSimulate(ctx, file, flags);
+      const reports = await runSimulate(ctx, file, flags);
       const replay = flags.replay === true || flags.expectSame === true;
-      if (flags.json) ctx.json(report);
-      else ctx.lines(renderSimulation(report, { width: ctx.width, style: ctx.outStyle, replay }));
-      check(report, flags);
+      if (flags.json) ctx.json(flags.sidechains ? reports.map((r) => ({ schema_version: JSON_SCHEMA_VERSION, ...r })) : { schema_version: JSON_SCHEMA_VERSION, ...reports[0]! });
+      else {
+        const lines: string[] = [];
+        for (const [i, r] of reports.entries()) {
+          if (i > 0) lines.push('');
+          lines.push(...renderSimulation(r, { width: ctx.width, style: ctx.outStyle, replay }));
+        }
+        ctx.lines(lines);
+      }
+      for (const r of reports) check(r, flags);
     });
   return cmd;
 }
 
 async function loadInputs(ctx: CliContext, file: string, flags: SimulateFlags): Promise<{ transcript: Transcript; catalog: Catalog | null }> {
   const { loadTranscriptFile } = await import('../../formats/index.js');
-  const transcript = await loadTranscriptFile(file, { format: flags.format, limits: ctx.limits });
+  const transcript = await loadTranscriptFile(file, {
+    format: flags.format,
+    limits: ctx.limits,
+    lenient: flags.lenient === true,
+    sidechains: flags.sidechains === true,
+    ...(flags.searchTool !== undefined ? { searchTools: flags.searchTool } : {}),
+  });
   for (const w of transcript.warnings) ctx.warn(w);
+  const { requireModelCall } = await import('../../formats/recordings/registry.js');
+  for (const t of [transcript, ...(transcript.sidechains ?? [])]) requireModelCall(t);
   const catalog = flags.catalog !== undefined && flags.catalog.length > 0 ? await loadCatalog(ctx, { ...flags, static: undefined }) : null;
   return { transcript, catalog };
 }
@@ -176,8 +229,14 @@ async function runTui(ctx: CliContext, file: string, flags: SimulateFlags): Prom
   });
 }
 
-async function runSimulate(ctx: CliContext, file: string, flags: SimulateFlags): Promise<SimulationReport> {
+async function runSimulate(ctx: CliContext, file: string, flags: SimulateFlags): Promise<SimulationReport[]> {
   const { transcript, catalog } = await loadInputs(ctx, file, flags);
+  const out: SimulationReport[] = [];
+  for (const t of [transcript, ...(transcript.sidechains ?? [])]) out.push(await simulateOne(t, catalog, flags));
+  return out;
+}
+
+async function simulateOne(transcript: Transcript, catalog: Catalog | null, flags: SimulateFlags): Promise<SimulationReport> {
   const { simulateWithTokens } = await import('../../simulate/with-tokens.js');
   const options = {
     transcript,

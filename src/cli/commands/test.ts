@@ -169,13 +169,17 @@ async function runTest(ctx: CliContext, args: string[], given: TestFlags): Promi
   if (grep !== undefined && report.summary.total === 0 && report.summary.errors === 0) {
     throw new UsageError(`--grep ${JSON.stringify(flags.grep)} matches no case`);
   }
+  // When no suite could run, the human report would only repeat the error on stderr: it is left out
+  // (the machine reporters still write theirs, errored suites included).
+  const nothingRan = report.suites.length > 0 && report.suites.every((x) => x.error !== null);
+  const human = async (): Promise<string> => (nothingRan ? '' : render('human', true));
   if (flags.output !== undefined && !isStdout(flags.output)) {
     makeOutputDir(flags.output);
     writeOutput(outputs[0]!, await render(flags.reporter, false), inputs, (t) => ctx.out(t));
     // People reading the CI log still see what happened.
-    ctx.out(await render('human', true));
+    ctx.out(await human());
   } else {
-    ctx.out(await render(flags.reporter, true));
+    ctx.out(flags.reporter === 'human' ? await human() : await render(flags.reporter, true));
   }
   const { failed, total, errors } = report.summary;
   if (errors > 0) {
