@@ -49,12 +49,17 @@ function buildId() {
     for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
       const p = join(dir, e.name);
       if (e.isDirectory()) walk(p);
-      else h.update(`${p.slice(ROOT.length)}\0`).update(readFileSync(p)).update('\0');
+      else
+        h.update(`${p.slice(ROOT.length)}\0`)
+          .update(readFileSync(p))
+          .update('\0');
     }
   };
   walk(`${ROOT}src`);
   for (const f of ['package.json', 'package-lock.json', 'tsconfig.json']) {
-    h.update(`${f}\0`).update(readFileSync(`${ROOT}${f}`)).update('\0');
+    h.update(`${f}\0`)
+      .update(readFileSync(`${ROOT}${f}`))
+      .update('\0');
   }
   const esbuild = JSON.parse(readFileSync(`${ROOT}node_modules/esbuild/package.json`, 'utf8')).version;
   h.update(`esbuild ${esbuild}`);

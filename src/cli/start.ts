@@ -41,7 +41,11 @@ export function compileCacheDir(env: Env, argv: readonly string[]): string | nul
  * own, private, made so when missing); returns the directory used, or null.
  * Any problem only means compiling from source.
  */
-export function enableCompileCache(env: Env, argv: readonly string[], api: CompileCacheApi = nodeModule as CompileCacheApi): string | null {
+export function enableCompileCache(
+  env: Env,
+  argv: readonly string[],
+  api: CompileCacheApi = nodeModule as CompileCacheApi,
+): string | null {
   if (typeof api.enableCompileCache !== 'function' || cacheDisabledByEnv(env) || noCacheFlag(argv)) return null;
   const root = cacheDirFromEnv(env);
   const cache = root === null ? null : openCacheDir(root, { create: true });

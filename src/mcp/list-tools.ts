@@ -5,6 +5,10 @@
  *
  * The MCP SDK is loaded on first use (dynamic import), so importing this
  * module costs nothing until a server is contacted.
+ *
+ * Over 400 lines: one exchange over two transports, with the explanation of
+ * each way it can fail (exit, timeout, not MCP, bad page) kept beside the
+ * step that detects it.
  */
 import { readFileSync } from 'node:fs';
 import { STATUS_CODES } from 'node:http';

@@ -1,11 +1,17 @@
 /**
  * The suite runner: loads what the suites reference (catalogs, transcripts),
  * runs every case through the core (search, select) or the simulation
- * engine, checks the expectations, and returns a {@link TestRun}: the report, and the suite texts `--update` rewrites (the CLI writes them).
+ * engine, checks the expectations, and returns a {@link TestRun}: the
+ * report, and the suite texts `--update` rewrites (the CLI writes them).
  *
  * Everything a suite names is loaded and validated before its first case
  * runs: a suite that is invalid (or names an input that cannot be loaded) is
  * reported as an errored suite, never run in part, and the others still run.
+ *
+ * Over 400 lines because loading, running and updating share the loaded
+ * suites' documents and positions (every failure points into them); the
+ * checks (check.ts), parsing (parse.ts) and the text edits (update.ts) live
+ * apart.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';

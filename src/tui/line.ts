@@ -8,7 +8,7 @@
  * {@link safeName} (the CLI's escaping), never raw.
  */
 import { escapeText, inlineText } from '../render/escape.js';
-import { charWidth, displayWidth, pad, truncate } from '../render/width.js';
+import { charWidth, displayWidth, graphemes, pad, truncate } from '../render/width.js';
 
 /**
  * What a segment means; the theme decides how it looks. Every tone that
@@ -90,7 +90,7 @@ export function fitName(name: string, width: number): string {
   if (displayWidth(name) <= width) return name;
   if (width < 8) return truncate(name, width);
   const tailWidth = Math.ceil((width - 1) * 0.6);
-  const chars = Array.from(name);
+  const chars = graphemes(name);
   let tail = '';
   let w = 0;
   for (let i = chars.length - 1; i >= 0; i--) {
@@ -160,11 +160,11 @@ export function wrapText(text: string, width: number, maxLines = Number.MAX_SAFE
   return kept;
 }
 
-/** The longest prefix of `s` at most `width` columns wide (at least one code point, so wrapping always advances). */
+/** The longest prefix of `s` at most `width` columns wide (at least one grapheme, so wrapping always advances). */
 function takeWidth(s: string, width: number): string {
   let out = '';
   let w = 0;
-  for (const ch of s) {
+  for (const ch of graphemes(s)) {
     const cw = charWidth(ch);
     if (out !== '' && w + cw > width) break;
     out += ch;

@@ -621,15 +621,19 @@ function benchStartup(): void {
     ...(ca ? [{ id: 'set', label: `NODE_EXTRA_CA_CERTS=${ca}`, value: ca }] : []),
   ];
   const times = new Map<string, number[]>();
-  const once = (c: Case, e: (typeof envs)[number]): number => {
+  const cpuTimes = new Map<string, number[]>();
+  // With /usr/bin/time, each run's CPU time (user + system) too: less moved by load than wall time.
+  const once = (c: Case, e: (typeof envs)[number]): { ms: number; cpu: number } => {
     const env: Record<string, string | undefined> = { ...process.env, PATH, NO_COLOR: '1', TOOLSEARCH_CACHE_DIR: c.cacheDir() };
     if (e.value === undefined) delete env.NODE_EXTRA_CA_CERTS;
     else env.NODE_EXTRA_CA_CERTS = e.value;
+    const [cmd, args] = TIME_BIN ? [TIME_BIN, ['-f', '@@CPU %U %S', ...c.cmd]] : [c.cmd[0]!, c.cmd.slice(1)];
     const t = performance.now();
-    const r = spawnSync(c.cmd[0]!, c.cmd.slice(1), { cwd: REPO, env, encoding: 'utf8' });
+    const r = spawnSync(cmd, args, { cwd: REPO, env, encoding: 'utf8' });
     const ms = performance.now() - t;
     if (r.status !== 0) throw new Error(`${c.cmd.join(' ')} exited ${r.status}: ${r.stderr.slice(0, 300)}`);
-    return ms;
+    const m = /@@CPU ([\d.]+) ([\d.]+)\s*$/.exec(r.stderr);
+    return { ms, cpu: m ? (Number(m[1]) + Number(m[2])) * 1000 : NaN };
   };
   const load0 = loadavg()[0]!;
   for (const e of envs) for (const c of cases) once(c, e); // warm-up: fills the cache of the cached runs
@@ -637,7 +641,9 @@ function benchStartup(): void {
     for (const e of envs) {
       for (const c of cases) {
         const key = `${e.id}.${c.id}`;
-        (times.get(key) ?? times.set(key, []).get(key)!).push(once(c, e));
+        const r = once(c, e);
+        (times.get(key) ?? times.set(key, []).get(key)!).push(r.ms);
+        (cpuTimes.get(key) ?? cpuTimes.set(key, []).get(key)!).push(r.cpu);
       }
     }
   }
@@ -650,10 +656,21 @@ function benchStartup(): void {
   for (const e of envs) {
     console.log(`  ${e.label}:`);
     const floor = median(times.get(`${e.id}.node`)!);
+    const cpuFloor = median(cpuTimes.get(`${e.id}.node`)!);
     for (const c of cases) {
       const runs = times.get(`${e.id}.${c.id}`)!;
       const m = median(runs);
-      add({ id: `startup.${e.id}.${c.id}`, section: 'startup', label: `  ${c.label}`, value: m, unit: 'ms', better: 'lower', spread: spreadOf(runs) });
+      const cpu = median(cpuTimes.get(`${e.id}.${c.id}`)!);
+      const cpuNote = Number.isNaN(cpu) ? '' : `, cpu ${fmt(cpu)} ms = ${(cpu / cpuFloor).toFixed(2)}× node's`;
+      add({
+        id: `startup.${e.id}.${c.id}`,
+        section: 'startup',
+        label: `  ${c.label}`,
+        value: m,
+        unit: 'ms',
+        better: 'lower',
+        spread: spreadOf(runs) + cpuNote,
+      });
       if (c.id === 'node') continue;
       const limit = targets[e.id]![c.id]!;
       const ratio = m / floor;

@@ -31,7 +31,10 @@ function filesUnder(d: string): string[] {
   }
 }
 
-describe('bin/toolsearch.js', () => {
+// These spawn several CLI processes in a row: on a loaded machine that is past vitest's default 30 s.
+const SPAWNS = { timeout: 120_000 };
+
+describe('bin/toolsearch.js', SPAWNS, () => {
   it('is a plain Node script of a few lines: no sh, no argument sniffing, no environment changes', () => {
     const text = readFileSync(BIN, 'utf8');
     const lines = text.trimEnd().split('\n');
@@ -42,8 +45,14 @@ describe('bin/toolsearch.js', () => {
   });
 
   it('runs as a program (its #! line) with the same output and exit code as `node bin/toolsearch.js`', async () => {
-    for (const args of [['--version'], ['search', '-c', DEMO, 'create', 'issue'], ['search', '-c', 'missing.yaml', 'x']]) {
-      const asProgram = await collect(spawn(BIN, args, { cwd: ROOT, env: baseEnv(), stdio: ['ignore', 'pipe', 'pipe'] }));
+    for (const args of [
+      ['--version'],
+      ['search', '-c', DEMO, 'create', 'issue'],
+      ['search', '-c', 'missing.yaml', 'x'],
+    ]) {
+      const asProgram = await collect(
+        spawn(BIN, args, { cwd: ROOT, env: baseEnv(), stdio: ['ignore', 'pipe', 'pipe'] }),
+      );
       expect(asProgram).toEqual(await run(args));
     }
     expect((await run(['--version'])).stdout).toBe(version);
@@ -54,7 +63,10 @@ describe('bin/toolsearch.js', () => {
     const ca = join(dir, 'extra-ca.pem');
     writeFileSync(ca, '');
     const server = 'node test/mcp/fixtures/test-server.mjs --tools 1 --env-name NODE_EXTRA_CA_CERTS';
-    for (const args of [['import', '--mcp', server], ['search', '-c', `mcp:${server}`, '--json', 'x']]) {
+    for (const args of [
+      ['import', '--mcp', server],
+      ['search', '-c', `mcp:${server}`, '--json', 'x'],
+    ]) {
       const r = await run(args, { env: { NODE_EXTRA_CA_CERTS: ca } });
       expect(r.stderr).toBe('');
       expect(r.code).toBe(0);
@@ -84,7 +96,7 @@ describe('start.ts', () => {
     expect(noCacheFlag(['--no-cache'])).toBe(true);
   });
 
-  it('enableCompileCache: makes the directory private (0700) and hands it to Node; refuses a directory others can write', () => {
+  it('enableCompileCache: makes the directory private (0700), hands it to Node; refuses one others can write', () => {
     const calls: (string | undefined)[] = [];
     const api = { enableCompileCache: (d?: string) => (calls.push(d), { status: 1, directory: d }) };
     const root = fresh();
@@ -119,10 +131,10 @@ describe('start.ts', () => {
 
 // Issue 14, finding 7: a damaged code cache crashed every later run (SIGSEGV). The CLI now keeps no
 // code cache of its own; Node's compile cache checks a checksum of each entry before V8 sees it.
-describe.runIf(hasCompileCache)('Node compile cache (this Node has one)', () => {
+describe.runIf(hasCompileCache)('Node compile cache (this Node has one)', SPAWNS, () => {
   const args = ['search', '-c', DEMO, '--explain', 'create', 'issue'];
 
-  it('is written on the first run, and a damaged or truncated entry is compiled again: exit 0, same output', async () => {
+  it('is written on the first run; a damaged or truncated entry is compiled again: exit 0, same output', async () => {
     const cacheDir = fresh();
     const env = { TOOLSEARCH_CACHE_DIR: cacheDir };
     const first = await run(args, { env });
@@ -133,7 +145,8 @@ describe.runIf(hasCompileCache)('Node compile cache (this Node has one)', () => 
       const bytes = readFileSync(f);
       if (i % 2 === 0) {
         // one byte flipped in the header, the middle and the end
-        for (const at of [20, bytes.length >> 1, bytes.length - 3]) if (at >= 0 && at < bytes.length) bytes[at]! ^= 0xff;
+        for (const at of [20, bytes.length >> 1, bytes.length - 3])
+          if (at >= 0 && at < bytes.length) bytes[at]! ^= 0xff;
         writeFileSync(f, bytes);
       } else writeFileSync(f, bytes.subarray(0, bytes.length >> 1));
     }

@@ -46,7 +46,8 @@ describe('the import graph of src/', () => {
     for (const file of graph.keys()) {
       if (!ENGINES.test(file)) continue;
       const text = readFileSync(path.join(SRC, file), 'utf8');
-      if (/\b(writeFile(Sync)?|appendFile(Sync)?|renameSync|unlinkSync|writeFileAtomic|createWriteStream)\b/.test(text)) writers.push(file);
+      if (/\b(writeFile(Sync)?|appendFile(Sync)?|renameSync|unlinkSync|writeFileAtomic|createWriteStream)\b/.test(text))
+        writers.push(file);
     }
     expect(writers).toEqual([]);
   });
@@ -54,7 +55,19 @@ describe('the import graph of src/', () => {
   it('the checks see the graph (not vacuous): modules, edges, and a cycle found when there is one', () => {
     expect(graph.size).toBeGreaterThan(100);
     expect(graph.get('cli/main.ts')!.some((e) => e.to === 'cli/context.ts')).toBe(true);
-    expect(graph.get('formats/catalog-cache.ts')!.some((e) => e.to === 'formats/catalog.ts' && e.dynamic && !e.typeOnly)).toBe(true);
-    expect(cycles(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['d']], ['e', []]]))).toEqual([['a', 'b', 'c'], ['d']]);
+    expect(
+      graph.get('formats/catalog-cache.ts')!.some((e) => e.to === 'formats/catalog.ts' && e.dynamic && !e.typeOnly),
+    ).toBe(true);
+    expect(
+      cycles(
+        new Map([
+          ['a', ['b']],
+          ['b', ['c']],
+          ['c', ['a']],
+          ['d', ['d']],
+          ['e', []],
+        ]),
+      ),
+    ).toEqual([['a', 'b', 'c'], ['d']]);
   });
 });

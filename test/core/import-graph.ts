@@ -21,7 +21,12 @@ function sources(dir: string): string[] {
 /** `./x.js` from `from` → the source file it names (src-relative), or null when it is not under src/. */
 function resolveSource(from: string, spec: string): string | null {
   const abs = path.resolve(path.dirname(from), spec);
-  for (const candidate of [abs, abs.replace(/\.js$/, '.ts'), abs.replace(/\.js$/, '.tsx'), abs.replace(/\.mjs$/, '.mjs')]) {
+  for (const candidate of [
+    abs,
+    abs.replace(/\.js$/, '.ts'),
+    abs.replace(/\.js$/, '.tsx'),
+    abs.replace(/\.mjs$/, '.mjs'),
+  ]) {
     try {
       readFileSync(candidate);
       return path.relative(SRC, candidate);
@@ -43,7 +48,8 @@ export function importGraph(): Map<string, Edge[]> {
   for (const file of sources(SRC)) {
     const text = stripComments(readFileSync(file, 'utf8'));
     const edges: Edge[] = [];
-    const statics = /^\s*(import|export)\s+(type\s+)?([^'";]*?)\s*from\s*['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]/gm;
+    const statics =
+      /^\s*(import|export)\s+(type\s+)?([^'";]*?)\s*from\s*['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]/gm;
     for (const m of text.matchAll(statics)) {
       const spec = m[4] ?? m[5]!;
       if (!spec.startsWith('.')) continue;
@@ -51,7 +57,12 @@ export function importGraph(): Map<string, Edge[]> {
       if (to === null) throw new Error(`${path.relative(SRC, file)}: cannot resolve ${spec}`);
       // `import { type A, type B } from` is type-only too.
       const names = m[3] ?? '';
-      const allTypes = /^\{[^}]*\}$/.test(names) && names.slice(1, -1).split(',').every((n) => n.trim() === '' || /^type\s/.test(n.trim()));
+      const allTypes =
+        /^\{[^}]*\}$/.test(names) &&
+        names
+          .slice(1, -1)
+          .split(',')
+          .every((n) => n.trim() === '' || /^type\s/.test(n.trim()));
       edges.push({ to, typeOnly: m[2] !== undefined || allTypes, dynamic: false });
     }
     for (const m of text.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)) {
@@ -68,7 +79,7 @@ export function importGraph(): Map<string, Edge[]> {
   return graph;
 }
 
-/** The cycles of `graph` (strongly connected components of more than one module, or a module importing itself), each sorted. */
+/** The cycles of `graph`: strongly connected components of more than one module, or a module importing itself. */
 export function cycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
   let counter = 0;
   const index = new Map<string, number>();

@@ -23,6 +23,8 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 let n = 0;
 const fresh = (): string => join(root, `d${n++}`);
 const OLD = new Date(Date.now() - 86_400_000);
+/** How many code caches c63dd70 kept (it pruned `code-*` files beyond them); the CLI now keeps none of its own. */
+const MAX_CODE_CACHES = 16;
 
 /** The user's own files, older than anything a run writes. */
 function userFiles(dir: string): string[] {

@@ -135,6 +135,7 @@ async function runTest(ctx: CliContext, args: string[], given: TestFlags): Promi
     });
     report = run.report;
     if (run.rewrites.length > 0) {
+      // --update rewrites the suites the run read (the engine returns their new text).
       const { writeFileAtomic } = await import('../../report/atomic.js');
       for (const r of run.rewrites) writeFileAtomic(r.file, r.text);
     }

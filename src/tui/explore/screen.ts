@@ -4,7 +4,7 @@
  * footer, help), each fitted to its width here.
  */
 import { RULES } from '../../core/scorer.js';
-import { displayWidth } from '../../render/width.js';
+import { displayWidth, graphemes } from '../../render/width.js';
 import { bar, cell, fitLine, nameCell, padLine, rowLine, safe, safeName, seg, withTone, type Line, type Segment } from '../line.js';
 import type { Size } from '../size.js';
 import { hintLine, plural, scrollWindow, titleLine } from '../chrome.js';
@@ -79,7 +79,7 @@ export function queryLine(s: ExploreState, width: number): Line {
   const at = chars[s.cursor] !== undefined ? safeName(chars[s.cursor]!) : ' ';
   const after = safeName(chars.slice(s.cursor + 1).join(''));
   let shownBefore = before;
-  while (displayWidth(shownBefore) > room - 2 && shownBefore.length > 0) shownBefore = Array.from(shownBefore).slice(1).join('');
+  while (displayWidth(shownBefore) > room - 2 && shownBefore.length > 0) shownBefore = graphemes(shownBefore).slice(1).join('');
   const lead = shownBefore !== before ? seg('…', 'dim') : seg('');
   return fitLine([label, lead, seg(shownBefore), seg(at, 'cursor'), seg(after)], width);
 }

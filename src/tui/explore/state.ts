@@ -5,7 +5,7 @@
  * line are effects the container performs when the state asks for them
  * (`fuse: 'loading'`, `copyRequest`).
  */
-import { scrolledHelp, type HelpMetrics } from '../help.js';
+import { scrolledHelp } from '../help.js';
 
 export type ExploreFocus = 'query' | 'results';
 

@@ -6,7 +6,7 @@
  */
 import type { Mode } from '../../core/types.js';
 import type { SimulationReport } from '../../simulate/report.js';
-import { scrolledHelp, type HelpMetrics } from '../help.js';
+import { scrolledHelp } from '../help.js';
 import { toolRows } from './model.js';
 
 export type Focus = 'calls' | 'tools';

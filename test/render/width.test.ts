@@ -1,0 +1,104 @@
+/**
+ * One width model (issue 15): src/render/width.ts measures with string-width,
+ * the module Ink lays the TUI out with, so the CLI and the TUI agree on every
+ * character — the cases where the hand-kept tables disagreed included.
+ */
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { renderTable } from '../../src/render/table.js';
+import { charWidth, displayWidth, graphemes, pad, truncate } from '../../src/render/width.js';
+import { fitName, wrapText } from '../../src/tui/line.js';
+
+const FAMILY = '\u{1F468}\u200D\u{1F469}\u200D\u{1F467}\u200D\u{1F466}'; // 👨‍👩‍👧‍👦 (ZWJ sequence)
+const FLAG = '\u{1F1EF}\u{1F1F5}'; // 🇯🇵 (regional indicators)
+const KEYCAP = '1\uFE0F\u20E3'; // 1️⃣
+const TANGUT = '\u{17000}';
+const CJK = '検索';
+const COMBINING = 'e\u0301'; // é as e + combining acute
+
+/** string-width as Ink resolves it (ink → its own dependency), so the test checks the module Ink really uses. */
+async function inksStringWidth(): Promise<(s: string) => number> {
+  const fromInk = createRequire(createRequire(import.meta.url).resolve('ink')).resolve('string-width');
+  return ((await import(pathToFileURL(fromInk).href)) as { default: (s: string) => number }).default;
+}
+
+describe('displayWidth', () => {
+  it('gives the widths terminals draw (the old tables said 6, 4, 1, 1 for the first four)', () => {
+    expect([FAMILY, FLAG, KEYCAP, TANGUT, CJK, COMBINING, 'abc', ''].map(displayWidth)).toEqual([
+      2, 2, 2, 2, 4, 1, 3, 0,
+    ]);
+  });
+
+  it('agrees with the string-width Ink uses, on every case and on mixed text', async () => {
+    const ink = await inksStringWidth();
+    const texts = [
+      FAMILY,
+      FLAG,
+      KEYCAP,
+      TANGUT,
+      CJK,
+      COMBINING,
+      `a${FAMILY}b${FLAG}c`,
+      `${CJK} ${TANGUT}x${KEYCAP}`,
+      'İstanbul ΣΊΣΥΦΟΣ 𝔘𝔫𝔦',
+    ];
+    expect(texts.map(displayWidth)).toEqual(texts.map(ink));
+  });
+
+  it('graphemes: a cluster is never split (so cutting text never leaves half an emoji)', () => {
+    expect(graphemes(`a${FAMILY}${FLAG}${KEYCAP}${COMBINING}`)).toEqual(['a', FAMILY, FLAG, KEYCAP, COMBINING]);
+    expect(graphemes('plain')).toEqual(['p', 'l', 'a', 'i', 'n']);
+    expect(charWidth(FAMILY)).toBe(2);
+  });
+});
+
+describe('cutting and padding by that width', () => {
+  it('truncate cuts between clusters and fits the width exactly', () => {
+    expect(truncate(`${FAMILY}${FAMILY}${FAMILY}`, 5)).toBe(`${FAMILY}${FAMILY}…`);
+    expect(truncate(`ab${FLAG}cd`, 4)).toBe('ab…'); // the flag does not fit beside the …, and is not split
+    expect(truncate(`ab${FLAG}cd`, 5)).toBe(`ab${FLAG}…`);
+    expect(truncate(`${TANGUT}${TANGUT}${TANGUT}`, 4)).toBe(`${TANGUT}…`);
+    expect(displayWidth(truncate(`${CJK}${CJK}${CJK}`, 7))).toBeLessThanOrEqual(7);
+    expect(pad(KEYCAP, 4)).toBe(`${KEYCAP}  `);
+  });
+
+  it('TUI helpers: a name cut in the middle and wrapped text stay within the width, clusters whole', () => {
+    const name = `mcp__${FAMILY}${FAMILY}__${FLAG}send_message${KEYCAP}`;
+    for (let w = 8; w <= 30; w++) {
+      const fitted = fitName(name, w);
+      expect(displayWidth(fitted)).toBeLessThanOrEqual(w);
+      expect(fitted.includes('\u200D') ? fitted.includes(FAMILY) : true).toBe(true);
+    }
+    for (const line of wrapText(`${FAMILY} ${TANGUT}${TANGUT}${TANGUT} ${FLAG}${FLAG}${FLAG}${FLAG} words`, 5)) {
+      expect(displayWidth(line)).toBeLessThanOrEqual(5);
+    }
+  });
+});
+
+describe('table alignment with such names', () => {
+  it('every column starts at the same terminal column in every row (header included)', () => {
+    const names = [
+      'plain_tool',
+      `family_${FAMILY}`,
+      `flag_${FLAG}`,
+      `keycap_${KEYCAP}`,
+      `tangut_${TANGUT}${TANGUT}`,
+      `${CJK}_search`,
+      `caf${COMBINING}`,
+    ];
+    const lines = renderTable(
+      [{ header: 'tool' }, { header: 'score', align: 'right' }, { header: 'description' }],
+      names.map((n, i) => [n, String(i * 10), 'same']),
+      { width: 80 },
+    );
+    // Where the last column starts, and where the (right-aligned) score ends, measured in columns.
+    const lastStart = (l: string) =>
+      displayWidth(l.slice(0, l.lastIndexOf(l.endsWith('same') ? 'same' : 'description')));
+    const scoreEnd = (l: string) =>
+      displayWidth(l.slice(0, l.lastIndexOf(l.endsWith('same') ? 'same' : 'description')).trimEnd());
+    expect(lines).toHaveLength(names.length + 1);
+    expect(new Set(lines.map(lastStart)).size).toBe(1);
+    expect(new Set(lines.map(scoreEnd)).size).toBe(1);
+  });
+});
