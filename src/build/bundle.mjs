@@ -41,7 +41,7 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const OUT = `${ROOT}dist/bundle`;
 
 /** External packages: loaded from node_modules by the commands that need them. */
-const EXTERNAL = ['react', 'react/*', 'fuse.js', 're2js', '@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*', 'gpt-tokenizer', 'gpt-tokenizer/*', 'ai', 'zod'];
+const EXTERNAL = ['react', 'react/*', 'fuse.js', 're2js', 'tinyglobby', '@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*', 'gpt-tokenizer', 'gpt-tokenizer/*', 'ai', 'zod'];
 
 function buildId() {
   const h = createHash('sha256');
