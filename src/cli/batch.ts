@@ -10,7 +10,7 @@
  * start of the stream is dropped, as every loader drops it (a BOM further
  * on is line content).
  */
-import type { ToolIndex } from '../core/scorer.js';
+import type { ToolIndex } from '../core/index/tool-index.js';
 import { runToolSearch } from '../core/toolsearch.js';
 import { resolveLimits } from '../formats/read.js';
 import { safeJson } from '../report/json.js';

@@ -9,11 +9,13 @@ import type { CliContext } from './context.js';
 import { searchCommand } from './commands/search.js';
 import { selectCommand } from './commands/select.js';
 import { simulateCommand } from './commands/simulate.js';
+import { aggregateCommand } from './commands/aggregate.js';
 import { testCommand } from './commands/test.js';
 import { evalCommand } from './commands/eval.js';
 import { lintCommand } from './commands/lint.js';
 import { importCommand } from './commands/import.js';
 import { exploreCommand } from './commands/explore.js';
+import { completionCommand } from './commands/completion.js';
 
 export type CommandFactory = (ctx: CliContext) => Command;
 
@@ -21,9 +23,11 @@ export const COMMANDS: readonly CommandFactory[] = [
   searchCommand,
   selectCommand,
   simulateCommand,
+  aggregateCommand,
   testCommand,
   evalCommand,
   lintCommand,
   importCommand,
   exploreCommand,
+  completionCommand,
 ];

@@ -6,7 +6,10 @@
  */
 import { colorEnabled, createStyle, type Style } from '../render/color.js';
 import { clipLines, escapeLines } from '../render/escape.js';
+import type { CatalogCache } from '../formats/catalog-cache.js';
+import type { Limits } from '../formats/read.js';
 import { safeJson } from '../report/json.js';
+import { createProgress, type Progress } from './progress.js';
 
 /** A writable text stream, as much of it as the CLI uses. */
 export interface OutStream {
@@ -20,6 +23,12 @@ export interface CliIo {
   readonly stderr: OutStream;
   readonly stdin: NodeJS.ReadableStream;
   readonly env: Readonly<Record<string, string | undefined>>;
+  /**
+   * Use the loaded-catalog cache of `env` (src/formats/catalog-cache.ts) although these streams are
+   * given: a host running main() in process (the fuzzer's cache-tampering mode). Without streams
+   * (a process of its own) the cache is used anyway, unless turned off.
+   */
+  readonly fileCache?: boolean;
 }
 
 /** Width used when stdout is not a terminal (and `COLUMNS` is not set). */
@@ -31,6 +40,10 @@ const LINES_PER_WRITE = 4096;
 export class CliContext {
   /** Set from the global `--no-color` flag before a command runs. */
   noColorFlag = false;
+  /** Input limits for every load of this run (from `TOOLSEARCH_MAX_*`; unset fields are the defaults). */
+  limits: Partial<Limits> = {};
+  /** The loaded-catalog cache of this run, or null (a process of its own has one unless turned off). */
+  catalogCache: CatalogCache | null = null;
   private outStyleCache: Style | null = null;
   private errStyleCache: Style | null = null;
 
@@ -86,6 +99,11 @@ export class CliContext {
   /** Writes text to stderr as it is. */
   err(text: string): void {
     this.io.stderr.write(text);
+  }
+
+  /** A progress line on stderr for long work: drawn only when stderr is a terminal (see progress.ts). */
+  progress(): Progress {
+    return createProgress(this.io.stderr);
   }
 
   /** `warning: message` on stderr; the message is escaped (it may quote input text). */

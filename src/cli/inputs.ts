@@ -3,13 +3,15 @@
  * loaders are imported lazily, so commands that fail early or only print help
  * never load YAML), and the tool index a search runs over.
  */
+import { resolve as resolvePath } from 'node:path';
 import { type Command, Option } from 'commander';
 import { createMiddleware } from '../core/middleware.js';
-import { ToolIndex } from '../core/scorer.js';
+import { ToolIndex } from '../core/index/tool-index.js';
 import { UsageError } from '../errors.js';
-import type { CatalogCache } from '../formats/catalog-cache.js';
+import type { CliContext } from './context.js';
 import type { Catalog, CatalogFormat, CatalogTool } from '../formats/types.js';
-import { collect } from './options.js';
+import { type SearchScope, suggestions } from '../search/report.js';
+import { collect, parseNameList } from './options.js';
 
 export const CATALOG_FORMATS = ['auto', 'toolsearch', 'openai', 'anthropic', 'mcp', 'eino', 'request'] as const;
 
@@ -21,18 +23,16 @@ export interface CatalogFlags {
   readonly mcpTimeout?: string;
   /** False with `--no-cache`. */
   readonly cache?: boolean;
+  /** `--static <a,b>`: catalog tools to treat as static. */
+  readonly static?: string[];
+  /** `--server <key>`: servers of an MCP client config to use. */
+  readonly server?: string[];
+  readonly skipFailed?: boolean;
 }
 
-/** The loaded-catalog cache the host set up (the CLI process sets one; in-process callers run without). */
-let catalogCache: CatalogCache | null = null;
-
-/** Sets (or, with null, removes) the cache {@link loadCatalog} uses for catalog files. */
-export function setCatalogCache(cache: CatalogCache | null): void {
-  catalogCache = cache;
-}
 
 /** `--mcp-timeout <seconds>`: flags, description and default, for every command that reads mcp: catalogs. */
-export const MCP_TIMEOUT_OPTION = ['--mcp-timeout <seconds>', 'timeout for mcp: catalogs (start, initialize and every page)', '30'] as const;
+export const MCP_TIMEOUT_OPTION = ['--mcp-timeout <seconds>', 'timeout per MCP server of mcp: catalogs and client configs (start, initialize and every page)', '30'] as const;
 
 /** The `--mcp-timeout` value in milliseconds; a usage error unless it is a positive number of seconds. */
 export function mcpTimeoutMs(value: string | undefined): number {
@@ -46,7 +46,7 @@ export function addCatalogOptions(cmd: Command, what: string): Command {
   return cmd
     .option(
       '-c, --catalog <file>',
-      `${what}; repeat to merge catalogs (JSON or YAML, or mcp:"<command line>" / mcp:<http url> for a live MCP server)`,
+      `${what}; repeat to merge catalogs (JSON or YAML; mcp:"<command line>" / mcp:<http url> for a live MCP server; an MCP client config such as .mcp.json starts its servers)`,
       collect,
     )
     .addOption(
@@ -54,47 +54,72 @@ export function addCatalogOptions(cmd: Command, what: string): Command {
     )
     .option('--prefix <server>', 'name the tools of an MCP tools/list result mcp__<server>__<tool>')
     .option(...MCP_TIMEOUT_OPTION)
+    .option('--static <a,b>', 'catalog tools to treat as static (always visible, never searched); comma-separated or repeated', parseNameList)
+    .option('--server <key>', 'only these servers of an MCP client config catalog (.mcp.json, .vscode/mcp.json); comma-separated or repeated', parseNameList)
+    .option('--skip-failed', 'an MCP server that fails is a warning, and the catalog is made of the others')
     .option('--no-cache', 'use no cache: parse catalog files, compile the CLI from source (also TOOLSEARCH_CACHE=off)');
 }
 
 /** Loads and merges the catalogs named by the flags; the loader's warnings go to `warn`. */
-export async function loadCatalog(flags: CatalogFlags, warn: (message: string) => void): Promise<Catalog> {
+export async function loadCatalog(ctx: CliContext, flags: CatalogFlags): Promise<Catalog> {
+  const progress = ctx.progress();
   const files = flags.catalog ?? [];
   if (files.length === 0) throw new UsageError('a catalog is required: -c, --catalog <file>');
   if (flags.prefix !== undefined && !/^[^\s\p{Cc}]+$/u.test(flags.prefix)) {
     throw new UsageError(`--prefix must be a server name without spaces or control characters, got ${JSON.stringify(flags.prefix)}`);
   }
   const timeoutMs = mcpTimeoutMs(flags.mcpTimeout);
+  // The same file twice would only be reported as every tool "defined twice", at the same place.
+  const seen = new Map<string, string>();
+  for (const f of files) {
+    const key = f.startsWith('mcp:') || f === '-' ? f : resolvePath(f);
+    const first = seen.get(key);
+    if (first !== undefined) {
+      throw new UsageError(first === f ? `the catalog ${f} is given twice` : `the catalog ${f} is given twice (also as ${first})`);
+    }
+    seen.set(key, f);
+  }
   let catalog: Catalog;
-  if (files.some((f) => f.startsWith('mcp:'))) {
-    // Live MCP servers: the SDK is loaded only when a catalog names one.
+  const { isLiveSpec } = await import('../mcp/catalog-spec.js');
+  if (files.some(isLiveSpec) || (flags.server ?? []).length > 0) {
+    // Live MCP servers (mcp:, or the servers of a client config): the SDK is loaded only when a catalog names one.
     const { loadCatalogSpecs } = await import('../mcp/catalog-spec.js');
     catalog = await loadCatalogSpecs(files, {
       format: flags.catalogFormat ?? 'auto',
+      limits: ctx.limits,
       timeoutMs,
       ...(flags.prefix !== undefined ? { prefix: flags.prefix } : {}),
+      ...(flags.server !== undefined ? { servers: flags.server } : {}),
+      ...(flags.skipFailed === true ? { skipFailed: true } : {}),
+      onServers: (n: number) => progress.update(`starting ${n} MCP ${n === 1 ? "server" : "servers"}…`),
     });
+    progress.done();
   } else {
     const { loadCatalogFilesLazily } = await import('../formats/catalog-cache.js');
     catalog = await loadCatalogFilesLazily(files, {
       format: flags.catalogFormat ?? 'auto',
+      limits: ctx.limits,
       ...(flags.prefix !== undefined ? { prefix: flags.prefix } : {}),
-      cache: flags.cache === false ? null : catalogCache,
+      cache: flags.cache === false ? null : ctx.catalogCache,
     });
   }
-  for (const w of catalog.warnings ?? []) warn(w);
-  return catalog;
+  for (const w of catalog.warnings ?? []) ctx.warn(w);
+  return flags.static !== undefined ? withStatic(catalog, flags.static) : catalog;
 }
 
-/** A catalog ready to search: its dynamic and static tools, and the index a search runs over. */
-export interface SearchScope {
-  readonly dynamic: readonly CatalogTool[];
-  readonly static: readonly CatalogTool[];
-  /** Dynamic tools only (the reference), or every tool with `--all`. */
-  readonly index: ToolIndex;
-  readonly all: boolean;
-  readonly byName: ReadonlyMap<string, CatalogTool>;
+/** The catalog with the tools named by `--static` made static; a name that is not a tool is a usage error (with did-you-mean). */
+export function withStatic(catalog: Catalog, names: readonly string[]): Catalog {
+  const all = new Set(catalog.tools.map((t) => t.name));
+  for (const name of names) {
+    if (all.has(name)) continue;
+    const near = suggestions(all, name);
+    throw new UsageError(`--static names a tool that is not in the catalog: ${JSON.stringify(name)}${near.length > 0 ? ` (did you mean ${near.join(', ')}?)` : ''}`);
+  }
+  const wanted = new Set(names);
+  return { ...catalog, tools: catalog.tools.map((t) => (wanted.has(t.name) && !t.static ? { ...t, static: true } : t)) };
 }
+
+export type { SearchScope } from '../search/report.js';
 
 /**
  * Splits a catalog and builds the index. The reference's construction rules

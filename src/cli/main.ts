@@ -6,6 +6,35 @@ import { fstatSync, readFileSync, type Stats, writeSync } from 'node:fs';
 import { CliContext, type CliIo, type OutStream } from './context.js';
 
 const EXIT_OK = 0;
+/** Standard output could not be written (a full disk, /dev/full, an I/O error): EX_IOERR of sysexits.h (see exit.ts). */
+const EXIT_IO = 74;
+
+/** Why a write failed, in words, with the system's code. */
+function writeFailure(err: NodeJS.ErrnoException): string {
+  const code = typeof err.code === 'string' ? err.code : '';
+  const why =
+    code === 'ENOSPC' ? 'no space left on the device'
+    : code === 'EFBIG' ? 'the file is too large'
+    : code === 'EIO' ? 'an input/output error'
+    : code === 'EDQUOT' ? 'the disk quota is exceeded'
+    : code === 'EBADF' ? 'it is not open for writing'
+    : 'the write failed';
+  return code === '' ? why : `${why} (${code})`;
+}
+
+/**
+ * Standard output failed for another reason than a closed pipe: one line on
+ * stderr (when it can be written; its own failure is ignored), then exit 74.
+ * Never the error's stack or the bundle's source line.
+ */
+function stdoutFailed(err: NodeJS.ErrnoException): never {
+  try {
+    writeSync(2, `error: cannot write to stdout: ${writeFailure(err)}\n`);
+  } catch {
+    // stderr is gone too: the exit code says it
+  }
+  process.exit(EXIT_IO);
+}
 
 /** Set by the bundler (src/build/bundle.mjs). */
 declare const __TOOLSEARCH_BUILD_ID__: string;
@@ -33,7 +62,7 @@ const SLEEP = new Int32Array(new SharedArrayBuffer(4));
  * process.stdout, and so does a device such as /dev/null (fstat cannot tell
  * it from a terminal). `onClosed` runs when the reader has gone away (EPIPE).
  */
-function fdStream(fd: number, onClosed: () => void): OutStream | null {
+function fdStream(fd: number, onClosed: () => void, onFailed: (err: NodeJS.ErrnoException) => never): OutStream | null {
   let st: Stats;
   try {
     st = fstatSync(fd);
@@ -58,7 +87,7 @@ function fdStream(fd: number, onClosed: () => void): OutStream | null {
             onClosed();
             return true;
           }
-          throw err;
+          onFailed(err as NodeJS.ErrnoException);
         }
       }
       return true;
@@ -71,11 +100,11 @@ function isClosedPipe(err: NodeJS.ErrnoException): boolean {
   return err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED';
 }
 
-/** `stream`, with `onClosed` run when its reader has gone away; other errors are thrown. */
-function guarded(stream: NodeJS.WriteStream, onClosed: () => void): NodeJS.WriteStream {
+/** `stream`, with `onClosed` run when its reader has gone away and `onFailed` for any other error. */
+function guarded(stream: NodeJS.WriteStream, onClosed: () => void, onFailed: (err: NodeJS.ErrnoException) => void): NodeJS.WriteStream {
   stream.on('error', (err: NodeJS.ErrnoException) => {
     if (isClosedPipe(err)) onClosed();
-    else throw err;
+    else onFailed(err);
   });
   return stream;
 }
@@ -83,9 +112,11 @@ function guarded(stream: NodeJS.WriteStream, onClosed: () => void): NodeJS.Write
 /**
  * The process's own streams, each set up on first use. A closed stdout pipe
  * (`toolsearch search … | head -1`) ends the process quietly with exit 0: the
- * reader has what it wanted. A closed stderr is ignored: only warnings and
- * messages are lost, and the exit code the run computes is kept (a warning
- * must not turn success into exit 1).
+ * reader has what it wanted. Any other failure to write stdout (a full disk,
+ * `>/dev/full`) is one line on stderr and exit 74. A closed or failing stderr
+ * (`2>/dev/full`) is ignored: only warnings and messages are lost, and the
+ * exit code the run computes is kept (a warning must not turn success into
+ * exit 1, nor bad input's 2 into anything else).
  */
 function processIo(): CliIo {
   const stdoutClosed = () => process.exit(EXIT_OK);
@@ -94,10 +125,10 @@ function processIo(): CliIo {
   let stderr: OutStream | undefined;
   return {
     get stdout() {
-      return (stdout ??= fdStream(1, stdoutClosed) ?? guarded(process.stdout, stdoutClosed));
+      return (stdout ??= fdStream(1, stdoutClosed, stdoutFailed) ?? guarded(process.stdout, stdoutClosed, stdoutFailed));
     },
     get stderr() {
-      return (stderr ??= guarded(process.stderr, stderrClosed));
+      return (stderr ??= guarded(process.stderr, stderrClosed, stderrClosed));
     },
     // Reading process.stdin sets up a stream (and loads its modules), which only --batch - needs.
     get stdin() {
@@ -112,6 +143,7 @@ export async function main(argv: string[], io?: CliIo): Promise<number> {
   // Known before parsing, so even a usage error honours it (options end at `--`).
   const end = argv.indexOf('--');
   ctx.noColorFlag = (end < 0 ? argv : argv.slice(0, end)).includes('--no-color');
+  const verbose = (end < 0 ? argv : argv.slice(0, end)).includes('--verbose');
   // Fast path: no command modules loaded.
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     ctx.out(`${version()}\n`);
@@ -119,24 +151,28 @@ export async function main(argv: string[], io?: CliIo): Promise<number> {
   }
   try {
     // Loaded together: one round of module loading instead of one per import.
-    const [{ limitsFromEnv }, { setHostLimits }, cache, { setCatalogCache }, { buildProgram }] = await Promise.all([
+    const [{ limitsFromEnv }, cache, { buildProgram }] = await Promise.all([
       import('./limits.js'),
-      import('../formats/read.js'),
       import('../formats/catalog-cache.js'),
-      import('./inputs.js'),
       import('./program.js'),
     ]);
-    setHostLimits(limitsFromEnv(ctx.io.env));
+    ctx.limits = limitsFromEnv(ctx.io.env);
     // A process of its own gets the loaded-catalog cache (src/formats/catalog-cache.ts) unless
     // TOOLSEARCH_CACHE turns it off. The build identity: in the bundle, a hash of everything it is
     // built from (src/build/bundle.mjs); run from tsc's output, this file's content.
-    if (io === undefined && !cache.cacheDisabledByEnv(ctx.io.env)) {
-      setCatalogCache(cache.fileCatalogCache(cache.cacheDirFromEnv(ctx.io.env), () => `${version()} ${buildIdentity()}`));
+    if ((io === undefined || io.fileCache === true) && !cache.cacheDisabledByEnv(ctx.io.env)) {
+      const cacheDir = cache.cacheDirFromEnv(ctx.io.env);
+      if (cacheDir !== null) ctx.catalogCache = cache.fileCatalogCache(cacheDir, () => `${version()} ${buildIdentity()}`);
+      // No home to keep a cache in (HOME= empty or relative): none, rather than ./.cache in the working directory.
+      else if (verbose) ctx.err(`note: ${cache.NO_HOME_NOTE}\n`);
     }
     await buildProgram(ctx, version()).parseAsync(argv, { from: 'user' });
     return EXIT_OK;
   } catch (err) {
     const { exitCodeFor } = await import('./exit.js');
     return exitCodeFor(err, ctx);
+  } finally {
+    // The cache directory's handle (a host calling main() many times must not run out of descriptors).
+    ctx.catalogCache?.close?.();
   }
 }

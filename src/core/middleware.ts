@@ -5,7 +5,7 @@
  * can keep the state of every model call side by side.
  */
 import { decodeMatches, TOOL_SEARCH_NAME, TOOL_SEARCH_TOOL } from './toolsearch.js';
-import { ToolIndex } from './scorer.js';
+import { ToolIndex } from './index/tool-index.js';
 import type { ChatMessage, Message, Mode, ToolInfo } from './types.js';
 
 /** The extra field that marks the reminder message. */

@@ -3,7 +3,8 @@
  * direct selection (`select:`), keyword search, and both result shapes.
  */
 import { goFoldKey, goJsonKind, goMarshalString, parseGoInt64, parseGoJson, type GoJsonValue } from './gojson.js';
-import { parseKeywords, type Keyword, type ScoredTool, type ToolIndex } from './scorer.js';
+import type { ToolIndex } from './index/tool-index.js';
+import { parseKeywords, type Keyword, type ScoredTool } from './scorer.js';
 import { goTrimSpace } from './text.js';
 import type { ToolInfo } from './types.js';
 

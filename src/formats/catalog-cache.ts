@@ -20,30 +20,26 @@
  *
  * The cache never touches input files. Entries live in
  * `$TOOLSEARCH_CACHE_DIR`, else `$XDG_CACHE_HOME/toolsearch`, else
- * `~/.cache/toolsearch`; the oldest are removed beyond {@link MAX_ENTRIES}.
+ * `~/.cache/toolsearch`, as `catalog-<id>.entry`, read and written through
+ * src/formats/cache-dir.ts (its rules keep another user out); the oldest are
+ * removed beyond {@link MAX_ENTRIES}.
  */
-import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { JsonValue } from '../core/types.js';
-import { privateDir, writeCacheFile } from './cache-dir.js';
-import type { CatalogOptions } from './catalog.js';
+import { CATALOG_ENTRY_NAME, type CacheDir, openCacheDir } from './cache-dir.js';
+import type { CatalogFileResult, CatalogOptions, CatalogText, loadCatalogTexts } from './catalog.js';
 import { readInputText } from './input-text.js';
-import { type Limits, resolveLimits } from './read.js';
+import { inputName, type Limits, resolveLimits, STDIN_ARG } from './read.js';
 import type { Catalog, CatalogFormat, CatalogTool } from './types.js';
 
 /** Bumped whenever the stored shape changes. */
-const ENTRY_VERSION = 3;
+const ENTRY_VERSION = 4;
 /** Most entries kept; older ones are removed after a write. */
 export const MAX_ENTRIES = 64;
 /** Files larger than this (in UTF-16 code units of text) are not cached: parsing JSON that size is as fast as reading an entry. */
 export const MAX_CACHED_TEXT = 16 * 1024 * 1024;
 
-/** What one catalog file loads to (see `readCatalogDocument`). */
-export interface CatalogFileResult {
-  readonly tools: CatalogTool[];
-  readonly format: CatalogFormat;
-  readonly warnings: string[];
-}
+export type { CatalogFileResult } from './catalog.js';
 
 /** What an entry is made from, and where it is kept. */
 export interface CacheKey {
@@ -61,6 +57,8 @@ export interface CatalogCache {
   key(file: string, text: string, settings: { format: string; prefix: string | undefined; limits: Limits }): CacheKey;
   get(key: CacheKey, file: string): CatalogFileResult | undefined;
   set(key: CacheKey, result: CatalogFileResult): void;
+  /** Releases what the cache holds open (its directory's handle); a later use opens it again. */
+  close?(): void;
 }
 
 type StoredTool = [name: string, description: string, isStatic: 0 | 1, line: number, column: number, parameters?: JsonValue];
@@ -87,35 +85,104 @@ export function encodeEntry(result: CatalogFileResult, key: CacheKey): Buffer | 
     if (typeof v === 'number' && (!Number.isFinite(v) || Object.is(v, -0))) exact = false;
     return v;
   });
-  // JSON.stringify writes no raw line break: the first one ends the header.
-  return exact ? Buffer.from(`${text}\n${key.text}`, 'utf8') : null;
+  // JSON.stringify writes no raw line break: the first one ends the header, which starts with its checksum.
+  return exact ? Buffer.from(`${checksum(text)} ${text}\n${key.text}`, 'utf8') : null;
 }
 
-/** `v` with every plain object made as the loaders make them (`nullObject`, as `toJsonValue` does): without a prototype. */
-function nullPrototypes(v: unknown): void {
-  if (v === null || typeof v !== 'object') return;
-  if (Array.isArray(v)) {
-    for (const x of v) nullPrototypes(x);
-    return;
+/**
+ * A 64-bit checksum of `s` (16 hex digits): two 32-bit lanes over pairs of
+ * UTF-16 code units (FNV-1a-like and multiply-xorshift). Not a defence
+ * against someone who can write the cache (that is the user: see
+ * cache-dir.ts), but any damaged, truncated or edited byte of an entry's
+ * header changes it; the text part is compared byte for byte instead.
+ * About 10 ns per kB on this machine's class of CPU: a small part of the
+ * JSON.parse it precedes.
+ */
+export function checksum(s: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x9747b28c;
+  const n = s.length;
+  let i = 0;
+  for (; i + 1 < n; i += 2) {
+    const c = s.charCodeAt(i) | (s.charCodeAt(i + 1) << 16);
+    a = Math.imul(a ^ c, 0x01000193);
+    a ^= a >>> 13;
+    b = Math.imul(b ^ c, 0x5bd1e995);
+    b ^= b >>> 15;
   }
-  Object.setPrototypeOf(v, null);
-  for (const k in v) nullPrototypes((v as Record<string, unknown>)[k]);
+  if (i < n) {
+    a = Math.imul(a ^ s.charCodeAt(i), 0x01000193);
+    b = Math.imul(b ^ s.charCodeAt(i), 0x5bd1e995);
+  }
+  a = Math.imul(a ^ n, 0x01000193);
+  return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
 }
+
+/**
+ * Gives every plain object of `v` the loaders' shape (`nullObject`, as
+ * `toJsonValue` makes them: no prototype), and checks what a parse would
+ * have refused: nesting deeper than `maxDepth`, and -0 (never stored). Iterative: a tampered entry nested 200,000
+ * levels deep is refused, not a stack overflow.
+ */
+function adoptJson(root: unknown, maxDepth: number): boolean {
+  const stack: Array<[unknown, number]> = [[root, 1]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v === 'number') {
+      if (Object.is(v, -0)) return false;
+      continue;
+    }
+    if (v === null || typeof v !== 'object') continue;
+    if (depth > maxDepth) return false;
+    if (Array.isArray(v)) {
+      for (const x of v) stack.push([x, depth + 1]);
+      continue;
+    }
+    Object.setPrototypeOf(v, null);
+    for (const k in v) stack.push([(v as Record<string, unknown>)[k], depth + 1]);
+  }
+  return true;
+}
+
+/** The nesting bound of the settings a key was made with (the loader's `maxDepth`). */
+function maxDepthOf(settings: string): number {
+  try {
+    const limits = (JSON.parse(settings) as unknown[])[5] as { maxDepth?: unknown } | undefined;
+    return typeof limits?.maxDepth === 'number' ? limits.maxDepth : 1000;
+  } catch {
+    return 1000;
+  }
+}
+
+/** Whether `s` has no lone surrogate (the loaders replace them in names, descriptions and warnings). */
+const wellFormed = (s: string): boolean => !/\p{Cs}/u.test(s);
 
 const isInt = (x: unknown): x is number => typeof x === 'number' && Number.isInteger(x) && x >= 0;
 
-/** The entry in `data` for `file`, or undefined when it is not a well-formed entry of this version made from `key`. */
+/**
+ * The entry in `data` for `file`, or undefined when it is not an intact,
+ * well-formed entry of this version made from `key`. An entry is trusted
+ * only through its checksum and the checks a parse makes: tool names
+ * non-empty and defined once, strings well-formed, nesting within the
+ * limit, every field of its type.
+ */
 export function decodeEntry(data: Buffer, file: string, key: CacheKey): CatalogFileResult | undefined {
   const nl = data.indexOf(0x0a);
-  if (nl < 0 || !data.subarray(nl + 1).equals(Buffer.from(key.text, 'utf8'))) return undefined;
+  if (nl < 17 || !data.subarray(nl + 1).equals(Buffer.from(key.text, 'utf8'))) return undefined;
+  const header = data.toString('utf8', 0, nl);
+  if (header.charCodeAt(16) !== 0x20) return undefined;
+  const json = header.slice(17);
+  if (header.slice(0, 16) !== checksum(json)) return undefined;
   let e: StoredEntry;
   try {
-    e = JSON.parse(data.toString('utf8', 0, nl)) as StoredEntry;
+    e = JSON.parse(json) as StoredEntry;
   } catch {
     return undefined;
   }
   if (e === null || typeof e !== 'object' || e.v !== ENTRY_VERSION || !FORMATS.has(e.format) || e.settings !== key.settings) return undefined;
-  if (!Array.isArray(e.warnings) || !e.warnings.every((w) => typeof w === 'string') || !Array.isArray(e.tools)) return undefined;
+  if (!Array.isArray(e.warnings) || !e.warnings.every((w) => typeof w === 'string' && wellFormed(w)) || !Array.isArray(e.tools)) return undefined;
+  const maxDepth = maxDepthOf(key.settings);
+  const names = new Set<string>();
   const tools: CatalogTool[] = [];
   for (const row of e.tools) {
     if (!Array.isArray(row) || (row.length !== 5 && row.length !== 6)) return undefined;
@@ -123,6 +190,8 @@ export function decodeEntry(data: Buffer, file: string, key: CacheKey): CatalogF
     if (typeof name !== 'string' || typeof description !== 'string' || (isStatic !== 0 && isStatic !== 1) || !isInt(line) || !isInt(column)) {
       return undefined;
     }
+    if (name === '' || names.has(name) || !wellFormed(name) || !wellFormed(description)) return undefined;
+    names.add(name);
     // The same properties in the same order as the loader's objects.
     const tool: { -readonly [K in keyof CatalogTool]: CatalogTool[K] } = {
       name,
@@ -131,7 +200,8 @@ export function decodeEntry(data: Buffer, file: string, key: CacheKey): CatalogF
       source: { file, line, column },
     };
     if (row.length === 6) {
-      nullPrototypes(row[5]);
+      // A parameters value sits at least three levels down in any catalog (document, tool list, tool).
+      if (!adoptJson(row[5], maxDepth)) return undefined;
       tool.parameters = row[5] as JsonValue;
     }
     tools.push(tool);
@@ -139,7 +209,7 @@ export function decodeEntry(data: Buffer, file: string, key: CacheKey): CatalogF
   return { tools, format: e.format, warnings: e.warnings };
 }
 
-export { cacheDirFromEnv, cacheDisabledByEnv } from './cache-dir.js';
+export { cacheDirFromEnv, cacheDisabledByEnv, NO_HOME_NOTE } from './cache-dir.js';
 
 /**
  * A cache kept as files in `dir`. `build` identifies the code that reads and
@@ -147,9 +217,16 @@ export { cacheDirFromEnv, cacheDisabledByEnv } from './cache-dir.js';
  */
 export function fileCatalogCache(dir: string, build: () => string): CatalogCache {
   let buildId: string | null = null;
-  let usable: boolean | undefined;
-  // Checked once, on first use: a directory others can write is not used at all.
-  const inUse = () => (usable ??= privateDir(dir));
+  let opened: CacheDir | null = null;
+  let looked = false;
+  // Opened and checked on first use, and created by the first write (src/formats/cache-dir.ts): a
+  // directory others could write or swap is not used at all.
+  const cacheDir = (create: boolean): CacheDir | null => {
+    if (opened === null && (create || !looked)) opened = openCacheDir(dir, { create });
+    looked = true;
+    return opened;
+  };
+  const entryName = (key: CacheKey) => `catalog-${key.id}.entry`;
   return {
     key(file, text, settings) {
       buildId ??= build();
@@ -157,20 +234,23 @@ export function fileCatalogCache(dir: string, build: () => string): CatalogCache
       return { id: hash64(`${s}\0${resolve(file)}`), settings: s, text };
     },
     get(key, file) {
-      if (!inUse()) return undefined;
-      let data: Buffer;
-      try {
-        data = readFileSync(join(dir, `catalog-${key.id}`));
-      } catch {
-        return undefined;
-      }
-      return decodeEntry(data, file, key);
+      const d = cacheDir(false);
+      const data = d?.read(entryName(key));
+      if (data === undefined) return undefined;
+      const hit = decodeEntry(data, file, key);
+      // Damaged, tampered or made from another text: removed, and written again after the parse.
+      if (hit === undefined) d!.remove(entryName(key));
+      return hit;
     },
     set(key, result) {
-      if (!inUse()) return;
       const data = encodeEntry(result, key);
       if (data === null) return;
-      writeCacheFile(dir, `catalog-${key.id}`, data, { prefix: 'catalog-', keep: MAX_ENTRIES });
+      cacheDir(true)?.write(entryName(key), data, { pattern: CATALOG_ENTRY_NAME, keep: MAX_ENTRIES });
+    },
+    close() {
+      opened?.close();
+      opened = null;
+      looked = false;
     },
   };
 }
@@ -188,14 +268,15 @@ export function hash64(s: string): string {
   return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
 }
 
+/** Options of the cached loaders: the loader's, and the cache (null: parse every file). */
+export interface CachedCatalogOptions extends CatalogOptions {
+  readonly cache: CatalogCache | null;
+}
+
 /** A catalog file as read, with what the cache knows of it (see {@link lookUpCatalogFiles}). */
-export interface CatalogInput {
-  readonly file: string;
-  readonly text: string;
+export interface CatalogInput extends CatalogText {
   /** The cache key, or null when the file is not cached. */
   readonly key: CacheKey | null;
-  /** The cached result, when the cache holds one. */
-  readonly hit: CatalogFileResult | undefined;
 }
 
 /**
@@ -203,33 +284,56 @@ export interface CatalogInput {
  * loaded here: when every file is a hit, {@link loadCatalogFilesLazily} builds
  * the catalog without them.
  */
-export function lookUpCatalogFiles(files: readonly string[], options: CatalogOptions): CatalogInput[] {
-  const cache = options.cache ?? null;
-  return files.map((file) => {
-    const text = readInputText(file, options.limits);
-    if (!cache || text.length > MAX_CACHED_TEXT) return { file, text, key: null, hit: undefined };
+export function lookUpCatalogFiles(files: readonly string[], options: CachedCatalogOptions): CatalogInput[] {
+  const { cache } = options;
+  return files.map((given) => {
+    const text = readInputText(given, options.limits);
+    const file = inputName(given);
+    // Standard input has no path to cache it by.
+    if (!cache || given === STDIN_ARG || text.length > MAX_CACHED_TEXT) return { file, text, key: null };
     const key = cache.key(file, text, { format: options.format ?? 'auto', prefix: options.prefix, limits: resolveLimits(options.limits) });
-    return { file, text, key, hit: cache.get(key, file) };
+    return { file, text, key, known: cache.get(key, file) };
   });
 }
 
 /**
- * `loadCatalogFiles` for hosts that can wait: when the cache holds every file
- * (and no name is defined twice), the catalog is built without loading the
- * parsers at all; otherwise they are loaded and the misses parsed.
+ * The loader (`loadCatalogTexts` of catalog.ts, passed in so that this module
+ * needs no parser) with the cache around it: hits are not parsed, misses are
+ * parsed and stored.
  */
-export async function loadCatalogFilesLazily(files: readonly string[], options: CatalogOptions): Promise<Catalog> {
+export function loadCatalogFilesCached(files: readonly string[], options: CachedCatalogOptions, load: typeof loadCatalogTexts): Catalog {
+  const { cache, ...loaderOptions } = options;
+  return load(lookUpCatalogFiles(files, options), loaderOptions, storeIn(cache));
+}
+
+/** Stores what the loader parsed for a file the cache could hold. */
+function storeIn(cache: CatalogCache | null): (input: CatalogText, result: CatalogFileResult) => void {
+  return (input, result) => {
+    const key = (input as Partial<CatalogInput>).key;
+    if (key) cache?.set(key, result);
+  };
+}
+
+/**
+ * Loading for hosts that can wait (the CLI): when the cache holds every file
+ * (and no name is defined twice), the catalog is built without loading the
+ * loader and its parsers at all; otherwise they are loaded and the misses
+ * parsed.
+ */
+export async function loadCatalogFilesLazily(files: readonly string[], options: CachedCatalogOptions): Promise<Catalog> {
   const inputs = lookUpCatalogFiles(files, options);
-  if (inputs.every((i) => i.hit)) {
-    const tools = inputs.flatMap((i) => i.hit!.tools);
+  if (inputs.every((i) => i.known)) {
+    const tools = inputs.flatMap((i) => i.known!.tools);
     if (new Set(tools.map((t) => t.name)).size === tools.length) {
       return {
         tools,
-        sources: inputs.map((i) => ({ file: i.file, format: i.hit!.format })),
-        warnings: inputs.flatMap((i) => i.hit!.warnings),
+        sources: inputs.map((i) => ({ file: i.file, format: i.known!.format })),
+        warnings: inputs.flatMap((i) => i.known!.warnings),
       };
     }
   }
-  const { loadCatalogInputs } = await import('./catalog.js');
-  return loadCatalogInputs(inputs, options);
+  // The layer below, loaded only now: it brings the parsers (the yaml library among them).
+  const { loadCatalogTexts } = await import('./catalog.js');
+  const { cache, ...loaderOptions } = options;
+  return loadCatalogTexts(inputs, loaderOptions, storeIn(cache));
 }

@@ -23,7 +23,7 @@
  */
 import { InputError } from '../errors.js';
 import { type ArrayNode, errorAt, field, formatLocation, kindName, type Node, type ObjectNode, type ParsedDocument } from './nodes.js';
-import { type CatalogCache, type CatalogInput, lookUpCatalogFiles } from './catalog-cache.js';
+import { readInputText } from './input-text.js';
 import { parseText } from './parse.js';
 import type { Limits } from './read.js';
 import { readToolList, toolOrigins, type ToolShape } from './tools.js';
@@ -36,8 +36,20 @@ export interface CatalogOptions {
   /** Name the tools `mcp__<prefix>__<name>`. */
   readonly prefix?: string;
   readonly limits?: Partial<Limits>;
-  /** Loaded files to reuse (the CLI's is on disk); null or absent: parse every file. */
-  readonly cache?: CatalogCache | null;
+}
+
+/** What one catalog file loads to (see {@link readCatalogDocument}). */
+export interface CatalogFileResult {
+  readonly tools: CatalogTool[];
+  readonly format: CatalogFormat;
+  readonly warnings: string[];
+}
+
+/** A catalog file as read, with what a cache already knows it loads to (src/formats/catalog-cache.ts). */
+export interface CatalogText {
+  readonly file: string;
+  readonly text: string;
+  readonly known?: CatalogFileResult | undefined;
 }
 
 /** Every catalog shape, as listed when none fits. */
@@ -110,7 +122,7 @@ function detect(doc: ParsedDocument): { list: ArrayNode; format: CatalogFormat |
 export function readCatalogDocument(
   doc: ParsedDocument,
   options: Pick<CatalogOptions, 'format' | 'prefix'> = {},
-): { tools: CatalogTool[]; format: CatalogFormat; warnings: string[] } {
+): CatalogFileResult {
   const forced = options.format && options.format !== 'auto' ? options.format : null;
   let list: ArrayNode;
   let format: CatalogFormat | null;
@@ -154,31 +166,36 @@ export function mergeTools(lists: ReadonlyArray<readonly CatalogTool[]>): Catalo
 }
 
 /**
- * Loads files already read: cache hits as they are, the others parsed (and
- * stored in the cache), then merged in order.
+ * Loads files already read: those whose result is known as they are, the
+ * others parsed (each result handed to `parsed`, e.g. to store it), then
+ * merged in order.
  */
-export function loadCatalogInputs(inputs: readonly CatalogInput[], options: CatalogOptions = {}): Catalog {
+export function loadCatalogTexts(
+  inputs: readonly CatalogText[],
+  options: CatalogOptions = {},
+  parsed?: (input: CatalogText, result: CatalogFileResult) => void,
+): Catalog {
   const lists: CatalogTool[][] = [];
   const sources: Array<{ file: string; format: CatalogFormat }> = [];
   const warnings: string[] = [];
   for (const input of inputs) {
-    let read = input.hit;
+    let read = input.known;
     if (!read) {
       const doc = parseText(input.file, input.text, options.limits ? { limits: options.limits } : {});
       read = readCatalogDocument(doc, options);
-      if (input.key !== null) options.cache?.set(input.key, read);
+      parsed?.(input, read);
     }
     lists.push(read.tools);
     sources.push({ file: input.file, format: read.format });
     warnings.push(...read.warnings);
   }
-  if (inputs.some((i) => i.hit)) {
+  if (inputs.some((i) => i.known)) {
     try {
       return { tools: mergeTools(lists), sources, warnings };
     } catch {
-      // A name defined twice: parse the cached files too, so the error shows the line as parsing does.
-      return loadCatalogInputs(
-        inputs.map((i) => ({ ...i, hit: undefined })),
+      // A name defined twice: parse the known files too, so the error shows the line as parsing does.
+      return loadCatalogTexts(
+        inputs.map((i) => ({ file: i.file, text: i.text })),
         options,
       );
     }
@@ -189,9 +206,12 @@ export function loadCatalogInputs(inputs: readonly CatalogInput[], options: Cata
 /**
  * Loads catalog files and merges them in order. Every problem is an
  * `InputError` at `file:line:column`; a name defined twice (in one file or
- * across files) names both places. With `options.cache`, files already seen
- * with the same text and settings are not parsed again (see catalog-cache.ts).
+ * across files) names both places. catalog-cache.ts is a layer around this
+ * loader that skips parsing files already seen with the same text.
  */
 export function loadCatalogFiles(files: readonly string[], options: CatalogOptions = {}): Catalog {
-  return loadCatalogInputs(lookUpCatalogFiles(files, options), options);
+  return loadCatalogTexts(
+    files.map((file) => ({ file, text: readInputText(file, options.limits) })),
+    options,
+  );
 }

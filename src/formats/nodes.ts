@@ -135,8 +135,21 @@ export function field(obj: ObjectNode, key: string): Node | undefined {
 }
 
 /** Folds a key for loose matching: ASCII lower case, underscores dropped (`ContentBlocks` ~ `content_blocks`). */
+/**
+ * Folded keys by key: the same few keys (role, content, tool_calls, …) are
+ * folded for every member of every message, which dominated reading many
+ * sessions. Bounded: the memo starts again past 4,096 distinct keys.
+ */
+const folded = new Map<string, string>();
+
 function foldKey(key: string): string {
-  return key.replace(/_/g, '').toLowerCase();
+  let f = folded.get(key);
+  if (f === undefined) {
+    f = key.replace(/_/g, '').toLowerCase();
+    if (folded.size >= 4096) folded.clear();
+    folded.set(key, f);
+  }
+  return f;
 }
 
 /**

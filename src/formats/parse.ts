@@ -11,7 +11,7 @@ import { readInputText } from './input-text.js';
 import { type Fail, parseJsonValue } from './json.js';
 import { errorAt, type Node, type ParsedDocument, type Syntax } from './nodes.js';
 import { LineIndex } from './position.js';
-import { type Limits, resolveLimits } from './read.js';
+import { inputName, type Limits, resolveLimits } from './read.js';
 import { parseYamlText } from './yaml.js';
 
 /** The syntax implied by a file name, or null when the extension says nothing. */
@@ -112,5 +112,5 @@ export function parseText(
 /** Reads and parses a file (see {@link readInputText} and {@link parseText}). */
 export function parseFile(path: string, options: { syntax?: Syntax; limits?: Partial<Limits> } = {}): ParsedDocument {
   // The file's bytes are released before the text is parsed.
-  return parseText(path, readInputText(path, options.limits), options);
+  return parseText(inputName(path), readInputText(path, options.limits), options);
 }

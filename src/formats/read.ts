@@ -31,23 +31,25 @@ export const DEFAULT_LIMITS: Limits = Object.freeze({
   maxMessages: 100_000,
 });
 
-/** Limits set by the host for every load that gives none (the CLI reads them from `TOOLSEARCH_MAX_*`). */
-let hostLimits: Partial<Limits> = {};
-
-/** Sets the limits used when a caller gives none (replacing earlier ones; `{}` restores the defaults). */
-export function setHostLimits(limits: Partial<Limits>): void {
-  hostLimits = stripUndefined(limits);
-}
-
-/** Fills the unset fields of `limits` with the host's limits, then the defaults. */
+/** Fills the unset fields of `limits` with the defaults (the CLI passes those of `TOOLSEARCH_MAX_*`). */
 export function resolveLimits(limits?: Partial<Limits>): Limits {
-  return { ...DEFAULT_LIMITS, ...hostLimits, ...stripUndefined(limits ?? {}) };
+  return { ...DEFAULT_LIMITS, ...stripUndefined(limits ?? {}) };
 }
 
 function stripUndefined(o: Partial<Limits>): Partial<Limits> {
   const out: { -readonly [K in keyof Limits]?: number } = {};
   for (const k of Object.keys(o) as (keyof Limits)[]) if (o[k] !== undefined) out[k] = o[k];
   return out;
+}
+
+/** The argument that means standard input, wherever a file is read. */
+export const STDIN_ARG = '-';
+/** How standard input is named in locations. */
+export const STDIN_NAME = '<stdin>';
+
+/** The name a path is shown as: `<stdin>` for `-`. */
+export function inputName(path: string): string {
+  return path === STDIN_ARG ? STDIN_NAME : path;
 }
 
 /** A file as read: its bytes and its text (UTF-8, without a leading byte-order mark). */
@@ -91,14 +93,18 @@ export function describeFsError(err: unknown): string {
  * Errors (all `InputError`, headline `path: message` unless a position exists):
  * `no such file`, `cannot read file: permission denied`, `is a directory, not a file`,
  * `empty file`, `file too large: N bytes (limit M)`, and
- * `invalid UTF-8: byte 0xNN` at the line and column of the first bad byte.
+ * `invalid UTF-8: byte 0xNN` at the line and column of the first bad byte,
+ * `UTF-16 is not supported; save as UTF-8 (…)` for a UTF-16 or UTF-32 byte-order mark.
  * A UTF-8 byte-order mark at the start is skipped; CRLF line ends are kept as they are.
  */
-export function readInputFile(path: string, limits?: Partial<Limits>): InputFile {
+export function readInputFile(given: string, limits?: Partial<Limits>): InputFile {
   const { maxBytes } = resolveLimits(limits);
+  // `-` is standard input, named `<stdin>` in every location.
+  const stdin = given === STDIN_ARG;
+  const path = stdin ? STDIN_NAME : given;
   let fd: number;
   try {
-    fd = openSync(path, 'r');
+    fd = stdin ? 0 : openSync(path, 'r');
   } catch (err) {
     throw fileError(path, describeFsError(err));
   }
@@ -116,7 +122,7 @@ export function readInputFile(path: string, limits?: Partial<Limits>): InputFile
     if (size > maxBytes) throw fileError(path, `file too large: ${size} bytes (limit ${maxBytes})`);
     bytes = readBounded(path, fd, maxBytes, size);
   } finally {
-    closeSync(fd);
+    if (!stdin) closeSync(fd);
   }
   return { path, bytes, text: decodeUtf8(path, bytes) };
 }
@@ -145,8 +151,29 @@ function readBounded(path: string, fd: number, maxBytes: number, sizeHint: numbe
 
 const fatalDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-/** Decodes UTF-8, skipping a leading byte-order mark; invalid bytes are an error at their position. */
+/**
+ * The encoding a byte-order mark at the start of `b` names, when it is one we do not read: UTF-32's
+ * marks first (UTF-32 LE's starts with UTF-16 LE's).
+ */
+function foreignBom(b: Uint8Array): string | null {
+  if (b.length >= 4 && b[0] === 0xff && b[1] === 0xfe && b[2] === 0 && b[3] === 0) return 'UTF-32 little-endian';
+  if (b.length >= 4 && b[0] === 0 && b[1] === 0 && b[2] === 0xfe && b[3] === 0xff) return 'UTF-32 big-endian';
+  if (b.length >= 2 && b[0] === 0xff && b[1] === 0xfe) return 'UTF-16 little-endian';
+  if (b.length >= 2 && b[0] === 0xfe && b[1] === 0xff) return 'UTF-16 big-endian';
+  return null;
+}
+
+/**
+ * Decodes UTF-8, skipping a leading byte-order mark; invalid bytes are an error at their position.
+ * A file that starts with a UTF-16 or UTF-32 byte-order mark (Windows editors and PowerShell's `>`
+ * write UTF-16) is an error that says so, rather than `invalid UTF-8: byte 0xff`.
+ */
 export function decodeUtf8(path: string, bytes: Uint8Array): string {
+  const foreign = foreignBom(bytes);
+  if (foreign !== null) {
+    const family = foreign.slice(0, 6);
+    throw fileError(path, `${family} is not supported; save as UTF-8 (the file starts with a ${foreign} byte-order mark)`);
+  }
   let start = 0;
   if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) start = 3;
   const body = start === 0 ? bytes : bytes.subarray(start);

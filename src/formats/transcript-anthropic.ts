@@ -20,6 +20,7 @@ import type { BlockRole, ContentBlock, ToolResultPart } from '../core/types.js';
 import { field, type Node, type ObjectNode, toJsonValue } from './nodes.js';
 import {
   argumentsText,
+  checkKeys,
   objects,
   optString,
   referencedToolNames,
@@ -29,6 +30,28 @@ import {
 } from './transcript-common.js';
 
 const ROLES = ['user', 'assistant', 'system'] as const;
+/** Block types of the Messages API; those not read for tool search become `other` blocks. */
+const BLOCK_TYPES = new Set([
+  'text',
+  'image',
+  'document',
+  'search_result',
+  'thinking',
+  'redacted_thinking',
+  'tool_use',
+  'tool_result',
+  'server_tool_use',
+  'web_search_tool_result',
+  'web_fetch_tool_result',
+  'code_execution_tool_result',
+  'bash_code_execution_tool_result',
+  'text_editor_code_execution_tool_result',
+  'tool_search_tool_result',
+  'mcp_tool_use',
+  'mcp_tool_result',
+  'container_upload',
+  'tool_reference',
+]);
 
 function resultParts(b: TranscriptBuilder, node: Node | undefined): ToolResultPart[] {
   if (!node || node.kind === 'null') return [];
@@ -65,7 +88,7 @@ function block(b: TranscriptBuilder, p: ObjectNode): ContentBlock {
     case 'tool_use': {
       const callId = optString(b, field(p, 'id'), 'tool_use id');
       const name = optString(b, field(p, 'name'), 'tool_use name');
-      if (callId !== '') b.callNames.set(callId, name);
+      b.call(callId, name, p);
       const input = field(p, 'input');
       // The input is a JSON value; the arguments are its JSON text (`{}` when absent).
       return { type: 'function_tool_call', callId, name, arguments: input ? JSON.stringify(toJsonValue(input)) : '{}' };
@@ -89,11 +112,13 @@ function block(b: TranscriptBuilder, p: ObjectNode): ContentBlock {
         tools: referencedToolNames(field(p, 'content')),
       };
     default:
+      if (!BLOCK_TYPES.has(type)) b.unexplained(p, `unknown Anthropic content block type ${JSON.stringify(type)}`);
       return { type: 'other', description: type || 'block' };
   }
 }
 
-function contentBlocks(b: TranscriptBuilder, node: Node | undefined): ContentBlock[] {
+/** The blocks of an Anthropic `content` (a string is one text block). */
+export function contentBlocks(b: TranscriptBuilder, node: Node | undefined): ContentBlock[] {
   if (!node || node.kind === 'null') return [];
   if (node.kind === 'string') return [{ type: 'text', text: toWellFormed(node.value) }];
   if (node.kind !== 'array') throw b.error(node, `message content must be a string or a list of blocks, found ${node.kind}`);
@@ -110,6 +135,9 @@ export function readAnthropicSystem(b: TranscriptBuilder, system: Node): void {
 /** Reads Anthropic messages. */
 export function readAnthropicMessages(b: TranscriptBuilder, items: readonly Node[]): void {
   for (const node of objects(b, items, 'a message')) {
+    b.read();
+    // A response object in the list (typed "message") carries metadata that is not conversation.
+    checkKeys(b, node, ['role', 'content', 'id', 'type', 'model', 'stop_reason', 'stop_sequence', 'usage', 'container', 'context_management'], 'an Anthropic message');
     const role = roleOf(b, node, field(node, 'role'));
     if (!(ROLES as readonly string[]).includes(role)) throw unknownRole(b, node, role, ROLES);
     b.push({ kind: 'blocks', role: role as BlockRole, blocks: contentBlocks(b, field(node, 'content')) }, node);

@@ -7,15 +7,52 @@ import { REMINDER_MARKER } from '../core/middleware.js';
 import { toWellFormed } from '../core/text.js';
 import type { BlockMessage, ChatMessage, JsonValue, Message, MessageExtra } from '../core/types.js';
 import type { InputError, SourceLocation } from '../errors.js';
+import type { CatalogTool, CoverageProblem, SentTools } from './types.js';
 import { errorAt, field, kindName, locate, type Node, type ObjectNode, type ParsedDocument, toJsonValue } from './nodes.js';
 
-/** Collects the messages of a transcript, where each starts, and warnings. */
+/** A tool call seen while reading, for pairing. */
+interface CallSite {
+  readonly name: string;
+  readonly at: number;
+  /** Index of the message the call belongs to (the next message pushed). */
+  readonly message: number;
+  answered: boolean;
+}
+
+/**
+ * Collects the messages of a transcript, where each starts, warnings, and
+ * coverage: which items were read, which were skipped by which documented
+ * rule, and what no rule explains. Pairing of tool calls with their results
+ * lives here, once, for every reader: readers announce calls with
+ * {@link call} and results with {@link resolveCall}.
+ */
 export class TranscriptBuilder {
   readonly messages: Message[] = [];
   readonly locations: SourceLocation[] = [];
+  /** Offset in the document where each message starts. */
+  readonly offsets: number[] = [];
   readonly warnings: string[] = [];
   /** Names of the tool calls seen so far, by call id (a tool result's name is resolved from its call). */
   readonly callNames = new Map<string, string>();
+  private readonly calls = new Map<string, CallSite>();
+  /** Results whose id no earlier call has. */
+  readonly orphanResults: CoverageProblem[] = [];
+  /** Top-level items read. */
+  itemsRead = 0;
+  /** Items skipped, by rule, in first-seen order. */
+  readonly skipped = new Map<string, number>();
+  /** Items or parts no rule explains. */
+  readonly unexplainedItems: CoverageProblem[] = [];
+  /** The tools sent with each model call, where the recording says (call logs, OTel). */
+  readonly sentTools: Array<SentTools | null> = [];
+  /** Tools the recording carries (a request body's `tools`). */
+  tools: CatalogTool[] | null = null;
+  /** Default names of the search tool for this format, and why (Claude Code: `ToolSearch`). */
+  searchToolDefault: { readonly names: readonly string[]; readonly source: string } | null = null;
+  /** The recording is a request body: itself one model call, even without an assistant message. */
+  isRequest = false;
+  /** Other conversations of the same file (sidechains). */
+  readonly sidechains: Array<{ readonly id: string; readonly builder: TranscriptBuilder }> = [];
 
   /**
    * @param restoreReminder mark a user message whose whole text is the
@@ -25,8 +62,8 @@ export class TranscriptBuilder {
    */
   constructor(
     readonly doc: ParsedDocument,
-    private readonly maxMessages: number,
-    private readonly restoreReminder = true,
+    readonly maxMessages: number,
+    readonly restoreReminder = true,
   ) {}
 
   /** Appends a message that starts at `at`. */
@@ -36,26 +73,107 @@ export class TranscriptBuilder {
     }
     this.messages.push(this.restoreReminder ? markReminder(msg) : msg);
     this.locations.push(locate(this.doc, at));
+    this.offsets.push(typeof at === 'number' ? at : at.offset);
+  }
+
+  /**
+   * Appends the messages of `other` (read from the same document) from index
+   * `from` on, pairing their calls and results here; what `other` could not
+   * explain is not understood here either.
+   */
+  adopt(other: TranscriptBuilder, from: number): void {
+    for (let i = from; i < other.messages.length; i++) {
+      const m = other.messages[i]!;
+      const at = other.offsets[i]!;
+      if (m.kind === 'chat') {
+        for (const c of m.toolCalls ?? []) this.call(c.id, c.name, at);
+        if (m.role === 'tool' && m.toolCallId !== undefined) this.resolveCall({ kind: 'null', offset: at }, m.toolCallId);
+      } else {
+        for (const bl of m.blocks) {
+          if (bl.type === 'function_tool_call') this.call(bl.callId, bl.name, at);
+          else if (bl.type === 'function_tool_result') this.resolveCall({ kind: 'null', offset: at }, bl.callId);
+        }
+      }
+      this.push(m, at);
+    }
+    for (const p of other.unexplainedItems) {
+      if (this.unexplainedItems.length === 0) this.firstUnexplained = other.firstUnexplained;
+      this.unexplainedItems.push(p);
+    }
+    other.unexplainedItems.length = 0;
+    this.warnings.push(...other.warnings);
+    other.warnings.length = 0;
   }
 
   /** Records a non-fatal problem as `file:line:column: text`. */
   warn(at: Node | number, text: string): void {
+    this.warnings.push(`${this.where(at)}: ${text}`);
+  }
+
+  /** `file:line:column` of `at`. */
+  where(at: Node | number): string {
     const l = locate(this.doc, at);
-    this.warnings.push(`${l.file}:${l.line}:${l.column}: ${text}`);
+    return `${l.file}:${l.line}:${l.column}`;
   }
 
   error(at: Node | number, message: string): InputError {
     return errorAt(this.doc, at, message);
   }
 
-  /** The name of the call a tool result answers; warns (and returns null) when no earlier call has that id. */
+  /** Counts one top-level item as read. */
+  read(n = 1): void {
+    this.itemsRead += n;
+  }
+
+  /** Counts one item as skipped by `rule` (a documented rule of the format). */
+  skip(rule: string, n = 1): void {
+    this.skipped.set(rule, (this.skipped.get(rule) ?? 0) + n);
+  }
+
+  /** Records an item or part that no rule explains (an error at the end of the load unless lenient). */
+  unexplained(at: Node | number, message: string): void {
+    if (this.unexplainedItems.length === 0) this.firstUnexplained = typeof at === 'number' ? at : at.offset;
+    this.unexplainedItems.push({ location: this.where(at), message });
+  }
+
+  /** Offset of the first unexplained item (for the error's excerpt). */
+  firstUnexplained = -1;
+
+  /** Announces a tool call (for name resolution and pairing); an empty id is never paired. */
+  call(id: string, name: string, at: Node | number): void {
+    if (id === '') return;
+    this.callNames.set(id, name);
+    if (!this.calls.has(id)) this.calls.set(id, { name, at: typeof at === 'number' ? at : at.offset, message: this.messages.length, answered: false });
+  }
+
+  /** The name of the call a tool result answers; records the result as unpaired (and returns null) when no earlier call has that id. */
   resolveCall(at: Node, callId: string): string | null {
     const name = this.callNames.get(callId);
+    const site = this.calls.get(callId);
+    if (site) site.answered = true;
     if (name === undefined) {
-      this.warn(at, `tool result for unknown call id ${JSON.stringify(callId)}`);
+      this.orphanResults.push({ location: this.where(at), message: `tool result for unknown call id ${JSON.stringify(callId)}` });
+      this.firstOrphan ??= at.offset;
       return null;
     }
     return name;
+  }
+
+  /** Offset of the first unpaired result. */
+  firstOrphan: number | null = null;
+
+  /**
+   * Calls that no result answers, except those of the last message: a
+   * recording may end with the model asking for tools.
+   */
+  unansweredCalls(): Array<CoverageProblem & { readonly at: number }> {
+    const last = this.messages.length - 1;
+    const out: Array<CoverageProblem & { readonly at: number }> = [];
+    for (const [id, c] of this.calls) {
+      if (c.answered || c.message >= last) continue;
+      out.push({ at: c.at, location: this.where(c.at), message: `tool call ${JSON.stringify(c.name)} (id ${JSON.stringify(id)}) has no result` });
+    }
+    return out;
   }
 }
 
@@ -198,4 +316,23 @@ export function markReminder(msg: Message): Message {
   if (only?.type !== 'text' || !isReminderText(only.text)) return msg;
   const out: BlockMessage = { ...msg, extra: withMarker(msg.extra) };
   return out;
+}
+
+/** Folds a key as {@link looseField} matches it (case and underscores ignored). */
+function foldKey(key: string): string {
+  return key.replace(/_/g, '').toLowerCase();
+}
+
+/**
+ * Records every member of `obj` whose key is not in `known` as not
+ * understood: a key no rule reads may carry what the replay needs (a tool
+ * call under another name), so it is never dropped quietly. `loose`: keys
+ * match as {@link looseField} does (Eino).
+ */
+export function checkKeys(b: TranscriptBuilder, obj: ObjectNode, known: readonly string[], what: string, loose = false): void {
+  const set = new Set(loose ? known.map(foldKey) : known);
+  for (const m of obj.members.values()) {
+    if (set.has(loose ? foldKey(m.key) : m.key)) continue;
+    b.unexplained(m.keyOffset, `unknown key ${JSON.stringify(m.key)} in ${what} (no rule reads it; known keys: ${known.join(', ')})`);
+  }
 }

@@ -23,6 +23,7 @@ import type { BlockMessage, BlockRole, ChatMessage, ChatRole, ContentBlock, Tool
 import { field, looseField, type Node, type ObjectNode } from './nodes.js';
 import {
   argumentsText,
+  checkKeys,
   extraOf,
   objects,
   optArray,
@@ -36,6 +37,60 @@ import {
 } from './transcript-common.js';
 
 const CHAT_ROLES: readonly ChatRole[] = ['system', 'user', 'assistant', 'tool'];
+/** Keys of `schema.Message` (JSON tags; matched loosely, as Go's decoder does). */
+const MESSAGE_KEYS = [
+  'role',
+  'content',
+  'multi_content',
+  'user_input_multi_content',
+  'assistant_output_multi_content',
+  'assistant_gen_multi_content',
+  'name',
+  'tool_calls',
+  'tool_call_id',
+  'tool_name',
+  'response_meta',
+  'reasoning_content',
+  'extra',
+];
+/** Keys of `schema.AgenticMessage`. */
+const AGENTIC_KEYS = ['role', 'content_blocks', 'response_meta', 'extra'];
+/** Block types of `schema.ContentBlock`; the ones not read for tool search become `other` blocks. */
+const BLOCK_TYPES = new Set([
+  'user_input_text',
+  'user_input_image',
+  'user_input_audio',
+  'user_input_video',
+  'user_input_file',
+  'assistant_gen_text',
+  'assistant_gen_image',
+  'assistant_gen_audio',
+  'assistant_gen_video',
+  'reasoning',
+  'function_tool_call',
+  'function_tool_result',
+  'server_tool_call',
+  'server_tool_result',
+  'mcp_tool_call',
+  'mcp_tool_result',
+  'mcp_list_tools_result',
+  'mcp_tool_approval_request',
+  'mcp_tool_approval_response',
+  'tool_search_result',
+]);
+
+/**
+ * The text of `user_input_multi_content` / `assistant_output_multi_content`
+ * (`[{type: "text", text}, {type: "image_url", ...}]`): its text parts, joined.
+ */
+function multiContentText(b: TranscriptBuilder, node: Node | undefined): string {
+  let out = '';
+  for (const p of objects(b, optArray(b, node, 'multi content'), 'a multi content part')) {
+    const type = optString(b, looseField(p, 'type'), 'part type');
+    if (type === 'text') out += optString(b, looseField(p, 'text'), 'text');
+  }
+  return out;
+}
 const AGENTIC_ROLES = ['system', 'user', 'assistant', 'developer'] as const;
 
 /** Whether a message object is an AgenticMessage (has content blocks). */
@@ -51,7 +106,7 @@ function einoToolCalls(b: TranscriptBuilder, node: Node | undefined): ToolCall[]
       name: fn ? optString(b, looseField(fn, 'name'), 'tool call name') : '',
       arguments: fn ? argumentsText(looseField(fn, 'arguments')) : '',
     };
-    if (call.id !== '') b.callNames.set(call.id, call.name);
+    b.call(call.id, call.name, c);
     return call;
   });
 }
@@ -59,10 +114,24 @@ function einoToolCalls(b: TranscriptBuilder, node: Node | undefined): ToolCall[]
 function chatMessage(b: TranscriptBuilder, node: ObjectNode): void {
   const role = roleOf(b, node, looseField(node, 'role'));
   if (!(CHAT_ROLES as readonly string[]).includes(role)) throw unknownRole(b, node, role, CHAT_ROLES);
+  checkKeys(b, node, MESSAGE_KEYS, 'an Eino message', true);
+  const contentNode = looseField(node, 'content');
+  if (contentNode?.kind === 'array') {
+    // Content is a Go string; parts other than text (a tool call, say) would be lost.
+    for (const p of contentNode.items) {
+      const t = p.kind === 'object' ? looseField(p, 'type') : undefined;
+      if (t?.kind === 'string' && !['text', 'input_text', 'output_text', 'image_url'].includes(t.value)) b.unexplained(p, `a content part typed ${JSON.stringify(t.value)} in an Eino message (its content is text)`);
+    }
+  }
+  let content = textContent(b, looseField(node, 'content'), 'message content');
+  // The reference reads a tool result from Content only; other roles' text may sit in the multi content parts.
+  if (content === '' && role !== 'tool') {
+    content = multiContentText(b, looseField(node, 'user_input_multi_content') ?? looseField(node, 'assistant_output_multi_content') ?? looseField(node, 'multi_content'));
+  }
   const msg: { -readonly [K in keyof ChatMessage]: ChatMessage[K] } = {
     kind: 'chat',
     role: role as ChatRole,
-    content: textContent(b, looseField(node, 'content'), 'message content'),
+    content,
   };
   const calls = looseField(node, 'tool_calls');
   if (calls && calls.kind !== 'null') msg.toolCalls = einoToolCalls(b, calls);
@@ -122,7 +191,7 @@ function block(b: TranscriptBuilder, node: ObjectNode): ContentBlock {
       const c = body(type);
       const callId = c ? optString(b, looseField(c, 'call_id'), 'call_id') : '';
       const name = c ? optString(b, looseField(c, 'name'), 'name') : '';
-      if (callId !== '') b.callNames.set(callId, name);
+      b.call(callId, name, node);
       return { type: 'function_tool_call', callId, name, arguments: c ? argumentsText(looseField(c, 'arguments')) : '' };
     }
     case 'function_tool_result': {
@@ -167,6 +236,7 @@ function block(b: TranscriptBuilder, node: ObjectNode): ContentBlock {
       return { type: 'other', description: name ? `server_tool_result ${name}` : type };
     }
     default:
+      if (!BLOCK_TYPES.has(type)) b.unexplained(node, `unknown Eino content block type ${JSON.stringify(type)}`);
       return { type: 'other', description: type || 'block' };
   }
 }
@@ -176,6 +246,7 @@ function agenticMessage(b: TranscriptBuilder, node: ObjectNode): void {
   if (!(AGENTIC_ROLES as readonly string[]).includes(role)) throw unknownRole(b, node, role, AGENTIC_ROLES);
   // `developer` stays its own role: the reference treats it as not-system, so the reminder goes before it.
   const blockRole = role as BlockRole;
+  checkKeys(b, node, AGENTIC_KEYS, 'an Eino agentic message', true);
   const blocks = objects(b, optArray(b, looseField(node, 'content_blocks'), '"content_blocks"'), 'a content block').map((n) => block(b, n));
   const msg: { -readonly [K in keyof BlockMessage]: BlockMessage[K] } = { kind: 'blocks', role: blockRole, blocks };
   const extra = extraOf(b, looseField(node, 'extra'));
@@ -186,6 +257,7 @@ function agenticMessage(b: TranscriptBuilder, node: ObjectNode): void {
 /** Reads Eino messages (chat or agentic, per message). */
 export function readEinoMessages(b: TranscriptBuilder, items: readonly Node[]): void {
   for (const node of objects(b, items, 'a message')) {
+    b.read();
     if (isAgenticMessage(node)) agenticMessage(b, node);
     else chatMessage(b, node);
   }

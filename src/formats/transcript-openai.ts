@@ -11,6 +11,7 @@ import type { ChatMessage, ChatRole, ToolCall } from '../core/types.js';
 import { field, type Node, type ObjectNode } from './nodes.js';
 import {
   argumentsText,
+  checkKeys,
   objects,
   optArray,
   optObject,
@@ -22,6 +23,12 @@ import {
 } from './transcript-common.js';
 
 const ROLES = ['system', 'developer', 'user', 'assistant', 'tool', 'function'] as const;
+/**
+ * Keys of a Chat Completions message (request and response); `reasoning_content` / `reasoning` are provider
+ * extensions that carry no tool use; an Eino `tool_name` is not needed (the name is resolved from the call).
+ */
+const KEYS = ['role', 'content', 'name', 'tool_calls', 'tool_call_id', 'refusal', 'audio', 'annotations', 'reasoning_content', 'reasoning', 'tool_name'];
+const PART_TYPES = new Set(['text', 'image_url', 'input_audio', 'file', 'refusal']);
 
 function toolCalls(b: TranscriptBuilder, node: Node | undefined): ToolCall[] {
   return objects(b, optArray(b, node, '"tool_calls"'), 'a tool call').map((c) => {
@@ -33,7 +40,7 @@ function toolCalls(b: TranscriptBuilder, node: Node | undefined): ToolCall[] {
       name: body ? optString(b, field(body, 'name'), 'tool call name') : '',
       arguments: body ? argumentsText(field(body, type === 'custom' ? 'input' : 'arguments')) : '',
     };
-    if (call.id !== '') b.callNames.set(call.id, call.name);
+    b.call(call.id, call.name, c);
     return call;
   });
 }
@@ -41,7 +48,15 @@ function toolCalls(b: TranscriptBuilder, node: Node | undefined): ToolCall[] {
 function message(b: TranscriptBuilder, node: ObjectNode): void {
   const role = roleOf(b, node, field(node, 'role'));
   if (!(ROLES as readonly string[]).includes(role)) throw unknownRole(b, node, role, ROLES);
-  const content = textContent(b, field(node, 'content'), 'message content');
+  checkKeys(b, node, KEYS, 'an OpenAI Chat message');
+  const contentNode = field(node, 'content');
+  if (contentNode?.kind === 'array') {
+    for (const p of contentNode.items) {
+      const t = p.kind === 'object' ? field(p, 'type') : undefined;
+      if (t?.kind === 'string' && !PART_TYPES.has(t.value)) b.unexplained(p, `unknown OpenAI Chat content part type ${JSON.stringify(t.value)}`);
+    }
+  }
+  const content = textContent(b, contentNode, 'message content');
   let msg: ChatMessage;
   if (role === 'tool') {
     const toolCallId = optString(b, field(node, 'tool_call_id'), '"tool_call_id"');
@@ -62,5 +77,8 @@ function message(b: TranscriptBuilder, node: ObjectNode): void {
 
 /** Reads Chat Completions messages. */
 export function readOpenAIMessages(b: TranscriptBuilder, items: readonly Node[]): void {
-  for (const node of objects(b, items, 'a message')) message(b, node);
+  for (const node of objects(b, items, 'a message')) {
+    b.read();
+    message(b, node);
+  }
 }

@@ -23,6 +23,7 @@ import type { BlockMessage, ContentBlock, ToolResultPart } from '../core/types.j
 import { field, type Node, type ObjectNode } from './nodes.js';
 import {
   argumentsText,
+  checkKeys,
   isTextPartType,
   objects,
   optString,
@@ -32,6 +33,32 @@ import {
 } from './transcript-common.js';
 
 const ROLES = ['system', 'developer', 'user', 'assistant'] as const;
+/** Input item types of the Responses API that are neither messages nor function calls: read as `other` blocks. */
+const OTHER_ITEM_TYPES = new Set([
+  'reasoning',
+  'file_search_call',
+  'computer_call',
+  'computer_call_output',
+  'web_search_call',
+  'image_generation_call',
+  'code_interpreter_call',
+  'local_shell_call',
+  'local_shell_call_output',
+  'shell_call',
+  'shell_call_output',
+  'apply_patch_call',
+  'apply_patch_call_output',
+  'mcp_list_tools',
+  'mcp_approval_request',
+  'mcp_approval_response',
+  'mcp_call',
+  'item_reference',
+  'compaction',
+]);
+const MESSAGE_KEYS = ['type', 'id', 'role', 'content', 'status', 'phase'];
+const CALL_KEYS = ['type', 'id', 'call_id', 'name', 'arguments', 'input', 'status', 'namespace'];
+const OUTPUT_KEYS = ['type', 'id', 'call_id', 'output', 'status'];
+const PART_TYPES = new Set(['input_text', 'output_text', 'text', 'input_image', 'input_file', 'input_audio', 'refusal', 'summary_text', 'reasoning_text', 'audio', 'image']);
 
 function contentBlocks(b: TranscriptBuilder, node: Node | undefined): ContentBlock[] {
   if (!node || node.kind === 'null') return [];
@@ -40,6 +67,7 @@ function contentBlocks(b: TranscriptBuilder, node: Node | undefined): ContentBlo
   return objects(b, node.items, 'a content part').map((p): ContentBlock => {
     const type = optString(b, field(p, 'type'), 'part type');
     if (isTextPartType(type)) return { type: 'text', text: optString(b, field(p, 'text'), 'text') };
+    if (!PART_TYPES.has(type)) b.unexplained(p, `unknown Responses content part type ${JSON.stringify(type)}`);
     return { type: 'other', description: type || 'part' };
   });
 }
@@ -47,6 +75,11 @@ function contentBlocks(b: TranscriptBuilder, node: Node | undefined): ContentBlo
 function outputParts(b: TranscriptBuilder, node: Node | undefined): ToolResultPart[] {
   if (!node || node.kind === 'null') return [];
   if (node.kind === 'string') return [{ type: 'text', text: toWellFormed(node.value) }];
+  if (node.kind === 'object') {
+    // The Agents JS SDK's legacy output `{type: "text", text}`.
+    const t = field(node, 'type');
+    if (t?.kind === 'string' && t.value === 'text') return [{ type: 'text', text: optString(b, field(node, 'text'), 'text') }];
+  }
   if (node.kind === 'array') {
     return objects(b, node.items, 'an output part').map((p): ToolResultPart => {
       const type = optString(b, field(p, 'type'), 'part type');
@@ -57,9 +90,9 @@ function outputParts(b: TranscriptBuilder, node: Node | undefined): ToolResultPa
   return [{ type: 'text', text: argumentsText(node) }];
 }
 
-/** The call id of an item: `call_id`, else `id` (server-side tool search items have a null `call_id`). */
+/** The call id of an item: `call_id` (the Agents JS SDK: `callId`), else `id` (server-side tool search items have a null `call_id`). */
 function callIdOf(b: TranscriptBuilder, item: ObjectNode): string {
-  const c = field(item, 'call_id');
+  const c = field(item, 'call_id') ?? field(item, 'callId');
   if (c && c.kind === 'string') return toWellFormed(c.value);
   return optString(b, field(item, 'id'), 'item id');
 }
@@ -108,8 +141,20 @@ function loadedTools(b: TranscriptBuilder, node: Node | undefined): string[] {
   return out;
 }
 
-/** Reads Responses input items. */
-export function readResponsesItems(b: TranscriptBuilder, items: readonly Node[]): void {
+/**
+ * The OpenAI Agents JS SDK's history items: the Responses items in camelCase
+ * (`callId`), `function_call_result` for `function_call_output`, and
+ * `hosted_tool_call`, `providerData` on every item.
+ */
+const AGENTS_JS = {
+  resultType: 'function_call_result',
+  extraKeys: ['providerData', 'callId', 'caller', 'name', 'namespace'],
+  otherTypes: ['hosted_tool_call', 'computer_call_result', 'program', 'program_output'],
+};
+
+/** Reads Responses input items (`agentsJs`: the Agents JS SDK's history items). */
+export function readResponsesItems(b: TranscriptBuilder, items: readonly Node[], agentsJs = false): void {
+  const dialect = agentsJs ? AGENTS_JS : null;
   let open: { blocks: ContentBlock[]; at: Node } | null = null;
   const flush = (): void => {
     if (!open) return;
@@ -127,10 +172,14 @@ export function readResponsesItems(b: TranscriptBuilder, items: readonly Node[])
   };
 
   for (const item of objects(b, items, 'an input item')) {
+    b.read();
     const typeNode = field(item, 'type');
     const type = typeNode ? optString(b, typeNode, 'item type') : 'message';
-    switch (type) {
+    const what = dialect ? 'an Agents SDK' : 'a Responses';
+    const keys = (k: readonly string[]): string[] => (dialect ? [...k, ...dialect.extraKeys] : [...k]);
+    switch (type === dialect?.resultType ? 'function_call_output' : type) {
       case 'message': {
+        checkKeys(b, item, keys(MESSAGE_KEYS), `${what} message`);
         const role = roleOf(b, item, field(item, 'role'));
         if (!(ROLES as readonly string[]).includes(role)) throw unknownRole(b, item, role, ROLES);
         const blocks = contentBlocks(b, field(item, 'content'));
@@ -144,9 +193,10 @@ export function readResponsesItems(b: TranscriptBuilder, items: readonly Node[])
       }
       case 'function_call':
       case 'custom_tool_call': {
+        checkKeys(b, item, keys(CALL_KEYS), `${what} ${type} item`);
         const callId = callIdOf(b, item);
         const name = optString(b, field(item, 'name'), 'function name');
-        if (callId !== '') b.callNames.set(callId, name);
+        b.call(callId, name, item);
         assistant(item).push({
           type: 'function_tool_call',
           callId,
@@ -157,6 +207,7 @@ export function readResponsesItems(b: TranscriptBuilder, items: readonly Node[])
       }
       case 'function_call_output':
       case 'custom_tool_call_output': {
+        checkKeys(b, item, keys(OUTPUT_KEYS), `${what} ${type} item`);
         const callId = callIdOf(b, item);
         const name = b.resolveCall(item, callId) ?? '';
         input(item, [{ type: 'function_tool_result', callId, name, content: outputParts(b, field(item, 'output')) }]);
@@ -173,7 +224,8 @@ export function readResponsesItems(b: TranscriptBuilder, items: readonly Node[])
         break;
       }
       default:
-        if (/_(output|response)$/.test(type)) input(item, [{ type: 'other', description: type }]);
+        if (!OTHER_ITEM_TYPES.has(type) && !dialect?.otherTypes.includes(type)) b.unexplained(item, `unknown ${dialect ? 'Agents SDK' : 'Responses'} item type ${JSON.stringify(type)}`);
+        if (/_(output|response|result)$/.test(type)) input(item, [{ type: 'other', description: type }]);
         else assistant(item).push({ type: 'other', description: type });
     }
   }

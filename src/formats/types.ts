@@ -32,8 +32,65 @@ export interface Catalog {
   readonly warnings?: readonly string[];
 }
 
-/** Transcript shapes the loaders recognise. */
-export type TranscriptFormat = 'eino' | 'openai' | 'openai-responses' | 'anthropic';
+/** Recording (transcript) formats the loaders recognise; see src/formats/recordings/. */
+export type TranscriptFormat =
+  | 'eino'
+  | 'openai'
+  | 'openai-responses'
+  | 'anthropic'
+  | 'claude-code'
+  | 'ai-sdk'
+  | 'openai-agents'
+  | 'langchain'
+  | 'otel'
+  | 'response'
+  | 'call-log';
+
+/** Items of a recording skipped by one documented rule. */
+export interface SkipCount {
+  readonly rule: string;
+  readonly count: number;
+}
+
+/** Something in a recording that no rule explains (an error unless lenient), at `file:line:column`. */
+export interface CoverageProblem {
+  readonly location: string;
+  readonly message: string;
+}
+
+/**
+ * How much of a recording was understood: every item is read, skipped by a
+ * documented rule, or (only with `lenient`) counted as not understood.
+ * Plain data: the `coverage` of `simulate --json`.
+ */
+export interface Coverage {
+  /** The format read. */
+  readonly format: TranscriptFormat;
+  /** Why: `--format` when forced, else the evidence detection found. */
+  readonly detected_by: string;
+  /** Items seen: top-level items read or skipped (messages, lines, spans), plus each item or part not understood. */
+  readonly items: number;
+  /** Items read into the conversation. */
+  readonly read: number;
+  /** Items skipped by a documented rule, with counts per rule (in first-seen order). */
+  readonly skipped: readonly SkipCount[];
+  /** Items or parts no rule explains (lenient only; otherwise the load fails on the first). */
+  readonly unexplained: readonly CoverageProblem[];
+  /** Tool calls or results that cannot be paired (lenient only; otherwise the load fails). */
+  readonly unpaired: readonly CoverageProblem[];
+  /** The names read as the search tool, and where they come from (`--search-tool`, a format default), or null. */
+  readonly search_tool: { readonly names: readonly string[]; readonly source: string } | null;
+  /** Conversation of this transcript: `main`, or a sidechain's id (Claude Code subagents). */
+  readonly conversation: string;
+}
+
+/** The tools a recording says were sent with one model call (call logs, OTel spans). */
+export interface SentTools {
+  /** Sent as ordinary tools. */
+  readonly visible: readonly string[];
+  /** Sent deferred (`defer_loading: true`). */
+  readonly deferred: readonly string[];
+}
 
 /** A loaded transcript. */
 export interface Transcript {
@@ -46,4 +103,15 @@ export interface Transcript {
   readonly tools: readonly CatalogTool[] | null;
   /** Non-fatal problems found while loading (e.g. a tool result pointing to an unknown call id). */
   readonly warnings: readonly string[];
+  /** What was read, skipped and not understood. */
+  readonly coverage?: Coverage;
+  /**
+   * The tools sent with each model call, by call (index 0 is call 1), where
+   * the recording holds them; null for a call it does not say.
+   */
+  readonly sentTools?: ReadonlyArray<SentTools | null>;
+  /** The recording is a request body: itself one model call. */
+  readonly request?: boolean;
+  /** Other conversations of the same file (Claude Code subagent sidechains, with `sidechains`). */
+  readonly sidechains?: readonly Transcript[];
 }

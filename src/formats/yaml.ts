@@ -6,8 +6,9 @@
  *   composed (the composer recurses; the concrete syntax tree is walked here
  *   without recursion), so 100,000 levels cannot exhaust the stack, and
  *   cheap nesting (`[[[…`, `- - - …`) before the syntax tree is even built;
- * - aliases are resolved here, not by the library: an alias shares the node
- *   of its anchored value (nodes are immutable), and what a full expansion
+ * - aliases are resolved here, not by the library: an alias shares the
+ *   contents of its anchored value (nodes are immutable; the alias gets a
+ *   shallow copy that carries its own position), and what a full expansion
  *   would cost is computed, not performed. Two bounds: at most `maxAliases`
  *   dereferences (aliases inside an aliased value count again each time it
  *   is used, so a "billion laughs" document stops after a few levels), and at
@@ -211,7 +212,11 @@ function alias(w: Walk, source: string, offset: number, depth: number): AnchorSt
 
 function convert(w: Walk, y: unknown, depth: number, fallbackOffset: number): Node {
   const offset = offsetOf(y, fallbackOffset);
-  if (isAlias(y)) return alias(w, y.source, offset, depth).node;
+  if (isAlias(y)) {
+    // The same value, located at the alias: a message about it (a name defined twice) points at this use.
+    const node = alias(w, y.source, offset, depth).node;
+    return node.offset === offset ? node : { ...node, offset };
+  }
   const anchor = (y as { anchor?: string } | null)?.anchor;
   if (!anchor) return convertValue(w, y, depth, offset);
   // Measure the anchored value while converting it.

@@ -20,6 +20,8 @@ export interface McpCatalogOptions {
   readonly env?: NodeJS.ProcessEnv;
   readonly cwd?: string;
   readonly headers?: Readonly<Record<string, string>>;
+  /** Deepest `inputSchema` nesting accepted (default: the loaders' `maxDepth`). */
+  readonly maxDepth?: number;
 }
 
 /** A merged catalog with what each server reported. */
@@ -57,6 +59,7 @@ export async function mcpCatalogDetailed(servers: readonly McpCatalogServer[], o
         env: options.env,
         cwd: options.cwd,
         headers: options.headers,
+        maxDepth: options.maxDepth,
       };
       return listMcpTools(o);
     }),

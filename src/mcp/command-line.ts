@@ -11,6 +11,8 @@
  * - outside quotes a backslash keeps the next character literally;
  * - `''` or `""` is an empty word.
  */
+import { statSync } from 'node:fs';
+
 export function splitCommandLine(line: string): string[] {
   const words: string[] = [];
   let word = '';
@@ -66,4 +68,25 @@ export function splitCommandLine(line: string): string[] {
 /** A command line that cannot be split (an unterminated quote). */
 export class CommandLineError extends Error {
   override readonly name = 'CommandLineError';
+}
+
+/**
+ * The words of a command line that name existing regular files (the
+ * program when given as a path, its script, its data): what a server run
+ * from it may read. A line that does not split names none.
+ */
+export function commandLineFiles(line: string): string[] {
+  let words: string[];
+  try {
+    words = splitCommandLine(line);
+  } catch {
+    return [];
+  }
+  return words.flatMap((w) => [w, ...(w.startsWith('-') && w.includes('=') ? [w.slice(w.indexOf('=') + 1)] : [])]).filter((w) => {
+    try {
+      return w !== '' && statSync(w).isFile();
+    } catch {
+      return false;
+    }
+  });
 }

@@ -24,6 +24,12 @@ export type McpServerTarget =
   | { readonly url: string; readonly command?: undefined };
 
 export type ListMcpToolsOptions = McpServerTarget & {
+  /** With `command`: the program and its arguments as given (a client config's `command` and `args`), not split from `command`. */
+  readonly argv?: readonly string[];
+  /** With `url`: the server speaks the older HTTP+SSE transport (a client config's `"type": "sse"`). */
+  readonly sse?: boolean;
+  /** Where the tools came from, in messages and as their source (default `mcp:<command line or url>`). */
+  readonly source?: string;
   /** Time allowed for the whole exchange, in milliseconds (default 30 000). */
   readonly timeoutMs?: number;
   /** Extra HTTP headers (Streamable HTTP only), e.g. `Authorization`. */
@@ -373,7 +379,7 @@ export async function listMcpTools(options: ListMcpToolsOptions): Promise<McpToo
   if (!(timeoutMs > 0)) throw new InputError(`the timeout must be positive, got ${timeoutMs} ms`);
   const isHttp = options.url !== undefined;
   const target = isHttp ? options.url! : options.command!;
-  const source = `mcp:${target}`;
+  const source = options.source ?? `mcp:${target}`;
   if (target === undefined) throw new InputError('an MCP server needs a command line or a URL');
 
   const [{ Client }, { JSONRPCMessageSchema, ListToolsResultSchema }] = await Promise.all([
@@ -396,11 +402,6 @@ export async function listMcpTools(options: ListMcpToolsOptions): Promise<McpToo
       throw new McpServerError(`not a URL: ${target}`, source);
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new McpServerError(`an MCP URL must be http: or https:, got ${url.protocol}`, source);
-    if ((globalThis as Record<symbol, unknown>)[Symbol.for('toolsearch.extraCaCertsDeferred')] === true) {
-      // bin/toolsearch.js starts Node without NODE_EXTRA_CA_CERTS only when no argument could reach a network;
-      // a URL got here all the same, so a TLS connection would miss the certificates the user configured.
-      throw new Error('this process started without NODE_EXTRA_CA_CERTS (bin/toolsearch.js), but connects to a URL');
-    }
     const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
     // Every answer to a POST is looked at on the way, so a failure can say
     // what the server answered, on one line, rather than the SDK's message
@@ -412,15 +413,24 @@ export async function listMcpTools(options: ListMcpToolsOptions): Promise<McpToo
       if (init?.method === 'POST' && httpProblem === null) httpProblem = await httpTrouble(String(input), init, res);
       return res;
     };
-    httpTransport = new StreamableHTTPClientTransport(url, {
-      fetch: recordingFetch,
-      ...(options.headers ? { requestInit: { headers: { ...options.headers } } } : {}),
-    });
-    transport = httpTransport;
+    if (options.sse === true) {
+      // The HTTP+SSE transport of protocol version 2024-11-05 (a client config's "type": "sse").
+      const { SSEClientTransport } = await import('@modelcontextprotocol/sdk/client/sse.js');
+      transport = new SSEClientTransport(url, {
+        fetch: recordingFetch,
+        ...(options.headers ? { requestInit: { headers: { ...options.headers } } } : {}),
+      });
+    } else {
+      httpTransport = new StreamableHTTPClientTransport(url, {
+        fetch: recordingFetch,
+        ...(options.headers ? { requestInit: { headers: { ...options.headers } } } : {}),
+      });
+      transport = httpTransport;
+    }
   } else {
     let argv: string[];
     try {
-      argv = splitCommandLine(target);
+      argv = options.argv !== undefined ? [...options.argv] : splitCommandLine(target);
     } catch (err) {
       if (err instanceof CommandLineError) throw new McpServerError(err.message, source);
       throw err;

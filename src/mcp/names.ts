@@ -3,14 +3,20 @@
  * hosts use when they show MCP tools to a model (and the one the demo
  * catalog follows).
  *
- * Server names are normalized so that the name stays a valid function name
- * for the provider APIs (`^[a-zA-Z0-9_-]+$`) and so that `__` only ever
- * separates the three parts:
+ * A server name that comes from the server (its `serverInfo.name`) or from
+ * `--name` is normalized so that the name stays a valid function name for the
+ * provider APIs (`^[a-zA-Z0-9_-]+$`), that `__` only ever separates the three
+ * parts, and that our own `lint` has nothing to say about it (the reference
+ * splits names on `_` and camelCase only, so a `-` or `.` would leave a part
+ * no keyword equals):
  * - lower-cased;
- * - every run of characters outside `[a-z0-9_-]` becomes one `_`
- *   (`mcp-servers/everything` → `mcp-servers_everything`, `My Server!` → `my_server`);
- * - runs of `_` collapse to one, and leading/trailing `_` are dropped;
+ * - every run of characters outside `[a-z0-9]` becomes one `_`
+ *   (`mcp-servers/everything` → `mcp_servers_everything`, `My Server!` → `my_server`);
+ * - leading and trailing `_` are dropped;
  * - an empty result becomes `server`.
+ *
+ * (The servers of an MCP client config are named by their key as Claude Code
+ * names them instead: see client-config.ts.)
  *
  * Tool names keep their case (the scorer splits camelCase, so lower-casing
  * would change search results) and their hyphens; only characters outside
@@ -21,8 +27,7 @@
 export function normalizeServerName(name: string): string {
   const s = name
     .toLowerCase()
-    .replace(/[^a-z0-9_-]+/g, '_')
-    .replace(/_+/g, '_')
+    .replace(/[^a-z0-9]+/g, '_')
     .replace(/^_+|_+$/g, '');
   return s === '' ? 'server' : s;
 }

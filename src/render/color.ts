@@ -43,8 +43,8 @@ export function createStyle(enabled: boolean): Style {
 
 /**
  * Whether to color a stream. In order: the `--no-color` flag turns colors
- * off; `FORCE_COLOR` (set, and not `0` or `false`) turns them on, as in Node
- * itself it wins over `NO_COLOR`; `NO_COLOR` (set and non-empty, see
+ * off; `FORCE_COLOR=0` or `false` turns them off and any other value of
+ * `FORCE_COLOR` on (as in Node and supports-color; it wins over `NO_COLOR`); `NO_COLOR` (set and non-empty, see
  * no-color.org) turns them off; otherwise colors are on for a TTY whose
  * `TERM` is not `dumb`.
  */
@@ -55,7 +55,9 @@ export function colorEnabled(opts: {
 }): boolean {
   if (opts.noColorFlag) return false;
   const force = opts.env.FORCE_COLOR;
-  if (force !== undefined && force !== '0' && force.toLowerCase() !== 'false') return true;
+  // FORCE_COLOR=0 or false turns colors off, as in Node and supports-color (an empty value forces them on, as there).
+  if (force !== undefined && (force === '0' || force.toLowerCase() === 'false')) return false;
+  if (force !== undefined) return true;
   const no = opts.env.NO_COLOR;
   if (no !== undefined && no !== '') return false;
   return opts.isTTY && opts.env.TERM !== 'dumb';

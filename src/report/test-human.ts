@@ -6,7 +6,7 @@
 import type { Style } from '../render/color.js';
 import { escapeText, inlineText } from '../render/escape.js';
 import type { TestReport } from '../suite/types.js';
-import { caseFailureText, summaryLine } from './test-text.js';
+import { caseFailureText, suiteErrorText, summaryLine } from './test-text.js';
 
 export interface HumanOptions {
   readonly style: Style;
@@ -15,6 +15,12 @@ export interface HumanOptions {
 export function renderTestHuman(report: TestReport, { style }: HumanOptions): string[] {
   const out: string[] = [];
   for (const suite of report.suites) {
+    if (suite.error) {
+      out.push(`${style.bold(escapeText(suite.file))} ${style.red('invalid suite, not run:')}`);
+      out.push(`  ${style.red('✗')} ${inlineText(suiteErrorText(suite.error))}`);
+      out.push('');
+      continue;
+    }
     const counts = `${suite.cases.length} case${suite.cases.length === 1 ? '' : 's'}`;
     const name = suite.name !== suite.file ? ` — ${inlineText(suite.name)}` : '';
     out.push(style.bold(`${escapeText(suite.file)}${name}`) + style.dim(` (${counts}${suite.catalog ? `, catalog ${escapeText(suite.catalog)}` : ''})`));

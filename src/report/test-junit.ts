@@ -7,7 +7,7 @@
  * point at the case in the suite.
  */
 import type { TestReport } from '../suite/types.js';
-import { caseFailureText } from './test-text.js';
+import { caseFailureText, suiteErrorText } from './test-text.js';
 import { xmlAttr, xmlText } from './xml.js';
 
 const seconds = (ms: number): string => (ms / 1000).toFixed(3);
@@ -19,10 +19,21 @@ function classname(file: string): string {
 export function renderJUnit(report: TestReport): string {
   const s = report.summary;
   const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
-  out.push(
-    `<testsuites name="toolsearch" tests="${s.total}" failures="${s.failed}" errors="0" skipped="${s.skipped}" time="${seconds(s.duration_ms)}">`,
-  );
+  // The Jenkins JUnit schema (fixtures/junit/jenkins-junit-10.xsd, which CI tools validate against) has no `skipped`
+  // on <testsuites> and no `line` on <testsuite>; an invalid suite counts as one test with an error.
+  out.push(`<testsuites name="toolsearch" tests="${s.total + s.errors}" failures="${s.failed}" errors="${s.errors}" time="${seconds(s.duration_ms)}">`);
   for (const suite of report.suites) {
+    if (suite.error) {
+      const l = suite.error.location;
+      out.push(
+        `  <testsuite name="${xmlAttr(suite.name)}" tests="1" failures="0" errors="1" skipped="0" time="0.000" file="${xmlAttr(suite.file)}">`,
+      );
+      out.push(`    <testcase name="load the suite" classname="${xmlAttr(classname(suite.file))}" file="${xmlAttr(l.file)}"${l.line > 0 ? ` line="${l.line}"` : ''} time="0.000">`);
+      out.push(`      <error message="${xmlAttr(suite.error.message)}" type="invalid-suite">${xmlText(suiteErrorText(suite.error))}</error>`);
+      out.push('    </testcase>');
+      out.push('  </testsuite>');
+      continue;
+    }
     const failed = suite.cases.filter((c) => c.status === 'failed').length;
     const skipped = suite.cases.filter((c) => c.status === 'skipped').length;
     out.push(
@@ -58,12 +69,13 @@ export function renderJUnit(report: TestReport): string {
  */
 export function renderJUnitError(message: string, location?: { file: string; line: number; column: number }): string {
   const where = location ? `${location.file}${location.line > 0 ? `:${location.line}:${location.column}` : ''}` : '';
-  const fileAttrs = location ? ` file="${xmlAttr(location.file)}"${location.line > 0 ? ` line="${location.line}"` : ''}` : '';
+  const fileAttr = location ? ` file="${xmlAttr(location.file)}"` : '';
+  const lineAttr = location && location.line > 0 ? ` line="${location.line}"` : '';
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    '<testsuites name="toolsearch" tests="1" failures="0" errors="1" skipped="0" time="0.000">',
-    `  <testsuite name="toolsearch" tests="1" failures="0" errors="1" skipped="0" time="0.000"${fileAttrs}>`,
-    `    <testcase name="load the suites" classname="toolsearch"${fileAttrs} time="0.000">`,
+    '<testsuites name="toolsearch" tests="1" failures="0" errors="1" time="0.000">',
+    `  <testsuite name="toolsearch" tests="1" failures="0" errors="1" skipped="0" time="0.000"${fileAttr}>`,
+    `    <testcase name="load the suites" classname="toolsearch"${fileAttr}${lineAttr} time="0.000">`,
     `      <error message="${xmlAttr(message)}" type="invalid-suite">${xmlText(where ? `${where}: ${message}` : message)}</error>`,
     '    </testcase>',
     '  </testsuite>',

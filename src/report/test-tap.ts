@@ -7,7 +7,7 @@
 import { escapeText } from '../render/escape.js';
 import { safeJson } from './json.js';
 import type { TestReport } from '../suite/types.js';
-import { caseFailureText, summaryLine } from './test-text.js';
+import { caseFailureText, suiteErrorText, summaryLine } from './test-text.js';
 
 /** A test point description: one line, control characters escaped, `#` escaped (it starts a directive). */
 function description(s: string): string {
@@ -19,10 +19,21 @@ function comment(s: string): string {
 }
 
 export function renderTap(report: TestReport): string {
-  const out = ['TAP version 13', `1..${report.summary.total}`];
+  const out = ['TAP version 13', `1..${report.summary.total + report.summary.errors}`];
   let n = 0;
   for (const suite of report.suites) {
     out.push(comment(suite.file));
+    if (suite.error) {
+      // An invalid suite is one failing test point, so a TAP consumer counts it.
+      n++;
+      out.push(`not ok ${n} - ${description(suite.file)}: invalid suite`);
+      out.push('  ---');
+      out.push(`  message: ${safeJson(suite.error.message)}`);
+      out.push('  severity: fail');
+      out.push(`  at: ${safeJson(suiteErrorText(suite.error).slice(0, -(suite.error.message.length + 2)))}`);
+      out.push('  ...');
+      continue;
+    }
     for (const c of suite.cases) {
       n++;
       const name = description(c.name);

@@ -65,8 +65,16 @@ export function caseFailureText(c: CaseResult): string[] {
   return lines;
 }
 
-/** `N passed, N failed` plus `, N skipped` when any. */
+/** `N passed, N failed` plus `, N skipped` and `, N invalid suites` when any. */
+
+/** `file:line:column: message` of an errored suite (the file alone for line 0). */
+export function suiteErrorText(e: { message: string; location: { file: string; line: number; column: number } }): string {
+  const l = e.location;
+  return `${l.line > 0 ? `${l.file}:${l.line}:${l.column}` : l.file}: ${e.message}`;
+}
+
 export function summaryLine(report: TestReport): string {
   const s = report.summary;
-  return `${s.passed} passed, ${s.failed} failed${s.skipped > 0 ? `, ${s.skipped} skipped` : ''}`;
+  const errors = s.errors > 0 ? `, ${s.errors} invalid suite${s.errors === 1 ? '' : 's'}` : '';
+  return `${s.passed} passed, ${s.failed} failed${s.skipped > 0 ? `, ${s.skipped} skipped` : ''}${errors}`;
 }

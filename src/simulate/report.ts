@@ -4,8 +4,8 @@
  * the `simulate --json` contract, so the report is written out as it is.
  */
 import type { Mode } from '../core/types.js';
-import type { CallTokens, TokenSummary } from '../tokens/account.js';
-import type { ReportCacheSummary } from '../tokens/report.js';
+import type { Coverage } from '../formats/types.js';
+import type { CallTokens, ReportCacheSummary, TokenSummary } from '../tokens/account.js';
 
 /** How a tool call relates to what the model was offered at that call. */
 export type ToolCallStatus =
@@ -90,7 +90,16 @@ export interface TurnReport {
 }
 
 /** Kinds of findings. */
-export type ViolationKind = 'not-loaded' | 'unknown' | 'redundant-select' | 'native-refill' | 'unknown-call-id';
+export type ViolationKind =
+  | 'not-loaded'
+  | 'unknown'
+  | 'redundant-select'
+  | 'native-refill'
+  | 'unknown-call-id'
+  /** The tools the recording sent with a call differ from what the reference offers (warning). */
+  | 'sent-differs'
+  /** A search result of tool_reference blocks in default mode, which the reference does not load (warning). */
+  | 'reference-result';
 
 /** A finding at one model call. `warning`s never fail `--fail-on-violation`. */
 export interface Violation {
@@ -130,6 +139,12 @@ export interface SimulationReport {
     readonly reminder_recognised_by_text: number | null;
   };
   readonly catalog: { readonly dynamic: number; readonly static: number; readonly source: string };
+  /**
+   * What the loader read of the recording: items read, skipped by which
+   * documented rule, not understood (lenient only), the format and why.
+   * Null when the transcript was built in code, not loaded.
+   */
+  readonly coverage: Coverage | null;
   readonly turns: readonly TurnReport[];
   readonly violations: readonly Violation[];
   /** Present when replay was requested. */

@@ -1,10 +1,11 @@
 /**
  * The suite runner: loads what the suites reference (catalogs, transcripts),
  * runs every case through the core (search, select) or the simulation
- * engine, checks the expectations, and returns a {@link TestReport}.
+ * engine, checks the expectations, and returns a {@link TestRun}: the report, and the suite texts `--update` rewrites (the CLI writes them).
  *
- * Everything a suite names is loaded and validated before the first case
- * runs, so an invalid suite (exit 2) never produces a partial report.
+ * Everything a suite names is loaded and validated before its first case
+ * runs: a suite that is invalid (or names an input that cannot be loaded) is
+ * reported as an errored suite, never run in part, and the others still run.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
@@ -23,12 +24,12 @@ import { errorAt, type ParsedDocument } from '../formats/nodes.js';
 import { parseFile, parseText } from '../formats/parse.js';
 import type { Limits } from '../formats/read.js';
 import type { Catalog, Transcript, TranscriptFormat } from '../formats/types.js';
-import { isMcpSpec } from '../mcp/catalog-spec.js';
+import { isLiveSpec, isMcpSpec } from '../mcp/catalog-spec.js';
 import { simulate } from '../simulate/engine.js';
 import { checkResult, checkSimulation } from './check.js';
 import { distance, SuiteParser } from './parse.js';
-import type { CaseResult, CatalogRef, Failure, NameRef, SearchGot, SimulateCase, Suite, SuiteCase, SuiteResult, TestReport } from './types.js';
-import { writeFileAtomic } from '../report/atomic.js';
+import type { CaseResult, CatalogRef, Failure, NameRef, SearchGot, SimulateCase, Suite, SuiteCase, SuiteError, SuiteResult, TestReport } from './types.js';
+import type { RunInput } from '../report/output.js';
 import { applyExactUpdates, type ExactUpdate } from './update.js';
 
 export interface RunOptions {
@@ -37,6 +38,35 @@ export interface RunOptions {
   readonly limits?: Partial<Limits>;
   /** Time allowed per live MCP server of an `mcp:` catalog, in milliseconds (default 30 000; {@link runSuitesAsync} only). */
   readonly mcpTimeoutMs?: number;
+  /**
+   * Told of every file the run reads, as soon as it is known: each suite
+   * before it is read, then the catalog files and transcripts it names, all
+   * before any server starts or case runs. The CLI checks its outputs here
+   * (src/report/output.ts); an error thrown stops the run.
+   */
+  readonly onInput?: (input: RunInput) => void;
+  /** Catalog files (or specs, as `-c` takes them) every case with a catalog uses instead of its own (`test -c`). */
+  readonly catalog?: readonly string[];
+  /** Only the cases whose name matches (`test --grep`); suites with none are left out. */
+  readonly grep?: RegExp;
+}
+
+/** A suite file that could not be read, kept as an error for the report. */
+interface InvalidSuite {
+  readonly file: string;
+  readonly error: InputError;
+}
+
+/** A suite file's new text, written by `--update` (the host writes it: an engine writes no files). */
+export interface SuiteRewrite {
+  readonly file: string;
+  readonly text: string;
+}
+
+/** What a run returns: the report, and the suite files `--update` rewrites. */
+export interface TestRun {
+  readonly report: TestReport;
+  readonly rewrites: readonly SuiteRewrite[];
 }
 
 /** A catalog ready for cases: the loaded data and the reference's index over its dynamic tools. */
@@ -75,7 +105,7 @@ class Inputs {
     for (const { suite, doc } of loaded) {
       for (const c of suite.cases) {
         const ref = c.catalog;
-        if (ref && ref.files.some(isMcpSpec) && !wanted.has(Inputs.key(ref)) && !this.live.has(Inputs.key(ref))) wanted.set(Inputs.key(ref), { ref, doc });
+        if (ref && !wanted.has(Inputs.key(ref)) && !this.live.has(Inputs.key(ref)) && this.isLive(ref)) wanted.set(Inputs.key(ref), { ref, doc });
       }
     }
     if (wanted.size === 0) return;
@@ -94,10 +124,29 @@ class Inputs {
     for (const [i, r] of settled.entries()) {
       const [key, { ref, doc }] = entries[i]!;
       if (r.status === 'fulfilled') this.live.set(key, r.value);
-      else atReference(doc, ref.offset, 'catalog', () => {
-        throw r.reason;
-      });
+      else {
+        // Reported by every suite that names it (see `catalog`), the others still run.
+        try {
+          atReference(doc, ref.offset, 'catalog', () => {
+            throw r.reason;
+          });
+        } catch (err) {
+          this.failedLive.set(key, err);
+        }
+      }
     }
+  }
+
+  private readonly liveRefs = new Map<string, boolean>();
+  /** Live catalogs that failed to load, by reference. */
+  private readonly failedLive = new Map<string, unknown>();
+
+  /** Whether a catalog reference names a live server (mcp:, or an MCP client config), looked at once per reference. */
+  private isLive(ref: CatalogRef): boolean {
+    const key = Inputs.key(ref);
+    let live = this.liveRefs.get(key);
+    if (live === undefined) this.liveRefs.set(key, (live = ref.files.some(isLiveSpec)));
+    return live;
   }
 
   catalog(ref: CatalogRef, doc: ParsedDocument): LoadedCatalog {
@@ -105,7 +154,8 @@ class Inputs {
     let c = this.catalogs.get(key);
     if (!c) {
       let catalog: Catalog;
-      if (ref.files.some(isMcpSpec)) {
+      if (this.isLive(ref)) {
+        if (this.failedLive.has(key)) throw this.failedLive.get(key);
         const live = this.live.get(key);
         if (!live) throw errorAt(doc, ref.offset, 'cannot load the catalog: a live MCP server (mcp:) is read by runSuitesAsync, not runSuites');
         catalog = live;
@@ -309,15 +359,65 @@ export function loadSuite(file: string, limits?: Partial<Limits>): LoadedSuite {
   return { suite: new SuiteParser(doc).suite(), doc };
 }
 
+/** The files a suite names (catalog files and transcripts; live MCP servers are no file). */
+export function suiteInputs(suite: Suite): RunInput[] {
+  const out: RunInput[] = [];
+  const catalog = (ref: CatalogRef | null) => {
+    for (const f of ref?.files ?? []) if (!isMcpSpec(f)) out.push({ kind: 'catalog', path: f });
+  };
+  catalog(suite.catalog);
+  for (const c of suite.cases) {
+    catalog(c.catalog);
+    if (c.kind === 'simulate') out.push({ kind: 'transcript', path: c.transcript });
+  }
+  return out;
+}
+
+/**
+ * Loads the suites in order, telling `onInput` of each file as soon as it is
+ * known. A suite that is invalid is kept as an error, and the others still
+ * load (an error of `onInput` stops the run).
+ */
+function loadSuites(files: readonly string[], options: RunOptions): Array<LoadedSuite | InvalidSuite> {
+  return files.map((f) => {
+    options.onInput?.({ kind: 'suite', path: f });
+    let l: LoadedSuite;
+    try {
+      l = withOptions(loadSuite(f, options.limits), options);
+    } catch (err) {
+      if (err instanceof InputError) return { file: f, error: err };
+      throw err;
+    }
+    if (options.onInput) for (const i of suiteInputs(l.suite)) options.onInput(i);
+    return l;
+  });
+}
+
+function isInvalid(s: LoadedSuite | InvalidSuite): s is InvalidSuite {
+  return 'error' in s;
+}
+
+/** A suite with `test -c` (every catalog replaced) and `test --grep` (only the matching cases) applied. */
+function withOptions(l: LoadedSuite, options: RunOptions): LoadedSuite {
+  const { catalog, grep } = options;
+  if (catalog === undefined && grep === undefined) return l;
+  const swap = (ref: CatalogRef | null): CatalogRef | null =>
+    ref && catalog !== undefined ? { ...ref, files: [...catalog], format: 'auto', prefix: null } : ref;
+  const cases = l.suite.cases
+    .filter((c) => grep === undefined || grep.test(c.name))
+    .map((c) => (c.catalog ? ({ ...c, catalog: swap(c.catalog) } as SuiteCase) : c));
+  return { doc: l.doc, suite: { ...l.suite, catalog: swap(l.suite.catalog), cases } };
+}
+
 /**
  * Runs suite files (already expanded from globs), in order. Catalogs that
  * name a live MCP server (`catalog: "mcp:npx -y some-server"`) need
  * {@link runSuitesAsync}.
  */
-export function runSuites(files: readonly string[], options: RunOptions = {}): TestReport {
+export function runSuites(files: readonly string[], options: RunOptions = {}): TestRun {
   const started = performance.now();
   const inputs = new Inputs(options.limits);
-  const loaded = files.map((f) => loadSuite(f, options.limits));
+  const loaded = loadSuites(files, options);
   return runLoaded(inputs, loaded, options, started);
 }
 
@@ -327,42 +427,72 @@ export function runSuites(files: readonly string[], options: RunOptions = {}): T
  * `mcp:<url>`, as `-c` accepts) first: every suite is validated before any
  * server starts, and every server has ended before the first case runs.
  */
-export async function runSuitesAsync(files: readonly string[], options: RunOptions = {}): Promise<TestReport> {
+export async function runSuitesAsync(files: readonly string[], options: RunOptions = {}): Promise<TestRun> {
   const started = performance.now();
   const inputs = new Inputs(options.limits);
-  const loaded = files.map((f) => loadSuite(f, options.limits));
-  await inputs.readServers(loaded, options.mcpTimeoutMs);
+  const loaded = loadSuites(files, options);
+  await inputs.readServers(
+    loaded.filter((l): l is LoadedSuite => !isInvalid(l)),
+    options.mcpTimeoutMs,
+  );
   return runLoaded(inputs, loaded, options, started);
 }
 
-function runLoaded(inputs: Inputs, loaded: readonly LoadedSuite[], options: RunOptions, started: number): TestReport {
-  const prepared = loaded.map((l) => prepare(inputs, l));
-  const suites: SuiteResult[] = loaded.map((l, si) => {
+function suiteError(err: InputError, file: string): SuiteError {
+  return { message: err.message, location: err.location ?? { file, line: 0, column: 0 }, excerpt: err.excerpt ?? null };
+}
+
+function runLoaded(inputs: Inputs, loaded: ReadonlyArray<LoadedSuite | InvalidSuite>, options: RunOptions, started: number): TestRun {
+  // Everything a suite names is loaded before its first case runs: a suite that cannot be prepared does not run at all.
+  const prepared = loaded.map((l): Prepared[] | InputError => {
+    if (isInvalid(l)) return l.error;
+    try {
+      return prepare(inputs, l);
+    } catch (err) {
+      if (err instanceof InputError) return err;
+      throw err;
+    }
+  });
+  const rewrites: SuiteRewrite[] = [];
+  const suites: SuiteResult[] = [];
+  loaded.forEach((l, si) => {
+    const p = prepared[si]!;
+    if (p instanceof InputError) {
+      const file = isInvalid(l) ? l.file : l.suite.file;
+      const name = isInvalid(l) ? l.file : l.suite.name;
+      suites.push({ file, name, catalog: null, duration_ms: 0, cases: [], error: suiteError(p, file), updated: false });
+      return;
+    }
+    const ok = l as LoadedSuite;
+    if (options.grep !== undefined && ok.suite.cases.length === 0) return;
     const t0 = performance.now();
-    const ran = prepared[si]!.map((p) => runCase(p, options.update === true));
+    const ran = p.map((c) => runCase(c, options.update === true));
     const updates = ran.map((r) => r.update).filter((u): u is ExactUpdate => u !== null);
-    if (updates.length > 0) writeUpdates(l, updates, options.limits);
-    return {
-      file: l.suite.file,
-      name: l.suite.name,
-      catalog: l.suite.catalog ? l.suite.catalog.files.join(', ') : null,
+    if (updates.length > 0) rewrites.push(rewrite(ok, updates, options.limits));
+    suites.push({
+      file: ok.suite.file,
+      name: ok.suite.name,
+      catalog: ok.suite.catalog ? ok.suite.catalog.files.join(', ') : null,
       duration_ms: performance.now() - t0,
       cases: ran.map((r) => r.result),
+      error: null,
       updated: updates.length > 0,
-    };
+    });
   });
   const all = suites.flatMap((s) => s.cases);
-  return {
+  const report: TestReport = {
     suites,
     summary: {
       total: all.length,
       passed: all.filter((c) => c.status === 'passed').length,
       failed: all.filter((c) => c.status === 'failed').length,
       skipped: all.filter((c) => c.status === 'skipped').length,
+      errors: suites.filter((x) => x.error !== null).length,
       updated: all.filter((c) => c.updated).length,
       duration_ms: performance.now() - started,
     },
   };
+  return { report, rewrites };
 }
 
 /** Whether the file on disk starts with a UTF-8 byte-order mark (the parsed text no longer has it). */
@@ -376,7 +506,8 @@ function hasBom(file: string): boolean {
   }
 }
 
-function writeUpdates(l: LoadedSuite, updates: readonly ExactUpdate[], limits: Partial<Limits> | undefined): void {
+/** The suite's text with the updates applied, checked to read back as the same suite with the new lists. */
+function rewrite(l: LoadedSuite, updates: readonly ExactUpdate[], limits: Partial<Limits> | undefined): SuiteRewrite {
   const text = applyExactUpdates(l.doc.text, updates, l.suite.syntax);
   // Never write a file that does not read back as the same suite with the new lists.
   let reread: Suite;
@@ -391,5 +522,5 @@ function writeUpdates(l: LoadedSuite, updates: readonly ExactUpdate[], limits: P
     const exact = c && c.kind !== 'simulate' ? c.expect.exact?.map((n) => n.name) : undefined;
     if (!sameList(exact, u.exact)) throw new Error(`--update could not write "exact" of case ${u.index + 1} in ${l.suite.file}; the file was left unchanged`);
   }
-  writeFileAtomic(l.suite.file, hasBom(l.suite.file) ? `\uFEFF${text}` : text);
+  return { file: l.suite.file, text: hasBom(l.suite.file) ? `\uFEFF${text}` : text };
 }

@@ -198,12 +198,23 @@ export interface CaseResult {
   readonly updated: boolean;
 }
 
+/** Why a suite file could not run (it is invalid, or an input it names cannot be loaded). */
+export interface SuiteError {
+  readonly message: string;
+  /** Where the problem is (line 0: the file as a whole). */
+  readonly location: SourceLocation;
+  /** The offending line with a caret, when known. */
+  readonly excerpt: string | null;
+}
+
 export interface SuiteResult {
   readonly file: string;
   readonly name: string;
   readonly catalog: string | null;
   readonly duration_ms: number;
   readonly cases: readonly CaseResult[];
+  /** The suite did not run (its cases are empty): why. */
+  readonly error: SuiteError | null;
   /** `--update` rewrote the file. */
   readonly updated: boolean;
 }
@@ -216,6 +227,8 @@ export interface TestReport {
     readonly passed: number;
     readonly failed: number;
     readonly skipped: number;
+    /** Suite files that could not run (invalid, or an input they name cannot be loaded). */
+    readonly errors: number;
     /** Cases whose `exact` was rewritten by `--update`. */
     readonly updated: number;
     readonly duration_ms: number;

@@ -92,6 +92,11 @@ export interface CacheSummary {
   readonly break_calls: readonly number[];
 }
 
+/** Cache summary with, when asked, the same view for both modes. */
+export interface ReportCacheSummary extends CacheSummary {
+  readonly by_mode?: { readonly default: CacheSummary; readonly native: CacheSummary };
+}
+
 export interface TokenAccount {
   /** One entry per call, in order. */
   readonly per_call: readonly CallTokens[];

@@ -4,7 +4,7 @@
  * summary lines.
  */
 import type { CacheView, CallTokens, TokenSummary } from './account.js';
-import type { ReportCacheSummary } from './report.js';
+import type { ReportCacheSummary } from './account.js';
 
 /** 12345 → `12,345`. */
 export function formatCount(n: number): string {

@@ -7,7 +7,7 @@ import { reminderText } from '../core/middleware.js';
 import { TOOL_SEARCH_TOOL } from '../core/toolsearch.js';
 import type { ToolInfo } from '../core/types.js';
 import type { SimulationReport, TurnReport } from '../simulate/report.js';
-import { accountTokens, cacheSummaryOf, type CacheSummary, type CallInput, type CallTokens, type TokenSummary } from './account.js';
+import { accountTokens, cacheSummaryOf, type CacheSummary, type ReportCacheSummary, type CallInput, type CallTokens, type TokenSummary } from './account.js';
 import type { ToolFormat } from './serialize.js';
 import type { EncodingName } from './tokenizer.js';
 
@@ -22,10 +22,7 @@ export interface ReportTokenOptions {
   readonly otherMode?: SimulationReport;
 }
 
-/** Cache summary with, when asked, the same view for both modes. */
-export interface ReportCacheSummary extends CacheSummary {
-  readonly by_mode?: { readonly default: CacheSummary; readonly native: CacheSummary };
-}
+export type { ReportCacheSummary } from './account.js';
 
 export interface ReportTokens {
   /** Same indexes as `report.turns`. */

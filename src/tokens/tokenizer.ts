@@ -85,6 +85,33 @@ function countBounded(countTokens: CountFn, text: string, options: EncodeOptions
 const loaded = new Map<EncodingName, Promise<Tokenizer>>();
 
 /**
+ * Counts already made, by text: the same tools blocks (the whole catalog up
+ * front, the first calls' lists) recur in every session of a bulk replay.
+ * Bounded by the characters it holds; when full it starts again.
+ */
+const MEMO_CHARS = 16 * 1024 * 1024;
+const MEMO_MIN_LENGTH = 256;
+
+function memoized(count: (text: string) => number): (text: string) => number {
+  let memo = new Map<string, number>();
+  let chars = 0;
+  return (text) => {
+    if (text.length < MEMO_MIN_LENGTH || text.length > MEMO_CHARS) return count(text);
+    let n = memo.get(text);
+    if (n === undefined) {
+      n = count(text);
+      if (chars + text.length > MEMO_CHARS) {
+        memo = new Map();
+        chars = 0;
+      }
+      memo.set(text, n);
+      chars += text.length;
+    }
+    return n;
+  };
+}
+
+/**
  * Loads a tokenizer (once per encoding). Text that looks like a special
  * token (`<|endoftext|>` in a description) is counted as ordinary text, as
  * the APIs treat it in tool definitions.
@@ -94,7 +121,7 @@ export function loadTokenizer(name: EncodingName = DEFAULT_ENCODING): Promise<To
   if (!p) {
     p = countFunction(name).then((countTokens): Tokenizer => {
       const options: EncodeOptions = { disallowedSpecial: new Set() };
-      return { encoding: name, count: (text) => (text === '' ? 0 : countBounded(countTokens, text, options)) };
+      return { encoding: name, count: memoized((text) => (text === '' ? 0 : countBounded(countTokens, text, options))) };
     });
     loaded.set(name, p);
   }

@@ -1,7 +1,6 @@
 /** Pieces both screens use: panel titles, scrolling windows, key hints, counts. */
 import { displayWidth } from '../render/width.js';
 import { fitLine, lineWidth, seg, type Line, type Segment } from './line.js';
-import type { Size } from './size.js';
 
 /** `─ Title ─────` across the width. */
 export function titleLine(title: Segment[], width: number): Line {
@@ -27,6 +26,12 @@ export function hintLine(hints: ReadonlyArray<readonly [string, string]>, width:
 /** `1 call`, `3 calls`. */
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
+}
+
+/** A terminal's size in cells. */
+export interface Size {
+  readonly columns: number;
+  readonly rows: number;
 }
 
 /** Smallest size the screens lay out for; a smaller terminal gets {@link tooSmallLines}. */

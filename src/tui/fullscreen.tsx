@@ -4,8 +4,8 @@
  * as a key), SIGINT/SIGTERM/SIGHUP from outside, an error thrown while
  * rendering, an uncaught exception or rejection, and `process.exit`.
  */
-import { render } from 'ink';
 import type { ReactElement } from 'react';
+import { ink } from './ink.js';
 
 export interface TerminalIo {
   readonly stdin: NodeJS.ReadStream;
@@ -64,7 +64,7 @@ export function runFullScreen(
   return new Promise((resolve, reject) => {
     let signal: ExitSignal | null = null;
     let crash: Error | null = null;
-    const instance = render(app, {
+    const instance = ink().render(app, {
       stdin: io.stdin,
       stdout: io.stdout,
       stderr: io.stderr,

@@ -5,7 +5,6 @@
  */
 import type { Mode } from '../core/types.js';
 import type { Catalog, Transcript } from '../formats/types.js';
-import type { SimulationReport } from '../simulate/report.js';
 import type { ToolFormat } from '../tokens/serialize.js';
 import type { EncodingName } from '../tokens/tokenizer.js';
 import type { TerminalIo } from './fullscreen.js';
@@ -28,7 +27,8 @@ export interface SimulateTuiInput {
 /** Runs the stepper over the simulation of `input`; `m` and `r` re-simulate the same inputs. */
 export async function runSimulateTui(input: SimulateTuiInput): Promise<void> {
   assertInteractive(input.io, 'simulate --tui', 'simulate --json');
-  const { simulate, simulationTools } = await import('../simulate/engine.js');
+  const { simulationTools } = await import('../simulate/engine.js');
+  const { simulator } = await import('../simulate/with-tokens.js');
   const base = {
     transcript: input.transcript,
     catalog: input.catalog,
@@ -36,27 +36,17 @@ export async function runSimulateTui(input: SimulateTuiInput): Promise<void> {
   };
   // Bad inputs fail here, before the screen changes.
   const tools = simulationTools(base);
-  // Token accounting for both modes up front (the tokenizer loads asynchronously),
-  // so `m` and `r` re-simulate instantly with the call view's token column.
-  let addTokens = (r: SimulationReport): SimulationReport => r;
-  if (input.tokens) {
-    const { tokenAccountingForReport, withTokens } = await import('../tokens/report.js');
-    const byMode = new Map<Mode, Awaited<ReturnType<typeof tokenAccountingForReport>>>();
-    for (const mode of ['default', 'native'] as const) {
-      const r = simulate({ ...base, mode, replay: false });
-      const other = simulate({ ...base, mode: mode === 'default' ? 'native' : 'default', replay: false });
-      byMode.set(mode, await tokenAccountingForReport(r, tools, { ...input.tokens, otherMode: other }));
-    }
-    addTokens = (r) => withTokens(r, byMode.get(r.mode)!);
-  }
-  const report = addTokens(simulate({ ...base, mode: input.mode, replay: input.replay }));
+  // The first report (and its token counts, the tokenizer loads asynchronously)
+  // before the screen changes; `m` and `r` re-simulate through the same simulator.
+  const resimulate = simulator(base, input.tokens ?? null);
+  const report = await resimulate(input.mode, input.replay);
   await prepareTui();
   const { runStepper } = await import('./stepper/run.js');
   await runStepper({
     report,
     transcript: input.transcript,
     tools: { staticTools: tools.staticTools, dynamicTools: tools.dynamicTools },
-    resimulate: (mode, replay) => addTokens(simulate({ ...base, mode, replay })),
+    resimulate,
     color: input.color,
     io: input.io as TerminalIo,
   });

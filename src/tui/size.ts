@@ -1,13 +1,9 @@
 /** The terminal size, following resizes. */
-import { useStdout } from 'ink';
 import { useEffect, useState } from 'react';
+import type { Size } from './chrome.js';
+import { ink } from './ink.js';
 
-export interface Size {
-  readonly columns: number;
-  readonly rows: number;
-}
-
-export { isTooSmall, MIN_SIZE } from './chrome.js';
+export { isTooSmall, MIN_SIZE, type Size } from './chrome.js';
 
 /** The terminal's size as it is (80×24 when the stream does not say). */
 function read(stdout: NodeJS.WriteStream): Size {
@@ -24,7 +20,7 @@ function read(stdout: NodeJS.WriteStream): Size {
  * would make it clear the whole terminal at every render.
  */
 export function useTerminalSize(fixed?: Size): Size {
-  const { stdout } = useStdout();
+  const { stdout } = ink().useStdout();
   const [size, setSize] = useState<Size>(() => read(stdout));
   useEffect(() => {
     if (fixed) return undefined;

@@ -3,6 +3,7 @@
  * module is imported statically by command files.
  */
 import { UsageError } from '../errors.js';
+import { loadInk } from './ink.js';
 
 interface MaybeTty {
   readonly isTTY?: boolean;
@@ -44,8 +45,7 @@ export async function importInkForTerminal(env: NodeJS.ProcessEnv = process.env)
   const hidden = CI_VARIABLES.filter((k) => k in env).map((k) => [k, env[k]] as const);
   for (const [k] of hidden) delete env[k];
   try {
-    // The bundled CLI's static imports of Ink read it from here (see src/build/bundle.mjs).
-    (globalThis as Record<symbol, unknown>)[Symbol.for('toolsearch.ink')] = await import('ink');
+    await loadInk();
   } finally {
     for (const [k, v] of hidden) env[k] = v;
   }

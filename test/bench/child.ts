@@ -5,7 +5,7 @@
  * Run by main.ts in a fresh process so that the peak RSS is this work's alone.
  */
 import { readFileSync } from 'node:fs';
-import { ToolIndex } from '../../src/core/scorer.js';
+import { ToolIndex } from '../../src/core/index/tool-index.js';
 import { runToolSearch } from '../../src/core/toolsearch.js';
 import type { ToolInfo } from '../../src/core/types.js';
 

@@ -8,7 +8,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseKeywords, ToolIndex, type PrefilterMode } from '../../src/core/scorer.js';
+import { ToolIndex, type PrefilterMode } from '../../src/core/index/tool-index.js';
+import { parseKeywords } from '../../src/core/scorer.js';
 import { goToLower } from '../../src/core/text.js';
 import { decodeToolSearchArgs, searchDecoded } from '../../src/core/toolsearch.js';
 import type { ToolInfo } from '../../src/core/types.js';

@@ -49,7 +49,7 @@ describe.concurrent('catalog cache', () => {
     const cacheDir = fresh();
     const args = ['select', '-c', DEMO, 'mcp__slack__send_message', '--json'];
     const first = await run(args, { env: { TOOLSEARCH_CACHE_DIR: cacheDir } });
-    for (const f of readdirSync(cacheDir)) rmSync(join(cacheDir, f));
+    for (const f of readdirSync(cacheDir)) rmSync(join(cacheDir, f), { recursive: true }); // compiled/ on Node >= 22.1
     const { writeFileSync } = await import('node:fs');
     const blocked = join(cacheDir, 'file');
     writeFileSync(blocked, 'x');

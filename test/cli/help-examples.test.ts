@@ -25,6 +25,7 @@ const SKIPPED: ReadonlyMap<string, string> = new Map([
   ['toolsearch import --mcp "uvx mcp-server-git" --name git --mcp "npx -y @modelcontextprotocol/server-github" --name github', 'live MCP servers'],
   ['toolsearch import --mcp-url http://127.0.0.1:3000/mcp --json', 'live MCP server'],
   ["toolsearch search -c 'mcp:npx -y @modelcontextprotocol/server-everything' echo", 'live MCP server'],
+  ['toolsearch import --config .mcp.json --server github --server slack -o catalog.yaml', "the reader's MCP client config"],
 ]);
 
 /** Examples that show a failing check: exit 1 is what they demonstrate. */
@@ -40,10 +41,18 @@ const WRITING: ReadonlyMap<string, string> = new Map([
   ['toolsearch simulate fixtures/transcripts/deferred-tool-called-too-early.json -c fixtures/catalogs/demo.yaml --fail-on-violation --json > report.json', 'report.json'],
   ['toolsearch test fixtures/suites/*.yaml --reporter junit --output junit.xml', 'junit.xml'],
   ['toolsearch test fixtures/suites/demo.yaml --update', 'fixtures/suites/demo.yaml'],
+  [
+    "toolsearch simulate 'fixtures/transcripts/*.anthropic.json' -c fixtures/catalogs/demo.yaml --jsonl --jobs 2 --aggregate agg.json",
+    'agg.json',
+  ],
+  [
+    'toolsearch simulate fixtures/bulk/sessions.jsonl -c fixtures/catalogs/demo.yaml --no-tokens --aggregate part-3.json > /dev/null && toolsearch aggregate fixtures/bulk/part-1.json part-3.json',
+    'part-3.json',
+  ],
 ]);
 
 /** A redirection or an option that writes a file: such an example must be in WRITING (or SKIPPED). */
-const WRITES = /(?:^|\s)(?:>|>>|-o|--output|--update|-u)(?:\s|$)/;
+const WRITES = /(?:^|\s)(?:>|>>|-o|--output|--update|-u|--aggregate)(?:\s|$)/;
 
 /** Runs a shell command line in `cwd`. */
 const bash = (command: string, cwd: string): Promise<RunResult> => sh(command, { cwd });
@@ -105,7 +114,7 @@ describe('help examples', () => {
   it('every help text has examples, and the lists above name only examples that exist', () => {
     const helps = new Set(examples.map((e) => e.help));
     expect([...helps]).toEqual(
-      expect.arrayContaining(['--help', 'eval --help', 'explore --help', 'import --help', 'lint --help', 'search --help', 'select --help', 'simulate --help', 'test --help']),
+      expect.arrayContaining(['--help', 'aggregate --help', 'eval --help', 'explore --help', 'import --help', 'lint --help', 'search --help', 'select --help', 'simulate --help', 'test --help']),
     );
     const all = new Set(examples.map((e) => e.example));
     for (const e of [...SKIPPED.keys(), ...FAILING, ...WRITING.keys()]) expect(all.has(e), e).toBe(true);

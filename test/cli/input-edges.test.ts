@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runBatch } from '../../src/cli/batch.js';
 import { limitsFromEnv } from '../../src/cli/limits.js';
-import { ToolIndex } from '../../src/core/scorer.js';
+import { ToolIndex } from '../../src/core/index/tool-index.js';
 import { runIn } from '../suite/inproc.js';
 import { DEMO, FX } from './helpers.js';
 

@@ -19,7 +19,7 @@ describe.concurrent('help and version', () => {
   it('--help lists the commands, with examples and exit codes', async ({ expect }) => {
     const r = await run(['--help']);
     expect(r.stdout).toMatch(/^Usage: toolsearch \[options\] \[command\]/);
-    for (const c of ['search [options] [query...]', 'select [options] <name...>', 'simulate [options] <transcript>', 'Examples:', 'Exit codes: 0 ok, 1 an expectation or check failed, 2 bad input or usage.']) {
+    for (const c of ['search [options] [query...]', 'select [options] <name...>', 'simulate [options] <recordings...>', 'Examples:', 'Exit codes: 0 ok, 1 an expectation or check failed, 2 bad input or usage,\n70 an internal error']) {
       expect(r.stdout).toContain(c);
     }
     expect(r.stderr).toBe('');

@@ -4,8 +4,8 @@ import { escapeText, hasUnsafe, inlineText } from '../../src/render/escape.js';
 import { renderTable } from '../../src/render/table.js';
 import { displayWidth, truncate } from '../../src/render/width.js';
 import { renderExcerpt } from '../../src/cli/exit.js';
-import { checkExpectations, suggestions } from '../../src/cli/search-report.js';
-import { wrapTokens } from '../../src/render/simulate.js';
+import { checkExpectations, suggestions } from '../../src/search/report.js';
+import { wrapTokens } from '../../src/report/simulate-text.js';
 import { wordTokens, wrapText } from '../../src/render/wrap.js';
 
 describe('escapeText', () => {

@@ -35,6 +35,8 @@ describe.concurrent('simulate', () => {
       'call 5 · 12 messages · visible 6',
       '  “Done: I filed issue #42 and told the team on Slack.”',
       '',
+      'read: 12 of 12 items as openai, none skipped; detected by a tool message without "tool_name" (its',
+      '  name comes from the call)',
       'summary: 5 model calls · 2 searches · 4 tools loaded · 1 error, 1 warning',
     ]);
     expect(r.code).toBe(0);
@@ -43,7 +45,18 @@ describe.concurrent('simulate', () => {
   it('--json is the report, with the documented keys and [] for empty lists', async ({ expect }) => {
     const r = await run(['simulate', '--no-tokens', CHAT, '-c', SMALL, '--json']);
     const j = JSON.parse(r.stdout);
-    expect(Object.keys(j)).toEqual(['mode', 'transcript', 'catalog', 'turns', 'violations', 'replay', 'summary']);
+    expect(Object.keys(j)).toEqual(['mode', 'transcript', 'catalog', 'coverage', 'turns', 'violations', 'replay', 'summary']);
+    expect(j.coverage).toEqual({
+      format: 'openai',
+      detected_by: 'a tool message without "tool_name" (its name comes from the call)',
+      items: 12,
+      read: 12,
+      skipped: [],
+      unexplained: [],
+      unpaired: [],
+      search_tool: null,
+      conversation: 'main',
+    });
     expect(j.mode).toBe('default');
     expect(j.catalog).toEqual({ dynamic: 7, static: 1, source: SMALL });
     expect(j.turns).toHaveLength(5);
@@ -106,6 +119,8 @@ describe.concurrent('simulate', () => {
       'call 3 · 6 messages · visible 4 · deferred 3',
       '  (no recorded answer: the call after the last message)',
       '',
+      'read: 5 of 5 items as openai, none skipped; detected by a tool message without "tool_name" (its name',
+      '  comes from the call)',
       'summary: 3 model calls · 1 search · 1 tool loaded by searches · 0 errors, 1 warning',
     ]);
     expect(r.code).toBe(0);
@@ -158,11 +173,13 @@ describe.concurrent('simulate', () => {
       '  ✓ github__create_issue {"title":"Login bug"}',
       '  ✗ slack__post_message not loaded: no tool_search result had named it',
     ]);
-    expect(out.slice(-5)).toEqual([
+    expect(out.slice(-7)).toEqual([
       '',
       'replay: 1 search returns something else today',
       '  calls 2-5 would see +linear__create_ticket',
       '',
+      'read: 12 of 12 items as openai, none skipped; detected by a tool message without "tool_name" (its',
+      '  name comes from the call)',
       'summary: 5 model calls · 2 searches · 3 tools loaded · 1 error, 1 warning',
     ]);
     expect(r.code).toBe(0);
@@ -193,7 +210,7 @@ describe.concurrent('simulate', () => {
   it('--expect-same passes when nothing changed', async ({ expect }) => {
     const r = await run(['simulate', '--no-tokens', `${T}/stale-after-catalog-change.json`, '-c', DEMO, '--expect-same']);
     expect(r.stderr).toBe('');
-    expect(lines(r.stdout).at(-3)).toBe('replay: every recorded search returns the same today');
+    expect(lines(r.stdout).at(-5)).toBe('replay: every recorded search returns the same today');
     expect(r.code).toBe(0);
   });
 
@@ -228,8 +245,16 @@ describe.concurrent('simulate', () => {
     expect(r.code).toBe(2);
   });
 
-  it('loader warnings go to stderr, the run goes on, and an unknown call id is a warning in the report', async ({ expect }) => {
-    const r = await run(['simulate', '--no-tokens', `${FX}/orphan-result.json`, '-c', SMALL]);
+  it('an unknown call id is an error (exit 2) at the result; with --lenient a warning on stderr and in the report, and the run goes on', async ({ expect }) => {
+    const [strict, r] = await Promise.all([
+      run(['simulate', '--no-tokens', `${FX}/orphan-result.json`, '-c', SMALL]),
+      run(['simulate', '--no-tokens', `${FX}/orphan-result.json`, '-c', SMALL, '--lenient']),
+    ]);
+    expect(lines(strict.stderr)[0]).toBe(
+      `error: ${FX}/orphan-result.json:3:3: tool result for unknown call id "nope": no earlier tool call has this id (--lenient replays the rest and counts it)`,
+    );
+    expect(strict.stdout).toBe('');
+    expect(strict.code).toBe(2);
     expect(r.stderr).toBe(`warning: ${FX}/orphan-result.json:3:3: tool result for unknown call id "nope"\n`);
     expect(lines(r.stdout).slice(3)).toEqual([
       'call 1 · 3 messages · visible 2 · reminder inserted at 0',
@@ -237,6 +262,10 @@ describe.concurrent('simulate', () => {
       `      ${FX}/orphan-result.json:3:3: no earlier tool call has this id`,
       '  “hello”',
       '',
+      'read: 3 of 3 items as openai, none skipped; detected by a tool message without "tool_name" (its name',
+      '  comes from the call)',
+      '! 1 unpaired call or result (--lenient): the replay is partial',
+      `  ${FX}/orphan-result.json:3:3: tool result for unknown call id "nope"`,
       'summary: 1 model call · 0 searches · 0 tools loaded · 0 errors, 1 warning',
     ]);
     expect(r.code).toBe(0);
@@ -244,7 +273,7 @@ describe.concurrent('simulate', () => {
 
   it('--json: a tool result for an unknown call id is an unknown-call-id warning located at the message', async ({ expect }) => {
     const file = 'fixtures/formats/transcripts/unknown-call-id.openai.json';
-    const r = await run(['simulate', '--no-tokens', file, '-c', DEMO, '--json']);
+    const r = await run(['simulate', '--no-tokens', file, '-c', DEMO, '--json', '--lenient']);
     const j = JSON.parse(r.stdout);
     expect(j.violations.filter((v: { kind: string }) => v.kind === 'unknown-call-id')).toEqual([
       {
@@ -258,6 +287,7 @@ describe.concurrent('simulate', () => {
       },
     ]);
     expect(j.summary.warnings).toBe(1);
+    expect(j.coverage.unpaired).toEqual([{ location: `${file}:4:3`, message: 'tool result for unknown call id "call_404"' }]);
     expect(r.stderr).toBe(`warning: ${file}:4:3: tool result for unknown call id "call_404"\n`);
   });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseKeywords, RULES, ToolIndex } from '../../src/core/scorer.js';
+import { ToolIndex } from '../../src/core/index/tool-index.js';
+import { parseKeywords, prepareTool, RULES, scoreKeyword } from '../../src/core/scorer.js';
 import type { ToolInfo } from '../../src/core/types.js';
 
 const t = (name: string, description = ''): ToolInfo => ({ name, description });
@@ -133,5 +134,31 @@ describe('parseKeywords', () => {
     ['A\u2029B', [['A', false], ['B', false]]],
   ])('%j', (q, expected) => {
     expect(parseKeywords(q).map((k) => [k.word, k.required])).toEqual(expected);
+  });
+});
+
+describe('scoreKeyword: the one scoring computation, as a value', () => {
+  const tool = prepareTool(t('mcp__github__createIssue', 'Open a new issue'));
+  it.each<[string, { rule: string; part: string | null; points: number }]>([
+    // equals the part "Issue" once lower-cased: the part is named as written
+    ['issue', { rule: 'exact-part', part: 'Issue', points: 10 }],
+    // inside the part "github"
+    ['hub', { rule: 'part-substring', part: 'github', points: 5 }],
+    // across the boundary of "create" and "Issue"
+    ['tei', { rule: 'name-substring', part: null, points: 3 }],
+    // only in the description
+    ['open', { rule: 'description', part: null, points: 2 }],
+    // nowhere
+    ['zzz', { rule: 'none', part: null, points: 0 }],
+  ])('%s', (kw, expected) => {
+    expect(scoreKeyword(tool, kw)).toEqual(expected);
+    // every points value is the rule's, from the one table
+    expect(scoreKeyword(tool, kw).points).toBe(RULES[expected.rule as keyof typeof RULES].points);
+  });
+
+  it('an empty description contains nothing, not even the empty keyword', () => {
+    const bare = prepareTool(t('x', ''));
+    expect(scoreKeyword(bare, 'y')).toEqual({ rule: 'none', part: null, points: 0 });
+    expect(scoreKeyword(prepareTool(t('', '')), '')).toEqual({ rule: 'name-substring', part: null, points: 3 });
   });
 });

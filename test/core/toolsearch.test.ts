@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ToolIndex } from '../../src/core/scorer.js';
+import { ToolIndex } from '../../src/core/index/tool-index.js';
 import {
   decodeMatches,
   decodeToolSearchArgs,

@@ -7,13 +7,18 @@ import {
   cacheDirFromEnv,
   cacheDisabledByEnv,
   type CatalogCache,
+  checksum,
   decodeEntry,
   encodeEntry,
   fileCatalogCache,
+  loadCatalogFilesCached,
   loadCatalogFilesLazily,
   MAX_ENTRIES,
 } from '../../src/formats/catalog-cache.js';
-import { loadCatalogFiles } from '../../src/formats/catalog.js';
+import { loadCatalogFiles, loadCatalogTexts } from '../../src/formats/catalog.js';
+
+/** The cache around the loader, synchronously. */
+const loadCached = (files: string[], options: { cache: CatalogCache | null }) => loadCatalogFilesCached(files, options, loadCatalogTexts);
 
 const dir = mkdtempSync(join(tmpdir(), 'toolsearch-cache-unit-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -38,8 +43,8 @@ describe('entries', () => {
     for (const file of files) {
       const cache = fileCatalogCache(fresh(), () => 'test');
       const parsed = loadCatalogFiles([file]);
-      const first = loadCatalogFiles([file], { cache });
-      const hit = loadCatalogFiles([file], { cache });
+      const first = loadCached([file], { cache });
+      const hit = loadCached([file], { cache });
       const lazy = await loadCatalogFilesLazily([file], { cache });
       expect(snapshot(first)).toEqual(snapshot(parsed));
       expect(snapshot(hit)).toEqual(snapshot(parsed));
@@ -54,8 +59,8 @@ describe('entries', () => {
     );
     const cache = fileCatalogCache(fresh(), () => 'test');
     const parsed = loadCatalogFiles([file]);
-    loadCatalogFiles([file], { cache });
-    const hit = loadCatalogFiles([file], { cache });
+    loadCached([file], { cache });
+    const hit = loadCached([file], { cache });
     expect(parsed.warnings?.length).toBeGreaterThan(0);
     expect(snapshot(hit)).toEqual(snapshot(parsed));
   });
@@ -64,7 +69,7 @@ describe('entries', () => {
     const file = write('inf.yaml', 'tools:\n  - name: a\n    description: d\n    parameters: {max: .inf, min: -0.0, no: .nan}\n');
     const d = fresh();
     const cache = fileCatalogCache(d, () => 'test');
-    const parsed = loadCatalogFiles([file], { cache });
+    const parsed = loadCached([file], { cache });
     expect(existsSync(d)).toBe(false); // nothing written, not even the directory
     const params = parsed.tools[0]!.parameters as Record<string, number>;
     expect(params.max).toBe(Infinity);
@@ -77,7 +82,8 @@ describe('entries', () => {
     const key = { id: 'x', settings: '[3,"test"]', text: readFileSync(file, 'utf8') };
     const good = encodeEntry({ ...loadCatalogFiles([file]), tools: [...loadCatalogFiles([file]).tools], format: 'mcp', warnings: [] }, key)!;
     expect(decodeEntry(good, file, key)).toBeDefined();
-    const header = (json: string) => Buffer.from(`${json}\n${key.text}`);
+    // A header with a correct checksum: what only the decoder's own checks can refuse.
+    const header = (json: string) => Buffer.from(`${checksum(json)} ${json}\n${key.text}`);
     const text = good.toString('utf8');
     for (const bad of [
       good.subarray(0, -10),
@@ -85,15 +91,15 @@ describe('entries', () => {
       header('null'),
       header('[]'),
       header(text.slice(0, 40)),
-      Buffer.from(text.replace('"v":3', '"v":1')),
+      Buffer.from(text.replace('"v":4', '"v":1')),
       Buffer.from(text.replace('"format":"mcp"', '"format":"zzz"')),
-      header('{"v":3,"settings":"[3,\\"test\\"]","format":"mcp","warnings":[],"tools":[["a","d",2,1,1]]}'),
-      header('{"v":3,"settings":"[3,\\"test\\"]","format":"mcp","warnings":[3],"tools":[]}'),
+      header('{"v":4,"settings":"[3,\\"test\\"]","format":"mcp","warnings":[],"tools":[["a","d",2,1,1]]}'),
+      header('{"v":4,"settings":"[3,\\"test\\"]","format":"mcp","warnings":[3],"tools":[]}'),
     ]) {
       expect(decodeEntry(bad, file, key)).toBeUndefined();
     }
     // Control: a well-formed header over the same text.
-    expect(decodeEntry(header('{"v":3,"settings":"[3,\\"test\\"]","format":"mcp","warnings":[],"tools":[]}'), file, key)).toEqual({ tools: [], format: 'mcp', warnings: [] });
+    expect(decodeEntry(header('{"v":4,"settings":"[3,\\"test\\"]","format":"mcp","warnings":[],"tools":[]}'), file, key)).toEqual({ tools: [], format: 'mcp', warnings: [] });
     // Made from other settings, or another text (one byte differs, or one more): a miss.
     expect(decodeEntry(good, file, { ...key, settings: '[3,"other"]' })).toBeUndefined();
     expect(decodeEntry(good, file, { ...key, text: `${key.text} ` })).toBeUndefined();
@@ -101,9 +107,9 @@ describe('entries', () => {
     // Through the file cache: the key's file is overwritten with garbage, the load parses again.
     const d = fresh();
     const cache = fileCatalogCache(d, () => 'test');
-    const parsed = loadCatalogFiles([file], { cache });
-    for (const name of readdirSync(d)) writeFileSync(join(d, name), '{"v":1,');
-    expect(snapshot(loadCatalogFiles([file], { cache }))).toEqual(snapshot(parsed));
+    const parsed = loadCached([file], { cache });
+    for (const name of readdirSync(d).filter((x) => x.startsWith('catalog-'))) writeFileSync(join(d, name), '{"v":1,');
+    expect(snapshot(loadCached([file], { cache }))).toEqual(snapshot(parsed));
   });
 
   test('an entry is found by the path as given, the options, the limits and the build; the text must match besides', () => {
@@ -143,20 +149,20 @@ describe('entries', () => {
     const d = fresh();
     const cache = fileCatalogCache(d, () => 'test');
     const file = write('edit.yaml', 'tools:\n  - name: a\n    description: first\n');
-    expect(loadCatalogFiles([file], { cache }).tools[0]!.description).toBe('first');
+    expect(loadCached([file], { cache }).tools[0]!.description).toBe('first');
     // The same length, one byte changed.
     writeFileSync(file, 'tools:\n  - name: a\n    description: fir5t\n');
-    expect(loadCatalogFiles([file], { cache }).tools[0]!.description).toBe('fir5t');
-    expect(loadCatalogFiles([file], { cache }).tools[0]!.description).toBe('fir5t');
-    expect(readdirSync(d)).toHaveLength(1);
+    expect(loadCached([file], { cache }).tools[0]!.description).toBe('fir5t');
+    expect(loadCached([file], { cache }).tools[0]!.description).toBe('fir5t');
+    expect(readdirSync(d).filter((x) => x.startsWith('catalog-'))).toHaveLength(1);
   });
 
   test('a name defined twice across cached files: the same located error, excerpt included, as without the cache', async () => {
     const a = write('dup-a.yaml', 'tools:\n  - name: same\n    description: a\n');
     const b = write('dup-b.yaml', 'tools:\n  - name: other\n    description: b\n  - name: same\n    description: b\n');
     const cache = fileCatalogCache(fresh(), () => 'test');
-    loadCatalogFiles([a], { cache });
-    loadCatalogFiles([b], { cache });
+    loadCached([a], { cache });
+    loadCached([b], { cache });
     const expected = (() => {
       try {
         loadCatalogFiles([a, b]);
@@ -166,7 +172,7 @@ describe('entries', () => {
       throw new Error('no error');
     })() as Error & { excerpt?: unknown; location?: unknown };
     expect(expected.message).toMatch(/duplicate tool name "same"/);
-    for (const attempt of [() => loadCatalogFiles([a, b], { cache }), () => loadCatalogFilesLazily([a, b], { cache })]) {
+    for (const attempt of [() => loadCached([a, b], { cache }), () => loadCatalogFilesLazily([a, b], { cache })]) {
       const err = await (async () => {
         try {
           await attempt();
@@ -182,21 +188,26 @@ describe('entries', () => {
   test('a cache directory that others can write is not used: an entry planted there is not taken', () => {
     const d = fresh();
     const file = write('planted.yaml', 'tools:\n  - name: real\n    description: d\n');
-    loadCatalogFiles([file], { cache: fileCatalogCache(d, () => 'test') });
-    const [entry] = readdirSync(d);
+    loadCached([file], { cache: fileCatalogCache(d, () => 'test') });
+    const [entry] = readdirSync(d).filter((x) => x.startsWith('catalog-'));
     const path = join(d, entry!);
-    writeFileSync(path, readFileSync(path, 'utf8').replace('"real"', '"fake"'));
+    // Edited with its checksum made again (anyone who can write the cache can do that).
+    const [sum, ...rest] = readFileSync(path, 'utf8').split(' ');
+    const edited = rest.join(' ').replace('"real"', '"fake"');
+    const nl = edited.indexOf('\n');
+    expect(sum).toBe(checksum(rest.join(' ').slice(0, rest.join(' ').indexOf('\n'))));
+    writeFileSync(path, `${checksum(edited.slice(0, nl))} ${edited}`);
     // Private: the (edited) entry is what the cache answers — the control.
-    expect(loadCatalogFiles([file], { cache: fileCatalogCache(d, () => 'test') }).tools.map((t) => t.name)).toEqual(['fake']);
+    expect(loadCached([file], { cache: fileCatalogCache(d, () => 'test') }).tools.map((t) => t.name)).toEqual(['fake']);
     chmodSync(d, 0o777);
-    expect(loadCatalogFiles([file], { cache: fileCatalogCache(d, () => 'test') }).tools.map((t) => t.name)).toEqual(['real']);
+    expect(loadCached([file], { cache: fileCatalogCache(d, () => 'test') }).tools.map((t) => t.name)).toEqual(['real']);
     expect(readFileSync(path, 'utf8')).toContain('"fake"'); // and nothing is written there
   });
 
   test('an unwritable cache directory is no error: the catalog loads and nothing is written', () => {
     const blocker = write('not-a-dir', 'x');
     const cache = fileCatalogCache(join(blocker, 'sub'), () => 'test');
-    expect(loadCatalogFiles(['fixtures/catalogs/demo.mcp.json'], { cache }).tools.length).toBe(130);
+    expect(loadCached(['fixtures/catalogs/demo.mcp.json'], { cache }).tools.length).toBe(130);
     expect(readFileSync(blocker, 'utf8')).toBe('x');
   });
 
@@ -205,7 +216,7 @@ describe('entries', () => {
     const cache: CatalogCache = fileCatalogCache(d, () => 'test');
     for (let i = 0; i < MAX_ENTRIES + 5; i++) {
       const f = write(`many-${i}.yaml`, `tools:\n  - name: t${i}\n    description: d\n`);
-      loadCatalogFiles([f], { cache });
+      loadCached([f], { cache });
     }
     expect(readdirSync(d).filter((x) => x.startsWith('catalog-')).length).toBe(MAX_ENTRIES);
     expect(readdirSync(d).some((x) => x.endsWith('.tmp'))).toBe(false);

@@ -8,6 +8,7 @@ import { parseText } from '../../src/formats/parse.js';
 import { loadTranscriptFile, readTranscriptDocument } from '../../src/formats/transcript.js';
 import type { Transcript } from '../../src/formats/types.js';
 import { fixture, inputError } from './helpers.js';
+import { RECORDING_VARIANTS } from '../fixtures/variants.js';
 
 const load = (rel: string, options: Parameters<typeof loadTranscriptFile>[1] = {}): Transcript =>
   loadTranscriptFile(fixture(`transcripts/${rel}`), options);
@@ -209,7 +210,7 @@ describe('server-side tool search', () => {
 describe('format detection and override', () => {
   it('plain role/content lists are Eino; a tool message without tool_name means OpenAI', () => {
     expect(readTranscriptDocument(parseText('x.json', '[{"role":"user","content":"hi"}]')).format).toBe('eino');
-    expect(load('unknown-call-id.openai.json').format).toBe('openai');
+    expect(load('unknown-call-id.openai.json', { lenient: true }).format).toBe('openai');
   });
 
   it('a body with messages and no other evidence is OpenAI; with input, Responses', () => {
@@ -265,8 +266,9 @@ describe('format detection and override', () => {
     expect(inputError(() => readTranscriptDocument(doc, { format: 'anthropic' })).headline).toBe(
       'x.json:2:3: not an anthropic transcript: found an item typed "tool_result" (OpenAI Responses), which anthropic transcripts do not have; the file fits openai-responses (--format openai-responses, or auto)',
     );
-    // Read as Responses (auto), the unknown item type is client input: nothing is lost.
-    expect(readTranscriptDocument(doc).format).toBe('openai-responses');
+    // Read as Responses (auto), the unknown item type is refused, never dropped quietly; --lenient counts it.
+    expect(inputError(() => readTranscriptDocument(doc)).headline).toBe('x.json:2:2: unknown Responses item type "tool_result" (--lenient replays the rest and counts it)');
+    expect(readTranscriptDocument(doc, { lenient: true }).coverage?.unexplained).toEqual([{ location: 'x.json:2:2', message: 'unknown Responses item type "tool_result"' }]);
     // Anthropic response objects are typed "message": read as anthropic, nothing is lost.
     const response = parseText('x.json', '[{"role":"user","content":"hi"},{"id":"msg_1","type":"message","role":"assistant","content":[{"type":"text","text":"hello"}]}]');
     expect(readTranscriptDocument(response, { format: 'anthropic' }).messages[1]).toEqual({ kind: 'blocks', role: 'assistant', blocks: [{ type: 'text', text: 'hello' }] });
@@ -288,16 +290,13 @@ describe('format detection and override', () => {
   it('nothing fits: the error lists the shapes tried', () => {
     const file = fixture('transcripts/unknown-shape.json');
     expect(inputError(() => load('unknown-shape.json')).headline).toBe(
-      `${file}:1:1: no known transcript shape fits (found an object without "messages" or "input"); tried ` +
-        'eino ([{role, content, tool_calls, tool_call_id, tool_name, extra}] or [{role, content_blocks}]), ' +
-        'openai (Chat Completions messages, or {model, messages, tools}), ' +
-        'openai-responses (Responses input items, or {model, input, tools}), ' +
-        'anthropic (Messages API messages, or {system, messages, tools})',
+      `${file}:1:1: no known recording shape fits (found an object with "hello"); tried ` +
+        'claude-code, ai-sdk, openai-agents, langchain, otel, response, call-log, eino, openai, openai-responses, anthropic (see simulate --help, or force one with --format)',
     );
     expect(inputError(() => load('unknown-shape.json', { format: 'anthropic' })).headline).toBe(
       `${file}:1:1: not an anthropic transcript: expected a list of messages or a request body with "messages", found an object without "messages" or "input"`,
     );
-    expect(inputError(() => readTranscriptDocument(parseText('x.json', '42'))).message).toMatch(/^no known transcript shape fits \(found a number\); tried eino/);
+    expect(inputError(() => readTranscriptDocument(parseText('x.json', '42'))).message).toMatch(/^no known recording shape fits \(found a number\); tried claude-code/);
   });
 
   it('"messages" that is not a list', () => {
@@ -313,7 +312,9 @@ describe('a forced format against the fixtures of every other format', () => {
   // error naming what was found and the format that fits, except where the
   // forced reader keeps everything.
   const dir = fileURLToPath(new URL('../../fixtures/transcripts/', import.meta.url));
-  const files = fs.readdirSync(dir).filter((f) => /\.jsonl?$/.test(f)).sort();
+  // The recordings of other tools (issue 12) are checked below.
+  const isRecording = (f: string): boolean => RECORDING_VARIANTS.some(([ext]) => f.endsWith(`.${ext}`)) || /\.(response\.json|claude-code\.jsonl)$/.test(f);
+  const files = fs.readdirSync(dir).filter((f) => /\.jsonl?$/.test(f) && !isRecording(f)).sort();
   const FORMATS = ['eino', 'openai', 'openai-responses', 'anthropic'] as const;
   type F = (typeof FORMATS)[number];
   /**
@@ -343,7 +344,7 @@ describe('a forced format against the fixtures of every other format', () => {
       it(`${f} read as ${forced}`, () => {
         const file = path.join(dir, f);
         const auto = loadTranscriptFile(file);
-        const expected = EXPECT[forced][auto.format];
+        const expected = EXPECT[forced][auto.format as F];
         if (expected === 'refused') {
           const e = inputError(() => loadTranscriptFile(file, { format: forced }));
           expect(e.headline).toMatch(
@@ -373,6 +374,31 @@ describe('a forced format against the fixtures of every other format', () => {
   }
 });
 
+describe('a forced chat format on the recordings of other tools', () => {
+  // Never a silent success: a chat reader forced on a Claude Code log, AI SDK
+  // messages, LangChain dicts, OTel traces or a call log refuses it at a
+  // located position (an unknown key, type or shape), or reads what the file
+  // holds (eino-multi is Eino).
+  const dir = fileURLToPath(new URL('../../fixtures/transcripts/', import.meta.url));
+  const ONE_KIND = ['toolsearch-references.claude-code.jsonl', 'stream-json.claude-code.jsonl', 'chat-completion.response.json', 'responses-response.response.json', 'anthropic-message.response.json'];
+  const files = [
+    ...fs.readdirSync(dir).filter((f) => f.startsWith('keyword-search-then-call.') && RECORDING_VARIANTS.some(([ext, fmt]) => f.endsWith(`.${ext}`) && fmt !== 'eino' && fmt !== 'openai-responses')),
+    ...ONE_KIND,
+  ];
+  it('covers every recording variant but the chat-shaped ones', () => {
+    expect(files).toHaveLength(RECORDING_VARIANTS.length - 2 + ONE_KIND.length);
+  });
+  for (const f of files) {
+    for (const forced of ['eino', 'openai', 'openai-responses', 'anthropic'] as const) {
+      it(`${f} forced as ${forced}: a located error`, () => {
+        const file = path.join(dir, f);
+        const e = inputError(() => loadTranscriptFile(file, { format: forced }));
+        expect(e.headline).toMatch(new RegExp(`^${escapeRe(file)}:\\d+:\\d+: `));
+      });
+    }
+  }
+});
+
 describe('bad transcripts', () => {
   it('an unknown role is an error located at the message', () => {
     const file = fixture('transcripts/unknown-role.json');
@@ -385,17 +411,20 @@ describe('bad transcripts', () => {
     expect(inputError(() => readTranscriptDocument(parseText('x.json', '[{"content": "hi"}]'))).headline).toBe('x.json:1:2: message has no role');
   });
 
-  it('a tool result pointing to an unknown call id is a warning; the load goes on', () => {
+  it('a tool result pointing to an unknown call id is an error; with lenient a warning, and the load goes on', () => {
     const file = fixture('transcripts/unknown-call-id.openai.json');
-    const t = load('unknown-call-id.openai.json');
+    expect(inputError(() => load('unknown-call-id.openai.json')).headline).toBe(
+      `${file}:4:3: tool result for unknown call id "call_404": no earlier tool call has this id (--lenient replays the rest and counts it)`,
+    );
+    const t = load('unknown-call-id.openai.json', { lenient: true });
     expect(t.warnings).toEqual([`${file}:4:3: tool result for unknown call id "call_404"`]);
     expect(t.messages[2]).toEqual({ kind: 'chat', role: 'tool', content: '12:00', toolCallId: 'call_404' });
     expect(t.messages[3]).toEqual({ kind: 'chat', role: 'tool', content: '12:00', toolCallId: 'call_1', toolName: 'get_time' });
     const a = fixture('transcripts/unknown-call-id.anthropic.json');
-    expect(load('unknown-call-id.anthropic.json').warnings).toEqual([`${a}:2:32: tool result for unknown call id "toolu_missing"`]);
+    expect(load('unknown-call-id.anthropic.json', { lenient: true }).warnings).toEqual([`${a}:2:32: tool result for unknown call id "toolu_missing"`]);
     // An empty call id answers no call, in Eino agentic messages as everywhere else.
     const agentic = parseText('x.json', '[{"role": "user", "content_blocks": [{"type": "function_tool_result", "function_tool_result": {"call_id": "", "name": "t"}}]}]');
-    expect(readTranscriptDocument(agentic).warnings).toEqual(['x.json:1:38: tool result for unknown call id ""']);
+    expect(readTranscriptDocument(agentic, { lenient: true }).warnings).toEqual(['x.json:1:38: tool result for unknown call id ""']);
   });
 
   it('more messages than the limit', () => {

@@ -8,6 +8,7 @@
  *   npm run fuzz -- --iterations 20000 --seed 7
  *   npm run fuzz -- --seed 7 --replay-iteration 1234      # one iteration, verbosely
  *   npm run fuzz -- --iterations 300 --seed 1 --mode spawn # `node bin/toolsearch.js` per run
+ *   npm run fuzz -- --iterations 5000 --seed 3 --cache-tamper # damage the cache between runs
  *
  * Options: --iterations N (default 1000), --seed S (default: from the clock,
  * printed), --start K (first iteration, default 0), --mode inproc|spawn
@@ -24,7 +25,11 @@
  * module exporting `main` to run in process, e.g. a snapshot of
  * dist/bundle/main.cjs while others rebuild; overrides --entry), --bin FILE
  * (the same for --mode spawn: a copy of bin/toolsearch.js beside such a
- * snapshot). The summary names what ran (`target`).
+ * snapshot), --cache-tamper (every run uses a cache directory of the
+ * workspace, in process too; before each run its files are damaged — see
+ * tamper.mjs — and a search or select runs twice, with more damage in
+ * between: both must answer exactly alike). The summary names what ran
+ * (`target`) and, with --cache-tamper, how many files were damaged.
  *
  * Deterministic given the seed: iteration K draws from a generator seeded by
  * (seed, K) alone. Exit status: 0 when no run failed, 1 otherwise, 2 on bad
@@ -40,6 +45,7 @@ import { Worker } from 'node:worker_threads';
 import { batchLineCount, classify } from './classify.mjs';
 import { iterationRng } from './rng.mjs';
 import { loadCorpus, planEnv, planIteration, prepareWorkspace } from './scenarios.mjs';
+import { restoreForged, tamperCache } from './tamper.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 let BIN = join(ROOT, 'bin/toolsearch.js');
@@ -54,7 +60,7 @@ function usage(message) {
 }
 
 export function parseOptions(argv) {
-  const o = { iterations: 1000, seed: String(Date.now() % 1_000_000_000), start: 0, mode: 'inproc', workers: 2, timeout: 10, out: join(tmpdir(), 'toolsearch-fuzz-failures'), json: false, keep: false, replay: null, quiet: false, stats: false, planOnly: false };
+  const o = { iterations: 1000, seed: String(Date.now() % 1_000_000_000), start: 0, mode: 'inproc', workers: 2, timeout: 10, out: join(tmpdir(), 'toolsearch-fuzz-failures'), json: false, keep: false, replay: null, quiet: false, stats: false, planOnly: false, cacheTamper: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => {
@@ -80,6 +86,7 @@ export function parseOptions(argv) {
       case '--quiet': o.quiet = true; break;
       case '--stats': o.stats = true; break;
       case '--plan-only': o.planOnly = true; break;
+      case '--cache-tamper': o.cacheTamper = true; break;
       case '--main': o.main = value(); break;
       case '--entry': o.entry = value(); if (!Object.hasOwn(ENTRIES, o.entry)) usage('--entry: bundle or tsc'); break;
       case '--bin': o.bin = value(); break;
@@ -176,7 +183,7 @@ class InProcPool {
         worker.on('message', onMessage);
         worker.once('error', onError);
         worker.once('exit', onExit);
-        worker.postMessage({ id, argv: job.argv, stdin: job.stdin ?? null, env: job.env, tty: job.tty });
+        worker.postMessage({ id, argv: job.argv, stdin: job.stdin ?? null, env: job.env, tty: job.tty, fileCache: job.fileCache === true });
       });
       if (slot.leak) {
         result.crash ??= `wrote to the process's own streams: ${JSON.stringify(slot.leak.slice(0, 300))}`;
@@ -283,23 +290,53 @@ function outFileState(path, existedBefore) {
   return { exists, existedBefore, text: exists ? readFileSync(path, 'utf8') : '', leftovers };
 }
 
+/** Commands whose answer depends on their inputs alone: with --cache-tamper, run twice and compared. */
+const REPEATABLE = new Set(['search', 'select']);
+
 /** Plans and runs one iteration; returns `{plan, runs: [{run, result, verdict}]}`. */
-async function runIteration(state, pool, iteration) {
+async function runIteration(state, pool, iteration, cacheDir = state.cacheDir) {
   const rng = iterationRng(state.seed, iteration);
   const plan = planIteration(rng, iteration, state);
-  const { env, tty, color } = planEnv(rng);
+  const planned = planEnv(rng);
+  const { tty, color } = planned;
+  // Tampering draws from a generator of its own: the plan of an iteration stays that of the seed alone.
+  const trng = cacheDir ? iterationRng(`${state.seed}:cache`, iteration) : null;
+  const env = cacheDir ? { ...planned.env, TOOLSEARCH_CACHE_DIR: cacheDir } : planned.env;
   if (plan.inputPath) writeFileSync(plan.inputPath, plan.bytes);
   const outcomes = [];
+  // Damage before a run; a well-formed forged entry (only the cache's owner can make one) is put back
+  // after that run, and the answer of such a run is not compared.
+  const tamper = () => {
+    const t = tamperCache(cacheDir, trng, state.checksum);
+    state.tampered += t.done.length;
+    return t;
+  };
   try {
     for (const run of plan.runs) {
+      const t1 = trng ? tamper() : { done: [], forged: [] };
       const before = plan.inputPath && !run.writesInput ? sha(plan.inputPath) : null;
       const existedBefore = run.outFile ? existsSync(run.outFile) : false;
       const stdinBytes = run.stdinFile ? (run.batchBytes ?? readFileSync(run.stdinFile)) : null;
       if (run.output === 'jsonl') run.batchLines = batchLineCount(run.batchBytes ?? readFileSync(run.batchFile));
-      const result = await pool.run({ argv: run.argv, env, tty, stdin: stdinBytes });
+      const job = { argv: run.argv, env, tty, stdin: stdinBytes, fileCache: trng !== null };
+      const result = await pool.run(job);
+      restoreForged(t1.forged);
       if (before !== null) result.inputChanged = sha(plan.inputPath) !== before;
       if (run.outFile) result.outFile = outFileState(run.outFile, existedBefore);
-      outcomes.push({ run, result, verdict: classify({ ...run, color }, result) });
+      const verdict = classify({ ...run, color }, result);
+      outcomes.push({ run, result, verdict, tampered: t1.done });
+      if (trng && REPEATABLE.has(run.argv[0]) && verdict.verdict !== 'failure') {
+        // Damaged again, the same command must answer exactly alike: a cache is only ever a miss.
+        const t2 = tamper();
+        const second = await pool.run(job);
+        restoreForged(t2.forged);
+        let v = classify({ ...run, color }, second);
+        const comparable = t1.forged.length === 0 && t2.forged.length === 0;
+        if (comparable && v.verdict !== 'failure' && (second.code !== result.code || second.stdout !== result.stdout || second.stderr !== result.stderr)) {
+          v = { verdict: 'failure', reason: `the answer changed after the cache was damaged (${t2.done.join('; ') || 'nothing damaged'}): exit ${result.code} → ${second.code}` };
+        }
+        outcomes.push({ run, result: second, verdict: v, tampered: t2.done });
+      }
     }
   } finally {
     if (!state.keepInputs) {
@@ -326,7 +363,7 @@ function saveFailure(state, iteration, res) {
         mutators: res.plan.applied,
         env: res.env,
         tty: res.tty,
-        runs: res.outcomes.map((o) => ({ argv: o.run.argv, verdict: o.verdict, code: o.result.code, stdout: o.result.stdout.slice(0, 20_000), stderr: o.result.stderr.slice(0, 20_000), crash: o.result.crash })),
+        runs: res.outcomes.map((o) => ({ argv: o.run.argv, tampered: o.tampered, verdict: o.verdict, code: o.result.code, stdout: o.result.stdout.slice(0, 20_000), stderr: o.result.stderr.slice(0, 20_000), crash: o.result.crash })),
       },
       null,
       2,
@@ -347,8 +384,12 @@ export async function runFuzz(options) {
   const fixturesDir = join(ROOT, 'fixtures');
   const { corpus } = loadCorpus(fixturesDir);
   prepareWorkspace(ws, fixturesDir, corpus);
-  const state = { seed: o.seed, ws, corpus, out: o.out, keepInputs: o.replay !== null };
-  const summary = { seed: o.seed, mode: o.mode, target: relative(ROOT, target).startsWith('..') ? target : relative(ROOT, target), iterations: 0, runs: 0, results: 0, errors: 0, failures: 0, durationMs: 0, byCommand: {}, errorKinds: {}, failed: [] };
+  const state = { seed: o.seed, ws, corpus, out: o.out, keepInputs: o.replay !== null, cacheDir: null, checksum: null, tampered: 0 };
+  if (o.cacheTamper) {
+    state.cacheDir = join(ws, 'cache');
+    state.checksum = (await import(join(ROOT, 'dist/formats/catalog-cache.js'))).checksum ?? null;
+  }
+  const summary = { seed: o.seed, mode: o.mode, cacheTamper: o.cacheTamper, tampered: 0, target: relative(ROOT, target).startsWith('..') ? target : relative(ROOT, target), iterations: 0, runs: 0, results: 0, errors: 0, failures: 0, durationMs: 0, byCommand: {}, errorKinds: {}, failed: [] };
   // Interrupted: remove the workspace (and the workers end with the process).
   const onSignal = (signal) => {
     if (!o.keep) rmSync(ws, { recursive: true, force: true });
@@ -378,7 +419,8 @@ export async function runFuzz(options) {
       const res = await runIteration(state, pool, o.replay);
       const dir = saveFailure(state, o.replay, res);
       log(`iteration ${o.replay} (seed ${o.seed}): ${res.plan.kind} from ${res.plan.seed ?? '-'}; mutators ${res.plan.applied.join(', ') || '-'}\n`);
-      for (const { run, result, verdict } of res.outcomes) {
+      for (const { run, result, verdict, tampered } of res.outcomes) {
+        if (tampered?.length) log(`\ncache damaged: ${tampered.join('; ')}`);
         log(`\n$ toolsearch ${run.argv.map((a) => JSON.stringify(a)).join(' ')}\n`);
         log(`exit ${result.code}${result.timedOut ? ' (timeout)' : ''} → ${verdict.verdict}: ${verdict.reason}\n`);
         log(`stdout: ${JSON.stringify(result.stdout.slice(0, 4000))}\nstderr: ${JSON.stringify(result.stderr.slice(0, 4000))}\n`);
@@ -393,10 +435,13 @@ export async function runFuzz(options) {
     let next = o.start;
     const end = o.start + o.iterations;
     let lastReport = Date.now();
-    const drive = async () => {
+    // With --cache-tamper each driver has a cache of its own: a forged entry put back after its run is
+    // never read by another driver's run meanwhile.
+    const drive = async (k) => {
+      const cacheDir = state.cacheDir ? join(state.cacheDir, `driver-${k}`) : null;
       while (next < end) {
         const iteration = next++;
-        const res = await runIteration(state, pool, iteration);
+        const res = await runIteration(state, pool, iteration, cacheDir);
         summary.iterations++;
         let failed = false;
         for (const { run, verdict } of res.outcomes) {
@@ -428,10 +473,11 @@ export async function runFuzz(options) {
         }
       }
     };
-    await Promise.all(Array.from({ length: o.workers }, drive));
+    await Promise.all(Array.from({ length: o.workers }, (_, k) => drive(k)));
   } finally {
     await pool.close();
     summary.durationMs = Date.now() - t0;
+    summary.tampered = state.tampered;
     // Input files are never written: every fixture copy is as it was.
     const after = treeHashes(join(ws, 'fixtures'));
     const changed = [...fixturesBefore].filter(([k, v]) => after.get(k) !== v).map(([k]) => k);
@@ -449,7 +495,7 @@ export async function runFuzz(options) {
 
 function printSummary(s, o) {
   const lines = [
-    `fuzz: seed ${s.seed}, mode ${s.mode} (${s.target}): ${s.iterations} iterations, ${s.runs} runs in ${(s.durationMs / 1000).toFixed(1)} s`,
+    `fuzz: seed ${s.seed}, mode ${s.mode} (${s.target})${s.cacheTamper ? `, cache tampering (${s.tampered} files damaged)` : ''}: ${s.iterations} iterations, ${s.runs} runs in ${(s.durationMs / 1000).toFixed(1)} s`,
     `  clean results ${s.results}, clean errors ${s.errors}, failures ${s.failures}`,
     ...Object.entries(s.byCommand)
       .sort()

@@ -19,6 +19,8 @@ parentPort.on('message', async (msg) => {
     stderr: { write: (c) => ((stderr += text(c)), true), isTTY: msg.tty, columns: msg.tty ? 80 : undefined },
     stdin: Readable.from(msg.stdin ? [Buffer.from(msg.stdin)] : []),
     env: msg.env,
+    // --cache-tamper: the loaded-catalog cache of env.TOOLSEARCH_CACHE_DIR, as a process of its own has.
+    fileCache: msg.fileCache === true,
   };
   try {
     const code = await main(msg.argv, io);

@@ -69,6 +69,16 @@ describe('fuzz (short deterministic pass)', () => {
     expect(r.code).toBe(0);
   }, 60_000);
 
+  it(`--cache-tamper: 40 iterations with seed ${SEED}, the cache damaged between runs; a search or select answers alike before and after`, async () => {
+    const r = await fuzz(['--cache-tamper', '--iterations', '40', '--seed', SEED, '--json', '--quiet', '--timeout', '30']);
+    const summary = JSON.parse(r.stdout.trim().split('\n').pop()!) as Summary & { cacheTamper: boolean; tampered: number };
+    expect(summary.failed, r.stdout).toEqual([]);
+    expect(summary.cacheTamper).toBe(true);
+    expect(summary.tampered).toBeGreaterThan(10); // the damage happened
+    expect(summary.results + summary.errors).toBe(summary.runs);
+    expect(r.code).toBe(0);
+  }, 120_000);
+
   it('picks the in-process entry: the bundle by default, the tsc output with --entry tsc', async () => {
     const bad = await fuzz(['--entry', 'nope']);
     expect(bad.code).toBe(2);

@@ -96,9 +96,9 @@ describe('loadCatalogSpecs', () => {
     const catalog = await loadCatalogSpec(`mcp:${q(process.execPath)} ${q(EVERYTHING)} stdio`);
     const names = catalog.tools.map((t) => t.name);
     expect(names.length).toBeGreaterThanOrEqual(10);
-    expect(names).toContain('mcp__mcp-servers_everything__echo');
-    expect(names).toContain('mcp__mcp-servers_everything__get-sum');
-    const echo = catalog.tools.find((t) => t.name === 'mcp__mcp-servers_everything__echo')!;
+    expect(names).toContain('mcp__mcp_servers_everything__echo');
+    expect(names).toContain('mcp__mcp_servers_everything__get-sum');
+    const echo = catalog.tools.find((t) => t.name === 'mcp__mcp_servers_everything__echo')!;
     expect(echo.description).toBe('Echoes back the input string');
     expect(echo.parameters).toMatchObject({ type: 'object', properties: { message: { type: 'string' } }, required: ['message'] });
   });

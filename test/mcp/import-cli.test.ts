@@ -127,7 +127,7 @@ describe('toolsearch import', () => {
   it('reports usage errors', async () => {
     const none = await run(['import']);
     expect(none.code).toBe(2);
-    expect(none.stderr).toBe('error: give at least one server: --mcp "<command line>" or --mcp-url <url>\n');
+    expect(none.stderr).toBe('error: give at least one server: --mcp "<command line>", --mcp-url <url> or --config <file>\n');
     const early = await run(['import', '--name', 'x', '--mcp', 'a']);
     expect(early.code).toBe(2);
     expect(early.stderr).toMatch(/--name names the server given before it/);

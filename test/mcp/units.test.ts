@@ -27,7 +27,8 @@ describe('splitCommandLine', () => {
 
 describe('names', () => {
   it.each([
-    ['mcp-servers/everything', 'mcp-servers_everything'],
+    ['mcp-servers/everything', 'mcp_servers_everything'], // no '-': lint flags a separator the reference does not split on
+    ['my-server.v2', 'my_server_v2'],
     ['Test Server!', 'test_server'],
     ['GitHub', 'github'],
     ['a__b', 'a_b'], // `__` only separates the parts of a tool name

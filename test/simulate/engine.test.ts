@@ -360,3 +360,34 @@ describe('simulate', () => {
   });
 });
 
+
+describe('simulate() is a fold of per-call steps', () => {
+  it('folding simulateCallStep over the calls by hand gives the same turns and findings', async () => {
+    const { AgentRun } = await import('../../src/core/run.js');
+    const { createMiddleware } = await import('../../src/core/middleware.js');
+    const { simulateCallStep, simulationContext, initialState } = await import('../../src/simulate/engine.js');
+    const t = transcript([
+      sys('s'),
+      user('post to slack'),
+      call('c0', 'mcp__github__create_issue', {}),
+      result('c0', 'mcp__github__create_issue', 'no'),
+      call('c1', 'tool_search', { query: 'slack' }),
+      searched('c1', 'slack'),
+      call('c2', 'tool_search', { query: 'select:mcp__slack__send_message' }),
+      searched('c2', 'select:mcp__slack__send_message'),
+      say('done'),
+    ]);
+    const options = { transcript: t, catalog, mode: 'default' as const, replay: false };
+    const expected = simulate(options);
+    const tools = { staticTools: catalogTools.filter((x) => x.static), dynamicTools: catalogTools.filter((x) => !x.static), source: 'x' };
+    const ctx = simulationContext(options, tools);
+    const run = new AgentRun(createMiddleware({ dynamicTools: tools.dynamicTools, mode: 'default' }), tools.staticTools);
+    const state = modelCalls(t.messages).reduce(
+      (s, span) => simulateCallStep(ctx, s, { span, view: run.modelCall(span.newMessages) }),
+      initialState(),
+    );
+    expect(state.turns).toEqual(expected.turns);
+    expect(state.violations).toEqual(expected.violations);
+    expect(state.violations.map((v) => v.kind)).toEqual(['not-loaded', 'redundant-select']);
+  });
+});

@@ -12,7 +12,8 @@ import { loadTranscriptFile } from '../../src/formats/transcript.js';
 import type { Catalog } from '../../src/formats/types.js';
 import { simulate } from '../../src/simulate/engine.js';
 import type { SimulationReport } from '../../src/simulate/report.js';
-import { TRANSCRIPT_VARIANTS } from '../fixtures/variants.js';
+import type { Transcript } from '../../src/formats/types.js';
+import { RECORDING_VARIANTS, TRANSCRIPT_VARIANTS } from '../fixtures/variants.js';
 
 const dir = fileURLToPath(new URL('../../fixtures/transcripts/', import.meta.url));
 const demo = loadCatalogFiles([fileURLToPath(new URL('../../fixtures/catalogs/demo.yaml', import.meta.url))]);
@@ -100,6 +101,31 @@ describe('the same conversation in all five transcript formats', () => {
         for (const r of reports.slice(1)) expect(comparable(r), r.transcript.file).toEqual(first);
         // Request bodies carry the demo catalog themselves: the same simulation without -c.
         for (const [ext] of TRANSCRIPT_VARIANTS.slice(2)) expect(comparable(run(`${scenario}.${ext}`, null, mode)), ext).toEqual(first);
+      });
+    }
+
+    for (const mode of ['default', 'native'] as const) {
+      it(`${scenario}: identical turns in every recording format (${mode} mode)`, () => {
+        const eino = loadTranscriptFile(`${dir}${scenario}.json`);
+        const withSystem = comparable(simulate({ transcript: eino, catalog: demo, mode, replay: true }));
+        // Claude Code logs no system prompt: its baseline is the Eino conversation without it.
+        const keep = eino.messages.map((m) => m.role !== 'system');
+        const noSystem: Transcript = { ...eino, messages: eino.messages.filter((_, i) => keep[i]), locations: eino.locations.filter((_, i) => keep[i]) };
+        const withoutSystem = comparable(simulate({ transcript: noSystem, catalog: demo, mode, replay: true }));
+        for (const [ext, format, how] of RECORDING_VARIANTS) {
+          const r = run(`${scenario}.${ext}`, demo, mode);
+          expect(r.transcript.format, ext).toBe(format);
+          expect(r.coverage?.unexplained, ext).toEqual([]);
+          expect(r.coverage?.unpaired, ext).toEqual([]);
+          const want = how.noSystem ? withoutSystem : withSystem;
+          if (how.sentTools && mode === 'native') {
+            // The calls sent what the reference offers in default mode: model-native mode differs at every call.
+            const sent = r.violations.filter((v) => v.kind === 'sent-differs');
+            expect(sent.map((v) => v.call), ext).toEqual(r.turns.map((t) => t.call));
+            const rest = { ...r, violations: r.violations.filter((v) => v.kind !== 'sent-differs'), summary: { ...r.summary, warnings: r.summary.warnings - sent.length } };
+            expect(comparable(rest), ext).toEqual(want);
+          } else expect(comparable(r), ext).toEqual(want);
+        }
       });
     }
 

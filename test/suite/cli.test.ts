@@ -29,9 +29,14 @@ describe.concurrent('toolsearch test', () => {
     expect(r.code).toBe(1);
   });
 
-  it('exit 2 for an invalid suite, with file:line:column and the caret', async ({ expect }) => {
+  it('exit 2 for an invalid suite, with file:line:column and the caret, after the other suites ran', async ({ expect }) => {
     const r = await run(['test', 'fixtures/suites/demo.yaml', 'fixtures/suites/invalid/unknown-key.yaml']);
-    expect(r.stdout).toBe('');
+    expect(lines(r.stdout).slice(-4)).toEqual([
+      'fixtures/suites/invalid/unknown-key.yaml invalid suite, not run:',
+      '  ✗ fixtures/suites/invalid/unknown-key.yaml:5:5: unknown key "include" in a search case "a typo in an expectation" (did you mean "includes"?)',
+      '',
+      '13 passed, 0 failed, 1 skipped, 1 invalid suite',
+    ]);
     expect(lines(r.stderr)).toEqual([
       'error: fixtures/suites/invalid/unknown-key.yaml:5:5: unknown key "include" in a search case "a typo in an expectation" (did you mean "includes"?)',
       '      include: [mcp__github__create_issue]',
@@ -70,7 +75,9 @@ describe.concurrent('toolsearch test', () => {
     expect(r.code).toBe(1);
     expect(lines(r.stdout).at(-1)).toBe('1 passed, 9 failed, 1 skipped');
     const root = parseXml(readFileSync(out, 'utf8'));
-    expect(root.attrs).toMatchObject({ tests: '11', failures: '9', skipped: '1' });
+    // (the Jenkins schema has no `skipped` on <testsuites>: it is on the <testsuite>)
+    expect(root.attrs).toMatchObject({ tests: '11', failures: '9', errors: '0' });
+    expect(root.attrs.skipped).toBeUndefined();
     expect(readdirSync(dir)).toEqual(['junit.xml']);
   });
 
@@ -88,10 +95,17 @@ describe.concurrent('toolsearch test', () => {
     expect(readdirSync(dir)).toEqual(['junit.xml']);
   });
 
-  it('--output into a directory that does not exist is exit 2', async ({ expect }) => {
-    const r = await runIn(['test', 'fixtures/suites/select.json', '--reporter', 'junit', '--output', '/nonexistent-dir/junit.xml']);
-    expect(r.stderr).toBe('error: /nonexistent-dir/junit.xml: cannot write file: its directory does not exist\n');
-    expect(r.code).toBe(2);
+  it('--output creates the directories it needs; a path through a file is exit 2', async ({ expect }) => {
+    const dir = mkdtempSync(join(tmpdir(), 'toolsearch-outdir-'));
+    const out = join(dir, 'reports', 'ci', 'junit.xml');
+    const r = await run(['test', 'fixtures/suites/select.json', '--reporter', 'junit', '--output', out]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(readFileSync(out, 'utf8')).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="toolsearch" tests="3" failures="0" errors="0" time="/);
+    writeFileSync(join(dir, 'file'), '');
+    const bad = await run(['test', 'fixtures/suites/select.json', '--reporter', 'junit', '--output', join(dir, 'file', 'junit.xml')]);
+    expect(bad.stderr).toBe(`error: ${join(dir, 'file', 'junit.xml')}: cannot write file: ENOTDIR\n`);
+    expect(bad.code).toBe(2);
   });
 
   it('--update rewrites the recorded cases, then the suite passes', async ({ expect }) => {

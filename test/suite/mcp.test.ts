@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
 import { liveChildren } from '../../src/mcp/children.js';
-import { loadSuite, runSuites, runSuitesAsync } from '../../src/suite/run.js';
+import { loadSuite, runSuites, runSuitesAsync, type TestRun } from '../../src/suite/run.js';
 import { run } from '../cli/helpers.js';
 import { q, serverCommand } from '../mcp/helpers.js';
 
@@ -23,9 +23,16 @@ function suiteFile(name: string, text: string): string {
   return file;
 }
 
-async function rejection(p: Promise<unknown>): Promise<InputError> {
+/** The first errored suite of the report (an invalid suite does not stop a run), or what the run threw. */
+function suiteError(run: TestRun): InputError | null {
+  const e = run.report.suites.find((x) => x.error !== null)?.error;
+  return e ? new InputError(e.message, e.location, e.excerpt ?? undefined) : null;
+}
+
+async function rejection(p: Promise<TestRun>): Promise<InputError> {
   try {
-    await p;
+    const e = suiteError(await p);
+    if (e) return e;
   } catch (err) {
     expect(err).toBeInstanceOf(InputError);
     return err as InputError;
@@ -43,17 +50,17 @@ catalog: ${JSON.stringify(spec)}
 cases:
   - name: echo is found
     query: echo
-    first: mcp__mcp-servers_everything__echo
+    first: mcp__mcp_servers_everything__echo
   - name: get-sum adds numbers
     query: sum
-    includes: [mcp__mcp-servers_everything__get-sum]
+    includes: [mcp__mcp_servers_everything__get-sum]
   - name: select loads the echo tool
-    select: [mcp__mcp-servers_everything__echo]
-    exact: [mcp__mcp-servers_everything__echo]
+    select: [mcp__mcp_servers_everything__echo]
+    exact: [mcp__mcp_servers_everything__echo]
 `,
     );
     expect(loadSuite(file).suite.catalog!.files).toEqual([spec]); // kept as written, not resolved against the suite's directory
-    const r = await runSuitesAsync([file], { mcpTimeoutMs: 20_000 });
+    const r = (await runSuitesAsync([file], { mcpTimeoutMs: 20_000 })).report;
     expect(r.suites[0]!.catalog).toBe(spec);
     expect(r.suites[0]!.cases.map((c) => [c.name, c.status])).toEqual([
       ['echo is found', 'passed'],
@@ -82,7 +89,7 @@ cases:
 `;
     writeFileSync(join(dir, 'ok.yaml'), head);
     writeFileSync(file, `${head}  - name: a name the server does not have\n    query: issue\n    includes: [mcp__gh__create_isue]\n`);
-    const ok = await runSuitesAsync([file.replace('suite.yaml', 'ok.yaml')]);
+    const ok = (await runSuitesAsync([file.replace('suite.yaml', 'ok.yaml')])).report;
     expect(ok.suites[0]!.cases.map((c) => [c.name, c.status])).toEqual([
       ["the server's tool", 'passed'],
       ["the file's tool", 'passed'],
@@ -104,12 +111,12 @@ cases:
 
   it('runSuites (synchronous) says where a live catalog is read', () => {
     const file = suiteFile('sync', `catalog: "mcp:cat"\ncases:\n  - {name: x, query: a, none: true}\n`);
-    expect(() => runSuites([file])).toThrow('cannot load the catalog: a live MCP server (mcp:) is read by runSuitesAsync, not runSuites');
+    expect(suiteError(runSuites([file]))?.message).toBe('cannot load the catalog: a live MCP server (mcp:) is read by runSuitesAsync, not runSuites');
   });
 
   it('the CLI: toolsearch test runs such a suite; --mcp-timeout is checked', async () => {
     const spec = `mcp:${q(process.execPath)} ${q(EVERYTHING)} stdio`;
-    const file = suiteFile('cli', `catalog: ${JSON.stringify(spec)}\ncases:\n  - name: echo is found\n    query: echo\n    first: mcp__mcp-servers_everything__echo\n`);
+    const file = suiteFile('cli', `catalog: ${JSON.stringify(spec)}\ncases:\n  - name: echo is found\n    query: echo\n    first: mcp__mcp_servers_everything__echo\n`);
     const ok = await run(['test', file]);
     expect([ok.code, ok.stdout.trim().split('\n').at(-1), ok.stderr]).toEqual([0, '1 passed, 0 failed', '']);
     const bad = await run(['test', file, '--mcp-timeout', '0']);

@@ -6,9 +6,13 @@ import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
 import { loadSuite, runSuites } from '../../src/suite/run.js';
 
+/** The error `fn` throws, or the first errored suite of the report it returns (an invalid suite does not stop a run). */
 function errorOf(fn: () => unknown): InputError {
   try {
-    fn();
+    type Errored = { suites?: ReadonlyArray<{ error: { message: string; location: { file: string; line: number; column: number }; excerpt: string | null } | null }> };
+    const r = fn() as (Errored & { report?: Errored }) | undefined;
+    const e = (r?.report ?? r)?.suites?.find((s) => s.error !== null)?.error;
+    if (e) return new InputError(e.message, e.location, e.excerpt ?? undefined);
   } catch (e) {
     if (e instanceof InputError) return e;
     throw e;

@@ -11,7 +11,7 @@ const byName = (r: TestReport, name: string): CaseResult => {
 
 describe('the shipped suites pass', () => {
   it('demo.yaml, conversations.yaml and select.json', () => {
-    const r = runSuites(['fixtures/suites/demo.yaml', 'fixtures/suites/conversations.yaml', 'fixtures/suites/select.json']);
+    const r = runSuites(['fixtures/suites/demo.yaml', 'fixtures/suites/conversations.yaml', 'fixtures/suites/select.json']).report;
     expect(r.summary).toMatchObject({ total: 23, passed: 22, failed: 0, skipped: 1, updated: 0 });
     expect(r.suites.map((s) => [s.file, s.catalog, s.updated])).toEqual([
       ['fixtures/suites/demo.yaml', 'fixtures/catalogs/demo.yaml', false],
@@ -21,7 +21,7 @@ describe('the shipped suites pass', () => {
   });
 
   it('records what each case got', () => {
-    const r = runSuites(['fixtures/suites/demo.yaml', 'fixtures/suites/conversations.yaml']);
+    const r = runSuites(['fixtures/suites/demo.yaml', 'fixtures/suites/conversations.yaml']).report;
     expect(byName(r, 'max_results limits the result').got).toEqual({
       mode: 'keyword',
       query: 'read file',
@@ -40,7 +40,7 @@ describe('the shipped suites pass', () => {
 });
 
 describe('failures: expected vs. got', () => {
-  const r = runSuites(['fixtures/suites/failing/search-failures.yaml']);
+  const r = runSuites(['fixtures/suites/failing/search-failures.yaml']).report;
 
   it('counts passed, failed and skipped', () => {
     expect(r.summary).toMatchObject({ total: 11, passed: 1, failed: 9, skipped: 1 });
@@ -113,7 +113,7 @@ cases:
     visible_at: {call: 99, includes: [tool_search]}
 `,
     );
-    const r = runSuites([f]);
+    const r = runSuites([f]).report;
     const stale = r.suites[0]!.cases[0]!;
     expect(stale.status).toBe('failed');
     expect(stale.failures[0]!.message).toBe('2 recorded tool_search results differ from a fresh search');
@@ -147,7 +147,7 @@ cases:
     exact: [constructor, toString]
 `,
     );
-    const r = runSuites([f]);
+    const r = runSuites([f]).report;
     expect(r.suites[0]!.cases.map((c) => [c.name, c.status])).toEqual([
       ['__proto__', 'failed'],
       ['constructor', 'passed'],

@@ -3,6 +3,7 @@ import { copyFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { writeFileAtomic } from '../../src/report/atomic.js';
 import { runSuites } from '../../src/suite/run.js';
 import { applyExactUpdates } from '../../src/suite/update.js';
 
@@ -110,7 +111,7 @@ describe('test --update through the runner', () => {
     ].join('\n');
     writeFileSync(file, original);
 
-    const before = runSuites([file]);
+    const before = runSuites([file]).report;
     expect(before.suites[0]!.cases.map((c) => [c.status, c.failures.map((f) => f.expectation)])).toEqual([
       ['failed', ['exact']],
       ['failed', ['exact']],
@@ -118,7 +119,12 @@ describe('test --update through the runner', () => {
     ]);
     expect(readFileSync(file, 'utf8')).toBe(original);
 
-    const upd = runSuites([file], { update: true });
+    const run = runSuites([file], { update: true });
+    const upd = run.report;
+    // The engine writes nothing: it returns the new text, which the CLI writes (writeFileAtomic).
+    expect(readFileSync(file, 'utf8')).toBe(original);
+    expect(run.rewrites.map((r) => r.file)).toEqual([file]);
+    for (const r of run.rewrites) writeFileAtomic(r.file, r.text);
     expect(upd.summary).toMatchObject({ passed: 2, failed: 1, updated: 2 });
     expect(upd.suites[0]!.updated).toBe(true);
     expect(upd.suites[0]!.cases.map((c) => c.updated)).toEqual([true, false, true]);
@@ -131,7 +137,9 @@ describe('test --update through the runner', () => {
     expect(readdirSync(dir).sort()).toEqual(['demo.yaml', 'suite.yaml']);
 
     // A second update changes nothing.
-    const again = runSuites([file], { update: true });
+    const twice = runSuites([file], { update: true });
+    expect(twice.rewrites).toEqual([]);
+    const again = twice.report;
     expect(again.summary.updated).toBe(0);
     expect(again.suites[0]!.updated).toBe(false);
   });

@@ -448,6 +448,261 @@ function toAnthropic(msgs, { textBlocks = false } = {}) {
   return { model: 'claude-sonnet-4-5', max_tokens: 4096, system, messages, tools: anthropicTools() };
 }
 
+
+// ---------------------------------------------------------------------------
+// Recording formats (issue 12): the same conversation as each tool records it
+// ---------------------------------------------------------------------------
+
+/** Groups the neutral messages into model calls: the messages before each assistant message, and that message. */
+function modelCallsOf(msgs) {
+  const calls = [];
+  let from = 0;
+  msgs.forEach((m, i) => {
+    if (m.role !== 'assistant') return;
+    calls.push({ input: msgs.slice(0, i), output: m });
+    from = i + 1;
+  });
+  return calls;
+}
+
+const uuid = (n) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+
+/**
+ * Claude Code session log (~/.claude/projects/<project>/<session>.jsonl).
+ * No system prompt is logged. The search tool is Claude Code's `ToolSearch`;
+ * every model response is written one line per content block (a thinking
+ * block, then the tool_use), the lines sharing message.id. A summary line
+ * and a file-history snapshot are not conversation.
+ */
+function toClaudeCode(msgs) {
+  const sessionId = '5f0c2d9e-1b7a-4c3e-9d21-6a8b4e0f7c13';
+  const lines = [{ type: 'summary', summary: 'Atlas: Slack, GitHub and calendar chores', leafUuid: uuid(999) }];
+  let n = 0;
+  let parent = null;
+  let msgN = 0;
+  const base = () => ({ parentUuid: parent, isSidechain: false, userType: 'external', cwd: '/home/dev/src/shop', sessionId, version: '2.0.14', gitBranch: 'main' });
+  const ts = () => `2025-06-03T08:${String(10 + Math.floor(n / 60)).padStart(2, '0')}:${String(n % 60).padStart(2, '0')}.000Z`;
+  const push = (o) => {
+    n++;
+    const line = { ...base(), ...o, uuid: uuid(n), timestamp: ts() };
+    lines.push(line);
+    parent = line.uuid;
+  };
+  const rename = (name) => (name === core.TOOL_SEARCH_NAME ? 'ToolSearch' : name);
+  for (const m of msgs) {
+    if (m.role === 'system') continue;
+    if (m.role === 'user') {
+      push({ type: 'user', message: { role: 'user', content: m.content } });
+      lines.push({ type: 'file-history-snapshot', messageId: uuid(n), snapshot: { messageId: uuid(n), trackedFileBackups: {}, timestamp: ts() }, isSnapshotUpdate: false });
+    } else if (m.role === 'tool') {
+      push({
+        type: 'user',
+        message: { role: 'user', content: [{ tool_use_id: m.toolCallId, type: 'tool_result', content: m.content }] },
+        toolUseResult: m.content,
+      });
+    } else {
+      const id = `msg_01ATLAS${String(++msgN).padStart(4, '0')}`;
+      const msg = (content) => ({ id, type: 'message', role: 'assistant', model: 'claude-sonnet-4-5-20250929', content, stop_reason: null, stop_sequence: null, usage: { input_tokens: 12, output_tokens: 40 } });
+      if (m.toolCalls) {
+        push({ type: 'assistant', requestId: `req_${id}`, message: msg([{ type: 'thinking', thinking: 'Which tool fits this step?', signature: 'c2ln' }]) });
+        for (const c of m.toolCalls) push({ type: 'assistant', requestId: `req_${id}`, message: msg([{ type: 'tool_use', id: c.id, name: rename(c.name), input: JSON.parse(c.arguments) }]) });
+      } else push({ type: 'assistant', requestId: `req_${id}`, message: msg([{ type: 'text', text: m.content }]) });
+    }
+  }
+  return lines;
+}
+
+/** Vercel AI SDK ModelMessage[] (v5/v6). */
+function toAiSdkModel(msgs) {
+  return msgs.map((m) => {
+    if (m.role === 'tool') return { role: 'tool', content: [{ type: 'tool-result', toolCallId: m.toolCallId, toolName: m.toolName, output: { type: 'text', value: m.content } }] };
+    if (m.toolCalls) return { role: 'assistant', content: m.toolCalls.map((c) => ({ type: 'tool-call', toolCallId: c.id, toolName: c.name, input: JSON.parse(c.arguments) })) };
+    if (m.role === 'assistant') return { role: 'assistant', content: [{ type: 'text', text: m.content }] };
+    return { role: m.role, content: m.content };
+  });
+}
+
+/** Vercel AI SDK UIMessage[]: an assistant turn is one UIMessage, a step-start before each model call's parts. */
+function toAiSdkUi(msgs) {
+  const out = [];
+  let k = 0;
+  let turn = null;
+  for (const m of msgs) {
+    if (m.role === 'system' || m.role === 'user') {
+      turn = null;
+      out.push({ id: `msg-${++k}`, role: m.role, parts: [{ type: 'text', text: m.content }] });
+    } else if (m.role === 'assistant') {
+      if (!turn) {
+        turn = { id: `msg-${++k}`, role: 'assistant', parts: [] };
+        out.push(turn);
+      }
+      turn.parts.push({ type: 'step-start' });
+      if (m.toolCalls) for (const c of m.toolCalls) turn.parts.push({ type: `tool-${c.name}`, toolCallId: c.id, state: 'input-available', input: JSON.parse(c.arguments) });
+      else turn.parts.push({ type: 'text', text: m.content, state: 'done' });
+    } else {
+      const part = turn.parts.find((p) => p.toolCallId === m.toolCallId);
+      part.state = 'output-available';
+      part.output = m.content;
+    }
+  }
+  return out;
+}
+
+/** OpenAI Agents JS SDK result.history (AgentInputItem[]). */
+function toAgentsJs(msgs) {
+  const out = [];
+  for (const m of msgs) {
+    if (m.role === 'tool') out.push({ type: 'function_call_result', name: m.toolName, callId: m.toolCallId, status: 'completed', output: { type: 'text', text: m.content } });
+    else if (m.toolCalls) for (const c of m.toolCalls) out.push({ type: 'function_call', id: `fc_${c.id}`, callId: c.id, name: c.name, status: 'completed', arguments: c.arguments, providerData: {} });
+    else if (m.role === 'assistant') out.push({ id: `msg_${out.length}`, type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: m.content, providerData: { annotations: [] } }] });
+    else out.push({ role: m.role, content: m.content });
+  }
+  return out;
+}
+
+/** OpenAI Agents Python SDK result.to_input_list(): Responses input items, snake_case. */
+function toAgentsPython(msgs) {
+  const out = [];
+  for (const m of msgs) {
+    if (m.role === 'tool') out.push({ call_id: m.toolCallId, output: m.content, type: 'function_call_output' });
+    else if (m.toolCalls) for (const c of m.toolCalls) out.push({ arguments: c.arguments, call_id: c.id, name: c.name, type: 'function_call', id: `fc_${c.id}`, status: 'completed' });
+    else if (m.role === 'assistant') out.push({ id: `msg_${out.length}`, content: [{ annotations: [], text: m.content, type: 'output_text', logprobs: [] }], role: 'assistant', status: 'completed', type: 'message' });
+    else out.push({ content: m.content, role: m.role });
+  }
+  return out;
+}
+
+/** LangChain message fields (BaseMessage.model_dump()). */
+function langchainFields(m) {
+  const common = { additional_kwargs: {}, response_metadata: {}, name: null, id: null };
+  if (m.role === 'system') return ['system', 'SystemMessage', { content: m.content, ...common, type: 'system' }];
+  if (m.role === 'user') return ['human', 'HumanMessage', { content: m.content, ...common, type: 'human', example: false }];
+  if (m.role === 'tool') return ['tool', 'ToolMessage', { content: m.content, ...common, type: 'tool', name: m.toolName, tool_call_id: m.toolCallId, artifact: null, status: 'success' }];
+  const tool_calls = (m.toolCalls ?? []).map((c) => ({ name: c.name, args: JSON.parse(c.arguments), id: c.id, type: 'tool_call' }));
+  return ['ai', 'AIMessage', { content: m.content, ...common, type: 'ai', example: false, tool_calls, invalid_tool_calls: [], usage_metadata: null }];
+}
+const toLangchainDict = (msgs) => msgs.map((m) => { const [type, , data] = langchainFields(m); return { type, data }; });
+const toLangGraph = (msgs) => ({ messages: msgs.map((m) => langchainFields(m)[2]) });
+const toLangchainLc = (msgs) =>
+  msgs.map((m) => {
+    const [, cls, data] = langchainFields(m);
+    const kwargs = Object.fromEntries(Object.entries(data).filter(([, v]) => v !== null && !(Array.isArray(v) && v.length === 0) && !(typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0)));
+    return { lc: 1, type: 'constructor', id: ['langchain', 'schema', 'messages', cls], kwargs };
+  });
+
+/** OpenTelemetry GenAI semantic-convention parts. */
+function otelMessage(m) {
+  if (m.role === 'tool') return { role: 'tool', parts: [{ type: 'tool_call_response', id: m.toolCallId, response: m.content }] };
+  if (m.toolCalls) return { role: 'assistant', parts: m.toolCalls.map((c) => ({ type: 'tool_call', id: c.id, name: c.name, arguments: JSON.parse(c.arguments) })), finish_reason: 'tool_call' };
+  if (m.role === 'assistant') return { role: 'assistant', parts: [{ type: 'text', content: m.content }], finish_reason: 'stop' };
+  return { role: m.role, parts: [{ type: 'text', content: m.content }] };
+}
+const attr = (key, value) => ({ key, value: typeof value === 'number' ? { intValue: String(value) } : { stringValue: value } });
+const nano = (k) => String(1748931164000000000n + BigInt(k) * 1500000000n);
+
+/** OTLP JSON: an agent span, then one chat span per model call with gen_ai.input.messages / gen_ai.output.messages. */
+function toOtel(msgs, { flat = false } = {}) {
+  const traceId = '5b8efff798038103d269b633813fc60c';
+  const calls = modelCallsOf(msgs);
+  const system = msgs.find((m) => m.role === 'system');
+  const spans = [
+    {
+      traceId,
+      spanId: 'a0a0a0a0a0a0a0a0',
+      name: 'invoke_agent Atlas',
+      kind: 1,
+      startTimeUnixNano: nano(0),
+      endTimeUnixNano: nano(calls.length + 1),
+      attributes: [attr('gen_ai.operation.name', 'invoke_agent'), attr('gen_ai.agent.name', 'Atlas')],
+      status: {},
+    },
+  ];
+  calls.forEach((c, k) => {
+    const attributes = [attr('gen_ai.operation.name', 'chat'), attr('gen_ai.provider.name', 'openai'), attr('gen_ai.request.model', 'gpt-4.1')];
+    if (flat) {
+      c.input.forEach((m, i) => {
+        attributes.push(attr(`gen_ai.prompt.${i}.role`, m.role));
+        if (m.role === 'tool') attributes.push(attr(`gen_ai.prompt.${i}.tool_call_id`, m.toolCallId));
+        if (m.content !== '') attributes.push(attr(`gen_ai.prompt.${i}.content`, m.content));
+        (m.toolCalls ?? []).forEach((t, j) => {
+          attributes.push(attr(`gen_ai.prompt.${i}.tool_calls.${j}.id`, t.id), attr(`gen_ai.prompt.${i}.tool_calls.${j}.name`, t.name), attr(`gen_ai.prompt.${i}.tool_calls.${j}.arguments`, t.arguments));
+        });
+      });
+      const o = c.output;
+      attributes.push(attr('gen_ai.completion.0.role', 'assistant'), attr('gen_ai.completion.0.finish_reason', o.toolCalls ? 'tool_calls' : 'stop'));
+      if (o.content !== '') attributes.push(attr('gen_ai.completion.0.content', o.content));
+      (o.toolCalls ?? []).forEach((t, j) => {
+        attributes.push(attr(`gen_ai.completion.0.tool_calls.${j}.id`, t.id), attr(`gen_ai.completion.0.tool_calls.${j}.name`, t.name), attr(`gen_ai.completion.0.tool_calls.${j}.arguments`, t.arguments));
+      });
+    } else {
+      if (system) attributes.push(attr('gen_ai.system_instructions', JSON.stringify([{ type: 'text', content: system.content }])));
+      attributes.push(attr('gen_ai.input.messages', JSON.stringify(c.input.filter((m) => m.role !== 'system').map(otelMessage))));
+      attributes.push(attr('gen_ai.output.messages', JSON.stringify([otelMessage(c.output)])));
+    }
+    attributes.push(attr('gen_ai.usage.input_tokens', 900 + 40 * k), attr('gen_ai.usage.output_tokens', 30));
+    spans.push({ traceId, spanId: `c${String(k + 1).padStart(15, '0')}`, parentSpanId: 'a0a0a0a0a0a0a0a0', name: 'chat gpt-4.1', kind: 3, startTimeUnixNano: nano(k + 1), endTimeUnixNano: nano(k + 1) + '', attributes, status: {} });
+  });
+  return {
+    resourceSpans: [
+      {
+        resource: { attributes: [attr('service.name', 'atlas-agent')] },
+        scopeSpans: [{ scope: { name: flat ? 'opentelemetry.instrumentation.openai.v1' : 'opentelemetry.instrumentation.genai' , version: '0.47.0' }, spans }],
+      },
+    ],
+  };
+}
+
+/**
+ * A proxy's call log: one line per model call, {request, response}, OpenAI
+ * Chat. Each request sends exactly what the reference offers in default
+ * mode at that call: the static tools, tool_search, then the tools earlier
+ * tool_search results named (an agent that implements tool search as the
+ * reference does).
+ */
+function toCallLog(msgs) {
+  const chat = toOpenAIChat(msgs).messages;
+  const byTool = new Map(catalog.map((t) => [t.name, t]));
+  const fn = (t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters ?? { type: 'object', properties: {} } } });
+  const searchTool = { type: 'function', function: { name: 'tool_search', description: 'Search the deferred tools by keyword, or select:name1,name2.', parameters: { type: 'object', properties: { query: { type: 'string' }, max_results: { type: 'integer' } }, required: ['query'] } } };
+  const visible = [...catalog.filter((t) => t.static).map(fn), searchTool];
+  const seen = new Set(visible.map((t) => t.function.name));
+  const lines = [];
+  let k = 0;
+  msgs.forEach((m, i) => {
+    if (m.role === 'tool' && m.toolName === core.TOOL_SEARCH_NAME) {
+      const names = core.decodeMatches(m.content) ?? [];
+      for (const n of names) if (!seen.has(n) && byTool.has(n)) { seen.add(n); visible.push(fn(byTool.get(n))); }
+    }
+    if (m.role !== 'assistant') return;
+    k++;
+    const message = chat[i];
+    lines.push({
+      timestamp: `2025-06-03T08:12:${String(10 + k).padStart(2, '0')}.000Z`,
+      request: { model: 'gpt-4.1', messages: chat.slice(0, i), tools: [...visible] },
+      response: {
+        id: `chatcmpl-ATLAS${k}`,
+        object: 'chat.completion',
+        created: 1748931130 + k,
+        model: 'gpt-4.1-2025-04-14',
+        choices: [{ index: 0, message: { ...message, refusal: null, annotations: [] }, logprobs: null, finish_reason: message.tool_calls ? 'tool_calls' : 'stop' }],
+        usage: { prompt_tokens: 900 + 40 * k, completion_tokens: 30, total_tokens: 930 + 40 * k },
+      },
+    });
+  });
+  return lines;
+}
+
+/** Eino schema.Message with the text in user_input_multi_content / assistant_output_multi_content. */
+function toEinoMulti(msgs) {
+  return toEino(msgs).map((o) => {
+    if (o.role === 'user') return { role: 'user', content: '', user_input_multi_content: [{ type: 'text', text: o.content }] };
+    if (o.role === 'assistant' && !o.tool_calls) return { role: 'assistant', content: '', assistant_output_multi_content: [{ type: 'text', text: o.content }] };
+    return o;
+  });
+}
+
+const jsonl = (list) => list.map((x) => JSON.stringify(x)).join('\n') + '\n';
+
 // ---------------------------------------------------------------------------
 // Model-native mode: server-side tool search (Anthropic and OpenAI Responses)
 // ---------------------------------------------------------------------------
@@ -558,6 +813,18 @@ for (const [name, scenario] of Object.entries(scenarios)) {
     // (a) carries tool results as strings, (e) as text blocks: both shapes are covered.
     write(`${name}.anthropic.json`, toAnthropic(msgs, { textBlocks: name === 'deferred-tool-called-too-early' }));
     fs.writeFileSync(path.join(outDir, `${name}.jsonl`), toEino(msgs).map((m) => JSON.stringify(m)).join('\n') + '\n');
+    write(`${name}.eino-multi.json`, toEinoMulti(msgs));
+    fs.writeFileSync(path.join(outDir, `${name}.claude-code.jsonl`), jsonl(toClaudeCode(msgs)));
+    write(`${name}.ai-sdk.json`, toAiSdkModel(msgs));
+    write(`${name}.ai-sdk-ui.json`, toAiSdkUi(msgs));
+    write(`${name}.openai-agents.json`, toAgentsJs(msgs));
+    write(`${name}.openai-agents-py.json`, toAgentsPython(msgs));
+    write(`${name}.langchain.json`, toLangchainDict(msgs));
+    write(`${name}.langgraph.json`, toLangGraph(msgs));
+    write(`${name}.langchain-lc.json`, toLangchainLc(msgs));
+    write(`${name}.otel.json`, toOtel(msgs));
+    write(`${name}.otel-flat.json`, toOtel(msgs, { flat: true }));
+    fs.writeFileSync(path.join(outDir, `${name}.call-log.jsonl`), jsonl(toCallLog(msgs)));
   }
 }
 const native = nativeScenario();

@@ -1,6 +1,6 @@
 /** The two entry points the CLI calls, on a fake terminal: the whole path from inputs to a restored screen. */
 import { describe, expect, test } from 'vitest';
-import { ToolIndex } from '../../src/core/scorer.js';
+import { ToolIndex } from '../../src/core/index/tool-index.js';
 import { runExplore } from '../../src/tui/explore/run.js';
 import { LEAVE_SCREEN } from '../../src/tui/fullscreen.js';
 import { runSimulateTui } from '../../src/tui/simulate-command.js';

@@ -18,7 +18,7 @@
  */
 import { availableParallelism, loadavg } from 'node:os';
 import { expect, test } from 'vitest';
-import { ToolIndex } from '../../src/core/scorer.js';
+import { ToolIndex } from '../../src/core/index/tool-index.js';
 import { Explore, type BaselineRanker } from '../../src/tui/explore/Explore.js';
 import { loadFuseBaseline } from '../../src/tui/explore/run.js';
 import { exploreSearch, warmUpSearch } from '../../src/tui/explore/search.js';

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { ToolIndex } from '../../src/core/scorer.js';
+import { ToolIndex } from '../../src/core/index/tool-index.js';
 import { searchCommandLine, shellQuote, osc52 } from '../../src/tui/explore/command-line.js';
 import { baselineQuery, exploreSearch, rankDelta } from '../../src/tui/explore/search.js';
 import { searchDecoded } from '../../src/core/toolsearch.js';

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { NO_KEY, type KeyInfo } from '../../src/tui/keys.js';
-import { exploreEventReducer, exploreReducer, initialExploreState, MAX_RESULTS_LIMIT, type ExploreAction, type ExploreState } from '../../src/tui/explore/state.js';
+import { exploreEventReducer } from '../../src/tui/explore/keys.js';
+import { exploreReducer, initialExploreState, MAX_RESULTS_LIMIT, type ExploreAction, type ExploreState } from '../../src/tui/explore/state.js';
 
 const run = (actions: ExploreAction[], s: ExploreState = initialExploreState()): ExploreState => actions.reduce(exploreReducer, s);
 const typed = (s: ExploreState, ...inputs: Array<string | Partial<KeyInfo>>): ExploreState =>

@@ -1,7 +1,7 @@
 /** Explore flows: typing in, frames asserted (ink-testing-library, NO_COLOR). */
 import { render } from 'ink-testing-library';
 import { describe, expect, test, vi } from 'vitest';
-import { ToolIndex } from '../../src/core/scorer.js';
+import { ToolIndex } from '../../src/core/index/tool-index.js';
 import type { ToolInfo } from '../../src/core/types.js';
 import { displayWidth } from '../../src/render/width.js';
 import { Explore, type BaselineRanker } from '../../src/tui/explore/Explore.js';

@@ -5,6 +5,10 @@
  */
 import { EventEmitter } from 'node:events';
 import { expect, vi } from 'vitest';
+import { loadInk } from '../../src/tui/ink.js';
+
+// TUI modules read Ink from src/tui/ink.ts, which the CLI fills through prepareTui().
+await loadInk();
 
 export class FakeStdout extends EventEmitter {
   isTTY = true;

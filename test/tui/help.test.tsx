@@ -5,7 +5,7 @@
  */
 import { render } from 'ink-testing-library';
 import { describe, expect, test } from 'vitest';
-import { ToolIndex } from '../../src/core/scorer.js';
+import { ToolIndex } from '../../src/core/index/tool-index.js';
 import { simulationTools } from '../../src/simulate/engine.js';
 import { tokenAccountingForReport, withTokens } from '../../src/tokens/report.js';
 import { ENCODINGS } from '../../src/tokens/tokenizer.js';

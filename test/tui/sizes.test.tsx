@@ -6,7 +6,7 @@
  */
 import { render as inkRender } from 'ink';
 import { describe, expect, test } from 'vitest';
-import { ToolIndex } from '../../src/core/scorer.js';
+import { ToolIndex } from '../../src/core/index/tool-index.js';
 import type { ToolInfo } from '../../src/core/types.js';
 import { displayWidth } from '../../src/render/width.js';
 import { simulationTools } from '../../src/simulate/engine.js';

@@ -2,7 +2,8 @@ import { describe, expect, test } from 'vitest';
 import { NO_KEY, type KeyInfo } from '../../src/tui/keys.js';
 import { stepperKey } from '../../src/tui/stepper/keys.js';
 import { toolRows } from '../../src/tui/stepper/model.js';
-import { initialStepperState, stepperEventReducer, stepperReducer, type StepperAction, type StepperState } from '../../src/tui/stepper/state.js';
+import { stepperEventReducer } from '../../src/tui/stepper/keys.js';
+import { initialStepperState, stepperReducer, type StepperAction, type StepperState } from '../../src/tui/stepper/state.js';
 import { report } from './fixture.js';
 
 const run = (actions: StepperAction[], s: StepperState = initialStepperState(report())): StepperState => actions.reduce(stepperReducer, s);

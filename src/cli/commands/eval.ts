@@ -5,8 +5,55 @@ import { addCatalogOptions, loadCatalog, type CatalogFlags } from '../inputs.js'
 import { SCORER_NAMES as SCORERS, type ScorerName } from '../../eval/scorers/types.js';
 import { parsePositiveInt } from '../options.js';
 import { quote } from '../../errors.js';
+import type { Metrics } from '../../eval/metrics.js';
+
+/** One `--min` threshold: a scorer's metric must be at least `min`. */
+interface Threshold {
+  readonly scorer: ScorerName;
+  readonly metric: keyof Metrics;
+  /** As written (`recall@5`). */
+  readonly label: string;
+  readonly min: number;
+}
+
+/** `--min` metric names: the report's own (`recall_at_5`) or the short form (`recall@5`). */
+const MIN_METRICS: ReadonlyMap<string, keyof Metrics> = new Map([
+  ['recall@1', 'recall_at_1'],
+  ['recall@3', 'recall_at_3'],
+  ['recall@5', 'recall_at_5'],
+  ['recall@10', 'recall_at_10'],
+  ['mrr', 'mrr'],
+  ['ndcg@5', 'ndcg_at_5'],
+  ['recall_at_1', 'recall_at_1'],
+  ['recall_at_3', 'recall_at_3'],
+  ['recall_at_5', 'recall_at_5'],
+  ['recall_at_10', 'recall_at_10'],
+  ['ndcg_at_5', 'ndcg_at_5'],
+]);
+
+/** `[scorer:]metric=value[,…]`, e.g. `recall@5=0.9,mrr=0.8` or `bm25:mrr=0.5` (the scorer defaults to spec). */
+function parseMin(value: string, previous: Threshold[] = []): Threshold[] {
+  const out = [...previous];
+  for (const piece of value.split(',').map((p) => p.trim()).filter((p) => p !== '')) {
+    const m = /^(?:([a-z0-9]+):)?([a-z_@0-9]+)=([0-9]*\.?[0-9]+)$/i.exec(piece);
+    if (!m) throw new InvalidArgumentError(`expected [scorer:]metric=value, e.g. recall@5=0.9 or bm25:mrr=0.5; got ${quote(piece)}.`);
+    const scorer = (m[1] ?? 'spec') as ScorerName;
+    if (!(SCORERS as readonly string[]).includes(scorer)) throw new InvalidArgumentError(`unknown scorer ${quote(scorer)}; the scorers are ${SCORERS.join(', ')}.`);
+    const metric = MIN_METRICS.get(m[2]!.toLowerCase());
+    if (metric === undefined) {
+      const hint = m[2]!.toLowerCase() === 'no_result' ? ' (no_result is better when lower: it has no minimum)' : '';
+      throw new InvalidArgumentError(`unknown metric ${quote(m[2]!)}${hint}; the metrics are recall@1, recall@3, recall@5, recall@10, mrr, ndcg@5.`);
+    }
+    const min = Number(m[3]);
+    if (!(min >= 0 && min <= 1)) throw new InvalidArgumentError(`a minimum is between 0 and 1, got ${m[3]}.`);
+    out.push({ scorer, metric, label: m[2]!, min });
+  }
+  if (out.length === previous.length) throw new InvalidArgumentError('expected [scorer:]metric=value, e.g. recall@5=0.9.');
+  return out;
+}
 
 interface EvalFlags extends CatalogFlags {
+  readonly min?: Threshold[];
   readonly scorers: ScorerName[];
   readonly field: 'query' | 'request';
   readonly misses: number;
@@ -36,6 +83,8 @@ Examples:
   $ toolsearch eval fixtures/eval/demo-queries.jsonl -c fixtures/catalogs/demo.yaml --scorers spec,bm25 --json > eval.json
   # how would the scorers do if the model passed the user's words through?
   $ toolsearch eval fixtures/eval/demo-queries.jsonl -c fixtures/catalogs/demo.yaml --field request
+  # CI: exit 1 when the reference's recall@5 or MRR falls below a floor
+  $ toolsearch eval fixtures/eval/demo-queries.jsonl -c fixtures/catalogs/demo.yaml --min recall@5=0.5,mrr=0.4
 
 Input: JSON lines {"query": "...", "relevant": ["tool", ...], "request": "..."?};
 relevant tools must be dynamic tools of the catalog.
@@ -49,6 +98,9 @@ Scorers (all over the catalog's dynamic tools):
 Metrics: recall@1/3/5/10 (share of the relevant tools in the first k results), MRR
 (within 10), nDCG@5 (binary relevance), share of queries with no result; a query is
 missed when no relevant tool is in the first 5 results (max_results' default).
+--min [scorer:]metric=value[,…] (scorer: spec unless named; metrics recall@1/3/5/10,
+mrr, ndcg@5) exits 1 when a metric is below its floor, naming each; with --json
+the checks are in the report ("min": [{scorer, metric, min, value, passed}]).
 `;
 
 export function evalCommand(ctx: CliContext): Command {
@@ -62,6 +114,7 @@ export function evalCommand(ctx: CliContext): Command {
     .addOption(new Option('--field <field>', 'which text the scorers receive: the query, or the user request').choices(['query', 'request']).default('query'))
     .addOption(new Option('--misses <n>', 'misses listed per scorer in the human report (0: none)').argParser(parseCount).default(10))
     .option('--json', 'print the full report as JSON (every miss, every ranking)')
+    .option('--min <metric=value,…>', 'exit 1 when a metric is below this floor, e.g. recall@5=0.9,mrr=0.8 (spec unless scorer:metric); repeatable', parseMin)
     .addHelpText('after', EXAMPLES)
     .action(async (labeled: string, flags: EvalFlags) => {
       await runEval(ctx, labeled, flags);
@@ -71,8 +124,8 @@ export function evalCommand(ctx: CliContext): Command {
 async function runEval(ctx: CliContext, labeled: string, flags: EvalFlags): Promise<void> {
   const { loadQuerySet } = await import('../../eval/queries.js');
   const { UsageError } = await import('../../errors.js');
-  const catalog = await loadCatalog(flags, (m) => ctx.warn(m));
-  const set = loadQuerySet(labeled);
+  const catalog = await loadCatalog(ctx, flags);
+  const set = loadQuerySet(labeled, ctx.limits);
   const dynamic = catalog.tools.filter((t) => !t.static);
   if (dynamic.length === 0) throw new UsageError('tools is required: the catalog has no dynamic tools');
   set.validate(new Set(dynamic.map((t) => t.name)), new Set(catalog.tools.filter((t) => t.static).map((t) => t.name)));
@@ -89,11 +142,26 @@ async function runEval(ctx: CliContext, labeled: string, flags: EvalFlags): Prom
     catalogSource: catalog.sources.map((s) => s.file).join(', '),
     queriesFile: labeled,
   });
+  const thresholds = flags.min ?? [];
+  for (const t of thresholds) {
+    if (!flags.scorers.includes(t.scorer)) throw new UsageError(`--min ${t.scorer}:${t.label}: the scorer ${t.scorer} is not run (--scorers ${flags.scorers.join(',')})`);
+  }
+  const checks = thresholds.map((t) => {
+    const value = report.scorers.find((x) => x.name === t.scorer)!.metrics[t.metric];
+    return { scorer: t.scorer, metric: t.label, min: t.min, value, passed: value >= t.min };
+  });
   if (flags.json) {
     const { safeJson } = await import('../../report/json.js');
-    ctx.out(`${safeJson(report, undefined, 2)}\n`);
-    return;
+    ctx.out(`${safeJson(checks.length > 0 ? { ...report, min: checks } : report, undefined, 2)}\n`);
+  } else {
+    const { renderEval } = await import('../../report/eval-text.js');
+    ctx.lines(renderEval(report, { style: ctx.outStyle, width: ctx.width, misses: flags.misses }));
   }
-  const { renderEval } = await import('../../report/eval-text.js');
-  ctx.lines(renderEval(report, { style: ctx.outStyle, width: ctx.width, misses: flags.misses }));
+  const below = checks.filter((c) => !c.passed);
+  if (below.length > 0) {
+    const { AssertionFailure } = await import('../../errors.js');
+    throw new AssertionFailure(
+      below.map((c) => `${c.scorer} ${c.metric} is ${c.value.toFixed(3)}, below --min ${c.min}`).join('; '),
+    );
+  }
 }

@@ -49,7 +49,7 @@ export function exploreCommand(ctx: CliContext): Command {
     .addHelpText('after', EXAMPLES)
     .action(async (words: string[], flags: ExploreFlags) => {
       assertInteractive(ctx.io, 'explore', 'toolsearch search -c <file> <query> --json');
-      const catalog = await loadCatalog(flags, (w) => ctx.warn(w));
+      const catalog = await loadCatalog(ctx, flags);
       const scope = searchScope(catalog, false);
       await prepareTui();
       const { runExplore } = await import('../../tui/explore/run.js');

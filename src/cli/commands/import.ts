@@ -3,8 +3,12 @@ import { Command, InvalidArgumentError } from 'commander';
 import { InputError, UsageError } from '../../errors.js';
 import { escapeText } from '../../render/escape.js';
 import type { CliContext } from '../context.js';
+import { collect, parseNameList } from '../options.js';
 
 interface ImportFlags {
+  readonly config?: string[];
+  readonly server?: string[];
+  readonly skipFailed?: boolean;
   readonly output?: string;
   readonly json?: boolean;
   readonly timeout: number;
@@ -22,6 +26,8 @@ Examples:
   $ toolsearch import --mcp "npx -y @modelcontextprotocol/server-everything" -o catalog.yaml
   $ toolsearch import --mcp "uvx mcp-server-git" --name git --mcp "npx -y @modelcontextprotocol/server-github" --name github
   $ toolsearch import --mcp-url http://127.0.0.1:3000/mcp --json
+  # every server of an MCP client config (.mcp.json, claude_desktop_config.json, .vscode/mcp.json)
+  $ toolsearch import --config .mcp.json --server github --server slack -o catalog.yaml
   # or read a live server directly wherever a catalog is accepted:
   $ toolsearch search -c 'mcp:npx -y @modelcontextprotocol/server-everything' echo
 
@@ -29,9 +35,13 @@ Each server is started (stdio) or contacted (Streamable HTTP), initialized,
 and asked for tools/list until no cursor is left; then it is ended. Tools are
 named mcp__<server>__<tool>. <server> is the name given by the --name that
 follows the server's flag, else the name the server reports; either is
-lower-cased, every run of characters outside [a-z0-9_-] becomes "_" (so
-"mcp-servers/everything" becomes "mcp-servers_everything"). Tool names keep
-their case and hyphens; other characters outside [A-Za-z0-9_-] become "_".
+lower-cased, and every run of characters outside [a-z0-9] becomes one "_"
+(leading and trailing ones dropped), so "mcp-servers/everything" becomes
+"mcp_servers_everything": the reference splits names on "_", so lint finds
+nothing to say about the server part. Tool names keep their case and hyphens;
+other characters outside [A-Za-z0-9_-] become "_".
+The servers of a --config are named by their key, as Claude Code names them:
+mcp__<key>__<tool>, characters outside [A-Za-z0-9_-] replaced by "_".
 
 A command line is split like a shell does (quotes, backslashes) but no shell
 runs it: use sh -c '...' for pipes or variables. The server inherits this
@@ -81,35 +91,87 @@ export function importCommand(ctx: CliContext): Command {
     .option('--mcp <command>', 'an MCP server to start over stdio; repeat to merge servers', server('command'))
     .option('--mcp-url <url>', 'a Streamable HTTP MCP endpoint (http:// or https://); repeatable', server('url'))
     .option('--name <server>', 'server name for the tool names of the server given just before (default: the name it reports)', name)
-    .option('-o, --output <file>', 'write the catalog to this file (atomically) instead of stdout')
+    .option('--config <file>', 'the servers of an MCP client config (mcpServers or VS Code servers form); repeatable', collect)
+    .option('--server <key>', 'with --config: only these servers (comma-separated or repeated)', parseNameList)
+    .option('--skip-failed', 'a server that fails is a warning, and the catalog is made of the others')
+    .option('-o, --output <file>', 'write the catalog to this file (atomically; a device or FIFO in place; - is stdout) instead of stdout')
     .option('--json', 'write JSON instead of YAML')
     .option('--timeout <seconds>', 'time allowed per server', parseSeconds, 30)
     .addHelpText('after', EXAMPLES)
     .action(async (flags: ImportFlags) => {
-      if (servers.length === 0) throw new UsageError('give at least one server: --mcp "<command line>" or --mcp-url <url>');
-      const [{ mcpCatalogDetailed }, { catalogJson, catalogYaml, writeFileAtomic }] = await Promise.all([
-        import('../../mcp/catalog.js'),
-        import('../../mcp/catalog-file.js'),
+      const configs = flags.config ?? [];
+      if (servers.length === 0 && configs.length === 0) {
+        throw new UsageError('give at least one server: --mcp "<command line>", --mcp-url <url> or --config <file>');
+      }
+      if (flags.server !== undefined && configs.length === 0) throw new UsageError('--server picks servers of a --config: give one');
+      const [{ mcpCatalogDetailed }, { loadCatalogSpecsDetailed }, { catalogJson, catalogYaml }, { checkOutputs, isStdout, writeOutput }, { commandLineFiles }, { mergeTools }, { mightBeClientConfig }] =
+        await Promise.all([
+          import('../../mcp/catalog.js'),
+          import('../../mcp/catalog-spec.js'),
+          import('../../mcp/catalog-file.js'),
+          import('../../report/output.js'),
+          import('../../mcp/command-line.js'),
+          import('../../formats/catalog.js'),
+          import('../../mcp/client-config.js'),
+        ]);
+      for (const file of configs) {
+        // A file that is not a client config would be read as a catalog: say so instead.
+        if (!mightBeClientConfig(file)) {
+          const { readInputText } = await import('../../formats/input-text.js');
+          readInputText(file, ctx.limits); // an unreadable file is reported as such
+          throw new InputError('not an MCP client config: expected {"mcpServers": {...}} or {"servers": {...}}', { file, line: 0, column: 0 });
+        }
+      }
+      // The files a server's command line names (its script, its data) are inputs of the run: -o never
+      // writes over one, checked before any server starts (src/report/output.ts). So is a --config.
+      const output = flags.output !== undefined ? { option: '--output', path: flags.output } : null;
+      const inputs = [
+        ...servers.flatMap((s) => (s.kind === 'command' ? commandLineFiles(s.value).map((path) => ({ kind: 'file named by --mcp', path })) : [])),
+        ...configs.map((path) => ({ kind: 'MCP client config', path })),
+      ];
+      if (output) checkOutputs([output], inputs);
+      const timeoutMs = Math.round(flags.timeout * 1000);
+      const progress = ctx.progress();
+      progress.update('starting MCP servers…');
+      const [fromFlags, fromConfigs] = await Promise.allSettled([
+        servers.length > 0
+          ? mcpCatalogDetailed(
+              servers.map((s) => ({ ...(s.kind === 'url' ? { url: s.value } : { command: s.value }), ...(s.name !== undefined ? { name: s.name } : {}) })),
+              { timeoutMs, ...(ctx.limits.maxDepth !== undefined ? { maxDepth: ctx.limits.maxDepth } : {}) },
+            )
+          : Promise.resolve({ tools: [], servers: [], warnings: [] }),
+        configs.length > 0
+          ? loadCatalogSpecsDetailed(configs, {
+              timeoutMs,
+              limits: ctx.limits,
+              ...(flags.server !== undefined ? { servers: flags.server } : {}),
+              ...(flags.skipFailed === true ? { skipFailed: true } : {}),
+            })
+          : Promise.resolve(null),
       ]);
-      const result = await mcpCatalogDetailed(
-        servers.map((s) => ({ ...(s.kind === 'url' ? { url: s.value } : { command: s.value }), ...(s.name !== undefined ? { name: s.name } : {}) })),
-        { timeoutMs: Math.round(flags.timeout * 1000) },
-      );
+      progress.done();
+      if (fromFlags.status === 'rejected') throw fromFlags.reason;
+      if (fromConfigs.status === 'rejected') throw fromConfigs.reason;
+      const viaConfig = fromConfigs.value;
+      const result = {
+        tools: mergeTools([fromFlags.value.tools, viaConfig?.catalog.tools ?? []]),
+        servers: [...fromFlags.value.servers, ...(viaConfig?.servers ?? [])],
+        warnings: [...fromFlags.value.warnings, ...(viaConfig?.catalog.warnings ?? [])],
+      };
       for (const w of result.warnings) ctx.warn(w);
       if (result.tools.length === 0) ctx.warn('the servers listed no tools: the catalog is empty');
       const text = flags.json ? catalogJson(result.tools) : await catalogYaml(result.tools, headerLines(result.servers));
-      if (flags.output === undefined) {
+      if (output === null) {
         ctx.out(text);
         return;
       }
-      try {
-        await writeFileAtomic(flags.output, text);
-      } catch (err) {
-        const code = (err as NodeJS.ErrnoException).code;
-        throw new InputError(`cannot write the catalog${typeof code === 'string' ? `: ${code}` : ''}`, { file: flags.output, line: 0, column: 0 });
+      if (isStdout(output.path)) {
+        ctx.out(text);
+        return;
       }
+      writeOutput(output, text, inputs, (t) => ctx.out(t));
       const n = result.tools.length;
-      ctx.err(`wrote ${n} ${n === 1 ? 'tool' : 'tools'} from ${result.servers.length} ${result.servers.length === 1 ? 'server' : 'servers'} to ${escapeText(flags.output)}\n`);
+      ctx.err(`wrote ${n} ${n === 1 ? 'tool' : 'tools'} from ${result.servers.length} ${result.servers.length === 1 ? 'server' : 'servers'} to ${escapeText(output.path)}\n`);
       for (const s of result.servers) {
         ctx.err(`  mcp__${s.usedName}__*  ${s.tools.length} from ${escapeText(s.server.name)} ${escapeText(s.server.version)} (${s.pages} ${s.pages === 1 ? 'page' : 'pages'})\n`);
       }

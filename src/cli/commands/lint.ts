@@ -47,7 +47,7 @@ export function lintCommand(ctx: CliContext): Command {
 }
 
 async function runLint(ctx: CliContext, files: string[], flags: LintFlags): Promise<void> {
-  const catalog = await loadCatalog({ ...flags, catalog: [...files, ...(flags.catalog ?? [])] }, (m) => ctx.warn(m));
+  const catalog = await loadCatalog(ctx, { ...flags, catalog: [...files, ...(flags.catalog ?? [])] });
   const { UsageError } = await import('../../errors.js');
   if (!catalog.tools.some((t) => !t.static)) throw new UsageError('tools is required: the catalog has no dynamic tools');
   const { lintCatalog } = await import('../../lint/lint.js');

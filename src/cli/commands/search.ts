@@ -2,13 +2,14 @@
 import { Command, Option } from 'commander';
 import { decodeToolSearchArgs, searchDecoded, type ToolSearchArgs } from '../../core/toolsearch.js';
 import { AssertionFailure, InputError, UsageError } from '../../errors.js';
-import { expectationHeadline, renderExpectationDiff, renderSearch, renderWhy } from '../../render/search.js';
+import { expectationHeadline, renderExpectationDiff, renderSearch, renderWhy } from '../../report/search-text.js';
+import { resolveLimits } from '../../formats/read.js';
 import { runBatch } from '../batch.js';
 import type { CliContext } from '../context.js';
 import { openInput } from '../files.js';
 import { addCatalogOptions, loadCatalog, searchScope, type CatalogFlags, type SearchScope } from '../inputs.js';
 import { parseNameList, parsePositiveInt } from '../options.js';
-import { checkExpectations, makeRun, searchJson, standing, suggestions, type Expectations } from '../search-report.js';
+import { checkExpectations, closeNames, makeRun, searchJson, standing, suggestions, type Expectations } from '../../search/report.js';
 
 interface SearchFlags extends CatalogFlags, Expectations {
   readonly maxResults?: number;
@@ -92,12 +93,13 @@ function queryFromFlags(words: readonly string[], flags: SearchFlags): { args: T
 async function runSearch(ctx: CliContext, words: string[], flags: SearchFlags): Promise<void> {
   if (flags.batch !== undefined) {
     if (words.length > 0) throw new UsageError('--batch reads its queries from the file: give no query words');
-    const scope = searchScope(await loadCatalog(flags, (w) => ctx.warn(w)), flags.all === true);
-    await runBatch(scope.index, openInput(flags.batch, ctx.io.stdin), (s) => ctx.out(s));
+    const scope = searchScope(await loadCatalog(ctx, flags), flags.all === true);
+    await runBatch(scope.index, openInput(flags.batch, ctx.io.stdin), (s) => ctx.out(s), resolveLimits(ctx.limits).maxBytes);
     return;
   }
   const query = queryFromFlags(words, flags);
-  const scope = searchScope(await loadCatalog(flags, (w) => ctx.warn(w)), flags.all === true);
+  const scope = searchScope(await loadCatalog(ctx, flags), flags.all === true);
+  checkNamedTools(scope, flags);
   const outcome = searchDecoded(scope.index, query.args, { explain: flags.explain === true });
   // An empty query is the reference's error: bad input.
   if (!outcome.ok) throw new InputError(outcome.error);
@@ -105,8 +107,11 @@ async function runSearch(ctx: CliContext, words: string[], flags: SearchFlags): 
 
   const run = makeRun(scope, outcome);
   const report = searchJson(run, flags.why);
+  const failures = checkExpectations(report.matches, flags);
   if (flags.json) {
-    ctx.json(report);
+    // With expectations, the JSON says how they went (a CI step reading it needs no stderr).
+    const given = flags.expect !== undefined || flags.expectExact !== undefined || flags.expectFirst !== undefined || flags.expectNone === true;
+    ctx.json(given ? { ...report, expectations: { passed: failures.length === 0, failures } } : report);
   } else {
     const opts = { width: ctx.width, style: ctx.outStyle };
     const counts = { dynamic: scope.dynamic.length, static: scope.static.length, viaWords: query.viaWords };
@@ -115,10 +120,30 @@ async function runSearch(ctx: CliContext, words: string[], flags: SearchFlags): 
     ctx.lines(lines);
   }
 
-  const failures = checkExpectations(report.matches, flags);
   if (failures.length > 0) {
     const details = renderExpectationDiff(failures, report, (name) => standing(run, name), { width: ctx.width, style: ctx.errStyle });
     throw new AssertionFailure(expectationHeadline(failures), details.join('\n'));
+  }
+}
+
+/**
+ * Tools named by --why and --expect* must be tools of the catalog: a typo
+ * would otherwise explain nothing, or fail (or pass) for the wrong reason.
+ * A usage error (exit 2) with did-you-mean, as suites report it.
+ */
+function checkNamedTools(scope: SearchScope, flags: SearchFlags): void {
+  const named: Array<[string, readonly string[]]> = [
+    ['--why', flags.why ?? []],
+    ['--expect', flags.expect ?? []],
+    ['--expect-exact', flags.expectExact ?? []],
+    ['--expect-first', flags.expectFirst !== undefined ? [flags.expectFirst] : []],
+  ];
+  for (const [flag, names] of named) {
+    for (const name of names) {
+      if (scope.byName.has(name)) continue;
+      const near = closeNames(scope.byName.keys(), name);
+      throw new UsageError(`${flag}: ${JSON.stringify(name)} is not a tool of the catalog${near.length > 0 ? ` (did you mean ${near.join(', ')}?)` : ''}`);
+    }
   }
 }
 

@@ -2,10 +2,10 @@
 import { Command } from 'commander';
 import { searchDecoded } from '../../core/toolsearch.js';
 import { AssertionFailure } from '../../errors.js';
-import { renderSearch } from '../../render/search.js';
+import { renderSearch } from '../../report/search-text.js';
 import type { CliContext } from '../context.js';
 import { addCatalogOptions, loadCatalog, searchScope, type CatalogFlags } from '../inputs.js';
-import { makeRun, searchJson } from '../search-report.js';
+import { makeRun, searchJson } from '../../search/report.js';
 import { warnUnknown } from './search.js';
 
 interface SelectFlags extends CatalogFlags {
@@ -39,7 +39,7 @@ export function selectCommand(ctx: CliContext): Command {
     .option('--strict', 'exit 1 when a name is not a dynamic tool')
     .addHelpText('after', EXAMPLES)
     .action(async (names: string[], flags: SelectFlags) => {
-      const scope = searchScope(await loadCatalog(flags, (w) => ctx.warn(w)), false);
+      const scope = searchScope(await loadCatalog(ctx, flags), false);
       const outcome = searchDecoded(scope.index, { query: `select:${names.join(',')}`, maxResults: null });
       if (!outcome.ok || outcome.mode !== 'select') {
         // Only an empty query fails; "select:" is never empty.

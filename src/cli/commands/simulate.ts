@@ -1,14 +1,15 @@
 /** `toolsearch simulate <transcript>`: replay a recorded conversation through the middleware state machine. */
 import { Command, Option } from 'commander';
 import type { Mode } from '../../core/types.js';
-import { AssertionFailure } from '../../errors.js';
+import { AssertionFailure, UsageError } from '../../errors.js';
 import type { Catalog, Transcript, TranscriptFormat } from '../../formats/types.js';
 import { escapeText } from '../../render/escape.js';
-import { renderSimulation, visibilityRanges } from '../../render/simulate.js';
+import { renderSimulation, visibilityRanges } from '../../report/simulate-text.js';
 import type { SearchOutcome, SimulationReport } from '../../simulate/report.js';
 import type { CliContext } from '../context.js';
 import { addCatalogOptions, loadCatalog, type CatalogFlags } from '../inputs.js';
-import { parseNameList } from '../options.js';
+import { collect, parseNameList, parsePositiveInt } from '../options.js';
+import type { BulkFlags } from './simulate-bulk.js';
 import type { ToolFormat } from '../../tokens/serialize.js';
 import type { EncodingName } from '../../tokens/tokenizer.js';
 
@@ -17,9 +18,23 @@ import type { EncodingName } from '../../tokens/tokenizer.js';
 const ENCODING_CHOICES = ['o200k_base', 'o200k_harmony', 'cl100k_base', 'p50k_base', 'p50k_edit', 'r50k_base', 'gpt2'] as const;
 const TOOL_FORMAT_CHOICES = ['openai', 'anthropic'] as const;
 
-export const TRANSCRIPT_FORMATS = ['auto', 'eino', 'openai', 'openai-responses', 'anthropic'] as const;
+/** `--format` choices: auto and every recording reader's format (a test keeps them in step with the registry). */
+export const TRANSCRIPT_FORMATS = [
+  'auto',
+  'claude-code',
+  'ai-sdk',
+  'openai-agents',
+  'langchain',
+  'otel',
+  'response',
+  'call-log',
+  'eino',
+  'openai',
+  'openai-responses',
+  'anthropic',
+] as const;
 
-interface SimulateFlags extends CatalogFlags {
+interface SimulateFlags extends BulkFlags {
   readonly mode: Mode;
   readonly static?: string[];
   readonly format: TranscriptFormat | 'auto';
@@ -31,6 +46,9 @@ interface SimulateFlags extends CatalogFlags {
   readonly tokens: boolean;
   readonly tokenizer: EncodingName;
   readonly toolFormat: ToolFormat;
+  readonly lenient?: boolean;
+  readonly sidechains?: boolean;
+  readonly searchTool?: string[];
 }
 
 const EXAMPLES = `
@@ -41,8 +59,12 @@ Examples:
   # a conversation recorded against a catalog
   $ toolsearch simulate fixtures/transcripts/keyword-search-then-call.json -c fixtures/catalogs/demo.yaml
 
-  # model-native mode, with two tools always visible
-  $ toolsearch simulate fixtures/transcripts/deferred-tool-called-too-early.json -c fixtures/catalogs/demo.yaml --mode native --static get_current_time,think
+  # model-native mode: every call offers the 5 static tools and defers the other 125;
+  # call 2 calls mcp__google_calendar__list_events before a search loaded it (not-loaded)
+  $ toolsearch simulate fixtures/transcripts/deferred-tool-called-too-early.json -c fixtures/catalogs/demo.yaml --mode native
+
+  # a catalog that cannot mark static tools (Eino ToolInfo): --static makes the same split
+  $ toolsearch simulate fixtures/transcripts/deferred-tool-called-too-early.json -c fixtures/catalogs/demo.eino.json --static get_current_time,ask_user,read_todo_list,write_todo_list,think
 
   # CI after a catalog change: exit 1 when a recorded search returns something else today
   $ toolsearch simulate fixtures/transcripts/stale-after-catalog-change.json -c fixtures/catalogs/demo-v2.yaml --replay --expect-same
@@ -53,18 +75,61 @@ Examples:
   # step through the calls interactively (m: switch mode, r: replay, ?: keys)
   $ toolsearch simulate fixtures/transcripts/deferred-tool-called-too-early.json -c fixtures/catalogs/demo.yaml --tui
 
+Recording formats (--format; detected by shape when auto; README "Formats" has an example of each):
+  claude-code     Claude Code session JSONL, or claude -p --output-format stream-json
+  ai-sdk          Vercel AI SDK ModelMessage[], UIMessage[], generateText result
+  openai-agents   OpenAI Agents SDK history (JS callId items; Python to_input_list)
+  langchain       messages_to_dict, LangGraph model_dump, lc-serialized messages
+  otel            OTLP JSON traces with GenAI spans (gen_ai.input/output.messages)
+  response        one chat.completion, Responses response or Anthropic message
+  call-log        JSONL of {request, response}, one model call per line
+  eino, openai, openai-responses, anthropic   messages or request bodies
+Every item is read, skipped by a documented rule (counted in "coverage"), or an
+error at its location (exit 2); --lenient counts what it cannot read instead.
+
+  # a Claude Code session; ToolSearch is its search tool, tool_reference results load in native mode
+  $ toolsearch simulate fixtures/transcripts/toolsearch-references.claude-code.jsonl -c fixtures/catalogs/demo.yaml --mode native
+
 Model call k happens right before the k-th assistant message; when the transcript
 does not end with an assistant message, one more call follows the last message.
 Violations: not-loaded (a deferred tool called before any tool_search result named
 it), unknown (a tool that exists nowhere); warnings: redundant-select (a select:
-for a tool a keyword search already returned), native-refill, unknown-call-id.
+for a tool a keyword search already returned), native-refill, unknown-call-id,
+sent-differs (the tools a call sent are not what the reference offers), reference-result
+(tool_reference results, which the reference's default mode does not load).
 --json prints the full report: {mode, transcript, catalog, turns, violations,
 replay, summary}; with token accounting (on unless --no-tokens) each turn has
 "tokens" and the summary "tokens" and "cache". Token counts are estimates for the
 chosen tokenizer; providers' own templates and tokenizers differ.
 
+Bulk replay (several recordings, a directory, a glob, a JSONL file of one session
+per line, or - for sessions on stdin) prints an aggregate over all sessions:
+sessions and model calls, searches, zero-result queries, not-loaded calls by
+tool, tools loaded but never called, tools never found, tokens, cache breaks,
+sessions that failed to read. A session that fails to read never stops the others.
+
+  # every recording below a directory, on every core
+  $ toolsearch simulate fixtures/transcripts/ -c fixtures/catalogs/demo.yaml --no-tokens
+
+  # a JSONL file of sessions (each line a whole recording, any format): the aggregate as JSON
+  $ toolsearch simulate fixtures/bulk/sessions.jsonl -c fixtures/catalogs/demo.yaml --json
+
+  # one JSON line per session, in input order, on 2 worker threads; the aggregate to a file
+  $ toolsearch simulate 'fixtures/transcripts/*.anthropic.json' -c fixtures/catalogs/demo.yaml --jsonl --jobs 2 --aggregate agg.json
+
+  # sessions on stdin, one per line (a map step of a batch engine)
+  $ cat fixtures/bulk/sessions.jsonl | toolsearch simulate - -c fixtures/catalogs/demo.yaml --no-tokens --json
+
+  # a .jsonl file of messages: one recording, whatever its first line looks like
+  $ toolsearch simulate fixtures/transcripts/keyword-search-then-call.jsonl -c fixtures/catalogs/demo.yaml --jsonl-input recording
+
+  # the 10 most frequent zero-result queries of a replay and more (--top)
+  $ toolsearch simulate fixtures/bulk/sessions.jsonl -c fixtures/catalogs/demo.yaml --no-tokens --top 3
+
 Exit codes: 0 ok, 1 --expect-same found a difference or --fail-on-violation a
-violation, 2 bad input or usage.
+violation, 2 bad input or usage. In bulk: 2 when any session failed to read
+(after all the others were replayed and the output written), else 1 for the
+checks above over all sessions, else 0.
 `;
 
 export function simulateCommand(ctx: CliContext): Command {
@@ -75,12 +140,18 @@ export function simulateCommand(ctx: CliContext): Command {
         'model call, which tools the model was offered, what tool_search loaded, and which ' +
         'calls went to tools the model could not see.',
     )
-    .argument('<transcript>', 'conversation file: Eino messages, OpenAI chat or Responses, Anthropic Messages (JSON or JSONL)');
+    .argument(
+      '<recordings...>',
+      'recordings in any format below (Claude Code, AI SDK, Agents SDK, LangChain, OTel, call logs, Eino, OpenAI, Anthropic); several files, ' +
+        'directories, globs, JSONL files of one session per line, or - (sessions on stdin) replay in bulk',
+    );
   addCatalogOptions(cmd, 'catalog file (optional when the transcript carries its own tools)');
   cmd
     .addOption(new Option('--mode <mode>', 'middleware mode').choices(['default', 'native']).default('default'))
-    .option('--static <a,b>', 'catalog tools to treat as static (always visible, never searched)', parseNameList)
     .addOption(new Option('--format <format>', 'transcript shape (detected from the content when auto)').choices(TRANSCRIPT_FORMATS).default('auto'))
+    .option('--lenient', 'replay what can be read: items no rule explains and unpaired calls or results become counted warnings instead of errors')
+    .option('--sidechains', 'also replay subagent sidechains (Claude Code), each as its own conversation (--json: a list of reports)')
+    .option('--search-tool <name>', 'the agent\'s search tool has this name (repeatable; e.g. ToolSearch): its calls and results are read as tool_search', collect)
     .option('--replay', 're-run every recorded tool_search call against the catalog and show the differences')
     .option('--expect-same', 'exit 1 when a replayed search differs from the recording (implies --replay)')
     .option('--fail-on-violation', 'exit 1 when a violation (not a warning) is found')
@@ -89,23 +160,53 @@ export function simulateCommand(ctx: CliContext): Command {
     .addOption(new Option('--tokenizer <encoding>', 'tokenizer for the token estimates (gpt-tokenizer)').choices(ENCODING_CHOICES).default('o200k_base'))
     .addOption(new Option('--tool-format <format>', 'serialize offered tools as an OpenAI tools array or in Anthropic\'s shape').choices(TOOL_FORMAT_CHOICES).default('openai'))
     .addOption(new Option('--tui', 'step through the calls in an interactive terminal UI (? shows the keys)').conflicts(['json', 'expectSame', 'failOnViolation']))
+    .option('--jsonl', 'bulk: print one JSON line per session ({source, report} or {source, error}), in input order')
+    .option('--jobs <n>', 'bulk: worker threads (default: the number of cores; 1 replays in the main thread)', parsePositiveInt)
+    .addOption(
+      new Option('--jsonl-input <mode>', 'JSONL inputs: one session per line, one recording, or decided by the first line')
+        .choices(['auto', 'sessions', 'recording'])
+        .default('auto'),
+    )
+    .option('--aggregate <file>', 'bulk: also write the aggregate as JSON to this file (merge parts with toolsearch aggregate)')
+    .option('--top <n>', 'bulk: rows per list in the human aggregate (default 10; --json has them all)', parsePositiveInt)
     .addHelpText('after', EXAMPLES)
-    .action(async (file: string, flags: SimulateFlags) => {
+    .action(async (files: string[], flags: SimulateFlags) => {
+      const { isBulk, runBulk } = await import('./simulate-bulk.js');
+      if (await isBulk(files, flags)) {
+        if (flags.tui) throw new UsageError('--tui steps through one session; bulk replay prints an aggregate (drop --tui)');
+        return runBulk(ctx, files, flags);
+      }
+      const file = files[0]!;
       if (flags.tui) return runTui(ctx, file, flags);
-      const report = await runSimulate(ctx, file, flags);
+      const reports = await runSimulate(ctx, file, flags);
       const replay = flags.replay === true || flags.expectSame === true;
-      if (flags.json) ctx.json(report);
-      else ctx.lines(renderSimulation(report, { width: ctx.width, style: ctx.outStyle, replay }));
-      check(report, flags);
+      if (flags.json) ctx.json(flags.sidechains ? reports : reports[0]!);
+      else {
+        const lines: string[] = [];
+        for (const [i, r] of reports.entries()) {
+          if (i > 0) lines.push('');
+          lines.push(...renderSimulation(r, { width: ctx.width, style: ctx.outStyle, replay }));
+        }
+        ctx.lines(lines);
+      }
+      for (const r of reports) check(r, flags);
     });
   return cmd;
 }
 
 async function loadInputs(ctx: CliContext, file: string, flags: SimulateFlags): Promise<{ transcript: Transcript; catalog: Catalog | null }> {
   const { loadTranscriptFile } = await import('../../formats/index.js');
-  const transcript = await loadTranscriptFile(file, { format: flags.format });
+  const transcript = await loadTranscriptFile(file, {
+    format: flags.format,
+    limits: ctx.limits,
+    lenient: flags.lenient === true,
+    sidechains: flags.sidechains === true,
+    ...(flags.searchTool !== undefined ? { searchTools: flags.searchTool } : {}),
+  });
   for (const w of transcript.warnings) ctx.warn(w);
-  const catalog = flags.catalog !== undefined && flags.catalog.length > 0 ? await loadCatalog(flags, (w) => ctx.warn(w)) : null;
+  const { requireModelCall } = await import('../../formats/recordings/registry.js');
+  for (const t of [transcript, ...(transcript.sidechains ?? [])]) requireModelCall(t);
+  const catalog = flags.catalog !== undefined && flags.catalog.length > 0 ? await loadCatalog(ctx, { ...flags, static: undefined }) : null;
   return { transcript, catalog };
 }
 
@@ -127,9 +228,15 @@ async function runTui(ctx: CliContext, file: string, flags: SimulateFlags): Prom
   });
 }
 
-async function runSimulate(ctx: CliContext, file: string, flags: SimulateFlags): Promise<SimulationReport> {
+async function runSimulate(ctx: CliContext, file: string, flags: SimulateFlags): Promise<SimulationReport[]> {
   const { transcript, catalog } = await loadInputs(ctx, file, flags);
-  const { simulate, simulationTools } = await import('../../simulate/engine.js');
+  const out: SimulationReport[] = [];
+  for (const t of [transcript, ...(transcript.sidechains ?? [])]) out.push(await simulateOne(t, catalog, flags));
+  return out;
+}
+
+async function simulateOne(transcript: Transcript, catalog: Catalog | null, flags: SimulateFlags): Promise<SimulationReport> {
+  const { simulateWithTokens } = await import('../../simulate/with-tokens.js');
   const options = {
     transcript,
     catalog,
@@ -137,18 +244,7 @@ async function runSimulate(ctx: CliContext, file: string, flags: SimulateFlags):
     ...(flags.static !== undefined ? { staticNames: flags.static } : {}),
     replay: flags.replay === true || flags.expectSame === true,
   };
-  const report = simulate(options);
-  if (!flags.tokens) return report;
-  // Token and cache accounting; the other mode is simulated too, so the cache
-  // summary can weigh default mode against model-native mode.
-  const { tokenAccountingForReport, withTokens } = await import('../../tokens/report.js');
-  const other = simulate({ ...options, mode: flags.mode === 'default' ? 'native' : 'default', replay: false });
-  const tokens = await tokenAccountingForReport(report, simulationTools(options), {
-    encoding: flags.tokenizer,
-    toolFormat: flags.toolFormat,
-    otherMode: other,
-  });
-  return withTokens(report, tokens);
+  return simulateWithTokens(options, flags.tokens ? { encoding: flags.tokenizer, toolFormat: flags.toolFormat } : null);
 }
 
 /** How a recorded search result differs from the fresh one, in one line. */

@@ -1,14 +1,21 @@
 /** `toolsearch test <suite...>`: run test suites of search, select and simulate cases. */
 import { Command, Option } from 'commander';
-import { AssertionFailure, InputError } from '../../errors.js';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { AssertionFailure, InputError, UsageError } from '../../errors.js';
+import type { RunInput } from '../../report/output.js';
 import type { CliContext } from '../context.js';
 import { MCP_TIMEOUT_OPTION, mcpTimeoutMs } from '../inputs.js';
+import { collect } from '../options.js';
 
 export const REPORTERS = ['human', 'json', 'junit', 'tap'] as const;
 type Reporter = (typeof REPORTERS)[number];
 
 interface TestFlags {
   readonly reporter: Reporter;
+  readonly json?: boolean;
+  readonly catalog?: string[];
+  readonly grep?: string;
   readonly output?: string;
   readonly update?: boolean;
   readonly mcpTimeout?: string;
@@ -22,6 +29,9 @@ Examples:
   # CI: a JUnit file for the CI's test report, the human report in the log
   $ toolsearch test fixtures/suites/*.yaml --reporter junit --output junit.xml
 
+  # a candidate catalog against the same suites; only the cases about Slack
+  $ toolsearch test fixtures/suites/demo.yaml -c fixtures/catalogs/demo.yaml --grep Slack
+
   # re-record the "exact" lists of the cases marked record: true
   $ toolsearch test fixtures/suites/demo.yaml --update
 
@@ -29,8 +39,8 @@ A suite (YAML or JSON):
   catalog: ../catalogs/demo.yaml          # relative to the suite file; a list merges;
                                           # "mcp:<command line>" or "mcp:<url>": a live MCP server
   cases:
-    - name: creating an issue finds the GitHub tool first
-      query: create issue                 # or args: '{"query":"create issue","max_results":3}'
+    - name: naming the service puts its issue tool first
+      query: create github issue          # or args: '{"query":"create github issue","max_results":3}'
       first: mcp__github__create_issue    # also includes, excludes, exact, rank_at_most: {tool: n}, none, error
     - name: direct selection keeps the order
       select: [mcp__slack__send_message, mcp__github__create_issue]
@@ -38,14 +48,19 @@ A suite (YAML or JSON):
     - name: the recorded conversation still works
       transcript: ../transcripts/keyword-search-then-call.json
       mode: default                       # or native; static: [a, b]
-      visible_at: {call: 2, includes: [mcp__github__create_issue]}
+      visible_at: {call: 2, includes: [mcp__slack__send_message]}   # what call 1's search loaded
       no_violations: true
       same_as_recorded: true
   Any case: skip: true (or a reason), record: true (--update writes "exact").
 
-Reporters: human (default; its last line is "N passed, N failed[, N skipped]"),
-json, junit, tap. With --output the report goes to the file (written atomically)
-and the human report still prints.
+Reporters: human (default; its last line is "N passed, N failed[, N skipped]
+[, N invalid suites]"), json (also --json), junit, tap. With --output the report
+goes to the file (written atomically, its directory created; a device or FIFO is
+written in place) and the human report still prints; --output - is stdout (the
+report only). A suite that is invalid, or names an input that cannot be read, is
+an errored suite in every reporter (JUnit <error>, TAP not ok, JSON "error"), and
+the other suites still run. An output that is one of the run's inputs (a suite,
+a catalog, a transcript) is refused (exit 2) before anything runs.
 Exit codes: 0 every case passed (skipped ones aside), 1 a case failed, 2 a suite
 is invalid (file:line:column) or an input cannot be read.
 `;
@@ -59,28 +74,74 @@ export function testCommand(ctx: CliContext): Command {
     )
     .argument('<suite...>', 'suite files, directories or globs')
     .addOption(new Option('-r, --reporter <name>', 'report format').choices(REPORTERS).default('human'))
-    .option('-o, --output <file>', 'write the report to this file (atomically) instead of stdout')
+    .addOption(new Option('--json', 'the json reporter (same as --reporter json)').conflicts('reporter'))
+    .option('-c, --catalog <file>', 'run every case against this catalog instead of its own (a candidate); repeat to merge', collect)
+    .option('--grep <pattern>', 'only the cases whose name matches this regular expression')
+    .option('-o, --output <file>', 'write the report to this file (atomically; a device or FIFO in place; - is stdout) instead of stdout')
     .option('-u, --update', 'write the current results into "exact" of the cases marked record: true')
     .option(...MCP_TIMEOUT_OPTION)
+    .option('--no-cache', 'no compile cache (also TOOLSEARCH_CACHE=off); suites always parse their catalogs')
     .addHelpText('after', EXAMPLES)
     .action(async (suites: string[], flags: TestFlags) => {
       await runTest(ctx, suites, flags);
     });
 }
 
-async function runTest(ctx: CliContext, args: string[], flags: TestFlags): Promise<void> {
+/** `--grep`'s pattern as a regular expression; a usage error when it is not one. */
+function grepPattern(pattern: string): RegExp {
+  try {
+    return new RegExp(pattern, 'u');
+  } catch (err) {
+    throw new UsageError(`--grep ${JSON.stringify(pattern)} is not a regular expression: ${(err as Error).message.replace(/^Invalid regular expression: /, '')}`);
+  }
+}
+
+/** --output reports/junit.xml in a fresh CI checkout: the directory is made (writeOutput reports what is wrong with a path). */
+function makeOutputDir(path: string): void {
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+  } catch {
+    // reported by the write
+  }
+}
+
+async function runTest(ctx: CliContext, args: string[], given: TestFlags): Promise<void> {
+  const flags: TestFlags = given.json ? { ...given, reporter: 'json' } : given;
   const { expandSuitePaths } = await import('../../suite/glob.js');
   const timeoutMs = mcpTimeoutMs(flags.mcpTimeout);
-  const { runSuitesAsync } = await import('../../suite/run.js');
-  let report: Awaited<ReturnType<typeof runSuitesAsync>>;
+  const grep = flags.grep !== undefined ? grepPattern(flags.grep) : undefined;
+  const [{ runSuitesAsync }, { checkOutputs, isStdout, writeOutput }] = await Promise.all([import('../../suite/run.js'), import('../../report/output.js')]);
+  // Every output is checked against every input of the run as the inputs become known (the suites,
+  // then the catalogs and transcripts they name), before any case runs (src/report/output.ts).
+  const outputs = flags.output !== undefined ? [{ option: '--output', path: flags.output }] : [];
+  const inputs: RunInput[] = [];
+  const onInput = (input: RunInput) => {
+    inputs.push(input);
+    checkOutputs(outputs, [input]);
+  };
+  let report: Awaited<ReturnType<typeof runSuitesAsync>>['report'];
   try {
-    report = await runSuitesAsync(expandSuitePaths(args), { update: flags.update === true, mcpTimeoutMs: timeoutMs });
+    const run = await runSuitesAsync(expandSuitePaths(args), {
+      update: flags.update === true,
+      mcpTimeoutMs: timeoutMs,
+      limits: ctx.limits,
+      onInput,
+      ...(flags.catalog !== undefined ? { catalog: flags.catalog } : {}),
+      ...(grep !== undefined ? { grep } : {}),
+    });
+    report = run.report;
+    if (run.rewrites.length > 0) {
+      const { writeFileAtomic } = await import('../../report/atomic.js');
+      for (const r of run.rewrites) writeFileAtomic(r.file, r.text);
+    }
   } catch (err) {
-    // A suite that does not load is exit 2; with --reporter junit --output, the file still says why.
+    // A suite that does not load is exit 2; with --reporter junit --output, the file still says why
+    // (never over an input: the output was checked against each one already known).
     if (err instanceof InputError && flags.reporter === 'junit' && flags.output !== undefined) {
-      const [{ writeFileAtomic }, { renderJUnitError }] = await Promise.all([import('../../report/atomic.js'), import('../../report/test-junit.js')]);
+      const { renderJUnitError } = await import('../../report/test-junit.js');
       try {
-        writeFileAtomic(flags.output, renderJUnitError(err.message, err.location));
+        makeOutputDir(outputs[0]!.path);
+        writeOutput(outputs[0]!, renderJUnitError(err.message, err.location), inputs, (t) => ctx.out(t));
       } catch {
         // the output directory is missing or unwritable: the error below is what matters
       }
@@ -104,14 +165,23 @@ async function runTest(ctx: CliContext, args: string[], flags: TestFlags): Promi
         return (await import('../../report/test-tap.js')).renderTap(report);
     }
   };
-  if (flags.output !== undefined) {
-    const { writeFileAtomic } = await import('../../report/atomic.js');
-    writeFileAtomic(flags.output, await render(flags.reporter, false));
+  if (grep !== undefined && report.summary.total === 0 && report.summary.errors === 0) {
+    throw new UsageError(`--grep ${JSON.stringify(flags.grep)} matches no case`);
+  }
+  if (flags.output !== undefined && !isStdout(flags.output)) {
+    makeOutputDir(flags.output);
+    writeOutput(outputs[0]!, await render(flags.reporter, false), inputs, (t) => ctx.out(t));
     // People reading the CI log still see what happened.
     ctx.out(await render('human', true));
   } else {
     ctx.out(await render(flags.reporter, true));
   }
-  const { failed, total } = report.summary;
+  const { failed, total, errors } = report.summary;
+  if (errors > 0) {
+    // Every other suite ran and is in the report; the first invalid one is the error (exit 2).
+    const first = report.suites.find((x) => x.error !== null)!.error!;
+    const more = errors > 1 ? ` (and ${errors - 1} more invalid suite${errors === 2 ? '' : 's'})` : '';
+    throw new InputError(`${first.message}${more}`, first.location, first.excerpt ?? undefined);
+  }
   if (failed > 0) throw new AssertionFailure(`${failed} of ${total} case${total === 1 ? '' : 's'} failed`);
 }

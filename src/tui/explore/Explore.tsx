@@ -4,9 +4,10 @@
  * a frame, see the note in the README) and performs the two effects the state
  * asks for — loading the baseline and copying the command line.
  */
-import { Box, useApp, useInput, type Key } from 'ink';
+import type { Key } from 'ink';
+import { ink } from '../ink.js';
 import { useCallback, useEffect, useMemo, useReducer, useRef, useState, type ReactElement } from 'react';
-import type { ToolIndex } from '../../core/scorer.js';
+import type { ToolIndex } from '../../core/index/tool-index.js';
 import { LinesView, LineView, ThemeContext } from '../LinesView.js';
 import { helpMetrics, helpWindow } from '../help.js';
 import { isQuitKey } from '../keys.js';
@@ -28,7 +29,8 @@ import {
   type ExploreView,
 } from './screen.js';
 import { baselineQuery, exploreSearch, type ExploreResult } from './search.js';
-import { exploreEventReducer, initialExploreState } from './state.js';
+import { exploreEventReducer } from './keys.js';
+import { initialExploreState } from './state.js';
 
 /** Catalogs larger than this rank the baseline only once typing pauses for {@link BASELINE_DEBOUNCE_MS}. */
 const BASELINE_DEBOUNCE_ABOVE = 500;
@@ -87,6 +89,7 @@ function useBaselineRanking(
 export function Explore(props: ExploreProps): ReactElement {
   const { index, loadBaseline, onCopy, theme = { color: false } } = props;
   const [state, dispatch] = useReducer(exploreEventReducer, { query: props.initialQuery, maxResults: props.initialMaxResults }, initialExploreState);
+  const { Box, useApp, useInput } = ink();
   const { exit } = useApp();
   const size = useTerminalSize(props.size);
   const tooSmall = isTooSmall(size);

@@ -6,8 +6,8 @@
  * The help scrolls with j/k, arrows, PgUp/PgDn and g/G.
  */
 import { helpScrollDelta, NO_HELP_SCROLL, type HelpMetrics } from '../help.js';
-import { typedText, type KeyInfo } from '../keys.js';
-import type { ExploreAction, ExploreState } from './state.js';
+import { splitKeys, typedText, type KeyInfo } from '../keys.js';
+import { exploreReducer, type ExploreAction, type ExploreState } from './state.js';
 
 export function exploreKey(s: ExploreState, input: string, key: KeyInfo, resultCount: number, help: HelpMetrics = NO_HELP_SCROLL): ExploreAction | null {
   if (key.ctrl && input === 'c') return { type: 'quit' };
@@ -48,4 +48,20 @@ export function exploreKey(s: ExploreState, input: string, key: KeyInfo, resultC
   if (input === '?') return { type: 'toggleHelp' };
   if (input === 'q') return { type: 'quit' };
   return null;
+}
+
+/** A key press, or an action from the container. */
+export type ExploreEvent =
+  | ExploreAction
+  /** `help`: how far the help can scroll in the window on screen (none when left out). */
+  | { readonly type: 'key'; readonly input: string; readonly key: KeyInfo; readonly resultCount: number; readonly help?: HelpMetrics };
+
+export function exploreEventReducer(s: ExploreState, e: ExploreEvent): ExploreState {
+  if (e.type !== 'key') return exploreReducer(s, e);
+  let state = s;
+  for (const k of splitKeys(e.input, e.key)) {
+    const action = exploreKey(state, k.input, k.key, e.resultCount, e.help);
+    if (action !== null) state = exploreReducer(state, action);
+  }
+  return state;
 }

@@ -2,7 +2,7 @@
  * Entry of `toolsearch explore`, imported lazily by the explore command: the
  * only way React and Ink get loaded for it. fuse.js is loaded on the first `f`.
  */
-import type { ToolIndex } from '../../core/scorer.js';
+import type { ToolIndex } from '../../core/index/tool-index.js';
 import type { ToolInfo } from '../../core/types.js';
 import { reraise, runFullScreen, type TerminalIo } from '../fullscreen.js';
 import { osc52 } from './command-line.js';

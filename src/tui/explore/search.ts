@@ -5,7 +5,8 @@
  * ranking (how many tools match, and each tool's rank for the comparison with
  * the baseline).
  */
-import { type Keyword, type KeywordScore, type ToolIndex } from '../../core/scorer.js';
+import type { ToolIndex } from '../../core/index/tool-index.js';
+import { type Keyword, type KeywordScore } from '../../core/scorer.js';
 import { searchDecoded } from '../../core/toolsearch.js';
 
 export interface KeywordRow {

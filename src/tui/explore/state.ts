@@ -1,13 +1,11 @@
 /**
  * Explore's UI state: a pure reducer over an action union. Key presses are
  * mapped to actions against the state at the moment they are handled
- * ({@link exploreEventReducer}). Loading the baseline and copying the command
+ * (`exploreEventReducer` in keys.ts). Loading the baseline and copying the command
  * line are effects the container performs when the state asks for them
  * (`fuse: 'loading'`, `copyRequest`).
  */
 import { scrolledHelp, type HelpMetrics } from '../help.js';
-import { splitKeys, type KeyInfo } from '../keys.js';
-import { exploreKey } from './keys.js';
 
 export type ExploreFocus = 'query' | 'results';
 
@@ -142,20 +140,4 @@ export function exploreReducer(s: ExploreState, a: ExploreAction): ExploreState 
       return never;
     }
   }
-}
-
-/** A key press, or an action from the container. */
-export type ExploreEvent =
-  | ExploreAction
-  /** `help`: how far the help can scroll in the window on screen (none when left out). */
-  | { readonly type: 'key'; readonly input: string; readonly key: KeyInfo; readonly resultCount: number; readonly help?: HelpMetrics };
-
-export function exploreEventReducer(s: ExploreState, e: ExploreEvent): ExploreState {
-  if (e.type !== 'key') return exploreReducer(s, e);
-  let state = s;
-  for (const k of splitKeys(e.input, e.key)) {
-    const action = exploreKey(state, k.input, k.key, e.resultCount, e.help);
-    if (action !== null) state = exploreReducer(state, action);
-  }
-  return state;
 }

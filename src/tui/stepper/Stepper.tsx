@@ -3,7 +3,8 @@
  * re-simulations through the `resimulate` prop; each panel is a small
  * component drawing lines built in `screen.ts`.
  */
-import { Box, useApp, useInput, type Key } from 'ink';
+import type { Key } from 'ink';
+import { ink } from '../ink.js';
 import { useCallback, useEffect, useMemo, useReducer, useRef, type ReactElement } from 'react';
 import type { Mode } from '../../core/types.js';
 import type { SimulationReport } from '../../simulate/report.js';
@@ -27,7 +28,8 @@ import {
   toolPanelLines,
   type StepperLayout,
 } from './screen.js';
-import { initialStepperState, stepperEventReducer, type StepperState } from './state.js';
+import { stepperEventReducer } from './keys.js';
+import { initialStepperState, type StepperState } from './state.js';
 
 export interface StepperProps {
   readonly report: SimulationReport;
@@ -69,6 +71,7 @@ function MessagesPanel({ state, inputs, layout }: PanelProps): ReactElement {
 
 export function Stepper({ report, inputs, resimulate, theme = { color: false }, size }: StepperProps): ReactElement {
   const [state, dispatch] = useReducer(stepperEventReducer, report, initialStepperState);
+  const { Box, useApp, useInput } = ink();
   const { exit } = useApp();
   const terminal = useTerminalSize(size);
   const tooSmall = isTooSmall(terminal);

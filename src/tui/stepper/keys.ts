@@ -6,8 +6,8 @@
  * Ctrl-C always quit.
  */
 import { helpScrollDelta, NO_HELP_SCROLL, type HelpMetrics } from '../help.js';
-import { typedText, type KeyInfo } from '../keys.js';
-import type { StepperAction, StepperState } from './state.js';
+import { splitKeys, typedText, type KeyInfo } from '../keys.js';
+import { stepperReducer, type StepperAction, type StepperState } from './state.js';
 
 export function stepperKey(s: StepperState, input: string, key: KeyInfo, help: HelpMetrics = NO_HELP_SCROLL): StepperAction | null {
   if (key.ctrl && input === 'c') return { type: 'quit' };
@@ -57,4 +57,20 @@ export function stepperKey(s: StepperState, input: string, key: KeyInfo, help: H
   if (key.rightArrow || key.return || input === 'l') return { type: 'openDetail' };
   if (key.leftArrow || input === 'h') return { type: 'focus', focus: 'calls' };
   return null;
+}
+
+/** A key press, mapped to an action against the state at the moment it is handled (so keys typed faster than renders are never lost or misread). */
+export type StepperEvent =
+  | StepperAction
+  /** `help`: how far the help can scroll in the window on screen (none when left out). */
+  | { readonly type: 'key'; readonly input: string; readonly key: KeyInfo; readonly help?: HelpMetrics };
+
+export function stepperEventReducer(s: StepperState, e: StepperEvent): StepperState {
+  if (e.type !== 'key') return stepperReducer(s, e);
+  let state = s;
+  for (const k of splitKeys(e.input, e.key)) {
+    const action = stepperKey(state, k.input, k.key, e.help);
+    if (action !== null) state = stepperReducer(state, action);
+  }
+  return state;
 }

@@ -7,8 +7,6 @@
 import type { Mode } from '../../core/types.js';
 import type { SimulationReport } from '../../simulate/report.js';
 import { scrolledHelp, type HelpMetrics } from '../help.js';
-import { splitKeys, type KeyInfo } from '../keys.js';
-import { stepperKey } from './keys.js';
 import { toolRows } from './model.js';
 
 export type Focus = 'calls' | 'tools';
@@ -164,20 +162,4 @@ export function stepperReducer(s: StepperState, a: StepperAction): StepperState 
       return never;
     }
   }
-}
-
-/** A key press, mapped to an action against the state at the moment it is handled (so keys typed faster than renders are never lost or misread). */
-export type StepperEvent =
-  | StepperAction
-  /** `help`: how far the help can scroll in the window on screen (none when left out). */
-  | { readonly type: 'key'; readonly input: string; readonly key: KeyInfo; readonly help?: HelpMetrics };
-
-export function stepperEventReducer(s: StepperState, e: StepperEvent): StepperState {
-  if (e.type !== 'key') return stepperReducer(s, e);
-  let state = s;
-  for (const k of splitKeys(e.input, e.key)) {
-    const action = stepperKey(state, k.input, k.key, e.help);
-    if (action !== null) state = stepperReducer(state, action);
-  }
-  return state;
 }

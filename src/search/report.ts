@@ -6,7 +6,18 @@
 import type { KeywordScore, ScoredTool } from '../core/scorer.js';
 import { goToLower } from '../core/text.js';
 import type { ToolSearchSuccess } from '../core/toolsearch.js';
-import type { SearchScope } from './inputs.js';
+import type { ToolIndex } from '../core/index/tool-index.js';
+import type { CatalogTool } from '../formats/types.js';
+
+/** A catalog ready to search: its dynamic and static tools, and the index a search runs over. */
+export interface SearchScope {
+  readonly dynamic: readonly CatalogTool[];
+  readonly static: readonly CatalogTool[];
+  /** Dynamic tools only (the reference), or every tool with `--all`. */
+  readonly index: ToolIndex;
+  readonly all: boolean;
+  readonly byName: ReadonlyMap<string, CatalogTool>;
+}
 
 /** One result in `search --json`. */
 export interface SearchResultJson {
@@ -188,4 +199,29 @@ export function checkExpectations(matches: readonly string[], e: Expectations): 
   if (e.expectFirst !== undefined && matches[0] !== e.expectFirst) failures.push({ kind: 'expect-first', expected: e.expectFirst });
   if (e.expectNone === true && matches.length > 0) failures.push({ kind: 'expect-none' });
   return failures;
+}
+
+/** Levenshtein distance, for typos in tool names. */
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) cur.push(Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)));
+    prev = cur;
+  }
+  return prev[b.length]!;
+}
+
+/** Names close to `name`: {@link suggestions}, else at most 3 within a few edits (one per 5 characters, up to 3). */
+export function closeNames(names: Iterable<string>, name: string): string[] {
+  const all = [...names];
+  const near = suggestions(all, name);
+  if (near.length > 0) return near;
+  const limit = Math.max(1, Math.min(3, Math.floor(name.length / 5)));
+  return all
+    .map((n) => ({ n, d: Math.abs(n.length - name.length) > limit ? Infinity : editDistance(goToLower(n), goToLower(name)) }))
+    .filter((x) => x.d <= limit)
+    .sort((a, b) => a.d - b.d)
+    .slice(0, 3)
+    .map((x) => x.n);
 }

@@ -4,12 +4,12 @@
  */
 import { formatCallTokens, tokenSummaryLines } from '../tokens/format.js';
 import type { SearchOutcome, SearchReport, SimulationReport, ToolCallReport, TurnReport, Violation, VisibilityChange } from '../simulate/report.js';
-import type { Style } from './color.js';
-import { escapeText, inlineText } from './escape.js';
-import { displayWidth, truncate } from './width.js';
-import { tok, wrapText, wrapTokens, type Token } from './wrap.js';
+import type { Style } from '../render/color.js';
+import { escapeText, inlineText } from '../render/escape.js';
+import { displayWidth, truncate } from '../render/width.js';
+import { tok, wrapText, wrapTokens, type Token } from '../render/wrap.js';
 
-export { wrapTokens } from './wrap.js';
+export { wrapTokens } from '../render/wrap.js';
 
 export interface SimulateRenderOptions {
   readonly width: number;
@@ -144,6 +144,31 @@ export function visibilityRanges(changes: readonly VisibilityChange[]): Array<{ 
   return out;
 }
 
+/** What the loader read: format and evidence, items read and skipped by rule, what --lenient let through. */
+function coverageLines(r: SimulationReport, o: SimulateRenderOptions): string[] {
+  const c = r.coverage!;
+  const s = o.style;
+  const out: string[] = [];
+  if (c.conversation !== 'main') out.push(...wrapText(`conversation: sidechain ${inlineText(c.conversation)}`, o.width, 2));
+  const skipped = c.skipped.reduce((n, x) => n + x.count, 0);
+  let line = `read: ${c.read} of ${plural(c.items, 'item')} as ${c.format}, `;
+  line += c.skipped.length === 0 ? 'none skipped' : `${skipped} skipped by rule (${c.skipped.map((x) => `${inlineText(x.rule)}: ${x.count}`).join('; ')})`;
+  line += `; detected by ${inlineText(c.detected_by)}`;
+  out.push(...wrapText(line, o.width, 2));
+  if (c.search_tool) out.push(...wrapText(`search tool: ${c.search_tool.names.map(inlineText).join(', ')} (${inlineText(c.search_tool.source)}), read as tool_search`, o.width, 2));
+  const problems = [...c.unexplained, ...c.unpaired];
+  if (problems.length > 0) {
+    const parts: string[] = [];
+    if (c.unexplained.length > 0) parts.push(`${plural(c.unexplained.length, 'item')} not understood`);
+    if (c.unpaired.length > 0) parts.push(plural(c.unpaired.length, 'unpaired call or result', 'unpaired calls or results'));
+    const head = `${parts.join(' and ')} (--lenient): the replay is partial`;
+    out.push(...wrapTokens([tok('!', s.yellow), ...head.split(' ').map((w) => tok(w, s.yellow))], o.width, 2));
+    for (const p of problems.slice(0, 5)) out.push(...wrapText(`  ${inlineText(p.location)}: ${inlineText(p.message)}`, o.width, 4));
+    if (problems.length > 5) out.push(`    … ${problems.length - 5} more (--json lists them all)`);
+  }
+  return out;
+}
+
 /** The whole human report. */
 export function renderSimulation(r: SimulationReport, o: SimulateRenderOptions): string[] {
   const s = o.style;
@@ -179,6 +204,8 @@ export function renderSimulation(r: SimulationReport, o: SimulateRenderOptions):
     }
   }
   out.push('');
+  // What was read of the recording, right above the summary: nothing is skipped unseen.
+  if (r.coverage) out.push(...coverageLines(r, o));
   const sm = r.summary;
   const problems: Token[] =
     sm.errors === 0 && sm.warnings === 0

@@ -4,12 +4,12 @@
  * callers pass plain data.
  */
 import type { KeywordScore } from '../core/scorer.js';
-import type { ExpectationFailure, SearchJson, WhyReport } from '../cli/search-report.js';
-import type { Style } from './color.js';
-import { escapeText, inlineText } from './escape.js';
-import { renderTable, type Cell, type Column } from './table.js';
-import { truncate } from './width.js';
-import { tok, wrapTokens, type Token } from './wrap.js';
+import type { ExpectationFailure, SearchJson, WhyReport } from '../search/report.js';
+import type { Style } from '../render/color.js';
+import { escapeText, inlineText } from '../render/escape.js';
+import { renderTable, type Cell, type Column } from '../render/table.js';
+import { truncate } from '../render/width.js';
+import { tok, wrapTokens, type Token } from '../render/wrap.js';
 
 export interface RenderOptions {
   readonly width: number;

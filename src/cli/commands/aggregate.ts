@@ -1,0 +1,62 @@
+/** `toolsearch aggregate <parts...>`: merge partial aggregates of bulk replays into one report. */
+import { Command } from 'commander';
+import type { CliContext } from '../context.js';
+import { parsePositiveInt } from '../options.js';
+
+const EXAMPLES = `
+Examples:
+  # two halves of a replay, merged: the same report as one run over all sessions
+  $ toolsearch aggregate fixtures/bulk/part-1.json fixtures/bulk/part-2.json
+
+  # as JSON (itself a part that merges again)
+  $ toolsearch aggregate fixtures/bulk/part-*.json --json
+
+  # a shard's output first, then merged with the others (shell sharding)
+  $ toolsearch simulate fixtures/bulk/sessions.jsonl -c fixtures/catalogs/demo.yaml --no-tokens --aggregate part-3.json > /dev/null && toolsearch aggregate fixtures/bulk/part-1.json part-3.json
+
+A part is what \`simulate --json\` (or \`--aggregate FILE\`) writes over many
+sessions; a file may also hold one part per line (JSONL). Counts add up,
+lists merge by key in a canonical order, so any split of the sessions (files,
+workers, machines, in any order) merges into exactly the aggregate of one run.
+
+Exit codes: 0 ok, 1 --fail-on-violation or --expect-same over the merged
+sessions, 2 bad input (a file that is not an aggregate, at its position) or
+when the merged parts hold sessions that failed to read.
+`;
+
+interface AggregateFlags {
+  readonly json?: boolean;
+  readonly top?: number;
+  readonly failOnViolation?: boolean;
+  readonly expectSame?: boolean;
+}
+
+export function aggregateCommand(ctx: CliContext): Command {
+  return new Command('aggregate')
+    .summary('merge partial aggregates of bulk simulate runs into one report')
+    .description(
+      'Merge the aggregates of bulk `simulate` runs (one per shard, worker or machine) into the report one run ' +
+        'over all their sessions would give.',
+    )
+    .argument('<parts...>', 'aggregate files (JSON, or JSONL with one aggregate per line)')
+    .option('--json', 'print the merged aggregate as JSON')
+    .option('--top <n>', 'rows per list in the human report (default 10; --json has them all)', parsePositiveInt)
+    .option('--fail-on-violation', 'exit 1 when a merged session had a violation (not a warning)')
+    .option('--expect-same', 'exit 1 when a recorded search differed from a fresh run in any merged session')
+    .addHelpText('after', EXAMPLES)
+    .action(async (parts: string[], flags: AggregateFlags) => {
+      const { loadAggregateFile } = await import('../../formats/aggregate-file.js');
+      const { AggregateBuilder } = await import('../../simulate/aggregate.js');
+      const { expandSessionPaths } = await import('../../formats/sessions.js');
+      const builder = new AggregateBuilder();
+      for (const file of expandSessionPaths(parts)) for (const a of loadAggregateFile(file)) builder.merge(a);
+      const merged = builder.value();
+      if (flags.json) ctx.json(merged);
+      else {
+        const { renderAggregate } = await import('../../report/aggregate-text.js');
+        ctx.lines(renderAggregate(merged, { width: ctx.width, style: ctx.outStyle, ...(flags.top !== undefined ? { top: flags.top } : {}) }));
+      }
+      const { checkAggregate } = await import('./simulate-bulk.js');
+      checkAggregate(merged, flags);
+    });
+}

@@ -1,0 +1,129 @@
+/**
+ * `toolsearch simulate` over many sessions (several paths, directories,
+ * globs, JSONL files of sessions, `-`): per-session JSON lines (`--jsonl`)
+ * and the aggregate (human or `--json`; `--aggregate FILE` writes it too).
+ * Exit 2 when a session failed to read (after every other session was
+ * replayed and the output written), else 1 for --fail-on-violation /
+ * --expect-same findings, else 0.
+ */
+import { availableParallelism } from 'node:os';
+import type { Mode } from '../../core/types.js';
+import { AssertionFailure, InputError } from '../../errors.js';
+import type { JsonlInputMode } from '../../formats/sessions.js';
+import type { Catalog, TranscriptFormat } from '../../formats/types.js';
+import { renderAggregate } from '../../report/aggregate-text.js';
+import { escapeText } from '../../render/escape.js';
+import { safeJson } from '../../report/json.js';
+import type { Aggregate } from '../../simulate/aggregate.js';
+import type { ToolFormat } from '../../tokens/serialize.js';
+import type { EncodingName } from '../../tokens/tokenizer.js';
+import type { CliContext } from '../context.js';
+import { type CatalogFlags, loadCatalog } from '../inputs.js';
+
+export interface BulkFlags extends CatalogFlags {
+  readonly mode: Mode;
+  readonly static?: string[];
+  readonly format: TranscriptFormat | 'auto';
+  readonly replay?: boolean;
+  readonly expectSame?: boolean;
+  readonly failOnViolation?: boolean;
+  readonly json?: boolean;
+  readonly jsonl?: boolean;
+  readonly jobs?: number;
+  readonly jsonlInput: JsonlInputMode;
+  readonly aggregate?: string;
+  readonly top?: number;
+  readonly tokens: boolean;
+  readonly tokenizer: EncodingName;
+  readonly toolFormat: ToolFormat;
+}
+
+/** Whether the arguments ask for a bulk replay rather than the one-session report. */
+export async function isBulk(args: readonly string[], flags: BulkFlags): Promise<boolean> {
+  if (args.length !== 1 || flags.jsonl || flags.jobs !== undefined || flags.aggregate !== undefined || flags.jsonlInput === 'sessions') return true;
+  const arg = args[0]!;
+  // `-` is sessions on stdin, unless --jsonl-input recording says it is one recording (issue 12).
+  if (arg === '-') return flags.jsonlInput !== 'recording';
+  const { isGlob } = await import('../../suite/glob.js');
+  if (isGlob(arg)) return true;
+  const { statSync } = await import('node:fs');
+  try {
+    if (statSync(arg).isDirectory()) return true;
+  } catch {
+    return false; // the one-session path reports it
+  }
+  const { readsAsSessions } = await import('../../formats/sessions.js');
+  return readsAsSessions(arg, flags.jsonlInput);
+}
+
+/** Output is gathered and written in pieces of about this size. */
+const WRITE_CHUNK = 1 << 16;
+
+export async function runBulk(ctx: CliContext, args: readonly string[], flags: BulkFlags): Promise<void> {
+  if (flags.json && flags.jsonl) throw new InputError('--json and --jsonl both write to stdout: use --jsonl with --aggregate FILE for both');
+  const { expandSessionPaths, sessionInputs } = await import('../../formats/sessions.js');
+  const { resolveLimits } = await import('../../formats/read.js');
+  const { replaySessions } = await import('../../simulate/bulk.js');
+  const paths = expandSessionPaths(args);
+  // --aggregate never writes over an input of the run (a session file, a catalog), checked before
+  // anything runs, and again when it is written (src/report/output.ts).
+  const { checkOutputs, writeOutput } = await import('../../report/output.js');
+  const outputs = flags.aggregate !== undefined ? [{ option: '--aggregate', path: flags.aggregate }] : [];
+  const inputs = [
+    ...paths.filter((p) => p !== '-').map((path) => ({ kind: 'session file', path })),
+    ...(flags.catalog ?? []).filter((c) => !c.startsWith('mcp:')).map((path) => ({ kind: 'catalog', path })),
+  ];
+  checkOutputs(outputs, inputs);
+  const catalog: Catalog | null = flags.catalog !== undefined && flags.catalog.length > 0 ? await loadCatalog(ctx, flags) : null;
+  if (catalog) {
+    // A bad --static fails once, here, not once per session.
+    const { prepareTools } = await import('../../simulate/engine.js');
+    prepareTools(catalog, flags.static ?? []);
+  }
+  const setup = {
+    catalog,
+    mode: flags.mode,
+    ...(flags.static !== undefined ? { staticNames: flags.static } : {}),
+    replay: flags.replay === true || flags.expectSame === true,
+    tokens: flags.tokens ? { encoding: flags.tokenizer, toolFormat: flags.toolFormat } : null,
+    format: flags.format,
+    limits: resolveLimits(ctx.limits),
+    lines: flags.jsonl === true,
+  };
+  let pending = '';
+  const aggregate = await replaySessions(
+    sessionInputs(paths, { jsonl: flags.jsonlInput, stdin: ctx.io.stdin as import('node:stream').Readable }),
+    setup,
+    { jobs: flags.jobs ?? availableParallelism() },
+    (session) => {
+      if (session.line === null) return;
+      pending += `${session.line}\n`;
+      if (pending.length >= WRITE_CHUNK) {
+        ctx.out(pending);
+        pending = '';
+      }
+    },
+  );
+  if (pending !== '') ctx.out(pending);
+  if (outputs.length > 0) writeOutput(outputs[0]!, `${safeJson(aggregate, undefined, 2)}\n`, inputs, (t) => ctx.out(t));
+  if (flags.json) ctx.json(aggregate);
+  else if (!flags.jsonl) ctx.lines(renderAggregate(aggregate, { width: ctx.width, style: ctx.outStyle, ...(flags.top !== undefined ? { top: flags.top } : {}) }));
+  checkAggregate(aggregate, flags);
+}
+
+/** Exit codes of a bulk replay: failed sessions (2) first, then the exit-1 checks. */
+export function checkAggregate(a: Aggregate, flags: Pick<BulkFlags, 'expectSame' | 'failOnViolation'>): void {
+  if (a.sessions.failed > 0) {
+    const total = a.sessions.failed + a.sessions.replayed;
+    const first = a.failures[0]!;
+    throw new InputError(
+      `${a.sessions.failed} of ${total} sessions failed to read (the others were replayed); first: ${escapeText(first.error)}`,
+    );
+  }
+  const failures: string[] = [];
+  if (flags.expectSame && a.searches.differs > 0) failures.push(`${a.searches.differs} recorded searches differ from a fresh run (--expect-same)`);
+  if (flags.failOnViolation && a.sessions.with_errors > 0) {
+    failures.push(`${a.sessions.with_errors} of ${a.sessions.replayed} sessions with violations (--fail-on-violation)`);
+  }
+  if (failures.length > 0) throw new AssertionFailure(failures.join('; '), '');
+}

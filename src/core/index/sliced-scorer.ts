@@ -1,0 +1,208 @@
+/**
+ * Scores a whole query over bitsets and selects the best `limit` tools,
+ * exactly as scoring every tool would.
+ *
+ * Each tool's total is kept bit-sliced: plane i holds bit i of every tool's
+ * score, 32 tools per word (the planes of a word side by side), so adding one keyword's points to every tool is a
+ * ripple-carry add of a few words per 32 tools, whatever the number of tools
+ * the keyword matches (a keyword in every description costs what a rare one
+ * costs). The best `limit` are then found by a radix select over the planes
+ * (bit by bit from the top, counting candidates), ties by id, which is name
+ * order. Points come from `RULES`: the bits of each rule's points say which
+ * planes the rule's tools add to.
+ */
+import { RULES, type Keyword } from '../scorer.js';
+import { lowestId, popcount, wordsFor } from './bitsets.js';
+import type { KeywordSetFinder, KeywordSets } from './keyword-sets.js';
+
+const EXACT = RULES['exact-part'].points;
+const PART = RULES['part-substring'].points;
+const NAME = RULES['name-substring'].points;
+const DESC = RULES.description.points;
+const MAX_POINTS = Math.max(EXACT, PART, NAME, DESC);
+/** Bits of a keyword's points. */
+const ADD_BITS = 32 - Math.clz32(MAX_POINTS);
+/** Per plane, all ones when the rule's points have that bit. */
+const mask = (points: number) => Int32Array.from({ length: ADD_BITS }, (_, i) => ((points >> i) & 1 ? -1 : 0));
+const SEL_EXACT = mask(EXACT);
+const SEL_PART = mask(PART);
+const SEL_NAME = mask(NAME);
+const SEL_DESC = mask(DESC);
+
+export class SlicedScorer {
+  private readonly words: number;
+  private planes = new Uint32Array(0);
+  private readonly required: Uint32Array;
+  private readonly pos: Uint32Array;
+  private readonly greater: Uint32Array;
+  /** Words (of 32 tools) some keyword added points to in this search, as a bitset; their planes are cleared after. */
+  private readonly touched: Uint32Array;
+  /** The touched words, ascending. */
+  private readonly active: Int32Array;
+  private readonly live: Int32Array;
+
+  constructor(
+    private readonly finder: KeywordSetFinder,
+    private readonly n: number,
+  ) {
+    this.words = wordsFor(n);
+    this.required = new Uint32Array(this.words);
+    this.pos = new Uint32Array(this.words);
+    this.greater = new Uint32Array(this.words);
+    this.touched = new Uint32Array(wordsFor(this.words));
+    this.active = new Int32Array(this.words);
+    this.live = new Int32Array(this.words);
+  }
+
+  /** The best `limit` tools as [id, score] pairs, in result order (score descending, then id). */
+  search(keywords: readonly Keyword[], limit: number): Array<[number, number]> {
+    const W = this.words;
+    const bits = 32 - Math.clz32(MAX_POINTS * keywords.length);
+    if (this.planes.length < bits * W) this.planes = new Uint32Array(bits * W);
+    const planes = this.planes;
+    const touched = this.touched;
+    try {
+      return this.score(keywords, bits, limit);
+    } finally {
+      // Leave the planes zero for the next search: only the touched words can hold bits.
+      for (let t = 0; t < touched.length; t++) {
+        for (let word = touched[t]!; word !== 0; word &= word - 1) {
+          const w = lowestId(t, word);
+          planes.fill(0, w * bits, (w + 1) * bits);
+        }
+        touched[t] = 0;
+      }
+    }
+  }
+
+  private score(keywords: readonly Keyword[], bits: number, limit: number): Array<[number, number]> {
+    const W = this.words;
+    const planes = this.planes;
+    const touched = this.touched;
+    // Required keywords first: every later one skips the words they exclude.
+    // Equal keywords side by side: the second one reuses the sets of the first.
+    const order = keywords.slice().sort((a, b) => (a.required !== b.required ? (a.required ? -1 : 1) : a.lower < b.lower ? -1 : a.lower > b.lower ? 1 : 0));
+    const hasRequired = order.length > 0 && order[0]!.required;
+    const req = this.required;
+    if (hasRequired) req.fill(-1);
+    let sets: KeywordSets | null = null;
+    for (let k = 0; k < order.length; k++) {
+      const kw = order[k]!;
+      if (sets === null || kw.lower !== order[k - 1]!.lower) sets = this.finder.find(kw.lower, hasRequired ? req : null);
+      const { exact, part, name, desc } = sets;
+      if (kw.required) {
+        let any = 0;
+        for (let w = 0; w < W; w++) any |= req[w]! &= name[w]! | desc[w]!;
+        if (any === 0) return [];
+      }
+      for (let w = 0; w < W; w++) {
+        const nw = name[w]!;
+        const dw = desc[w]!;
+        if ((nw | dw) === 0 || (hasRequired && req[w] === 0)) continue;
+        touched[w >>> 5]! |= 1 << (w & 31);
+        const e = exact[w]!;
+        const pw = part[w]!;
+        const p = pw & ~e;
+        const nm = nw & ~pw;
+        const d = dw & ~nw;
+        let c = 0;
+        for (let i = 0; i < bits; i++) {
+          const a = i < ADD_BITS ? (e & SEL_EXACT[i]!) | (p & SEL_PART[i]!) | (nm & SEL_NAME[i]!) | (d & SEL_DESC[i]!) : 0;
+          if (a === 0 && c === 0) {
+            if (i >= ADD_BITS) break;
+            continue;
+          }
+          const at = w * bits + i;
+          const x = planes[at]!;
+          planes[at] = x ^ a ^ c;
+          c = (x & a) | (c & (x ^ a));
+        }
+      }
+    }
+    return this.select(bits, hasRequired, limit);
+  }
+
+  private valueOf(id: number, bits: number): number {
+    const w = id >>> 5;
+    const b = id & 31;
+    let v = 0;
+    for (let i = 0; i < bits; i++) v |= ((this.planes[w * bits + i]! >>> b) & 1) << i;
+    return v;
+  }
+
+  private select(bits: number, hasRequired: boolean, limit: number): Array<[number, number]> {
+    const planes = this.planes;
+    const pos = this.pos;
+    const active = this.active;
+    const touched = this.touched;
+    let n = 0;
+    for (let t = 0; t < touched.length; t++) for (let word = touched[t]!; word !== 0; word &= word - 1) active[n++] = lowestId(t, word);
+    let count = 0;
+    // The highest plane holding a bit of a candidate: the radix select starts there.
+    let top = -1;
+    for (let k = 0; k < n; k++) {
+      const w = active[k]!;
+      let any = 0;
+      for (let i = 0; i < bits; i++) any |= planes[w * bits + i]!;
+      if (hasRequired) any &= this.required[w]!;
+      pos[w] = any;
+      if (any === 0) continue;
+      count += popcount(any);
+      for (let i = bits - 1; i > top; i--) {
+        if ((planes[w * bits + i]! & any) !== 0) {
+          top = i;
+          break;
+        }
+      }
+    }
+    const out: Array<[number, number]> = [];
+    const take = (w: number, word: number, max: number): void => {
+      while (word !== 0 && out.length < max) {
+        const id = lowestId(w, word);
+        out.push([id, this.valueOf(id, bits)]);
+        word &= word - 1;
+      }
+    };
+    if (count <= limit) {
+      for (let k = 0; k < n; k++) if (pos[active[k]!] !== 0) take(active[k]!, pos[active[k]!]!, Infinity);
+    } else {
+      // Radix select: `pos` narrows to the tools whose score has the high bits
+      // of the limit-th best; `greater` collects those known to be above it.
+      // `live` (the first `m` of `active`, ascending) keeps the words with candidates left.
+      const greater = this.greater;
+      const live = this.live;
+      let m = 0;
+      for (let k = 0; k < n; k++) {
+        greater[active[k]!] = 0;
+        if (pos[active[k]!] !== 0) live[m++] = active[k]!;
+      }
+      let need = limit;
+      for (let i = top; i >= 0; i--) {
+        let ones = 0;
+        for (let k = 0; k < m; k++) {
+          const w = live[k]!;
+          ones += popcount(pos[w]! & planes[w * bits + i]!);
+        }
+        let kept = 0;
+        for (let k = 0; k < m; k++) {
+          const w = live[k]!;
+          const pw = pos[w]!;
+          const hi = pw & planes[w * bits + i]!;
+          if (ones >= need) pos[w] = hi;
+          else {
+            greater[w]! |= hi;
+            pos[w] = pw & ~hi;
+          }
+          if (pos[w] !== 0) live[kept++] = w;
+        }
+        m = kept;
+        if (ones < need) need -= ones;
+      }
+      for (let k = 0; k < n; k++) if (greater[active[k]!] !== 0) take(active[k]!, greater[active[k]!]!, Infinity);
+      // Ties at the limit-th score: the lowest ids, which come first in name order.
+      const max = out.length + need;
+      for (let k = 0; k < m && out.length < max; k++) take(live[k]!, pos[live[k]!]!, max);
+    }
+    return out.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+  }
+}

@@ -1,0 +1,258 @@
+/**
+ * Vercel AI SDK (v5, v6) recordings, three shapes:
+ *
+ * - `ModelMessage[]` (what `generateText({messages})` takes): `{role, content}`
+ *   with parts `text`, `reasoning`, `image`, `file`, `tool-call`
+ *   `{toolCallId, toolName, input}` and, in `tool` messages, `tool-result`
+ *   `{toolCallId, toolName, output: {type, value}}` (`text`, `json`,
+ *   `error-text`, `error-json`, `content`, `execution-denied`);
+ * - `UIMessage[]` (what `useChat` keeps): `{id, role, parts}` with parts
+ *   `text`, `reasoning`, `step-start` (a new model step), `tool-<name>` and
+ *   `dynamic-tool` `{toolCallId, state, input, output, errorText}`, sources,
+ *   files and `data-*` parts;
+ * - a `generateText` / `streamText` result: `response.messages` (the
+ *   messages the calls produced, as `ModelMessage[]`), or `steps[].content`.
+ *
+ * The model reads a tool output as text: a string as it is, any other value
+ * as its JSON text (as the SDK sends `json` outputs), so a search tool that
+ * returns `{matches: [...]}` is read as the reference's result text.
+ * Reasoning, sources, files, `step-start` markers and `data-*` parts carry
+ * no tool use and are skipped by rule; an unknown part type is an error.
+ */
+import { toWellFormed } from '../../core/text.js';
+import type { ToolCall } from '../../core/types.js';
+import { field, type Node, type ObjectNode, type ParsedDocument } from '../nodes.js';
+import { checkKeys, type TranscriptBuilder } from '../transcript-common.js';
+import { argsText, outputText, pushAssistant, pushToolResult } from './chat-build.js';
+import { DISTINCTIVE, type Evidence, type RecordingReader } from './types.js';
+
+const str = (n: Node | undefined): string | null => (n?.kind === 'string' ? n.value : null);
+const partType = (p: Node): string | null => (p.kind === 'object' ? str(field(p, 'type')) : null);
+
+const MODEL_PART_SKIPPED = new Set(['reasoning', 'image', 'file', 'tool-approval-request', 'tool-approval-response']);
+const UI_PART_SKIPPED = new Set(['reasoning', 'step-start', 'source-url', 'source-document', 'file']);
+
+type Shape = { kind: 'model'; items: readonly Node[] } | { kind: 'ui'; items: readonly Node[] } | { kind: 'steps'; steps: readonly Node[]; root: ObjectNode };
+
+function locate(doc: ParsedDocument): Shape | null {
+  const root = doc.root;
+  if (root.kind === 'array') {
+    const objs = root.items.filter((n): n is ObjectNode => n.kind === 'object');
+    if (objs.some((o) => field(o, 'parts')?.kind === 'array' && field(o, 'role') !== undefined)) return { kind: 'ui', items: root.items };
+    const aiParts = (o: ObjectNode): boolean => {
+      const c = field(o, 'content');
+      return c?.kind === 'array' && c.items.some((p) => ['tool-call', 'tool-result'].includes(partType(p) ?? ''));
+    };
+    if (objs.some(aiParts)) {
+      return { kind: 'model', items: root.items };
+    }
+    return null;
+  }
+  if (root.kind !== 'object') return null;
+  const response = field(root, 'response');
+  const messages = response?.kind === 'object' ? field(response, 'messages') : undefined;
+  if (messages?.kind === 'array') return { kind: 'model', items: messages.items };
+  const steps = field(root, 'steps');
+  if (steps?.kind === 'array' && steps.items.some((s) => s.kind === 'object' && field(s, 'content')?.kind === 'array')) return { kind: 'steps', steps: steps.items, root };
+  return null;
+}
+
+function detect(doc: ParsedDocument): Evidence | null {
+  const shape = locate(doc);
+  if (!shape) return null;
+  const what =
+    shape.kind === 'ui' ? 'UIMessage[] (messages with "parts")' : shape.kind === 'steps' ? 'a generateText result with "steps"' : doc.root.kind === 'object' ? 'a generateText result with "response.messages"' : 'ModelMessage[] ("tool-call" / "tool-result" parts)';
+  return { score: DISTINCTIVE + 1, detected_by: what };
+}
+
+/** The text of a `tool-result` output `{type, value}` (v5/v6). */
+function resultOutput(b: TranscriptBuilder, part: ObjectNode): string {
+  const output = field(part, 'output');
+  if (output === undefined) {
+    // v4 wrote `result`; reading it as the output is what the model saw.
+    const legacy = field(part, 'result');
+    if (legacy !== undefined) return outputText(legacy);
+    b.unexplained(part, 'an AI SDK tool-result part without "output"');
+    return '';
+  }
+  if (output.kind !== 'object') return outputText(output);
+  const type = str(field(output, 'type'));
+  const value = field(output, 'value');
+  switch (type) {
+    case 'text':
+    case 'error-text':
+      return value?.kind === 'string' ? toWellFormed(value.value) : outputText(value);
+    case 'json':
+    case 'error-json':
+      return outputText(value);
+    case 'execution-denied':
+      return str(field(output, 'reason')) ?? 'execution denied';
+    case 'content': {
+      let text = '';
+      if (value?.kind === 'array') for (const p of value.items) if (partType(p) === 'text' && p.kind === 'object') text += str(field(p, 'text')) ?? '';
+      return text;
+    }
+    default:
+      b.unexplained(output, `unknown AI SDK tool output type ${JSON.stringify(type)} (expected text, json, error-text, error-json, content, execution-denied)`);
+      return '';
+  }
+}
+
+/** ModelMessage[] → chat messages. */
+function readModelMessages(b: TranscriptBuilder, items: readonly Node[]): void {
+  for (const m of items) {
+    if (m.kind !== 'object') {
+      b.unexplained(m, `an AI SDK message must be an object, found ${m.kind}`);
+      continue;
+    }
+    b.read();
+    checkKeys(b, m, ['role', 'content', 'providerOptions', 'id'], 'an AI SDK ModelMessage');
+    const role = str(field(m, 'role'));
+    const content = field(m, 'content');
+    const parts = content?.kind === 'array' ? content.items : [];
+    let text = content?.kind === 'string' ? toWellFormed(content.value) : '';
+    const calls: Array<ToolCall & { at: Node }> = [];
+    const results: Array<{ id: string; name: string; text: string; at: Node }> = [];
+    for (const p of parts) {
+      const type = partType(p);
+      if (p.kind !== 'object' || type === null) {
+        b.unexplained(p, 'an AI SDK content part without a "type"');
+        continue;
+      }
+      if (type === 'text') text += str(field(p, 'text')) ?? '';
+      else if (type === 'tool-call') {
+        const exec = field(p, 'providerExecuted');
+        if (exec?.kind === 'bool' && exec.value) continue; // a provider-executed tool: no client result follows
+        calls.push({ id: str(field(p, 'toolCallId')) ?? '', name: str(field(p, 'toolName')) ?? '', arguments: argsText(field(p, 'input') ?? field(p, 'args')), at: p });
+      } else if (type === 'tool-result') results.push({ id: str(field(p, 'toolCallId')) ?? '', name: str(field(p, 'toolName')) ?? '', text: resultOutput(b, p), at: p });
+      else if (!MODEL_PART_SKIPPED.has(type)) b.unexplained(p, `unknown AI SDK content part type ${JSON.stringify(type)}`);
+    }
+    switch (role) {
+      case 'system':
+      case 'user':
+        b.push({ kind: 'chat', role, content: text }, m);
+        break;
+      case 'assistant':
+        pushAssistant(b, text, calls, m);
+        // Provider-executed results sit in the assistant message: not client tool results.
+        break;
+      case 'tool':
+        for (const r of results) pushToolResult(b, r.id, r.name, r.text, r.at);
+        break;
+      default:
+        b.unexplained(m, `unknown AI SDK message role ${JSON.stringify(role)} (expected system, user, assistant, tool)`);
+    }
+  }
+}
+
+/** UIMessage[] → chat messages: each step of an assistant message is one model call, followed by its tool results. */
+function readUiMessages(b: TranscriptBuilder, items: readonly Node[]): void {
+  for (const m of items) {
+    if (m.kind !== 'object') {
+      b.unexplained(m, `an AI SDK UIMessage must be an object, found ${m.kind}`);
+      continue;
+    }
+    b.read();
+    checkKeys(b, m, ['id', 'role', 'parts', 'metadata', 'createdAt'], 'an AI SDK UIMessage');
+    const role = str(field(m, 'role'));
+    const parts = field(m, 'parts');
+    const list = parts?.kind === 'array' ? parts.items : [];
+    if (role === 'system' || role === 'user') {
+      let text = '';
+      for (const p of list) {
+        const type = partType(p);
+        if (type === 'text' && p.kind === 'object') text += str(field(p, 'text')) ?? '';
+        else if (type === null || !(UI_PART_SKIPPED.has(type) || type.startsWith('data-'))) b.unexplained(p, `unknown AI SDK UI part type ${JSON.stringify(type)}`);
+      }
+      b.push({ kind: 'chat', role, content: text }, m);
+      continue;
+    }
+    if (role !== 'assistant') {
+      b.unexplained(m, `unknown AI SDK UIMessage role ${JSON.stringify(role)} (expected system, user, assistant)`);
+      continue;
+    }
+    let text = '';
+    let calls: Array<ToolCall & { at: Node }> = [];
+    let results: Array<{ id: string; name: string; text: string; at: Node }> = [];
+    let at: Node = m;
+    const flush = (): void => {
+      if (text === '' && calls.length === 0) return;
+      pushAssistant(b, text, calls, at);
+      for (const r of results) pushToolResult(b, r.id, r.name, r.text, r.at);
+      text = '';
+      calls = [];
+      results = [];
+    };
+    for (const p of list) {
+      const type = partType(p);
+      if (p.kind !== 'object' || type === null) {
+        b.unexplained(p, 'an AI SDK UI part without a "type"');
+        continue;
+      }
+      if (type === 'step-start') {
+        flush();
+        at = p;
+      } else if (type === 'text') text += str(field(p, 'text')) ?? '';
+      else if (type === 'dynamic-tool' || type.startsWith('tool-')) {
+        const name = type === 'dynamic-tool' ? (str(field(p, 'toolName')) ?? '') : type.slice('tool-'.length);
+        const id = str(field(p, 'toolCallId')) ?? '';
+        const state = str(field(p, 'state'));
+        const exec = field(p, 'providerExecuted');
+        if (exec?.kind === 'bool' && exec.value) continue;
+        calls.push({ id, name, arguments: argsText(field(p, 'input')), at: p });
+        if (state === 'output-available') results.push({ id, name, text: outputText(field(p, 'output')), at: p });
+        else if (state === 'output-error') results.push({ id, name, text: str(field(p, 'errorText')) ?? '', at: p });
+        else if (state === 'output-denied') results.push({ id, name, text: 'execution denied', at: p });
+      } else if (!(UI_PART_SKIPPED.has(type) || type.startsWith('data-'))) b.unexplained(p, `unknown AI SDK UI part type ${JSON.stringify(type)}`);
+    }
+    flush();
+  }
+}
+
+/** A result's `steps`: each step's `content` is one model call's output, its tool results the client's answers. */
+function readSteps(b: TranscriptBuilder, steps: readonly Node[]): void {
+  for (const s of steps) {
+    if (s.kind !== 'object') {
+      b.unexplained(s, `an AI SDK step must be an object, found ${s.kind}`);
+      continue;
+    }
+    b.read();
+    const content = field(s, 'content');
+    const parts = content?.kind === 'array' ? content.items : [];
+    let text = '';
+    const calls: Array<ToolCall & { at: Node }> = [];
+    const results: Array<{ id: string; name: string; text: string; at: Node }> = [];
+    for (const p of parts) {
+      const type = partType(p);
+      if (p.kind !== 'object' || type === null) continue;
+      if (type === 'text') text += str(field(p, 'text')) ?? '';
+      else if (type === 'tool-call') calls.push({ id: str(field(p, 'toolCallId')) ?? '', name: str(field(p, 'toolName')) ?? '', arguments: argsText(field(p, 'input')), at: p });
+      else if (type === 'tool-result' || type === 'tool-error') {
+        const out = type === 'tool-error' ? field(p, 'error') : field(p, 'output');
+        results.push({ id: str(field(p, 'toolCallId')) ?? '', name: str(field(p, 'toolName')) ?? '', text: outputText(out), at: p });
+      } else if (!['reasoning', 'source', 'file', 'tool-approval-request'].includes(type)) b.unexplained(p, `unknown AI SDK step content type ${JSON.stringify(type)}`);
+    }
+    pushAssistant(b, text, calls, s);
+    for (const r of results) pushToolResult(b, r.id, r.name, r.text, r.at);
+  }
+}
+
+function read(doc: ParsedDocument, b: TranscriptBuilder): void {
+  const shape = locate(doc);
+  if (!shape) {
+    // Forced: a plain message list reads as ModelMessage[].
+    if (doc.root.kind === 'array') return readModelMessages(b, doc.root.items);
+    throw b.error(doc.root, 'not an ai-sdk recording: expected ModelMessage[], UIMessage[], or a generateText result with "response.messages" or "steps"');
+  }
+  if (shape.kind === 'ui') readUiMessages(b, shape.items);
+  else if (shape.kind === 'model') readModelMessages(b, shape.items);
+  else readSteps(b, shape.steps);
+  if (doc.root.kind === 'object' && shape.kind === 'model' && field(doc.root, 'steps') !== undefined) b.skip('steps of a result (the same calls as response.messages)');
+}
+
+export const aiSdkReader: RecordingReader = {
+  format: 'ai-sdk',
+  shape: 'ai-sdk: Vercel AI SDK ModelMessage[] (tool-call / tool-result parts), UIMessage[] (parts), or a generateText result (response.messages, steps)',
+  detect,
+  read,
+};

@@ -1,0 +1,219 @@
+/**
+ * Claude Code recordings, two shapes of JSON Lines:
+ *
+ * - the session log (`~/.claude/projects/<project>/<session>.jsonl`): one
+ *   event per line, `{type: "user" | "assistant", message, uuid,
+ *   parentUuid, isSidechain, sessionId, ...}`, `message` in Anthropic
+ *   Messages form. Claude Code writes one line per content block of a model
+ *   response; the lines of one response share `message.id` and are joined
+ *   into one assistant message. Tool results are user lines with
+ *   `tool_result` blocks (the model reads those; `toolUseResult` is the UI's
+ *   copy and is not read).
+ * - `claude -p --output-format stream-json`: `{type: "system", subtype:
+ *   "init", tools, ...}`, then `assistant` / `user` lines (`message` as
+ *   above, `parent_tool_use_id` for a subagent's lines), then `result`.
+ *
+ * The main chain is the `parentUuid` path from the last conversation line
+ * back to the first (through compaction boundaries by `logicalParentUuid`);
+ * lines on other branches (an edited or retried message) are skipped and
+ * counted. Subagent sidechains (`isSidechain: true`, or a non-null
+ * `parent_tool_use_id`) are skipped unless asked for; then each subagent
+ * (by `agentId`, else by the tool use that started it) is its own
+ * conversation. Lines that are not conversation are skipped by rule and
+ * counted: see {@link SKIPPED}.
+ *
+ * Claude Code's search tool is named `ToolSearch` (its results are
+ * `tool_reference` blocks): the format's default search tool name.
+ */
+import { toWellFormed } from '../../core/text.js';
+import type { ContentBlock } from '../../core/types.js';
+import { field, type Node, type ObjectNode, type ParsedDocument } from '../nodes.js';
+import { contentBlocks } from '../transcript-anthropic.js';
+import { TranscriptBuilder } from '../transcript-common.js';
+import { DISTINCTIVE, type Evidence, type ReadOptions, type RecordingReader } from './types.js';
+
+/** Line types that are not conversation, and the rule each is skipped by. */
+const SKIPPED: Readonly<Record<string, string>> = {
+  summary: 'summary lines (a session title; not sent to the model)',
+  'file-history-snapshot': 'file-history-snapshot lines (checkpoints of edited files)',
+  system: 'system lines (local command output, compaction boundaries, notices, stream-json init: not model messages)',
+  result: 'result lines (the run summary of stream-json)',
+  stream_event: 'stream_event lines (partial deltas; the complete message follows)',
+  'queue-operation': 'queue-operation lines (prompts queued while the model worked)',
+  progress: 'progress lines (hook and tool progress)',
+  'custom-title': 'custom-title lines (a session name)',
+  'tag': 'tag lines (session tags)',
+};
+
+const str = (n: Node | undefined): string | null => (n?.kind === 'string' ? n.value : null);
+
+function lineInfo(n: Node): { type: string | null; message: ObjectNode | null } {
+  if (n.kind !== 'object') return { type: null, message: null };
+  const m = field(n, 'message');
+  return { type: str(field(n, 'type')), message: m?.kind === 'object' ? m : null };
+}
+
+function detect(doc: ParsedDocument): Evidence | null {
+  const root = doc.root;
+  if (root.kind !== 'array') return null;
+  let conversation = 0;
+  let other = 0;
+  let stream = false;
+  for (const n of root.items) {
+    if (n.kind !== 'object') continue;
+    const { type, message } = lineInfo(n);
+    if (type === null) continue;
+    const marked = n.members.has('uuid') || n.members.has('sessionId') || n.members.has('session_id') || n.members.has('parentUuid');
+    if ((type === 'user' || type === 'assistant') && message && marked) conversation++;
+    else if (type in SKIPPED && (marked || type === 'summary' || type === 'file-history-snapshot')) other++;
+    if (type === 'system' && str(field(n, 'subtype')) === 'init' && n.members.has('session_id')) stream = true;
+  }
+  if (conversation === 0) return null;
+  const what = stream ? 'claude -p --output-format stream-json' : 'Claude Code session log';
+  return {
+    score: DISTINCTIVE + conversation + other,
+    detected_by: `${conversation} lines with "type": "user"/"assistant", a "message" and session fields (${what})`,
+  };
+}
+
+interface Line {
+  readonly node: ObjectNode;
+  readonly type: string;
+  readonly message: ObjectNode | null;
+}
+
+/** Which conversation a line belongs to: null for the main chain, else the sidechain's id. */
+function sidechainOf(node: ObjectNode): string | null {
+  const parentTool = str(field(node, 'parent_tool_use_id'));
+  const side = field(node, 'isSidechain');
+  if (parentTool !== null) return parentTool;
+  if (side?.kind === 'bool' && side.value) return str(field(node, 'agentId')) ?? str(field(node, 'sessionId')) ?? 'sidechain';
+  return null;
+}
+
+/**
+ * The lines on the chain that ends at the last conversation line, in file
+ * order; null when the lines carry no `uuid`/`parentUuid` (stream-json):
+ * then every line is on it.
+ */
+function mainChain(lines: readonly Line[]): Set<ObjectNode> | null {
+  const byUuid = new Map<string, Line>();
+  let any = false;
+  for (const l of lines) {
+    const u = str(field(l.node, 'uuid'));
+    if (u !== null) byUuid.set(u, l);
+    if (l.node.members.has('parentUuid')) any = true;
+  }
+  if (!any) return null;
+  const leaf = [...lines].reverse().find((l) => (l.type === 'user' || l.type === 'assistant') && l.node.members.has('uuid'));
+  const on = new Set<ObjectNode>();
+  let at: Line | undefined = leaf;
+  while (at && !on.has(at.node)) {
+    on.add(at.node);
+    const parent = str(field(at.node, 'parentUuid')) ?? str(field(at.node, 'logicalParentUuid'));
+    at = parent === null ? undefined : byUuid.get(parent);
+  }
+  // Lines without a uuid (summaries, snapshots) are not part of any branch.
+  for (const l of lines) if (!l.node.members.has('uuid')) on.add(l.node);
+  return on;
+}
+
+/** Reads the conversation lines of one chain into `b`, joining the lines of one model response. */
+function readChain(b: TranscriptBuilder, lines: readonly Line[]): void {
+  let open: { id: string | null; blocks: ContentBlock[]; at: Node } | null = null;
+  const flush = (): void => {
+    if (open) b.push({ kind: 'blocks', role: 'assistant', blocks: open.blocks }, open.at);
+    open = null;
+  };
+  for (const l of lines) {
+    const message = l.message;
+    if (!message) {
+      b.unexplained(l.node, `a Claude Code "${l.type}" line without a "message" object`);
+      continue;
+    }
+    const role = str(field(message, 'role'));
+    if (role !== l.type) {
+      b.unexplained(message, `a Claude Code "${l.type}" line whose message role is ${JSON.stringify(role)}`);
+      continue;
+    }
+    const apiError = field(l.node, 'isApiErrorMessage');
+    if (l.type === 'assistant' && ((apiError?.kind === 'bool' && apiError.value) || str(field(message, 'model')) === '<synthetic>')) {
+      b.skip('synthetic assistant lines (API errors and notices Claude Code wrote itself; no model call)');
+      continue;
+    }
+    b.read();
+    if (l.type === 'assistant') {
+      const id = str(field(message, 'id'));
+      const blocks = contentBlocks(b, field(message, 'content'));
+      if (open && id !== null && open.id === id) {
+        open.blocks.push(...blocks);
+        continue;
+      }
+      flush();
+      open = { id, blocks, at: l.node };
+      continue;
+    }
+    flush();
+    b.push({ kind: 'blocks', role: 'user', blocks: contentBlocks(b, field(message, 'content')) }, l.node);
+  }
+  flush();
+}
+
+function read(doc: ParsedDocument, b: TranscriptBuilder, options: ReadOptions): void {
+  const root = doc.root;
+  if (root.kind !== 'array') throw b.error(root, 'not a claude-code recording: expected JSON lines (a session log or stream-json output)');
+  b.searchToolDefault = { names: ['ToolSearch'], source: "claude-code default: Claude Code's tool search tool is ToolSearch" };
+  const lines: Line[] = [];
+  for (const n of root.items) {
+    if (n.kind !== 'object') {
+      b.unexplained(n, `a Claude Code line must be an object, found ${n.kind}`);
+      continue;
+    }
+    const { type, message } = lineInfo(n);
+    if (type === null) {
+      b.unexplained(n, 'a Claude Code line without a "type"');
+      continue;
+    }
+    if (type === 'user' || type === 'assistant') {
+      lines.push({ node: n, type, message });
+      continue;
+    }
+    const rule = SKIPPED[type];
+    if (rule) {
+      b.skip(rule);
+      lines.push({ node: n, type, message: null });
+      continue;
+    }
+    b.unexplained(n, `unknown Claude Code line type ${JSON.stringify(toWellFormed(type))} (known: user, assistant, ${Object.keys(SKIPPED).join(', ')})`);
+  }
+  const main: Line[] = [];
+  const sides = new Map<string, Line[]>();
+  const convo = lines.filter((l) => l.type === 'user' || l.type === 'assistant');
+  for (const l of convo) {
+    const side = sidechainOf(l.node);
+    if (side === null) main.push(l);
+    else if (options.sidechains) {
+      const list = sides.get(side);
+      if (list) list.push(l);
+      else sides.set(side, [l]);
+    } else b.skip("sidechain lines (a subagent's conversation; --sidechains replays each)");
+  }
+  const chain = mainChain([...lines.filter((l) => l.type !== 'user' && l.type !== 'assistant'), ...main].sort((x, y) => x.node.offset - y.node.offset));
+  const onChain = chain === null ? main : main.filter((l) => chain.has(l.node));
+  const off = main.length - onChain.length;
+  if (off > 0) b.skip('lines off the main chain (an abandoned branch: a message edited or retried)', off);
+  readChain(b, onChain);
+  for (const [id, list] of sides) {
+    const sb = new TranscriptBuilder(doc, b.maxMessages, true);
+    sb.searchToolDefault = b.searchToolDefault;
+    readChain(sb, list);
+    b.sidechains.push({ id, builder: sb });
+  }
+}
+
+export const claudeCodeReader: RecordingReader = {
+  format: 'claude-code',
+  shape: 'claude-code: Claude Code session JSONL ({type: "user"|"assistant", message, uuid, parentUuid, isSidechain}) or claude -p --output-format stream-json',
+  detect,
+  read,
+};

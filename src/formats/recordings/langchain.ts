@@ -1,0 +1,202 @@
+/**
+ * LangChain / LangGraph messages, three serializations of the same
+ * `BaseMessage` fields (`content`, `tool_calls: [{name, args, id}]`,
+ * `tool_call_id`, `name`, `additional_kwargs`, `response_metadata`, `id`):
+ *
+ * - `messages_to_dict(messages)`: `[{type: "human"|"ai"|"system"|"tool"|"chat"|"function", data: {...}}]`;
+ * - a LangGraph state's `model_dump()` (or `message.model_dump()` per
+ *   message): `{messages: [{type, content, ...}]}` or a list of them;
+ * - `dumpd` / `lc`-serialized: `{lc: 1, type: "constructor", id: [..., "AIMessage"], kwargs: {...}}`.
+ *
+ * Content is a string or a list of blocks whose `text` blocks are joined;
+ * an AI message's tool calls are its `tool_calls` (Anthropic-style
+ * `tool_use` blocks in its content repeat them and are not read again;
+ * older messages carry them in `additional_kwargs.tool_calls`, OpenAI style).
+ * `invalid_tool_calls` (calls whose arguments did not parse) are calls the
+ * model made and are read as calls with their raw `args` text.
+ */
+import { toWellFormed } from '../../core/text.js';
+import type { ToolCall } from '../../core/types.js';
+import { field, type Node, type ObjectNode, type ParsedDocument } from '../nodes.js';
+import { checkKeys, type TranscriptBuilder } from '../transcript-common.js';
+import { argsText, pushAssistant, pushToolResult } from './chat-build.js';
+import { DISTINCTIVE, type Evidence, type RecordingReader } from './types.js';
+
+const TYPES = ['human', 'ai', 'system', 'tool', 'chat', 'function', 'developer'];
+const CLASS_TYPES: Readonly<Record<string, string>> = {
+  HumanMessage: 'human',
+  AIMessage: 'ai',
+  SystemMessage: 'system',
+  ToolMessage: 'tool',
+  ChatMessage: 'chat',
+  FunctionMessage: 'function',
+  HumanMessageChunk: 'human',
+  AIMessageChunk: 'ai',
+  SystemMessageChunk: 'system',
+  ToolMessageChunk: 'tool',
+};
+const KEYS = [
+  'content',
+  'additional_kwargs',
+  'response_metadata',
+  'type',
+  'name',
+  'id',
+  'example',
+  'tool_calls',
+  'invalid_tool_calls',
+  'usage_metadata',
+  'tool_call_id',
+  'artifact',
+  'status',
+  'role',
+  'tool_call_chunks',
+  'chunk_position',
+];
+const BLOCK_SKIPPED = new Set(['image_url', 'image', 'file', 'audio', 'video', 'reasoning', 'thinking', 'redacted_thinking', 'tool_use', 'tool_call', 'input_json_delta', 'document']);
+
+const str = (n: Node | undefined): string | null => (n?.kind === 'string' ? n.value : null);
+
+function list(doc: ParsedDocument): readonly Node[] | null {
+  const root = doc.root;
+  if (root.kind === 'array') return root.items;
+  if (root.kind === 'object') {
+    const m = field(root, 'messages');
+    if (m?.kind === 'array') return m.items;
+    const values = field(root, 'values');
+    const vm = values?.kind === 'object' ? field(values, 'messages') : undefined;
+    if (vm?.kind === 'array') return vm.items;
+  }
+  return null;
+}
+
+/** A message's type and its fields object, whichever serialization it uses; null when it is none of them. */
+function unwrap(n: Node): { type: string; data: ObjectNode; how: string } | null {
+  if (n.kind !== 'object') return null;
+  if (field(n, 'lc') !== undefined && str(field(n, 'type')) === 'constructor') {
+    const id = field(n, 'id');
+    const cls = id?.kind === 'array' ? str(id.items[id.items.length - 1]) : null;
+    const kwargs = field(n, 'kwargs');
+    if (cls && CLASS_TYPES[cls] && kwargs?.kind === 'object') return { type: CLASS_TYPES[cls]!, data: kwargs, how: 'lc-serialized' };
+    return null;
+  }
+  const type = str(field(n, 'type'));
+  if (type === null || !TYPES.includes(type)) return null;
+  const data = field(n, 'data');
+  if (data?.kind === 'object' && n.members.size <= 2) return { type, data, how: 'messages_to_dict' };
+  if (n.members.has('content') && !n.members.has('role')) return { type, data: n, how: 'model_dump' };
+  if (n.members.has('content') && type === 'chat') return { type, data: n, how: 'model_dump' };
+  return null;
+}
+
+function detect(doc: ParsedDocument): Evidence | null {
+  const items = list(doc);
+  if (!items) return null;
+  let n = 0;
+  let how = '';
+  for (const it of items) {
+    const u = unwrap(it);
+    if (u) {
+      n++;
+      how ||= u.how;
+    }
+  }
+  if (n === 0) return null;
+  return { score: DISTINCTIVE + n, detected_by: `${n} LangChain ${n === 1 ? 'message' : 'messages'} (${how}: "type" human/ai/system/tool)` };
+}
+
+function contentText(b: TranscriptBuilder, node: Node | undefined): string {
+  if (!node || node.kind === 'null') return '';
+  if (node.kind === 'string') return toWellFormed(node.value);
+  if (node.kind !== 'array') {
+    b.unexplained(node, `LangChain message content must be a string or a list of blocks, found ${node.kind}`);
+    return '';
+  }
+  let out = '';
+  for (const p of node.items) {
+    if (p.kind === 'string') {
+      out += toWellFormed(p.value);
+      continue;
+    }
+    const type = p.kind === 'object' ? str(field(p, 'type')) : null;
+    if (type === 'text' && p.kind === 'object') out += str(field(p, 'text')) ?? '';
+    else if (type === null || !BLOCK_SKIPPED.has(type)) b.unexplained(p, `unknown LangChain content block type ${JSON.stringify(type)}`);
+  }
+  return out;
+}
+
+function toolCalls(b: TranscriptBuilder, data: ObjectNode): Array<ToolCall & { at: Node }> {
+  const out: Array<ToolCall & { at: Node }> = [];
+  const calls = field(data, 'tool_calls');
+  const invalid = field(data, 'invalid_tool_calls');
+  for (const c of [...(calls?.kind === 'array' ? calls.items : []), ...(invalid?.kind === 'array' ? invalid.items : [])]) {
+    if (c.kind !== 'object') {
+      b.unexplained(c, 'a LangChain tool call must be an object');
+      continue;
+    }
+    out.push({ id: str(field(c, 'id')) ?? '', name: str(field(c, 'name')) ?? '', arguments: argsText(field(c, 'args')), at: c });
+  }
+  if (out.length > 0) return out;
+  // Older messages: OpenAI-style calls in additional_kwargs.
+  const kw = field(data, 'additional_kwargs');
+  const legacy = kw?.kind === 'object' ? field(kw, 'tool_calls') : undefined;
+  if (legacy?.kind === 'array') {
+    for (const c of legacy.items) {
+      const fn = c.kind === 'object' ? field(c, 'function') : undefined;
+      if (c.kind !== 'object' || fn?.kind !== 'object') {
+        b.unexplained(c, 'a LangChain additional_kwargs tool call without "function"');
+        continue;
+      }
+      out.push({ id: str(field(c, 'id')) ?? '', name: str(field(fn, 'name')) ?? '', arguments: argsText(field(fn, 'arguments')), at: c });
+    }
+  }
+  return out;
+}
+
+function read(doc: ParsedDocument, b: TranscriptBuilder): void {
+  const items = list(doc);
+  if (!items) throw b.error(doc.root, 'not a langchain recording: expected a list of messages, or {messages: [...]}');
+  for (const it of items) {
+    const u = unwrap(it);
+    if (!u) {
+      b.unexplained(it, 'not a LangChain message (expected {type, data}, {type, content, ...} or {lc: 1, type: "constructor", id, kwargs})');
+      continue;
+    }
+    b.read();
+    const { data } = u;
+    checkKeys(b, data, KEYS, 'a LangChain message');
+    const text = contentText(b, field(data, 'content'));
+    let type = u.type;
+    if (type === 'chat') {
+      const role = str(field(data, 'role'));
+      type = role === 'user' ? 'human' : role === 'assistant' ? 'ai' : (role ?? 'chat');
+    }
+    switch (type) {
+      case 'human':
+        b.push({ kind: 'chat', role: 'user', content: text }, it);
+        break;
+      case 'system':
+      case 'developer':
+        b.push({ kind: 'chat', role: 'system', content: text }, it);
+        break;
+      case 'ai':
+        pushAssistant(b, text, toolCalls(b, data), it);
+        break;
+      case 'tool':
+        pushToolResult(b, str(field(data, 'tool_call_id')) ?? '', str(field(data, 'name')), text, it);
+        break;
+      case 'function':
+        b.push({ kind: 'chat', role: 'tool', content: text, toolName: str(field(data, 'name')) ?? '' }, it);
+        break;
+      default:
+        b.unexplained(it, `unknown LangChain message role ${JSON.stringify(type)}`);
+    }
+  }
+}
+
+export const langchainReader: RecordingReader = {
+  format: 'langchain',
+  shape: 'langchain: messages_to_dict [{type, data}], LangGraph model_dump {messages: [{type, content, tool_calls}]}, or lc-serialized {lc: 1, type: "constructor", id, kwargs}',
+  detect,
+  read,
+};

@@ -1,0 +1,202 @@
+/**
+ * The one list of recording readers, detection over all of them, and what
+ * every load checks afterwards, whatever the format:
+ *
+ * - every item is read, skipped by a documented rule, or not understood;
+ *   anything not understood is an error at its position (with `lenient`, a
+ *   counted warning);
+ * - every tool result answers an earlier call, and every call but those of
+ *   the last message has a result (the pairing the builder records);
+ * - there is a model call to replay (an assistant message, or a request body);
+ * - calls and results of the search tool under another name (`--search-tool`,
+ *   or a format default such as Claude Code's `ToolSearch`) are read as the
+ *   middleware's `tool_search`.
+ */
+import { TOOL_SEARCH_NAME } from '../../core/toolsearch.js';
+import type { ContentBlock, Message } from '../../core/types.js';
+import { InputError } from '../../errors.js';
+import { errorAt, type ParsedDocument } from '../nodes.js';
+import { type Limits, resolveLimits } from '../read.js';
+import { TranscriptBuilder } from '../transcript-common.js';
+import type { Coverage, CoverageProblem, Transcript, TranscriptFormat } from '../types.js';
+import { aiSdkReader } from './ai-sdk.js';
+import { callLogReader, responseReader } from './calls.js';
+import { chatReaders } from './chat-readers.js';
+import { claudeCodeReader } from './claude-code.js';
+import { langchainReader } from './langchain.js';
+import { openaiAgentsReader } from './openai-agents.js';
+import { otelReader } from './otel.js';
+import type { Evidence, RecordingReader } from './types.js';
+
+/** Options of {@link readRecording}. */
+export interface RecordingOptions {
+  readonly format?: TranscriptFormat | 'auto';
+  readonly limits?: Partial<Limits>;
+  /** Turn items no rule explains and unpaired calls or results into counted warnings instead of errors. */
+  readonly lenient?: boolean;
+  /** Read subagent sidechains too (Claude Code), each its own conversation. */
+  readonly sidechains?: boolean;
+  /** Names of the agent's search tool, read as `tool_search` (replaces a format's default). */
+  readonly searchTools?: readonly string[];
+}
+
+/** Every reader, in tie-break order. */
+export const READERS: readonly RecordingReader[] = [
+  claudeCodeReader,
+  aiSdkReader,
+  openaiAgentsReader,
+  langchainReader,
+  otelReader,
+  responseReader,
+  callLogReader,
+  ...chatReaders((doc) => detectRecording(doc)?.reader.format ?? null),
+];
+
+/** Every format name, for `--format`. */
+export const RECORDING_FORMATS: readonly TranscriptFormat[] = READERS.map((r) => r.format);
+
+/** The reader with the strongest evidence for `doc`, or null when none fits. */
+export function detectRecording(doc: ParsedDocument): { reader: RecordingReader; evidence: Evidence } | null {
+  let best: { reader: RecordingReader; evidence: Evidence } | null = null;
+  for (const reader of READERS) {
+    const evidence = reader.detect(doc);
+    if (evidence && (best === null || evidence.score > best.evidence.score)) best = { reader, evidence };
+  }
+  return best;
+}
+
+function describeRoot(doc: ParsedDocument): string {
+  const root = doc.root;
+  if (root.kind === 'array') return doc.syntax === 'jsonl' ? 'JSON lines' : 'a list';
+  if (root.kind === 'object') {
+    const keys = [...root.members.keys()].slice(0, 6).map((k) => JSON.stringify(k));
+    return keys.length === 0 ? 'an empty object' : `an object with ${keys.join(', ')}${root.members.size > 6 ? ', ...' : ''}`;
+  }
+  return root.kind === 'string' ? 'a string' : root.kind === 'null' ? 'null' : `a ${root.kind === 'bool' ? 'boolean' : root.kind}`;
+}
+
+function noShapeFits(doc: ParsedDocument): never {
+  const tried = READERS.map((r) => r.format).join(', ');
+  throw errorAt(doc, doc.root, `no known recording shape fits (found ${describeRoot(doc)}); tried ${tried} (see simulate --help, or force one with --format)`);
+}
+
+function renameSearchTool(messages: Message[], names: ReadonlySet<string>): void {
+  const rename = (n: string): string => (names.has(n) ? TOOL_SEARCH_NAME : n);
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i]!;
+    if (m.kind === 'chat') {
+      const calls = m.toolCalls?.map((c) => (names.has(c.name) ? { ...c, name: TOOL_SEARCH_NAME } : c));
+      const out = { ...m, ...(calls ? { toolCalls: calls } : {}), ...(m.toolName !== undefined ? { toolName: rename(m.toolName) } : {}) };
+      messages[i] = out;
+      continue;
+    }
+    const blocks = m.blocks.map((b): ContentBlock => {
+      if ((b.type === 'function_tool_call' || b.type === 'function_tool_result') && names.has(b.name)) return { ...b, name: TOOL_SEARCH_NAME };
+      return b;
+    });
+    messages[i] = { ...m, blocks };
+  }
+}
+
+function lenientHint(n: number): string {
+  return n > 1 ? ` (and ${n - 1} more; --lenient replays the rest and counts them)` : ' (--lenient replays the rest and counts it)';
+}
+
+/** Turns a builder into a transcript, applying the checks every format shares. */
+function finish(doc: ParsedDocument, b: TranscriptBuilder, format: TranscriptFormat, detectedBy: string, options: RecordingOptions, conversation: string): Transcript {
+  const lenient = options.lenient === true;
+  const unanswered = b.unansweredCalls();
+  if (!lenient) {
+    if (b.unexplainedItems.length > 0) {
+      throw errorAt(doc, b.firstUnexplained, `${b.unexplainedItems[0]!.message}${lenientHint(b.unexplainedItems.length)}`);
+    }
+    if (b.orphanResults.length > 0) {
+      throw errorAt(doc, b.firstOrphan!, `${b.orphanResults[0]!.message}: no earlier tool call has this id${lenientHint(b.orphanResults.length + unanswered.length)}`);
+    }
+    if (unanswered.length > 0) {
+      throw errorAt(doc, unanswered[0]!.at, `${unanswered[0]!.message}, and the conversation goes on after it${lenientHint(unanswered.length)}`);
+    }
+  }
+  const warnings = [...b.warnings];
+  for (const p of b.unexplainedItems) warnings.push(`${p.location}: ${p.message} (not read: --lenient)`);
+  for (const p of b.orphanResults) warnings.push(`${p.location}: ${p.message}`);
+  for (const p of unanswered) warnings.push(`${p.location}: ${p.message} (--lenient)`);
+
+  const names = options.searchTools && options.searchTools.length > 0 ? options.searchTools : (b.searchToolDefault?.names ?? null);
+  let searchTool: Coverage['search_tool'] = null;
+  if (names) {
+    const source = options.searchTools && options.searchTools.length > 0 ? '--search-tool' : b.searchToolDefault!.source;
+    searchTool = { names: [...names], source };
+    const others = new Set(names.filter((n) => n !== TOOL_SEARCH_NAME));
+    if (others.size > 0) {
+      renameSearchTool(b.messages, others);
+      for (let i = 0; i < b.sentTools.length; i++) {
+        const s = b.sentTools[i];
+        if (s) b.sentTools[i] = { visible: s.visible.map((n) => (others.has(n) ? TOOL_SEARCH_NAME : n)), deferred: s.deferred.map((n) => (others.has(n) ? TOOL_SEARCH_NAME : n)) };
+      }
+    }
+  }
+  const skipped = [...b.skipped].map(([rule, count]) => ({ rule, count }));
+  const skippedTotal = skipped.reduce((n, s) => n + s.count, 0);
+  const unpaired: CoverageProblem[] = [...b.orphanResults, ...unanswered.map(({ location, message }) => ({ location, message }))];
+  const coverage: Coverage = {
+    format,
+    detected_by: detectedBy,
+    items: b.itemsRead + skippedTotal + b.unexplainedItems.length,
+    read: b.itemsRead,
+    skipped,
+    unexplained: b.unexplainedItems,
+    unpaired,
+    search_tool: searchTool,
+    conversation,
+  };
+  const sentTools = b.sentTools.length > 0 ? b.sentTools : undefined;
+  return {
+    file: doc.file,
+    format,
+    messages: b.messages,
+    locations: b.locations,
+    tools: b.tools,
+    warnings,
+    coverage,
+    ...(b.isRequest ? { request: true } : {}),
+    ...(sentTools ? { sentTools } : {}),
+  };
+}
+
+/**
+ * The check before a replay: a recording with no model call (no assistant
+ * message, and not a request body, which is itself one call) has nothing to
+ * replay and is an error, not an empty success.
+ */
+export function requireModelCall(t: Transcript): void {
+  if (t.request === true || t.messages.some((m) => m.role === 'assistant')) return;
+  const where = t.coverage && t.coverage.conversation !== 'main' ? ` (sidechain ${t.coverage.conversation})` : '';
+  const first = t.locations[0] ?? { file: t.file, line: 0, column: 0 };
+  throw new InputError(`no model call${where}: the recording has no assistant message and is not a request body, so there is nothing to replay`, first);
+}
+
+/** Reads one parsed recording: detection (or the forced format), the reader, then the shared checks. */
+export function readRecording(doc: ParsedDocument, options: RecordingOptions = {}): Transcript {
+  const limits = resolveLimits(options.limits);
+  const forcedFormat = options.format && options.format !== 'auto' ? options.format : null;
+  let reader: RecordingReader;
+  let detectedBy: string;
+  if (forcedFormat) {
+    reader = READERS.find((r) => r.format === forcedFormat)!;
+    detectedBy = `--format ${forcedFormat}`;
+  } else {
+    const found = detectRecording(doc);
+    if (!found) noShapeFits(doc);
+    reader = found.reader;
+    detectedBy = found.evidence.detected_by;
+  }
+  // Eino messages keep `extra`: only the reference's own marker counts there.
+  // Provider logs drop it, so their reminder is recognised by its text.
+  const b = new TranscriptBuilder(doc, limits.maxMessages, reader.format !== 'eino');
+  reader.read(doc, b, { sidechains: options.sidechains === true, forced: forcedFormat !== null });
+  const main = finish(doc, b, reader.format, detectedBy, options, 'main');
+  if (b.sidechains.length === 0) return main;
+  const sidechains = b.sidechains.map((s) => finish(doc, s.builder, reader.format, detectedBy, options, s.id));
+  return { ...main, sidechains };
+}

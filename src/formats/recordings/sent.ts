@@ -1,0 +1,30 @@
+/**
+ * The tools a recording says were sent with one model call: names from a
+ * request's `tools` (OpenAI `{type: "function", function: {name}}` or flat
+ * `{type: "function", name}`, Anthropic `{name, input_schema}`, OTel
+ * `gen_ai.tool.definitions` `{type, name}`), split by `defer_loading`.
+ * Provider tools without a name of their own (OpenAI's `{type:
+ * "tool_search"}`, Anthropic's typed server tools) are the provider's
+ * search, not tools of the catalog, and are left out.
+ */
+import { toWellFormed } from '../../core/text.js';
+import { field, type ArrayNode, type Node } from '../nodes.js';
+import type { SentTools } from '../types.js';
+
+const SERVER_TYPES = /^(tool_search|tool_search_tool_(regex|bm25)_\d+|web_search.*|code_execution.*|bash_.*|text_editor_.*|computer_.*|web_fetch.*|memory_.*|mcp)$/;
+
+export function sentToolsOf(list: ArrayNode | { readonly items: readonly Node[] }): SentTools {
+  const visible: string[] = [];
+  const deferred: string[] = [];
+  for (const t of list.items) {
+    if (t.kind !== 'object') continue;
+    const type = field(t, 'type');
+    if (type?.kind === 'string' && SERVER_TYPES.test(type.value)) continue;
+    const fn = field(t, 'function');
+    const name = fn?.kind === 'object' ? field(fn, 'name') : field(t, 'name');
+    if (name?.kind !== 'string') continue;
+    const defer = field(t, 'defer_loading') ?? (fn?.kind === 'object' ? field(fn, 'defer_loading') : undefined);
+    (defer?.kind === 'bool' && defer.value ? deferred : visible).push(toWellFormed(name.value));
+  }
+  return { visible, deferred };
+}

@@ -1,0 +1,43 @@
+/**
+ * The shape every recording reader has (one family per file in this
+ * folder, listed once in registry.ts): `detect` returns the evidence that a
+ * document is in its format (or null), `read` fills a builder with the
+ * conversation(s) and the coverage: items read, items skipped by which
+ * documented rule, and what no rule explains.
+ */
+import type { ParsedDocument } from '../nodes.js';
+import type { TranscriptBuilder } from '../transcript-common.js';
+import type { TranscriptFormat } from '../types.js';
+
+/** Why a reader thinks a document is its format. */
+export interface Evidence {
+  /**
+   * How strong: a distinctive envelope or part type of the format scores
+   * 1000 and more; keys and part types several chat formats share score by
+   * how many items have them; a bare fallback scores below 1.
+   */
+  readonly score: number;
+  /** What was found, for `coverage.detected_by` (e.g. `12 lines with "type":"assistant" and "message"`). */
+  readonly detected_by: string;
+}
+
+/** Options every reader may use. */
+export interface ReadOptions {
+  /** Read subagent sidechains too (Claude Code), each as its own conversation. */
+  readonly sidechains: boolean;
+  /** The format was forced (`--format`): the reader refuses content only other formats have. */
+  readonly forced: boolean;
+}
+
+/** One recording format. */
+export interface RecordingReader {
+  readonly format: TranscriptFormat;
+  /** One line for `--help`, README and the "no shape fits" error. */
+  readonly shape: string;
+  detect(doc: ParsedDocument): Evidence | null;
+  /** Reads `doc` into `b`; throws an `InputError` for a shape it cannot read at all. */
+  read(doc: ParsedDocument, b: TranscriptBuilder, options: ReadOptions): void;
+}
+
+/** Score of distinctive evidence: above anything shared chat keys can reach. */
+export const DISTINCTIVE = 1_000_000;

@@ -1,0 +1,141 @@
+/**
+ * Bulk replay: a stream of sessions in, one outcome per session out in input
+ * order, and the aggregate of them all. With more than one job the sessions
+ * go to worker threads (each its own `SessionReplayer` and part of the
+ * aggregate, merged at the end: the aggregate does not depend on which
+ * worker had which session). At most a fixed window of sessions is in flight,
+ * so memory is bounded by the largest sessions, not by the input.
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { SessionInput, SessionSource } from '../formats/sessions.js';
+import { type Aggregate, AggregateBuilder } from './aggregate.js';
+import { type BulkSetup, type SessionOutcome, SessionReplayer } from './bulk-session.js';
+import type { ToWorker } from './bulk-worker.js';
+
+/** One session's outcome, delivered in input order. */
+export interface DeliveredSession extends SessionOutcome {
+  readonly source: SessionSource;
+}
+
+export interface BulkOptions {
+  /** Worker threads; 1 replays in this thread. */
+  readonly jobs: number;
+  /** Sessions in flight per worker (default 16). */
+  readonly window?: number;
+  /** The worker script (default: the compiled `bulk-worker.js` beside this module). */
+  readonly workerUrl?: URL;
+}
+
+/**
+ * The compiled worker. In the CLI bundle `import.meta.url` is the bundle's
+ * (dist/bundle/), in the tsc build this module's (dist/simulate/): both are
+ * one level below dist/. Run from the sources (tests), the worker is the
+ * compiled one in dist/.
+ */
+export function defaultWorkerUrl(): URL {
+  const here = new URL('../simulate/bulk-worker.js', import.meta.url);
+  if (existsSync(fileURLToPath(here))) return here;
+  return new URL('../../dist/simulate/bulk-worker.js', import.meta.url);
+}
+
+type FromWorker =
+  | ({ readonly type: 'result'; readonly seq: number } & SessionOutcome)
+  | { readonly type: 'aggregate'; readonly aggregate: Aggregate };
+
+/** Replays every session; `deliver` sees each outcome in input order. Returns the aggregate. */
+export async function replaySessions(
+  inputs: AsyncIterable<SessionInput>,
+  setup: BulkSetup,
+  options: BulkOptions,
+  deliver: (session: DeliveredSession) => void,
+): Promise<Aggregate> {
+  if (options.jobs <= 1) {
+    const replayer = new SessionReplayer(setup);
+    for await (const input of inputs) deliver({ source: input.source, ...(await replayer.replay(input)) });
+    return replayer.aggregate();
+  }
+  return replayInWorkers(inputs, setup, options, deliver);
+}
+
+async function replayInWorkers(
+  inputs: AsyncIterable<SessionInput>,
+  setup: BulkSetup,
+  options: BulkOptions,
+  deliver: (session: DeliveredSession) => void,
+): Promise<Aggregate> {
+  const url = options.workerUrl ?? defaultWorkerUrl();
+  const window = options.jobs * (options.window ?? 16);
+  const workers = Array.from({ length: options.jobs }, () => ({ worker: new Worker(url, { workerData: { setup } }), inFlight: 0 }));
+  const sources = new Map<number, SessionSource>();
+  const done = new Map<number, SessionOutcome>();
+  const parts: Aggregate[] = [];
+  let next = 0; // the next seq to deliver
+  let failure: Error | null = null;
+  let wake: (() => void) | null = null;
+  const notify = (): void => {
+    const w = wake;
+    wake = null;
+    w?.();
+  };
+  const flush = (): void => {
+    while (done.has(next)) {
+      const outcome = done.get(next)!;
+      done.delete(next);
+      const source = sources.get(next)!;
+      sources.delete(next);
+      next++;
+      deliver({ source, ...outcome });
+    }
+  };
+  for (const w of workers) {
+    w.worker.on('message', (m: FromWorker) => {
+      if (m.type === 'aggregate') parts.push(m.aggregate);
+      else {
+        w.inFlight--;
+        done.set(m.seq, { line: m.line, failed: m.failed });
+        try {
+          flush();
+        } catch (err) {
+          failure ??= err as Error;
+        }
+      }
+      notify();
+    });
+    w.worker.on('error', (err) => {
+      failure ??= err;
+      notify();
+    });
+    w.worker.on('exit', (code) => {
+      if (code !== 0) failure ??= new Error(`a replay worker stopped (exit code ${code})`);
+      notify();
+    });
+  }
+  const waitFor = async (ready: () => boolean): Promise<void> => {
+    while (!ready()) {
+      if (failure) throw failure;
+      await new Promise<void>((resolve) => (wake = resolve));
+    }
+    if (failure) throw failure;
+  };
+  try {
+    let seq = 0;
+    for await (const input of inputs) {
+      await waitFor(() => seq - next < window);
+      sources.set(seq, input.source);
+      const w = workers.reduce((a, b) => (b.inFlight < a.inFlight ? b : a));
+      w.inFlight++;
+      w.worker.postMessage({ type: 'session', seq, input } satisfies ToWorker);
+      seq++;
+    }
+    await waitFor(() => next === seq);
+    for (const w of workers) w.worker.postMessage({ type: 'end' } satisfies ToWorker);
+    await waitFor(() => parts.length === workers.length);
+  } finally {
+    await Promise.all(workers.map((w) => w.worker.terminate()));
+  }
+  const total = new AggregateBuilder();
+  for (const p of parts) total.merge(p);
+  return total.value();
+}

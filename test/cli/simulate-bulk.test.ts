@@ -1,0 +1,145 @@
+/**
+ * Bulk replay through the built CLI: many sessions in, per-session JSON lines
+ * in input order, the aggregate, exit codes, and `toolsearch aggregate`
+ * merging the parts of a split run into the report of the whole run.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { DEMO, ROOT, run } from './helpers.js';
+
+const SESSIONS = 'fixtures/bulk/sessions.jsonl';
+const BAD = 'fixtures/bulk/some-bad-sessions.jsonl';
+const tmp = mkdtempSync(join(tmpdir(), 'toolsearch-bulk-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const sessionLines = readFileSync(join(ROOT, SESSIONS), 'utf8').trimEnd().split('\n');
+
+describe('simulate over many sessions', () => {
+  it('--jsonl: one object per session, in input order, the same report as simulating that session alone', async () => {
+    const r = await run(['simulate', SESSIONS, '-c', DEMO, '--jsonl', '--jobs', '2', '--no-tokens']);
+    expect(r.code).toBe(0);
+    const out = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { source: unknown; report: { transcript: { file: string } } });
+    expect(out.map((o) => o.source)).toEqual(sessionLines.map((_, i) => ({ file: SESSIONS, line: i + 1 })));
+    // Session 2 alone, from its own file: the same turns and findings.
+    const alone = join(tmp, 'second.json');
+    writeFileSync(alone, sessionLines[1]!);
+    const single = await run(['simulate', alone, '-c', DEMO, '--json', '--no-tokens']);
+    expect(single.code).toBe(0);
+    const expected = JSON.parse(single.stdout) as { turns: unknown; violations: unknown[]; summary: unknown };
+    const got = out[1]!.report as unknown as typeof expected;
+    expect(got.turns).toEqual(expected.turns);
+    expect(got.summary).toEqual(expected.summary);
+    expect(got.violations.length).toBe(expected.violations.length);
+  });
+
+  it('the aggregate is the same with 1 and 2 jobs, and from stdin', async () => {
+    const [one, two, stdin] = await Promise.all([
+      run(['simulate', SESSIONS, '-c', DEMO, '--json', '--jobs', '1', '--no-tokens']),
+      run(['simulate', SESSIONS, '-c', DEMO, '--json', '--jobs', '2', '--no-tokens']),
+      run(['simulate', '-', '-c', DEMO, '--json', '--no-tokens'], { input: readFileSync(join(ROOT, SESSIONS)) }),
+    ]);
+    expect([one.code, two.code, stdin.code]).toEqual([0, 0, 0]);
+    expect(two.stdout).toBe(one.stdout);
+    expect(stdin.stdout).toBe(one.stdout);
+    const a = JSON.parse(one.stdout) as { sessions: unknown; model_calls: number; violations: unknown };
+    expect(a.sessions).toEqual({ replayed: 6, failed: 0, with_errors: 1, with_warnings: 1 });
+    expect(a.model_calls).toBe(28);
+    expect(a.violations).toEqual({ 'not-loaded': 1, 'redundant-select': 1 });
+  });
+
+  it('a bad session never stops the others: they are replayed, the failures listed, exit 2', async () => {
+    const r = await run(['simulate', BAD, '-c', DEMO, '--jsonl', '--no-tokens', '--jobs', '2']);
+    expect(r.code).toBe(2);
+    const out = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { source: { line: number }; error?: string; report?: unknown });
+    expect(out.map((o) => [o.source.line, o.error === undefined])).toEqual([
+      [1, true],
+      [2, false],
+      [3, true],
+      [4, false],
+      [5, true],
+    ]);
+    expect(out[1]!.error).toBe(`${BAD}:2:15: unknown role "wizard" (expected system, developer, user, assistant, tool, function)`);
+    expect(out[3]!.error).toMatch(new RegExp(`^${BAD.replace(/\./g, '\\.')}:4:6: `));
+    expect(r.stderr).toBe(
+      `error: 2 of 5 sessions failed to read (the others were replayed); first: ${BAD}:2:15: unknown role "wizard" (expected system, developer, user, assistant, tool, function)\n`,
+    );
+    const human = await run(['simulate', BAD, '-c', DEMO, '--no-tokens']);
+    expect(human.code).toBe(2);
+    expect(human.stdout).toContain('sessions failed to read         2');
+    expect(human.stdout).toContain(`sessions that failed to read (2)\n  ${BAD}:2:15: unknown role "wizard"`);
+  });
+
+  it('--fail-on-violation over all sessions exits 1; a missing file is a failed session', async () => {
+    const r = await run(['simulate', SESSIONS, '-c', DEMO, '--no-tokens', '--fail-on-violation', '--json']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('1 of 6 sessions with violations (--fail-on-violation)');
+    const missing = await run(['simulate', 'fixtures/transcripts/select-search.json', join(tmp, 'nope.json'), '-c', DEMO, '--no-tokens', '--json']);
+    expect(missing.code).toBe(2);
+    const a = JSON.parse(missing.stdout) as { sessions: { replayed: number; failed: number }; failures: Array<{ error: string }> };
+    expect(a.sessions).toMatchObject({ replayed: 1, failed: 1 });
+    expect(a.failures[0]!.error).toBe(`${join(tmp, 'nope.json')}: no such file`);
+  });
+
+  it('--tui with many sessions is a usage error; --json with --jsonl too', async () => {
+    const tui = await run(['simulate', SESSIONS, '-c', DEMO, '--tui']);
+    expect(tui.code).toBe(2);
+    expect(tui.stderr).toContain('--tui steps through one session');
+    const both = await run(['simulate', SESSIONS, '-c', DEMO, '--json', '--jsonl']);
+    expect(both.code).toBe(2);
+  });
+});
+
+describe('toolsearch aggregate', () => {
+  it('the parts of a split run merge into exactly the aggregate of the whole run (tokens on)', async () => {
+    const first = join(tmp, 'first.jsonl');
+    const rest = join(tmp, 'rest.jsonl');
+    writeFileSync(first, `${sessionLines.slice(0, 2).join('\n')}\n`);
+    writeFileSync(rest, `${sessionLines.slice(2).join('\n')}\n`);
+    const [whole, p1, p2] = await Promise.all([
+      run(['simulate', SESSIONS, '-c', DEMO, '--json']),
+      run(['simulate', first, '-c', DEMO, '--json', '--jobs', '1']),
+      run(['simulate', rest, '-c', DEMO, '--aggregate', join(tmp, 'p2.json'), '--jsonl']),
+    ]);
+    expect([whole.code, p1.code, p2.code]).toEqual([0, 0, 0]);
+    writeFileSync(join(tmp, 'p1.json'), p1.stdout);
+    // Parts in any order; one part may hold several aggregates, one per line.
+    const merged = await run(['aggregate', join(tmp, 'p2.json'), join(tmp, 'p1.json'), '--json']);
+    expect(merged.code).toBe(0);
+    expect(merged.stdout).toBe(whole.stdout);
+    const jsonl = join(tmp, 'parts.jsonl');
+    writeFileSync(jsonl, `${JSON.stringify(JSON.parse(p1.stdout))}\n${JSON.stringify(JSON.parse(readFileSync(join(tmp, 'p2.json'), 'utf8')))}\n`);
+    const fromLines = await run(['aggregate', jsonl, '--json']);
+    expect(fromLines.stdout).toBe(whole.stdout);
+    const human = await run(['aggregate', jsonl]);
+    const wholeHuman = await run(['simulate', SESSIONS, '-c', DEMO]);
+    expect(human.stdout).toBe(wholeHuman.stdout);
+  });
+
+  it('the committed parts are the halves of fixtures/bulk/sessions.jsonl (they do not go stale)', async () => {
+    const [parts, whole] = await Promise.all([
+      run(['aggregate', 'fixtures/bulk/part-1.json', 'fixtures/bulk/part-2.json', '--json']),
+      run(['simulate', SESSIONS, '-c', DEMO, '--json']),
+    ]);
+    expect(parts.stdout).toBe(whole.stdout);
+  });
+
+  it('a file that is not an aggregate is an error at its position, exit 2', async () => {
+    const bad = join(tmp, 'bad.json');
+    writeFileSync(bad, '{"kind":"toolsearch-simulate-aggregate","schema_version":1,"sessions":{"replayed":-1}}');
+    const r = await run(['aggregate', bad]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.split('\n')[0]).toBe(
+      `error: ${bad}:1:83: not a toolsearch aggregate: the aggregate.sessions.replayed must be a whole number ≥ 0, found -1`,
+    );
+    const report = await run(['aggregate', 'fixtures/transcripts/keyword-search-then-call.openai.json']);
+    expect(report.code).toBe(2);
+    expect(report.stderr).toContain('not a toolsearch aggregate: "kind" must be "toolsearch-simulate-aggregate"');
+    const extra = join(tmp, 'extra.json');
+    const part = JSON.parse(readFileSync(join(ROOT, 'fixtures/bulk/part-1.json'), 'utf8')) as Record<string, unknown>;
+    writeFileSync(extra, JSON.stringify({ ...part, surprise: 1 }));
+    const r2 = await run(['aggregate', extra]);
+    expect(r2.code).toBe(2);
+    expect(r2.stderr).toContain('unknown field "surprise" in the aggregate');
+  });
+});

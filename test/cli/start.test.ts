@@ -1,0 +1,150 @@
+/**
+ * bin/toolsearch.js and src/cli/start.ts: a plain Node script that leaves the
+ * environment as the user set it, and Node's compile cache (Node ≥ 22.1),
+ * which a damaged file never breaks.
+ */
+import { spawn } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import nodeModule from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { compileCacheDir, enableCompileCache, isVersionQuery, noCacheFlag } from '../../src/cli/start.js';
+import { BIN, DEMO, ROOT, baseEnv, collect, run } from './helpers.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'toolsearch-start-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let n = 0;
+const fresh = (): string => join(dir, `c${n++}`);
+const version = `${(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version}\n`;
+/** Whether the Node running the tests has a compile cache (22.1 and later). */
+const hasCompileCache = typeof (nodeModule as { enableCompileCache?: unknown }).enableCompileCache === 'function';
+
+/** Every file under `d`. */
+function filesUnder(d: string): string[] {
+  try {
+    return readdirSync(d, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => join(e.parentPath, e.name));
+  } catch {
+    return [];
+  }
+}
+
+describe('bin/toolsearch.js', () => {
+  it('is a plain Node script of a few lines: no sh, no argument sniffing, no environment changes', () => {
+    const text = readFileSync(BIN, 'utf8');
+    const lines = text.trimEnd().split('\n');
+    expect(lines[0]).toBe('#!/usr/bin/env node');
+    expect(lines.length).toBeLessThanOrEqual(5);
+    expect(text).not.toMatch(/process\.env|NODE_EXTRA_CA_CERTS|\/bin\/sh|--version/);
+    expect(statSync(BIN).mode & 0o111).not.toBe(0);
+  });
+
+  it('runs as a program (its #! line) with the same output and exit code as `node bin/toolsearch.js`', async () => {
+    for (const args of [['--version'], ['search', '-c', DEMO, 'create', 'issue'], ['search', '-c', 'missing.yaml', 'x']]) {
+      const asProgram = await collect(spawn(BIN, args, { cwd: ROOT, env: baseEnv(), stdio: ['ignore', 'pipe', 'pipe'] }));
+      expect(asProgram).toEqual(await run(args));
+    }
+    expect((await run(['--version'])).stdout).toBe(version);
+    expect((await run(['-V'])).stdout).toBe(version);
+  });
+
+  it('leaves NODE_EXTRA_CA_CERTS to the process and its children as the user set it', async () => {
+    const ca = join(dir, 'extra-ca.pem');
+    writeFileSync(ca, '');
+    const server = 'node test/mcp/fixtures/test-server.mjs --tools 1 --env-name NODE_EXTRA_CA_CERTS';
+    for (const args of [['import', '--mcp', server], ['search', '-c', `mcp:${server}`, '--json', 'x']]) {
+      const r = await run(args, { env: { NODE_EXTRA_CA_CERTS: ca } });
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      if (args[0] === 'import') expect(r.stdout).toContain(`(NODE_EXTRA_CA_CERTS=${ca} 1.2.3, 1 tool)`);
+    }
+    const unset = await run(['import', '--mcp', server], { env: { NODE_EXTRA_CA_CERTS: undefined } });
+    expect(unset.stdout).toContain('(NODE_EXTRA_CA_CERTS unset 1.2.3, 1 tool)');
+  });
+});
+
+describe('start.ts', () => {
+  it('isVersionQuery: a bare --version or -V only', () => {
+    expect(isVersionQuery(['--version'])).toBe(true);
+    expect(isVersionQuery(['-V'])).toBe(true);
+    expect(isVersionQuery(['--version', 'x'])).toBe(false);
+    expect(isVersionQuery(['search', '--version'])).toBe(false);
+    expect(isVersionQuery([])).toBe(false);
+  });
+
+  it('compileCacheDir: beside the other caches; none with TOOLSEARCH_CACHE=off or --no-cache before a --', () => {
+    const env = { TOOLSEARCH_CACHE_DIR: '/c' };
+    expect(compileCacheDir(env, ['search'])).toBe('/c/compiled');
+    expect(compileCacheDir({ XDG_CACHE_HOME: '/x' }, [])).toBe('/x/toolsearch/compiled');
+    expect(compileCacheDir({ ...env, TOOLSEARCH_CACHE: 'off' }, [])).toBeNull();
+    expect(compileCacheDir(env, ['search', '--no-cache', 'q'])).toBeNull();
+    expect(compileCacheDir(env, ['search', '--', '--no-cache'])).toBe('/c/compiled');
+    expect(noCacheFlag(['--no-cache'])).toBe(true);
+  });
+
+  it('enableCompileCache: makes the directory private (0700) and hands it to Node; refuses a directory others can write', () => {
+    const calls: (string | undefined)[] = [];
+    const api = { enableCompileCache: (d?: string) => (calls.push(d), { status: 1, directory: d }) };
+    const root = fresh();
+    expect(enableCompileCache({ TOOLSEARCH_CACHE_DIR: root }, ['search'], api)).toBe(join(root, 'compiled'));
+    expect(statSync(join(root, 'compiled')).mode & 0o777).toBe(0o700);
+    expect(calls).toEqual([join(root, 'compiled')]);
+
+    const open = fresh();
+    mkdirSync(open, { mode: 0o777 });
+    chmodSync(open, 0o777);
+    expect(enableCompileCache({ TOOLSEARCH_CACHE_DIR: open }, ['search'], api)).toBeNull();
+    expect(readdirSync(open)).toEqual([]); // nothing made inside it
+    chmodSync(join(root, 'compiled'), 0o777);
+    expect(enableCompileCache({ TOOLSEARCH_CACHE_DIR: root }, ['search'], api)).toBeNull();
+    expect(calls).toHaveLength(1);
+  });
+
+  it('enableCompileCache: nothing on a Node without a compile cache, with the cache off, or when Node throws', () => {
+    const root = fresh();
+    expect(enableCompileCache({ TOOLSEARCH_CACHE_DIR: root }, [], {})).toBeNull();
+    const api = { enableCompileCache: () => ({ status: 1 }) };
+    expect(enableCompileCache({ TOOLSEARCH_CACHE_DIR: root, TOOLSEARCH_CACHE: '0' }, [], api)).toBeNull();
+    expect(enableCompileCache({ TOOLSEARCH_CACHE_DIR: root }, ['--no-cache'], api)).toBeNull();
+    const throwing = {
+      enableCompileCache: () => {
+        throw new Error('no');
+      },
+    };
+    expect(enableCompileCache({ TOOLSEARCH_CACHE_DIR: root }, [], throwing)).toBeNull();
+  });
+});
+
+// Issue 14, finding 7: a damaged code cache crashed every later run (SIGSEGV). The CLI now keeps no
+// code cache of its own; Node's compile cache checks a checksum of each entry before V8 sees it.
+describe.runIf(hasCompileCache)('Node compile cache (this Node has one)', () => {
+  const args = ['search', '-c', DEMO, '--explain', 'create', 'issue'];
+
+  it('is written on the first run, and a damaged or truncated entry is compiled again: exit 0, same output', async () => {
+    const cacheDir = fresh();
+    const env = { TOOLSEARCH_CACHE_DIR: cacheDir };
+    const first = await run(args, { env });
+    expect(first.code).toBe(0);
+    const entries = filesUnder(join(cacheDir, 'compiled'));
+    expect(entries.length).toBeGreaterThan(0);
+    for (const [i, f] of entries.entries()) {
+      const bytes = readFileSync(f);
+      if (i % 2 === 0) {
+        // one byte flipped in the header, the middle and the end
+        for (const at of [20, bytes.length >> 1, bytes.length - 3]) if (at >= 0 && at < bytes.length) bytes[at]! ^= 0xff;
+        writeFileSync(f, bytes);
+      } else writeFileSync(f, bytes.subarray(0, bytes.length >> 1));
+    }
+    for (let i = 0; i < 3; i++) expect(await run(args, { env })).toEqual(first);
+  });
+
+  it('is neither read nor written with --no-cache or TOOLSEARCH_CACHE=off', async () => {
+    const a = fresh();
+    expect((await run([...args, '--no-cache'], { env: { TOOLSEARCH_CACHE_DIR: a } })).code).toBe(0);
+    const b = fresh();
+    expect((await run(args, { env: { TOOLSEARCH_CACHE_DIR: b, TOOLSEARCH_CACHE: 'off' } })).code).toBe(0);
+    expect([...filesUnder(a), ...filesUnder(b)]).toEqual([]);
+  });
+});

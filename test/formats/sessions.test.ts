@@ -1,0 +1,128 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { afterAll, describe, expect, it } from 'vitest';
+import { InputError } from '../../src/errors.js';
+import { expandSessionPaths, isSessionLine, readSession, readsAsSessions, sessionInputs, streamLines } from '../../src/formats/sessions.js';
+
+const tmp = mkdtempSync(join(tmpdir(), 'toolsearch-sessions-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const write = (name: string, text: string): string => {
+  const p = join(tmp, name);
+  mkdirSync(join(p, '..'), { recursive: true });
+  writeFileSync(p, text);
+  return p;
+};
+
+const session = JSON.stringify([
+  { role: 'user', content: 'hi' },
+  { role: 'assistant', content: 'hello' },
+]);
+
+async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const x of it) out.push(x);
+  return out;
+}
+
+describe('session paths', () => {
+  it('directories are walked (recordings only, sorted, dot directories skipped), globs expanded, - kept', () => {
+    write('d/b.json', session);
+    write('d/a/c.jsonl', session);
+    write('d/notes.md', 'x');
+    write('d/.hidden/x.json', session);
+    write('d/z.ndjson', session);
+    const d = join(tmp, 'd');
+    expect(expandSessionPaths([d, '-'])).toEqual([join(d, 'a/c.jsonl'), join(d, 'b.json'), join(d, 'z.ndjson'), '-']);
+    expect(expandSessionPaths([`${d}/*.json`])).toEqual([join(d, 'b.json')]);
+  });
+
+  it('a glob matching nothing and a directory without recordings are errors', () => {
+    write('empty/readme.txt', 'x');
+    expect(() => expandSessionPaths([join(tmp, 'nothing-*.json')])).toThrow(/no file matches the pattern/);
+    expect(() => expandSessionPaths([join(tmp, 'empty')])).toThrow(/no recordings \(\.json, \.jsonl, \.ndjson\) in the directory/);
+  });
+});
+
+describe('JSONL: sessions or one recording', () => {
+  it('a line is a session when it is an array or a request body', () => {
+    expect(isSessionLine(session)).toBe(true);
+    expect(isSessionLine('{"model":"m","messages":[]}')).toBe(true);
+    expect(isSessionLine('{"input":"hi"}')).toBe(true);
+    expect(isSessionLine('{"role":"user","content":"hi"}')).toBe(false);
+    expect(isSessionLine('{"type":"function_call","call_id":"c"}')).toBe(false);
+    expect(isSessionLine('[1, 2')).toBe(false);
+  });
+
+  it('auto decides by the first non-blank line; sessions/recording force it; .json files are never split', () => {
+    const sessions = write('s.jsonl', `\n\n${session}\n${session}\n`);
+    const messages = write('m.jsonl', '{"role":"user","content":"hi"}\n{"role":"assistant","content":"x"}\n');
+    const json = write('one.json', session);
+    expect(readsAsSessions(sessions, 'auto')).toBe(true);
+    expect(readsAsSessions(messages, 'auto')).toBe(false);
+    expect(readsAsSessions(messages, 'sessions')).toBe(true);
+    expect(readsAsSessions(sessions, 'recording')).toBe(false);
+    expect(readsAsSessions(json, 'sessions')).toBe(false);
+    expect(readsAsSessions('-', 'recording')).toBe(true);
+  });
+});
+
+describe('streamLines', () => {
+  const chunks = (...parts: Array<string | Buffer>) => Readable.from(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p)));
+
+  it('numbers lines across chunks, skips blank ones, drops a CR before LF, keeps a last line without LF', async () => {
+    const lines = await collect(streamLines(chunks('ab', 'c\r\n\n  \nd', 'e\nf'), 100));
+    expect(lines).toEqual([
+      { line: 1, text: 'abc' },
+      { line: 4, text: 'de' },
+      { line: 5, text: 'f' },
+    ]);
+  });
+
+  it('a multi-byte character split between chunks is decoded whole', async () => {
+    const bytes = Buffer.from('İstanbul\n検索\n');
+    const lines = await collect(streamLines(chunks(bytes.subarray(0, 1), bytes.subarray(1, 11), bytes.subarray(11)), 100));
+    expect(lines.map((l) => l.text)).toEqual(['İstanbul', '検索']);
+  });
+
+  it('a line over the limit is given as null and never held; the next line reads normally', async () => {
+    const lines = await collect(streamLines(chunks('x'.repeat(30), 'y'.repeat(30), '\nok\n'), 50));
+    expect(lines).toEqual([
+      { line: 1, text: null },
+      { line: 2, text: 'ok' },
+    ]);
+  });
+});
+
+describe('sessionInputs and readSession', () => {
+  it('gives whole files and lines in input order; errors of a line point at the line of the file', async () => {
+    const file = write('mix.jsonl', `${session}\n[{"role":"wizard","content":"x"}]\n`);
+    const one = write('one2.json', session);
+    const inputs = await collect(sessionInputs([one, file], { jsonl: 'auto' }));
+    expect(inputs.map((i) => [i.kind, i.source])).toEqual([
+      ['file', { file: one, line: null }],
+      ['line', { file, line: 1 }],
+      ['line', { file, line: 2 }],
+    ]);
+    const t = readSession(inputs[1] as Extract<(typeof inputs)[number], { kind: 'line' }>);
+    expect(t.messages.length).toBe(2);
+    expect(t.locations.map((l) => l.line)).toEqual([1, 1]);
+    let err: unknown;
+    try {
+      readSession(inputs[2] as Extract<(typeof inputs)[number], { kind: 'line' }>);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(InputError);
+    expect((err as InputError).headline).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:2:\\d+: unknown role "wizard"`));
+  });
+
+  it('stdin is read as sessions, one per line', async () => {
+    const inputs = await collect(sessionInputs(['-'], { jsonl: 'auto', stdin: Readable.from([`${session}\n${session}\n`]) }));
+    expect(inputs.map((i) => i.source)).toEqual([
+      { file: '<stdin>', line: 1 },
+      { file: '<stdin>', line: 2 },
+    ]);
+  });
+});
