@@ -35,6 +35,8 @@ const EXTERNAL = [
   'react/*',
   'ink',
   'fuse.js',
+  're2js',
+  'tinyglobby',
   '@modelcontextprotocol/sdk',
   '@modelcontextprotocol/sdk/*',
   'gpt-tokenizer',

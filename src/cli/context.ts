@@ -30,6 +30,9 @@ export interface CliIo {
 /** Width used when stdout is not a terminal (and `COLUMNS` is not set). */
 export const DEFAULT_WIDTH = 100;
 
+/** Lines of human output joined into one write (see {@link CliContext.lines}). */
+const LINES_PER_WRITE = 4096;
+
 export class CliContext {
   /** Set from the global `--no-color` flag before a command runs. */
   noColorFlag = false;
@@ -70,9 +73,14 @@ export class CliContext {
     this.io.stdout.write(text);
   }
 
-  /** Writes lines of human output to stdout, each ended by a newline (a hostile very long line is cut, see `clipLines`). */
+  /**
+   * Writes lines of human output to stdout, each ended by a newline (a hostile very long line is cut, see `clipLines`),
+   * a few thousand lines per write: a report of a million lines (lint on 100,000 tools) is never one string.
+   */
   lines(lines: readonly string[]): void {
-    if (lines.length > 0) this.io.stdout.write(`${clipLines(lines.join('\n'))}\n`);
+    for (let i = 0; i < lines.length; i += LINES_PER_WRITE) {
+      this.io.stdout.write(`${clipLines(lines.slice(i, i + LINES_PER_WRITE).join('\n'))}\n`);
+    }
   }
 
   /**

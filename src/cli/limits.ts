@@ -2,7 +2,8 @@
  * The loaders' bounds, configurable from the environment (defaults in
  * `formats/read.ts`): `TOOLSEARCH_MAX_BYTES` (largest input file and longest
  * `--batch` line, 64 MiB), `TOOLSEARCH_MAX_DEPTH` (nesting, 1000 levels),
- * `TOOLSEARCH_MAX_ALIASES` (YAML alias dereferences, 1000; 0 forbids aliases) and
+ * `TOOLSEARCH_MAX_ALIASES` (YAML alias dereferences, 1000; 0 forbids aliases),
+ * `TOOLSEARCH_MAX_ALIAS_BYTES` (bytes of text YAML aliases may add, 64 MiB) and
  * `TOOLSEARCH_MAX_MESSAGES` (messages per transcript, 100,000).
  */
 import { UsageError } from '../errors.js';
@@ -14,6 +15,7 @@ const VARIABLES: ReadonlyArray<readonly [keyof Limits, string, number]> = [
   ['maxDepth', 'TOOLSEARCH_MAX_DEPTH', 1],
   // 0: a YAML document with any alias is refused ("too many YAML aliases (more than 0)").
   ['maxAliases', 'TOOLSEARCH_MAX_ALIASES', 0],
+  ['maxAliasBytes', 'TOOLSEARCH_MAX_ALIAS_BYTES', 1],
   ['maxMessages', 'TOOLSEARCH_MAX_MESSAGES', 1],
 ];
 

@@ -50,11 +50,17 @@ export async function evaluate(options: EvaluateOptions): Promise<EvalReport> {
         });
       }
     });
+    const invalid: Array<{ line: number; query: string; reason: string }> = [];
+    for (const q of options.queries) {
+      const reason = scorer.rejects?.(textOf(q)) ?? null;
+      if (reason !== null) invalid.push({ line: q.line, query: textOf(q), reason });
+    }
     reports.push({
       name,
       summary: scorer.summary,
       metrics: aggregate(options.queries.map((q, i) => ({ ranked: ranked[i]!, relevant: q.relevant }))),
       misses,
+      invalid,
     });
   }
   const perQuery: QueryResult[] = options.queries.map((q, i) => {

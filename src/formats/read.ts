@@ -16,6 +16,8 @@ export interface Limits {
   readonly maxDepth: number;
   /** Most YAML alias dereferences, counting aliases met again inside expanded aliases (default 1000). */
   readonly maxAliases: number;
+  /** Most bytes of text (strings and keys, UTF-8) that YAML aliases may add to a document by expansion (default 64 MiB). */
+  readonly maxAliasBytes: number;
   /** Most messages (or items) in one transcript (default 100,000). */
   readonly maxMessages: number;
 }
@@ -25,6 +27,7 @@ export const DEFAULT_LIMITS: Limits = Object.freeze({
   maxBytes: 64 * 1024 * 1024,
   maxDepth: 1000,
   maxAliases: 1000,
+  maxAliasBytes: 64 * 1024 * 1024,
   maxMessages: 100_000,
 });
 

@@ -13,7 +13,9 @@
  *   dereferences (aliases inside an aliased value count again each time it
  *   is used, so a "billion laughs" document stops after a few levels), and at
  *   most {@link MAX_ALIAS_EXPANSION} values added by expansion (one huge
- *   anchor referenced many times). Consumers that copy values (`toJsonValue`,
+ *   anchor referenced many times), and at most `maxAliasBytes` bytes of
+ *   text (strings and keys, UTF-8) added by expansion, counted as the
+ *   document is composed (1,000 aliases of one 600 KB string). Consumers that copy values (`toJsonValue`,
  *   `JSON.stringify`) thus stay bounded too. An alias to a value that
  *   contains it is an error;
  * - explicit tags other than the core ones (`!!str`, `!!int`, `!!float`,
@@ -152,6 +154,8 @@ interface AnchorStats {
   readonly size: number;
   /** Alias dereferences inside the value when fully expanded. */
   readonly aliases: number;
+  /** Bytes of text (UTF-8 strings and keys) in the value when fully expanded. */
+  readonly bytes: number;
   /** Nesting levels of the value when fully expanded (0 for a scalar). */
   readonly depth: number;
 }
@@ -160,6 +164,7 @@ interface Walk {
   readonly text: string;
   readonly maxDepth: number;
   readonly maxAliases: number;
+  readonly maxAliasBytes: number;
   readonly fail: Fail;
   readonly where: (offset: number) => string;
   /** Anchor name → the anchored value most recently defined (document order). */
@@ -170,6 +175,9 @@ interface Walk {
   size: number;
   expanded: number;
   aliases: number;
+  /** Bytes of text as if every alias were expanded, and the part of them added by aliases. */
+  bytes: number;
+  expandedBytes: number;
   /** Deepest level reached so far (aliases count with their target's depth). */
   deepest: number;
 }
@@ -194,6 +202,9 @@ function alias(w: Walk, source: string, offset: number, depth: number): AnchorSt
   w.size += stats.size;
   w.expanded += stats.size;
   if (w.expanded > MAX_ALIAS_EXPANSION) w.fail(offset, `YAML aliases expand to more than ${MAX_ALIAS_EXPANSION} values`);
+  w.bytes += stats.bytes;
+  w.expandedBytes += stats.bytes;
+  if (w.expandedBytes > w.maxAliasBytes) w.fail(offset, `YAML aliases expand to more than ${w.maxAliasBytes} bytes of text (alias *${source}; TOOLSEARCH_MAX_ALIAS_BYTES)`);
   if (depth + stats.depth > w.maxDepth) w.fail(offset, `nesting deeper than ${w.maxDepth} levels (through alias *${source})`);
   w.deepest = Math.max(w.deepest, depth + stats.depth);
   return stats;
@@ -210,10 +221,10 @@ function convert(w: Walk, y: unknown, depth: number, fallbackOffset: number): No
   if (!anchor) return convertValue(w, y, depth, offset);
   // Measure the anchored value while converting it.
   w.anchors.set(anchor, y);
-  const before = { size: w.size, aliases: w.aliases, deepest: w.deepest };
+  const before = { size: w.size, aliases: w.aliases, bytes: w.bytes, deepest: w.deepest };
   w.deepest = depth;
   const node = convertValue(w, y, depth, offset);
-  w.done.set(y, { node, size: w.size - before.size, aliases: w.aliases - before.aliases, depth: w.deepest - depth });
+  w.done.set(y, { node, size: w.size - before.size, aliases: w.aliases - before.aliases, bytes: w.bytes - before.bytes, depth: w.deepest - depth });
   w.deepest = Math.max(before.deepest, w.deepest);
   return node;
 }
@@ -244,7 +255,10 @@ function convertValue(w: Walk, y: unknown, depth: number, offset: number): Node 
     if (typeof v === 'boolean') return { kind: 'bool', offset, value: v };
     if (typeof v === 'number') return { kind: 'number', offset, value: v, raw: String(v) };
     if (typeof v === 'bigint') return { kind: 'number', offset, value: Number(v), raw: v.toString() };
-    if (typeof v === 'string') return { kind: 'string', offset, value: toWellFormed(v) };
+    if (typeof v === 'string') {
+      w.bytes += Buffer.byteLength(v, 'utf8');
+      return { kind: 'string', offset, value: toWellFormed(v) };
+    }
     return w.fail(offset, 'unsupported YAML value');
   }
   if (isSeq(y)) {
@@ -271,6 +285,7 @@ function convertValue(w: Walk, y: unknown, depth: number, offset: number): Node 
       }
       const first = members.get(key);
       if (first) w.fail(keyOffset, duplicateKeyMessage(key, w.where(first.keyOffset)));
+      w.bytes += Buffer.byteLength(key, 'utf8');
       const value = convert(w, pair.value, depth + 1, keyOffset);
       members.set(key, { key, keyOffset, value });
     }
@@ -301,7 +316,7 @@ function aliasKey(w: Walk, source: string, offset: number, depth: number): strin
  */
 export function parseYamlText(
   text: string,
-  limits: { readonly maxDepth: number; readonly maxAliases: number },
+  limits: { readonly maxDepth: number; readonly maxAliases: number; readonly maxAliasBytes: number },
   fail: Fail,
   where: (offset: number) => string,
 ): Node {
@@ -331,6 +346,7 @@ export function parseYamlText(
     text,
     maxDepth: limits.maxDepth,
     maxAliases: limits.maxAliases,
+    maxAliasBytes: limits.maxAliasBytes,
     fail,
     where,
     anchors: new Map(),
@@ -338,6 +354,8 @@ export function parseYamlText(
     size: 0,
     expanded: 0,
     aliases: 0,
+    bytes: 0,
+    expandedBytes: 0,
     deepest: 0,
   };
   return convert(w, doc.contents, 0, 0);

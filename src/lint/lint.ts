@@ -3,6 +3,15 @@
  * reference's keyword search can find it, and what in its name or
  * description gets in the way. Every ranking comes from the core scorer
  * (`searchDecoded`, `ToolIndex`); nothing here scores on its own.
+ *
+ * It grows near-linearly with the catalog (issue 14): each distinct word is
+ * ranked once (`rankAll`) and that one ranking gives every tool that tries
+ * the word its rank; a tool's own-name query, whose best possible score the
+ * tool itself has, ranks it among the tools holding every one of its name
+ * parts (an intersection of the words' exact-part lists), computed once per
+ * distinct query; tools sharing a name up to case, name parts or a
+ * description are reported as one group (listed once in `groups`), each
+ * member's finding naming a few others.
  */
 import {
   codePoints,
@@ -11,8 +20,10 @@ import {
   goFields,
   goToLower,
   parseKeywords,
+  RULES,
   searchDecoded,
   ToolIndex,
+  type Keyword,
   type ScoredTool,
 } from '../core/index.js';
 import { nameWords, textWords } from '../eval/words.js';
@@ -21,6 +32,7 @@ import {
   DEFAULT_LINT_LIMITS,
   LINT_RULES,
   type LintFinding,
+  type LintGroup,
   type LintLimits,
   type LintReport,
   type LintRule,
@@ -35,8 +47,16 @@ const MIN_WORD_LENGTH = 2;
 /** Reaching words listed per tool. */
 const BEST_WORDS = 3;
 
-function finding(rule: LintRule, message: string, related: readonly string[] = []): LintFinding {
-  return { rule, severity: LINT_RULES[rule].severity, message, related };
+/** Other members a group finding names (the whole group is in the report's `groups`). */
+export const RELATED_MAX = 5;
+
+function finding(rule: LintRule, message: string, related: readonly string[] = [], group?: number): LintFinding {
+  return { rule, severity: LINT_RULES[rule].severity, message, related, ...(group !== undefined ? { group } : {}) };
+}
+
+/** `a, b, c` or `a, b, c, d, e and 19,994 more`: the first names of `count`. */
+function someNames(first: readonly string[], count: number): string {
+  return count <= first.length ? first.join(', ') : `${first.join(', ')} and ${(count - first.length).toLocaleString('en-US')} more`;
 }
 
 function length(s: string): number {
@@ -111,14 +131,8 @@ function rankOf(list: readonly ScoredTool[], name: string): number | null {
   return i < 0 ? null : i + 1;
 }
 
-function checkOwnName(s: Searcher, tool: CatalogTool, parts: readonly string[]): { check: OwnNameCheck; findings: LintFinding[] } {
-  const query = parts.join(' ');
-  const results = s.results(query);
-  const rank = rankOf(results, tool.name);
-  const explained = s.index.explainTool(tool.name, parseKeywords(query));
-  const score = explained?.score ?? 0;
-  const full = rank ?? (query.startsWith('select:') ? null : s.rankIn(query, tool.name));
-  const top = results[0];
+/** What the own-name check reports, however it was computed. */
+function ownNameOutcome(tool: CatalogTool, query: string, parts: readonly string[], rank: number | null, full: number | null, score: number, top: { name: string; score: number } | undefined): { check: OwnNameCheck; findings: LintFinding[] } {
   const first = top && top.name !== tool.name ? { name: top.name, score: top.score } : null;
   const check: OwnNameCheck = { query, rank, full_rank: full, score, first };
   const findings: LintFinding[] = [];
@@ -132,6 +146,16 @@ function checkOwnName(s: Searcher, tool: CatalogTool, parts: readonly string[]):
     findings.push(finding('own-name-not-first', `the query "${query}" returns it at rank ${rank} with score ${score}${firstText}${tie}`, first ? [first.name] : []));
   }
   return { check, findings };
+}
+
+/** The own-name check by searching: for the queries {@link OwnNameRanks} cannot answer. */
+function checkOwnName(s: Searcher, tool: CatalogTool, parts: readonly string[]): { check: OwnNameCheck; findings: LintFinding[] } {
+  const query = parts.join(' ');
+  const results = s.results(query);
+  const rank = rankOf(results, tool.name);
+  const score = s.index.explainTool(tool.name, parseKeywords(query))?.score ?? 0;
+  const full = rank ?? (query.startsWith('select:') ? null : s.rankIn(query, tool.name));
+  return ownNameOutcome(tool, query, parts, rank, full, score, results[0]);
 }
 
 /** The distinct one-word queries worth trying for a tool: its name parts and words, then its description words. */
@@ -150,33 +174,217 @@ function candidateWords(tool: CatalogTool, parts: readonly string[]): string[] {
   return out;
 }
 
-function checkReach(s: Searcher, tool: CatalogTool, parts: readonly string[]): { check: ReachCheck; findings: LintFinding[] } {
-  const tried = candidateWords(tool, parts);
+/**
+ * Every tool's rank in the one-word search of each word it tries, from one
+ * full ranking per distinct word (not one search per tool and word): the
+ * work is the sum of the rankings' lengths, and the memory one rank and one
+ * score per tried word.
+ */
+class WordRanks {
+  /** Distinct words, by id. */
+  readonly words: string[] = [];
+  private readonly ids = new Map<string, number>();
+  /** Per tool, the ids of the words it tries, in order: tried[start[t] .. start[t + 1]). */
+  readonly start: Int32Array;
+  readonly tried: Int32Array;
+  /** Per tried word: the tool's rank in the word's full ranking (0: not in it) and its score there. */
+  readonly rank: Int32Array;
+  readonly score: Int32Array;
+  /** Per word: its first results (max_results 5). */
+  readonly top: Array<readonly string[]> = [];
+  /** Per word used as an own-name keyword: the tools that have it as a name part, in result order. */
+  private readonly exact = new Map<string, Int32Array>();
+
+  constructor(
+    private readonly index: ToolIndex,
+    private readonly toolId: ReadonlyMap<string, number>,
+    triedWords: ReadonlyArray<readonly string[]>,
+    /** Lower-cased keywords whose exact-part lists the own-name check needs. */
+    exactWords: ReadonlySet<string>,
+  ) {
+    const n = triedWords.length;
+    this.start = new Int32Array(n + 1);
+    let total = 0;
+    for (let t = 0; t < n; t++) {
+      this.start[t] = total;
+      total += triedWords[t]!.length;
+    }
+    this.start[n] = total;
+    this.tried = new Int32Array(total);
+    for (let t = 0, k = 0; t < n; t++) for (const w of triedWords[t]!) this.tried[k++] = this.idOf(w);
+    for (const w of exactWords) this.idOf(w);
+    // Who tries which word: a counting sort of the pairs by word.
+    const byWordStart = new Int32Array(this.words.length + 1);
+    for (let k = 0; k < total; k++) byWordStart[this.tried[k]! + 1]!++;
+    for (let w = 0; w < this.words.length; w++) byWordStart[w + 1]! += byWordStart[w]!;
+    const fill = byWordStart.slice(0, this.words.length);
+    const pairsByWord = new Int32Array(total);
+    for (let k = 0; k < total; k++) pairsByWord[fill[this.tried[k]!]!++] = k;
+    const pairTool = new Int32Array(total);
+    for (let t = 0; t < n; t++) pairTool.fill(t, this.start[t]!, this.start[t + 1]!);
+
+    this.rank = new Int32Array(total);
+    this.score = new Int32Array(total);
+    const rankOfTool = new Int32Array(n);
+    const scoreOfTool = new Int32Array(n);
+    const stamp = new Int32Array(n);
+    const exactPoints = RULES['exact-part'].points;
+    for (let w = 0; w < this.words.length; w++) {
+      const word = this.words[w]!;
+      if (word.startsWith('select:')) {
+        // Not a keyword query: no ranking (its pairs keep rank 0; see Searcher for its results).
+        this.top.push([]);
+        continue;
+      }
+      const ranking = index.rankAll(parseKeywords(word));
+      this.top.push(ranking.slice(0, DEFAULT_MAX_RESULTS).map((r) => r.name));
+      const mark = w + 1;
+      let exactCount = 0;
+      for (let i = 0; i < ranking.length; i++) {
+        const id = toolId.get(ranking[i]!.name)!;
+        rankOfTool[id] = i + 1;
+        scoreOfTool[id] = ranking[i]!.score;
+        stamp[id] = mark;
+        if (ranking[i]!.score === exactPoints) exactCount = i + 1;
+      }
+      for (let k = byWordStart[w]!; k < byWordStart[w + 1]!; k++) {
+        const pair = pairsByWord[k]!;
+        const t = pairTool[pair]!;
+        if (stamp[t] === mark) {
+          this.rank[pair] = rankOfTool[t]!;
+          this.score[pair] = scoreOfTool[t]!;
+        }
+      }
+      if (exactWords.has(word)) {
+        // One keyword scores 10 only by equalling a name part, and those come first, in name order.
+        const list = new Int32Array(exactCount);
+        for (let i = 0; i < exactCount; i++) list[i] = toolId.get(ranking[i]!.name)!;
+        this.exact.set(word, list);
+      }
+    }
+  }
+
+  private idOf(w: string): number {
+    let id = this.ids.get(w);
+    if (id === undefined) {
+      id = this.words.length;
+      this.ids.set(w, id);
+      this.words.push(w);
+    }
+    return id;
+  }
+
+  /** The tools that have `lower` as a name part, in result order (ties by name, Go order). */
+  exactList(lower: string): Int32Array {
+    let list = this.exact.get(lower);
+    if (list === undefined) {
+      const ranking = this.index.rankAll(parseKeywords(lower));
+      const ids: number[] = [];
+      for (const r of ranking) {
+        if (r.score !== RULES['exact-part'].points) break;
+        ids.push(this.toolId.get(r.name)!);
+      }
+      list = Int32Array.from(ids);
+      this.exact.set(lower, list);
+    }
+    return list;
+  }
+}
+
+/**
+ * The own-name check without a search per tool. The query is the tool's
+ * name parts, so (without a `+` and when each part is one keyword) the tool
+ * gets the most any tool can: every keyword equals one of its parts. Only
+ * tools holding every keyword as a name part score as much, and they come
+ * first, ordered by name: the tool's rank is its place among them. The list
+ * is computed once per distinct set of keywords (tools sharing their name
+ * parts share it), by intersecting the shortest exact-part list with the others.
+ */
+class OwnNameRanks {
+  private readonly groups = new Map<string, { list: readonly number[]; position: Map<number, number> }>();
+  private readonly sets = new Map<string, Set<number>>();
+
+  constructor(private readonly words: WordRanks) {}
+
+  /** The keywords of an own-name query this class answers, or null when it must be searched. */
+  static keywordsOf(index: ToolIndex, tool: CatalogTool, parts: readonly string[]): Keyword[] | null {
+    const query = parts.join(' ');
+    if (parts.length === 0 || query.startsWith('select:')) return null;
+    const keywords = parseKeywords(query);
+    if (keywords.length === 0 || keywords.some((k) => k.required)) return null;
+    const score = index.explainTool(tool.name, keywords)?.score ?? 0;
+    return score === RULES['exact-part'].points * keywords.length ? keywords : null;
+  }
+
+  private setOf(lower: string): Set<number> {
+    let set = this.sets.get(lower);
+    if (set === undefined) {
+      set = new Set(this.words.exactList(lower));
+      this.sets.set(lower, set);
+    }
+    return set;
+  }
+
+  /** The tools scoring the most for these keywords, in result order, and each one's place. */
+  private group(keywords: readonly Keyword[]): { list: readonly number[]; position: Map<number, number> } {
+    const distinct = [...new Set(keywords.map((k) => k.lower))].sort();
+    const key = distinct.join('\u0000');
+    let g = this.groups.get(key);
+    if (g === undefined) {
+      const lists = distinct.map((w) => this.words.exactList(w)).sort((a, b) => a.length - b.length);
+      const others = distinct.filter((w) => this.words.exactList(w) !== lists[0]).map((w) => this.setOf(w));
+      const list: number[] = [];
+      for (const id of lists[0]!) if (others.every((o) => o.has(id))) list.push(id);
+      const position = new Map<number, number>();
+      list.forEach((id, i) => position.set(id, i + 1));
+      g = { list, position };
+      this.groups.set(key, g);
+    }
+    return g;
+  }
+
+  check(tool: CatalogTool, id: number, parts: readonly string[], keywords: readonly Keyword[], names: readonly string[]): { check: OwnNameCheck; findings: LintFinding[] } | null {
+    const { list, position } = this.group(keywords);
+    const place = position.get(id);
+    if (place === undefined) return null;
+    const score = RULES['exact-part'].points * keywords.length;
+    const rank = place <= DEFAULT_MAX_RESULTS ? place : null;
+    return ownNameOutcome(tool, parts.join(' '), parts, rank, place, score, { name: names[list[0]!]!, score });
+  }
+}
+
+function checkReach(s: Searcher, ranks: WordRanks, t: number, tool: CatalogTool): { check: ReachCheck; findings: LintFinding[] } {
+  const from = ranks.start[t]!;
+  const to = ranks.start[t + 1]!;
+  const tried: string[] = [];
   const reaching: Array<{ word: string; rank: number }> = [];
   const words: Array<{ word: string; rank: number | null }> = [];
-  for (const w of tried) {
-    const rank = rankOf(s.results(w), tool.name);
-    if (rank !== null) reaching.push({ word: w, rank });
-    // Beyond max_results 5: its place in the whole ranking (a `select:` word is no keyword query).
-    words.push({ word: w, rank: rank ?? (w.startsWith('select:') ? null : s.rankIn(w, tool.name)) });
+  const scored: Array<{ w: string; i: number; score: number; rank: number }> = [];
+  for (let k = from; k < to; k++) {
+    const w = ranks.words[ranks.tried[k]!]!;
+    tried.push(w);
+    if (w.startsWith('select:')) {
+      // A `select:` word is no keyword query: it returns the tool only by naming it.
+      const rank = rankOf(s.results(w), tool.name);
+      if (rank !== null) reaching.push({ word: w, rank });
+      words.push({ word: w, rank });
+      continue;
+    }
+    const full = ranks.rank[k]!;
+    if (full >= 1 && full <= DEFAULT_MAX_RESULTS) reaching.push({ word: w, rank: full });
+    words.push({ word: w, rank: full === 0 ? null : full });
+    if (ranks.score[k]! > 0) scored.push({ w, i: k - from, score: ranks.score[k]!, rank: full });
   }
   // Stable: equal ranks keep the order tried (name words before description words).
   const best = [...reaching].sort((a, b) => a.rank - b.rank).slice(0, BEST_WORDS);
   let closest: { word: string; rank: number } | null = null;
   const findings: LintFinding[] = [];
   if (reaching.length === 0 && tried.length > 0) {
-    // The full ranking is costly on a large catalog: look only at the words that score highest on the tool.
-    const strongest = tried
-      .map((w, i) => ({ w, i, score: s.score(w, tool.name) }))
-      .filter((x) => x.score > 0)
-      .sort((a, b) => b.score - a.score || a.i - b.i)
-      .slice(0, CLOSEST_CANDIDATES);
-    for (const { w } of strongest) {
-      const rank = s.rankIn(w, tool.name);
-      if (rank !== null && (closest === null || rank < closest.rank)) closest = { word: w, rank };
-    }
+    // Of the words that score highest on the tool, the one ranking it best.
+    const strongest = scored.sort((a, b) => b.score - a.score || a.i - b.i).slice(0, CLOSEST_CANDIDATES);
+    for (const { w, rank } of strongest) if (closest === null || rank < closest.rank) closest = { word: w, rank };
     const near = closest ? `; the closest is "${closest.word}" at rank ${closest.rank}` : '';
-    const crowd = closest ? s.results(closest.word).map((r) => r.name) : [];
+    const crowd = closest ? [...ranks.top[ranks.tried[from + tried.indexOf(closest.word)]!]!] : [];
     findings.push(
       finding(
         'crowded-out',
@@ -187,6 +395,28 @@ function checkReach(s: Searcher, tool: CatalogTool, parts: readonly string[]): {
   }
   const matching = words.filter((w) => w.rank !== null).length;
   return { check: { words_tried: tried.length, words_reaching: reaching.length, best, closest, words_matching: matching, words }, findings };
+}
+
+/**
+ * For each long description, how many words of the vocabulary (every word
+ * of 3 characters or more of any description) it contains. A vocabulary
+ * word is letters and digits only, so it occurs in a description only
+ * inside one of its words: the substrings of its (distinct) words are
+ * looked up, instead of searching the description for every vocabulary word.
+ */
+function vocabularyHits(description: string, vocabulary: ReadonlySet<string>, longest: number): number {
+  const hits = new Set<string>();
+  for (const token of new Set(textWords(description))) {
+    const cps = Array.from(token);
+    for (let i = 0; i + 3 <= cps.length; i++) {
+      let sub = '';
+      for (let j = i; j < Math.min(cps.length, i + longest); j++) {
+        sub += cps[j]!;
+        if (j - i >= 2 && vocabulary.has(sub)) hits.add(sub);
+      }
+    }
+  }
+  return hits.size;
 }
 
 function checkNameShape(tool: CatalogTool, parts: readonly string[], limits: LintLimits): LintFinding[] {
@@ -228,6 +458,34 @@ export function lintCatalog(catalog: Catalog, limits: LintLimits = DEFAULT_LINT_
   const add = (name: string, f: LintFinding): void => {
     findingsOf.get(name)?.push(f);
   };
+  const groups: LintGroup[] = [];
+  /** One group finding per member: the group listed once, each member naming a few of the others. */
+  type Others = { readonly first: CatalogTool[]; readonly count: number };
+  const addGroup = (rule: LintGroup['rule'], members: readonly CatalogTool[], message: (others: string) => string, othersOf: (t: CatalogTool) => Others, label: (o: CatalogTool) => string = (o) => o.name): void => {
+    const g = groups.length;
+    groups.push({ rule, tools: members.map((m) => m.name) });
+    for (const t of members) {
+      if (findingsOf.get(t.name) === undefined) continue;
+      // The first few others, without listing the whole group for each member.
+      const others = othersOf(t);
+      if (others.count === 0) continue;
+      add(t.name, finding(rule, message(someNames(others.first.map(label), others.count)), others.first.map((o) => o.name), g));
+    }
+  };
+  /**
+   * The first RELATED_MAX members other than `t` that `keep` accepts, and how
+   * many there are: `keep(o)` is false for few members (at most the case
+   * variants of a name), so the count is the group's size minus those, and
+   * the loop stops after the first few.
+   */
+  const firstOthers = (group: readonly CatalogTool[], keep: (o: CatalogTool) => boolean, dropped: (t: CatalogTool) => number) => (t: CatalogTool): Others => {
+    const first: CatalogTool[] = [];
+    for (const o of group) {
+      if (first.length === RELATED_MAX) break;
+      if (o !== t && keep(o)) first.push(o);
+    }
+    return { first, count: group.length - 1 - dropped(t) };
+  };
 
   // Names colliding up to case (static tools included: the model sees both).
   const byLower = new Map<string, CatalogTool[]>();
@@ -239,10 +497,7 @@ export function lintCatalog(catalog: Catalog, limits: LintLimits = DEFAULT_LINT_
   }
   for (const group of byLower.values()) {
     if (group.length < 2) continue;
-    for (const t of group) {
-      const others = group.filter((o) => o !== t).map((o) => (o.static ? `${o.name} (static)` : o.name));
-      add(t.name, finding('case-collision', `its name differs only in case from ${others.join(', ')}`, group.filter((o) => o !== t).map((o) => o.name)));
-    }
+    addGroup('case-collision', group, (others) => `its name differs only in case from ${others}`, firstOthers(group, () => true, () => 0), (o) => (o.static ? `${o.name} (static)` : o.name));
   }
 
   // Identical name parts (up to case) between names that are not mere case variants.
@@ -255,12 +510,16 @@ export function lintCatalog(catalog: Catalog, limits: LintLimits = DEFAULT_LINT_
     else byParts.set(k, [t]);
   }
   for (const group of byParts.values()) {
-    for (const t of group) {
-      const others = group.filter((o) => goToLower(o.name) !== goToLower(t.name)).map((o) => o.name);
-      if (others.length === 0) continue;
-      const parts = (index.partsOf(t.name) ?? []).map(goToLower).join(' ');
-      add(t.name, finding('identical-name-parts', `its name parts (${parts}) are those of ${others.join(', ')}: only the descriptions tell them apart`, others));
-    }
+    if (group.length < 2) continue;
+    const parts = (index.partsOf(group[0]!.name) ?? []).map(goToLower).join(' ');
+    // Case variants of one name are the case-collision rule's; count the others by their lower-cased name.
+    const byName = new Map<string, number>();
+    for (const o of group) byName.set(goToLower(o.name), (byName.get(goToLower(o.name)) ?? 0) + 1);
+    if (byName.size < 2) continue;
+    addGroup('identical-name-parts', group, (others) => `its name parts (${parts}) are those of ${others}: only the descriptions tell them apart`, (t) => {
+      const lower = goToLower(t.name);
+      return firstOthers(group, (o) => goToLower(o.name) !== lower, () => byName.get(lower)! - 1)(t);
+    });
   }
 
   // Descriptions: empty, duplicated, too long.
@@ -278,45 +537,66 @@ export function lintCatalog(catalog: Catalog, limits: LintLimits = DEFAULT_LINT_
   }
   for (const group of byDesc.values()) {
     if (group.length < 2) continue;
-    for (const t of group) {
-      const others = group.filter((o) => o !== t).map((o) => o.name);
-      add(t.name, finding('duplicate-description', `its description is the same as that of ${others.join(', ')}`, others));
-    }
+    addGroup('duplicate-description', group, (others) => `its description is the same as that of ${others}`, firstOthers(group, () => true, () => 0));
   }
   const lengths = dynamic.filter((t) => t.description !== '').map((t) => length(t.description));
   const med = median(lengths);
   const longThreshold = Math.max(limits.longDescriptionMin, limits.longDescriptionFactor * med);
-  let vocabulary: string[] | null = null;
+  let vocabulary: { words: Set<string>; longest: number } | null = null;
   for (const t of dynamic) {
     const n = length(t.description);
     if (n < longThreshold) continue;
-    vocabulary ??= [...new Set(dynamic.flatMap((d) => textWords(d.description)).filter((w) => length(w) >= 3))];
-    const lower = goToLower(t.description);
-    const hits = vocabulary.filter((w) => lower.includes(w)).length;
-    const share = vocabulary.length === 0 ? 0 : Math.round((100 * hits) / vocabulary.length);
+    if (vocabulary === null) {
+      const words = new Set<string>();
+      let longest = 0;
+      for (const d of byDesc.values()) {
+        for (const w of textWords(d[0]!.description)) {
+          const len = length(w);
+          if (len >= 3) {
+            words.add(w);
+            if (len > longest) longest = len;
+          }
+        }
+      }
+      vocabulary = { words, longest };
+    }
+    const hits = vocabularyHits(t.description, vocabulary.words, vocabulary.longest);
+    const size = vocabulary.words.size;
+    const share = size === 0 ? 0 : Math.round((100 * hits) / size);
     add(
       t.name,
       finding(
         'long-description',
-        `the description has ${n} characters (median ${Math.round(med)}); it contains ${hits} of the ${vocabulary.length} words of all descriptions (${share}%), so it matches (2 points) most queries that miss the names`,
+        `the description has ${n} characters (median ${Math.round(med)}); it contains ${hits} of the ${size} words of all descriptions (${share}%), so it matches (2 points) most queries that miss the names`,
       ),
     );
   }
 
-  const tools: ToolLint[] = dynamic.map((t) => {
-    const parts = index.partsOf(t.name) ?? [];
-    const own = checkOwnName(searcher, t, parts);
-    const reach = checkReach(searcher, t, parts);
-    const findings = [...own.findings, ...reach.findings, ...checkNameShape(t, parts, limits), ...findingsOf.get(t.name)!];
+  // Reach and own name: one ranking per distinct word, one intersection per distinct own-name query.
+  const names = dynamic.map((t) => t.name);
+  const toolId = new Map(names.map((n, i) => [n, i]));
+  const partsOf = dynamic.map((t) => index.partsOf(t.name) ?? []);
+  const ownKeywords = dynamic.map((t, i) => OwnNameRanks.keywordsOf(index, t, partsOf[i]!));
+  const exactWords = new Set<string>();
+  for (const kws of ownKeywords) for (const k of kws ?? []) exactWords.add(k.lower);
+  const ranks = new WordRanks(index, toolId, dynamic.map((t, i) => candidateWords(t, partsOf[i]!)), exactWords);
+  const own = new OwnNameRanks(ranks);
+
+  const order = Object.keys(LINT_RULES) as LintRule[];
+  const tools: ToolLint[] = dynamic.map((t, i) => {
+    const parts = partsOf[i]!;
+    const kws = ownKeywords[i];
+    const ownName = (kws ? own.check(t, i, parts, kws, names) : null) ?? checkOwnName(searcher, t, parts);
+    const reach = checkReach(searcher, ranks, i, t);
+    const findings = [...ownName.findings, ...reach.findings, ...checkNameShape(t, parts, limits), ...findingsOf.get(t.name)!];
     // Errors before warnings, then by rule order of LINT_RULES.
-    const order = Object.keys(LINT_RULES) as LintRule[];
     findings.sort((a, b) => order.indexOf(a.rule) - order.indexOf(b.rule));
     const errors = findings.filter((f) => f.severity === 'error').length;
     return {
       name: t.name,
       source: t.source,
       parts,
-      own_name: own.check,
+      own_name: ownName.check,
       reach: reach.check,
       findings,
       errors,
@@ -331,6 +611,7 @@ export function lintCatalog(catalog: Catalog, limits: LintLimits = DEFAULT_LINT_
     catalog: { source: catalog.sources.map((s) => s.file).join(', '), dynamic: dynamic.length, static: statics.length },
     limits,
     tools,
+    groups,
     summary: {
       tools: tools.length,
       errors: tools.reduce((a, t) => a + t.errors, 0),

@@ -25,8 +25,17 @@ export interface LintFinding {
   readonly rule: LintRule;
   readonly severity: LintSeverity;
   readonly message: string;
-  /** Other tools the finding is about (collisions, duplicates, who ranks first). */
+  /** Other tools the finding is about (collisions, duplicates, who ranks first); at most 5 for a group. */
   readonly related: readonly string[];
+  /** For a finding about a group of tools (same name up to case, same name parts, same description): its index in `groups`. */
+  readonly group?: number;
+}
+
+/** Tools that share a name up to case, their name parts or their description: listed once, not per pair. */
+export interface LintGroup {
+  readonly rule: 'case-collision' | 'identical-name-parts' | 'duplicate-description';
+  /** Every member, in catalog order (static tools included for case-collision). */
+  readonly tools: readonly string[];
 }
 
 /** How the tool's own name finds it. */
@@ -94,6 +103,8 @@ export interface LintReport {
   readonly limits: LintLimits;
   /** Dynamic tools, worst first (most errors, then most warnings, then by name). */
   readonly tools: readonly ToolLint[];
+  /** The groups the group findings refer to (`LintFinding.group`). */
+  readonly groups: readonly LintGroup[];
   readonly summary: {
     readonly tools: number;
     readonly errors: number;

@@ -1,135 +1,104 @@
 /**
  * Suite paths from the command line: files, directories (every `.yaml`,
  * `.yml` and `.json` file below, recursively), and globs for shells that do
- * not expand them (or quoted patterns): `*` and `?` match within one path
- * segment, `**` matches any number of segments. As in shells, wildcards do
- * not match a leading `.`; `**` does not descend into dot directories or
- * `node_modules`. Matches are sorted; duplicates are dropped.
+ * not expand them (or quoted patterns), matched by tinyglobby (picomatch
+ * syntax: `*`, `?`, `**`, `[dc]*.yaml`, `{demo,conversations}.yaml`). As in
+ * shells, wildcards do not match a leading `.`; `**` does not descend into
+ * dot directories or `node_modules`. Matches are sorted; duplicates are dropped.
+ *
+ * Walks are bounded: a glob does not follow symbolic links to directories
+ * (tinyglobby's `followSymbolicLinks: false`) and goes at most
+ * {@link MAX_WALK_DEPTH} levels deep; a directory argument is walked
+ * following links, but a directory already on the way down (same device and
+ * inode: `a/up -> ..`) is not entered again, with the same depth bound.
  */
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
-import { InputError } from '../errors.js';
+import { globSync } from 'tinyglobby';
+import { InputError, quote } from '../errors.js';
 
 const SUITE_FILE = /\.(ya?ml|json)$/i;
 
-/** Whether an argument holds a wildcard. */
+/** Deepest directory level a glob or a directory walk visits. */
+export const MAX_WALK_DEPTH = 64;
+
+/** Whether an argument holds glob syntax (`*`, `?`, `[…]`, `{…}`). */
 export function isGlob(arg: string): boolean {
-  return /[*?]/.test(arg);
+  return /[*?[{]/.test(arg);
 }
 
-function segmentRegex(seg: string): RegExp {
-  let re = '';
-  for (const ch of seg) {
-    if (ch === '*') re += '[^/]*';
-    else if (ch === '?') re += '[^/]';
-    else re += ch.replace(/[.+^${}()|[\]\\]/g, '\\$&');
-  }
-  // A wildcard never matches a leading dot.
-  const lead = seg.startsWith('*') || seg.startsWith('?') ? '(?!\\.)' : '';
-  return new RegExp(`^${lead}${re}$`);
-}
-
-function listDir(dir: string): Array<{ name: string; dir: boolean }> {
-  try {
-    return readdirSync(dir, { withFileTypes: true }).map((d) => {
-      let isDir = d.isDirectory();
-      if (d.isSymbolicLink()) {
-        try {
-          isDir = statSync(join(dir, d.name)).isDirectory();
-        } catch {
-          isDir = false;
-        }
-      }
-      return { name: d.name, dir: isDir };
-    });
-  } catch {
-    return [];
-  }
-}
-
-/** Paths under `base` matching the remaining pattern segments. */
-function walk(base: string, segs: readonly string[], out: string[], depth = 0): void {
-  if (depth > 64) return;
-  if (segs.length === 0) return;
-  const [seg, ...rest] = segs as [string, ...string[]];
-  if (seg === '**') {
-    // Zero segments…
-    walk(base, rest, out, depth + 1);
-    // …or one more directory, keeping the `**`.
-    for (const e of listDir(base || '.')) {
-      if (!e.dir || e.name.startsWith('.') || e.name === 'node_modules') continue;
-      walk(join(base, e.name), segs, out, depth + 1);
-    }
-    if (rest.length === 0) {
-      for (const e of listDir(base || '.')) if (!e.dir && !e.name.startsWith('.')) out.push(join(base, e.name));
-    }
-    return;
-  }
-  if (!isGlob(seg)) {
-    const p = base === '' ? seg : join(base, seg);
-    if (rest.length === 0) {
-      try {
-        if (statSync(p).isFile()) out.push(p);
-      } catch {
-        // no such file: no match
-      }
-    } else {
-      walk(p, rest, out, depth + 1);
-    }
-    return;
-  }
-  const re = segmentRegex(seg);
-  for (const e of listDir(base || '.')) {
-    if (!re.test(e.name)) continue;
-    const p = base === '' ? e.name : join(base, e.name);
-    if (rest.length === 0) {
-      if (!e.dir) out.push(p);
-    } else if (e.dir) {
-      walk(p, rest, out, depth + 1);
-    }
-  }
-}
-
-/** Every file matching a glob pattern, sorted. */
+/** Every file matching a glob pattern, sorted (paths as the pattern is written: relative, or absolute). */
 export function globFiles(pattern: string): string[] {
   const p = process.platform === 'win32' ? pattern.replace(/\\/g, '/') : pattern;
   const absolute = p.startsWith('/');
-  const segs = p.split('/').filter((s, i) => s !== '' || i === 0);
-  const out: string[] = [];
-  if (absolute) walk('/', segs.slice(1), out);
-  else walk('', segs.filter((s) => s !== '.' && s !== ''), out);
-  return [...new Set(out)].sort();
+  const files = globSync(p, {
+    cwd: absolute ? '/' : process.cwd(),
+    absolute,
+    onlyFiles: true,
+    dot: false,
+    followSymbolicLinks: false,
+    deep: MAX_WALK_DEPTH,
+    expandDirectories: false,
+    ignore: ['**/node_modules/**'],
+  });
+  return [...new Set(files.map((f) => (f.startsWith('./') ? f.slice(2) : f)))].sort();
 }
 
+function statOrNull(p: string): Stats | null {
+  try {
+    return statSync(p);
+  } catch {
+    return null;
+  }
+}
+
+/** Suite files below `dir`, following links, skipping dot entries and node_modules, never entering a directory twice on one path. */
 function suiteFilesIn(dir: string): string[] {
   const out: string[] = [];
-  walk(dir, ['**', '*'], out);
-  return [...new Set(out.filter((f) => SUITE_FILE.test(f)))].sort();
+  const walk = (d: string, depth: number, ancestors: ReadonlySet<string>): void => {
+    if (depth > MAX_WALK_DEPTH) return;
+    let names: string[];
+    try {
+      names = readdirSync(d);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      if (name.startsWith('.') || name === 'node_modules') continue;
+      const p = join(d, name);
+      const st = statOrNull(p);
+      if (st === null) continue;
+      if (st.isDirectory()) {
+        const id = `${st.dev}:${st.ino}`;
+        if (ancestors.has(id)) continue; // a loop: `up -> ..`
+        walk(p, depth + 1, new Set([...ancestors, id]));
+      } else if (st.isFile() && SUITE_FILE.test(name)) {
+        out.push(p);
+      }
+    }
+  };
+  const root = statOrNull(dir);
+  if (root !== null) walk(dir, 1, new Set([`${root.dev}:${root.ino}`]));
+  return [...new Set(out)].sort();
 }
 
 /**
  * Expands the suite arguments, in order. A glob matching nothing and a
  * directory holding no suite file are errors (exit 2); a plain path is kept
- * as it is (a missing file is reported when it is read).
+ * as it is (a missing file is reported when it is read), and so is an
+ * existing file whose name holds glob characters.
  */
 export function expandSuitePaths(args: readonly string[]): string[] {
   const out: string[] = [];
   for (const arg of args) {
-    if (isGlob(arg)) {
+    const st = statOrNull(arg);
+    if (st === null && isGlob(arg)) {
       const files = globFiles(arg);
-      if (files.length === 0) throw new InputError(`no file matches the pattern ${JSON.stringify(arg)}`);
+      if (files.length === 0) throw new InputError(`no file matches the pattern ${quote(arg)}`);
       out.push(...files);
-      continue;
-    }
-    let isDir = false;
-    try {
-      isDir = statSync(arg).isDirectory();
-    } catch {
-      isDir = false;
-    }
-    if (isDir) {
+    } else if (st?.isDirectory()) {
       const files = suiteFilesIn(arg);
-      if (files.length === 0) throw new InputError(`no suite files (.yaml, .yml, .json) in the directory ${JSON.stringify(arg)}`);
+      if (files.length === 0) throw new InputError(`no suite files (.yaml, .yml, .json) in the directory ${quote(arg)}`);
       out.push(...files);
     } else {
       out.push(arg);

@@ -233,6 +233,23 @@ export function generateCatalog(size: number, seed = 1): BenchTool[] {
   return tools;
 }
 
+/**
+ * The catalog shapes that made `lint` quadratic (issue 14, finding 4), with
+ * the names of {@link generateCatalog}: `shared` — every tool has the same
+ * description; `few` — 97 distinct descriptions, in turn; `unique` — the
+ * generated descriptions, as they are (almost all distinct).
+ */
+export type LintShape = 'shared' | 'few' | 'unique';
+export const LINT_SHAPES: readonly LintShape[] = ['shared', 'few', 'unique'];
+
+export function generateLintCatalog(size: number, shape: LintShape, seed = 1): BenchTool[] {
+  const tools = generateCatalog(size, seed);
+  if (shape === 'unique') return tools;
+  const descriptions = tools.map((t) => t.description).filter((d) => d !== '');
+  const distinct = shape === 'shared' ? descriptions.slice(0, 1) : [...new Set(descriptions)].slice(0, 97);
+  return tools.map((t, i) => ({ ...t, description: distinct[i % distinct.length]! }));
+}
+
 // ---------------------------------------------------------------------------
 // Queries
 

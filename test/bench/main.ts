@@ -3,7 +3,7 @@
  *
  *   npm run bench                      full run (a few minutes)
  *   npm run bench -- --quick           1k and 10k catalogs, fewer repeats, no 100k
- *   npm run bench -- --only query,cli  sections: query, build, simulate, cli, rss, bulk
+ *   npm run bench -- --only query,cli  sections: query, classes, build, simulate, startup, cli, rss, bulk, lint
  *   npm run bench -- --json out.json   also write the results
  *   npm run bench -- --compare old.json  print new/old per row
  *   npm run bench -- --no-build        do not run `npm run build` before the CLI sections
@@ -27,7 +27,7 @@ import type { Message, ToolInfo } from '../../src/core/types.js';
 import { naiveKeywordSearch } from '../core/naive-model.js';
 import { benchBulk } from './bulk.js';
 import { benchBuildVsBefore, benchQueryClasses, CLASS_SIZES, mixedBatchLines } from './query-classes.js';
-import { chunksByModelCall, generateCatalog, generateQueries, generateTranscript, toEinoJson, type BenchQuery } from './generate.js';
+import { chunksByModelCall, generateCatalog, generateLintCatalog, generateQueries, generateTranscript, LINT_SHAPES, toEinoJson, type BenchQuery } from './generate.js';
 
 // ---------------------------------------------------------------------------
 // Options
@@ -39,7 +39,7 @@ const option = (name: string): string | undefined => {
   return i >= 0 ? argv[i + 1] : undefined;
 };
 const QUICK = flag('--quick');
-const ONLY = new Set((option('--only') ?? 'query,classes,build,simulate,startup,cli,rss,bulk').split(','));
+const ONLY = new Set((option('--only') ?? 'query,classes,build,simulate,startup,cli,rss,bulk,lint').split(','));
 const JSON_OUT = option('--json');
 const COMPARE = option('--compare');
 const NO_BUILD = flag('--no-build');
@@ -959,6 +959,62 @@ async function runBulkBench(): Promise<void> {
 }
 
 // ---------------------------------------------------------------------------
+// 7. lint on the catalog shapes that made it quadratic (issue 14, finding 4)
+
+/** What a lint run must take at most, per size, in wall time and peak RSS. */
+const LINT_TARGETS: Readonly<Record<number, { s: number; mb?: number }>> = { 10_000: { s: 10 }, 100_000: { s: 120, mb: 1024 } };
+const LINT_SHAPE_LABEL = { shared: 'one shared description', few: '97 distinct descriptions', unique: 'all descriptions unique' } as const;
+
+function benchLint(): void {
+  const sizes = QUICK ? [10_000] : [10_000, 100_000];
+  section(`lint, whole process (toolsearch lint -c <catalog.json>, human output to a pipe, first run: no cache entry)`);
+  if (!buildCliOnce()) {
+    console.log('  dist/bundle/main.cjs not found: skipped');
+    return;
+  }
+  for (const size of sizes) {
+    for (const shape of LINT_SHAPES) {
+      const file = join(WORK, `lint-${shape}-${size}-seed${SEED}.json`);
+      if (!existsSync(file)) writeFileSync(file, JSON.stringify({ tools: generateLintCatalog(size, shape, SEED) }));
+      rmSync(CACHE_DIR, { recursive: true, force: true });
+      const r = run([CLI, 'lint', '-c', file]);
+      const label = `lint ${size.toLocaleString('en-US')} tools, ${LINT_SHAPE_LABEL[shape]}`;
+      // lint exits 0 with findings (1 only with --strict).
+      if (r.status !== 0) {
+        console.log(`  ${label}: exit ${r.status}: ${r.stderr.slice(0, 300)}`);
+        add({ id: `lint.${size}.${shape}.time`, section: 'lint', label, value: NaN, unit: 's', better: 'lower', target: `exit 0`, ok: false });
+        continue;
+      }
+      const target = LINT_TARGETS[size];
+      const seconds = r.ms / 1000;
+      const lines = r.stdout.split('\n').length;
+      add({
+        id: `lint.${size}.${shape}.time`,
+        section: 'lint',
+        label,
+        value: seconds,
+        unit: 's',
+        better: 'lower',
+        spread: `CPU ${fmt(r.cpu / 1000)} s, ${lines.toLocaleString('en-US')} lines, ${fmt(r.stdout.length / 1e6)} MB of output`,
+        ...(target ? { target: `≤ ${target.s} s`, ok: seconds <= target.s } : {}),
+      });
+      if (TIME_BIN) {
+        const mb = r.maxRssKb / 1024;
+        add({
+          id: `lint.${size}.${shape}.rss`,
+          section: 'lint',
+          label: `  peak RSS`,
+          value: mb,
+          unit: 'MB',
+          better: 'lower',
+          ...(target?.mb !== undefined ? { target: `≤ ${target.mb} MB`, ok: mb <= target.mb } : {}),
+        });
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------
 // Main
 
 async function main(): Promise<void> {
@@ -985,6 +1041,7 @@ async function main(): Promise<void> {
   if (ONLY.has('cli')) await benchCli();
   if (ONLY.has('rss')) benchRss();
   if (ONLY.has('bulk')) await runBulkBench();
+  if (ONLY.has('lint')) benchLint();
   const load1 = loadavg();
   console.log(`\nload average at the end ${load1.map((x) => x.toFixed(2)).join(' ')}; ${failures === 0 ? 'every checked target met' : `${failures} check(s) missed`}`);
 

@@ -19,7 +19,7 @@ describe.concurrent('toolsearch eval', () => {
       'R@k: share of the relevant tools in the first k results; MRR: mean 1/rank of the first relevant tool (within 10);',
       'nDCG@5: binary relevance; no result: share of queries with no result; misses: no relevant tool in the first 5.',
       'spec: the reference keyword scorer (name parts 10/5/3, description 2; ties by name)',
-      'regex: the query as a case-insensitive regular expression over name and description',
+      'regex: the query as a case-insensitive regular expression (RE2) over name and description',
       '',
       'spec misses 1 query:',
       '  line 4  "post" → slack__send_message',

@@ -115,7 +115,7 @@ describe('entries', () => {
   test('an entry is found by the path as given, the options, the limits and the build; the text must match besides', () => {
     const cache = fileCatalogCache(fresh(), () => 'build-1');
     const other = fileCatalogCache(fresh(), () => 'build-2');
-    const limits = { maxBytes: 1, maxDepth: 2, maxAliases: 3, maxMessages: 4 };
+    const limits = { maxBytes: 1, maxDepth: 2, maxAliases: 3, maxAliasBytes: 5, maxMessages: 4 };
     const base = cache.key('a.yaml', 'text', { format: 'auto', prefix: undefined, limits });
     expect(cache.key('a.yaml', 'text', { format: 'auto', prefix: undefined, limits })).toEqual(base);
     // A new text for the same file takes the same place, and must match the stored text to be a hit.
@@ -134,7 +134,7 @@ describe('entries', () => {
 
   test('the same path as given in another directory is an entry of its own', () => {
     const cache = fileCatalogCache(fresh(), () => 'test');
-    const settings = { format: 'auto', prefix: undefined, limits: { maxBytes: 1, maxDepth: 2, maxAliases: 3, maxMessages: 4 } };
+    const settings = { format: 'auto', prefix: undefined, limits: { maxBytes: 1, maxDepth: 2, maxAliases: 3, maxAliasBytes: 5, maxMessages: 4 } };
     const here = cache.key('a.yaml', 'text', settings);
     const cwd = process.cwd();
     try {

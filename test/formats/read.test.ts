@@ -64,6 +64,6 @@ describe('readInputFile', () => {
   });
 
   it('default limits', () => {
-    expect(DEFAULT_LIMITS).toEqual({ maxBytes: 64 * 1024 * 1024, maxDepth: 1000, maxAliases: 1000, maxMessages: 100_000 });
+    expect(DEFAULT_LIMITS).toEqual({ maxBytes: 64 * 1024 * 1024, maxDepth: 1000, maxAliases: 1000, maxAliasBytes: 64 * 1024 * 1024, maxMessages: 100_000 });
   });
 });

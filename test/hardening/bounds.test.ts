@@ -34,7 +34,7 @@ const nestedObjects = (n: number): string => '{"a":'.repeat(n) + '1' + '}'.repea
 
 describe('the defaults', () => {
   it('are stated and used when nothing is configured', () => {
-    expect(DEFAULT_LIMITS).toEqual({ maxBytes: 64 * 1024 * 1024, maxDepth: 1000, maxAliases: 1000, maxMessages: 100_000 });
+    expect(DEFAULT_LIMITS).toEqual({ maxBytes: 64 * 1024 * 1024, maxDepth: 1000, maxAliases: 1000, maxAliasBytes: 64 * 1024 * 1024, maxMessages: 100_000 });
     expect(resolveLimits()).toEqual(DEFAULT_LIMITS);
   });
 

@@ -43,7 +43,10 @@ describe.concurrent('toolsearch lint', () => {
       severity: 'error',
       message: 'its name differs only in case from Fetch_Page',
       related: ['Fetch_Page'],
+      group: 0,
     });
+    // A group is listed once; its members' findings point at it.
+    expect(report.groups[0]).toEqual({ rule: 'case-collision', tools: ['Fetch_Page', 'fetch_page'] });
     expect(r.code).toBe(0);
   });
 

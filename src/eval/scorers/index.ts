@@ -9,7 +9,7 @@ import { SCORER_NAMES, type Scorer, type ScorerFactory, type ScorerName } from '
 export { SCORER_NAMES, type Scorer, type ScorerName, type ScorerFactory } from './types.js';
 export { BM25_PARAMS } from './bm25.js';
 export { FUSE_OPTIONS, FUSE_KEYS } from './fuse.js';
-export { MAX_PATTERN_LENGTH, queryPattern } from './regex.js';
+export { compilePattern, MAX_PATTERN_LENGTH, type CompiledPattern } from './regex.js';
 
 const FACTORIES: { readonly [K in ScorerName]: ScorerFactory } = {
   spec: createSpecScorer,

@@ -1,13 +1,14 @@
 /**
  * The query as a case-insensitive regular expression over each tool's name
  * and description, like the regex variant of Anthropic's tool search (where
- * the model writes a pattern for Python's `re.search`). Here the pattern is a
- * JavaScript `RegExp` with the `i` flag; a query that is not a valid pattern
- * is searched as an escaped literal instead. Queries longer than 200
- * characters are refused (no result), as Anthropic refuses such patterns.
- * A pattern with a repeated group that itself repeats (`(a+)+`, `(\w*x)*`),
- * which can take exponential time in a backtracking engine on a long
- * description, is also searched as literal text: evaluation never hangs.
+ * the model writes a pattern for Python's `re.search`, at most 200
+ * characters). Patterns run on RE2 (`re2js`, a pure-JavaScript port of
+ * Google's RE2): matching takes time linear in the text whatever the
+ * pattern, so `(a|a)*b` or `(a+)+$` cannot hang an evaluation. RE2 has no
+ * backreferences and no lookaround; a pattern it rejects (or one over 200
+ * characters, which Anthropic refuses) returns nothing and is reported as
+ * an invalid pattern (see `rejects`). The README compares the syntax with
+ * Python's. `re2js` is loaded when the scorer is built: only `eval` pays for it.
  *
  * A regex only says yes or no, so results are ordered: tools whose name
  * matches first, then tools matched by their description only, each group in
@@ -19,93 +20,42 @@ import type { Scorer } from './types.js';
 /** Longest pattern accepted (Anthropic's limit). */
 export const MAX_PATTERN_LENGTH = 200;
 
-/**
- * Whether a pattern repeats a group that holds a repetition (star height
- * above 1): the shape behind catastrophic backtracking. `?` and `{0,1}` do
- * not count as repetition.
- */
-export function hasNestedRepetition(pattern: string): boolean {
-  // One entry per open group: does it contain a repetition?
-  const stack: boolean[] = [false];
-  let i = 0;
-  const repeatAt = (j: number): number => {
-    // Length of a repeating quantifier at j (0 when none).
-    const c = pattern[j];
-    if (c === '*' || c === '+') return 1;
-    if (c === '{') {
-      const m = /^\{(\d*)(,?)(\d*)\}/.exec(pattern.slice(j));
-      if (m && (m[2] === ',' ? m[3] === '' || Number(m[3]) > 1 : Number(m[1]) > 1)) return m[0].length;
-    }
-    return 0;
-  };
-  while (i < pattern.length) {
-    const c = pattern[i]!;
-    if (c === '\\') {
-      // An escaped character, which a quantifier may follow.
-      i += 2;
-      const q = repeatAt(i);
-      if (q > 0) {
-        stack[stack.length - 1] = true;
-        i += q;
-      }
-    } else if (c === '[') {
-      // Skip a character class (a `]` right after `[` or `[^` is literal).
-      let j = i + 1;
-      if (pattern[j] === '^') j++;
-      if (pattern[j] === ']') j++;
-      while (j < pattern.length && pattern[j] !== ']') j += pattern[j] === '\\' ? 2 : 1;
-      i = j + 1;
-      const q = repeatAt(i);
-      if (q > 0) {
-        stack[stack.length - 1] = true;
-        i += q;
-      }
-    } else if (c === '(') {
-      stack.push(false);
-      i++;
-    } else if (c === ')') {
-      const inner = stack.length > 1 ? stack.pop()! : false;
-      i++;
-      const q = repeatAt(i);
-      if (q > 0 && inner) return true;
-      // The enclosing group now holds a repetition (inside this group, or of it).
-      if (q > 0 || inner) stack[stack.length - 1] = true;
-      i += q;
-      continue;
-    } else {
-      const q = repeatAt(i);
-      if (q > 0) {
-        stack[stack.length - 1] = true;
-        i += q;
-      } else {
-        i++;
-      }
-    }
-  }
-  return false;
-}
+/** A query compiled by RE2: a test, or why RE2 (or the length limit) refuses it. */
+export type CompiledPattern = { readonly ok: true; readonly test: (text: string) => boolean } | { readonly ok: false; readonly reason: string };
 
-function literal(query: string): RegExp {
-  return new RegExp(query.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&'), 'i');
-}
+type Re2 = typeof import('re2js').RE2JS;
 
-/** The pattern for a query: the query itself when it compiles (and cannot blow up), else the query as a literal. */
-export function queryPattern(query: string): RegExp {
-  if (hasNestedRepetition(query)) return literal(query);
+/** Compiles a query with RE2, case-insensitive. */
+export function compilePattern(engine: Re2, query: string): CompiledPattern {
+  if (query === '') return { ok: false, reason: 'empty pattern' };
+  if (query.length > MAX_PATTERN_LENGTH) return { ok: false, reason: `longer than ${MAX_PATTERN_LENGTH} characters` };
   try {
-    return new RegExp(query, 'i');
-  } catch {
-    return literal(query);
+    const re = engine.compile(query, engine.CASE_INSENSITIVE);
+    return { ok: true, test: (text) => re.matcher(text).find() };
+  } catch (err) {
+    // RE2JSSyntaxException ("error parsing regexp: missing closing ): `(a`") and its kin.
+    // The message quotes the pattern with the flag RE2JS adds for CASE_INSENSITIVE: show the user's pattern.
+    return { ok: false, reason: (err instanceof Error ? err.message : String(err)).replace('`(?i)', '`') };
   }
 }
 
-export function createRegexScorer(tools: readonly ToolInfo[]): Scorer {
+export async function createRegexScorer(tools: readonly ToolInfo[]): Promise<Scorer> {
+  const { RE2JS } = await import('re2js');
+  const compiled = new Map<string, CompiledPattern>();
+  const pattern = (query: string): CompiledPattern => {
+    let p = compiled.get(query);
+    if (p === undefined) {
+      p = compilePattern(RE2JS, query);
+      compiled.set(query, p);
+    }
+    return p;
+  };
   return {
     name: 'regex',
-    summary: 'the query as a case-insensitive regular expression over name and description',
+    summary: 'the query as a case-insensitive regular expression (RE2) over name and description',
     rank(query, limit) {
-      if (query === '' || query.length > MAX_PATTERN_LENGTH) return [];
-      const re = queryPattern(query);
+      const re = pattern(query);
+      if (!re.ok) return [];
       const byName: string[] = [];
       const byDescription: string[] = [];
       for (const t of tools) {
@@ -113,6 +63,11 @@ export function createRegexScorer(tools: readonly ToolInfo[]): Scorer {
         else if (re.test(t.description)) byDescription.push(t.name);
       }
       return [...byName, ...byDescription].slice(0, limit);
+    },
+    rejects(query) {
+      const re = pattern(query);
+      // An empty query is no pattern at all (the other scorers return nothing for it too).
+      return re.ok || query === '' ? null : re.reason;
     },
   };
 }

@@ -13,6 +13,8 @@ export interface Scorer {
   readonly summary: string;
   /** The names of the best `limit` tools for a query, best first; [] when nothing matches. */
   rank(query: string, limit: number): string[];
+  /** Why the scorer cannot take a query at all (an invalid pattern), or null; counted in the report. */
+  rejects?(query: string): string | null;
 }
 
 /** Builds a scorer over tools (async: some load their library lazily). */
