@@ -222,7 +222,7 @@ describe('toolsearch completion bash|zsh|fish', () => {
       return (await sh(line)).stdout.trim();
     };
     expect(await complete(['toolsearch', 'se'])).toBe('search select');
-    expect(await complete(['toolsearch', 'test', '--reporter', ''])).toBe('human json junit tap');
+    expect(await complete(['toolsearch', 'test', '--reporter', ''])).toBe('human json junit tap html');
     expect(await complete(['toolsearch', 'search', '--catalog-f'])).toBe('--catalog-format');
     expect(await complete(['toolsearch', 'lint', 'fixtures/lint/cl'])).toBe('fixtures/lint/clean.yaml');
     expect(await complete(['toolsearch', 'search', '-c', 'fixtures/lint/pro'])).toBe('fixtures/lint/problems.yaml');

@@ -89,7 +89,7 @@ describe.concurrent('bad usage: exit 2', () => {
     [['simulate', CHAT, '--mode', 'x'], "error: option '--mode <mode>' argument 'x' is invalid. Allowed choices are default, native."],
     [
       ['simulate', CHAT, '--format', 'x'],
-      "error: option '--format <format>' argument 'x' is invalid. Allowed choices are auto, eino, openai, openai-responses, anthropic.",
+      "error: option '--format <format>' argument 'x' is invalid. Allowed choices are auto, claude-code, ai-sdk, openai-agents, langchain, otel, response, call-log, eino, openai, openai-responses, anthropic.",
     ],
     [
       ['search', '-c', SMALL, '--catalog-format', 'x', 'q'],

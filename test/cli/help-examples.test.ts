@@ -26,6 +26,10 @@ const SKIPPED: ReadonlyMap<string, string> = new Map([
   ['toolsearch import --mcp-url http://127.0.0.1:3000/mcp --json', 'live MCP server'],
   ["toolsearch search -c 'mcp:npx -y @modelcontextprotocol/server-everything' echo", 'live MCP server'],
   ['toolsearch import --config .mcp.json --server github --server slack -o catalog.yaml', "the reader's MCP client config"],
+  // Install a completion script into the reader's shell set-up (its home directory).
+  ['toolsearch completion bash > ~/.local/share/bash-completion/completions/toolsearch', "writes into the reader's home"],
+  ['toolsearch completion zsh > "${fpath[1]}/_toolsearch"      # then: autoload -U compinit && compinit', "zsh's fpath"],
+  ['toolsearch completion fish > ~/.config/fish/completions/toolsearch.fish', "writes into the reader's home"],
 ]);
 
 /** Examples that show a failing check: exit 1 is what they demonstrate. */

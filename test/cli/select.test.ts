@@ -31,7 +31,7 @@ describe.concurrent('select', () => {
 
   it('--json: empty lists are []', async ({ expect }) => {
     const r = await run(['select', '-c', SMALL, 'nope', '--json']);
-    expect(r.stdout).toBe('{\n  "matches": [],\n  "unknown": [\n    "nope"\n  ]\n}\n');
+    expect(r.stdout).toBe('{\n  "schema_version": 1,\n  "matches": [],\n  "unknown": [\n    "nope"\n  ]\n}\n');
     const ok = await run(['select', '-c', SMALL, 'HTMLParser', '--json']);
     expect(JSON.parse(ok.stdout).unknown).toEqual([]);
   });

@@ -134,7 +134,9 @@ export function classify(run, given) {
   if (STACK.test(r.stderr) || STACK.test(r.stdout)) return fail('stack trace in the output');
   if (r.code === 70 || /internal error/.test(r.stderr)) return fail(`internal error: ${r.stderr.split('\n')[0]}`);
   if (r.code !== 0 && r.code !== 1 && r.code !== 2) return fail(`exit code ${r.code}`);
-  const errUnsafe = checkHuman(r.stderr, 'stderr');
+  // On a terminal, the progress line (src/cli/progress.ts) redraws itself with CR + erase-line, its
+  // text escaped: that one sequence is ours; anything else raw on stderr is still a failure.
+  const errUnsafe = checkHuman(run.tty ? r.stderr.replaceAll('\r\u001b[K', '') : r.stderr, 'stderr');
   if (errUnsafe) return fail(errUnsafe);
   if (r.inputChanged) return fail('an input file was written');
   if (r.outFile?.leftovers?.length) return fail(`temporary files left beside the output: ${r.outFile.leftovers.join(', ')}`);

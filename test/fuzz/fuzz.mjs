@@ -323,14 +323,14 @@ async function runIteration(state, pool, iteration, cacheDir = state.cacheDir) {
       restoreForged(t1.forged);
       if (before !== null) result.inputChanged = sha(plan.inputPath) !== before;
       if (run.outFile) result.outFile = outFileState(run.outFile, existedBefore);
-      const verdict = classify({ ...run, color }, result);
+      const verdict = classify({ ...run, color, tty }, result);
       outcomes.push({ run, result, verdict, tampered: t1.done });
       if (trng && REPEATABLE.has(run.argv[0]) && verdict.verdict !== 'failure') {
         // Damaged again, the same command must answer exactly alike: a cache is only ever a miss.
         const t2 = tamper();
         const second = await pool.run(job);
         restoreForged(t2.forged);
-        let v = classify({ ...run, color }, second);
+        let v = classify({ ...run, color, tty }, second);
         const comparable = t1.forged.length === 0 && t2.forged.length === 0;
         if (comparable && v.verdict !== 'failure' && (second.code !== result.code || second.stdout !== result.stdout || second.stderr !== result.stderr)) {
           v = { verdict: 'failure', reason: `the answer changed after the cache was damaged (${t2.done.join('; ') || 'nothing damaged'}): exit ${result.code} → ${second.code}` };

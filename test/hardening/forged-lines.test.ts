@@ -15,9 +15,13 @@ describe('forged lines in error messages', () => {
     const suite = tmp.file('forged.yaml', `catalog: ${JSON.stringify(DEMO)}\ncases:\n  - name: "x\\nerror: forged line"\n    query: create issue\n`);
     const r = await spawnCli(['test', suite]);
     expect(r.code).toBe(2);
-    // The report of the run (stdout) names the invalid suite on one line too.
-    expect(r.stdout).toContain('  ✗ ' + suite + ':3:5: case "x\\nerror: forged line" checks nothing');
-    expect(r.stdout.split('\n').some((l) => l.startsWith('error: forged'))).toBe(false);
+    // No suite could run: the human report is left out, stderr says why (below).
+    expect(r.stdout).toBe('');
+    // A machine report still names the invalid suite, the name escaped on its one line.
+    const tap = await spawnCli(['test', suite, '--reporter', 'tap']);
+    expect(tap.code).toBe(2);
+    expect(tap.stdout).toContain('message: "case \\"x\\\\nerror: forged line\\" checks nothing');
+    expect(tap.stdout.split('\n').some((l) => l.startsWith('error: forged'))).toBe(false);
     expect(r.stderr.split('\n')).toEqual([
       `error: ${suite}:3:5: case "x\\nerror: forged line" checks nothing: add includes, excludes, exact, first, rank_at_most, none or error (or record: true)`,
       '    - name: "x\\nerror: forged line"',

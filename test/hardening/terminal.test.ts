@@ -27,7 +27,8 @@ const LONG_ROLE = tmp.file('long-role.json', JSON.stringify([{ role: `x${'y'.rep
 const HUMAN: ReadonlyArray<readonly [string, readonly string[], number]> = [
   ['search --explain --all --why', ['search', '-c', CAT, '--explain', '--all', '--why', `constructor,${RED}`, '--', 'evil', 'red', 'create', 'issue', 'words'], 0],
   ['search, a narrow terminal', ['search', '-c', CAT, '--', 'evil', 'red', 'words', 'page'], 0],
-  ['search --expect-first (a failure diff)', ['search', '-c', CAT, '--expect-first', `no_such${ESC}[31m`, '--expect', 'bidi_\u202egnp_exe', '--', 'evil', 'red'], 1],
+  ['search --expect-first (a failure diff)', ['search', '-c', CAT, '--expect-first', 'bidi_\u202egnp_exe', '--expect', `static${ESC}[5mblink`, '--', 'evil', 'red'], 1],
+  ['error: --expect-first names a hostile unknown tool', ['search', '-c', CAT, '--expect-first', `no_such${ESC}[31m`, '--', 'evil', 'red'], 2],
   ['search --args with escapes', ['search', '-c', CAT, '--args', JSON.stringify({ query: `${ESC}[31m select:${RED}` })], 0],
   ['select with unknown hostile names (warnings)', ['select', '-c', CAT, '--', '__proto__', RED, 'bidi_\u202egnp_exe', `nosuch${ESC}]0;x\u0007`, `static${ESC}[5mblink`], 0],
   ['simulate --replay', ['simulate', TRANSCRIPT, '-c', CAT, '--replay'], 0],
