@@ -99,11 +99,13 @@ export interface ToolSearch<DYNAMIC extends ToolSet, STATIC extends ToolSet, EXT
   /** Pass as `tools`: static tools, `tool_search`, and the dynamic tools (guarded when `enforce`). */
   readonly tools: ToolSearchTools<DYNAMIC, STATIC>;
   /** Pass as `prepareStep` (or call it from yours and merge the result). */
-  readonly prepareStep: (options: { readonly messages: readonly ModelMessage[] }) => ToolSearchStep<
-    Extract<keyof ToolSearchTools<DYNAMIC, STATIC>, string> | EXTRA
-  >;
+  readonly prepareStep: (options: {
+    readonly messages: readonly ModelMessage[];
+  }) => ToolSearchStep<Extract<keyof ToolSearchTools<DYNAMIC, STATIC>, string> | EXTRA>;
   /** The tool names to offer for these messages: `[static…, tool_search, …loaded]`. */
-  activeTools(messages: readonly ModelMessage[]): Array<Extract<keyof ToolSearchTools<DYNAMIC, STATIC>, string> | EXTRA>;
+  activeTools(
+    messages: readonly ModelMessage[],
+  ): Array<Extract<keyof ToolSearchTools<DYNAMIC, STATIC>, string> | EXTRA>;
   /** The dynamic tools that `tool_search` results in these messages loaded, in the order they were loaded. */
   loadedTools(messages: readonly ModelMessage[]): Array<Extract<keyof DYNAMIC, string>>;
   /** The messages with the reminder inserted (unchanged when one is already there). */
@@ -140,7 +142,8 @@ function outputText(output: unknown): string {
       return JSON.stringify(o.value ?? null);
     case 'content':
       if (Array.isArray(o.value)) {
-        for (const part of o.value as Array<{ type?: string; text?: unknown }>) if (part.type === 'text' && typeof part.text === 'string') return part.text;
+        for (const part of o.value as Array<{ type?: string; text?: unknown }>)
+          if (part.type === 'text' && typeof part.text === 'string') return part.text;
       }
       return '';
     default:
@@ -173,7 +176,14 @@ export function toCoreMessages(messages: readonly ModelMessage[]): Message[] {
     if (m.role === 'tool') {
       for (const part of m.content) {
         if (part.type !== 'tool-result') continue;
-        out.push({ kind: 'chat', role: 'tool', content: outputText(part.output), toolCallId: part.toolCallId, toolName: part.toolName, ...extra });
+        out.push({
+          kind: 'chat',
+          role: 'tool',
+          content: outputText(part.output),
+          toolCallId: part.toolCallId,
+          toolName: part.toolName,
+          ...extra,
+        });
       }
       continue;
     }
@@ -183,7 +193,15 @@ export function toCoreMessages(messages: readonly ModelMessage[]): Message[] {
         kind: 'chat',
         role: 'assistant',
         content: textOf(m.content),
-        ...(calls.length > 0 ? { toolCalls: calls.map((c) => ({ id: c.toolCallId, name: c.toolName, arguments: JSON.stringify(c.input ?? null) })) } : {}),
+        ...(calls.length > 0
+          ? {
+              toolCalls: calls.map((c) => ({
+                id: c.toolCallId,
+                name: c.toolName,
+                arguments: JSON.stringify(c.input ?? null),
+              })),
+            }
+          : {}),
         ...extra,
       };
       out.push(msg);
@@ -196,7 +214,12 @@ export function toCoreMessages(messages: readonly ModelMessage[]): Message[] {
 
 /** One core message per SDK message, carrying only what reminder placement reads (role and marker). */
 function placementMessages(messages: readonly ModelMessage[]): Message[] {
-  return messages.map((m) => ({ kind: 'chat', role: m.role, content: '', ...(marked(m) ? { extra: { [REMINDER_MARKER]: true } } : {}) }));
+  return messages.map((m) => ({
+    kind: 'chat',
+    role: m.role,
+    content: '',
+    ...(marked(m) ? { extra: { [REMINDER_MARKER]: true } } : {}),
+  }));
 }
 
 /**
@@ -204,9 +227,11 @@ function placementMessages(messages: readonly ModelMessage[]): Message[] {
  * reference's construction errors ("tools is required") and when a name is
  * both static and dynamic, or is `tool_search`.
  */
-export function createToolSearch<DYNAMIC extends ToolSet, STATIC extends ToolSet = Record<never, never>, EXTRA extends string = never>(
-  options: ToolSearchOptions<DYNAMIC, STATIC, EXTRA>,
-): ToolSearch<DYNAMIC, STATIC, EXTRA> {
+export function createToolSearch<
+  DYNAMIC extends ToolSet,
+  STATIC extends ToolSet = Record<never, never>,
+  EXTRA extends string = never,
+>(options: ToolSearchOptions<DYNAMIC, STATIC, EXTRA>): ToolSearch<DYNAMIC, STATIC, EXTRA> {
   if (options.mode !== undefined && options.mode !== 'default') {
     throw new Error(`mode ${JSON.stringify(options.mode)} is not supported by the AI SDK adapter: only "default"`);
   }
@@ -216,7 +241,8 @@ export function createToolSearch<DYNAMIC extends ToolSet, STATIC extends ToolSet
   const dynamicNames = Object.keys(dynamicTools);
   const staticNames = [...Object.keys(staticTools), ...extraNames.filter((n) => !Object.hasOwn(staticTools, n))];
   for (const name of [...dynamicNames, ...staticNames]) {
-    if (name === TOOL_SEARCH_NAME) throw new Error(`${TOOL_SEARCH_NAME} is the tool search tool's own name; rename your tool`);
+    if (name === TOOL_SEARCH_NAME)
+      throw new Error(`${TOOL_SEARCH_NAME} is the tool search tool's own name; rename your tool`);
   }
   for (const name of staticNames) {
     if (Object.hasOwn(dynamicTools, name)) throw new Error(`${name} is both a static and a dynamic tool`);
@@ -230,10 +256,13 @@ export function createToolSearch<DYNAMIC extends ToolSet, STATIC extends ToolSet
   const initialVisible: ToolInfo[] = [...staticNames.map((name) => ({ name, description: '' })), TOOL_SEARCH_TOOL];
 
   const loadedTools = (messages: readonly ModelMessage[]): Array<Extract<keyof DYNAMIC, string>> =>
-    forwardSelect(middleware, toCoreMessages(messages), initialVisible).added.map((t) => t.name as Extract<keyof DYNAMIC, string>);
+    forwardSelect(middleware, toCoreMessages(messages), initialVisible).added.map(
+      (t) => t.name as Extract<keyof DYNAMIC, string>,
+    );
 
   type Name = Extract<keyof ToolSearchTools<DYNAMIC, STATIC>, string> | EXTRA;
-  const activeTools = (messages: readonly ModelMessage[]): Name[] => [...staticNames, TOOL_SEARCH_NAME, ...loadedTools(messages)] as Name[];
+  const activeTools = (messages: readonly ModelMessage[]): Name[] =>
+    [...staticNames, TOOL_SEARCH_NAME, ...loadedTools(messages)] as Name[];
 
   const reminderMessage: ModelMessage = {
     role: 'user',
@@ -265,7 +294,8 @@ export function createToolSearch<DYNAMIC extends ToolSet, STATIC extends ToolSet
       ...tool,
       execute: (input: unknown, opts: ToolExecutionOptions) => {
         const earlier = opts?.messages ?? [];
-        if (!loadedTools(earlier).includes(name as Extract<keyof DYNAMIC, string>)) return Promise.reject(new ToolNotLoadedError(name));
+        if (!loadedTools(earlier).includes(name as Extract<keyof DYNAMIC, string>))
+          return Promise.reject(new ToolNotLoadedError(name));
         return execute.call(tool, input, opts);
       },
     } as Tool;
@@ -286,7 +316,10 @@ export function createToolSearch<DYNAMIC extends ToolSet, STATIC extends ToolSet
   const reminder = options.reminder !== false;
   return {
     tools: tools as unknown as ToolSearchTools<DYNAMIC, STATIC>,
-    prepareStep: ({ messages }) => ({ activeTools: activeTools(messages), ...(reminder ? { messages: withReminder(messages) } : {}) }),
+    prepareStep: ({ messages }) => ({
+      activeTools: activeTools(messages),
+      ...(reminder ? { messages: withReminder(messages) } : {}),
+    }),
     activeTools,
     loadedTools,
     withReminder,

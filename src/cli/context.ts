@@ -47,13 +47,17 @@ export class CliContext {
 
   /** Styles for stdout (computed on first use, after the flags are parsed). */
   get outStyle(): Style {
-    this.outStyleCache ??= createStyle(colorEnabled({ noColorFlag: this.noColorFlag, env: this.io.env, isTTY: this.io.stdout.isTTY === true }));
+    this.outStyleCache ??= createStyle(
+      colorEnabled({ noColorFlag: this.noColorFlag, env: this.io.env, isTTY: this.io.stdout.isTTY === true }),
+    );
     return this.outStyleCache;
   }
 
   /** Styles for stderr. */
   get errStyle(): Style {
-    this.errStyleCache ??= createStyle(colorEnabled({ noColorFlag: this.noColorFlag, env: this.io.env, isTTY: this.io.stderr.isTTY === true }));
+    this.errStyleCache ??= createStyle(
+      colorEnabled({ noColorFlag: this.noColorFlag, env: this.io.env, isTTY: this.io.stderr.isTTY === true }),
+    );
     return this.errStyleCache;
   }
 

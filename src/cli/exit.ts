@@ -42,7 +42,8 @@ export function renderExcerpt(excerpt: string, width: number): string[] {
   const room = Math.max(20, width - 4);
   let start = 0;
   let end = cells.length;
-  const w = (from: number, to: number): number => cells.slice(from, to).reduce((a, c) => a + Array.from(c).reduce((x, ch) => x + charWidth(ch), 0), 0);
+  const w = (from: number, to: number): number =>
+    cells.slice(from, to).reduce((a, c) => a + Array.from(c).reduce((x, ch) => x + charWidth(ch), 0), 0);
   if (w(0, end) > room) {
     start = at;
     end = Math.min(cells.length, at + 1);

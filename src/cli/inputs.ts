@@ -36,14 +36,18 @@ export interface CatalogFlags {
   readonly skipFailed?: boolean;
 }
 
-
 /** `--mcp-timeout <seconds>`: flags, description and default, for every command that reads mcp: catalogs. */
-export const MCP_TIMEOUT_OPTION = ['--mcp-timeout <seconds>', 'timeout per MCP server of mcp: catalogs and client configs (start, initialize and every page)', '30'] as const;
+export const MCP_TIMEOUT_OPTION = [
+  '--mcp-timeout <seconds>',
+  'timeout per MCP server of mcp: catalogs and client configs (start, initialize and every page)',
+  '30',
+] as const;
 
 /** The `--mcp-timeout` value in milliseconds; a usage error unless it is a positive number of seconds. */
 export function mcpTimeoutMs(value: string | undefined): number {
   const timeout = Number(value ?? MCP_TIMEOUT_OPTION[2]);
-  if (!Number.isFinite(timeout) || timeout <= 0) throw new UsageError(`--mcp-timeout must be a positive number of seconds, got ${value}`);
+  if (!Number.isFinite(timeout) || timeout <= 0)
+    throw new UsageError(`--mcp-timeout must be a positive number of seconds, got ${value}`);
   return timeout * 1000;
 }
 
@@ -56,13 +60,23 @@ export function addCatalogOptions(cmd: Command, what: string, strict: string = S
       collect,
     )
     .addOption(
-      new Option('--catalog-format <format>', 'catalog shape (detected from the content when auto)').choices(CATALOG_FORMATS).default('auto'),
+      new Option('--catalog-format <format>', 'catalog shape (detected from the content when auto)')
+        .choices(CATALOG_FORMATS)
+        .default('auto'),
     )
     .option('--prefix <server>', 'name the tools of an MCP tools/list result mcp__<server>__<tool>')
     .option(...MCP_TIMEOUT_OPTION)
     .option('--strict', strict)
-    .option('--static <a,b>', 'catalog tools to treat as static (always visible, never searched); comma-separated or repeated', parseNameList)
-    .option('--server <key>', 'only these servers of an MCP client config catalog (.mcp.json, .vscode/mcp.json); comma-separated or repeated', parseNameList)
+    .option(
+      '--static <a,b>',
+      'catalog tools to treat as static (always visible, never searched); comma-separated or repeated',
+      parseNameList,
+    )
+    .option(
+      '--server <key>',
+      'only these servers of an MCP client config catalog (.mcp.json, .vscode/mcp.json); comma-separated or repeated',
+      parseNameList,
+    )
     .option('--skip-failed', 'an MCP server that fails is a warning, and the catalog is made of the others')
     .option('--no-cache', 'use no cache: parse catalog files, compile the CLI from source (also TOOLSEARCH_CACHE=off)');
 }
@@ -73,7 +87,9 @@ export async function loadCatalog(ctx: CliContext, flags: CatalogFlags): Promise
   const files = flags.catalog ?? [];
   if (files.length === 0) throw new UsageError('a catalog is required: -c, --catalog <file>');
   if (flags.prefix !== undefined && !/^[^\s\p{Cc}]+$/u.test(flags.prefix)) {
-    throw new UsageError(`--prefix must be a server name without spaces or control characters, got ${JSON.stringify(flags.prefix)}`);
+    throw new UsageError(
+      `--prefix must be a server name without spaces or control characters, got ${JSON.stringify(flags.prefix)}`,
+    );
   }
   const timeoutMs = mcpTimeoutMs(flags.mcpTimeout);
   // The same file twice would only be reported as every tool "defined twice", at the same place.
@@ -82,7 +98,9 @@ export async function loadCatalog(ctx: CliContext, flags: CatalogFlags): Promise
     const key = f.startsWith('mcp:') || f === '-' ? f : resolvePath(f);
     const first = seen.get(key);
     if (first !== undefined) {
-      throw new UsageError(first === f ? `the catalog ${f} is given twice` : `the catalog ${f} is given twice (also as ${first})`);
+      throw new UsageError(
+        first === f ? `the catalog ${f} is given twice` : `the catalog ${f} is given twice (also as ${first})`,
+      );
     }
     seen.set(key, f);
   }
@@ -98,7 +116,7 @@ export async function loadCatalog(ctx: CliContext, flags: CatalogFlags): Promise
       ...(flags.prefix !== undefined ? { prefix: flags.prefix } : {}),
       ...(flags.server !== undefined ? { servers: flags.server } : {}),
       ...(flags.skipFailed === true ? { skipFailed: true } : {}),
-      onServers: (n: number) => progress.update(`starting ${n} MCP ${n === 1 ? "server" : "servers"}…`),
+      onServers: (n: number) => progress.update(`starting ${n} MCP ${n === 1 ? 'server' : 'servers'}…`),
     });
     progress.done();
   } else {
@@ -127,10 +145,15 @@ export function withStatic(catalog: Catalog, names: readonly string[]): Catalog 
   for (const name of names) {
     if (all.has(name)) continue;
     const near = suggestions(all, name);
-    throw new UsageError(`--static names a tool that is not in the catalog: ${JSON.stringify(name)}${near.length > 0 ? ` (did you mean ${near.join(', ')}?)` : ''}`);
+    throw new UsageError(
+      `--static names a tool that is not in the catalog: ${JSON.stringify(name)}${near.length > 0 ? ` (did you mean ${near.join(', ')}?)` : ''}`,
+    );
   }
   const wanted = new Set(names);
-  return { ...catalog, tools: catalog.tools.map((t) => (wanted.has(t.name) && !t.static ? { ...t, static: true } : t)) };
+  return {
+    ...catalog,
+    tools: catalog.tools.map((t) => (wanted.has(t.name) && !t.static ? { ...t, static: true } : t)),
+  };
 }
 
 export type { SearchScope } from '../search/report.js';

@@ -29,7 +29,9 @@ export function limitsFromEnv(env: Readonly<Record<string, string | undefined>>)
     const v = env[name];
     if (v === undefined || v === '') continue;
     if (!/^[0-9]{1,15}$/.test(v) || Number(v) < least) {
-      throw new UsageError(`${name} must be a ${least === 0 ? 'non-negative' : 'positive'} integer, got ${JSON.stringify(v)}`);
+      throw new UsageError(
+        `${name} must be a ${least === 0 ? 'non-negative' : 'positive'} integer, got ${JSON.stringify(v)}`,
+      );
     }
     out[key] = Number(v);
   }

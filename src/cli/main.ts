@@ -13,12 +13,17 @@ const EXIT_IO = 74;
 function writeFailure(err: NodeJS.ErrnoException): string {
   const code = typeof err.code === 'string' ? err.code : '';
   const why =
-    code === 'ENOSPC' ? 'no space left on the device'
-    : code === 'EFBIG' ? 'the file is too large'
-    : code === 'EIO' ? 'an input/output error'
-    : code === 'EDQUOT' ? 'the disk quota is exceeded'
-    : code === 'EBADF' ? 'it is not open for writing'
-    : 'the write failed';
+    code === 'ENOSPC'
+      ? 'no space left on the device'
+      : code === 'EFBIG'
+        ? 'the file is too large'
+        : code === 'EIO'
+          ? 'an input/output error'
+          : code === 'EDQUOT'
+            ? 'the disk quota is exceeded'
+            : code === 'EBADF'
+              ? 'it is not open for writing'
+              : 'the write failed';
   return code === '' ? why : `${why} (${code})`;
 }
 
@@ -101,7 +106,11 @@ function isClosedPipe(err: NodeJS.ErrnoException): boolean {
 }
 
 /** `stream`, with `onClosed` run when its reader has gone away and `onFailed` for any other error. */
-function guarded(stream: NodeJS.WriteStream, onClosed: () => void, onFailed: (err: NodeJS.ErrnoException) => void): NodeJS.WriteStream {
+function guarded(
+  stream: NodeJS.WriteStream,
+  onClosed: () => void,
+  onFailed: (err: NodeJS.ErrnoException) => void,
+): NodeJS.WriteStream {
   stream.on('error', (err: NodeJS.ErrnoException) => {
     if (isClosedPipe(err)) onClosed();
     else onFailed(err);
@@ -125,7 +134,8 @@ function processIo(): CliIo {
   let stderr: OutStream | undefined;
   return {
     get stdout() {
-      return (stdout ??= fdStream(1, stdoutClosed, stdoutFailed) ?? guarded(process.stdout, stdoutClosed, stdoutFailed));
+      return (stdout ??=
+        fdStream(1, stdoutClosed, stdoutFailed) ?? guarded(process.stdout, stdoutClosed, stdoutFailed));
     },
     get stderr() {
       return (stderr ??= guarded(process.stderr, stderrClosed, stderrClosed));
@@ -162,7 +172,8 @@ export async function main(argv: string[], io?: CliIo): Promise<number> {
     // built from (src/build/bundle.mjs); run from tsc's output, this file's content.
     if ((io === undefined || io.fileCache === true) && !cache.cacheDisabledByEnv(ctx.io.env)) {
       const cacheDir = cache.cacheDirFromEnv(ctx.io.env);
-      if (cacheDir !== null) ctx.catalogCache = cache.fileCatalogCache(cacheDir, () => `${version()} ${buildIdentity()}`);
+      if (cacheDir !== null)
+        ctx.catalogCache = cache.fileCatalogCache(cacheDir, () => `${version()} ${buildIdentity()}`);
       // No home to keep a cache in (HOME= empty or relative): none, rather than ./.cache in the working directory.
       else if (verbose) ctx.err(`note: ${cache.NO_HOME_NOTE}\n`);
     }

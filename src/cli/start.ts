@@ -103,7 +103,10 @@ function writeVersion(): void {
       if (code !== 'EAGAIN') {
         // A full disk or /dev/full: one line and exit 74 (EX_IOERR), as main.ts does for every command.
         try {
-          writeSync(2, `error: cannot write to stdout: ${code === 'ENOSPC' ? 'no space left on the device (ENOSPC)' : (code ?? 'the write failed')}\n`);
+          writeSync(
+            2,
+            `error: cannot write to stdout: ${code === 'ENOSPC' ? 'no space left on the device (ENOSPC)' : (code ?? 'the write failed')}\n`,
+          );
         } catch {
           // stderr is gone too: the exit code says it
         }

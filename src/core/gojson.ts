@@ -20,7 +20,9 @@ export type GoJsonValue =
   | { readonly t: 'object'; readonly entries: ReadonlyArray<readonly [string, GoJsonValue]> };
 
 /** Outcome of {@link parseGoJson}: a value, or Go's syntax error text. */
-export type GoJsonParse = { readonly ok: true; readonly value: GoJsonValue } | { readonly ok: false; readonly error: string };
+export type GoJsonParse =
+  | { readonly ok: true; readonly value: GoJsonValue }
+  | { readonly ok: false; readonly error: string };
 
 /** Go's `maxNestingDepth` in encoding/json's scanner. */
 export const GO_JSON_MAX_DEPTH = 10000;

@@ -5,7 +5,15 @@
 export * from './types.js';
 export * from './text.js';
 export { splitToolName, splitCamelCase } from './names.js';
-export { RULES, parseKeywords, type Rule, type Keyword, type KeywordScore, type ScoredTool, type ToolExplanation } from './scorer.js';
+export {
+  RULES,
+  parseKeywords,
+  type Rule,
+  type Keyword,
+  type KeywordScore,
+  type ScoredTool,
+  type ToolExplanation,
+} from './scorer.js';
 export { ToolIndex, type PrefilterMode, type ToolIndexOptions, PREFILTER_SCAN_BUDGET } from './index/tool-index.js';
 export {
   parseGoJson,

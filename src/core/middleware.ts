@@ -92,7 +92,8 @@ export function hasReminderMarker(msg: Message): boolean {
 /** The reminder message as the middleware inserts it. */
 export function reminderMessage(mw: Middleware, kind: Message['kind'] = 'chat'): Message {
   const extra = { [REMINDER_MARKER]: true };
-  if (kind === 'blocks') return { kind: 'blocks', role: 'user', blocks: [{ type: 'text', text: mw.reminderText }], extra };
+  if (kind === 'blocks')
+    return { kind: 'blocks', role: 'user', blocks: [{ type: 'text', text: mw.reminderText }], extra };
   const msg: ChatMessage = { kind: 'chat', role: 'user', content: mw.reminderText, extra };
   return msg;
 }
@@ -102,7 +103,10 @@ export function reminderMessage(mw: Middleware, kind: Message['kind'] = 'chat'):
  * before the first message whose role is not `system`, or at the end when
  * there is none.
  */
-export function ensureReminder(mw: Middleware, messages: readonly Message[]): { messages: readonly Message[]; insertedAt: number | null } {
+export function ensureReminder(
+  mw: Middleware,
+  messages: readonly Message[],
+): { messages: readonly Message[]; insertedAt: number | null } {
   for (const m of messages) if (hasReminderMarker(m)) return { messages, insertedAt: null };
   const kind = messages[0]?.kind ?? 'chat';
   const reminder = reminderMessage(mw, kind);

@@ -12,13 +12,7 @@
  * selection over the new messages only. The reference rescans the whole
  * history at every call.
  */
-import {
-  agentTools,
-  forwardSelect,
-  hasReminderMarker,
-  reminderMessage,
-  type Middleware,
-} from './middleware.js';
+import { agentTools, forwardSelect, hasReminderMarker, reminderMessage, type Middleware } from './middleware.js';
 import { TOOL_SEARCH_NAME } from './toolsearch.js';
 import type { Message, ToolInfo } from './types.js';
 

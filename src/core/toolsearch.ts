@@ -37,7 +37,8 @@ export const TOOL_SEARCH_TOOL: ToolInfo = {
     properties: {
       query: {
         type: 'string',
-        description: 'Query to find deferred tools. Use "select:<tool_name>" for direct selection, or keywords to search.',
+        description:
+          'Query to find deferred tools. Use "select:<tool_name>" for direct selection, or keywords to search.',
       },
       max_results: {
         type: 'integer',
@@ -56,7 +57,9 @@ export interface ToolSearchArgs {
 }
 
 /** Outcome of decoding: the arguments, or the full error text. */
-export type DecodedArgs = { readonly ok: true; readonly args: ToolSearchArgs } | { readonly ok: false; readonly error: string };
+export type DecodedArgs =
+  | { readonly ok: true; readonly args: ToolSearchArgs }
+  | { readonly ok: false; readonly error: string };
 
 function typeError(value: string, field: string | null, goType: string): string {
   return field === null
@@ -178,7 +181,11 @@ export type ToolSearchSuccess =
 export type ToolSearchOutcome = ToolSearchSuccess | { readonly ok: false; readonly error: string };
 
 /** Runs a query that is already decoded (the reference's `search` after unmarshalling). */
-export function searchDecoded(index: ToolIndex, args: ToolSearchArgs, options: { explain?: boolean } = {}): ToolSearchOutcome {
+export function searchDecoded(
+  index: ToolIndex,
+  args: ToolSearchArgs,
+  options: { explain?: boolean } = {},
+): ToolSearchOutcome {
   const query = goTrimSpace(args.query);
   if (query === '') return { ok: false, error: QUERY_REQUIRED_ERROR };
   const maxResults = args.maxResults !== null && args.maxResults > 0 ? args.maxResults : DEFAULT_MAX_RESULTS;
@@ -210,7 +217,11 @@ export function searchDecoded(index: ToolIndex, args: ToolSearchArgs, options: {
 }
 
 /** Runs `tool_search` on raw arguments text exactly as the model sent it. */
-export function runToolSearch(index: ToolIndex, argumentsJson: string | Uint8Array, options: { explain?: boolean } = {}): ToolSearchOutcome {
+export function runToolSearch(
+  index: ToolIndex,
+  argumentsJson: string | Uint8Array,
+  options: { explain?: boolean } = {},
+): ToolSearchOutcome {
   const decoded = decodeToolSearchArgs(argumentsJson);
   if (!decoded.ok) return decoded;
   return searchDecoded(index, decoded.args, options);

@@ -90,9 +90,12 @@ export const METRIC_LABELS: ReadonlyArray<readonly [keyof Metrics, string]> = [
 ];
 
 /** Mean of each metric over queries, given each query's ranking and relevant set. */
-export function aggregate(rows: ReadonlyArray<{ readonly ranked: readonly string[]; readonly relevant: readonly string[] }>): Metrics {
+export function aggregate(
+  rows: ReadonlyArray<{ readonly ranked: readonly string[]; readonly relevant: readonly string[] }>,
+): Metrics {
   const n = rows.length;
-  const mean = (f: (r: (typeof rows)[number]) => number): number => (n === 0 ? 0 : rows.reduce((a, r) => a + f(r), 0) / n);
+  const mean = (f: (r: (typeof rows)[number]) => number): number =>
+    n === 0 ? 0 : rows.reduce((a, r) => a + f(r), 0) / n;
   return {
     recall_at_1: mean((r) => recallAt(r.ranked, r.relevant, 1)),
     recall_at_3: mean((r) => recallAt(r.ranked, r.relevant, 3)),

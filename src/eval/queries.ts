@@ -29,7 +29,8 @@ export interface QuerySet {
 }
 
 function readQuery(doc: ParsedDocument, node: Node): ParsedQuery {
-  if (node.kind !== 'object') throw errorAt(doc, node, `a labeled query must be an object {"query", "relevant"}, not ${kindName(node)}`);
+  if (node.kind !== 'object')
+    throw errorAt(doc, node, `a labeled query must be an object {"query", "relevant"}, not ${kindName(node)}`);
   const q = node.members.get('query')?.value;
   if (!q) throw errorAt(doc, node, 'a labeled query needs "query": the tool_search query text');
   if (q.kind !== 'string') throw errorAt(doc, q, `"query" must be a string, not ${kindName(q)}`);
@@ -39,10 +40,12 @@ function readQuery(doc: ParsedDocument, node: Node): ParsedQuery {
   if (rel.kind !== 'array') throw errorAt(doc, rel, `"relevant" must be a list of tool names, not ${kindName(rel)}`);
   if (rel.items.length === 0) throw errorAt(doc, rel, '"relevant" is empty: name at least one tool');
   for (const item of rel.items) {
-    if (item.kind !== 'string') throw errorAt(doc, item, `each relevant tool must be a name (a string), not ${kindName(item)}`);
+    if (item.kind !== 'string')
+      throw errorAt(doc, item, `each relevant tool must be a name (a string), not ${kindName(item)}`);
   }
   const req = node.members.get('request')?.value;
-  if (req && req.kind !== 'string' && req.kind !== 'null') throw errorAt(doc, req, `"request" must be a string, not ${kindName(req)}`);
+  if (req && req.kind !== 'string' && req.kind !== 'null')
+    throw errorAt(doc, req, `"request" must be a string, not ${kindName(req)}`);
   return {
     line: doc.lines.position(node.offset).line,
     query: q.value,

@@ -45,7 +45,9 @@ export interface QueryResult {
   readonly query: string;
   readonly request: string | null;
   readonly relevant: readonly string[];
-  readonly results: { readonly [scorer: string]: { readonly ranked: readonly string[]; readonly first_relevant_rank: number | null } };
+  readonly results: {
+    readonly [scorer: string]: { readonly ranked: readonly string[]; readonly first_relevant_rank: number | null };
+  };
 }
 
 /** The whole report. */

@@ -10,7 +10,13 @@ import { errorAt, kindName, type Node, type ObjectNode, type ParsedDocument, toJ
 import { parseFile } from './parse.js';
 
 /** A shape: a counter, a string, a fixed object, a list of one shape, or a record of counters. */
-type Shape = 'count' | 'string' | { readonly object: Readonly<Record<string, Shape>> } | { readonly list: Shape } | 'counts' | 'strings';
+type Shape =
+  | 'count'
+  | 'string'
+  | { readonly object: Readonly<Record<string, Shape>> }
+  | { readonly list: Shape }
+  | 'counts'
+  | 'strings';
 
 const COUNTS = (...keys: string[]): Shape => ({ object: Object.fromEntries(keys.map((k) => [k, 'count' as Shape])) });
 const CACHE = COUNTS('compared', 'hits', 'breaks');
@@ -43,7 +49,11 @@ const AGGREGATE: Shape = {
     },
     tokens: {
       object: {
-        ...(COUNTS('sessions', 'calls', 'tools', 'reminder', 'loaded', 'deferred', 'total', 'all_up_front', 'saved') as { object: Record<string, Shape> }).object,
+        ...(
+          COUNTS('sessions', 'calls', 'tools', 'reminder', 'loaded', 'deferred', 'total', 'all_up_front', 'saved') as {
+            object: Record<string, Shape>;
+          }
+        ).object,
         encodings: 'strings',
         tool_formats: 'strings',
       },
@@ -84,7 +94,8 @@ function check(doc: ParsedDocument, node: Node, shape: Shape, path: string): voi
   }
   if (shape === 'strings') {
     if (node.kind !== 'array') fail('a list of strings');
-    for (const [i, item] of (node as Extract<Node, { kind: 'array' }>).items.entries()) check(doc, item, 'string', `${path}[${i}]`);
+    for (const [i, item] of (node as Extract<Node, { kind: 'array' }>).items.entries())
+      check(doc, item, 'string', `${path}[${i}]`);
     return;
   }
   if (shape === 'counts') {
@@ -94,7 +105,8 @@ function check(doc: ParsedDocument, node: Node, shape: Shape, path: string): voi
   }
   if ('list' in shape) {
     if (node.kind !== 'array') fail('a list');
-    for (const [i, item] of (node as Extract<Node, { kind: 'array' }>).items.entries()) check(doc, item, shape.list, `${path}[${i}]`);
+    for (const [i, item] of (node as Extract<Node, { kind: 'array' }>).items.entries())
+      check(doc, item, shape.list, `${path}[${i}]`);
     return;
   }
   if (node.kind !== 'object') fail('an object');
@@ -120,11 +132,19 @@ function readOne(doc: ParsedDocument, node: Node): Aggregate {
   if (node.kind === 'object') {
     const kind = node.members.get('kind')?.value;
     if (kind?.kind !== 'string' || kind.value !== AGGREGATE_KIND) {
-      throw errorAt(doc, kind ?? node, `not a toolsearch aggregate: "kind" must be "${AGGREGATE_KIND}" (written by toolsearch simulate --json over many sessions)`);
+      throw errorAt(
+        doc,
+        kind ?? node,
+        `not a toolsearch aggregate: "kind" must be "${AGGREGATE_KIND}" (written by toolsearch simulate --json over many sessions)`,
+      );
     }
     const version = node.members.get('schema_version')?.value;
     if (version?.kind !== 'number' || version.value !== AGGREGATE_SCHEMA_VERSION) {
-      throw errorAt(doc, version ?? node, `unsupported aggregate schema_version (this toolsearch reads ${AGGREGATE_SCHEMA_VERSION})`);
+      throw errorAt(
+        doc,
+        version ?? node,
+        `unsupported aggregate schema_version (this toolsearch reads ${AGGREGATE_SCHEMA_VERSION})`,
+      );
     }
   }
   check(doc, node, AGGREGATE, 'the aggregate');

@@ -116,7 +116,8 @@ const TAG_TEXT = `${CACHEDIR_SIGNATURE}\n# This file is a cache directory tag cr
  */
 export const CATALOG_ENTRY_NAME = /^catalog-[0-9a-f]{16}(?:\.entry)?$/;
 export const CODE_CACHE_NAME = /^code-[\w.-]+-[0-9]+-[0-9]+-v[0-9]+\.[0-9]+\.[0-9]+-\w+\.bin$/;
-const TEMPORARY_NAME = /^\.(?:catalog-[0-9a-f]{16}\.entry|code-[\w.-]+-[0-9]+-[0-9]+-v[0-9]+\.[0-9]+\.[0-9]+-\w+\.bin|CACHEDIR\.TAG)\.[0-9a-f]{16}\.tmp$/;
+const TEMPORARY_NAME =
+  /^\.(?:catalog-[0-9a-f]{16}\.entry|code-[\w.-]+-[0-9]+-[0-9]+-v[0-9]+\.[0-9]+\.[0-9]+-\w+\.bin|CACHEDIR\.TAG)\.[0-9a-f]{16}\.tmp$/;
 /** The subdirectory of Node's compile cache (src/cli/start.ts): Node writes the files inside it. */
 export const COMPILE_CACHE_SUBDIR = 'compiled';
 const OWN_NAMES = [CATALOG_ENTRY_NAME, CODE_CACHE_NAME, TEMPORARY_NAME, /^compiled$/];
@@ -282,7 +283,8 @@ class OpenedCacheDir implements CacheDir {
   }
 
   subdir(name: string): string | null {
-    if (!plainName(name) || !OWN_NAMES.some((re) => re.test(name)) || !this.isTagged() || !this.stillOurs()) return null;
+    if (!plainName(name) || !OWN_NAMES.some((re) => re.test(name)) || !this.isTagged() || !this.stillOurs())
+      return null;
     try {
       mkdirSync(this.at(name), { mode: 0o700 });
     } catch (err) {
@@ -298,7 +300,8 @@ class OpenedCacheDir implements CacheDir {
   private isTagged(): boolean {
     if (this.tagged !== undefined) return this.tagged;
     const tag = this.read(TAG_NAME);
-    if (tag !== undefined && tag.subarray(0, CACHEDIR_SIGNATURE.length).toString('latin1') === CACHEDIR_SIGNATURE) return (this.tagged = true);
+    if (tag !== undefined && tag.subarray(0, CACHEDIR_SIGNATURE.length).toString('latin1') === CACHEDIR_SIGNATURE)
+      return (this.tagged = true);
     let names: string[];
     try {
       names = readdirSync(this.at('.'));
@@ -445,4 +448,3 @@ function openChecked(abs: string, create: boolean): CacheDir | null {
     if (!keep) closeSync(fd);
   }
 }
-

@@ -61,7 +61,14 @@ export interface CatalogCache {
   close?(): void;
 }
 
-type StoredTool = [name: string, description: string, isStatic: 0 | 1, line: number, column: number, parameters?: JsonValue];
+type StoredTool = [
+  name: string,
+  description: string,
+  isStatic: 0 | 1,
+  line: number,
+  column: number,
+  parameters?: JsonValue,
+];
 interface StoredEntry {
   readonly v: number;
   readonly settings: string;
@@ -80,7 +87,13 @@ export function encodeEntry(result: CatalogFileResult, key: CacheKey): Buffer | 
     if (t.parameters !== undefined) row.push(t.parameters);
     return row;
   });
-  const entry: StoredEntry = { v: ENTRY_VERSION, settings: key.settings, format: result.format, warnings: result.warnings, tools };
+  const entry: StoredEntry = {
+    v: ENTRY_VERSION,
+    settings: key.settings,
+    format: result.format,
+    warnings: result.warnings,
+    tools,
+  };
   const text = JSON.stringify(entry, (_k, v: unknown) => {
     if (typeof v === 'number' && (!Number.isFinite(v) || Object.is(v, -0))) exact = false;
     return v;
@@ -179,15 +192,33 @@ export function decodeEntry(data: Buffer, file: string, key: CacheKey): CatalogF
   } catch {
     return undefined;
   }
-  if (e === null || typeof e !== 'object' || e.v !== ENTRY_VERSION || !FORMATS.has(e.format) || e.settings !== key.settings) return undefined;
-  if (!Array.isArray(e.warnings) || !e.warnings.every((w) => typeof w === 'string' && wellFormed(w)) || !Array.isArray(e.tools)) return undefined;
+  if (
+    e === null ||
+    typeof e !== 'object' ||
+    e.v !== ENTRY_VERSION ||
+    !FORMATS.has(e.format) ||
+    e.settings !== key.settings
+  )
+    return undefined;
+  if (
+    !Array.isArray(e.warnings) ||
+    !e.warnings.every((w) => typeof w === 'string' && wellFormed(w)) ||
+    !Array.isArray(e.tools)
+  )
+    return undefined;
   const maxDepth = maxDepthOf(key.settings);
   const names = new Set<string>();
   const tools: CatalogTool[] = [];
   for (const row of e.tools) {
     if (!Array.isArray(row) || (row.length !== 5 && row.length !== 6)) return undefined;
     const [name, description, isStatic, line, column] = row;
-    if (typeof name !== 'string' || typeof description !== 'string' || (isStatic !== 0 && isStatic !== 1) || !isInt(line) || !isInt(column)) {
+    if (
+      typeof name !== 'string' ||
+      typeof description !== 'string' ||
+      (isStatic !== 0 && isStatic !== 1) ||
+      !isInt(line) ||
+      !isInt(column)
+    ) {
       return undefined;
     }
     if (name === '' || names.has(name) || !wellFormed(name) || !wellFormed(description)) return undefined;
@@ -230,7 +261,14 @@ export function fileCatalogCache(dir: string, build: () => string): CatalogCache
   return {
     key(file, text, settings) {
       buildId ??= build();
-      const s = JSON.stringify([ENTRY_VERSION, buildId, file, settings.format, settings.prefix ?? null, settings.limits]);
+      const s = JSON.stringify([
+        ENTRY_VERSION,
+        buildId,
+        file,
+        settings.format,
+        settings.prefix ?? null,
+        settings.limits,
+      ]);
       return { id: hash64(`${s}\0${resolve(file)}`), settings: s, text };
     },
     get(key, file) {
@@ -291,7 +329,11 @@ export function lookUpCatalogFiles(files: readonly string[], options: CachedCata
     const file = inputName(given);
     // Standard input has no path to cache it by.
     if (!cache || given === STDIN_ARG || text.length > MAX_CACHED_TEXT) return { file, text, key: null };
-    const key = cache.key(file, text, { format: options.format ?? 'auto', prefix: options.prefix, limits: resolveLimits(options.limits) });
+    const key = cache.key(file, text, {
+      format: options.format ?? 'auto',
+      prefix: options.prefix,
+      limits: resolveLimits(options.limits),
+    });
     return { file, text, key, known: cache.get(key, file) };
   });
 }
@@ -301,7 +343,11 @@ export function lookUpCatalogFiles(files: readonly string[], options: CachedCata
  * needs no parser) with the cache around it: hits are not parsed, misses are
  * parsed and stored.
  */
-export function loadCatalogFilesCached(files: readonly string[], options: CachedCatalogOptions, load: typeof loadCatalogTexts): Catalog {
+export function loadCatalogFilesCached(
+  files: readonly string[],
+  options: CachedCatalogOptions,
+  load: typeof loadCatalogTexts,
+): Catalog {
   const { cache, ...loaderOptions } = options;
   return load(lookUpCatalogFiles(files, options), loaderOptions, storeIn(cache));
 }
@@ -320,7 +366,10 @@ function storeIn(cache: CatalogCache | null): (input: CatalogText, result: Catal
  * loader and its parsers at all; otherwise they are loaded and the misses
  * parsed.
  */
-export async function loadCatalogFilesLazily(files: readonly string[], options: CachedCatalogOptions): Promise<Catalog> {
+export async function loadCatalogFilesLazily(
+  files: readonly string[],
+  options: CachedCatalogOptions,
+): Promise<Catalog> {
   const inputs = lookUpCatalogFiles(files, options);
   if (inputs.every((i) => i.known)) {
     const tools = inputs.flatMap((i) => i.known!.tools);

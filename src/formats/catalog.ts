@@ -22,7 +22,16 @@
  * it as a substring (5 points, not 10).
  */
 import { InputError } from '../errors.js';
-import { type ArrayNode, errorAt, field, formatLocation, kindName, type Node, type ObjectNode, type ParsedDocument } from './nodes.js';
+import {
+  type ArrayNode,
+  errorAt,
+  field,
+  formatLocation,
+  kindName,
+  type Node,
+  type ObjectNode,
+  type ParsedDocument,
+} from './nodes.js';
 import { readInputText } from './input-text.js';
 import { parseText } from './parse.js';
 import type { Limits } from './read.js';
@@ -85,7 +94,8 @@ function toolsArray(doc: ParsedDocument, holder: ObjectNode, what: string): Arra
 function listFor(doc: ParsedDocument, format: CatalogFormat): ArrayNode {
   const root = doc.root;
   if (format === 'request') {
-    if (root.kind !== 'object') throw errorAt(doc, root, `not a request body: expected an object with "tools", found ${kindName(root)}`);
+    if (root.kind !== 'object')
+      throw errorAt(doc, root, `not a request body: expected an object with "tools", found ${kindName(root)}`);
     return toolsArray(doc, root, 'the request body');
   }
   if (root.kind === 'array') return root;
@@ -93,7 +103,8 @@ function listFor(doc: ParsedDocument, format: CatalogFormat): ArrayNode {
     if (format === 'mcp') {
       const result = field(root, 'result');
       if (result && !root.members.has('tools')) {
-        if (result.kind !== 'object') throw errorAt(doc, result, `"result" must be an object, found ${kindName(result)}`);
+        if (result.kind !== 'object')
+          throw errorAt(doc, result, `"result" must be an object, found ${kindName(result)}`);
         return toolsArray(doc, result, 'the JSON-RPC result');
       }
     }

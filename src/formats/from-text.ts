@@ -16,7 +16,10 @@ function textOf(input: unknown): string {
  * Reads a recording from its text (JSON, JSONL or YAML) or from a parsed
  * value (an array of messages, a request body, ...), in any recording format.
  */
-export function loadRecordingText(input: unknown, options: RecordingOptions & { readonly name?: string } = {}): Transcript {
+export function loadRecordingText(
+  input: unknown,
+  options: RecordingOptions & { readonly name?: string } = {},
+): Transcript {
   const name = options.name ?? (typeof input === 'string' ? '<text>' : '<value>.json');
   return readRecording(parseText(name, textOf(input), options.limits ? { limits: options.limits } : {}), options);
 }

@@ -22,7 +22,13 @@ export { CATALOG_SHAPES, type CatalogOptions, loadCatalogFiles, mergeTools, read
 export { loadTranscriptFile, readTranscriptDocument, TRANSCRIPT_SHAPES, type TranscriptOptions } from './transcript.js';
 export { isReminderText } from './transcript-common.js';
 export type { Catalog, CatalogFormat, CatalogTool, Transcript, TranscriptFormat } from './types.js';
-export { READERS, RECORDING_FORMATS, readRecording, requireModelCall, type RecordingOptions } from './recordings/registry.js';
+export {
+  READERS,
+  RECORDING_FORMATS,
+  readRecording,
+  requireModelCall,
+  type RecordingOptions,
+} from './recordings/registry.js';
 export type { Evidence, RecordingReader } from './recordings/types.js';
 export type { Coverage, CoverageProblem, SentTools, SkipCount } from './types.js';
 export { loadRecordingText, loadCatalogText } from './from-text.js';

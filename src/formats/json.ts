@@ -30,7 +30,16 @@
  */
 import { toWellFormed } from '../core/text.js';
 import type { JsonValue } from '../core/types.js';
-import { type ArrayNode, EACH_ITEM, type Member, type Node, nullObject, type ObjectNode, PLAIN_VALUE, TRANSIENT } from './nodes.js';
+import {
+  type ArrayNode,
+  EACH_ITEM,
+  type Member,
+  type Node,
+  nullObject,
+  type ObjectNode,
+  PLAIN_VALUE,
+  TRANSIENT,
+} from './nodes.js';
 
 /** Raised through `fail`: offset of the problem and its message. */
 export type Fail = (offset: number, message: string) => never;
@@ -115,7 +124,8 @@ class JsonReader {
     if (this.pos >= this.end) this.fail(this.pos, 'invalid JSON: unexpected end of input');
     const v = this.value(0);
     this.skipWs();
-    if (this.pos < this.end) this.fail(this.pos, `invalid JSON: unexpected ${describeChar(this.text, this.pos)} after the value`);
+    if (this.pos < this.end)
+      this.fail(this.pos, `invalid JSON: unexpected ${describeChar(this.text, this.pos)} after the value`);
     return v;
   }
 
@@ -230,7 +240,8 @@ class JsonReader {
   /** Moves past the number at `pos`, checking its syntax. */
   private scanNumber(): void {
     const t = this.text;
-    const digit = (): boolean => this.pos < this.end && t.charCodeAt(this.pos) >= 0x30 && t.charCodeAt(this.pos) <= 0x39;
+    const digit = (): boolean =>
+      this.pos < this.end && t.charCodeAt(this.pos) >= 0x30 && t.charCodeAt(this.pos) <= 0x39;
     const badNumber = (): never => {
       if (this.pos >= this.end) this.fail(this.pos, 'invalid JSON: unexpected end of input in a number');
       return this.fail(this.pos, `invalid JSON: unexpected ${describeChar(t, this.pos)} in a number`);
@@ -284,11 +295,15 @@ class JsonReader {
         case 0x74:
           break;
         case 0x75:
-          if (this.pos + 4 > this.end || !isHex4(t, this.pos)) this.fail(escAt, 'invalid JSON: invalid \\u escape in a string');
+          if (this.pos + 4 > this.end || !isHex4(t, this.pos))
+            this.fail(escAt, 'invalid JSON: invalid \\u escape in a string');
           this.pos += 4;
           break;
         default:
-          this.fail(escAt, `invalid JSON: invalid escape \\${e > 0x20 && e < 0x7f ? String.fromCharCode(e) : describeChar(t, this.pos - 1)} in a string`);
+          this.fail(
+            escAt,
+            `invalid JSON: invalid escape \\${e > 0x20 && e < 0x7f ? String.fromCharCode(e) : describeChar(t, this.pos - 1)} in a string`,
+          );
       }
     }
     this.pos++; // closing quote
@@ -560,7 +575,16 @@ class LazyArrayNode implements ArrayNode {
 
   [EACH_ITEM](): Iterable<Node> {
     if (this.built !== null) return this.built;
-    return new JsonReader(this.source, this.offset, this.end, Number.POSITIVE_INFINITY, checked, checkedWhere, 1, true).eachItem();
+    return new JsonReader(
+      this.source,
+      this.offset,
+      this.end,
+      Number.POSITIVE_INFINITY,
+      checked,
+      checkedWhere,
+      1,
+      true,
+    ).eachItem();
   }
 
   [PLAIN_VALUE](): JsonValue {
@@ -712,5 +736,14 @@ export function parseJsonValue(
   lazy: boolean = end - start > lazyTextLength,
 ): Node {
   const source: Source = { text, strings: new Map() };
-  return new JsonReader(source, start, end, maxDepth, fail, where, lazy ? 0 : Number.POSITIVE_INFINITY, false).document();
+  return new JsonReader(
+    source,
+    start,
+    end,
+    maxDepth,
+    fail,
+    where,
+    lazy ? 0 : Number.POSITIVE_INFINITY,
+    false,
+  ).document();
 }

@@ -57,7 +57,8 @@ function parseJsonl(text: string, limits: Limits, fail: Fail, where: (o: number)
     let end = text.indexOf('\n', start);
     if (end < 0) end = text.length;
     // A `\r` before the `\n` is white space to the JSON reader.
-    if (/[^\t\n\r ]/.test(text.slice(start, end))) items.push(parseJsonValue(text, start, end, limits.maxDepth, fail, where));
+    if (/[^\t\n\r ]/.test(text.slice(start, end)))
+      items.push(parseJsonValue(text, start, end, limits.maxDepth, fail, where));
     start = end + 1;
   }
   return { kind: 'array', offset: 0, items };

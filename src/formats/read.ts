@@ -172,7 +172,10 @@ export function decodeUtf8(path: string, bytes: Uint8Array): string {
   const foreign = foreignBom(bytes);
   if (foreign !== null) {
     const family = foreign.slice(0, 6);
-    throw fileError(path, `${family} is not supported; save as UTF-8 (the file starts with a ${foreign} byte-order mark)`);
+    throw fileError(
+      path,
+      `${family} is not supported; save as UTF-8 (the file starts with a ${foreign} byte-order mark)`,
+    );
   }
   let start = 0;
   if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) start = 3;

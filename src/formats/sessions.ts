@@ -76,7 +76,8 @@ export function expandSessionPaths(args: readonly string[]): string[] {
       continue;
     }
     const files = globFiles(`${arg.replace(/\/+$/, '')}/**/*`).filter((f) => RECORDING_FILE.test(f));
-    if (files.length === 0) throw new InputError(`no recordings (.json, .jsonl, .ndjson) in the directory ${JSON.stringify(arg)}`);
+    if (files.length === 0)
+      throw new InputError(`no recordings (.json, .jsonl, .ndjson) in the directory ${JSON.stringify(arg)}`);
     out.push(...files);
   }
   return out;
@@ -141,7 +142,10 @@ export function readsAsSessions(path: string, mode: JsonlInputMode, limits?: Par
  * The lines of a stream, in order, with their 1-based numbers; blank lines
  * are skipped. A line over `maxBytes` is given as `null` text (never held).
  */
-export async function* streamLines(stream: Readable, maxBytes: number): AsyncGenerator<{ line: number; text: string | null }> {
+export async function* streamLines(
+  stream: Readable,
+  maxBytes: number,
+): AsyncGenerator<{ line: number; text: string | null }> {
   const decoder = new StringDecoder('utf8');
   let pending: string[] = [];
   let pendingBytes = 0;
@@ -202,7 +206,8 @@ export async function* sessionInputs(
     try {
       for await (const { line, text } of streamLines(stream, maxBytes)) {
         const source = { file, line };
-        if (text === null) yield { kind: 'unreadable', source, error: `${file}:${line}: session too large (limit ${maxBytes} bytes)` };
+        if (text === null)
+          yield { kind: 'unreadable', source, error: `${file}:${line}: session too large (limit ${maxBytes} bytes)` };
         else yield { kind: 'line', source, text: line === 1 ? text.replace(/^\uFEFF/, '') : text };
       }
     } catch (err) {
@@ -216,11 +221,17 @@ export async function* sessionInputs(
  * detected per session). Positions in a line's errors and locations are the
  * file's: line `source.line`, the column within it.
  */
-export function readSession(input: Exclude<SessionInput, { kind: 'unreadable' }>, options: TranscriptOptions = {}): Transcript {
+export function readSession(
+  input: Exclude<SessionInput, { kind: 'unreadable' }>,
+  options: TranscriptOptions = {},
+): Transcript {
   if (input.kind === 'file') return loadTranscriptFile(input.source.file, options);
   const at = input.source.line!;
   try {
-    const doc = parseText(input.source.file, input.text, { syntax: 'json', ...(options.limits ? { limits: options.limits } : {}) });
+    const doc = parseText(input.source.file, input.text, {
+      syntax: 'json',
+      ...(options.limits ? { limits: options.limits } : {}),
+    });
     const t = readTranscriptDocument(doc, options);
     return { ...t, locations: t.locations.map((l) => ({ ...l, line: l.line + at - 1 })) };
   } catch (err) {

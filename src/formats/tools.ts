@@ -70,7 +70,10 @@ export function classifyToolEntry(node: ObjectNode): EntryKind {
   // Anthropic `{type: "tool_search_tool_regex_20251119", name: …}`. Anthropic's
   // ordinary tools may say `type: "custom"`.
   if (typeName !== undefined && typeName !== 'custom') return 'builtin';
-  if (!node.members.has('description') && (looseField(node, 'desc') || looseField(node, 'params') || looseField(node, 'json_schema'))) {
+  if (
+    !node.members.has('description') &&
+    (looseField(node, 'desc') || looseField(node, 'params') || looseField(node, 'json_schema'))
+  ) {
     return 'eino';
   }
   if (node.members.has('static') || node.members.has('parameters')) return 'toolsearch';
@@ -125,7 +128,8 @@ function schemaField(node: Node | undefined): JsonValue | undefined {
 
 function nameOf(doc: ParsedDocument, tool: ObjectNode, nameNode: Node | undefined): string {
   if (!nameNode || nameNode.kind === 'null') throw errorAt(doc, tool, 'tool has no name');
-  if (nameNode.kind !== 'string') throw errorAt(doc, nameNode, `tool name must be a string, found ${kindName(nameNode)}`);
+  if (nameNode.kind !== 'string')
+    throw errorAt(doc, nameNode, `tool name must be a string, found ${kindName(nameNode)}`);
   if (nameNode.value === '') throw errorAt(doc, nameNode, 'tool name is empty');
   return toWellFormed(nameNode.value);
 }
@@ -230,7 +234,11 @@ function einoProperties(doc: ParsedDocument, params: ObjectNode): { properties: 
   for (const k of keys) {
     const info = params.members.get(k)!.value;
     properties[k] = einoParamToSchema(doc, info);
-    if (info.kind === 'object' && looseField(info, 'required')?.kind === 'bool' && (looseField(info, 'required') as { value: boolean }).value) {
+    if (
+      info.kind === 'object' &&
+      looseField(info, 'required')?.kind === 'bool' &&
+      (looseField(info, 'required') as { value: boolean }).value
+    ) {
       required.push(k);
     }
   }
@@ -285,12 +293,12 @@ const SHAPE_KEYS: Readonly<Record<ToolShape, string>> = {
 /** The keys of a tool in our own format. */
 const OUR_KEYS = ['name', 'description', 'parameters', 'static'];
 
-
 function editDistance(a: string, b: string): number {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const cur = [i];
-    for (let j = 1; j <= b.length; j++) cur.push(Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)));
+    for (let j = 1; j <= b.length; j++)
+      cur.push(Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)));
     prev = cur;
   }
   return prev[b.length]!;
@@ -311,11 +319,15 @@ function entryShapeWarnings(doc: ParsedDocument, entry: ObjectNode, name: string
   for (const m of entry.members.values()) {
     if (OUR_KEYS.includes(m.key)) continue;
     const near = OUR_KEYS.filter((k) => editDistance(k, m.key.toLowerCase()) <= 2);
-    out.push(`${at(m.keyOffset)}: tool ${JSON.stringify(name)}: unknown key ${JSON.stringify(m.key)}${near.length > 0 ? ` (did you mean ${JSON.stringify(near[0])}?)` : ''}, ignored: ${SHAPE_WARNING}`);
+    out.push(
+      `${at(m.keyOffset)}: tool ${JSON.stringify(name)}: unknown key ${JSON.stringify(m.key)}${near.length > 0 ? ` (did you mean ${JSON.stringify(near[0])}?)` : ''}, ignored: ${SHAPE_WARNING}`,
+    );
   }
   const params = field(entry, 'parameters');
   if (params && params.kind !== 'null' && params.kind !== 'object') {
-    out.push(`${at(params.offset)}: tool ${JSON.stringify(name)}: "parameters" must be a JSON Schema object, found ${kindName(params)}, kept as given: ${SHAPE_WARNING}`);
+    out.push(
+      `${at(params.offset)}: tool ${JSON.stringify(name)}: "parameters" must be a JSON Schema object, found ${kindName(params)}, kept as given: ${SHAPE_WARNING}`,
+    );
   }
   return out;
 }
@@ -328,7 +340,11 @@ export function readToolList(doc: ParsedDocument, list: ArrayNode, options: Tool
   eachEntry(doc, list, (item, _entry, kind) => {
     if (kind === null) return;
     if (options.shape !== 'auto' && kind !== options.shape) {
-      throw errorAt(doc, item, `expected ${TOOL_SHAPE_LABEL[options.shape]} tool, found ${TOOL_SHAPE_LABEL[kind]} (it has ${SHAPE_KEYS[kind]})`);
+      throw errorAt(
+        doc,
+        item,
+        `expected ${TOOL_SHAPE_LABEL[options.shape]} tool, found ${TOOL_SHAPE_LABEL[kind]} (it has ${SHAPE_KEYS[kind]})`,
+      );
     }
     if (found === null) found = { shape: kind, node: item };
     else if (found.shape !== kind) {
@@ -340,7 +356,8 @@ export function readToolList(doc: ParsedDocument, list: ArrayNode, options: Tool
       );
     }
   });
-  const shape: ToolShape = options.shape !== 'auto' ? options.shape : ((found as { shape: ToolShape } | null)?.shape ?? 'toolsearch');
+  const shape: ToolShape =
+    options.shape !== 'auto' ? options.shape : ((found as { shape: ToolShape } | null)?.shape ?? 'toolsearch');
   // A tool's static flag may depend on later entries (`anyDeferred`, to
   // which skipped tool_search entries count too): set once all are read.
   const warnings: string[] = [];
@@ -351,7 +368,9 @@ export function readToolList(doc: ParsedDocument, list: ArrayNode, options: Tool
   // The prefix names MCP tools/list results as an MCP client does; other shapes keep their names.
   const prefix = options.prefix !== undefined && shape === 'mcp' ? options.prefix : undefined;
   if (options.prefix !== undefined && prefix === undefined) {
-    warnings.push(`${doc.file}: --prefix applies to MCP tools/list results only; this ${shape} catalog keeps its names`);
+    warnings.push(
+      `${doc.file}: --prefix applies to MCP tools/list results only; this ${shape} catalog keeps its names`,
+    );
   }
   eachEntry(doc, list, (_item, entry) => {
     const e = readEntry(doc, entry, shape);
@@ -359,7 +378,9 @@ export function readToolList(doc: ParsedDocument, list: ArrayNode, options: Tool
     if (e.deferLoading) anyDeferred = true;
     if (options.skipToolSearch && e.name === 'tool_search') {
       const where = locate(doc, e.offset);
-      warnings.push(`${where.file}:${where.line}:${where.column}: skipped tool_search (the middleware's own tool, not a catalog tool)`);
+      warnings.push(
+        `${where.file}:${where.line}:${where.column}: skipped tool_search (the middleware's own tool, not a catalog tool)`,
+      );
       return;
     }
     const name = prefix !== undefined ? `mcp__${prefix}__${e.name}` : e.name;
@@ -387,7 +408,11 @@ export function readToolList(doc: ParsedDocument, list: ArrayNode, options: Tool
  * functions are skipped; the functions an OpenAI `namespace` groups are
  * visited in its place.
  */
-function eachEntry(doc: ParsedDocument, list: ArrayNode, visit: (item: ObjectNode, entry: ObjectNode, kind: ToolShape | null) => void): void {
+function eachEntry(
+  doc: ParsedDocument,
+  list: ArrayNode,
+  visit: (item: ObjectNode, entry: ObjectNode, kind: ToolShape | null) => void,
+): void {
   for (const item of eachItem(list)) {
     if (item.kind !== 'object') throw errorAt(doc, item, `expected a tool (an object), found ${kindName(item)}`);
     const entry = transientObject(item);

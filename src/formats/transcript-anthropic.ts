@@ -56,7 +56,8 @@ const BLOCK_TYPES = new Set([
 function resultParts(b: TranscriptBuilder, node: Node | undefined): ToolResultPart[] {
   if (!node || node.kind === 'null') return [];
   if (node.kind === 'string') return [{ type: 'text', text: toWellFormed(node.value) }];
-  if (node.kind !== 'array') throw b.error(node, `tool_result content must be a string or a list of blocks, found ${node.kind}`);
+  if (node.kind !== 'array')
+    throw b.error(node, `tool_result content must be a string or a list of blocks, found ${node.kind}`);
   const parts: ToolResultPart[] = [];
   for (const p of objects(b, node.items, 'a tool_result block')) {
     const type = optString(b, field(p, 'type'), 'block type');
@@ -65,7 +66,8 @@ function resultParts(b: TranscriptBuilder, node: Node | undefined): ToolResultPa
       const name = optString(b, field(p, 'tool_name'), 'tool_name');
       const last = parts[parts.length - 1];
       // Consecutive references are one search result.
-      if (last?.type === 'tool_search_result') parts[parts.length - 1] = { type: 'tool_search_result', tools: [...last.tools, name] };
+      if (last?.type === 'tool_search_result')
+        parts[parts.length - 1] = { type: 'tool_search_result', tools: [...last.tools, name] };
       else parts.push({ type: 'tool_search_result', tools: [name] });
     } else parts.push({ type: 'other', description: type || 'block' });
   }
@@ -101,7 +103,11 @@ function block(b: TranscriptBuilder, p: ObjectNode): ContentBlock {
     case 'server_tool_use': {
       const name = optString(b, field(p, 'name'), 'server_tool_use name');
       if (name.includes('tool_search')) {
-        return { type: 'server_tool_search', callId: optString(b, field(p, 'id'), 'server_tool_use id'), query: searchQuery(field(p, 'input')) };
+        return {
+          type: 'server_tool_search',
+          callId: optString(b, field(p, 'id'), 'server_tool_use id'),
+          query: searchQuery(field(p, 'input')),
+        };
       }
       return { type: 'other', description: `server_tool_use ${name}` };
     }
@@ -121,7 +127,8 @@ function block(b: TranscriptBuilder, p: ObjectNode): ContentBlock {
 export function contentBlocks(b: TranscriptBuilder, node: Node | undefined): ContentBlock[] {
   if (!node || node.kind === 'null') return [];
   if (node.kind === 'string') return [{ type: 'text', text: toWellFormed(node.value) }];
-  if (node.kind !== 'array') throw b.error(node, `message content must be a string or a list of blocks, found ${node.kind}`);
+  if (node.kind !== 'array')
+    throw b.error(node, `message content must be a string or a list of blocks, found ${node.kind}`);
   return objects(b, node.items, 'a content block').map((p) => block(b, p));
 }
 
@@ -137,7 +144,23 @@ export function readAnthropicMessages(b: TranscriptBuilder, items: readonly Node
   for (const node of objects(b, items, 'a message')) {
     b.read();
     // A response object in the list (typed "message") carries metadata that is not conversation.
-    checkKeys(b, node, ['role', 'content', 'id', 'type', 'model', 'stop_reason', 'stop_sequence', 'usage', 'container', 'context_management'], 'an Anthropic message');
+    checkKeys(
+      b,
+      node,
+      [
+        'role',
+        'content',
+        'id',
+        'type',
+        'model',
+        'stop_reason',
+        'stop_sequence',
+        'usage',
+        'container',
+        'context_management',
+      ],
+      'an Anthropic message',
+    );
     const role = roleOf(b, node, field(node, 'role'));
     if (!(ROLES as readonly string[]).includes(role)) throw unknownRole(b, node, role, ROLES);
     b.push({ kind: 'blocks', role: role as BlockRole, blocks: contentBlocks(b, field(node, 'content')) }, node);

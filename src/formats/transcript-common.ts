@@ -8,7 +8,16 @@ import { toWellFormed } from '../core/text.js';
 import type { BlockMessage, ChatMessage, JsonValue, Message, MessageExtra } from '../core/types.js';
 import type { InputError, SourceLocation } from '../errors.js';
 import type { CatalogTool, CoverageProblem, SentTools } from './types.js';
-import { errorAt, field, kindName, locate, type Node, type ObjectNode, type ParsedDocument, toJsonValue } from './nodes.js';
+import {
+  errorAt,
+  field,
+  kindName,
+  locate,
+  type Node,
+  type ObjectNode,
+  type ParsedDocument,
+  toJsonValue,
+} from './nodes.js';
 
 /** A tool call seen while reading, for pairing. */
 interface CallSite {
@@ -87,7 +96,8 @@ export class TranscriptBuilder {
       const at = other.offsets[i]!;
       if (m.kind === 'chat') {
         for (const c of m.toolCalls ?? []) this.call(c.id, c.name, at);
-        if (m.role === 'tool' && m.toolCallId !== undefined) this.resolveCall({ kind: 'null', offset: at }, m.toolCallId);
+        if (m.role === 'tool' && m.toolCallId !== undefined)
+          this.resolveCall({ kind: 'null', offset: at }, m.toolCallId);
       } else {
         for (const bl of m.blocks) {
           if (bl.type === 'function_tool_call') this.call(bl.callId, bl.name, at);
@@ -143,7 +153,13 @@ export class TranscriptBuilder {
   call(id: string, name: string, at: Node | number): void {
     if (id === '') return;
     this.callNames.set(id, name);
-    if (!this.calls.has(id)) this.calls.set(id, { name, at: typeof at === 'number' ? at : at.offset, message: this.messages.length, answered: false });
+    if (!this.calls.has(id))
+      this.calls.set(id, {
+        name,
+        at: typeof at === 'number' ? at : at.offset,
+        message: this.messages.length,
+        answered: false,
+      });
   }
 
   /** The name of the call a tool result answers; records the result as unpaired (and returns null) when no earlier call has that id. */
@@ -152,7 +168,10 @@ export class TranscriptBuilder {
     const site = this.calls.get(callId);
     if (site) site.answered = true;
     if (name === undefined) {
-      this.orphanResults.push({ location: this.where(at), message: `tool result for unknown call id ${JSON.stringify(callId)}` });
+      this.orphanResults.push({
+        location: this.where(at),
+        message: `tool result for unknown call id ${JSON.stringify(callId)}`,
+      });
       this.firstOrphan ??= at.offset;
       return null;
     }
@@ -171,7 +190,11 @@ export class TranscriptBuilder {
     const out: Array<CoverageProblem & { readonly at: number }> = [];
     for (const [id, c] of this.calls) {
       if (c.answered || c.message >= last) continue;
-      out.push({ at: c.at, location: this.where(c.at), message: `tool call ${JSON.stringify(c.name)} (id ${JSON.stringify(id)}) has no result` });
+      out.push({
+        at: c.at,
+        location: this.where(c.at),
+        message: `tool call ${JSON.stringify(c.name)} (id ${JSON.stringify(id)}) has no result`,
+      });
     }
     return out;
   }
@@ -229,7 +252,8 @@ const TEXT_PART_TYPES = new Set(['text', 'input_text', 'output_text']);
 export function textContent(b: TranscriptBuilder, node: Node | undefined, what: string): string {
   if (!node || node.kind === 'null') return '';
   if (node.kind === 'string') return toWellFormed(node.value);
-  if (node.kind !== 'array') throw b.error(node, `${what} must be a string or a list of parts, found ${kindName(node)}`);
+  if (node.kind !== 'array')
+    throw b.error(node, `${what} must be a string or a list of parts, found ${kindName(node)}`);
   let out = '';
   for (const part of node.items) {
     if (part.kind === 'string') {
@@ -270,7 +294,10 @@ export function referencedToolNames(node: Node | undefined): string[] {
     else if (n.kind === 'object') {
       const type = field(n, 'type');
       const toolName = field(n, 'tool_name');
-      if (toolName?.kind === 'string' && (type === undefined || (type.kind === 'string' && type.value === 'tool_reference'))) {
+      if (
+        toolName?.kind === 'string' &&
+        (type === undefined || (type.kind === 'string' && type.value === 'tool_reference'))
+      ) {
         out.push(toWellFormed(toolName.value));
         return;
       }
@@ -329,10 +356,19 @@ function foldKey(key: string): string {
  * call under another name), so it is never dropped quietly. `loose`: keys
  * match as {@link looseField} does (Eino).
  */
-export function checkKeys(b: TranscriptBuilder, obj: ObjectNode, known: readonly string[], what: string, loose = false): void {
+export function checkKeys(
+  b: TranscriptBuilder,
+  obj: ObjectNode,
+  known: readonly string[],
+  what: string,
+  loose = false,
+): void {
   const set = new Set(loose ? known.map(foldKey) : known);
   for (const m of obj.members.values()) {
     if (set.has(loose ? foldKey(m.key) : m.key)) continue;
-    b.unexplained(m.keyOffset, `unknown key ${JSON.stringify(m.key)} in ${what} (no rule reads it; known keys: ${known.join(', ')})`);
+    b.unexplained(
+      m.keyOffset,
+      `unknown key ${JSON.stringify(m.key)} in ${what} (no rule reads it; known keys: ${known.join(', ')})`,
+    );
   }
 }

@@ -19,7 +19,15 @@
  * `FunctionToolCall`, `CallID`.
  */
 import { toWellFormed } from '../core/text.js';
-import type { BlockMessage, BlockRole, ChatMessage, ChatRole, ContentBlock, ToolCall, ToolResultPart } from '../core/types.js';
+import type {
+  BlockMessage,
+  BlockRole,
+  ChatMessage,
+  ChatRole,
+  ContentBlock,
+  ToolCall,
+  ToolResultPart,
+} from '../core/types.js';
 import { field, looseField, type Node, type ObjectNode } from './nodes.js';
 import {
   argumentsText,
@@ -120,13 +128,19 @@ function chatMessage(b: TranscriptBuilder, node: ObjectNode): void {
     // Content is a Go string; parts other than text (a tool call, say) would be lost.
     for (const p of contentNode.items) {
       const t = p.kind === 'object' ? looseField(p, 'type') : undefined;
-      if (t?.kind === 'string' && !['text', 'input_text', 'output_text', 'image_url'].includes(t.value)) b.unexplained(p, `a content part typed ${JSON.stringify(t.value)} in an Eino message (its content is text)`);
+      if (t?.kind === 'string' && !['text', 'input_text', 'output_text', 'image_url'].includes(t.value))
+        b.unexplained(p, `a content part typed ${JSON.stringify(t.value)} in an Eino message (its content is text)`);
     }
   }
   let content = textContent(b, looseField(node, 'content'), 'message content');
   // The reference reads a tool result from Content only; other roles' text may sit in the multi content parts.
   if (content === '' && role !== 'tool') {
-    content = multiContentText(b, looseField(node, 'user_input_multi_content') ?? looseField(node, 'assistant_output_multi_content') ?? looseField(node, 'multi_content'));
+    content = multiContentText(
+      b,
+      looseField(node, 'user_input_multi_content') ??
+        looseField(node, 'assistant_output_multi_content') ??
+        looseField(node, 'multi_content'),
+    );
   }
   const msg: { -readonly [K in keyof ChatMessage]: ChatMessage[K] } = {
     kind: 'chat',
@@ -142,7 +156,10 @@ function chatMessage(b: TranscriptBuilder, node: ObjectNode): void {
   if (role === 'tool' && msg.toolCallId !== undefined) {
     const called = b.resolveCall(node, msg.toolCallId);
     if (msg.toolName === undefined && called === 'tool_search') {
-      b.warn(node, 'tool message answers a tool_search call but has no tool_name: the reference does not read it as a tool_search result');
+      b.warn(
+        node,
+        'tool message answers a tool_search call but has no tool_name: the reference does not read it as a tool_search result',
+      );
     }
   }
   const extra = extraOf(b, looseField(node, 'extra'));
@@ -192,14 +209,24 @@ function block(b: TranscriptBuilder, node: ObjectNode): ContentBlock {
       const callId = c ? optString(b, looseField(c, 'call_id'), 'call_id') : '';
       const name = c ? optString(b, looseField(c, 'name'), 'name') : '';
       b.call(callId, name, node);
-      return { type: 'function_tool_call', callId, name, arguments: c ? argumentsText(looseField(c, 'arguments')) : '' };
+      return {
+        type: 'function_tool_call',
+        callId,
+        name,
+        arguments: c ? argumentsText(looseField(c, 'arguments')) : '',
+      };
     }
     case 'function_tool_result': {
       const r = body(type);
       const callId = r ? optString(b, looseField(r, 'call_id'), 'call_id') : '';
       // An empty id answers no call, as in every other format (the simulation reports it too).
       b.resolveCall(node, callId);
-      return { type: 'function_tool_result', callId, name: r ? optString(b, looseField(r, 'name'), 'name') : '', content: r ? resultParts(b, r) : [] };
+      return {
+        type: 'function_tool_result',
+        callId,
+        name: r ? optString(b, looseField(r, 'name'), 'name') : '',
+        content: r ? resultParts(b, r) : [],
+      };
     }
     case 'tool_search_result': {
       // Model-native mode, client-proxied: the full definitions a tool search returned.
@@ -212,14 +239,20 @@ function block(b: TranscriptBuilder, node: ObjectNode): ContentBlock {
         type: 'function_tool_result',
         callId,
         name: (r && optString(b, looseField(r, 'name'), 'name')) || 'tool_search',
-        content: [{ type: 'tool_search_result', tools: tools.map((t) => optString(b, looseField(t, 'name'), 'tool name')) }],
+        content: [
+          { type: 'tool_search_result', tools: tools.map((t) => optString(b, looseField(t, 'name'), 'tool name')) },
+        ],
       };
     }
     case 'server_tool_call': {
       const c = body(type);
       const name = c ? optString(b, looseField(c, 'name'), 'name') : '';
       if (c && name.includes('tool_search')) {
-        return { type: 'server_tool_search', callId: optString(b, looseField(c, 'call_id'), 'call_id'), query: searchQuery(looseField(c, 'arguments')) };
+        return {
+          type: 'server_tool_search',
+          callId: optString(b, looseField(c, 'call_id'), 'call_id'),
+          query: searchQuery(looseField(c, 'arguments')),
+        };
       }
       return { type: 'other', description: name ? `server_tool_call ${name}` : type };
     }
@@ -247,7 +280,9 @@ function agenticMessage(b: TranscriptBuilder, node: ObjectNode): void {
   // `developer` stays its own role: the reference treats it as not-system, so the reminder goes before it.
   const blockRole = role as BlockRole;
   checkKeys(b, node, AGENTIC_KEYS, 'an Eino agentic message', true);
-  const blocks = objects(b, optArray(b, looseField(node, 'content_blocks'), '"content_blocks"'), 'a content block').map((n) => block(b, n));
+  const blocks = objects(b, optArray(b, looseField(node, 'content_blocks'), '"content_blocks"'), 'a content block').map(
+    (n) => block(b, n),
+  );
   const msg: { -readonly [K in keyof BlockMessage]: BlockMessage[K] } = { kind: 'blocks', role: blockRole, blocks };
   const extra = extraOf(b, looseField(node, 'extra'));
   if (extra) msg.extra = extra;

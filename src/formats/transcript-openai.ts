@@ -27,14 +27,30 @@ const ROLES = ['system', 'developer', 'user', 'assistant', 'tool', 'function'] a
  * Keys of a Chat Completions message (request and response); `reasoning_content` / `reasoning` are provider
  * extensions that carry no tool use; an Eino `tool_name` is not needed (the name is resolved from the call).
  */
-const KEYS = ['role', 'content', 'name', 'tool_calls', 'tool_call_id', 'refusal', 'audio', 'annotations', 'reasoning_content', 'reasoning', 'tool_name'];
+const KEYS = [
+  'role',
+  'content',
+  'name',
+  'tool_calls',
+  'tool_call_id',
+  'refusal',
+  'audio',
+  'annotations',
+  'reasoning_content',
+  'reasoning',
+  'tool_name',
+];
 const PART_TYPES = new Set(['text', 'image_url', 'input_audio', 'file', 'refusal']);
 
 function toolCalls(b: TranscriptBuilder, node: Node | undefined): ToolCall[] {
   return objects(b, optArray(b, node, '"tool_calls"'), 'a tool call').map((c) => {
     const type = optString(b, field(c, 'type'), 'tool call type', 'function');
     // `custom` tools (free-form input) carry {custom: {name, input}}.
-    const body = optObject(b, field(c, type === 'custom' ? 'custom' : 'function'), `"${type === 'custom' ? 'custom' : 'function'}"`);
+    const body = optObject(
+      b,
+      field(c, type === 'custom' ? 'custom' : 'function'),
+      `"${type === 'custom' ? 'custom' : 'function'}"`,
+    );
     const call: ToolCall = {
       id: optString(b, field(c, 'id'), 'tool call id'),
       name: body ? optString(b, field(body, 'name'), 'tool call name') : '',
@@ -53,7 +69,8 @@ function message(b: TranscriptBuilder, node: ObjectNode): void {
   if (contentNode?.kind === 'array') {
     for (const p of contentNode.items) {
       const t = p.kind === 'object' ? field(p, 'type') : undefined;
-      if (t?.kind === 'string' && !PART_TYPES.has(t.value)) b.unexplained(p, `unknown OpenAI Chat content part type ${JSON.stringify(t.value)}`);
+      if (t?.kind === 'string' && !PART_TYPES.has(t.value))
+        b.unexplained(p, `unknown OpenAI Chat content part type ${JSON.stringify(t.value)}`);
     }
   }
   const content = textContent(b, contentNode, 'message content');
@@ -62,15 +79,22 @@ function message(b: TranscriptBuilder, node: ObjectNode): void {
     const toolCallId = optString(b, field(node, 'tool_call_id'), '"tool_call_id"');
     const resolved = b.resolveCall(node, toolCallId);
     const name = resolved ?? optString(b, field(node, 'name'), 'tool name');
-    msg = { kind: 'chat', role: 'tool', content, toolCallId, ...(resolved !== null || name !== '' ? { toolName: name } : {}) };
+    msg = {
+      kind: 'chat',
+      role: 'tool',
+      content,
+      toolCallId,
+      ...(resolved !== null || name !== '' ? { toolName: name } : {}),
+    };
   } else if (role === 'function') {
     msg = { kind: 'chat', role: 'tool', content, toolName: optString(b, field(node, 'name'), 'function name') };
   } else {
     const chatRole: ChatRole = role === 'developer' ? 'system' : (role as ChatRole);
     const calls = field(node, 'tool_calls');
-    msg = calls && calls.kind !== 'null' && role === 'assistant'
-      ? { kind: 'chat', role: chatRole, content, toolCalls: toolCalls(b, calls) }
-      : { kind: 'chat', role: chatRole, content };
+    msg =
+      calls && calls.kind !== 'null' && role === 'assistant'
+        ? { kind: 'chat', role: chatRole, content, toolCalls: toolCalls(b, calls) }
+        : { kind: 'chat', role: chatRole, content };
   }
   b.push(msg, node);
 }

@@ -58,12 +58,25 @@ const OTHER_ITEM_TYPES = new Set([
 const MESSAGE_KEYS = ['type', 'id', 'role', 'content', 'status', 'phase'];
 const CALL_KEYS = ['type', 'id', 'call_id', 'name', 'arguments', 'input', 'status', 'namespace'];
 const OUTPUT_KEYS = ['type', 'id', 'call_id', 'output', 'status'];
-const PART_TYPES = new Set(['input_text', 'output_text', 'text', 'input_image', 'input_file', 'input_audio', 'refusal', 'summary_text', 'reasoning_text', 'audio', 'image']);
+const PART_TYPES = new Set([
+  'input_text',
+  'output_text',
+  'text',
+  'input_image',
+  'input_file',
+  'input_audio',
+  'refusal',
+  'summary_text',
+  'reasoning_text',
+  'audio',
+  'image',
+]);
 
 function contentBlocks(b: TranscriptBuilder, node: Node | undefined): ContentBlock[] {
   if (!node || node.kind === 'null') return [];
   if (node.kind === 'string') return [{ type: 'text', text: toWellFormed(node.value) }];
-  if (node.kind !== 'array') throw b.error(node, `message content must be a string or a list of parts, found ${node.kind}`);
+  if (node.kind !== 'array')
+    throw b.error(node, `message content must be a string or a list of parts, found ${node.kind}`);
   return objects(b, node.items, 'a content part').map((p): ContentBlock => {
     const type = optString(b, field(p, 'type'), 'part type');
     if (isTextPartType(type)) return { type: 'text', text: optString(b, field(p, 'text'), 'text') };
@@ -78,7 +91,8 @@ function outputParts(b: TranscriptBuilder, node: Node | undefined): ToolResultPa
   if (node.kind === 'object') {
     // The Agents JS SDK's legacy output `{type: "text", text}`.
     const t = field(node, 'type');
-    if (t?.kind === 'string' && t.value === 'text') return [{ type: 'text', text: optString(b, field(node, 'text'), 'text') }];
+    if (t?.kind === 'string' && t.value === 'text')
+      return [{ type: 'text', text: optString(b, field(node, 'text'), 'text') }];
   }
   if (node.kind === 'array') {
     return objects(b, node.items, 'an output part').map((p): ToolResultPart => {
@@ -214,17 +228,26 @@ export function readResponsesItems(b: TranscriptBuilder, items: readonly Node[],
         break;
       }
       case 'tool_search_call':
-        assistant(item).push({ type: 'server_tool_search', callId: callIdOf(b, item), query: searchQuery(field(item, 'arguments')) });
+        assistant(item).push({
+          type: 'server_tool_search',
+          callId: callIdOf(b, item),
+          query: searchQuery(field(item, 'arguments')),
+        });
         break;
       case 'tool_search_output': {
-        const block: ContentBlock = { type: 'server_tool_search_result', callId: callIdOf(b, item), tools: loadedTools(b, field(item, 'tools')) };
+        const block: ContentBlock = {
+          type: 'server_tool_search_result',
+          callId: callIdOf(b, item),
+          tools: loadedTools(b, field(item, 'tools')),
+        };
         const execution = field(item, 'execution');
         if (execution?.kind === 'string' && execution.value === 'client') input(item, [block]);
         else assistant(item).push(block);
         break;
       }
       default:
-        if (!OTHER_ITEM_TYPES.has(type) && !dialect?.otherTypes.includes(type)) b.unexplained(item, `unknown ${dialect ? 'Agents SDK' : 'Responses'} item type ${JSON.stringify(type)}`);
+        if (!OTHER_ITEM_TYPES.has(type) && !dialect?.otherTypes.includes(type))
+          b.unexplained(item, `unknown ${dialect ? 'Agents SDK' : 'Responses'} item type ${JSON.stringify(type)}`);
         if (/_(output|response|result)$/.test(type)) input(item, [{ type: 'other', description: type }]);
         else assistant(item).push({ type: 'other', description: type });
     }

@@ -12,7 +12,9 @@ import type { Transcript, TranscriptFormat } from './types.js';
 export type TranscriptOptions = RecordingOptions;
 
 /** Every transcript shape, as listed in help and errors. */
-export const TRANSCRIPT_SHAPES: ReadonlyArray<readonly [TranscriptFormat, string]> = READERS.map((r) => [r.format, r.shape] as const);
+export const TRANSCRIPT_SHAPES: ReadonlyArray<readonly [TranscriptFormat, string]> = READERS.map(
+  (r) => [r.format, r.shape] as const,
+);
 
 /** Reads one parsed transcript document. */
 export function readTranscriptDocument(doc: ParsedDocument, options: TranscriptOptions = {}): Transcript {

@@ -201,11 +201,17 @@ function alias(w: Walk, source: string, offset: number, depth: number): AnchorSt
   if (w.aliases > w.maxAliases) w.fail(offset, `too many YAML aliases (more than ${w.maxAliases})`);
   w.size += stats.size;
   w.expanded += stats.size;
-  if (w.expanded > MAX_ALIAS_EXPANSION) w.fail(offset, `YAML aliases expand to more than ${MAX_ALIAS_EXPANSION} values`);
+  if (w.expanded > MAX_ALIAS_EXPANSION)
+    w.fail(offset, `YAML aliases expand to more than ${MAX_ALIAS_EXPANSION} values`);
   w.bytes += stats.bytes;
   w.expandedBytes += stats.bytes;
-  if (w.expandedBytes > w.maxAliasBytes) w.fail(offset, `YAML aliases expand to more than ${w.maxAliasBytes} bytes of text (alias *${source}; TOOLSEARCH_MAX_ALIAS_BYTES)`);
-  if (depth + stats.depth > w.maxDepth) w.fail(offset, `nesting deeper than ${w.maxDepth} levels (through alias *${source})`);
+  if (w.expandedBytes > w.maxAliasBytes)
+    w.fail(
+      offset,
+      `YAML aliases expand to more than ${w.maxAliasBytes} bytes of text (alias *${source}; TOOLSEARCH_MAX_ALIAS_BYTES)`,
+    );
+  if (depth + stats.depth > w.maxDepth)
+    w.fail(offset, `nesting deeper than ${w.maxDepth} levels (through alias *${source})`);
   w.deepest = Math.max(w.deepest, depth + stats.depth);
   return stats;
 }
@@ -224,7 +230,13 @@ function convert(w: Walk, y: unknown, depth: number, fallbackOffset: number): No
   const before = { size: w.size, aliases: w.aliases, bytes: w.bytes, deepest: w.deepest };
   w.deepest = depth;
   const node = convertValue(w, y, depth, offset);
-  w.done.set(y, { node, size: w.size - before.size, aliases: w.aliases - before.aliases, bytes: w.bytes - before.bytes, depth: w.deepest - depth });
+  w.done.set(y, {
+    node,
+    size: w.size - before.size,
+    aliases: w.aliases - before.aliases,
+    bytes: w.bytes - before.bytes,
+    depth: w.deepest - depth,
+  });
   w.deepest = Math.max(before.deepest, w.deepest);
   return node;
 }
@@ -240,7 +252,10 @@ function tagOffset(w: Walk, offset: number): number {
 }
 
 function badTag(w: Walk, offset: number, tag: string): never {
-  return w.fail(tagOffset(w, offset), `unsupported YAML tag ${JSON.stringify(showTag(tag))} (quote the value if it is text)`);
+  return w.fail(
+    tagOffset(w, offset),
+    `unsupported YAML tag ${JSON.stringify(showTag(tag))} (quote the value if it is text)`,
+  );
 }
 
 function convertValue(w: Walk, y: unknown, depth: number, offset: number): Node {
@@ -336,7 +351,10 @@ export function parseYamlText(
   for (const d of docs) {
     const err = d.errors[0];
     if (err) {
-      const at = err.code === 'MISSING_CHAR' && /quote/.test(err.message) ? (quotedScalarStart(tokens, err.pos[0]) ?? err.pos[0]) : err.pos[0];
+      const at =
+        err.code === 'MISSING_CHAR' && /quote/.test(err.message)
+          ? (quotedScalarStart(tokens, err.pos[0]) ?? err.pos[0])
+          : err.pos[0];
       fail(at, `invalid YAML: ${err.message}`);
     }
   }

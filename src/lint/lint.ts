@@ -56,7 +56,9 @@ function finding(rule: LintRule, message: string, related: readonly string[] = [
 
 /** `a, b, c` or `a, b, c, d, e and 19,994 more`: the first names of `count`. */
 function someNames(first: readonly string[], count: number): string {
-  return count <= first.length ? first.join(', ') : `${first.join(', ')} and ${(count - first.length).toLocaleString('en-US')} more`;
+  return count <= first.length
+    ? first.join(', ')
+    : `${first.join(', ')} and ${(count - first.length).toLocaleString('en-US')} more`;
 }
 
 function length(s: string): number {
@@ -132,7 +134,15 @@ function rankOf(list: readonly ScoredTool[], name: string): number | null {
 }
 
 /** What the own-name check reports, however it was computed. */
-function ownNameOutcome(tool: CatalogTool, query: string, parts: readonly string[], rank: number | null, full: number | null, score: number, top: { name: string; score: number } | undefined): { check: OwnNameCheck; findings: LintFinding[] } {
+function ownNameOutcome(
+  tool: CatalogTool,
+  query: string,
+  parts: readonly string[],
+  rank: number | null,
+  full: number | null,
+  score: number,
+  top: { name: string; score: number } | undefined,
+): { check: OwnNameCheck; findings: LintFinding[] } {
   const first = top && top.name !== tool.name ? { name: top.name, score: top.score } : null;
   const check: OwnNameCheck = { query, rank, full_rank: full, score, first };
   const findings: LintFinding[] = [];
@@ -140,16 +150,32 @@ function ownNameOutcome(tool: CatalogTool, query: string, parts: readonly string
   const firstText = first ? `; first is ${first.name} (${first.score})` : '';
   if (rank === null) {
     const where = full === null ? 'it does not match at all' : `it ranks ${full} with score ${score}`;
-    findings.push(finding('own-name-missed', `the query "${query}" does not return it within max_results ${DEFAULT_MAX_RESULTS}: ${where}${firstText}`, first ? [first.name] : []));
+    findings.push(
+      finding(
+        'own-name-missed',
+        `the query "${query}" does not return it within max_results ${DEFAULT_MAX_RESULTS}: ${where}${firstText}`,
+        first ? [first.name] : [],
+      ),
+    );
   } else if (rank > 1) {
     const tie = first && first.score === score ? ' (same score: ties are ordered by name)' : '';
-    findings.push(finding('own-name-not-first', `the query "${query}" returns it at rank ${rank} with score ${score}${firstText}${tie}`, first ? [first.name] : []));
+    findings.push(
+      finding(
+        'own-name-not-first',
+        `the query "${query}" returns it at rank ${rank} with score ${score}${firstText}${tie}`,
+        first ? [first.name] : [],
+      ),
+    );
   }
   return { check, findings };
 }
 
 /** The own-name check by searching: for the queries {@link OwnNameRanks} cannot answer. */
-function checkOwnName(s: Searcher, tool: CatalogTool, parts: readonly string[]): { check: OwnNameCheck; findings: LintFinding[] } {
+function checkOwnName(
+  s: Searcher,
+  tool: CatalogTool,
+  parts: readonly string[],
+): { check: OwnNameCheck; findings: LintFinding[] } {
   const query = parts.join(' ');
   const results = s.results(query);
   const rank = rankOf(results, tool.name);
@@ -343,7 +369,13 @@ class OwnNameRanks {
     return g;
   }
 
-  check(tool: CatalogTool, id: number, parts: readonly string[], keywords: readonly Keyword[], names: readonly string[]): { check: OwnNameCheck; findings: LintFinding[] } | null {
+  check(
+    tool: CatalogTool,
+    id: number,
+    parts: readonly string[],
+    keywords: readonly Keyword[],
+    names: readonly string[],
+  ): { check: OwnNameCheck; findings: LintFinding[] } | null {
     const { list, position } = this.group(keywords);
     const place = position.get(id);
     if (place === undefined) return null;
@@ -353,7 +385,12 @@ class OwnNameRanks {
   }
 }
 
-function checkReach(s: Searcher, ranks: WordRanks, t: number, tool: CatalogTool): { check: ReachCheck; findings: LintFinding[] } {
+function checkReach(
+  s: Searcher,
+  ranks: WordRanks,
+  t: number,
+  tool: CatalogTool,
+): { check: ReachCheck; findings: LintFinding[] } {
   const from = ranks.start[t]!;
   const to = ranks.start[t + 1]!;
   const tried: string[] = [];
@@ -394,7 +431,17 @@ function checkReach(s: Searcher, ranks: WordRanks, t: number, tool: CatalogTool)
     );
   }
   const matching = words.filter((w) => w.rank !== null).length;
-  return { check: { words_tried: tried.length, words_reaching: reaching.length, best, closest, words_matching: matching, words }, findings };
+  return {
+    check: {
+      words_tried: tried.length,
+      words_reaching: reaching.length,
+      best,
+      closest,
+      words_matching: matching,
+      words,
+    },
+    findings,
+  };
 }
 
 /**
@@ -422,24 +469,45 @@ function vocabularyHits(description: string, vocabulary: ReadonlySet<string>, lo
 function checkNameShape(tool: CatalogTool, parts: readonly string[], limits: LintLimits): LintFinding[] {
   const out: LintFinding[] = [];
   if (parts.length === 0) {
-    out.push(finding('no-name-parts', `"${tool.name}" has no name parts (it is only underscores): no keyword matches it by name`));
+    out.push(
+      finding(
+        'no-name-parts',
+        `"${tool.name}" has no name parts (it is only underscores): no keyword matches it by name`,
+      ),
+    );
     return out;
   }
   const pieces = tool.name.split('__').flatMap((seg) => seg.split('_'));
   if (pieces.some((p) => p === '')) {
-    out.push(finding('empty-name-pieces', `"${tool.name}" has empty pieces (a leading or trailing "_", or "___"); they are dropped, leaving parts ${parts.join(', ')}`));
+    out.push(
+      finding(
+        'empty-name-pieces',
+        `"${tool.name}" has empty pieces (a leading or trailing "_", or "___"); they are dropped, leaving parts ${parts.join(', ')}`,
+      ),
+    );
   }
   for (const p of parts) {
     const n = length(p);
     const sep = /[^\p{L}\p{M}\p{N}]/u.exec(p);
     // A long part made of words joined by a separator is reported as the separator's problem.
     if (n > limits.giantPart && !sep) {
-      out.push(finding('giant-name-part', `the name part "${p}" has ${n} characters (limit ${limits.giantPart}): a word inside it scores only 5 (inside a part), never 10`));
+      out.push(
+        finding(
+          'giant-name-part',
+          `the name part "${p}" has ${n} characters (limit ${limits.giantPart}): a word inside it scores only 5 (inside a part), never 10`,
+        ),
+      );
     }
     if (sep) {
       const inner = textWords(p);
-      const example = inner.length > 1 ? `: the keyword "${inner[inner.length - 1]}" scores 5 (inside the part), not 10` : '';
-      out.push(finding('unsplit-separator', `the name part "${p}" contains "${sep[0]}", which the reference does not split on${example}`));
+      const example =
+        inner.length > 1 ? `: the keyword "${inner[inner.length - 1]}" scores 5 (inside the part), not 10` : '';
+      out.push(
+        finding(
+          'unsplit-separator',
+          `the name part "${p}" contains "${sep[0]}", which the reference does not split on${example}`,
+        ),
+      );
     }
   }
   return out;
@@ -461,7 +529,13 @@ export function lintCatalog(catalog: Catalog, limits: LintLimits = DEFAULT_LINT_
   const groups: LintGroup[] = [];
   /** One group finding per member: the group listed once, each member naming a few of the others. */
   type Others = { readonly first: CatalogTool[]; readonly count: number };
-  const addGroup = (rule: LintGroup['rule'], members: readonly CatalogTool[], message: (others: string) => string, othersOf: (t: CatalogTool) => Others, label: (o: CatalogTool) => string = (o) => o.name): void => {
+  const addGroup = (
+    rule: LintGroup['rule'],
+    members: readonly CatalogTool[],
+    message: (others: string) => string,
+    othersOf: (t: CatalogTool) => Others,
+    label: (o: CatalogTool) => string = (o) => o.name,
+  ): void => {
     const g = groups.length;
     groups.push({ rule, tools: members.map((m) => m.name) });
     for (const t of members) {
@@ -469,7 +543,15 @@ export function lintCatalog(catalog: Catalog, limits: LintLimits = DEFAULT_LINT_
       // The first few others, without listing the whole group for each member.
       const others = othersOf(t);
       if (others.count === 0) continue;
-      add(t.name, finding(rule, message(someNames(others.first.map(label), others.count)), others.first.map((o) => o.name), g));
+      add(
+        t.name,
+        finding(
+          rule,
+          message(someNames(others.first.map(label), others.count)),
+          others.first.map((o) => o.name),
+          g,
+        ),
+      );
     }
   };
   /**
@@ -478,14 +560,16 @@ export function lintCatalog(catalog: Catalog, limits: LintLimits = DEFAULT_LINT_
    * variants of a name), so the count is the group's size minus those, and
    * the loop stops after the first few.
    */
-  const firstOthers = (group: readonly CatalogTool[], keep: (o: CatalogTool) => boolean, dropped: (t: CatalogTool) => number) => (t: CatalogTool): Others => {
-    const first: CatalogTool[] = [];
-    for (const o of group) {
-      if (first.length === RELATED_MAX) break;
-      if (o !== t && keep(o)) first.push(o);
-    }
-    return { first, count: group.length - 1 - dropped(t) };
-  };
+  const firstOthers =
+    (group: readonly CatalogTool[], keep: (o: CatalogTool) => boolean, dropped: (t: CatalogTool) => number) =>
+    (t: CatalogTool): Others => {
+      const first: CatalogTool[] = [];
+      for (const o of group) {
+        if (first.length === RELATED_MAX) break;
+        if (o !== t && keep(o)) first.push(o);
+      }
+      return { first, count: group.length - 1 - dropped(t) };
+    };
 
   // Names colliding up to case (static tools included: the model sees both).
   const byLower = new Map<string, CatalogTool[]>();
@@ -497,7 +581,17 @@ export function lintCatalog(catalog: Catalog, limits: LintLimits = DEFAULT_LINT_
   }
   for (const group of byLower.values()) {
     if (group.length < 2) continue;
-    addGroup('case-collision', group, (others) => `its name differs only in case from ${others}`, firstOthers(group, () => true, () => 0), (o) => (o.static ? `${o.name} (static)` : o.name));
+    addGroup(
+      'case-collision',
+      group,
+      (others) => `its name differs only in case from ${others}`,
+      firstOthers(
+        group,
+        () => true,
+        () => 0,
+      ),
+      (o) => (o.static ? `${o.name} (static)` : o.name),
+    );
   }
 
   // Identical name parts (up to case) between names that are not mere case variants.
@@ -516,10 +610,19 @@ export function lintCatalog(catalog: Catalog, limits: LintLimits = DEFAULT_LINT_
     const byName = new Map<string, number>();
     for (const o of group) byName.set(goToLower(o.name), (byName.get(goToLower(o.name)) ?? 0) + 1);
     if (byName.size < 2) continue;
-    addGroup('identical-name-parts', group, (others) => `its name parts (${parts}) are those of ${others}: only the descriptions tell them apart`, (t) => {
-      const lower = goToLower(t.name);
-      return firstOthers(group, (o) => goToLower(o.name) !== lower, () => byName.get(lower)! - 1)(t);
-    });
+    addGroup(
+      'identical-name-parts',
+      group,
+      (others) => `its name parts (${parts}) are those of ${others}: only the descriptions tell them apart`,
+      (t) => {
+        const lower = goToLower(t.name);
+        return firstOthers(
+          group,
+          (o) => goToLower(o.name) !== lower,
+          () => byName.get(lower)! - 1,
+        )(t);
+      },
+    );
   }
 
   // Descriptions: empty, duplicated, too long.
@@ -527,7 +630,13 @@ export function lintCatalog(catalog: Catalog, limits: LintLimits = DEFAULT_LINT_
   const byDesc = new Map<string, CatalogTool[]>();
   for (const t of dynamic) {
     if (t.description === '') {
-      add(t.name, finding('empty-description', 'the description is empty: the description rule (2 points) never matches, only name keywords find it'));
+      add(
+        t.name,
+        finding(
+          'empty-description',
+          'the description is empty: the description rule (2 points) never matches, only name keywords find it',
+        ),
+      );
       continue;
     }
     const k = normalized(t.description);
@@ -537,7 +646,16 @@ export function lintCatalog(catalog: Catalog, limits: LintLimits = DEFAULT_LINT_
   }
   for (const group of byDesc.values()) {
     if (group.length < 2) continue;
-    addGroup('duplicate-description', group, (others) => `its description is the same as that of ${others}`, firstOthers(group, () => true, () => 0));
+    addGroup(
+      'duplicate-description',
+      group,
+      (others) => `its description is the same as that of ${others}`,
+      firstOthers(
+        group,
+        () => true,
+        () => 0,
+      ),
+    );
   }
   const lengths = dynamic.filter((t) => t.description !== '').map((t) => length(t.description));
   const med = median(lengths);
@@ -579,7 +697,12 @@ export function lintCatalog(catalog: Catalog, limits: LintLimits = DEFAULT_LINT_
   const ownKeywords = dynamic.map((t, i) => OwnNameRanks.keywordsOf(index, t, partsOf[i]!));
   const exactWords = new Set<string>();
   for (const kws of ownKeywords) for (const k of kws ?? []) exactWords.add(k.lower);
-  const ranks = new WordRanks(index, toolId, dynamic.map((t, i) => candidateWords(t, partsOf[i]!)), exactWords);
+  const ranks = new WordRanks(
+    index,
+    toolId,
+    dynamic.map((t, i) => candidateWords(t, partsOf[i]!)),
+    exactWords,
+  );
   const own = new OwnNameRanks(ranks);
 
   const order = Object.keys(LINT_RULES) as LintRule[];
@@ -588,7 +711,12 @@ export function lintCatalog(catalog: Catalog, limits: LintLimits = DEFAULT_LINT_
     const kws = ownKeywords[i];
     const ownName = (kws ? own.check(t, i, parts, kws, names) : null) ?? checkOwnName(searcher, t, parts);
     const reach = checkReach(searcher, ranks, i, t);
-    const findings = [...ownName.findings, ...reach.findings, ...checkNameShape(t, parts, limits), ...findingsOf.get(t.name)!];
+    const findings = [
+      ...ownName.findings,
+      ...reach.findings,
+      ...checkNameShape(t, parts, limits),
+      ...findingsOf.get(t.name)!,
+    ];
     // Errors before warnings, then by rule order of LINT_RULES.
     findings.sort((a, b) => order.indexOf(a.rule) - order.indexOf(b.rule));
     const errors = findings.filter((f) => f.severity === 'error').length;
@@ -605,7 +733,10 @@ export function lintCatalog(catalog: Catalog, limits: LintLimits = DEFAULT_LINT_
   });
   tools.sort((a, b) => b.errors - a.errors || b.warnings - a.warnings || compareGo(a.name, b.name));
 
-  const byRule = Object.fromEntries((Object.keys(LINT_RULES) as LintRule[]).map((r) => [r, 0])) as Record<LintRule, number>;
+  const byRule = Object.fromEntries((Object.keys(LINT_RULES) as LintRule[]).map((r) => [r, 0])) as Record<
+    LintRule,
+    number
+  >;
   for (const t of tools) for (const f of t.findings) byRule[f.rule]++;
   return {
     catalog: { source: catalog.sources.map((s) => s.file).join(', '), dynamic: dynamic.length, static: statics.length },

@@ -3,18 +3,42 @@ import type { SourceLocation } from '../errors.js';
 
 /** The rules, their severity and what they mean. */
 export const LINT_RULES = {
-  'own-name-missed': { severity: 'error', summary: 'a query of its own name parts does not return it within max_results 5' },
-  'crowded-out': { severity: 'error', summary: 'no single word of its name or description returns it within max_results 5' },
-  'no-name-parts': { severity: 'error', summary: 'the name splits into no parts: no keyword can ever match it by name' },
+  'own-name-missed': {
+    severity: 'error',
+    summary: 'a query of its own name parts does not return it within max_results 5',
+  },
+  'crowded-out': {
+    severity: 'error',
+    summary: 'no single word of its name or description returns it within max_results 5',
+  },
+  'no-name-parts': {
+    severity: 'error',
+    summary: 'the name splits into no parts: no keyword can ever match it by name',
+  },
   'case-collision': { severity: 'error', summary: 'another tool has the same name up to case' },
   'own-name-not-first': { severity: 'warning', summary: 'a query of its own name parts returns it, but not first' },
-  'identical-name-parts': { severity: 'warning', summary: 'another tool has the same name parts (up to case): name queries cannot tell them apart' },
-  'empty-name-pieces': { severity: 'warning', summary: 'the name has empty pieces around underscores, which the reference drops' },
-  'giant-name-part': { severity: 'warning', summary: 'a name part is very long: only substrings of it (5 points) can match inside it' },
-  'unsplit-separator': { severity: 'warning', summary: 'a name part holds a separator the reference does not split on (-, ., /, …)' },
+  'identical-name-parts': {
+    severity: 'warning',
+    summary: 'another tool has the same name parts (up to case): name queries cannot tell them apart',
+  },
+  'empty-name-pieces': {
+    severity: 'warning',
+    summary: 'the name has empty pieces around underscores, which the reference drops',
+  },
+  'giant-name-part': {
+    severity: 'warning',
+    summary: 'a name part is very long: only substrings of it (5 points) can match inside it',
+  },
+  'unsplit-separator': {
+    severity: 'warning',
+    summary: 'a name part holds a separator the reference does not split on (-, ., /, …)',
+  },
   'empty-description': { severity: 'warning', summary: 'empty description: only its name can be matched' },
   'duplicate-description': { severity: 'warning', summary: 'another tool has the same description' },
-  'long-description': { severity: 'warning', summary: 'the description is so long that it matches most description-only keywords' },
+  'long-description': {
+    severity: 'warning',
+    summary: 'the description is so long that it matches most description-only keywords',
+  },
 } as const;
 
 export type LintRule = keyof typeof LINT_RULES;
@@ -95,7 +119,11 @@ export interface LintLimits {
   readonly longDescriptionFactor: number;
 }
 
-export const DEFAULT_LINT_LIMITS: LintLimits = Object.freeze({ giantPart: 20, longDescriptionMin: 500, longDescriptionFactor: 3 });
+export const DEFAULT_LINT_LIMITS: LintLimits = Object.freeze({
+  giantPart: 20,
+  longDescriptionMin: 500,
+  longDescriptionFactor: 3,
+});
 
 /** The whole report. */
 export interface LintReport {

@@ -138,7 +138,8 @@ export async function loadCatalogSpecsDetailed(
   const env = givenEnv ?? process.env;
   const maybeConfig = specs.map((spec) => !isMcpSpec(spec) && mightBeClientConfig(spec));
   if (!specs.some(isMcpSpec) && !maybeConfig.some(Boolean)) {
-    if (picked !== undefined && picked.length > 0) throw new UsageError('--server picks servers of an MCP client config, and no catalog given is one');
+    if (picked !== undefined && picked.length > 0)
+      throw new UsageError('--server picks servers of an MCP client config, and no catalog given is one');
     return { catalog: loadCatalogFiles(specs, fileOptions), servers: [] };
   }
 
@@ -160,7 +161,8 @@ export async function loadCatalogSpecsDetailed(
   });
   const configs = plans.filter((p): p is Extract<Plan, { kind: 'config' }> => p.kind === 'config');
   if (picked !== undefined && picked.length > 0) {
-    if (configs.length === 0) throw new UsageError('--server picks servers of an MCP client config, and no catalog given is one');
+    if (configs.length === 0)
+      throw new UsageError('--server picks servers of an MCP client config, and no catalog given is one');
     const keys = configs.flatMap((p) => p.config.servers.map((s) => s.key));
     for (const want of picked) {
       if (keys.includes(want)) continue;
@@ -185,7 +187,8 @@ export async function loadCatalogSpecsDetailed(
   };
   for (const p of plans) {
     if (p.kind === 'mcp') jobs.push(listMcpTools({ ...mcpTargetOf(p.spec), ...timeout }));
-    if (p.kind === 'config') for (const server of p.servers) jobs.push(listMcpTools({ ...targetOptions(server, p.config, env), ...timeout }));
+    if (p.kind === 'config')
+      for (const server of p.servers) jobs.push(listMcpTools({ ...targetOptions(server, p.config, env), ...timeout }));
   }
   onServers?.(jobs.length);
   const settled = await Promise.allSettled(jobs);
@@ -238,7 +241,8 @@ function closeEnough(a: string, b: string): boolean {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const cur = [i];
-    for (let j = 1; j <= b.length; j++) cur.push(Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)));
+    for (let j = 1; j <= b.length; j++)
+      cur.push(Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)));
     prev = cur;
   }
   return prev[b.length]! <= 2;

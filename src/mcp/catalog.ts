@@ -49,7 +49,10 @@ export function catalogToolsOf(list: McpToolList, serverName: string = list.serv
  * order is reported) or when two tools end up with the same name (two
  * servers reporting the same name: give one a `name`).
  */
-export async function mcpCatalogDetailed(servers: readonly McpCatalogServer[], options: McpCatalogOptions = {}): Promise<McpCatalogResult> {
+export async function mcpCatalogDetailed(
+  servers: readonly McpCatalogServer[],
+  options: McpCatalogOptions = {},
+): Promise<McpCatalogResult> {
   if (servers.length === 0) throw new InputError('no MCP server given');
   const settled = await Promise.allSettled(
     servers.map((s) => {
@@ -101,6 +104,9 @@ export function mergeServerTools(lists: ReadonlyArray<McpToolList & { readonly u
 }
 
 /** The merged catalog tools of several MCP servers (see {@link mcpCatalogDetailed}). */
-export async function mcpCatalog(servers: readonly McpCatalogServer[], options: McpCatalogOptions = {}): Promise<CatalogTool[]> {
+export async function mcpCatalog(
+  servers: readonly McpCatalogServer[],
+  options: McpCatalogOptions = {},
+): Promise<CatalogTool[]> {
   return (await mcpCatalogDetailed(servers, options)).tools;
 }

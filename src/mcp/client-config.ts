@@ -104,14 +104,25 @@ export function clientConfigForm(doc: ParsedDocument): ClientConfigForm | null {
   // `servers` is a common word: VS Code's form needs one entry that looks like a server.
   const servers = root.members.get('servers')?.value;
   if (servers?.kind !== 'object') return null;
-  const looksLikeServer = (n: Node): boolean => n.kind === 'object' && (n.members.has('command') || n.members.has('url'));
+  const looksLikeServer = (n: Node): boolean =>
+    n.kind === 'object' && (n.members.has('command') || n.members.has('url'));
   return [...servers.members.values()].some((m) => looksLikeServer(m.value)) ? 'servers' : null;
 }
 
 const STDIO_KEYS = ['type', 'command', 'args', 'env', 'cwd'];
 const REMOTE_KEYS = ['type', 'url', 'headers'];
 /** Keys hosts write that change nothing about the tools listed (permissions, timeouts, OAuth, dev reload). */
-const HOST_ONLY_KEYS = new Set(['disabled', 'alwaysAllow', 'autoApprove', 'timeout', 'oauth', 'dev', 'description', 'disabledTools', 'trust']);
+const HOST_ONLY_KEYS = new Set([
+  'disabled',
+  'alwaysAllow',
+  'autoApprove',
+  'timeout',
+  'oauth',
+  'dev',
+  'description',
+  'disabledTools',
+  'trust',
+]);
 
 type Expand = (text: string, at: Node, what: string) => string;
 
@@ -120,7 +131,10 @@ type Expand = (text: string, at: Node, what: string) => string;
  * `${` and the next `}` is the name, up to a first `:-` that starts the
  * default; a set variable (even empty) wins over the default.
  */
-export function expandClaudeCode(text: string, env: Readonly<Record<string, string | undefined>>): { value: string; missing: string[] } {
+export function expandClaudeCode(
+  text: string,
+  env: Readonly<Record<string, string | undefined>>,
+): { value: string; missing: string[] } {
   const missing: string[] = [];
   const value = text.replace(/\$\{([^}]+)\}/g, (whole, inner: string) => {
     const cut = inner.indexOf(':-');
@@ -154,12 +168,22 @@ export function expandVsCode(
   return { value, unsupported, inputs };
 }
 
-function expander(doc: ParsedDocument, form: ClientConfigForm, key: string, env: Readonly<Record<string, string | undefined>>, cwd: string): Expand {
+function expander(
+  doc: ParsedDocument,
+  form: ClientConfigForm,
+  key: string,
+  env: Readonly<Record<string, string | undefined>>,
+  cwd: string,
+): Expand {
   return (text, at, what) => {
     if (form === 'mcpServers') {
       const { value, missing } = expandClaudeCode(text, env);
       if (missing.length > 0) {
-        throw errorAt(doc, at, `server ${JSON.stringify(key)}: \${${missing[0]}} in ${what} is not set and has no default (write \${${missing[0]}:-default} for one)`);
+        throw errorAt(
+          doc,
+          at,
+          `server ${JSON.stringify(key)}: \${${missing[0]}} in ${what} is not set and has no default (write \${${missing[0]}:-default} for one)`,
+        );
       }
       return value;
     }
@@ -172,29 +196,59 @@ function expander(doc: ParsedDocument, form: ClientConfigForm, key: string, env:
       );
     }
     if (unsupported.length > 0) {
-      throw errorAt(doc, at, `server ${JSON.stringify(key)}: \${${unsupported[0]}} in ${what} is not a variable toolsearch expands (it expands \${env:NAME}, \${workspaceFolder} and \${userHome})`);
+      throw errorAt(
+        doc,
+        at,
+        `server ${JSON.stringify(key)}: \${${unsupported[0]}} in ${what} is not a variable toolsearch expands (it expands \${env:NAME}, \${workspaceFolder} and \${userHome})`,
+      );
     }
     return value;
   };
 }
 
-function stringField(doc: ParsedDocument, entry: ObjectNode, name: string, key: string): { node: Node; value: string } | undefined {
+function stringField(
+  doc: ParsedDocument,
+  entry: ObjectNode,
+  name: string,
+  key: string,
+): { node: Node; value: string } | undefined {
   const node = entry.members.get(name)?.value;
   if (node === undefined) return undefined;
-  if (node.kind !== 'string') throw errorAt(doc, node, `server ${JSON.stringify(key)}: "${name}" must be a string, found ${kindName(node)}`);
+  if (node.kind !== 'string')
+    throw errorAt(doc, node, `server ${JSON.stringify(key)}: "${name}" must be a string, found ${kindName(node)}`);
   return { node, value: node.value };
 }
 
-function stringMap(doc: ParsedDocument, entry: ObjectNode, name: string, key: string, expand: Expand): Record<string, string> {
+function stringMap(
+  doc: ParsedDocument,
+  entry: ObjectNode,
+  name: string,
+  key: string,
+  expand: Expand,
+): Record<string, string> {
   const node = entry.members.get(name)?.value;
   const out: Record<string, string> = {};
   if (node === undefined) return out;
-  if (node.kind !== 'object') throw errorAt(doc, node, `server ${JSON.stringify(key)}: "${name}" must be an object of strings, found ${kindName(node)}`);
+  if (node.kind !== 'object')
+    throw errorAt(
+      doc,
+      node,
+      `server ${JSON.stringify(key)}: "${name}" must be an object of strings, found ${kindName(node)}`,
+    );
   for (const m of node.members.values()) {
     if (m.value.kind !== 'string') {
-      throw errorAt(doc, m.value, `server ${JSON.stringify(key)}: ${name}.${m.key} must be a string, found ${kindName(m.value)}`);
+      throw errorAt(
+        doc,
+        m.value,
+        `server ${JSON.stringify(key)}: ${name}.${m.key} must be a string, found ${kindName(m.value)}`,
+      );
     }
-    Object.defineProperty(out, m.key, { value: expand(m.value.value, m.value, `${name}.${m.key}`), enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(out, m.key, {
+      value: expand(m.value.value, m.value, `${name}.${m.key}`),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return out;
 }
@@ -214,7 +268,11 @@ function readEntry(
   let kind: ClientServerTarget['kind'];
   if (type !== undefined) {
     if (type.value !== 'stdio' && type.value !== 'http' && type.value !== 'sse') {
-      throw errorAt(doc, type.node, `server ${q}: type ${JSON.stringify(type.value)} is not one toolsearch reads (stdio, http or sse)`);
+      throw errorAt(
+        doc,
+        type.node,
+        `server ${q}: type ${JSON.stringify(type.value)} is not one toolsearch reads (stdio, http or sse)`,
+      );
     }
     kind = type.value;
   } else if (command !== undefined) kind = 'stdio';
@@ -235,9 +293,11 @@ function readEntry(
     const argsNode = entry.members.get('args')?.value;
     const args: string[] = [];
     if (argsNode !== undefined) {
-      if (argsNode.kind !== 'array') throw errorAt(doc, argsNode, `server ${q}: "args" must be a list of strings, found ${kindName(argsNode)}`);
+      if (argsNode.kind !== 'array')
+        throw errorAt(doc, argsNode, `server ${q}: "args" must be a list of strings, found ${kindName(argsNode)}`);
       argsNode.items.forEach((a, i) => {
-        if (a.kind !== 'string') throw errorAt(doc, a, `server ${q}: args[${i}] must be a string, found ${kindName(a)}`);
+        if (a.kind !== 'string')
+          throw errorAt(doc, a, `server ${q}: args[${i}] must be a string, found ${kindName(a)}`);
         args.push(expand(a.value, a, `args[${i}]`));
       });
     }
@@ -245,7 +305,8 @@ function readEntry(
     const cwd = stringField(doc, entry, 'cwd', key);
     return { kind, program, args, env, ...(cwd !== undefined ? { cwd: expand(cwd.value, cwd.node, 'cwd') } : {}) };
   }
-  if (url === undefined) throw errorAt(doc, entry, `server ${q}: a${kind === 'http' ? 'n http' : ' sse'} server needs "url"`);
+  if (url === undefined)
+    throw errorAt(doc, entry, `server ${q}: a${kind === 'http' ? 'n http' : ' sse'} server needs "url"`);
   const headers = stringMap(doc, entry, 'headers', key, expand);
   return { kind, url: expand(url.value, url.node, 'url'), headers };
 }
@@ -265,7 +326,8 @@ export function readClientConfig(
   if (form === null) return null;
   const root = doc.root as ObjectNode;
   const holder = root.members.get(form)!.value;
-  if (holder.kind !== 'object') throw errorAt(doc, holder, `"${form}" must be an object of servers, found ${kindName(holder)}`);
+  if (holder.kind !== 'object')
+    throw errorAt(doc, holder, `"${form}" must be an object of servers, found ${kindName(holder)}`);
   const warnings: string[] = [];
   for (const m of root.members.values()) {
     if (m.key === form || (form === 'servers' && m.key === 'inputs')) continue;
@@ -276,7 +338,8 @@ export function readClientConfig(
   for (const m of holder.members.values()) {
     const key = m.key;
     const keyAt = m.keyOffset;
-    if (m.value.kind !== 'object') throw errorAt(doc, m.value, `server ${JSON.stringify(key)} must be an object, found ${kindName(m.value)}`);
+    if (m.value.kind !== 'object')
+      throw errorAt(doc, m.value, `server ${JSON.stringify(key)} must be an object, found ${kindName(m.value)}`);
     const disabled = m.value.members.get('disabled')?.value;
     if (disabled?.kind === 'bool' && disabled.value) {
       const { line, column } = doc.lines.position(keyAt);

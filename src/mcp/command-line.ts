@@ -82,11 +82,13 @@ export function commandLineFiles(line: string): string[] {
   } catch {
     return [];
   }
-  return words.flatMap((w) => [w, ...(w.startsWith('-') && w.includes('=') ? [w.slice(w.indexOf('=') + 1)] : [])]).filter((w) => {
-    try {
-      return w !== '' && statSync(w).isFile();
-    } catch {
-      return false;
-    }
-  });
+  return words
+    .flatMap((w) => [w, ...(w.startsWith('-') && w.includes('=') ? [w.slice(w.indexOf('=') + 1)] : [])])
+    .filter((w) => {
+      try {
+        return w !== '' && statSync(w).isFile();
+      } catch {
+        return false;
+      }
+    });
 }

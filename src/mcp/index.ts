@@ -13,6 +13,20 @@ export {
   type McpTool,
   type McpToolList,
 } from './list-tools.js';
-export { mcpCatalog, mcpCatalogDetailed, catalogToolsOf, type McpCatalogServer, type McpCatalogOptions, type McpCatalogResult } from './catalog.js';
-export { loadCatalogSpec, loadCatalogSpecs, isMcpSpec, mcpTargetOf, MCP_SPEC_PREFIX, type CatalogSpecOptions } from './catalog-spec.js';
+export {
+  mcpCatalog,
+  mcpCatalogDetailed,
+  catalogToolsOf,
+  type McpCatalogServer,
+  type McpCatalogOptions,
+  type McpCatalogResult,
+} from './catalog.js';
+export {
+  loadCatalogSpec,
+  loadCatalogSpecs,
+  isMcpSpec,
+  mcpTargetOf,
+  MCP_SPEC_PREFIX,
+  type CatalogSpecOptions,
+} from './catalog-spec.js';
 export { catalogYaml, catalogJson, writeFileAtomic } from './catalog-file.js';

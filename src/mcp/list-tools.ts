@@ -126,7 +126,9 @@ function stderrSummary(stderr: string): string {
 
 function clientVersion(): string {
   try {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version?: string;
+    };
     return pkg.version ?? '0.0.0';
   } catch {
     return '0.0.0';
@@ -221,12 +223,15 @@ function phaseError(err: unknown, phase: string): string | null {
   const issues = issuesOf(err);
   if (issues === null) return null;
   const summary = issueSummary(issues);
-  return phase === 'initialize' ? `not an MCP server: the initialize result ${summary}` : `${phase} returned an invalid result: it ${summary}`;
+  return phase === 'initialize'
+    ? `not an MCP server: the initialize result ${summary}`
+    : `${phase} returned an invalid result: it ${summary}`;
 }
 
 /** Whether a decoded body is a JSON-RPC message or batch. */
 function isJsonRpc(value: unknown): boolean {
-  const one = (v: unknown): boolean => v !== null && typeof v === 'object' && !Array.isArray(v) && (v as { jsonrpc?: unknown }).jsonrpc === '2.0';
+  const one = (v: unknown): boolean =>
+    v !== null && typeof v === 'object' && !Array.isArray(v) && (v as { jsonrpc?: unknown }).jsonrpc === '2.0';
   return Array.isArray(value) ? value.length > 0 && value.every(one) : one(value);
 }
 
@@ -284,7 +289,11 @@ function boundedBody(res: Response, onTooLarge: () => void): Response {
       controller.enqueue(chunk);
     },
   });
-  return new Response(res.body.pipeThrough(bound), { status: res.status, statusText: res.statusText, headers: res.headers });
+  return new Response(res.body.pipeThrough(bound), {
+    status: res.status,
+    statusText: res.statusText,
+    headers: res.headers,
+  });
 }
 
 function quoted(line: string): string {
@@ -297,17 +306,26 @@ function quoted(line: string): string {
  * "<first line of the body>"`), or a success that is not JSON-RPC (a web
  * page, a JSON document of something else).
  */
-async function httpTrouble(url: string, init: RequestInit | undefined, res: Response): Promise<{ text: string; notMcp: boolean } | null> {
+async function httpTrouble(
+  url: string,
+  init: RequestInit | undefined,
+  res: Response,
+): Promise<{ text: string; notMcp: boolean } | null> {
   if (res.status >= 400) {
     const reason = res.statusText.trim() || STATUS_CODES[res.status] || '';
-    return { text: `HTTP ${res.status}${reason ? ` ${reason}` : ''} from ${url}${quoted(firstLine(await bodyText(res)))}`, notMcp: false };
+    return {
+      text: `HTTP ${res.status}${reason ? ` ${reason}` : ''} from ${url}${quoted(firstLine(await bodyText(res)))}`,
+      notMcp: false,
+    };
   }
   if (res.status !== 200) return null;
   // Only an answer to a request has a body that matters (a notification is answered 202, or the body is dropped).
   let isRequest = false;
   try {
     const sent = JSON.parse(typeof init?.body === 'string' ? init.body : '') as unknown;
-    isRequest = (Array.isArray(sent) ? sent : [sent]).some((m) => m !== null && typeof m === 'object' && 'method' in m && 'id' in m);
+    isRequest = (Array.isArray(sent) ? sent : [sent]).some(
+      (m) => m !== null && typeof m === 'object' && 'method' in m && 'id' in m,
+    );
   } catch {
     // not ours to judge
   }
@@ -316,7 +334,10 @@ async function httpTrouble(url: string, init: RequestInit | undefined, res: Resp
   if (type === 'text/event-stream') return null;
   if (type !== 'application/json') {
     const line = firstLine(await bodyText(res));
-    return { text: `not an MCP server: HTTP 200 from ${url} is ${type === '' ? 'untyped' : type}, not JSON or an event stream${quoted(line)}`, notMcp: true };
+    return {
+      text: `not an MCP server: HTTP 200 from ${url} is ${type === '' ? 'untyped' : type}, not JSON or an event stream${quoted(line)}`,
+      notMcp: true,
+    };
   }
   const text = await bodyText(res);
   let value: unknown;
@@ -325,7 +346,12 @@ async function httpTrouble(url: string, init: RequestInit | undefined, res: Resp
   } catch {
     return { text: `not an MCP server: HTTP 200 from ${url} is not JSON${quoted(firstLine(text))}`, notMcp: true };
   }
-  return isJsonRpc(value) ? null : { text: `not an MCP server: HTTP 200 from ${url} is JSON but not JSON-RPC${quoted(firstLine(text))}`, notMcp: true };
+  return isJsonRpc(value)
+    ? null
+    : {
+        text: `not an MCP server: HTTP 200 from ${url} is JSON but not JSON-RPC${quoted(firstLine(text))}`,
+        notMcp: true,
+      };
 }
 
 /**
@@ -396,7 +422,8 @@ export async function listMcpTools(options: ListMcpToolsOptions): Promise<McpToo
   /** The phase whose HTTP answer went over the bound, if one did. */
   let tooLarge: string | null = null;
   let transport: import('@modelcontextprotocol/sdk/shared/transport.js').Transport;
-  let httpTransport: import('@modelcontextprotocol/sdk/client/streamableHttp.js').StreamableHTTPClientTransport | null = null;
+  let httpTransport: import('@modelcontextprotocol/sdk/client/streamableHttp.js').StreamableHTTPClientTransport | null =
+    null;
   if (isHttp) {
     let url: URL;
     if (target.trim() === '') throw new McpServerError('the URL is empty', source);
@@ -405,7 +432,8 @@ export async function listMcpTools(options: ListMcpToolsOptions): Promise<McpToo
     } catch {
       throw new McpServerError(`not a URL: ${target}`, source);
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new McpServerError(`an MCP URL must be http: or https:, got ${url.protocol}`, source);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new McpServerError(`an MCP URL must be http: or https:, got ${url.protocol}`, source);
     const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
     // Every answer to a POST is looked at on the way, so a failure can say
     // what the server answered, on one line, rather than the SDK's message
@@ -465,7 +493,8 @@ export async function listMcpTools(options: ListMcpToolsOptions): Promise<McpToo
     let pages = 0;
     do {
       pages++;
-      if (pages > MAX_PAGES) throw new McpServerError(`tools/list still returned a cursor after ${MAX_PAGES} pages`, source);
+      if (pages > MAX_PAGES)
+        throw new McpServerError(`tools/list still returned a cursor after ${MAX_PAGES} pages`, source);
       phase = pages === 1 ? 'tools/list' : `tools/list (page ${pages})`;
       const result = await client.request(
         { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
@@ -487,13 +516,21 @@ export async function listMcpTools(options: ListMcpToolsOptions): Promise<McpToo
         });
       }
       const next = result.nextCursor;
-      if (next !== undefined && seen.has(next)) throw new McpServerError(`tools/list returned the cursor ${JSON.stringify(next)} twice`, source);
+      if (next !== undefined && seen.has(next))
+        throw new McpServerError(`tools/list returned the cursor ${JSON.stringify(next)} twice`, source);
       if (next !== undefined) seen.add(next);
       cursor = next;
     } while (cursor !== undefined);
-    const server = { name: info?.name ?? '', version: info?.version ?? '', ...(info?.title !== undefined ? { title: info.title } : {}) };
+    const server = {
+      name: info?.name ?? '',
+      version: info?.version ?? '',
+      ...(info?.title !== undefined ? { title: info.title } : {}),
+    };
     const warnings: string[] = [];
-    if (stdio && stdio.ignoredLines > 0) warnings.push(`${source}: the server wrote ${stdio.ignoredLines} line(s) on stdout that were not JSON-RPC (ignored)`);
+    if (stdio && stdio.ignoredLines > 0)
+      warnings.push(
+        `${source}: the server wrote ${stdio.ignoredLines} line(s) on stdout that were not JSON-RPC (ignored)`,
+      );
     return { source, server, serverName: normalizeServerName(server.name), tools, pages, warnings };
   };
 
@@ -512,12 +549,20 @@ export async function listMcpTools(options: ListMcpToolsOptions): Promise<McpToo
     const stderr = stdio?.stderr ?? '';
     if (failure) throw new McpServerError(describeFailure(failure, phase), source, stderr);
     if (tooLarge !== null) {
-      throw new McpServerError(`the answer to ${tooLarge as string} is larger than ${MAX_LINE_BYTES / (1024 * 1024)} MiB, the most one MCP message may take`, source);
+      throw new McpServerError(
+        `the answer to ${tooLarge as string} is larger than ${MAX_LINE_BYTES / (1024 * 1024)} MiB, the most one MCP message may take`,
+        source,
+      );
     }
-    if (err instanceof Timeout) throw new McpServerError(`no answer to ${phase} within ${seconds(timeoutMs)}`, source, stderr);
+    if (err instanceof Timeout)
+      throw new McpServerError(`no answer to ${phase} within ${seconds(timeoutMs)}`, source, stderr);
     // What an HTTP server answered explains what the SDK made of it.
     const problem = httpProblem as { text: string; notMcp: boolean } | null;
-    if (problem) throw new McpServerError(problem.notMcp || phase === 'initialize' ? problem.text : `${phase} failed: ${problem.text}`, source);
+    if (problem)
+      throw new McpServerError(
+        problem.notMcp || phase === 'initialize' ? problem.text : `${phase} failed: ${problem.text}`,
+        source,
+      );
     const invalid = phaseError(err, phase);
     if (invalid !== null) throw new McpServerError(invalid, source, stderr);
     const text = errorText(err);
@@ -529,7 +574,10 @@ export async function listMcpTools(options: ListMcpToolsOptions): Promise<McpToo
     clearTimeout(timer);
     if (httpTransport?.sessionId !== undefined) {
       // Politely end the session; a server that does not answer does not hold us up.
-      await Promise.race([httpTransport.terminateSession().catch(() => undefined), new Promise((r) => setTimeout(r, 1000).unref())]);
+      await Promise.race([
+        httpTransport.terminateSession().catch(() => undefined),
+        new Promise((r) => setTimeout(r, 1000).unref()),
+      ]);
     }
     await client.close().catch(() => undefined);
     await transport.close().catch(() => undefined);

@@ -26,7 +26,17 @@ const identity = (s: string): string => s;
 /** Styles that color when `enabled`, and do nothing otherwise. */
 export function createStyle(enabled: boolean): Style {
   if (!enabled) {
-    return { enabled, bold: identity, dim: identity, red: identity, green: identity, yellow: identity, blue: identity, magenta: identity, cyan: identity };
+    return {
+      enabled,
+      bold: identity,
+      dim: identity,
+      red: identity,
+      green: identity,
+      yellow: identity,
+      blue: identity,
+      magenta: identity,
+      cyan: identity,
+    };
   }
   return {
     enabled,

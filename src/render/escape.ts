@@ -54,7 +54,10 @@ export function hasUnsafe(s: string): boolean {
 
 /** Multi-line text (an error message, a stack): each line escaped, line breaks kept. */
 export function escapeLines(s: string): string {
-  return s.split(/\r\n|\n/).map(escapeText).join('\n');
+  return s
+    .split(/\r\n|\n/)
+    .map(escapeText)
+    .join('\n');
 }
 
 /** Longest line of a message or of human output before its middle is cut (see {@link clipLines}). */

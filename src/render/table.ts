@@ -44,7 +44,8 @@ function cellStyle(c: Cell | undefined): ((s: string) => string) | undefined {
 export function fitWidths(columns: readonly Column[], natural: readonly number[], opts: TableOptions): number[] {
   const widths = [...natural];
   const gap = opts.gap ?? 2;
-  const total = (): number => (opts.indent ?? 0) + widths.reduce((a, b) => a + b, 0) + gap * Math.max(0, widths.length - 1);
+  const total = (): number =>
+    (opts.indent ?? 0) + widths.reduce((a, b) => a + b, 0) + gap * Math.max(0, widths.length - 1);
   let over = total() - opts.width;
   const order = columns
     .map((c, i) => ({ i, p: c.shrink ?? 0 }))
@@ -63,7 +64,11 @@ export function fitWidths(columns: readonly Column[], natural: readonly number[]
 }
 
 /** Lays out rows as lines (no trailing spaces, no newline at the end of each line). */
-export function renderTable(columns: readonly Column[], rows: ReadonlyArray<readonly Cell[]>, opts: TableOptions): string[] {
+export function renderTable(
+  columns: readonly Column[],
+  rows: ReadonlyArray<readonly Cell[]>,
+  opts: TableOptions,
+): string[] {
   const hasHeader = columns.some((c) => c.header !== undefined);
   const all: ReadonlyArray<readonly Cell[]> = hasHeader ? [columns.map((c) => c.header ?? ''), ...rows] : rows;
   const natural = columns.map((_, i) => all.reduce((m, r) => Math.max(m, displayWidth(cellText(r[i]))), 0));

@@ -29,7 +29,10 @@ export function renderAggregate(a: Aggregate, opts: AggregateRenderOptions): str
   const more = (shown: number, total: number): void => {
     if (total > shown) out.push(s.dim(`  … ${n(total - shown)} more (--json lists them all)`));
   };
-  const modes = [a.modes.default > 0 ? `${n(a.modes.default)} default` : '', a.modes.native > 0 ? `${n(a.modes.native)} native` : '']
+  const modes = [
+    a.modes.default > 0 ? `${n(a.modes.default)} default` : '',
+    a.modes.native > 0 ? `${n(a.modes.native)} native` : '',
+  ]
     .filter(Boolean)
     .join(', ');
   const rows: Array<[string, string]> = [
@@ -41,19 +44,28 @@ export function renderAggregate(a: Aggregate, opts: AggregateRenderOptions): str
     ['zero-result searches', n(a.searches.zero_result)],
     ['tool_search errors', n(a.searches.errors)],
     ['recorded results differing now', n(a.searches.differs)],
-    ['sessions with violations', `${n(a.sessions.with_errors)} with errors, ${n(a.sessions.with_warnings)} with warnings`],
+    [
+      'sessions with violations',
+      `${n(a.sessions.with_errors)} with errors, ${n(a.sessions.with_warnings)} with warnings`,
+    ],
   ];
   const kinds = Object.entries(a.violations);
   if (kinds.length > 0) rows.push(['findings', kinds.map(([k, c]) => `${k} ${n(c)}`).join(', ')]);
   if (a.loader_warnings > 0) rows.push(['reader warnings', n(a.loader_warnings)]);
   if (a.tokens.sessions > 0) {
     const t = a.tokens;
-    rows.push(['tokens (estimated)', `${n(t.total)} sent, ${n(t.all_up_front)} with every tool up front: ${n(t.saved)} saved (${v.savedPercent}%)`]);
+    rows.push([
+      'tokens (estimated)',
+      `${n(t.total)} sent, ${n(t.all_up_front)} with every tool up front: ${n(t.saved)} saved (${v.savedPercent}%)`,
+    ]);
     rows.push(['tokenizer', `${t.encodings.join(', ')}, ${t.tool_formats.join(', ')} tool format`]);
   }
   if (a.cache.sessions > 0) {
     const c = a.cache;
-    rows.push(['prompt cache (tools block)', `${n(c.breaks)} breaks, ${n(c.hits)} hits of ${n(c.compared)} calls compared; ${n(c.sessions_with_breaks)} sessions with a break`]);
+    rows.push([
+      'prompt cache (tools block)',
+      `${n(c.breaks)} breaks, ${n(c.hits)} hits of ${n(c.compared)} calls compared; ${n(c.sessions_with_breaks)} sessions with a break`,
+    ]);
     if (c.by_mode.sessions > 0) {
       rows.push(['  default vs native mode', `breaks ${n(c.by_mode.default.breaks)} vs ${n(c.by_mode.native.breaks)}`]);
     }
@@ -63,13 +75,27 @@ export function renderAggregate(a: Aggregate, opts: AggregateRenderOptions): str
   heading('zero-result queries', a.zero_result_queries.length);
   const zq = a.zero_result_queries.slice(0, top);
   if (zq.length === 0) out.push(s.dim('  none'));
-  else out.push(...renderTable([{ align: 'right' }, { shrink: 1 }], zq.map((q) => [n(q.count), escapeText(q.query === '' ? '(empty)' : q.query)]), { width, indent: 2 }));
+  else
+    out.push(
+      ...renderTable(
+        [{ align: 'right' }, { shrink: 1 }],
+        zq.map((q) => [n(q.count), escapeText(q.query === '' ? '(empty)' : q.query)]),
+        { width, indent: 2 },
+      ),
+    );
   more(zq.length, a.zero_result_queries.length);
 
   heading('called before loaded (not-loaded), by tool', v.notLoadedByTool.length);
   const nl = v.notLoadedByTool.slice(0, top);
   if (nl.length === 0) out.push(s.dim('  none'));
-  else out.push(...renderTable([{ align: 'right' }, { shrink: 1 }], nl.map((t) => [n(t.count), escapeText(t.tool)]), { width, indent: 2 }));
+  else
+    out.push(
+      ...renderTable(
+        [{ align: 'right' }, { shrink: 1 }],
+        nl.map((t) => [n(t.count), escapeText(t.tool)]),
+        { width, indent: 2 },
+      ),
+    );
   more(nl.length, v.notLoadedByTool.length);
 
   heading('loaded but never called', v.loadedNeverCalled.length);
@@ -78,7 +104,10 @@ export function renderAggregate(a: Aggregate, opts: AggregateRenderOptions): str
   else {
     out.push(
       ...renderTable(
-        [{ align: 'right', header: 'sessions loaded' }, { shrink: 1, header: 'tool' }],
+        [
+          { align: 'right', header: 'sessions loaded' },
+          { shrink: 1, header: 'tool' },
+        ],
         lnc.map((t) => [n(t.loaded_sessions), escapeText(t.name)]),
         { width, indent: 2, headerStyle: s.dim },
       ),

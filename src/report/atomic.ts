@@ -8,7 +8,19 @@
  * >(gzip > r.gz)`, a named pipe) is written in place, as a shell's `>` would;
  * a socket or a block device is refused.
  */
-import { chmodSync, closeSync, constants, openSync, realpathSync, renameSync, type Stats, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  constants,
+  openSync,
+  realpathSync,
+  renameSync,
+  type Stats,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { InputError } from '../errors.js';
 
@@ -17,13 +29,21 @@ let counter = 0;
 function writeError(file: string, err: unknown): InputError {
   const code = (err as { code?: unknown } | null)?.code;
   const why =
-    code === 'ENOENT' ? 'its directory does not exist'
-    : code === 'EACCES' || code === 'EPERM' ? 'permission denied'
-    : code === 'EISDIR' ? 'it is a directory'
-    : code === 'ENOSPC' ? 'no space left on the device'
-    : code === 'ENXIO' ? 'nothing is reading it'
-    : code === 'EPIPE' ? 'its reader has gone'
-    : typeof code === 'string' ? code : String(err);
+    code === 'ENOENT'
+      ? 'its directory does not exist'
+      : code === 'EACCES' || code === 'EPERM'
+        ? 'permission denied'
+        : code === 'EISDIR'
+          ? 'it is a directory'
+          : code === 'ENOSPC'
+            ? 'no space left on the device'
+            : code === 'ENXIO'
+              ? 'nothing is reading it'
+              : code === 'EPIPE'
+                ? 'its reader has gone'
+                : typeof code === 'string'
+                  ? code
+                  : String(err);
   return new InputError(`cannot write file: ${why}`, { file, line: 0, column: 0 });
 }
 
@@ -56,7 +76,12 @@ export function writeFileAtomic(file: string, text: string): void {
   if (st !== null && !st.isFile()) {
     if (st.isDirectory()) throw writeError(file, Object.assign(new Error('EISDIR'), { code: 'EISDIR' }));
     if (st.isSocket()) throw new InputError('cannot write file: it is a socket', { file, line: 0, column: 0 });
-    if (st.isBlockDevice()) throw new InputError('cannot write file: it is a block device (a disk): write the output to a file', { file, line: 0, column: 0 });
+    if (st.isBlockDevice())
+      throw new InputError('cannot write file: it is a block device (a disk): write the output to a file', {
+        file,
+        line: 0,
+        column: 0,
+      });
     try {
       writeInPlace(file, text);
     } catch (err) {

@@ -49,8 +49,16 @@ export function renderEval(report: EvalReport, opts: EvalTextOptions): string[] 
   ]);
   out.push(...renderTable(columns, rows, { width: opts.width, headerStyle: style.dim }));
   out.push('');
-  out.push(style.dim(`R@k: share of the relevant tools in the first k results; MRR: mean 1/rank of the first relevant tool (within ${report.depth});`));
-  out.push(style.dim(`nDCG@5: binary relevance; no result: share of queries with no result; misses: no relevant tool in the first ${report.miss_cutoff}.`));
+  out.push(
+    style.dim(
+      `R@k: share of the relevant tools in the first k results; MRR: mean 1/rank of the first relevant tool (within ${report.depth});`,
+    ),
+  );
+  out.push(
+    style.dim(
+      `nDCG@5: binary relevance; no result: share of queries with no result; misses: no relevant tool in the first ${report.miss_cutoff}.`,
+    ),
+  );
   for (const s of report.scorers) out.push(style.dim(`${s.name}: ${s.summary}`));
   for (const s of report.scorers) {
     if (s.invalid.length === 0) continue;
@@ -58,8 +66,10 @@ export function renderEval(report: EvalReport, opts: EvalTextOptions): string[] 
     out.push('');
     const n = s.invalid.length;
     out.push(style.bold(`${s.name}: ${n} invalid pattern${n === 1 ? '' : 's'} (no result):`));
-    for (const q of s.invalid.slice(0, Math.max(opts.misses, 3))) out.push(`  ${style.dim(`line ${q.line}`)}  "${inlineText(q.query)}": ${inlineText(q.reason)}`);
-    if (n > Math.max(opts.misses, 3)) out.push(style.dim(`  … and ${n - Math.max(opts.misses, 3)} more (--json lists them all)`));
+    for (const q of s.invalid.slice(0, Math.max(opts.misses, 3)))
+      out.push(`  ${style.dim(`line ${q.line}`)}  "${inlineText(q.query)}": ${inlineText(q.reason)}`);
+    if (n > Math.max(opts.misses, 3))
+      out.push(style.dim(`  … and ${n - Math.max(opts.misses, 3)} more (--json lists them all)`));
   }
   if (opts.misses <= 0) return out;
   for (const s of report.scorers) {
@@ -70,7 +80,9 @@ export function renderEval(report: EvalReport, opts: EvalTextOptions): string[] 
     out.push(style.bold(`${s.name} misses ${s.misses.length} quer${s.misses.length === 1 ? 'y' : 'ies'}${more}:`));
     for (const m of shown) {
       const rank = m.first_relevant_rank !== null ? ` (found at rank ${m.first_relevant_rank})` : '';
-      out.push(`  ${style.dim(`line ${m.line}`)}  "${inlineText(m.query)}" → ${m.relevant.map(escapeText).join(', ')}${rank}`);
+      out.push(
+        `  ${style.dim(`line ${m.line}`)}  "${inlineText(m.query)}" → ${m.relevant.map(escapeText).join(', ')}${rank}`,
+      );
       out.push(style.dim(`      got: ${m.got.length > 0 ? m.got.map(escapeText).join(', ') : 'nothing'}`));
     }
   }

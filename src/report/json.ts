@@ -12,6 +12,10 @@ function esc(c: string): string {
 }
 
 /** `JSON.stringify` with terminal-unsafe characters escaped (strings decode unchanged). */
-export function safeJson(value: unknown, replacer?: (this: unknown, key: string, value: unknown) => unknown, indent?: number): string {
+export function safeJson(
+  value: unknown,
+  replacer?: (this: unknown, key: string, value: unknown) => unknown,
+  indent?: number,
+): string {
   return (JSON.stringify(value, replacer as never, indent) ?? 'null').replace(RAW_UNSAFE, esc);
 }

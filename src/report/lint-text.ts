@@ -57,30 +57,53 @@ function some(items: readonly string[], max = 3): string {
  */
 function reachText(t: ToolLint): string {
   const r = t.reach;
-  const ranked = (ws: ReadonlyArray<{ word: string; rank: number | null }>): string[] => ws.map((w) => `${escapeText(w.word)} (${w.rank})`);
+  const ranked = (ws: ReadonlyArray<{ word: string; rank: number | null }>): string[] =>
+    ws.map((w) => `${escapeText(w.word)} (${w.rank})`);
   // Best rank first; equal ranks keep the order tried (name words first).
   const byRank = r.words.filter((w) => w.rank !== null).sort((a, b) => a.rank! - b.rank!);
   const top = byRank.filter((w) => w.rank! <= 5);
   const beyond = byRank.filter((w) => w.rank! > 5);
   const never = r.words.filter((w) => w.rank === null).map((w) => escapeText(w.word));
   let text = `${r.words_reaching} of ${r.words_tried} single words reach it in the top 5${top.length > 0 ? `: ${some(ranked(top))}` : ''}`;
-  if (beyond.length > 0) text += `; ${r.words_matching} ${r.words_matching === 1 ? 'reaches' : 'reach'} it at all, ${some(ranked(beyond))} only beyond the top 5`;
-  if (never.length > 0) text += `; ${never.length === 1 ? '1 never returns' : `${never.length} never return`} it: ${some(never)}`;
+  if (beyond.length > 0)
+    text += `; ${r.words_matching} ${r.words_matching === 1 ? 'reaches' : 'reach'} it at all, ${some(ranked(beyond))} only beyond the top 5`;
+  if (never.length > 0)
+    text += `; ${never.length === 1 ? '1 never returns' : `${never.length} never return`} it: ${some(never)}`;
   return text;
 }
 
 function toolLines(t: ToolLint, style: Style, width: number): string[] {
   const mark = t.errors > 0 ? style.red('✗') : t.warnings > 0 ? style.yellow('!') : style.green('✓');
-  const counts = [t.errors > 0 ? plural(t.errors, 'error') : '', t.warnings > 0 ? plural(t.warnings, 'warning') : ''].filter((s) => s !== '').join(', ');
-  const at = truncate(escapeText(t.source.line > 0 ? `${t.source.file}:${t.source.line}:${t.source.column}` : t.source.file), width - 4);
+  const counts = [t.errors > 0 ? plural(t.errors, 'error') : '', t.warnings > 0 ? plural(t.warnings, 'warning') : '']
+    .filter((s) => s !== '')
+    .join(', ');
+  const at = truncate(
+    escapeText(t.source.line > 0 ? `${t.source.file}:${t.source.line}:${t.source.column}` : t.source.file),
+    width - 4,
+  );
   const pieces = [{ text: at, styled: style.dim(at) }, ...(counts ? [{ text: counts, styled: counts }] : [])];
   const out = headLines(`${mark} ${style.bold(truncate(escapeText(t.name), width - 2))}`, pieces, width);
   for (const f of t.findings) {
-    const sev = f.severity === 'error' ? { text: 'error  ', styled: `${style.red('error')}  ` } : { text: 'warning', styled: style.yellow('warning') };
+    const sev =
+      f.severity === 'error'
+        ? { text: 'error  ', styled: `${style.red('error')}  ` }
+        : { text: 'warning', styled: style.yellow('warning') };
     // Continuation lines start under the rule.
-    out.push(...wrapTokens([sev, ...wordTokens(`${f.rule}: ${inlineText(f.message)}`, Math.max(8, width - 12))], width, 12, '    ').map((l) => l.trimEnd()));
+    out.push(
+      ...wrapTokens(
+        [sev, ...wordTokens(`${f.rule}: ${inlineText(f.message)}`, Math.max(8, width - 12))],
+        width,
+        12,
+        '    ',
+      ).map((l) => l.trimEnd()),
+    );
   }
-  const own = t.own_name.rank !== null ? `rank ${t.own_name.rank}` : t.own_name.full_rank !== null ? `rank ${t.own_name.full_rank} (not returned)` : 'no match';
+  const own =
+    t.own_name.rank !== null
+      ? `rank ${t.own_name.rank}`
+      : t.own_name.full_rank !== null
+        ? `rank ${t.own_name.full_rank} (not returned)`
+        : 'no match';
   out.push(...wrapText(`    own name "${inlineText(t.own_name.query)}": ${own}; ${reachText(t)}`, width, 6, style.dim));
   return out;
 }
@@ -94,7 +117,10 @@ export function renderLint(report: LintReport, opts: LintTextOptions): string[] 
   const room = Math.max(8, width - 2);
   out.push(
     ...wrapTokens(
-      [...wordTokens(`Findability of ${plural(report.catalog.dynamic, 'dynamic tool')}`, room, style.bold), ...wordTokens(`(${escapeText(report.catalog.source)}${statics})`, room)],
+      [
+        ...wordTokens(`Findability of ${plural(report.catalog.dynamic, 'dynamic tool')}`, room, style.bold),
+        ...wordTokens(`(${escapeText(report.catalog.source)}${statics})`, room),
+      ],
       width,
       2,
     ),
@@ -103,13 +129,25 @@ export function renderLint(report: LintReport, opts: LintTextOptions): string[] 
   const shown = report.tools.filter((t) => opts.all || t.findings.length > 0);
   for (const t of shown) out.push(...toolLines(t, style, width));
   if (shown.length > 0) out.push('');
-  out.push(...wrapText(`Own-name query (its name parts, max_results 5) returns the tool first: ${s.own_name_first} of ${s.tools}`, width, 2));
+  out.push(
+    ...wrapText(
+      `Own-name query (its name parts, max_results 5) returns the tool first: ${s.own_name_first} of ${s.tools}`,
+      width,
+      2,
+    ),
+  );
   const rules = Object.entries(s.by_rule).filter(([, n]) => n > 0);
   if (rules.length > 0) {
     // A rule and its count stay on one line.
     const counts = rules.map(([r, n], i) => tok(`${r} ${n}${i < rules.length - 1 ? ',' : ''}`));
     out.push(...wrapTokens([...wordTokens('Findings by rule:', room), ...counts], width, 2));
   }
-  out.push(...wrapText(`${plural(s.tools, 'tool')}: ${plural(s.errors, 'error')}, ${plural(s.warnings, 'warning')}; ${s.clean} clean`, width, 2));
+  out.push(
+    ...wrapText(
+      `${plural(s.tools, 'tool')}: ${plural(s.errors, 'error')}, ${plural(s.warnings, 'warning')}; ${s.clean} clean`,
+      width,
+      2,
+    ),
+  );
   return out;
 }

@@ -59,11 +59,16 @@ export function checkOutputs(outputs: readonly RunOutput[], inputs: readonly Run
       const ist = identity(input.path);
       if (ist !== null && same(st, ist)) {
         const as = input.path === o.path ? '' : ` (the same file as ${escapeText(input.path)})`;
-        throw new UsageError(`${o.option} ${escapeText(o.path)} would overwrite the ${input.kind}${as}, an input of this run: write it to another file`);
+        throw new UsageError(
+          `${o.option} ${escapeText(o.path)} would overwrite the ${input.kind}${as}, an input of this run: write it to another file`,
+        );
       }
     }
     const other = files.slice(0, i).find((f) => f.st !== null && same(f.st, st));
-    if (other) throw new UsageError(`${o.option} ${escapeText(o.path)} and ${other.o.option} ${escapeText(other.o.path)} are the same file: give each output a file of its own`);
+    if (other)
+      throw new UsageError(
+        `${o.option} ${escapeText(o.path)} and ${other.o.option} ${escapeText(other.o.path)} are the same file: give each output a file of its own`,
+      );
   }
 }
 
@@ -74,7 +79,12 @@ export function checkOutputs(outputs: readonly RunOutput[], inputs: readonly Run
  * `writeFileAtomic`). A failure to write is an `InputError` naming the file
  * (exit 2).
  */
-export function writeOutput(output: RunOutput, text: string, inputs: readonly RunInput[], stdout: (text: string) => void): void {
+export function writeOutput(
+  output: RunOutput,
+  text: string,
+  inputs: readonly RunInput[],
+  stdout: (text: string) => void,
+): void {
   if (isStdout(output.path)) {
     stdout(text);
     return;

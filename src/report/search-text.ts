@@ -42,31 +42,66 @@ const EXPLAIN_COLUMNS: readonly Column[] = [{}, {}, { shrink: 1 }, { align: 'rig
 
 function explainCells(k: KeywordScore, s: Style): Cell[] {
   const rule = k.rule === 'none' ? { text: 'no match', style: s.dim } : k.rule;
-  const part = k.part !== null ? escapeText(k.part) : k.rule === 'name-substring' ? '(full name)' : k.rule === 'description' ? '(description)' : '';
-  const points = k.points > 0 ? { text: `+${k.points}`, style: s.green } : { text: '0', style: k.required ? s.red : s.dim };
+  const part =
+    k.part !== null
+      ? escapeText(k.part)
+      : k.rule === 'name-substring'
+        ? '(full name)'
+        : k.rule === 'description'
+          ? '(description)'
+          : '';
+  const points =
+    k.points > 0 ? { text: `+${k.points}`, style: s.green } : { text: '0', style: k.required ? s.red : s.dim };
   return [`${k.required ? '+' : ''}${escapeText(k.keyword)}`, rule, part, points];
 }
 
 /** The lines of a search result (keyword or select mode). */
-export function renderSearch(r: SearchJson, ctx: SearchContext, opts: RenderOptions & { readonly explain: boolean }): string[] {
+export function renderSearch(
+  r: SearchJson,
+  ctx: SearchContext,
+  opts: RenderOptions & { readonly explain: boolean },
+): string[] {
   const s = opts.style;
   const out: string[] = [];
   const searched = r.static_included ? ctx.dynamic + ctx.static : ctx.dynamic;
   const head: Token[] = [];
   if (r.mode === 'keyword') {
-    head.push(tok('keyword search', s.bold), ...quoted(r.query, opts.width), tok('·'), tok(`limit ${r.max_results ?? 5}`), tok('·'));
+    head.push(
+      tok('keyword search', s.bold),
+      ...quoted(r.query, opts.width),
+      tok('·'),
+      tok(`limit ${r.max_results ?? 5}`),
+      tok('·'),
+    );
     head.push(tok(`${r.total_matches} of ${plural(searched, 'tool')} match`));
   } else {
     const requested = r.matches.length + r.unknown.length;
-    head.push(tok('direct selection', s.bold), ...quoted(r.query, opts.width), tok('·'), tok(`${r.matches.length} of ${plural(requested, 'name')} found`));
+    head.push(
+      tok('direct selection', s.bold),
+      ...quoted(r.query, opts.width),
+      tok('·'),
+      tok(`${r.matches.length} of ${plural(requested, 'name')} found`),
+    );
   }
   out.push(...wrapTokens(head, opts.width, 2));
   if (r.static_included) {
     const note = `beyond the reference: static tools included (${ctx.static} static + ${ctx.dynamic} dynamic searched)`;
-    out.push(...wrapTokens(note.split(' ').map((w) => tok(w, s.yellow)), opts.width, 2));
+    out.push(
+      ...wrapTokens(
+        note.split(' ').map((w) => tok(w, s.yellow)),
+        opts.width,
+        2,
+      ),
+    );
   }
   if (r.results.length === 0) {
-    out.push(s.dim(r.mode === 'keyword' ? 'no tool matched: a keyword must appear in a name or a description (--why <tool> explains a tool)' : 'no tool selected'));
+    out.push(
+      s.dim(
+        r.mode === 'keyword'
+          ? 'no tool matched: a keyword must appear in a name or a description (--why <tool> explains a tool)'
+          : 'no tool selected',
+      ),
+    );
     return out;
   }
 
@@ -123,7 +158,9 @@ export function standingText(w: WhyReport, limit: number | null): string {
     case 'static':
       return 'a static tool: always visible to the model, never searched (--all searches it)';
     case 'unknown':
-      return w.suggestions.length > 0 ? `not in the catalog (did you mean ${w.suggestions.map(escapeText).join(', ')}?)` : 'not in the catalog';
+      return w.suggestions.length > 0
+        ? `not in the catalog (did you mean ${w.suggestions.map(escapeText).join(', ')}?)`
+        : 'not in the catalog';
     case 'selected':
       return 'selected';
     case 'not-requested':
@@ -152,7 +189,14 @@ export function renderWhy(list: readonly WhyReport[], limit: number | null, opts
     out.push('');
     out.push(`${s.bold('why')} ${s.cyan(escapeText(w.name))}: ${standingText(w, limit)}`);
     if (w.parts.length > 0) out.push(`  name parts: ${w.parts.map(escapeText).join(', ')}`);
-    if (w.keywords.length > 0) out.push(...renderTable(EXPLAIN_COLUMNS, w.keywords.map((k) => explainCells(k, s)), { width: opts.width, indent: 4 }));
+    if (w.keywords.length > 0)
+      out.push(
+        ...renderTable(
+          EXPLAIN_COLUMNS,
+          w.keywords.map((k) => explainCells(k, s)),
+          { width: opts.width, indent: 4 },
+        ),
+      );
     const note = hyphenNote(w);
     if (note !== null) out.push(s.dim(`  ${note}`));
   }
@@ -174,7 +218,9 @@ function flagOf(f: ExpectationFailure): string {
 
 /** The headline of an expectation failure. */
 export function expectationHeadline(failures: readonly ExpectationFailure[]): string {
-  return failures.length === 1 ? `expectation not met: ${escapeText(flagOf(failures[0]!))}` : `${failures.length} expectations not met`;
+  return failures.length === 1
+    ? `expectation not met: ${escapeText(flagOf(failures[0]!))}`
+    : `${failures.length} expectations not met`;
 }
 
 /**
@@ -195,7 +241,11 @@ export function renderExpectationDiff(
     got.length === 0
       ? ['  got: (no matches)']
       : renderTable(
-          [{ header: '#', align: 'right' }, { header: 'got', shrink: 1, min: 16 }, { header: r.mode === 'keyword' ? 'score' : '', align: 'right' }],
+          [
+            { header: '#', align: 'right' },
+            { header: 'got', shrink: 1, min: 16 },
+            { header: r.mode === 'keyword' ? 'score' : '', align: 'right' },
+          ],
           got.map((x, i) => [String(i + 1), escapeText(x.name), score(i)]),
           { width: opts.width, indent: 2, headerStyle: s.dim },
         );
@@ -210,7 +260,9 @@ export function renderExpectationDiff(
       }
       case 'expect-first': {
         out.push(`  expected first: ${escapeText(f.expected)}`);
-        out.push(`  got first:      ${got[0] ? `${escapeText(got[0].name)}${got[0].score !== null ? ` (score ${got[0].score})` : ''}` : '(no matches)'}`);
+        out.push(
+          `  got first:      ${got[0] ? `${escapeText(got[0].name)}${got[0].score !== null ? ` (score ${got[0].score})` : ''}` : '(no matches)'}`,
+        );
         out.push(`  ${whereLine(f.expected)}`);
         break;
       }
@@ -231,7 +283,13 @@ export function renderExpectationDiff(
         }
         out.push(
           ...renderTable(
-            [{}, { header: '#', align: 'right' }, { header: 'expected', shrink: 1, min: 16 }, { header: 'got', shrink: 2, min: 16 }, { header: r.mode === 'keyword' ? 'score' : '', align: 'right' }],
+            [
+              {},
+              { header: '#', align: 'right' },
+              { header: 'expected', shrink: 1, min: 16 },
+              { header: 'got', shrink: 2, min: 16 },
+              { header: r.mode === 'keyword' ? 'score' : '', align: 'right' },
+            ],
             rows,
             { width: opts.width, indent: 2, gap: 2, headerStyle: s.dim },
           ),

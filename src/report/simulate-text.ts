@@ -3,7 +3,15 @@
  * summary. Renders a {@link SimulationReport} and nothing else.
  */
 import { formatCallTokens, tokenSummaryLines } from '../tokens/format.js';
-import type { SearchOutcome, SearchReport, SimulationReport, ToolCallReport, TurnReport, Violation, VisibilityChange } from '../simulate/report.js';
+import type {
+  SearchOutcome,
+  SearchReport,
+  SimulationReport,
+  ToolCallReport,
+  TurnReport,
+  Violation,
+  VisibilityChange,
+} from '../simulate/report.js';
 import type { Style } from '../render/color.js';
 import { escapeText, inlineText } from '../render/escape.js';
 import { displayWidth, truncate } from '../render/width.js';
@@ -27,7 +35,12 @@ function plural(n: number, one: string, many = `${one}s`): string {
  * names), or the error. A recorded error is the raw text that did not decode
  * as `{"matches": [...]}`; in default mode forward selection skips it.
  */
-function outcomeTokens(o: SearchOutcome, s: Style, width: number, recorded: 'default' | 'native' | false = false): Token[] {
+function outcomeTokens(
+  o: SearchOutcome,
+  s: Style,
+  width: number,
+  recorded: 'default' | 'native' | false = false,
+): Token[] {
   if ('error' in o) {
     const label = recorded ? tok('recorded result not decodable:', s.red) : tok('error:', s.red);
     const words = truncate(inlineText(o.error), 2 * width).split(' ');
@@ -72,8 +85,14 @@ function searchLines(sr: SearchReport, o: SimulateRenderOptions): string[] {
   const recordedAs = sr.client_proxied ? 'native' : 'default';
   if (!o.replay) {
     const head = tok(`↳ ${proxied}${sr.mode ?? 'invalid'}:`);
-    if (sr.recorded !== null) return wrapTokens([head, ...outcomeTokens(sr.recorded, s, w, recordedAs)], w, 8, '      ');
-    return wrapTokens([head, tok('(no recorded result; today:', s.dim), ...outcomeTokens(sr.replayed, s, w), tok(')', s.dim)], w, 8, '      ');
+    if (sr.recorded !== null)
+      return wrapTokens([head, ...outcomeTokens(sr.recorded, s, w, recordedAs)], w, 8, '      ');
+    return wrapTokens(
+      [head, tok('(no recorded result; today:', s.dim), ...outcomeTokens(sr.replayed, s, w), tok(')', s.dim)],
+      w,
+      8,
+      '      ',
+    );
   }
   const recorded =
     sr.recorded === null
@@ -92,14 +111,25 @@ function searchLines(sr: SearchReport, o: SimulateRenderOptions): string[] {
 
 function violationLines(v: Violation, s: Style, width: number): string[] {
   const mark = v.severity === 'error' ? tok('✗', s.red) : tok('!', s.yellow);
-  const words = inlineText(v.message).split(' ').map((w) => tok(w));
+  const words = inlineText(v.message)
+    .split(' ')
+    .map((w) => tok(w));
   return wrapTokens([mark, tok(`${v.kind}:`, v.severity === 'error' ? s.red : s.yellow), ...words], width, 6, '  ');
 }
 
-function turnLines(t: TurnReport, r: SimulationReport, violations: readonly Violation[], o: SimulateRenderOptions): string[] {
+function turnLines(
+  t: TurnReport,
+  r: SimulationReport,
+  violations: readonly Violation[],
+  o: SimulateRenderOptions,
+): string[] {
   const s = o.style;
   const out: string[] = [];
-  const head: Token[] = [tok(`call ${t.call}`, s.bold), tok(`· ${plural(t.message_count, 'message')}`), tok(`· visible ${t.visible.length}`)];
+  const head: Token[] = [
+    tok(`call ${t.call}`, s.bold),
+    tok(`· ${plural(t.message_count, 'message')}`),
+    tok(`· visible ${t.visible.length}`),
+  ];
   if (r.mode === 'native') head.push(tok(`· deferred ${t.deferred.length}`));
   if (t.reminder_inserted && t.reminder_index !== null) head.push(tok(`· reminder inserted at ${t.reminder_index}`));
   if (t.tokens) head.push(tok(`· ${formatCallTokens(t.tokens)}`, t.tokens.cache.state === 'break' ? s.yellow : s.dim));
@@ -110,8 +140,13 @@ function turnLines(t: TurnReport, r: SimulationReport, violations: readonly Viol
 
   for (const ss of t.server_searches) {
     const query = ss.query === '' ? [] : [tok(`"${truncate(inlineText(ss.query), 60)}"`)];
-    const loaded: Token[] = ss.loaded.length === 0 ? [tok('nothing', s.dim)] : ss.loaded.map((n, i) => tok(escapeText(n) + (i < ss.loaded.length - 1 ? ',' : '')));
-    out.push(...wrapTokens([tok('⌕', s.cyan), tok('server search'), ...query, tok('loaded'), ...loaded], o.width, 6, '  '));
+    const loaded: Token[] =
+      ss.loaded.length === 0
+        ? [tok('nothing', s.dim)]
+        : ss.loaded.map((n, i) => tok(escapeText(n) + (i < ss.loaded.length - 1 ? ',' : '')));
+    out.push(
+      ...wrapTokens([tok('⌕', s.cyan), tok('server search'), ...query, tok('loaded'), ...loaded], o.width, 6, '  '),
+    );
   }
   const searches = new Map(t.searches.map((x) => [x.call_id, x]));
   for (const c of t.tool_calls) {
@@ -123,7 +158,8 @@ function turnLines(t: TurnReport, r: SimulationReport, violations: readonly Viol
     const sr = searches.get(c.id);
     if (sr) out.push(...searchLines(sr, o));
   }
-  for (const v of violations) if (v.kind !== 'not-loaded' && v.kind !== 'unknown') out.push(...violationLines(v, s, o.width));
+  for (const v of violations)
+    if (v.kind !== 'not-loaded' && v.kind !== 'unknown') out.push(...violationLines(v, s, o.width));
   if (t.assistant_text !== '' && t.tool_calls.length === 0) {
     out.push(`  ${s.dim(truncate(`“${inlineText(t.assistant_text)}”`, o.width - 2))}`);
   } else if (t.message_index === null) {
@@ -133,7 +169,9 @@ function turnLines(t: TurnReport, r: SimulationReport, violations: readonly Viol
 }
 
 /** Consecutive calls with the same visibility change, merged: calls 2-5 would see +x. */
-export function visibilityRanges(changes: readonly VisibilityChange[]): Array<{ first: number; last: number; gained: readonly string[]; lost: readonly string[] }> {
+export function visibilityRanges(
+  changes: readonly VisibilityChange[],
+): Array<{ first: number; last: number; gained: readonly string[]; lost: readonly string[] }> {
   const out: Array<{ first: number; last: number; gained: readonly string[]; lost: readonly string[] }> = [];
   const key = (c: { gained: readonly string[]; lost: readonly string[] }): string => JSON.stringify([c.gained, c.lost]);
   for (const c of changes) {
@@ -149,21 +187,34 @@ function coverageLines(r: SimulationReport, o: SimulateRenderOptions): string[] 
   const c = r.coverage!;
   const s = o.style;
   const out: string[] = [];
-  if (c.conversation !== 'main') out.push(...wrapText(`conversation: sidechain ${inlineText(c.conversation)}`, o.width, 2));
+  if (c.conversation !== 'main')
+    out.push(...wrapText(`conversation: sidechain ${inlineText(c.conversation)}`, o.width, 2));
   const skipped = c.skipped.reduce((n, x) => n + x.count, 0);
   let line = `read: ${c.read} of ${plural(c.items, 'item')} as ${c.format}, `;
-  line += c.skipped.length === 0 ? 'none skipped' : `${skipped} skipped by rule (${c.skipped.map((x) => `${inlineText(x.rule)}: ${x.count}`).join('; ')})`;
+  line +=
+    c.skipped.length === 0
+      ? 'none skipped'
+      : `${skipped} skipped by rule (${c.skipped.map((x) => `${inlineText(x.rule)}: ${x.count}`).join('; ')})`;
   line += `; detected by ${inlineText(c.detected_by)}`;
   out.push(...wrapText(line, o.width, 2));
-  if (c.search_tool) out.push(...wrapText(`search tool: ${c.search_tool.names.map(inlineText).join(', ')} (${inlineText(c.search_tool.source)}), read as tool_search`, o.width, 2));
+  if (c.search_tool)
+    out.push(
+      ...wrapText(
+        `search tool: ${c.search_tool.names.map(inlineText).join(', ')} (${inlineText(c.search_tool.source)}), read as tool_search`,
+        o.width,
+        2,
+      ),
+    );
   const problems = [...c.unexplained, ...c.unpaired];
   if (problems.length > 0) {
     const parts: string[] = [];
     if (c.unexplained.length > 0) parts.push(`${plural(c.unexplained.length, 'item')} not understood`);
-    if (c.unpaired.length > 0) parts.push(plural(c.unpaired.length, 'unpaired call or result', 'unpaired calls or results'));
+    if (c.unpaired.length > 0)
+      parts.push(plural(c.unpaired.length, 'unpaired call or result', 'unpaired calls or results'));
     const head = `${parts.join(' and ')} (--lenient): the replay is partial`;
     out.push(...wrapTokens([tok('!', s.yellow), ...head.split(' ').map((w) => tok(w, s.yellow))], o.width, 2));
-    for (const p of problems.slice(0, 5)) out.push(...wrapText(`  ${inlineText(p.location)}: ${inlineText(p.message)}`, o.width, 4));
+    for (const p of problems.slice(0, 5))
+      out.push(...wrapText(`  ${inlineText(p.location)}: ${inlineText(p.message)}`, o.width, 4));
     if (problems.length > 5) out.push(`    … ${problems.length - 5} more (--json lists them all)`);
   }
   return out;
@@ -183,23 +234,54 @@ export function renderSimulation(r: SimulationReport, o: SimulateRenderOptions):
   out.push(...wrapTokens(head, o.width, 2));
   const carried = r.catalog.source.startsWith(`${r.transcript.file} (`);
   const from = carried ? 'carried by the transcript' : `from ${inlineText(r.catalog.source)}`;
-  out.push(...wrapText(`catalog: ${r.catalog.dynamic} dynamic + ${plural(r.catalog.static, 'static tool')} ${from}`, o.width, 2));
+  out.push(
+    ...wrapText(
+      `catalog: ${r.catalog.dynamic} dynamic + ${plural(r.catalog.static, 'static tool')} ${from}`,
+      o.width,
+      2,
+    ),
+  );
   const byText = r.transcript.reminder_recognised_by_text;
   if (byText !== null) {
-    out.push(...wrapText(`reminder: message ${byText} is taken for the middleware's reminder by its text (beyond the reference: provider logs drop Eino's marker field)`, o.width, 2));
+    out.push(
+      ...wrapText(
+        `reminder: message ${byText} is taken for the middleware's reminder by its text (beyond the reference: provider logs drop Eino's marker field)`,
+        o.width,
+        2,
+      ),
+    );
   }
   for (const t of r.turns) {
     out.push('');
-    out.push(...turnLines(t, r, r.violations.filter((v) => v.call === t.call), o));
+    out.push(
+      ...turnLines(
+        t,
+        r,
+        r.violations.filter((v) => v.call === t.call),
+        o,
+      ),
+    );
   }
   if (r.replay !== null) {
     out.push('');
     const d = r.replay.differences;
-    const verdict = d === 0 ? 'every recorded search returns the same today' : `${plural(d, 'search', 'searches')} ${d === 1 ? 'returns' : 'return'} something else today`;
-    out.push(...wrapTokens([{ text: 'replay:', styled: `${s.bold('replay')}:` }, ...verdict.split(' ').map((w) => tok(w))], o.width, 2));
+    const verdict =
+      d === 0
+        ? 'every recorded search returns the same today'
+        : `${plural(d, 'search', 'searches')} ${d === 1 ? 'returns' : 'return'} something else today`;
+    out.push(
+      ...wrapTokens(
+        [{ text: 'replay:', styled: `${s.bold('replay')}:` }, ...verdict.split(' ').map((w) => tok(w))],
+        o.width,
+        2,
+      ),
+    );
     for (const g of visibilityRanges(r.replay.visibility)) {
       const calls = g.first === g.last ? `call ${g.first}` : `calls ${g.first}-${g.last}`;
-      const parts = [...g.gained.map((n) => tok(`+${escapeText(n)}`, s.green)), ...g.lost.map((n) => tok(`-${escapeText(n)}`, s.red))];
+      const parts = [
+        ...g.gained.map((n) => tok(`+${escapeText(n)}`, s.green)),
+        ...g.lost.map((n) => tok(`-${escapeText(n)}`, s.red)),
+      ];
       out.push(...wrapTokens([tok(`${calls} would see`), ...parts], o.width, 4, '  '));
     }
   }
@@ -211,17 +293,28 @@ export function renderSimulation(r: SimulationReport, o: SimulateRenderOptions):
     sm.errors === 0 && sm.warnings === 0
       ? [tok('no violations', s.green)]
       : [
-          { text: `${plural(sm.errors, 'error')},`, styled: `${sm.errors > 0 ? s.red(plural(sm.errors, 'error')) : plural(0, 'error')},` },
+          {
+            text: `${plural(sm.errors, 'error')},`,
+            styled: `${sm.errors > 0 ? s.red(plural(sm.errors, 'error')) : plural(0, 'error')},`,
+          },
           tok(plural(sm.warnings, 'warning'), sm.warnings > 0 ? s.yellow : undefined),
         ];
   const parts = [plural(sm.calls, 'model call'), plural(sm.searches, 'search', 'searches')];
   if (sm.server_searches > 0) parts.push(plural(sm.server_searches, 'server search', 'server searches'));
-  parts.push(r.mode === 'native' ? `${plural(sm.tools_loaded, 'tool')} loaded by searches` : `${plural(sm.tools_loaded, 'tool')} loaded`);
+  parts.push(
+    r.mode === 'native'
+      ? `${plural(sm.tools_loaded, 'tool')} loaded by searches`
+      : `${plural(sm.tools_loaded, 'tool')} loaded`,
+  );
   // Prose: wrapped at the width, never cut; a line breaks between the parts.
   const summary: Token[] = [{ text: 'summary:', styled: `${s.bold('summary')}:` }];
   for (const [i, p] of parts.entries()) summary.push(tok(i === 0 ? p : `· ${p}`));
-  summary.push({ ...problems[0]!, text: `· ${problems[0]!.text}`, styled: `· ${problems[0]!.styled}` }, ...problems.slice(1));
+  summary.push(
+    { ...problems[0]!, text: `· ${problems[0]!.text}`, styled: `· ${problems[0]!.styled}` },
+    ...problems.slice(1),
+  );
   out.push(...wrapTokens(summary, o.width, 2));
-  if (sm.tokens && sm.cache) for (const line of tokenSummaryLines(sm.tokens, sm.cache)) out.push(...wrapText(line.text, o.width, line.hang));
+  if (sm.tokens && sm.cache)
+    for (const line of tokenSummaryLines(sm.tokens, sm.cache)) out.push(...wrapText(line.text, o.width, line.hang));
   return out;
 }

@@ -23,13 +23,18 @@ export function renderTestHuman(report: TestReport, { style }: HumanOptions): st
     }
     const counts = `${suite.cases.length} case${suite.cases.length === 1 ? '' : 's'}`;
     const name = suite.name !== suite.file ? ` — ${inlineText(suite.name)}` : '';
-    out.push(style.bold(`${escapeText(suite.file)}${name}`) + style.dim(` (${counts}${suite.catalog ? `, catalog ${escapeText(suite.catalog)}` : ''})`));
+    out.push(
+      style.bold(`${escapeText(suite.file)}${name}`) +
+        style.dim(` (${counts}${suite.catalog ? `, catalog ${escapeText(suite.catalog)}` : ''})`),
+    );
     for (const c of suite.cases) {
       const name = inlineText(c.name);
       if (c.status === 'passed') {
         out.push(`  ${style.green('✓')} ${name}${c.updated ? style.yellow(' (exact updated)') : ''}`);
       } else if (c.status === 'skipped') {
-        out.push(`  ${style.yellow('-')} ${name} ${style.dim(`(skipped${c.skip_reason ? `: ${inlineText(c.skip_reason)}` : ''})`)}`);
+        out.push(
+          `  ${style.yellow('-')} ${name} ${style.dim(`(skipped${c.skip_reason ? `: ${inlineText(c.skip_reason)}` : ''})`)}`,
+        );
       } else {
         const at = `${escapeText(c.location.file)}:${c.location.line}:${c.location.column}`;
         out.push(`  ${style.red('✗')} ${name} ${style.dim(at)}`);

@@ -21,15 +21,21 @@ export function renderJUnit(report: TestReport): string {
   const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>'];
   // The Jenkins JUnit schema (fixtures/junit/jenkins-junit-10.xsd, which CI tools validate against) has no `skipped`
   // on <testsuites> and no `line` on <testsuite>; an invalid suite counts as one test with an error.
-  out.push(`<testsuites name="toolsearch" tests="${s.total + s.errors}" failures="${s.failed}" errors="${s.errors}" time="${seconds(s.duration_ms)}">`);
+  out.push(
+    `<testsuites name="toolsearch" tests="${s.total + s.errors}" failures="${s.failed}" errors="${s.errors}" time="${seconds(s.duration_ms)}">`,
+  );
   for (const suite of report.suites) {
     if (suite.error) {
       const l = suite.error.location;
       out.push(
         `  <testsuite name="${xmlAttr(suite.name)}" tests="1" failures="0" errors="1" skipped="0" time="0.000" file="${xmlAttr(suite.file)}">`,
       );
-      out.push(`    <testcase name="load the suite" classname="${xmlAttr(classname(suite.file))}" file="${xmlAttr(l.file)}"${l.line > 0 ? ` line="${l.line}"` : ''} time="0.000">`);
-      out.push(`      <error message="${xmlAttr(suite.error.message)}" type="invalid-suite">${xmlText(suiteErrorText(suite.error))}</error>`);
+      out.push(
+        `    <testcase name="load the suite" classname="${xmlAttr(classname(suite.file))}" file="${xmlAttr(l.file)}"${l.line > 0 ? ` line="${l.line}"` : ''} time="0.000">`,
+      );
+      out.push(
+        `      <error message="${xmlAttr(suite.error.message)}" type="invalid-suite">${xmlText(suiteErrorText(suite.error))}</error>`,
+      );
       out.push('    </testcase>');
       out.push('  </testsuite>');
       continue;
@@ -49,10 +55,13 @@ export function renderJUnit(report: TestReport): string {
         out.push('    </testcase>');
       } else {
         const first = c.failures[0]!;
-        const message = c.failures.length === 1 ? first.message : `${first.message} (and ${c.failures.length - 1} more)`;
+        const message =
+          c.failures.length === 1 ? first.message : `${first.message} (and ${c.failures.length - 1} more)`;
         const body = [`${c.location.file}:${c.location.line}:${c.location.column}`, ...caseFailureText(c)].join('\n');
         out.push(`    <testcase ${attrs}>`);
-        out.push(`      <failure message="${xmlAttr(message)}" type="${xmlAttr(first.expectation)}">${xmlText(body)}</failure>`);
+        out.push(
+          `      <failure message="${xmlAttr(message)}" type="${xmlAttr(first.expectation)}">${xmlText(body)}</failure>`,
+        );
         out.push('    </testcase>');
       }
     }

@@ -11,7 +11,9 @@ import { caseFailureText, suiteErrorText, summaryLine } from './test-text.js';
 
 /** A test point description: one line, control characters escaped, `#` escaped (it starts a directive). */
 function description(s: string): string {
-  return escapeText(s.replace(/[\r\n]+/g, ' ')).replace(/\\/g, '\\\\').replace(/#/g, '\\#');
+  return escapeText(s.replace(/[\r\n]+/g, ' '))
+    .replace(/\\/g, '\\\\')
+    .replace(/#/g, '\\#');
 }
 
 function comment(s: string): string {

@@ -37,7 +37,9 @@ export function gotHeadline(got: SearchGot): string {
 
 /** The result list of a search case: `1. name (score)` per line. */
 export function gotLines(got: SearchGot): string[] {
-  return got.matches.map((name, i) => `${String(i + 1).padStart(2)}. ${escapeText(name)}${got.scores ? ` (${got.scores[i]})` : ''}`);
+  return got.matches.map(
+    (name, i) => `${String(i + 1).padStart(2)}. ${escapeText(name)}${got.scores ? ` (${got.scores[i]})` : ''}`,
+  );
 }
 
 /** Lines for one failure: the message, then where each named tool stands, then notes. */
@@ -68,7 +70,10 @@ export function caseFailureText(c: CaseResult): string[] {
 /** `N passed, N failed` plus `, N skipped` and `, N invalid suites` when any. */
 
 /** `file:line:column: message` of an errored suite (the file alone for line 0). */
-export function suiteErrorText(e: { message: string; location: { file: string; line: number; column: number } }): string {
+export function suiteErrorText(e: {
+  message: string;
+  location: { file: string; line: number; column: number };
+}): string {
   const l = e.location;
   return `${l.line > 0 ? `${l.file}:${l.line}:${l.column}` : l.file}: ${e.message}`;
 }

@@ -7,7 +7,8 @@
  */
 
 // Not allowed in XML 1.0: C0 controls except tab, LF, CR; U+FFFE, U+FFFF; lone surrogates.
-const INVALID = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const INVALID =
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 function visible(c: string): string {
   const code = c.charCodeAt(0);

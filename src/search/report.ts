@@ -160,7 +160,8 @@ export function standing(run: SearchRun, name: string): WhyReport {
     return why(name, 'unknown', { suggestions: suggestions(scope.byName.keys(), name) });
   }
   const parts = scope.index.partsOf(name) ?? [];
-  if (outcome.mode === 'select') return why(name, outcome.matches.includes(name) ? 'selected' : 'not-requested', { parts });
+  if (outcome.mode === 'select')
+    return why(name, outcome.matches.includes(name) ? 'selected' : 'not-requested', { parts });
   const ex = scope.index.explainTool(name, outcome.keywords)!;
   const base = { parts, keywords: ex.keywords, excluded_by: ex.excludedBy, score: ex.score };
   if (ex.excludedBy !== null) return why(name, 'excluded', base);
@@ -194,9 +195,11 @@ export function checkExpectations(matches: readonly string[], e: Expectations): 
   }
   if (e.expectExact !== undefined) {
     const x = e.expectExact;
-    if (x.length !== matches.length || x.some((n, i) => n !== matches[i])) failures.push({ kind: 'expect-exact', expected: x });
+    if (x.length !== matches.length || x.some((n, i) => n !== matches[i]))
+      failures.push({ kind: 'expect-exact', expected: x });
   }
-  if (e.expectFirst !== undefined && matches[0] !== e.expectFirst) failures.push({ kind: 'expect-first', expected: e.expectFirst });
+  if (e.expectFirst !== undefined && matches[0] !== e.expectFirst)
+    failures.push({ kind: 'expect-first', expected: e.expectFirst });
   if (e.expectNone === true && matches.length > 0) failures.push({ kind: 'expect-none' });
   return failures;
 }
@@ -206,7 +209,8 @@ function editDistance(a: string, b: string): number {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const cur = [i];
-    for (let j = 1; j <= b.length; j++) cur.push(Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)));
+    for (let j = 1; j <= b.length; j++)
+      cur.push(Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)));
     prev = cur;
   }
   return prev[b.length]!;
@@ -219,7 +223,10 @@ export function closeNames(names: Iterable<string>, name: string): string[] {
   if (near.length > 0) return near;
   const limit = Math.max(1, Math.min(3, Math.floor(name.length / 5)));
   return all
-    .map((n) => ({ n, d: Math.abs(n.length - name.length) > limit ? Infinity : editDistance(goToLower(n), goToLower(name)) }))
+    .map((n) => ({
+      n,
+      d: Math.abs(n.length - name.length) > limit ? Infinity : editDistance(goToLower(n), goToLower(name)),
+    }))
     .filter((x) => x.d <= limit)
     .sort((a, b) => a.d - b.d)
     .slice(0, 3)

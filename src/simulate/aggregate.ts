@@ -88,7 +88,12 @@ export interface Aggregate {
   readonly kind: typeof AGGREGATE_KIND;
   readonly schema_version: typeof AGGREGATE_SCHEMA_VERSION;
   /** Sessions simulated, and sessions that failed to read. */
-  readonly sessions: { readonly replayed: number; readonly failed: number; readonly with_errors: number; readonly with_warnings: number };
+  readonly sessions: {
+    readonly replayed: number;
+    readonly failed: number;
+    readonly with_errors: number;
+    readonly with_warnings: number;
+  };
   readonly modes: { readonly default: number; readonly native: number };
   readonly model_calls: number;
   readonly messages: number;
@@ -132,8 +137,25 @@ export function emptyAggregate(): Aggregate {
     zero_result_queries: [],
     violations: {},
     tools: [],
-    tokens: { sessions: 0, calls: 0, tools: 0, reminder: 0, loaded: 0, deferred: 0, total: 0, all_up_front: 0, saved: 0, encodings: [], tool_formats: [] },
-    cache: { sessions: 0, sessions_with_breaks: 0, ...zeroCache(), by_mode: { sessions: 0, default: zeroCache(), native: zeroCache() } },
+    tokens: {
+      sessions: 0,
+      calls: 0,
+      tools: 0,
+      reminder: 0,
+      loaded: 0,
+      deferred: 0,
+      total: 0,
+      all_up_front: 0,
+      saved: 0,
+      encodings: [],
+      tool_formats: [],
+    },
+    cache: {
+      sessions: 0,
+      sessions_with_breaks: 0,
+      ...zeroCache(),
+      by_mode: { sessions: 0, default: zeroCache(), native: zeroCache() },
+    },
     failures: [],
   };
 }
@@ -226,7 +248,15 @@ export class AggregateBuilder {
   private tool(name: string): { -readonly [K in keyof ToolAggregate]: ToolAggregate[K] } {
     let t = this.toolStats.get(name);
     if (!t) {
-      t = { name, found_sessions: 0, loaded_sessions: 0, called_sessions: 0, loaded_not_called_sessions: 0, calls: 0, not_loaded: 0 };
+      t = {
+        name,
+        found_sessions: 0,
+        loaded_sessions: 0,
+        called_sessions: 0,
+        loaded_not_called_sessions: 0,
+        calls: 0,
+        not_loaded: 0,
+      };
       this.toolStats.set(name, t);
     }
     return t;
@@ -298,7 +328,11 @@ export class AggregateBuilder {
         sessions_with_breaks: c.sessions_with_breaks + (cache.breaks > 0 ? 1 : 0),
         ...addCache(c, cache),
         by_mode: byMode
-          ? { sessions: c.by_mode.sessions + 1, default: addCache(c.by_mode.default, byMode.default), native: addCache(c.by_mode.native, byMode.native) }
+          ? {
+              sessions: c.by_mode.sessions + 1,
+              default: addCache(c.by_mode.default, byMode.default),
+              native: addCache(c.by_mode.native, byMode.native),
+            }
           : c.by_mode,
       };
     }
@@ -334,7 +368,8 @@ export class AggregateBuilder {
       differs: a.searches.differs + b.searches.differs,
     };
     for (const q of b.zero_result_queries) this.queries.set(q.query, (this.queries.get(q.query) ?? 0) + q.count);
-    for (const [k, n] of Object.entries(b.violations)) this.violationKinds.set(k, (this.violationKinds.get(k) ?? 0) + n);
+    for (const [k, n] of Object.entries(b.violations))
+      this.violationKinds.set(k, (this.violationKinds.get(k) ?? 0) + n);
     for (const bt of b.tools) {
       const t = this.tool(bt.name);
       t.found_sessions += bt.found_sessions;
@@ -384,14 +419,23 @@ export class AggregateBuilder {
       zero_result_queries: [...this.queries].map(([query, count]) => ({ query, count })).sort(compareQueries),
       violations: { ...violations },
       tools: [...this.toolStats.values()].map((t) => ({ ...t })).sort((x, y) => compareGo(x.name, y.name)),
-      tokens: { ...this.a.tokens, encodings: sortedUnion([...this.encodings], []), tool_formats: sortedUnion([...this.toolFormats], []) },
+      tokens: {
+        ...this.a.tokens,
+        encodings: sortedUnion([...this.encodings], []),
+        tool_formats: sortedUnion([...this.toolFormats], []),
+      },
       failures: [...this.failureList].sort((x, y) => compareSource(x.source, y.source) || compareGo(x.error, y.error)),
     };
   }
 }
 
 /** The aggregate with one more session (pure). */
-export function addReport(a: Aggregate, report: SimulationReport, dynamicTools: readonly string[], loaderWarnings = 0): Aggregate {
+export function addReport(
+  a: Aggregate,
+  report: SimulationReport,
+  dynamicTools: readonly string[],
+  loaderWarnings = 0,
+): Aggregate {
   return new AggregateBuilder(a).add(report, dynamicTools, loaderWarnings).value();
 }
 

@@ -64,7 +64,11 @@ export class SessionReplayer {
     let dynamicNames: readonly string[];
     try {
       if (input.kind === 'unreadable') throw new InputError(input.error);
-      const transcript = readSession(input, { ...this.setup.recording, format: this.setup.format, limits: this.setup.limits });
+      const transcript = readSession(input, {
+        ...this.setup.recording,
+        format: this.setup.format,
+        limits: this.setup.limits,
+      });
       // As for one recording: a session in which the model was never called is an error.
       requireModelCall(transcript);
       const options = {
@@ -88,7 +92,11 @@ export class SessionReplayer {
     this.builder.add(report, dynamicNames, warnings.length);
     // The report exactly as `simulate --json` prints it for that one session.
     const line = this.setup.lines
-      ? safeJson({ source, ...(warnings.length > 0 ? { warnings } : {}), report: { schema_version: JSON_SCHEMA_VERSION, ...report } })
+      ? safeJson({
+          source,
+          ...(warnings.length > 0 ? { warnings } : {}),
+          report: { schema_version: JSON_SCHEMA_VERSION, ...report },
+        })
       : null;
     return { line, failed: false };
   }

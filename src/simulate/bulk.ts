@@ -71,7 +71,10 @@ async function replayInWorkers(
   const url = options.workerUrl ?? defaultWorkerUrl();
   const batchSize = Math.max(1, Math.min(BATCH, options.window ?? BATCH));
   const window = options.jobs * Math.max(options.window ?? 4 * BATCH, batchSize + 1);
-  const workers = Array.from({ length: options.jobs }, () => ({ worker: new Worker(url, { workerData: { setup } }), inFlight: 0 }));
+  const workers = Array.from({ length: options.jobs }, () => ({
+    worker: new Worker(url, { workerData: { setup } }),
+    inFlight: 0,
+  }));
   const sources = new Map<number, SessionSource>();
   const done = new Map<number, SessionOutcome>();
   const parts: Aggregate[] = [];

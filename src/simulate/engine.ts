@@ -44,7 +44,13 @@ import type {
 import { visibilityTimeline } from './timeline.js';
 
 export { type CallSpan, modelCalls } from './transcript-walk.js';
-export { type PreparedTools, prepareTools, type SimulateOptions, type SimulationTools, simulationTools } from './tools.js';
+export {
+  type PreparedTools,
+  prepareTools,
+  type SimulateOptions,
+  type SimulationTools,
+  simulationTools,
+} from './tools.js';
 
 /**
  * What every model call of one simulation reads and none changes: the
@@ -97,7 +103,9 @@ export function simulationContext(options: SimulateOptions, tools: SimulationToo
   const { results, serverResults } = indexResults(messages);
   return {
     mode: options.mode,
-    mw: preparedFor(options)?.middleware(options.mode) ?? createMiddleware({ dynamicTools: tools.dynamicTools, mode: options.mode }),
+    mw:
+      preparedFor(options)?.middleware(options.mode) ??
+      createMiddleware({ dynamicTools: tools.dynamicTools, mode: options.mode }),
     staticNames: new Set(tools.staticTools.map((t) => t.name)),
     transcript: options.transcript,
     results,
@@ -180,7 +188,10 @@ function serverSearchesOf(
       else entries.push({ call_id: b.callId, query: '', loaded: b.tools });
     }
   }
-  return { searches: entries.map((e) => ({ call_id: e.call_id, query: e.query, loaded: e.loaded ?? [] })), resultBlocks };
+  return {
+    searches: entries.map((e) => ({ call_id: e.call_id, query: e.query, loaded: e.loaded ?? [] })),
+    resultBlocks,
+  };
 }
 
 /** What the assistant did, in block order: tool calls, and server-side search results that load tools mid-response. */
@@ -207,8 +218,10 @@ function classifyToolCall(
 ): { report: ToolCallReport; violation: Violation | null } {
   let status: ToolCallReport['status'];
   if (visibleNames.has(c.name) || ctx.staticNames.has(c.name)) status = 'ok';
-  else if (c.name === TOOL_SEARCH_NAME) status = 'ok'; // model-native: the search tool is registered with the model
-  else if (ctx.mw.index.has(c.name)) status = ctx.mode === 'native' && state.nativeLoaded.has(c.name) ? 'ok' : 'not-loaded';
+  else if (c.name === TOOL_SEARCH_NAME)
+    status = 'ok'; // model-native: the search tool is registered with the model
+  else if (ctx.mw.index.has(c.name))
+    status = ctx.mode === 'native' && state.nativeLoaded.has(c.name) ? 'ok' : 'not-loaded';
   else status = 'unknown';
   const report: ToolCallReport = { id: c.id, name: c.name, arguments: c.arguments, status };
   if (status === 'not-loaded') {
@@ -231,11 +244,17 @@ function classifyToolCall(
  * --explain` prints), never a second computation. A `select:` has its
  * decoded query and no scores; null when the arguments do not decode.
  */
-function explainSearch(index: ToolIndex, args: string, recorded: SearchOutcome | null, replayed: SearchOutcome): SearchExplanation | null {
+function explainSearch(
+  index: ToolIndex,
+  args: string,
+  recorded: SearchOutcome | null,
+  replayed: SearchOutcome,
+): SearchExplanation | null {
   const r = runToolSearch(index, args);
   if (!r.ok) return null;
   const query = { query: r.query, requested_max_results: r.requestedMaxResults };
-  if (r.mode === 'select') return { ...query, max_results: null, keywords: [], total_matches: r.matches.length, tools: [] };
+  if (r.mode === 'select')
+    return { ...query, max_results: null, keywords: [], total_matches: r.matches.length, tools: [] };
   const ranking = index.rankAll(r.keywords);
   const rankOf = new Map<string, number>();
   ranking.forEach((t, i) => {
@@ -251,7 +270,14 @@ function explainSearch(index: ToolIndex, args: string, recorded: SearchOutcome |
     tools: [...names].map((name) => {
       const ex = index.explainTool(name, r.keywords);
       if (ex === undefined) return { name, rank: null, score: 0, excluded_by: null, unknown: true, keywords: [] };
-      return { name, rank: rankOf.get(name) ?? null, score: ex.score, excluded_by: ex.excludedBy, unknown: false, keywords: ex.keywords };
+      return {
+        name,
+        rank: rankOf.get(name) ?? null,
+        score: ex.score,
+        excluded_by: ex.excludedBy,
+        unknown: false,
+        keywords: ex.keywords,
+      };
     }),
   };
 }
@@ -288,7 +314,8 @@ function searchFindings(
   loadedLater: string[],
 ): void {
   const recordedResult = ctx.results.get(search.call_id) ?? null;
-  if (ctx.mode === 'default' && recordedResult !== null && 'tools' in recordedResult) state.violations.push(referenceResult(call, recordedResult.tools));
+  if (ctx.mode === 'default' && recordedResult !== null && 'tools' in recordedResult)
+    state.violations.push(referenceResult(call, recordedResult.tools));
   const got = search.recorded ?? search.replayed;
   if (!('matches' in got)) return;
   if (search.mode === 'select') {
@@ -321,7 +348,15 @@ export function simulateCallStep(ctx: SimulationContext, state: SimulationState,
   const refill = refillViolation(ctx, state, view);
   if (refill) state.violations.push(refill);
   const sent = ctx.transcript.sentTools?.[call - 1];
-  const sentFinding = sent ? sentDiffers(call, ctx.mode, sent, view.visible.map((t) => t.name), view.deferred.map((t) => t.name)) : null;
+  const sentFinding = sent
+    ? sentDiffers(
+        call,
+        ctx.mode,
+        sent,
+        view.visible.map((t) => t.name),
+        view.deferred.map((t) => t.name),
+      )
+    : null;
   if (sentFinding) state.violations.push(sentFinding);
 
   const visibleNames = new Set(view.visible.map((t) => t.name));
@@ -389,7 +424,11 @@ function replayedCalls(ctx: SimulationContext, tools: SimulationTools): ModelCal
 }
 
 /** `--replay`: how the visible tools of every call would change with fresh search results. */
-function replaySection(fresh: readonly ModelCallView[], turns: readonly TurnReport[], differences: number): NonNullable<SimulationReport['replay']> {
+function replaySection(
+  fresh: readonly ModelCallView[],
+  turns: readonly TurnReport[],
+  differences: number,
+): NonNullable<SimulationReport['replay']> {
   const visibility: VisibilityChange[] = [];
   fresh.forEach((view, i) => {
     const before = new Set(turns[i]!.visible);
@@ -409,7 +448,13 @@ export interface DetailsInput {
 }
 
 /** The report from the folded state. */
-function finishReport(ctx: SimulationContext, tools: SimulationTools, state: SimulationState, replay: boolean, details?: DetailsInput): SimulationReport {
+function finishReport(
+  ctx: SimulationContext,
+  tools: SimulationTools,
+  state: SimulationState,
+  replay: boolean,
+  details?: DetailsInput,
+): SimulationReport {
   const { turns, violations } = state;
   const fresh = replay ? replayedCalls(ctx, tools) : null;
   const transcript = ctx.transcript;
@@ -435,7 +480,11 @@ function finishReport(ctx: SimulationContext, tools: SimulationTools, state: Sim
       // Default mode: dynamic tools visible at the last call. Model-native mode:
       // deferred tools that searches (server side or client-proxied) loaded.
       tools_loaded:
-        ctx.mode === 'native' ? state.nativeLoaded.size : last ? last.visible.filter((n) => ctx.mw.index.has(n)).length : 0,
+        ctx.mode === 'native'
+          ? state.nativeLoaded.size
+          : last
+            ? last.visible.filter((n) => ctx.mw.index.has(n)).length
+            : 0,
       errors: violations.filter((v) => v.severity === 'error').length,
       warnings: violations.filter((v) => v.severity === 'warning').length,
       replay_differences: replay ? replayDifferences : 0,

@@ -18,15 +18,27 @@ function list(names: readonly string[], max = 8): string {
 }
 
 /** Compares the tools sent with call `call` with what the reference offers then (visible, and deferred in model-native mode). */
-export function sentDiffers(call: number, mode: Mode, sent: SentTools, visible: readonly string[], deferred: readonly string[]): Violation | null {
+export function sentDiffers(
+  call: number,
+  mode: Mode,
+  sent: SentTools,
+  visible: readonly string[],
+  deferred: readonly string[],
+): Violation | null {
   const problems: string[] = [];
   const compare = (what: string, got: readonly string[], want: readonly string[]): void => {
     const g = new Set(got);
     const w = new Set(want);
     const extra = [...g].filter((n) => !w.has(n));
     const missing = [...w].filter((n) => !g.has(n));
-    if (extra.length > 0) problems.push(`sent ${what} that the reference would ${what === 'as deferred' ? 'not defer' : 'hide'}: ${list(extra)}`);
-    if (missing.length > 0) problems.push(`did not send ${what} what the reference would ${what === 'as deferred' ? 'defer' : 'offer'}: ${list(missing)}`);
+    if (extra.length > 0)
+      problems.push(
+        `sent ${what} that the reference would ${what === 'as deferred' ? 'not defer' : 'hide'}: ${list(extra)}`,
+      );
+    if (missing.length > 0)
+      problems.push(
+        `did not send ${what} what the reference would ${what === 'as deferred' ? 'defer' : 'offer'}: ${list(missing)}`,
+      );
   };
   compare('as visible', sent.visible, visible);
   if (mode === 'native' || sent.deferred.length > 0) compare('as deferred', sent.deferred, deferred);

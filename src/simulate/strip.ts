@@ -3,7 +3,8 @@ import type { SimulationReport } from './report.js';
 
 /** The report without what the `details` option added: the `--json` contract, whatever the options. */
 export function withoutDetails<R extends SimulationReport>(report: R): R {
-  if (report.details === undefined && report.turns.every((t) => t.searches.every((s) => s.explain === undefined))) return report;
+  if (report.details === undefined && report.turns.every((t) => t.searches.every((s) => s.explain === undefined)))
+    return report;
   const { details: _details, ...rest } = report;
   return {
     ...rest,

@@ -35,15 +35,25 @@ function calledAt(turn: TurnReport, name: string): TimelineCell['called'] {
 /** The rows: `tool_search`, static tools, dynamic tools, then called tools that exist nowhere. */
 export function visibilityTimeline(input: TimelineInput): TimelineRow[] {
   const { mode, turns } = input;
-  const sets = turns.map((t) => ({ visible: new Set(t.visible), added: new Set(t.added), deferred: new Set(t.deferred) }));
+  const sets = turns.map((t) => ({
+    visible: new Set(t.visible),
+    added: new Set(t.added),
+    deferred: new Set(t.deferred),
+  }));
   const row = (name: string, kind: TimelineRow['kind'], stateAt: (i: number) => TimelineState): TimelineRow => {
     const cells = turns.map((t, i) => ({ state: stateAt(i), called: calledAt(t, name) }));
-    const loaded = cells.some((c) => c.state === 'loaded' || c.state === 'in-context' || (kind !== 'static' && c.state === 'visible'));
+    const loaded = cells.some(
+      (c) => c.state === 'loaded' || c.state === 'in-context' || (kind !== 'static' && c.state === 'visible'),
+    );
     return { name, kind, cells, active: loaded || cells.some((c) => c.called !== null) };
   };
   const rows: TimelineRow[] = [];
   // Model-native: tool_search is the provider's search tool, registered with the model at every call.
-  rows.push(row(TOOL_SEARCH_NAME, 'tool_search', (i) => (sets[i]!.visible.has(TOOL_SEARCH_NAME) || mode === 'native' ? 'visible' : 'hidden')));
+  rows.push(
+    row(TOOL_SEARCH_NAME, 'tool_search', (i) =>
+      sets[i]!.visible.has(TOOL_SEARCH_NAME) || mode === 'native' ? 'visible' : 'hidden',
+    ),
+  );
   for (const name of input.staticTools) rows.push(row(name, 'static', () => 'static'));
   for (const name of input.dynamicTools) {
     rows.push(
@@ -52,7 +62,8 @@ export function visibilityTimeline(input: TimelineInput): TimelineRow[] {
         if (s.added.has(name)) return 'loaded';
         if (mode === 'native') {
           const now = input.nativeLoaded[i]?.has(name) === true;
-          if (now && !s.visible.has(name)) return i > 0 && input.nativeLoaded[i - 1]?.has(name) === true ? 'in-context' : 'loaded';
+          if (now && !s.visible.has(name))
+            return i > 0 && input.nativeLoaded[i - 1]?.has(name) === true ? 'in-context' : 'loaded';
         }
         if (s.visible.has(name)) return 'visible';
         if (s.deferred.has(name)) return 'deferred';

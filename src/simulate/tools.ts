@@ -60,7 +60,9 @@ export function prepareTools(catalog: Catalog, staticNames: readonly string[] = 
 }
 
 export function preparedFor(options: Pick<SimulateOptions, 'catalog' | 'prepared'>): PreparedTools | null {
-  return options.prepared && options.catalog !== null && options.prepared.catalog === options.catalog ? options.prepared : null;
+  return options.prepared && options.catalog !== null && options.prepared.catalog === options.catalog
+    ? options.prepared
+    : null;
 }
 
 /** The tools of a simulation, split as the middleware needs them. */
@@ -71,7 +73,9 @@ export interface SimulationTools {
 }
 
 /** Chooses the catalog (given, or carried by the transcript) and splits static from dynamic tools. */
-export function simulationTools(options: Pick<SimulateOptions, 'transcript' | 'catalog' | 'staticNames' | 'prepared'>): SimulationTools {
+export function simulationTools(
+  options: Pick<SimulateOptions, 'transcript' | 'catalog' | 'staticNames' | 'prepared'>,
+): SimulationTools {
   const { transcript, catalog } = options;
   const prepared = preparedFor(options);
   if (prepared) {

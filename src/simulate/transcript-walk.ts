@@ -39,9 +39,11 @@ export interface CallMade {
 }
 
 export function toolCallsOf(msg: Message): CallMade[] {
-  if (msg.kind === 'chat') return (msg.toolCalls ?? []).map((c) => ({ id: c.id, name: c.name, arguments: c.arguments }));
+  if (msg.kind === 'chat')
+    return (msg.toolCalls ?? []).map((c) => ({ id: c.id, name: c.name, arguments: c.arguments }));
   const out: CallMade[] = [];
-  for (const b of msg.blocks) if (b.type === 'function_tool_call') out.push({ id: b.callId, name: b.name, arguments: b.arguments });
+  for (const b of msg.blocks)
+    if (b.type === 'function_tool_call') out.push({ id: b.callId, name: b.name, arguments: b.arguments });
   return out;
 }
 
@@ -68,7 +70,8 @@ export function indexResults(messages: readonly Message[]): {
   const serverResults = new Map<string, readonly string[]>();
   for (const m of messages) {
     if (m.kind === 'chat') {
-      if (m.role === 'tool' && m.toolCallId !== undefined && !results.has(m.toolCallId)) results.set(m.toolCallId, { text: m.content });
+      if (m.role === 'tool' && m.toolCallId !== undefined && !results.has(m.toolCallId))
+        results.set(m.toolCallId, { text: m.content });
       continue;
     }
     for (const b of m.blocks) {
@@ -101,19 +104,27 @@ export function outcomeOfRecorded(r: RecordedResult): SearchOutcome {
 }
 
 export function sameOutcome(a: SearchOutcome, b: SearchOutcome): boolean {
-  if ('matches' in a && 'matches' in b) return a.matches.length === b.matches.length && a.matches.every((n, i) => n === b.matches[i]);
+  if ('matches' in a && 'matches' in b)
+    return a.matches.length === b.matches.length && a.matches.every((n, i) => n === b.matches[i]);
   if ('error' in a && 'error' in b) return a.error === b.error;
   return false;
 }
 
-export function replayOutcome(mw: Middleware, args: string): { outcome: SearchOutcome; mode: 'select' | 'keyword' | null } {
+export function replayOutcome(
+  mw: Middleware,
+  args: string,
+): { outcome: SearchOutcome; mode: 'select' | 'keyword' | null } {
   const r = runToolSearch(mw.index, args);
   if (!r.ok) return { outcome: { error: r.error }, mode: null };
   return { outcome: { matches: r.matches }, mode: r.mode };
 }
 
 /** Runs the model calls of a message list through a fresh agent run. */
-export function runCalls(mw: Middleware, staticTools: readonly ToolInfo[], messages: readonly Message[]): ModelCallView[] {
+export function runCalls(
+  mw: Middleware,
+  staticTools: readonly ToolInfo[],
+  messages: readonly Message[],
+): ModelCallView[] {
   const run = new AgentRun(mw, staticTools);
   return modelCalls(messages).map((span) => run.modelCall(span.newMessages));
 }
@@ -121,7 +132,8 @@ export function runCalls(mw: Middleware, staticTools: readonly ToolInfo[], messa
 /** The transcript with every tool_search result text replaced by what the catalog returns now. */
 export function withReplayedResults(mw: Middleware, messages: readonly Message[]): Message[] {
   const argsById = new Map<string, string>();
-  for (const m of messages) for (const c of toolCallsOf(m)) if (c.name === TOOL_SEARCH_NAME) argsById.set(c.id, c.arguments);
+  for (const m of messages)
+    for (const c of toolCallsOf(m)) if (c.name === TOOL_SEARCH_NAME) argsById.set(c.id, c.arguments);
   const fresh = (id: string): string | null => {
     const args = argsById.get(id);
     if (args === undefined) return null;
@@ -171,7 +183,8 @@ export function orphanResults(messages: readonly Message[]): OrphanResult[] {
     }
     for (const b of m.blocks) {
       if (b.type === 'function_tool_call' && b.callId !== '') calls.add(b.callId);
-      else if (b.type === 'function_tool_result' && !calls.has(b.callId)) out.push({ index, callId: b.callId, tool: b.name || null });
+      else if (b.type === 'function_tool_result' && !calls.has(b.callId))
+        out.push({ index, callId: b.callId, tool: b.name || null });
     }
   });
   return out;

@@ -18,7 +18,10 @@ export interface TokenCounting {
 }
 
 /** Simulates `options`, with token accounting unless `tokens` is null. */
-export async function simulateWithTokens(options: SimulateOptions, tokens: TokenCounting | null): Promise<SimulationReport> {
+export async function simulateWithTokens(
+  options: SimulateOptions,
+  tokens: TokenCounting | null,
+): Promise<SimulationReport> {
   return simulator(options, tokens)(options.mode, options.replay);
 }
 
@@ -32,7 +35,10 @@ export function simulator(
   tokens: TokenCounting | null,
 ): (mode: Mode, replay: boolean) => Promise<SimulationReport> {
   const counted = new Map<Mode, Promise<import('../tokens/report.js').ReportTokens>>();
-  const countFor = async (mode: Mode, report: SimulationReport): Promise<import('../tokens/report.js').ReportTokens> => {
+  const countFor = async (
+    mode: Mode,
+    report: SimulationReport,
+  ): Promise<import('../tokens/report.js').ReportTokens> => {
     const { tokenAccountingForReport } = await import('../tokens/report.js');
     const other = simulate({ ...base, mode: mode === 'default' ? 'native' : 'default', replay: false, details: false });
     return tokenAccountingForReport(report, simulationTools(base), { ...tokens!, otherMode: other });

@@ -8,7 +8,14 @@ import type { SimulationReport } from '../simulate/report.js';
 import type { Failure, ListAt, NameRef, ResultExpectations, SimulateCase, ToolStanding } from './types.js';
 import { quote } from '../errors.js';
 
-function failure(expectation: string, message: string, expected: JsonValue, actual: JsonValue, standings: ToolStanding[] = [], notes: string[] = []): Failure {
+function failure(
+  expectation: string,
+  message: string,
+  expected: JsonValue,
+  actual: JsonValue,
+  standings: ToolStanding[] = [],
+  notes: string[] = [],
+): Failure {
   return { expectation, message, expected, actual, standings, notes };
 }
 
@@ -26,7 +33,8 @@ class Standings {
     const none = { name, rank: null, score: null, excluded_by: null };
     if (!o.ok) return { ...none, status: 'no-result' };
     const at = o.matches.indexOf(name);
-    if (o.mode === 'select') return { ...none, status: at >= 0 ? 'selected' : 'not-selected', rank: at >= 0 ? at + 1 : null };
+    if (o.mode === 'select')
+      return { ...none, status: at >= 0 ? 'selected' : 'not-selected', rank: at >= 0 ? at + 1 : null };
     const ex = this.index.explainTool(name, o.keywords);
     if (at >= 0) return { name, status: 'returned', rank: at + 1, score: o.results[at]!.score, excluded_by: null };
     if (!ex) return { ...none, status: 'no-match' };
@@ -48,14 +56,28 @@ export function checkResult(e: ResultExpectations, outcome: ToolSearchOutcome, i
     if (e.error === undefined) {
       out.push(failure('error', `the search returned an error: ${outcome.error}`, null, outcome.error));
     } else if (!outcome.error.includes(e.error)) {
-      out.push(failure('error', `expected an error containing ${quote(e.error)}, got: ${outcome.error}`, e.error, outcome.error));
+      out.push(
+        failure(
+          'error',
+          `expected an error containing ${quote(e.error)}, got: ${outcome.error}`,
+          e.error,
+          outcome.error,
+        ),
+      );
     }
     // The other expectations are about results, which an error does not have.
     return out;
   }
   const got = outcome.matches;
   if (e.error !== undefined) {
-    out.push(failure('error', `expected an error containing ${quote(e.error)}, got ${got.length} result${got.length === 1 ? '' : 's'}`, e.error, [...got]));
+    out.push(
+      failure(
+        'error',
+        `expected an error containing ${quote(e.error)}, got ${got.length} result${got.length === 1 ? '' : 's'}`,
+        e.error,
+        [...got],
+      ),
+    );
   }
   if (e.includes) {
     const missing = e.includes.filter((n) => !got.includes(n.name));
@@ -90,7 +112,15 @@ export function checkResult(e: ResultExpectations, outcome: ToolSearchOutcome, i
     if (want.length !== got.length || want.some((n, i) => n !== got[i])) {
       // Where each expected tool that is not in its expected place stands.
       const off = [...new Set(want.filter((n, i) => got[i] !== n))];
-      out.push(failure('exact', `expected exactly [${want.join(', ')}], got [${got.join(', ')}]`, want, [...got], off.map((n) => st.of(n))));
+      out.push(
+        failure(
+          'exact',
+          `expected exactly [${want.join(', ')}], got [${got.join(', ')}]`,
+          want,
+          [...got],
+          off.map((n) => st.of(n)),
+        ),
+      );
     }
   }
   if (e.first) {
@@ -104,7 +134,15 @@ export function checkResult(e: ResultExpectations, outcome: ToolSearchOutcome, i
     const rank = got.indexOf(r.tool.name);
     if (rank < 0 || rank + 1 > r.rank) {
       const where = rank < 0 ? 'it is not returned' : `it is at rank ${rank + 1}`;
-      out.push(failure('rank_at_most', `expected ${r.tool.name} at rank ${r.rank} or better: ${where}`, { [r.tool.name]: r.rank }, rank < 0 ? null : rank + 1, [s]));
+      out.push(
+        failure(
+          'rank_at_most',
+          `expected ${r.tool.name} at rank ${r.rank} or better: ${where}`,
+          { [r.tool.name]: r.rank },
+          rank < 0 ? null : rank + 1,
+          [s],
+        ),
+      );
     }
   }
   if (e.none === true && got.length > 0) {
@@ -117,20 +155,56 @@ function checkList(kind: 'visible_at' | 'deferred_at', l: ListAt, report: Simula
   const turn = report.turns.find((t) => t.call === l.call);
   const list = kind === 'visible_at' ? 'visible' : 'deferred';
   if (!turn) {
-    return [failure(kind, `call ${l.call} does not exist: the conversation has ${report.turns.length} model call${report.turns.length === 1 ? '' : 's'}`, l.call, report.turns.length)];
+    return [
+      failure(
+        kind,
+        `call ${l.call} does not exist: the conversation has ${report.turns.length} model call${report.turns.length === 1 ? '' : 's'}`,
+        l.call,
+        report.turns.length,
+      ),
+    ];
   }
   const got = kind === 'visible_at' ? turn.visible : turn.deferred;
   const out: Failure[] = [];
   const notes = [`${list} at call ${l.call}: [${got.join(', ')}]`];
   if (turn.added.length > 0) notes.push(`added at call ${l.call}: ${turn.added.join(', ')}`);
   const missing = (l.includes ?? []).filter((n) => !got.includes(n.name));
-  if (missing.length > 0) out.push(failure(kind, `call ${l.call}: expected ${list}: ${names(missing).join(', ')}`, names(l.includes!), [...got], [], notes));
+  if (missing.length > 0)
+    out.push(
+      failure(
+        kind,
+        `call ${l.call}: expected ${list}: ${names(missing).join(', ')}`,
+        names(l.includes!),
+        [...got],
+        [],
+        notes,
+      ),
+    );
   const present = (l.excludes ?? []).filter((n) => got.includes(n.name));
-  if (present.length > 0) out.push(failure(kind, `call ${l.call}: expected not ${list}: ${names(present).join(', ')}`, names(l.excludes!), [...got], [], notes));
+  if (present.length > 0)
+    out.push(
+      failure(
+        kind,
+        `call ${l.call}: expected not ${list}: ${names(present).join(', ')}`,
+        names(l.excludes!),
+        [...got],
+        [],
+        notes,
+      ),
+    );
   if (l.exact) {
     const want = names(l.exact);
     if (want.length !== got.length || want.some((n, i) => n !== got[i])) {
-      out.push(failure(kind, `call ${l.call}: expected ${list} exactly [${want.join(', ')}], got [${got.join(', ')}]`, want, [...got], [], notes.slice(1)));
+      out.push(
+        failure(
+          kind,
+          `call ${l.call}: expected ${list} exactly [${want.join(', ')}], got [${got.join(', ')}]`,
+          want,
+          [...got],
+          [],
+          notes.slice(1),
+        ),
+      );
     }
   }
   return out;
@@ -169,9 +243,17 @@ export function checkSimulation(c: SimulateCase, report: SimulationReport): Fail
           diffs.map((d) => ({ call: d.call, arguments: d.s.arguments })),
           [],
           [
-            ...diffs.flatMap((d) => [`call ${d.call}: tool_search ${d.s.arguments}`, `  recorded: ${show(d.s.recorded)}`, `  replayed: ${show(d.s.replayed)}`]),
+            ...diffs.flatMap((d) => [
+              `call ${d.call}: tool_search ${d.s.arguments}`,
+              `  recorded: ${show(d.s.recorded)}`,
+              `  replayed: ${show(d.s.replayed)}`,
+            ]),
             ...report.replay.visibility.flatMap((v) =>
-              v.gained.length + v.lost.length > 0 ? [`visibility at call ${v.call}: ${[...v.gained.map((g) => `+${g}`), ...v.lost.map((g) => `-${g}`)].join(' ')}`] : [],
+              v.gained.length + v.lost.length > 0
+                ? [
+                    `visibility at call ${v.call}: ${[...v.gained.map((g) => `+${g}`), ...v.lost.map((g) => `-${g}`)].join(' ')}`,
+                  ]
+                : [],
             ),
           ],
         ),

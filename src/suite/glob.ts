@@ -98,7 +98,8 @@ export function expandSuitePaths(args: readonly string[]): string[] {
       out.push(...files);
     } else if (st?.isDirectory()) {
       const files = suiteFilesIn(arg);
-      if (files.length === 0) throw new InputError(`no suite files (.yaml, .yml, .json) in the directory ${quote(arg)}`);
+      if (files.length === 0)
+        throw new InputError(`no suite files (.yaml, .yml, .json) in the directory ${quote(arg)}`);
       out.push(...files);
     } else {
       out.push(arg);

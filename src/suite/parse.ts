@@ -7,7 +7,16 @@
 import { dirname, isAbsolute, join } from 'node:path';
 import type { Mode } from '../core/index.js';
 import { quote, type SourceLocation } from '../errors.js';
-import { errorAt, formatLocation, kindName, locate, toJsonValue, type Node, type ObjectNode, type ParsedDocument } from '../formats/nodes.js';
+import {
+  errorAt,
+  formatLocation,
+  kindName,
+  locate,
+  toJsonValue,
+  type Node,
+  type ObjectNode,
+  type ParsedDocument,
+} from '../formats/nodes.js';
 import { parseFile } from '../formats/parse.js';
 import type { Limits } from '../formats/read.js';
 import type { CatalogFormat, TranscriptFormat } from '../formats/types.js';
@@ -86,13 +95,20 @@ export class SuiteParser {
     return node;
   }
 
-  private checkKeys(obj: ObjectNode, allowed: readonly string[], where: string, suggestFrom: readonly string[] = allowed): void {
+  private checkKeys(
+    obj: ObjectNode,
+    allowed: readonly string[],
+    where: string,
+    suggestFrom: readonly string[] = allowed,
+  ): void {
     for (const m of obj.members.values()) {
       if (!allowed.includes(m.key)) {
         const known = suggestFrom.includes(m.key);
         this.fail(
           m.keyOffset,
-          known ? `${quote(m.key)} does not apply to ${where}` : `unknown key ${quote(m.key)} in ${where}${suggest(m.key, suggestFrom)}`,
+          known
+            ? `${quote(m.key)} does not apply to ${where}`
+            : `unknown key ${quote(m.key)} in ${where}${suggest(m.key, suggestFrom)}`,
         );
       }
     }
@@ -110,21 +126,27 @@ export class SuiteParser {
   }
 
   private integer(node: Node, what: string, min: number | null): number {
-    if (node.kind !== 'number' || !Number.isSafeInteger(node.value)) this.fail(node, `${what} must be an integer, not ${node.kind === 'number' ? node.raw : kindName(node)}`);
+    if (node.kind !== 'number' || !Number.isSafeInteger(node.value))
+      this.fail(node, `${what} must be an integer, not ${node.kind === 'number' ? node.raw : kindName(node)}`);
     if (min !== null && node.value < min) this.fail(node, `${what} must be at least ${min}`);
     return node.value;
   }
 
   private choice<T extends string>(node: Node, what: string, choices: readonly T[]): T {
     const s = this.string(node, what);
-    if (!(choices as readonly string[]).includes(s)) this.fail(node, `${what} must be one of ${choices.join(', ')}, not ${quote(s)}`);
+    if (!(choices as readonly string[]).includes(s))
+      this.fail(node, `${what} must be one of ${choices.join(', ')}, not ${quote(s)}`);
     return s as T;
   }
 
   /** A tool name or a list of them (a single string is one name). */
   private names(node: Node, what: string, allowString = true): NameRef[] {
     if (node.kind === 'string' && allowString) return [this.nameRef(node, what)];
-    if (node.kind !== 'array') this.fail(node, `${what} must be a list of tool names${allowString ? ' or one name' : ''}, not ${kindName(node)}`);
+    if (node.kind !== 'array')
+      this.fail(
+        node,
+        `${what} must be a list of tool names${allowString ? ' or one name' : ''}, not ${kindName(node)}`,
+      );
     return node.items.map((item) => this.nameRef(item, `each name of ${what}`));
   }
 
@@ -147,7 +169,8 @@ export class SuiteParser {
     }
     let files: string[];
     if (node.kind === 'string') files = [this.string(node, 'catalog')];
-    else if (node.kind === 'array' && node.items.length > 0) files = node.items.map((i) => this.string(i, 'each catalog'));
+    else if (node.kind === 'array' && node.items.length > 0)
+      files = node.items.map((i) => this.string(i, 'each catalog'));
     else this.fail(node, `catalog must be a file path or a non-empty list of them, not ${kindName(node)}`);
     return {
       // A live MCP server (`mcp:<command line>` or `mcp:<url>`) is no path: it is kept as written.
@@ -175,7 +198,11 @@ export class SuiteParser {
     const cases = casesNode.items.map((item, index) => {
       const c = this.testCase(item, index, catalog);
       const first = seen.get(c.name);
-      if (first) this.fail(this.object(item, 'a case').members.get('name')!.value, `duplicate case name ${quote(c.name)} (first at ${formatLocation(this.at(first))})`);
+      if (first)
+        this.fail(
+          this.object(item, 'a case').members.get('name')!.value,
+          `duplicate case name ${quote(c.name)} (first at ${formatLocation(this.at(first))})`,
+        );
       seen.set(c.name, item);
       return c;
     });
@@ -195,8 +222,13 @@ export class SuiteParser {
     const name = this.string(nameNode, 'name');
     const where = `case ${quote(name)}`;
     const inputs = INPUT_KEYS.filter((k) => obj.members.has(k));
-    if (inputs.length === 0) this.fail(obj, `${where} needs one of: query, args (a search), select, transcript (a simulation)`);
-    if (inputs.length > 1) this.fail(obj.members.get(inputs[1]!)!.keyOffset, `${where} has both "${inputs[0]}" and "${inputs[1]}": give one`);
+    if (inputs.length === 0)
+      this.fail(obj, `${where} needs one of: query, args (a search), select, transcript (a simulation)`);
+    if (inputs.length > 1)
+      this.fail(
+        obj.members.get(inputs[1]!)!.keyOffset,
+        `${where} has both "${inputs[0]}" and "${inputs[1]}": give one`,
+      );
     const kind = inputs[0] === 'select' ? 'select' : inputs[0] === 'transcript' ? 'simulate' : 'search';
     this.checkKeys(obj, KEYS_BY_KIND[kind], `a ${kind} ${where}`, ALL_CASE_KEYS);
 
@@ -233,14 +265,23 @@ export class SuiteParser {
       const maxResults = maxNode ? this.integer(maxNode, 'max_results', null) : null;
       return { ...base, kind: 'search', input: { query, maxResults }, expect } satisfies SearchCase;
     }
-    if (maxNode) this.fail(obj.members.get('max_results')!.keyOffset, 'max_results goes inside args (args are passed as they are)');
+    if (maxNode)
+      this.fail(
+        obj.members.get('max_results')!.keyOffset,
+        'max_results goes inside args (args are passed as they are)',
+      );
     const argsNode = obj.members.get('args')!.value;
     // A string is the raw arguments text, exactly; a mapping is written out as JSON.
     const args = argsNode.kind === 'string' ? argsNode.value : JSON.stringify(toJsonValue(argsNode));
     return { ...base, kind: 'search', input: { args }, expect } satisfies SearchCase;
   }
 
-  private resultExpectations(obj: ObjectNode, where: string, kind: 'search' | 'select', record: boolean): ResultExpectations {
+  private resultExpectations(
+    obj: ObjectNode,
+    where: string,
+    kind: 'search' | 'select',
+    record: boolean,
+  ): ResultExpectations {
     const get = (k: string): Node | undefined => obj.members.get(k)?.value;
     const out: {
       -readonly [K in keyof ResultExpectations]: ResultExpectations[K];
@@ -266,22 +307,34 @@ export class SuiteParser {
     if (none) out.none = this.bool(none, 'none');
     const err = get('error');
     if (err) out.error = this.string(err, 'error', false);
-    const checks = (['includes', 'excludes', 'exact', 'first', 'rank_at_most', 'error'] as const).filter((k) => out[k] !== undefined);
+    const checks = (['includes', 'excludes', 'exact', 'first', 'rank_at_most', 'error'] as const).filter(
+      (k) => out[k] !== undefined,
+    );
     if (checks.length === 0 && out.none !== true && !record) {
-      this.fail(obj, `${where} checks nothing: add ${kind === 'search' ? 'includes, excludes, exact, first, rank_at_most, none or error' : 'includes, excludes, exact, first, rank_at_most or none'} (or record: true)`);
+      this.fail(
+        obj,
+        `${where} checks nothing: add ${kind === 'search' ? 'includes, excludes, exact, first, rank_at_most, none or error' : 'includes, excludes, exact, first, rank_at_most or none'} (or record: true)`,
+      );
     }
     if (out.none === true) {
-      const clash = (['includes', 'first', 'rank_at_most', 'error'] as const).find((k) => out[k] !== undefined) ?? (out.exact && out.exact.length > 0 ? 'exact' : undefined);
+      const clash =
+        (['includes', 'first', 'rank_at_most', 'error'] as const).find((k) => out[k] !== undefined) ??
+        (out.exact && out.exact.length > 0 ? 'exact' : undefined);
       if (clash) this.fail(obj.members.get(clash)!.keyOffset, `${where}: "${clash}" contradicts "none: true"`);
     }
     if (out.error !== undefined) {
       const clash = (['includes', 'exact', 'first', 'rank_at_most'] as const).find((k) => out[k] !== undefined);
-      if (clash) this.fail(obj.members.get(clash)!.keyOffset, `${where}: "${clash}" contradicts "error" (an error returns no result)`);
+      if (clash)
+        this.fail(
+          obj.members.get(clash)!.keyOffset,
+          `${where}: "${clash}" contradicts "error" (an error returns no result)`,
+        );
     }
     if (out.includes && out.excludes) {
       const inc2 = new Set(out.includes.map((n) => n.name));
       const both = out.excludes.find((n) => inc2.has(n.name));
-      if (both) this.fail(obj.members.get('excludes')!.keyOffset, `${where}: ${both.name} is both included and excluded`);
+      if (both)
+        this.fail(obj.members.get('excludes')!.keyOffset, `${where}: ${both.name} is both included and excluded`);
     }
     return out;
   }
@@ -294,7 +347,10 @@ export class SuiteParser {
       this.checkKeys(obj, ['call', 'includes', 'excludes', 'exact'], what);
       const callNode = obj.members.get('call')?.value;
       if (!callNode) this.fail(obj, `${what} needs "call": the model call number (1 is the first)`);
-      const out: { -readonly [K in keyof ListAt]: ListAt[K] } = { call: this.integer(callNode, 'call', 1), location: this.at(item) };
+      const out: { -readonly [K in keyof ListAt]: ListAt[K] } = {
+        call: this.integer(callNode, 'call', 1),
+        location: this.at(item),
+      };
       const inc = obj.members.get('includes')?.value;
       if (inc) out.includes = this.names(inc, 'includes');
       const exc = obj.members.get('excludes')?.value;
@@ -306,7 +362,10 @@ export class SuiteParser {
     });
   }
 
-  private simulateCase(obj: ObjectNode, base: Omit<SimulateCase, 'kind' | 'transcript' | 'transcriptOffset' | 'format' | 'mode' | 'static' | 'expect'>): SimulateCase {
+  private simulateCase(
+    obj: ObjectNode,
+    base: Omit<SimulateCase, 'kind' | 'transcript' | 'transcriptOffset' | 'format' | 'mode' | 'static' | 'expect'>,
+  ): SimulateCase {
     const get = (k: string): Node | undefined => obj.members.get(k)?.value;
     const where = `case ${quote(base.name)}`;
     const transcriptNode = get('transcript')!;
@@ -336,11 +395,17 @@ export class SuiteParser {
       no_violations: nv ? this.bool(nv, 'no_violations') : false,
       same_as_recorded: same ? this.bool(same, 'same_as_recorded') : false,
     };
-    if (expect.visible_at.length === 0 && expect.deferred_at.length === 0 && !expect.no_violations && !expect.same_as_recorded) {
+    if (
+      expect.visible_at.length === 0 &&
+      expect.deferred_at.length === 0 &&
+      !expect.no_violations &&
+      !expect.same_as_recorded
+    ) {
       this.fail(obj, `${where} checks nothing: add visible_at, deferred_at, no_violations or same_as_recorded`);
     }
     const mode: Mode = modeNode ? this.choice(modeNode, 'mode', MODES) : 'default';
-    if (expect.deferred_at.length > 0 && mode !== 'native') this.fail(deferred!, 'deferred_at applies to mode: native (default mode defers nothing)');
+    if (expect.deferred_at.length > 0 && mode !== 'native')
+      this.fail(deferred!, 'deferred_at applies to mode: native (default mode defers nothing)');
     return {
       ...base,
       kind: 'simulate',

@@ -34,7 +34,19 @@ import { isLiveSpec, isMcpSpec } from '../mcp/catalog-spec.js';
 import { simulate } from '../simulate/engine.js';
 import { checkResult, checkSimulation } from './check.js';
 import { distance, SuiteParser } from './parse.js';
-import type { CaseResult, CatalogRef, Failure, NameRef, SearchGot, SimulateCase, Suite, SuiteCase, SuiteError, SuiteResult, TestReport } from './types.js';
+import type {
+  CaseResult,
+  CatalogRef,
+  Failure,
+  NameRef,
+  SearchGot,
+  SimulateCase,
+  Suite,
+  SuiteCase,
+  SuiteError,
+  SuiteResult,
+  TestReport,
+} from './types.js';
 import type { RunInput } from '../report/output.js';
 import { applyExactUpdates, type ExactUpdate } from './update.js';
 
@@ -111,7 +123,8 @@ class Inputs {
     for (const { suite, doc } of loaded) {
       for (const c of suite.cases) {
         const ref = c.catalog;
-        if (ref && !wanted.has(Inputs.key(ref)) && !this.live.has(Inputs.key(ref)) && this.isLive(ref)) wanted.set(Inputs.key(ref), { ref, doc });
+        if (ref && !wanted.has(Inputs.key(ref)) && !this.live.has(Inputs.key(ref)) && this.isLive(ref))
+          wanted.set(Inputs.key(ref), { ref, doc });
       }
     }
     if (wanted.size === 0) return;
@@ -163,7 +176,12 @@ class Inputs {
       if (this.isLive(ref)) {
         if (this.failedLive.has(key)) throw this.failedLive.get(key);
         const live = this.live.get(key);
-        if (!live) throw errorAt(doc, ref.offset, 'cannot load the catalog: a live MCP server (mcp:) is read by runSuitesAsync, not runSuites');
+        if (!live)
+          throw errorAt(
+            doc,
+            ref.offset,
+            'cannot load the catalog: a live MCP server (mcp:) is read by runSuitesAsync, not runSuites',
+          );
         catalog = live;
       } else {
         catalog = atReference(doc, ref.offset, 'catalog', () =>
@@ -179,7 +197,8 @@ class Inputs {
         index = createMiddleware({ dynamicTools: catalog.tools.filter((t) => !t.static) }).index;
       } catch (err) {
         // "tools is required": the reference refuses a catalog without dynamic tools.
-        if (err instanceof MiddlewareConfigError) throw errorAt(doc, ref.offset, `${ref.files.join(', ')}: ${err.message}`);
+        if (err instanceof MiddlewareConfigError)
+          throw errorAt(doc, ref.offset, `${ref.files.join(', ')}: ${err.message}`);
         throw err;
       }
       c = { catalog, index };
@@ -192,7 +211,9 @@ class Inputs {
     const key = JSON.stringify([file, format]);
     let t = this.transcripts.get(key);
     if (!t) {
-      t = atReference(doc, offset, 'transcript', () => loadTranscriptFile(file, { format, ...(this.limits ? { limits: this.limits } : {}) }));
+      t = atReference(doc, offset, 'transcript', () =>
+        loadTranscriptFile(file, { format, ...(this.limits ? { limits: this.limits } : {}) }),
+      );
       this.transcripts.set(key, t);
     }
     return t;
@@ -204,7 +225,15 @@ function suggestion(name: string, known: ReadonlySet<string>): string {
   const lower = name.toLowerCase();
   const limit = Math.max(1, Math.min(3, Math.floor(name.length / 5)));
   const near = [...known]
-    .map((k) => ({ k, d: k.toLowerCase() === lower ? 0 : Math.abs(k.length - name.length) > limit ? Infinity : distance(lower, k.toLowerCase()) }))
+    .map((k) => ({
+      k,
+      d:
+        k.toLowerCase() === lower
+          ? 0
+          : Math.abs(k.length - name.length) > limit
+            ? Infinity
+            : distance(lower, k.toLowerCase()),
+    }))
     .filter((x) => x.d <= limit)
     .sort((a, b) => a.d - b.d)
     .slice(0, 3)
@@ -232,7 +261,13 @@ function atReference<T>(doc: ParsedDocument, offset: number, what: string, load:
  * Tool names in expectations must exist: a typo in `excludes` would
  * otherwise pass forever. The error points at the name in the suite.
  */
-function checkNames(doc: ParsedDocument, refs: readonly NameRef[], known: ReadonlySet<string>, where: string, staticNames: ReadonlySet<string>): void {
+function checkNames(
+  doc: ParsedDocument,
+  refs: readonly NameRef[],
+  known: ReadonlySet<string>,
+  where: string,
+  staticNames: ReadonlySet<string>,
+): void {
   for (const r of refs) {
     if (known.has(r.name)) continue;
     const msg = staticNames.has(r.name)
@@ -244,17 +279,32 @@ function checkNames(doc: ParsedDocument, refs: readonly NameRef[], known: Readon
 
 function expectationNames(c: SuiteCase): NameRef[] {
   if (c.kind === 'simulate') {
-    return [...c.expect.visible_at, ...c.expect.deferred_at].flatMap((l) => [...(l.includes ?? []), ...(l.excludes ?? []), ...(l.exact ?? [])]);
+    return [...c.expect.visible_at, ...c.expect.deferred_at].flatMap((l) => [
+      ...(l.includes ?? []),
+      ...(l.excludes ?? []),
+      ...(l.exact ?? []),
+    ]);
   }
   const e = c.expect;
   // A recorded `exact` may name tools that were renamed since: it fails (or --update rewrites it).
-  return [...(e.includes ?? []), ...(e.excludes ?? []), ...(c.record ? [] : (e.exact ?? [])), ...(e.first ? [e.first] : []), ...(e.rank_at_most ?? []).map((r) => r.tool)];
+  return [
+    ...(e.includes ?? []),
+    ...(e.excludes ?? []),
+    ...(c.record ? [] : (e.exact ?? [])),
+    ...(e.first ? [e.first] : []),
+    ...(e.rank_at_most ?? []).map((r) => r.tool),
+  ];
 }
 
 /** A case with everything it needs loaded. */
 type Prepared =
   | { readonly kind: 'result'; readonly c: Exclude<SuiteCase, SimulateCase>; readonly cat: LoadedCatalog }
-  | { readonly kind: 'simulate'; readonly c: SimulateCase; readonly cat: LoadedCatalog | null; readonly transcript: Transcript };
+  | {
+      readonly kind: 'simulate';
+      readonly c: SimulateCase;
+      readonly cat: LoadedCatalog | null;
+      readonly transcript: Transcript;
+    };
 
 function prepare(inputs: Inputs, { suite, doc }: LoadedSuite): Prepared[] {
   return suite.cases.map((c): Prepared => {
@@ -269,7 +319,12 @@ function prepare(inputs: Inputs, { suite, doc }: LoadedSuite): Prepared[] {
     const cat = c.catalog ? inputs.catalog(c.catalog, doc) : null;
     const transcript = inputs.transcript(c.transcript, c.format, doc, c.transcriptOffset);
     const tools = cat ? cat.catalog.tools : transcript.tools;
-    if (!tools) throw errorAt(doc, c.offset, `${where}: no catalog, and ${c.transcript} carries no tools: add "catalog:" to the suite or the case`);
+    if (!tools)
+      throw errorAt(
+        doc,
+        c.offset,
+        `${where}: no catalog, and ${c.transcript} carries no tools: add "catalog:" to the suite or the case`,
+      );
     const all = new Set(tools.map((t) => t.name));
     checkNames(doc, c.static, all, `${where}, static`, new Set());
     all.add(TOOL_SEARCH_NAME);
@@ -279,9 +334,26 @@ function prepare(inputs: Inputs, { suite, doc }: LoadedSuite): Prepared[] {
 }
 
 function searchGot(outcome: ToolSearchOutcome, index: ToolIndex): SearchGot {
-  if (!outcome.ok) return { mode: 'error', query: null, max_results: null, matches: [], scores: null, total_matches: null, error: outcome.error };
+  if (!outcome.ok)
+    return {
+      mode: 'error',
+      query: null,
+      max_results: null,
+      matches: [],
+      scores: null,
+      total_matches: null,
+      error: outcome.error,
+    };
   if (outcome.mode === 'select') {
-    return { mode: 'select', query: outcome.query, max_results: null, matches: [...outcome.matches], scores: null, total_matches: null, error: null };
+    return {
+      mode: 'select',
+      query: outcome.query,
+      max_results: null,
+      matches: [...outcome.matches],
+      scores: null,
+      total_matches: null,
+      error: null,
+    };
   }
   return {
     mode: 'keyword',
@@ -302,7 +374,18 @@ function runCase(p: Prepared, update: boolean): { result: CaseResult; update: Ex
   const { c } = p;
   const base = { name: c.name, kind: c.kind, location: c.location };
   if (c.skip !== null) {
-    return { result: { ...base, status: 'skipped', skip_reason: c.skip, duration_ms: 0, failures: [], got: null, updated: false }, update: null };
+    return {
+      result: {
+        ...base,
+        status: 'skipped',
+        skip_reason: c.skip,
+        duration_ms: 0,
+        failures: [],
+        got: null,
+        updated: false,
+      },
+      update: null,
+    };
   }
   const start = performance.now();
   if (p.kind === 'simulate') {
@@ -322,7 +405,15 @@ function runCase(p: Prepared, update: boolean): { result: CaseResult; update: Ex
       replay_differences: report.replay ? report.replay.differences : null,
     };
     return {
-      result: { ...base, status: failures.length > 0 ? 'failed' : 'passed', skip_reason: null, duration_ms: performance.now() - start, failures, got, updated: false },
+      result: {
+        ...base,
+        status: failures.length > 0 ? 'failed' : 'passed',
+        skip_reason: null,
+        duration_ms: performance.now() - start,
+        failures,
+        got,
+        updated: false,
+      },
       update: null,
     };
   }
@@ -338,7 +429,13 @@ function runCase(p: Prepared, update: boolean): { result: CaseResult; update: Ex
   let expect = rc.expect;
   let upd: ExactUpdate | null = null;
   if (update && rc.record && outcome.ok) {
-    if (!sameList(expect.exact?.map((n) => n.name), got.matches)) upd = { index: rc.index, exact: got.matches };
+    if (
+      !sameList(
+        expect.exact?.map((n) => n.name),
+        got.matches,
+      )
+    )
+      upd = { index: rc.index, exact: got.matches };
     expect = { ...expect, exact: got.matches.map((name) => ({ name, location: rc.location, offset: rc.offset })) };
   }
   const failures: Failure[] = checkResult(expect, outcome, index);
@@ -353,7 +450,15 @@ function runCase(p: Prepared, update: boolean): { result: CaseResult; update: Ex
     });
   }
   return {
-    result: { ...base, status: failures.length > 0 ? 'failed' : 'passed', skip_reason: null, duration_ms: performance.now() - start, failures, got, updated: upd !== null },
+    result: {
+      ...base,
+      status: failures.length > 0 ? 'failed' : 'passed',
+      skip_reason: null,
+      duration_ms: performance.now() - start,
+      failures,
+      got,
+      updated: upd !== null,
+    },
     update: upd,
   };
 }
@@ -448,7 +553,12 @@ function suiteError(err: InputError, file: string): SuiteError {
   return { message: err.message, location: err.location ?? { file, line: 0, column: 0 }, excerpt: err.excerpt ?? null };
 }
 
-function runLoaded(inputs: Inputs, loaded: ReadonlyArray<LoadedSuite | InvalidSuite>, options: RunOptions, started: number): TestRun {
+function runLoaded(
+  inputs: Inputs,
+  loaded: ReadonlyArray<LoadedSuite | InvalidSuite>,
+  options: RunOptions,
+  started: number,
+): TestRun {
   // Everything a suite names is loaded before its first case runs: a suite that cannot be prepared does not run at all.
   const prepared = loaded.map((l): Prepared[] | InputError => {
     if (isInvalid(l)) return l.error;
@@ -518,7 +628,9 @@ function rewrite(l: LoadedSuite, updates: readonly ExactUpdate[], limits: Partia
   // Never write a file that does not read back as the same suite with the new lists.
   let reread: Suite;
   try {
-    reread = new SuiteParser(parseText(l.doc.file, text, { syntax: l.doc.syntax, ...(limits ? { limits } : {}) })).suite();
+    reread = new SuiteParser(
+      parseText(l.doc.file, text, { syntax: l.doc.syntax, ...(limits ? { limits } : {}) }),
+    ).suite();
   } catch (err) {
     const why = err instanceof InputError ? err.headline : String(err);
     throw new Error(`--update produced an invalid suite for ${l.suite.file}; the file was left unchanged (${why})`);
@@ -526,7 +638,10 @@ function rewrite(l: LoadedSuite, updates: readonly ExactUpdate[], limits: Partia
   for (const u of updates) {
     const c = reread.cases[u.index];
     const exact = c && c.kind !== 'simulate' ? c.expect.exact?.map((n) => n.name) : undefined;
-    if (!sameList(exact, u.exact)) throw new Error(`--update could not write "exact" of case ${u.index + 1} in ${l.suite.file}; the file was left unchanged`);
+    if (!sameList(exact, u.exact))
+      throw new Error(
+        `--update could not write "exact" of case ${u.index + 1} in ${l.suite.file}; the file was left unchanged`,
+      );
   }
   return { file: l.suite.file, text: hasBom(l.suite.file) ? `\uFEFF${text}` : text };
 }

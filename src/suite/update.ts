@@ -54,7 +54,9 @@ function range(node: YamlNode | null | undefined): [number, number, number] | nu
 
 function spliceFor(text: string, map: YAMLMap, exact: readonly string[], json: boolean): Splice {
   const nl = eol(text);
-  const pair = map.items.find((p) => (p.key as { value?: unknown } | null)?.value === 'exact') as Pair<YamlNode, YamlNode | null> | undefined;
+  const pair = map.items.find((p) => (p.key as { value?: unknown } | null)?.value === 'exact') as
+    | Pair<YamlNode, YamlNode | null>
+    | undefined;
   const flowMap = map.flow === true || json;
   const firstKey = range(map.items[0]?.key as YamlNode)!;
   const keyIndent = indentOf(text, firstKey[0]);
@@ -68,7 +70,8 @@ function spliceFor(text: string, map: YAMLMap, exact: readonly string[], json: b
     // A block sequence's range may run past its last line break: keep the break.
     while (valueEnd > keyEnd && /\s/.test(text[valueEnd - 1]!)) valueEnd--;
     // Replace from the end of the key: `: <value>`; keep the style of the old value.
-    const wasBlock = !flowMap && !!pair.value && isSeq(pair.value) && pair.value.flow !== true && pair.value.items.length > 0;
+    const wasBlock =
+      !flowMap && !!pair.value && isSeq(pair.value) && pair.value.flow !== true && pair.value.items.length > 0;
     const keyLineIndent = indentOf(text, range(pair.key)![0]);
     const rendered = wasBlock ? `:${block(keyLineIndent)}` : `: ${flowList(exact, json)}`;
     return { at: keyEnd, end: valueEnd, text: rendered };
@@ -84,7 +87,8 @@ function spliceFor(text: string, map: YAMLMap, exact: readonly string[], json: b
   }
   const entry = `${keyIndent}exact:${block(keyIndent)}`;
   // A block scalar's range ends after its last line break.
-  if (text[lastEnd - 1] === '\n' || text[lastEnd - 1] === '\r') return { at: lastEnd, end: lastEnd, text: `${entry}${nl}` };
+  if (text[lastEnd - 1] === '\n' || text[lastEnd - 1] === '\r')
+    return { at: lastEnd, end: lastEnd, text: `${entry}${nl}` };
   return { at: lastEnd, end: lastEnd, text: `${nl}${entry}` };
 }
 

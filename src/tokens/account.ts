@@ -115,7 +115,9 @@ export function cacheViews(blocks: readonly string[]): CacheView[] {
   return blocks.map((block, i) => {
     if (i === 0) return { state: 'cold', hit: false, first_diff: null };
     const diff = firstDifference(blocks[i - 1]!, block);
-    return diff === null ? { state: 'hit', hit: true, first_diff: null } : { state: 'break', hit: false, first_diff: diff };
+    return diff === null
+      ? { state: 'hit', hit: true, first_diff: null }
+      : { state: 'break', hit: false, first_diff: diff };
   });
 }
 
@@ -132,7 +134,10 @@ export function cacheSummary(views: readonly CacheView[]): CacheSummary {
 }
 
 /** The prompt-cache view alone (no tokenizer needed), e.g. for another mode's run. */
-export function cacheSummaryOf(calls: readonly Pick<CallInput, 'visible'>[], toolFormat: ToolFormat = 'openai'): CacheSummary {
+export function cacheSummaryOf(
+  calls: readonly Pick<CallInput, 'visible'>[],
+  toolFormat: ToolFormat = 'openai',
+): CacheSummary {
   return cacheSummary(cacheViews(calls.map((c) => serializeTools(c.visible, toolFormat))));
 }
 
@@ -150,7 +155,10 @@ export function accountTokensWith(tokenizer: Tokenizer, input: AccountTokensInpu
     return id;
   };
   const blocks = new Map<string, { readonly text: string; tokens: number | null }>();
-  const block = (tools: readonly ToolInfo[], deferLoading = false): { readonly text: string; tokens: number | null } => {
+  const block = (
+    tools: readonly ToolInfo[],
+    deferLoading = false,
+  ): { readonly text: string; tokens: number | null } => {
     const key = `${deferLoading ? 'd' : 'v'}${tools.map(idOf).join(',')}`;
     let b = blocks.get(key);
     if (b === undefined) {
@@ -179,9 +187,19 @@ export function accountTokensWith(tokenizer: Tokenizer, input: AccountTokensInpu
     const loaded = count(block(c.loaded ?? []));
     const deferred = count(block(c.deferred, true));
     const total = tools + reminder + loaded;
-    return { tools, reminder, loaded, deferred, total, all_up_front: allUpFront, saved: allUpFront - total, cache: views[i]! };
+    return {
+      tools,
+      reminder,
+      loaded,
+      deferred,
+      total,
+      all_up_front: allUpFront,
+      saved: allUpFront - total,
+      cache: views[i]!,
+    };
   });
-  const sum = (k: 'tools' | 'reminder' | 'loaded' | 'deferred' | 'total' | 'all_up_front'): number => per_call.reduce((a, c) => a + c[k], 0);
+  const sum = (k: 'tools' | 'reminder' | 'loaded' | 'deferred' | 'total' | 'all_up_front'): number =>
+    per_call.reduce((a, c) => a + c[k], 0);
   const all_up_front = sum('all_up_front');
   const total = sum('total');
   const note = estimateNote(tokenizer.encoding, format);

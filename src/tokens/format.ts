@@ -49,15 +49,25 @@ export function tokenSummaryLines(tokens: TokenSummary, cache: ReportCacheSummar
   const rows: Array<[string, string]> = [
     ['with tool search', `${formatCount(tokens.total)} (${parts.join(' + ')}) over ${plural(tokens.calls, 'call')}`],
     ['all tools up front', formatCount(tokens.all_up_front)],
-    [tokens.saved >= 0 ? 'saved' : 'extra cost', `${formatCount(Math.abs(tokens.saved))} (${Math.abs(tokens.saved_percent)}%)`],
+    [
+      tokens.saved >= 0 ? 'saved' : 'extra cost',
+      `${formatCount(Math.abs(tokens.saved))} (${Math.abs(tokens.saved_percent)}%)`,
+    ],
   ];
-  if (tokens.deferred > 0) rows.push(['deferred, not in context', `${formatCount(tokens.deferred)} (definitions sent with defer_loading)`]);
+  if (tokens.deferred > 0)
+    rows.push(['deferred, not in context', `${formatCount(tokens.deferred)} (definitions sent with defer_loading)`]);
   const w = Math.max(...rows.map(([k]) => k.length));
-  const lines: SummaryLine[] = [{ text: `Tokens (${tokens.note}):`, hang: 2 }, ...rows.map(([k, v]) => ({ text: `  ${k.padEnd(w)}  ${v}`, hang: w + 4 }))];
+  const lines: SummaryLine[] = [
+    { text: `Tokens (${tokens.note}):`, hang: 2 },
+    ...rows.map(([k, v]) => ({ text: `  ${k.padEnd(w)}  ${v}`, hang: w + 4 })),
+  ];
   if (cache.compared === 0) {
     lines.push({ text: 'Prompt cache: one model call, nothing to compare', hang: 2 });
   } else if (cache.breaks === 0) {
-    lines.push({ text: `Prompt cache: the tools block never changed over ${plural(cache.compared + 1, 'call')}; a provider's prefix cache can hit every time`, hang: 2 });
+    lines.push({
+      text: `Prompt cache: the tools block never changed over ${plural(cache.compared + 1, 'call')}; a provider's prefix cache can hit every time`,
+      hang: 2,
+    });
   } else {
     lines.push({
       text:
@@ -66,6 +76,10 @@ export function tokenSummaryLines(tokens: TokenSummary, cache: ReportCacheSummar
       hang: 2,
     });
   }
-  if (cache.by_mode) lines.push({ text: `  by mode: default ${plural(cache.by_mode.default.breaks, 'break')}, native ${plural(cache.by_mode.native.breaks, 'break')}`, hang: 4 });
+  if (cache.by_mode)
+    lines.push({
+      text: `  by mode: default ${plural(cache.by_mode.default.breaks, 'break')}, native ${plural(cache.by_mode.native.breaks, 'break')}`,
+      hang: 4,
+    });
   return lines;
 }

@@ -1,5 +1,12 @@
 /** Token and prompt-cache accounting (gpt-tokenizer is loaded only when counting). */
-export { ENCODINGS, DEFAULT_ENCODING, parseEncodingName, loadTokenizer, type EncodingName, type Tokenizer } from './tokenizer.js';
+export {
+  ENCODINGS,
+  DEFAULT_ENCODING,
+  parseEncodingName,
+  loadTokenizer,
+  type EncodingName,
+  type Tokenizer,
+} from './tokenizer.js';
 export { TOOL_FORMATS, serializeTools, firstDifference, parseToolFormat, type ToolFormat } from './serialize.js';
 export {
   accountTokens,
@@ -16,5 +23,13 @@ export {
   type TokenSummary,
   type TokenAccount,
 } from './account.js';
-export { tokenAccountingForReport, withTokens, type ReportTokens, type ReportTokenOptions, type ReportCacheSummary, type ReportTools, type ReportWithTokens } from './report.js';
+export {
+  tokenAccountingForReport,
+  withTokens,
+  type ReportTokens,
+  type ReportTokenOptions,
+  type ReportCacheSummary,
+  type ReportTools,
+  type ReportWithTokens,
+} from './report.js';
 export { formatCount, formatCache, formatCallTokens, formatTokenSummary } from './format.js';

@@ -7,7 +7,14 @@ import { reminderText } from '../core/middleware.js';
 import { TOOL_SEARCH_TOOL } from '../core/toolsearch.js';
 import type { ToolInfo } from '../core/types.js';
 import type { SimulationReport, TurnReport } from '../simulate/report.js';
-import { accountTokens, cacheSummaryOf, type ReportCacheSummary, type CallInput, type CallTokens, type TokenSummary } from './account.js';
+import {
+  accountTokens,
+  cacheSummaryOf,
+  type ReportCacheSummary,
+  type CallInput,
+  type CallTokens,
+  type TokenSummary,
+} from './account.js';
 import type { ToolFormat } from './serialize.js';
 import type { EncodingName } from './tokenizer.js';
 
@@ -38,7 +45,8 @@ export interface ReportTools {
 
 function resolver(tools: ReportTools): (names: readonly string[]) => ToolInfo[] {
   const byName = new Map<string, ToolInfo>();
-  for (const t of [...tools.staticTools, TOOL_SEARCH_TOOL, ...tools.dynamicTools]) if (!byName.has(t.name)) byName.set(t.name, t);
+  for (const t of [...tools.staticTools, TOOL_SEARCH_TOOL, ...tools.dynamicTools])
+    if (!byName.has(t.name)) byName.set(t.name, t);
   return (names) => names.flatMap((n) => byName.get(n) ?? []);
 }
 
@@ -81,7 +89,11 @@ function callInputs(report: SimulationReport, tools: ReportTools): CallInput[] {
 }
 
 /** Counts the tokens of every model call of a report (loads the tokenizer on first use). */
-export async function tokenAccountingForReport(report: SimulationReport, tools: ReportTools, options: ReportTokenOptions = {}): Promise<ReportTokens> {
+export async function tokenAccountingForReport(
+  report: SimulationReport,
+  tools: ReportTools,
+  options: ReportTokenOptions = {},
+): Promise<ReportTokens> {
   const format = options.toolFormat ?? 'openai';
   const account = await accountTokens({
     calls: callInputs(report, tools),
@@ -92,7 +104,13 @@ export async function tokenAccountingForReport(report: SimulationReport, tools: 
   let cache: ReportCacheSummary = account.summary.cache;
   if (options.otherMode && options.otherMode.mode !== report.mode) {
     const other = cacheSummaryOf(callInputs(options.otherMode, tools), format);
-    cache = { ...cache, by_mode: report.mode === 'default' ? { default: account.summary.cache, native: other } : { default: other, native: account.summary.cache } };
+    cache = {
+      ...cache,
+      by_mode:
+        report.mode === 'default'
+          ? { default: account.summary.cache, native: other }
+          : { default: other, native: account.summary.cache },
+    };
   }
   return { turns: account.per_call, summary: { tokens: account.summary.tokens, cache } };
 }

@@ -23,7 +23,11 @@ const EMPTY_INPUT_SCHEMA = { type: 'object', properties: {} } as const;
  * tool search: sent with the request, loaded into the context only when found).
  * An empty list is the empty string: a request without tools has no tools block.
  */
-export function serializeTools(tools: readonly ToolInfo[], format: ToolFormat, options: { deferLoading?: boolean } = {}): string {
+export function serializeTools(
+  tools: readonly ToolInfo[],
+  format: ToolFormat,
+  options: { deferLoading?: boolean } = {},
+): string {
   if (tools.length === 0) return '';
   const defer = options.deferLoading === true;
   // JSON.stringify of an array is its items' JSON joined by commas: each tool's
@@ -46,7 +50,11 @@ function toolJson(t: ToolInfo, format: ToolFormat, deferLoading: boolean): strin
         ? { name: t.name, description: t.description, input_schema: t.parameters ?? EMPTY_INPUT_SCHEMA, ...defer }
         : {
             type: 'function',
-            function: { name: t.name, description: t.description, ...(t.parameters !== undefined ? { parameters: t.parameters } : {}) },
+            function: {
+              name: t.name,
+              description: t.description,
+              ...(t.parameters !== undefined ? { parameters: t.parameters } : {}),
+            },
             ...defer,
           };
     json = JSON.stringify(item);

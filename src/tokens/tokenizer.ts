@@ -9,7 +9,15 @@
 import { UsageError } from '../errors.js';
 
 /** The encodings gpt-tokenizer ships. */
-export const ENCODINGS = ['o200k_base', 'o200k_harmony', 'cl100k_base', 'p50k_base', 'p50k_edit', 'r50k_base', 'gpt2'] as const;
+export const ENCODINGS = [
+  'o200k_base',
+  'o200k_harmony',
+  'cl100k_base',
+  'p50k_base',
+  'p50k_edit',
+  'r50k_base',
+  'gpt2',
+] as const;
 export type EncodingName = (typeof ENCODINGS)[number];
 
 /** The default: the encoding of GPT-4o, GPT-4.1, GPT-5 and the o-series. */
@@ -59,7 +67,10 @@ async function countFunction(name: EncodingName): Promise<CountFn> {
  * other text (compact JSON included) is counted exactly as before.
  */
 export const MAX_COUNTED_RUN = 1000;
-const LONG_RUN = new RegExp(`[\\p{L}\\p{M}]{${MAX_COUNTED_RUN + 1},}|[^\\s\\p{L}\\p{N}]{${MAX_COUNTED_RUN + 1},}`, 'gu');
+const LONG_RUN = new RegExp(
+  `[\\p{L}\\p{M}]{${MAX_COUNTED_RUN + 1},}|[^\\s\\p{L}\\p{N}]{${MAX_COUNTED_RUN + 1},}`,
+  'gu',
+);
 
 function countBounded(countTokens: CountFn, text: string, options: EncodeOptions): number {
   if (text.length <= MAX_COUNTED_RUN) return countTokens(text, options);
@@ -121,7 +132,10 @@ export function loadTokenizer(name: EncodingName = DEFAULT_ENCODING): Promise<To
   if (!p) {
     p = countFunction(name).then((countTokens): Tokenizer => {
       const options: EncodeOptions = { disallowedSpecial: new Set() };
-      return { encoding: name, count: memoized((text) => (text === '' ? 0 : countBounded(countTokens, text, options))) };
+      return {
+        encoding: name,
+        count: memoized((text) => (text === '' ? 0 : countBounded(countTokens, text, options))),
+      };
     });
     loaded.set(name, p);
   }

@@ -22,12 +22,25 @@ export function LineView({ line }: { readonly line: Line }): React.JSX.Element {
 }
 
 /** Exactly `height` lines (blank lines fill up; extra lines are dropped), so panels never change size. */
-export function LinesView({ lines, height, width }: { readonly lines: readonly Line[]; readonly height: number; readonly width?: number }): React.JSX.Element {
+export function LinesView({
+  lines,
+  height,
+  width,
+}: {
+  readonly lines: readonly Line[];
+  readonly height: number;
+  readonly width?: number;
+}): React.JSX.Element {
   const { Box, Text } = ink();
   const shown = lines.slice(0, Math.max(0, height));
   const blanks = Math.max(0, height - shown.length);
   return (
-    <Box flexDirection="column" height={Math.max(0, height)} {...(width !== undefined ? { width } : {})} overflow="hidden">
+    <Box
+      flexDirection="column"
+      height={Math.max(0, height)}
+      {...(width !== undefined ? { width } : {})}
+      overflow="hidden"
+    >
       {shown.map((l, i) => (
         <LineView key={i} line={l} />
       ))}

@@ -4,7 +4,11 @@ import { fitLine, lineWidth, seg, type Line, type Segment } from './line.js';
 
 /** `─ Title ─────` across the width. */
 export function titleLine(title: Segment[], width: number): Line {
-  const head: Segment[] = [seg('─ ', 'dim'), ...title.map((s) => (s.tone === 'plain' ? seg(s.text, 'heading') : s)), seg(' ', 'dim')];
+  const head: Segment[] = [
+    seg('─ ', 'dim'),
+    ...title.map((s) => (s.tone === 'plain' ? seg(s.text, 'heading') : s)),
+    seg(' ', 'dim'),
+  ];
   const fitted = fitLine(head, width);
   const used = fitted.reduce((w, s) => w + displayWidth(s.text), 0);
   return [...fitted, seg('─'.repeat(Math.max(0, width - used)), 'dim')];
@@ -53,7 +57,11 @@ export function tooSmallLines(size: Size): Line[] {
   const height = Math.max(1, size.rows - 1);
   const dims = `${size.columns}×${size.rows}`;
   const need = `${MIN_SIZE.columns}×${MIN_SIZE.rows}`;
-  const forms = [`terminal too small: ${dims} (needs at least ${need})`, `too small: ${dims} (min ${need})`, `${dims} < ${need}`];
+  const forms = [
+    `terminal too small: ${dims} (needs at least ${need})`,
+    `too small: ${dims} (min ${need})`,
+    `${dims} < ${need}`,
+  ];
   const text = forms.find((t) => displayWidth(t) <= width) ?? forms[forms.length - 1]!;
   const line = fitLine([seg(text, 'warning')], width);
   const left = Math.floor((width - lineWidth(line)) / 2);

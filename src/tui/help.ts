@@ -122,9 +122,22 @@ export function helpWindow(body: readonly Line[], width: number, height: number,
   const bottom = s < maxScroll;
   const rows = height - (top ? 1 : 0) - (bottom ? 1 : 0);
   const lines: Line[] = [];
-  if (top) lines.push(fitLine([seg(`${INDENT}↑ ${linesWord(s)} above (`, 'accent'), seg('k ↑ PgUp', 'key'), seg(')', 'accent')], width));
+  if (top)
+    lines.push(
+      fitLine([seg(`${INDENT}↑ ${linesWord(s)} above (`, 'accent'), seg('k ↑ PgUp', 'key'), seg(')', 'accent')], width),
+    );
   lines.push(...body.slice(s, s + rows));
-  if (bottom) lines.push(fitLine([seg(`${INDENT}↓ ${linesWord(total - s - rows)} below (`, 'accent'), seg('j ↓ PgDn', 'key'), seg(')', 'accent')], width));
+  if (bottom)
+    lines.push(
+      fitLine(
+        [
+          seg(`${INDENT}↓ ${linesWord(total - s - rows)} below (`, 'accent'),
+          seg('j ↓ PgDn', 'key'),
+          seg(')', 'accent'),
+        ],
+        width,
+      ),
+    );
   return lines;
 }
 
@@ -146,5 +159,17 @@ export function scrolledHelp(current: number, delta: number, maxScroll: number):
 
 /** The footer while the help is open; `scrolls`: it is taller than its window. */
 export function helpFooter(scrolls: boolean, width: number): Line {
-  return hintLine(scrolls ? [['↑↓ PgUp/Dn', 'scroll'], ['? Esc', 'close'], ['q', 'quit']] : [['? Esc', 'close help'], ['q', 'quit']], width);
+  return hintLine(
+    scrolls
+      ? [
+          ['↑↓ PgUp/Dn', 'scroll'],
+          ['? Esc', 'close'],
+          ['q', 'quit'],
+        ]
+      : [
+          ['? Esc', 'close help'],
+          ['q', 'quit'],
+        ],
+    width,
+  );
 }

@@ -41,7 +41,17 @@ export const NO_KEY: KeyInfo = {
 /** Text typed (or pasted) that may go into an input: no control characters; line breaks and tabs become spaces. */
 export function typedText(input: string, key: KeyInfo): string {
   if (key.ctrl || key.escape || key.return || key.tab || key.backspace || key.delete) return '';
-  if (key.upArrow || key.downArrow || key.leftArrow || key.rightArrow || key.pageUp || key.pageDown || key.home || key.end) return '';
+  if (
+    key.upArrow ||
+    key.downArrow ||
+    key.leftArrow ||
+    key.rightArrow ||
+    key.pageUp ||
+    key.pageDown ||
+    key.home ||
+    key.end
+  )
+    return '';
   // eslint-disable-next-line no-control-regex
   return input.replace(/[\r\n\t]/g, ' ').replace(/[\u0000-\u001f\u007f-\u009f]/g, '');
 }
@@ -99,7 +109,11 @@ function escapeKey(chars: readonly string[], i: number): { readonly key: BatchKe
       const [bare = '', mod = '1'] = params.split(';');
       const bits = Math.max(0, (Number.parseInt(mod, 10) || 1) - 1);
       const special = SEQUENCE_KEYS[final === '~' ? `${bare}~` : final];
-      const modifiers: Partial<KeyInfo> = { ...(bits & 1 ? { shift: true } : {}), ...(bits & 2 ? { meta: true } : {}), ...(bits & 4 ? { ctrl: true } : {}) };
+      const modifiers: Partial<KeyInfo> = {
+        ...(bits & 1 ? { shift: true } : {}),
+        ...(bits & 2 ? { meta: true } : {}),
+        ...(bits & 4 ? { ctrl: true } : {}),
+      };
       return { key: { input: '', key: special ? { ...NO_KEY, ...special, ...modifiers } : NO_KEY }, next: j + 1 };
     }
     // Not a complete sequence: Alt-[ / Alt-O.
@@ -139,5 +153,7 @@ export function splitKeys(input: string, key: KeyInfo): BatchKey[] {
 
 /** Whether a key (or a batch) asks to quit from anywhere: q, Esc or Ctrl-C (what still works on a too-small terminal). */
 export function isQuitKey(input: string, key: KeyInfo): boolean {
-  return splitKeys(input, key).some((k) => k.key.escape || (k.key.ctrl && k.input === 'c') || (!k.key.ctrl && !k.key.meta && k.input === 'q'));
+  return splitKeys(input, key).some(
+    (k) => k.key.escape || (k.key.ctrl && k.input === 'c') || (!k.key.ctrl && !k.key.meta && k.input === 'q'),
+  );
 }

@@ -13,11 +13,20 @@ interface MaybeTty {
  * Throws a {@link UsageError} (exit 2) unless both stdin and stdout are
  * terminals; `alternative` tells the user what to run instead.
  */
-export function assertInteractive(io: { readonly stdin: unknown; readonly stdout: unknown }, what: string, alternative: string): void {
+export function assertInteractive(
+  io: { readonly stdin: unknown; readonly stdout: unknown },
+  what: string,
+  alternative: string,
+): void {
   const inTty = (io.stdin as MaybeTty).isTTY === true;
   const outTty = (io.stdout as MaybeTty).isTTY === true;
   if (inTty && outTty) return;
-  const missing = !inTty && !outTty ? 'stdin and stdout are not terminals' : !inTty ? 'stdin is not a terminal' : 'stdout is not a terminal';
+  const missing =
+    !inTty && !outTty
+      ? 'stdin and stdout are not terminals'
+      : !inTty
+        ? 'stdin is not a terminal'
+        : 'stdout is not a terminal';
   throw new UsageError(`${what} needs an interactive terminal (${missing}); use ${alternative} instead`);
 }
 

@@ -1,14 +1,45 @@
-import { generateText, jsonSchema, type ModelMessage, simulateReadableStream, stepCountIs, streamText, type Tool } from 'ai';
+import {
+  generateText,
+  jsonSchema,
+  type ModelMessage,
+  simulateReadableStream,
+  stepCountIs,
+  streamText,
+  type Tool,
+} from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
-import { createToolSearch, PROVIDER_OPTIONS_KEY, toCoreMessages, ToolNotLoadedError } from '../../src/adapters/ai-sdk.js';
+import {
+  createToolSearch,
+  PROVIDER_OPTIONS_KEY,
+  toCoreMessages,
+  ToolNotLoadedError,
+} from '../../src/adapters/ai-sdk.js';
 import { REMINDER_MARKER } from '../../src/core/middleware.js';
 
 type Call = { type: 'tool-call'; toolCallId: string; toolName: string; input: string };
-const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
-const call = (id: string, toolName: string, input: unknown): Call => ({ type: 'tool-call', toolCallId: id, toolName, input: JSON.stringify(input) });
-const toolStep = (...calls: Call[]) => ({ content: calls, finishReason: { unified: 'tool-calls' as const, raw: undefined }, usage, warnings: [] });
-const textStep = (text: string) => ({ content: [{ type: 'text' as const, text }], finishReason: { unified: 'stop' as const, raw: undefined }, usage, warnings: [] });
+const usage = {
+  inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 1, text: 1, reasoning: 0 },
+};
+const call = (id: string, toolName: string, input: unknown): Call => ({
+  type: 'tool-call',
+  toolCallId: id,
+  toolName,
+  input: JSON.stringify(input),
+});
+const toolStep = (...calls: Call[]) => ({
+  content: calls,
+  finishReason: { unified: 'tool-calls' as const, raw: undefined },
+  usage,
+  warnings: [],
+});
+const textStep = (text: string) => ({
+  content: [{ type: 'text' as const, text }],
+  finishReason: { unified: 'stop' as const, raw: undefined },
+  usage,
+  warnings: [],
+});
 
 /** A tool factory whose tools record their executions in `ran`. */
 function recorder() {
@@ -37,11 +68,19 @@ function recordingTools() {
   };
 }
 
-function outputs(result: { steps: ReadonlyArray<{ content: ReadonlyArray<{ type: string; toolName?: string; output?: unknown; error?: unknown }> }> }) {
+function outputs(result: {
+  steps: ReadonlyArray<{
+    content: ReadonlyArray<{ type: string; toolName?: string; output?: unknown; error?: unknown }>;
+  }>;
+}) {
   return result.steps.map((s) =>
     s.content
       .filter((p) => p.type === 'tool-result' || p.type === 'tool-error')
-      .map((p) => [p.toolName, p.type, p.type === 'tool-error' ? String((p.error as Error).message ?? p.error) : p.output]),
+      .map((p) => [
+        p.toolName,
+        p.type,
+        p.type === 'tool-error' ? String((p.error as Error).message ?? p.error) : p.output,
+      ]),
   );
 }
 
@@ -78,16 +117,25 @@ describe('enforce', () => {
     expect(JSON.stringify(toolMessage)).toContain(enforce ? 'is not loaded' : 'delete_repo done');
   });
 
-  it.each([false, true])('a tool never loaded is refused by the SDK itself under prepareStep (enforce: %s)', async (enforce) => {
-    const { ran, tools } = recordingTools();
-    const search = createToolSearch({ dynamicTools: tools, enforce });
-    const model = new MockLanguageModelV3({ doGenerate: [toolStep(call('1', 'send_email', {})), textStep('ok')] });
-    const result = await generateText({ model, tools: search.tools, prepareStep: search.prepareStep, prompt: 'x', stopWhen: stepCountIs(3) });
-    const [[name, type, message]] = outputs(result)[0]! as [[string, string, string]];
-    expect([name, type]).toEqual(['send_email', 'tool-error']);
-    expect(message).toMatch(/unavailable tool 'send_email'/);
-    expect(ran).toEqual([]);
-  });
+  it.each([false, true])(
+    'a tool never loaded is refused by the SDK itself under prepareStep (enforce: %s)',
+    async (enforce) => {
+      const { ran, tools } = recordingTools();
+      const search = createToolSearch({ dynamicTools: tools, enforce });
+      const model = new MockLanguageModelV3({ doGenerate: [toolStep(call('1', 'send_email', {})), textStep('ok')] });
+      const result = await generateText({
+        model,
+        tools: search.tools,
+        prepareStep: search.prepareStep,
+        prompt: 'x',
+        stopWhen: stepCountIs(3),
+      });
+      const [[name, type, message]] = outputs(result)[0]! as [[string, string, string]];
+      expect([name, type]).toEqual(['send_email', 'tool-error']);
+      expect(message).toMatch(/unavailable tool 'send_email'/);
+      expect(ran).toEqual([]);
+    },
+  );
 
   it('guards execute however it is called: only results in earlier messages authorize', async () => {
     const { ran, tools } = recordingTools();
@@ -95,16 +143,37 @@ describe('enforce', () => {
     const open = createToolSearch({ dynamicTools: tools }).tools;
     const found: ModelMessage[] = [
       { role: 'user', content: 'go' },
-      { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'a', toolName: 'tool_search', input: { query: 'repos' } }] },
-      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'a', toolName: 'tool_search', output: { type: 'text', value: '{"matches":["list_repos","delete_repo"]}' } }] },
+      {
+        role: 'assistant',
+        content: [{ type: 'tool-call', toolCallId: 'a', toolName: 'tool_search', input: { query: 'repos' } }],
+      },
+      {
+        role: 'tool',
+        content: [
+          {
+            type: 'tool-result',
+            toolCallId: 'a',
+            toolName: 'tool_search',
+            output: { type: 'text', value: '{"matches":["list_repos","delete_repo"]}' },
+          },
+        ],
+      },
     ];
-    await expect(guarded.delete_repo.execute!({}, { toolCallId: 'x', messages: [] })).rejects.toBeInstanceOf(ToolNotLoadedError);
-    await expect(guarded.send_email.execute!({}, { toolCallId: 'x', messages: found })).rejects.toThrow('tool send_email is not loaded');
-    await expect(guarded.delete_repo.execute!({}, { toolCallId: 'x', messages: found })).resolves.toBe('delete_repo done');
+    await expect(guarded.delete_repo.execute!({}, { toolCallId: 'x', messages: [] })).rejects.toBeInstanceOf(
+      ToolNotLoadedError,
+    );
+    await expect(guarded.send_email.execute!({}, { toolCallId: 'x', messages: found })).rejects.toThrow(
+      'tool send_email is not loaded',
+    );
+    await expect(guarded.delete_repo.execute!({}, { toolCallId: 'x', messages: found })).resolves.toBe(
+      'delete_repo done',
+    );
     await expect(open.send_email.execute!({}, { toolCallId: 'x', messages: [] })).resolves.toBe('send_email done');
     expect(ran).toEqual(['delete_repo', 'send_email']);
     // Not guarded: tool_search itself, and tools without execute (the SDK does not run them).
-    await expect(guarded.tool_search.execute!({ query: 'select:send_email' }, { toolCallId: 'x', messages: [] })).resolves.toBe('{"matches":["send_email"]}');
+    await expect(
+      guarded.tool_search.execute!({ query: 'select:send_email' }, { toolCallId: 'x', messages: [] }),
+    ).resolves.toBe('{"matches":["send_email"]}');
     const clientSide: Tool = { description: 'Runs in the browser.', inputSchema: jsonSchema({ type: 'object' }) };
     expect(createToolSearch({ dynamicTools: { clientSide }, enforce: true }).tools.clientSide).toBe(clientSide);
   });
@@ -114,16 +183,40 @@ describe('createToolSearch', () => {
   const { tools } = recordingTools();
 
   it('offers static tools, tool_search, then what tool_search results loaded (in load order), as the core does', () => {
-    const search = createToolSearch({ dynamicTools: tools, staticTools: { think: tools.list_repos }, staticToolNames: ['my_own'] as const });
+    const search = createToolSearch({
+      dynamicTools: tools,
+      staticTools: { think: tools.list_repos },
+      staticToolNames: ['my_own'] as const,
+    });
     const messages: ModelMessage[] = [
       { role: 'user', content: 'go' },
       {
         role: 'tool',
         content: [
-          { type: 'tool-result', toolCallId: 'a', toolName: 'tool_search', output: { type: 'text', value: '{"matches":["send_email","nope"]}' } },
-          { type: 'tool-result', toolCallId: 'b', toolName: 'tool_search', output: { type: 'json', value: { matches: ['delete_repo', 'send_email'] } } },
-          { type: 'tool-result', toolCallId: 'c', toolName: 'tool_search', output: { type: 'error-text', value: 'query is required' } },
-          { type: 'tool-result', toolCallId: 'd', toolName: 'other', output: { type: 'text', value: '{"matches":["list_repos"]}' } },
+          {
+            type: 'tool-result',
+            toolCallId: 'a',
+            toolName: 'tool_search',
+            output: { type: 'text', value: '{"matches":["send_email","nope"]}' },
+          },
+          {
+            type: 'tool-result',
+            toolCallId: 'b',
+            toolName: 'tool_search',
+            output: { type: 'json', value: { matches: ['delete_repo', 'send_email'] } },
+          },
+          {
+            type: 'tool-result',
+            toolCallId: 'c',
+            toolName: 'tool_search',
+            output: { type: 'error-text', value: 'query is required' },
+          },
+          {
+            type: 'tool-result',
+            toolCallId: 'd',
+            toolName: 'other',
+            output: { type: 'text', value: '{"matches":["list_repos"]}' },
+          },
         ],
       },
     ];
@@ -137,10 +230,14 @@ describe('createToolSearch', () => {
     const exec = createToolSearch({ dynamicTools: tools }).tools.tool_search.execute!;
     const opts = { toolCallId: 't', messages: [] };
     await expect(exec({ Query: 'repo', MAX_RESULTS: 1 }, opts)).resolves.toBe('{"matches":["delete_repo"]}');
-    await expect(exec({ query: 'select:send_email, nope,send_email' }, opts)).resolves.toBe('{"matches":["send_email","send_email"]}');
+    await expect(exec({ query: 'select:send_email, nope,send_email' }, opts)).resolves.toBe(
+      '{"matches":["send_email","send_email"]}',
+    );
     await expect(exec({ query: 'zebra' }, opts)).resolves.toBe('{"matches":null}');
     await expect(exec({ query: '  ' }, opts)).rejects.toThrow('query is required');
-    await expect(exec({ query: 1 }, opts)).rejects.toThrow(/^failed to unmarshal tool search arguments: json: cannot unmarshal number into Go struct field toolSearchArgs.query of type string$/);
+    await expect(exec({ query: 1 }, opts)).rejects.toThrow(
+      /^failed to unmarshal tool search arguments: json: cannot unmarshal number into Go struct field toolSearchArgs.query of type string$/,
+    );
   });
 
   it('inserts the reminder once, after the system messages, and not when it is already there', () => {
@@ -157,40 +254,86 @@ describe('createToolSearch', () => {
     expect(search.withReminder(once)).toEqual(once);
     expect(search.withReminder([sys])).toEqual([sys, search.reminderMessage]);
     expect(search.withReminder([])).toEqual([search.reminderMessage]);
-    expect(createToolSearch({ dynamicTools: tools, reminder: false }).prepareStep({ messages: [user] })).toEqual({ activeTools: ['tool_search'] });
+    expect(createToolSearch({ dynamicTools: tools, reminder: false }).prepareStep({ messages: [user] })).toEqual({
+      activeTools: ['tool_search'],
+    });
   });
 
   it('converts the SDK messages for forward selection (one core message per tool result)', () => {
     expect(
       toCoreMessages([
-        { role: 'assistant', content: [{ type: 'text', text: 'let me look' }, { type: 'tool-call', toolCallId: 'a', toolName: 'tool_search', input: { query: 'x' } }] },
-        { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'a', toolName: 'tool_search', output: { type: 'content', value: [{ type: 'text', text: '{"matches":[]}' }] } }] },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'text', text: 'let me look' },
+            { type: 'tool-call', toolCallId: 'a', toolName: 'tool_search', input: { query: 'x' } },
+          ],
+        },
+        {
+          role: 'tool',
+          content: [
+            {
+              type: 'tool-result',
+              toolCallId: 'a',
+              toolName: 'tool_search',
+              output: { type: 'content', value: [{ type: 'text', text: '{"matches":[]}' }] },
+            },
+          ],
+        },
       ]),
     ).toEqual([
-      { kind: 'chat', role: 'assistant', content: 'let me look', toolCalls: [{ id: 'a', name: 'tool_search', arguments: '{"query":"x"}' }] },
+      {
+        kind: 'chat',
+        role: 'assistant',
+        content: 'let me look',
+        toolCalls: [{ id: 'a', name: 'tool_search', arguments: '{"query":"x"}' }],
+      },
       { kind: 'chat', role: 'tool', content: '{"matches":[]}', toolCallId: 'a', toolName: 'tool_search' },
     ]);
   });
 
   it("fails like the reference's constructor, and on names it cannot keep apart", () => {
     expect(() => createToolSearch({ dynamicTools: {} })).toThrow('tools is required');
-    expect(() => createToolSearch({ dynamicTools: tools, staticTools: { send_email: tools.send_email } })).toThrow('send_email is both a static and a dynamic tool');
-    expect(() => createToolSearch({ dynamicTools: { tool_search: tools.send_email } })).toThrow(/tool_search is the tool search tool's own name/);
-    expect(() => createToolSearch({ dynamicTools: tools, mode: 'native' as 'default' })).toThrow('mode "native" is not supported by the AI SDK adapter: only "default"');
+    expect(() => createToolSearch({ dynamicTools: tools, staticTools: { send_email: tools.send_email } })).toThrow(
+      'send_email is both a static and a dynamic tool',
+    );
+    expect(() => createToolSearch({ dynamicTools: { tool_search: tools.send_email } })).toThrow(
+      /tool_search is the tool search tool's own name/,
+    );
+    expect(() => createToolSearch({ dynamicTools: tools, mode: 'native' as 'default' })).toThrow(
+      'mode "native" is not supported by the AI SDK adapter: only "default"',
+    );
   });
 
   it('works with streamText', async () => {
     const search = createToolSearch({ dynamicTools: tools });
-    const chunks = (parts: object[]) => ({ stream: simulateReadableStream({ chunks: [{ type: 'stream-start', warnings: [] }, ...parts] as never[] }) });
-    const finish = (reason: 'tool-calls' | 'stop') => ({ type: 'finish', finishReason: { unified: reason, raw: undefined }, usage });
+    const chunks = (parts: object[]) => ({
+      stream: simulateReadableStream({ chunks: [{ type: 'stream-start', warnings: [] }, ...parts] as never[] }),
+    });
+    const finish = (reason: 'tool-calls' | 'stop') => ({
+      type: 'finish',
+      finishReason: { unified: reason, raw: undefined },
+      usage,
+    });
     const model = new MockLanguageModelV3({
       doStream: [
         chunks([call('1', 'tool_search', { query: 'email' }), finish('tool-calls')]),
         chunks([call('2', 'send_email', {}), finish('tool-calls')]),
-        chunks([{ type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: 'sent' }, { type: 'text-end', id: 't' }, finish('stop')]),
+        chunks([
+          { type: 'text-start', id: 't' },
+          { type: 'text-delta', id: 't', delta: 'sent' },
+          { type: 'text-end', id: 't' },
+          finish('stop'),
+        ]),
       ],
     });
-    const result = streamText({ model, tools: search.tools, prepareStep: search.prepareStep, prompt: 'mail bob', stopWhen: stepCountIs(5) });
+    const result = streamText({
+      model,
+      tools: search.tools,
+      prepareStep: search.prepareStep,
+      prompt: 'mail bob',
+      stopWhen: stepCountIs(5),
+    });
     expect(await result.text).toBe('sent');
     expect(model.doStreamCalls.map((c) => (c.tools ?? []).map((t) => t.name))).toEqual([
       ['tool_search'],
@@ -210,55 +353,87 @@ describe('JavaScript object keys are ordinary tool names', () => {
       ['constructor', 'Builds things.'],
       ['toString', 'Turns things into strings.'],
     ] as const) {
-      Object.defineProperty(dynamicTools, name, { value: make(name, description), enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(dynamicTools, name, {
+        value: make(name, description),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
     const staticTools: Record<string, Tool> = {};
-    Object.defineProperty(staticTools, 'hasOwnProperty', { value: make('hasOwnProperty', 'Asks the user.'), enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(staticTools, 'hasOwnProperty', {
+      value: make('hasOwnProperty', 'Asks the user.'),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
     return { ran, dynamicTools, staticTools };
   }
 
-  it.each([false, true])('offers, lists and runs __proto__, constructor and toString (enforce: %s)', async (enforce) => {
-    const { ran, dynamicTools, staticTools } = objectKeyTools();
-    const search = createToolSearch({ dynamicTools, staticTools, enforce });
-    expect(Object.keys(search.tools)).toEqual(['hasOwnProperty', 'tool_search', '__proto__', 'constructor', 'toString']);
-    expect(Object.getPrototypeOf(search.tools)).toBeNull();
-    expect(search.tools.__proto__).toBeDefined();
-    expect(Object.hasOwn(search.tools, '__proto__')).toBe(true);
-    expect(search.middleware.reminderText).toContain('__proto__');
+  it.each([false, true])(
+    'offers, lists and runs __proto__, constructor and toString (enforce: %s)',
+    async (enforce) => {
+      const { ran, dynamicTools, staticTools } = objectKeyTools();
+      const search = createToolSearch({ dynamicTools, staticTools, enforce });
+      expect(Object.keys(search.tools)).toEqual([
+        'hasOwnProperty',
+        'tool_search',
+        '__proto__',
+        'constructor',
+        'toString',
+      ]);
+      expect(Object.getPrototypeOf(search.tools)).toBeNull();
+      expect(search.tools.__proto__).toBeDefined();
+      expect(Object.hasOwn(search.tools, '__proto__')).toBe(true);
+      expect(search.middleware.reminderText).toContain('__proto__');
 
-    const model = new MockLanguageModelV3({
-      doGenerate: [
-        toolStep(call('1', 'tool_search', { query: 'select:__proto__,constructor,toString' })),
-        toolStep(call('2', '__proto__', {}), call('3', 'constructor', {}), call('4', 'toString', {}), call('5', 'hasOwnProperty', {})),
-        textStep('done'),
-      ],
-    });
-    const result = await generateText({ model, tools: search.tools, prepareStep: search.prepareStep, prompt: 'go', stopWhen: stepCountIs(5) });
-    expect(outputs(result)).toEqual([
-      [['tool_search', 'tool-result', '{"matches":["__proto__","constructor","toString"]}']],
-      [
-        ['__proto__', 'tool-result', '__proto__ done'],
-        ['constructor', 'tool-result', 'constructor done'],
-        ['toString', 'tool-result', 'toString done'],
-        ['hasOwnProperty', 'tool-result', 'hasOwnProperty done'],
-      ],
-      [],
-    ]);
-    expect(ran).toEqual(['__proto__', 'constructor', 'toString', 'hasOwnProperty']);
-    // What the model was offered: the names prepareStep activated are all in the tools object.
-    expect(model.doGenerateCalls.map((c) => (c.tools ?? []).map((t) => t.name))).toEqual([
-      ['hasOwnProperty', 'tool_search'],
-      ['hasOwnProperty', 'tool_search', '__proto__', 'constructor', 'toString'],
-      ['hasOwnProperty', 'tool_search', '__proto__', 'constructor', 'toString'],
-    ]);
-    const step = search.prepareStep({ messages: result.response.messages });
-    expect(step.activeTools).toEqual(['hasOwnProperty', 'tool_search', '__proto__', 'constructor', 'toString']);
-    for (const name of step.activeTools) expect(Object.keys(search.tools)).toContain(name);
-    expect(({} as Record<string, unknown>).description).toBeUndefined(); // nothing leaked into Object.prototype
-  });
+      const model = new MockLanguageModelV3({
+        doGenerate: [
+          toolStep(call('1', 'tool_search', { query: 'select:__proto__,constructor,toString' })),
+          toolStep(
+            call('2', '__proto__', {}),
+            call('3', 'constructor', {}),
+            call('4', 'toString', {}),
+            call('5', 'hasOwnProperty', {}),
+          ),
+          textStep('done'),
+        ],
+      });
+      const result = await generateText({
+        model,
+        tools: search.tools,
+        prepareStep: search.prepareStep,
+        prompt: 'go',
+        stopWhen: stepCountIs(5),
+      });
+      expect(outputs(result)).toEqual([
+        [['tool_search', 'tool-result', '{"matches":["__proto__","constructor","toString"]}']],
+        [
+          ['__proto__', 'tool-result', '__proto__ done'],
+          ['constructor', 'tool-result', 'constructor done'],
+          ['toString', 'tool-result', 'toString done'],
+          ['hasOwnProperty', 'tool-result', 'hasOwnProperty done'],
+        ],
+        [],
+      ]);
+      expect(ran).toEqual(['__proto__', 'constructor', 'toString', 'hasOwnProperty']);
+      // What the model was offered: the names prepareStep activated are all in the tools object.
+      expect(model.doGenerateCalls.map((c) => (c.tools ?? []).map((t) => t.name))).toEqual([
+        ['hasOwnProperty', 'tool_search'],
+        ['hasOwnProperty', 'tool_search', '__proto__', 'constructor', 'toString'],
+        ['hasOwnProperty', 'tool_search', '__proto__', 'constructor', 'toString'],
+      ]);
+      const step = search.prepareStep({ messages: result.response.messages });
+      expect(step.activeTools).toEqual(['hasOwnProperty', 'tool_search', '__proto__', 'constructor', 'toString']);
+      for (const name of step.activeTools) expect(Object.keys(search.tools)).toContain(name);
+      expect(({} as Record<string, unknown>).description).toBeUndefined(); // nothing leaked into Object.prototype
+    },
+  );
 
   it('finds nothing for a name that is not a tool', () => {
-    const search = createToolSearch({ dynamicTools: { send_email: { description: 'Send an email.', inputSchema: jsonSchema({ type: 'object' }) } } });
+    const search = createToolSearch({
+      dynamicTools: { send_email: { description: 'Send an email.', inputSchema: jsonSchema({ type: 'object' }) } },
+    });
     const tools = search.tools as Record<string, unknown>;
     expect(tools.toString).toBeUndefined();
     expect(tools.constructor).toBeUndefined();

@@ -33,7 +33,14 @@ export interface BulkBenchContext {
     ok?: boolean;
     note?: string;
   }) => void;
-  readonly run: (args: readonly string[]) => { ms: number; cpu: number; maxRssKb: number; stdout: string; stderr: string; status: number | null };
+  readonly run: (args: readonly string[]) => {
+    ms: number;
+    cpu: number;
+    maxRssKb: number;
+    stdout: string;
+    stderr: string;
+    status: number | null;
+  };
   readonly fmt: (v: number) => string;
 }
 
@@ -90,11 +97,16 @@ export function benchBulk(ctx: BulkBenchContext): void {
     String(jobs),
     ...(tokens ? [] : ['--no-tokens']),
   ];
-  const once = (n: number, jobs: number, tokens: boolean): { ms: number; cpu: number; rssMb: number; aggregate: AggregateLike; out: string } => {
+  const once = (
+    n: number,
+    jobs: number,
+    tokens: boolean,
+  ): { ms: number; cpu: number; rssMb: number; aggregate: AggregateLike; out: string } => {
     const r = ctx.run(simulateArgs(n, jobs, tokens));
     if (r.status !== 0) throw new Error(`bulk simulate of ${n} sessions exited ${r.status}: ${r.stderr.slice(0, 400)}`);
     const aggregate = JSON.parse(r.stdout) as AggregateLike;
-    if (aggregate.sessions.replayed !== n || aggregate.sessions.failed !== 0) throw new Error(`bulk simulate of ${n} sessions: ${JSON.stringify(aggregate.sessions)}`);
+    if (aggregate.sessions.replayed !== n || aggregate.sessions.failed !== 0)
+      throw new Error(`bulk simulate of ${n} sessions: ${JSON.stringify(aggregate.sessions)}`);
     return { ms: r.ms, cpu: r.cpu, rssMb: r.maxRssKb / 1024, aggregate, out: r.stdout };
   };
   const best = (n: number, jobs: number, tokens: boolean, reps: number): ReturnType<typeof once> => {
@@ -112,7 +124,8 @@ export function benchBulk(ctx: BulkBenchContext): void {
     const start2 = best(1, 2, false, 3);
     const perSecond = (n: number, t: number, start: number): number => (n - 1) / ((t - start) / 1000);
     // The machine is shared: CPU time (all threads) is steadier than wall time under load.
-    const perCpuSecond = (n: number, r: { cpu: number }, start: { cpu: number }): number => (n - 1) / ((r.cpu - start.cpu) / 1000);
+    const perCpuSecond = (n: number, r: { cpu: number }, start: { cpu: number }): number =>
+      (n - 1) / ((r.cpu - start.cpu) / 1000);
     const results = new Map<string, ReturnType<typeof once>>();
     for (const n of sizes) {
       const reps = n >= 100_000 ? 1 : 3;

@@ -17,7 +17,9 @@ const tools = doc.tools.map((t) => ({ name: t.name, description: t.description, 
 const t1 = performance.now();
 const index = new ToolIndex(tools);
 const t2 = performance.now();
-const lines = readFileSync(queriesPath, 'utf8').split('\n').filter((l) => l !== '');
+const lines = readFileSync(queriesPath, 'utf8')
+  .split('\n')
+  .filter((l) => l !== '');
 let matches = 0;
 const times: number[] = [];
 for (const line of lines) {

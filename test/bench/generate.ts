@@ -48,65 +48,353 @@ export class Rng {
 
 /** Service name as it appears in MCP names, and as it is written in prose. */
 const SERVICES: ReadonlyArray<readonly [string, string]> = [
-  ['github', 'GitHub'], ['gitlab', 'GitLab'], ['slack', 'Slack'], ['linear', 'Linear'], ['notion', 'Notion'],
-  ['jira', 'Jira'], ['confluence', 'Confluence'], ['filesystem', 'the local file system'], ['postgres', 'PostgreSQL'],
-  ['mysql', 'MySQL'], ['sqlite', 'SQLite'], ['redis', 'Redis'], ['mongodb', 'MongoDB'], ['playwright', 'the browser'],
-  ['puppeteer', 'a headless Chrome'], ['memory', 'the knowledge graph memory'], ['google-drive', 'Google Drive'],
-  ['gmail', 'Gmail'], ['google-calendar', 'Google Calendar'], ['stripe', 'Stripe'], ['shopify', 'Shopify'],
-  ['aws-s3', 'Amazon S3'], ['kubernetes', 'Kubernetes'], ['docker', 'Docker'], ['sentry', 'Sentry'],
-  ['datadog', 'Datadog'], ['figma', 'Figma'], ['hubspot', 'HubSpot'], ['salesforce', 'Salesforce'],
-  ['zendesk', 'Zendesk'], ['twilio', 'Twilio'], ['discord', 'Discord'], ['telegram', 'Telegram'],
-  ['spotify', 'Spotify'], ['weather', 'the weather service'], ['google-maps', 'Google Maps'],
-  ['brave-search', 'Brave Search'], ['fetch', 'the web'], ['time', 'the clock'], ['asana', 'Asana'],
-  ['trello', 'Trello'], ['airtable', 'Airtable'], ['dropbox', 'Dropbox'], ['box', 'Box'], ['zoom', 'Zoom'],
-  ['teams', 'Microsoft Teams'], ['outlook', 'Outlook'], ['onedrive', 'OneDrive'], ['bigquery', 'BigQuery'],
-  ['snowflake', 'Snowflake'], ['elasticsearch', 'Elasticsearch'], ['pagerduty', 'PagerDuty'],
-  ['cloudflare', 'Cloudflare'], ['vercel', 'Vercel'], ['netlify', 'Netlify'], ['supabase', 'Supabase'],
-  ['firebase', 'Firebase'], ['intercom', 'Intercom'], ['mailchimp', 'Mailchimp'], ['quickbooks', 'QuickBooks'],
-  ['xero', 'Xero'], ['okta', 'Okta'], ['auth0', 'Auth0'], ['terraform', 'Terraform'], ['grafana', 'Grafana'],
-  ['prometheus', 'Prometheus'], ['circleci', 'CircleCI'], ['jenkins', 'Jenkins'], ['bitbucket', 'Bitbucket'],
-  ['obsidian', 'Obsidian'], ['todoist', 'Todoist'], ['youtube', 'YouTube'], ['reddit', 'Reddit'],
-  ['wikipedia', 'Wikipedia'], ['arxiv', 'arXiv'], ['openweather', 'OpenWeather'], ['everything', 'the test server'],
+  ['github', 'GitHub'],
+  ['gitlab', 'GitLab'],
+  ['slack', 'Slack'],
+  ['linear', 'Linear'],
+  ['notion', 'Notion'],
+  ['jira', 'Jira'],
+  ['confluence', 'Confluence'],
+  ['filesystem', 'the local file system'],
+  ['postgres', 'PostgreSQL'],
+  ['mysql', 'MySQL'],
+  ['sqlite', 'SQLite'],
+  ['redis', 'Redis'],
+  ['mongodb', 'MongoDB'],
+  ['playwright', 'the browser'],
+  ['puppeteer', 'a headless Chrome'],
+  ['memory', 'the knowledge graph memory'],
+  ['google-drive', 'Google Drive'],
+  ['gmail', 'Gmail'],
+  ['google-calendar', 'Google Calendar'],
+  ['stripe', 'Stripe'],
+  ['shopify', 'Shopify'],
+  ['aws-s3', 'Amazon S3'],
+  ['kubernetes', 'Kubernetes'],
+  ['docker', 'Docker'],
+  ['sentry', 'Sentry'],
+  ['datadog', 'Datadog'],
+  ['figma', 'Figma'],
+  ['hubspot', 'HubSpot'],
+  ['salesforce', 'Salesforce'],
+  ['zendesk', 'Zendesk'],
+  ['twilio', 'Twilio'],
+  ['discord', 'Discord'],
+  ['telegram', 'Telegram'],
+  ['spotify', 'Spotify'],
+  ['weather', 'the weather service'],
+  ['google-maps', 'Google Maps'],
+  ['brave-search', 'Brave Search'],
+  ['fetch', 'the web'],
+  ['time', 'the clock'],
+  ['asana', 'Asana'],
+  ['trello', 'Trello'],
+  ['airtable', 'Airtable'],
+  ['dropbox', 'Dropbox'],
+  ['box', 'Box'],
+  ['zoom', 'Zoom'],
+  ['teams', 'Microsoft Teams'],
+  ['outlook', 'Outlook'],
+  ['onedrive', 'OneDrive'],
+  ['bigquery', 'BigQuery'],
+  ['snowflake', 'Snowflake'],
+  ['elasticsearch', 'Elasticsearch'],
+  ['pagerduty', 'PagerDuty'],
+  ['cloudflare', 'Cloudflare'],
+  ['vercel', 'Vercel'],
+  ['netlify', 'Netlify'],
+  ['supabase', 'Supabase'],
+  ['firebase', 'Firebase'],
+  ['intercom', 'Intercom'],
+  ['mailchimp', 'Mailchimp'],
+  ['quickbooks', 'QuickBooks'],
+  ['xero', 'Xero'],
+  ['okta', 'Okta'],
+  ['auth0', 'Auth0'],
+  ['terraform', 'Terraform'],
+  ['grafana', 'Grafana'],
+  ['prometheus', 'Prometheus'],
+  ['circleci', 'CircleCI'],
+  ['jenkins', 'Jenkins'],
+  ['bitbucket', 'Bitbucket'],
+  ['obsidian', 'Obsidian'],
+  ['todoist', 'Todoist'],
+  ['youtube', 'YouTube'],
+  ['reddit', 'Reddit'],
+  ['wikipedia', 'Wikipedia'],
+  ['arxiv', 'arXiv'],
+  ['openweather', 'OpenWeather'],
+  ['everything', 'the test server'],
 ];
 
 /** Verbs, most common first (pickSkewed favours the start). */
 const VERBS = [
-  'get', 'list', 'create', 'update', 'delete', 'search', 'send', 'read', 'write', 'add', 'remove', 'fetch',
-  'find', 'run', 'query', 'upload', 'download', 'move', 'copy', 'rename', 'archive', 'close', 'open', 'merge',
-  'assign', 'comment', 'export', 'import', 'sync', 'subscribe', 'unsubscribe', 'invite', 'approve', 'reject',
-  'publish', 'schedule', 'cancel', 'restore', 'validate', 'summarize', 'translate', 'describe', 'inspect',
-  'trigger', 'retry', 'resolve', 'mute', 'pin', 'star', 'watch', 'fork', 'clone', 'tag', 'lock', 'unlock',
-  'refund', 'capture', 'navigate', 'click', 'screenshot', 'evaluate', 'scroll', 'hover', 'type', 'select',
-  'execute', 'explain', 'analyze', 'index', 'vacuum', 'backup', 'scale', 'rollback', 'deploy', 'build',
+  'get',
+  'list',
+  'create',
+  'update',
+  'delete',
+  'search',
+  'send',
+  'read',
+  'write',
+  'add',
+  'remove',
+  'fetch',
+  'find',
+  'run',
+  'query',
+  'upload',
+  'download',
+  'move',
+  'copy',
+  'rename',
+  'archive',
+  'close',
+  'open',
+  'merge',
+  'assign',
+  'comment',
+  'export',
+  'import',
+  'sync',
+  'subscribe',
+  'unsubscribe',
+  'invite',
+  'approve',
+  'reject',
+  'publish',
+  'schedule',
+  'cancel',
+  'restore',
+  'validate',
+  'summarize',
+  'translate',
+  'describe',
+  'inspect',
+  'trigger',
+  'retry',
+  'resolve',
+  'mute',
+  'pin',
+  'star',
+  'watch',
+  'fork',
+  'clone',
+  'tag',
+  'lock',
+  'unlock',
+  'refund',
+  'capture',
+  'navigate',
+  'click',
+  'screenshot',
+  'evaluate',
+  'scroll',
+  'hover',
+  'type',
+  'select',
+  'execute',
+  'explain',
+  'analyze',
+  'index',
+  'vacuum',
+  'backup',
+  'scale',
+  'rollback',
+  'deploy',
+  'build',
 ];
 
 /** Objects, most common first. Multi-word objects become several name parts. */
 const OBJECTS = [
-  'file', 'issue', 'message', 'user', 'page', 'project', 'comment', 'channel', 'repository', 'pull request',
-  'branch', 'commit', 'document', 'task', 'event', 'record', 'table', 'database', 'directory', 'ticket',
-  'customer', 'invoice', 'payment', 'order', 'product', 'label', 'milestone', 'workflow', 'deployment',
-  'pod', 'container', 'image', 'bucket', 'object', 'alert', 'metric', 'log', 'dashboard', 'webhook', 'note',
-  'reminder', 'contact', 'email', 'thread', 'attachment', 'folder', 'team', 'member', 'role', 'permission',
-  'secret', 'variable', 'release', 'tag', 'snapshot', 'cluster', 'node', 'service', 'namespace', 'job',
-  'pipeline', 'build', 'artifact', 'report', 'query', 'schema', 'index', 'entity', 'relation', 'observation',
-  'calendar', 'meeting', 'recording', 'playlist', 'track', 'subscription', 'coupon', 'refund', 'dispute',
-  'form', 'response', 'survey', 'lead', 'deal', 'account', 'opportunity', 'campaign', 'segment', 'template',
-  'element', 'tab', 'cookie', 'screenshot', 'console log', 'network request', 'forecast', 'location', 'route',
-  'place', 'search result', 'url', 'html', 'json', 'csv', 'pdf', 'spreadsheet', 'cell', 'range', 'sheet',
-  'incident', 'on call schedule', 'escalation policy', 'monitor', 'trace', 'span', 'error', 'stack trace',
+  'file',
+  'issue',
+  'message',
+  'user',
+  'page',
+  'project',
+  'comment',
+  'channel',
+  'repository',
+  'pull request',
+  'branch',
+  'commit',
+  'document',
+  'task',
+  'event',
+  'record',
+  'table',
+  'database',
+  'directory',
+  'ticket',
+  'customer',
+  'invoice',
+  'payment',
+  'order',
+  'product',
+  'label',
+  'milestone',
+  'workflow',
+  'deployment',
+  'pod',
+  'container',
+  'image',
+  'bucket',
+  'object',
+  'alert',
+  'metric',
+  'log',
+  'dashboard',
+  'webhook',
+  'note',
+  'reminder',
+  'contact',
+  'email',
+  'thread',
+  'attachment',
+  'folder',
+  'team',
+  'member',
+  'role',
+  'permission',
+  'secret',
+  'variable',
+  'release',
+  'tag',
+  'snapshot',
+  'cluster',
+  'node',
+  'service',
+  'namespace',
+  'job',
+  'pipeline',
+  'build',
+  'artifact',
+  'report',
+  'query',
+  'schema',
+  'index',
+  'entity',
+  'relation',
+  'observation',
+  'calendar',
+  'meeting',
+  'recording',
+  'playlist',
+  'track',
+  'subscription',
+  'coupon',
+  'refund',
+  'dispute',
+  'form',
+  'response',
+  'survey',
+  'lead',
+  'deal',
+  'account',
+  'opportunity',
+  'campaign',
+  'segment',
+  'template',
+  'element',
+  'tab',
+  'cookie',
+  'screenshot',
+  'console log',
+  'network request',
+  'forecast',
+  'location',
+  'route',
+  'place',
+  'search result',
+  'url',
+  'html',
+  'json',
+  'csv',
+  'pdf',
+  'spreadsheet',
+  'cell',
+  'range',
+  'sheet',
+  'incident',
+  'on call schedule',
+  'escalation policy',
+  'monitor',
+  'trace',
+  'span',
+  'error',
+  'stack trace',
 ];
 
 /** Qualifiers that make names longer and more specific. */
 const QUALIFIERS = [
-  'all', 'open', 'recent', 'archived', 'by id', 'by name', 'details', 'status', 'content', 'metadata', 'history',
-  'batch', 'bulk', 'info', 'summary', 'stats', 'v2', 'async', 'raw', 'tree', 'diff', 'count', 'members',
-  'permissions', 'settings', 'url', 'ids', 'json', 'preview', 'for user', 'in channel', 'with filters',
+  'all',
+  'open',
+  'recent',
+  'archived',
+  'by id',
+  'by name',
+  'details',
+  'status',
+  'content',
+  'metadata',
+  'history',
+  'batch',
+  'bulk',
+  'info',
+  'summary',
+  'stats',
+  'v2',
+  'async',
+  'raw',
+  'tree',
+  'diff',
+  'count',
+  'members',
+  'permissions',
+  'settings',
+  'url',
+  'ids',
+  'json',
+  'preview',
+  'for user',
+  'in channel',
+  'with filters',
 ];
 
 const FIELDS = [
-  'id', 'title', 'name', 'status', 'owner', 'created_at', 'updated_at', 'labels', 'assignee', 'body', 'url',
-  'size', 'path', 'email', 'amount', 'currency', 'priority', 'due date', 'tags', 'description', 'author',
-  'timestamp', 'region', 'version', 'parent', 'cursor', 'limit', 'offset', 'query', 'filter', 'sort order',
+  'id',
+  'title',
+  'name',
+  'status',
+  'owner',
+  'created_at',
+  'updated_at',
+  'labels',
+  'assignee',
+  'body',
+  'url',
+  'size',
+  'path',
+  'email',
+  'amount',
+  'currency',
+  'priority',
+  'due date',
+  'tags',
+  'description',
+  'author',
+  'timestamp',
+  'region',
+  'version',
+  'parent',
+  'cursor',
+  'limit',
+  'offset',
+  'query',
+  'filter',
+  'sort order',
 ];
 
 const SENTENCES: ReadonlyArray<(r: Rng, obj: string, svc: string) => string> = [
@@ -129,8 +417,25 @@ const SENTENCES: ReadonlyArray<(r: Rng, obj: string, svc: string) => string> = [
 
 /** Occasional non-ASCII prose (accents, CJK, emoji, long s, dotted I), as real catalogs have. */
 const UNICODE_BITS = [
-  'café', 'naïve', 'Zürich', 'Ångström', 'résumé', 'São Paulo', '検索', 'ファイル', '数据库', 'données',
-  'Straße', '🚀 fast', 'İstanbul', 'ΣΊΣΥΦΟΣ', 'Ünicode', 'señal', '𝔘𝔫𝔦𝔠𝔬𝔡𝔢', 'ﬁle', 'Ⅻ',
+  'café',
+  'naïve',
+  'Zürich',
+  'Ångström',
+  'résumé',
+  'São Paulo',
+  '検索',
+  'ファイル',
+  '数据库',
+  'données',
+  'Straße',
+  '🚀 fast',
+  'İstanbul',
+  'ΣΊΣΥΦΟΣ',
+  'Ünicode',
+  'señal',
+  '𝔘𝔫𝔦𝔠𝔬𝔡𝔢',
+  'ﬁle',
+  'Ⅻ',
 ];
 
 const ACRONYMS = ['URL', 'HTML', 'JSON', 'API', 'SQL', 'PDF', 'CSV', 'HTTP', 'ID', 'S3', 'DNS', 'SSH', 'XML'];
@@ -153,14 +458,30 @@ function camel(ws: readonly string[], pascal: boolean): string {
 
 /** A generated tool; `static` marks a few always-visible tools (ignored by the core index). */
 export interface BenchTool extends ToolInfo {
-  readonly parameters: { type: 'object'; properties: Record<string, { type: string; description: string }>; required: string[] };
+  readonly parameters: {
+    type: 'object';
+    properties: Record<string, { type: string; description: string }>;
+    required: string[];
+  };
 }
 
 /** Server names for large catalogs: the base services, then instances (`github-enterprise-3`, `acme-crm`). */
 function serverName(r: Rng, i: number): readonly [string, string] {
   if (i < SERVICES.length) return SERVICES[i]!;
   const [base, prose] = r.pick(SERVICES);
-  const flavour = r.pick(['enterprise', 'eu', 'us', 'staging', 'internal', 'acme', 'contoso', 'globex', 'initech', 'legacy', 'sandbox']);
+  const flavour = r.pick([
+    'enterprise',
+    'eu',
+    'us',
+    'staging',
+    'internal',
+    'acme',
+    'contoso',
+    'globex',
+    'initech',
+    'legacy',
+    'sandbox',
+  ]);
   return [`${base}-${flavour}-${i}`, `${prose} (${flavour} ${i})`];
 }
 
@@ -178,7 +499,8 @@ function description(r: Rng, verb: string, obj: string, quals: readonly string[]
     const bit = r.pick(UNICODE_BITS);
     if (text.length + bit.length + 3 <= 300) text += ` (${bit})`;
   }
-  if (text.length < 50) text += ' Returns the result as JSON, with ids and links.'.slice(0, Math.max(0, 60 - text.length));
+  if (text.length < 50)
+    text += ' Returns the result as JSON, with ids and links.'.slice(0, Math.max(0, 60 - text.length));
   return text.slice(0, 300);
 }
 
@@ -188,7 +510,10 @@ function parameters(r: Rng, obj: string): BenchTool['parameters'] {
   const required: string[] = [];
   for (let i = 0; i < n; i++) {
     const f = r.pick(FIELDS).replace(/ /g, '_');
-    props[f] = { type: r.pick(['string', 'string', 'integer', 'boolean']), description: `The ${obj} ${f.replace(/_/g, ' ')}.` };
+    props[f] = {
+      type: r.pick(['string', 'string', 'integer', 'boolean']),
+      description: `The ${obj} ${f.replace(/_/g, ' ')}.`,
+    };
     if (i === 0) required.push(f);
   }
   return { type: 'object', properties: props, required };
@@ -227,7 +552,11 @@ export function generateCatalog(size: number, seed = 1): BenchTool[] {
       let unique = name;
       for (let k = 2; names.has(unique); k++) unique = `${name}_${k}`;
       names.add(unique);
-      tools.push({ name: unique, description: r.chance(0.02) ? '' : description(r, verb, obj, quals, svcProse), parameters: parameters(r, obj) });
+      tools.push({
+        name: unique,
+        description: r.chance(0.02) ? '' : description(r, verb, obj, quals, svcProse),
+        parameters: parameters(r, obj),
+      });
     }
   }
   return tools;
@@ -264,7 +593,21 @@ export interface BenchQuery {
 }
 
 const NONSENSE = ['xyzzy', 'qwertyuiop', 'zzgrault', 'blorptastic', 'quuxify', 'frobnicate9', 'wibblewobble', 'kjhgf'];
-const PARTIALS = ['repo', 'notif', 'msg', 'cal', 'attach', 'deploy', 'sched', 'subscr', 'perm', 'conf', 'pull', 'req', 'pay'];
+const PARTIALS = [
+  'repo',
+  'notif',
+  'msg',
+  'cal',
+  'attach',
+  'deploy',
+  'sched',
+  'subscr',
+  'perm',
+  'conf',
+  'pull',
+  'req',
+  'pay',
+];
 const SHORTS = ['db', 's3', 'pr', 'ai', 'id', 'ci', 'k8s', 'url', 'log', 'git', 'api', 'sql'];
 
 /**
@@ -275,7 +618,11 @@ const SHORTS = ['db', 's3', 'pr', 'ai', 'id', 'ci', 'k8s', 'url', 'log', 'git', 
  */
 export function generateQueries(catalog: readonly ToolInfo[], count: number, seed = 1): BenchQuery[] {
   const r = new Rng(seed * 104729 + catalog.length);
-  const vocab = [...VERBS.slice(0, 30), ...OBJECTS.slice(0, 60).flatMap(words), ...SERVICES.slice(0, 40).map(([s]) => s.split('-')[0]!)];
+  const vocab = [
+    ...VERBS.slice(0, 30),
+    ...OBJECTS.slice(0, 60).flatMap(words),
+    ...SERVICES.slice(0, 40).map(([s]) => s.split('-')[0]!),
+  ];
   const out: BenchQuery[] = [];
   for (let i = 0; i < count; i++) {
     const u = r.next();
@@ -309,7 +656,12 @@ export function generateQueries(catalog: readonly ToolInfo[], count: number, see
     } else if (u < 0.88) {
       kind = 'name-like';
       const t = r.pick(catalog).name;
-      const opts = [t, t.split('__').pop()!, `${r.pickSkewed(VERBS)}_${words(r.pickSkewed(OBJECTS)).join('_')}`, camel([r.pickSkewed(VERBS), ...words(r.pickSkewed(OBJECTS))], false)];
+      const opts = [
+        t,
+        t.split('__').pop()!,
+        `${r.pickSkewed(VERBS)}_${words(r.pickSkewed(OBJECTS)).join('_')}`,
+        camel([r.pickSkewed(VERBS), ...words(r.pickSkewed(OBJECTS))], false),
+      ];
       query = r.pick(opts);
     } else if (u < 0.96) {
       kind = 'short';
@@ -358,17 +710,36 @@ export function generateTranscript(
     if (u < 0.35 || loaded.length === 0) {
       const q = r.pick(queries);
       const callId = `call_${++id}`;
-      msgs.push({ kind: 'chat', role: 'assistant', content: '', toolCalls: [{ id: callId, name: 'tool_search', arguments: q.args }] });
+      msgs.push({
+        kind: 'chat',
+        role: 'assistant',
+        content: '',
+        toolCalls: [{ id: callId, name: 'tool_search', arguments: q.args }],
+      });
       const matches = search(q.args);
-      const content = matches === null ? `failed to search tools` : JSON.stringify({ matches: matches.length === 0 ? null : matches });
+      const content =
+        matches === null
+          ? `failed to search tools`
+          : JSON.stringify({ matches: matches.length === 0 ? null : matches });
       msgs.push({ kind: 'chat', role: 'tool', content, toolCallId: callId, toolName: 'tool_search' });
       if (matches) for (const m of matches) if (!loaded.includes(m)) loaded.push(m);
     } else {
       const early = r.chance(0.05);
       const name = early ? r.pick(catalog).name : r.pick(loaded);
       const callId = `call_${++id}`;
-      msgs.push({ kind: 'chat', role: 'assistant', content: r.chance(0.3) ? 'Let me do that.' : '', toolCalls: [{ id: callId, name, arguments: '{"id":"42"}' }] });
-      msgs.push({ kind: 'chat', role: 'tool', content: `{"ok":true,"result":"done ${c}"}`, toolCallId: callId, toolName: name });
+      msgs.push({
+        kind: 'chat',
+        role: 'assistant',
+        content: r.chance(0.3) ? 'Let me do that.' : '',
+        toolCalls: [{ id: callId, name, arguments: '{"id":"42"}' }],
+      });
+      msgs.push({
+        kind: 'chat',
+        role: 'tool',
+        content: `{"ok":true,"result":"done ${c}"}`,
+        toolCallId: callId,
+        toolName: name,
+      });
       if (r.chance(0.1)) msgs.push({ kind: 'chat', role: 'user', content: 'Thanks, now the next thing please.' });
     }
   }
@@ -394,7 +765,12 @@ export function chunksByModelCall(messages: readonly Message[]): Message[][] {
 export function toEinoJson(messages: readonly ChatMessage[]): unknown[] {
   return messages.map((m) => {
     const o: Record<string, unknown> = { role: m.role, content: m.content };
-    if (m.toolCalls) o.tool_calls = m.toolCalls.map((t) => ({ id: t.id, type: 'function', function: { name: t.name, arguments: t.arguments } }));
+    if (m.toolCalls)
+      o.tool_calls = m.toolCalls.map((t) => ({
+        id: t.id,
+        type: 'function',
+        function: { name: t.name, arguments: t.arguments },
+      }));
     if (m.toolCallId !== undefined) o.tool_call_id = m.toolCallId;
     if (m.toolName !== undefined) o.tool_name = m.toolName;
     return o;

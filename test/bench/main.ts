@@ -17,17 +17,38 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import Fuse from 'fuse.js';
-import { beforeModelCall, createMiddleware, agentTools, type ModelCallState, type RunLocal } from '../../src/core/middleware.js';
+import {
+  beforeModelCall,
+  createMiddleware,
+  agentTools,
+  type ModelCallState,
+  type RunLocal,
+} from '../../src/core/middleware.js';
 import { AgentRun } from '../../src/core/run.js';
 import { ToolIndex } from '../../src/core/index/tool-index.js';
 import { parseKeywords } from '../../src/core/scorer.js';
 import { goTrimSpace } from '../../src/core/text.js';
-import { decodeToolSearchArgs, runToolSearch, searchDecoded, type ToolSearchArgs, type ToolSearchOutcome } from '../../src/core/toolsearch.js';
+import {
+  decodeToolSearchArgs,
+  runToolSearch,
+  searchDecoded,
+  type ToolSearchArgs,
+  type ToolSearchOutcome,
+} from '../../src/core/toolsearch.js';
 import type { Message, ToolInfo } from '../../src/core/types.js';
 import { naiveKeywordSearch } from '../core/naive-model.js';
 import { benchBulk } from './bulk.js';
 import { benchBuildVsBefore, benchQueryClasses, CLASS_SIZES, mixedBatchLines } from './query-classes.js';
-import { chunksByModelCall, generateCatalog, generateLintCatalog, generateQueries, generateTranscript, LINT_SHAPES, toEinoJson, type BenchQuery } from './generate.js';
+import {
+  chunksByModelCall,
+  generateCatalog,
+  generateLintCatalog,
+  generateQueries,
+  generateTranscript,
+  LINT_SHAPES,
+  toEinoJson,
+  type BenchQuery,
+} from './generate.js';
 
 // ---------------------------------------------------------------------------
 // Options
@@ -78,7 +99,9 @@ function add(row: Row): void {
   const status = row.ok === undefined ? '' : row.ok ? '  ok' : '  MISSED';
   const spread = row.spread ? `  (${row.spread})` : '';
   const target = row.target ? `  target ${row.target}` : '';
-  console.log(`  ${row.label.padEnd(58)} ${fmt(row.value).padStart(10)} ${row.unit.padEnd(8)}${spread}${target}${status}${row.note ? `  ${row.note}` : ''}`);
+  console.log(
+    `  ${row.label.padEnd(58)} ${fmt(row.value).padStart(10)} ${row.unit.padEnd(8)}${spread}${target}${status}${row.note ? `  ${row.note}` : ''}`,
+  );
 }
 
 function fmt(v: number): string {
@@ -152,7 +175,11 @@ function ourPairs(r: ToolSearchOutcome): Array<[string, number]> | string {
 }
 
 /** Reference-style agent loop: the state persists between calls, and every call runs the pure middleware over the whole history. */
-function referenceRun(mw: ReturnType<typeof createMiddleware>, staticTools: readonly ToolInfo[], chunks: readonly Message[][]): string[] {
+function referenceRun(
+  mw: ReturnType<typeof createMiddleware>,
+  staticTools: readonly ToolInfo[],
+  chunks: readonly Message[][],
+): string[] {
   const full = agentTools(mw, staticTools);
   let state: ModelCallState = { messages: [], toolInfos: null, deferredToolInfos: null };
   let local: RunLocal = { initialized: false };
@@ -165,7 +192,11 @@ function referenceRun(mw: ReturnType<typeof createMiddleware>, staticTools: read
   return (state.toolInfos ?? []).map((t) => t.name);
 }
 
-function ourRun(mw: ReturnType<typeof createMiddleware>, staticTools: readonly ToolInfo[], chunks: readonly Message[][]): string[] {
+function ourRun(
+  mw: ReturnType<typeof createMiddleware>,
+  staticTools: readonly ToolInfo[],
+  chunks: readonly Message[][],
+): string[] {
   const run = new AgentRun(mw, staticTools);
   let visible: readonly ToolInfo[] = [];
   for (const chunk of chunks) visible = run.modelCall(chunk).visible;
@@ -202,9 +233,16 @@ async function loadDemo(): Promise<Demo> {
   const file = join(REPO, 'fixtures/catalogs/demo.yaml');
   if (existsSync(file)) {
     const { parse } = await import('yaml');
-    const doc = parse(readFileSync(file, 'utf8')) as { tools?: Array<ToolInfo & { static?: boolean }> } | Array<ToolInfo & { static?: boolean }>;
+    const doc = parse(readFileSync(file, 'utf8')) as
+      | { tools?: Array<ToolInfo & { static?: boolean }> }
+      | Array<ToolInfo & { static?: boolean }>;
     const list = Array.isArray(doc) ? doc : (doc.tools ?? []);
-    const tools = list.map((t) => ({ name: t.name, description: t.description ?? '', parameters: t.parameters, static: t.static === true }));
+    const tools = list.map((t) => ({
+      name: t.name,
+      description: t.description ?? '',
+      parameters: t.parameters,
+      static: t.static === true,
+    }));
     return {
       dynamic: tools.filter((t) => !t.static).map(({ static: _s, ...t }) => t),
       static: tools.filter((t) => t.static).map(({ static: _s, ...t }) => t),
@@ -250,7 +288,10 @@ function benchQueries(size: number): void {
     const got = ourPairs(searchDecoded(index, args[i]!));
     if (JSON.stringify(got) !== JSON.stringify(expected)) {
       mismatches++;
-      if (mismatches <= 3) console.log(`  MISMATCH ${queries[i]!.args}\n    ours:  ${JSON.stringify(got)}\n    naive: ${JSON.stringify(expected)}`);
+      if (mismatches <= 3)
+        console.log(
+          `  MISMATCH ${queries[i]!.args}\n    ours:  ${JSON.stringify(got)}\n    naive: ${JSON.stringify(expected)}`,
+        );
     }
   }
   add({
@@ -300,7 +341,12 @@ function benchQueries(size: number): void {
     value: oursKw,
     unit: 'ms',
     better: 'lower',
-    spread: `p90 ${fmt(quantile(kwIdx.map((i) => ours[i]!), 0.9))}`,
+    spread: `p90 ${fmt(
+      quantile(
+        kwIdx.map((i) => ours[i]!),
+        0.9,
+      ),
+    )}`,
     ...(target !== undefined ? { target: `≤ ${target} ms`, ok: oursKw <= target } : {}),
   });
   const naiveMedian = median(naiveMs);
@@ -342,7 +388,13 @@ function benchQueries(size: number): void {
   const fuseSet = kwIdx.slice(0, FUSE_QUERIES[size] ?? 10);
   for (const i of fuseSet.slice(0, 2)) fuse.search(goTrimSpace(args[i]!.query), { limit: 5 });
   const c0 = process.cpuUsage();
-  const fuseMs = fuseSet.map((i) => time(() => fuse.search(goTrimSpace(args[i]!.query), { limit: args[i]!.maxResults !== null && args[i]!.maxResults! > 0 ? args[i]!.maxResults! : 5 })));
+  const fuseMs = fuseSet.map((i) =>
+    time(() =>
+      fuse.search(goTrimSpace(args[i]!.query), {
+        limit: args[i]!.maxResults !== null && args[i]!.maxResults! > 0 ? args[i]!.maxResults! : 5,
+      }),
+    ),
+  );
   const fuseCpu = cpuMs(c0);
   const fuseMedian = median(fuseMs);
   const oursOnFuseSet = median(fuseSet.map((i) => ours[i]!));
@@ -414,7 +466,15 @@ function benchBuild(size: number): void {
     ctor.push(time(() => (index = new ToolIndex(tools, { prefilter: 'always' }))));
     prefilter.push(time(() => index!.search(kws, 5)));
   }
-  add({ id: `build.${size}.ctor`, section: 'build', label: 'ToolIndex constructor (lower-casing, name order)', value: median(ctor), unit: 'ms', better: 'lower', spread: spreadOf(ctor) });
+  add({
+    id: `build.${size}.ctor`,
+    section: 'build',
+    label: 'ToolIndex constructor (lower-casing, name order)',
+    value: median(ctor),
+    unit: 'ms',
+    better: 'lower',
+    spread: spreadOf(ctor),
+  });
   add({
     id: `build.${size}.prefilter`,
     section: 'build',
@@ -441,7 +501,9 @@ function benchBuild(size: number): void {
 
 async function benchSimulate(): Promise<void> {
   const demo = await loadDemo();
-  section(`simulate / AgentRun over generated transcripts (${demo.source}: ${demo.dynamic.length} dynamic, ${demo.static.length} static tools)`);
+  section(
+    `simulate / AgentRun over generated transcripts (${demo.source}: ${demo.dynamic.length} dynamic, ${demo.static.length} static tools)`,
+  );
   const mw = createMiddleware({ dynamicTools: demo.dynamic });
   const search = (a: string): readonly string[] | null => {
     const r = runToolSearch(mw.index, a);
@@ -466,13 +528,23 @@ async function benchSimulate(): Promise<void> {
   }
   const loc = { file: 'generated.json', line: 0, column: 0 };
   const catalog = {
-    tools: [...demo.static.map((t) => ({ ...t, static: true, source: loc })), ...demo.dynamic.map((t) => ({ ...t, static: false, source: loc }))],
+    tools: [
+      ...demo.static.map((t) => ({ ...t, static: true, source: loc })),
+      ...demo.dynamic.map((t) => ({ ...t, static: false, source: loc })),
+    ],
     sources: [{ file: demo.source, format: 'toolsearch' }],
     warnings: [],
   };
   const simOnce = (calls: number): number => {
     const messages = tr(calls);
-    const transcript = { file: 'generated.json', format: 'eino', messages, locations: messages.map(() => loc), tools: null, warnings: [] };
+    const transcript = {
+      file: 'generated.json',
+      format: 'eino',
+      messages,
+      locations: messages.map(() => loc),
+      tools: null,
+      warnings: [],
+    };
     return time(() => {
       const report = simulate!({ transcript, catalog, mode: 'default', replay: false });
       if (report.turns.length !== calls) throw new Error(`simulate: ${report.turns.length} turns for ${calls} calls`);
@@ -502,7 +574,15 @@ async function benchSimulate(): Promise<void> {
   for (const calls of oursCalls) {
     const rt = runTimes.get(calls)!;
     oursRun.set(calls, median(rt));
-    add({ id: `simulate.agentrun.${calls}`, section: 'simulate', label: `AgentRun (core): ${calls.toLocaleString('en-US')} model calls`, value: median(rt), unit: 'ms', better: 'lower', spread: spreadOf(rt) });
+    add({
+      id: `simulate.agentrun.${calls}`,
+      section: 'simulate',
+      label: `AgentRun (core): ${calls.toLocaleString('en-US')} model calls`,
+      value: median(rt),
+      unit: 'ms',
+      better: 'lower',
+      spread: spreadOf(rt),
+    });
     if (!simulate) continue;
     const st = simTimes.get(calls)!;
     oursSim.set(calls, median(st));
@@ -523,7 +603,8 @@ async function benchSimulate(): Promise<void> {
     // The baseline must agree with AgentRun.
     const a = referenceRun(mw, demo.static, chunks);
     const b = ourRun(mw, demo.static, chunks);
-    if (JSON.stringify(a) !== JSON.stringify(b)) throw new Error(`reference-style run and AgentRun disagree at ${calls} calls`);
+    if (JSON.stringify(a) !== JSON.stringify(b))
+      throw new Error(`reference-style run and AgentRun disagree at ${calls} calls`);
     const reps = calls >= 2000 ? 2 : 3;
     const ts: number[] = [];
     for (let r = 0; r < reps; r++) {
@@ -545,21 +626,52 @@ async function benchSimulate(): Promise<void> {
   const big = QUICK ? 1000 : 10_000;
   if (oursSim.has(2 * big)) {
     const g = growth(oursSim, big);
-    add({ id: `simulate.growth.engine`, section: 'simulate', label: `simulate() growth, ${big.toLocaleString('en-US')} → ${(2 * big).toLocaleString('en-US')} calls`, value: g, unit: '×', better: 'lower', target: '≤ 2.2×', ok: g <= 2.2 });
+    add({
+      id: `simulate.growth.engine`,
+      section: 'simulate',
+      label: `simulate() growth, ${big.toLocaleString('en-US')} → ${(2 * big).toLocaleString('en-US')} calls`,
+      value: g,
+      unit: '×',
+      better: 'lower',
+      target: '≤ 2.2×',
+      ok: g <= 2.2,
+    });
   }
   if (oursRun.has(2 * big)) {
-    add({ id: `simulate.growth.agentrun`, section: 'simulate', label: `AgentRun growth, ${big.toLocaleString('en-US')} → ${(2 * big).toLocaleString('en-US')} calls`, value: growth(oursRun, big), unit: '×', better: 'lower' });
+    add({
+      id: `simulate.growth.agentrun`,
+      section: 'simulate',
+      label: `AgentRun growth, ${big.toLocaleString('en-US')} → ${(2 * big).toLocaleString('en-US')} calls`,
+      value: growth(oursRun, big),
+      unit: '×',
+      better: 'lower',
+    });
   }
   const refN = QUICK ? 500 : 2000;
   if (refRun.has(2 * refN)) {
-    add({ id: `simulate.growth.reference`, section: 'simulate', label: `reference-style growth, ${refN} → ${2 * refN} calls (quadratic: ~4×)`, value: growth(refRun, refN), unit: '×', better: 'lower' });
+    add({
+      id: `simulate.growth.reference`,
+      section: 'simulate',
+      label: `reference-style growth, ${refN} → ${2 * refN} calls (quadratic: ~4×)`,
+      value: growth(refRun, refN),
+      unit: '×',
+      better: 'lower',
+    });
   }
   const same = QUICK ? 1000 : 2000;
   if (refRun.has(same) && oursRun.has(same)) {
-    add({ id: `simulate.ratio.reference`, section: 'simulate', label: `AgentRun speed-up vs reference-style at ${same} calls`, value: refRun.get(same)! / oursRun.get(same)!, unit: '×', better: 'higher' });
+    add({
+      id: `simulate.ratio.reference`,
+      section: 'simulate',
+      label: `AgentRun speed-up vs reference-style at ${same} calls`,
+      value: refRun.get(same)! / oursRun.get(same)!,
+      unit: '×',
+      better: 'higher',
+    });
   }
   // Keep a generated transcript for the CLI section.
-  for (const calls of GENERATED_CALLS) writeFileSync(generatedTranscript(calls), JSON.stringify(toEinoJson(tr(calls) as never)));
+  for (const calls of GENERATED_CALLS)
+    writeFileSync(generatedTranscript(calls), JSON.stringify(toEinoJson(tr(calls) as never)));
 }
 
 // ---------------------------------------------------------------------------
@@ -569,7 +681,17 @@ const CLI = join(REPO, 'bin', 'toolsearch.js');
 const CACHE_DIR = join(WORK, 'catalog-cache');
 const GENERATED_CALLS = QUICK ? [1000] : [1000, 10_000];
 const generatedTranscript = (calls: number): string => join(WORK, `transcript-${calls}-seed${SEED}.json`);
-const HEAVY = ['react', 'ink', 'fuse.js', '@modelcontextprotocol/sdk', 'gpt-tokenizer', 'zod', 'ai', 'yaml', 'commander'];
+const HEAVY = [
+  'react',
+  'ink',
+  'fuse.js',
+  '@modelcontextprotocol/sdk',
+  'gpt-tokenizer',
+  'zod',
+  'ai',
+  'yaml',
+  'commander',
+];
 
 const TIME_BIN = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
 
@@ -580,7 +702,8 @@ const TIME_BIN = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
 function extraCaFile(): string | null {
   const own = process.env.NODE_EXTRA_CA_CERTS;
   if (own && existsSync(own)) return own;
-  for (const f of ['/etc/ssl/certs/ca-certificates.crt', '/etc/pki/tls/certs/ca-bundle.crt']) if (existsSync(f)) return f;
+  for (const f of ['/etc/ssl/certs/ca-certificates.crt', '/etc/pki/tls/certs/ca-bundle.crt'])
+    if (existsSync(f)) return f;
   return null;
 }
 
@@ -613,7 +736,12 @@ function benchStartup(): void {
   const cases: Case[] = [
     { id: 'node', label: 'node -e 0', cmd: [process.execPath, '-e', '0'], cacheDir: () => cached },
     { id: 'version', label: 'toolsearch --version', cmd: [CLI, '--version'], cacheDir: () => cached },
-    { id: 'search', label: 'toolsearch search -c demo.yaml create issue (cached)', cmd: [CLI, ...search], cacheDir: () => cached },
+    {
+      id: 'search',
+      label: 'toolsearch search -c demo.yaml create issue (cached)',
+      cmd: [CLI, ...search],
+      cacheDir: () => cached,
+    },
     { id: 'first', label: 'the same search, first run (empty cache)', cmd: [CLI, ...search], cacheDir: firstDir },
   ];
   const envs = [
@@ -624,7 +752,12 @@ function benchStartup(): void {
   const cpuTimes = new Map<string, number[]>();
   // With /usr/bin/time, each run's CPU time (user + system) too: less moved by load than wall time.
   const once = (c: Case, e: (typeof envs)[number]): { ms: number; cpu: number } => {
-    const env: Record<string, string | undefined> = { ...process.env, PATH, NO_COLOR: '1', TOOLSEARCH_CACHE_DIR: c.cacheDir() };
+    const env: Record<string, string | undefined> = {
+      ...process.env,
+      PATH,
+      NO_COLOR: '1',
+      TOOLSEARCH_CACHE_DIR: c.cacheDir(),
+    };
     if (e.value === undefined) delete env.NODE_EXTRA_CA_CERTS;
     else env.NODE_EXTRA_CA_CERTS = e.value;
     const [cmd, args] = TIME_BIN ? [TIME_BIN, ['-f', '@@CPU %U %S', ...c.cmd]] : [c.cmd[0]!, c.cmd.slice(1)];
@@ -686,7 +819,9 @@ function benchStartup(): void {
       });
     }
   }
-  console.log(`  load average (1 min) ${load0.toFixed(2)} → ${load1.toFixed(2)} on ${cpus().length} cores, ${rounds} rounds`);
+  console.log(
+    `  load average (1 min) ${load0.toFixed(2)} → ${load1.toFixed(2)} on ${cpus().length} cores, ${rounds} rounds`,
+  );
 }
 
 interface Ran {
@@ -706,7 +841,10 @@ interface Ran {
  * a program (as npm's bin link runs it; this Node first on PATH);
  * with /usr/bin/time, also the child's CPU time and peak RSS.
  */
-function run(args: readonly string[], opts: { env?: Record<string, string>; unset?: readonly string[]; viaNode?: boolean } = {}): Ran {
+function run(
+  args: readonly string[],
+  opts: { env?: Record<string, string>; unset?: readonly string[]; viaNode?: boolean } = {},
+): Ran {
   // The CLI's loaded-catalog cache lives in the bench's own directory (fresh per run, see benchCli).
   const env: Record<string, string | undefined> = {
     ...process.env,
@@ -734,7 +872,11 @@ function run(args: readonly string[], opts: { env?: Record<string, string>; unse
   return { ms, cpu, maxRssKb, stdout: r.stdout, stderr, status: r.status };
 }
 
-function timeProcess(args: readonly string[], n: number, opts: Parameters<typeof run>[1] = {}): { median: number; runs: number[]; cpu: number; out: string } {
+function timeProcess(
+  args: readonly string[],
+  n: number,
+  opts: Parameters<typeof run>[1] = {},
+): { median: number; runs: number[]; cpu: number; out: string } {
   const runs: number[] = [];
   const cpu: number[] = [];
   let out = '';
@@ -771,7 +913,10 @@ function buildCli(): boolean {
     try {
       execFileSync('npm', ['run', 'build', '--silent'], { cwd: REPO, stdio: 'pipe' });
     } catch (err) {
-      const out = `${(err as { stdout?: Buffer }).stdout ?? ''}`.split('\n').filter((l) => l.includes('error')).slice(0, 3);
+      const out = `${(err as { stdout?: Buffer }).stdout ?? ''}`
+        .split('\n')
+        .filter((l) => l.includes('error'))
+        .slice(0, 3);
       console.log(`  (build reported errors; using what it emitted)\n    ${out.join('\n    ')}`);
     }
   }
@@ -795,17 +940,50 @@ async function benchCli(): Promise<void> {
   const demo = 'fixtures/catalogs/demo.yaml';
   const transcript = 'fixtures/transcripts/keyword-search-then-call.json';
   const floor = timeProcess(['-e', '0'], n);
-  add({ id: 'cli.node', section: 'cli', label: 'node -e 0 (the floor: Node start-up alone)', value: floor.median, unit: 'ms', better: 'lower', spread: spreadOf(floor.runs) + cpuNote(floor.cpu) });
+  add({
+    id: 'cli.node',
+    section: 'cli',
+    label: 'node -e 0 (the floor: Node start-up alone)',
+    value: floor.median,
+    unit: 'ms',
+    better: 'lower',
+    spread: spreadOf(floor.runs) + cpuNote(floor.cpu),
+  });
   const cases: Array<{ id: string; label: string; args: string[]; target?: number; forbidden: string[] }> = [
     { id: 'cli.version', label: 'toolsearch --version', args: [CLI, '--version'], forbidden: HEAVY },
     // Every timed run follows a warm-up run, so this is the catalog cache's hit path: a script's second call on.
-    { id: 'cli.search', label: `toolsearch search -c demo.yaml create issue  (catalog cached)`, args: [CLI, 'search', '-c', demo, 'create', 'issue'], forbidden: ['react', 'ink', 'fuse.js', '@modelcontextprotocol/sdk', 'gpt-tokenizer', 'ai'] },
+    {
+      id: 'cli.search',
+      label: `toolsearch search -c demo.yaml create issue  (catalog cached)`,
+      args: [CLI, 'search', '-c', demo, 'create', 'issue'],
+      forbidden: ['react', 'ink', 'fuse.js', '@modelcontextprotocol/sdk', 'gpt-tokenizer', 'ai'],
+    },
     // The first call on a catalog (or --no-cache): demo.yaml parsed by the yaml library, then the same search.
-    { id: 'cli.search.nocache', label: `toolsearch search -c demo.yaml create issue --no-cache  (parses the YAML)`, args: [CLI, 'search', '-c', demo, 'create', 'issue', '--no-cache'], forbidden: [] },
-    { id: 'cli.search.nocache.json', label: `toolsearch search -c demo.mcp.json create issue --no-cache  (the same tools as JSON)`, args: [CLI, 'search', '-c', 'fixtures/catalogs/demo.mcp.json', 'create', 'issue', '--no-cache'], forbidden: [] },
-    { id: 'cli.search.json', label: `toolsearch search -c demo.yaml --json --explain send message`, args: [CLI, 'search', '-c', demo, '--json', '--explain', 'send', 'message'], forbidden: ['react', 'ink', 'fuse.js', '@modelcontextprotocol/sdk', 'gpt-tokenizer', 'ai'] },
+    {
+      id: 'cli.search.nocache',
+      label: `toolsearch search -c demo.yaml create issue --no-cache  (parses the YAML)`,
+      args: [CLI, 'search', '-c', demo, 'create', 'issue', '--no-cache'],
+      forbidden: [],
+    },
+    {
+      id: 'cli.search.nocache.json',
+      label: `toolsearch search -c demo.mcp.json create issue --no-cache  (the same tools as JSON)`,
+      args: [CLI, 'search', '-c', 'fixtures/catalogs/demo.mcp.json', 'create', 'issue', '--no-cache'],
+      forbidden: [],
+    },
+    {
+      id: 'cli.search.json',
+      label: `toolsearch search -c demo.yaml --json --explain send message`,
+      args: [CLI, 'search', '-c', demo, '--json', '--explain', 'send', 'message'],
+      forbidden: ['react', 'ink', 'fuse.js', '@modelcontextprotocol/sdk', 'gpt-tokenizer', 'ai'],
+    },
     // simulate counts tokens by default (gpt-tokenizer); --no-tokens must not load it.
-    { id: 'cli.simulate', label: `toolsearch simulate ${transcript.split('/').pop()} -c demo.yaml`, args: [CLI, 'simulate', transcript, '-c', demo], forbidden: ['react', 'ink', 'fuse.js', '@modelcontextprotocol/sdk', 'ai'] },
+    {
+      id: 'cli.simulate',
+      label: `toolsearch simulate ${transcript.split('/').pop()} -c demo.yaml`,
+      args: [CLI, 'simulate', transcript, '-c', demo],
+      forbidden: ['react', 'ink', 'fuse.js', '@modelcontextprotocol/sdk', 'ai'],
+    },
     {
       id: 'cli.simulate.notokens',
       label: `toolsearch simulate ${transcript.split('/').pop()} -c demo.yaml --no-tokens`,
@@ -817,7 +995,12 @@ async function benchCli(): Promise<void> {
     const file = generatedTranscript(calls);
     if (!existsSync(file)) continue;
     const what = `<generated ${calls.toLocaleString('en-US')}-call transcript> -c demo.yaml --json`;
-    cases.push({ id: `cli.simulate.generated.${calls}`, label: `toolsearch simulate ${what}`, args: [CLI, 'simulate', file, '-c', demo, '--json'], forbidden: [] });
+    cases.push({
+      id: `cli.simulate.generated.${calls}`,
+      label: `toolsearch simulate ${what}`,
+      args: [CLI, 'simulate', file, '-c', demo, '--json'],
+      forbidden: [],
+    });
     cases.push({
       id: `cli.simulate.generated.${calls}.notokens`,
       label: `toolsearch simulate ${what} --no-tokens`,
@@ -887,9 +1070,33 @@ async function benchCli(): Promise<void> {
     const expected = r.ok ? JSON.stringify({ matches: r.matches }) : JSON.stringify({ error: r.error });
     if (outLines[i] !== expected) wrong++;
   });
-  add({ id: 'cli.batch.identical', section: 'cli', label: 'search --batch output = in-process results (10,000 lines)', value: lines.length - wrong, unit: '/10000', better: 'higher', ok: wrong === 0 && outLines.length === lines.length });
-  add({ id: 'cli.batch.one', section: 'cli', label: 'search --batch, 1 line, 10,000-tool catalog (start + load)', value: single.median, unit: 'ms', better: 'lower', spread: spreadOf(single.runs) + cpuNote(single.cpu) });
-  add({ id: 'cli.batch.full', section: 'cli', label: 'search --batch, 10,000 lines, 10,000-tool catalog', value: full.median, unit: 'ms', better: 'lower', spread: spreadOf(full.runs) + cpuNote(full.cpu) });
+  add({
+    id: 'cli.batch.identical',
+    section: 'cli',
+    label: 'search --batch output = in-process results (10,000 lines)',
+    value: lines.length - wrong,
+    unit: '/10000',
+    better: 'higher',
+    ok: wrong === 0 && outLines.length === lines.length,
+  });
+  add({
+    id: 'cli.batch.one',
+    section: 'cli',
+    label: 'search --batch, 1 line, 10,000-tool catalog (start + load)',
+    value: single.median,
+    unit: 'ms',
+    better: 'lower',
+    spread: spreadOf(single.runs) + cpuNote(single.cpu),
+  });
+  add({
+    id: 'cli.batch.full',
+    section: 'cli',
+    label: 'search --batch, 10,000 lines, 10,000-tool catalog',
+    value: full.median,
+    unit: 'ms',
+    better: 'lower',
+    spread: spreadOf(full.runs) + cpuNote(full.cpu),
+  });
   const perSecond = (lines.length - 1) / ((full.median - single.median) / 1000);
   const perSecondCpu = (lines.length - 1) / ((full.cpu - single.cpu) / 1000);
   add({
@@ -913,11 +1120,20 @@ function benchRss(): void {
   section(`Peak RSS, ${size.toLocaleString('en-US')}-tool catalog (fresh processes)`);
   const tools = flatCatalog(size);
   const catalogFile = writeCatalogFile(size, tools);
-  const queries = writeLines(`rss-queries-${size}.jsonl`, generateQueries(tools, 1000, SEED + 2).map((q) => q.args));
+  const queries = writeLines(
+    `rss-queries-${size}.jsonl`,
+    generateQueries(tools, 1000, SEED + 2).map((q) => q.args),
+  );
   const childJs = join(REPO, 'node_modules/.cache/toolsearch-bench/child.mjs');
   const lib = run([childJs, catalogFile, queries]);
   if (lib.status === 0) {
-    const r = JSON.parse(lib.stdout) as { maxRssKb: number; loadMs: number; indexMs: number; queriesMs: number; medianQueryMs: number };
+    const r = JSON.parse(lib.stdout) as {
+      maxRssKb: number;
+      loadMs: number;
+      indexMs: number;
+      queriesMs: number;
+      medianQueryMs: number;
+    };
     const mb = r.maxRssKb / 1024;
     add({
       id: `rss.${size}.library`,
@@ -962,8 +1178,15 @@ async function runBulkBench(): Promise<void> {
 // 7. lint on the catalog shapes that made it quadratic (issue 14, finding 4)
 
 /** What a lint run must take at most, per size, in wall time and peak RSS. */
-const LINT_TARGETS: Readonly<Record<number, { s: number; mb?: number }>> = { 10_000: { s: 10 }, 100_000: { s: 120, mb: 1024 } };
-const LINT_SHAPE_LABEL = { shared: 'one shared description', few: '97 distinct descriptions', unique: 'all descriptions unique' } as const;
+const LINT_TARGETS: Readonly<Record<number, { s: number; mb?: number }>> = {
+  10_000: { s: 10 },
+  100_000: { s: 120, mb: 1024 },
+};
+const LINT_SHAPE_LABEL = {
+  shared: 'one shared description',
+  few: '97 distinct descriptions',
+  unique: 'all descriptions unique',
+} as const;
 
 function benchLint(): void {
   const sizes = QUICK ? [10_000] : [10_000, 100_000];
@@ -982,7 +1205,16 @@ function benchLint(): void {
       // lint exits 0 with findings (1 only with --strict).
       if (r.status !== 0) {
         console.log(`  ${label}: exit ${r.status}: ${r.stderr.slice(0, 300)}`);
-        add({ id: `lint.${size}.${shape}.time`, section: 'lint', label, value: NaN, unit: 's', better: 'lower', target: `exit 0`, ok: false });
+        add({
+          id: `lint.${size}.${shape}.time`,
+          section: 'lint',
+          label,
+          value: NaN,
+          unit: 's',
+          better: 'lower',
+          target: `exit 0`,
+          ok: false,
+        });
         continue;
       }
       const target = LINT_TARGETS[size];
@@ -1027,11 +1259,31 @@ async function main(): Promise<void> {
   );
   if (ONLY.has('query')) for (const size of SIZES) benchQueries(size);
   if (ONLY.has('classes')) {
-    const ctx = { quick: QUICK, seed: SEED, add, section, fmt, quantile, tools: flatCatalog, naive: naiveToolSearch, pairs: ourPairs };
+    const ctx = {
+      quick: QUICK,
+      seed: SEED,
+      add,
+      section,
+      fmt,
+      quantile,
+      tools: flatCatalog,
+      naive: naiveToolSearch,
+      pairs: ourPairs,
+    };
     for (const size of CLASS_SIZES(QUICK)) benchQueryClasses(size, ctx);
   }
   if (ONLY.has('build')) {
-    const ctx = { quick: QUICK, seed: SEED, add, section, fmt, quantile, tools: flatCatalog, naive: naiveToolSearch, pairs: ourPairs };
+    const ctx = {
+      quick: QUICK,
+      seed: SEED,
+      add,
+      section,
+      fmt,
+      quantile,
+      tools: flatCatalog,
+      naive: naiveToolSearch,
+      pairs: ourPairs,
+    };
     for (const size of CLASS_SIZES(QUICK)) benchBuildVsBefore(size, ctx);
   }
   if (ONLY.has('build')) for (const size of SIZES) benchBuild(size);
@@ -1043,7 +1295,9 @@ async function main(): Promise<void> {
   if (ONLY.has('bulk')) await runBulkBench();
   if (ONLY.has('lint')) benchLint();
   const load1 = loadavg();
-  console.log(`\nload average at the end ${load1.map((x) => x.toFixed(2)).join(' ')}; ${failures === 0 ? 'every checked target met' : `${failures} check(s) missed`}`);
+  console.log(
+    `\nload average at the end ${load1.map((x) => x.toFixed(2)).join(' ')}; ${failures === 0 ? 'every checked target met' : `${failures} check(s) missed`}`,
+  );
 
   if (JSON_OUT) {
     writeFileSync(
@@ -1066,7 +1320,9 @@ function compare(file: string): void {
     const ratio = r.value / o.value;
     const improved = r.better === 'lower' ? ratio < 0.9 : ratio > 1.1;
     const worse = r.better === 'lower' ? ratio > 1.1 : ratio < 0.9;
-    console.log(`  ${r.label.trim().padEnd(58)} ${fmt(o.value).padStart(10)} → ${fmt(r.value).padStart(10)} ${r.unit.padEnd(8)} ×${ratio.toFixed(2)}${improved ? '  better' : worse ? '  worse' : ''}`);
+    console.log(
+      `  ${r.label.trim().padEnd(58)} ${fmt(o.value).padStart(10)} → ${fmt(r.value).padStart(10)} ${r.unit.padEnd(8)} ×${ratio.toFixed(2)}${improved ? '  better' : worse ? '  worse' : ''}`,
+    );
   }
 }
 

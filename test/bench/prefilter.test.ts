@@ -20,10 +20,35 @@ import { generateCatalog, generateQueries } from './generate.js';
 // Go/JS lower-case differences, astral letters, line feeds and other spaces.
 const chars = [
   ...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.:/',
-  'İ', 'ı', 'Σ', 'σ', 'ς', 'ß', 'ẞ', 'ſ', '\u212a', 'é', 'É', '\u{10400}', '\u{10428}', '\u{1d518}', '\uff01', '\ufeff',
-  '\u0130', '\u01c5', '\u1e9e', '検', '索', '\n', ' ', '\u0085', '\ud800', '\udc00',
+  'İ',
+  'ı',
+  'Σ',
+  'σ',
+  'ς',
+  'ß',
+  'ẞ',
+  'ſ',
+  '\u212a',
+  'é',
+  'É',
+  '\u{10400}',
+  '\u{10428}',
+  '\u{1d518}',
+  '\uff01',
+  '\ufeff',
+  '\u0130',
+  '\u01c5',
+  '\u1e9e',
+  '検',
+  '索',
+  '\n',
+  ' ',
+  '\u0085',
+  '\ud800',
+  '\udc00',
 ];
-const textArb = (min: number, max: number) => fc.array(fc.constantFrom(...chars), { minLength: min, maxLength: max }).map((cs) => cs.join(''));
+const textArb = (min: number, max: number) =>
+  fc.array(fc.constantFrom(...chars), { minLength: min, maxLength: max }).map((cs) => cs.join(''));
 const catalogArb = fc.uniqueArray(fc.record({ name: textArb(0, 10), description: textArb(0, 40) }), {
   minLength: 1,
   maxLength: 40,
@@ -33,7 +58,14 @@ const modes: PrefilterMode[] = ['always', 'never', 'auto'];
 
 /** A query built from pieces of the catalog's own (lower- or original-case) text, so that matches are common. */
 function queryArb(tools: readonly ToolInfo[]) {
-  const piece = fc.tuple(fc.nat(tools.length - 1), fc.boolean(), fc.nat(50), fc.integer({ min: 1, max: 6 }), fc.constantFrom('', '', '+', '++'))
+  const piece = fc
+    .tuple(
+      fc.nat(tools.length - 1),
+      fc.boolean(),
+      fc.nat(50),
+      fc.integer({ min: 1, max: 6 }),
+      fc.constantFrom('', '', '+', '++'),
+    )
     .map(([i, name, start, len, plus]) => {
       const src = name ? tools[i]!.name : tools[i]!.description;
       return plus + src.slice(start % Math.max(1, src.length), (start % Math.max(1, src.length)) + len);
@@ -45,12 +77,19 @@ describe('prefilter', () => {
   it('every prefilter mode returns exactly what the naive model returns', () => {
     fc.assert(
       fc.property(
-        catalogArb.chain((tools) => fc.tuple(fc.constant(tools), fc.array(queryArb(tools), { minLength: 1, maxLength: 4 }), fc.integer({ min: 1, max: 50 }))),
+        catalogArb.chain((tools) =>
+          fc.tuple(
+            fc.constant(tools),
+            fc.array(queryArb(tools), { minLength: 1, maxLength: 4 }),
+            fc.integer({ min: 1, max: 50 }),
+          ),
+        ),
         ([tools, queries, max]) => {
           const indexes = modes.map((prefilter) => new ToolIndex(tools, { prefilter }));
           for (const query of queries) {
             const expected = naiveKeywordSearch(query, max, tools);
-            for (const index of indexes) expect(index.search(parseKeywords(query), max).map((r) => [r.name, r.score])).toEqual(expected);
+            for (const index of indexes)
+              expect(index.search(parseKeywords(query), max).map((r) => [r.name, r.score])).toEqual(expected);
           }
         },
       ),
@@ -60,20 +99,24 @@ describe('prefilter', () => {
 
   it('explanations and rankAll agree with the naive model under the prefilter', () => {
     fc.assert(
-      fc.property(catalogArb.chain((tools) => fc.tuple(fc.constant(tools), queryArb(tools))), ([tools, query]) => {
-        const index = new ToolIndex(tools, { prefilter: 'always' });
-        const keywords = parseKeywords(query);
-        const all = index.rankAll(keywords).map((r) => [r.name, r.score]);
-        expect(all).toEqual(naiveKeywordSearch(query, Number.MAX_SAFE_INTEGER, tools));
-        for (const r of index.search(keywords, 10, { explain: true })) {
-          expect(r.explain!.reduce((s, k) => s + k.points, 0)).toBe(r.score);
-        }
-        for (const t of tools) {
-          expect(index.partsOf(t.name)).toEqual(naiveSplitToolName(t.name));
-          const ex = index.explainTool(t.name, keywords)!;
-          for (const k of ex.keywords) if (k.part !== null) expect(goToLower(k.part).includes(goToLower(k.keyword))).toBe(true);
-        }
-      }),
+      fc.property(
+        catalogArb.chain((tools) => fc.tuple(fc.constant(tools), queryArb(tools))),
+        ([tools, query]) => {
+          const index = new ToolIndex(tools, { prefilter: 'always' });
+          const keywords = parseKeywords(query);
+          const all = index.rankAll(keywords).map((r) => [r.name, r.score]);
+          expect(all).toEqual(naiveKeywordSearch(query, Number.MAX_SAFE_INTEGER, tools));
+          for (const r of index.search(keywords, 10, { explain: true })) {
+            expect(r.explain!.reduce((s, k) => s + k.points, 0)).toBe(r.score);
+          }
+          for (const t of tools) {
+            expect(index.partsOf(t.name)).toEqual(naiveSplitToolName(t.name));
+            const ex = index.explainTool(t.name, keywords)!;
+            for (const k of ex.keywords)
+              if (k.part !== null) expect(goToLower(k.part).includes(goToLower(k.keyword))).toBe(true);
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -98,7 +141,10 @@ describe('prefilter', () => {
   });
 
   it('max_results edge values behave as Array.prototype.slice would', () => {
-    const tools = Array.from({ length: 30 }, (_, i) => ({ name: `tool_${String(i).padStart(2, '0')}`, description: 'does things' }));
+    const tools = Array.from({ length: 30 }, (_, i) => ({
+      name: `tool_${String(i).padStart(2, '0')}`,
+      description: 'does things',
+    }));
     const index = new ToolIndex(tools, { prefilter: 'always' });
     const kws = parseKeywords('tool');
     expect(index.search(kws, 2.5).length).toBe(2);

@@ -9,7 +9,12 @@
  * over its queries. The worst single run is reported beside it.
  */
 import { ToolIndex } from '../../src/core/index/tool-index.js';
-import { decodeToolSearchArgs, searchDecoded, type ToolSearchArgs, type ToolSearchOutcome } from '../../src/core/toolsearch.js';
+import {
+  decodeToolSearchArgs,
+  searchDecoded,
+  type ToolSearchArgs,
+  type ToolSearchOutcome,
+} from '../../src/core/toolsearch.js';
 import type { ToolInfo } from '../../src/core/types.js';
 import { ToolIndex as ToolIndexBefore } from './baseline/scorer-before-16.js';
 import { generateClassQueries, QUERY_CLASSES, type ClassQuery } from './classes.js';
@@ -82,7 +87,8 @@ export function benchQueryClasses(size: number, ctx: ClassBenchContext): void {
   const before = new ToolIndexBefore(tools);
   // The first searches of `auto` scan every tool; the correctness pass below
   // makes both build what they build on demand before anything is timed.
-  for (const index of [ours, before] as const) for (let i = 0; i < 3; i++) index.search([{ word: 'x', lower: 'x', required: false }], 5);
+  for (const index of [ours, before] as const)
+    for (let i = 0; i < 3; i++) index.search([{ word: 'x', lower: 'x', required: false }], 5);
 
   // Correctness: every query, ours against the naive model (timed: the naive baseline).
   const naiveMs: number[] = [];
@@ -93,7 +99,10 @@ export function benchQueryClasses(size: number, ctx: ClassBenchContext): void {
     const got = ctx.pairs(searchDecoded(ours, args[i]!));
     if (JSON.stringify(got) !== JSON.stringify(expected)) {
       mismatches++;
-      if (mismatches <= 3) console.log(`  MISMATCH [${queries[i]!.cls}] ${queries[i]!.args}\n    ours:  ${JSON.stringify(got)}\n    naive: ${JSON.stringify(expected)}`);
+      if (mismatches <= 3)
+        console.log(
+          `  MISMATCH [${queries[i]!.cls}] ${queries[i]!.args}\n    ours:  ${JSON.stringify(got)}\n    naive: ${JSON.stringify(expected)}`,
+        );
     }
   }
   add({
@@ -109,7 +118,8 @@ export function benchQueryClasses(size: number, ctx: ClassBenchContext): void {
   const rounds = size >= 100_000 ? (ctx.quick ? 3 : 5) : ctx.quick ? 5 : 9;
   const runs = (index: { search: ToolIndex['search'] }, n: number): number[][] => {
     const per: number[][] = queries.map(() => []);
-    for (let r = 0; r < n; r++) for (let i = 0; i < queries.length; i++) per[i]!.push(time(() => searchDecoded(index as ToolIndex, args[i]!)));
+    for (let r = 0; r < n; r++)
+      for (let i = 0; i < queries.length; i++) per[i]!.push(time(() => searchDecoded(index as ToolIndex, args[i]!)));
     return per;
   };
   const oursRuns = runs(ours, rounds);
@@ -128,7 +138,10 @@ export function benchQueryClasses(size: number, ctx: ClassBenchContext): void {
     if (ok === false) allOk = false;
     const slowest = idx[o.indexOf(max)]!;
     add({
-      id: `classes.${size}.${cls.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '').toLowerCase()}`,
+      id: `classes.${size}.${cls
+        .replace(/[^a-z0-9]+/gi, '-')
+        .replace(/^-|-$/g, '')
+        .toLowerCase()}`,
       section: 'classes',
       label: `${cls}: p99 (${idx.length} queries)`,
       value: p99,
@@ -137,7 +150,9 @@ export function benchQueryClasses(size: number, ctx: ClassBenchContext): void {
       spread:
         `p50 ${fmt(p50)}, p90 ${fmt(p90)}, max ${fmt(max)}, worst run ${fmt(worstRun)}; before p50 ${fmt(bp50)}, p99 ${fmt(bp99)}, max ${fmt(bmax)} ` +
         `(p99 ×${fmt(bp99 / p99)}, max ×${fmt(bmax / max)}); naive p50 ${fmt(med(idx.map((i) => naiveMs[i]!)))}; slowest ${JSON.stringify(queries[slowest]!.query).slice(0, 60)}`,
-      ...(target !== undefined ? { target: `${target.p99 !== undefined ? `p99 ≤ ${target.p99} ms, ` : ''}max ≤ ${target.max} ms`, ok } : {}),
+      ...(target !== undefined
+        ? { target: `${target.p99 !== undefined ? `p99 ≤ ${target.p99} ms, ` : ''}max ≤ ${target.max} ms`, ok }
+        : {}),
     });
   }
   const all = queries.map((_, i) => med(oursRuns[i]!));

@@ -24,8 +24,12 @@ await build({
   sourcemap: 'inline',
   logLevel: 'warning',
 });
-const res = spawnSync(process.execPath, ['--expose-gc', '--enable-source-maps', `${outdir}/main.mjs`, ...process.argv.slice(2)], {
-  stdio: 'inherit',
-  cwd: root,
-});
+const res = spawnSync(
+  process.execPath,
+  ['--expose-gc', '--enable-source-maps', `${outdir}/main.mjs`, ...process.argv.slice(2)],
+  {
+    stdio: 'inherit',
+    cwd: root,
+  },
+);
 process.exitCode = res.status ?? 1;

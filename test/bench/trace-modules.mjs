@@ -17,7 +17,11 @@ if (file) {
     let url;
     try {
       const resolved = Module._resolveFilename(request, parent, isMain);
-      url = resolved.startsWith('/') ? pathToFileURL(resolved).href : resolved.startsWith('node:') ? resolved : `node:${resolved}`;
+      url = resolved.startsWith('/')
+        ? pathToFileURL(resolved).href
+        : resolved.startsWith('node:')
+          ? resolved
+          : `node:${resolved}`;
     } catch {
       url = request;
     }

@@ -26,20 +26,29 @@ describe.concurrent('catalog cache', () => {
     const first = await run(args, { env: { TOOLSEARCH_CACHE_DIR: cacheDir } });
     expect(readdirSync(cacheDir).filter((f) => f.startsWith('catalog-'))).toHaveLength(1);
     const traced = join(dir, `trace-${n++}`);
-    const second = await run(args, { env: { TOOLSEARCH_CACHE_DIR: cacheDir, TOOLSEARCH_TRACE_MODULES: traced, NODE_OPTIONS: `--import ${TRACE}` } });
+    const second = await run(args, {
+      env: { TOOLSEARCH_CACHE_DIR: cacheDir, TOOLSEARCH_TRACE_MODULES: traced, NODE_OPTIONS: `--import ${TRACE}` },
+    });
     expect(second).toEqual(first);
     expect(first.code).toBe(0);
     expect(parserChunks(traced)).toEqual([]);
     // Control: without the cache the same trace finds them.
     const control = join(dir, `trace-${n++}`);
-    await run([...args, '--no-cache'], { env: { TOOLSEARCH_CACHE_DIR: cacheDir, TOOLSEARCH_TRACE_MODULES: control, NODE_OPTIONS: `--import ${TRACE}` } });
+    await run([...args, '--no-cache'], {
+      env: { TOOLSEARCH_CACHE_DIR: cacheDir, TOOLSEARCH_TRACE_MODULES: control, NODE_OPTIONS: `--import ${TRACE}` },
+    });
     expect(parserChunks(control).length).toBeGreaterThan(0);
   });
 
   test('--no-cache and TOOLSEARCH_CACHE=off neither read nor write it', async () => {
-    for (const [extra, env] of [[['--no-cache'], {}], [[], { TOOLSEARCH_CACHE: 'off' }]] as const) {
+    for (const [extra, env] of [
+      [['--no-cache'], {}],
+      [[], { TOOLSEARCH_CACHE: 'off' }],
+    ] as const) {
       const cacheDir = fresh();
-      const r = await run(['search', '-c', DEMO, 'slack', ...extra], { env: { TOOLSEARCH_CACHE_DIR: cacheDir, ...env } });
+      const r = await run(['search', '-c', DEMO, 'slack', ...extra], {
+        env: { TOOLSEARCH_CACHE_DIR: cacheDir, ...env },
+      });
       expect(r.code).toBe(0);
       expect(existsSync(cacheDir)).toBe(false);
     }

@@ -21,14 +21,18 @@ describe('--static on every command that reads a catalog', () => {
   it.each([
     ['search', ['search', '-c', 'fixtures/catalogs/demo.eino.json', '--static', STATICS, 'think', '--json', '--all']],
     ['lint', ['lint', '-c', 'fixtures/catalogs/demo.mcp.json', '--static', STATICS, '--json']],
-    ['eval', ['eval', QUERIES, '-c', 'fixtures/catalogs/demo.eino.json', '--static', STATICS, '--json', '--scorers', 'spec']],
+    [
+      'eval',
+      ['eval', QUERIES, '-c', 'fixtures/catalogs/demo.eino.json', '--static', STATICS, '--json', '--scorers', 'spec'],
+    ],
   ])('%s: demo.eino.json / demo.mcp.json split as demo.yaml', async (command, args) => {
     const r = await run(args);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const json = JSON.parse(r.stdout);
     if (command === 'search') expect([json.matches, json.static_included]).toEqual([['think'], true]);
-    if (command === 'lint') expect(json.catalog).toEqual({ source: 'fixtures/catalogs/demo.mcp.json', dynamic: 125, static: 5 });
+    if (command === 'lint')
+      expect(json.catalog).toEqual({ source: 'fixtures/catalogs/demo.mcp.json', dynamic: 125, static: 5 });
     if (command === 'eval') expect(json.catalog.dynamic).toBe(125);
   });
 
@@ -36,7 +40,12 @@ describe('--static on every command that reads a catalog', () => {
     const r = await run(['select', 'think', '-c', 'fixtures/catalogs/demo.eino.json', '--static', STATICS]);
     expect(r.stderr).toBe('warning: skipped think: a static tool, always visible and never selected\n');
     const bad = await run(['search', '-c', 'fixtures/catalogs/demo.eino.json', '--static', 'get_current_tim', 'x']);
-    expect(bad).toEqual({ code: 2, stdout: '', stderr: 'error: --static names a tool that is not in the catalog: "get_current_tim" (did you mean get_current_time?)\n' });
+    expect(bad).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'error: --static names a tool that is not in the catalog: "get_current_tim" (did you mean get_current_time?)\n',
+    });
   });
 });
 
@@ -45,7 +54,11 @@ describe('catalog files', () => {
     const a = await run(['search', '-c', DEMO, '-c', DEMO, 'x']);
     expect(a).toEqual({ code: 2, stdout: '', stderr: `error: the catalog ${DEMO} is given twice\n` });
     const b = await run(['lint', DEMO, '-c', `./${DEMO}`]);
-    expect(b).toEqual({ code: 2, stdout: '', stderr: `error: the catalog ./${DEMO} is given twice (also as ${DEMO})\n` });
+    expect(b).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `error: the catalog ./${DEMO} is given twice (also as ${DEMO})\n`,
+    });
   });
 
   it('a name repeated through a YAML alias points at the alias', async () => {
@@ -53,7 +66,11 @@ describe('catalog files', () => {
     writeFileSync(file, 'tools:\n  - &t {name: a, description: x}\n  - {name: b}\n  - *t\n');
     const r = await run(['search', '-c', file, 'a']);
     expect(r.code).toBe(2);
-    expect(lines(r.stderr)).toEqual([`error: ${file}:4:5: duplicate tool name "a": first defined at ${file}:2:8, again at ${file}:4:5`, '    - *t', '      ^']);
+    expect(lines(r.stderr)).toEqual([
+      `error: ${file}:4:5: duplicate tool name "a": first defined at ${file}:2:8, again at ${file}:4:5`,
+      '    - *t',
+      '      ^',
+    ]);
   });
 });
 
@@ -62,10 +79,13 @@ describe('help and colours', () => {
     expect(await run(['help', 'nosuch'])).toEqual({
       code: 2,
       stdout: '',
-      stderr: "error: unknown command 'nosuch'; commands: search, select, simulate, aggregate, test, eval, lint, import, explore, completion, help\n",
+      stderr:
+        "error: unknown command 'nosuch'; commands: search, select, simulate, aggregate, test, eval, lint, import, explore, completion, help\n",
     });
     const typo = await run(['help', 'serch']);
-    expect(typo.stderr).toBe("error: unknown command 'serch' (did you mean search, select?); commands: search, select, simulate, aggregate, test, eval, lint, import, explore, completion, help\n");
+    expect(typo.stderr).toBe(
+      "error: unknown command 'serch' (did you mean search, select?); commands: search, select, simulate, aggregate, test, eval, lint, import, explore, completion, help\n",
+    );
     const ok = await run(['help', 'lint']);
     expect(ok.code).toBe(0);
     expect(lines(ok.stdout)[0]).toBe('Usage: toolsearch lint [options] [catalog...]');
@@ -74,9 +94,22 @@ describe('help and colours', () => {
   it('every --help lists exit code 70', async () => {
     const root = await run(['--help']);
     expect(root.stdout).toContain('70 an internal error (a bug in toolsearch; TOOLSEARCH_DEBUG=1 shows the stack).');
-    for (const c of ['search', 'select', 'simulate', 'aggregate', 'test', 'eval', 'lint', 'import', 'explore', 'completion']) {
+    for (const c of [
+      'search',
+      'select',
+      'simulate',
+      'aggregate',
+      'test',
+      'eval',
+      'lint',
+      'import',
+      'explore',
+      'completion',
+    ]) {
       const r = await run([c, '--help']);
-      expect(lines(r.stdout).at(-1), c).toBe('Exit code 70: an internal error (a bug in toolsearch; TOOLSEARCH_DEBUG=1 shows the stack).');
+      expect(lines(r.stdout).at(-1), c).toBe(
+        'Exit code 70: an internal error (a bug in toolsearch; TOOLSEARCH_DEBUG=1 shows the stack).',
+      );
     }
   });
 
@@ -84,7 +117,12 @@ describe('help and colours', () => {
     const ttyRun = async (env: Record<string, string>): Promise<string> => {
       let out = '';
       const tty = { write: (s: string) => ((out += s), true), isTTY: true, columns: 100 };
-      await main(['search', '-c', DEMO, 'create', 'issue', '-n', '1'], { stdout: tty, stderr: tty, stdin: Readable.from([]), env });
+      await main(['search', '-c', DEMO, 'create', 'issue', '-n', '1'], {
+        stdout: tty,
+        stderr: tty,
+        stdin: Readable.from([]),
+        env,
+      });
       return out;
     };
     expect(await ttyRun({})).toContain('\u001b[');
@@ -101,19 +139,33 @@ describe('search: named tools and expectations', () => {
     expect(await run(['search', '-c', DEMO, 'create', 'issue', '--why', 'mcp__github__create_isue'])).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'error: --why: "mcp__github__create_isue" is not a tool of the catalog (did you mean mcp__github__create_issue?)\n',
+      stderr:
+        'error: --why: "mcp__github__create_isue" is not a tool of the catalog (did you mean mcp__github__create_issue?)\n',
     });
     expect(await run(['search', '-c', DEMO, 'create', 'issue', '--expect', 'mcp__linear__create_isue'])).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'error: --expect: "mcp__linear__create_isue" is not a tool of the catalog (did you mean mcp__linear__create_issue?)\n',
+      stderr:
+        'error: --expect: "mcp__linear__create_isue" is not a tool of the catalog (did you mean mcp__linear__create_issue?)\n',
     });
   });
 
   it('with --json a failed expectation is in the JSON (and still exit 1)', async () => {
-    const r = await run(['search', '-c', DEMO, 'create', 'issue', '--expect-first', 'mcp__github__create_issue', '--json']);
+    const r = await run([
+      'search',
+      '-c',
+      DEMO,
+      'create',
+      'issue',
+      '--expect-first',
+      'mcp__github__create_issue',
+      '--json',
+    ]);
     expect(r.code).toBe(1);
-    expect(JSON.parse(r.stdout).expectations).toEqual({ passed: false, failures: [{ kind: 'expect-first', expected: 'mcp__github__create_issue' }] });
+    expect(JSON.parse(r.stdout).expectations).toEqual({
+      passed: false,
+      failures: [{ kind: 'expect-first', expected: 'mcp__github__create_issue' }],
+    });
     const ok = await run(['search', '-c', DEMO, 'create', 'issue', '--expect', 'mcp__github__create_issue', '--json']);
     expect(ok.code).toBe(0);
     expect(JSON.parse(ok.stdout).expectations).toEqual({ passed: true, failures: [] });
@@ -122,9 +174,18 @@ describe('search: named tools and expectations', () => {
 
 describe('simulate: which tool set', () => {
   it('-c on a transcript that carries its own tools says the catalog is used instead', async () => {
-    const r = await run(['simulate', 'fixtures/transcripts/keyword-search-then-call.anthropic.json', '-c', DEMO, '--json', '--no-tokens']);
+    const r = await run([
+      'simulate',
+      'fixtures/transcripts/keyword-search-then-call.anthropic.json',
+      '-c',
+      DEMO,
+      '--json',
+      '--no-tokens',
+    ]);
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout).catalog.source).toBe(`${DEMO} (given with -c, not the 130 tools the transcript carries)`);
+    expect(JSON.parse(r.stdout).catalog.source).toBe(
+      `${DEMO} (given with -c, not the 130 tools the transcript carries)`,
+    );
   });
 });
 
@@ -135,7 +196,9 @@ describe('eval --min', () => {
     expect(low.stderr).toBe('fail: spec recall@5 is 0.915, below --min 0.95; bm25 ndcg@5 is 0.874, below --min 0.99\n');
     const ok = await run(['eval', QUERIES, '-c', DEMO, '--scorers', 'spec', '--min', 'recall@5=0.9', '--json']);
     expect(ok.code).toBe(0);
-    expect(JSON.parse(ok.stdout).min).toEqual([{ scorer: 'spec', metric: 'recall@5', min: 0.9, value: 0.9148284313725491, passed: true }]);
+    expect(JSON.parse(ok.stdout).min).toEqual([
+      { scorer: 'spec', metric: 'recall@5', min: 0.9, value: 0.9148284313725491, passed: true },
+    ]);
     const bad = await run(['eval', QUERIES, '-c', DEMO, '--min', 'no_result=0.1']);
     expect(bad.code).toBe(2);
     expect(lines(bad.stderr)[0]).toBe(
@@ -146,11 +209,22 @@ describe('eval --min', () => {
 
 describe('test: -c, --grep, --json, --no-cache', () => {
   it('--grep runs the matching cases only; --json is the json reporter; --no-cache is accepted', async () => {
-    const r = await run(['test', 'fixtures/suites/demo.yaml', 'fixtures/suites/select.json', '--grep', 'Slack|duplicates', '--json', '--no-cache']);
+    const r = await run([
+      'test',
+      'fixtures/suites/demo.yaml',
+      'fixtures/suites/select.json',
+      '--grep',
+      'Slack|duplicates',
+      '--json',
+      '--no-cache',
+    ]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const report = JSON.parse(r.stdout);
-    expect(report.suites.map((s: { cases: Array<{ name: string }> }) => s.cases.map((c) => c.name))).toEqual([['sending a Slack message'], ['duplicates are kept']]);
+    expect(report.suites.map((s: { cases: Array<{ name: string }> }) => s.cases.map((c) => c.name))).toEqual([
+      ['sending a Slack message'],
+      ['duplicates are kept'],
+    ]);
     expect(report.summary).toMatchObject({ total: 2, passed: 2, errors: 0 });
     const none = await run(['test', 'fixtures/suites/select.json', '--grep', 'nothing like this']);
     expect(none).toEqual({ code: 2, stdout: '', stderr: 'error: --grep "nothing like this" matches no case\n' });
@@ -162,9 +236,15 @@ describe('test: -c, --grep, --json, --no-cache', () => {
   it('-c runs every case against a candidate catalog', async () => {
     const file = join(tmp, 'candidate.yaml');
     // The candidate describes the GitHub tool with "ticket", a word the demo catalog does not have.
-    writeFileSync(file, 'tools:\n  - {name: mcp__github__create_issue, description: open a ticket}\n  - {name: mcp__linear__create_issue, description: Create an issue in Linear}\n');
+    writeFileSync(
+      file,
+      'tools:\n  - {name: mcp__github__create_issue, description: open a ticket}\n  - {name: mcp__linear__create_issue, description: Create an issue in Linear}\n',
+    );
     const suite = join(tmp, 'suite.yaml');
-    writeFileSync(suite, `catalog: ${JSON.stringify(join(process.cwd(), DEMO))}\ncases:\n  - name: nothing is a ticket\n    query: ticket\n    none: true\n  - name: linear first\n    query: linear create issue\n    first: mcp__linear__create_issue\n`);
+    writeFileSync(
+      suite,
+      `catalog: ${JSON.stringify(join(process.cwd(), DEMO))}\ncases:\n  - name: nothing is a ticket\n    query: ticket\n    none: true\n  - name: linear first\n    query: linear create issue\n    first: mcp__linear__create_issue\n`,
+    );
     const own = await run(['test', suite, '--json']);
     expect(own.code).toBe(0);
     const cand = await run(['test', suite, '-c', file, '--json']);
@@ -179,9 +259,12 @@ describe('test: -c, --grep, --json, --no-cache', () => {
 });
 
 describe('docs that run', () => {
-  it("the suite in `test --help` passes on the bundled catalog and transcript", async () => {
+  it('the suite in `test --help` passes on the bundled catalog and transcript', async () => {
     const help = await run(['test', '--help']);
-    const block = help.stdout.slice(help.stdout.indexOf('A suite (YAML or JSON):\n') + 'A suite (YAML or JSON):\n'.length, help.stdout.indexOf('  Any case:'));
+    const block = help.stdout.slice(
+      help.stdout.indexOf('A suite (YAML or JSON):\n') + 'A suite (YAML or JSON):\n'.length,
+      help.stdout.indexOf('  Any case:'),
+    );
     // Its paths are relative to a suite in fixtures/suites/: the same layout, in a temporary directory.
     const dir = mkdtempSync(join(tmpdir(), 'toolsearch-help-suite-'));
     try {
@@ -205,7 +288,8 @@ describe('docs name only what the repository has', () => {
   it('README and every --help: no SPEC.md, no "SPEC §", no issue tracker', async () => {
     const { readFileSync } = await import('node:fs');
     const texts = [readFileSync('README.md', 'utf8')];
-    for (const c of ['', 'search', 'select', 'simulate', 'test', 'eval', 'lint', 'import', 'explore']) texts.push((await run(c === '' ? ['--help'] : [c, '--help'])).stdout);
+    for (const c of ['', 'search', 'select', 'simulate', 'test', 'eval', 'lint', 'import', 'explore'])
+      texts.push((await run(c === '' ? ['--help'] : [c, '--help'])).stdout);
     for (const t of texts) expect(t).not.toMatch(/SPEC\.md|SPEC §|issue tracker/);
   });
 });
@@ -231,8 +315,12 @@ describe('toolsearch completion bash|zsh|fish', () => {
 
   it('every option of every command is in each script (generated from the program, not listed by hand)', async () => {
     const root = await run(['--help']);
-    const commands = [...root.stdout.slice(root.stdout.indexOf('\nCommands:\n')).matchAll(/^ {2}([a-z]+) /gm)].map((m) => m[1]!).filter((c) => c !== 'help');
-    const [bash, zsh, fish] = await Promise.all(['bash', 'zsh', 'fish'].map(async (s) => (await run(['completion', s])).stdout));
+    const commands = [...root.stdout.slice(root.stdout.indexOf('\nCommands:\n')).matchAll(/^ {2}([a-z]+) /gm)]
+      .map((m) => m[1]!)
+      .filter((c) => c !== 'help');
+    const [bash, zsh, fish] = await Promise.all(
+      ['bash', 'zsh', 'fish'].map(async (s) => (await run(['completion', s])).stdout),
+    );
     expect(zsh!.split('\n')[0]).toBe('#compdef toolsearch');
     for (const c of commands) {
       const full = (await run([c, '--help'])).stdout;
@@ -254,7 +342,10 @@ describe('toolsearch completion bash|zsh|fish', () => {
 describe('catalog keys and types', () => {
   const typo = (): string => {
     const file = join(tmp, 'typo.yaml');
-    writeFileSync(file, 'tools:\n  - name: a\n    desciption: hello\n    parameters: "nope"\n  - name: b\n    parameters: [1,2]\n');
+    writeFileSync(
+      file,
+      'tools:\n  - name: a\n    desciption: hello\n    parameters: "nope"\n  - name: b\n    parameters: [1,2]\n',
+    );
     return file;
   };
   const warnings = (file: string): string[] => [

@@ -10,7 +10,11 @@ import { BIN, DEMO, ROOT, baseEnv } from './helpers.js';
 /** Runs the built CLI with stderr a pipe nobody reads; resolves with the exit code and stdout. */
 function runWithClosedStderr(args: readonly string[]): Promise<{ code: number | null; stdout: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: baseEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: ROOT,
+      env: baseEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     // Close our (the only) reading end of the child's stderr right away: its writes fail with EPIPE.
     child.stderr.destroy();
     const out: Buffer[] = [];

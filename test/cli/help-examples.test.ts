@@ -18,17 +18,35 @@ const SKIPPED: ReadonlyMap<string, string> = new Map([
   // Interactive: need a terminal.
   ['toolsearch explore -c fixtures/catalogs/demo.yaml', 'needs a TTY'],
   ['toolsearch explore -c fixtures/catalogs/demo.yaml create issue        # start with a query', 'needs a TTY'],
-  ['toolsearch explore -c fixtures/catalogs/demo.yaml -c fixtures/formats/catalogs/mcp.json -n 10   # two catalogs merged', 'needs a TTY'],
-  ['toolsearch simulate fixtures/transcripts/deferred-tool-called-too-early.json -c fixtures/catalogs/demo.yaml --tui', 'needs a TTY'],
+  [
+    'toolsearch explore -c fixtures/catalogs/demo.yaml -c fixtures/formats/catalogs/mcp.json -n 10   # two catalogs merged',
+    'needs a TTY',
+  ],
+  [
+    'toolsearch simulate fixtures/transcripts/deferred-tool-called-too-early.json -c fixtures/catalogs/demo.yaml --tui',
+    'needs a TTY',
+  ],
   // Live MCP servers (npx and uvx may download them; the URL is a server of the reader's).
   ['toolsearch import --mcp "npx -y @modelcontextprotocol/server-everything" -o catalog.yaml', 'live MCP server'],
-  ['toolsearch import --mcp "uvx mcp-server-git" --name git --mcp "npx -y @modelcontextprotocol/server-github" --name github', 'live MCP servers'],
+  [
+    'toolsearch import --mcp "uvx mcp-server-git" --name git --mcp "npx -y @modelcontextprotocol/server-github" --name github',
+    'live MCP servers',
+  ],
   ['toolsearch import --mcp-url http://127.0.0.1:3000/mcp --json', 'live MCP server'],
   ["toolsearch search -c 'mcp:npx -y @modelcontextprotocol/server-everything' echo", 'live MCP server'],
-  ['toolsearch import --config .mcp.json --server github --server slack -o catalog.yaml', "the reader's MCP client config"],
+  [
+    'toolsearch import --config .mcp.json --server github --server slack -o catalog.yaml',
+    "the reader's MCP client config",
+  ],
   // Install a completion script into the reader's shell set-up (its home directory).
-  ['toolsearch completion bash > ~/.local/share/bash-completion/completions/toolsearch', "writes into the reader's home"],
-  ['toolsearch completion zsh > "${fpath[1]}/_toolsearch"      # then: autoload -U compinit && compinit', "zsh's fpath"],
+  [
+    'toolsearch completion bash > ~/.local/share/bash-completion/completions/toolsearch',
+    "writes into the reader's home",
+  ],
+  [
+    'toolsearch completion zsh > "${fpath[1]}/_toolsearch"      # then: autoload -U compinit && compinit',
+    "zsh's fpath",
+  ],
   ['toolsearch completion fish > ~/.config/fish/completions/toolsearch.fish', "writes into the reader's home"],
 ]);
 
@@ -42,11 +60,20 @@ const FAILING: ReadonlySet<string> = new Set([
 
 /** Examples that write: run in a temporary copy of fixtures/, with the file (relative to it) they must leave behind. */
 const WRITING: ReadonlyMap<string, string> = new Map([
-  ['toolsearch eval fixtures/eval/demo-queries.jsonl -c fixtures/catalogs/demo.yaml --scorers spec,bm25 --json > eval.json', 'eval.json'],
-  ['toolsearch simulate fixtures/transcripts/deferred-tool-called-too-early.json -c fixtures/catalogs/demo.yaml --fail-on-violation --json > report.json', 'report.json'],
+  [
+    'toolsearch eval fixtures/eval/demo-queries.jsonl -c fixtures/catalogs/demo.yaml --scorers spec,bm25 --json > eval.json',
+    'eval.json',
+  ],
+  [
+    'toolsearch simulate fixtures/transcripts/deferred-tool-called-too-early.json -c fixtures/catalogs/demo.yaml --fail-on-violation --json > report.json',
+    'report.json',
+  ],
   ['toolsearch test fixtures/suites/*.yaml --reporter junit --output junit.xml', 'junit.xml'],
   ['toolsearch test fixtures/suites/demo.yaml --update', 'fixtures/suites/demo.yaml'],
-  ['toolsearch simulate fixtures/transcripts/deferred-tool-called-too-early.json -c fixtures/catalogs/demo.yaml --replay --html simulate.html', 'simulate.html'],
+  [
+    'toolsearch simulate fixtures/transcripts/deferred-tool-called-too-early.json -c fixtures/catalogs/demo.yaml --replay --html simulate.html',
+    'simulate.html',
+  ],
   ['toolsearch eval fixtures/eval/demo-queries.jsonl -c fixtures/catalogs/demo.yaml --html eval.html', 'eval.html'],
   ['toolsearch test fixtures/suites/*.yaml --reporter html --output report.html', 'report.html'],
   ['toolsearch aggregate fixtures/bulk/part-1.json fixtures/bulk/part-2.json --html aggregate.html', 'aggregate.html'],
@@ -96,8 +123,12 @@ beforeAll(async () => {
   const section = root.stdout.slice(root.stdout.indexOf('\nCommands:\n'));
   const commands = [...section.matchAll(/^ {2}([a-z]+) /gm)].map((m) => m[1]!).filter((c) => c !== 'help');
   // The parse found the commands (a new one is picked up: its examples run too).
-  expect(commands).toEqual(expect.arrayContaining(['search', 'select', 'simulate', 'test', 'eval', 'lint', 'import', 'explore']));
-  const helps = await Promise.all([['--help'], ...commands.map((c) => [c, '--help'])].map(async (argv) => ({ argv, r: await run(argv) })));
+  expect(commands).toEqual(
+    expect.arrayContaining(['search', 'select', 'simulate', 'test', 'eval', 'lint', 'import', 'explore']),
+  );
+  const helps = await Promise.all(
+    [['--help'], ...commands.map((c) => [c, '--help'])].map(async (argv) => ({ argv, r: await run(argv) })),
+  );
   for (const { argv, r } of helps) {
     expect(r.code, argv.join(' ')).toBe(0);
     for (const m of r.stdout.matchAll(/^\s*\$ (.*)$/gm)) {
@@ -109,7 +140,9 @@ beforeAll(async () => {
   cpSync(join(ROOT, 'fixtures'), join(copy, 'fixtures'), { recursive: true });
   const distinct = [...new Set(examples.map((e) => e.example))].filter((e) => !SKIPPED.has(e));
   const outcomes = await pool(
-    distinct.map((e) => () => (WRITING.has(e) ? bash(commandOf(e, BIN), copy) : bash(commandOf(e, 'bin/toolsearch.js'), ROOT))),
+    distinct.map(
+      (e) => () => (WRITING.has(e) ? bash(commandOf(e, BIN), copy) : bash(commandOf(e, 'bin/toolsearch.js'), ROOT)),
+    ),
     4,
   );
   distinct.forEach((e, i) => results.set(e, outcomes[i]!));
@@ -123,7 +156,18 @@ describe('help examples', () => {
   it('every help text has examples, and the lists above name only examples that exist', () => {
     const helps = new Set(examples.map((e) => e.help));
     expect([...helps]).toEqual(
-      expect.arrayContaining(['--help', 'aggregate --help', 'eval --help', 'explore --help', 'import --help', 'lint --help', 'search --help', 'select --help', 'simulate --help', 'test --help']),
+      expect.arrayContaining([
+        '--help',
+        'aggregate --help',
+        'eval --help',
+        'explore --help',
+        'import --help',
+        'lint --help',
+        'search --help',
+        'select --help',
+        'simulate --help',
+        'test --help',
+      ]),
     );
     const all = new Set(examples.map((e) => e.example));
     for (const e of [...SKIPPED.keys(), ...FAILING, ...WRITING.keys()]) expect(all.has(e), e).toBe(true);
@@ -139,7 +183,8 @@ describe('help examples', () => {
     const failures: string[] = [];
     for (const [example, r] of results) {
       const code = FAILING.has(example) ? 1 : 0;
-      if (r.code !== code || /no such file/i.test(r.stderr)) failures.push(`${example}\n  exit ${r.code} (expected ${code})\n  ${r.stderr.trim().split('\n').join('\n  ')}`);
+      if (r.code !== code || /no such file/i.test(r.stderr))
+        failures.push(`${example}\n  exit ${r.code} (expected ${code})\n  ${r.stderr.trim().split('\n').join('\n  ')}`);
     }
     expect(failures).toEqual([]);
     expect(results.size).toBeGreaterThanOrEqual(20);
@@ -150,7 +195,8 @@ describe('help examples', () => {
       expect(existsSync(join(copy, file)), file).toBe(true);
       expect(statSync(join(copy, file)).size, file).toBeGreaterThan(0);
     }
-    for (const file of ['eval.json', 'report.json', 'junit.xml']) expect(existsSync(join(ROOT, file)), file).toBe(false);
+    for (const file of ['eval.json', 'report.json', 'junit.xml'])
+      expect(existsSync(join(ROOT, file)), file).toBe(false);
     expect(readFileSync(join(copy, 'junit.xml'), 'utf8')).toMatch(/^<\?xml/);
   });
 });

@@ -45,7 +45,9 @@ export function collect(child: ChildProcess, input?: string | Buffer): Promise<R
     child.stdout?.on('data', (b: Buffer) => out.push(b));
     child.stderr?.on('data', (b: Buffer) => err.push(b));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }));
+    child.on('close', (code) =>
+      resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }),
+    );
     if (child.stdin) {
       child.stdin.on('error', () => {}); // the CLI may exit before reading stdin
       child.stdin.end(input ?? '');
@@ -55,12 +57,21 @@ export function collect(child: ChildProcess, input?: string | Buffer): Promise<R
 
 /** Runs `node bin/toolsearch.js ...args` from the repository root. */
 export function run(args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
-  return collect(spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: baseEnv(options.env), stdio: ['pipe', 'pipe', 'pipe'] }), options.input);
+  return collect(
+    spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: baseEnv(options.env), stdio: ['pipe', 'pipe', 'pipe'] }),
+    options.input,
+  );
 }
 
 /** Runs a shell command line (for pipes such as `| head -1`) from the repository root, or from `cwd`. */
 export function sh(command: string, options: RunOptions & { readonly cwd?: string } = {}): Promise<RunResult> {
-  return collect(spawn('/bin/bash', ['-c', command], { cwd: options.cwd ?? ROOT, env: baseEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'] }));
+  return collect(
+    spawn('/bin/bash', ['-c', command], {
+      cwd: options.cwd ?? ROOT,
+      env: baseEnv(options.env),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
 }
 
 /** Lines of a text, without the final empty one. */

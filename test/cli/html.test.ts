@@ -23,7 +23,11 @@ function copies(): { dir: string; transcript: string; catalog: string; suite: st
     transcript: to('fixtures/transcripts/deferred-tool-called-too-early.json', 't.json'),
     catalog: to(DEMO, 'demo.yaml'),
     // The suite names its catalog and transcript relative to itself.
-    suite: [to('fixtures/hostile/html.catalog.json', 'html.catalog.json'), to('fixtures/hostile/html.transcript.json', 'html.transcript.json'), to('fixtures/hostile/html.suite.yaml', 'suite.yaml')][2]!,
+    suite: [
+      to('fixtures/hostile/html.catalog.json', 'html.catalog.json'),
+      to('fixtures/hostile/html.transcript.json', 'html.transcript.json'),
+      to('fixtures/hostile/html.suite.yaml', 'suite.yaml'),
+    ][2]!,
     queries: to('fixtures/eval/demo-queries.jsonl', 'q.jsonl'),
   };
 }
@@ -41,10 +45,26 @@ describe('--html and --reporter html outputs', () => {
   });
 
   it.each([
-    ['the transcript', (c: ReturnType<typeof copies>) => ['simulate', c.transcript, '-c', c.catalog, '--html', c.transcript], 'transcript'],
-    ['a catalog', (c: ReturnType<typeof copies>) => ['simulate', c.transcript, '-c', c.catalog, '--html', c.catalog], 'catalog'],
-    ['the labeled queries', (c: ReturnType<typeof copies>) => ['eval', c.queries, '-c', c.catalog, '--html', c.queries], 'queries'],
-    ['the suite', (c: ReturnType<typeof copies>) => ['test', c.suite, '--reporter', 'html', '--output', c.suite], 'suite'],
+    [
+      'the transcript',
+      (c: ReturnType<typeof copies>) => ['simulate', c.transcript, '-c', c.catalog, '--html', c.transcript],
+      'transcript',
+    ],
+    [
+      'a catalog',
+      (c: ReturnType<typeof copies>) => ['simulate', c.transcript, '-c', c.catalog, '--html', c.catalog],
+      'catalog',
+    ],
+    [
+      'the labeled queries',
+      (c: ReturnType<typeof copies>) => ['eval', c.queries, '-c', c.catalog, '--html', c.queries],
+      'queries',
+    ],
+    [
+      'the suite',
+      (c: ReturnType<typeof copies>) => ['test', c.suite, '--reporter', 'html', '--output', c.suite],
+      'suite',
+    ],
   ] as const)('refuses to write over %s (exit 2, the input unchanged)', async (_what, args, key) => {
     const c = copies();
     const before = readFileSync(c[key], 'utf8');
@@ -73,13 +93,29 @@ describe('--html and --reporter html outputs', () => {
   });
 
   it('--html does not go with --tui', async () => {
-    const r = await run(['simulate', 'fixtures/transcripts/keyword-search-then-call.json', '-c', DEMO, '--tui', '--html', 'x.html']);
+    const r = await run([
+      'simulate',
+      'fixtures/transcripts/keyword-search-then-call.json',
+      '-c',
+      DEMO,
+      '--tui',
+      '--html',
+      'x.html',
+    ]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/cannot be used with/);
   });
 
   it('test --reporter html: a suite that does not load is listed first, with its error', async () => {
-    const r = await run(['test', 'fixtures/suites/invalid/unknown-key.yaml', 'fixtures/suites/select.json', '--reporter', 'html', '--output', '-']);
+    const r = await run([
+      'test',
+      'fixtures/suites/invalid/unknown-key.yaml',
+      'fixtures/suites/select.json',
+      '--reporter',
+      'html',
+      '--output',
+      '-',
+    ]);
     expect(r.code).toBe(2);
     expect(r.stdout.startsWith('<!doctype html>')).toBe(true);
     expect(r.stdout).toContain('<span class="tag bad">did not run</span>');

@@ -22,13 +22,16 @@ function file(name: string, content: string | Buffer): string {
 }
 
 const BOM = '\ufeff';
-const READ_FILE = '{"matches":["mcp__filesystem__read_file","mcp__gdrive__gdrive_read_file","mcp__filesystem__read_multiple_files","mcp__filesystem__move_file","mcp__filesystem__edit_file"]}';
-const CREATE_ISSUE = '{"matches":["mcp__atlassian__createJiraIssue","mcp__github__create_issue","mcp__linear__create_issue","mcp__linear__create_comment","mcp__atlassian__addCommentToJiraIssue"]}';
+const READ_FILE =
+  '{"matches":["mcp__filesystem__read_file","mcp__gdrive__gdrive_read_file","mcp__filesystem__read_multiple_files","mcp__filesystem__move_file","mcp__filesystem__edit_file"]}';
+const CREATE_ISSUE =
+  '{"matches":["mcp__atlassian__createJiraIssue","mcp__github__create_issue","mcp__linear__create_issue","mcp__linear__create_comment","mcp__atlassian__addCommentToJiraIssue"]}';
 /** What the reference answers for arguments that start with a BOM's bytes (Go's json.Unmarshal reads byte 0xEF as 'ï'). */
 const BOM_ERROR = `{"error":"failed to unmarshal tool search arguments: invalid character 'ï' looking for beginning of value"}`;
 
 describe('an empty catalog', () => {
-  const NOTE = 'error: tools is required (the catalog has no dynamic tools: it is empty, or all of its tools are static)\n';
+  const NOTE =
+    'error: tools is required (the catalog has no dynamic tools: it is empty, or all of its tools are static)\n';
 
   it('says "tools is required" first, then a note true of an empty catalog', async () => {
     const empty = file('empty.yaml', 'tools: []\n');
@@ -78,12 +81,20 @@ describe('--batch: a UTF-8 byte order mark at the start of the stream is dropped
     const index = new ToolIndex([{ name: 'create_issue', description: 'Create an issue' }]);
     const batch = async (chunks: Buffer[]): Promise<string> => {
       let out = '';
-      await runBatch(index, (async function* () { yield* chunks; })(), (s) => (out += s));
+      await runBatch(
+        index,
+        (async function* () {
+          yield* chunks;
+        })(),
+        (s) => (out += s),
+      );
       return out;
     };
     const line = Buffer.from('{"query":"create issue"}\n');
     const ok = '{"matches":["create_issue"]}\n';
-    expect(await batch([Buffer.from([0xef]), Buffer.from([0xbb]), Buffer.concat([Buffer.from([0xbf]), line])])).toBe(ok);
+    expect(await batch([Buffer.from([0xef]), Buffer.from([0xbb]), Buffer.concat([Buffer.from([0xbf]), line])])).toBe(
+      ok,
+    );
     expect(await batch([Buffer.from([0xef, 0xbb, 0xbf])])).toBe('');
     expect(await batch([Buffer.from([0xef, 0xbb, 0xbf]), line, line])).toBe(ok + ok);
     // Not a BOM: the bytes stay (invalid JSON, as before).
@@ -94,13 +105,21 @@ describe('--batch: a UTF-8 byte order mark at the start of the stream is dropped
 describe('TOOLSEARCH_MAX_ALIASES=0 forbids YAML aliases', () => {
   it('is accepted (other bounds still need a positive integer)', () => {
     expect(limitsFromEnv({ TOOLSEARCH_MAX_ALIASES: '0' })).toEqual({ maxAliases: 0 });
-    expect(() => limitsFromEnv({ TOOLSEARCH_MAX_ALIASES: '-1' })).toThrow('TOOLSEARCH_MAX_ALIASES must be a non-negative integer, got "-1"');
-    expect(() => limitsFromEnv({ TOOLSEARCH_MAX_DEPTH: '0' })).toThrow('TOOLSEARCH_MAX_DEPTH must be a positive integer, got "0"');
+    expect(() => limitsFromEnv({ TOOLSEARCH_MAX_ALIASES: '-1' })).toThrow(
+      'TOOLSEARCH_MAX_ALIASES must be a non-negative integer, got "-1"',
+    );
+    expect(() => limitsFromEnv({ TOOLSEARCH_MAX_DEPTH: '0' })).toThrow(
+      'TOOLSEARCH_MAX_DEPTH must be a positive integer, got "0"',
+    );
   });
 
   it('a catalog with one alias is refused; one without is read', async () => {
-    const r = await runIn(['search', '-c', 'fixtures/formats/catalogs/aliases-ok.yaml', 'read', 'file'], { TOOLSEARCH_MAX_ALIASES: '0' });
-    expect(r.stderr.split('\n')[0]).toBe('error: fixtures/formats/catalogs/aliases-ok.yaml:6:17: too many YAML aliases (more than 0)');
+    const r = await runIn(['search', '-c', 'fixtures/formats/catalogs/aliases-ok.yaml', 'read', 'file'], {
+      TOOLSEARCH_MAX_ALIASES: '0',
+    });
+    expect(r.stderr.split('\n')[0]).toBe(
+      'error: fixtures/formats/catalogs/aliases-ok.yaml:6:17: too many YAML aliases (more than 0)',
+    );
     expect(r.code).toBe(2);
     const plain = await runIn(['search', '-c', DEMO, 'read', 'file'], { TOOLSEARCH_MAX_ALIASES: '0' });
     expect(plain.stderr).toBe('');

@@ -19,7 +19,13 @@ describe.concurrent('help and version', () => {
   it('--help lists the commands, with examples and exit codes', async ({ expect }) => {
     const r = await run(['--help']);
     expect(r.stdout).toMatch(/^Usage: toolsearch \[options\] \[command\]/);
-    for (const c of ['search [options] [query...]', 'select [options] <name...>', 'simulate [options] <recordings...>', 'Examples:', 'Exit codes: 0 ok, 1 an expectation or check failed, 2 bad input or usage,\n70 an internal error']) {
+    for (const c of [
+      'search [options] [query...]',
+      'select [options] <name...>',
+      'simulate [options] <recordings...>',
+      'Examples:',
+      'Exit codes: 0 ok, 1 an expectation or check failed, 2 bad input or usage,\n70 an internal error',
+    ]) {
       expect(r.stdout).toContain(c);
     }
     expect(r.stderr).toBe('');
@@ -32,9 +38,31 @@ describe.concurrent('help and version', () => {
     expect(r.stdout).toContain('Examples:\n  ');
     expect(r.stdout).toContain('--no-color');
     const flags: Record<string, string[]> = {
-      search: ['-c, --catalog <file>', '-n, --max-results <n>', '--args <json>', '--batch <file|->', '--explain', '--why <tool>', '--expect <a,b>', '--expect-exact <a,b>', '--expect-first <tool>', '--expect-none', '--all', '--json'],
+      search: [
+        '-c, --catalog <file>',
+        '-n, --max-results <n>',
+        '--args <json>',
+        '--batch <file|->',
+        '--explain',
+        '--why <tool>',
+        '--expect <a,b>',
+        '--expect-exact <a,b>',
+        '--expect-first <tool>',
+        '--expect-none',
+        '--all',
+        '--json',
+      ],
       select: ['-c, --catalog <file>', '--json', '--strict'],
-      simulate: ['-c, --catalog <file>', '--mode <mode>', '--static <a,b>', '--format <format>', '--replay', '--expect-same', '--fail-on-violation', '--json'],
+      simulate: [
+        '-c, --catalog <file>',
+        '--mode <mode>',
+        '--static <a,b>',
+        '--format <format>',
+        '--replay',
+        '--expect-same',
+        '--fail-on-violation',
+        '--json',
+      ],
     };
     for (const f of flags[command]!) expect(r.stdout).toContain(f);
     expect(r.code).toBe(0);
@@ -54,8 +82,12 @@ describe.concurrent('colors', () => {
   });
 
   it('FORCE_COLOR forces colors; NO_COLOR alone disables them', async ({ expect }) => {
-    const forced = await run(['search', '-c', SMALL, 'create', 'issue', '-n', '1'], { env: { NO_COLOR: undefined, FORCE_COLOR: '1' } });
-    expect(lines(forced.stdout)[2]).toBe(`1  ${ESC}[36mgithub__create_issue${ESC}[39m     20  ${ESC}[2mCreate a new issue in a GitHub repository.${ESC}[22m`);
+    const forced = await run(['search', '-c', SMALL, 'create', 'issue', '-n', '1'], {
+      env: { NO_COLOR: undefined, FORCE_COLOR: '1' },
+    });
+    expect(lines(forced.stdout)[2]).toBe(
+      `1  ${ESC}[36mgithub__create_issue${ESC}[39m     20  ${ESC}[2mCreate a new issue in a GitHub repository.${ESC}[22m`,
+    );
     const off = await run(['search', '-c', SMALL, 'create', 'issue'], { env: { NO_COLOR: '1' } });
     expect(off.stdout).not.toContain(ESC);
   });
@@ -73,8 +105,13 @@ describe.concurrent('colors', () => {
   });
 
   it('errors and warnings are colored on stderr when forced', async ({ expect }) => {
-    const r = await run(['select', '-c', SMALL, 'nope', '--strict'], { env: { NO_COLOR: undefined, FORCE_COLOR: '1' } });
-    expect(lines(r.stderr)).toEqual([`${ESC}[33mwarning:${ESC}[39m skipped nope: not a dynamic tool`, `${ESC}[31mfail:${ESC}[39m 1 name is not a dynamic tool (--strict)`]);
+    const r = await run(['select', '-c', SMALL, 'nope', '--strict'], {
+      env: { NO_COLOR: undefined, FORCE_COLOR: '1' },
+    });
+    expect(lines(r.stderr)).toEqual([
+      `${ESC}[33mwarning:${ESC}[39m skipped nope: not a dynamic tool`,
+      `${ESC}[31mfail:${ESC}[39m 1 name is not a dynamic tool (--strict)`,
+    ]);
   });
 });
 
@@ -92,7 +129,11 @@ describe.concurrent('terminal safety', () => {
     ]);
     // --why with a name the catalog lacks is exit 2; the did-you-mean name is escaped too.
     const why = await run(['search', '-c', `${FX}/control-chars.json`, 'tool', '--why', 'evil']);
-    expect(why).toEqual({ code: 2, stdout: '', stderr: 'error: --why: "evil" is not a tool of the catalog (did you mean evil\\x1b[31m_tool?)\n' });
+    expect(why).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'error: --why: "evil" is not a tool of the catalog (did you mean evil\\x1b[31m_tool?)\n',
+    });
   });
 
   it('--json keeps the text intact', async ({ expect }) => {
@@ -106,7 +147,13 @@ describe.concurrent('terminal safety', () => {
   it('select warnings and simulate output are escaped', async ({ expect }) => {
     const sel = await run(['select', '-c', `${FX}/control-chars.json`, 'x\x1b[2J']);
     expect(sel.stderr).toBe('warning: skipped x\\x1b[2J: not a dynamic tool\n');
-    const sim = await run(['simulate', '--no-tokens', `${FX}/control-chars-chat.json`, '-c', `${FX}/control-chars.json`]);
+    const sim = await run([
+      'simulate',
+      '--no-tokens',
+      `${FX}/control-chars-chat.json`,
+      '-c',
+      `${FX}/control-chars.json`,
+    ]);
     expect(sim.stdout).not.toContain(ESC);
     expect(sim.stdout).not.toContain('\u202e');
     expect(lines(sim.stdout).slice(3, 9)).toEqual([
@@ -139,7 +186,10 @@ describe.concurrent('terminal safety', () => {
       '#  tool                                   score  description',
       '1  mcp__atlassian__createJiraIssue           20  Create a n…',
     ]);
-    const sim = await run(['simulate', '--no-tokens', 'fixtures/transcripts/keyword-search-then-call.json', '-c', DEMO], { env: { COLUMNS: '70' } });
+    const sim = await run(
+      ['simulate', '--no-tokens', 'fixtures/transcripts/keyword-search-then-call.json', '-c', DEMO],
+      { env: { COLUMNS: '70' } },
+    );
     for (const l of lines(sim.stdout)) expect(displayWidth(l)).toBeLessThanOrEqual(70);
   });
 
@@ -157,15 +207,22 @@ describe.concurrent('terminal safety', () => {
   });
 
   // Perl sets O_NONBLOCK on the pipe (Node cannot): a writer must then wait when the pipe is full.
-  it.skipIf(!existsSync('/usr/bin/perl'))('a full non-blocking stdout pipe with a slow reader still gets every byte, in order', async ({ expect }) => {
-    const nonBlocking = `perl -MFcntl -e 'fcntl(STDOUT, F_SETFL, fcntl(STDOUT, F_GETFL, 0) | O_NONBLOCK) or die; exec @ARGV'`;
-    const batch = `seq 3000 | sed 's/.*/{"query":"read file","max_results":50}/'`;
-    const slow = await sh(`${batch} | ${nonBlocking} node bin/toolsearch.js search -c ${DEMO} --batch - | (sleep 1; sha256sum); echo "exit \${PIPESTATUS[2]}"`);
-    const plain = await sh(`${batch} | node bin/toolsearch.js search -c ${DEMO} --batch - | sha256sum`);
-    expect(slow.stderr).toBe('');
-    expect(slow.stdout).toBe(`${plain.stdout}exit 0\n`);
-    expect((await sh(`${batch} | node bin/toolsearch.js search -c ${DEMO} --batch - | wc -c`)).stdout.trim()).toBe('2802000');
-  });
+  it.skipIf(!existsSync('/usr/bin/perl'))(
+    'a full non-blocking stdout pipe with a slow reader still gets every byte, in order',
+    async ({ expect }) => {
+      const nonBlocking = `perl -MFcntl -e 'fcntl(STDOUT, F_SETFL, fcntl(STDOUT, F_GETFL, 0) | O_NONBLOCK) or die; exec @ARGV'`;
+      const batch = `seq 3000 | sed 's/.*/{"query":"read file","max_results":50}/'`;
+      const slow = await sh(
+        `${batch} | ${nonBlocking} node bin/toolsearch.js search -c ${DEMO} --batch - | (sleep 1; sha256sum); echo "exit \${PIPESTATUS[2]}"`,
+      );
+      const plain = await sh(`${batch} | node bin/toolsearch.js search -c ${DEMO} --batch - | sha256sum`);
+      expect(slow.stderr).toBe('');
+      expect(slow.stdout).toBe(`${plain.stdout}exit 0\n`);
+      expect((await sh(`${batch} | node bin/toolsearch.js search -c ${DEMO} --batch - | wc -c`)).stdout.trim()).toBe(
+        '2802000',
+      );
+    },
+  );
 
   it('a closed stdout pipe on human output ends quietly', async ({ expect }) => {
     const r = await sh(`node bin/toolsearch.js search -c ${DEMO} file -n 100 --explain | head -1`);

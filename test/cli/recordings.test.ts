@@ -9,7 +9,9 @@ const DEMO = 'fixtures/catalogs/demo.yaml';
 const T = 'fixtures/transcripts';
 
 describe.concurrent('simulate: recordings', () => {
-  it('a recording with keys no rule reads exits 2 at the first; --lenient replays it and counts them', async ({ expect }) => {
+  it('a recording with keys no rule reads exits 2 at the first; --lenient replays it and counts them', async ({
+    expect,
+  }) => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolsearch-rec-'));
     const file = path.join(dir, 'x.json');
     fs.writeFileSync(file, '[{"role":"user","blob":{"x":1}},{"role":"assistant","blob":{"tool":"y"}}]');
@@ -20,13 +22,17 @@ describe.concurrent('simulate: recordings', () => {
     fs.rmSync(dir, { recursive: true });
     expect(strict.code).toBe(2);
     expect(strict.stdout).toBe('');
-    expect(lines(strict.stderr)[0]).toMatch(/^error: .*x\.json:1:17: unknown key "blob" in an Eino message \(no rule reads it; .*\(and 1 more; --lenient replays the rest and counts them\)$/);
+    expect(lines(strict.stderr)[0]).toMatch(
+      /^error: .*x\.json:1:17: unknown key "blob" in an Eino message \(no rule reads it; .*\(and 1 more; --lenient replays the rest and counts them\)$/,
+    );
     expect(lenient.code).toBe(0);
     expect(JSON.parse(lenient.stdout).coverage.unexplained).toHaveLength(2);
     expect(lines(lenient.stderr)).toHaveLength(2);
   });
 
-  it('a Claude Code log: ToolSearch and its tool_reference results, --sidechains gives one report per conversation', async ({ expect }) => {
+  it('a Claude Code log: ToolSearch and its tool_reference results, --sidechains gives one report per conversation', async ({
+    expect,
+  }) => {
     const file = `${T}/toolsearch-references.claude-code.jsonl`;
     const [dflt, side] = await Promise.all([
       run(['simulate', '--no-tokens', '-c', DEMO, file, '--fail-on-violation']),
@@ -44,7 +50,15 @@ describe.concurrent('simulate: recordings', () => {
   });
 
   it('a recording with no model call exits 2', async ({ expect }) => {
-    const r = await run(['simulate', '--no-tokens', '-c', DEMO, `${T}/../formats/transcripts/unknown-role.json`, '--format', 'openai']);
+    const r = await run([
+      'simulate',
+      '--no-tokens',
+      '-c',
+      DEMO,
+      `${T}/../formats/transcripts/unknown-role.json`,
+      '--format',
+      'openai',
+    ]);
     expect(r.code).toBe(2);
   });
 
@@ -64,7 +78,9 @@ describe.concurrent('simulate: recordings', () => {
 describe('simulate: one recording on standard input', () => {
   it('simulate - --jsonl-input recording reads one recording from stdin, <stdin> in its report', async ({ expect }) => {
     const text = fs.readFileSync(`${T}/stream-json.claude-code.jsonl`, 'utf8');
-    const r = await run(['simulate', '-', '--jsonl-input', 'recording', '-c', DEMO, '--no-tokens', '--json'], { input: text });
+    const r = await run(['simulate', '-', '--jsonl-input', 'recording', '-c', DEMO, '--no-tokens', '--json'], {
+      input: text,
+    });
     expect(r.code).toBe(0);
     const j = JSON.parse(r.stdout);
     expect([j.transcript.file, j.coverage.format, j.summary.calls]).toEqual(['<stdin>', 'claude-code', 3]);

@@ -53,13 +53,22 @@ describe('width and truncation', () => {
 });
 
 describe('renderTable', () => {
-  const cols = [{ header: '#', align: 'right' as const }, { header: 'name' }, { header: 'description', shrink: 1, min: 5 }];
+  const cols = [
+    { header: '#', align: 'right' as const },
+    { header: 'name' },
+    { header: 'description', shrink: 1, min: 5 },
+  ];
   it('aligns columns and leaves no trailing spaces', () => {
-    expect(renderTable(cols, [['1', 'a', 'first'], ['10', 'bbb', '']], { width: 80 })).toEqual([
-      ' #  name  description',
-      ' 1  a     first',
-      '10  bbb',
-    ]);
+    expect(
+      renderTable(
+        cols,
+        [
+          ['1', 'a', 'first'],
+          ['10', 'bbb', ''],
+        ],
+        { width: 80 },
+      ),
+    ).toEqual([' #  name  description', ' 1  a     first', '10  bbb']);
   });
   it('shrinks the shrinkable column to fit the width', () => {
     const lines = renderTable(cols, [['1', 'tool', 'a long description that does not fit']], { width: 24 });
@@ -82,7 +91,11 @@ describe('colorEnabled', () => {
     ['NO_COLOR', { ...tty, env: { NO_COLOR: '1' } }, false],
     ['empty NO_COLOR is ignored', { ...tty, env: { NO_COLOR: '' } }, true],
     ['FORCE_COLOR on a pipe', { ...tty, isTTY: false, env: { FORCE_COLOR: '1' } }, true],
-    ['FORCE_COLOR=0 turns colours off, also on a TTY (as Node and supports-color)', { ...tty, env: { FORCE_COLOR: '0' } }, false],
+    [
+      'FORCE_COLOR=0 turns colours off, also on a TTY (as Node and supports-color)',
+      { ...tty, env: { FORCE_COLOR: '0' } },
+      false,
+    ],
     ['FORCE_COLOR=false too', { ...tty, env: { FORCE_COLOR: 'false' } }, false],
     ['FORCE_COLOR=0 on a pipe', { ...tty, isTTY: false, env: { FORCE_COLOR: '0' } }, false],
     ['TERM=dumb', { ...tty, env: { TERM: 'dumb' } }, false],
@@ -106,7 +119,9 @@ describe('renderExcerpt', () => {
 describe('expectations', () => {
   it('checks each kind', () => {
     expect(checkExpectations(['a', 'b'], { expect: ['b', 'a'] })).toEqual([]);
-    expect(checkExpectations(['a'], { expect: ['a', 'c'] })).toEqual([{ kind: 'expect', expected: ['a', 'c'], missing: ['c'] }]);
+    expect(checkExpectations(['a'], { expect: ['a', 'c'] })).toEqual([
+      { kind: 'expect', expected: ['a', 'c'], missing: ['c'] },
+    ]);
     expect(checkExpectations(['a', 'b'], { expectExact: ['a', 'b'] })).toEqual([]);
     expect(checkExpectations(['b', 'a'], { expectExact: ['a', 'b'] })).toHaveLength(1);
     expect(checkExpectations(['a'], { expectFirst: 'a' })).toEqual([]);
@@ -124,18 +139,31 @@ describe('expectations', () => {
 describe('wrapTokens', () => {
   it('wraps on word boundaries with an indent', () => {
     const t = (s: string) => ({ text: s, styled: s });
-    expect(wrapTokens([t('call 1'), t('+aaaa'), t('+bbbb'), t('+cccc')], 14, 4)).toEqual(['call 1 +aaaa', '    +bbbb', '    +cccc']);
+    expect(wrapTokens([t('call 1'), t('+aaaa'), t('+bbbb'), t('+cccc')], 14, 4)).toEqual([
+      'call 1 +aaaa',
+      '    +bbbb',
+      '    +cccc',
+    ]);
   });
 });
 
 describe('wrapText: prose wraps at the width instead of being cut', () => {
   it('keeps the leading indent, continues at the given indent, never exceeds the width', () => {
-    expect(wrapText("Prompt cache: the tools block changed at 1 of 3 later calls (call 2); a provider's prefix cache breaks there", 40, 2)).toEqual([
+    expect(
+      wrapText(
+        "Prompt cache: the tools block changed at 1 of 3 later calls (call 2); a provider's prefix cache breaks there",
+        40,
+        2,
+      ),
+    ).toEqual([
       'Prompt cache: the tools block changed at',
-      "  1 of 3 later calls (call 2); a",
+      '  1 of 3 later calls (call 2); a',
       "  provider's prefix cache breaks there",
     ]);
-    expect(wrapText('  by mode: default 1 break, native 0 breaks', 30, 4)).toEqual(['  by mode: default 1 break,', '    native 0 breaks']);
+    expect(wrapText('  by mode: default 1 break, native 0 breaks', 30, 4)).toEqual([
+      '  by mode: default 1 break,',
+      '    native 0 breaks',
+    ]);
     expect(wrapText('short', 40, 2)).toEqual(['short']);
     expect(wrapText('', 40, 2)).toEqual(['']);
   });

@@ -70,9 +70,15 @@ describe.concurrent('search', () => {
   });
 
   it.for([
-    ['{"query":1}', 'failed to unmarshal tool search arguments: json: cannot unmarshal number into Go struct field toolSearchArgs.query of type string'],
-    ['{"query":"x","max_results":2.5}', 'failed to unmarshal tool search arguments: json: cannot unmarshal number 2.5 into Go struct field toolSearchArgs.max_results of type int'],
-    ['{"query":"x"} x', 'failed to unmarshal tool search arguments: invalid character \'x\' after top-level value'],
+    [
+      '{"query":1}',
+      'failed to unmarshal tool search arguments: json: cannot unmarshal number into Go struct field toolSearchArgs.query of type string',
+    ],
+    [
+      '{"query":"x","max_results":2.5}',
+      'failed to unmarshal tool search arguments: json: cannot unmarshal number 2.5 into Go struct field toolSearchArgs.max_results of type int',
+    ],
+    ['{"query":"x"} x', "failed to unmarshal tool search arguments: invalid character 'x' after top-level value"],
     ['', 'failed to unmarshal tool search arguments: unexpected end of JSON input'],
     ['{"query":"  "}', 'query is required'],
     ['null', 'query is required'],
@@ -121,7 +127,17 @@ describe.concurrent('search', () => {
     const r = await run(['search', '-c', SMALL, 'create', 'issue', '-n', '2', '--json']);
     expect(r.stderr).toBe('');
     const j = JSON.parse(r.stdout);
-    expect(Object.keys(j)).toEqual(['schema_version', 'query', 'mode', 'max_results', 'matches', 'results', 'total_matches', 'unknown', 'static_included']);
+    expect(Object.keys(j)).toEqual([
+      'schema_version',
+      'query',
+      'mode',
+      'max_results',
+      'matches',
+      'results',
+      'total_matches',
+      'unknown',
+      'static_included',
+    ]);
     expect(j).toEqual({
       schema_version: 1,
       query: 'create issue',
@@ -162,7 +178,14 @@ describe.concurrent('search', () => {
   });
 
   it('--json select contract', async ({ expect }) => {
-    const r = await run(['search', '-c', SMALL, '--args', '{"query":"select:HTMLParser,nope","max_results":1}', '--json']);
+    const r = await run([
+      'search',
+      '-c',
+      SMALL,
+      '--args',
+      '{"query":"select:HTMLParser,nope","max_results":1}',
+      '--json',
+    ]);
     expect(JSON.parse(r.stdout)).toEqual({
       schema_version: 1,
       query: 'select:HTMLParser,nope',
@@ -193,7 +216,19 @@ describe.concurrent('search', () => {
   });
 
   it('--why explains tools that were not returned', async ({ expect }) => {
-    const r = await run(['search', '-c', SMALL, 'create', 'issue', '-n', '1', '--why', 'github__list_issues,HTMLParser', '--why', 'get_time']);
+    const r = await run([
+      'search',
+      '-c',
+      SMALL,
+      'create',
+      'issue',
+      '-n',
+      '1',
+      '--why',
+      'github__list_issues,HTMLParser',
+      '--why',
+      'get_time',
+    ]);
     expect(lines(r.stdout).slice(4)).toEqual([
       '',
       'why github__list_issues: rank 3 (score 5): beyond the limit of 1, max_results 3 would return it',
@@ -210,7 +245,12 @@ describe.concurrent('search', () => {
     ]);
     // A name the catalog lacks is a usage error (issue 13), with did-you-mean, as suites report it.
     const typo = await run(['search', '-c', SMALL, 'create', 'issue', '--why', 'Github__create_issue']);
-    expect(typo).toEqual({ code: 2, stdout: '', stderr: 'error: --why: "Github__create_issue" is not a tool of the catalog (did you mean github__create_issue?)\n' });
+    expect(typo).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'error: --why: "Github__create_issue" is not a tool of the catalog (did you mean github__create_issue?)\n',
+    });
   });
 
   it('--why: a required keyword that excludes, and the hyphen pitfall', async ({ expect }) => {
@@ -226,7 +266,18 @@ describe.concurrent('search', () => {
   });
 
   it('--why in --json', async ({ expect }) => {
-    const r = await run(['search', '-c', SMALL, 'create', 'issue', '-n', '1', '--why', 'github__list_issues', '--json']);
+    const r = await run([
+      'search',
+      '-c',
+      SMALL,
+      'create',
+      'issue',
+      '-n',
+      '1',
+      '--why',
+      'github__list_issues',
+      '--json',
+    ]);
     expect(JSON.parse(r.stdout).why).toEqual([
       {
         name: 'github__list_issues',
@@ -249,19 +300,50 @@ describe.concurrent('search', () => {
     expect(JSON.parse(r.stdout).matches).toEqual(['a']);
   });
 
-  it('--prefix applies to MCP-shaped files only (others keep their names, with a warning); a server name with spaces is refused', async ({ expect }) => {
+  it('--prefix applies to MCP-shaped files only (others keep their names, with a warning); a server name with spaces is refused', async ({
+    expect,
+  }) => {
     const [mixed, bad] = await Promise.all([
-      run(['search', '-c', `${FX}/mcp-tools.json`, '-c', `${FX}/dup-a.yaml`, '--prefix', 'gh', 'first', 'issues', '--json']),
+      run([
+        'search',
+        '-c',
+        `${FX}/mcp-tools.json`,
+        '-c',
+        `${FX}/dup-a.yaml`,
+        '--prefix',
+        'gh',
+        'first',
+        'issues',
+        '--json',
+      ]),
       run(['search', '-c', `${FX}/mcp-tools.json`, '--prefix', 'my server', 'x']),
     ]);
     expect(JSON.parse(mixed.stdout).matches).toEqual(['mcp__gh__list-issues', 'a']);
-    expect(mixed.stderr).toBe(`warning: ${FX}/dup-a.yaml: --prefix applies to MCP tools/list results only; this toolsearch catalog keeps its names\n`);
+    expect(mixed.stderr).toBe(
+      `warning: ${FX}/dup-a.yaml: --prefix applies to MCP tools/list results only; this toolsearch catalog keeps its names\n`,
+    );
     expect(mixed.code).toBe(0);
-    expect([bad.code, bad.stdout, bad.stderr]).toEqual([2, '', 'error: --prefix must be a server name without spaces or control characters, got "my server"\n']);
+    expect([bad.code, bad.stdout, bad.stderr]).toEqual([
+      2,
+      '',
+      'error: --prefix must be a server name without spaces or control characters, got "my server"\n',
+    ]);
   });
 
-  it('--prefix names MCP tools/list tools mcp__<server>__<tool>; hyphens stay (and --why says what that costs)', async ({ expect }) => {
-    const r = await run(['search', '-c', `${FX}/mcp-tools.json`, '--prefix', 'github', 'list', 'issues', '--why', 'mcp__github__list-issues']);
+  it('--prefix names MCP tools/list tools mcp__<server>__<tool>; hyphens stay (and --why says what that costs)', async ({
+    expect,
+  }) => {
+    const r = await run([
+      'search',
+      '-c',
+      `${FX}/mcp-tools.json`,
+      '--prefix',
+      'github',
+      'list',
+      'issues',
+      '--why',
+      'mcp__github__list-issues',
+    ]);
     expect(lines(r.stdout)).toEqual([
       'keyword search "list issues" · limit 5 · 1 of 2 tools match',
       '#  tool                      score  description',
@@ -279,12 +361,23 @@ describe.concurrent('search', () => {
     const ok = await run(['search', '-c', `${FX}/mcp-tools.json`, '--catalog-format', 'mcp', 'create', '--json']);
     expect(JSON.parse(ok.stdout).matches).toEqual(['create_issue']);
     const r = await run(['search', '-c', `${FX}/mcp-tools.json`, '--catalog-format', 'openai', 'x']);
-    expect(lines(r.stderr)[0]).toMatch(new RegExp(`^error: ${FX}/mcp-tools.json:2:3: expected OpenAI .* tool, found MCP`));
+    expect(lines(r.stderr)[0]).toMatch(
+      new RegExp(`^error: ${FX}/mcp-tools.json:2:3: expected OpenAI .* tool, found MCP`),
+    );
     expect(r.code).toBe(2);
   });
 
   it('searches the demo catalog', async ({ expect }) => {
-    const r = await run(['search', '-c', DEMO, 'slack', 'send', 'message', '--expect-first', 'mcp__slack__send_message']);
+    const r = await run([
+      'search',
+      '-c',
+      DEMO,
+      'slack',
+      'send',
+      'message',
+      '--expect-first',
+      'mcp__slack__send_message',
+    ]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(lines(r.stdout)[0]).toBe('keyword search "slack send message" · limit 5 · 15 of 125 tools match');
@@ -310,7 +403,17 @@ describe.concurrent('search expectations', () => {
   });
 
   it('fail: --expect lists the missing tools and where they stand', async ({ expect }) => {
-    const r = await run(['search', '-c', SMALL, 'create', 'issue', '-n', '2', '--expect', 'github__create_issue,github__list_issues']);
+    const r = await run([
+      'search',
+      '-c',
+      SMALL,
+      'create',
+      'issue',
+      '-n',
+      '2',
+      '--expect',
+      'github__create_issue,github__list_issues',
+    ]);
     expect(r.stderr).toBe(
       [
         'fail: expectation not met: --expect github__create_issue,github__list_issues',
@@ -326,7 +429,15 @@ describe.concurrent('search expectations', () => {
   });
 
   it('fail: --expect-exact shows expected and got side by side', async ({ expect }) => {
-    const r = await run(['search', '-c', SMALL, 'create', 'issue', '--expect-exact', 'linear__createIssue,github__create_issue,HTMLParser']);
+    const r = await run([
+      'search',
+      '-c',
+      SMALL,
+      'create',
+      'issue',
+      '--expect-exact',
+      'linear__createIssue,github__create_issue,HTMLParser',
+    ]);
     expect(lines(r.stdout)).toEqual(CREATE_ISSUE_TABLE);
     expect(r.stderr).toBe(
       [
@@ -343,7 +454,17 @@ describe.concurrent('search expectations', () => {
   });
 
   it('fail: --expect-exact with fewer results than expected', async ({ expect }) => {
-    const r = await run(['search', '-c', SMALL, 'create', 'issue', '-n', '1', '--expect-exact', 'github__create_issue,linear__createIssue']);
+    const r = await run([
+      'search',
+      '-c',
+      SMALL,
+      'create',
+      'issue',
+      '-n',
+      '1',
+      '--expect-exact',
+      'github__create_issue,linear__createIssue',
+    ]);
     expect(r.stderr).toBe(
       [
         'fail: expectation not met: --expect-exact github__create_issue,linear__createIssue',
@@ -377,13 +498,36 @@ describe.concurrent('search expectations', () => {
 
   it('fail: --expect-none', async ({ expect }) => {
     const r = await run(['search', '-c', SMALL, 'parse', '--expect-none']);
-    expect(r.stderr).toBe(['fail: expectation not met: --expect-none', '  expected no matches, got 1', '  #  got         score', '  1  HTMLParser      5', ''].join('\n'));
+    expect(r.stderr).toBe(
+      [
+        'fail: expectation not met: --expect-none',
+        '  expected no matches, got 1',
+        '  #  got         score',
+        '  1  HTMLParser      5',
+        '',
+      ].join('\n'),
+    );
     expect(r.code).toBe(1);
   });
 
   it('fail: several expectations at once, with --json on stdout intact', async ({ expect }) => {
-    const r = await run(['search', '-c', SMALL, 'create', 'issue', '--json', '--expect', 'HTMLParser', '--expect-first', 'linear__createIssue']);
-    expect(JSON.parse(r.stdout).matches).toEqual(['github__create_issue', 'linear__createIssue', 'github__list_issues']);
+    const r = await run([
+      'search',
+      '-c',
+      SMALL,
+      'create',
+      'issue',
+      '--json',
+      '--expect',
+      'HTMLParser',
+      '--expect-first',
+      'linear__createIssue',
+    ]);
+    expect(JSON.parse(r.stdout).matches).toEqual([
+      'github__create_issue',
+      'linear__createIssue',
+      'github__list_issues',
+    ]);
     expect(lines(r.stderr)).toEqual([
       'fail: 2 expectations not met',
       '✗ --expect HTMLParser',
@@ -428,7 +572,9 @@ describe.concurrent('search --batch', () => {
     '{"matches":["HTMLParser"]}',
   ];
 
-  it('one JSON object per input line, in order, from a file (empty line → error object, no final newline needed)', async ({ expect }) => {
+  it('one JSON object per input line, in order, from a file (empty line → error object, no final newline needed)', async ({
+    expect,
+  }) => {
     const r = await run(['search', '-c', SMALL, '--batch', `${FX}/queries.jsonl`]);
     expect(r.stderr).toBe('');
     expect(lines(r.stdout)).toEqual(EXPECTED);

@@ -19,7 +19,11 @@ describe.concurrent('select', () => {
 
   it('--json gives {matches, unknown}; unknown names warn on stderr', async ({ expect }) => {
     const r = await run(['select', '-c', SMALL, 'HTMLParser', 'nope', 'htmlparser', 'get_time', '--json']);
-    expect(JSON.parse(r.stdout)).toEqual({ schema_version: 1, matches: ['HTMLParser'], unknown: ['nope', 'htmlparser', 'get_time'] });
+    expect(JSON.parse(r.stdout)).toEqual({
+      schema_version: 1,
+      matches: ['HTMLParser'],
+      unknown: ['nope', 'htmlparser', 'get_time'],
+    });
     expect(Object.keys(JSON.parse(r.stdout))).toEqual(['schema_version', 'matches', 'unknown']);
     expect(lines(r.stderr)).toEqual([
       'warning: skipped nope: not a dynamic tool',
@@ -56,7 +60,9 @@ describe.concurrent('select', () => {
     const r = await run(['select', '-c', DEMO, '--strict', 'mcp__github__create_issue', 'mcp__slack__send_message']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(lines(r.stdout)[0]).toBe('direct selection "select:mcp__github__create_issue,mcp__slack__send_message" · 2 of 2 names found');
+    expect(lines(r.stdout)[0]).toBe(
+      'direct selection "select:mcp__github__create_issue,mcp__slack__send_message" · 2 of 2 names found',
+    );
   });
 
   it('nothing selected', async ({ expect }) => {

@@ -21,7 +21,10 @@ describe('simulate over many sessions', () => {
   it('--jsonl: one object per session, in input order, the same report as simulating that session alone', async () => {
     const r = await run(['simulate', SESSIONS, '-c', DEMO, '--jsonl', '--jobs', '2', '--no-tokens']);
     expect(r.code).toBe(0);
-    const out = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { source: unknown; report: { transcript: { file: string } } });
+    const out = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { source: unknown; report: { transcript: { file: string } } });
     expect(out.map((o) => o.source)).toEqual(sessionLines.map((_, i) => ({ file: SESSIONS, line: i + 1 })));
     // Session 2 alone, from its own file: the same turns and findings.
     const alone = join(tmp, 'second.json');
@@ -53,7 +56,10 @@ describe('simulate over many sessions', () => {
   it('a bad session never stops the others: they are replayed, the failures listed, exit 2', async () => {
     const r = await run(['simulate', BAD, '-c', DEMO, '--jsonl', '--no-tokens', '--jobs', '2']);
     expect(r.code).toBe(2);
-    const out = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { source: { line: number }; error?: string; report?: unknown });
+    const out = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { source: { line: number }; error?: string; report?: unknown });
     expect(out.map((o) => [o.source.line, o.error === undefined])).toEqual([
       [1, true],
       [2, false],
@@ -61,7 +67,9 @@ describe('simulate over many sessions', () => {
       [4, false],
       [5, true],
     ]);
-    expect(out[1]!.error).toBe(`${BAD}:2:15: unknown role "wizard" (expected system, developer, user, assistant, tool, function)`);
+    expect(out[1]!.error).toBe(
+      `${BAD}:2:15: unknown role "wizard" (expected system, developer, user, assistant, tool, function)`,
+    );
     expect(out[3]!.error).toMatch(new RegExp(`^${BAD.replace(/\./g, '\\.')}:4:6: `));
     expect(r.stderr).toBe(
       `error: 2 of 5 sessions failed to read (the others were replayed); first: ${BAD}:2:15: unknown role "wizard" (expected system, developer, user, assistant, tool, function)\n`,
@@ -76,9 +84,20 @@ describe('simulate over many sessions', () => {
     const r = await run(['simulate', SESSIONS, '-c', DEMO, '--no-tokens', '--fail-on-violation', '--json']);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('1 of 6 sessions with violations (--fail-on-violation)');
-    const missing = await run(['simulate', 'fixtures/transcripts/select-search.json', join(tmp, 'nope.json'), '-c', DEMO, '--no-tokens', '--json']);
+    const missing = await run([
+      'simulate',
+      'fixtures/transcripts/select-search.json',
+      join(tmp, 'nope.json'),
+      '-c',
+      DEMO,
+      '--no-tokens',
+      '--json',
+    ]);
     expect(missing.code).toBe(2);
-    const a = JSON.parse(missing.stdout) as { sessions: { replayed: number; failed: number }; failures: Array<{ error: string }> };
+    const a = JSON.parse(missing.stdout) as {
+      sessions: { replayed: number; failed: number };
+      failures: Array<{ error: string }>;
+    };
     expect(a.sessions).toMatchObject({ replayed: 1, failed: 1 });
     expect(a.failures[0]!.error).toBe(`${join(tmp, 'nope.json')}: no such file`);
   });
@@ -111,7 +130,7 @@ describe('toolsearch aggregate', () => {
     expect(merged.stdout).toBe(whole.stdout);
   }, 120_000);
 
-  it('a part file of aggregates one per line merges the same; the human report equals the one run\'s', async () => {
+  it("a part file of aggregates one per line merges the same; the human report equals the one run's", async () => {
     const first = join(tmp, 'first-nt.jsonl');
     const rest = join(tmp, 'rest-nt.jsonl');
     writeFileSync(first, `${sessionLines.slice(0, 4).join('\n')}\n`);

@@ -11,20 +11,31 @@ describe.concurrent('simulate token accounting', () => {
     const r = await run(['simulate', QUICK, '--json']);
     expect(r.code).toBe(0);
     const report = JSON.parse(r.stdout);
-    expect(report.turns.map((t: { tokens: { total: number; cache: { state: string } } }) => [t.tokens.total, t.tokens.cache.state])).toEqual([
+    expect(
+      report.turns.map((t: { tokens: { total: number; cache: { state: string } } }) => [
+        t.tokens.total,
+        t.tokens.cache.state,
+      ]),
+    ).toEqual([
       [1740, 'cold'],
       [2199, 'break'],
       [2199, 'hit'],
       [2199, 'hit'],
     ]);
     expect(report.summary.tokens).toMatchObject({ total: 8337, all_up_front: 48820, saved: 40483 });
-    expect(report.summary.cache).toMatchObject({ breaks: 1, break_calls: [2], by_mode: { default: { breaks: 1 }, native: { breaks: 0 } } });
+    expect(report.summary.cache).toMatchObject({
+      breaks: 1,
+      break_calls: [2],
+      by_mode: { default: { breaks: 1 }, native: { breaks: 0 } },
+    });
   });
 
   it('human output: a per-call column and a summary that says counts are estimates', async () => {
     const r = await run(['simulate', QUICK]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('call 2 · 5 messages · visible 11 · 2,199 tok · break@2,644 · +mcp__slack__send_message');
+    expect(r.stdout).toContain(
+      'call 2 · 5 messages · visible 11 · 2,199 tok · break@2,644 · +mcp__slack__send_message',
+    );
     // The summary is prose: wrapped at the width (100 when stdout is not a terminal), never cut.
     expect(r.stdout.slice(r.stdout.indexOf('\nsummary: ') + 1)).toBe(
       [
@@ -72,8 +83,18 @@ describe.concurrent('simulate token accounting', () => {
     expect(report.summary.tokens).toBeUndefined();
     const bad = await run(['simulate', QUICK, '--tokenizer', 'nope']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain("error: option '--tokenizer <encoding>' argument 'nope' is invalid. Allowed choices are o200k_base");
-    const anthropic = await run(['simulate', QUICK, '--json', '--tool-format', 'anthropic', '--tokenizer', 'cl100k_base']);
+    expect(bad.stderr).toContain(
+      "error: option '--tokenizer <encoding>' argument 'nope' is invalid. Allowed choices are o200k_base",
+    );
+    const anthropic = await run([
+      'simulate',
+      QUICK,
+      '--json',
+      '--tool-format',
+      'anthropic',
+      '--tokenizer',
+      'cl100k_base',
+    ]);
     expect(JSON.parse(anthropic.stdout).summary.tokens.note).toContain('cl100k_base');
   });
 

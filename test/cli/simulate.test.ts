@@ -45,7 +45,17 @@ describe.concurrent('simulate', () => {
   it('--json is the report, with the documented keys and [] for empty lists', async ({ expect }) => {
     const r = await run(['simulate', '--no-tokens', CHAT, '-c', SMALL, '--json']);
     const j = JSON.parse(r.stdout);
-    expect(Object.keys(j)).toEqual(['schema_version', 'mode', 'transcript', 'catalog', 'coverage', 'turns', 'violations', 'replay', 'summary']);
+    expect(Object.keys(j)).toEqual([
+      'schema_version',
+      'mode',
+      'transcript',
+      'catalog',
+      'coverage',
+      'turns',
+      'violations',
+      'replay',
+      'summary',
+    ]);
     expect(j.coverage).toEqual({
       format: 'openai',
       detected_by: 'a tool message without "tool_name" (its name comes from the call)',
@@ -74,7 +84,10 @@ describe.concurrent('simulate', () => {
       ],
       searches: [],
     });
-    expect(j.turns[0].searches[0]).toMatchObject({ arguments: '{"query":"create issue"}', recorded: { matches: ['github__create_issue', 'linear__createIssue', 'github__list_issues'] } });
+    expect(j.turns[0].searches[0]).toMatchObject({
+      arguments: '{"query":"create issue"}',
+      recorded: { matches: ['github__create_issue', 'linear__createIssue', 'github__list_issues'] },
+    });
     expect(j.violations.map((v: { call: number; tool: string; kind: string }) => [v.call, v.tool, v.kind])).toEqual([
       [2, 'slack__post_message', 'not-loaded'],
       [3, 'github__create_issue', 'redundant-select'],
@@ -89,13 +102,30 @@ describe.concurrent('simulate', () => {
       'fail: 1 violation (--fail-on-violation)\n  call 2: not-loaded: slack__post_message was called before any tool_search result named it (not visible at call 2)\n',
     );
     expect(r.code).toBe(1);
-    const warningsOnly = await run(['simulate', '--no-tokens', `${T}/redundant-select.json`, '-c', DEMO, '--fail-on-violation']);
+    const warningsOnly = await run([
+      'simulate',
+      '--no-tokens',
+      `${T}/redundant-select.json`,
+      '-c',
+      DEMO,
+      '--fail-on-violation',
+    ]);
     expect(warningsOnly.code).toBe(0);
   });
 
   it('--fail-on-violation: an unknown tool', async ({ expect }) => {
-    const r = await run(['simulate', '--no-tokens', `${T}/unknown-tool.json`, '-c', DEMO, '--fail-on-violation', '--json']);
-    expect(JSON.parse(r.stdout).violations.map((v: { kind: string; tool: string }) => [v.kind, v.tool])).toEqual([['unknown', 'mcp__slack__send_direct_message']]);
+    const r = await run([
+      'simulate',
+      '--no-tokens',
+      `${T}/unknown-tool.json`,
+      '-c',
+      DEMO,
+      '--fail-on-violation',
+      '--json',
+    ]);
+    expect(JSON.parse(r.stdout).violations.map((v: { kind: string; tool: string }) => [v.kind, v.tool])).toEqual([
+      ['unknown', 'mcp__slack__send_direct_message'],
+    ]);
     expect(lines(r.stderr)[0]).toBe('fail: 1 violation (--fail-on-violation)');
     expect(r.code).toBe(1);
   });
@@ -135,12 +165,23 @@ describe.concurrent('simulate', () => {
       '  ⌕ server search "linear.*issue" loaded mcp__linear__list_issues, mcp__linear__get_issue,',
       '      mcp__linear__create_issue, mcp__linear__update_issue, mcp__linear__list_issue_statuses',
     ]);
-    expect(out.at(-1)).toBe('summary: 2 model calls · 0 searches · 1 server search · 5 tools loaded by searches · no violations');
+    expect(out.at(-1)).toBe(
+      'summary: 2 model calls · 0 searches · 1 server search · 5 tools loaded by searches · no violations',
+    );
     expect(r.code).toBe(0);
   });
 
   it('--static makes catalog tools static', async ({ expect }) => {
-    const r = await run(['simulate', '--no-tokens', CHAT, '-c', SMALL, '--static', 'HTMLParser,fs__read_file', '--json']);
+    const r = await run([
+      'simulate',
+      '--no-tokens',
+      CHAT,
+      '-c',
+      SMALL,
+      '--static',
+      'HTMLParser,fs__read_file',
+      '--json',
+    ]);
     const j = JSON.parse(r.stdout);
     expect(j.catalog).toMatchObject({ dynamic: 5, static: 3 });
     // Static tools keep the catalog order, then tool_search.
@@ -191,11 +232,20 @@ describe.concurrent('simulate', () => {
     expect(j.replay.differences).toBe(1);
     expect(j.replay.visibility[0]).toEqual({ call: 2, gained: ['linear__create_ticket'], lost: [] });
     expect(j.turns[0].searches[0].differs).toBe(true);
-    expect(j.turns[0].searches[0].replayed).toEqual({ matches: ['github__create_issue', 'linear__create_ticket', 'github__list_issues'] });
+    expect(j.turns[0].searches[0].replayed).toEqual({
+      matches: ['github__create_issue', 'linear__create_ticket', 'github__list_issues'],
+    });
   });
 
   it('--expect-same exits 1 on a difference (and implies --replay)', async ({ expect }) => {
-    const r = await run(['simulate', '--no-tokens', `${T}/stale-after-catalog-change.json`, '-c', 'fixtures/catalogs/demo-v2.yaml', '--expect-same']);
+    const r = await run([
+      'simulate',
+      '--no-tokens',
+      `${T}/stale-after-catalog-change.json`,
+      '-c',
+      'fixtures/catalogs/demo-v2.yaml',
+      '--expect-same',
+    ]);
     expect(r.stdout).toContain('≠ differs: -mcp__filesystem__read_file +mcp__filesystem__read_text_file');
     expect(lines(r.stderr)).toEqual([
       'fail: 2 recorded searches differ from a fresh run (--expect-same)',
@@ -208,15 +258,33 @@ describe.concurrent('simulate', () => {
   });
 
   it('--expect-same passes when nothing changed', async ({ expect }) => {
-    const r = await run(['simulate', '--no-tokens', `${T}/stale-after-catalog-change.json`, '-c', DEMO, '--expect-same']);
+    const r = await run([
+      'simulate',
+      '--no-tokens',
+      `${T}/stale-after-catalog-change.json`,
+      '-c',
+      DEMO,
+      '--expect-same',
+    ]);
     expect(r.stderr).toBe('');
     expect(lines(r.stdout).at(-5)).toBe('replay: every recorded search returns the same today');
     expect(r.code).toBe(0);
   });
 
   it('--expect-same and --fail-on-violation together', async ({ expect }) => {
-    const r = await run(['simulate', '--no-tokens', CHAT, '-c', `${FX}/small-v2.yaml`, '--expect-same', '--fail-on-violation', '--json']);
-    expect(lines(r.stderr)[0]).toBe('fail: 1 recorded search differs from a fresh run (--expect-same); 1 violation (--fail-on-violation)');
+    const r = await run([
+      'simulate',
+      '--no-tokens',
+      CHAT,
+      '-c',
+      `${FX}/small-v2.yaml`,
+      '--expect-same',
+      '--fail-on-violation',
+      '--json',
+    ]);
+    expect(lines(r.stderr)[0]).toBe(
+      'fail: 1 recorded search differs from a fresh run (--expect-same); 1 violation (--fail-on-violation)',
+    );
     expect(r.code).toBe(1);
   });
 
@@ -235,7 +303,9 @@ describe.concurrent('simulate', () => {
 
   it('no catalog and no tools in the transcript is bad input', async ({ expect }) => {
     const r = await run(['simulate', '--no-tokens', CHAT]);
-    expect(r.stderr).toBe(`error: ${CHAT}: no catalog: pass -c/--catalog, or a transcript that carries its own tools (a logged request body with "tools")\n`);
+    expect(r.stderr).toBe(
+      `error: ${CHAT}: no catalog: pass -c/--catalog, or a transcript that carries its own tools (a logged request body with "tools")\n`,
+    );
     expect(r.code).toBe(2);
   });
 
@@ -245,7 +315,9 @@ describe.concurrent('simulate', () => {
     expect(r.code).toBe(2);
   });
 
-  it('an unknown call id is an error (exit 2) at the result; with --lenient a warning on stderr and in the report, and the run goes on', async ({ expect }) => {
+  it('an unknown call id is an error (exit 2) at the result; with --lenient a warning on stderr and in the report, and the run goes on', async ({
+    expect,
+  }) => {
     const [strict, r] = await Promise.all([
       run(['simulate', '--no-tokens', `${FX}/orphan-result.json`, '-c', SMALL]),
       run(['simulate', '--no-tokens', `${FX}/orphan-result.json`, '-c', SMALL, '--lenient']),
@@ -271,7 +343,9 @@ describe.concurrent('simulate', () => {
     expect(r.code).toBe(0);
   });
 
-  it('--json: a tool result for an unknown call id is an unknown-call-id warning located at the message', async ({ expect }) => {
+  it('--json: a tool result for an unknown call id is an unknown-call-id warning located at the message', async ({
+    expect,
+  }) => {
     const file = 'fixtures/formats/transcripts/unknown-call-id.openai.json';
     const r = await run(['simulate', '--no-tokens', file, '-c', DEMO, '--json', '--lenient']);
     const j = JSON.parse(r.stdout);
@@ -287,21 +361,33 @@ describe.concurrent('simulate', () => {
       },
     ]);
     expect(j.summary.warnings).toBe(1);
-    expect(j.coverage.unpaired).toEqual([{ location: `${file}:4:3`, message: 'tool result for unknown call id "call_404"' }]);
+    expect(j.coverage.unpaired).toEqual([
+      { location: `${file}:4:3`, message: 'tool result for unknown call id "call_404"' },
+    ]);
     expect(r.stderr).toBe(`warning: ${file}:4:3: tool result for unknown call id "call_404"\n`);
   });
 
   it('the same conversation in every transcript format yields the same turns', async ({ expect }) => {
-    const files = ['json', 'jsonl', 'openai.json', 'openai-responses.json', 'anthropic.json'].map((x) => `${T}/deferred-tool-called-too-early.${x}`);
+    const files = ['json', 'jsonl', 'openai.json', 'openai-responses.json', 'anthropic.json'].map(
+      (x) => `${T}/deferred-tool-called-too-early.${x}`,
+    );
     const results = await Promise.all(files.map((f) => run(['simulate', '--no-tokens', f, '-c', DEMO, '--json'])));
     const turns = results.map((r) => {
       const j = JSON.parse(r.stdout);
-      return { turns: j.turns.map((t: Record<string, unknown>) => ({ ...t, assistant_text: undefined })), violations: j.violations, summary: j.summary };
+      return {
+        turns: j.turns.map((t: Record<string, unknown>) => ({ ...t, assistant_text: undefined })),
+        violations: j.violations,
+        summary: j.summary,
+      };
     });
     for (const t of turns.slice(1)) expect(t).toEqual(turns[0]);
-    expect(turns[0]!.violations.map((v: { kind: string; call: number }) => [v.kind, v.call])).toEqual([['not-loaded', 2]]);
+    expect(turns[0]!.violations.map((v: { kind: string; call: number }) => [v.kind, v.call])).toEqual([
+      ['not-loaded', 2],
+    ]);
   });
-  it('a forced --format that does not fit is refused at file:line:column, naming what was found and which format fits', async ({ expect }) => {
+  it('a forced --format that does not fit is refused at file:line:column, naming what was found and which format fits', async ({
+    expect,
+  }) => {
     const file = `${T}/keyword-search-then-call.anthropic.json`;
     const r = await run(['simulate', '--no-tokens', file, '--format', 'openai-responses']);
     expect(lines(r.stderr)[0]).toBe(
@@ -325,25 +411,37 @@ describe.concurrent('simulate', () => {
     for (const forced of ['eino', 'openai', 'openai-responses', 'anthropic'] as const) {
       it(`keyword-search-then-call.${ext} (${own}) with --format ${forced}`, async ({ expect }) => {
         const file = `${T}/keyword-search-then-call.${ext}`;
-        const [auto, got] = await Promise.all([autoRun(file), run(['simulate', '--no-tokens', file, '-c', DEMO, '--json', '--format', forced])]);
+        const [auto, got] = await Promise.all([
+          autoRun(file),
+          run(['simulate', '--no-tokens', file, '-c', DEMO, '--json', '--format', forced]),
+        ]);
         expect(auto.code).toBe(0);
         const reference = JSON.parse(auto.stdout);
         if (forced === own || (forced === 'openai' && own === 'eino')) {
           expect(got.code).toBe(0);
           const j = JSON.parse(got.stdout);
           expect(j.transcript).toEqual({ ...reference.transcript, format: forced });
-          expect([j.turns, j.violations, j.summary]).toEqual([reference.turns, reference.violations, reference.summary]);
+          expect([j.turns, j.violations, j.summary]).toEqual([
+            reference.turns,
+            reference.violations,
+            reference.summary,
+          ]);
         } else if (forced === 'eino' && own === 'openai') {
           expect(got.code).toBe(0);
           const j = JSON.parse(got.stdout);
           expect(j.transcript.messages).toBe(reference.transcript.messages);
-          const calls = (r: { turns: Array<{ tool_calls: Array<{ id: string; name: string }> }> }): string[][] => r.turns.map((t) => t.tool_calls.map((c) => `${c.id} ${c.name}`));
+          const calls = (r: { turns: Array<{ tool_calls: Array<{ id: string; name: string }> }> }): string[][] =>
+            r.turns.map((t) => t.tool_calls.map((c) => `${c.id} ${c.name}`));
           expect(calls(j)).toEqual(calls(reference));
-          expect(got.stderr).toContain('tool message answers a tool_search call but has no tool_name: the reference does not read it as a tool_search result');
+          expect(got.stderr).toContain(
+            'tool message answers a tool_search call but has no tool_name: the reference does not read it as a tool_search result',
+          );
         } else {
           expect(got.stdout).toBe('');
           expect(lines(got.stderr)[0]).toMatch(
-            new RegExp(`^error: ${file.replace(/\./g, '\\.')}:\\d+:\\d+: not an ${forced} transcript: found .+; the file fits ${own} \\(--format ${own}, or auto\\)$`),
+            new RegExp(
+              `^error: ${file.replace(/\./g, '\\.')}:\\d+:\\d+: not an ${forced} transcript: found .+; the file fits ${own} \\(--format ${own}, or auto\\)$`,
+            ),
           );
           expect(got.code).toBe(2);
         }
@@ -351,7 +449,9 @@ describe.concurrent('simulate', () => {
     }
   }
 
-  it('native mode: a tool called in the same message as the client-proxied tool_search that finds it is not loaded, as in default mode', async ({ expect }) => {
+  it('native mode: a tool called in the same message as the client-proxied tool_search that finds it is not loaded, as in default mode', async ({
+    expect,
+  }) => {
     const file = 'fixtures/formats/transcripts/search-and-call-same-message.openai.json';
     const [native, dflt] = await Promise.all([
       run(['simulate', '--no-tokens', file, '-c', DEMO, '--mode', 'native']),
@@ -359,10 +459,14 @@ describe.concurrent('simulate', () => {
     ]);
     for (const r of [native, dflt]) {
       expect(lines(r.stdout)).toContain('  ✗ mcp__slack__send_message not loaded: no tool_search result had named it');
-      expect(lines(r.stdout)).toContain('  ✓ mcp__slack__send_message {"channel_id":"C05ENG4242","text":"deploy done"}');
+      expect(lines(r.stdout)).toContain(
+        '  ✓ mcp__slack__send_message {"channel_id":"C05ENG4242","text":"deploy done"}',
+      );
       expect(r.code).toBe(0);
     }
-    expect(lines(native.stdout).at(-1)).toBe('summary: 3 model calls · 1 search · 5 tools loaded by searches · 1 error, 0 warnings');
+    expect(lines(native.stdout).at(-1)).toBe(
+      'summary: 3 model calls · 1 search · 5 tools loaded by searches · 1 error, 0 warnings',
+    );
   });
 
   it('native mode labels client-proxied searches; --json adds client_proxied', async ({ expect }) => {
@@ -378,11 +482,21 @@ describe.concurrent('simulate', () => {
       '      ↳ client-proxied keyword: mcp__slack__send_message, mcp__slack__get_channel_history,',
       '        mcp__slack__schedule_message, mcp__slack__search_messages, mcp__slack__list_channels',
     ]);
-    expect(JSON.parse(native.stdout).turns[0].searches[0]).toMatchObject({ call_id: 'call_1', mode: 'keyword', client_proxied: true });
-    expect(JSON.parse(dflt.stdout).turns[0].searches[0]).toMatchObject({ call_id: 'call_1', mode: 'keyword', client_proxied: false });
+    expect(JSON.parse(native.stdout).turns[0].searches[0]).toMatchObject({
+      call_id: 'call_1',
+      mode: 'keyword',
+      client_proxied: true,
+    });
+    expect(JSON.parse(dflt.stdout).turns[0].searches[0]).toMatchObject({
+      call_id: 'call_1',
+      mode: 'keyword',
+      client_proxied: false,
+    });
   });
 
-  it('an undecodable recorded result: {"error": raw text} in --json, "recorded result not decodable" in the human output', async ({ expect }) => {
+  it('an undecodable recorded result: {"error": raw text} in --json, "recorded result not decodable" in the human output', async ({
+    expect,
+  }) => {
     const file = `${T}/malformed-search-result.json`;
     const [dflt, native, replay, json] = await Promise.all([
       run(['simulate', '--no-tokens', file, '-c', DEMO]),
@@ -402,7 +516,10 @@ describe.concurrent('simulate', () => {
       '      ↳ client-proxied keyword: recorded result not decodable:',
       `        ${truncated}`,
     ]);
-    expect(lines(replay.stdout).slice(5, 7)).toEqual(['      ↳ client-proxied, recorded result not decodable:', `        ${truncated}`]);
+    expect(lines(replay.stdout).slice(5, 7)).toEqual([
+      '      ↳ client-proxied, recorded result not decodable:',
+      `        ${truncated}`,
+    ]);
     const recorded = JSON.parse(json.stdout).turns[0].searches[0].recorded;
     expect(Object.keys(recorded)).toEqual(['error']);
     expect(recorded.error).toMatch(/^\{"matches":\["mcp__github__add_issue_comment",/);

@@ -22,7 +22,13 @@ const assistant = (content: string, calls: Array<[string, string, string]> = [])
   content,
   toolCalls: calls.map(([id, name, args]) => ({ id, name, arguments: args })),
 });
-const searchResult = (content: string, id = 'c'): ChatMessage => ({ kind: 'chat', role: 'tool', content, toolCallId: id, toolName: 'tool_search' });
+const searchResult = (content: string, id = 'c'): ChatMessage => ({
+  kind: 'chat',
+  role: 'tool',
+  content,
+  toolCallId: id,
+  toolName: 'tool_search',
+});
 const names = (tools: readonly ToolInfo[] | null) => (tools === null ? null : tools.map((x) => x.name));
 
 const dynA = t('dynamic_tool_a', 'Dynamic tool A');
@@ -31,25 +37,39 @@ const dynC = t('dynamic_tool_c', 'Dynamic tool C');
 const stat = t('static_tool', 'Static tool');
 const mw = createMiddleware({ dynamicTools: [dynA, dynB, dynC] });
 const native = createMiddleware({ dynamicTools: [dynA, dynB, dynC], mode: 'native' });
-const fresh = (tools: ToolInfo[] | null, messages: Message[] = []): ModelCallState => ({ messages, toolInfos: tools, deferredToolInfos: null });
+const fresh = (tools: ToolInfo[] | null, messages: Message[] = []): ModelCallState => ({
+  messages,
+  toolInfos: tools,
+  deferredToolInfos: null,
+});
 
 describe('construction', () => {
   it('requires at least one dynamic tool', () => {
     expect(() => createMiddleware({ dynamicTools: [] })).toThrow('tools is required');
   });
   it('rejects duplicate names', () => {
-    expect(() => createMiddleware({ dynamicTools: [dynA, t('x'), t('dynamic_tool_a')] })).toThrow('duplicate dynamic tool name: dynamic_tool_a');
+    expect(() => createMiddleware({ dynamicTools: [dynA, t('x'), t('dynamic_tool_a')] })).toThrow(
+      'duplicate dynamic tool name: dynamic_tool_a',
+    );
   });
   it('builds the reminder text from the catalog order', () => {
-    expect(mw.reminderText).toBe('<available-deferred-tools>\ndynamic_tool_a\ndynamic_tool_b\ndynamic_tool_c\n</available-deferred-tools>');
+    expect(mw.reminderText).toBe(
+      '<available-deferred-tools>\ndynamic_tool_a\ndynamic_tool_b\ndynamic_tool_c\n</available-deferred-tools>',
+    );
     expect(reminderText(['x'])).toBe('<available-deferred-tools>\nx\n</available-deferred-tools>');
   });
   it('before agent: static tools, tool_search, dynamic tools', () => {
-    expect(names(agentTools(mw, [stat]))).toEqual(['static_tool', 'tool_search', 'dynamic_tool_a', 'dynamic_tool_b', 'dynamic_tool_c']);
+    expect(names(agentTools(mw, [stat]))).toEqual([
+      'static_tool',
+      'tool_search',
+      'dynamic_tool_a',
+      'dynamic_tool_b',
+      'dynamic_tool_c',
+    ]);
   });
 });
 
-describe('reminder placement (the reference\'s TestInsertReminder cases)', () => {
+describe("reminder placement (the reference's TestInsertReminder cases)", () => {
   const roles = (ms: readonly Message[]) => ms.map((m) => (m.extra?.[REMINDER_MARKER] ? 'REMINDER' : m.role));
   it('system then user: right before the user message', () => {
     const r = ensureReminder(mw, [sys('s'), user('hi')]);
@@ -65,7 +85,11 @@ describe('reminder placement (the reference\'s TestInsertReminder cases)', () =>
     expect(roles(ensureReminder(mw, []).messages)).toEqual(['REMINDER']);
   });
   it('no system message: first', () => {
-    expect(roles(ensureReminder(mw, [user('hi'), assistant('hello')]).messages)).toEqual(['REMINDER', 'user', 'assistant']);
+    expect(roles(ensureReminder(mw, [user('hi'), assistant('hello')]).messages)).toEqual([
+      'REMINDER',
+      'user',
+      'assistant',
+    ]);
   });
   it('idempotent: a marked message anywhere prevents insertion', () => {
     const once = ensureReminder(mw, [sys('s'), user('hi')]).messages;
@@ -90,7 +114,12 @@ describe('reminder placement (the reference\'s TestInsertReminder cases)', () =>
   it('content-block messages get a content-block reminder', () => {
     const b: BlockMessage = { kind: 'blocks', role: 'user', blocks: [{ type: 'text', text: 'hi' }] };
     const r = ensureReminder(mw, [b]);
-    expect(r.messages[0]).toEqual({ kind: 'blocks', role: 'user', blocks: [{ type: 'text', text: mw.reminderText }], extra: { [REMINDER_MARKER]: true } });
+    expect(r.messages[0]).toEqual({
+      kind: 'blocks',
+      role: 'user',
+      blocks: [{ type: 'text', text: mw.reminderText }],
+      extra: { [REMINDER_MARKER]: true },
+    });
   });
 });
 
@@ -122,7 +151,11 @@ describe('first-call initialization', () => {
   });
   it('runs once per run: a second call keeps the list as it is', () => {
     const first = beforeModelCall(mw, fresh(agentTools(mw, [stat]), [user('q')]), { initialized: false });
-    const second = beforeModelCall(mw, { ...first.state, toolInfos: [...first.state.toolInfos!, dynB] }, first.runLocal);
+    const second = beforeModelCall(
+      mw,
+      { ...first.state, toolInfos: [...first.state.toolInfos!, dynB] },
+      first.runLocal,
+    );
     expect(second.initializedNow).toBe(false);
     expect(names(second.state.toolInfos)).toEqual(['static_tool', 'tool_search', 'dynamic_tool_b']);
   });
@@ -134,14 +167,27 @@ describe('forward selection', () => {
 
   it('accumulates across several results, in order, without duplicates', () => {
     expect(
-      after([user('q'), searchResult('{"matches":["dynamic_tool_b"]}'), searchResult('{"matches":["dynamic_tool_a","dynamic_tool_b"]}')]),
+      after([
+        user('q'),
+        searchResult('{"matches":["dynamic_tool_b"]}'),
+        searchResult('{"matches":["dynamic_tool_a","dynamic_tool_b"]}'),
+      ]),
     ).toEqual(['static_tool', 'tool_search', 'dynamic_tool_b', 'dynamic_tool_a']);
   });
   it('skips malformed results silently', () => {
-    expect(after([searchResult('not json'), searchResult('{"matches":["dynamic_tool_c"]}')])).toEqual(['static_tool', 'tool_search', 'dynamic_tool_c']);
+    expect(after([searchResult('not json'), searchResult('{"matches":["dynamic_tool_c"]}')])).toEqual([
+      'static_tool',
+      'tool_search',
+      'dynamic_tool_c',
+    ]);
   });
   it('ignores unknown names and results of other tools', () => {
-    const other: ChatMessage = { kind: 'chat', role: 'tool', content: '{"matches":["dynamic_tool_a"]}', toolName: 'other_tool' };
+    const other: ChatMessage = {
+      kind: 'chat',
+      role: 'tool',
+      content: '{"matches":["dynamic_tool_a"]}',
+      toolName: 'other_tool',
+    };
     const userText: ChatMessage = user('{"matches":["dynamic_tool_b"]}');
     expect(after([other, userText, searchResult('{"matches":["nope","static_tool","dynamic_tool_c"]}')])).toEqual([
       'static_tool',
@@ -153,7 +199,9 @@ describe('forward selection', () => {
     expect(after([searchResult('{"matches":["dynamic_tool_a"]}')], [dynA])).toEqual(['dynamic_tool_a']);
   });
   it('does not run in native mode', () => {
-    const r = beforeModelCall(native, fresh([stat], [searchResult('{"matches":["dynamic_tool_a"]}')]), { initialized: true });
+    const r = beforeModelCall(native, fresh([stat], [searchResult('{"matches":["dynamic_tool_a"]}')]), {
+      initialized: true,
+    });
     expect(names(r.state.toolInfos)).toEqual(['static_tool']);
   });
   it('reads content-block results: first tool_search block with a text part, its first text part', () => {
@@ -161,8 +209,18 @@ describe('forward selection', () => {
       kind: 'blocks',
       role: 'user',
       blocks: [
-        { type: 'function_tool_result', callId: '1', name: 'other', content: [{ type: 'text', text: '{"matches":["dynamic_tool_a"]}' }] },
-        { type: 'function_tool_result', callId: '2', name: 'tool_search', content: [{ type: 'other', description: 'image' }] },
+        {
+          type: 'function_tool_result',
+          callId: '1',
+          name: 'other',
+          content: [{ type: 'text', text: '{"matches":["dynamic_tool_a"]}' }],
+        },
+        {
+          type: 'function_tool_result',
+          callId: '2',
+          name: 'tool_search',
+          content: [{ type: 'other', description: 'image' }],
+        },
         {
           type: 'function_tool_result',
           callId: '3',
@@ -172,13 +230,18 @@ describe('forward selection', () => {
             { type: 'text', text: '{"matches":["dynamic_tool_c"]}' },
           ],
         },
-        { type: 'function_tool_result', callId: '4', name: 'tool_search', content: [{ type: 'text', text: '{"matches":["dynamic_tool_a"]}' }] },
+        {
+          type: 'function_tool_result',
+          callId: '4',
+          name: 'tool_search',
+          content: [{ type: 'text', text: '{"matches":["dynamic_tool_a"]}' }],
+        },
       ],
     };
     expect(toolSearchResultText(msg)).toBe('{"matches":["dynamic_tool_b"]}');
     expect(after([msg])).toEqual(['static_tool', 'tool_search', 'dynamic_tool_b']);
   });
-  it('never mutates the caller\'s arrays', () => {
+  it("never mutates the caller's arrays", () => {
     const tools = [stat, t('tool_search')];
     const messages: Message[] = [user('q'), searchResult('{"matches":["dynamic_tool_a"]}')];
     const toolsCopy = [...tools];
@@ -192,22 +255,29 @@ describe('forward selection', () => {
   });
   it('tool names that are JavaScript object keys are ordinary names', () => {
     const protoMw = createMiddleware({ dynamicTools: [t('__proto__'), t('constructor'), t('toString')] });
-    const r = beforeModelCall(protoMw, fresh([t('tool_search')], [searchResult('{"matches":["constructor","__proto__","hasOwnProperty"]}')]), {
-      initialized: true,
-    });
+    const r = beforeModelCall(
+      protoMw,
+      fresh([t('tool_search')], [searchResult('{"matches":["constructor","__proto__","hasOwnProperty"]}')]),
+      {
+        initialized: true,
+      },
+    );
     expect(names(r.state.toolInfos)).toEqual(['tool_search', 'constructor', '__proto__']);
   });
 });
 
 describe('AgentRun: the framework around the middleware', () => {
-  it('the reference\'s TestMiddlewareFlow: select, call, answer', () => {
+  it("the reference's TestMiddlewareFlow: select, call, answer", () => {
     const run = new AgentRun(mw, [stat]);
     const c1 = run.modelCall([user('test')]);
     const c2 = run.modelCall([
       assistant('', [['tc1', 'tool_search', '{"query":"select:dynamic_tool_a","max_results":5}']]),
       searchResult('{"matches":["dynamic_tool_a"]}', 'tc1'),
     ]);
-    const c3 = run.modelCall([assistant('', [['tc2', 'dynamic_tool_a', '{"input":"hello"}']]), { kind: 'chat', role: 'tool', content: '{"result":"ok"}', toolCallId: 'tc2', toolName: 'dynamic_tool_a' }]);
+    const c3 = run.modelCall([
+      assistant('', [['tc2', 'dynamic_tool_a', '{"input":"hello"}']]),
+      { kind: 'chat', role: 'tool', content: '{"result":"ok"}', toolCallId: 'tc2', toolName: 'dynamic_tool_a' },
+    ]);
     expect(names(c1.visible)).toEqual(['static_tool', 'tool_search']);
     expect(names(c2.visible)).toEqual(['static_tool', 'tool_search', 'dynamic_tool_a']);
     expect(names(c2.added)).toEqual(['dynamic_tool_a']);
@@ -241,7 +311,12 @@ describe('AgentRun: the framework around the middleware', () => {
 
   it('a reminder already in the transcript is not inserted again', () => {
     const run = new AgentRun(mw, []);
-    const marked: ChatMessage = { kind: 'chat', role: 'user', content: 'old reminder', extra: { [REMINDER_MARKER]: true } };
+    const marked: ChatMessage = {
+      kind: 'chat',
+      role: 'user',
+      content: 'old reminder',
+      extra: { [REMINDER_MARKER]: true },
+    };
     const c1 = run.modelCall([sys('s'), user('q'), marked]);
     expect(c1.reminderInserted).toBe(false);
     expect(c1.reminderIndex).toBe(2);

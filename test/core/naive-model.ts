@@ -57,7 +57,11 @@ export function naiveParseKeywords(query: string): Array<{ word: string; require
 }
 
 /** The reference's keywordSearch, line by line: returns [name, score] pairs in result order. */
-export function naiveKeywordSearch(query: string, maxResults: number, tools: readonly ToolInfo[]): Array<[string, number]> {
+export function naiveKeywordSearch(
+  query: string,
+  maxResults: number,
+  tools: readonly ToolInfo[],
+): Array<[string, number]> {
   const keywords = naiveParseKeywords(query);
   if (keywords.length === 0) return [];
   const scored: Array<[string, number]> = [];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { splitCamelCase, splitToolName } from '../../src/core/names.js';
 
-describe('splitCamelCase (the reference\'s own cases)', () => {
+describe("splitCamelCase (the reference's own cases)", () => {
   it.each<[string, string[]]>([
     ['', []],
     ['hello', ['hello']],

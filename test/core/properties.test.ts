@@ -4,7 +4,13 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { agentTools, beforeModelCall, createMiddleware, type ModelCallState, type RunLocal } from '../../src/core/middleware.js';
+import {
+  agentTools,
+  beforeModelCall,
+  createMiddleware,
+  type ModelCallState,
+  type RunLocal,
+} from '../../src/core/middleware.js';
 import { AgentRun } from '../../src/core/run.js';
 import { ToolIndex } from '../../src/core/index/tool-index.js';
 import { parseKeywords } from '../../src/core/scorer.js';
@@ -15,11 +21,40 @@ import { naiveKeywordSearch } from './naive-model.js';
 
 // Characters chosen to collide often and to hit every Go/JS difference:
 // case pairs, İ, final Σ, ſ, Kelvin, astral letters, U+FF01 vs astral ordering, BOM.
-const nameChars = ['a', 'b', 'c', 'A', 'B', 'C', '_', '1', 'İ', 'i', 'Σ', 'σ', 'ß', 'ſ', 's', 'S', '\u212a', 'k', '\u{10400}', '\u{10428}', '\uff01', '\ufeff', 'é', 'É'];
+const nameChars = [
+  'a',
+  'b',
+  'c',
+  'A',
+  'B',
+  'C',
+  '_',
+  '1',
+  'İ',
+  'i',
+  'Σ',
+  'σ',
+  'ß',
+  'ſ',
+  's',
+  'S',
+  '\u212a',
+  'k',
+  '\u{10400}',
+  '\u{10428}',
+  '\uff01',
+  '\ufeff',
+  'é',
+  'É',
+];
 const spaceChars = [' ', '\t', '\u0085', '\u00a0', '\u3000', '\u2028'];
 const nameArb = fc.array(fc.constantFrom(...nameChars), { minLength: 1, maxLength: 8 }).map((cs) => cs.join(''));
 const descArb = fc.array(fc.constantFrom(...nameChars, ' ', ' '), { maxLength: 12 }).map((cs) => cs.join(''));
-const catalogArb = fc.uniqueArray(fc.record({ name: nameArb, description: descArb }), { minLength: 1, maxLength: 25, selector: (t) => t.name });
+const catalogArb = fc.uniqueArray(fc.record({ name: nameArb, description: descArb }), {
+  minLength: 1,
+  maxLength: 25,
+  selector: (t) => t.name,
+});
 const wordArb = fc.array(fc.constantFrom(...nameChars, '+'), { minLength: 1, maxLength: 4 }).map((cs) => cs.join(''));
 const queryArb = fc
   .array(fc.tuple(wordArb, fc.constantFrom(...spaceChars)), { minLength: 0, maxLength: 4 })
@@ -74,16 +109,20 @@ describe('scorer properties', () => {
 
   it('select: returns the existing requested names in order with duplicates', () => {
     fc.assert(
-      fc.property(catalogArb, fc.array(fc.oneof(nameArb, fc.constantFrom('', ' ')), { maxLength: 6 }), (tools, picks) => {
-        const index = new ToolIndex(tools);
-        const known = new Set(tools.map((t) => t.name));
-        const r = runToolSearch(index, JSON.stringify({ query: `select:${picks.join(',')}` }));
-        expect(r.ok).toBe(true); // "select:" remains after trimming, so the query is never empty
-        if (!r.ok) return;
-        // Go's TrimSpace: U+FEFF (a generated name character) is not white space.
-        const expected = picks.map(goTrimSpace).filter((p) => p !== '' && known.has(p));
-        expect(r.matches).toEqual(expected);
-      }),
+      fc.property(
+        catalogArb,
+        fc.array(fc.oneof(nameArb, fc.constantFrom('', ' ')), { maxLength: 6 }),
+        (tools, picks) => {
+          const index = new ToolIndex(tools);
+          const known = new Set(tools.map((t) => t.name));
+          const r = runToolSearch(index, JSON.stringify({ query: `select:${picks.join(',')}` }));
+          expect(r.ok).toBe(true); // "select:" remains after trimming, so the query is never empty
+          if (!r.ok) return;
+          // Go's TrimSpace: U+FEFF (a generated name character) is not white space.
+          const expected = picks.map(goTrimSpace).filter((p) => p !== '' && known.has(p));
+          expect(r.matches).toEqual(expected);
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -91,16 +130,27 @@ describe('scorer properties', () => {
 
 // Random conversations: user turns, assistant turns with tool_search calls whose
 // results are computed by the core (or garbled), system messages, and calls of tools.
-const toolsArb = fc.uniqueArray(fc.constantFrom('alpha_send', 'beta_read', 'gammaList', 'delta_send_all', 'eps', '__proto__'), {
-  minLength: 1,
-  maxLength: 6,
-});
-type Step = { kind: 'user' } | { kind: 'system' } | { kind: 'search'; query: string; garble: boolean } | { kind: 'text' };
+const toolsArb = fc.uniqueArray(
+  fc.constantFrom('alpha_send', 'beta_read', 'gammaList', 'delta_send_all', 'eps', '__proto__'),
+  {
+    minLength: 1,
+    maxLength: 6,
+  },
+);
+type Step =
+  | { kind: 'user' }
+  | { kind: 'system' }
+  | { kind: 'search'; query: string; garble: boolean }
+  | { kind: 'text' };
 const stepArb: fc.Arbitrary<Step> = fc.oneof(
   fc.constant<Step>({ kind: 'user' }),
   fc.constant<Step>({ kind: 'system' }),
   fc.constant<Step>({ kind: 'text' }),
-  fc.record({ kind: fc.constant('search' as const), query: fc.constantFrom('send', 'read', 'select:eps,beta_read', 'list', '+all send', 'alpha'), garble: fc.boolean() }),
+  fc.record({
+    kind: fc.constant('search' as const),
+    query: fc.constantFrom('send', 'read', 'select:eps,beta_read', 'list', '+all send', 'alpha'),
+    garble: fc.boolean(),
+  }),
 );
 
 function buildConversation(dynamic: ToolInfo[], steps: Step[]): Message[] {
@@ -112,10 +162,21 @@ function buildConversation(dynamic: ToolInfo[], steps: Step[]): Message[] {
     else if (s.kind === 'text') messages.push({ kind: 'chat', role: 'assistant', content: `a${i}` });
     else {
       const args = JSON.stringify({ query: s.query });
-      messages.push({ kind: 'chat', role: 'assistant', content: '', toolCalls: [{ id: `c${i}`, name: 'tool_search', arguments: args }] });
+      messages.push({
+        kind: 'chat',
+        role: 'assistant',
+        content: '',
+        toolCalls: [{ id: `c${i}`, name: 'tool_search', arguments: args }],
+      });
       const r = runToolSearch(index, args);
       const text = r.ok ? encodeMatches(r.matches) : r.error;
-      const result: ChatMessage = { kind: 'chat', role: 'tool', content: s.garble ? text.slice(1) : text, toolCallId: `c${i}`, toolName: 'tool_search' };
+      const result: ChatMessage = {
+        kind: 'chat',
+        role: 'tool',
+        content: s.garble ? text.slice(1) : text,
+        toolCallId: `c${i}`,
+        toolName: 'tool_search',
+      };
       messages.push(result);
     }
   });
@@ -125,37 +186,43 @@ function buildConversation(dynamic: ToolInfo[], steps: Step[]): Message[] {
 describe('state machine properties', () => {
   it('AgentRun gives the same states as the pure step over the whole history at every call', () => {
     fc.assert(
-      fc.property(toolsArb, fc.boolean(), fc.boolean(), fc.array(stepArb, { maxLength: 14 }), (toolNames, withStatic, nativeMode, steps) => {
-        const dynamic = toolNames.map((name) => ({ name, description: `does ${name}` }));
-        const staticTools: ToolInfo[] = withStatic ? [{ name: 'static_x', description: '' }] : [];
-        const mw = createMiddleware({ dynamicTools: dynamic, mode: nativeMode ? 'native' : 'default' });
-        const messages = buildConversation(dynamic, steps);
-        const run = new AgentRun(mw, staticTools);
-        // Reference-style driver: persisted state, refill of a nil list, full rescan each call.
-        let state: ModelCallState = { messages: [], toolInfos: null, deferredToolInfos: null };
-        let runLocal: RunLocal = { initialized: false };
-        let from = 0;
-        const cut = messages.map((m, i) => (m.role === 'assistant' ? i : -1)).filter((i) => i >= 0);
-        cut.push(messages.length);
-        for (const end of cut) {
-          const newMessages = messages.slice(from, end);
-          from = end;
-          state = { ...state, messages: [...state.messages, ...newMessages] };
-          if (state.toolInfos === null) state = { ...state, toolInfos: agentTools(mw, staticTools) };
-          const r = beforeModelCall(mw, state, runLocal);
-          state = r.state;
-          runLocal = r.runLocal;
-          const view = run.modelCall(newMessages);
-          expect(view.visible.map((t) => t.name)).toEqual((state.toolInfos ?? []).map((t) => t.name));
-          expect(view.deferred.map((t) => t.name)).toEqual((state.deferredToolInfos ?? []).map((t) => t.name));
-          expect(run.messages.slice(0, view.messageCount)).toEqual(state.messages);
-        }
-      }),
+      fc.property(
+        toolsArb,
+        fc.boolean(),
+        fc.boolean(),
+        fc.array(stepArb, { maxLength: 14 }),
+        (toolNames, withStatic, nativeMode, steps) => {
+          const dynamic = toolNames.map((name) => ({ name, description: `does ${name}` }));
+          const staticTools: ToolInfo[] = withStatic ? [{ name: 'static_x', description: '' }] : [];
+          const mw = createMiddleware({ dynamicTools: dynamic, mode: nativeMode ? 'native' : 'default' });
+          const messages = buildConversation(dynamic, steps);
+          const run = new AgentRun(mw, staticTools);
+          // Reference-style driver: persisted state, refill of a nil list, full rescan each call.
+          let state: ModelCallState = { messages: [], toolInfos: null, deferredToolInfos: null };
+          let runLocal: RunLocal = { initialized: false };
+          let from = 0;
+          const cut = messages.map((m, i) => (m.role === 'assistant' ? i : -1)).filter((i) => i >= 0);
+          cut.push(messages.length);
+          for (const end of cut) {
+            const newMessages = messages.slice(from, end);
+            from = end;
+            state = { ...state, messages: [...state.messages, ...newMessages] };
+            if (state.toolInfos === null) state = { ...state, toolInfos: agentTools(mw, staticTools) };
+            const r = beforeModelCall(mw, state, runLocal);
+            state = r.state;
+            runLocal = r.runLocal;
+            const view = run.modelCall(newMessages);
+            expect(view.visible.map((t) => t.name)).toEqual((state.toolInfos ?? []).map((t) => t.name));
+            expect(view.deferred.map((t) => t.name)).toEqual((state.deferredToolInfos ?? []).map((t) => t.name));
+            expect(run.messages.slice(0, view.messageCount)).toEqual(state.messages);
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });
 
-  it('in default mode the visible list only ever grows (each call\'s list is a prefix of the next)', () => {
+  it("in default mode the visible list only ever grows (each call's list is a prefix of the next)", () => {
     fc.assert(
       fc.property(toolsArb, fc.array(stepArb, { maxLength: 14 }), (toolNames, steps) => {
         const dynamic = toolNames.map((name) => ({ name, description: '' }));

@@ -8,7 +8,11 @@ const coreDir = fileURLToPath(new URL('../../src/core/', import.meta.url));
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? sources(path.join(dir, e.name)) : /\.(ts|tsx|js|mjs)$/.test(e.name) ? [path.join(dir, e.name)] : [],
+    e.isDirectory()
+      ? sources(path.join(dir, e.name))
+      : /\.(ts|tsx|js|mjs)$/.test(e.name)
+        ? [path.join(dir, e.name)]
+        : [],
   );
 }
 
@@ -17,7 +21,9 @@ describe('core purity', () => {
     const offending: string[] = [];
     for (const file of sources(coreDir)) {
       const text = readFileSync(file, 'utf8');
-      for (const m of text.matchAll(/(?:^|\s)(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)/gm)) {
+      for (const m of text.matchAll(
+        /(?:^|\s)(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)/gm,
+      )) {
         const spec = m[1] ?? m[2]!;
         const inside = spec.startsWith('.') && path.resolve(path.dirname(file), spec).startsWith(coreDir);
         if (!inside) offending.push(`${path.relative(coreDir, file)}: ${spec}`);
@@ -29,7 +35,9 @@ describe('core purity', () => {
   });
 
   it('finds the core files at all (the check is not vacuous)', () => {
-    expect(sources(coreDir).map((f) => path.basename(f))).toEqual(expect.arrayContaining(['scorer.ts', 'middleware.ts', 'toolsearch.ts', 'text.ts']));
+    expect(sources(coreDir).map((f) => path.basename(f))).toEqual(
+      expect.arrayContaining(['scorer.ts', 'middleware.ts', 'toolsearch.ts', 'text.ts']),
+    );
   });
 
   it('the generated Unicode tables are up to date with @unicode/unicode-15.0.0', async () => {

@@ -4,10 +4,11 @@ import { parseKeywords, prepareTool, RULES, scoreKeyword } from '../../src/core/
 import type { ToolInfo } from '../../src/core/types.js';
 
 const t = (name: string, description = ''): ToolInfo => ({ name, description });
-const rank = (tools: ToolInfo[], query: string, max = 10) => new ToolIndex(tools).search(parseKeywords(query), max).map((r) => [r.name, r.score]);
+const rank = (tools: ToolInfo[], query: string, max = 10) =>
+  new ToolIndex(tools).search(parseKeywords(query), max).map((r) => [r.name, r.score]);
 
 describe('the rule table', () => {
-  it('has the reference\'s points', () => {
+  it("has the reference's points", () => {
     expect(Object.fromEntries(Object.entries(RULES).map(([k, v]) => [k, v.points]))).toEqual({
       'exact-part': 10,
       'part-substring': 5,
@@ -27,7 +28,16 @@ describe('keyword scoring, one rule at a time', () => {
   ];
   it.each<[string, string, Array<[string, number]>]>([
     // exact part (10) beats part substring (5): "issue" equals a part of create_issue / createIssue (Issue lower-cased).
-    ['exact part', 'issue', [['mcp__github__create_issue', 10], ['mcp__linear__createIssue', 10], ['issuetracker_sync', 5], ['list_issues', 5]]],
+    [
+      'exact part',
+      'issue',
+      [
+        ['mcp__github__create_issue', 10],
+        ['mcp__linear__createIssue', 10],
+        ['issuetracker_sync', 5],
+        ['list_issues', 5],
+      ],
+    ],
     // "issues" is inside no part except list_issues' "issues" (exact) — others only via description? none contain "issues".
     ['exact part only for the plural', 'issues', [['list_issues', 10]]],
     // "b__c" only matches across the __ separator: full-name substring (3).
@@ -35,9 +45,30 @@ describe('keyword scoring, one rule at a time', () => {
     // description only (2).
     ['description only', 'repository', [['mcp__github__create_issue', 2]]],
     // empty description never matches.
-    ['the maximum rule, not the sum', 'create', [['mcp__github__create_issue', 10], ['mcp__linear__createIssue', 10]]],
-    ['sum over keywords', 'create github', [['mcp__github__create_issue', 20], ['mcp__linear__createIssue', 10]]],
-    ['keywords are lower-cased', 'CREATE', [['mcp__github__create_issue', 10], ['mcp__linear__createIssue', 10]]],
+    [
+      'the maximum rule, not the sum',
+      'create',
+      [
+        ['mcp__github__create_issue', 10],
+        ['mcp__linear__createIssue', 10],
+      ],
+    ],
+    [
+      'sum over keywords',
+      'create github',
+      [
+        ['mcp__github__create_issue', 20],
+        ['mcp__linear__createIssue', 10],
+      ],
+    ],
+    [
+      'keywords are lower-cased',
+      'CREATE',
+      [
+        ['mcp__github__create_issue', 10],
+        ['mcp__linear__createIssue', 10],
+      ],
+    ],
     ['required keyword excludes tools scoring 0 for it', '+linear create', [['mcp__linear__createIssue', 20]]],
     ['zero total is dropped', 'zzz', []],
   ])('%s: %j', (_name, query, expected) => {
@@ -47,7 +78,10 @@ describe('keyword scoring, one rule at a time', () => {
 
 describe('explanations come from the same computation', () => {
   it('names the rule, the part and the points per keyword', () => {
-    const index = new ToolIndex([t('mcp__slack__send_message', 'Send a message to a Slack channel'), t('HTMLParser', 'Parse HTML pages')]);
+    const index = new ToolIndex([
+      t('mcp__slack__send_message', 'Send a message to a Slack channel'),
+      t('HTMLParser', 'Parse HTML pages'),
+    ]);
     const results = index.search(parseKeywords('+slack mess channel'), 5, { explain: true });
     expect(results).toEqual([
       {
@@ -68,7 +102,10 @@ describe('explanations come from the same computation', () => {
   });
 
   it('explains a tool that is not returned, and why', () => {
-    const index = new ToolIndex([t('mcp__slack__send_message', 'Send a message'), t('mcp__github__create_issue', 'Create an issue')]);
+    const index = new ToolIndex([
+      t('mcp__slack__send_message', 'Send a message'),
+      t('mcp__github__create_issue', 'Create an issue'),
+    ]);
     const why = index.explainTool('mcp__github__create_issue', parseKeywords('+slack issue'));
     expect(why).toEqual({
       name: 'mcp__github__create_issue',
@@ -127,11 +164,23 @@ describe('Go text semantics inside the scorer (SPEC §5)', () => {
 
 describe('parseKeywords', () => {
   it.each<[string, Array<[string, boolean]>]>([
-    ['+slack send', [['slack', true], ['send', false]]],
+    [
+      '+slack send',
+      [
+        ['slack', true],
+        ['send', false],
+      ],
+    ],
     ['++x', [['+x', true]]],
     ['+ a +', [['a', false]]],
     ['  ', []],
-    ['A\u2029B', [['A', false], ['B', false]]],
+    [
+      'A\u2029B',
+      [
+        ['A', false],
+        ['B', false],
+      ],
+    ],
   ])('%j', (q, expected) => {
     expect(parseKeywords(q).map((k) => [k.word, k.required])).toEqual(expected);
   });

@@ -98,7 +98,7 @@ describe('goToLower (strings.ToLower: simple mapping, per code point)', () => {
     expect(changedLength).toEqual([]);
   });
 
-  it('uses Unicode 15.0 data, not the engine\'s newer tables (letters added in 16.0 stay unchanged)', () => {
+  it("uses Unicode 15.0 data, not the engine's newer tables (letters added in 16.0 stay unchanged)", () => {
     // U+A7CB LATIN CAPITAL LETTER RAMS HORN was added in Unicode 16.0: Go 1.21+ (Unicode 15.0) does not lower-case it.
     expect(goToLower('\ua7cb')).toBe('\ua7cb');
     expect(isUpper(0xa7cb)).toBe(false);
@@ -131,7 +131,12 @@ describe('compareGo (UTF-8 byte order)', () => {
     const privateUse = 'a\uff01';
     expect(astral < privateUse).toBe(true); // JavaScript: UTF-16 code units
     expect(compareGo(astral, privateUse)).toBeGreaterThan(0); // Go: code points
-    expect(['a\u{10000}', 'a\uffff', 'a\ue000', 'a'].sort(compareGo)).toEqual(['a', 'a\ue000', 'a\uffff', 'a\u{10000}']);
+    expect(['a\u{10000}', 'a\uffff', 'a\ue000', 'a'].sort(compareGo)).toEqual([
+      'a',
+      'a\ue000',
+      'a\uffff',
+      'a\u{10000}',
+    ]);
   });
 
   it('is ordinary order for ASCII, prefix first', () => {

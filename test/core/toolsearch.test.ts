@@ -29,19 +29,31 @@ const matches = (args: unknown): readonly string[] => {
   return r.matches;
 };
 
-describe('tool_search: the reference\'s TestSearch cases (full ordered results)', () => {
+describe("tool_search: the reference's TestSearch cases (full ordered results)", () => {
   it.each<[string, unknown, string[]]>([
     ['keyword exact name part match', { query: 'weather' }, ['get_weather']],
-    ['keyword matches multiple tools (tie broken by name)', { query: 'slack' }, ['mcp__slack__read_channel', 'mcp__slack__send_message']],
+    [
+      'keyword matches multiple tools (tie broken by name)',
+      { query: 'slack' },
+      ['mcp__slack__read_channel', 'mcp__slack__send_message'],
+    ],
     [
       'multi-word ranking: send_message first',
       { query: 'send message' },
       ['mcp__slack__send_message', 'mcp__slack__read_channel'],
     ],
-    ['required keyword keeps only slack tools', { query: '+slack send' }, ['mcp__slack__send_message', 'mcp__slack__read_channel']],
+    [
+      'required keyword keeps only slack tools',
+      { query: '+slack send' },
+      ['mcp__slack__send_message', 'mcp__slack__read_channel'],
+    ],
     ['required keyword with no match returns nothing', { query: '+github send' }, []],
     ['select single', { query: 'select:get_weather' }, ['get_weather']],
-    ['select multiple keeps the given order', { query: 'select:get_weather,NotebookEdit' }, ['get_weather', 'NotebookEdit']],
+    [
+      'select multiple keeps the given order',
+      { query: 'select:get_weather,NotebookEdit' },
+      ['get_weather', 'NotebookEdit'],
+    ],
     ['select nonexistent', { query: 'select:nonexistent' }, []],
     ['max_results limits output', { query: 'slack', max_results: 1 }, ['mcp__slack__read_channel']],
     ['camelCase split matches notebook', { query: 'notebook' }, ['NotebookEdit']],
@@ -121,12 +133,24 @@ describe('decodeToolSearchArgs: Go encoding/json semantics', () => {
   it.each<[string, string, { query: string; maxResults: number | null }]>([
     ['field names match case-insensitively', '{"Query":"x","MAX_RESULTS":3}', { query: 'x', maxResults: 3 }],
     ['long s U+017F folds to s', '{"query":"x","max_resultſ":4}', { query: 'x', maxResults: 4 }],
-    ['Kelvin sign does not reach query (no k in the name)', '{"query":"x","quer\u212a":"y"}', { query: 'x', maxResults: null }],
+    [
+      'Kelvin sign does not reach query (no k in the name)',
+      '{"query":"x","quer\u212a":"y"}',
+      { query: 'x', maxResults: null },
+    ],
     ['dotless ı is its own fold: no match', '{"query":"x","max_resultı":4}', { query: 'x', maxResults: null }],
-    ['unknown keys ignored, whatever their type', '{"q":1,"query":"x","extra":[{"a":null}]}', { query: 'x', maxResults: null }],
+    [
+      'unknown keys ignored, whatever their type',
+      '{"q":1,"query":"x","extra":[{"a":null}]}',
+      { query: 'x', maxResults: null },
+    ],
     ['last duplicate wins', '{"query":"a","query":"b"}', { query: 'b', maxResults: null }],
     ['null leaves query as it is', '{"query":"a","query":null}', { query: 'a', maxResults: null }],
-    ['null resets the *int max_results to nil (Go sets pointers to nil)', '{"query":"a","max_results":3,"max_results":null}', { query: 'a', maxResults: null }],
+    [
+      'null resets the *int max_results to nil (Go sets pointers to nil)',
+      '{"query":"a","max_results":3,"max_results":null}',
+      { query: 'a', maxResults: null },
+    ],
     ['top-level null: all unset', 'null', { query: '', maxResults: null }],
     ['negative zero is an integer', '{"query":"a","max_results":-0}', { query: 'a', maxResults: 0 }],
     ['escaped key', '{"\\u0071uery":"a"}', { query: 'a', maxResults: null }],
@@ -134,22 +158,66 @@ describe('decodeToolSearchArgs: Go encoding/json semantics', () => {
     ['surrogate pair escape', '{"query":"\\ud83d\\ude00"}', { query: '\u{1F600}', maxResults: null }],
     ['high surrogate then a non-low escape', '{"query":"\\ud800\\u0041"}', { query: '\ufffdA', maxResults: null }],
     ['white space around the value', ' \r\n\t{"query":"a"} \n', { query: 'a', maxResults: null }],
-    ['int64 max is accepted', '{"query":"a","max_results":9223372036854775807}', { query: 'a', maxResults: 9223372036854775807 }],
+    [
+      'int64 max is accepted',
+      '{"query":"a","max_results":9223372036854775807}',
+      { query: 'a', maxResults: 9223372036854775807 },
+    ],
   ])('%s', (_name, json, expected) => {
     expect(ok(json)).toEqual(expected);
   });
 
   it.each<[string, string, string]>([
-    ['max_results as a string', '{"query":"a","max_results":"3"}', 'json: cannot unmarshal string into Go struct field toolSearchArgs.max_results of type int'],
-    ['max_results as a fraction', '{"query":"a","max_results":2.5}', 'json: cannot unmarshal number 2.5 into Go struct field toolSearchArgs.max_results of type int'],
-    ['max_results 3.0', '{"query":"a","max_results":3.0}', 'json: cannot unmarshal number 3.0 into Go struct field toolSearchArgs.max_results of type int'],
-    ['max_results in exponent form', '{"query":"a","max_results":1e2}', 'json: cannot unmarshal number 1e2 into Go struct field toolSearchArgs.max_results of type int'],
-    ['max_results out of int64 range', '{"query":"a","max_results":9223372036854775808}', 'json: cannot unmarshal number 9223372036854775808 into Go struct field toolSearchArgs.max_results of type int'],
-    ['max_results as a bool', '{"query":"a","max_results":true}', 'json: cannot unmarshal bool into Go struct field toolSearchArgs.max_results of type int'],
-    ['query as a number', '{"query":5}', 'json: cannot unmarshal number into Go struct field toolSearchArgs.query of type string'],
-    ['query as an array', '{"query":["a"]}', 'json: cannot unmarshal array into Go struct field toolSearchArgs.query of type string'],
-    ['wrong type first, fine later: still an error', '{"query":1,"query":"a"}', 'json: cannot unmarshal number into Go struct field toolSearchArgs.query of type string'],
-    ['first type error is reported', '{"max_results":"x","query":1}', 'json: cannot unmarshal string into Go struct field toolSearchArgs.max_results of type int'],
+    [
+      'max_results as a string',
+      '{"query":"a","max_results":"3"}',
+      'json: cannot unmarshal string into Go struct field toolSearchArgs.max_results of type int',
+    ],
+    [
+      'max_results as a fraction',
+      '{"query":"a","max_results":2.5}',
+      'json: cannot unmarshal number 2.5 into Go struct field toolSearchArgs.max_results of type int',
+    ],
+    [
+      'max_results 3.0',
+      '{"query":"a","max_results":3.0}',
+      'json: cannot unmarshal number 3.0 into Go struct field toolSearchArgs.max_results of type int',
+    ],
+    [
+      'max_results in exponent form',
+      '{"query":"a","max_results":1e2}',
+      'json: cannot unmarshal number 1e2 into Go struct field toolSearchArgs.max_results of type int',
+    ],
+    [
+      'max_results out of int64 range',
+      '{"query":"a","max_results":9223372036854775808}',
+      'json: cannot unmarshal number 9223372036854775808 into Go struct field toolSearchArgs.max_results of type int',
+    ],
+    [
+      'max_results as a bool',
+      '{"query":"a","max_results":true}',
+      'json: cannot unmarshal bool into Go struct field toolSearchArgs.max_results of type int',
+    ],
+    [
+      'query as a number',
+      '{"query":5}',
+      'json: cannot unmarshal number into Go struct field toolSearchArgs.query of type string',
+    ],
+    [
+      'query as an array',
+      '{"query":["a"]}',
+      'json: cannot unmarshal array into Go struct field toolSearchArgs.query of type string',
+    ],
+    [
+      'wrong type first, fine later: still an error',
+      '{"query":1,"query":"a"}',
+      'json: cannot unmarshal number into Go struct field toolSearchArgs.query of type string',
+    ],
+    [
+      'first type error is reported',
+      '{"max_results":"x","query":1}',
+      'json: cannot unmarshal string into Go struct field toolSearchArgs.max_results of type int',
+    ],
     ['top-level string', '"select:x"', 'json: cannot unmarshal string into Go value of type toolsearch.toolSearchArgs'],
     ['top-level array', '[]', 'json: cannot unmarshal array into Go value of type toolsearch.toolSearchArgs'],
     ['trailing garbage', '{"query":"a"} x', "invalid character 'x' after top-level value"],
@@ -172,7 +240,11 @@ describe('decodeToolSearchArgs: Go encoding/json semantics', () => {
     ['bare word', 'query', "invalid character 'q' looking for beginning of value"],
     ['NaN', '{"max_results":NaN}', "invalid character 'N' looking for beginning of value"],
     ['plus sign on a number', '{"max_results":+1}', "invalid character '+' looking for beginning of value"],
-    ['decimal point without digits', '{"max_results":1.}', "invalid character '}' after decimal point in numeric literal"],
+    [
+      'decimal point without digits',
+      '{"max_results":1.}',
+      "invalid character '}' after decimal point in numeric literal",
+    ],
     ['exponent without digits', '{"max_results":1e}', "invalid character '}' in exponent of numeric literal"],
     ['array trailing comma', '{"x":[1,]}', "invalid character ']' looking for beginning of value"],
     ['missing array comma', '{"x":[1 2]}', "invalid character '2' after array element"],
@@ -184,17 +256,24 @@ describe('decodeToolSearchArgs: Go encoding/json semantics', () => {
   it('nesting deeper than 10000 levels is an error; 10000 is fine', () => {
     const deep = (n: number) => `{"x":${'['.repeat(n - 1)}${']'.repeat(n - 1)}}`;
     expect(ok(deep(10000))).toEqual({ query: '', maxResults: null });
-    expect(err(deep(10001))).toBe("failed to unmarshal tool search arguments: invalid character '[' exceeded max depth");
+    expect(err(deep(10001))).toBe(
+      "failed to unmarshal tool search arguments: invalid character '[' exceeded max depth",
+    );
   });
 
   it('invalid UTF-8 bytes inside a string become U+FFFD each', () => {
-    const bytes = new Uint8Array([...new TextEncoder().encode('{"query":"a'), 0xff, 0xc3, ...new TextEncoder().encode('b"}')]);
+    const bytes = new Uint8Array([
+      ...new TextEncoder().encode('{"query":"a'),
+      0xff,
+      0xc3,
+      ...new TextEncoder().encode('b"}'),
+    ]);
     const r = decodeToolSearchArgs(bytes);
     expect(r).toEqual({ ok: true, args: { query: 'a\ufffd\ufffdb', maxResults: null } });
   });
 });
 
-describe('decodeMatches: forward selection\'s reading of a result', () => {
+describe("decodeMatches: forward selection's reading of a result", () => {
   it.each<[string, string, string[] | null]>([
     ['plain', '{"matches":["a","b"]}', ['a', 'b']],
     ['null matches', '{"matches":null}', []],
@@ -231,7 +310,7 @@ describe('result shapes', () => {
     expect(r).toEqual({ type: 'tool_search_result', tools: [referenceTools[5], referenceTools[5]] });
   });
 
-  it('the tool_search definition has the reference\'s name and parameters', () => {
+  it("the tool_search definition has the reference's name and parameters", () => {
     expect(TOOL_SEARCH_TOOL.name).toBe('tool_search');
     expect(TOOL_SEARCH_TOOL.parameters).toMatchObject({
       type: 'object',

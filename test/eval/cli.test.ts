@@ -38,7 +38,15 @@ describe.concurrent('toolsearch eval', () => {
     const r = await runIn(['eval', ...MINI, '--json']);
     const report = JSON.parse(r.stdout);
     expect(report.scorers.map((s: { name: string }) => s.name)).toEqual(['spec', 'fuse', 'bm25', 'regex']);
-    expect(Object.keys(report.scorers[0].metrics)).toEqual(['recall_at_1', 'recall_at_3', 'recall_at_5', 'recall_at_10', 'mrr', 'ndcg_at_5', 'no_result']);
+    expect(Object.keys(report.scorers[0].metrics)).toEqual([
+      'recall_at_1',
+      'recall_at_3',
+      'recall_at_5',
+      'recall_at_10',
+      'mrr',
+      'ndcg_at_5',
+      'no_result',
+    ]);
     expect(report.scorers[0].metrics.mrr).toBe(0.5);
     expect(report.per_query).toHaveLength(3);
     expect(r.code).toBe(0);
@@ -46,7 +54,9 @@ describe.concurrent('toolsearch eval', () => {
 
   it('--field request scores the user request text; --misses 0 hides the misses', async ({ expect }) => {
     const r = await runIn(['eval', ...MINI, '--field', 'request', '--scorers', 'spec', '--misses', '0']);
-    expect(lines(r.stdout)[0]).toBe('3 labeled queries (test/eval/fixtures/mini.jsonl, scored on the "request" text) over 4 dynamic tools (test/eval/fixtures/mini.yaml)');
+    expect(lines(r.stdout)[0]).toBe(
+      '3 labeled queries (test/eval/fixtures/mini.jsonl, scored on the "request" text) over 4 dynamic tools (test/eval/fixtures/mini.yaml)',
+    );
     expect(r.stdout).not.toContain('misses 1 query');
     expect(r.code).toBe(0);
   });
@@ -56,7 +66,9 @@ describe.concurrent('toolsearch eval', () => {
     expect(s.stderr).toMatch(/unknown scorer "tfidf"; the scorers are spec, fuse, bm25, regex/);
     expect(s.code).toBe(2);
     const c = await runIn(['eval', 'test/eval/fixtures/mini.jsonl', '-c', 'fixtures/catalogs/demo.yaml']);
-    expect(lines(c.stderr)[0]).toBe('error: test/eval/fixtures/mini.jsonl:1:40: relevant tool "github__create_issue" is not a tool of the catalog');
+    expect(lines(c.stderr)[0]).toBe(
+      'error: test/eval/fixtures/mini.jsonl:1:40: relevant tool "github__create_issue" is not a tool of the catalog',
+    );
     expect(c.code).toBe(2);
     const nocat = await runIn(['eval', 'test/eval/fixtures/mini.jsonl']);
     expect(nocat.stderr).toBe('error: a catalog is required: -c, --catalog <file>\n');

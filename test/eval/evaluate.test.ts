@@ -61,8 +61,15 @@ describe('loadQuerySet', () => {
     const { catalog, dynamic } = mini();
     const statics = new Set(catalog.tools.filter((t) => t.static).map((t) => t.name));
     const names = new Set(dynamic.map((t) => t.name));
-    const typo = loadQuerySet(bad('typo.jsonl', '{"query": "a", "relevant": ["github__create_issue"]}\n{"query": "b", "relevant": ["slack__send_mesage"]}\n'));
-    expect(() => typo.validate(names, statics)).toThrow('relevant tool "slack__send_mesage" is not a tool of the catalog');
+    const typo = loadQuerySet(
+      bad(
+        'typo.jsonl',
+        '{"query": "a", "relevant": ["github__create_issue"]}\n{"query": "b", "relevant": ["slack__send_mesage"]}\n',
+      ),
+    );
+    expect(() => typo.validate(names, statics)).toThrow(
+      'relevant tool "slack__send_mesage" is not a tool of the catalog',
+    );
     try {
       typo.validate(names, statics);
     } catch (e) {
@@ -76,7 +83,13 @@ describe('loadQuerySet', () => {
 describe('evaluate', () => {
   it('computes the metrics of the reference on the mini set by hand', async () => {
     const { dynamic, set } = mini();
-    const r = await evaluate({ tools: dynamic, queries: set.queries, scorers: ['spec'], catalogSource: 'mini.yaml', queriesFile: 'mini.jsonl' });
+    const r = await evaluate({
+      tools: dynamic,
+      queries: set.queries,
+      scorers: ['spec'],
+      catalogSource: 'mini.yaml',
+      queriesFile: 'mini.jsonl',
+    });
     // q1 "create issue": create_issue 20, list_issues 5 → relevant at rank 1.
     // q2 "list": github__list_issues and slack__list_channels tie at 10, ordered by name → rank 2.
     // q3 "post": nothing matches → no result.
@@ -88,7 +101,9 @@ describe('evaluate', () => {
     expect(m.mrr).toBeCloseTo((1 + 1 / 2 + 0) / 3, 12);
     expect(m.ndcg_at_5).toBeCloseTo((1 + L3 + 0) / 3, 12);
     expect(m.no_result).toBeCloseTo(1 / 3, 12);
-    expect(r.scorers[0]!.misses).toEqual([{ line: 4, query: 'post', relevant: ['slack__send_message'], got: [], first_relevant_rank: null }]);
+    expect(r.scorers[0]!.misses).toEqual([
+      { line: 4, query: 'post', relevant: ['slack__send_message'], got: [], first_relevant_rank: null },
+    ]);
     expect(r.per_query[1]).toEqual({
       line: 2,
       query: 'list',
@@ -96,15 +111,30 @@ describe('evaluate', () => {
       relevant: ['slack__list_channels'],
       results: { spec: { ranked: ['github__list_issues', 'slack__list_channels'], first_relevant_rank: 2 } },
     });
-    expect(r).toMatchObject({ catalog: { source: 'mini.yaml', dynamic: 4 }, queries: { file: 'mini.jsonl', count: 3, field: 'query' }, depth: 10, miss_cutoff: 5 });
+    expect(r).toMatchObject({
+      catalog: { source: 'mini.yaml', dynamic: 4 },
+      queries: { file: 'mini.jsonl', count: 3, field: 'query' },
+      depth: 10,
+      miss_cutoff: 5,
+    });
   });
 
   it('compares several scorers in one run, in the order asked', async () => {
     const { dynamic, set } = mini();
-    const r = await evaluate({ tools: dynamic, queries: set.queries, scorers: ['regex', 'bm25', 'fuse', 'spec'], catalogSource: 'c', queriesFile: 'q' });
+    const r = await evaluate({
+      tools: dynamic,
+      queries: set.queries,
+      scorers: ['regex', 'bm25', 'fuse', 'spec'],
+      catalogSource: 'c',
+      queriesFile: 'q',
+    });
     expect(r.scorers.map((s) => s.name)).toEqual(['regex', 'bm25', 'fuse', 'spec']);
     // regex: "create issue" and "post" match nothing as patterns; "list" matches two names (catalog order).
-    expect(r.per_query.map((q) => q.results.regex!.ranked)).toEqual([[], ['github__list_issues', 'slack__list_channels'], []]);
+    expect(r.per_query.map((q) => q.results.regex!.ranked)).toEqual([
+      [],
+      ['github__list_issues', 'slack__list_channels'],
+      [],
+    ]);
     expect(r.scorers[0]!.metrics.no_result).toBeCloseTo(2 / 3, 12);
     // bm25: "post" is in no document either.
     expect(r.per_query[2]!.results.bm25!.ranked).toEqual([]);
@@ -112,7 +142,14 @@ describe('evaluate', () => {
 
   it('scores the request text with field "request"', async () => {
     const { dynamic, set } = mini();
-    const r = await evaluate({ tools: dynamic, queries: set.queries, scorers: ['spec'], field: 'request', catalogSource: 'c', queriesFile: 'q' });
+    const r = await evaluate({
+      tools: dynamic,
+      queries: set.queries,
+      scorers: ['spec'],
+      field: 'request',
+      catalogSource: 'c',
+      queriesFile: 'q',
+    });
     expect(r.queries.field).toBe('request');
     // "post in the channel": "channel" hits slack__list_channels' part "channels" (5) and send_message's description (2).
     expect(r.per_query[2]!.results.spec!.ranked.slice(0, 2)).toEqual(['slack__list_channels', 'slack__send_message']);

@@ -12,8 +12,24 @@ afterAll(() => tmp.cleanup());
 
 describe('eval regex scorer on hostile patterns', () => {
   it('(a|a)*b against 34 a: finishes; (?<=x)y is an invalid pattern', { timeout: 20_000 }, async () => {
-    const catalog = tmp.file('c.json', JSON.stringify({ tools: [{ name: 'x', description: 'a'.repeat(34) }, { name: 'create_issue', description: 'Create an issue' }] }));
-    const queries = tmp.file('q.jsonl', ['{"query":"(a|a)*b","relevant":["x"]}', '{"query":"(?<=x)y","relevant":["x"]}', '{"query":"create issue","relevant":["create_issue"]}', ''].join('\n'));
+    const catalog = tmp.file(
+      'c.json',
+      JSON.stringify({
+        tools: [
+          { name: 'x', description: 'a'.repeat(34) },
+          { name: 'create_issue', description: 'Create an issue' },
+        ],
+      }),
+    );
+    const queries = tmp.file(
+      'q.jsonl',
+      [
+        '{"query":"(a|a)*b","relevant":["x"]}',
+        '{"query":"(?<=x)y","relevant":["x"]}',
+        '{"query":"create issue","relevant":["create_issue"]}',
+        '',
+      ].join('\n'),
+    );
     const json = await spawnCli(['eval', '-c', catalog, queries, '--json']);
     expect(json.stderr).toBe('');
     expect(json.code).toBe(0);
@@ -26,6 +42,8 @@ describe('eval regex scorer on hostile patterns', () => {
     ]);
     const text = await spawnCli(['eval', '-c', catalog, queries, '--scorers', 'regex']);
     expect(text.code).toBe(0);
-    expect(text.stdout).toContain('regex: 1 invalid pattern (no result):\n  line 2  "(?<=x)y": error parsing regexp: invalid named capture: `(?<=x)y`\n');
+    expect(text.stdout).toContain(
+      'regex: 1 invalid pattern (no result):\n  line 2  "(?<=x)y": error parsing regexp: invalid named capture: `(?<=x)y`\n',
+    );
   });
 });

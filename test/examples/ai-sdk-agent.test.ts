@@ -50,13 +50,36 @@ const staticTools = {
 };
 
 // --- a scripted model: search, call the tool it found, answer ----------------
-const usage = { inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 5, text: 5, reasoning: 0 } };
-const toolCall = (id: string, toolName: string, input: unknown) => ({ type: 'tool-call' as const, toolCallId: id, toolName, input: JSON.stringify(input) });
+const usage = {
+  inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 5, text: 5, reasoning: 0 },
+};
+const toolCall = (id: string, toolName: string, input: unknown) => ({
+  type: 'tool-call' as const,
+  toolCallId: id,
+  toolName,
+  input: JSON.stringify(input),
+});
 const model = new MockLanguageModelV3({
   doGenerate: [
-    { content: [toolCall('call-1', 'tool_search', { query: 'weather forecast', max_results: 1 })], finishReason: { unified: 'tool-calls', raw: undefined }, usage, warnings: [] },
-    { content: [toolCall('call-2', 'mcp__weather__get_forecast', { city: 'Paris' })], finishReason: { unified: 'tool-calls', raw: undefined }, usage, warnings: [] },
-    { content: [{ type: 'text', text: 'Sunny in Paris, up to 24 °C.' }], finishReason: { unified: 'stop', raw: undefined }, usage, warnings: [] },
+    {
+      content: [toolCall('call-1', 'tool_search', { query: 'weather forecast', max_results: 1 })],
+      finishReason: { unified: 'tool-calls', raw: undefined },
+      usage,
+      warnings: [],
+    },
+    {
+      content: [toolCall('call-2', 'mcp__weather__get_forecast', { city: 'Paris' })],
+      finishReason: { unified: 'tool-calls', raw: undefined },
+      usage,
+      warnings: [],
+    },
+    {
+      content: [{ type: 'text', text: 'Sunny in Paris, up to 24 °C.' }],
+      finishReason: { unified: 'stop', raw: undefined },
+      usage,
+      warnings: [],
+    },
   ],
 });
 
@@ -83,7 +106,11 @@ describe('example: an AI SDK agent with tool search', () => {
       ['ask_user', 'tool_search', 'mcp__weather__get_forecast'],
       ['ask_user', 'tool_search', 'mcp__weather__get_forecast'],
     ]);
-    expect(result.steps.map((s) => s.toolCalls.map((c) => c.toolName))).toEqual([['tool_search'], ['mcp__weather__get_forecast'], []]);
+    expect(result.steps.map((s) => s.toolCalls.map((c) => c.toolName))).toEqual([
+      ['tool_search'],
+      ['mcp__weather__get_forecast'],
+      [],
+    ]);
 
     // tool_search returned the reference's result text.
     expect(result.steps[0]!.toolResults[0]!.output).toBe('{"matches":["mcp__weather__get_forecast"]}');
@@ -102,7 +129,10 @@ describe('example: an AI SDK agent with tool search', () => {
           },
         ],
       });
-      expect(call.prompt[2]).toMatchObject({ role: 'user', content: [{ type: 'text', text: 'What is the weather in Paris?' }] });
+      expect(call.prompt[2]).toMatchObject({
+        role: 'user',
+        content: [{ type: 'text', text: 'What is the weather in Paris?' }],
+      });
     }
   });
 });

@@ -18,7 +18,8 @@ import {
 import { loadCatalogFiles, loadCatalogTexts } from '../../src/formats/catalog.js';
 
 /** The cache around the loader, synchronously. */
-const loadCached = (files: string[], options: { cache: CatalogCache | null }) => loadCatalogFilesCached(files, options, loadCatalogTexts);
+const loadCached = (files: string[], options: { cache: CatalogCache | null }) =>
+  loadCatalogFilesCached(files, options, loadCatalogTexts);
 
 const dir = mkdtempSync(join(tmpdir(), 'toolsearch-cache-unit-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -34,12 +35,21 @@ const write = (name: string, text: string): string => {
 function snapshot(value: unknown): unknown {
   if (value === null || typeof value !== 'object') return Object.is(value, -0) ? '-0' : value;
   if (Array.isArray(value)) return value.map(snapshot);
-  return { proto: Object.getPrototypeOf(value) === null ? 'null' : 'object', entries: Object.keys(value).map((k) => [k, snapshot((value as Record<string, unknown>)[k])]) };
+  return {
+    proto: Object.getPrototypeOf(value) === null ? 'null' : 'object',
+    entries: Object.keys(value).map((k) => [k, snapshot((value as Record<string, unknown>)[k])]),
+  };
 }
 
 describe('entries', () => {
   test('the demo catalog, every shape: a cache hit equals a parse, prototypes and key order included', async () => {
-    const files = ['fixtures/catalogs/demo.yaml', 'fixtures/catalogs/demo.openai.json', 'fixtures/catalogs/demo.anthropic.json', 'fixtures/catalogs/demo.mcp.json', 'fixtures/catalogs/demo.eino.json'];
+    const files = [
+      'fixtures/catalogs/demo.yaml',
+      'fixtures/catalogs/demo.openai.json',
+      'fixtures/catalogs/demo.anthropic.json',
+      'fixtures/catalogs/demo.mcp.json',
+      'fixtures/catalogs/demo.eino.json',
+    ];
     for (const file of files) {
       const cache = fileCatalogCache(fresh(), () => 'test');
       const parsed = loadCatalogFiles([file]);
@@ -55,7 +65,21 @@ describe('entries', () => {
   test('__proto__, constructor and integer-like keys in parameters; warnings kept', () => {
     const file = write(
       'proto.json',
-      JSON.stringify({ model: 'x', tools: [{ type: 'function', function: { name: 'a', description: 'd', parameters: { __proto__: { x: 1 }, constructor: 2, '10': 3, '2': 4 } } }, { type: 'web_search' }, { type: 'function', function: { name: 'tool_search', description: '' } }] }).replace('"x":1', '"x":1,"__proto__":5'),
+      JSON.stringify({
+        model: 'x',
+        tools: [
+          {
+            type: 'function',
+            function: {
+              name: 'a',
+              description: 'd',
+              parameters: { __proto__: { x: 1 }, constructor: 2, '10': 3, '2': 4 },
+            },
+          },
+          { type: 'web_search' },
+          { type: 'function', function: { name: 'tool_search', description: '' } },
+        ],
+      }).replace('"x":1', '"x":1,"__proto__":5'),
     );
     const cache = fileCatalogCache(fresh(), () => 'test');
     const parsed = loadCatalogFiles([file]);
@@ -66,7 +90,10 @@ describe('entries', () => {
   });
 
   test('values JSON cannot carry (.inf, .nan, -0) are never stored', () => {
-    const file = write('inf.yaml', 'tools:\n  - name: a\n    description: d\n    parameters: {max: .inf, min: -0.0, no: .nan}\n');
+    const file = write(
+      'inf.yaml',
+      'tools:\n  - name: a\n    description: d\n    parameters: {max: .inf, min: -0.0, no: .nan}\n',
+    );
     const d = fresh();
     const cache = fileCatalogCache(d, () => 'test');
     const parsed = loadCached([file], { cache });
@@ -74,13 +101,21 @@ describe('entries', () => {
     const params = parsed.tools[0]!.parameters as Record<string, number>;
     expect(params.max).toBe(Infinity);
     expect(Object.is(params.min, -0)).toBe(true);
-    expect(encodeEntry({ tools: [...parsed.tools], format: 'toolsearch', warnings: [] }, { id: 'x', settings: 's', text: 't' })).toBeNull();
+    expect(
+      encodeEntry(
+        { tools: [...parsed.tools], format: 'toolsearch', warnings: [] },
+        { id: 'x', settings: 's', text: 't' },
+      ),
+    ).toBeNull();
   });
 
   test('a corrupt, truncated or foreign entry is a miss', () => {
     const file = 'fixtures/catalogs/demo.mcp.json';
     const key = { id: 'x', settings: '[3,"test"]', text: readFileSync(file, 'utf8') };
-    const good = encodeEntry({ ...loadCatalogFiles([file]), tools: [...loadCatalogFiles([file]).tools], format: 'mcp', warnings: [] }, key)!;
+    const good = encodeEntry(
+      { ...loadCatalogFiles([file]), tools: [...loadCatalogFiles([file]).tools], format: 'mcp', warnings: [] },
+      key,
+    )!;
     expect(decodeEntry(good, file, key)).toBeDefined();
     // A header with a correct checksum: what only the decoder's own checks can refuse.
     const header = (json: string) => Buffer.from(`${checksum(json)} ${json}\n${key.text}`);
@@ -99,7 +134,9 @@ describe('entries', () => {
       expect(decodeEntry(bad, file, key)).toBeUndefined();
     }
     // Control: a well-formed header over the same text.
-    expect(decodeEntry(header('{"v":4,"settings":"[3,\\"test\\"]","format":"mcp","warnings":[],"tools":[]}'), file, key)).toEqual({ tools: [], format: 'mcp', warnings: [] });
+    expect(
+      decodeEntry(header('{"v":4,"settings":"[3,\\"test\\"]","format":"mcp","warnings":[],"tools":[]}'), file, key),
+    ).toEqual({ tools: [], format: 'mcp', warnings: [] });
     // Made from other settings, or another text (one byte differs, or one more): a miss.
     expect(decodeEntry(good, file, { ...key, settings: '[3,"other"]' })).toBeUndefined();
     expect(decodeEntry(good, file, { ...key, text: `${key.text} ` })).toBeUndefined();
@@ -119,7 +156,10 @@ describe('entries', () => {
     const base = cache.key('a.yaml', 'text', { format: 'auto', prefix: undefined, limits });
     expect(cache.key('a.yaml', 'text', { format: 'auto', prefix: undefined, limits })).toEqual(base);
     // A new text for the same file takes the same place, and must match the stored text to be a hit.
-    expect(cache.key('a.yaml', 'text!', { format: 'auto', prefix: undefined, limits })).toEqual({ ...base, text: 'text!' });
+    expect(cache.key('a.yaml', 'text!', { format: 'auto', prefix: undefined, limits })).toEqual({
+      ...base,
+      text: 'text!',
+    });
     const variants = [
       cache.key('./a.yaml', 'text', { format: 'auto', prefix: undefined, limits }),
       cache.key('b.yaml', 'text', { format: 'auto', prefix: undefined, limits }),
@@ -134,7 +174,11 @@ describe('entries', () => {
 
   test('the same path as given in another directory is an entry of its own', () => {
     const cache = fileCatalogCache(fresh(), () => 'test');
-    const settings = { format: 'auto', prefix: undefined, limits: { maxBytes: 1, maxDepth: 2, maxAliases: 3, maxAliasBytes: 5, maxMessages: 4 } };
+    const settings = {
+      format: 'auto',
+      prefix: undefined,
+      limits: { maxBytes: 1, maxDepth: 2, maxAliases: 3, maxAliasBytes: 5, maxMessages: 4 },
+    };
     const here = cache.key('a.yaml', 'text', settings);
     const cwd = process.cwd();
     try {
@@ -225,7 +269,8 @@ describe('entries', () => {
 
 describe('environment', () => {
   test('TOOLSEARCH_CACHE turns it off; the directory follows TOOLSEARCH_CACHE_DIR, XDG_CACHE_HOME, HOME', () => {
-    for (const v of ['0', 'off', 'OFF', 'false', 'no', ' off ']) expect(cacheDisabledByEnv({ TOOLSEARCH_CACHE: v })).toBe(true);
+    for (const v of ['0', 'off', 'OFF', 'false', 'no', ' off '])
+      expect(cacheDisabledByEnv({ TOOLSEARCH_CACHE: v })).toBe(true);
     for (const v of [undefined, '', '1', 'on']) expect(cacheDisabledByEnv({ TOOLSEARCH_CACHE: v })).toBe(false);
     expect(cacheDirFromEnv({ TOOLSEARCH_CACHE_DIR: '/x', XDG_CACHE_HOME: '/y', HOME: '/z' })).toBe('/x');
     expect(cacheDirFromEnv({ XDG_CACHE_HOME: '/y', HOME: '/z' })).toBe('/y/toolsearch');

@@ -5,7 +5,10 @@ import type { Catalog } from '../../src/formats/types.js';
 import { fixture, inputError } from './helpers.js';
 
 const load = (rel: string | string[], options: Parameters<typeof loadCatalogFiles>[1] = {}): Catalog =>
-  loadCatalogFiles((Array.isArray(rel) ? rel : [rel]).map((r) => fixture(`catalogs/${r}`)), options);
+  loadCatalogFiles(
+    (Array.isArray(rel) ? rel : [rel]).map((r) => fixture(`catalogs/${r}`)),
+    options,
+  );
 
 /** name, description, static: the part of a tool most tests compare. */
 const summary = (c: Catalog): Array<[string, string, boolean]> => c.tools.map((t) => [t.name, t.description, t.static]);
@@ -211,7 +214,9 @@ describe('bad catalogs', () => {
     );
     const scalar = fixture('catalogs/scalar.json');
     expect(inputError(() => load('scalar.json')).headline).toMatch(
-      new RegExp(`^${scalar.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:1:1: no known catalog shape fits \\(found a string\\); tried toolsearch`),
+      new RegExp(
+        `^${scalar.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:1:1: no known catalog shape fits \\(found a string\\); tried toolsearch`,
+      ),
     );
   });
 
@@ -261,9 +266,15 @@ describe('bad catalogs', () => {
 
   it('wrong types of fields are located at the value', () => {
     const read = (text: string): unknown => readCatalogDocument(parseText('c.json', text));
-    expect(inputError(() => read('[{"name": "a", "description": 3}]')).headline).toBe('c.json:1:31: tool description must be a string, found a number');
-    expect(inputError(() => read('[{"name": "a", "static": "yes"}]')).headline).toBe('c.json:1:26: "static" must be true or false, found a string');
-    expect(inputError(() => read('{"tools": {"a": 1}}')).headline).toBe('c.json:1:11: "tools" must be a list, found an object');
+    expect(inputError(() => read('[{"name": "a", "description": 3}]')).headline).toBe(
+      'c.json:1:31: tool description must be a string, found a number',
+    );
+    expect(inputError(() => read('[{"name": "a", "static": "yes"}]')).headline).toBe(
+      'c.json:1:26: "static" must be true or false, found a string',
+    );
+    expect(inputError(() => read('{"tools": {"a": 1}}')).headline).toBe(
+      'c.json:1:11: "tools" must be a list, found an object',
+    );
     expect(inputError(() => read('[1]')).headline).toBe('c.json:1:2: expected a tool (an object), found a number');
     expect(inputError(() => read('[{"name": ""}]')).headline).toBe('c.json:1:11: tool name is empty');
     expect(inputError(() => read('{"tools": null}')).headline).toBe('c.json:1:11: "tools" must be a list, found null');
@@ -287,6 +298,8 @@ describe('names and keys that are JavaScript object keys', () => {
 
   it('duplicates among such names are still found', () => {
     const e = inputError(() => load(['proto-names.yaml', 'proto-names.json']));
-    expect(e.message).toMatch(/^duplicate tool name "__proto__": first defined at .*proto-names\.yaml:3:5, again at .*proto-names\.json:1:12$/);
+    expect(e.message).toMatch(
+      /^duplicate tool name "__proto__": first defined at .*proto-names\.yaml:3:5, again at .*proto-names\.json:1:12$/,
+    );
   });
 });

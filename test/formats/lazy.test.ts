@@ -12,7 +12,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { mergeTools, readCatalogDocument } from '../../src/formats/catalog.js';
 import { readInputText, releaseBytes } from '../../src/formats/input-text.js';
 import { LAZY_TEXT_LENGTH, setLazyTextLength } from '../../src/formats/json.js';
-import { eachItem, type Node, type ObjectNode, PLAIN_VALUE, toJsonValue, transientObject } from '../../src/formats/nodes.js';
+import {
+  eachItem,
+  type Node,
+  type ObjectNode,
+  PLAIN_VALUE,
+  toJsonValue,
+  transientObject,
+} from '../../src/formats/nodes.js';
 import { parseText } from '../../src/formats/parse.js';
 import { readInputFile } from '../../src/formats/read.js';
 import { readTranscriptDocument } from '../../src/formats/transcript.js';
@@ -72,8 +79,10 @@ function expectSame(a: unknown, b: unknown, path = '$'): void {
   if (Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) throw new Error(`${path}: different prototypes`);
   const ka = Reflect.ownKeys(a);
   const kb = Reflect.ownKeys(b);
-  if (ka.join('\0') !== kb.join('\0')) throw new Error(`${path}: keys ${ka.map(String).join(',')} ≠ ${kb.map(String).join(',')}`);
-  for (const k of ka) expectSame((a as Record<PropertyKey, unknown>)[k], (b as Record<PropertyKey, unknown>)[k], `${path}.${String(k)}`);
+  if (ka.join('\0') !== kb.join('\0'))
+    throw new Error(`${path}: keys ${ka.map(String).join(',')} ≠ ${kb.map(String).join(',')}`);
+  for (const k of ka)
+    expectSame((a as Record<PropertyKey, unknown>)[k], (b as Record<PropertyKey, unknown>)[k], `${path}.${String(k)}`);
 }
 
 /** Every way of reading `text` gives the same result lazily, partly lazily and built whole. */
@@ -101,7 +110,10 @@ describe('a value read lazily is the value built whole', () => {
     ['x.json', ' \r\n[ {"a" :\t{ "b" : [ 1 , 2 ] } } ]\r\n'],
     ['x.json', '[1, "two", true, false, null, [], {}]'],
     ['x.json', '"just a string"'],
-    ['x.json', `{"tools": [${Array.from({ length: 30 }, (_, i) => `{"name": "t${i}", "description": "tool ${i}", "parameters": {"type": "object", "properties": {"q${i}": {"type": "string", "description": "The query text."}}, "required": ["q${i}"]}}`).join(', ')}]}`],
+    [
+      'x.json',
+      `{"tools": [${Array.from({ length: 30 }, (_, i) => `{"name": "t${i}", "description": "tool ${i}", "parameters": {"type": "object", "properties": {"q${i}": {"type": "string", "description": "The query text."}}, "required": ["q${i}"]}}`).join(', ')}]}`,
+    ],
     ['log.json', '{"a": {"b": 1}}\n{"c": [2, {"d": 3}]}\n'],
     ['x.jsonl', '{"a": {"b": 1}}\n\n[{"c": 2}]\r\n"s"\n'],
   ];
@@ -109,12 +121,16 @@ describe('a value read lazily is the value built whole', () => {
 
   it('a raw unpaired surrogate in the text stays as it is, an escaped one becomes U+FFFD', () => {
     expectSameBothWays('x.json', '{"a": ["raw \ud800 here", "escaped \\ud800 here"], "\udc00": {"k": "\\udc00"}}');
-    const v = lazily(() => toJsonValue(parseText('x.json', '{"a": {"b": ["raw \ud800", "esc \\ud800"]}}').root)) as { a: { b: string[] } };
+    const v = lazily(() => toJsonValue(parseText('x.json', '{"a": {"b": ["raw \ud800", "esc \\ud800"]}}').root)) as {
+      a: { b: string[] };
+    };
     expect(v.a.b).toEqual(['raw \ud800', 'esc \uFFFD']);
   });
 
   it('plain values have no prototype at any depth, and every key is an own property', () => {
-    const v = lazily(() => toJsonValue(parseText('x.json', '{"a": {"__proto__": {"polluted": 1}, "b": [{"constructor": 2}]}}').root)) as Record<string, unknown>;
+    const v = lazily(() =>
+      toJsonValue(parseText('x.json', '{"a": {"__proto__": {"polluted": 1}, "b": [{"constructor": 2}]}}').root),
+    ) as Record<string, unknown>;
     expect(Object.getPrototypeOf(v)).toBeNull();
     const a = v.a as Record<string, unknown>;
     expect(Object.getPrototypeOf(a)).toBeNull();
@@ -144,7 +160,8 @@ describe('a value read lazily is the value built whole', () => {
 });
 
 describe('errors anywhere in a lazily read value, as in a full parse', () => {
-  const params = (inner: string): string => `{"tools": [{"name": "a", "description": "d", "parameters": {"type": "object", "properties": {"q": ${inner}}}}]}`;
+  const params = (inner: string): string =>
+    `{"tools": [{"name": "a", "description": "d", "parameters": {"type": "object", "properties": {"q": ${inner}}}}]}`;
   const bad = [
     params('{"type": "string",}'),
     params('{"type": "string" "x": 1}'),
@@ -169,13 +186,16 @@ describe('errors anywhere in a lazily read value, as in a full parse', () => {
   it.each(bad.map((t, i) => [i, t]))('case %i', (_i, text) => {
     expectSameBothWays('x.json', text as string);
     expectSameBothWays('x.json', (text as string).replace(/, /g, ',\r\n  '));
-    const limited = (depth: number) => () => outcome(() => tree(parseText('x.json', text as string, { limits: { maxDepth: depth } }).root));
+    const limited = (depth: number) => () =>
+      outcome(() => tree(parseText('x.json', text as string, { limits: { maxDepth: depth } }).root));
     for (const depth of [3, 6, 8]) expectSame(lazily(limited(depth)), eagerly(limited(depth)));
   });
 
   it('a duplicate key deep inside a tool schema is reported at its second occurrence', () => {
     const text = params('{"type": "string", "type": "number"}');
-    const e = lazily(() => outcome(() => parseText('x.json', text))) as { error: { message: string; location: unknown } };
+    const e = lazily(() => outcome(() => parseText('x.json', text))) as {
+      error: { message: string; location: unknown };
+    };
     expect(e.error.message).toBe('duplicate key "type" (first at 1:100)');
     expect(e.error.location).toEqual({ file: 'x.json', line: 1, column: 118 });
   });
@@ -195,22 +215,47 @@ describe('catalogs read lazily', () => {
           excerpt: expect.stringContaining('^'),
         },
       });
-      expectSame(e, eagerly(() => outcome(() => mergeTools([readCatalogDocument(parseText('x.json', text)).tools]))));
+      expectSame(
+        e,
+        eagerly(() => outcome(() => mergeTools([readCatalogDocument(parseText('x.json', text)).tools]))),
+      );
     }
   });
 
   it('across files and with a prefix, OpenAI namespaces, defer_loading and skipped provider tools', () => {
     const openai = JSON.stringify([
       { type: 'web_search' },
-      { type: 'namespace', name: 'ns', tools: [{ type: 'function', name: 'n1', description: 'd', parameters: { type: 'object' } }, { type: 'namespace', tools: [{ type: 'function', name: 'n2', defer_loading: true }] }] },
-      { type: 'function', function: { name: 'f', description: 'x', parameters: { properties: { a: { type: 'string' } } } } },
+      {
+        type: 'namespace',
+        name: 'ns',
+        tools: [
+          { type: 'function', name: 'n1', description: 'd', parameters: { type: 'object' } },
+          { type: 'namespace', tools: [{ type: 'function', name: 'n2', defer_loading: true }] },
+        ],
+      },
+      {
+        type: 'function',
+        function: { name: 'f', description: 'x', parameters: { properties: { a: { type: 'string' } } } },
+      },
     ]);
     expectSameBothWays('openai.json', openai);
     for (const way of [lazily, partly]) {
       const read = (options = {}) => outcome(() => readCatalogDocument(parseText('openai.json', openai), options));
-      expectSame(way(() => read({ prefix: 'srv' })), eagerly(() => read({ prefix: 'srv' })));
-      expectSame(way(() => read({ format: 'anthropic' })), eagerly(() => read({ format: 'anthropic' })));
-      const twice = () => outcome(() => mergeTools([readCatalogDocument(parseText('a.json', openai)).tools, readCatalogDocument(parseText('b.json', openai)).tools]));
+      expectSame(
+        way(() => read({ prefix: 'srv' })),
+        eagerly(() => read({ prefix: 'srv' })),
+      );
+      expectSame(
+        way(() => read({ format: 'anthropic' })),
+        eagerly(() => read({ format: 'anthropic' })),
+      );
+      const twice = () =>
+        outcome(() =>
+          mergeTools([
+            readCatalogDocument(parseText('a.json', openai)).tools,
+            readCatalogDocument(parseText('b.json', openai)).tools,
+          ]),
+        );
       expectSame(way(twice), eagerly(twice));
     }
   });

@@ -22,7 +22,9 @@ describe('syntax choice', () => {
     expect(parseText('catalog', '  [1, 2]').syntax).toBe('json');
     expect(parseText('catalog', 'a: [1, 2]').syntax).toBe('yaml');
     // Sniffed JSON is strict JSON: YAML-only syntax is an error there.
-    expect(inputError(() => parseText('catalog.txt', "{a: 1}")).message).toBe("invalid JSON: expected a string key, found 'a'");
+    expect(inputError(() => parseText('catalog.txt', '{a: 1}')).message).toBe(
+      "invalid JSON: expected a string key, found 'a'",
+    );
   });
 
   it('a .json file holding one value per line is read as JSON Lines', () => {
@@ -78,7 +80,9 @@ describe('JSON', () => {
     const file = fixture('catalogs/dup-key.json');
     const e = inputError(() => parseFile(file));
     expect(e.headline).toBe(`${file}:1:46: duplicate key "description" (first at 1:26)`);
-    expect(e.excerpt).toBe('{"tools": [{"name": "a", "description": "x", "description": "y"}]}\n                                             ^');
+    expect(e.excerpt).toBe(
+      '{"tools": [{"name": "a", "description": "x", "description": "y"}]}\n                                             ^',
+    );
   });
 
   it('nesting deeper than the limit (100,000 levels) is an error, not a crash', () => {
@@ -118,7 +122,13 @@ describe('JSON Lines', () => {
 
 describe('YAML', () => {
   it('core schema: yes/no stay strings, numbers and nulls resolve', () => {
-    expect(value('a: yes\nb: 012\nc: ~\nd: 1.5\ne: "x"\n', 'x.yaml')).toEqual({ a: 'yes', b: 12, c: null, d: 1.5, e: 'x' });
+    expect(value('a: yes\nb: 012\nc: ~\nd: 1.5\ne: "x"\n', 'x.yaml')).toEqual({
+      a: 'yes',
+      b: 12,
+      c: null,
+      d: 1.5,
+      e: 'x',
+    });
   });
 
   it('a lone surrogate escape becomes U+FFFD', () => {
@@ -133,7 +143,9 @@ describe('YAML', () => {
   });
 
   it('a second document is an error', () => {
-    expect(inputError(() => parseText('x.yaml', 'a: 1\n---\nb: 2\n')).headline).toBe('x.yaml:3:1: invalid YAML: more than one document');
+    expect(inputError(() => parseText('x.yaml', 'a: 1\n---\nb: 2\n')).headline).toBe(
+      'x.yaml:3:1: invalid YAML: more than one document',
+    );
   });
 
   it('a duplicate key is an error at its second occurrence', () => {
@@ -161,7 +173,9 @@ describe('YAML', () => {
   });
 
   it('an alias to a value that contains it, an unknown alias, an alias as a key', () => {
-    expect(inputError(() => parseText('x.yaml', 'a: &a [1, *a]\n')).headline).toBe('x.yaml:1:11: YAML alias *a refers to a value that contains it');
+    expect(inputError(() => parseText('x.yaml', 'a: &a [1, *a]\n')).headline).toBe(
+      'x.yaml:1:11: YAML alias *a refers to a value that contains it',
+    );
     expect(inputError(() => parseText('x.yaml', 'a: *nope\n')).headline).toBe('x.yaml:1:4: unknown YAML alias *nope');
     expect(value('k: &k name\n*k : v\n', 'x.yaml')).toEqual({ k: 'name', name: 'v' });
   });
@@ -177,7 +191,11 @@ describe('YAML', () => {
   it('a few aliases are fine and expand to copies', () => {
     const doc = parseFile(fixture('catalogs/aliases-ok.yaml'));
     const v = toJsonValue(doc.root) as { tools: Array<{ parameters: unknown }> };
-    expect(v.tools[0]!.parameters).toEqual({ type: 'object', properties: { path: { type: 'string' } }, required: ['path'] });
+    expect(v.tools[0]!.parameters).toEqual({
+      type: 'object',
+      properties: { path: { type: 'string' } },
+      required: ['path'],
+    });
     expect(v.tools[1]!.parameters).toEqual(v.tools[0]!.parameters);
   });
 
@@ -203,20 +221,29 @@ describe('YAML', () => {
   });
 
   it('keys that are JavaScript object keys stay ordinary', () => {
-    const v = value('__proto__: {polluted: true}\nconstructor: 1\nhasOwnProperty: 2\n', 'x.yaml') as Record<string, unknown>;
+    const v = value('__proto__: {polluted: true}\nconstructor: 1\nhasOwnProperty: 2\n', 'x.yaml') as Record<
+      string,
+      unknown
+    >;
     expect(Object.keys(v)).toEqual(['__proto__', 'constructor', 'hasOwnProperty']);
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
   });
 
   it('an empty document', () => {
-    expect(inputError(() => parseText('x.yaml', '# only a comment\n')).headline).toBe('x.yaml:1:1: empty YAML document (no content)');
+    expect(inputError(() => parseText('x.yaml', '# only a comment\n')).headline).toBe(
+      'x.yaml:1:1: empty YAML document (no content)',
+    );
   });
 });
 
 describe('JSON string escapes', () => {
   it('\\u needs four hex digits', () => {
-    expect(inputError(() => parseText('x.json', '["\\u00g0"]')).headline).toBe('x.json:1:3: invalid JSON: invalid \\u escape in a string');
-    expect(inputError(() => parseText('x.json', '["\\u\u0010000"]')).headline).toBe('x.json:1:3: invalid JSON: invalid \\u escape in a string');
+    expect(inputError(() => parseText('x.json', '["\\u00g0"]')).headline).toBe(
+      'x.json:1:3: invalid JSON: invalid \\u escape in a string',
+    );
+    expect(inputError(() => parseText('x.json', '["\\u\u0010000"]')).headline).toBe(
+      'x.json:1:3: invalid JSON: invalid \\u escape in a string',
+    );
     expect(value('["\\u00E9\\u00e9\\/\\b\\f\\r\\t\\"\\\\"]')).toEqual(['éé/\b\f\r\t"\\']);
   });
 });

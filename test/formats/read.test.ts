@@ -48,7 +48,11 @@ describe('readInputFile', () => {
   });
 
   it('invalid UTF-8 is located at the first bad byte', () => {
-    const bytes = Buffer.concat([Buffer.from('[\n  {"name": "ok"},\n  {"name": "caf'), Buffer.from([0xc3, 0x28]), Buffer.from('"}\n]\n')]);
+    const bytes = Buffer.concat([
+      Buffer.from('[\n  {"name": "ok"},\n  {"name": "caf'),
+      Buffer.from([0xc3, 0x28]),
+      Buffer.from('"}\n]\n'),
+    ]);
     const p = scratch.write('bad-utf8.json', bytes);
     const e = inputError(() => readInputFile(p));
     expect(e.headline).toBe(`${p}:3:16: invalid UTF-8: byte 0xc3`);
@@ -64,6 +68,12 @@ describe('readInputFile', () => {
   });
 
   it('default limits', () => {
-    expect(DEFAULT_LIMITS).toEqual({ maxBytes: 64 * 1024 * 1024, maxDepth: 1000, maxAliases: 1000, maxAliasBytes: 64 * 1024 * 1024, maxMessages: 100_000 });
+    expect(DEFAULT_LIMITS).toEqual({
+      maxBytes: 64 * 1024 * 1024,
+      maxDepth: 1000,
+      maxAliases: 1000,
+      maxAliasBytes: 64 * 1024 * 1024,
+      maxMessages: 100_000,
+    });
   });
 });

@@ -14,34 +14,166 @@ import { inputError } from './helpers.js';
 
 const dir = fileURLToPath(new URL('../../fixtures/transcripts/', import.meta.url));
 const demo = loadCatalogFiles([fileURLToPath(new URL('../../fixtures/catalogs/demo.yaml', import.meta.url))]);
-const read = (name: string, text: string, lenient = false) => readTranscriptDocument(parseText(name, text), { lenient });
+const read = (name: string, text: string, lenient = false) =>
+  readTranscriptDocument(parseText(name, text), { lenient });
 const j = (v: unknown): string => JSON.stringify(v);
 const lines = (...v: unknown[]): string => v.map(j).join('\n');
 const LENIENT = ' (--lenient replays the rest and counts it)';
 
 const user = { type: 'user', uuid: 'u1', sessionId: 's', message: { role: 'user', content: 'hi' } };
-const answer = { type: 'assistant', uuid: 'u3', parentUuid: 'u1', sessionId: 's', message: { id: 'm', role: 'assistant', content: [{ type: 'text', text: 'ok' }] } };
+const answer = {
+  type: 'assistant',
+  uuid: 'u3',
+  parentUuid: 'u1',
+  sessionId: 's',
+  message: { id: 'm', role: 'assistant', content: [{ type: 'text', text: 'ok' }] },
+};
 const span = (attributes: Array<[string, string]>) =>
-  j({ resourceSpans: [{ scopeSpans: [{ spans: [{ name: 'chat m', startTimeUnixNano: '1', attributes: attributes.map(([key, v]) => ({ key, value: { stringValue: v } })) }] }] }] });
+  j({
+    resourceSpans: [
+      {
+        scopeSpans: [
+          {
+            spans: [
+              {
+                name: 'chat m',
+                startTimeUnixNano: '1',
+                attributes: attributes.map(([key, v]) => ({ key, value: { stringValue: v } })),
+              },
+            ],
+          },
+        ],
+      },
+    ],
+  });
 
 /** [name, text, the exact headline]: one row per shape a format must refuse. */
 const REFUSED: Array<[string, string, string]> = [
-  ['x.json', j([{ role: 'user', blob: { x: 1 } }, { role: 'assistant', blob: { tool: 'y' } }]), 'x.json:1:17: unknown key "blob" in an Eino message (no rule reads it; known keys: role, content, multi_content, user_input_multi_content, assistant_output_multi_content, assistant_gen_multi_content, name, tool_calls, tool_call_id, tool_name, response_meta, reasoning_content, extra) (and 1 more; --lenient replays the rest and counts them)'],
-  ['cc.jsonl', lines(user, { type: 'telemetry', uuid: 'u2' }, answer), `cc.jsonl:2:1: unknown Claude Code line type "telemetry" (known: user, assistant, summary, file-history-snapshot, system, result, stream_event, queue-operation, progress, custom-title, tag)${LENIENT}`],
-  ['cc.jsonl', lines(user, { type: 'assistant', uuid: 'u3', parentUuid: 'u1', sessionId: 's' }), `cc.jsonl:2:1: a Claude Code "assistant" line without a "message" object${LENIENT}`],
-  ['cc.jsonl', lines(user, { ...answer, message: { id: 'm', role: 'assistant', content: [{ type: 'hologram' }] } }), `cc.jsonl:2:117: unknown Anthropic content block type "hologram"${LENIENT}`],
-  ['ai.json', j([{ role: 'user', content: 'hi' }, { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 't', input: {} }, { type: 'sparkle' }] }, { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 't', output: { type: 'text', value: 'x' } }] }]), `ai.json:1:129: unknown AI SDK content part type "sparkle"${LENIENT}`],
-  ['ai.json', j([{ role: 'user', content: 'hi' }, { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 't', input: {} }] }, { role: 'user', content: 'and?' }, { role: 'assistant', content: [{ type: 'text', text: 'done' }] }]), `ai.json:1:64: tool call "t" (id "c1") has no result, and the conversation goes on after it${LENIENT}`],
-  ['ai.json', j([{ role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 't', input: {} }] }, { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 't', output: { type: 'weird', value: 1 } }] }]), `ai.json:1:190: unknown AI SDK tool output type "weird" (expected text, json, error-text, error-json, content, execution-denied)${LENIENT}`],
-  ['agents.json', j([{ role: 'user', content: 'hi' }, { type: 'function_call', callId: 'c1', name: 't', arguments: '{}' }, { type: 'function_call_result', callId: 'c9', name: 't', status: 'completed', output: 'x' }]), 'agents.json:1:100: tool result for unknown call id "c9": no earlier tool call has this id (and 1 more; --lenient replays the rest and counts them)'],
-  ['agents.json', j([{ role: 'user', content: 'hi' }, { type: 'teleport_call', callId: 'c1' }]), `agents.json:1:33: unknown Agents SDK item type "teleport_call"${LENIENT}`],
-  ['lc.json', j([{ type: 'human', data: { content: 'hi' } }, { type: 'ai', data: { content: '', tool_calls: [{ name: 't', args: {}, id: 'c1' }], mystery: 1 } }]), `lc.json:1:125: unknown key "mystery" in a LangChain message (no rule reads it; known keys: content, additional_kwargs, response_metadata, type, name, id, example, tool_calls, invalid_tool_calls, usage_metadata, tool_call_id, artifact, status, role, tool_call_chunks, chunk_position)${LENIENT}`],
-  ['lc.json', j({ messages: [{ type: 'human', content: 'hi' }, { kind: 'robot' }] }), `lc.json:1:46: not a LangChain message (expected {type, data}, {type, content, ...} or {lc: 1, type: "constructor", id, kwargs})${LENIENT}`],
-  ['otel.json', span([['gen_ai.input.messages', j([{ role: 'user', parts: [{ type: 'text', content: 'hi' }] }])], ['gen_ai.output.messages', j([{ role: 'assistant', parts: [{ type: 'hologram' }] }])]]), `otel.json:1:285: gen_ai.output.messages: unknown GenAI message part type "hologram"${LENIENT}`],
-  ['otel.json', span([['gen_ai.input.messages', '[{oops']]), `otel.json:1:153: gen_ai.input.messages is not JSON: invalid JSON: expected a string key, found 'o'${LENIENT}`],
-  ['log.jsonl', lines(...['hi', 'bye'].map((t, i) => ({ request: { model: 'm', messages: [{ role: 'user', content: t }] }, response: { object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: String(i) } }] } }))), `log.jsonl:2:37: call log line 2: the request does not continue the conversation of the earlier lines (message 0 differs)${LENIENT}`],
-  ['resp.json', j({ object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: 'a', blob: 1 } }] }), `resp.json:1:95: unknown key "blob" in an OpenAI Chat message (no rule reads it; known keys: role, content, name, tool_calls, tool_call_id, refusal, audio, annotations, reasoning_content, reasoning, tool_name)${LENIENT}`],
-  ['nothing.json', j({ hello: 1 }), 'nothing.json:1:1: no known recording shape fits (found an object with "hello"); tried claude-code, ai-sdk, openai-agents, langchain, otel, response, call-log, eino, openai, openai-responses, anthropic (see simulate --help, or force one with --format)'],
+  [
+    'x.json',
+    j([
+      { role: 'user', blob: { x: 1 } },
+      { role: 'assistant', blob: { tool: 'y' } },
+    ]),
+    'x.json:1:17: unknown key "blob" in an Eino message (no rule reads it; known keys: role, content, multi_content, user_input_multi_content, assistant_output_multi_content, assistant_gen_multi_content, name, tool_calls, tool_call_id, tool_name, response_meta, reasoning_content, extra) (and 1 more; --lenient replays the rest and counts them)',
+  ],
+  [
+    'cc.jsonl',
+    lines(user, { type: 'telemetry', uuid: 'u2' }, answer),
+    `cc.jsonl:2:1: unknown Claude Code line type "telemetry" (known: user, assistant, summary, file-history-snapshot, system, result, stream_event, queue-operation, progress, custom-title, tag)${LENIENT}`,
+  ],
+  [
+    'cc.jsonl',
+    lines(user, { type: 'assistant', uuid: 'u3', parentUuid: 'u1', sessionId: 's' }),
+    `cc.jsonl:2:1: a Claude Code "assistant" line without a "message" object${LENIENT}`,
+  ],
+  [
+    'cc.jsonl',
+    lines(user, { ...answer, message: { id: 'm', role: 'assistant', content: [{ type: 'hologram' }] } }),
+    `cc.jsonl:2:117: unknown Anthropic content block type "hologram"${LENIENT}`,
+  ],
+  [
+    'ai.json',
+    j([
+      { role: 'user', content: 'hi' },
+      {
+        role: 'assistant',
+        content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 't', input: {} }, { type: 'sparkle' }],
+      },
+      {
+        role: 'tool',
+        content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 't', output: { type: 'text', value: 'x' } }],
+      },
+    ]),
+    `ai.json:1:129: unknown AI SDK content part type "sparkle"${LENIENT}`,
+  ],
+  [
+    'ai.json',
+    j([
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 't', input: {} }] },
+      { role: 'user', content: 'and?' },
+      { role: 'assistant', content: [{ type: 'text', text: 'done' }] },
+    ]),
+    `ai.json:1:64: tool call "t" (id "c1") has no result, and the conversation goes on after it${LENIENT}`,
+  ],
+  [
+    'ai.json',
+    j([
+      { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 't', input: {} }] },
+      {
+        role: 'tool',
+        content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 't', output: { type: 'weird', value: 1 } }],
+      },
+    ]),
+    `ai.json:1:190: unknown AI SDK tool output type "weird" (expected text, json, error-text, error-json, content, execution-denied)${LENIENT}`,
+  ],
+  [
+    'agents.json',
+    j([
+      { role: 'user', content: 'hi' },
+      { type: 'function_call', callId: 'c1', name: 't', arguments: '{}' },
+      { type: 'function_call_result', callId: 'c9', name: 't', status: 'completed', output: 'x' },
+    ]),
+    'agents.json:1:100: tool result for unknown call id "c9": no earlier tool call has this id (and 1 more; --lenient replays the rest and counts them)',
+  ],
+  [
+    'agents.json',
+    j([
+      { role: 'user', content: 'hi' },
+      { type: 'teleport_call', callId: 'c1' },
+    ]),
+    `agents.json:1:33: unknown Agents SDK item type "teleport_call"${LENIENT}`,
+  ],
+  [
+    'lc.json',
+    j([
+      { type: 'human', data: { content: 'hi' } },
+      { type: 'ai', data: { content: '', tool_calls: [{ name: 't', args: {}, id: 'c1' }], mystery: 1 } },
+    ]),
+    `lc.json:1:125: unknown key "mystery" in a LangChain message (no rule reads it; known keys: content, additional_kwargs, response_metadata, type, name, id, example, tool_calls, invalid_tool_calls, usage_metadata, tool_call_id, artifact, status, role, tool_call_chunks, chunk_position)${LENIENT}`,
+  ],
+  [
+    'lc.json',
+    j({ messages: [{ type: 'human', content: 'hi' }, { kind: 'robot' }] }),
+    `lc.json:1:46: not a LangChain message (expected {type, data}, {type, content, ...} or {lc: 1, type: "constructor", id, kwargs})${LENIENT}`,
+  ],
+  [
+    'otel.json',
+    span([
+      ['gen_ai.input.messages', j([{ role: 'user', parts: [{ type: 'text', content: 'hi' }] }])],
+      ['gen_ai.output.messages', j([{ role: 'assistant', parts: [{ type: 'hologram' }] }])],
+    ]),
+    `otel.json:1:285: gen_ai.output.messages: unknown GenAI message part type "hologram"${LENIENT}`,
+  ],
+  [
+    'otel.json',
+    span([['gen_ai.input.messages', '[{oops']]),
+    `otel.json:1:153: gen_ai.input.messages is not JSON: invalid JSON: expected a string key, found 'o'${LENIENT}`,
+  ],
+  [
+    'log.jsonl',
+    lines(
+      ...['hi', 'bye'].map((t, i) => ({
+        request: { model: 'm', messages: [{ role: 'user', content: t }] },
+        response: {
+          object: 'chat.completion',
+          choices: [{ index: 0, message: { role: 'assistant', content: String(i) } }],
+        },
+      })),
+    ),
+    `log.jsonl:2:37: call log line 2: the request does not continue the conversation of the earlier lines (message 0 differs)${LENIENT}`,
+  ],
+  [
+    'resp.json',
+    j({ object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: 'a', blob: 1 } }] }),
+    `resp.json:1:95: unknown key "blob" in an OpenAI Chat message (no rule reads it; known keys: role, content, name, tool_calls, tool_call_id, refusal, audio, annotations, reasoning_content, reasoning, tool_name)${LENIENT}`,
+  ],
+  [
+    'nothing.json',
+    j({ hello: 1 }),
+    'nothing.json:1:1: no known recording shape fits (found an object with "hello"); tried claude-code, ai-sdk, openai-agents, langchain, otel, response, call-log, eino, openai, openai-responses, anthropic (see simulate --help, or force one with --format)',
+  ],
 ];
 
 describe('shapes each format refuses, at their location', () => {
@@ -66,9 +198,16 @@ describe('shapes each format refuses, at their location', () => {
   });
 
   it('a recording with no model call has nothing to replay', () => {
-    const t = read('otel.json', j({ resourceSpans: [{ scopeSpans: [{ spans: [{ name: 'GET /', startTimeUnixNano: '1', attributes: [] }] }] }] }));
-    expect(t.coverage?.skipped).toEqual([{ rule: 'spans without GenAI messages (agent, tool execution, HTTP spans: not model calls)', count: 1 }]);
-    expect(inputError(() => requireModelCall(t)).message).toBe('no model call: the recording has no assistant message and is not a request body, so there is nothing to replay');
+    const t = read(
+      'otel.json',
+      j({ resourceSpans: [{ scopeSpans: [{ spans: [{ name: 'GET /', startTimeUnixNano: '1', attributes: [] }] }] }] }),
+    );
+    expect(t.coverage?.skipped).toEqual([
+      { rule: 'spans without GenAI messages (agent, tool execution, HTTP spans: not model calls)', count: 1 },
+    ]);
+    expect(inputError(() => requireModelCall(t)).message).toBe(
+      'no model call: the recording has no assistant message and is not a request body, so there is nothing to replay',
+    );
   });
 
   it('--format names every reader, and every reader has a shape line', () => {
@@ -89,11 +228,17 @@ describe('Claude Code', () => {
       skipped: [
         { rule: 'summary lines (a session title; not sent to the model)', count: 1 },
         { rule: 'file-history-snapshot lines (checkpoints of edited files)', count: 1 },
-        { rule: 'system lines (local command output, compaction boundaries, notices, stream-json init: not model messages)', count: 1 },
+        {
+          rule: 'system lines (local command output, compaction boundaries, notices, stream-json init: not model messages)',
+          count: 1,
+        },
         { rule: "sidechain lines (a subagent's conversation; --sidechains replays each)", count: 2 },
         { rule: 'lines off the main chain (an abandoned branch: a message edited or retried)', count: 1 },
       ],
-      search_tool: { names: ['ToolSearch'], source: "claude-code default: Claude Code's tool search tool is ToolSearch" },
+      search_tool: {
+        names: ['ToolSearch'],
+        source: "claude-code default: Claude Code's tool search tool is ToolSearch",
+      },
     });
     // The thinking line and the tool_use line of msg_01A are one assistant message.
     expect(t.messages[1]).toEqual({
@@ -101,7 +246,12 @@ describe('Claude Code', () => {
       role: 'assistant',
       blocks: [
         { type: 'other', description: 'thinking' },
-        { type: 'function_tool_call', callId: 'toolu_01', name: 'tool_search', arguments: '{"query":"select:mcp__linear__create_issue"}' },
+        {
+          type: 'function_tool_call',
+          callId: 'toolu_01',
+          name: 'tool_search',
+          arguments: '{"query":"select:mcp__linear__create_issue"}',
+        },
       ],
     });
     expect(t.sidechains).toBeUndefined();
@@ -125,13 +275,19 @@ describe('Claude Code', () => {
 
   it('--sidechains: each subagent is its own conversation', () => {
     const t = loadTranscriptFile(file, { sidechains: true });
-    expect(t.coverage?.skipped.map((s) => s.rule)).not.toContain("sidechain lines (a subagent's conversation; --sidechains replays each)");
-    expect(t.sidechains?.map((s) => [s.coverage?.conversation, s.messages.map((m) => m.role)])).toEqual([['a7c1e9f0', ['user', 'assistant']]]);
+    expect(t.coverage?.skipped.map((s) => s.rule)).not.toContain(
+      "sidechain lines (a subagent's conversation; --sidechains replays each)",
+    );
+    expect(t.sidechains?.map((s) => [s.coverage?.conversation, s.messages.map((m) => m.role)])).toEqual([
+      ['a7c1e9f0', ['user', 'assistant']],
+    ]);
   });
 
   it('claude -p stream-json; --search-tool replaces the default', () => {
     const t = loadTranscriptFile(`${dir}stream-json.claude-code.jsonl`);
-    expect(t.coverage?.detected_by).toBe('5 lines with "type": "user"/"assistant", a "message" and session fields (claude -p --output-format stream-json)');
+    expect(t.coverage?.detected_by).toBe(
+      '5 lines with "type": "user"/"assistant", a "message" and session fields (claude -p --output-format stream-json)',
+    );
     const r = simulate({ transcript: t, catalog: demo, mode: 'default', replay: false });
     expect(r.turns.map((x) => x.added.length)).toEqual([0, 5, 0]);
     expect(r.violations).toEqual([]);
@@ -153,14 +309,33 @@ describe('response objects', () => {
       ['anthropic-message.response.json', [['toolu_01', 'tool_search']]],
       ['responses-response.response.json', [['call_1', 'mcp__linear__create_issue']]],
     ] as const) {
-      const r = simulate({ transcript: loadTranscriptFile(`${dir}${f}`), catalog: demo, mode: 'default', replay: false });
+      const r = simulate({
+        transcript: loadTranscriptFile(`${dir}${f}`),
+        catalog: demo,
+        mode: 'default',
+        replay: false,
+      });
       expect(r.coverage?.format, f).toBe('response');
-      expect(r.turns.map((t) => t.tool_calls.map((c) => [c.id, c.name])), f).toEqual([calls]);
+      expect(
+        r.turns.map((t) => t.tool_calls.map((c) => [c.id, c.name])),
+        f,
+      ).toEqual([calls]);
     }
-    const r = simulate({ transcript: loadTranscriptFile(`${dir}responses-response.response.json`), catalog: demo, mode: 'default', replay: false });
+    const r = simulate({
+      transcript: loadTranscriptFile(`${dir}responses-response.response.json`),
+      catalog: demo,
+      mode: 'default',
+      replay: false,
+    });
     expect(r.violations.map((v) => [v.kind, v.message])).toEqual([
-      ['sent-differs', 'the recorded request did not send as visible what the reference would offer: ask_user, read_todo_list, write_todo_list, think'],
-      ['not-loaded', 'mcp__linear__create_issue was called before any tool_search result named it (not visible at call 1)'],
+      [
+        'sent-differs',
+        'the recorded request did not send as visible what the reference would offer: ask_user, read_todo_list, write_todo_list, think',
+      ],
+      [
+        'not-loaded',
+        'mcp__linear__create_issue was called before any tool_search result named it (not visible at call 1)',
+      ],
     ]);
   });
 });
@@ -169,12 +344,18 @@ describe('AI SDK generateText results', () => {
   it('response.messages (steps skipped by rule: the same calls), or steps alone, give the same turns', () => {
     const a = loadTranscriptFile(`${dir}generate-text-result.ai-sdk.json`);
     const b = loadTranscriptFile(`${dir}generate-text-steps.ai-sdk.json`);
-    expect(a.coverage).toMatchObject({ detected_by: 'a generateText result with "response.messages"', read: 5, skipped: [{ rule: 'steps of a result (the same calls as response.messages)', count: 1 }] });
+    expect(a.coverage).toMatchObject({
+      detected_by: 'a generateText result with "response.messages"',
+      read: 5,
+      skipped: [{ rule: 'steps of a result (the same calls as response.messages)', count: 1 }],
+    });
     expect(b.coverage).toMatchObject({ detected_by: 'a generateText result with "steps"', read: 3, skipped: [] });
     const ra = simulate({ transcript: a, catalog: demo, mode: 'default', replay: false });
     const rb = simulate({ transcript: b, catalog: demo, mode: 'default', replay: false });
     expect(ra.turns.map((t) => t.added.length)).toEqual([0, 5, 0]);
-    expect(rb.turns.map((t) => ({ ...t, assistant_text: '' }))).toEqual(ra.turns.map((t) => ({ ...t, assistant_text: '' })));
+    expect(rb.turns.map((t) => ({ ...t, assistant_text: '' }))).toEqual(
+      ra.turns.map((t) => ({ ...t, assistant_text: '' })),
+    );
     expect(ra.violations).toEqual([]);
   });
 });
@@ -191,6 +372,8 @@ describe('OTel tool definitions', () => {
     expect(t.sentTools).toEqual([{ visible: demo.tools.map((x) => x.name), deferred: [] }]);
     const r = simulate({ transcript: t, catalog: demo, mode: 'default', replay: false });
     expect(r.violations.map((v) => v.kind)).toEqual(['sent-differs']);
-    expect(r.violations[0]!.message).toMatch(/^the recorded request sent as visible that the reference would hide: mcp__filesystem__read_file, .* and 117 more; did not send as visible what the reference would offer: tool_search$/);
+    expect(r.violations[0]!.message).toMatch(
+      /^the recorded request sent as visible that the reference would hide: mcp__filesystem__read_file, .* and 117 more; did not send as visible what the reference would offer: tool_search$/,
+    );
   });
 });

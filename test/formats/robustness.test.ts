@@ -44,14 +44,18 @@ const fixtureTexts: string[] = ['catalogs', 'transcripts'].flatMap((dir) =>
 describe('loaders never throw anything but a located InputError', () => {
   it('random text', () => {
     fc.assert(
-      fc.property(fc.constantFrom(...SYNTAXES), fc.string({ unit: 'grapheme', maxLength: 200 }), (file, text) => loadsCleanly(file, text)),
+      fc.property(fc.constantFrom(...SYNTAXES), fc.string({ unit: 'grapheme', maxLength: 200 }), (file, text) =>
+        loadsCleanly(file, text),
+      ),
       params(42),
     );
   });
 
   it('random JSON values', () => {
     fc.assert(
-      fc.property(fc.constantFrom('x.json', 'x.yaml'), fc.json({ maxDepth: 6 }), (file, text) => loadsCleanly(file, text)),
+      fc.property(fc.constantFrom('x.json', 'x.yaml'), fc.json({ maxDepth: 6 }), (file, text) =>
+        loadsCleanly(file, text),
+      ),
       params(7),
     );
   });
@@ -63,7 +67,24 @@ describe('loaders never throw anything but a located InputError', () => {
         fc.constantFrom(...SYNTAXES),
         fc.nat(),
         fc.nat(),
-        fc.constantFrom('', '{', '}', '[', ']', '"', ':', ',', '\n', '- ', '&a ', '*a', '!tag ', '\u202e', '\u001b[31m', '\ud800'),
+        fc.constantFrom(
+          '',
+          '{',
+          '}',
+          '[',
+          ']',
+          '"',
+          ':',
+          ',',
+          '\n',
+          '- ',
+          '&a ',
+          '*a',
+          '!tag ',
+          '\u202e',
+          '\u001b[31m',
+          '\ud800',
+        ),
         (text, file, a, b, insert) => {
           const i = text.length === 0 ? 0 : a % text.length;
           const j = text.length === 0 ? 0 : b % text.length;

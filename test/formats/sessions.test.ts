@@ -4,7 +4,14 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
-import { expandSessionPaths, isSessionLine, readSession, readsAsSessions, sessionInputs, streamLines } from '../../src/formats/sessions.js';
+import {
+  expandSessionPaths,
+  isSessionLine,
+  readSession,
+  readsAsSessions,
+  sessionInputs,
+  streamLines,
+} from '../../src/formats/sessions.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'toolsearch-sessions-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -41,7 +48,9 @@ describe('session paths', () => {
   it('a glob matching nothing and a directory without recordings are errors', () => {
     write('empty/readme.txt', 'x');
     expect(() => expandSessionPaths([join(tmp, 'nothing-*.json')])).toThrow(/no file matches the pattern/);
-    expect(() => expandSessionPaths([join(tmp, 'empty')])).toThrow(/no recordings \(\.json, \.jsonl, \.ndjson\) in the directory/);
+    expect(() => expandSessionPaths([join(tmp, 'empty')])).toThrow(
+      /no recordings \(\.json, \.jsonl, \.ndjson\) in the directory/,
+    );
   });
 });
 
@@ -73,7 +82,8 @@ describe('JSONL: sessions or one recording', () => {
 });
 
 describe('streamLines', () => {
-  const chunks = (...parts: Array<string | Buffer>) => Readable.from(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p)));
+  const chunks = (...parts: Array<string | Buffer>) =>
+    Readable.from(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p)));
 
   it('numbers lines across chunks, skips blank ones, drops a CR before LF, keeps a last line without LF', async () => {
     const lines = await collect(streamLines(chunks('ab', 'c\r\n\n  \nd', 'e\nf'), 100));
@@ -86,7 +96,9 @@ describe('streamLines', () => {
 
   it('a multi-byte character split between chunks is decoded whole', async () => {
     const bytes = Buffer.from('İstanbul\n検索\n');
-    const lines = await collect(streamLines(chunks(bytes.subarray(0, 1), bytes.subarray(1, 11), bytes.subarray(11)), 100));
+    const lines = await collect(
+      streamLines(chunks(bytes.subarray(0, 1), bytes.subarray(1, 11), bytes.subarray(11)), 100),
+    );
     expect(lines.map((l) => l.text)).toEqual(['İstanbul', '検索']);
   });
 
@@ -119,11 +131,15 @@ describe('sessionInputs and readSession', () => {
       err = e;
     }
     expect(err).toBeInstanceOf(InputError);
-    expect((err as InputError).headline).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:2:\\d+: unknown role "wizard"`));
+    expect((err as InputError).headline).toMatch(
+      new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:2:\\d+: unknown role "wizard"`),
+    );
   });
 
   it('stdin is read as sessions, one per line', async () => {
-    const inputs = await collect(sessionInputs(['-'], { jsonl: 'auto', stdin: Readable.from([`${session}\n${session}\n`]) }));
+    const inputs = await collect(
+      sessionInputs(['-'], { jsonl: 'auto', stdin: Readable.from([`${session}\n${session}\n`]) }),
+    );
     expect(inputs.map((i) => i.source)).toEqual([
       { file: '<stdin>', line: 1 },
       { file: '<stdin>', line: 2 },

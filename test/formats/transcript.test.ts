@@ -32,12 +32,17 @@ function view(m: Message): View {
       searchResult: toolSearchResultText(m),
     };
   }
-  const results = m.blocks.filter((b): b is Extract<ContentBlock, { type: 'function_tool_result' }> => b.type === 'function_tool_result');
+  const results = m.blocks.filter(
+    (b): b is Extract<ContentBlock, { type: 'function_tool_result' }> => b.type === 'function_tool_result',
+  );
   const onlyResults = results.length > 0 && results.length === m.blocks.length;
   return {
     role: onlyResults ? 'tool-result' : m.role,
     text: m.blocks.map((b) => (b.type === 'text' ? b.text : '')).join(''),
-    calls: m.blocks.flatMap((b): Array<[string, string, string]> => (b.type === 'function_tool_call' ? [[b.callId, b.name, b.arguments]] : [])),
+    calls: m.blocks.flatMap(
+      (b): Array<[string, string, string]> =>
+        b.type === 'function_tool_call' ? [[b.callId, b.name, b.arguments]] : [],
+    ),
     results: results.map((r) => [r.name, r.content.map((p) => (p.type === 'text' ? p.text : '')).join('')]),
     searchResult: toolSearchResultText(m),
   };
@@ -50,7 +55,13 @@ const MATCHES = '{"matches":["mcp__slack__send_message","mcp__slack__list_channe
 const EXPECTED: View[] = [
   { role: 'system', text: 'You are a helpful assistant.', calls: [], results: [], searchResult: null },
   { role: 'user', text: "Post 'deploy done' to #eng.", calls: [], results: [], searchResult: null },
-  { role: 'assistant', text: '', calls: [['call_1', 'tool_search', '{"query":"slack send message"}']], results: [], searchResult: null },
+  {
+    role: 'assistant',
+    text: '',
+    calls: [['call_1', 'tool_search', '{"query":"slack send message"}']],
+    results: [],
+    searchResult: null,
+  },
   { role: 'tool-result', text: '', calls: [], results: [['tool_search', MATCHES]], searchResult: MATCHES },
   {
     role: 'assistant',
@@ -81,7 +92,11 @@ describe('the same conversation in every format', () => {
       expect(t.messages.map(view)).toEqual(EXPECTED);
       // The OpenAI body lists tool_search among its tools: skipped, with a warning.
       expect(t.warnings).toEqual(
-        file === 'conversation.openai.json' ? [`${fixture(`transcripts/${file}`)}:18:5: skipped tool_search (the middleware's own tool, not a catalog tool)`] : [],
+        file === 'conversation.openai.json'
+          ? [
+              `${fixture(`transcripts/${file}`)}:18:5: skipped tool_search (the middleware's own tool, not a catalog tool)`,
+            ]
+          : [],
       );
       expect(t.locations).toHaveLength(t.messages.length);
       // The format override reads it the same way.
@@ -91,12 +106,36 @@ describe('the same conversation in every format', () => {
 
   it('locations: where each message starts', () => {
     const file = fixture('transcripts/conversation.eino.json');
-    expect(load('conversation.eino.json').locations.map((l) => `${l.line}:${l.column}`)).toEqual(['2:3', '3:3', '4:3', '7:3', '8:3', '11:3', '12:3']);
+    expect(load('conversation.eino.json').locations.map((l) => `${l.line}:${l.column}`)).toEqual([
+      '2:3',
+      '3:3',
+      '4:3',
+      '7:3',
+      '8:3',
+      '11:3',
+      '12:3',
+    ]);
     expect(load('conversation.eino.json').locations[0]!.file).toBe(file);
     expect(load('conversation.eino.jsonl').locations.map((l) => l.line)).toEqual([1, 2, 3, 4, 5, 6, 7]);
     // Anthropic: the top-level system comes first; Responses: instructions first, then the grouped items.
-    expect(load('conversation.anthropic.json').locations.map((l) => `${l.line}:${l.column}`)).toEqual(['4:13', '6:5', '7:5', '10:5', '13:5', '17:5', '18:5']);
-    expect(load('conversation.openai-responses.json').locations.map((l) => `${l.line}:${l.column}`)).toEqual(['3:19', '5:5', '6:5', '8:5', '9:5', '10:5', '11:5']);
+    expect(load('conversation.anthropic.json').locations.map((l) => `${l.line}:${l.column}`)).toEqual([
+      '4:13',
+      '6:5',
+      '7:5',
+      '10:5',
+      '13:5',
+      '17:5',
+      '18:5',
+    ]);
+    expect(load('conversation.openai-responses.json').locations.map((l) => `${l.line}:${l.column}`)).toEqual([
+      '3:19',
+      '5:5',
+      '6:5',
+      '8:5',
+      '9:5',
+      '10:5',
+      '11:5',
+    ]);
   });
 
   it('request bodies carry their tools (static from defer_loading; tool_search skipped with a warning)', () => {
@@ -129,13 +168,25 @@ describe('the same conversation in every format', () => {
       role: 'assistant',
       blocks: [
         { type: 'other', description: 'reasoning' },
-        { type: 'function_tool_call', callId: 'call_1', name: 'tool_search', arguments: '{"query":"slack send message"}' },
+        {
+          type: 'function_tool_call',
+          callId: 'call_1',
+          name: 'tool_search',
+          arguments: '{"query":"slack send message"}',
+        },
       ],
     });
     expect(t.messages[3]).toEqual({
       kind: 'blocks',
       role: 'user',
-      blocks: [{ type: 'function_tool_result', callId: 'call_1', name: 'tool_search', content: [{ type: 'text', text: MATCHES }] }],
+      blocks: [
+        {
+          type: 'function_tool_result',
+          callId: 'call_1',
+          name: 'tool_search',
+          content: [{ type: 'text', text: MATCHES }],
+        },
+      ],
     });
   });
 });
@@ -151,8 +202,17 @@ describe('server-side tool search', () => {
       role: 'assistant',
       blocks: [
         { type: 'server_tool_search', callId: 'ts_1', query: 'linear issue' },
-        { type: 'server_tool_search_result', callId: 'tso_1', tools: ['mcp__linear__create_issue', 'mcp__linear__list_issues'] },
-        { type: 'function_tool_call', callId: 'call_9', name: 'mcp__linear__create_issue', arguments: '{"title":"Bug"}' },
+        {
+          type: 'server_tool_search_result',
+          callId: 'tso_1',
+          tools: ['mcp__linear__create_issue', 'mcp__linear__list_issues'],
+        },
+        {
+          type: 'function_tool_call',
+          callId: 'call_9',
+          name: 'mcp__linear__create_issue',
+          arguments: '{"title":"Bug"}',
+        },
       ],
     });
     expect(anthropic.messages[1]).toEqual({
@@ -160,8 +220,17 @@ describe('server-side tool search', () => {
       role: 'assistant',
       blocks: [
         { type: 'server_tool_search', callId: 'srvtoolu_1', query: 'linear issue' },
-        { type: 'server_tool_search_result', callId: 'srvtoolu_1', tools: ['mcp__linear__create_issue', 'mcp__linear__list_issues'] },
-        { type: 'function_tool_call', callId: 'call_9', name: 'mcp__linear__create_issue', arguments: '{"title":"Bug"}' },
+        {
+          type: 'server_tool_search_result',
+          callId: 'srvtoolu_1',
+          tools: ['mcp__linear__create_issue', 'mcp__linear__list_issues'],
+        },
+        {
+          type: 'function_tool_call',
+          callId: 'call_9',
+          name: 'mcp__linear__create_issue',
+          arguments: '{"title":"Bug"}',
+        },
       ],
     });
     expect(responses.messages.map(view)).toEqual(anthropic.messages.map(view));
@@ -172,7 +241,14 @@ describe('server-side tool search', () => {
     expect(t.messages[1]).toEqual({
       kind: 'blocks',
       role: 'assistant',
-      blocks: [{ type: 'function_tool_call', callId: 'call_1', name: 'tool_search', arguments: '{"query":"linear issue","max_results":2}' }],
+      blocks: [
+        {
+          type: 'function_tool_call',
+          callId: 'call_1',
+          name: 'tool_search',
+          arguments: '{"query":"linear issue","max_results":2}',
+        },
+      ],
     });
     expect(t.messages[2]).toEqual({
       kind: 'blocks',
@@ -214,7 +290,9 @@ describe('format detection and override', () => {
   });
 
   it('a body with messages and no other evidence is OpenAI; with input, Responses', () => {
-    expect(readTranscriptDocument(parseText('x.json', '{"model":"m","messages":[{"role":"user","content":"hi"}]}')).format).toBe('openai');
+    expect(
+      readTranscriptDocument(parseText('x.json', '{"model":"m","messages":[{"role":"user","content":"hi"}]}')).format,
+    ).toBe('openai');
     expect(readTranscriptDocument(parseText('x.json', '{"model":"m","input":"hi"}')).format).toBe('openai-responses');
     expect(readTranscriptDocument(parseText('x.json', '{"model":"m","input":"hi"}')).messages).toEqual([
       { kind: 'blocks', role: 'user', blocks: [{ type: 'text', text: 'hi' }] },
@@ -225,7 +303,10 @@ describe('format detection and override', () => {
     const t = load('conversation.eino.json', { format: 'openai' });
     expect(t.format).toBe('openai');
     expect(t.messages.map(view)).toEqual(EXPECTED);
-    const a = readTranscriptDocument(parseText('x.json', '[{"role":"system","content":"s"},{"role":"user","content":"hi"}]'), { format: 'anthropic' });
+    const a = readTranscriptDocument(
+      parseText('x.json', '[{"role":"system","content":"s"},{"role":"user","content":"hi"}]'),
+      { format: 'anthropic' },
+    );
     expect(a.format).toBe('anthropic');
     expect(a.messages[0]).toEqual({ kind: 'blocks', role: 'system', blocks: [{ type: 'text', text: 's' }] });
   });
@@ -262,16 +343,30 @@ describe('format detection and override', () => {
   });
 
   it('a Responses item typed tool_use or tool_result is an Anthropic block where it does not belong', () => {
-    const doc = parseText('x.json', '[{"role":"user","content":"hi"},\n {"type":"tool_result","tool_use_id":"t1","content":"x"}]');
+    const doc = parseText(
+      'x.json',
+      '[{"role":"user","content":"hi"},\n {"type":"tool_result","tool_use_id":"t1","content":"x"}]',
+    );
     expect(inputError(() => readTranscriptDocument(doc, { format: 'anthropic' })).headline).toBe(
       'x.json:2:3: not an anthropic transcript: found an item typed "tool_result" (OpenAI Responses), which anthropic transcripts do not have; the file fits openai-responses (--format openai-responses, or auto)',
     );
     // Read as Responses (auto), the unknown item type is refused, never dropped quietly; --lenient counts it.
-    expect(inputError(() => readTranscriptDocument(doc)).headline).toBe('x.json:2:2: unknown Responses item type "tool_result" (--lenient replays the rest and counts it)');
-    expect(readTranscriptDocument(doc, { lenient: true }).coverage?.unexplained).toEqual([{ location: 'x.json:2:2', message: 'unknown Responses item type "tool_result"' }]);
+    expect(inputError(() => readTranscriptDocument(doc)).headline).toBe(
+      'x.json:2:2: unknown Responses item type "tool_result" (--lenient replays the rest and counts it)',
+    );
+    expect(readTranscriptDocument(doc, { lenient: true }).coverage?.unexplained).toEqual([
+      { location: 'x.json:2:2', message: 'unknown Responses item type "tool_result"' },
+    ]);
     // Anthropic response objects are typed "message": read as anthropic, nothing is lost.
-    const response = parseText('x.json', '[{"role":"user","content":"hi"},{"id":"msg_1","type":"message","role":"assistant","content":[{"type":"text","text":"hello"}]}]');
-    expect(readTranscriptDocument(response, { format: 'anthropic' }).messages[1]).toEqual({ kind: 'blocks', role: 'assistant', blocks: [{ type: 'text', text: 'hello' }] });
+    const response = parseText(
+      'x.json',
+      '[{"role":"user","content":"hi"},{"id":"msg_1","type":"message","role":"assistant","content":[{"type":"text","text":"hello"}]}]',
+    );
+    expect(readTranscriptDocument(response, { format: 'anthropic' }).messages[1]).toEqual({
+      kind: 'blocks',
+      role: 'assistant',
+      blocks: [{ type: 'text', text: 'hello' }],
+    });
   });
 
   it('an unused top-level "instructions" or "system" is refused (a null one carries nothing)', () => {
@@ -281,7 +376,10 @@ describe('format detection and override', () => {
     expect(inputError(() => readTranscriptDocument(system, { format: 'openai' })).headline).toBe(
       'x.json:1:14: not an openai transcript: found a top-level "system" (Anthropic Messages), which openai transcripts do not have; the file fits anthropic (--format anthropic, or auto)',
     );
-    const instructions = parseText('x.json', '{"model":"m","instructions":"be brief","input":[{"role":"user","content":"hi"}]}');
+    const instructions = parseText(
+      'x.json',
+      '{"model":"m","instructions":"be brief","input":[{"role":"user","content":"hi"}]}',
+    );
     expect(inputError(() => readTranscriptDocument(instructions, { format: 'anthropic' })).headline).toMatch(
       /^x\.json:1:14: not an anthropic transcript: found a top-level "instructions" \(OpenAI Responses\)/,
     );
@@ -296,12 +394,16 @@ describe('format detection and override', () => {
     expect(inputError(() => load('unknown-shape.json', { format: 'anthropic' })).headline).toBe(
       `${file}:1:1: not an anthropic transcript: expected a list of messages or a request body with "messages", found an object without "messages" or "input"`,
     );
-    expect(inputError(() => readTranscriptDocument(parseText('x.json', '42'))).message).toMatch(/^no known recording shape fits \(found a number\); tried claude-code/);
+    expect(inputError(() => readTranscriptDocument(parseText('x.json', '42'))).message).toMatch(
+      /^no known recording shape fits \(found a number\); tried claude-code/,
+    );
   });
 
   it('"messages" that is not a list', () => {
     const file = fixture('transcripts/messages-not-list.json');
-    expect(inputError(() => load('messages-not-list.json')).headline).toBe(`${file}:1:14: "messages" must be a list, found a string`);
+    expect(inputError(() => load('messages-not-list.json')).headline).toBe(
+      `${file}:1:14: "messages" must be a list, found a string`,
+    );
   });
 });
 
@@ -313,8 +415,12 @@ describe('a forced format against the fixtures of every other format', () => {
   // forced reader keeps everything.
   const dir = fileURLToPath(new URL('../../fixtures/transcripts/', import.meta.url));
   // The recordings of other tools (issue 12) are checked below.
-  const isRecording = (f: string): boolean => RECORDING_VARIANTS.some(([ext]) => f.endsWith(`.${ext}`)) || /\.(response\.json|claude-code\.jsonl)$/.test(f);
-  const files = fs.readdirSync(dir).filter((f) => /\.jsonl?$/.test(f) && !isRecording(f)).sort();
+  const isRecording = (f: string): boolean =>
+    RECORDING_VARIANTS.some(([ext]) => f.endsWith(`.${ext}`)) || /\.(response\.json|claude-code\.jsonl)$/.test(f);
+  const files = fs
+    .readdirSync(dir)
+    .filter((f) => /\.jsonl?$/.test(f) && !isRecording(f))
+    .sort();
   const FORMATS = ['eino', 'openai', 'openai-responses', 'anthropic'] as const;
   type F = (typeof FORMATS)[number];
   /**
@@ -363,12 +469,20 @@ describe('a forced format against the fixtures of every other format', () => {
           return;
         }
         // eino-semantics: every message kept, tool messages without a name.
-        expect(t.messages.map((m) => [m.role, m.kind === 'chat' ? (m.toolCalls ?? []).map((c) => c.name) : []])).toEqual(
-          auto.messages.map((m) => [m.role, m.kind === 'chat' ? (m.toolCalls ?? []).map((c) => c.name) : []]),
-        );
-        const searchResults = auto.messages.filter((m) => m.kind === 'chat' && m.role === 'tool' && m.toolName === 'tool_search').length;
+        expect(
+          t.messages.map((m) => [m.role, m.kind === 'chat' ? (m.toolCalls ?? []).map((c) => c.name) : []]),
+        ).toEqual(auto.messages.map((m) => [m.role, m.kind === 'chat' ? (m.toolCalls ?? []).map((c) => c.name) : []]));
+        const searchResults = auto.messages.filter(
+          (m) => m.kind === 'chat' && m.role === 'tool' && m.toolName === 'tool_search',
+        ).length;
         expect(searchResults).toBeGreaterThan(0);
-        expect(t.warnings.filter((w) => w.endsWith('tool message answers a tool_search call but has no tool_name: the reference does not read it as a tool_search result'))).toHaveLength(searchResults);
+        expect(
+          t.warnings.filter((w) =>
+            w.endsWith(
+              'tool message answers a tool_search call but has no tool_name: the reference does not read it as a tool_search result',
+            ),
+          ),
+        ).toHaveLength(searchResults);
       });
     }
   }
@@ -380,9 +494,23 @@ describe('a forced chat format on the recordings of other tools', () => {
   // located position (an unknown key, type or shape), or reads what the file
   // holds (eino-multi is Eino).
   const dir = fileURLToPath(new URL('../../fixtures/transcripts/', import.meta.url));
-  const ONE_KIND = ['toolsearch-references.claude-code.jsonl', 'stream-json.claude-code.jsonl', 'chat-completion.response.json', 'responses-response.response.json', 'anthropic-message.response.json'];
+  const ONE_KIND = [
+    'toolsearch-references.claude-code.jsonl',
+    'stream-json.claude-code.jsonl',
+    'chat-completion.response.json',
+    'responses-response.response.json',
+    'anthropic-message.response.json',
+  ];
   const files = [
-    ...fs.readdirSync(dir).filter((f) => f.startsWith('keyword-search-then-call.') && RECORDING_VARIANTS.some(([ext, fmt]) => f.endsWith(`.${ext}`) && fmt !== 'eino' && fmt !== 'openai-responses')),
+    ...fs
+      .readdirSync(dir)
+      .filter(
+        (f) =>
+          f.startsWith('keyword-search-then-call.') &&
+          RECORDING_VARIANTS.some(
+            ([ext, fmt]) => f.endsWith(`.${ext}`) && fmt !== 'eino' && fmt !== 'openai-responses',
+          ),
+      ),
     ...ONE_KIND,
   ];
   it('covers every recording variant but the chat-shaped ones', () => {
@@ -408,7 +536,9 @@ describe('bad transcripts', () => {
   });
 
   it('a message without a role', () => {
-    expect(inputError(() => readTranscriptDocument(parseText('x.json', '[{"content": "hi"}]'))).headline).toBe('x.json:1:2: message has no role');
+    expect(inputError(() => readTranscriptDocument(parseText('x.json', '[{"content": "hi"}]'))).headline).toBe(
+      'x.json:1:2: message has no role',
+    );
   });
 
   it('a tool result pointing to an unknown call id is an error; with lenient a warning, and the load goes on', () => {
@@ -419,12 +549,25 @@ describe('bad transcripts', () => {
     const t = load('unknown-call-id.openai.json', { lenient: true });
     expect(t.warnings).toEqual([`${file}:4:3: tool result for unknown call id "call_404"`]);
     expect(t.messages[2]).toEqual({ kind: 'chat', role: 'tool', content: '12:00', toolCallId: 'call_404' });
-    expect(t.messages[3]).toEqual({ kind: 'chat', role: 'tool', content: '12:00', toolCallId: 'call_1', toolName: 'get_time' });
+    expect(t.messages[3]).toEqual({
+      kind: 'chat',
+      role: 'tool',
+      content: '12:00',
+      toolCallId: 'call_1',
+      toolName: 'get_time',
+    });
     const a = fixture('transcripts/unknown-call-id.anthropic.json');
-    expect(load('unknown-call-id.anthropic.json', { lenient: true }).warnings).toEqual([`${a}:2:32: tool result for unknown call id "toolu_missing"`]);
+    expect(load('unknown-call-id.anthropic.json', { lenient: true }).warnings).toEqual([
+      `${a}:2:32: tool result for unknown call id "toolu_missing"`,
+    ]);
     // An empty call id answers no call, in Eino agentic messages as everywhere else.
-    const agentic = parseText('x.json', '[{"role": "user", "content_blocks": [{"type": "function_tool_result", "function_tool_result": {"call_id": "", "name": "t"}}]}]');
-    expect(readTranscriptDocument(agentic, { lenient: true }).warnings).toEqual(['x.json:1:38: tool result for unknown call id ""']);
+    const agentic = parseText(
+      'x.json',
+      '[{"role": "user", "content_blocks": [{"type": "function_tool_result", "function_tool_result": {"call_id": "", "name": "t"}}]}]',
+    );
+    expect(readTranscriptDocument(agentic, { lenient: true }).warnings).toEqual([
+      'x.json:1:38: tool result for unknown call id ""',
+    ]);
   });
 
   it('more messages than the limit', () => {
@@ -449,7 +592,8 @@ describe('the reminder marker', () => {
     expect(t.messages[1]).toEqual({
       kind: 'chat',
       role: 'user',
-      content: '<available-deferred-tools>\nmcp__slack__send_message\nmcp__slack__list_channels\n</available-deferred-tools>',
+      content:
+        '<available-deferred-tools>\nmcp__slack__send_message\nmcp__slack__list_channels\n</available-deferred-tools>',
       extra: { [REMINDER_MARKER]: true },
     });
     // Not a reminder: other text around the block; not a user message.
@@ -469,11 +613,25 @@ describe('the reminder marker', () => {
     expect(eino.messages[1]).toEqual({
       kind: 'chat',
       role: 'user',
-      content: '<available-deferred-tools>\nmcp__slack__send_message\nmcp__slack__list_channels\n</available-deferred-tools>',
+      content:
+        '<available-deferred-tools>\nmcp__slack__send_message\nmcp__slack__list_channels\n</available-deferred-tools>',
     });
     // Forced Eino too; and the same text in an Eino agentic message.
     expect(load('reminder.openai.json', { format: 'eino' }).messages[1]!.extra).toBeUndefined();
-    const agentic = parseText('x.json', JSON.stringify([{ role: 'user', content_blocks: [{ type: 'user_input_text', user_input_text: { text: '<available-deferred-tools>\na\n</available-deferred-tools>' } }] }]));
+    const agentic = parseText(
+      'x.json',
+      JSON.stringify([
+        {
+          role: 'user',
+          content_blocks: [
+            {
+              type: 'user_input_text',
+              user_input_text: { text: '<available-deferred-tools>\na\n</available-deferred-tools>' },
+            },
+          ],
+        },
+      ]),
+    );
     expect(readTranscriptDocument(agentic).messages[0]!.extra).toBeUndefined();
     // A provider log of the same conversation lost extra: its reminder is recognised by the text.
     const openai = load('reminder-text.openai.json');
@@ -482,7 +640,12 @@ describe('the reminder marker', () => {
   });
 
   it('content-block messages too', () => {
-    const doc = parseText('x.json', JSON.stringify([{ role: 'user', content: [{ type: 'text', text: '<available-deferred-tools>\n</available-deferred-tools>' }] }]));
+    const doc = parseText(
+      'x.json',
+      JSON.stringify([
+        { role: 'user', content: [{ type: 'text', text: '<available-deferred-tools>\n</available-deferred-tools>' }] },
+      ]),
+    );
     const t = readTranscriptDocument(doc, { format: 'anthropic' });
     expect(t.messages[0]!.extra).toEqual({ [REMINDER_MARKER]: true });
   });

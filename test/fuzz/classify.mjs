@@ -20,7 +20,8 @@ export const STACK = /\bat .*\(.*:\d+:\d+\)|node:internal|^\s+at [^\n]*:\d+:\d+$
 export const UNSAFE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
 /** Characters XML 1.0 forbids (a JUnit file with them does not parse). */
-const XML_ILLEGAL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const XML_ILLEGAL =
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** A human line longer than this was not fitted or truncated. */
 export const MAX_HUMAN_LINE = 5_000;
@@ -60,7 +61,8 @@ function checkJson(stdout) {
 function checkJsonl(stdout, expected) {
   const lines = stdout.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
-  if (expected !== undefined && lines.length !== expected) return `--batch: ${lines.length} output lines for ${expected} input lines`;
+  if (expected !== undefined && lines.length !== expected)
+    return `--batch: ${lines.length} output lines for ${expected} input lines`;
   for (let i = 0; i < lines.length; i++) {
     let v;
     try {
@@ -68,7 +70,11 @@ function checkJsonl(stdout, expected) {
     } catch (err) {
       return `--batch: line ${i + 1} is not JSON: ${err.message}`;
     }
-    if (v === null || typeof v !== 'object' || (!Array.isArray(v.matches) && v.matches !== null && typeof v.error !== 'string')) {
+    if (
+      v === null ||
+      typeof v !== 'object' ||
+      (!Array.isArray(v.matches) && v.matches !== null && typeof v.error !== 'string')
+    ) {
       return `--batch: line ${i + 1} is neither {"matches"} nor {"error"}`;
     }
   }
@@ -139,13 +145,15 @@ export function classify(run, given) {
   const errUnsafe = checkHuman(run.tty ? r.stderr.replaceAll('\r\u001b[K', '') : r.stderr, 'stderr');
   if (errUnsafe) return fail(errUnsafe);
   if (r.inputChanged) return fail('an input file was written');
-  if (r.outFile?.leftovers?.length) return fail(`temporary files left beside the output: ${r.outFile.leftovers.join(', ')}`);
+  if (r.outFile?.leftovers?.length)
+    return fail(`temporary files left beside the output: ${r.outFile.leftovers.join(', ')}`);
 
   if (r.code === 2) {
     const errors = r.stderr.split('\n').filter((l) => l.startsWith('error:'));
     // A bulk replay (simulate over many sessions) writes its aggregate, then exits 2 when a session
     // failed to read (src/cli/commands/simulate-bulk.ts): the output must then be sane, not absent.
-    const bulk = run.argv[0] === 'simulate' && errors.length === 1 && /^error: \d+ of \d+ sessions failed to read/.test(errors[0]);
+    const bulk =
+      run.argv[0] === 'simulate' && errors.length === 1 && /^error: \d+ of \d+ sessions failed to read/.test(errors[0]);
     // `test` reports an invalid suite as an errored suite in every reporter and exits 2 at the end
     // (src/cli/commands/test.ts): its report (stdout, or the --output file) must then be sound.
     const errored = run.argv[0] === 'test' && errors.length >= 1 && (r.stdout !== '' || r.outFile?.exists === true);
@@ -155,14 +163,16 @@ export function classify(run, given) {
     }
     if (r.stdout !== '') return fail('exit 2, yet output on stdout');
     // `toolsearch help <unknown>`: commander shows the usage on stderr.
-    if (errors.length === 0 && r.stderr.startsWith('Usage: toolsearch')) return { verdict: 'error', reason: 'usage shown' };
+    if (errors.length === 0 && r.stderr.startsWith('Usage: toolsearch'))
+      return { verdict: 'error', reason: 'usage shown' };
     if (errors.length !== 1) return fail(`exit 2 with ${errors.length} "error:" lines on stderr`);
     if (r.outFile?.exists && !r.outFile.existedBefore) {
       // Only a JUnit report may be written on exit 2: one <error> saying why the suites did not load.
       if (run.reportOutput !== 'xml') return fail('exit 2, yet the output file was written');
       const bad = checkXml(r.outFile.text);
       if (bad) return fail(`exit 2 with a JUnit error report that is not sound: ${bad}`);
-      if (!/<testsuites name="toolsearch" tests="1" failures="0" errors="1"/.test(r.outFile.text)) return fail('exit 2, yet the JUnit file is not an error report');
+      if (!/<testsuites name="toolsearch" tests="1" failures="0" errors="1"/.test(r.outFile.text))
+        return fail('exit 2, yet the JUnit file is not an error report');
     }
     return { verdict: 'error', reason: errors[0] };
   }

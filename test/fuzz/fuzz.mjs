@@ -37,7 +37,16 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -60,7 +69,22 @@ function usage(message) {
 }
 
 export function parseOptions(argv) {
-  const o = { iterations: 1000, seed: String(Date.now() % 1_000_000_000), start: 0, mode: 'inproc', workers: 2, timeout: 10, out: join(tmpdir(), 'toolsearch-fuzz-failures'), json: false, keep: false, replay: null, quiet: false, stats: false, planOnly: false, cacheTamper: false };
+  const o = {
+    iterations: 1000,
+    seed: String(Date.now() % 1_000_000_000),
+    start: 0,
+    mode: 'inproc',
+    workers: 2,
+    timeout: 10,
+    out: join(tmpdir(), 'toolsearch-fuzz-failures'),
+    json: false,
+    keep: false,
+    replay: null,
+    quiet: false,
+    stats: false,
+    planOnly: false,
+    cacheTamper: false,
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => {
@@ -73,28 +97,71 @@ export function parseOptions(argv) {
       return Number(v);
     };
     switch (a) {
-      case '--iterations': o.iterations = int(value()); break;
-      case '--seed': o.seed = value(); break;
-      case '--start': o.start = int(value()); break;
-      case '--mode': o.mode = value(); if (!['inproc', 'spawn'].includes(o.mode)) usage('--mode: inproc or spawn'); break;
-      case '--workers': o.workers = Math.max(1, int(value())); break;
-      case '--timeout': o.timeout = Math.max(1, int(value())); break;
-      case '--out': o.out = value(); break;
-      case '--replay-iteration': o.replay = int(value()); break;
-      case '--json': o.json = true; break;
-      case '--keep': o.keep = true; break;
-      case '--quiet': o.quiet = true; break;
-      case '--stats': o.stats = true; break;
-      case '--plan-only': o.planOnly = true; break;
-      case '--cache-tamper': o.cacheTamper = true; break;
-      case '--main': o.main = value(); break;
-      case '--entry': o.entry = value(); if (!Object.hasOwn(ENTRIES, o.entry)) usage('--entry: bundle or tsc'); break;
-      case '--bin': o.bin = value(); break;
-      case '-h': case '--help':
-        process.stdout.write(readFileSync(fileURLToPath(import.meta.url), 'utf8').split('*/')[0].replace(/^#!.*\n\/\*\*\n/, '').replace(/^ \* ?/gm, ''));
+      case '--iterations':
+        o.iterations = int(value());
+        break;
+      case '--seed':
+        o.seed = value();
+        break;
+      case '--start':
+        o.start = int(value());
+        break;
+      case '--mode':
+        o.mode = value();
+        if (!['inproc', 'spawn'].includes(o.mode)) usage('--mode: inproc or spawn');
+        break;
+      case '--workers':
+        o.workers = Math.max(1, int(value()));
+        break;
+      case '--timeout':
+        o.timeout = Math.max(1, int(value()));
+        break;
+      case '--out':
+        o.out = value();
+        break;
+      case '--replay-iteration':
+        o.replay = int(value());
+        break;
+      case '--json':
+        o.json = true;
+        break;
+      case '--keep':
+        o.keep = true;
+        break;
+      case '--quiet':
+        o.quiet = true;
+        break;
+      case '--stats':
+        o.stats = true;
+        break;
+      case '--plan-only':
+        o.planOnly = true;
+        break;
+      case '--cache-tamper':
+        o.cacheTamper = true;
+        break;
+      case '--main':
+        o.main = value();
+        break;
+      case '--entry':
+        o.entry = value();
+        if (!Object.hasOwn(ENTRIES, o.entry)) usage('--entry: bundle or tsc');
+        break;
+      case '--bin':
+        o.bin = value();
+        break;
+      case '-h':
+      case '--help':
+        process.stdout.write(
+          readFileSync(fileURLToPath(import.meta.url), 'utf8')
+            .split('*/')[0]
+            .replace(/^#!.*\n\/\*\*\n/, '')
+            .replace(/^ \* ?/gm, ''),
+        );
         process.exit(0);
         break;
-      default: usage(`unknown option ${a}`);
+      default:
+        usage(`unknown option ${a}`);
     }
   }
   return o;
@@ -124,7 +191,12 @@ class InProcPool {
   }
 
   async start(slot) {
-    const worker = new Worker(WORKER, { workerData: { mainJs: MAIN_JS }, resourceLimits: { maxOldGenerationSizeMb: 2048 }, stdout: true, stderr: true });
+    const worker = new Worker(WORKER, {
+      workerData: { mainJs: MAIN_JS },
+      resourceLimits: { maxOldGenerationSizeMb: 2048 },
+      stdout: true,
+      stderr: true,
+    });
     // Anything written to the real streams is a bug (the CLI writes through `io` only): captured and reported.
     slot.leak = '';
     worker.stdout.on('data', (b) => (slot.leak += b));
@@ -168,7 +240,12 @@ class InProcPool {
         const onMessage = (m) => m.id === id && done(m);
         const onError = (err) => {
           slot.worker = null;
-          done({ code: null, stdout: '', stderr: '', crash: `worker error: ${err?.code ?? ''} ${err?.message ?? err}` });
+          done({
+            code: null,
+            stdout: '',
+            stderr: '',
+            crash: `worker error: ${err?.code ?? ''} ${err?.message ?? err}`,
+          });
         };
         const onExit = (code) => {
           slot.worker = null;
@@ -183,7 +260,14 @@ class InProcPool {
         worker.on('message', onMessage);
         worker.once('error', onError);
         worker.once('exit', onExit);
-        worker.postMessage({ id, argv: job.argv, stdin: job.stdin ?? null, env: job.env, tty: job.tty, fileCache: job.fileCache === true });
+        worker.postMessage({
+          id,
+          argv: job.argv,
+          stdin: job.stdin ?? null,
+          env: job.env,
+          tty: job.tty,
+          fileCache: job.fileCache === true,
+        });
       });
       if (slot.leak) {
         result.crash ??= `wrote to the process's own streams: ${JSON.stringify(slot.leak.slice(0, 300))}`;
@@ -224,7 +308,11 @@ class SpawnPool {
       return await new Promise((resolve) => {
         let child;
         try {
-          child = spawn(process.execPath, [BIN, ...job.argv], { cwd: this.cwd, env: childEnv(job.env), stdio: ['pipe', 'pipe', 'pipe'] });
+          child = spawn(process.execPath, [BIN, ...job.argv], {
+            cwd: this.cwd,
+            env: childEnv(job.env),
+            stdio: ['pipe', 'pipe', 'pipe'],
+          });
         } catch (e) {
           resolve({ code: null, stdout: '', stderr: '', crash: `the fuzzer could not start the run: ${e.message}` });
           return;
@@ -245,7 +333,13 @@ class SpawnPool {
         });
         child.on('close', (code, signal) => {
           clearTimeout(timer);
-          resolve({ code, signal: timedOut ? null : signal, timedOut, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') });
+          resolve({
+            code,
+            signal: timedOut ? null : signal,
+            timedOut,
+            stdout: Buffer.concat(out).toString('utf8'),
+            stderr: Buffer.concat(err).toString('utf8'),
+          });
         });
         child.stdin.end(job.stdin ? Buffer.from(job.stdin) : '');
       });
@@ -285,7 +379,9 @@ function treeHashes(dir) {
 
 function outFileState(path, existedBefore) {
   const dir = dirname(path);
-  const leftovers = existsSync(dir) ? readdirSync(dir).filter((n) => n.startsWith(`.${basename(path)}`) && n.endsWith('.tmp')) : [];
+  const leftovers = existsSync(dir)
+    ? readdirSync(dir).filter((n) => n.startsWith(`.${basename(path)}`) && n.endsWith('.tmp'))
+    : [];
   const exists = existsSync(path);
   return { exists, existedBefore, text: exists ? readFileSync(path, 'utf8') : '', leftovers };
 }
@@ -332,8 +428,15 @@ async function runIteration(state, pool, iteration, cacheDir = state.cacheDir) {
         restoreForged(t2.forged);
         let v = classify({ ...run, color, tty }, second);
         const comparable = t1.forged.length === 0 && t2.forged.length === 0;
-        if (comparable && v.verdict !== 'failure' && (second.code !== result.code || second.stdout !== result.stdout || second.stderr !== result.stderr)) {
-          v = { verdict: 'failure', reason: `the answer changed after the cache was damaged (${t2.done.join('; ') || 'nothing damaged'}): exit ${result.code} → ${second.code}` };
+        if (
+          comparable &&
+          v.verdict !== 'failure' &&
+          (second.code !== result.code || second.stdout !== result.stdout || second.stderr !== result.stderr)
+        ) {
+          v = {
+            verdict: 'failure',
+            reason: `the answer changed after the cache was damaged (${t2.done.join('; ') || 'nothing damaged'}): exit ${result.code} → ${second.code}`,
+          };
         }
         outcomes.push({ run, result: second, verdict: v, tampered: t2.done });
       }
@@ -363,7 +466,15 @@ function saveFailure(state, iteration, res) {
         mutators: res.plan.applied,
         env: res.env,
         tty: res.tty,
-        runs: res.outcomes.map((o) => ({ argv: o.run.argv, tampered: o.tampered, verdict: o.verdict, code: o.result.code, stdout: o.result.stdout.slice(0, 20_000), stderr: o.result.stderr.slice(0, 20_000), crash: o.result.crash })),
+        runs: res.outcomes.map((o) => ({
+          argv: o.run.argv,
+          tampered: o.tampered,
+          verdict: o.verdict,
+          code: o.result.code,
+          stdout: o.result.stdout.slice(0, 20_000),
+          stderr: o.result.stderr.slice(0, 20_000),
+          crash: o.result.crash,
+        })),
       },
       null,
       2,
@@ -378,18 +489,44 @@ export async function runFuzz(options) {
   MAIN_JS = o.main ?? ENTRIES[o.entry ?? 'bundle'];
   if (o.bin) BIN = o.bin;
   const target = o.mode === 'spawn' ? BIN : MAIN_JS;
-  if (!o.planOnly && !existsSync(target)) usage(`${relative(ROOT, target) || target} not found: run \`npm run build\` first`);
-  if (o.mode === 'spawn' && !o.planOnly && !o.bin && !existsSync(ENTRIES.bundle)) usage('dist/bundle/main.cjs not found: run `npm run build` first');
+  if (!o.planOnly && !existsSync(target))
+    usage(`${relative(ROOT, target) || target} not found: run \`npm run build\` first`);
+  if (o.mode === 'spawn' && !o.planOnly && !o.bin && !existsSync(ENTRIES.bundle))
+    usage('dist/bundle/main.cjs not found: run `npm run build` first');
   const ws = mkdtempSync(join(tmpdir(), 'toolsearch-fuzz-'));
   const fixturesDir = join(ROOT, 'fixtures');
   const { corpus } = loadCorpus(fixturesDir);
   prepareWorkspace(ws, fixturesDir, corpus);
-  const state = { seed: o.seed, ws, corpus, out: o.out, keepInputs: o.replay !== null, cacheDir: null, checksum: null, tampered: 0 };
+  const state = {
+    seed: o.seed,
+    ws,
+    corpus,
+    out: o.out,
+    keepInputs: o.replay !== null,
+    cacheDir: null,
+    checksum: null,
+    tampered: 0,
+  };
   if (o.cacheTamper) {
     state.cacheDir = join(ws, 'cache');
     state.checksum = (await import(join(ROOT, 'dist/formats/catalog-cache.js'))).checksum ?? null;
   }
-  const summary = { seed: o.seed, mode: o.mode, cacheTamper: o.cacheTamper, tampered: 0, target: relative(ROOT, target).startsWith('..') ? target : relative(ROOT, target), iterations: 0, runs: 0, results: 0, errors: 0, failures: 0, durationMs: 0, byCommand: {}, errorKinds: {}, failed: [] };
+  const summary = {
+    seed: o.seed,
+    mode: o.mode,
+    cacheTamper: o.cacheTamper,
+    tampered: 0,
+    target: relative(ROOT, target).startsWith('..') ? target : relative(ROOT, target),
+    iterations: 0,
+    runs: 0,
+    results: 0,
+    errors: 0,
+    failures: 0,
+    durationMs: 0,
+    byCommand: {},
+    errorKinds: {},
+    failed: [],
+  };
   // Interrupted: remove the workspace (and the workers end with the process).
   const onSignal = (signal) => {
     if (!o.keep) rmSync(ws, { recursive: true, force: true });
@@ -400,7 +537,8 @@ export async function runFuzz(options) {
   process.once('SIGTERM', onSignal);
   // The runs read the workspace's copies only (the repository's fixtures, shared with others, may change meanwhile).
   const fixturesBefore = treeHashes(join(ws, 'fixtures'));
-  const pool = o.mode === 'spawn' ? new SpawnPool(o.workers, o.timeout * 1000, ws) : new InProcPool(o.workers, o.timeout * 1000);
+  const pool =
+    o.mode === 'spawn' ? new SpawnPool(o.workers, o.timeout * 1000, ws) : new InProcPool(o.workers, o.timeout * 1000);
   const t0 = Date.now();
   const log = (s) => o.quiet || process.stderr.write(s);
   try {
@@ -410,26 +548,37 @@ export async function runFuzz(options) {
         const plan = planIteration(rng, i, state);
         const { env, tty } = planEnv(rng);
         const digest = plan.bytes ? createHash('sha256').update(plan.bytes).digest('hex').slice(0, 16) : '-';
-        const argv = plan.runs.map((r) => r.argv.map((a) => JSON.stringify(a.split(ws).join('<ws>')).slice(0, 200)).join(' '));
-        process.stdout.write(`${i} ${plan.kind} ${plan.seed ?? '-'} [${plan.applied.join(',')}] ${digest} ${JSON.stringify(env)} ${tty} :: ${argv.join(' && ')}\n`);
+        const argv = plan.runs.map((r) =>
+          r.argv.map((a) => JSON.stringify(a.split(ws).join('<ws>')).slice(0, 200)).join(' '),
+        );
+        process.stdout.write(
+          `${i} ${plan.kind} ${plan.seed ?? '-'} [${plan.applied.join(',')}] ${digest} ${JSON.stringify(env)} ${tty} :: ${argv.join(' && ')}\n`,
+        );
       }
       return summary;
     }
     if (o.replay !== null) {
       const res = await runIteration(state, pool, o.replay);
       const dir = saveFailure(state, o.replay, res);
-      log(`iteration ${o.replay} (seed ${o.seed}): ${res.plan.kind} from ${res.plan.seed ?? '-'}; mutators ${res.plan.applied.join(', ') || '-'}\n`);
+      log(
+        `iteration ${o.replay} (seed ${o.seed}): ${res.plan.kind} from ${res.plan.seed ?? '-'}; mutators ${res.plan.applied.join(', ') || '-'}\n`,
+      );
       for (const { run, result, verdict, tampered } of res.outcomes) {
         if (tampered?.length) log(`\ncache damaged: ${tampered.join('; ')}`);
         log(`\n$ toolsearch ${run.argv.map((a) => JSON.stringify(a)).join(' ')}\n`);
         log(`exit ${result.code}${result.timedOut ? ' (timeout)' : ''} → ${verdict.verdict}: ${verdict.reason}\n`);
-        log(`stdout: ${JSON.stringify(result.stdout.slice(0, 4000))}\nstderr: ${JSON.stringify(result.stderr.slice(0, 4000))}\n`);
+        log(
+          `stdout: ${JSON.stringify(result.stdout.slice(0, 4000))}\nstderr: ${JSON.stringify(result.stderr.slice(0, 4000))}\n`,
+        );
         if (result.crash) log(`crash: ${result.crash}\n`);
       }
       log(`\ninput and runs saved in ${dir}\n`);
       summary.iterations = 1;
       summary.runs = res.outcomes.length;
-      for (const oc of res.outcomes) summary[`${oc.verdict.verdict === 'result' ? 'results' : oc.verdict.verdict === 'error' ? 'errors' : 'failures'}`]++;
+      for (const oc of res.outcomes)
+        summary[
+          `${oc.verdict.verdict === 'result' ? 'results' : oc.verdict.verdict === 'error' ? 'errors' : 'failures'}`
+        ]++;
       return summary;
     }
     let next = o.start;
@@ -449,27 +598,35 @@ export async function runFuzz(options) {
           const cmd = COMMANDS.has(run.argv[0]) ? run.argv[0] : '(other)';
           const c = (summary.byCommand[cmd] ??= { runs: 0, results: 0, errors: 0, failures: 0 });
           c.runs++;
-          if (verdict.verdict === 'result') (summary.results++, c.results++);
+          if (verdict.verdict === 'result') summary.results++, c.results++;
           else if (verdict.verdict === 'error') {
             summary.errors++;
             c.errors++;
             const key = `${cmd}: ${errorKind(verdict.reason)}`;
             summary.errorKinds[key] = (summary.errorKinds[key] ?? 0) + 1;
-          }
-          else {
+          } else {
             summary.failures++;
             c.failures++;
             failed = true;
-            log(`FAILURE iteration ${iteration}: ${verdict.reason}\n  $ toolsearch ${run.argv.map((a) => JSON.stringify(a)).join(' ')}\n`);
+            log(
+              `FAILURE iteration ${iteration}: ${verdict.reason}\n  $ toolsearch ${run.argv.map((a) => JSON.stringify(a)).join(' ')}\n`,
+            );
           }
         }
         if (failed) {
           const dir = saveFailure(state, iteration, res);
-          summary.failed.push({ iteration, reasons: res.outcomes.filter((x) => x.verdict.verdict === 'failure').map((x) => x.verdict.reason), saved: dir, replay: `npm run fuzz -- --seed ${o.seed} --replay-iteration ${iteration}` });
+          summary.failed.push({
+            iteration,
+            reasons: res.outcomes.filter((x) => x.verdict.verdict === 'failure').map((x) => x.verdict.reason),
+            saved: dir,
+            replay: `npm run fuzz -- --seed ${o.seed} --replay-iteration ${iteration}`,
+          });
         }
         if (Date.now() - lastReport > 30_000) {
           lastReport = Date.now();
-          log(`… ${summary.iterations}/${o.iterations} iterations, ${summary.runs} runs: ${summary.results} results, ${summary.errors} errors, ${summary.failures} failures (${((Date.now() - t0) / 1000).toFixed(0)} s)\n`);
+          log(
+            `… ${summary.iterations}/${o.iterations} iterations, ${summary.runs} runs: ${summary.results} results, ${summary.errors} errors, ${summary.failures} failures (${((Date.now() - t0) / 1000).toFixed(0)} s)\n`,
+          );
         }
       }
     };
@@ -499,11 +656,23 @@ function printSummary(s, o) {
     `  clean results ${s.results}, clean errors ${s.errors}, failures ${s.failures}`,
     ...Object.entries(s.byCommand)
       .sort()
-      .map(([cmd, c]) => `    ${cmd.padEnd(9)} ${String(c.runs).padStart(6)} runs: ${c.results} results, ${c.errors} errors, ${c.failures} failures`),
+      .map(
+        ([cmd, c]) =>
+          `    ${cmd.padEnd(9)} ${String(c.runs).padStart(6)} runs: ${c.results} results, ${c.errors} errors, ${c.failures} failures`,
+      ),
     ...(o.stats
-      ? ['  error kinds:', ...Object.entries(s.errorKinds).sort((a, b) => b[1] - a[1]).slice(0, 40).map(([k, n]) => `    ${String(n).padStart(6)}  ${JSON.stringify(k).slice(1, -1)}`)]
+      ? [
+          '  error kinds:',
+          ...Object.entries(s.errorKinds)
+            .sort((a, b) => b[1] - a[1])
+            .slice(0, 40)
+            .map(([k, n]) => `    ${String(n).padStart(6)}  ${JSON.stringify(k).slice(1, -1)}`),
+        ]
       : []),
-    ...s.failed.map((f) => `  failure at iteration ${f.iteration}: ${f.reasons.join('; ')}${f.replay ? `\n    replay: ${f.replay}\n    saved:  ${f.saved}` : ''}`),
+    ...s.failed.map(
+      (f) =>
+        `  failure at iteration ${f.iteration}: ${f.reasons.join('; ')}${f.replay ? `\n    replay: ${f.replay}\n    saved:  ${f.saved}` : ''}`,
+    ),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
   if (o.json) process.stdout.write(`${JSON.stringify(s)}\n`);

@@ -33,13 +33,53 @@ export const HOSTILE_TEXT = [
 ];
 
 /** Names that are JavaScript object keys. */
-export const PROTO_NAMES = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__', 'isPrototypeOf'];
+export const PROTO_NAMES = [
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'hasOwnProperty',
+  'valueOf',
+  '__defineGetter__',
+  'isPrototypeOf',
+];
 
-const INTERESTING_BYTES = [0x00, 0xff, 0xfe, 0x1b, 0x80, 0xc0, 0xc3, 0xed, 0xf4, 0x22, 0x7b, 0x7d, 0x5b, 0x5d, 0x3a, 0x2c, 0x0a, 0x0d, 0x5c, 0x26, 0x2a, 0x21, 0x7c, 0x3e, 0x2d, 0x23, 0x09, 0x20];
+const INTERESTING_BYTES = [
+  0x00, 0xff, 0xfe, 0x1b, 0x80, 0xc0, 0xc3, 0xed, 0xf4, 0x22, 0x7b, 0x7d, 0x5b, 0x5d, 0x3a, 0x2c, 0x0a, 0x0d, 0x5c,
+  0x26, 0x2a, 0x21, 0x7c, 0x3e, 0x2d, 0x23, 0x09, 0x20,
+];
 
-const INVALID_UTF8 = [[0xff], [0xc3], [0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xf8, 0x88, 0x80, 0x80, 0x80], [0xe2, 0x82], [0x80], [0xf4, 0x90, 0x80, 0x80]];
+const INVALID_UTF8 = [
+  [0xff],
+  [0xc3],
+  [0xc0, 0xaf],
+  [0xed, 0xa0, 0x80],
+  [0xf8, 0x88, 0x80, 0x80, 0x80],
+  [0xe2, 0x82],
+  [0x80],
+  [0xf4, 0x90, 0x80, 0x80],
+];
 
-const SCALARS = ['null', 'true', 'false', '0', '-1', '-0', '1e999', '3.0', '2.5', '12345678901234567890123', '[]', '{}', '""', '"x"', '[null]', '{"":null}', '"\\ud800"', '"\\u0000"'];
+const SCALARS = [
+  'null',
+  'true',
+  'false',
+  '0',
+  '-1',
+  '-0',
+  '1e999',
+  '3.0',
+  '2.5',
+  '12345678901234567890123',
+  '[]',
+  '{}',
+  '""',
+  '"x"',
+  '[null]',
+  '{"":null}',
+  '"\\ud800"',
+  '"\\u0000"',
+];
 
 const YAML_SPECIALS = [
   '!foo bar',
@@ -277,13 +317,22 @@ function protoNames(text, rng) {
     }
     case 2: {
       // A polluting key.
-      const payload = rng.pick(['{"polluted": 1}', '{"prototype": {"polluted": 1}}', '"polluted"', '[{"polluted": 1}]']);
+      const payload = rng.pick([
+        '{"polluted": 1}',
+        '{"prototype": {"polluted": 1}}',
+        '"polluted"',
+        '[{"polluted": 1}]',
+      ]);
       if (isYamlLike(text)) {
         const at = positions(text, /^([ \t]*)(- )?[A-Za-z_]+:/gm);
         if (at.length === 0) return `${name}: ${payload}\n${text}`;
         const { index, match } = rng.pick(at);
         const indent = match[1] + (match[2] ? '  ' : '');
-        return insertAt(text, index, `${match[1]}${match[2] ?? ''}${name}: ${payload}\n${indent}`.replace(/- (.*)\n([ \t]*)$/, '- $1\n$2'));
+        return insertAt(
+          text,
+          index,
+          `${match[1]}${match[2] ?? ''}${name}: ${payload}\n${indent}`.replace(/- (.*)\n([ \t]*)$/, '- $1\n$2'),
+        );
       }
       const objs = positions(text, /\{/g);
       if (objs.length === 0) return text;
@@ -307,7 +356,12 @@ function yamlSpecials(text, rng) {
       const levels = rng.pick([2, 4, 9]);
       const width = rng.pick([2, 9]);
       const lines = ['l0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]'];
-      for (let i = 1; i <= levels; i++) lines.push(`l${i}: &l${i} [${Array(width).fill(`*l${i - 1}`).join(', ')}]`);
+      for (let i = 1; i <= levels; i++)
+        lines.push(
+          `l${i}: &l${i} [${Array(width)
+            .fill(`*l${i - 1}`)
+            .join(', ')}]`,
+        );
       return `${lines.join('\n')}\n${text}`;
     }
     case 1: {
@@ -326,7 +380,11 @@ function yamlSpecials(text, rng) {
       return end < 0 ? anchored : insertAt(anchored, end + 1, `${match[1]}- *it\n`.repeat(rng.pick([1, 3])));
     }
     case 3:
-      return rng.pick(['---\n', '%YAML 1.1\n---\n', '%TAG ! tag:example.com,2000:\n---\n', '']) + text + rng.pick(['\n---\nsecond: doc\n', '\n...\n', '\n--- |\n  text\n', '']);
+      return (
+        rng.pick(['---\n', '%YAML 1.1\n---\n', '%TAG ! tag:example.com,2000:\n---\n', '']) +
+        text +
+        rng.pick(['\n---\nsecond: doc\n', '\n...\n', '\n--- |\n  text\n', ''])
+      );
     default: {
       const i = text.indexOf('\n', rng.int(text.length + 1));
       return insertAt(text, i < 0 ? text.length : i + 1, `${rng.pick(['\t', ' ', '   '])}${rng.pick(YAML_SPECIALS)}\n`);
@@ -335,7 +393,35 @@ function yamlSpecials(text, rng) {
 }
 
 function jsonSyntax(text, rng) {
-  const bits = [',', ',,', '//c\n', '/*c*/', 'NaN', 'Infinity', "'s'", '"\\x41"', '"\\u12"', '"\\ud800\\udc00"', '"\\udc00"', '\u0000', '"a\nb"', ']', '}', '[', '{', ':', '"', '\\', '0x10', '01', '1.', '.5', '+1', '1e', '-'];
+  const bits = [
+    ',',
+    ',,',
+    '//c\n',
+    '/*c*/',
+    'NaN',
+    'Infinity',
+    "'s'",
+    '"\\x41"',
+    '"\\u12"',
+    '"\\ud800\\udc00"',
+    '"\\udc00"',
+    '\u0000',
+    '"a\nb"',
+    ']',
+    '}',
+    '[',
+    '{',
+    ':',
+    '"',
+    '\\',
+    '0x10',
+    '01',
+    '1.',
+    '.5',
+    '+1',
+    '1e',
+    '-',
+  ];
   return insertAt(text, rng.int(text.length + 1), rng.pick(bits));
 }
 
@@ -405,10 +491,15 @@ const GENTLE = [
 ];
 
 function encodingKept(buf, rng) {
-  return rng.chance(0.5) ? Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), buf]) : Buffer.from(utf8(buf).replace(/\r?\n/g, '\r\n'));
+  return rng.chance(0.5)
+    ? Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), buf])
+    : Buffer.from(utf8(buf).replace(/\r?\n/g, '\r\n'));
 }
 
-const ALL = [...BYTE_MUTATORS.map(([w, f]) => [w, { kind: 'bytes', f }]), ...TEXT_MUTATORS.map(([w, f]) => [w, { kind: 'text', f }])];
+const ALL = [
+  ...BYTE_MUTATORS.map(([w, f]) => [w, { kind: 'bytes', f }]),
+  ...TEXT_MUTATORS.map(([w, f]) => [w, { kind: 'text', f }]),
+];
 
 /**
  * Applies 1–4 mutations; returns the new bytes and the names of the

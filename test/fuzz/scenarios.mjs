@@ -41,12 +41,20 @@ export function loadCorpus(fixturesDir) {
     }
   }
   const queriesFile = join(fixturesDir, 'eval/demo-queries.jsonl');
-  const queryLines = readFileSync(queriesFile, 'utf8').split('\n').filter((l) => l.trim() !== '');
+  const queryLines = readFileSync(queriesFile, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '');
   // Eval runs every scorer over every query: a short set keeps a run quick.
-  corpus.push({ kind: 'queries', rel: 'eval/fuzz-queries.jsonl', bytes: Buffer.from(`${queryLines.slice(0, 25).join('\n')}\n`) });
+  corpus.push({
+    kind: 'queries',
+    rel: 'eval/fuzz-queries.jsonl',
+    bytes: Buffer.from(`${queryLines.slice(0, 25).join('\n')}\n`),
+  });
   const queries = queryLines.map((l) => JSON.parse(l).query);
   const batch = [
-    ...queries.slice(0, 30).map((q, i) => JSON.stringify(i % 3 === 0 ? { query: q, max_results: (i % 7) + 1 } : { query: q })),
+    ...queries
+      .slice(0, 30)
+      .map((q, i) => JSON.stringify(i % 3 === 0 ? { query: q, max_results: (i % 7) + 1 } : { query: q })),
     '{"query":"select:mcp__github__create_issue,__proto__,constructor,mcp__slack__send_message"}',
     '{"Query":"+slack message","MAX_RESULTS":2}',
     '{"query":"  "}',
@@ -56,8 +64,16 @@ export function loadCorpus(fixturesDir) {
     '{"query":"toString hasOwnProperty"}',
   ];
   corpus.push({ kind: 'batch', rel: 'eval/fuzz-batch.jsonl', bytes: Buffer.from(`${batch.join('\n')}\n`) });
-  corpus.push({ kind: 'args', rel: 'eval/fuzz-args.json', bytes: Buffer.from('{"query": "create issue", "max_results": 3}') });
-  corpus.push({ kind: 'args', rel: 'eval/fuzz-args.json', bytes: Buffer.from('{"query": "select:mcp__github__create_issue,mcp__slack__send_message"}') });
+  corpus.push({
+    kind: 'args',
+    rel: 'eval/fuzz-args.json',
+    bytes: Buffer.from('{"query": "create issue", "max_results": 3}'),
+  });
+  corpus.push({
+    kind: 'args',
+    rel: 'eval/fuzz-args.json',
+    bytes: Buffer.from('{"query": "select:mcp__github__create_issue,mcp__slack__send_message"}'),
+  });
   return { corpus, queries };
 }
 
@@ -84,7 +100,14 @@ const SEARCH_WORDS = [
   ['tool'],
   ['++x', '+'],
 ];
-const SELECT_NAMES = ['mcp__github__create_issue', 'mcp__slack__send_message', 'think', 'nosuch_tool', 'get_current_time', ...PROTO_NAMES];
+const SELECT_NAMES = [
+  'mcp__github__create_issue',
+  'mcp__slack__send_message',
+  'think',
+  'nosuch_tool',
+  'get_current_time',
+  ...PROTO_NAMES,
+];
 const TRANSCRIPT_FORMATS = ['auto', 'eino', 'openai', 'openai-responses', 'anthropic'];
 const CATALOG_FORMATS = ['auto', 'toolsearch', 'openai', 'anthropic', 'mcp', 'eino', 'request'];
 
@@ -119,7 +142,17 @@ function catalogOptions(rng) {
 function catalogRuns(rng, file, p) {
   const cat = ['-c', file, ...catalogOptions(rng)];
   const j = jsonFlag(rng);
-  switch (rng.weighted([[5, 'search'], [2, 'args'], [2, 'batch'], [3, 'select'], [2, 'lint'], [2, 'simulate'], [1, 'eval']])) {
+  switch (
+    rng.weighted([
+      [5, 'search'],
+      [2, 'args'],
+      [2, 'batch'],
+      [3, 'select'],
+      [2, 'lint'],
+      [2, 'simulate'],
+      [1, 'eval'],
+    ])
+  ) {
     case 'search': {
       const extra = [];
       if (rng.chance(0.3)) extra.push('--explain');
@@ -130,22 +163,70 @@ function catalogRuns(rng, file, p) {
       return [{ argv: ['search', ...cat, ...extra, ...j.flags, '--', ...words(rng)], output: j.output }];
     }
     case 'args':
-      return [{ argv: ['search', ...cat, '--args', JSON.stringify({ query: words(rng).join(' '), max_results: rng.range(1, 8) }), ...j.flags], output: j.output }];
+      return [
+        {
+          argv: [
+            'search',
+            ...cat,
+            '--args',
+            JSON.stringify({ query: words(rng).join(' '), max_results: rng.range(1, 8) }),
+            ...j.flags,
+          ],
+          output: j.output,
+        },
+      ];
     case 'batch':
       return [{ argv: ['search', ...cat, '--batch', p.batch], output: 'jsonl', batchFile: p.batch }];
     case 'select': {
-      const names = Array.from({ length: rng.range(1, 4) }, () => (rng.chance(0.15) ? hostileWord(rng) : rng.pick(SELECT_NAMES)));
+      const names = Array.from({ length: rng.range(1, 4) }, () =>
+        rng.chance(0.15) ? hostileWord(rng) : rng.pick(SELECT_NAMES),
+      );
       const strict = rng.chance(0.2) ? ['--strict'] : [];
       return [{ argv: ['select', ...cat, ...strict, ...j.flags, '--', ...names], output: j.output }];
     }
     case 'lint':
-      return [{ argv: ['lint', ...cat, ...(rng.chance(0.3) ? ['--all'] : []), ...(rng.chance(0.2) ? ['--strict'] : []), ...j.flags], output: j.output }];
+      return [
+        {
+          argv: [
+            'lint',
+            ...cat,
+            ...(rng.chance(0.3) ? ['--all'] : []),
+            ...(rng.chance(0.2) ? ['--strict'] : []),
+            ...j.flags,
+          ],
+          output: j.output,
+        },
+      ];
     case 'simulate': {
       const t = rng.pick(p.transcripts);
-      return [{ argv: ['simulate', t, ...cat, ...(rng.chance(0.4) ? ['--replay'] : []), ...(rng.chance(0.3) ? ['--mode', 'native'] : []), ...j.flags], output: j.output }];
+      return [
+        {
+          argv: [
+            'simulate',
+            t,
+            ...cat,
+            ...(rng.chance(0.4) ? ['--replay'] : []),
+            ...(rng.chance(0.3) ? ['--mode', 'native'] : []),
+            ...j.flags,
+          ],
+          output: j.output,
+        },
+      ];
     }
     default:
-      return [{ argv: ['eval', p.queries, ...cat, '--scorers', rng.pick(['spec', 'spec,regex', 'spec,bm25', 'spec,fuse,bm25,regex']), ...j.flags], output: j.output }];
+      return [
+        {
+          argv: [
+            'eval',
+            p.queries,
+            ...cat,
+            '--scorers',
+            rng.pick(['spec', 'spec,regex', 'spec,bm25', 'spec,fuse,bm25,regex']),
+            ...j.flags,
+          ],
+          output: j.output,
+        },
+      ];
   }
 }
 
@@ -168,7 +249,14 @@ function suiteRuns(rng, file, p, iteration) {
   if (rng.chance(0.2)) {
     // The report to a file: written whole or not at all.
     const outFile = join(p.ws, 'out', `iter-${iteration}.${reporter === 'junit' ? 'xml' : 'out'}`);
-    return [{ argv: ['test', file, '--reporter', reporter, '--output', outFile], output: 'none', outFile, reportOutput: output }];
+    return [
+      {
+        argv: ['test', file, '--reporter', reporter, '--output', outFile],
+        output: 'none',
+        outFile,
+        reportOutput: output,
+      },
+    ];
   }
   if (rng.chance(0.1)) return [{ argv: ['test', file, '--update'], output: 'human', writesInput: true }];
   return [{ argv: ['test', file, '--reporter', reporter], output }];
@@ -176,7 +264,12 @@ function suiteRuns(rng, file, p, iteration) {
 
 function queriesRuns(rng, file, p) {
   const j = jsonFlag(rng);
-  return [{ argv: ['eval', file, '-c', p.demo, '--scorers', rng.pick(['spec', 'spec,regex', 'spec,bm25']), ...j.flags], output: j.output }];
+  return [
+    {
+      argv: ['eval', file, '-c', p.demo, '--scorers', rng.pick(['spec', 'spec,regex', 'spec,bm25']), ...j.flags],
+      output: j.output,
+    },
+  ];
 }
 
 function batchRuns(rng, file, p) {
@@ -198,11 +291,26 @@ function argvRuns(rng, p) {
   const choices = [
     () => ['search', '-c', p.demo, ...j.flags, '--', hostileWord(rng), ...words(rng)],
     () => ['select', '-c', p.demo, ...j.flags, '--', hostileWord(rng), rng.pick(SELECT_NAMES)],
-    () => ['search', '-c', p.demo, '-n', rng.pick(['0', '-1', 'abc', '1e3', '99999999999999999999', '', '\u001b[31m']), 'x'],
+    () => [
+      'search',
+      '-c',
+      p.demo,
+      '-n',
+      rng.pick(['0', '-1', 'abc', '1e3', '99999999999999999999', '', '\u001b[31m']),
+      'x',
+    ],
     () => ['simulate', p.transcriptsFixed, '--mode', rng.pick(['x', 'native', '\u001b]0;t\u0007'])],
     () => ['search', '-c', hostileWord(rng), 'x'],
     () => [rng.pick(['serach', '\u001b[2J', 'help', '--nope']), 'x'],
-    () => ['search', '-c', p.demo, '--expect-exact', `${hostileWord(rng)},mcp__github__create_issue`, 'create', 'issue'],
+    () => [
+      'search',
+      '-c',
+      p.demo,
+      '--expect-exact',
+      `${hostileWord(rng)},mcp__github__create_issue`,
+      'create',
+      'issue',
+    ],
   ];
   const argv = rng.pick(choices)();
   return [{ argv, output: argv.includes('--json') ? 'json' : 'human' }];
@@ -220,30 +328,66 @@ function realArgv(runs) {
  */
 export function planIteration(rng, iteration, state) {
   const { corpus, ws } = state;
-  const kind = rng.weighted([[34, 'catalog'], [26, 'transcript'], [12, 'suite'], [7, 'queries'], [8, 'batch'], [8, 'args'], [5, 'argv']]);
+  const kind = rng.weighted([
+    [34, 'catalog'],
+    [26, 'transcript'],
+    [12, 'suite'],
+    [7, 'queries'],
+    [8, 'batch'],
+    [8, 'args'],
+    [5, 'argv'],
+  ]);
   const p = {
     ws,
     demo: join(ws, 'fixtures/catalogs/demo.yaml'),
     batch: join(ws, 'fixtures/eval/fuzz-batch.jsonl'),
     queries: join(ws, 'fixtures/eval/fuzz-queries.jsonl'),
-    transcripts: ['keyword-search-then-call.json', 'select-search.json', 'keyword-search-then-call.openai.json', 'redundant-select.json'].map((f) => join(ws, 'fixtures/transcripts', f)),
+    transcripts: [
+      'keyword-search-then-call.json',
+      'select-search.json',
+      'keyword-search-then-call.openai.json',
+      'redundant-select.json',
+    ].map((f) => join(ws, 'fixtures/transcripts', f)),
     transcriptsFixed: join(ws, 'fixtures/transcripts/keyword-search-then-call.json'),
   };
-  if (kind === 'argv') return { kind, seed: null, applied: [], inputPath: null, bytes: null, runs: realArgv(argvRuns(rng, p)) };
+  if (kind === 'argv')
+    return { kind, seed: null, applied: [], inputPath: null, bytes: null, runs: realArgv(argvRuns(rng, p)) };
   const seeds = corpus.filter((s) => s.kind === kind);
   // Small seeds run fast: prefer them two to one over the 50–100 kB demo files.
   const small = seeds.filter((s) => s.bytes.length < 20_000);
   const seed = small.length > 0 && small.length < seeds.length && rng.chance(0.6) ? rng.pick(small) : rng.pick(seeds);
-  const { bytes, applied } = mutate(seed.bytes, rng, { corpus: corpus.filter((s) => s.kind === kind || rng.chance(0.2)) });
+  const { bytes, applied } = mutate(seed.bytes, rng, {
+    corpus: corpus.filter((s) => s.kind === kind || rng.chance(0.2)),
+  });
   const ext = withExt(seed.rel, rng);
-  const inputPath = join(ws, 'fixtures', dirname(seed.rel), `fuzz-${iteration}-${basename(seed.rel, extname(seed.rel))}${ext}`);
-  const make = { catalog: catalogRuns, transcript: transcriptRuns, suite: suiteRuns, queries: queriesRuns, batch: batchRuns, args: argsRuns }[kind];
+  const inputPath = join(
+    ws,
+    'fixtures',
+    dirname(seed.rel),
+    `fuzz-${iteration}-${basename(seed.rel, extname(seed.rel))}${ext}`,
+  );
+  const make = {
+    catalog: catalogRuns,
+    transcript: transcriptRuns,
+    suite: suiteRuns,
+    queries: queriesRuns,
+    batch: batchRuns,
+    args: argsRuns,
+  }[kind];
   const runs = make(rng, inputPath, p, iteration, bytes);
   const twin = rng.chance(0.25) ? jsonTwin(runs[0]) : null;
   if (twin) runs.push(twin);
   // Catalog runs read the batch from the fixed file; batch runs read the mutated one.
   for (const r of runs) if (r.batchFile === inputPath || r.stdinFile === inputPath) r.batchBytes = bytes;
-  return { kind, seed: seed.rel, applied, inputPath: kind === 'args' ? null : inputPath, bytes, runs: realArgv(runs), rel: relative(ws, inputPath) };
+  return {
+    kind,
+    seed: seed.rel,
+    applied,
+    inputPath: kind === 'args' ? null : inputPath,
+    bytes,
+    runs: realArgv(runs),
+    rel: relative(ws, inputPath),
+  };
 }
 
 /**
@@ -255,7 +399,10 @@ export function planEnv(rng) {
   const env = { NO_COLOR: '1' };
   if (rng.chance(0.3)) env.COLUMNS = String(rng.pick([20, 40, 80, 200, 1000]));
   // Now and then a small (or invalid) bound, so the limit errors are fuzzed too.
-  if (rng.chance(0.06)) env[rng.pick(['TOOLSEARCH_MAX_BYTES', 'TOOLSEARCH_MAX_DEPTH', 'TOOLSEARCH_MAX_ALIASES', 'TOOLSEARCH_MAX_MESSAGES'])] = rng.pick(['1', '3', '100', '0', 'x']);
+  if (rng.chance(0.06))
+    env[
+      rng.pick(['TOOLSEARCH_MAX_BYTES', 'TOOLSEARCH_MAX_DEPTH', 'TOOLSEARCH_MAX_ALIASES', 'TOOLSEARCH_MAX_MESSAGES'])
+    ] = rng.pick(['1', '3', '100', '0', 'x']);
   const color = rng.chance(0.15);
   if (color) env.FORCE_COLOR = '1';
   return { env, tty: rng.chance(0.2), color };

@@ -11,7 +11,17 @@
  * exit 0, 1 or 2 cleanly, and (checked by fuzz.mjs) answer exactly as it did
  * before the damage.
  */
-import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 
 /** Every regular file under `dir` (symbolic links and directories left by earlier tampering are not followed). */
@@ -135,7 +145,18 @@ export function tamperCache(dir, rng, checksum) {
     // The tag is damaged in its bytes only: a tag made a directory or a link leaves the directory not
     // ours for good (refused, as it must be), and every later run of the fuzz would then test nothing.
     const tag = name === 'CACHEDIR.TAG';
-    const op = rng.weighted([[4, 'flip'], [3, 'truncate'], [1, 'empty'], [2, 'random'], [2, 'swap'], [1, 'append'], [tag ? 0 : 6, 'header'], [1, 'mode'], [tag ? 0 : 1, 'symlink'], [tag ? 0 : 1, 'directory']]);
+    const op = rng.weighted([
+      [4, 'flip'],
+      [3, 'truncate'],
+      [1, 'empty'],
+      [2, 'random'],
+      [2, 'swap'],
+      [1, 'append'],
+      [tag ? 0 : 6, 'header'],
+      [1, 'mode'],
+      [tag ? 0 : 1, 'symlink'],
+      [tag ? 0 : 1, 'directory'],
+    ]);
     try {
       switch (op) {
         case 'flip': {

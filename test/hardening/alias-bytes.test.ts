@@ -38,10 +38,16 @@ describe('bytes reached through YAML aliases', () => {
 
   it('TOOLSEARCH_MAX_ALIAS_BYTES sets the bound; within it the file loads', async () => {
     const file = tmp.file('small.yaml', amplifier(10, 3));
-    const over = await spawnCli(['search', '-c', file, 'x', '--no-cache'], { env: { TOOLSEARCH_MAX_ALIAS_BYTES: '25' } });
-    expect(over.stderr.split('\n')[0]).toBe(`error: ${file}:5:29: YAML aliases expand to more than 25 bytes of text (alias *big; TOOLSEARCH_MAX_ALIAS_BYTES)`);
+    const over = await spawnCli(['search', '-c', file, 'x', '--no-cache'], {
+      env: { TOOLSEARCH_MAX_ALIAS_BYTES: '25' },
+    });
+    expect(over.stderr.split('\n')[0]).toBe(
+      `error: ${file}:5:29: YAML aliases expand to more than 25 bytes of text (alias *big; TOOLSEARCH_MAX_ALIAS_BYTES)`,
+    );
     expect(over.code).toBe(2);
-    const within = await spawnCli(['search', '-c', file, 'xxxxxxxxxx', '--no-cache', '--json'], { env: { TOOLSEARCH_MAX_ALIAS_BYTES: '30' } });
+    const within = await spawnCli(['search', '-c', file, 'xxxxxxxxxx', '--no-cache', '--json'], {
+      env: { TOOLSEARCH_MAX_ALIAS_BYTES: '30' },
+    });
     expect(within.code, within.stderr).toBe(0);
     expect((JSON.parse(within.stdout) as { matches: string[] }).matches).toEqual(['t0', 't1', 't2', 't3']);
   });
@@ -57,12 +63,16 @@ describe('bytes reached through YAML aliases', () => {
       err = e;
     }
     expect(err).toBeInstanceOf(InputError);
-    expect((err as InputError).headline).toBe('m.yaml:3:4: YAML aliases expand to more than 47 bytes of text (alias *m; TOOLSEARCH_MAX_ALIAS_BYTES)');
+    expect((err as InputError).headline).toBe(
+      'm.yaml:3:4: YAML aliases expand to more than 47 bytes of text (alias *m; TOOLSEARCH_MAX_ALIAS_BYTES)',
+    );
   });
 
   it('the default is 64 MiB; the variable takes a positive integer', () => {
     expect(DEFAULT_LIMITS.maxAliasBytes).toBe(64 * 1024 * 1024);
     expect(limitsFromEnv({ TOOLSEARCH_MAX_ALIAS_BYTES: '1000' })).toEqual({ maxAliasBytes: 1000 });
-    expect(() => limitsFromEnv({ TOOLSEARCH_MAX_ALIAS_BYTES: '0' })).toThrow('TOOLSEARCH_MAX_ALIAS_BYTES must be a positive integer, got "0"');
+    expect(() => limitsFromEnv({ TOOLSEARCH_MAX_ALIAS_BYTES: '0' })).toThrow(
+      'TOOLSEARCH_MAX_ALIAS_BYTES must be a positive integer, got "0"',
+    );
   });
 });

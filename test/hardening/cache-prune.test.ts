@@ -31,7 +31,7 @@ function userFiles(dir: string): string[] {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const names = [
     ...Array.from({ length: MAX_ENTRIES + 6 }, (_, i) => `catalog-${i}.yaml`),
-    ...Array.from({ length: 20 }, (_, i) => `code-review-${i}.md`),
+    ...Array.from({ length: MAX_CODE_CACHES + 4 }, (_, i) => `code-review-${i}.md`),
     'catalog-0123456789abcdef.txt',
     'code-notes.bin',
   ];
@@ -43,10 +43,12 @@ function userFiles(dir: string): string[] {
 }
 
 describe('finding 8: cache pruning deletes only what toolsearch wrote', () => {
-  test('TOOLSEARCH_CACHE_DIR at a directory of the user\'s files: one search deletes none, and writes nothing there', async () => {
+  test("TOOLSEARCH_CACHE_DIR at a directory of the user's files: one search deletes none, and writes nothing there", async () => {
     const dir = fresh();
     const mine = userFiles(dir);
-    const r = await spawnCli(['search', '-c', 'fixtures/catalogs/demo.mcp.json', 'slack'], { env: { TOOLSEARCH_CACHE_DIR: dir } });
+    const r = await spawnCli(['search', '-c', 'fixtures/catalogs/demo.mcp.json', 'slack'], {
+      env: { TOOLSEARCH_CACHE_DIR: dir },
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(readdirSync(dir).sort()).toEqual(mine);
     for (const f of mine) expect(readFileSync(join(dir, f), 'utf8')).toBe(`mine: ${f}\n`);
@@ -72,17 +74,22 @@ describe('finding 8: cache pruning deletes only what toolsearch wrote', () => {
     expect(names.filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 
-  test('an existing directory holding only toolsearch\'s files (an older cache) is adopted: tagged and used', () => {
+  test("an existing directory holding only toolsearch's files (an older cache) is adopted: tagged and used", () => {
     const dir = fresh();
     mkdirSync(dir, { mode: 0o700 });
     writeFileSync(join(dir, 'catalog-0123456789abcdef'), 'old entry', { mode: 0o600 }); // an entry of an older version
     const f = join(root, `one${n++}.yaml`);
     writeFileSync(f, 'tools:\n  - name: a\n    description: d\n');
     loadCatalogFilesCached([f], { cache: fileCatalogCache(dir, () => 'adopt') }, loadCatalogTexts);
-    expect(readdirSync(dir).filter((x) => x !== 'catalog-0123456789abcdef').map((x) => x.replace(/[0-9a-f]{16}/, 'H')).sort()).toEqual(['CACHEDIR.TAG', 'catalog-H.entry']);
+    expect(
+      readdirSync(dir)
+        .filter((x) => x !== 'catalog-0123456789abcdef')
+        .map((x) => x.replace(/[0-9a-f]{16}/, 'H'))
+        .sort(),
+    ).toEqual(['CACHEDIR.TAG', 'catalog-H.entry']);
   });
 
-  test('a damaged tag among nothing but toolsearch\'s files is written again (the cache is not lost); beside a user file it is not', () => {
+  test("a damaged tag among nothing but toolsearch's files is written again (the cache is not lost); beside a user file it is not", () => {
     for (const [damage, userFile, kept] of [
       ['garbage', false, true],
       ['garbage', true, false],
@@ -90,7 +97,8 @@ describe('finding 8: cache pruning deletes only what toolsearch wrote', () => {
       const dir = fresh();
       const f = join(root, `tag${n++}.yaml`);
       writeFileSync(f, 'tools:\n  - name: a\n    description: d\n');
-      const load = () => loadCatalogFilesCached([f], { cache: fileCatalogCache(dir, () => `tag-${n++}`) }, loadCatalogTexts);
+      const load = () =>
+        loadCatalogFilesCached([f], { cache: fileCatalogCache(dir, () => `tag-${n++}`) }, loadCatalogTexts);
       load();
       writeFileSync(join(dir, 'CACHEDIR.TAG'), damage);
       if (userFile) writeFileSync(join(dir, 'notes.txt'), 'mine');

@@ -10,7 +10,21 @@
  * On c63dd70 the victim files are overwritten (through the predictable
  * temporary names `<entry>.<pid>.<n>.tmp` and followed symbolic links).
  */
-import { chmodSync, chownSync, existsSync, lchownSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  lchownSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { afterAll, afterEach, describe, expect, test } from 'vitest';
@@ -62,7 +76,9 @@ function plantLinks(dir: string, entryNames: readonly string[], target: string):
 }
 
 const RESULT: CatalogFileResult = {
-  tools: [{ name: 'planted_by_cache', description: 'd', static: false, source: { file: 'c.yaml', line: 2, column: 5 } }],
+  tools: [
+    { name: 'planted_by_cache', description: 'd', static: false, source: { file: 'c.yaml', line: 2, column: 5 } },
+  ],
   format: 'toolsearch',
   warnings: [],
 };
@@ -100,10 +116,14 @@ describe.runIf(process.getuid?.() === 0)('finding 1: cache race → arbitrary fi
     c.cache.set(c.key, RESULT);
     expect(lstatSync(fresh).uid).toBe(0);
     expect(lstatSync(fresh).mode & 0o777).toBe(0o700);
-    expect(catalogCache(fresh).cache.get(key, 'c.yaml')?.tools.map((t) => t.name)).toEqual(['planted_by_cache']);
+    expect(
+      catalogCache(fresh)
+        .cache.get(key, 'c.yaml')
+        ?.tools.map((t) => t.name),
+    ).toEqual(['planted_by_cache']);
   });
 
-  test('(a) Node\'s compile cache (src/cli/start.ts): a cache directory another user made is not handed to Node', () => {
+  test("(a) Node's compile cache (src/cli/start.ts): a cache directory another user made is not handed to Node", () => {
     const s = scenario();
     const sticky = join(s, 'tmp');
     mkdirSync(sticky);
@@ -141,7 +161,7 @@ describe.runIf(process.getuid?.() === 0)('finding 1: cache race → arbitrary fi
     expect(readdirSync(join(xdg, 'moved'))).toEqual([]); // and no cache at all in such a place
   });
 
-  test('a cache path that is another user\'s symbolic link (in a sticky directory) to a private directory of ours is not used', () => {
+  test("a cache path that is another user's symbolic link (in a sticky directory) to a private directory of ours is not used", () => {
     const s = scenario();
     const ours = join(s, 'private');
     mkdirSync(ours, { mode: 0o700 });
@@ -176,7 +196,7 @@ describe.runIf(process.getuid?.() === 0)('finding 1: cache race → arbitrary fi
     expect(readdirSync(join(s, 'moved')).sort()).toEqual(['CACHEDIR.TAG', `catalog-${key.id}.entry`]);
   });
 
-  test('the temporary replaced by a link before the rename (hook): not renamed, the link\'s target untouched', () => {
+  test("the temporary replaced by a link before the rename (hook): not renamed, the link's target untouched", () => {
     if (!hooks) throw new Error('no cacheDirTestHooks');
     const s = scenario();
     const secret = victim(s);
@@ -213,7 +233,11 @@ describe.runIf(process.getuid?.() === 0)('finding 1: cache race → arbitrary fi
     // Control: the same bytes as a file are a hit.
     rmSync(entry);
     renameSync(copy, entry);
-    expect(catalogCache(dir).cache.get(key, 'c.yaml')?.tools.map((t) => t.name)).toEqual(['planted_by_cache']);
+    expect(
+      catalogCache(dir)
+        .cache.get(key, 'c.yaml')
+        ?.tools.map((t) => t.name),
+    ).toEqual(['planted_by_cache']);
   });
 
   test('ancestors: a directory above the cache that others can write (not sticky), or that another user owns, means no cache', () => {
@@ -221,7 +245,11 @@ describe.runIf(process.getuid?.() === 0)('finding 1: cache race → arbitrary fi
       chownSync(p, 0, NOBODY); // a group of other users
       chmodSync(p, 0o775);
     };
-    for (const make of [(p: string) => chmodSync(p, 0o777), (p: string) => chownSync(p, NOBODY, NOBODY), groupWritable]) {
+    for (const make of [
+      (p: string) => chmodSync(p, 0o777),
+      (p: string) => chownSync(p, NOBODY, NOBODY),
+      groupWritable,
+    ]) {
       const s = scenario();
       const above = join(s, 'above');
       mkdirSync(above, { mode: 0o755 });

@@ -22,7 +22,8 @@ const tmp = tempDir('toolsearch-tamper-');
 afterAll(() => tmp.cleanup());
 let n = 0;
 
-const CATALOG = 'tools:\n  - name: alpha_tool\n    description: reads alpha files\n    parameters: {type: object}\n  - name: beta_tool\n    description: writes beta files\n';
+const CATALOG =
+  'tools:\n  - name: alpha_tool\n    description: reads alpha files\n    parameters: {type: object}\n  - name: beta_tool\n    description: writes beta files\n';
 
 /** A catalog file and a cache directory holding its entry (after one search). */
 async function cached(): Promise<{ catalog: string; cacheDir: string; entry: string; args: string[] }> {
@@ -48,35 +49,48 @@ function tamper(entry: string, edit: (header: { tools: unknown[][] }) => void): 
   edit(header);
   let json = JSON.stringify(header);
   const deep = (header as { deep?: number }).deep;
-  if (deep !== undefined) json = json.replace('"DEEP"', `${'['.repeat(deep)}${']'.repeat(deep)}`).replace(',"deep":' + deep, '');
+  if (deep !== undefined)
+    json = json.replace('"DEEP"', `${'['.repeat(deep)}${']'.repeat(deep)}`).replace(',"deep":' + deep, '');
   const sum = (catalogCache as { checksum?: (s: string) => string }).checksum;
   writeFileSync(entry, `${summed ? `${sum!(json)} ` : ''}${json}${data.slice(nl)}`, { mode: 0o600 });
 }
 
 describe.concurrent('finding 17: tampered catalog-cache entries', () => {
   it.each([
-    ['parameters nested 200,000 levels', (h: { tools: unknown[][] }) => {
-      h.tools[0]![5] = 'DEEP';
-      (h as { deep?: number }).deep = 200_000;
-    }],
+    [
+      'parameters nested 200,000 levels',
+      (h: { tools: unknown[][] }) => {
+        h.tools[0]![5] = 'DEEP';
+        (h as { deep?: number }).deep = 200_000;
+      },
+    ],
     // (The CLI already parsed again on a name defined twice in a hit: a control here; the decoder test above is the regression.)
-    ['a name defined twice', (h: { tools: unknown[][] }) => {
-      h.tools[1]![0] = h.tools[0]![0];
-    }],
-    ['an empty name', (h: { tools: unknown[][] }) => {
-      h.tools[0]![0] = '';
-    }],
-  ])('%s: the entry is not taken; the catalog is parsed again (same output) and the entry rebuilt', async (_label, edit) => {
-    const c = await cached();
-    const expected = await spawnCli([...c.args, '--no-cache']);
-    tamper(c.entry, edit);
-    const r = await spawnCli(c.args, { env: { TOOLSEARCH_CACHE_DIR: c.cacheDir } });
-    expect(r).toEqual(expected);
-    expect(r.code).toBe(0);
-    // Rebuilt: the next run reads an intact entry (and answers the same).
-    expect(readFileSync(c.entry, 'utf8')).not.toContain('[[[[');
-    expect(await spawnCli(c.args, { env: { TOOLSEARCH_CACHE_DIR: c.cacheDir } })).toEqual(expected);
-  });
+    [
+      'a name defined twice',
+      (h: { tools: unknown[][] }) => {
+        h.tools[1]![0] = h.tools[0]![0];
+      },
+    ],
+    [
+      'an empty name',
+      (h: { tools: unknown[][] }) => {
+        h.tools[0]![0] = '';
+      },
+    ],
+  ])(
+    '%s: the entry is not taken; the catalog is parsed again (same output) and the entry rebuilt',
+    async (_label, edit) => {
+      const c = await cached();
+      const expected = await spawnCli([...c.args, '--no-cache']);
+      tamper(c.entry, edit);
+      const r = await spawnCli(c.args, { env: { TOOLSEARCH_CACHE_DIR: c.cacheDir } });
+      expect(r).toEqual(expected);
+      expect(r.code).toBe(0);
+      // Rebuilt: the next run reads an intact entry (and answers the same).
+      expect(readFileSync(c.entry, 'utf8')).not.toContain('[[[[');
+      expect(await spawnCli(c.args, { env: { TOOLSEARCH_CACHE_DIR: c.cacheDir } })).toEqual(expected);
+    },
+  );
 
   it('a flipped byte in the header (no checksum made again): not taken, and rewritten', async () => {
     const c = await cached();
@@ -112,7 +126,9 @@ describe('finding 17: the decoder refuses what a parse refuses (even with a vali
     expect(catalogCache.decodeEntry(entry(tools), file, key)).toBeUndefined();
   });
   it('control: the same entry with distinct, non-empty names and shallow parameters is taken', () => {
-    expect(catalogCache.decodeEntry(entry([tool('a', [[1]]), tool('b')]), file, key)?.tools.map((t) => t.name)).toEqual(['a', 'b']);
+    expect(catalogCache.decodeEntry(entry([tool('a', [[1]]), tool('b')]), file, key)?.tools.map((t) => t.name)).toEqual(
+      ['a', 'b'],
+    );
   });
 });
 
@@ -121,11 +137,17 @@ describe.concurrent('finding 17: no home, no cache', () => {
     const cwd = join(tmp.dir, `home${n++}`);
     mkdirSync(cwd);
     const env = { HOME: '', XDG_CACHE_HOME: undefined, TOOLSEARCH_CACHE_DIR: undefined };
-    const r = await spawnCli(['search', '-c', join(process.cwd(), 'fixtures/catalogs/demo.mcp.json'), 'slack'], { cwd, env });
+    const r = await spawnCli(['search', '-c', join(process.cwd(), 'fixtures/catalogs/demo.mcp.json'), 'slack'], {
+      cwd,
+      env,
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toBe('');
     expect(readdirSync(cwd)).toEqual([]);
-    const v = await spawnCli(['--verbose', 'search', '-c', join(process.cwd(), 'fixtures/catalogs/demo.mcp.json'), 'slack'], { cwd, env });
+    const v = await spawnCli(
+      ['--verbose', 'search', '-c', join(process.cwd(), 'fixtures/catalogs/demo.mcp.json'), 'slack'],
+      { cwd, env },
+    );
     expect(v.code).toBe(0);
     expect(v.stderr).toBe('note: no cache: HOME is empty or relative (set TOOLSEARCH_CACHE_DIR to use one)\n');
     expect(existsSync(join(cwd, '.cache'))).toBe(false);
@@ -136,7 +158,10 @@ describe.concurrent('finding 17: no home, no cache', () => {
     const home = join(tmp.dir, `h${n++}`);
     mkdirSync(cwd);
     mkdirSync(home, { mode: 0o700 });
-    const r = await spawnCli(['search', '-c', join(process.cwd(), 'fixtures/catalogs/demo.mcp.json'), 'slack'], { cwd, env: { HOME: home, XDG_CACHE_HOME: 'rel', TOOLSEARCH_CACHE_DIR: undefined } });
+    const r = await spawnCli(['search', '-c', join(process.cwd(), 'fixtures/catalogs/demo.mcp.json'), 'slack'], {
+      cwd,
+      env: { HOME: home, XDG_CACHE_HOME: 'rel', TOOLSEARCH_CACHE_DIR: undefined },
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(readdirSync(cwd)).toEqual([]);
     expect(readdirSync(join(home, '.cache', 'toolsearch')).some((f) => f.startsWith('catalog-'))).toBe(true);
@@ -147,15 +172,18 @@ describe.concurrent('finding 17: UTF-16 files', () => {
   it.each([
     ['little-endian', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(CATALOG, 'utf16le')])],
     ['big-endian', Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(CATALOG, 'utf16le').swap16()])],
-  ])('a UTF-16 %s catalog with its byte-order mark: "UTF-16 is not supported; save as UTF-8", exit 2', async (order, bytes) => {
-    const file = join(tmp.dir, `u16-${order}.yaml`);
-    writeFileSync(file, bytes);
-    const r = await spawnCli(['search', '-c', file, 'alpha', '--no-cache']);
-    expect(r).toEqual({
-      code: 2,
-      signal: null,
-      stdout: '',
-      stderr: `error: ${file}: UTF-16 is not supported; save as UTF-8 (the file starts with a UTF-16 ${order} byte-order mark)\n`,
-    });
-  });
+  ])(
+    'a UTF-16 %s catalog with its byte-order mark: "UTF-16 is not supported; save as UTF-8", exit 2',
+    async (order, bytes) => {
+      const file = join(tmp.dir, `u16-${order}.yaml`);
+      writeFileSync(file, bytes);
+      const r = await spawnCli(['search', '-c', file, 'alpha', '--no-cache']);
+      expect(r).toEqual({
+        code: 2,
+        signal: null,
+        stdout: '',
+        stderr: `error: ${file}: UTF-16 is not supported; save as UTF-8 (the file starts with a UTF-16 ${order} byte-order mark)\n`,
+      });
+    },
+  );
 });

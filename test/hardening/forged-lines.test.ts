@@ -12,7 +12,10 @@ afterAll(() => tmp.cleanup());
 
 describe('forged lines in error messages', () => {
   it('a case name with a line feed is shown escaped, on the one error line', async () => {
-    const suite = tmp.file('forged.yaml', `catalog: ${JSON.stringify(DEMO)}\ncases:\n  - name: "x\\nerror: forged line"\n    query: create issue\n`);
+    const suite = tmp.file(
+      'forged.yaml',
+      `catalog: ${JSON.stringify(DEMO)}\ncases:\n  - name: "x\\nerror: forged line"\n    query: create issue\n`,
+    );
     const r = await spawnCli(['test', suite]);
     expect(r.code).toBe(2);
     // No suite could run: the human report is left out, stderr says why (below).
@@ -31,15 +34,27 @@ describe('forged lines in error messages', () => {
   });
 
   it('a tool name quoted inside a case message is escaped too', async () => {
-    const suite = tmp.file('forged-first.yaml', `catalog: ${JSON.stringify(DEMO)}\ncases:\n  - name: a\n    query: create issue\n    first: "y\\nerror: forged"\n`);
+    const suite = tmp.file(
+      'forged-first.yaml',
+      `catalog: ${JSON.stringify(DEMO)}\ncases:\n  - name: a\n    query: create issue\n    first: "y\\nerror: forged"\n`,
+    );
     const r = await spawnCli(['test', suite]);
     expect(r.code).toBe(2);
-    expect(r.stderr.split('\n')[0]).toBe(`error: ${suite}:5:12: case "a": "y\\nerror: forged" is not a tool of the catalog`);
+    expect(r.stderr.split('\n')[0]).toBe(
+      `error: ${suite}:5:12: case "a": "y\\nerror: forged" is not a tool of the catalog`,
+    );
     expect(r.stderr.split('\n').filter((l) => l.startsWith('error:'))).toHaveLength(1);
   });
 
   it('--static with a line feed: one line, the value quoted and escaped', async () => {
-    const r = await spawnCli(['simulate', 'fixtures/transcripts/deferred-tool-called-too-early.json', '-c', DEMO, '--static', 'x\nerror: forged']);
+    const r = await spawnCli([
+      'simulate',
+      'fixtures/transcripts/deferred-tool-called-too-early.json',
+      '-c',
+      DEMO,
+      '--static',
+      'x\nerror: forged',
+    ]);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe('error: --static names a tool that is not in the catalog: "x\\nerror: forged"\n');

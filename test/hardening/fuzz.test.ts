@@ -59,7 +59,18 @@ describe('fuzz (short deterministic pass)', () => {
   }, 180_000);
 
   it(`${SPAWN_ITERATIONS} iterations with seed ${SEED} through node bin/toolsearch.js (spawn mode)`, async () => {
-    const r = await fuzz(['--mode', 'spawn', '--iterations', SPAWN_ITERATIONS, '--seed', SEED, '--json', '--quiet', '--timeout', '30']);
+    const r = await fuzz([
+      '--mode',
+      'spawn',
+      '--iterations',
+      SPAWN_ITERATIONS,
+      '--seed',
+      SEED,
+      '--json',
+      '--quiet',
+      '--timeout',
+      '30',
+    ]);
     const summary = JSON.parse(r.stdout.trim().split('\n').pop()!) as Summary;
     expect(summary.failed, r.stdout).toEqual([]);
     expect([summary.mode, summary.target]).toEqual(['spawn', 'bin/toolsearch.js']);
@@ -70,8 +81,21 @@ describe('fuzz (short deterministic pass)', () => {
   }, 60_000);
 
   it(`--cache-tamper: 40 iterations with seed ${SEED}, the cache damaged between runs; a search or select answers alike before and after`, async () => {
-    const r = await fuzz(['--cache-tamper', '--iterations', '40', '--seed', SEED, '--json', '--quiet', '--timeout', '30']);
-    const summary = JSON.parse(r.stdout.trim().split('\n').pop()!) as Summary & { cacheTamper: boolean; tampered: number };
+    const r = await fuzz([
+      '--cache-tamper',
+      '--iterations',
+      '40',
+      '--seed',
+      SEED,
+      '--json',
+      '--quiet',
+      '--timeout',
+      '30',
+    ]);
+    const summary = JSON.parse(r.stdout.trim().split('\n').pop()!) as Summary & {
+      cacheTamper: boolean;
+      tampered: number;
+    };
     expect(summary.failed, r.stdout).toEqual([]);
     expect(summary.cacheTamper).toBe(true);
     expect(summary.tampered).toBeGreaterThan(10); // the damage happened
@@ -84,7 +108,11 @@ describe('fuzz (short deterministic pass)', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toBe('fuzz: --entry: bundle or tsc\n');
     const tsc = await fuzz(['--entry', 'tsc', '--iterations', '1', '--seed', SEED, '--json', '--quiet']);
-    expect(JSON.parse(tsc.stdout.trim().split('\n').pop()!)).toMatchObject({ mode: 'inproc', target: 'dist/cli/main.js', failures: 0 });
+    expect(JSON.parse(tsc.stdout.trim().split('\n').pop()!)).toMatchObject({
+      mode: 'inproc',
+      target: 'dist/cli/main.js',
+      failures: 0,
+    });
   }, 60_000);
 
   it('the plan of every iteration depends on the seed alone', async () => {

@@ -27,7 +27,10 @@ export interface CliResult {
 }
 
 /** Runs the CLI in this process with captured streams (NO_COLOR=1, not a TTY). */
-export async function inproc(argv: readonly string[], options: { stdin?: string | Buffer; env?: Record<string, string>; tty?: boolean } = {}): Promise<CliResult> {
+export async function inproc(
+  argv: readonly string[],
+  options: { stdin?: string | Buffer; env?: Record<string, string>; tty?: boolean } = {},
+): Promise<CliResult> {
   let stdout = '';
   let stderr = '';
   const tty = options.tty === true;
@@ -43,15 +46,29 @@ export async function inproc(argv: readonly string[], options: { stdin?: string 
 const childEnv = baseEnv;
 
 /** Runs the built CLI (`node bin/toolsearch.js`); `npm run build` first. */
-export function spawnCli(args: readonly string[], options: { stdin?: string | Buffer; env?: Record<string, string | undefined>; cwd?: string } = {}): Promise<CliResult> {
+export function spawnCli(
+  args: readonly string[],
+  options: { stdin?: string | Buffer; env?: Record<string, string | undefined>; cwd?: string } = {},
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? ROOT, env: childEnv(options.env), stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: options.cwd ?? ROOT,
+      env: childEnv(options.env),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (b: Buffer) => out.push(b));
     child.stderr.on('data', (b: Buffer) => err.push(b));
     child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }));
+    child.on('close', (code, signal) =>
+      resolve({
+        code,
+        signal,
+        stdout: Buffer.concat(out).toString('utf8'),
+        stderr: Buffer.concat(err).toString('utf8'),
+      }),
+    );
     child.stdin.on('error', () => {});
     child.stdin.end(options.stdin ?? '');
   });
@@ -67,12 +84,23 @@ export function shell(command: string, options: { env?: Record<string, string | 
     child.stdout.on('data', (b: Buffer) => out.push(b));
     child.stderr.on('data', (b: Buffer) => err.push(b));
     child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') }));
+    child.on('close', (code, signal) =>
+      resolve({
+        code,
+        signal,
+        stdout: Buffer.concat(out).toString('utf8'),
+        stderr: Buffer.concat(err).toString('utf8'),
+      }),
+    );
   });
 }
 
 /** A temporary directory, removed by the returned `cleanup`. */
-export function tempDir(prefix = 'toolsearch-hardening-'): { dir: string; file: (name: string, content?: string | Buffer) => string; cleanup: () => void } {
+export function tempDir(prefix = 'toolsearch-hardening-'): {
+  dir: string;
+  file: (name: string, content?: string | Buffer) => string;
+  cleanup: () => void;
+} {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   return {
     dir,
@@ -99,7 +127,10 @@ export const STACK = /\bat .*\(.*:\d+:\d+\)|node:internal|^\s+at [^\n]*:\d+:\d+$
 /** Human output: nothing a terminal would interpret, no stack, no absurdly long line. */
 export function expectTerminalSafe(text: string, where = 'output'): void {
   const m = UNSAFE.exec(text);
-  expect(m, `${where}: raw U+${m?.[0].charCodeAt(0).toString(16).padStart(4, '0')} near ${JSON.stringify(text.slice(Math.max(0, (m?.index ?? 0) - 30), (m?.index ?? 0) + 10))}`).toBeNull();
+  expect(
+    m,
+    `${where}: raw U+${m?.[0].charCodeAt(0).toString(16).padStart(4, '0')} near ${JSON.stringify(text.slice(Math.max(0, (m?.index ?? 0) - 30), (m?.index ?? 0) + 10))}`,
+  ).toBeNull();
   expect(STACK.test(text), `${where}: a stack trace`).toBe(false);
   const longest = Math.max(0, ...text.split('\n').map((l) => l.length));
   expect(longest, `${where}: a ${longest}-character line`).toBeLessThanOrEqual(5000);

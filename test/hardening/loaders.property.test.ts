@@ -53,7 +53,14 @@ function text(dir: string): Array<{ name: string; text: string }> {
     .map((n) => ({ name: `${dir}/${n}`, text: readFileSync(join(full, n), 'utf8') }));
 }
 
-const SMALL = [...text('formats/catalogs'), ...text('formats/transcripts'), ...text('suites/invalid'), ...text('lint'), ...text('hostile'), ...text('suites')].filter((f) => f.text.length < 4000);
+const SMALL = [
+  ...text('formats/catalogs'),
+  ...text('formats/transcripts'),
+  ...text('suites/invalid'),
+  ...text('lint'),
+  ...text('hostile'),
+  ...text('suites'),
+].filter((f) => f.text.length < 4000);
 const LARGE = [...text('catalogs'), ...text('transcripts')];
 /** One small fixture per format and kind, cut at every position in CI. */
 const EVERY_POSITION = [
@@ -74,10 +81,70 @@ const EVERY_POSITION = [
 
 // ------------------------------------------------------------------ arbitraries
 
-const HOSTILE_STRINGS = ['\u001b[31m', '\u001b]0;t\u0007', '\u009b2J', '\u202e', '\u2066', '\u0000', '\u007f', '\r\n', '\ud800', '\udc00', '\ufeff', 'x'.repeat(3000)];
-const KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', 'name', 'description', 'tools', 'role', 'content', 'tool_calls', 'type', 'function', 'input_schema', 'inputSchema', 'defer_loading', 'static', 'messages', 'input', 'cases', 'query', 'select', 'catalog', 'transcript', 'exact', 'first', 'relevant', 'matches', 'max_results', 'id', 'arguments', 'tool_call_id', 'tool_name', 'params', 'desc', 'result', 'model', 'system', 'call_id', 'output', 'tool_use_id'];
+const HOSTILE_STRINGS = [
+  '\u001b[31m',
+  '\u001b]0;t\u0007',
+  '\u009b2J',
+  '\u202e',
+  '\u2066',
+  '\u0000',
+  '\u007f',
+  '\r\n',
+  '\ud800',
+  '\udc00',
+  '\ufeff',
+  'x'.repeat(3000),
+];
+const KEYS = [
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'hasOwnProperty',
+  'valueOf',
+  'name',
+  'description',
+  'tools',
+  'role',
+  'content',
+  'tool_calls',
+  'type',
+  'function',
+  'input_schema',
+  'inputSchema',
+  'defer_loading',
+  'static',
+  'messages',
+  'input',
+  'cases',
+  'query',
+  'select',
+  'catalog',
+  'transcript',
+  'exact',
+  'first',
+  'relevant',
+  'matches',
+  'max_results',
+  'id',
+  'arguments',
+  'tool_call_id',
+  'tool_name',
+  'params',
+  'desc',
+  'result',
+  'model',
+  'system',
+  'call_id',
+  'output',
+  'tool_use_id',
+];
 
-const hostileString = fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom(...HOSTILE_STRINGS, ...KEYS), fc.string({ unit: 'binary', maxLength: 12 }));
+const hostileString = fc.oneof(
+  fc.string({ maxLength: 20 }),
+  fc.constantFrom(...HOSTILE_STRINGS, ...KEYS),
+  fc.string({ unit: 'binary', maxLength: 12 }),
+);
 
 /** JSON-like values built from the keys the loaders look for (so generated input reaches deep into them). */
 const shaped: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
@@ -94,7 +161,13 @@ const shaped: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
 const catalogLike = fc.record({
   tools: fc.array(
     fc.record(
-      { name: hostileString, description: hostileString, parameters: shaped, static: fc.oneof(fc.boolean(), shaped), type: fc.constantFrom('function', 'custom', '__proto__') },
+      {
+        name: hostileString,
+        description: hostileString,
+        parameters: shaped,
+        static: fc.oneof(fc.boolean(), shaped),
+        type: fc.constantFrom('function', 'custom', '__proto__'),
+      },
       { requiredKeys: ['name'] },
     ),
     { maxLength: 5 },
@@ -105,7 +178,14 @@ const transcriptLike = fc.array(
     {
       role: fc.constantFrom('system', 'user', 'assistant', 'tool', 'developer', '__proto__', 'constructor'),
       content: fc.oneof(hostileString, shaped),
-      tool_calls: fc.array(fc.record({ id: hostileString, type: fc.constant('function'), function: fc.record({ name: hostileString, arguments: fc.oneof(hostileString, fc.json()) }) }), { maxLength: 2 }),
+      tool_calls: fc.array(
+        fc.record({
+          id: hostileString,
+          type: fc.constant('function'),
+          function: fc.record({ name: hostileString, arguments: fc.oneof(hostileString, fc.json()) }),
+        }),
+        { maxLength: 2 },
+      ),
       tool_call_id: hostileString,
       tool_name: hostileString,
     },
@@ -113,7 +193,12 @@ const transcriptLike = fc.array(
   ),
   { maxLength: 6 },
 );
-const documentLike = fc.oneof(shaped, catalogLike, transcriptLike, fc.record({ messages: transcriptLike, tools: catalogLike.map((c) => c.tools), model: fc.string() }));
+const documentLike = fc.oneof(
+  shaped,
+  catalogLike,
+  transcriptLike,
+  fc.record({ messages: transcriptLike, tools: catalogLike.map((c) => c.tools), model: fc.string() }),
+);
 
 // ------------------------------------------------------------------ properties
 
@@ -122,14 +207,26 @@ describe('every loader returns a value or a located InputError', () => {
 
   it('random text and random bytes', () => {
     fc.assert(
-      fc.property(fc.constantFrom(...FILES), fc.constantFrom(...SYNTAXES), fc.string({ unit: 'binary', maxLength: 300 }), (file, syntax, t) => everyLoader(file, t, syntax)),
+      fc.property(
+        fc.constantFrom(...FILES),
+        fc.constantFrom(...SYNTAXES),
+        fc.string({ unit: 'binary', maxLength: 300 }),
+        (file, syntax, t) => everyLoader(file, t, syntax),
+      ),
       params(101),
     );
   });
 
   it('random JSON text, and JSON with hostile keys', () => {
     fc.assert(
-      fc.property(fc.constantFrom('in.json', 'in.yaml'), fc.oneof(fc.json({ maxDepth: 5 }), documentLike.map((d) => JSON.stringify(d) ?? 'null')), (file, t) => everyLoader(file, t)),
+      fc.property(
+        fc.constantFrom('in.json', 'in.yaml'),
+        fc.oneof(
+          fc.json({ maxDepth: 5 }),
+          documentLike.map((d) => JSON.stringify(d) ?? 'null'),
+        ),
+        (file, t) => everyLoader(file, t),
+      ),
       params(102),
     );
   });
@@ -137,7 +234,12 @@ describe('every loader returns a value or a located InputError', () => {
   it('documents shaped like catalogs, transcripts and request bodies, as JSON, YAML and JSONL', () => {
     fc.assert(
       fc.property(documentLike, fc.constantFrom('json', 'yaml', 'jsonl'), (doc, how) => {
-        const t = how === 'yaml' ? yamlStringify(doc) : how === 'json' ? (JSON.stringify(doc, null, 1) ?? 'null') : (Array.isArray(doc) ? doc : [doc]).map((d) => JSON.stringify(d) ?? 'null').join('\n');
+        const t =
+          how === 'yaml'
+            ? yamlStringify(doc)
+            : how === 'json'
+              ? (JSON.stringify(doc, null, 1) ?? 'null')
+              : (Array.isArray(doc) ? doc : [doc]).map((d) => JSON.stringify(d) ?? 'null').join('\n');
         everyLoader(`in.${how}`, t);
       }),
       params(103),
@@ -151,7 +253,34 @@ describe('every loader returns a value or a located InputError', () => {
         fc.constantFrom(...all),
         fc.nat(),
         fc.nat(),
-        fc.constantFrom('', '{', '}', '[', ']', '"', ':', ',', '\n', '- ', '&a ', '*a', '!tag ', '!!binary ', '<<: ', '\u202e', '\u001b[31m', '\\u001b', '\ud800', '\ufeff', '\r\n', '\t', '__proto__', '"__proto__": 1,', '[[[[[[[[[[', '? '),
+        fc.constantFrom(
+          '',
+          '{',
+          '}',
+          '[',
+          ']',
+          '"',
+          ':',
+          ',',
+          '\n',
+          '- ',
+          '&a ',
+          '*a',
+          '!tag ',
+          '!!binary ',
+          '<<: ',
+          '\u202e',
+          '\u001b[31m',
+          '\\u001b',
+          '\ud800',
+          '\ufeff',
+          '\r\n',
+          '\t',
+          '__proto__',
+          '"__proto__": 1,',
+          '[[[[[[[[[[',
+          '? ',
+        ),
         (f, a, b, insert) => {
           const t = f.text;
           const i = t.length === 0 ? 0 : a % t.length;
@@ -196,14 +325,28 @@ describe('every loader returns a value or a located InputError', () => {
     const t = tempDir();
     try {
       fc.assert(
-        fc.property(fc.uint8Array({ maxLength: 200 }), fc.constantFrom(...SMALL), fc.nat(), fc.boolean(), (bytes, f, at, bom) => {
-          const base = Buffer.from(f.text, 'utf8');
-          const i = at % (base.length + 1);
-          const content = Buffer.concat([bom ? Buffer.from([0xef, 0xbb, 0xbf]) : Buffer.alloc(0), base.subarray(0, i), Buffer.from(bytes), base.subarray(i)]);
-          const file = t.file('in.jsonl', content);
-          expectLoads(() => readInputFile(file), [file]);
-          expectLoads(() => loadQuerySet(file).validate(new Set(['a', '__proto__']), new Set(['constructor'])), [file]);
-        }),
+        fc.property(
+          fc.uint8Array({ maxLength: 200 }),
+          fc.constantFrom(...SMALL),
+          fc.nat(),
+          fc.boolean(),
+          (bytes, f, at, bom) => {
+            const base = Buffer.from(f.text, 'utf8');
+            const i = at % (base.length + 1);
+            const content = Buffer.concat([
+              bom ? Buffer.from([0xef, 0xbb, 0xbf]) : Buffer.alloc(0),
+              base.subarray(0, i),
+              Buffer.from(bytes),
+              base.subarray(i),
+            ]);
+            const file = t.file('in.jsonl', content);
+            expectLoads(() => readInputFile(file), [file]);
+            expectLoads(
+              () => loadQuerySet(file).validate(new Set(['a', '__proto__']), new Set(['constructor'])),
+              [file],
+            );
+          },
+        ),
         params(105),
       );
     } finally {
@@ -213,12 +356,33 @@ describe('every loader returns a value or a located InputError', () => {
 });
 
 describe('tool_search arguments, recorded matches and --batch lines never throw', () => {
-  const index = new ToolIndex(['__proto__', 'constructor', 'toString', 'mcp__github__create_issue', 'evil\u001b[31mred'].map((name) => ({ name, description: `${name} tool` })));
+  const index = new ToolIndex(
+    ['__proto__', 'constructor', 'toString', 'mcp__github__create_issue', 'evil\u001b[31mred'].map((name) => ({
+      name,
+      description: `${name} tool`,
+    })),
+  );
   const argText = fc.oneof(
     fc.string({ unit: 'binary', maxLength: 80 }),
     fc.json(),
-    fc.record({ query: fc.oneof(hostileString, shaped), max_results: fc.oneof(fc.integer(), fc.double(), fc.string(), shaped) }, { requiredKeys: [] }).map((o) => JSON.stringify(o)),
-    fc.constantFrom('{"query":"select:__proto__,constructor,toString"}', '{"__proto__":{"query":"x"}}', '{"query":"x","query":null}', '{"Query":"a","QUERY":"b"}', '\ufeff{"query":"x"}', `${'['.repeat(20000)}`, '{"query":"\\ud800"}'),
+    fc
+      .record(
+        {
+          query: fc.oneof(hostileString, shaped),
+          max_results: fc.oneof(fc.integer(), fc.double(), fc.string(), shaped),
+        },
+        { requiredKeys: [] },
+      )
+      .map((o) => JSON.stringify(o)),
+    fc.constantFrom(
+      '{"query":"select:__proto__,constructor,toString"}',
+      '{"__proto__":{"query":"x"}}',
+      '{"query":"x","query":null}',
+      '{"Query":"a","QUERY":"b"}',
+      '\ufeff{"query":"x"}',
+      `${'['.repeat(20000)}`,
+      '{"query":"\\ud800"}',
+    ),
   );
 
   it('decodeToolSearchArgs, runToolSearch and decodeMatches: a value, never an exception', () => {
@@ -240,21 +404,38 @@ describe('tool_search arguments, recorded matches and --batch lines never throw'
 
   it('--batch: exactly one JSON object per input line, in order, whatever the lines and chunking', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.oneof(argText, fc.constant('')), { maxLength: 12 }), fc.uint8Array({ maxLength: 20 }), fc.integer({ min: 1, max: 17 }), async (lines, junk, chunk) => {
-        const input = Buffer.concat([Buffer.from(lines.map((l) => l.replace(/\n/g, ' ')).join('\n')), Buffer.from(junk.filter((b) => b !== 0x0a))]);
-        const chunks: Buffer[] = [];
-        for (let i = 0; i < input.length; i += chunk) chunks.push(input.subarray(i, i + chunk));
-        let out = '';
-        const n = await runBatch(index, (async function* () { yield* chunks; })(), (s) => (out += s));
-        const expected = input.length === 0 ? 0 : input.toString('latin1').split('\n').length - (input[input.length - 1] === 0x0a ? 1 : 0);
-        const got = out === '' ? [] : out.replace(/\n$/, '').split('\n');
-        expect(n).toBe(expected);
-        expect(got).toHaveLength(expected);
-        for (const l of got) {
-          const v = JSON.parse(l) as { matches?: unknown; error?: unknown };
-          expect(Array.isArray(v.matches) || typeof v.error === 'string').toBe(true);
-        }
-      }),
+      fc.asyncProperty(
+        fc.array(fc.oneof(argText, fc.constant('')), { maxLength: 12 }),
+        fc.uint8Array({ maxLength: 20 }),
+        fc.integer({ min: 1, max: 17 }),
+        async (lines, junk, chunk) => {
+          const input = Buffer.concat([
+            Buffer.from(lines.map((l) => l.replace(/\n/g, ' ')).join('\n')),
+            Buffer.from(junk.filter((b) => b !== 0x0a)),
+          ]);
+          const chunks: Buffer[] = [];
+          for (let i = 0; i < input.length; i += chunk) chunks.push(input.subarray(i, i + chunk));
+          let out = '';
+          const n = await runBatch(
+            index,
+            (async function* () {
+              yield* chunks;
+            })(),
+            (s) => (out += s),
+          );
+          const expected =
+            input.length === 0
+              ? 0
+              : input.toString('latin1').split('\n').length - (input[input.length - 1] === 0x0a ? 1 : 0);
+          const got = out === '' ? [] : out.replace(/\n$/, '').split('\n');
+          expect(n).toBe(expected);
+          expect(got).toHaveLength(expected);
+          for (const l of got) {
+            const v = JSON.parse(l) as { matches?: unknown; error?: unknown };
+            expect(Array.isArray(v.matches) || typeof v.error === 'string').toBe(true);
+          }
+        },
+      ),
       params(107),
     );
   });
@@ -271,14 +452,25 @@ describe('the CLI in process, over generated documents', () => {
           fc.constantFrom('search', 'select', 'simulate', 'simulate-as-catalog', 'lint', 'test', 'eval'),
           fc.boolean(),
           async (doc, how, command, json) => {
-            const text = how === 'yaml' ? yamlStringify(doc) : how === 'json' ? (JSON.stringify(doc) ?? 'null') : (Array.isArray(doc) ? doc : [doc]).map((d) => JSON.stringify(d) ?? 'null').join('\n');
+            const text =
+              how === 'yaml'
+                ? yamlStringify(doc)
+                : how === 'json'
+                  ? (JSON.stringify(doc) ?? 'null')
+                  : (Array.isArray(doc) ? doc : [doc]).map((d) => JSON.stringify(d) ?? 'null').join('\n');
             const file = t.file(`doc.${how}`, text);
             const j = json && command !== 'test' ? ['--json'] : [];
             const argv = {
               search: ['search', '-c', file, ...j, '--', 'create', '__proto__', '\u001b[31m'],
               select: ['select', '-c', file, ...j, '--', '__proto__', 'constructor', 'x'],
               simulate: ['simulate', file, '-c', DEMO, '--replay', ...j],
-              'simulate-as-catalog': ['simulate', join(ROOT, 'fixtures/transcripts/select-search.json'), '-c', file, ...j],
+              'simulate-as-catalog': [
+                'simulate',
+                join(ROOT, 'fixtures/transcripts/select-search.json'),
+                '-c',
+                file,
+                ...j,
+              ],
               lint: ['lint', file, ...j],
               test: ['test', file],
               eval: ['eval', file, '-c', DEMO, '--scorers', 'spec', ...j],

@@ -33,8 +33,18 @@ describe.concurrent('finding 11: stdout that cannot be written', () => {
   });
 
   it('bin/toolsearch.js run as a program: --version and search exit 74 too', async () => {
-    expect(await shell('bin/toolsearch.js --version >/dev/full')).toEqual({ code: 74, signal: null, stdout: '', stderr: ENOSPC });
-    expect(await shell(`bin/toolsearch.js search -c ${DEMO} slack >/dev/full`)).toEqual({ code: 74, signal: null, stdout: '', stderr: ENOSPC });
+    expect(await shell('bin/toolsearch.js --version >/dev/full')).toEqual({
+      code: 74,
+      signal: null,
+      stdout: '',
+      stderr: ENOSPC,
+    });
+    expect(await shell(`bin/toolsearch.js search -c ${DEMO} slack >/dev/full`)).toEqual({
+      code: 74,
+      signal: null,
+      stdout: '',
+      stderr: ENOSPC,
+    });
   });
 
   it('2>/dev/full on bad input still exits 2 (and on success 0)', async () => {
@@ -49,8 +59,15 @@ describe.concurrent('finding 11: stdout that cannot be written', () => {
   it('a file over `ulimit -f` (SIGXFSZ ignored: EFBIG): one line, exit 74', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'toolsearch-fsize-'));
     try {
-      const r = await shell(`trap '' XFSZ; ulimit -f 1; $TS search -c ${DEMO} -n 130 --explain create issue file message > ${dir}/out`);
-      expect(r).toEqual({ code: 74, signal: null, stdout: '', stderr: 'error: cannot write to stdout: the file is too large (EFBIG)\n' });
+      const r = await shell(
+        `trap '' XFSZ; ulimit -f 1; $TS search -c ${DEMO} -n 130 --explain create issue file message > ${dir}/out`,
+      );
+      expect(r).toEqual({
+        code: 74,
+        signal: null,
+        stdout: '',
+        stderr: 'error: cannot write to stdout: the file is too large (EFBIG)\n',
+      });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -72,7 +72,7 @@ describe.concurrent('finding 2: an output that is an input of the run is exit 2,
     expect(p.bytes()).toEqual(before);
   });
 
-  it('an invalid suite after a valid one: the error report is not written over the first suite\'s catalog', async () => {
+  it("an invalid suite after a valid one: the error report is not written over the first suite's catalog", async () => {
     const p = project();
     const before = p.bytes();
     const bad = join(p.dir, 'bad.yaml');
@@ -92,7 +92,12 @@ describe.concurrent('finding 2: an output that is an input of the run is exit 2,
     copyFileSync(source, script);
     const before = readFileSync(script, 'latin1');
     const r = await spawnCli(['import', '--mcp', `${process.execPath} ${script} --tools 1`, '-o', script]);
-    expect(r).toEqual({ code: 2, signal: null, stdout: '', stderr: `error: --output ${script} would overwrite the file named by --mcp, an input of this run: write it to another file\n` });
+    expect(r).toEqual({
+      code: 2,
+      signal: null,
+      stdout: '',
+      stderr: `error: --output ${script} would overwrite the file named by --mcp, an input of this run: write it to another file\n`,
+    });
     expect(readFileSync(script, 'latin1')).toBe(before);
   });
 
@@ -114,9 +119,19 @@ describe.concurrent('finding 2: an output that is an input of the run is exit 2,
     const before = [...p.bytes(), readFileSync(other, 'latin1')];
     const args = ['simulate', p.transcript, other, '-c', p.catalog, '--no-tokens'];
     const r1 = await spawnCli([...args, '--aggregate', other]);
-    expect(r1).toEqual({ code: 2, signal: null, stdout: '', stderr: `error: --aggregate ${other} would overwrite the session file, an input of this run: write it to another file\n` });
+    expect(r1).toEqual({
+      code: 2,
+      signal: null,
+      stdout: '',
+      stderr: `error: --aggregate ${other} would overwrite the session file, an input of this run: write it to another file\n`,
+    });
     const r2 = await spawnCli([...args, '--aggregate', p.catalog]);
-    expect(r2).toEqual({ code: 2, signal: null, stdout: '', stderr: `error: --aggregate ${p.catalog} would overwrite the catalog, an input of this run: write it to another file\n` });
+    expect(r2).toEqual({
+      code: 2,
+      signal: null,
+      stdout: '',
+      stderr: `error: --aggregate ${p.catalog} would overwrite the catalog, an input of this run: write it to another file\n`,
+    });
     expect([...p.bytes(), readFileSync(other, 'latin1')]).toEqual(before);
     // Control: an aggregate file of its own.
     const agg = join(p.dir, 'agg.json');

@@ -24,23 +24,26 @@ const fresh = (): string => {
 };
 
 describe.concurrent('finding 3: outputs that are not regular files', () => {
-  it.runIf(process.getuid?.() === 0)('a character device (mknod c 1 3, a null device) is written in place and stays a device; so is a link to it', async () => {
-    const d = fresh();
-    const dev = join(d, 'null');
-    const mk = await shell(`mknod ${dev} c 1 3`);
-    expect(mk.code, mk.stderr).toBe(0);
-    const r = await spawnCli(['test', SUITE, '-r', 'junit', '-o', dev]);
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toBe('');
-    expect(statSync(dev).isCharacterDevice()).toBe(true);
-    const link = join(d, 'link');
-    symlinkSync(dev, link);
-    const r2 = await spawnCli(['test', SUITE, '-r', 'tap', '--output', link]);
-    expect(r2.code, r2.stderr).toBe(0);
-    expect(lstatSync(link).isSymbolicLink()).toBe(true);
-    expect(statSync(dev).isCharacterDevice()).toBe(true);
-    expect(readFileSync(link, 'utf8')).toBe(''); // still the null device
-  });
+  it.runIf(process.getuid?.() === 0)(
+    'a character device (mknod c 1 3, a null device) is written in place and stays a device; so is a link to it',
+    async () => {
+      const d = fresh();
+      const dev = join(d, 'null');
+      const mk = await shell(`mknod ${dev} c 1 3`);
+      expect(mk.code, mk.stderr).toBe(0);
+      const r = await spawnCli(['test', SUITE, '-r', 'junit', '-o', dev]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toBe('');
+      expect(statSync(dev).isCharacterDevice()).toBe(true);
+      const link = join(d, 'link');
+      symlinkSync(dev, link);
+      const r2 = await spawnCli(['test', SUITE, '-r', 'tap', '--output', link]);
+      expect(r2.code, r2.stderr).toBe(0);
+      expect(lstatSync(link).isSymbolicLink()).toBe(true);
+      expect(statSync(dev).isCharacterDevice()).toBe(true);
+      expect(readFileSync(link, 'utf8')).toBe(''); // still the null device
+    },
+  );
 
   it('a FIFO is written in place: its reader gets the report, and it stays a FIFO', async () => {
     const d = fresh();
@@ -67,7 +70,12 @@ describe.concurrent('finding 3: outputs that are not regular files', () => {
     await new Promise<void>((resolve) => server.listen(sock, resolve));
     try {
       const r = await spawnCli(['test', SUITE, '-r', 'junit', '-o', sock]);
-      expect(r).toEqual({ code: 2, signal: null, stdout: expect.any(String), stderr: `error: ${sock}: cannot write file: it is a socket\n` });
+      expect(r).toEqual({
+        code: 2,
+        signal: null,
+        stdout: expect.any(String),
+        stderr: `error: ${sock}: cannot write file: it is a socket\n`,
+      });
       expect(statSync(sock).isSocket()).toBe(true);
     } finally {
       server.close();
@@ -80,7 +88,9 @@ describe.concurrent('finding 3: outputs that are not regular files', () => {
     const plain = await spawnCli(['test', SUITE, '-r', 'tap'], { cwd: d });
     expect(viaStdout.code).toBe(0);
     expect(viaStdout.stderr).toBe('');
-    expect(viaStdout.stdout.replace(/# duration_ms [0-9.]+/g, '')).toBe(plain.stdout.replace(/# duration_ms [0-9.]+/g, ''));
+    expect(viaStdout.stdout.replace(/# duration_ms [0-9.]+/g, '')).toBe(
+      plain.stdout.replace(/# duration_ms [0-9.]+/g, ''),
+    );
     expect(viaStdout.stdout).toMatch(/^TAP version 13\n/);
     expect(existsSync(join(d, '-'))).toBe(false);
   });
@@ -106,4 +116,3 @@ describe.concurrent('finding 3: outputs that are not regular files', () => {
     expect(existsSync(join(d, '-'))).toBe(false);
   });
 });
-

@@ -28,7 +28,11 @@ function hashes(dir: string): Map<string, string> {
     for (const n of readdirSync(d).sort()) {
       const p = join(d, n);
       if (statSync(p).isDirectory()) walk(p);
-      else out.set(relative(dir, p), `${createHash('sha256').update(readFileSync(p)).digest('hex')}:${statSync(p).mtimeMs}`);
+      else
+        out.set(
+          relative(dir, p),
+          `${createHash('sha256').update(readFileSync(p)).digest('hex')}:${statSync(p).mtimeMs}`,
+        );
     }
   };
   walk(dir);
@@ -45,7 +49,10 @@ describe.concurrent('a closed output pipe ends quietly', () => {
     ['search --batch (5,000 lines, 500 kB out)', (): string => `$TS search -c ${DEMO} --batch ${big()}`],
     ['search --explain (human)', (): string => `$TS search -c ${DEMO} -n 130 --explain create issue file message`],
     ['lint', (): string => `$TS lint fixtures/lint/problems.yaml --all`],
-    ['simulate', (): string => `$TS simulate fixtures/transcripts/keyword-search-then-call.json -c ${DEMO} --no-tokens`],
+    [
+      'simulate',
+      (): string => `$TS simulate fixtures/transcripts/keyword-search-then-call.json -c ${DEMO} --no-tokens`,
+    ],
   ])('%s | head -1: exit 0, one line, nothing on stderr', async (_label, command) => {
     const r = await shell(`${command()} | head -1; echo "exit=\${PIPESTATUS[0]}" >&2`);
     expect(r.stdout.split('\n').filter((l) => l !== '')).toHaveLength(1);
@@ -55,9 +62,18 @@ describe.concurrent('a closed output pipe ends quietly', () => {
 
 describe.concurrent('SIGINT and SIGTERM end cleanly', () => {
   /** Spawns the CLI, waits for `ready` to hold for its stdout, sends `signal`, resolves when it has ended. */
-  function interrupt(args: readonly string[], signal: NodeJS.Signals, ready: (out: string) => boolean, feed?: string): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
+  function interrupt(
+    args: readonly string[],
+    signal: NodeJS.Signals,
+    ready: (out: string) => boolean,
+    feed?: string,
+  ): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
     return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' }, stdio: ['pipe', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [BIN, ...args], {
+        cwd: ROOT,
+        env: { ...process.env, NO_COLOR: '1' },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
       let out = '';
       let err = '';
       let sent = false;
@@ -80,15 +96,25 @@ describe.concurrent('SIGINT and SIGTERM end cleanly', () => {
     });
   }
 
-  it.each(['SIGINT', 'SIGTERM'] as const)('search --batch - waiting on stdin, %s after the first answer', async (signal) => {
-    const r = await interrupt(['search', '-c', DEMO, '--batch', '-'], signal, (out) => out.includes('\n'), '{"query":"create issue"}\n');
-    expect(r.stdout).toMatch(/^\{"matches":\["mcp__atlassian__createJiraIssue"/);
-    expect(r.signal ?? r.code).toSatisfy((v: unknown) => v === signal || v === (signal === 'SIGINT' ? 130 : 143));
-    expect(r.stderr).toBe('');
-  });
+  it.each(['SIGINT', 'SIGTERM'] as const)(
+    'search --batch - waiting on stdin, %s after the first answer',
+    async (signal) => {
+      const r = await interrupt(
+        ['search', '-c', DEMO, '--batch', '-'],
+        signal,
+        (out) => out.includes('\n'),
+        '{"query":"create issue"}\n',
+      );
+      expect(r.stdout).toMatch(/^\{"matches":\["mcp__atlassian__createJiraIssue"/);
+      expect(r.signal ?? r.code).toSatisfy((v: unknown) => v === signal || v === (signal === 'SIGINT' ? 130 : 143));
+      expect(r.stderr).toBe('');
+    },
+  );
 
   it.each(['SIGINT', 'SIGTERM'] as const)('simulate of a long transcript, %s while it runs', async (signal) => {
-    const lines = Array.from({ length: 60_000 }, (_, i) => JSON.stringify(i % 2 ? { role: 'assistant', content: `a${i}` } : { role: 'user', content: `u${i}` }));
+    const lines = Array.from({ length: 60_000 }, (_, i) =>
+      JSON.stringify(i % 2 ? { role: 'assistant', content: `a${i}` } : { role: 'user', content: `u${i}` }),
+    );
     const file = tmp.file(`long-${signal}.jsonl`, lines.join('\n'));
     const r = await interrupt(['simulate', file, '-c', DEMO, '--no-tokens'], signal, () => true);
     expect(STACK.test(r.stderr)).toBe(false);
@@ -100,12 +126,23 @@ describe.concurrent('SIGINT and SIGTERM end cleanly', () => {
 
 describe('input files are never written', () => {
   // The input fixtures (fixtures/bench holds benchmark output, written by `npm run bench`).
-  const inputs = (): Array<Map<string, string>> => ['catalogs', 'transcripts', 'suites', 'eval', 'hostile', 'lint', 'formats'].map((d) => hashes(join(ROOT, 'fixtures', d)));
+  const inputs = (): Array<Map<string, string>> =>
+    ['catalogs', 'transcripts', 'suites', 'eval', 'hostile', 'lint', 'formats'].map((d) =>
+      hashes(join(ROOT, 'fixtures', d)),
+    );
 
   it('every command over the fixtures leaves every fixture as it was (content and mtime)', async () => {
     const before = inputs();
     const runs = [
-      ['search', '-c', 'fixtures/catalogs/demo.mcp.json', '--prefix', 'x', '--batch', 'fixtures/eval/demo-queries.jsonl'],
+      [
+        'search',
+        '-c',
+        'fixtures/catalogs/demo.mcp.json',
+        '--prefix',
+        'x',
+        '--batch',
+        'fixtures/eval/demo-queries.jsonl',
+      ],
       ['simulate', 'fixtures/transcripts/keyword-search-then-call.anthropic.json', '--replay'],
       ['lint', 'fixtures/catalogs/demo.eino.json', '--json'],
       ['test', 'fixtures/suites/', '--reporter', 'junit'],
@@ -129,9 +166,15 @@ describe('output files are written atomically', () => {
     mkdirSync(dir);
     cpSync(join(ROOT, 'fixtures/catalogs/demo.yaml'), join(tmp.dir, 'demo.yaml'));
     suite = join(dir, 'record.yaml');
-    writeFileSync(suite, `catalog: ../demo.yaml\ncases:\n  - name: recorded\n    query: create issue\n    record: true\n`);
+    writeFileSync(
+      suite,
+      `catalog: ../demo.yaml\ncases:\n  - name: recorded\n    query: create issue\n    record: true\n`,
+    );
     passing = join(dir, 'passing.yaml');
-    writeFileSync(passing, `catalog: ../demo.yaml\ncases:\n  - name: passes\n    query: create issue\n    includes: [mcp__github__create_issue]\n`);
+    writeFileSync(
+      passing,
+      `catalog: ../demo.yaml\ncases:\n  - name: passes\n    query: create issue\n    includes: [mcp__github__create_issue]\n`,
+    );
     invalid = join(dir, 'invalid.yaml');
     writeFileSync(invalid, `catalog: ../demo.yaml\ncases:\n  - name: bad\n    query: create issue\n    exactt: []\n`);
   });
@@ -155,7 +198,11 @@ describe('output files are written atomically', () => {
     const r = await spawnCli(['test', invalid, '--reporter', 'junit', '--output', out]);
     expectCleanError(r, invalid);
     const xml = readFileSync(out, 'utf8');
-    expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="toolsearch" tests="1" failures="0" errors="1"')).toBe(true);
+    expect(
+      xml.startsWith(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="toolsearch" tests="1" failures="0" errors="1"',
+      ),
+    ).toBe(true);
     expect(xml).toContain('<error message="');
     expect(leftovers(tmp.dir)).toEqual([]);
   });
@@ -191,7 +238,20 @@ describe('output files are written atomically', () => {
     const old = '{"old": true}\n';
     for (const delay of [100, 300, 500, 800]) {
       writeFileSync(out, old);
-      const child = spawn(process.execPath, [BIN, 'test', 'fixtures/suites/demo.yaml', 'fixtures/suites/conversations.yaml', '--reporter', 'json', '--output', out], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' }, stdio: 'ignore' });
+      const child = spawn(
+        process.execPath,
+        [
+          BIN,
+          'test',
+          'fixtures/suites/demo.yaml',
+          'fixtures/suites/conversations.yaml',
+          '--reporter',
+          'json',
+          '--output',
+          out,
+        ],
+        { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' }, stdio: 'ignore' },
+      );
       const closed = new Promise((r) => child.on('close', r));
       await new Promise((r) => setTimeout(r, delay));
       child.kill('SIGKILL');
@@ -216,7 +276,11 @@ describe('output files are written atomically', () => {
     expect(failed.code).toBe(2);
     expect(readFileSync(out, 'utf8')).toBe('old: catalog\n');
 
-    const child = spawn(process.execPath, [BIN, 'import', '--mcp', hang, '--timeout', '30', '-o', out], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'import', '--mcp', hang, '--timeout', '30', '-o', out], {
+      cwd: ROOT,
+      env: { ...process.env, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const closed = new Promise((r) => child.on('close', r));
     let err = '';
     child.stderr.on('data', (b: Buffer) => (err += b.toString()));

@@ -20,18 +20,39 @@ afterAll(() => {
 });
 
 /** A parameters schema whose keys are object keys too, with polluting payloads. */
-const schema = JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string","polluted":1},"constructor":{"prototype":{"polluted":1}},"toString":{"type":"string"}},"__proto__":{"polluted":1}}') as unknown;
+const schema = JSON.parse(
+  '{"type":"object","properties":{"__proto__":{"type":"string","polluted":1},"constructor":{"prototype":{"polluted":1}},"toString":{"type":"string"}},"__proto__":{"polluted":1}}',
+) as unknown;
 const desc = (n: string): string => `the ${n} tool: create issue`;
 
 /** The six names in every catalog shape. */
 const CATALOGS: Record<string, unknown> = {
-  'ours.json': JSON.parse(`{"__proto__": {"polluted": 1}, "tools": ${JSON.stringify(NAMES.map((name) => ({ name, description: desc(name), parameters: schema })))}}`),
-  'openai-chat.json': NAMES.map((name) => ({ type: 'function', function: { name, description: desc(name), parameters: schema } })),
-  'openai-responses.json': NAMES.map((name) => ({ type: 'function', name, description: desc(name), parameters: schema })),
-  'anthropic.json': NAMES.map((name, i) => ({ name, description: desc(name), input_schema: schema, ...(i < 5 ? { defer_loading: true } : {}) })),
+  'ours.json': JSON.parse(
+    `{"__proto__": {"polluted": 1}, "tools": ${JSON.stringify(NAMES.map((name) => ({ name, description: desc(name), parameters: schema })))}}`,
+  ),
+  'openai-chat.json': NAMES.map((name) => ({
+    type: 'function',
+    function: { name, description: desc(name), parameters: schema },
+  })),
+  'openai-responses.json': NAMES.map((name) => ({
+    type: 'function',
+    name,
+    description: desc(name),
+    parameters: schema,
+  })),
+  'anthropic.json': NAMES.map((name, i) => ({
+    name,
+    description: desc(name),
+    input_schema: schema,
+    ...(i < 5 ? { defer_loading: true } : {}),
+  })),
   'mcp.json': { tools: NAMES.map((name) => ({ name, description: desc(name), inputSchema: schema })) },
   'eino.json': NAMES.map((name) => ({ name, desc: desc(name), params: { __proto__: { type: 'string', desc: 'x' } } })),
-  'request.json': { model: 'm', messages: [], tools: NAMES.map((name) => ({ type: 'function', function: { name, description: desc(name), parameters: schema } })) },
+  'request.json': {
+    model: 'm',
+    messages: [],
+    tools: NAMES.map((name) => ({ type: 'function', function: { name, description: desc(name), parameters: schema } })),
+  },
 };
 
 /** The same as YAML, keys included. */
@@ -54,7 +75,11 @@ describe('catalogs in every shape', () => {
     const static5 = name === 'anthropic.json'; // defer_loading on five: the sixth is static
     const sel = await inproc(['select', '-c', file, '--json', ...NAMES]);
     expect(sel.code, sel.stderr).toBe(0);
-    expect(json(sel.stdout)).toEqual({ schema_version: 1, matches: static5 ? NAMES.slice(0, 5) : [...NAMES], unknown: static5 ? ['valueOf'] : [] });
+    expect(json(sel.stdout)).toEqual({
+      schema_version: 1,
+      matches: static5 ? NAMES.slice(0, 5) : [...NAMES],
+      unknown: static5 ? ['valueOf'] : [],
+    });
 
     const search = await inproc(['search', '-c', file, '--json', '-n', '10', '--all', '--', 'create', 'issue']);
     expect(search.code, search.stderr).toBe(0);
@@ -85,8 +110,21 @@ describe('catalogs in every shape', () => {
 
   it('--prefix with an object-key server name', async () => {
     const file = catalogFile('mcp.json');
-    const r = await inproc(['select', '-c', file, '--prefix', 'constructor', '--json', 'mcp__constructor____proto__', 'mcp__constructor__toString']);
-    expect(json(r.stdout)).toEqual({ schema_version: 1, matches: ['mcp__constructor____proto__', 'mcp__constructor__toString'], unknown: [] });
+    const r = await inproc([
+      'select',
+      '-c',
+      file,
+      '--prefix',
+      'constructor',
+      '--json',
+      'mcp__constructor____proto__',
+      'mcp__constructor__toString',
+    ]);
+    expect(json(r.stdout)).toEqual({
+      schema_version: 1,
+      matches: ['mcp__constructor____proto__', 'mcp__constructor__toString'],
+      unknown: [],
+    });
   });
 
   it('a name defined twice is still an error naming both places', async () => {
@@ -107,9 +145,24 @@ describe('transcripts: object-key tool names and call ids, in every shape', () =
   const TRANSCRIPTS: Record<string, unknown> = {
     'eino.json': [
       { role: 'user', content: 'go' },
-      { role: 'assistant', content: '', tool_calls: [{ id: '__proto__', type: 'function', function: { name: 'tool_search', arguments: args } }] },
+      {
+        role: 'assistant',
+        content: '',
+        tool_calls: [{ id: '__proto__', type: 'function', function: { name: 'tool_search', arguments: args } }],
+      },
       { role: 'tool', content: matches, tool_call_id: '__proto__', tool_name: 'tool_search' },
-      { role: 'assistant', content: '', tool_calls: [{ id: 'constructor', type: 'function', function: { name: '__proto__', arguments: '{"__proto__":{"polluted":1}}' } }, { id: 'toString', type: 'function', function: { name: 'valueOf', arguments: '{}' } }] },
+      {
+        role: 'assistant',
+        content: '',
+        tool_calls: [
+          {
+            id: 'constructor',
+            type: 'function',
+            function: { name: '__proto__', arguments: '{"__proto__":{"polluted":1}}' },
+          },
+          { id: 'toString', type: 'function', function: { name: 'valueOf', arguments: '{}' } },
+        ],
+      },
       { role: 'tool', content: '{}', tool_call_id: 'constructor', tool_name: '__proto__' },
       { role: 'tool', content: '{}', tool_call_id: 'toString', tool_name: 'valueOf' },
       { role: 'assistant', content: 'done' },
@@ -118,9 +171,20 @@ describe('transcripts: object-key tool names and call ids, in every shape', () =
       model: 'm',
       messages: [
         { role: 'user', content: 'go' },
-        { role: 'assistant', content: null, tool_calls: [{ id: '__proto__', type: 'function', function: { name: 'tool_search', arguments: args } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: '__proto__', type: 'function', function: { name: 'tool_search', arguments: args } }],
+        },
         { role: 'tool', tool_call_id: '__proto__', content: matches },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'constructor', type: 'function', function: { name: '__proto__', arguments: '{}' } }, { id: 'hasOwnProperty', type: 'function', function: { name: 'valueOf', arguments: '{}' } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            { id: 'constructor', type: 'function', function: { name: '__proto__', arguments: '{}' } },
+            { id: 'hasOwnProperty', type: 'function', function: { name: 'valueOf', arguments: '{}' } },
+          ],
+        },
         { role: 'tool', tool_call_id: 'constructor', content: '{}' },
         { role: 'tool', tool_call_id: 'hasOwnProperty', content: '{}' },
       ],
@@ -141,36 +205,73 @@ describe('transcripts: object-key tool names and call ids, in every shape', () =
       model: 'm',
       messages: [
         { role: 'user', content: 'go' },
-        { role: 'assistant', content: [{ type: 'tool_use', id: '__proto__', name: 'tool_search', input: JSON.parse(args) as unknown }] },
+        {
+          role: 'assistant',
+          content: [{ type: 'tool_use', id: '__proto__', name: 'tool_search', input: JSON.parse(args) as unknown }],
+        },
         { role: 'user', content: [{ type: 'tool_result', tool_use_id: '__proto__', content: matches }] },
-        { role: 'assistant', content: [{ type: 'tool_use', id: 'constructor', name: 'toString', input: JSON.parse('{"__proto__":{"polluted":1}}') as unknown }, { type: 'tool_use', id: 'prototype', name: 'prototype', input: {} }] },
-        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'constructor', content: [{ type: 'text', text: 'ok' }] }, { type: 'tool_result', tool_use_id: 'prototype', content: 'ok' }] },
+        {
+          role: 'assistant',
+          content: [
+            {
+              type: 'tool_use',
+              id: 'constructor',
+              name: 'toString',
+              input: JSON.parse('{"__proto__":{"polluted":1}}') as unknown,
+            },
+            { type: 'tool_use', id: 'prototype', name: 'prototype', input: {} },
+          ],
+        },
+        {
+          role: 'user',
+          content: [
+            { type: 'tool_result', tool_use_id: 'constructor', content: [{ type: 'text', text: 'ok' }] },
+            { type: 'tool_result', tool_use_id: 'prototype', content: 'ok' },
+          ],
+        },
       ],
     },
   };
 
-  it.each(Object.keys(TRANSCRIPTS))('%s: calls are resolved by id, violations name the tools, JSON keeps them', async (name) => {
-    const file = tmp.file(`t-${name}`, JSON.stringify(TRANSCRIPTS[name], null, 1));
-    const r = await inproc(['simulate', file, '-c', catalog(), '--replay', '--json']);
-    expect(r.code, r.stderr).toBe(0);
-    const report = json(r.stdout) as { turns: Array<{ tool_calls: Array<{ id: string; name: string; status: string }> }>; violations: Array<{ tool: string; kind: string }> };
-    const calls = report.turns.flatMap((t) => t.tool_calls);
-    expect(calls.map((c) => c.id)).toContain('__proto__');
-    expect(calls.find((c) => c.id === '__proto__')!.name).toBe('tool_search');
-    // The tools the select loaded are visible; a tool never loaded is a not-loaded violation, named.
-    for (const v of report.violations) expect(NAMES).toContain(v.tool);
-    const loadedCall = calls.find((c) => ['__proto__', 'constructor', 'toString'].includes(c.name) && c.id !== '__proto__');
-    expect(loadedCall?.status).toBe('ok');
-    const human = await inproc(['simulate', file, '-c', catalog(), '--replay', '--mode', 'native']);
-    expect(human.code, human.stderr).toBe(0);
-    expectTerminalSafe(human.stdout);
-    expectTerminalSafe(human.stderr);
-    expectNoPollution();
-  });
+  it.each(Object.keys(TRANSCRIPTS))(
+    '%s: calls are resolved by id, violations name the tools, JSON keeps them',
+    async (name) => {
+      const file = tmp.file(`t-${name}`, JSON.stringify(TRANSCRIPTS[name], null, 1));
+      const r = await inproc(['simulate', file, '-c', catalog(), '--replay', '--json']);
+      expect(r.code, r.stderr).toBe(0);
+      const report = json(r.stdout) as {
+        turns: Array<{ tool_calls: Array<{ id: string; name: string; status: string }> }>;
+        violations: Array<{ tool: string; kind: string }>;
+      };
+      const calls = report.turns.flatMap((t) => t.tool_calls);
+      expect(calls.map((c) => c.id)).toContain('__proto__');
+      expect(calls.find((c) => c.id === '__proto__')!.name).toBe('tool_search');
+      // The tools the select loaded are visible; a tool never loaded is a not-loaded violation, named.
+      for (const v of report.violations) expect(NAMES).toContain(v.tool);
+      const loadedCall = calls.find(
+        (c) => ['__proto__', 'constructor', 'toString'].includes(c.name) && c.id !== '__proto__',
+      );
+      expect(loadedCall?.status).toBe('ok');
+      const human = await inproc(['simulate', file, '-c', catalog(), '--replay', '--mode', 'native']);
+      expect(human.code, human.stderr).toBe(0);
+      expectTerminalSafe(human.stdout);
+      expectTerminalSafe(human.stderr);
+      expectNoPollution();
+    },
+  );
 
   it('the loader never resolves a call id through the prototype chain', () => {
     // A tool result whose id matches no call, named like an Object.prototype member.
-    const t = readTranscriptDocument(parseText('t.json', JSON.stringify([{ role: 'user', content: 'x' }, { role: 'tool', content: 'r', tool_call_id: 'toString' }])), { format: 'openai', lenient: true });
+    const t = readTranscriptDocument(
+      parseText(
+        't.json',
+        JSON.stringify([
+          { role: 'user', content: 'x' },
+          { role: 'tool', content: 'r', tool_call_id: 'toString' },
+        ]),
+      ),
+      { format: 'openai', lenient: true },
+    );
     expect(t.warnings.join('\n')).toContain('unknown call id "toString"');
     expectNoPollution();
   });
@@ -210,7 +311,10 @@ cases:
 
   it('eval: relevant tools and queries named like object keys', async () => {
     const cat = catalogFile('ours.json');
-    const q = tmp.file('proto.jsonl', NAMES.map((n) => JSON.stringify({ query: `${n} create`, relevant: [n], __proto__: { polluted: 1 } })).join('\n'));
+    const q = tmp.file(
+      'proto.jsonl',
+      NAMES.map((n) => JSON.stringify({ query: `${n} create`, relevant: [n], __proto__: { polluted: 1 } })).join('\n'),
+    );
     const r = await inproc(['eval', q, '-c', cat, '--json']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('"hasOwnProperty"');

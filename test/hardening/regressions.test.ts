@@ -23,11 +23,20 @@ describe('very long text is cut in errors, warnings, failure details and human o
     const r = await inproc(['eval', q, '-c', DEMO]);
     expect(r.code).toBe(2);
     expect(longestLine(r.stderr)).toBeLessThanOrEqual(MAX_MESSAGE_LINE + 'error: '.length);
-    expect(r.stderr.split('\n')[0]).toMatch(/^error: .*q\.jsonl:1:\d+: relevant tool "x+…x+" is not a tool of the catalog/);
+    expect(r.stderr.split('\n')[0]).toMatch(
+      /^error: .*q\.jsonl:1:\d+: relevant tool "x+…x+" is not a tool of the catalog/,
+    );
   });
 
   it('seed 4 #429: a warning quoting a 300,000-character call id', async () => {
-    const t = tmp.file('t.json', JSON.stringify([{ role: 'user', content: 'x' }, { role: 'tool', tool_call_id: LONG, content: 'r' }, { role: 'assistant', content: 'ok' }]));
+    const t = tmp.file(
+      't.json',
+      JSON.stringify([
+        { role: 'user', content: 'x' },
+        { role: 'tool', tool_call_id: LONG, content: 'r' },
+        { role: 'assistant', content: 'ok' },
+      ]),
+    );
     const r = await inproc(['simulate', t, '-c', DEMO, '--format', 'openai', '--lenient']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/^warning: .*tool result for unknown call id "long words .*….* long words "\n$/);
@@ -35,8 +44,20 @@ describe('very long text is cut in errors, warnings, failure details and human o
   });
 
   it('seed 5 #322: lint of a catalog with a 300,000-character name and description', async () => {
-    const c = tmp.file('c.json', JSON.stringify({ tools: [{ name: `a_${X}`, description: LONG }, { name: 'b', description: 'create issue' }] }));
-    for (const argv of [['lint', c, '--all'], ['search', '-c', c, '--explain', '--', 'long', 'words', 'x'], ['select', '-c', c, `a_${X}`, 'b']]) {
+    const c = tmp.file(
+      'c.json',
+      JSON.stringify({
+        tools: [
+          { name: `a_${X}`, description: LONG },
+          { name: 'b', description: 'create issue' },
+        ],
+      }),
+    );
+    for (const argv of [
+      ['lint', c, '--all'],
+      ['search', '-c', c, '--explain', '--', 'long', 'words', 'x'],
+      ['select', '-c', c, `a_${X}`, 'b'],
+    ]) {
       const r = await inproc(argv);
       expect(r.code, r.stderr).toBe(0);
       expectTerminalSafe(r.stdout);
@@ -48,7 +69,17 @@ describe('very long text is cut in errors, warnings, failure details and human o
   });
 
   it('seed 5 #351: --fail-on-violation details naming a 300,000-character tool', async () => {
-    const t = tmp.file('v.json', JSON.stringify([{ role: 'user', content: 'x' }, { role: 'assistant', content: '', tool_calls: [{ id: 'c1', type: 'function', function: { name: X, arguments: '{}' } }] }]));
+    const t = tmp.file(
+      'v.json',
+      JSON.stringify([
+        { role: 'user', content: 'x' },
+        {
+          role: 'assistant',
+          content: '',
+          tool_calls: [{ id: 'c1', type: 'function', function: { name: X, arguments: '{}' } }],
+        },
+      ]),
+    );
     const r = await inproc(['simulate', t, '-c', DEMO, '--fail-on-violation']);
     expect(r.code).toBe(1);
     expect(longestLine(r.stdout)).toBeLessThanOrEqual(MAX_MESSAGE_LINE);
@@ -57,7 +88,10 @@ describe('very long text is cut in errors, warnings, failure details and human o
   });
 
   it('seed 5 #1340: the human test report with a 300,000-character case name', async () => {
-    const s = tmp.file('s.yaml', `catalog: ${DEMO}\ncases:\n  - name: ${JSON.stringify(LONG)}\n    query: create issue\n    includes: [mcp__github__create_issue]\n`);
+    const s = tmp.file(
+      's.yaml',
+      `catalog: ${DEMO}\ncases:\n  - name: ${JSON.stringify(LONG)}\n    query: create issue\n    includes: [mcp__github__create_issue]\n`,
+    );
     const r = await inproc(['test', s]);
     expect(r.code, r.stderr).toBe(0);
     expect(longestLine(r.stdout)).toBeLessThanOrEqual(MAX_MESSAGE_LINE);
@@ -88,7 +122,10 @@ describe('token counting of a 100,000-letter word is quick (fuzz seed 9 #1797: 2
     const tok = await loadTokenizer();
     const n = tok.count(`42 ${X}`);
     expect(n).toBeGreaterThan(100_000 / 20);
-    const json = JSON.stringify({ type: 'object', properties: Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`field_${i}`, { type: 'string' }])) });
+    const json = JSON.stringify({
+      type: 'object',
+      properties: Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`field_${i}`, { type: 'string' }])),
+    });
     expect(json.length).toBeGreaterThan(MAX_COUNTED_RUN * 5);
     const { countTokens } = await import('gpt-tokenizer/encoding/o200k_base');
     expect(tok.count(json)).toBe(countTokens(json));
@@ -100,8 +137,19 @@ describe('token counting of a 100,000-letter word is quick (fuzz seed 9 #1797: 2
     const r = await inproc(['simulate', 'fixtures/transcripts/select-search.json', '-c', c, '--json']);
     expect(r.code, r.stderr).toBe(0);
     // A control character in --prefix is refused before anything loads (it used to reach tool names).
-    const bad = await inproc(['simulate', 'fixtures/transcripts/select-search.json', '-c', c, '--prefix', '\u001b[31m', '--json']);
-    expect([bad.code, bad.stderr]).toEqual([2, 'error: --prefix must be a server name without spaces or control characters, got "\\u001b[31m"\n']);
+    const bad = await inproc([
+      'simulate',
+      'fixtures/transcripts/select-search.json',
+      '-c',
+      c,
+      '--prefix',
+      '\u001b[31m',
+      '--json',
+    ]);
+    expect([bad.code, bad.stderr]).toEqual([
+      2,
+      'error: --prefix must be a server name without spaces or control characters, got "\\u001b[31m"\n',
+    ]);
   });
 });
 
@@ -110,7 +158,10 @@ describe('machine output stays intact yet never carries raw C1, DEL, separators 
   const UNSAFE_RAW = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
   it('--json of search, select and simulate (they used JSON.stringify as it is)', async () => {
-    const c = tmp.file('j.json', JSON.stringify({ tools: [{ name: `t${hostile}`, description: `create issue ${hostile}` }] }));
+    const c = tmp.file(
+      'j.json',
+      JSON.stringify({ tools: [{ name: `t${hostile}`, description: `create issue ${hostile}` }] }),
+    );
     const search = await inproc(['search', '-c', c, '--json', 'create']);
     expect(search.stdout).not.toMatch(UNSAFE_RAW);
     expect(search.stdout).toContain('\\u009b31m\\u0085\\u007f\\u2028\\u202e\\u2066b\\rc');
@@ -118,10 +169,25 @@ describe('machine output stays intact yet never carries raw C1, DEL, separators 
     const select = await inproc(['select', '-c', c, '--json', `t${hostile}`]);
     expect(select.stdout).not.toMatch(UNSAFE_RAW);
     expect(JSON.parse(select.stdout)).toEqual({ schema_version: 1, matches: [`t${hostile}`], unknown: [] });
-    const t = tmp.file('jt.json', JSON.stringify([{ role: 'user', content: hostile }, { role: 'assistant', content: '', tool_calls: [{ id: 'c', type: 'function', function: { name: `t${hostile}`, arguments: '{}' } }] }]));
+    const t = tmp.file(
+      'jt.json',
+      JSON.stringify([
+        { role: 'user', content: hostile },
+        {
+          role: 'assistant',
+          content: '',
+          tool_calls: [{ id: 'c', type: 'function', function: { name: `t${hostile}`, arguments: '{}' } }],
+        },
+      ]),
+    );
     const sim = await inproc(['simulate', t, '-c', c, '--json']);
     expect(sim.stdout).not.toMatch(UNSAFE_RAW);
-    expect(sim.stdout).toContain(JSON.stringify(`t${hostile}`).replace(/[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`));
+    expect(sim.stdout).toContain(
+      JSON.stringify(`t${hostile}`).replace(
+        /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
+        (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
+      ),
+    );
   });
 
   it('--batch lines', async () => {
@@ -140,7 +206,13 @@ describe('machine output stays intact yet never carries raw C1, DEL, separators 
   it('import: catalog YAML writes such text double-quoted, as \\u escapes that read back the same', async () => {
     const { catalogYaml } = await import('../../src/mcp/catalog-file.js');
     const { parse } = await import('yaml');
-    const tools = [{ name: 'a', description: `plain ${hostile}`, parameters: { type: 'object', properties: { [`k\u202e`]: { description: `v\u0085` } } } }];
+    const tools = [
+      {
+        name: 'a',
+        description: `plain ${hostile}`,
+        parameters: { type: 'object', properties: { [`k\u202e`]: { description: `v\u0085` } } },
+      },
+    ];
     const text = await catalogYaml(tools);
     expect(text).not.toMatch(UNSAFE_RAW);
     expect(text).not.toMatch(/\r/);

@@ -25,14 +25,73 @@ const LONG_ROLE = tmp.file('long-role.json', JSON.stringify([{ role: `x${'y'.rep
 
 /** Human runs: [label, argv, expected exit code]. */
 const HUMAN: ReadonlyArray<readonly [string, readonly string[], number]> = [
-  ['search --explain --all --why', ['search', '-c', CAT, '--explain', '--all', '--why', `constructor,${RED}`, '--', 'evil', 'red', 'create', 'issue', 'words'], 0],
+  [
+    'search --explain --all --why',
+    [
+      'search',
+      '-c',
+      CAT,
+      '--explain',
+      '--all',
+      '--why',
+      `constructor,${RED}`,
+      '--',
+      'evil',
+      'red',
+      'create',
+      'issue',
+      'words',
+    ],
+    0,
+  ],
   ['search, a narrow terminal', ['search', '-c', CAT, '--', 'evil', 'red', 'words', 'page'], 0],
-  ['search --expect-first (a failure diff)', ['search', '-c', CAT, '--expect-first', 'bidi_\u202egnp_exe', '--expect', `static${ESC}[5mblink`, '--', 'evil', 'red'], 1],
-  ['error: --expect-first names a hostile unknown tool', ['search', '-c', CAT, '--expect-first', `no_such${ESC}[31m`, '--', 'evil', 'red'], 2],
-  ['search --args with escapes', ['search', '-c', CAT, '--args', JSON.stringify({ query: `${ESC}[31m select:${RED}` })], 0],
-  ['select with unknown hostile names (warnings)', ['select', '-c', CAT, '--', '__proto__', RED, 'bidi_\u202egnp_exe', `nosuch${ESC}]0;x\u0007`, `static${ESC}[5mblink`], 0],
+  [
+    'search --expect-first (a failure diff)',
+    [
+      'search',
+      '-c',
+      CAT,
+      '--expect-first',
+      'bidi_\u202egnp_exe',
+      '--expect',
+      `static${ESC}[5mblink`,
+      '--',
+      'evil',
+      'red',
+    ],
+    1,
+  ],
+  [
+    'error: --expect-first names a hostile unknown tool',
+    ['search', '-c', CAT, '--expect-first', `no_such${ESC}[31m`, '--', 'evil', 'red'],
+    2,
+  ],
+  [
+    'search --args with escapes',
+    ['search', '-c', CAT, '--args', JSON.stringify({ query: `${ESC}[31m select:${RED}` })],
+    0,
+  ],
+  [
+    'select with unknown hostile names (warnings)',
+    [
+      'select',
+      '-c',
+      CAT,
+      '--',
+      '__proto__',
+      RED,
+      'bidi_\u202egnp_exe',
+      `nosuch${ESC}]0;x\u0007`,
+      `static${ESC}[5mblink`,
+    ],
+    0,
+  ],
   ['simulate --replay', ['simulate', TRANSCRIPT, '-c', CAT, '--replay'], 0],
-  ['simulate --mode native --fail-on-violation (details on stderr)', ['simulate', TRANSCRIPT, '-c', CAT, '--mode', 'native', '--fail-on-violation', '--static', 'control_chars'], 1],
+  [
+    'simulate --mode native --fail-on-violation (details on stderr)',
+    ['simulate', TRANSCRIPT, '-c', CAT, '--mode', 'native', '--fail-on-violation', '--static', 'control_chars'],
+    1,
+  ],
   ['lint --all', ['lint', CAT, '--all'], 0],
   ['test (failing cases quote hostile names)', ['test', SUITE], 1],
   ['test --reporter tap', ['test', SUITE, '--reporter', 'tap'], 1],
@@ -72,16 +131,23 @@ describe('human output of every command: nothing raw reaches the terminal', () =
   });
 
   it('tables fit the width: search, select and simulate lines are at most 100 columns (40 when COLUMNS=40)', () => {
-    for (const label of ['search --explain --all --why', 'select with unknown hostile names (warnings)', 'simulate --replay']) {
+    for (const label of [
+      'search --explain --all --why',
+      'select with unknown hostile names (warnings)',
+      'simulate --replay',
+    ]) {
       for (const line of results.get(label)!.stdout.split('\n')) expect(line.length, line).toBeLessThanOrEqual(100);
     }
-    for (const line of results.get('search, a narrow terminal')!.stdout.split('\n')) expect(line.length, line).toBeLessThanOrEqual(40);
+    for (const line of results.get('search, a narrow terminal')!.stdout.split('\n'))
+      expect(line.length, line).toBeLessThanOrEqual(40);
   });
 
   it('a long quoted value in an error keeps the start and end of the line', () => {
     const line = results.get('error: a 100,000-character role is cut')!.stderr.split('\n')[0]!;
     expect(line.length).toBeLessThanOrEqual(1000 + 'error: '.length);
-    expect(line).toMatch(new RegExp(`^error: ${LONG_ROLE.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:1:\\d+: unknown role "xyyy`));
+    expect(line).toMatch(
+      new RegExp(`^error: ${LONG_ROLE.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:1:\\d+: unknown role "xyyy`),
+    );
     expect(line).toContain('…');
   });
 });
@@ -104,10 +170,17 @@ describe('--json keeps the text intact', () => {
     expect(s.matches[0]).toBe(RED);
     expect(s.results[0]!.description).toContain(`${ESC}[2J${ESC}[H`);
     expect(s.results[0]!.description).toContain('\u009b31m');
-    expect(JSON.parse(select.stdout)).toEqual({ schema_version: 1, matches: [RED, 'bidi_\u202egnp_exe'], unknown: [`nosuch${ESC}]0;x\u0007`] });
+    expect(JSON.parse(select.stdout)).toEqual({
+      schema_version: 1,
+      matches: [RED, 'bidi_\u202egnp_exe'],
+      unknown: [`nosuch${ESC}]0;x\u0007`],
+    });
     // The warning about the unknown name is escaped on stderr.
     expectTerminalSafe(select.stderr, 'stderr');
-    const sim = JSON.parse(simulate.stdout) as { turns: Array<{ tool_calls: Array<{ name: string; arguments: string }> }>; violations: Array<{ tool: string }> };
+    const sim = JSON.parse(simulate.stdout) as {
+      turns: Array<{ tool_calls: Array<{ name: string; arguments: string }> }>;
+      violations: Array<{ tool: string }>;
+    };
     const calls = sim.turns.flatMap((t) => t.tool_calls);
     expect(calls.map((c) => c.name)).toContain(RED);
     expect(calls.find((c) => c.name === RED)!.arguments).toBe(JSON.stringify({ text: `${ESC}]0;title\u0007` }));

@@ -11,9 +11,13 @@ describe.concurrent('toolsearch lint', () => {
     expect(out[2]).toBe('✗ fetch_page  fixtures/lint/problems.yaml:29:5  1 error, 1 warning');
     expect(out[3]).toBe('    error   case-collision: its name differs only in case from Fetch_Page');
     // Findings wrap at the width (100 when stdout is not a terminal), continuing under the rule.
-    const list = out.indexOf('    error   own-name-missed: the query "list" does not return it within max_results 5: it ranks 7');
+    const list = out.indexOf(
+      '    error   own-name-missed: the query "list" does not return it within max_results 5: it ranks 7',
+    );
     expect(out[list + 1]).toBe('            with score 10; first is a_list (10)');
-    const crowded = out.indexOf('    error   crowded-out: the only word of its name and description does not return it within');
+    const crowded = out.indexOf(
+      '    error   crowded-out: the only word of its name and description does not return it within',
+    );
     expect(out[crowded + 1]).toBe('            max_results 5; the closest is "get" at rank 6');
     expect(out.at(-1)).toBe('25 tools: 5 errors, 11 warnings; 11 clean');
     expect(r.code).toBe(0);

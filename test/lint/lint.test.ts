@@ -54,14 +54,29 @@ describe('lint: every rule on purpose', () => {
 
   it('own-name-missed: "list" ties at 10 with six names that sort before it', () => {
     const t = r.tools.find((x) => x.name === 'list')!;
-    expect(t.own_name).toEqual({ query: 'list', rank: null, full_rank: 7, score: 10, first: { name: 'a_list', score: 10 } });
+    expect(t.own_name).toEqual({
+      query: 'list',
+      rank: null,
+      full_rank: 7,
+      score: 10,
+      first: { name: 'a_list', score: 10 },
+    });
     expect(t.findings[0]!.severity).toBe('error');
-    expect(t.findings[0]!.message).toBe('the query "list" does not return it within max_results 5: it ranks 7 with score 10; first is a_list (10)');
+    expect(t.findings[0]!.message).toBe(
+      'the query "list" does not return it within max_results 5: it ranks 7 with score 10; first is a_list (10)',
+    );
   });
 
   it('crowded-out: the only word "get" ranks it 6th; the five that crowd it out are named', () => {
     const t = r.tools.find((x) => x.name === 'z_get')!;
-    expect(t.reach).toEqual({ words_tried: 1, words_reaching: 0, best: [], closest: { word: 'get', rank: 6 }, words_matching: 1, words: [{ word: 'get', rank: 6 }] });
+    expect(t.reach).toEqual({
+      words_tried: 1,
+      words_reaching: 0,
+      best: [],
+      closest: { word: 'get', rank: 6 },
+      words_matching: 1,
+      words: [{ word: 'get', rank: 6 }],
+    });
     expect(t.findings[0]!.related).toEqual(['a_get', 'b_get', 'c_get', 'd_get', 'e_get']);
     // Its own name still finds it: "z get" scores 20.
     expect(t.own_name.rank).toBe(1);
@@ -72,10 +87,16 @@ describe('lint: every rule on purpose', () => {
     expect(t.reach).toEqual({
       words_tried: 2,
       words_reaching: 2,
-      best: [{ word: 'ping', rank: 1 }, { word: 'host', rank: 1 }],
+      best: [
+        { word: 'ping', rank: 1 },
+        { word: 'host', rank: 1 },
+      ],
       closest: null,
       words_matching: 2,
-      words: [{ word: 'ping', rank: 1 }, { word: 'host', rank: 1 }],
+      words: [
+        { word: 'ping', rank: 1 },
+        { word: 'host', rank: 1 },
+      ],
     });
   });
 
@@ -108,7 +129,14 @@ describe('lint: every rule on purpose', () => {
   it('reach: a word that never returns the tool has rank null', () => {
     // "select:all" is sent as a selection of the tool "all", not as a keyword.
     const catalog = {
-      tools: [{ name: 'select:all', description: 'Select every row.', static: false, source: { file: 'x', line: 1, column: 1 } }],
+      tools: [
+        {
+          name: 'select:all',
+          description: 'Select every row.',
+          static: false,
+          source: { file: 'x', line: 1, column: 1 },
+        },
+      ],
       sources: [{ file: 'x', format: 'toolsearch' as const }],
     };
     const t = lintCatalog(catalog).tools[0]!;
@@ -117,14 +145,17 @@ describe('lint: every rule on purpose', () => {
   });
 
   it('relates collisions and duplicates to the other tool', () => {
-    const find = (name: string, rule: LintRule) => r.tools.find((x) => x.name === name)!.findings.find((f) => f.rule === rule)!;
+    const find = (name: string, rule: LintRule) =>
+      r.tools.find((x) => x.name === name)!.findings.find((f) => f.rule === rule)!;
     expect(find('Fetch_Page', 'case-collision').related).toEqual(['fetch_page']);
     expect(find('sendMessage', 'identical-name-parts').related).toEqual(['send_message']);
     expect(find('archive_memo', 'duplicate-description').related).toEqual(['archive_note']);
     expect(find('browser-navigate', 'unsplit-separator').message).toBe(
       'the name part "browser-navigate" contains "-", which the reference does not split on: the keyword "navigate" scores 5 (inside the part), not 10',
     );
-    expect(find('do_everything', 'long-description').message).toMatch(/^the description has 691 characters \(median 24\); it contains \d+ of the \d+ words/);
+    expect(find('do_everything', 'long-description').message).toMatch(
+      /^the description has 691 characters \(median 24\); it contains \d+ of the \d+ words/,
+    );
   });
 
   it('orders the tools worst first: most errors, then most warnings, then by name', () => {

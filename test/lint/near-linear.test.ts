@@ -14,23 +14,41 @@ import type { LintReport } from '../../src/lint/types.js';
 import { quadraticLint } from './quadratic-model.js';
 
 const WORDS = ['get', 'Get', 'issue', 'create', 'list', 'select:x', '+req', 'page', 'a', 'İ', 'data-set', 'ab'];
-const SENTENCES = ['Create an issue.', 'List pages of data.', 'Get the page', 'create ISSUE', '', 'issues and pages and lists', 'İstanbul get'];
+const SENTENCES = [
+  'Create an issue.',
+  'List pages of data.',
+  'Get the page',
+  'create ISSUE',
+  '',
+  'issues and pages and lists',
+  'İstanbul get',
+];
 
 const toolArb = fc.record({
   parts: fc.array(fc.constantFrom(...WORDS), { minLength: 0, maxLength: 3 }),
   sep: fc.constantFrom('_', '__'),
-  description: fc.oneof(fc.constantFrom(...SENTENCES), fc.array(fc.constantFrom(...SENTENCES), { maxLength: 60 }).map((s) => s.join(' '))),
+  description: fc.oneof(
+    fc.constantFrom(...SENTENCES),
+    fc.array(fc.constantFrom(...SENTENCES), { maxLength: 60 }).map((s) => s.join(' ')),
+  ),
   isStatic: fc.boolean().map((b) => b && Math.random() < 0.1),
 });
 
-function catalogOf(specs: ReadonlyArray<{ parts: string[]; sep: string; description: string; isStatic: boolean }>): Catalog {
+function catalogOf(
+  specs: ReadonlyArray<{ parts: string[]; sep: string; description: string; isStatic: boolean }>,
+): Catalog {
   const seen = new Set<string>();
   const tools: CatalogTool[] = [];
   specs.forEach((s, i) => {
     let name = s.parts.join(s.sep) || '_';
     for (let k = 2; seen.has(name); k++) name = `${s.parts.join(s.sep) || '_'}${s.sep}${k}`;
     seen.add(name);
-    tools.push({ name, description: s.description, static: s.isStatic, source: { file: 'random.yaml', line: i + 1, column: 3 } });
+    tools.push({
+      name,
+      description: s.description,
+      static: s.isStatic,
+      source: { file: 'random.yaml', line: i + 1, column: 3 },
+    });
   });
   return { tools, sources: [{ file: 'random.yaml' }] } as unknown as Catalog;
 }
@@ -58,7 +76,8 @@ describe('lint is the quadratic linter, near-linearly', () => {
         const catalog = catalogOf(specs);
         const fast = lintCatalog(catalog);
         const slow = quadraticLint(catalog);
-        const shape = (r: Omit<LintReport, 'groups'>) => r.tools.map((t) => ({ name: t.name, own: t.own_name, reach: t.reach, rules: t.findings.map((f) => f.rule) }));
+        const shape = (r: Omit<LintReport, 'groups'>) =>
+          r.tools.map((t) => ({ name: t.name, own: t.own_name, reach: t.reach, rules: t.findings.map((f) => f.rule) }));
         expect(shape(fast)).toEqual(shape(slow));
         expect(fast.summary).toEqual(slow.summary);
       }),
@@ -67,7 +86,12 @@ describe('lint is the quadratic linter, near-linearly', () => {
   });
 
   it('a group of 1,000 tools sharing a description: listed once, each finding names 5 others', () => {
-    const tools = Array.from({ length: 1000 }, (_, i) => ({ parts: [`tool${String(i).padStart(4, '0')}`], sep: '_', description: 'Does the same thing.', isStatic: false }));
+    const tools = Array.from({ length: 1000 }, (_, i) => ({
+      parts: [`tool${String(i).padStart(4, '0')}`],
+      sep: '_',
+      description: 'Does the same thing.',
+      isStatic: false,
+    }));
     const r = lintCatalog(catalogOf(tools));
     expect(r.groups).toEqual([{ rule: 'duplicate-description', tools: tools.map((t) => t.parts[0]) }]);
     const f = r.tools.find((t) => t.name === 'tool0000')!.findings.find((x) => x.rule === 'duplicate-description')!;

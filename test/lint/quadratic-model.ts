@@ -111,7 +111,11 @@ function rankOf(list: readonly ScoredTool[], name: string): number | null {
   return i < 0 ? null : i + 1;
 }
 
-function checkOwnName(s: Searcher, tool: CatalogTool, parts: readonly string[]): { check: OwnNameCheck; findings: LintFinding[] } {
+function checkOwnName(
+  s: Searcher,
+  tool: CatalogTool,
+  parts: readonly string[],
+): { check: OwnNameCheck; findings: LintFinding[] } {
   const query = parts.join(' ');
   const results = s.results(query);
   const rank = rankOf(results, tool.name);
@@ -126,10 +130,22 @@ function checkOwnName(s: Searcher, tool: CatalogTool, parts: readonly string[]):
   const firstText = first ? `; first is ${first.name} (${first.score})` : '';
   if (rank === null) {
     const where = full === null ? 'it does not match at all' : `it ranks ${full} with score ${score}`;
-    findings.push(finding('own-name-missed', `the query "${query}" does not return it within max_results ${DEFAULT_MAX_RESULTS}: ${where}${firstText}`, first ? [first.name] : []));
+    findings.push(
+      finding(
+        'own-name-missed',
+        `the query "${query}" does not return it within max_results ${DEFAULT_MAX_RESULTS}: ${where}${firstText}`,
+        first ? [first.name] : [],
+      ),
+    );
   } else if (rank > 1) {
     const tie = first && first.score === score ? ' (same score: ties are ordered by name)' : '';
-    findings.push(finding('own-name-not-first', `the query "${query}" returns it at rank ${rank} with score ${score}${firstText}${tie}`, first ? [first.name] : []));
+    findings.push(
+      finding(
+        'own-name-not-first',
+        `the query "${query}" returns it at rank ${rank} with score ${score}${firstText}${tie}`,
+        first ? [first.name] : [],
+      ),
+    );
   }
   return { check, findings };
 }
@@ -150,7 +166,11 @@ function candidateWords(tool: CatalogTool, parts: readonly string[]): string[] {
   return out;
 }
 
-function checkReach(s: Searcher, tool: CatalogTool, parts: readonly string[]): { check: ReachCheck; findings: LintFinding[] } {
+function checkReach(
+  s: Searcher,
+  tool: CatalogTool,
+  parts: readonly string[],
+): { check: ReachCheck; findings: LintFinding[] } {
   const tried = candidateWords(tool, parts);
   const reaching: Array<{ word: string; rank: number }> = [];
   const words: Array<{ word: string; rank: number | null }> = [];
@@ -186,30 +206,61 @@ function checkReach(s: Searcher, tool: CatalogTool, parts: readonly string[]): {
     );
   }
   const matching = words.filter((w) => w.rank !== null).length;
-  return { check: { words_tried: tried.length, words_reaching: reaching.length, best, closest, words_matching: matching, words }, findings };
+  return {
+    check: {
+      words_tried: tried.length,
+      words_reaching: reaching.length,
+      best,
+      closest,
+      words_matching: matching,
+      words,
+    },
+    findings,
+  };
 }
 
 function checkNameShape(tool: CatalogTool, parts: readonly string[], limits: LintLimits): LintFinding[] {
   const out: LintFinding[] = [];
   if (parts.length === 0) {
-    out.push(finding('no-name-parts', `"${tool.name}" has no name parts (it is only underscores): no keyword matches it by name`));
+    out.push(
+      finding(
+        'no-name-parts',
+        `"${tool.name}" has no name parts (it is only underscores): no keyword matches it by name`,
+      ),
+    );
     return out;
   }
   const pieces = tool.name.split('__').flatMap((seg) => seg.split('_'));
   if (pieces.some((p) => p === '')) {
-    out.push(finding('empty-name-pieces', `"${tool.name}" has empty pieces (a leading or trailing "_", or "___"); they are dropped, leaving parts ${parts.join(', ')}`));
+    out.push(
+      finding(
+        'empty-name-pieces',
+        `"${tool.name}" has empty pieces (a leading or trailing "_", or "___"); they are dropped, leaving parts ${parts.join(', ')}`,
+      ),
+    );
   }
   for (const p of parts) {
     const n = length(p);
     const sep = /[^\p{L}\p{M}\p{N}]/u.exec(p);
     // A long part made of words joined by a separator is reported as the separator's problem.
     if (n > limits.giantPart && !sep) {
-      out.push(finding('giant-name-part', `the name part "${p}" has ${n} characters (limit ${limits.giantPart}): a word inside it scores only 5 (inside a part), never 10`));
+      out.push(
+        finding(
+          'giant-name-part',
+          `the name part "${p}" has ${n} characters (limit ${limits.giantPart}): a word inside it scores only 5 (inside a part), never 10`,
+        ),
+      );
     }
     if (sep) {
       const inner = textWords(p);
-      const example = inner.length > 1 ? `: the keyword "${inner[inner.length - 1]}" scores 5 (inside the part), not 10` : '';
-      out.push(finding('unsplit-separator', `the name part "${p}" contains "${sep[0]}", which the reference does not split on${example}`));
+      const example =
+        inner.length > 1 ? `: the keyword "${inner[inner.length - 1]}" scores 5 (inside the part), not 10` : '';
+      out.push(
+        finding(
+          'unsplit-separator',
+          `the name part "${p}" contains "${sep[0]}", which the reference does not split on${example}`,
+        ),
+      );
     }
   }
   return out;
@@ -241,7 +292,14 @@ export function quadraticLint(catalog: Catalog, limits: LintLimits = DEFAULT_LIN
     if (group.length < 2) continue;
     for (const t of group) {
       const others = group.filter((o) => o !== t).map((o) => (o.static ? `${o.name} (static)` : o.name));
-      add(t.name, finding('case-collision', `its name differs only in case from ${others.join(', ')}`, group.filter((o) => o !== t).map((o) => o.name)));
+      add(
+        t.name,
+        finding(
+          'case-collision',
+          `its name differs only in case from ${others.join(', ')}`,
+          group.filter((o) => o !== t).map((o) => o.name),
+        ),
+      );
     }
   }
 
@@ -259,7 +317,14 @@ export function quadraticLint(catalog: Catalog, limits: LintLimits = DEFAULT_LIN
       const others = group.filter((o) => goToLower(o.name) !== goToLower(t.name)).map((o) => o.name);
       if (others.length === 0) continue;
       const parts = (index.partsOf(t.name) ?? []).map(goToLower).join(' ');
-      add(t.name, finding('identical-name-parts', `its name parts (${parts}) are those of ${others.join(', ')}: only the descriptions tell them apart`, others));
+      add(
+        t.name,
+        finding(
+          'identical-name-parts',
+          `its name parts (${parts}) are those of ${others.join(', ')}: only the descriptions tell them apart`,
+          others,
+        ),
+      );
     }
   }
 
@@ -268,7 +333,13 @@ export function quadraticLint(catalog: Catalog, limits: LintLimits = DEFAULT_LIN
   const byDesc = new Map<string, CatalogTool[]>();
   for (const t of dynamic) {
     if (t.description === '') {
-      add(t.name, finding('empty-description', 'the description is empty: the description rule (2 points) never matches, only name keywords find it'));
+      add(
+        t.name,
+        finding(
+          'empty-description',
+          'the description is empty: the description rule (2 points) never matches, only name keywords find it',
+        ),
+      );
       continue;
     }
     const k = normalized(t.description);
@@ -280,7 +351,10 @@ export function quadraticLint(catalog: Catalog, limits: LintLimits = DEFAULT_LIN
     if (group.length < 2) continue;
     for (const t of group) {
       const others = group.filter((o) => o !== t).map((o) => o.name);
-      add(t.name, finding('duplicate-description', `its description is the same as that of ${others.join(', ')}`, others));
+      add(
+        t.name,
+        finding('duplicate-description', `its description is the same as that of ${others.join(', ')}`, others),
+      );
     }
   }
   const lengths = dynamic.filter((t) => t.description !== '').map((t) => length(t.description));
@@ -307,7 +381,12 @@ export function quadraticLint(catalog: Catalog, limits: LintLimits = DEFAULT_LIN
     const parts = index.partsOf(t.name) ?? [];
     const own = checkOwnName(searcher, t, parts);
     const reach = checkReach(searcher, t, parts);
-    const findings = [...own.findings, ...reach.findings, ...checkNameShape(t, parts, limits), ...findingsOf.get(t.name)!];
+    const findings = [
+      ...own.findings,
+      ...reach.findings,
+      ...checkNameShape(t, parts, limits),
+      ...findingsOf.get(t.name)!,
+    ];
     // Errors before warnings, then by rule order of LINT_RULES.
     const order = Object.keys(LINT_RULES) as LintRule[];
     findings.sort((a, b) => order.indexOf(a.rule) - order.indexOf(b.rule));
@@ -325,7 +404,10 @@ export function quadraticLint(catalog: Catalog, limits: LintLimits = DEFAULT_LIN
   });
   tools.sort((a, b) => b.errors - a.errors || b.warnings - a.warnings || compareGo(a.name, b.name));
 
-  const byRule = Object.fromEntries((Object.keys(LINT_RULES) as LintRule[]).map((r) => [r, 0])) as Record<LintRule, number>;
+  const byRule = Object.fromEntries((Object.keys(LINT_RULES) as LintRule[]).map((r) => [r, 0])) as Record<
+    LintRule,
+    number
+  >;
   for (const t of tools) for (const f of t.findings) byRule[f.rule]++;
   return {
     catalog: { source: catalog.sources.map((s) => s.file).join(', '), dynamic: dynamic.length, static: statics.length },

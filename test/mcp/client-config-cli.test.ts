@@ -22,17 +22,28 @@ function config(value: unknown, name = `c${++n}.mcp.json`): string {
 }
 
 const node = process.execPath;
-const stdio = (args: readonly string[], extra: Record<string, unknown> = {}) => ({ command: node, args: [TEST_SERVER, ...args], ...extra });
+const stdio = (args: readonly string[], extra: Record<string, unknown> = {}) => ({
+  command: node,
+  args: [TEST_SERVER, ...args],
+  ...extra,
+});
 const failing = { command: node, args: ['-e', "process.stderr.write('no token\\n'); process.exit(3)"] };
 
 describe('an mcpServers config as a catalog (-c)', () => {
   it('starts every server and names the tools mcp__<key>__<tool>, as Claude Code does', async () => {
-    const file = config({ mcpServers: { 'git-hub': stdio(['--tools', '2']), 'chat.v2': stdio(['--tools', '5', '--page-size', '2']) } });
+    const file = config({
+      mcpServers: { 'git-hub': stdio(['--tools', '2']), 'chat.v2': stdio(['--tools', '5', '--page-size', '2']) },
+    });
     const r = await run(['search', '-c', file, 'issue', '--json']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     // (equal scores and lengths: the reference's tie-break)
-    expect(JSON.parse(r.stdout).matches).toEqual(['mcp__chat_v2__create_issue', 'mcp__git-hub__create_issue', 'mcp__chat_v2__list-issues', 'mcp__git-hub__list-issues']);
+    expect(JSON.parse(r.stdout).matches).toEqual([
+      'mcp__chat_v2__create_issue',
+      'mcp__git-hub__create_issue',
+      'mcp__chat_v2__list-issues',
+      'mcp__git-hub__list-issues',
+    ]);
     const all = await run(['select', 'mcp__chat_v2__get_file,mcp__chat_v2__post_message', '-c', file, '--json']);
     expect(all.code).toBe(0);
     expect(JSON.parse(all.stdout).matches).toEqual(['mcp__chat_v2__get_file', 'mcp__chat_v2__post_message']);
@@ -41,7 +52,11 @@ describe('an mcpServers config as a catalog (-c)', () => {
   it('expands ${VAR} and ${VAR:-default} in command, args and env from the environment', async () => {
     const file = config({
       mcpServers: {
-        env: { command: '${NODE_BIN}', args: [TEST_SERVER, '--tools', '${TOOLS:-1}', '--env-name', 'TOKEN'], env: { TOKEN: '${MY_TOKEN:-none}-x' } },
+        env: {
+          command: '${NODE_BIN}',
+          args: [TEST_SERVER, '--tools', '${TOOLS:-1}', '--env-name', 'TOKEN'],
+          env: { TOKEN: '${MY_TOKEN:-none}-x' },
+        },
       },
     });
     const r = await run(['import', '--config', file], { env: { NODE_BIN: node, MY_TOKEN: 's3cret' } });
@@ -53,7 +68,10 @@ describe('an mcpServers config as a catalog (-c)', () => {
     ]);
     const d = await run(['import', '--config', file, '--json'], { env: { NODE_BIN: node, TOOLS: '2' } });
     expect(d.code).toBe(0);
-    expect(JSON.parse(d.stdout).tools.map((t: { name: string }) => t.name)).toEqual(['mcp__env__create_issue', 'mcp__env__list-issues']);
+    expect(JSON.parse(d.stdout).tools.map((t: { name: string }) => t.name)).toEqual([
+      'mcp__env__create_issue',
+      'mcp__env__list-issues',
+    ]);
   });
 
   it('a variable that is not set and has no default is an error at its place', async () => {
@@ -61,7 +79,9 @@ describe('an mcpServers config as a catalog (-c)', () => {
     const r = await run(['search', '-c', file, 'issue'], { env: { NOT_SET_H13: undefined } });
     expect(r.stdout).toBe('');
     expect(r.code).toBe(2);
-    expect(lines(r.stderr)[0]).toBe(`error: ${file}:7:9: server "a": \${NOT_SET_H13} in args[1] is not set and has no default (write \${NOT_SET_H13:-default} for one)`);
+    expect(lines(r.stderr)[0]).toBe(
+      `error: ${file}:7:9: server "a": \${NOT_SET_H13} in args[1] is not set and has no default (write \${NOT_SET_H13:-default} for one)`,
+    );
   });
 
   it('one failing server is an error naming it and why; --skip-failed warns and goes on', async () => {
@@ -91,9 +111,17 @@ describe('an mcpServers config as a catalog (-c)', () => {
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).matches).toEqual(['mcp__github__create_issue']);
     const bad = await run(['search', '-c', file, '--server', 'githb', 'issue']);
-    expect(bad).toEqual({ code: 2, stdout: '', stderr: `error: --server githb: no such server in ${file} (did you mean github?); its servers: github, broken\n` });
+    expect(bad).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `error: --server githb: no such server in ${file} (did you mean github?); its servers: github, broken\n`,
+    });
     const none = await run(['search', '-c', 'fixtures/catalogs/demo.yaml', '--server', 'github', 'issue']);
-    expect(none).toEqual({ code: 2, stdout: '', stderr: 'error: --server picks servers of an MCP client config, and no catalog given is one\n' });
+    expect(none).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'error: --server picks servers of an MCP client config, and no catalog given is one\n',
+    });
   });
 
   it('starts the servers in parallel, each under --mcp-timeout', async () => {
@@ -102,7 +130,10 @@ describe('an mcpServers config as a catalog (-c)', () => {
     const b = join(tmp, 'par-b');
     const waitFor = (mine: string, other: string) => ({
       command: 'sh',
-      args: ['-c', `: > '${mine}'; while [ ! -e '${other}' ]; do sleep 0.05; done; exec '${node}' '${TEST_SERVER}' --tools 1`],
+      args: [
+        '-c',
+        `: > '${mine}'; while [ ! -e '${other}' ]; do sleep 0.05; done; exec '${node}' '${TEST_SERVER}' --tools 1`,
+      ],
     });
     const file = config({ mcpServers: { one: waitFor(a, b), two: waitFor(b, a) } });
     const r = await run(['search', '-c', file, 'issue', '--json', '--mcp-timeout', '60']);
@@ -128,10 +159,16 @@ describe('an mcpServers config as a catalog (-c)', () => {
       expect(r.stderr).toBe('');
       expect(r.code).toBe(0);
       // (equal scores: the shorter name first, as the reference ranks them)
-      expect(JSON.parse(r.stdout).matches).toEqual(['mcp__old__create_issue', 'mcp__remote__create_issue', 'mcp__old__list-issues']);
+      expect(JSON.parse(r.stdout).matches).toEqual([
+        'mcp__old__create_issue',
+        'mcp__remote__create_issue',
+        'mcp__old__list-issues',
+      ]);
       const denied = await run(['search', '-c', file, 'issue'], { env: { BASE_URL: http.url, TOK: 'wrong' } });
       expect(denied.code).toBe(2);
-      expect(lines(denied.stderr)[0]).toBe(`error: ${file}:3:5: server "remote": HTTP 401 Unauthorized from ${http.url}: "missing header Authorization"`);
+      expect(lines(denied.stderr)[0]).toBe(
+        `error: ${file}:3:5: server "remote": HTTP 401 Unauthorized from ${http.url}: "missing header Authorization"`,
+      );
     } finally {
       await http.close();
       await sse.close();
@@ -141,9 +178,21 @@ describe('an mcpServers config as a catalog (-c)', () => {
   it('ends every server when we are stopped by Ctrl-C (SIGINT), process group included', async () => {
     const pidFile = join(tmp, 'sigint.pid');
     const file = config({
-      mcpServers: { hang: { command: 'sh', args: ['-c', `'${node}' -e "require('fs').writeFileSync(process.argv[1], String(process.pid)); setInterval(() => {}, 1000)" '${pidFile}' & wait`] } },
+      mcpServers: {
+        hang: {
+          command: 'sh',
+          args: [
+            '-c',
+            `'${node}' -e "require('fs').writeFileSync(process.argv[1], String(process.pid)); setInterval(() => {}, 1000)" '${pidFile}' & wait`,
+          ],
+        },
+      },
     });
-    const child = spawn(node, [BIN, 'search', '-c', file, 'issue'], { cwd: ROOT, env: baseEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(node, [BIN, 'search', '-c', file, 'issue'], {
+      cwd: ROOT,
+      env: baseEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const done = collect(child);
     try {
       const pid = await readPid(pidFile, 15_000);
@@ -159,7 +208,13 @@ describe('an mcpServers config as a catalog (-c)', () => {
 
 describe("VS Code's servers form", () => {
   it('reads stdio servers with ${env:VAR}', async () => {
-    const file = config({ servers: { gh: { type: 'stdio', command: node, args: [TEST_SERVER, '--tools', '${env:H13_TOOLS}'] } }, inputs: [] }, 'mcp.json');
+    const file = config(
+      {
+        servers: { gh: { type: 'stdio', command: node, args: [TEST_SERVER, '--tools', '${env:H13_TOOLS}'] } },
+        inputs: [],
+      },
+      'mcp.json',
+    );
     const r = await run(['search', '-c', file, 'issue', '--json'], { env: { H13_TOOLS: '2' } });
     expect(r.stderr).toBe('');
     expect(JSON.parse(r.stdout).matches).toEqual(['mcp__gh__create_issue', 'mcp__gh__list-issues']);
@@ -182,9 +237,18 @@ describe("VS Code's servers form", () => {
 describe('import names servers so that lint finds nothing in the server part', () => {
   it('mcp-servers/everything becomes mcp_servers_everything, and lint is clean', async () => {
     const out = join(tmp, 'imported.yaml');
-    const r = await run(['import', '--mcp', `'${node}' '${TEST_SERVER}' --tools 1 --name mcp-servers/everything`, '-o', out]);
+    const r = await run([
+      'import',
+      '--mcp',
+      `'${node}' '${TEST_SERVER}' --tools 1 --name mcp-servers/everything`,
+      '-o',
+      out,
+    ]);
     expect(r.code).toBe(0);
-    expect(lines(r.stderr)).toEqual([`wrote 1 tool from 1 server to ${out}`, '  mcp__mcp_servers_everything__*  1 from mcp-servers/everything 1.2.3 (1 page)']);
+    expect(lines(r.stderr)).toEqual([
+      `wrote 1 tool from 1 server to ${out}`,
+      '  mcp__mcp_servers_everything__*  1 from mcp-servers/everything 1.2.3 (1 page)',
+    ]);
     const l = await run(['lint', out, '--json']);
     expect(l.code).toBe(0);
     const report = JSON.parse(l.stdout) as { tools: Array<{ name: string; findings: Array<{ rule: string }> }> };
@@ -193,6 +257,11 @@ describe('import names servers so that lint finds nothing in the server part', (
 
   it('import --config with a file that is not a config says so', async () => {
     const r = await run(['import', '--config', 'fixtures/catalogs/demo.yaml']);
-    expect(r).toEqual({ code: 2, stdout: '', stderr: 'error: fixtures/catalogs/demo.yaml: not an MCP client config: expected {"mcpServers": {...}} or {"servers": {...}}\n' });
+    expect(r).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'error: fixtures/catalogs/demo.yaml: not an MCP client config: expected {"mcpServers": {...}} or {"servers": {...}}\n',
+    });
   });
 });

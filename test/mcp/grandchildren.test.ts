@@ -30,7 +30,10 @@ afterAll(() => {
 
 /** `sh -c '<trapping grandchild> & exec <test server>'`: the grandchild has no pipe of ours, so only signals can end it. */
 function serverWithTrappingGrandchild(pidFile: string): string {
-  const trap = nodeEval("process.on('SIGTERM', () => {}); require('fs').writeFileSync(process.argv[1], String(process.pid)); setInterval(() => {}, 1000)", [pidFile]);
+  const trap = nodeEval(
+    "process.on('SIGTERM', () => {}); require('fs').writeFileSync(process.argv[1], String(process.pid)); setInterval(() => {}, 1000)",
+    [pidFile],
+  );
   return `sh -c ${q(`${trap} </dev/null >/dev/null 2>&1 & exec ${serverCommand()}`)}`;
 }
 
@@ -48,7 +51,14 @@ describe('grandchildren of an MCP server', () => {
 
   it('the same through the built CLI: search exits 0 and leaves nothing running', async () => {
     const pidFile = join(tmp, 'cli.pid');
-    const r = await spawnCli(['search', '-c', `mcp:${serverWithTrappingGrandchild(pidFile)}`, 'create', 'issue', '--json']);
+    const r = await spawnCli([
+      'search',
+      '-c',
+      `mcp:${serverWithTrappingGrandchild(pidFile)}`,
+      'create',
+      'issue',
+      '--json',
+    ]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect((JSON.parse(r.stdout) as { matches: string[] }).matches[0]).toBe('mcp__test_server__create_issue');

@@ -55,7 +55,10 @@ export async function waitGone(pid: number, timeoutMs = 5000): Promise<boolean> 
 }
 
 /** The test server (or `script`, which prints `listening <url>` too) behind Streamable HTTP, spawned as its own process, on 127.0.0.1 with a random port. */
-export async function spawnHttpServer(args: readonly string[] = [], script: string = TEST_SERVER): Promise<{ url: string; stderr: () => string; close: () => Promise<void> }> {
+export async function spawnHttpServer(
+  args: readonly string[] = [],
+  script: string = TEST_SERVER,
+): Promise<{ url: string; stderr: () => string; close: () => Promise<void> }> {
   const mode = script === TEST_SERVER && !args.includes('--sse') ? ['--http'] : [];
   const child = spawn(process.execPath, [script, ...mode, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
   let err = '';

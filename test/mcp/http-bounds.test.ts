@@ -45,7 +45,9 @@ describe('HTTP answer size (finding 10)', () => {
       await server.close();
     }
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe(`error: mcp:${server.url}: the answer to initialize is larger than 10 MiB, the most one MCP message may take\n`);
+    expect(r.stderr).toBe(
+      `error: mcp:${server.url}: the answer to initialize is larger than 10 MiB, the most one MCP message may take\n`,
+    );
     expect(r.code).toBe(2);
     // What the server managed to write before we hung up: the bound plus what sockets buffer, not the 40 MiB.
     const written = Number(/written (\d+)/.exec(server.stderr())?.[1]);

@@ -15,8 +15,17 @@ const TRACE = fileURLToPath(new URL('../bench/trace-modules.mjs', import.meta.ur
 const tmp = mkdtempSync(join(tmpdir(), 'toolsearch-import-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-function run(args: readonly string[], options: { nodeArgs?: readonly string[]; env?: Record<string, string> } = {}): Promise<Result> {
-  return collect(spawn(process.execPath, [...(options.nodeArgs ?? []), BIN, ...args], { cwd: ROOT, env: baseEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'] }));
+function run(
+  args: readonly string[],
+  options: { nodeArgs?: readonly string[]; env?: Record<string, string> } = {},
+): Promise<Result> {
+  return collect(
+    spawn(process.execPath, [...(options.nodeArgs ?? []), BIN, ...args], {
+      cwd: ROOT,
+      env: baseEnv(options.env),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
 }
 
 describe('toolsearch import', () => {
@@ -31,19 +40,39 @@ describe('toolsearch import', () => {
       '',
     ]);
     const doc = parse(r.stdout) as { tools: Array<{ name: string; description: string; parameters: unknown }> };
-    expect(doc.tools.map((t) => t.name)).toEqual(['mcp__gh__create_issue', 'mcp__gh__list-issues', 'mcp__gh__searchCode']);
-    expect(doc.tools[0]).toMatchObject({ description: 'Create a new issue in a repository.', parameters: { type: 'object', required: ['text'] } });
+    expect(doc.tools.map((t) => t.name)).toEqual([
+      'mcp__gh__create_issue',
+      'mcp__gh__list-issues',
+      'mcp__gh__searchCode',
+    ]);
+    expect(doc.tools[0]).toMatchObject({
+      description: 'Create a new issue in a repository.',
+      parameters: { type: 'object', required: ['text'] },
+    });
     // The catalog loaders read it back as the same tools.
     const file = join(tmp, 'roundtrip.yaml');
     writeFileSync(file, r.stdout);
     const loaded = loadCatalogFiles([file]);
     expect(loaded.sources).toEqual([{ file, format: 'toolsearch' }]);
-    expect(loaded.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }))).toEqual(doc.tools);
+    expect(loaded.tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters }))).toEqual(
+      doc.tools,
+    );
   });
 
   it('merges several servers (names follow their server flag) and writes -o atomically', async () => {
     const out = join(tmp, 'catalog.json');
-    const r = await run(['import', '--mcp', serverCommand(['--tools', '1']), '--mcp', serverCommand(['--tools', '2', '--name', 'Other']), '--name', 'two', '--json', '-o', out]);
+    const r = await run([
+      'import',
+      '--mcp',
+      serverCommand(['--tools', '1']),
+      '--mcp',
+      serverCommand(['--tools', '2', '--name', 'Other']),
+      '--name',
+      'two',
+      '--json',
+      '-o',
+      out,
+    ]);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
@@ -69,7 +98,9 @@ describe('toolsearch import', () => {
     const cmd = nodeEval("console.error('fatal: no credentials'); process.exit(1)");
     const r = await run(['import', '--mcp', cmd, '-o', out]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe(`error: mcp:${cmd}: the server exited with code 1 before answering initialize; the server's stderr ended with: fatal: no credentials\n`);
+    expect(r.stderr).toBe(
+      `error: mcp:${cmd}: the server exited with code 1 before answering initialize; the server's stderr ended with: fatal: no credentials\n`,
+    );
     expect(existsSync(out)).toBe(false);
   });
 
@@ -94,7 +125,9 @@ describe('toolsearch import', () => {
     const hello = await run(['import', '--mcp', cmd]);
     expect(hello.code).toBe(2);
     expect(hello.stdout).toBe('');
-    expect(hello.stderr).toBe(`error: mcp:${cmd}: not an MCP server: the initialize result lacks protocolVersion, capabilities, serverInfo\n`);
+    expect(hello.stderr).toBe(
+      `error: mcp:${cmd}: not an MCP server: the initialize result lacks protocolVersion, capabilities, serverInfo\n`,
+    );
     const echo = await run(['import', '--mcp', 'cat']);
     expect(echo.code).toBe(2);
     expect(echo.stderr).toBe('error: mcp:cat: not an MCP server: it echoed our request back\n');
@@ -110,7 +143,9 @@ describe('toolsearch import', () => {
     const server = createServer((req, res) => {
       req.resume();
       res.writeHead(501, "Unsupported method ('POST')", { 'content-type': 'text/html' });
-      res.end('<!DOCTYPE HTML>\n<html lang="en">\n<head><title>Error response</title></head>\n<body><p>Error code: 501</p></body>\n</html>\n');
+      res.end(
+        '<!DOCTYPE HTML>\n<html lang="en">\n<head><title>Error response</title></head>\n<body><p>Error code: 501</p></body>\n</html>\n',
+      );
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/mcp`;
@@ -127,7 +162,9 @@ describe('toolsearch import', () => {
   it('reports usage errors', async () => {
     const none = await run(['import']);
     expect(none.code).toBe(2);
-    expect(none.stderr).toBe('error: give at least one server: --mcp "<command line>", --mcp-url <url> or --config <file>\n');
+    expect(none.stderr).toBe(
+      'error: give at least one server: --mcp "<command line>", --mcp-url <url> or --config <file>\n',
+    );
     const early = await run(['import', '--name', 'x', '--mcp', 'a']);
     expect(early.code).toBe(2);
     expect(early.stderr).toMatch(/--name names the server given before it/);
@@ -148,10 +185,15 @@ describe('mcp: catalogs in other commands', () => {
 describe('lazy loading', () => {
   it('search loads neither the MCP SDK, nor the tokenizer, nor the AI SDK', async () => {
     const trace = join(tmp, 'search.trace');
-    const r = await run(['search', '-c', 'fixtures/catalogs/demo.yaml', 'create', 'issue'], { nodeArgs: ['--import', TRACE], env: { TOOLSEARCH_TRACE_MODULES: trace } });
+    const r = await run(['search', '-c', 'fixtures/catalogs/demo.yaml', 'create', 'issue'], {
+      nodeArgs: ['--import', TRACE],
+      env: { TOOLSEARCH_TRACE_MODULES: trace },
+    });
     expect(r.code).toBe(0);
     const urls = readFileSync(trace, 'utf8').split('\n');
     expect(urls.some((u) => u.includes('/dist/bundle/'))).toBe(true); // the trace works
-    expect(urls.filter((u) => /@modelcontextprotocol|gpt-tokenizer|\/node_modules\/ai\/|\/node_modules\/@ai-sdk\//.test(u))).toEqual([]);
+    expect(
+      urls.filter((u) => /@modelcontextprotocol|gpt-tokenizer|\/node_modules\/ai\/|\/node_modules\/@ai-sdk\//.test(u)),
+    ).toEqual([]);
   });
 });

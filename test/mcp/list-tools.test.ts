@@ -25,12 +25,24 @@ describe('listMcpTools over stdio', () => {
   it('follows the cursors of a paginated tools/list and ends the server', async () => {
     const list = await listMcpTools({ command: serverCommand(['--page-size', '3']) });
     expect(list.pages).toBe(3); // 7 tools: 3 + 3 + 1
-    expect(list.tools.map((t) => t.name)).toEqual(['create_issue', 'list-issues', 'searchCode', 'get.file', 'post_message', 'add_reaction', 'query']);
+    expect(list.tools.map((t) => t.name)).toEqual([
+      'create_issue',
+      'list-issues',
+      'searchCode',
+      'get.file',
+      'post_message',
+      'add_reaction',
+      'query',
+    ]);
     expect(list.server).toEqual({ name: 'Test Server!', version: '1.2.3' });
     expect(list.serverName).toBe('test_server');
     expect(list.source).toBe(`mcp:${serverCommand(['--page-size', '3'])}`);
     expect(list.tools[0]!.description).toBe('Create a new issue in a repository.');
-    expect(list.tools[0]!.inputSchema).toMatchObject({ type: 'object', properties: { text: { type: 'string', description: 'Some text' } }, required: ['text'] });
+    expect(list.tools[0]!.inputSchema).toMatchObject({
+      type: 'object',
+      properties: { text: { type: 'string', description: 'Some text' } },
+      required: ['text'],
+    });
     expect(list.warnings).toEqual([]);
     expect(liveChildren()).toBe(0);
   });
@@ -38,18 +50,28 @@ describe('listMcpTools over stdio', () => {
   it('tolerates (and reports) non-JSON-RPC lines once the server has spoken MCP', async () => {
     const list = await listMcpTools({ command: serverCommand(['--noise-after-init']) });
     expect(list.tools).toHaveLength(7);
-    expect(list.warnings).toEqual([expect.stringMatching(/wrote 1 line\(s\) on stdout that were not JSON-RPC \(ignored\)$/)]);
+    expect(list.warnings).toEqual([
+      expect.stringMatching(/wrote 1 line\(s\) on stdout that were not JSON-RPC \(ignored\)$/),
+    ]);
   });
 
   it('reports a command that does not exist', async () => {
     const err = await failure(listMcpTools({ command: 'definitely-not-a-command-xyz --flag' }));
     expect(err.message).toBe('command not found: definitely-not-a-command-xyz');
-    expect(err.headline).toBe('mcp:definitely-not-a-command-xyz --flag: command not found: definitely-not-a-command-xyz');
+    expect(err.headline).toBe(
+      'mcp:definitely-not-a-command-xyz --flag: command not found: definitely-not-a-command-xyz',
+    );
   });
 
   it('reports a server that exits early, with the tail of its stderr', async () => {
-    const err = await failure(listMcpTools({ command: nodeEval("console.error('starting'); console.error('boom: GITHUB_TOKEN is not set'); process.exit(3)") }));
-    expect(err.message).toBe("the server exited with code 3 before answering initialize; the server's stderr ended with: starting | boom: GITHUB_TOKEN is not set");
+    const err = await failure(
+      listMcpTools({
+        command: nodeEval("console.error('starting'); console.error('boom: GITHUB_TOKEN is not set'); process.exit(3)"),
+      }),
+    );
+    expect(err.message).toBe(
+      "the server exited with code 3 before answering initialize; the server's stderr ended with: starting | boom: GITHUB_TOKEN is not set",
+    );
     expect(err.stderr).toBe('starting\nboom: GITHUB_TOKEN is not set\n');
   });
 
@@ -58,19 +80,27 @@ describe('listMcpTools over stdio', () => {
     const started = Date.now();
     const err = await failure(
       listMcpTools({
-        command: nodeEval("require('fs').writeFileSync(process.argv[1], String(process.pid)); console.log('Hello, I am not MCP'); setInterval(() => {}, 1000)", [pidFile]),
+        command: nodeEval(
+          "require('fs').writeFileSync(process.argv[1], String(process.pid)); console.log('Hello, I am not MCP'); setInterval(() => {}, 1000)",
+          [pidFile],
+        ),
         timeoutMs: 20_000,
       }),
     );
     expect(Date.now() - started).toBeLessThan(10_000);
-    expect(err.message).toBe('not an MCP server: it wrote something other than JSON-RPC on stdout: "Hello, I am not MCP"');
+    expect(err.message).toBe(
+      'not an MCP server: it wrote something other than JSON-RPC on stdout: "Hello, I am not MCP"',
+    );
     expect(await waitGone(await readPid(pidFile))).toBe(true);
   });
 
   it('times out on a server that never answers, and ends its whole process group', async () => {
     const pidFile = join(tmp, 'silent.pid');
     // A shell that starts node in the background: node is a grandchild that ignores stdin.
-    const inner = nodeEval("require('fs').writeFileSync(process.argv[1], String(process.pid)); setInterval(() => {}, 1000)", [pidFile]);
+    const inner = nodeEval(
+      "require('fs').writeFileSync(process.argv[1], String(process.pid)); setInterval(() => {}, 1000)",
+      [pidFile],
+    );
     const err = await failure(listMcpTools({ command: `sh -c ${q(`${inner} & wait`)}`, timeoutMs: 300 }));
     expect(err.message).toBe('no answer to initialize within 0.3 s');
     expect(await waitGone(await readPid(pidFile))).toBe(true);
@@ -78,7 +108,9 @@ describe('listMcpTools over stdio', () => {
   });
 
   it('reports an unterminated quote and an empty command line', async () => {
-    expect((await failure(listMcpTools({ command: "node -e 'x" }))).message).toBe("unterminated ' quote in the command line: node -e 'x");
+    expect((await failure(listMcpTools({ command: "node -e 'x" }))).message).toBe(
+      "unterminated ' quote in the command line: node -e 'x",
+    );
     expect((await failure(listMcpTools({ command: '   ' }))).message).toBe('the command line is empty');
   });
 });
@@ -101,7 +133,9 @@ describe('listMcpTools over Streamable HTTP (127.0.0.1)', () => {
   });
 
   it('rejects a URL that is not http(s)', async () => {
-    expect((await failure(listMcpTools({ url: 'ftp://127.0.0.1/x' }))).message).toBe('an MCP URL must be http: or https:, got ftp:');
+    expect((await failure(listMcpTools({ url: 'ftp://127.0.0.1/x' }))).message).toBe(
+      'an MCP URL must be http: or https:, got ftp:',
+    );
     expect((await failure(listMcpTools({ url: ' ' }))).message).toBe('the URL is empty');
   });
 });
@@ -128,8 +162,12 @@ describe('listMcpTools against programs that are not MCP servers', () => {
   }
 
   it('summarizes an initialize result that is not MCP on one line', async () => {
-    const err = await failure(listMcpTools({ command: fakeServer('hello.mjs', '() => ({ hello: "world" })'), timeoutMs: 10_000 }));
-    expect(err.message).toBe('not an MCP server: the initialize result lacks protocolVersion, capabilities, serverInfo');
+    const err = await failure(
+      listMcpTools({ command: fakeServer('hello.mjs', '() => ({ hello: "world" })'), timeoutMs: 10_000 }),
+    );
+    expect(err.message).toBe(
+      'not an MCP server: the initialize result lacks protocolVersion, capabilities, serverInfo',
+    );
     expect(liveChildren()).toBe(0);
   });
 
@@ -144,11 +182,16 @@ describe('listMcpTools against programs that are not MCP servers', () => {
     );
     const wrongType = await failure(
       listMcpTools({
-        command: fakeServer('bad-version.mjs', `() => ({ protocolVersion: 7, capabilities: {}, serverInfo: { name: 'x', version: '1' } })`),
+        command: fakeServer(
+          'bad-version.mjs',
+          `() => ({ protocolVersion: 7, capabilities: {}, serverInfo: { name: 'x', version: '1' } })`,
+        ),
         timeoutMs: 10_000,
       }),
     );
-    expect(wrongType.message).toBe('not an MCP server: the initialize result has a bad protocolVersion (expected string, received number)');
+    expect(wrongType.message).toBe(
+      'not an MCP server: the initialize result has a bad protocolVersion (expected string, received number)',
+    );
   });
 
   it('recognizes a program that echoes its input (cat)', async () => {
@@ -159,8 +202,12 @@ describe('listMcpTools against programs that are not MCP servers', () => {
 
   it("keeps the server's stderr that arrives just after its stdout", async () => {
     const started = Date.now();
-    const err = await failure(listMcpTools({ command: "sh -c 'echo hello world; echo err-text >&2; sleep 5'", timeoutMs: 10_000 }));
-    expect(err.message).toBe(`not an MCP server: it wrote something other than JSON-RPC on stdout: "hello world"; the server's stderr ended with: err-text`);
+    const err = await failure(
+      listMcpTools({ command: "sh -c 'echo hello world; echo err-text >&2; sleep 5'", timeoutMs: 10_000 }),
+    );
+    expect(err.message).toBe(
+      `not an MCP server: it wrote something other than JSON-RPC on stdout: "hello world"; the server's stderr ended with: err-text`,
+    );
     expect(err.stderr).toBe('err-text\n');
     expect(Date.now() - started).toBeLessThan(4_000); // the wait for stderr is bounded; the server is ended
   });
@@ -174,7 +221,9 @@ describe('listMcpTools against programs that are not MCP servers', () => {
       } else if (req.url === '/python') {
         // As `python3 -m http.server` answers a POST.
         res.writeHead(501, "Unsupported method ('POST')", { 'content-type': 'text/html' });
-        res.end('<!DOCTYPE HTML>\n<html lang="en">\n<head><title>Error response</title></head>\n<body><p>Error code: 501</p></body>\n</html>\n');
+        res.end(
+          '<!DOCTYPE HTML>\n<html lang="en">\n<head><title>Error response</title></head>\n<body><p>Error code: 501</p></body>\n</html>\n',
+        );
       } else if (req.url === '/page') {
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<html>${'x'.repeat(300)}\n</html>\n`);
       } else if (req.url === '/json') {
@@ -186,12 +235,19 @@ describe('listMcpTools against programs that are not MCP servers', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
     try {
-      const at = async (path: string): Promise<string> => (await failure(listMcpTools({ url: base + path, timeoutMs: 10_000 }))).message;
+      const at = async (path: string): Promise<string> =>
+        (await failure(listMcpTools({ url: base + path, timeoutMs: 10_000 }))).message;
       expect(await at('/missing')).toBe(`HTTP 404 Not Found from ${base}/missing: "No such page: /missing"`);
       expect(await at('/python')).toBe(`HTTP 501 Unsupported method ('POST') from ${base}/python: "<!DOCTYPE HTML>"`);
-      expect(await at('/page')).toBe(`not an MCP server: HTTP 200 from ${base}/page is text/html, not JSON or an event stream: "<html>${'x'.repeat(113)}…"`);
-      expect(await at('/json')).toBe(`not an MCP server: HTTP 200 from ${base}/json is JSON but not JSON-RPC: "{\\"hello\\":\\"world\\"}"`);
-      expect(await at('/other')).toBe(`not an MCP server: HTTP 200 from ${base}/other is not JSON: "not json at all\\u001b[31m"`);
+      expect(await at('/page')).toBe(
+        `not an MCP server: HTTP 200 from ${base}/page is text/html, not JSON or an event stream: "<html>${'x'.repeat(113)}…"`,
+      );
+      expect(await at('/json')).toBe(
+        `not an MCP server: HTTP 200 from ${base}/json is JSON but not JSON-RPC: "{\\"hello\\":\\"world\\"}"`,
+      );
+      expect(await at('/other')).toBe(
+        `not an MCP server: HTTP 200 from ${base}/other is not JSON: "not json at all\\u001b[31m"`,
+      );
     } finally {
       server.closeAllConnections();
       await new Promise((r) => server.close(r));

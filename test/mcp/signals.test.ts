@@ -45,19 +45,29 @@ afterAll(() => {
 });
 
 describe('our process stopped by a signal', () => {
-  it.concurrent.each(['SIGINT', 'SIGTERM'] as const)('%s: ends the server and its process group, then ends the way the signal would', async (signal) => {
-    const pidFile = join(tmp, `${signal}.pid`);
-    const server = nodeEval("require('fs').writeFileSync(process.argv[1], String(process.pid)); setInterval(() => {}, 1000)", [pidFile]);
-    const child = spawn(process.execPath, [driver, `sh -c ${q(`${server} & wait`)}`], { stdio: ['ignore', 'pipe', 'pipe'] });
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, sig) => resolve({ code, signal: sig })));
-    try {
-      const serverPid = await readPid(pidFile, 15_000);
-      expect(alive(serverPid)).toBe(true);
-      child.kill(signal);
-      expect(await exited).toEqual({ code: null, signal });
-      expect(await waitGone(serverPid)).toBe(true);
-    } finally {
-      child.kill('SIGKILL');
-    }
-  });
+  it.concurrent.each(['SIGINT', 'SIGTERM'] as const)(
+    '%s: ends the server and its process group, then ends the way the signal would',
+    async (signal) => {
+      const pidFile = join(tmp, `${signal}.pid`);
+      const server = nodeEval(
+        "require('fs').writeFileSync(process.argv[1], String(process.pid)); setInterval(() => {}, 1000)",
+        [pidFile],
+      );
+      const child = spawn(process.execPath, [driver, `sh -c ${q(`${server} & wait`)}`], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+        child.on('exit', (code, sig) => resolve({ code, signal: sig })),
+      );
+      try {
+        const serverPid = await readPid(pidFile, 15_000);
+        expect(alive(serverPid)).toBe(true);
+        child.kill(signal);
+        expect(await exited).toEqual({ code: null, signal });
+        expect(await waitGone(serverPid)).toBe(true);
+      } finally {
+        child.kill('SIGKILL');
+      }
+    },
+  );
 });

@@ -59,7 +59,11 @@ describe('catalog specs', () => {
 
 describe('catalog files', () => {
   const tools = [
-    { name: 'mcp__demo__echo', description: 'Echo: the text\nback', parameters: { type: 'object', properties: { yes: { type: 'string', enum: ['no', 'null', '1'] } } } },
+    {
+      name: 'mcp__demo__echo',
+      description: 'Echo: the text\nback',
+      parameters: { type: 'object', properties: { yes: { type: 'string', enum: ['no', 'null', '1'] } } },
+    },
     { name: 'mcp__demo__none', description: '' },
   ];
 

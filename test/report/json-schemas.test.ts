@@ -7,16 +7,50 @@ import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { DEMO, run } from '../cli/helpers.js';
 
-const schema = (name: string): object => JSON.parse(readFileSync(new URL(`../../src/schemas/${name}.schema.json`, import.meta.url), 'utf8')) as object;
+const schema = (name: string): object =>
+  JSON.parse(readFileSync(new URL(`../../src/schemas/${name}.schema.json`, import.meta.url), 'utf8')) as object;
 
 const CASES: ReadonlyArray<readonly [string, string, readonly string[], number]> = [
   ['search', 'search', ['search', '-c', DEMO, 'create', 'issue', '--json'], 0],
-  ['search with --why, --explain and a failed expectation', 'search', ['search', '-c', DEMO, 'create', 'issue', '--json', '--explain', '--why', 'mcp__github__create_issue', '--expect-first', 'mcp__github__create_issue'], 1],
+  [
+    'search with --why, --explain and a failed expectation',
+    'search',
+    [
+      'search',
+      '-c',
+      DEMO,
+      'create',
+      'issue',
+      '--json',
+      '--explain',
+      '--why',
+      'mcp__github__create_issue',
+      '--expect-first',
+      'mcp__github__create_issue',
+    ],
+    1,
+  ],
   ['search select:', 'search', ['search', '-c', DEMO, 'select:mcp__github__create_issue,nope', '--json'], 0],
   ['select', 'select', ['select', '-c', DEMO, 'mcp__github__create_issue', '--json'], 0],
-  ['eval with --min', 'eval', ['eval', 'fixtures/eval/demo-queries.jsonl', '-c', DEMO, '--json', '--min', 'recall@5=0.5'], 0],
+  [
+    'eval with --min',
+    'eval',
+    ['eval', 'fixtures/eval/demo-queries.jsonl', '-c', DEMO, '--json', '--min', 'recall@5=0.5'],
+    0,
+  ],
   ['lint', 'lint', ['lint', 'fixtures/lint/problems.yaml', '--json'], 0],
-  ['test, with an invalid suite', 'test', ['test', 'fixtures/suites/select.json', 'fixtures/suites/failing/search-failures.yaml', 'fixtures/suites/invalid/unknown-key.yaml', '--json'], 2],
+  [
+    'test, with an invalid suite',
+    'test',
+    [
+      'test',
+      'fixtures/suites/select.json',
+      'fixtures/suites/failing/search-failures.yaml',
+      'fixtures/suites/invalid/unknown-key.yaml',
+      '--json',
+    ],
+    2,
+  ],
   ['simulate', 'simulate', ['simulate', 'fixtures/transcripts/keyword-search-then-call.json', '-c', DEMO, '--json'], 0],
 ];
 
@@ -28,7 +62,8 @@ describe('--json reports against their shipped JSON Schema', () => {
     const value = JSON.parse(r.stdout) as Record<string, unknown>;
     expect(Object.keys(value)[0]).toBe('schema_version');
     expect(value.schema_version).toBe(1);
-    const validate = ajv.getSchema(`https://toolsearch.invalid/schemas/${name}.schema.json`) ?? ajv.compile(schema(name));
+    const validate =
+      ajv.getSchema(`https://toolsearch.invalid/schemas/${name}.schema.json`) ?? ajv.compile(schema(name));
     expect(validate(value), JSON.stringify(validate.errors)).toBe(true);
   });
 
@@ -40,7 +75,10 @@ describe('--json reports against their shipped JSON Schema', () => {
   });
 
   it('the package ships the schemas (files and exports)', () => {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { files: string[]; exports: Record<string, unknown> };
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      files: string[];
+      exports: Record<string, unknown>;
+    };
     expect(pkg.files).toContain('src/schemas');
     expect(pkg.exports['./schemas/*']).toBe('./src/schemas/*');
   });

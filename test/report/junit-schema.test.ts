@@ -15,13 +15,17 @@ const tmp = mkdtempSync(join(tmpdir(), 'toolsearch-junit-xsd-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 async function schemaErrors(xml: string): Promise<string[]> {
-  const r = await validateXML({ xml: { fileName: 'junit.xml', contents: xml }, schema: { fileName: 'junit.xsd', contents: XSD } });
+  const r = await validateXML({
+    xml: { fileName: 'junit.xml', contents: xml },
+    schema: { fileName: 'junit.xsd', contents: XSD },
+  });
   return r.errors.map((e) => e.message);
 }
 
 describe('JUnit output against the Jenkins JUnit schema', () => {
   it('the schema check itself rejects what the old output had (skipped on <testsuites>, line on <testsuite>)', async () => {
-    const old = '<?xml version="1.0"?>\n<testsuites tests="1" skipped="0"><testsuite name="s" tests="1" line="3"><testcase name="c"/></testsuite></testsuites>\n';
+    const old =
+      '<?xml version="1.0"?>\n<testsuites tests="1" skipped="0"><testsuite name="s" tests="1" line="3"><testcase name="c"/></testsuite></testsuites>\n';
     expect(await schemaErrors(old)).toEqual([
       "Schemas validity error : Element 'testsuites', attribute 'skipped': The attribute 'skipped' is not allowed.",
       "Schemas validity error : Element 'testsuite', attribute 'line': The attribute 'line' is not allowed.",
@@ -29,8 +33,16 @@ describe('JUnit output against the Jenkins JUnit schema', () => {
   });
 
   it.each([
-    ['passing, failing and skipped cases', ['fixtures/suites/failing/search-failures.yaml', 'fixtures/suites/select.json'], 1],
-    ['an invalid suite beside a valid one', ['fixtures/suites/invalid/unknown-key.yaml', 'fixtures/suites/select.json'], 2],
+    [
+      'passing, failing and skipped cases',
+      ['fixtures/suites/failing/search-failures.yaml', 'fixtures/suites/select.json'],
+      1,
+    ],
+    [
+      'an invalid suite beside a valid one',
+      ['fixtures/suites/invalid/unknown-key.yaml', 'fixtures/suites/select.json'],
+      2,
+    ],
     ['a suite that names a missing catalog', ['fixtures/suites/invalid/missing-catalog.yaml'], 2],
   ] as const)('%s', async (_label, suites, code) => {
     const out = join(tmp, `${suites.length}-${code}-${Math.random().toString(36).slice(2)}.xml`);

@@ -19,7 +19,10 @@ import { simulateWithTokens } from '../../src/simulate/with-tokens.js';
 
 const demo = loadCatalogFiles([fileURLToPath(new URL('../../fixtures/catalogs/demo.yaml', import.meta.url))]);
 const dir = fileURLToPath(new URL('../../fixtures/transcripts/', import.meta.url));
-const dynamic = simulationTools({ transcript: loadTranscriptFile(`${dir}select-search.json`), catalog: demo }).dynamicTools.map((t) => t.name);
+const dynamic = simulationTools({
+  transcript: loadTranscriptFile(`${dir}select-search.json`),
+  catalog: demo,
+}).dynamicTools.map((t) => t.name);
 
 const FILES = [
   'keyword-search-then-call.json',
@@ -51,8 +54,18 @@ const oneRun = (list: readonly Item[]): Aggregate => list.reduce(addItem, emptyA
 
 describe('the aggregate of sessions', () => {
   it('counts a hand-checked pair of sessions exactly', () => {
-    const early = simulate({ transcript: loadTranscriptFile(`${dir}deferred-tool-called-too-early.json`), catalog: demo, mode: 'default', replay: false });
-    const unknown = simulate({ transcript: loadTranscriptFile(`${dir}unknown-tool.json`), catalog: demo, mode: 'default', replay: false });
+    const early = simulate({
+      transcript: loadTranscriptFile(`${dir}deferred-tool-called-too-early.json`),
+      catalog: demo,
+      mode: 'default',
+      replay: false,
+    });
+    const unknown = simulate({
+      transcript: loadTranscriptFile(`${dir}unknown-tool.json`),
+      catalog: demo,
+      mode: 'default',
+      replay: false,
+    });
     const a = addReport(addReport(emptyAggregate(), early, dynamic), unknown, dynamic);
     expect(a.sessions).toEqual({ replayed: 2, failed: 0, with_errors: 2, with_warnings: 0 });
     expect(a.modes).toEqual({ default: 2, native: 0 });
@@ -79,17 +92,23 @@ describe('the aggregate of sessions', () => {
 
   it('zero-result queries: the decoded, trimmed query, most frequent first', () => {
     const t = loadTranscriptFile(`${dir}keyword-search-then-call.json`);
-    const search = (id: string, args: string) => [
-      { kind: 'chat', role: 'assistant', content: '', toolCalls: [{ id, name: 'tool_search', arguments: args }] },
-      { kind: 'chat', role: 'tool', content: '{"matches":null}', toolCallId: id, toolName: 'tool_search' },
-    ] as const;
+    const search = (id: string, args: string) =>
+      [
+        { kind: 'chat', role: 'assistant', content: '', toolCalls: [{ id, name: 'tool_search', arguments: args }] },
+        { kind: 'chat', role: 'tool', content: '{"matches":null}', toolCallId: id, toolName: 'tool_search' },
+      ] as const;
     const messages = [
       ...t.messages.slice(0, 2),
       ...search('a', '{"query":"  zebra  "}'),
       ...search('b', '{"Query":"zebra"}'),
       ...search('c', '{"query":"okapi"}'),
     ];
-    const report = simulate({ transcript: { ...t, messages, locations: [] }, catalog: demo, mode: 'default', replay: false });
+    const report = simulate({
+      transcript: { ...t, messages, locations: [] },
+      catalog: demo,
+      mode: 'default',
+      replay: false,
+    });
     const a = addReport(emptyAggregate(), report, dynamic);
     expect(a.zero_result_queries).toEqual([
       { query: 'zebra', count: 2 },
@@ -100,14 +119,19 @@ describe('the aggregate of sessions', () => {
 
   it('failures are kept sorted by file, then line', () => {
     const a = oneRun(items.filter((i) => 'failure' in i));
-    expect(a.failures.map((f) => f.error)).toEqual(['a.json: no such file', 'b.jsonl:9:1: invalid JSON', 'b.jsonl:10:1: invalid JSON']);
+    expect(a.failures.map((f) => f.error)).toEqual([
+      'a.json: no such file',
+      'b.jsonl:9:1: invalid JSON',
+      'b.jsonl:10:1: invalid JSON',
+    ]);
     expect(a.sessions.failed).toBe(3);
   });
 
   it('the builder gives what the pure fold gives', () => {
     const b = new AggregateBuilder();
-    for (const i of items) if ('report' in i) b.add(i.report, dynamic);
-    else b.addFailure(i.failure);
+    for (const i of items)
+      if ('report' in i) b.add(i.report, dynamic);
+      else b.addFailure(i.failure);
     expect(b.value()).toEqual(oneRun(items));
   });
 

@@ -13,15 +13,26 @@ import { replaySessions, type DeliveredSession } from '../../src/simulate/bulk.j
 import { readFileSync } from 'node:fs';
 
 const demo = loadCatalogFiles([fileURLToPath(new URL('../../fixtures/catalogs/demo.yaml', import.meta.url))]);
-const lines = readFileSync(fileURLToPath(new URL('../../fixtures/bulk/sessions.jsonl', import.meta.url)), 'utf8').trimEnd().split('\n');
-const setup = { catalog: demo, mode: 'default' as const, replay: false, tokens: null, format: 'auto' as const, limits: resolveLimits(), lines: true };
+const lines = readFileSync(fileURLToPath(new URL('../../fixtures/bulk/sessions.jsonl', import.meta.url)), 'utf8')
+  .trimEnd()
+  .split('\n');
+const setup = {
+  catalog: demo,
+  mode: 'default' as const,
+  replay: false,
+  tokens: null,
+  format: 'auto' as const,
+  limits: resolveLimits(),
+  lines: true,
+};
 
 /** 120 sessions: the fixture lines in a shuffled-looking order, long and short ones mixed, and some broken. */
 async function* inputs(): AsyncGenerator<SessionInput> {
   for (let i = 0; i < 120; i++) {
     const source = { file: 'many.jsonl', line: i + 1 };
     if (i % 17 === 5) yield { kind: 'line', source, text: '[{"role":"wizard","content":"x"}]' };
-    else if (i % 23 === 7) yield { kind: 'unreadable', source, error: `many.jsonl:${i + 1}: session too large (limit 1 bytes)` };
+    else if (i % 23 === 7)
+      yield { kind: 'unreadable', source, error: `many.jsonl:${i + 1}: session too large (limit 1 bytes)` };
     else yield { kind: 'line', source, text: lines[(i * 7) % lines.length]! };
   }
 }
@@ -39,12 +50,21 @@ describe('replaySessions', () => {
     expect(two.delivered).toEqual(one.delivered);
     expect(two.aggregate).toEqual(one.aggregate);
     const failed = one.delivered.filter((d) => d.failed).map((d) => d.source.line);
-    expect(failed).toEqual(Array.from({ length: 120 }, (_, i) => i).filter((i) => i % 17 === 5 || i % 23 === 7).map((i) => i + 1));
-    expect((one.aggregate as { sessions: unknown }).sessions).toMatchObject({ replayed: 120 - failed.length, failed: failed.length });
+    expect(failed).toEqual(
+      Array.from({ length: 120 }, (_, i) => i)
+        .filter((i) => i % 17 === 5 || i % 23 === 7)
+        .map((i) => i + 1),
+    );
+    expect((one.aggregate as { sessions: unknown }).sessions).toMatchObject({
+      replayed: 120 - failed.length,
+      failed: failed.length,
+    });
   }, 60_000);
 
   it('a worker that cannot start fails the run with its error (not a hang)', async () => {
     const bad = new URL('file:///nonexistent/toolsearch-worker.js');
-    await expect(replaySessions(inputs(), setup, { jobs: 2, workerUrl: bad }, () => {})).rejects.toThrow(/Cannot find module|ERR_MODULE_NOT_FOUND|nonexistent/);
+    await expect(replaySessions(inputs(), setup, { jobs: 2, workerUrl: bad }, () => {})).rejects.toThrow(
+      /Cannot find module|ERR_MODULE_NOT_FOUND|nonexistent/,
+    );
   }, 60_000);
 });

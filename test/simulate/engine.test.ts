@@ -6,7 +6,12 @@ import type { Catalog, CatalogTool, Transcript } from '../../src/formats/types.j
 import { modelCalls, simulate } from '../../src/simulate/engine.js';
 
 const loc = { file: 'catalog.yaml', line: 1, column: 1 };
-const tool = (name: string, description: string, isStatic = false): CatalogTool => ({ name, description, static: isStatic, source: loc });
+const tool = (name: string, description: string, isStatic = false): CatalogTool => ({
+  name,
+  description,
+  static: isStatic,
+  source: loc,
+});
 const catalogTools = [
   tool('get_time', 'Current time', true),
   tool('mcp__slack__send_message', 'Send a message to a Slack channel'),
@@ -25,7 +30,13 @@ const call = (id: string, name: string, args: unknown): ChatMessage => ({
   toolCalls: [{ id, name, arguments: typeof args === 'string' ? args : JSON.stringify(args) }],
 });
 const say = (content: string): ChatMessage => ({ kind: 'chat', role: 'assistant', content });
-const result = (id: string, name: string, content: string): ChatMessage => ({ kind: 'chat', role: 'tool', content, toolCallId: id, toolName: name });
+const result = (id: string, name: string, content: string): ChatMessage => ({
+  kind: 'chat',
+  role: 'tool',
+  content,
+  toolCallId: id,
+  toolName: name,
+});
 /** A tool_search result exactly as the reference computes it now. */
 const searched = (id: string, query: string, index: ToolIndex = dynamicIndex): ChatMessage => {
   const r = runToolSearch(index, JSON.stringify({ query }));
@@ -67,9 +78,18 @@ describe('simulate', () => {
 
   it('reports every model call: visible, added, reminder, calls and searches', () => {
     const r = simulate({ transcript: transcript(story), catalog, mode: 'default', replay: false });
-    expect(r.turns.map((t) => [t.call, t.message_index, t.visible, t.added, t.reminder_index, t.message_count])).toEqual([
+    expect(
+      r.turns.map((t) => [t.call, t.message_index, t.visible, t.added, t.reminder_index, t.message_count]),
+    ).toEqual([
       [1, 2, ['get_time', 'tool_search'], [], 1, 3],
-      [2, 4, ['get_time', 'tool_search', 'mcp__slack__send_message', 'mcp__slack__list_channels'], ['mcp__slack__send_message', 'mcp__slack__list_channels'], 1, 5],
+      [
+        2,
+        4,
+        ['get_time', 'tool_search', 'mcp__slack__send_message', 'mcp__slack__list_channels'],
+        ['mcp__slack__send_message', 'mcp__slack__list_channels'],
+        1,
+        5,
+      ],
       [3, 6, ['get_time', 'tool_search', 'mcp__slack__send_message', 'mcp__slack__list_channels'], [], 1, 7],
     ]);
     expect(r.turns[0]!.searches).toEqual([
@@ -84,12 +104,22 @@ describe('simulate', () => {
         client_proxied: false,
       },
     ]);
-    expect(r.turns[1]!.tool_calls).toEqual([{ id: 'c2', name: 'mcp__slack__send_message', arguments: '{"channel":"eng","text":"done"}', status: 'ok' }]);
+    expect(r.turns[1]!.tool_calls).toEqual([
+      { id: 'c2', name: 'mcp__slack__send_message', arguments: '{"channel":"eng","text":"done"}', status: 'ok' },
+    ]);
     expect(r.turns[2]!.assistant_text).toBe('Done: posted in #eng.');
     expect(r.turns[0]!.hidden_count).toBe(3);
     expect(r.turns[1]!.hidden_count).toBe(1);
     expect(r.violations).toEqual([]);
-    expect(r.summary).toEqual({ calls: 3, searches: 1, server_searches: 0, tools_loaded: 2, errors: 0, warnings: 0, replay_differences: 0 });
+    expect(r.summary).toEqual({
+      calls: 3,
+      searches: 1,
+      server_searches: 0,
+      tools_loaded: 2,
+      errors: 0,
+      warnings: 0,
+      replay_differences: 0,
+    });
     expect(r.catalog).toEqual({ dynamic: 3, static: 1, source: 'catalog.yaml' });
     expect(r.transcript).toEqual({ file: 't.json', format: 'eino', messages: 7, reminder_recognised_by_text: null });
     expect(r.replay).toBeNull();
@@ -123,9 +153,21 @@ describe('simulate', () => {
         severity: 'warning',
         message: 'select: for mcp__slack__send_message, which an earlier keyword search already returned',
       },
-      { call: 4, tool: 'delete_everything', kind: 'unknown', severity: 'error', message: 'delete_everything exists nowhere: not a static tool, not a dynamic tool, not tool_search' },
+      {
+        call: 4,
+        tool: 'delete_everything',
+        kind: 'unknown',
+        severity: 'error',
+        message: 'delete_everything exists nowhere: not a static tool, not a dynamic tool, not tool_search',
+      },
     ]);
-    expect(r.turns.map((t) => t.tool_calls.map((c) => c.status))).toEqual([['not-loaded'], ['ok'], ['ok'], ['unknown'], []]);
+    expect(r.turns.map((t) => t.tool_calls.map((c) => c.status))).toEqual([
+      ['not-loaded'],
+      ['ok'],
+      ['ok'],
+      ['unknown'],
+      [],
+    ]);
     expect(r.summary.errors).toBe(2);
     expect(r.summary.warnings).toBe(1);
   });
@@ -140,14 +182,24 @@ describe('simulate', () => {
     ];
     const r = simulate({ transcript: transcript(stale), catalog, mode: 'default', replay: true });
     expect(r.turns[0]!.searches[0]!.differs).toBe(true);
-    expect(r.turns[0]!.searches[0]!.replayed).toEqual({ matches: ['mcp__slack__list_channels', 'mcp__slack__send_message'] });
-    expect(r.replay).toEqual({ differences: 1, visibility: [{ call: 2, gained: ['mcp__slack__send_message'], lost: [] }] });
+    expect(r.turns[0]!.searches[0]!.replayed).toEqual({
+      matches: ['mcp__slack__list_channels', 'mcp__slack__send_message'],
+    });
+    expect(r.replay).toEqual({
+      differences: 1,
+      visibility: [{ call: 2, gained: ['mcp__slack__send_message'], lost: [] }],
+    });
     expect(r.summary.replay_differences).toBe(1);
   });
 
   it('model-native mode without static tools warns about the refill pitfall', () => {
     const cat: Catalog = { tools: catalogTools.filter((t) => !t.static), sources: catalog.sources };
-    const r = simulate({ transcript: transcript([user('u'), say('a'), user('u2')]), catalog: cat, mode: 'native', replay: false });
+    const r = simulate({
+      transcript: transcript([user('u'), say('a'), user('u2')]),
+      catalog: cat,
+      mode: 'native',
+      replay: false,
+    });
     expect(r.turns.map((t) => [t.visible.length, t.deferred.length, t.refilled])).toEqual([
       [0, 3, true],
       [4, 3, true],
@@ -170,7 +222,9 @@ describe('simulate', () => {
       },
     ];
     const r = simulate({ transcript: transcript(msgs), catalog, mode: 'native', replay: false });
-    expect(r.turns[0]!.server_searches).toEqual([{ call_id: 's1', query: 'slack', loaded: ['mcp__slack__send_message'] }]);
+    expect(r.turns[0]!.server_searches).toEqual([
+      { call_id: 's1', query: 'slack', loaded: ['mcp__slack__send_message'] },
+    ]);
     expect(r.turns[0]!.tool_calls.map((c) => c.status)).toEqual(['ok', 'not-loaded']);
     expect(r.turns[0]!.visible).toEqual(['get_time']);
     expect(r.summary.server_searches).toBe(1);
@@ -203,9 +257,13 @@ describe('simulate', () => {
         ],
         [['mcp__slack__send_message', 'ok']],
       ]);
-      expect(r.violations.map((v) => [v.call, v.kind, v.tool])).toEqual([[1, 'not-loaded', 'mcp__slack__send_message']]);
+      expect(r.violations.map((v) => [v.call, v.kind, v.tool])).toEqual([
+        [1, 'not-loaded', 'mcp__slack__send_message'],
+      ]);
     }
-    expect(native.violations[0]!.message).toBe('mcp__slack__send_message is deferred and no search had loaded it before call 1');
+    expect(native.violations[0]!.message).toBe(
+      'mcp__slack__send_message is deferred and no search had loaded it before call 1',
+    );
     expect(native.summary.tools_loaded).toBe(2);
   });
 
@@ -243,22 +301,42 @@ describe('simulate', () => {
           { type: 'function_tool_call', callId: 'c2', name: 'mcp__slack__send_message', arguments: '{}' },
         ],
       },
-      { kind: 'blocks', role: 'user', blocks: [{ type: 'server_tool_search_result', callId: 'c1', tools: ['mcp__slack__send_message'] }] },
-      { kind: 'blocks', role: 'assistant', blocks: [{ type: 'function_tool_call', callId: 'c3', name: 'mcp__slack__send_message', arguments: '{}' }] },
+      {
+        kind: 'blocks',
+        role: 'user',
+        blocks: [{ type: 'server_tool_search_result', callId: 'c1', tools: ['mcp__slack__send_message'] }],
+      },
+      {
+        kind: 'blocks',
+        role: 'assistant',
+        blocks: [{ type: 'function_tool_call', callId: 'c3', name: 'mcp__slack__send_message', arguments: '{}' }],
+      },
     ];
     const r = simulate({ transcript: transcript(msgs), catalog, mode: 'native', replay: false });
-    expect(r.turns[0]!.server_searches).toEqual([{ call_id: 'c1', query: 'slack', loaded: ['mcp__slack__send_message'] }]);
+    expect(r.turns[0]!.server_searches).toEqual([
+      { call_id: 'c1', query: 'slack', loaded: ['mcp__slack__send_message'] },
+    ]);
     expect(r.turns.map((t) => t.tool_calls.map((c) => c.status))).toEqual([['not-loaded'], ['ok']]);
   });
 
   it('client-proxied tool_search calls are marked as such in model-native mode only', () => {
-    const msgs: Message[] = [user('u'), call('c1', 'tool_search', { query: 'slack' }), searched('c1', 'slack'), say('done')];
+    const msgs: Message[] = [
+      user('u'),
+      call('c1', 'tool_search', { query: 'slack' }),
+      searched('c1', 'slack'),
+      say('done'),
+    ];
     const native = simulate({ transcript: transcript(msgs), catalog, mode: 'native', replay: false });
     const dflt = simulate({ transcript: transcript(msgs), catalog, mode: 'default', replay: false });
     expect(native.turns[0]!.searches.map((x) => x.client_proxied)).toEqual([true]);
     expect(dflt.turns[0]!.searches.map((x) => x.client_proxied)).toEqual([false]);
     // An undecodable recorded result keeps its {error: raw text} shape.
-    const bad: Message[] = [user('u'), call('c1', 'tool_search', { query: 'slack' }), result('c1', 'tool_search', '{"matches":["mcp__sl'), say('done')];
+    const bad: Message[] = [
+      user('u'),
+      call('c1', 'tool_search', { query: 'slack' }),
+      result('c1', 'tool_search', '{"matches":["mcp__sl'),
+      say('done'),
+    ];
     const r = simulate({ transcript: transcript(bad), catalog, mode: 'native', replay: false });
     expect(r.turns[0]!.searches[0]!.recorded).toEqual({ error: '{"matches":["mcp__sl' });
   });
@@ -322,7 +400,12 @@ describe('simulate', () => {
       extra: { __toolsearch_reminder__: true },
     };
     const msgs: Message[] = [sys('s'), reminder, user('u'), say('a')];
-    const openai = simulate({ transcript: { ...transcript(msgs), format: 'openai' }, catalog, mode: 'default', replay: false });
+    const openai = simulate({
+      transcript: { ...transcript(msgs), format: 'openai' },
+      catalog,
+      mode: 'default',
+      replay: false,
+    });
     expect(openai.transcript.reminder_recognised_by_text).toBe(1);
     expect(openai.turns[0]!).toMatchObject({ reminder_index: 1, reminder_inserted: false });
     // Eino keeps extra: the marker is the reference's own.
@@ -331,27 +414,47 @@ describe('simulate', () => {
   });
 
   it('--static adds static tools; unknown names are an input error', () => {
-    const r = simulate({ transcript: transcript(story), catalog, mode: 'default', staticNames: ['mcp__github__create_issue'], replay: false });
+    const r = simulate({
+      transcript: transcript(story),
+      catalog,
+      mode: 'default',
+      staticNames: ['mcp__github__create_issue'],
+      replay: false,
+    });
     expect(r.turns[0]!.visible).toEqual(['get_time', 'mcp__github__create_issue', 'tool_search']);
-    expect(() => simulate({ transcript: transcript(story), catalog, mode: 'default', staticNames: ['nope'], replay: false })).toThrow(
-      new InputError('--static names a tool that is not in the catalog: "nope"'),
-    );
+    expect(() =>
+      simulate({ transcript: transcript(story), catalog, mode: 'default', staticNames: ['nope'], replay: false }),
+    ).toThrow(new InputError('--static names a tool that is not in the catalog: "nope"'));
   });
 
   it('uses the tools a transcript carries, and needs some catalog', () => {
     const r = simulate({ transcript: transcript(story, catalogTools), catalog: null, mode: 'default', replay: false });
     expect(r.catalog.source).toBe('t.json (tools carried by the transcript)');
-    expect(() => simulate({ transcript: transcript(story), catalog: null, mode: 'default', replay: false })).toThrow(/no catalog/);
+    expect(() => simulate({ transcript: transcript(story), catalog: null, mode: 'default', replay: false })).toThrow(
+      /no catalog/,
+    );
   });
 
   it('a catalog without dynamic tools fails like the reference', () => {
     const only: Catalog = { tools: [tool('x', '', true)], sources: catalog.sources };
-    expect(() => simulate({ transcript: transcript(story), catalog: only, mode: 'default', replay: false })).toThrow('tools is required');
+    expect(() => simulate({ transcript: transcript(story), catalog: only, mode: 'default', replay: false })).toThrow(
+      'tools is required',
+    );
   });
 
   it('an unanswered search is reported with recorded null', () => {
-    const r = simulate({ transcript: transcript([user('u'), call('c1', 'tool_search', { query: '' })]), catalog, mode: 'default', replay: false });
-    expect(r.turns[0]!.searches[0]).toMatchObject({ recorded: null, replayed: { error: 'query is required' }, differs: false, mode: null });
+    const r = simulate({
+      transcript: transcript([user('u'), call('c1', 'tool_search', { query: '' })]),
+      catalog,
+      mode: 'default',
+      replay: false,
+    });
+    expect(r.turns[0]!.searches[0]).toMatchObject({
+      recorded: null,
+      replayed: { error: 'query is required' },
+      differs: false,
+      mode: null,
+    });
   });
 
   it('the report is plain JSON data', () => {
@@ -359,7 +462,6 @@ describe('simulate', () => {
     expect(JSON.parse(JSON.stringify(r))).toEqual(r);
   });
 });
-
 
 describe('simulate() is a fold of per-call steps', () => {
   it('folding simulateCallStep over the calls by hand gives the same turns and findings', async () => {
@@ -379,9 +481,16 @@ describe('simulate() is a fold of per-call steps', () => {
     ]);
     const options = { transcript: t, catalog, mode: 'default' as const, replay: false };
     const expected = simulate(options);
-    const tools = { staticTools: catalogTools.filter((x) => x.static), dynamicTools: catalogTools.filter((x) => !x.static), source: 'x' };
+    const tools = {
+      staticTools: catalogTools.filter((x) => x.static),
+      dynamicTools: catalogTools.filter((x) => !x.static),
+      source: 'x',
+    };
     const ctx = simulationContext(options, tools);
-    const run = new AgentRun(createMiddleware({ dynamicTools: tools.dynamicTools, mode: 'default' }), tools.staticTools);
+    const run = new AgentRun(
+      createMiddleware({ dynamicTools: tools.dynamicTools, mode: 'default' }),
+      tools.staticTools,
+    );
     const state = modelCalls(t.messages).reduce(
       (s, span) => simulateCallStep(ctx, s, { span, view: run.modelCall(span.newMessages) }),
       initialState(),

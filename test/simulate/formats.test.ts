@@ -37,7 +37,19 @@ function run(file: string, catalog: Catalog | null, mode: Mode): SimulationRepor
 const OUTCOMES: Record<string, { violations: Array<[string, string, number]>; added: (added: string[][]) => void }> = {
   'keyword-search-then-call': {
     violations: [],
-    added: (a) => expect(a).toEqual([[], ['mcp__slack__send_message', 'mcp__slack__get_channel_history', 'mcp__slack__schedule_message', 'mcp__slack__search_messages', 'mcp__slack__list_channels'], [], []]),
+    added: (a) =>
+      expect(a).toEqual([
+        [],
+        [
+          'mcp__slack__send_message',
+          'mcp__slack__get_channel_history',
+          'mcp__slack__schedule_message',
+          'mcp__slack__search_messages',
+          'mcp__slack__list_channels',
+        ],
+        [],
+        [],
+      ]),
   },
   'deferred-tool-called-too-early': {
     violations: [['not-loaded', 'mcp__google_calendar__list_events', 2]],
@@ -86,7 +98,8 @@ describe('the same conversation in all five transcript formats', () => {
         .map((f) => f.replace(/\.(openai|openai-responses|anthropic)\.json$/, '')),
     );
     expect([...told].sort()).toEqual([...scenarios].sort());
-    for (const s of scenarios) for (const [ext] of TRANSCRIPT_VARIANTS) expect(fs.existsSync(`${dir}${s}.${ext}`), `${s}.${ext}`).toBe(true);
+    for (const s of scenarios)
+      for (const [ext] of TRANSCRIPT_VARIANTS) expect(fs.existsSync(`${dir}${s}.${ext}`), `${s}.${ext}`).toBe(true);
   });
 
   for (const scenario of scenarios) {
@@ -100,7 +113,8 @@ describe('the same conversation in all five transcript formats', () => {
         const first = comparable(reports[0]!);
         for (const r of reports.slice(1)) expect(comparable(r), r.transcript.file).toEqual(first);
         // Request bodies carry the demo catalog themselves: the same simulation without -c.
-        for (const [ext] of TRANSCRIPT_VARIANTS.slice(2)) expect(comparable(run(`${scenario}.${ext}`, null, mode)), ext).toEqual(first);
+        for (const [ext] of TRANSCRIPT_VARIANTS.slice(2))
+          expect(comparable(run(`${scenario}.${ext}`, null, mode)), ext).toEqual(first);
       });
     }
 
@@ -110,7 +124,11 @@ describe('the same conversation in all five transcript formats', () => {
         const withSystem = comparable(simulate({ transcript: eino, catalog: demo, mode, replay: true }));
         // Claude Code logs no system prompt: its baseline is the Eino conversation without it.
         const keep = eino.messages.map((m) => m.role !== 'system');
-        const noSystem: Transcript = { ...eino, messages: eino.messages.filter((_, i) => keep[i]), locations: eino.locations.filter((_, i) => keep[i]) };
+        const noSystem: Transcript = {
+          ...eino,
+          messages: eino.messages.filter((_, i) => keep[i]),
+          locations: eino.locations.filter((_, i) => keep[i]),
+        };
         const withoutSystem = comparable(simulate({ transcript: noSystem, catalog: demo, mode, replay: true }));
         for (const [ext, format, how] of RECORDING_VARIANTS) {
           const r = run(`${scenario}.${ext}`, demo, mode);
@@ -121,8 +139,15 @@ describe('the same conversation in all five transcript formats', () => {
           if (how.sentTools && mode === 'native') {
             // The calls sent what the reference offers in default mode: model-native mode differs at every call.
             const sent = r.violations.filter((v) => v.kind === 'sent-differs');
-            expect(sent.map((v) => v.call), ext).toEqual(r.turns.map((t) => t.call));
-            const rest = { ...r, violations: r.violations.filter((v) => v.kind !== 'sent-differs'), summary: { ...r.summary, warnings: r.summary.warnings - sent.length } };
+            expect(
+              sent.map((v) => v.call),
+              ext,
+            ).toEqual(r.turns.map((t) => t.call));
+            const rest = {
+              ...r,
+              violations: r.violations.filter((v) => v.kind !== 'sent-differs'),
+              summary: { ...r.summary, warnings: r.summary.warnings - sent.length },
+            };
             expect(comparable(rest), ext).toEqual(want);
           } else expect(comparable(r), ext).toEqual(want);
         }

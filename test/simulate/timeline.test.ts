@@ -21,12 +21,38 @@ function line(row: TimelineRow | undefined): string[] {
 
 describe('visibility timeline', () => {
   it('default mode: a deferred tool called too early, then loaded by a search and called again', () => {
-    const r = simulate({ transcript: transcript('deferred-tool-called-too-early.json'), catalog: demo, mode: 'default', replay: false, details: true });
+    const r = simulate({
+      transcript: transcript('deferred-tool-called-too-early.json'),
+      catalog: demo,
+      mode: 'default',
+      replay: false,
+      details: true,
+    });
     const rows = new Map(r.details!.timeline.map((x) => [x.name, x]));
     expect(r.details!.timeline).toHaveLength(1 + 5 + 125);
-    expect(r.details!.timeline.map((x) => x.kind).slice(0, 7)).toEqual(['tool_search', 'static', 'static', 'static', 'static', 'static', 'dynamic']);
-    expect(line(rows.get('mcp__google_calendar__list_events'))).toEqual(['hidden', 'hidden✗', 'hidden', 'loaded✓', 'visible']);
-    expect(line(rows.get('mcp__google_calendar__create_event'))).toEqual(['hidden', 'hidden', 'hidden', 'loaded', 'visible']);
+    expect(r.details!.timeline.map((x) => x.kind).slice(0, 7)).toEqual([
+      'tool_search',
+      'static',
+      'static',
+      'static',
+      'static',
+      'static',
+      'dynamic',
+    ]);
+    expect(line(rows.get('mcp__google_calendar__list_events'))).toEqual([
+      'hidden',
+      'hidden✗',
+      'hidden',
+      'loaded✓',
+      'visible',
+    ]);
+    expect(line(rows.get('mcp__google_calendar__create_event'))).toEqual([
+      'hidden',
+      'hidden',
+      'hidden',
+      'loaded',
+      'visible',
+    ]);
     expect(line(rows.get('get_current_time'))).toEqual(['static✓', 'static', 'static', 'static', 'static']);
     expect(line(rows.get('tool_search'))).toEqual(['visible', 'visible', 'visible✓', 'visible', 'visible']);
     expect(line(rows.get('mcp__slack__send_message'))).toEqual(['hidden', 'hidden', 'hidden', 'hidden', 'hidden']);
@@ -52,13 +78,31 @@ describe('visibility timeline', () => {
       details: true,
     });
     const rows = new Map(r.details!.timeline.map((x) => [x.name, x]));
-    expect(line(rows.get('mcp__google_calendar__list_events'))).toEqual(['deferred', 'deferred✗', 'deferred', 'loaded✓', 'in-context']);
-    expect(line(rows.get('mcp__google_calendar__create_event'))).toEqual(['deferred', 'deferred', 'deferred', 'loaded', 'in-context']);
+    expect(line(rows.get('mcp__google_calendar__list_events'))).toEqual([
+      'deferred',
+      'deferred✗',
+      'deferred',
+      'loaded✓',
+      'in-context',
+    ]);
+    expect(line(rows.get('mcp__google_calendar__create_event'))).toEqual([
+      'deferred',
+      'deferred',
+      'deferred',
+      'loaded',
+      'in-context',
+    ]);
     expect(line(rows.get('tool_search'))).toEqual(['visible', 'visible', 'visible✓', 'visible', 'visible']);
   });
 
   it('a tool that exists nowhere gets a row of its own', () => {
-    const r = simulate({ transcript: transcript('unknown-tool.json'), catalog: demo, mode: 'default', replay: false, details: true });
+    const r = simulate({
+      transcript: transcript('unknown-tool.json'),
+      catalog: demo,
+      mode: 'default',
+      replay: false,
+      details: true,
+    });
     const last = r.details!.timeline[r.details!.timeline.length - 1]!;
     expect(last.name).toBe('mcp__slack__send_direct_message');
     expect(last.kind).toBe('unknown');
@@ -66,7 +110,12 @@ describe('visibility timeline', () => {
   });
 
   it('the details and explanations are only there when asked for, and withoutDetails gives the plain report', () => {
-    const options = { transcript: transcript('keyword-search-then-call.json'), catalog: demo, mode: 'default' as const, replay: true };
+    const options = {
+      transcript: transcript('keyword-search-then-call.json'),
+      catalog: demo,
+      mode: 'default' as const,
+      replay: true,
+    };
     const plain = simulate(options);
     const detailed = simulate({ ...options, details: true });
     expect(plain.details).toBeUndefined();

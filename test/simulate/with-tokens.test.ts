@@ -24,7 +24,11 @@ async function byHand(file: string, mode: 'default' | 'native', replay: boolean)
 
 describe('simulateWithTokens', () => {
   const tokens = { encoding: 'o200k_base', toolFormat: 'openai' } as const;
-  for (const file of ['deferred-tool-called-too-early.json', 'accumulate-two-searches.anthropic.json', 'native-server-search.anthropic.json']) {
+  for (const file of [
+    'deferred-tool-called-too-early.json',
+    'accumulate-two-searches.anthropic.json',
+    'native-server-search.anthropic.json',
+  ]) {
     for (const mode of ['default', 'native'] as const) {
       it(`${file}, ${mode}: the report the CLI and TUI built by hand`, async () => {
         const options = { transcript: loadTranscriptFile(`${dir}${file}`), catalog: demo, mode, replay: true };
@@ -34,7 +38,12 @@ describe('simulateWithTokens', () => {
   }
 
   it('null tokens: exactly simulate()', async () => {
-    const options = { transcript: loadTranscriptFile(`${dir}redundant-select.json`), catalog: demo, mode: 'default' as const, replay: false };
+    const options = {
+      transcript: loadTranscriptFile(`${dir}redundant-select.json`),
+      catalog: demo,
+      mode: 'default' as const,
+      replay: false,
+    };
     const report = await simulateWithTokens(options, null);
     expect(report).toEqual(simulate(options));
     expect(report.summary.tokens).toBeUndefined();

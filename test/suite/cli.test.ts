@@ -9,7 +9,12 @@ import { parseXml } from './xml.js';
 
 describe.concurrent('toolsearch test', () => {
   it('exit 0 when every case passes; the last line is the summary', async ({ expect }) => {
-    const r = await run(['test', 'fixtures/suites/demo.yaml', 'fixtures/suites/conversations.yaml', 'fixtures/suites/select.json']);
+    const r = await run([
+      'test',
+      'fixtures/suites/demo.yaml',
+      'fixtures/suites/conversations.yaml',
+      'fixtures/suites/select.json',
+    ]);
     expect(r.stderr).toBe('');
     expect(lines(r.stdout).at(-1)).toBe('22 passed, 0 failed, 1 skipped');
     expect(r.code).toBe(0);
@@ -29,7 +34,9 @@ describe.concurrent('toolsearch test', () => {
     expect(r.code).toBe(1);
   });
 
-  it('exit 2 for an invalid suite, with file:line:column and the caret, after the other suites ran', async ({ expect }) => {
+  it('exit 2 for an invalid suite, with file:line:column and the caret, after the other suites ran', async ({
+    expect,
+  }) => {
     const r = await run(['test', 'fixtures/suites/demo.yaml', 'fixtures/suites/invalid/unknown-key.yaml']);
     expect(lines(r.stdout).slice(-4)).toEqual([
       'fixtures/suites/invalid/unknown-key.yaml invalid suite, not run:',
@@ -63,7 +70,11 @@ describe.concurrent('toolsearch test', () => {
     const r = await runIn(['test', 'fixtures/suites/select.json', '--reporter', 'json']);
     const report = JSON.parse(r.stdout);
     expect(report.summary).toMatchObject({ total: 3, passed: 3, failed: 0, skipped: 0 });
-    expect(report.suites[0].cases[0]).toMatchObject({ name: 'a comma-separated string works like a list', status: 'passed', kind: 'select' });
+    expect(report.suites[0].cases[0]).toMatchObject({
+      name: 'a comma-separated string works like a list',
+      status: 'passed',
+      kind: 'select',
+    });
     expect(r.code).toBe(0);
   });
 
@@ -71,7 +82,14 @@ describe.concurrent('toolsearch test', () => {
     const dir = mkdtempSync(join(tmpdir(), 'toolsearch-junit-'));
     const out = join(dir, 'junit.xml');
     writeFileSync(out, 'old content');
-    const r = await runIn(['test', 'fixtures/suites/failing/search-failures.yaml', '--reporter', 'junit', '--output', out]);
+    const r = await runIn([
+      'test',
+      'fixtures/suites/failing/search-failures.yaml',
+      '--reporter',
+      'junit',
+      '--output',
+      out,
+    ]);
     expect(r.code).toBe(1);
     expect(lines(r.stdout).at(-1)).toBe('1 passed, 9 failed, 1 skipped');
     const root = parseXml(readFileSync(out, 'utf8'));
@@ -81,7 +99,9 @@ describe.concurrent('toolsearch test', () => {
     expect(readdirSync(dir)).toEqual(['junit.xml']);
   });
 
-  it('an invalid suite with --reporter junit --output: exit 2, and the file holds one <error> saying why', async ({ expect }) => {
+  it('an invalid suite with --reporter junit --output: exit 2, and the file holds one <error> saying why', async ({
+    expect,
+  }) => {
     const dir = mkdtempSync(join(tmpdir(), 'toolsearch-junit-err-'));
     const out = join(dir, 'junit.xml');
     const r = await runIn(['test', 'fixtures/suites/invalid/unknown-key.yaml', '--reporter', 'junit', '--output', out]);
@@ -91,7 +111,9 @@ describe.concurrent('toolsearch test', () => {
     expect(root.attrs).toMatchObject({ tests: '1', failures: '0', errors: '1' });
     const error = root.children[0]!.children[0]!.children[0]!;
     expect(error.name).toBe('error');
-    expect(`fixtures/suites/invalid/unknown-key.yaml:${headline.split(':').slice(1, 3).join(':')}: ${error.attrs.message}`).toBe(headline);
+    expect(
+      `fixtures/suites/invalid/unknown-key.yaml:${headline.split(':').slice(1, 3).join(':')}: ${error.attrs.message}`,
+    ).toBe(headline);
     expect(readdirSync(dir)).toEqual(['junit.xml']);
   });
 
@@ -101,9 +123,18 @@ describe.concurrent('toolsearch test', () => {
     const r = await run(['test', 'fixtures/suites/select.json', '--reporter', 'junit', '--output', out]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(readFileSync(out, 'utf8')).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="toolsearch" tests="3" failures="0" errors="0" time="/);
+    expect(readFileSync(out, 'utf8')).toMatch(
+      /^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="toolsearch" tests="3" failures="0" errors="0" time="/,
+    );
     writeFileSync(join(dir, 'file'), '');
-    const bad = await run(['test', 'fixtures/suites/select.json', '--reporter', 'junit', '--output', join(dir, 'file', 'junit.xml')]);
+    const bad = await run([
+      'test',
+      'fixtures/suites/select.json',
+      '--reporter',
+      'junit',
+      '--output',
+      join(dir, 'file', 'junit.xml'),
+    ]);
     expect(bad.stderr).toBe(`error: ${join(dir, 'file', 'junit.xml')}: cannot write file: ENOTDIR\n`);
     expect(bad.code).toBe(2);
   });
@@ -112,14 +143,24 @@ describe.concurrent('toolsearch test', () => {
     const dir = mkdtempSync(join(tmpdir(), 'toolsearch-upd-'));
     copyFileSync('fixtures/catalogs/demo.yaml', join(dir, 'demo.yaml'));
     const suite = join(dir, 's.yaml');
-    writeFileSync(suite, 'catalog: demo.yaml\ncases:\n  - name: rec   # recorded\n    query: html markdown\n    max_results: 1\n    record: true\n    exact: [WebFetch]\n');
+    writeFileSync(
+      suite,
+      'catalog: demo.yaml\ncases:\n  - name: rec   # recorded\n    query: html markdown\n    max_results: 1\n    record: true\n    exact: [WebFetch]\n',
+    );
     const before = await runIn(['test', suite]);
     expect(before.code).toBe(1);
     const upd = await runIn(['test', suite, '--update']);
-    expect(lines(upd.stdout).slice(-4)).toEqual([`  updated ${suite}`, '', '1 recorded case updated', '1 passed, 0 failed']);
+    expect(lines(upd.stdout).slice(-4)).toEqual([
+      `  updated ${suite}`,
+      '',
+      '1 recorded case updated',
+      '1 passed, 0 failed',
+    ]);
     expect(upd.stdout).toContain('  ✓ rec (exact updated)');
     expect(upd.code).toBe(0);
-    expect(readFileSync(suite, 'utf8')).toBe('catalog: demo.yaml\ncases:\n  - name: rec   # recorded\n    query: html markdown\n    max_results: 1\n    record: true\n    exact: [mcp__webtools__HTMLToMarkdown]\n');
+    expect(readFileSync(suite, 'utf8')).toBe(
+      'catalog: demo.yaml\ncases:\n  - name: rec   # recorded\n    query: html markdown\n    max_results: 1\n    record: true\n    exact: [mcp__webtools__HTMLToMarkdown]\n',
+    );
     const after = await runIn(['test', suite]);
     expect(after.code).toBe(0);
   });

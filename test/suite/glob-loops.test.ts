@@ -16,7 +16,13 @@ const SUITES = join(ROOT, 'fixtures/suites');
 
 /** The demo suite with an absolute catalog path, so it runs from anywhere. */
 function demoSuite(path: string): void {
-  writeFileSync(path, readFileSync(join(SUITES, 'demo.yaml'), 'utf8').replace('catalog: ../catalogs/demo.yaml', `catalog: ${JSON.stringify(DEMO)}`));
+  writeFileSync(
+    path,
+    readFileSync(join(SUITES, 'demo.yaml'), 'utf8').replace(
+      'catalog: ../catalogs/demo.yaml',
+      `catalog: ${JSON.stringify(DEMO)}`,
+    ),
+  );
 }
 
 describe('suite globs (tinyglobby)', () => {

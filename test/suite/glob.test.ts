@@ -10,7 +10,18 @@ describe('suite paths', () => {
   let dir = '';
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'toolsearch-glob-'));
-    for (const f of ['a.yaml', 'b.yml', 'c.json', 'notes.txt', '.hidden.yaml', 'sub/d.yaml', 'sub/deep/e.yaml', 'sub/deep/f.json', '.git/g.yaml', 'node_modules/h.yaml']) {
+    for (const f of [
+      'a.yaml',
+      'b.yml',
+      'c.json',
+      'notes.txt',
+      '.hidden.yaml',
+      'sub/d.yaml',
+      'sub/deep/e.yaml',
+      'sub/deep/f.json',
+      '.git/g.yaml',
+      'node_modules/h.yaml',
+    ]) {
       mkdirSync(join(dir, f, '..'), { recursive: true });
       writeFileSync(join(dir, f), 'x');
     }

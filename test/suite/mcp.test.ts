@@ -10,7 +10,9 @@ import { loadSuite, runSuites, runSuitesAsync, type TestRun } from '../../src/su
 import { run } from '../cli/helpers.js';
 import { q, serverCommand } from '../mcp/helpers.js';
 
-const EVERYTHING = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url));
+const EVERYTHING = fileURLToPath(
+  new URL('../../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url),
+);
 const tmp = mkdtempSync(join(tmpdir(), 'toolsearch-suite-mcp-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
@@ -75,7 +77,10 @@ cases:
     const dir = join(tmp, 'mixed');
     mkdirSync(dir, { recursive: true });
     // An MCP tools/list result saved to a file: --prefix names its tools too.
-    writeFileSync(join(dir, 'local.yaml'), 'tools:\n  - name: local_tool\n    description: A local tool.\n    inputSchema: {type: object}\n');
+    writeFileSync(
+      join(dir, 'local.yaml'),
+      'tools:\n  - name: local_tool\n    description: A local tool.\n    inputSchema: {type: object}\n',
+    );
     const file = join(dir, 'suite.yaml');
     const head = `catalog: [local.yaml, ${JSON.stringify(spec)}]
 prefix: gh
@@ -88,22 +93,35 @@ cases:
     first: mcp__gh__local_tool
 `;
     writeFileSync(join(dir, 'ok.yaml'), head);
-    writeFileSync(file, `${head}  - name: a name the server does not have\n    query: issue\n    includes: [mcp__gh__create_isue]\n`);
+    writeFileSync(
+      file,
+      `${head}  - name: a name the server does not have\n    query: issue\n    includes: [mcp__gh__create_isue]\n`,
+    );
     const ok = (await runSuitesAsync([file.replace('suite.yaml', 'ok.yaml')])).report;
     expect(ok.suites[0]!.cases.map((c) => [c.name, c.status])).toEqual([
       ["the server's tool", 'passed'],
       ["the file's tool", 'passed'],
     ]);
     const err = await rejection(runSuitesAsync([file]));
-    expect(err.headline).toBe(`${file}:12:16: case "a name the server does not have": "mcp__gh__create_isue" is not a tool of the catalog (did you mean mcp__gh__create_issue?)`);
+    expect(err.headline).toBe(
+      `${file}:12:16: case "a name the server does not have": "mcp__gh__create_isue" is not a tool of the catalog (did you mean mcp__gh__create_issue?)`,
+    );
     expect(liveChildren()).toBe(0);
   });
 
   it("reports a server that fails at the suite's catalog, with the timeout", async () => {
-    const file = suiteFile('failing', `catalog: "mcp:no-such-mcp-server --stdio"\ncases:\n  - {name: x, query: a, none: true}\n`);
+    const file = suiteFile(
+      'failing',
+      `catalog: "mcp:no-such-mcp-server --stdio"\ncases:\n  - {name: x, query: a, none: true}\n`,
+    );
     const err = await rejection(runSuitesAsync([file]));
-    expect(err.headline).toBe(`${file}:1:10: cannot load the catalog: mcp:no-such-mcp-server --stdio: command not found: no-such-mcp-server`);
-    const silent = suiteFile('silent', `catalog: ${JSON.stringify(`mcp:${q(process.execPath)} -e 'setInterval(() => {}, 1000)'`)}\ncases:\n  - {name: x, query: a, none: true}\n`);
+    expect(err.headline).toBe(
+      `${file}:1:10: cannot load the catalog: mcp:no-such-mcp-server --stdio: command not found: no-such-mcp-server`,
+    );
+    const silent = suiteFile(
+      'silent',
+      `catalog: ${JSON.stringify(`mcp:${q(process.execPath)} -e 'setInterval(() => {}, 1000)'`)}\ncases:\n  - {name: x, query: a, none: true}\n`,
+    );
     const slow = await rejection(runSuitesAsync([silent], { mcpTimeoutMs: 300 }));
     expect(slow.headline).toMatch(/:1:10: cannot load the catalog: mcp:.*: no answer to initialize within 0\.3 s$/);
     expect(liveChildren()).toBe(0);
@@ -111,12 +129,17 @@ cases:
 
   it('runSuites (synchronous) says where a live catalog is read', () => {
     const file = suiteFile('sync', `catalog: "mcp:cat"\ncases:\n  - {name: x, query: a, none: true}\n`);
-    expect(suiteError(runSuites([file]))?.message).toBe('cannot load the catalog: a live MCP server (mcp:) is read by runSuitesAsync, not runSuites');
+    expect(suiteError(runSuites([file]))?.message).toBe(
+      'cannot load the catalog: a live MCP server (mcp:) is read by runSuitesAsync, not runSuites',
+    );
   });
 
   it('the CLI: toolsearch test runs such a suite; --mcp-timeout is checked', async () => {
     const spec = `mcp:${q(process.execPath)} ${q(EVERYTHING)} stdio`;
-    const file = suiteFile('cli', `catalog: ${JSON.stringify(spec)}\ncases:\n  - name: echo is found\n    query: echo\n    first: mcp__mcp_servers_everything__echo\n`);
+    const file = suiteFile(
+      'cli',
+      `catalog: ${JSON.stringify(spec)}\ncases:\n  - name: echo is found\n    query: echo\n    first: mcp__mcp_servers_everything__echo\n`,
+    );
     const ok = await run(['test', file]);
     expect([ok.code, ok.stdout.trim().split('\n').at(-1), ok.stderr]).toEqual([0, '1 passed, 0 failed', '']);
     const bad = await run(['test', file, '--mcp-timeout', '0']);

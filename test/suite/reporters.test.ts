@@ -27,13 +27,48 @@ function hostileReport(): TestReport {
     location: loc,
     duration_ms: 1.23456,
     skip_reason: null,
-    failures: [{ expectation: 'first', message: `expected ${HOSTILE} first`, expected: HOSTILE, actual: null, standings: [], notes: [HOSTILE] }],
-    got: { mode: 'keyword', query: HOSTILE, max_results: 5, matches: [HOSTILE], scores: [10], total_matches: 1, error: null },
+    failures: [
+      {
+        expectation: 'first',
+        message: `expected ${HOSTILE} first`,
+        expected: HOSTILE,
+        actual: null,
+        standings: [],
+        notes: [HOSTILE],
+      },
+    ],
+    got: {
+      mode: 'keyword',
+      query: HOSTILE,
+      max_results: 5,
+      matches: [HOSTILE],
+      scores: [10],
+      total_matches: 1,
+      error: null,
+    },
     updated: false,
   };
-  const skipped: CaseResult = { ...failed, name: `${HOSTILE} (skipped)`, status: 'skipped', skip_reason: HOSTILE, failures: [], got: null, duration_ms: 0 };
+  const skipped: CaseResult = {
+    ...failed,
+    name: `${HOSTILE} (skipped)`,
+    status: 'skipped',
+    skip_reason: HOSTILE,
+    failures: [],
+    got: null,
+    duration_ms: 0,
+  };
   return {
-    suites: [{ file: loc.file, name: HOSTILE, catalog: 'c.yaml', duration_ms: 2, cases: [failed, skipped], error: null, updated: false }],
+    suites: [
+      {
+        file: loc.file,
+        name: HOSTILE,
+        catalog: 'c.yaml',
+        duration_ms: 2,
+        cases: [failed, skipped],
+        error: null,
+        updated: false,
+      },
+    ],
     summary: { total: 2, passed: 0, failed: 1, skipped: 1, errors: 0, updated: 0, duration_ms: 2 },
   };
 }
@@ -60,7 +95,9 @@ describe('human reporter', () => {
       '         4. mcp__linear__create_comment (12)',
       '         5. mcp__atlassian__addCommentToJiraIssue (10)',
     ]);
-    expect(out[0]).toBe('fixtures/suites/failing/search-failures.yaml — failing expectations (11 cases, catalog fixtures/catalogs/demo.yaml)');
+    expect(out[0]).toBe(
+      'fixtures/suites/failing/search-failures.yaml — failing expectations (11 cases, catalog fixtures/catalogs/demo.yaml)',
+    );
     expect(out).toContain('  ✓ passes');
     expect(out).toContain('  - skipped <with> "markup" & a #hash (skipped)');
   });
@@ -81,7 +118,12 @@ describe('JSON reporter', () => {
     expect(back.suites[0]!.cases[0]!.duration_ms).toBe(1.235);
     expect(back.summary).toEqual({ total: 2, passed: 0, failed: 1, skipped: 1, errors: 0, updated: 0, duration_ms: 2 });
     const real = JSON.parse(renderTestJson(failing)) as TestReport;
-    expect(real.suites[0]!.cases.map((c) => c.status)).toEqual(['passed', ...Array(8).fill('failed'), 'skipped', 'failed']);
+    expect(real.suites[0]!.cases.map((c) => c.status)).toEqual([
+      'passed',
+      ...Array(8).fill('failed'),
+      'skipped',
+      'failed',
+    ]);
   });
 });
 
@@ -93,7 +135,13 @@ describe('JUnit reporter', () => {
     expect(root.attrs.skipped).toBeUndefined(); // not in the Jenkins schema: the count is on the <testsuite>
     expect(root.attrs.time).toMatch(/^\d+\.\d{3}$/);
     const [suite] = children(root, 'testsuite');
-    expect(suite!.attrs).toMatchObject({ name: 'failing expectations', tests: '11', failures: '9', skipped: '1', file: 'fixtures/suites/failing/search-failures.yaml' });
+    expect(suite!.attrs).toMatchObject({
+      name: 'failing expectations',
+      tests: '11',
+      failures: '9',
+      skipped: '1',
+      file: 'fixtures/suites/failing/search-failures.yaml',
+    });
     const cases = children(suite!, 'testcase');
     expect(cases).toHaveLength(11);
     expect(cases[0]!.attrs).toMatchObject({
@@ -104,7 +152,10 @@ describe('JUnit reporter', () => {
     });
     expect(cases[0]!.children).toEqual([]);
     const failure = children(cases[1]!, 'failure')[0]!;
-    expect(failure.attrs).toEqual({ message: 'expected mcp__github__create_issue first, got mcp__atlassian__createJiraIssue', type: 'first' });
+    expect(failure.attrs).toEqual({
+      message: 'expected mcp__github__create_issue first, got mcp__atlassian__createJiraIssue',
+      type: 'first',
+    });
     expect(failure.text.split('\n').slice(0, 3)).toEqual([
       'fixtures/suites/failing/search-failures.yaml:9:5',
       'first: expected mcp__github__create_issue first, got mcp__atlassian__createJiraIssue',
@@ -114,14 +165,19 @@ describe('JUnit reporter', () => {
     const skipped = cases.filter((c) => children(c, 'skipped').length === 1);
     expect(skipped.map((c) => c.attrs.name)).toEqual(['skipped <with> "markup" & a #hash']);
     // Two failures in one case: the message says so.
-    expect(children(cases[10]!, 'failure')[0]!.attrs.message).toBe('call 2: expected visible: mcp__google_calendar__list_events (and 1 more)');
+    expect(children(cases[10]!, 'failure')[0]!.attrs.message).toBe(
+      'call 2: expected visible: mcp__google_calendar__list_events (and 1 more)',
+    );
   });
 
   it('escapes hostile names: markup round-trips, forbidden characters become visible escapes', () => {
     const xml = renderJUnit(hostileReport());
     const root = parseXml(xml);
     const [suite] = children(root, 'testsuite');
-    const visible = HOSTILE.replace('\x1b', '\\x1b').replace('\x1b', '\\x1b').replace('\x00', '\\x00').replace('\ud800', '\\ud800');
+    const visible = HOSTILE.replace('\x1b', '\\x1b')
+      .replace('\x1b', '\\x1b')
+      .replace('\x00', '\\x00')
+      .replace('\ud800', '\\ud800');
     expect(suite!.attrs.name).toBe(visible);
     expect(suite!.attrs.file).toBe('suite <&>.yaml');
     const [failed, skipped] = children(suite!, 'testcase');
@@ -136,7 +192,7 @@ describe('JUnit reporter', () => {
 
   it('xmlText and xmlAttr escape exactly what they must', () => {
     expect(xmlText('a<b>&c"\'')).toBe('a&lt;b&gt;&amp;c"\'');
-    expect(xmlAttr('a<b>&c"\'\n\t')).toBe('a&lt;b&gt;&amp;c&quot;\'&#10;&#9;');
+    expect(xmlAttr('a<b>&c"\'\n\t')).toBe("a&lt;b&gt;&amp;c&quot;'&#10;&#9;");
     expect(xmlText('\x01\ufffe\udc00ok\u{1f600}')).toBe('\\x01\\ufffe\\udc00ok\u{1f600}');
   });
 });
@@ -144,7 +200,12 @@ describe('JUnit reporter', () => {
 describe('TAP reporter', () => {
   it('is TAP version 13: a plan, one point per case, YAML diagnostics for failures', () => {
     const lines = renderTap(failing).trimEnd().split('\n');
-    expect(lines.slice(0, 4)).toEqual(['TAP version 13', '1..11', '# fixtures/suites/failing/search-failures.yaml', 'ok 1 - passes']);
+    expect(lines.slice(0, 4)).toEqual([
+      'TAP version 13',
+      '1..11',
+      '# fixtures/suites/failing/search-failures.yaml',
+      'ok 1 - passes',
+    ]);
     const points = lines.filter((l) => /^(not )?ok \d+ /.test(l));
     expect(points.map((l) => Number(/ok (\d+)/.exec(l)![1]))).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
     expect(points.filter((l) => l.startsWith('not ok'))).toHaveLength(9);
@@ -166,7 +227,9 @@ describe('TAP reporter', () => {
       message: 'expected mcp__github__create_issue first, got mcp__atlassian__createJiraIssue',
       severity: 'fail',
       at: 'fixtures/suites/failing/search-failures.yaml:9:5',
-      failures: [{ expectation: 'first', expected: 'mcp__github__create_issue', actual: 'mcp__atlassian__createJiraIssue' }],
+      failures: [
+        { expectation: 'first', expected: 'mcp__github__create_issue', actual: 'mcp__atlassian__createJiraIssue' },
+      ],
     });
     expect((first.details as string[])[1]).toBe('  mcp__github__create_issue: rank 2, score 20');
   });

@@ -11,7 +11,11 @@ const byName = (r: TestReport, name: string): CaseResult => {
 
 describe('the shipped suites pass', () => {
   it('demo.yaml, conversations.yaml and select.json', () => {
-    const r = runSuites(['fixtures/suites/demo.yaml', 'fixtures/suites/conversations.yaml', 'fixtures/suites/select.json']).report;
+    const r = runSuites([
+      'fixtures/suites/demo.yaml',
+      'fixtures/suites/conversations.yaml',
+      'fixtures/suites/select.json',
+    ]).report;
     expect(r.summary).toMatchObject({ total: 23, passed: 22, failed: 0, skipped: 1, updated: 0 });
     expect(r.suites.map((s) => [s.file, s.catalog, s.updated])).toEqual([
       ['fixtures/suites/demo.yaml', 'fixtures/catalogs/demo.yaml', false],
@@ -31,9 +35,22 @@ describe('the shipped suites pass', () => {
       total_matches: 31,
       error: null,
     });
-    expect(byName(r, 'an empty query is an error').got).toMatchObject({ mode: 'error', error: 'query is required', matches: [] });
-    expect(byName(r, 'select keeps the order given and skips unknown names').got).toMatchObject({ mode: 'select', scores: null });
-    expect(byName(r, 'keyword search, then the Slack tools are visible').got).toEqual({ mode: 'default', calls: 4, errors: 0, warnings: 0, replay_differences: 0 });
+    expect(byName(r, 'an empty query is an error').got).toMatchObject({
+      mode: 'error',
+      error: 'query is required',
+      matches: [],
+    });
+    expect(byName(r, 'select keeps the order given and skips unknown names').got).toMatchObject({
+      mode: 'select',
+      scores: null,
+    });
+    expect(byName(r, 'keyword search, then the Slack tools are visible').got).toEqual({
+      mode: 'default',
+      calls: 4,
+      errors: 0,
+      warnings: 0,
+      replay_differences: 0,
+    });
     const skipped = byName(r, 'hyphenated Notion names only match inside a part');
     expect(skipped).toMatchObject({ status: 'skipped', got: null, failures: [], duration_ms: 0 });
   });
@@ -65,21 +82,31 @@ describe('failures: expected vs. got', () => {
   it('includes: a tool beyond max_results, at its rank in the full ranking', () => {
     const f = byName(r, 'includes a tool beyond max_results').failures;
     expect(f.map((x) => x.message)).toEqual(['expected this tool to be returned: mcp__slack__list_channels']);
-    expect(f[0]!.standings).toEqual([{ name: 'mcp__slack__list_channels', status: 'beyond-limit', rank: 10, score: 10, excluded_by: null }]);
+    expect(f[0]!.standings).toEqual([
+      { name: 'mcp__slack__list_channels', status: 'beyond-limit', rank: 10, score: 10, excluded_by: null },
+    ]);
   });
 
   it('excludes, exact, rank_at_most, none', () => {
-    expect(byName(r, 'excludes a returned tool').failures[0]!.standings[0]).toMatchObject({ status: 'returned', rank: 2, score: 20 });
+    expect(byName(r, 'excludes a returned tool').failures[0]!.standings[0]).toMatchObject({
+      status: 'returned',
+      rank: 2,
+      score: 20,
+    });
     const exact = byName(r, 'exact with the wrong order').failures[0]!;
     expect(exact.expected).toEqual(['mcp__gdrive__gdrive_read_file', 'mcp__filesystem__read_file']);
     expect(exact.actual).toEqual(['mcp__filesystem__read_file', 'mcp__gdrive__gdrive_read_file']);
     const ram = byName(r, 'rank_at_most with a tool a required keyword excludes').failures[0]!;
-    expect(ram.standings).toEqual([{ name: 'mcp__github__add_issue_comment', status: 'excluded', rank: null, score: 0, excluded_by: 'slack' }]);
+    expect(ram.standings).toEqual([
+      { name: 'mcp__github__add_issue_comment', status: 'excluded', rank: null, score: 0, excluded_by: 'slack' },
+    ]);
     expect(byName(r, 'none but something matches').failures[0]!.message).toBe('expected no result, got 1');
   });
 
   it('error: expected but absent, and present but not expected', () => {
-    expect(byName(r, 'an error was expected').failures[0]!.message).toBe('expected an error containing "query is required", got 5 results');
+    expect(byName(r, 'an error was expected').failures[0]!.message).toBe(
+      'expected an error containing "query is required", got 5 results',
+    );
     expect(byName(r, 'an unexpected error').failures.map((f) => f.message)).toEqual([
       'the search returned an error: failed to unmarshal tool search arguments: json: cannot unmarshal number into Go struct field toolSearchArgs.query of type string',
     ]);
@@ -88,7 +115,9 @@ describe('failures: expected vs. got', () => {
   it('simulate: visible_at and no_violations, with the visible list and the violation', () => {
     const c = byName(r, 'a visible_at that does not hold');
     expect(c.failures.map((f) => f.expectation)).toEqual(['visible_at', 'no_violations']);
-    expect(c.failures[0]!.notes).toEqual(['visible at call 2: [get_current_time, ask_user, read_todo_list, write_todo_list, think, tool_search]']);
+    expect(c.failures[0]!.notes).toEqual([
+      'visible at call 2: [get_current_time, ask_user, read_todo_list, write_todo_list, think, tool_search]',
+    ]);
     expect(c.failures[1]!.notes[0]).toMatch(/^call 2: not-loaded mcp__google_calendar__list_events: /);
   });
 });
@@ -119,7 +148,9 @@ cases:
     expect(stale.failures[0]!.message).toBe('2 recorded tool_search results differ from a fresh search');
     expect(stale.failures[0]!.notes.some((n) => n.startsWith('  recorded: [mcp__filesystem__read_file'))).toBe(true);
     expect(stale.got).toMatchObject({ replay_differences: 2 });
-    expect(r.suites[0]!.cases[1]!.failures[0]!.message).toMatch(/^call 99 does not exist: the conversation has \d+ model calls$/);
+    expect(r.suites[0]!.cases[1]!.failures[0]!.message).toMatch(
+      /^call 99 does not exist: the conversation has \d+ model calls$/,
+    );
   });
 });
 
@@ -131,7 +162,13 @@ describe('JavaScript object keys are ordinary names', () => {
     const dir = mkdtempSync(join(tmpdir(), 'toolsearch-proto-'));
     writeFileSync(
       join(dir, 'cat.json'),
-      JSON.stringify({ tools: [{ name: '__proto__', description: 'proto tool' }, { name: 'constructor', description: 'builds' }, { name: 'toString', description: 'to a string' }] }),
+      JSON.stringify({
+        tools: [
+          { name: '__proto__', description: 'proto tool' },
+          { name: 'constructor', description: 'builds' },
+          { name: 'toString', description: 'to a string' },
+        ],
+      }),
     );
     const f = join(dir, 'suite.yaml');
     writeFileSync(

@@ -71,16 +71,28 @@ describe('applyExactUpdates', () => {
 
   it('writes an empty result as [] and keeps CRLF line ends', () => {
     const crlf = 'cases:\r\n  - name: a\r\n    query: x\r\n    exact:\r\n      - old\r\n';
-    expect(applyExactUpdates(crlf, [{ index: 0, exact: [] }], 'yaml')).toBe('cases:\r\n  - name: a\r\n    query: x\r\n    exact: []\r\n');
+    expect(applyExactUpdates(crlf, [{ index: 0, exact: [] }], 'yaml')).toBe(
+      'cases:\r\n  - name: a\r\n    query: x\r\n    exact: []\r\n',
+    );
     expect(applyExactUpdates('cases:\r\n  - name: a\r\n    query: x\r\n', [{ index: 0, exact: ['t'] }], 'yaml')).toBe(
       'cases:\r\n  - name: a\r\n    query: x\r\n    exact:\r\n      - t\r\n',
     );
   });
 
   it('updates JSON suites as JSON', () => {
-    const json = '{\n  "cases": [\n    {\n      "name": "a",\n      "query": "x"\n    },\n    {"name": "b", "query": "y", "exact": ["old"]}\n  ]\n}\n';
-    const out = applyExactUpdates(json, [{ index: 0, exact: ['t1', 't"2'] }, { index: 1, exact: [] }], 'json');
-    expect(out).toBe('{\n  "cases": [\n    {\n      "name": "a",\n      "query": "x",\n      "exact": ["t1", "t\\"2"]\n    },\n    {"name": "b", "query": "y", "exact": []}\n  ]\n}\n');
+    const json =
+      '{\n  "cases": [\n    {\n      "name": "a",\n      "query": "x"\n    },\n    {"name": "b", "query": "y", "exact": ["old"]}\n  ]\n}\n';
+    const out = applyExactUpdates(
+      json,
+      [
+        { index: 0, exact: ['t1', 't"2'] },
+        { index: 1, exact: [] },
+      ],
+      'json',
+    );
+    expect(out).toBe(
+      '{\n  "cases": [\n    {\n      "name": "a",\n      "query": "x",\n      "exact": ["t1", "t\\"2"]\n    },\n    {"name": "b", "query": "y", "exact": []}\n  ]\n}\n',
+    );
     expect(JSON.parse(out).cases[0].exact).toEqual(['t1', 't"2']);
   });
 });
@@ -130,8 +142,14 @@ describe('test --update through the runner', () => {
     expect(upd.suites[0]!.cases.map((c) => c.updated)).toEqual([true, false, true]);
     expect(readFileSync(file, 'utf8')).toBe(
       original
-        .replace('    exact: [mcp__filesystem__renamed_tool]', '    exact: [mcp__filesystem__read_file, mcp__gdrive__gdrive_read_file]')
-        .replace('    query: pdf\n    record: true\n', '    query: pdf\n    record: true\n    exact:\n      - mcp__webtools__extractPDFText\n'),
+        .replace(
+          '    exact: [mcp__filesystem__renamed_tool]',
+          '    exact: [mcp__filesystem__read_file, mcp__gdrive__gdrive_read_file]',
+        )
+        .replace(
+          '    query: pdf\n    record: true\n',
+          '    query: pdf\n    record: true\n    exact:\n      - mcp__webtools__extractPDFText\n',
+        ),
     );
     // No temporary file is left behind.
     expect(readdirSync(dir).sort()).toEqual(['demo.yaml', 'suite.yaml']);

@@ -25,7 +25,9 @@ describe('serializeTools', () => {
   });
 
   it("writes Anthropic's shape (input_schema is required there)", () => {
-    expect(serializeTools([think], 'anthropic')).toBe('[{"name":"think","description":"Think.","input_schema":{"type":"object","properties":{}}}]');
+    expect(serializeTools([think], 'anthropic')).toBe(
+      '[{"name":"think","description":"Think.","input_schema":{"type":"object","properties":{}}}]',
+    );
   });
 
   it('marks deferred tools with defer_loading, and writes nothing for no tools', () => {
@@ -62,10 +64,46 @@ describe('accountTokens', () => {
   it('counts exact tokens per call (o200k_base, OpenAI shape)', async () => {
     const acc = await accountTokens({ calls, allTools });
     expect(acc.per_call).toEqual([
-      { tools: 18, reminder: 18, loaded: 0, deferred: 0, total: 36, all_up_front: 78, saved: 42, cache: { state: 'cold', hit: false, first_diff: null } },
-      { tools: 18, reminder: 18, loaded: 0, deferred: 0, total: 36, all_up_front: 78, saved: 42, cache: { state: 'hit', hit: true, first_diff: null } },
-      { tools: 59, reminder: 18, loaded: 0, deferred: 0, total: 77, all_up_front: 78, saved: 1, cache: { state: 'break', hit: false, first_diff: 71 } },
-      { tools: 78, reminder: 18, loaded: 0, deferred: 0, total: 96, all_up_front: 78, saved: -18, cache: { state: 'break', hit: false, first_diff: 260 } },
+      {
+        tools: 18,
+        reminder: 18,
+        loaded: 0,
+        deferred: 0,
+        total: 36,
+        all_up_front: 78,
+        saved: 42,
+        cache: { state: 'cold', hit: false, first_diff: null },
+      },
+      {
+        tools: 18,
+        reminder: 18,
+        loaded: 0,
+        deferred: 0,
+        total: 36,
+        all_up_front: 78,
+        saved: 42,
+        cache: { state: 'hit', hit: true, first_diff: null },
+      },
+      {
+        tools: 59,
+        reminder: 18,
+        loaded: 0,
+        deferred: 0,
+        total: 77,
+        all_up_front: 78,
+        saved: 1,
+        cache: { state: 'break', hit: false, first_diff: 71 },
+      },
+      {
+        tools: 78,
+        reminder: 18,
+        loaded: 0,
+        deferred: 0,
+        total: 96,
+        all_up_front: 78,
+        saved: -18,
+        cache: { state: 'break', hit: false, first_diff: 260 },
+      },
     ]);
     expect(acc.summary).toEqual({
       tokens: {
@@ -90,7 +128,13 @@ describe('accountTokens', () => {
   it('each call is counted from its own tool objects (lists are reused by identity, never by name)', async () => {
     const a: ToolInfo = { name: 'x', description: 'short' };
     const b: ToolInfo = { name: 'x', description: 'a much longer description of the very same name' };
-    const acc = await accountTokens({ calls: [{ visible: [a], deferred: [b], reminderText: null }, { visible: [b], deferred: [a], reminderText: null }], allTools: [a] });
+    const acc = await accountTokens({
+      calls: [
+        { visible: [a], deferred: [b], reminderText: null },
+        { visible: [b], deferred: [a], reminderText: null },
+      ],
+      allTools: [a],
+    });
     const tok = await loadTokenizer('o200k_base');
     expect(acc.per_call.map((c) => [c.tools, c.deferred])).toEqual([
       [tok.count(serializeTools([a], 'openai')), tok.count(serializeTools([b], 'openai', { deferLoading: true }))],
@@ -108,13 +152,19 @@ describe('accountTokens', () => {
   });
 
   it('counts deferred definitions separately (model-native), outside the total', async () => {
-    const acc = await accountTokens({ calls: [{ visible: [think], deferred: [weather, email], reminderText: REMINDER }], allTools });
+    const acc = await accountTokens({
+      calls: [{ visible: [think], deferred: [weather, email], reminderText: REMINDER }],
+      allTools,
+    });
     expect(acc.per_call[0]).toMatchObject({ tools: 18, reminder: 18, deferred: 73, total: 36 });
     expect(acc.summary.cache).toEqual({ calls: 1, compared: 0, hits: 0, breaks: 0, break_calls: [] });
   });
 
   it('counts definitions loaded into the context by earlier searches', async () => {
-    const acc = await accountTokens({ calls: [{ visible: [think], deferred: [weather, email], reminderText: null, loaded: [email] }], allTools });
+    const acc = await accountTokens({
+      calls: [{ visible: [think], deferred: [weather, email], reminderText: null, loaded: [email] }],
+      allTools,
+    });
     expect(acc.per_call[0]).toMatchObject({ tools: 18, reminder: 0, loaded: 21, total: 39 });
   });
 
@@ -122,7 +172,12 @@ describe('accountTokens', () => {
     const anthropic = await accountTokens({ calls: [calls[3]!], allTools, toolFormat: 'anthropic' });
     expect(anthropic.per_call[0]).toMatchObject({ tools: 81, all_up_front: 81 });
     expect(anthropic.summary.tokens.note).toMatch(/^estimates for o200k_base, tools serialized as Anthropic JSON/);
-    const cl100k = await accountTokens({ calls: [calls[3]!], allTools, toolFormat: 'anthropic', encoding: 'cl100k_base' });
+    const cl100k = await accountTokens({
+      calls: [calls[3]!],
+      allTools,
+      toolFormat: 'anthropic',
+      encoding: 'cl100k_base',
+    });
     expect(cl100k.per_call[0]).toMatchObject({ tools: 80, reminder: 20 });
     expect(cl100k.summary.tokens.encoding).toBe('cl100k_base');
   });
@@ -136,7 +191,13 @@ describe('accountTokens', () => {
   it('gives the cache view without a tokenizer', () => {
     expect(cacheSummaryOf(calls)).toEqual({ calls: 4, compared: 3, hits: 1, breaks: 2, break_calls: [3, 4] });
     // Model-native: the visible list stays put.
-    expect(cacheSummaryOf([{ visible: [think] }, { visible: [think] }, { visible: [think] }])).toEqual({ calls: 3, compared: 2, hits: 2, breaks: 0, break_calls: [] });
+    expect(cacheSummaryOf([{ visible: [think] }, { visible: [think] }, { visible: [think] }])).toEqual({
+      calls: 3,
+      compared: 2,
+      hits: 2,
+      breaks: 0,
+      break_calls: [],
+    });
   });
 });
 
@@ -144,7 +205,9 @@ describe('flag values', () => {
   it('accepts known encodings and tool formats, refuses others as usage errors', () => {
     expect(parseEncodingName('cl100k_base')).toBe('cl100k_base');
     expect(() => parseEncodingName('o300k')).toThrow(UsageError);
-    expect(() => parseEncodingName('o300k')).toThrow('unknown tokenizer "o300k"; choose one of o200k_base, o200k_harmony, cl100k_base, p50k_base, p50k_edit, r50k_base, gpt2');
+    expect(() => parseEncodingName('o300k')).toThrow(
+      'unknown tokenizer "o300k"; choose one of o200k_base, o200k_harmony, cl100k_base, p50k_base, p50k_edit, r50k_base, gpt2',
+    );
     expect(parseToolFormat('anthropic')).toBe('anthropic');
     expect(() => parseToolFormat('gemini')).toThrow('unknown tool format "gemini"; choose one of openai, anthropic');
   });

@@ -19,9 +19,17 @@ const chat = (m: Omit<ChatMessage, 'kind'>): ChatMessage => ({ kind: 'chat', ...
 const messages: ChatMessage[] = [
   chat({ role: 'system', content: 'You are helpful.' }),
   chat({ role: 'user', content: 'Weather in Paris?' }),
-  chat({ role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'tool_search', arguments: '{"query":"weather"}' }] }),
+  chat({
+    role: 'assistant',
+    content: '',
+    toolCalls: [{ id: 'c1', name: 'tool_search', arguments: '{"query":"weather"}' }],
+  }),
   chat({ role: 'tool', content: '{"matches":["get_weather"]}', toolCallId: 'c1', toolName: 'tool_search' }),
-  chat({ role: 'assistant', content: '', toolCalls: [{ id: 'c2', name: 'get_weather', arguments: '{"city":"Paris"}' }] }),
+  chat({
+    role: 'assistant',
+    content: '',
+    toolCalls: [{ id: 'c2', name: 'get_weather', arguments: '{"city":"Paris"}' }],
+  }),
   chat({ role: 'tool', content: 'Sunny', toolCallId: 'c2', toolName: 'get_weather' }),
   chat({ role: 'assistant', content: 'It is sunny.' }),
 ];
@@ -42,7 +50,18 @@ describe('tokenAccountingForReport', () => {
   it('default mode: the tools block grows once tool_search loads a tool (a cache break)', async () => {
     const report = run('default');
     const acc = await tokenAccountingForReport(report, tools, { otherMode: run('native') });
-    expect(acc.turns.map((t) => [t.tools, t.reminder, t.loaded, t.deferred, t.total, t.all_up_front, t.cache.state, t.cache.first_diff])).toEqual([
+    expect(
+      acc.turns.map((t) => [
+        t.tools,
+        t.reminder,
+        t.loaded,
+        t.deferred,
+        t.total,
+        t.all_up_front,
+        t.cache.state,
+        t.cache.first_diff,
+      ]),
+    ).toEqual([
       [TS, 18, 0, 0, TS + 18, 78, 'cold', null],
       [TS_W, 18, 0, 0, TS_W + 18, 78, 'break', DIFF],
       [TS_W, 18, 0, 0, TS_W + 18, 78, 'hit', null],
@@ -53,7 +72,10 @@ describe('tokenAccountingForReport', () => {
       hits: 1,
       breaks: 1,
       break_calls: [2],
-      by_mode: { default: { calls: 3, compared: 2, hits: 1, breaks: 1, break_calls: [2] }, native: { calls: 3, compared: 2, hits: 2, breaks: 0, break_calls: [] } },
+      by_mode: {
+        default: { calls: 3, compared: 2, hits: 1, breaks: 1, break_calls: [2] },
+        native: { calls: 3, compared: 2, hits: 2, breaks: 0, break_calls: [] },
+      },
     });
     const withT = withTokens(report, acc);
     expect(withT.turns[1]!.tokens).toBe(acc.turns[1]);

@@ -10,8 +10,21 @@ function slow(tools: readonly ToolInfo[], format: 'openai' | 'anthropic', deferL
   return JSON.stringify(
     tools.map((t) =>
       format === 'anthropic'
-        ? { name: t.name, description: t.description, input_schema: t.parameters ?? { type: 'object', properties: {} }, ...defer }
-        : { type: 'function', function: { name: t.name, description: t.description, ...(t.parameters !== undefined ? { parameters: t.parameters } : {}) }, ...defer },
+        ? {
+            name: t.name,
+            description: t.description,
+            input_schema: t.parameters ?? { type: 'object', properties: {} },
+            ...defer,
+          }
+        : {
+            type: 'function',
+            function: {
+              name: t.name,
+              description: t.description,
+              ...(t.parameters !== undefined ? { parameters: t.parameters } : {}),
+            },
+            ...defer,
+          },
     ),
   );
 }
@@ -19,18 +32,28 @@ function slow(tools: readonly ToolInfo[], format: 'openai' | 'anthropic', deferL
 describe('serializeTools with cached tool JSON', () => {
   it('equals one JSON.stringify of the array, for any tools, order, repeats, format and defer_loading', () => {
     const tool = fc.record(
-      { name: fc.string(), description: fc.string({ unit: 'binary' }), parameters: fc.jsonValue().map((v) => ({ type: 'object', x: v })) },
+      {
+        name: fc.string(),
+        description: fc.string({ unit: 'binary' }),
+        parameters: fc.jsonValue().map((v) => ({ type: 'object', x: v })),
+      },
       { requiredKeys: ['name', 'description'] },
     ) as fc.Arbitrary<ToolInfo>;
     fc.assert(
-      fc.property(fc.array(tool, { maxLength: 6 }), fc.array(fc.nat(), { maxLength: 10 }), fc.boolean(), fc.boolean(), (pool, picks, anthropic, defer) => {
-        const tools = pool.length === 0 ? [] : picks.map((i) => pool[i % pool.length]!);
-        const format = anthropic ? 'anthropic' : 'openai';
-        // Twice: the second call reads the cache.
-        expect(serializeTools(tools, format, { deferLoading: defer })).toBe(slow(tools, format, defer));
-        expect(serializeTools(tools, format, { deferLoading: defer })).toBe(slow(tools, format, defer));
-        expect(serializeTools(tools, format, { deferLoading: !defer })).toBe(slow(tools, format, !defer));
-      }),
+      fc.property(
+        fc.array(tool, { maxLength: 6 }),
+        fc.array(fc.nat(), { maxLength: 10 }),
+        fc.boolean(),
+        fc.boolean(),
+        (pool, picks, anthropic, defer) => {
+          const tools = pool.length === 0 ? [] : picks.map((i) => pool[i % pool.length]!);
+          const format = anthropic ? 'anthropic' : 'openai';
+          // Twice: the second call reads the cache.
+          expect(serializeTools(tools, format, { deferLoading: defer })).toBe(slow(tools, format, defer));
+          expect(serializeTools(tools, format, { deferLoading: defer })).toBe(slow(tools, format, defer));
+          expect(serializeTools(tools, format, { deferLoading: !defer })).toBe(slow(tools, format, !defer));
+        },
+      ),
       { numRuns: 200 },
     );
   });

@@ -31,7 +31,8 @@ const doc = parse(readFileSync(source, 'utf8'), { version: '1.2', schema: 'core'
 const tools = Array.isArray(doc) ? doc : doc?.tools;
 if (!Array.isArray(tools)) throw new Error(`${source}: expected {tools: [...]} or a list of tools`);
 
-const withParams = (t, key, obj) => (t.parameters === undefined || t.parameters === null ? obj : { ...obj, [key]: t.parameters });
+const withParams = (t, key, obj) =>
+  t.parameters === undefined || t.parameters === null ? obj : { ...obj, [key]: t.parameters };
 const deferred = (t) => (t.static === true ? {} : { defer_loading: true });
 
 const formats = {

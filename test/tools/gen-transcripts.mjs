@@ -23,7 +23,9 @@ const outDir = path.join(root, 'fixtures/transcripts');
 
 const catalog = YAML.parse(fs.readFileSync(path.join(root, 'fixtures/catalogs/demo.yaml'), 'utf8')).tools;
 const dynamicTools = catalog.filter((t) => !t.static);
-const index = new core.ToolIndex(dynamicTools.map(({ name, description, parameters }) => ({ name, description, parameters })));
+const index = new core.ToolIndex(
+  dynamicTools.map(({ name, description, parameters }) => ({ name, description, parameters })),
+);
 const byName = new Map(catalog.map((t) => [t.name, t]));
 
 // ---------------------------------------------------------------------------
@@ -37,7 +39,7 @@ const byName = new Map(catalog.map((t) => [t.name, t]));
 // ---------------------------------------------------------------------------
 
 const SYSTEM =
-  'You are Atlas, the engineering team\'s assistant at Acme. Tools that are not loaded yet are listed by name in ' +
+  "You are Atlas, the engineering team's assistant at Acme. Tools that are not loaded yet are listed by name in " +
   '<available-deferred-tools>; load them with tool_search before calling them. Keep answers short.';
 
 const SYSTEM_WITH_CHANNELS =
@@ -45,7 +47,8 @@ const SYSTEM_WITH_CHANNELS =
 
 const j = (v) => JSON.stringify(v);
 
-const notLoaded = (name) => `Error: tool "${name}" is not available to the model yet. Call tool_search to load it first.`;
+const notLoaded = (name) =>
+  `Error: tool "${name}" is not available to the model yet. Call tool_search to load it first.`;
 
 const scenarios = {
   'keyword-search-then-call': {
@@ -69,12 +72,19 @@ const scenarios = {
       },
       {
         call: 'mcp__slack__send_message',
-        args: { channel_id: 'C05ENG4242', text: ':rocket: 2.4.0 is deployed to production and all health checks are green.' },
+        args: {
+          channel_id: 'C05ENG4242',
+          text: ':rocket: 2.4.0 is deployed to production and all health checks are green.',
+        },
         result: j({
           ok: true,
           channel: 'C05ENG4242',
           ts: '1748939565.118909',
-          message: { type: 'message', user: 'U07ATLAS01', text: ':rocket: 2.4.0 is deployed to production and all health checks are green.' },
+          message: {
+            type: 'message',
+            user: 'U07ATLAS01',
+            text: ':rocket: 2.4.0 is deployed to production and all health checks are green.',
+          },
         }),
       },
       { assistant: 'Done: I posted in #eng that 2.4.0 is live in production and all health checks are green.' },
@@ -84,14 +94,28 @@ const scenarios = {
   'select-search': {
     system: SYSTEM,
     steps: [
-      { user: 'Is there already an issue in acme/shop about the cart total ignoring discount codes? If not, open one.' },
+      {
+        user: 'Is there already an issue in acme/shop about the cart total ignoring discount codes? If not, open one.',
+      },
       { call: 'tool_search', args: { query: 'select:mcp__github__list_issues,mcp__github__create_issue' } },
       {
         call: 'mcp__github__list_issues',
         args: { owner: 'acme', repo: 'shop', state: 'open', labels: ['bug'] },
         result: j([
-          { number: 311, title: 'Checkout button unresponsive on iOS 17 Safari', state: 'open', labels: ['bug', 'mobile'], html_url: 'https://github.com/acme/shop/issues/311' },
-          { number: 302, title: 'Shipping estimate shows NaN for PO boxes', state: 'open', labels: ['bug'], html_url: 'https://github.com/acme/shop/issues/302' },
+          {
+            number: 311,
+            title: 'Checkout button unresponsive on iOS 17 Safari',
+            state: 'open',
+            labels: ['bug', 'mobile'],
+            html_url: 'https://github.com/acme/shop/issues/311',
+          },
+          {
+            number: 302,
+            title: 'Shipping estimate shows NaN for PO boxes',
+            state: 'open',
+            labels: ['bug'],
+            html_url: 'https://github.com/acme/shop/issues/302',
+          },
         ]),
       },
       {
@@ -103,16 +127,26 @@ const scenarios = {
           body: 'Applying a valid discount code shows the discount line item, but the cart total is not reduced.\n\nSteps: add any item, apply code SPRING10, compare subtotal and total.',
           labels: ['bug'],
         },
-        result: j({ number: 318, title: 'Cart total ignores discount codes', state: 'open', html_url: 'https://github.com/acme/shop/issues/318' }),
+        result: j({
+          number: 318,
+          title: 'Cart total ignores discount codes',
+          state: 'open',
+          html_url: 'https://github.com/acme/shop/issues/318',
+        }),
       },
-      { assistant: 'No open issue covered it, so I opened acme/shop#318 "Cart total ignores discount codes" with repro steps and the bug label.' },
+      {
+        assistant:
+          'No open issue covered it, so I opened acme/shop#318 "Cart total ignores discount codes" with repro steps and the bug label.',
+      },
     ],
   },
 
   'required-keyword-search': {
     system: SYSTEM,
     steps: [
-      { user: 'Reply in this thread that the rollback finished and error rates are back to normal: https://acme.slack.com/archives/C05OPS1234/p1748937000123456' },
+      {
+        user: 'Reply in this thread that the rollback finished and error rates are back to normal: https://acme.slack.com/archives/C05OPS1234/p1748937000123456',
+      },
       { call: 'tool_search', args: { query: '+slack reply thread' } },
       {
         call: 'mcp__slack__get_thread_replies',
@@ -120,17 +154,28 @@ const scenarios = {
         result: j({
           ok: true,
           messages: [
-            { user: 'U03DANA042', ts: '1748937000.123456', text: ':rotating_light: 5xx rate on checkout-api above 4% since the 2.4.0 rollout' },
+            {
+              user: 'U03DANA042',
+              ts: '1748937000.123456',
+              text: ':rotating_light: 5xx rate on checkout-api above 4% since the 2.4.0 rollout',
+            },
             { user: 'U01BEN0007', ts: '1748937120.000200', text: 'Rolling back to 2.3.9 now' },
           ],
         }),
       },
       {
         call: 'mcp__slack__reply_to_thread',
-        args: { channel_id: 'C05OPS1234', thread_ts: '1748937000.123456', text: 'Rollback to 2.3.9 finished; 5xx rate on checkout-api is back under 0.1%.' },
+        args: {
+          channel_id: 'C05OPS1234',
+          thread_ts: '1748937000.123456',
+          text: 'Rollback to 2.3.9 finished; 5xx rate on checkout-api is back under 0.1%.',
+        },
         result: j({ ok: true, channel: 'C05OPS1234', ts: '1748938011.441100', thread_ts: '1748937000.123456' }),
       },
-      { assistant: 'Replied in the #ops thread: the rollback to 2.3.9 finished and checkout-api error rates are back to normal.' },
+      {
+        assistant:
+          'Replied in the #ops thread: the rollback to 2.3.9 finished and checkout-api error rates are back to normal.',
+      },
     ],
   },
 
@@ -138,8 +183,7 @@ const scenarios = {
     system: SYSTEM,
     steps: [
       {
-        user:
-          'Schedule a 30-minute postmortem for yesterday\'s checkout outage tomorrow at 10:00 with ana@acme.dev and ben@acme.dev, and create a Notion page for the notes.',
+        user: "Schedule a 30-minute postmortem for yesterday's checkout outage tomorrow at 10:00 with ana@acme.dev and ben@acme.dev, and create a Notion page for the notes.",
       },
       { call: 'tool_search', args: { query: 'calendar create event' } },
       {
@@ -172,7 +216,14 @@ const scenarios = {
             },
           ],
         },
-        result: j({ pages: [{ id: '1f3a9c2e-7b44-4d1e-9a0b-2c6d8e5f7a11', url: 'https://www.notion.so/acme/Postmortem-checkout-outage-2025-06-02-1f3a9c2e7b444d1e9a0b2c6d8e5f7a11' }] }),
+        result: j({
+          pages: [
+            {
+              id: '1f3a9c2e-7b44-4d1e-9a0b-2c6d8e5f7a11',
+              url: 'https://www.notion.so/acme/Postmortem-checkout-outage-2025-06-02-1f3a9c2e7b444d1e9a0b2c6d8e5f7a11',
+            },
+          ],
+        }),
       },
       {
         assistant:
@@ -184,7 +235,7 @@ const scenarios = {
   'deferred-tool-called-too-early': {
     system: SYSTEM,
     steps: [
-      { user: 'What\'s on my calendar tomorrow?' },
+      { user: "What's on my calendar tomorrow?" },
       { call: 'get_current_time', args: {}, result: '2025-06-03T08:12:44+02:00 (Europe/Berlin)' },
       {
         call: 'mcp__google_calendar__list_events',
@@ -197,28 +248,56 @@ const scenarios = {
         args: { calendarId: 'primary', timeMin: '2025-06-04T00:00:00+02:00', timeMax: '2025-06-05T00:00:00+02:00' },
         result: j({
           items: [
-            { id: 'a1', summary: 'Platform standup', start: { dateTime: '2025-06-04T09:30:00+02:00' }, end: { dateTime: '2025-06-04T09:45:00+02:00' } },
-            { id: 'b2', summary: '1:1 with Dana', start: { dateTime: '2025-06-04T13:00:00+02:00' }, end: { dateTime: '2025-06-04T13:30:00+02:00' } },
-            { id: 'c3', summary: 'Design review: search v2', start: { dateTime: '2025-06-04T15:00:00+02:00' }, end: { dateTime: '2025-06-04T16:00:00+02:00' } },
+            {
+              id: 'a1',
+              summary: 'Platform standup',
+              start: { dateTime: '2025-06-04T09:30:00+02:00' },
+              end: { dateTime: '2025-06-04T09:45:00+02:00' },
+            },
+            {
+              id: 'b2',
+              summary: '1:1 with Dana',
+              start: { dateTime: '2025-06-04T13:00:00+02:00' },
+              end: { dateTime: '2025-06-04T13:30:00+02:00' },
+            },
+            {
+              id: 'c3',
+              summary: 'Design review: search v2',
+              start: { dateTime: '2025-06-04T15:00:00+02:00' },
+              end: { dateTime: '2025-06-04T16:00:00+02:00' },
+            },
           ],
         }),
       },
-      { assistant: 'Tomorrow (Wed 4 June): 09:30 Platform standup, 13:00 1:1 with Dana, 15:00-16:00 Design review: search v2.' },
+      {
+        assistant:
+          'Tomorrow (Wed 4 June): 09:30 Platform standup, 13:00 1:1 with Dana, 15:00-16:00 Design review: search v2.',
+      },
     ],
   },
 
   'redundant-select': {
     system: SYSTEM,
     steps: [
-      { user: 'What\'s on my calendar on Friday?' },
+      { user: "What's on my calendar on Friday?" },
       { call: 'tool_search', args: { query: 'calendar events' } },
       {
         call: 'mcp__google_calendar__list_events',
         args: { calendarId: 'primary', timeMin: '2025-06-06T00:00:00+02:00', timeMax: '2025-06-07T00:00:00+02:00' },
         result: j({
           items: [
-            { id: 'd4', summary: 'Sprint review', start: { dateTime: '2025-06-06T11:00:00+02:00' }, end: { dateTime: '2025-06-06T12:00:00+02:00' } },
-            { id: 'e5', summary: 'Team lunch', start: { dateTime: '2025-06-06T12:30:00+02:00' }, end: { dateTime: '2025-06-06T13:30:00+02:00' } },
+            {
+              id: 'd4',
+              summary: 'Sprint review',
+              start: { dateTime: '2025-06-06T11:00:00+02:00' },
+              end: { dateTime: '2025-06-06T12:00:00+02:00' },
+            },
+            {
+              id: 'e5',
+              summary: 'Team lunch',
+              start: { dateTime: '2025-06-06T12:30:00+02:00' },
+              end: { dateTime: '2025-06-06T13:30:00+02:00' },
+            },
           ],
         }),
       },
@@ -227,8 +306,19 @@ const scenarios = {
       { call: 'tool_search', args: { query: 'select:mcp__google_calendar__create_event' } },
       {
         call: 'mcp__google_calendar__create_event',
-        args: { calendarId: 'primary', summary: 'Focus time', start: '2025-06-06T09:00:00+02:00', end: '2025-06-06T09:30:00+02:00' },
-        result: j({ id: 'f6', status: 'confirmed', summary: 'Focus time', start: { dateTime: '2025-06-06T09:00:00+02:00' }, end: { dateTime: '2025-06-06T09:30:00+02:00' } }),
+        args: {
+          calendarId: 'primary',
+          summary: 'Focus time',
+          start: '2025-06-06T09:00:00+02:00',
+          end: '2025-06-06T09:30:00+02:00',
+        },
+        result: j({
+          id: 'f6',
+          status: 'confirmed',
+          summary: 'Focus time',
+          start: { dateTime: '2025-06-06T09:00:00+02:00' },
+          end: { dateTime: '2025-06-06T09:30:00+02:00' },
+        }),
       },
       { assistant: 'Blocked Friday 09:00-09:30 as "Focus time".' },
     ],
@@ -307,8 +397,18 @@ const scenarios = {
         call: 'mcp__github__list_issues',
         args: { owner: 'acme', repo: 'shop', state: 'open' },
         result: j([
-          { number: 318, title: 'Cart total ignores discount codes', state: 'open', html_url: 'https://github.com/acme/shop/issues/318' },
-          { number: 311, title: 'Checkout button unresponsive on iOS 17 Safari', state: 'open', html_url: 'https://github.com/acme/shop/issues/311' },
+          {
+            number: 318,
+            title: 'Cart total ignores discount codes',
+            state: 'open',
+            html_url: 'https://github.com/acme/shop/issues/318',
+          },
+          {
+            number: 311,
+            title: 'Checkout button unresponsive on iOS 17 Safari',
+            state: 'open',
+            html_url: 'https://github.com/acme/shop/issues/311',
+          },
         ]),
       },
       {
@@ -320,7 +420,12 @@ const scenarios = {
           body: 'Users on slow mobile connections get "Request timed out" on /login; the auth request has a fixed 30 s timeout.',
           labels: ['bug'],
         },
-        result: j({ number: 319, title: 'Login times out after 30 s on slow connections', state: 'open', html_url: 'https://github.com/acme/shop/issues/319' }),
+        result: j({
+          number: 319,
+          title: 'Login times out after 30 s on slow connections',
+          state: 'open',
+          html_url: 'https://github.com/acme/shop/issues/319',
+        }),
       },
       { assistant: 'There was no open issue about the login timeout, so I filed acme/shop#319.' },
     ],
@@ -328,7 +433,14 @@ const scenarios = {
 };
 
 // Which scenarios also get the other transcript formats.
-const MULTI_FORMAT = ['keyword-search-then-call', 'deferred-tool-called-too-early', 'select-search', 'redundant-select', 'required-keyword-search', 'accumulate-two-searches'];
+const MULTI_FORMAT = [
+  'keyword-search-then-call',
+  'deferred-tool-called-too-early',
+  'select-search',
+  'redundant-select',
+  'required-keyword-search',
+  'accumulate-two-searches',
+];
 
 // ---------------------------------------------------------------------------
 // Building the neutral message list
@@ -366,7 +478,12 @@ function build(scenario) {
 function toEino(msgs) {
   return msgs.map((m) => {
     const o = { role: m.role, content: m.content };
-    if (m.toolCalls) o.tool_calls = m.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } }));
+    if (m.toolCalls)
+      o.tool_calls = m.toolCalls.map((c) => ({
+        id: c.id,
+        type: 'function',
+        function: { name: c.name, arguments: c.arguments },
+      }));
     if (m.role === 'tool') {
       o.tool_call_id = m.toolCallId;
       o.tool_name = m.toolName;
@@ -378,21 +495,37 @@ function toEino(msgs) {
 /** Tools the request body carries: the whole demo catalog; dynamic tools are marked `defer_loading: true`. */
 function openaiChatTools() {
   return catalog.map((t) => {
-    const o = { type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters ?? { type: 'object', properties: {} } } };
+    const o = {
+      type: 'function',
+      function: {
+        name: t.name,
+        description: t.description,
+        parameters: t.parameters ?? { type: 'object', properties: {} },
+      },
+    };
     if (!t.static) o.defer_loading = true;
     return o;
   });
 }
 function openaiResponsesTools() {
   return catalog.map((t) => {
-    const o = { type: 'function', name: t.name, description: t.description, parameters: t.parameters ?? { type: 'object', properties: {} } };
+    const o = {
+      type: 'function',
+      name: t.name,
+      description: t.description,
+      parameters: t.parameters ?? { type: 'object', properties: {} },
+    };
     if (!t.static) o.defer_loading = true;
     return o;
   });
 }
 function anthropicTools() {
   return catalog.map((t) => {
-    const o = { name: t.name, description: t.description, input_schema: t.parameters ?? { type: 'object', properties: {} } };
+    const o = {
+      name: t.name,
+      description: t.description,
+      input_schema: t.parameters ?? { type: 'object', properties: {} },
+    };
     if (!t.static) o.defer_loading = true;
     return o;
   });
@@ -407,7 +540,11 @@ function toOpenAIChat(msgs) {
         return {
           role: 'assistant',
           content: m.content === '' ? null : m.content,
-          tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })),
+          tool_calls: m.toolCalls.map((c) => ({
+            id: c.id,
+            type: 'function',
+            function: { name: c.name, arguments: c.arguments },
+          })),
         };
       return { role: m.role, content: m.content };
     }),
@@ -420,9 +557,12 @@ function toOpenAIResponses(msgs) {
   for (const m of msgs) {
     if (m.role === 'tool') input.push({ type: 'function_call_output', call_id: m.toolCallId, output: m.content });
     else if (m.toolCalls) {
-      if (m.content !== '') input.push({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: m.content }] });
-      for (const c of m.toolCalls) input.push({ type: 'function_call', call_id: c.id, name: c.name, arguments: c.arguments });
-    } else if (m.role === 'assistant') input.push({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: m.content }] });
+      if (m.content !== '')
+        input.push({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: m.content }] });
+      for (const c of m.toolCalls)
+        input.push({ type: 'function_call', call_id: c.id, name: c.name, arguments: c.arguments });
+    } else if (m.role === 'assistant')
+      input.push({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: m.content }] });
     else input.push({ role: m.role, content: m.content });
   }
   return { model: 'gpt-5.4', input, tools: openaiResponsesTools() };
@@ -430,24 +570,32 @@ function toOpenAIResponses(msgs) {
 
 /** Anthropic Messages request body. `textBlocks`: tool_result content as text blocks instead of a string. */
 function toAnthropic(msgs, { textBlocks = false } = {}) {
-  const system = msgs.filter((m) => m.role === 'system').map((m) => m.content).join('\n\n');
+  const system = msgs
+    .filter((m) => m.role === 'system')
+    .map((m) => m.content)
+    .join('\n\n');
   const messages = [];
   for (const m of msgs) {
     if (m.role === 'system') continue;
     if (m.role === 'tool') {
-      const block = { type: 'tool_result', tool_use_id: m.toolCallId, content: textBlocks ? [{ type: 'text', text: m.content }] : m.content };
+      const block = {
+        type: 'tool_result',
+        tool_use_id: m.toolCallId,
+        content: textBlocks ? [{ type: 'text', text: m.content }] : m.content,
+      };
       messages.push({ role: 'user', content: [block] });
     } else if (m.toolCalls) {
       const content = [];
       if (m.content !== '') content.push({ type: 'text', text: m.content });
-      for (const c of m.toolCalls) content.push({ type: 'tool_use', id: c.id, name: c.name, input: JSON.parse(c.arguments) });
+      for (const c of m.toolCalls)
+        content.push({ type: 'tool_use', id: c.id, name: c.name, input: JSON.parse(c.arguments) });
       messages.push({ role: 'assistant', content });
-    } else if (m.role === 'assistant') messages.push({ role: 'assistant', content: [{ type: 'text', text: m.content }] });
+    } else if (m.role === 'assistant')
+      messages.push({ role: 'assistant', content: [{ type: 'text', text: m.content }] });
     else messages.push({ role: 'user', content: m.content });
   }
   return { model: 'claude-sonnet-4-5', max_tokens: 4096, system, messages, tools: anthropicTools() };
 }
-
 
 // ---------------------------------------------------------------------------
 // Recording formats (issue 12): the same conversation as each tool records it
@@ -456,11 +604,9 @@ function toAnthropic(msgs, { textBlocks = false } = {}) {
 /** Groups the neutral messages into model calls: the messages before each assistant message, and that message. */
 function modelCallsOf(msgs) {
   const calls = [];
-  let from = 0;
   msgs.forEach((m, i) => {
     if (m.role !== 'assistant') return;
     calls.push({ input: msgs.slice(0, i), output: m });
-    from = i + 1;
   });
   return calls;
 }
@@ -480,8 +626,17 @@ function toClaudeCode(msgs) {
   let n = 0;
   let parent = null;
   let msgN = 0;
-  const base = () => ({ parentUuid: parent, isSidechain: false, userType: 'external', cwd: '/home/dev/src/shop', sessionId, version: '2.0.14', gitBranch: 'main' });
-  const ts = () => `2025-06-03T08:${String(10 + Math.floor(n / 60)).padStart(2, '0')}:${String(n % 60).padStart(2, '0')}.000Z`;
+  const base = () => ({
+    parentUuid: parent,
+    isSidechain: false,
+    userType: 'external',
+    cwd: '/home/dev/src/shop',
+    sessionId,
+    version: '2.0.14',
+    gitBranch: 'main',
+  });
+  const ts = () =>
+    `2025-06-03T08:${String(10 + Math.floor(n / 60)).padStart(2, '0')}:${String(n % 60).padStart(2, '0')}.000Z`;
   const push = (o) => {
     n++;
     const line = { ...base(), ...o, uuid: uuid(n), timestamp: ts() };
@@ -493,7 +648,12 @@ function toClaudeCode(msgs) {
     if (m.role === 'system') continue;
     if (m.role === 'user') {
       push({ type: 'user', message: { role: 'user', content: m.content } });
-      lines.push({ type: 'file-history-snapshot', messageId: uuid(n), snapshot: { messageId: uuid(n), trackedFileBackups: {}, timestamp: ts() }, isSnapshotUpdate: false });
+      lines.push({
+        type: 'file-history-snapshot',
+        messageId: uuid(n),
+        snapshot: { messageId: uuid(n), trackedFileBackups: {}, timestamp: ts() },
+        isSnapshotUpdate: false,
+      });
     } else if (m.role === 'tool') {
       push({
         type: 'user',
@@ -502,10 +662,28 @@ function toClaudeCode(msgs) {
       });
     } else {
       const id = `msg_01ATLAS${String(++msgN).padStart(4, '0')}`;
-      const msg = (content) => ({ id, type: 'message', role: 'assistant', model: 'claude-sonnet-4-5-20250929', content, stop_reason: null, stop_sequence: null, usage: { input_tokens: 12, output_tokens: 40 } });
+      const msg = (content) => ({
+        id,
+        type: 'message',
+        role: 'assistant',
+        model: 'claude-sonnet-4-5-20250929',
+        content,
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { input_tokens: 12, output_tokens: 40 },
+      });
       if (m.toolCalls) {
-        push({ type: 'assistant', requestId: `req_${id}`, message: msg([{ type: 'thinking', thinking: 'Which tool fits this step?', signature: 'c2ln' }]) });
-        for (const c of m.toolCalls) push({ type: 'assistant', requestId: `req_${id}`, message: msg([{ type: 'tool_use', id: c.id, name: rename(c.name), input: JSON.parse(c.arguments) }]) });
+        push({
+          type: 'assistant',
+          requestId: `req_${id}`,
+          message: msg([{ type: 'thinking', thinking: 'Which tool fits this step?', signature: 'c2ln' }]),
+        });
+        for (const c of m.toolCalls)
+          push({
+            type: 'assistant',
+            requestId: `req_${id}`,
+            message: msg([{ type: 'tool_use', id: c.id, name: rename(c.name), input: JSON.parse(c.arguments) }]),
+          });
       } else push({ type: 'assistant', requestId: `req_${id}`, message: msg([{ type: 'text', text: m.content }]) });
     }
   }
@@ -515,8 +693,28 @@ function toClaudeCode(msgs) {
 /** Vercel AI SDK ModelMessage[] (v5/v6). */
 function toAiSdkModel(msgs) {
   return msgs.map((m) => {
-    if (m.role === 'tool') return { role: 'tool', content: [{ type: 'tool-result', toolCallId: m.toolCallId, toolName: m.toolName, output: { type: 'text', value: m.content } }] };
-    if (m.toolCalls) return { role: 'assistant', content: m.toolCalls.map((c) => ({ type: 'tool-call', toolCallId: c.id, toolName: c.name, input: JSON.parse(c.arguments) })) };
+    if (m.role === 'tool')
+      return {
+        role: 'tool',
+        content: [
+          {
+            type: 'tool-result',
+            toolCallId: m.toolCallId,
+            toolName: m.toolName,
+            output: { type: 'text', value: m.content },
+          },
+        ],
+      };
+    if (m.toolCalls)
+      return {
+        role: 'assistant',
+        content: m.toolCalls.map((c) => ({
+          type: 'tool-call',
+          toolCallId: c.id,
+          toolName: c.name,
+          input: JSON.parse(c.arguments),
+        })),
+      };
     if (m.role === 'assistant') return { role: 'assistant', content: [{ type: 'text', text: m.content }] };
     return { role: m.role, content: m.content };
   });
@@ -537,7 +735,14 @@ function toAiSdkUi(msgs) {
         out.push(turn);
       }
       turn.parts.push({ type: 'step-start' });
-      if (m.toolCalls) for (const c of m.toolCalls) turn.parts.push({ type: `tool-${c.name}`, toolCallId: c.id, state: 'input-available', input: JSON.parse(c.arguments) });
+      if (m.toolCalls)
+        for (const c of m.toolCalls)
+          turn.parts.push({
+            type: `tool-${c.name}`,
+            toolCallId: c.id,
+            state: 'input-available',
+            input: JSON.parse(c.arguments),
+          });
       else turn.parts.push({ type: 'text', text: m.content, state: 'done' });
     } else {
       const part = turn.parts.find((p) => p.toolCallId === m.toolCallId);
@@ -552,9 +757,33 @@ function toAiSdkUi(msgs) {
 function toAgentsJs(msgs) {
   const out = [];
   for (const m of msgs) {
-    if (m.role === 'tool') out.push({ type: 'function_call_result', name: m.toolName, callId: m.toolCallId, status: 'completed', output: { type: 'text', text: m.content } });
-    else if (m.toolCalls) for (const c of m.toolCalls) out.push({ type: 'function_call', id: `fc_${c.id}`, callId: c.id, name: c.name, status: 'completed', arguments: c.arguments, providerData: {} });
-    else if (m.role === 'assistant') out.push({ id: `msg_${out.length}`, type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: m.content, providerData: { annotations: [] } }] });
+    if (m.role === 'tool')
+      out.push({
+        type: 'function_call_result',
+        name: m.toolName,
+        callId: m.toolCallId,
+        status: 'completed',
+        output: { type: 'text', text: m.content },
+      });
+    else if (m.toolCalls)
+      for (const c of m.toolCalls)
+        out.push({
+          type: 'function_call',
+          id: `fc_${c.id}`,
+          callId: c.id,
+          name: c.name,
+          status: 'completed',
+          arguments: c.arguments,
+          providerData: {},
+        });
+    else if (m.role === 'assistant')
+      out.push({
+        id: `msg_${out.length}`,
+        type: 'message',
+        role: 'assistant',
+        status: 'completed',
+        content: [{ type: 'output_text', text: m.content, providerData: { annotations: [] } }],
+      });
     else out.push({ role: m.role, content: m.content });
   }
   return out;
@@ -565,8 +794,24 @@ function toAgentsPython(msgs) {
   const out = [];
   for (const m of msgs) {
     if (m.role === 'tool') out.push({ call_id: m.toolCallId, output: m.content, type: 'function_call_output' });
-    else if (m.toolCalls) for (const c of m.toolCalls) out.push({ arguments: c.arguments, call_id: c.id, name: c.name, type: 'function_call', id: `fc_${c.id}`, status: 'completed' });
-    else if (m.role === 'assistant') out.push({ id: `msg_${out.length}`, content: [{ annotations: [], text: m.content, type: 'output_text', logprobs: [] }], role: 'assistant', status: 'completed', type: 'message' });
+    else if (m.toolCalls)
+      for (const c of m.toolCalls)
+        out.push({
+          arguments: c.arguments,
+          call_id: c.id,
+          name: c.name,
+          type: 'function_call',
+          id: `fc_${c.id}`,
+          status: 'completed',
+        });
+    else if (m.role === 'assistant')
+      out.push({
+        id: `msg_${out.length}`,
+        content: [{ annotations: [], text: m.content, type: 'output_text', logprobs: [] }],
+        role: 'assistant',
+        status: 'completed',
+        type: 'message',
+      });
     else out.push({ content: m.content, role: m.role });
   }
   return out;
@@ -576,28 +821,85 @@ function toAgentsPython(msgs) {
 function langchainFields(m) {
   const common = { additional_kwargs: {}, response_metadata: {}, name: null, id: null };
   if (m.role === 'system') return ['system', 'SystemMessage', { content: m.content, ...common, type: 'system' }];
-  if (m.role === 'user') return ['human', 'HumanMessage', { content: m.content, ...common, type: 'human', example: false }];
-  if (m.role === 'tool') return ['tool', 'ToolMessage', { content: m.content, ...common, type: 'tool', name: m.toolName, tool_call_id: m.toolCallId, artifact: null, status: 'success' }];
-  const tool_calls = (m.toolCalls ?? []).map((c) => ({ name: c.name, args: JSON.parse(c.arguments), id: c.id, type: 'tool_call' }));
-  return ['ai', 'AIMessage', { content: m.content, ...common, type: 'ai', example: false, tool_calls, invalid_tool_calls: [], usage_metadata: null }];
+  if (m.role === 'user')
+    return ['human', 'HumanMessage', { content: m.content, ...common, type: 'human', example: false }];
+  if (m.role === 'tool')
+    return [
+      'tool',
+      'ToolMessage',
+      {
+        content: m.content,
+        ...common,
+        type: 'tool',
+        name: m.toolName,
+        tool_call_id: m.toolCallId,
+        artifact: null,
+        status: 'success',
+      },
+    ];
+  const tool_calls = (m.toolCalls ?? []).map((c) => ({
+    name: c.name,
+    args: JSON.parse(c.arguments),
+    id: c.id,
+    type: 'tool_call',
+  }));
+  return [
+    'ai',
+    'AIMessage',
+    {
+      content: m.content,
+      ...common,
+      type: 'ai',
+      example: false,
+      tool_calls,
+      invalid_tool_calls: [],
+      usage_metadata: null,
+    },
+  ];
 }
-const toLangchainDict = (msgs) => msgs.map((m) => { const [type, , data] = langchainFields(m); return { type, data }; });
+const toLangchainDict = (msgs) =>
+  msgs.map((m) => {
+    const [type, , data] = langchainFields(m);
+    return { type, data };
+  });
 const toLangGraph = (msgs) => ({ messages: msgs.map((m) => langchainFields(m)[2]) });
 const toLangchainLc = (msgs) =>
   msgs.map((m) => {
     const [, cls, data] = langchainFields(m);
-    const kwargs = Object.fromEntries(Object.entries(data).filter(([, v]) => v !== null && !(Array.isArray(v) && v.length === 0) && !(typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0)));
+    const kwargs = Object.fromEntries(
+      Object.entries(data).filter(
+        ([, v]) =>
+          v !== null &&
+          !(Array.isArray(v) && v.length === 0) &&
+          !(typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0),
+      ),
+    );
     return { lc: 1, type: 'constructor', id: ['langchain', 'schema', 'messages', cls], kwargs };
   });
 
 /** OpenTelemetry GenAI semantic-convention parts. */
 function otelMessage(m) {
-  if (m.role === 'tool') return { role: 'tool', parts: [{ type: 'tool_call_response', id: m.toolCallId, response: m.content }] };
-  if (m.toolCalls) return { role: 'assistant', parts: m.toolCalls.map((c) => ({ type: 'tool_call', id: c.id, name: c.name, arguments: JSON.parse(c.arguments) })), finish_reason: 'tool_call' };
-  if (m.role === 'assistant') return { role: 'assistant', parts: [{ type: 'text', content: m.content }], finish_reason: 'stop' };
+  if (m.role === 'tool')
+    return { role: 'tool', parts: [{ type: 'tool_call_response', id: m.toolCallId, response: m.content }] };
+  if (m.toolCalls)
+    return {
+      role: 'assistant',
+      parts: m.toolCalls.map((c) => ({
+        type: 'tool_call',
+        id: c.id,
+        name: c.name,
+        arguments: JSON.parse(c.arguments),
+      })),
+      finish_reason: 'tool_call',
+    };
+  if (m.role === 'assistant')
+    return { role: 'assistant', parts: [{ type: 'text', content: m.content }], finish_reason: 'stop' };
   return { role: m.role, parts: [{ type: 'text', content: m.content }] };
 }
-const attr = (key, value) => ({ key, value: typeof value === 'number' ? { intValue: String(value) } : { stringValue: value } });
+const attr = (key, value) => ({
+  key,
+  value: typeof value === 'number' ? { intValue: String(value) } : { stringValue: value },
+});
 const nano = (k) => String(1748931164000000000n + BigInt(k) * 1500000000n);
 
 /** OTLP JSON: an agent span, then one chat span per model call with gen_ai.input.messages / gen_ai.output.messages. */
@@ -618,35 +920,73 @@ function toOtel(msgs, { flat = false } = {}) {
     },
   ];
   calls.forEach((c, k) => {
-    const attributes = [attr('gen_ai.operation.name', 'chat'), attr('gen_ai.provider.name', 'openai'), attr('gen_ai.request.model', 'gpt-4.1')];
+    const attributes = [
+      attr('gen_ai.operation.name', 'chat'),
+      attr('gen_ai.provider.name', 'openai'),
+      attr('gen_ai.request.model', 'gpt-4.1'),
+    ];
     if (flat) {
       c.input.forEach((m, i) => {
         attributes.push(attr(`gen_ai.prompt.${i}.role`, m.role));
         if (m.role === 'tool') attributes.push(attr(`gen_ai.prompt.${i}.tool_call_id`, m.toolCallId));
         if (m.content !== '') attributes.push(attr(`gen_ai.prompt.${i}.content`, m.content));
         (m.toolCalls ?? []).forEach((t, j) => {
-          attributes.push(attr(`gen_ai.prompt.${i}.tool_calls.${j}.id`, t.id), attr(`gen_ai.prompt.${i}.tool_calls.${j}.name`, t.name), attr(`gen_ai.prompt.${i}.tool_calls.${j}.arguments`, t.arguments));
+          attributes.push(
+            attr(`gen_ai.prompt.${i}.tool_calls.${j}.id`, t.id),
+            attr(`gen_ai.prompt.${i}.tool_calls.${j}.name`, t.name),
+            attr(`gen_ai.prompt.${i}.tool_calls.${j}.arguments`, t.arguments),
+          );
         });
       });
       const o = c.output;
-      attributes.push(attr('gen_ai.completion.0.role', 'assistant'), attr('gen_ai.completion.0.finish_reason', o.toolCalls ? 'tool_calls' : 'stop'));
+      attributes.push(
+        attr('gen_ai.completion.0.role', 'assistant'),
+        attr('gen_ai.completion.0.finish_reason', o.toolCalls ? 'tool_calls' : 'stop'),
+      );
       if (o.content !== '') attributes.push(attr('gen_ai.completion.0.content', o.content));
       (o.toolCalls ?? []).forEach((t, j) => {
-        attributes.push(attr(`gen_ai.completion.0.tool_calls.${j}.id`, t.id), attr(`gen_ai.completion.0.tool_calls.${j}.name`, t.name), attr(`gen_ai.completion.0.tool_calls.${j}.arguments`, t.arguments));
+        attributes.push(
+          attr(`gen_ai.completion.0.tool_calls.${j}.id`, t.id),
+          attr(`gen_ai.completion.0.tool_calls.${j}.name`, t.name),
+          attr(`gen_ai.completion.0.tool_calls.${j}.arguments`, t.arguments),
+        );
       });
     } else {
-      if (system) attributes.push(attr('gen_ai.system_instructions', JSON.stringify([{ type: 'text', content: system.content }])));
-      attributes.push(attr('gen_ai.input.messages', JSON.stringify(c.input.filter((m) => m.role !== 'system').map(otelMessage))));
+      if (system)
+        attributes.push(
+          attr('gen_ai.system_instructions', JSON.stringify([{ type: 'text', content: system.content }])),
+        );
+      attributes.push(
+        attr('gen_ai.input.messages', JSON.stringify(c.input.filter((m) => m.role !== 'system').map(otelMessage))),
+      );
       attributes.push(attr('gen_ai.output.messages', JSON.stringify([otelMessage(c.output)])));
     }
     attributes.push(attr('gen_ai.usage.input_tokens', 900 + 40 * k), attr('gen_ai.usage.output_tokens', 30));
-    spans.push({ traceId, spanId: `c${String(k + 1).padStart(15, '0')}`, parentSpanId: 'a0a0a0a0a0a0a0a0', name: 'chat gpt-4.1', kind: 3, startTimeUnixNano: nano(k + 1), endTimeUnixNano: nano(k + 1) + '', attributes, status: {} });
+    spans.push({
+      traceId,
+      spanId: `c${String(k + 1).padStart(15, '0')}`,
+      parentSpanId: 'a0a0a0a0a0a0a0a0',
+      name: 'chat gpt-4.1',
+      kind: 3,
+      startTimeUnixNano: nano(k + 1),
+      endTimeUnixNano: nano(k + 1) + '',
+      attributes,
+      status: {},
+    });
   });
   return {
     resourceSpans: [
       {
         resource: { attributes: [attr('service.name', 'atlas-agent')] },
-        scopeSpans: [{ scope: { name: flat ? 'opentelemetry.instrumentation.openai.v1' : 'opentelemetry.instrumentation.genai' , version: '0.47.0' }, spans }],
+        scopeSpans: [
+          {
+            scope: {
+              name: flat ? 'opentelemetry.instrumentation.openai.v1' : 'opentelemetry.instrumentation.genai',
+              version: '0.47.0',
+            },
+            spans,
+          },
+        ],
       },
     ],
   };
@@ -662,8 +1002,26 @@ function toOtel(msgs, { flat = false } = {}) {
 function toCallLog(msgs) {
   const chat = toOpenAIChat(msgs).messages;
   const byTool = new Map(catalog.map((t) => [t.name, t]));
-  const fn = (t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters ?? { type: 'object', properties: {} } } });
-  const searchTool = { type: 'function', function: { name: 'tool_search', description: 'Search the deferred tools by keyword, or select:name1,name2.', parameters: { type: 'object', properties: { query: { type: 'string' }, max_results: { type: 'integer' } }, required: ['query'] } } };
+  const fn = (t) => ({
+    type: 'function',
+    function: {
+      name: t.name,
+      description: t.description,
+      parameters: t.parameters ?? { type: 'object', properties: {} },
+    },
+  });
+  const searchTool = {
+    type: 'function',
+    function: {
+      name: 'tool_search',
+      description: 'Search the deferred tools by keyword, or select:name1,name2.',
+      parameters: {
+        type: 'object',
+        properties: { query: { type: 'string' }, max_results: { type: 'integer' } },
+        required: ['query'],
+      },
+    },
+  };
   const visible = [...catalog.filter((t) => t.static).map(fn), searchTool];
   const seen = new Set(visible.map((t) => t.function.name));
   const lines = [];
@@ -671,7 +1029,11 @@ function toCallLog(msgs) {
   msgs.forEach((m, i) => {
     if (m.role === 'tool' && m.toolName === core.TOOL_SEARCH_NAME) {
       const names = core.decodeMatches(m.content) ?? [];
-      for (const n of names) if (!seen.has(n) && byTool.has(n)) { seen.add(n); visible.push(fn(byTool.get(n))); }
+      for (const n of names)
+        if (!seen.has(n) && byTool.has(n)) {
+          seen.add(n);
+          visible.push(fn(byTool.get(n)));
+        }
     }
     if (m.role !== 'assistant') return;
     k++;
@@ -684,7 +1046,14 @@ function toCallLog(msgs) {
         object: 'chat.completion',
         created: 1748931130 + k,
         model: 'gpt-4.1-2025-04-14',
-        choices: [{ index: 0, message: { ...message, refusal: null, annotations: [] }, logprobs: null, finish_reason: message.tool_calls ? 'tool_calls' : 'stop' }],
+        choices: [
+          {
+            index: 0,
+            message: { ...message, refusal: null, annotations: [] },
+            logprobs: null,
+            finish_reason: message.tool_calls ? 'tool_calls' : 'stop',
+          },
+        ],
         usage: { prompt_tokens: 900 + 40 * k, completion_tokens: 30, total_tokens: 930 + 40 * k },
       },
     });
@@ -695,8 +1064,10 @@ function toCallLog(msgs) {
 /** Eino schema.Message with the text in user_input_multi_content / assistant_output_multi_content. */
 function toEinoMulti(msgs) {
   return toEino(msgs).map((o) => {
-    if (o.role === 'user') return { role: 'user', content: '', user_input_multi_content: [{ type: 'text', text: o.content }] };
-    if (o.role === 'assistant' && !o.tool_calls) return { role: 'assistant', content: '', assistant_output_multi_content: [{ type: 'text', text: o.content }] };
+    if (o.role === 'user')
+      return { role: 'user', content: '', user_input_multi_content: [{ type: 'text', text: o.content }] };
+    if (o.role === 'assistant' && !o.tool_calls)
+      return { role: 'assistant', content: '', assistant_output_multi_content: [{ type: 'text', text: o.content }] };
     return o;
   });
 }
@@ -712,32 +1083,43 @@ function nativeScenario() {
   // whose name matches, in catalog order (at most 5, as the server returns a few).
   const pattern = 'linear.*issue';
   const re = new RegExp(pattern, 'i');
-  const loaded = dynamicTools.filter((t) => re.test(t.name)).slice(0, 5).map((t) => t.name);
-  const user = 'Create a Linear issue in the Platform team for the flaky checkout e2e test (fails about 1 run in 10 on CI).';
+  const loaded = dynamicTools
+    .filter((t) => re.test(t.name))
+    .slice(0, 5)
+    .map((t) => t.name);
+  const user =
+    'Create a Linear issue in the Platform team for the flaky checkout e2e test (fails about 1 run in 10 on CI).';
   const createArgs = {
     title: 'Flaky checkout e2e test (about 1 in 10 CI runs)',
     team: 'Platform',
     description: 'The checkout e2e test fails about 1 run in 10 on CI with a timeout waiting for the payment iframe.',
     priority: 3,
   };
-  const createResult = j({ id: 'b1c2d3e4-0000-4a5b-8c9d-0e1f2a3b4c5d', identifier: 'PLAT-214', url: 'https://linear.app/acme/issue/PLAT-214' });
+  const createResult = j({
+    id: 'b1c2d3e4-0000-4a5b-8c9d-0e1f2a3b4c5d',
+    identifier: 'PLAT-214',
+    url: 'https://linear.app/acme/issue/PLAT-214',
+  });
   const final = 'Created PLAT-214 "Flaky checkout e2e test (about 1 in 10 CI runs)" in the Platform team.';
 
   const anthropic = {
     model: 'claude-sonnet-4-5',
     max_tokens: 4096,
-    system: 'You are Atlas, the engineering team\'s assistant at Acme. Keep answers short.',
+    system: "You are Atlas, the engineering team's assistant at Acme. Keep answers short.",
     messages: [
       { role: 'user', content: user },
       {
         role: 'assistant',
         content: [
-          { type: 'text', text: 'I\'ll look for the Linear issue tools.' },
+          { type: 'text', text: "I'll look for the Linear issue tools." },
           { type: 'server_tool_use', id: 'srvtoolu_01', name: 'tool_search_tool_regex', input: { pattern } },
           {
             type: 'tool_search_tool_result',
             tool_use_id: 'srvtoolu_01',
-            content: { type: 'tool_search_tool_search_result', tool_references: loaded.map((n) => ({ type: 'tool_reference', tool_name: n })) },
+            content: {
+              type: 'tool_search_tool_search_result',
+              tool_references: loaded.map((n) => ({ type: 'tool_reference', tool_name: n })),
+            },
           },
           { type: 'tool_use', id: 'call_1', name: 'mcp__linear__create_issue', input: createArgs },
         ],
@@ -751,10 +1133,17 @@ function nativeScenario() {
   const responses = {
     model: 'gpt-5.4',
     input: [
-      { role: 'system', content: 'You are Atlas, the engineering team\'s assistant at Acme. Keep answers short.' },
+      { role: 'system', content: "You are Atlas, the engineering team's assistant at Acme. Keep answers short." },
       { role: 'user', content: user },
       // Hosted (server-executed) tool search: both items carry call_id null.
-      { type: 'tool_search_call', id: 'tsc_01', call_id: null, execution: 'server', status: 'completed', arguments: { paths: loaded } },
+      {
+        type: 'tool_search_call',
+        id: 'tsc_01',
+        call_id: null,
+        execution: 'server',
+        status: 'completed',
+        arguments: { paths: loaded },
+      },
       {
         type: 'tool_search_output',
         id: 'tso_01',
@@ -763,10 +1152,21 @@ function nativeScenario() {
         status: 'completed',
         tools: loaded.map((n) => {
           const t = byName.get(n);
-          return { type: 'function', name: t.name, description: t.description, parameters: t.parameters, defer_loading: true };
+          return {
+            type: 'function',
+            name: t.name,
+            description: t.description,
+            parameters: t.parameters,
+            defer_loading: true,
+          };
         }),
       },
-      { type: 'function_call', call_id: 'call_1', name: 'mcp__linear__create_issue', arguments: JSON.stringify(createArgs) },
+      {
+        type: 'function_call',
+        call_id: 'call_1',
+        name: 'mcp__linear__create_issue',
+        arguments: JSON.stringify(createArgs),
+      },
       { type: 'function_call_output', call_id: 'call_1', output: createResult },
       { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: final }] },
     ],
@@ -789,9 +1189,10 @@ function stringify(value, indent = '') {
     if (entries.length === 0) return '{}';
     const inner = indent + '  ';
     const body = entries.map(([k, v]) => {
-      const text = k === 'tools' && Array.isArray(v) && v.length > 0
-        ? `[\n${v.map((t) => inner + '  ' + JSON.stringify(t)).join(',\n')}\n${inner}]`
-        : stringify(v, inner);
+      const text =
+        k === 'tools' && Array.isArray(v) && v.length > 0
+          ? `[\n${v.map((t) => inner + '  ' + JSON.stringify(t)).join(',\n')}\n${inner}]`
+          : stringify(v, inner);
       return `${inner}${JSON.stringify(k)}: ${text}`;
     });
     return `{\n${body.join(',\n')}\n${indent}}`;
@@ -812,7 +1213,12 @@ for (const [name, scenario] of Object.entries(scenarios)) {
     write(`${name}.openai-responses.json`, toOpenAIResponses(msgs));
     // (a) carries tool results as strings, (e) as text blocks: both shapes are covered.
     write(`${name}.anthropic.json`, toAnthropic(msgs, { textBlocks: name === 'deferred-tool-called-too-early' }));
-    fs.writeFileSync(path.join(outDir, `${name}.jsonl`), toEino(msgs).map((m) => JSON.stringify(m)).join('\n') + '\n');
+    fs.writeFileSync(
+      path.join(outDir, `${name}.jsonl`),
+      toEino(msgs)
+        .map((m) => JSON.stringify(m))
+        .join('\n') + '\n',
+    );
     write(`${name}.eino-multi.json`, toEinoMulti(msgs));
     fs.writeFileSync(path.join(outDir, `${name}.claude-code.jsonl`), jsonl(toClaudeCode(msgs)));
     write(`${name}.ai-sdk.json`, toAiSdkModel(msgs));
@@ -830,4 +1236,6 @@ for (const [name, scenario] of Object.entries(scenarios)) {
 const native = nativeScenario();
 write('native-server-search.anthropic.json', native.anthropic);
 write('native-server-search.openai-responses.json', native.responses);
-console.log(`wrote ${fs.readdirSync(outDir).filter((f) => f !== 'README.md').length} transcript files to ${path.relative(root, outDir)}/`);
+console.log(
+  `wrote ${fs.readdirSync(outDir).filter((f) => f !== 'README.md').length} transcript files to ${path.relative(root, outDir)}/`,
+);

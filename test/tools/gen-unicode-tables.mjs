@@ -56,7 +56,15 @@ function deltaRuns(map) {
 
 function fmt(name, doc, arr) {
   const lines = [];
-  for (let i = 0; i < arr.length; i += 12) lines.push('  ' + arr.slice(i, i + 12).map((n) => (n < 0 ? '-0x' + (-n).toString(16) : '0x' + n.toString(16))).join(', ') + ',');
+  for (let i = 0; i < arr.length; i += 12)
+    lines.push(
+      '  ' +
+        arr
+          .slice(i, i + 12)
+          .map((n) => (n < 0 ? '-0x' + (-n).toString(16) : '0x' + n.toString(16)))
+          .join(', ') +
+        ',',
+    );
   return `/** ${doc} */\nexport const ${name}: readonly number[] = [\n${lines.join('\n')}\n];\n`;
 }
 

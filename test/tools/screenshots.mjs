@@ -16,14 +16,33 @@ const cli = (args) => {
   }
 };
 const reports = [
-  ['simulate', ['simulate', 'fixtures/transcripts/deferred-tool-called-too-early.json', '-c', 'fixtures/catalogs/demo.yaml', '--replay', '--html']],
+  [
+    'simulate',
+    [
+      'simulate',
+      'fixtures/transcripts/deferred-tool-called-too-early.json',
+      '-c',
+      'fixtures/catalogs/demo.yaml',
+      '--replay',
+      '--html',
+    ],
+  ],
   ['eval', ['eval', 'fixtures/eval/demo-queries.jsonl', '-c', 'fixtures/catalogs/demo.yaml', '--html']],
   ['test', ['test', 'fixtures/suites/demo.yaml', 'fixtures/suites/failing', '--reporter', 'html', '--output']],
   ['aggregate', ['simulate', 'fixtures/transcripts/*.json', '-c', 'fixtures/catalogs/demo.yaml', '--html']],
 ];
 const browser = await chromium.launch({
   executablePath: process.env.TOOLSEARCH_CHROMIUM || '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 });
 for (const [name, args] of reports) {
   const file = join(dir, `${name}.html`);

@@ -10,7 +10,10 @@ import { expect, test } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-function probe(env: Record<string, string>, prepare: boolean): { ink: boolean; ci: string | null; ciTwo: string | null; nodeEnv: string | null } {
+function probe(
+  env: Record<string, string>,
+  prepare: boolean,
+): { ink: boolean; ci: string | null; ciTwo: string | null; nodeEnv: string | null } {
   const script = `
     const { prepareTui } = await import('./dist/tui/tty.js');
     if (${prepare}) await prepareTui();
@@ -21,7 +24,11 @@ function probe(env: Record<string, string>, prepare: boolean): { ink: boolean; c
   delete base.CI;
   delete base.CONTINUOUS_INTEGRATION;
   delete base.NODE_ENV;
-  const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, env: { ...base, ...env }, encoding: 'utf8' });
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+    cwd: ROOT,
+    env: { ...base, ...env },
+    encoding: 'utf8',
+  });
   return JSON.parse(out) as ReturnType<typeof probe>;
 }
 
@@ -30,7 +37,12 @@ test('without prepareTui, CI=true puts Ink in CI mode (the control)', () => {
 }, 20_000);
 
 test('prepareTui: Ink is out of CI mode, the variables are restored, React production build chosen', () => {
-  expect(probe({ CI: 'true', CONTINUOUS_INTEGRATION: '1' }, true)).toEqual({ ink: false, ci: 'true', ciTwo: '1', nodeEnv: 'production' });
+  expect(probe({ CI: 'true', CONTINUOUS_INTEGRATION: '1' }, true)).toEqual({
+    ink: false,
+    ci: 'true',
+    ciTwo: '1',
+    nodeEnv: 'production',
+  });
   expect(probe({}, true)).toEqual({ ink: false, ci: null, ciTwo: null, nodeEnv: 'production' });
   expect(probe({ NODE_ENV: 'development' }, true).nodeEnv).toBe('development');
 }, 30_000);

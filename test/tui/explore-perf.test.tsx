@@ -41,16 +41,24 @@ test('explore on 5,000 tools: every keystroke lands and is drawn (prints the lat
   const firstQueryMs = performance.now() - tBuild;
 
   const io = fakeIo(80, 24);
-  const props = { index, loadBaseline: () => Promise.reject(new Error('unused')), catalogArgs: [], source: 'synthetic', onCopy: () => {} };
-  const done = runFullScreen(
-    <Explore {...props} />,
-    asTerminal(io),
-    { patchConsole: false },
-  );
+  const props = {
+    index,
+    loadBaseline: () => Promise.reject(new Error('unused')),
+    catalogArgs: [],
+    source: 'synthetic',
+    onCopy: () => {},
+  };
+  const done = runFullScreen(<Explore {...props} />, asTerminal(io), { patchConsole: false });
   await ready(io.stdin);
   const shortest = TOOLS.reduce((a, b) => (b.name.length < a.name.length ? b : a)).name;
   // Typing, deleting, a required keyword, clearing, a select: query.
-  const keys = [...'create github issue', ...Array(6).fill(KEYS.backspace), ...' +slack', KEYS.ctrlU, ...`select:${shortest}`];
+  const keys = [
+    ...'create github issue',
+    ...Array(6).fill(KEYS.backspace),
+    ...' +slack',
+    KEYS.ctrlU,
+    ...`select:${shortest}`,
+  ];
   const wall: number[] = [];
   const cpu: number[] = [];
   const missed: string[] = [];
@@ -94,8 +102,12 @@ test('explore on 5,000 tools: every keystroke lands and is drawn (prints the lat
     searchCpu.push((c.user + c.system) / 1000);
   }
 
-  const lastFrame = plain(io.stdout.writes.map((w) => w.data).join('')).split('toolsearch explore').at(-1) ?? '';
-  const fmt = (xs: number[]): string => `median ${quantile(xs, 0.5).toFixed(1)} ms, p95 ${quantile(xs, 0.95).toFixed(1)} ms, max ${Math.max(...xs).toFixed(1)} ms`;
+  const lastFrame =
+    plain(io.stdout.writes.map((w) => w.data).join(''))
+      .split('toolsearch explore')
+      .at(-1) ?? '';
+  const fmt = (xs: number[]): string =>
+    `median ${quantile(xs, 0.5).toFixed(1)} ms, p95 ${quantile(xs, 0.95).toFixed(1)} ms, max ${Math.max(...xs).toFixed(1)} ms`;
   console.log(
     `explore on ${TOOLS.length} tools, ${wall.length} keystrokes (React ${process.env.NODE_ENV === 'production' ? 'production' : 'development'} build):\n` +
       `  first key (cold code paths): ${wall[0]!.toFixed(1)} ms to the frame, ${cpu[0]!.toFixed(1)} ms CPU\n` +
@@ -110,12 +122,18 @@ test('explore on 5,000 tools: every keystroke lands and is drawn (prints the lat
 test('explore on 5,000 tools with the fuse.js column on: the reference keeps up, fuse.js catches up when typing pauses (prints the figures)', async () => {
   const index = new ToolIndex(TOOLS);
   warmUpSearch(index);
-  const cadences = (process.env.EXPLORE_PERF_CADENCES ?? '120').split(',').map(Number).filter((n) => n > 0);
+  const cadences = (process.env.EXPLORE_PERF_CADENCES ?? '120')
+    .split(',')
+    .map(Number)
+    .filter((n) => n > 0);
   // Two queries in the suite; five when measuring for the figures (more samples of the catch-up).
-  const queries = ['create github issue', 'slack send message', 'list calendar events', 'upload file to drive', 'close jira ticket'].slice(
-    0,
-    process.env.EXPLORE_PERF_CADENCES === undefined ? 2 : 5,
-  );
+  const queries = [
+    'create github issue',
+    'slack send message',
+    'list calendar events',
+    'upload file to drive',
+    'close jira ticket',
+  ].slice(0, process.env.EXPLORE_PERF_CADENCES === undefined ? 2 : 5);
 
   // The real baseline, timed per ranking.
   const rankMs: number[] = [];
@@ -136,9 +154,13 @@ test('explore on 5,000 tools with the fuse.js column on: the reference keeps up,
     };
   };
   const io = fakeIo(80, 24);
-  const done = runFullScreen(<Explore index={index} loadBaseline={loadBaseline} catalogArgs={[]} source="synthetic" onCopy={() => {}} />, asTerminal(io), {
-    patchConsole: false,
-  });
+  const done = runFullScreen(
+    <Explore index={index} loadBaseline={loadBaseline} catalogArgs={[]} source="synthetic" onCopy={() => {}} />,
+    asTerminal(io),
+    {
+      patchConsole: false,
+    },
+  );
   await ready(io.stdin);
   const frameText = (data: string): string => plain(data);
   /** Resolves with the time of the first write (from now on) whose text passes `check`. */
@@ -157,7 +179,10 @@ test('explore on 5,000 tools with the fuse.js column on: the reference keeps up,
       io.stdout.on('write', onWrite);
     });
   /** A frame whose fuse.js column ranks `query` (not the previous query's ranking, marked "ranking…"). */
-  const fresh = (query: string) => (text: string): boolean => text.includes(`query › ${query}`) && text.includes('fuse.js baseline · Δ vs reference');
+  const fresh =
+    (query: string) =>
+    (text: string): boolean =>
+      text.includes(`query › ${query}`) && text.includes('fuse.js baseline · Δ vs reference');
 
   // Turn fuse.js on (loads it and indexes the catalog) and warm it up with one query.
   const warm = frameWhere(fresh('warm'));
@@ -176,7 +201,9 @@ test('explore on 5,000 tools with the fuse.js column on: the reference keeps up,
   // Every frame written, with its time and query line.
   const frames: Array<{ at: number; query: string }> = [];
   io.stdout.on('write', (data: string) => {
-    const line = frameText(data).split('\n').find((l) => l.startsWith('query › '));
+    const line = frameText(data)
+      .split('\n')
+      .find((l) => l.startsWith('query › '));
     if (line !== undefined) frames.push({ at: performance.now(), query: line.slice('query › '.length).trimEnd() });
   });
   for (const cadence of cadences) {
@@ -208,7 +235,10 @@ test('explore on 5,000 tools with the fuse.js column on: the reference keeps up,
       catchUpMs[cadence]!.push(at! - due.at(-1)!);
       // Each key: the first frame after it was read that shows the query up to it (spaces show nothing new).
       chars.forEach((ch, i) => {
-        const typed = chars.slice(0, i + 1).join('').trimEnd();
+        const typed = chars
+          .slice(0, i + 1)
+          .join('')
+          .trimEnd();
         const frame = frames.find((f) => f.at >= sent[i]! && f.query.startsWith(typed));
         if (ch === ' ') return;
         if (frame === undefined) missed.push(ch);
@@ -224,7 +254,9 @@ test('explore on 5,000 tools with the fuse.js column on: the reference keeps up,
   await done;
 
   const fmt = (xs: number[]): string =>
-    xs.length === 0 ? 'none' : `median ${quantile(xs, 0.5).toFixed(1)} ms, p95 ${quantile(xs, 0.95).toFixed(1)} ms, max ${Math.max(...xs).toFixed(1)} ms (n=${xs.length})`;
+    xs.length === 0
+      ? 'none'
+      : `median ${quantile(xs, 0.5).toFixed(1)} ms, p95 ${quantile(xs, 0.95).toFixed(1)} ms, max ${Math.max(...xs).toFixed(1)} ms (n=${xs.length})`;
   const lines = [
     `explore on ${TOOLS.length} tools with the fuse.js column on (React ${process.env.NODE_ENV === 'production' ? 'production' : 'development'} build, ` +
       `load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} CPUs):`,

@@ -17,7 +17,12 @@ describe('exploreSearch runs the reference', () => {
       ['slack__post_message', 20],
       ['slack__add_reaction', 12],
     ]);
-    expect([r.total, r.maxResults, r.rankOf('slack__list_channels'), r.rankOf('notion__search')]).toEqual([3, 2, 3, undefined]);
+    expect([r.total, r.maxResults, r.rankOf('slack__list_channels'), r.rankOf('notion__search')]).toEqual([
+      3,
+      2,
+      3,
+      undefined,
+    ]);
     expect(r.rows[0]!.explain.map((k) => [k.keyword, k.rule, k.part, k.points])).toEqual([
       ['slack', 'exact-part', 'slack', 10],
       ['message', 'exact-part', 'message', 10],
@@ -56,18 +61,28 @@ describe('baseline comparison', () => {
     expect(baselineQuery(r.keywords)).toBe('slack message');
   });
   test('rank deltas', () => {
-    expect([rankDelta(1, 1), rankDelta(3, 1), rankDelta(1, 4), rankDelta(undefined, 2)]).toEqual(['=', '↑2', '↓3', 'new']);
+    expect([rankDelta(1, 1), rankDelta(3, 1), rankDelta(1, 4), rankDelta(undefined, 2)]).toEqual([
+      '=',
+      '↑2',
+      '↓3',
+      'new',
+    ]);
   });
 });
 
 describe('copied command line', () => {
   test('a ready --expect-first test, quoted for the shell', () => {
-    expect(searchCommandLine({ catalogArgs: ['-c', 'fixtures/catalogs/demo.yaml'], query: 'slack message', maxResults: 5, first: 'slack__post_message' })).toBe(
-      "toolsearch search -c fixtures/catalogs/demo.yaml --expect-first slack__post_message -- 'slack message'",
-    );
-    expect(searchCommandLine({ catalogArgs: ['-c', 'my catalog.yaml'], query: "-it's", maxResults: 7, first: null })).toBe(
-      "toolsearch search -c 'my catalog.yaml' -n 7 --expect-none -- '-it'\\''s'",
-    );
+    expect(
+      searchCommandLine({
+        catalogArgs: ['-c', 'fixtures/catalogs/demo.yaml'],
+        query: 'slack message',
+        maxResults: 5,
+        first: 'slack__post_message',
+      }),
+    ).toBe("toolsearch search -c fixtures/catalogs/demo.yaml --expect-first slack__post_message -- 'slack message'");
+    expect(
+      searchCommandLine({ catalogArgs: ['-c', 'my catalog.yaml'], query: "-it's", maxResults: 7, first: null }),
+    ).toBe("toolsearch search -c 'my catalog.yaml' -n 7 --expect-none -- '-it'\\''s'");
   });
   test('text with control characters is ANSI-C quoted: exact, and safe to print', () => {
     expect(shellQuote('a\u001b[31mb')).toBe("$'a\\x1b[31mb'");
@@ -82,7 +97,19 @@ describe('copied command line', () => {
 describe('exploreSearch equals the reference search', () => {
   // Against searchDecoded with the same max_results: same names, scores, order and explanations.
   const big = new ToolIndex(syntheticCatalog(800, 7));
-  const queries = ['create issue', '+slack message', 'get', 'github +pull_request merge', 'zzz', 'a b c d', 'select:x', '++x', 'ISSUE', 'calendar event', 'mcp'];
+  const queries = [
+    'create issue',
+    '+slack message',
+    'get',
+    'github +pull_request merge',
+    'zzz',
+    'a b c d',
+    'select:x',
+    '++x',
+    'ISSUE',
+    'calendar event',
+    'mcp',
+  ];
   test.each(queries)('%s', (query) => {
     for (const max of [1, 5, 17]) {
       const ref = searchDecoded(big, { query, maxResults: max }, { explain: true });

@@ -1,18 +1,35 @@
 import { describe, expect, test } from 'vitest';
 import { NO_KEY, type KeyInfo } from '../../src/tui/keys.js';
 import { exploreEventReducer } from '../../src/tui/explore/keys.js';
-import { exploreReducer, initialExploreState, MAX_RESULTS_LIMIT, type ExploreAction, type ExploreState } from '../../src/tui/explore/state.js';
+import {
+  exploreReducer,
+  initialExploreState,
+  MAX_RESULTS_LIMIT,
+  type ExploreAction,
+  type ExploreState,
+} from '../../src/tui/explore/state.js';
 
-const run = (actions: ExploreAction[], s: ExploreState = initialExploreState()): ExploreState => actions.reduce(exploreReducer, s);
+const run = (actions: ExploreAction[], s: ExploreState = initialExploreState()): ExploreState =>
+  actions.reduce(exploreReducer, s);
 const typed = (s: ExploreState, ...inputs: Array<string | Partial<KeyInfo>>): ExploreState =>
   inputs.reduce<ExploreState>(
-    (st, i) => exploreEventReducer(st, typeof i === 'string' ? { type: 'key', input: i, key: NO_KEY, resultCount: 5 } : { type: 'key', input: '', key: { ...NO_KEY, ...i }, resultCount: 5 }),
+    (st, i) =>
+      exploreEventReducer(
+        st,
+        typeof i === 'string'
+          ? { type: 'key', input: i, key: NO_KEY, resultCount: 5 }
+          : { type: 'key', input: '', key: { ...NO_KEY, ...i }, resultCount: 5 },
+      ),
     s,
   );
 
 describe('explore reducer', () => {
   test('editing the query at the cursor, by code point', () => {
-    const s = run([{ type: 'insert', text: 'slack' }, { type: 'cursor', to: 'home' }, { type: 'insert', text: '+' }]);
+    const s = run([
+      { type: 'insert', text: 'slack' },
+      { type: 'cursor', to: 'home' },
+      { type: 'insert', text: '+' },
+    ]);
     expect([s.query, s.cursor]).toEqual(['+slack', 1]);
     const t = run([{ type: 'insert', text: 'a😀b' }, { type: 'cursor', to: 'left' }, { type: 'backspace' }]);
     expect([t.query, t.cursor]).toEqual(['ab', 1]);
@@ -20,7 +37,10 @@ describe('explore reducer', () => {
     expect(run([{ type: 'insert', text: 'x' }, { type: 'clearQuery' }])).toMatchObject({ query: '', cursor: 0 });
   });
   test('a new query puts the selection back on the first result', () => {
-    const s = run([{ type: 'insert', text: 'slack' }, { type: 'move', delta: 2, count: 5 }]);
+    const s = run([
+      { type: 'insert', text: 'slack' },
+      { type: 'move', delta: 2, count: 5 },
+    ]);
     expect(s.selected).toBe(2);
     expect(run([{ type: 'insert', text: 'x' }], s).selected).toBe(0);
   });
@@ -68,12 +88,15 @@ describe('explore keys', () => {
     expect(typed(s0, 'f' /* text */).query).toBe('f');
     const ctrl = (input: string): Partial<KeyInfo> & { input?: string } => ({ ctrl: true, input });
     const s = [ctrl('f'), ctrl('y')].reduce(
-      (st, k) => exploreEventReducer(st, { type: 'key', input: k.input!, key: { ...NO_KEY, ctrl: true }, resultCount: 0 }),
+      (st, k) =>
+        exploreEventReducer(st, { type: 'key', input: k.input!, key: { ...NO_KEY, ctrl: true }, resultCount: 0 }),
       s0,
     );
     expect([s.fuse, s.copyRequest]).toEqual(['loading', 1]);
     expect(typed(s0, { escape: true }).quit).toBe(true);
-    expect(exploreEventReducer(s0, { type: 'key', input: 'c', key: { ...NO_KEY, ctrl: true }, resultCount: 0 }).quit).toBe(true);
+    expect(
+      exploreEventReducer(s0, { type: 'key', input: 'c', key: { ...NO_KEY, ctrl: true }, resultCount: 0 }).quit,
+    ).toBe(true);
   });
   test('pasted text: line breaks become spaces, an escape sequence inside it is a key (never text)', () => {
     // `ESC [2J` is no key the screen binds: nothing is typed for it.

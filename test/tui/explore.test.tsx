@@ -12,7 +12,14 @@ import { eventually, KEYS, press, ready } from './harness.js';
 
 const TOOLS = CATALOG.tools.filter((t) => !t.static);
 
-async function mount(options: { tools?: readonly ToolInfo[]; loadBaseline?: () => Promise<BaselineRanker>; columns?: number; rows?: number } = {}) {
+async function mount(
+  options: {
+    tools?: readonly ToolInfo[];
+    loadBaseline?: () => Promise<BaselineRanker>;
+    columns?: number;
+    rows?: number;
+  } = {},
+) {
   const onCopy = vi.fn();
   const loadBaseline = vi.fn(options.loadBaseline ?? (() => Promise.resolve<BaselineRanker>(() => [])));
   const r = render(
@@ -122,7 +129,10 @@ describe('explore', () => {
       ranked.push(q);
       return [];
     };
-    const { stdin, frame } = await mount({ tools: syntheticCatalog(1000), loadBaseline: () => Promise.resolve(ranker) });
+    const { stdin, frame } = await mount({
+      tools: syntheticCatalog(1000),
+      loadBaseline: () => Promise.resolve(ranker),
+    });
     await press(stdin, 'c', KEYS.ctrlF);
     await eventually(() => expect(ranked).toEqual(['c']));
     for (const ch of 'reate') stdin.write(ch); // faster than the debounce
@@ -146,7 +156,9 @@ describe('explore', () => {
     const { stdin, frame, onCopy } = await mount();
     await press(stdin, ...'slack message', KEYS.tab, '+', 'y');
     await eventually(() => expect(onCopy).toHaveBeenCalledTimes(1));
-    expect(onCopy).toHaveBeenCalledWith("toolsearch search -c catalog.yaml -n 6 --expect-first slack__post_message -- 'slack message'");
+    expect(onCopy).toHaveBeenCalledWith(
+      "toolsearch search -c catalog.yaml -n 6 --expect-first slack__post_message -- 'slack message'",
+    );
     await eventually(() => expect(frame()).toContain('copied: toolsearch search -c catalog.yaml -n 6'));
   });
 

@@ -21,7 +21,10 @@ export const CATALOG: Catalog = {
     tool('slack__post_message', 'Post a message to a Slack channel', {
       parameters: {
         type: 'object',
-        properties: { channel: { type: 'string', description: 'Channel id' }, text: { type: 'string', description: 'Message text' } },
+        properties: {
+          channel: { type: 'string', description: 'Channel id' },
+          text: { type: 'string', description: 'Message text' },
+        },
         required: ['channel', 'text'],
       },
     }),
@@ -39,11 +42,28 @@ const chat = (m: Omit<Extract<Message, { kind: 'chat' }>, 'kind'>): Message => (
 export const MESSAGES: readonly Message[] = [
   chat({ role: 'system', content: 'You are a helpful assistant.' }),
   chat({ role: 'user', content: 'Tell #general that the release is out, then merge PR 42.' }),
-  chat({ role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'tool_search', arguments: '{"query":"slack message"}' }] }),
-  chat({ role: 'tool', toolCallId: 'c1', toolName: 'tool_search', content: '{"matches":["slack__post_message","slack__list_channels"]}' }),
-  chat({ role: 'assistant', content: '', toolCalls: [{ id: 'c2', name: 'slack__post_message', arguments: '{"channel":"general","text":"Release is out"}' }] }),
+  chat({
+    role: 'assistant',
+    content: '',
+    toolCalls: [{ id: 'c1', name: 'tool_search', arguments: '{"query":"slack message"}' }],
+  }),
+  chat({
+    role: 'tool',
+    toolCallId: 'c1',
+    toolName: 'tool_search',
+    content: '{"matches":["slack__post_message","slack__list_channels"]}',
+  }),
+  chat({
+    role: 'assistant',
+    content: '',
+    toolCalls: [{ id: 'c2', name: 'slack__post_message', arguments: '{"channel":"general","text":"Release is out"}' }],
+  }),
   chat({ role: 'tool', toolCallId: 'c2', toolName: 'slack__post_message', content: 'ok' }),
-  chat({ role: 'assistant', content: '', toolCalls: [{ id: 'c3', name: 'github__merge_pull_request', arguments: '{"number":42}' }] }),
+  chat({
+    role: 'assistant',
+    content: '',
+    toolCalls: [{ id: 'c3', name: 'github__merge_pull_request', arguments: '{"number":42}' }],
+  }),
   chat({ role: 'tool', toolCallId: 'c3', toolName: 'github__merge_pull_request', content: 'error: unknown tool' }),
   chat({ role: 'assistant', content: 'Posted to #general. I could not merge PR 42.\x1b[31m' }),
 ];

@@ -52,16 +52,19 @@ describe('runFullScreen', () => {
     restored(io);
   });
 
-  test.each(['SIGTERM', 'SIGHUP', 'SIGINT'] as const)('%s: unmounted, restored, and the signal is reported', async (sig) => {
-    const io = fakeIo();
-    const before = process.listenerCount(sig);
-    const done = runFullScreen(<Quitter />, asTerminal(io), { patchConsole: false });
-    await ready(io.stdin);
-    process.emit(sig, sig);
-    await expect(done).resolves.toEqual({ signal: sig });
-    restored(io);
-    expect(process.listenerCount(sig)).toBe(before); // its handlers are gone again
-  });
+  test.each(['SIGTERM', 'SIGHUP', 'SIGINT'] as const)(
+    '%s: unmounted, restored, and the signal is reported',
+    async (sig) => {
+      const io = fakeIo();
+      const before = process.listenerCount(sig);
+      const done = runFullScreen(<Quitter />, asTerminal(io), { patchConsole: false });
+      await ready(io.stdin);
+      process.emit(sig, sig);
+      await expect(done).resolves.toEqual({ signal: sig });
+      restored(io);
+      expect(process.listenerCount(sig)).toBe(before); // its handlers are gone again
+    },
+  );
 
   test('Ctrl-C reaches the app as a key (raw mode), which quits like q', async () => {
     const io = fakeIo();
@@ -85,8 +88,12 @@ describe('assertInteractive', () => {
     const tty = { isTTY: true };
     expect(() => assertInteractive({ stdin: tty, stdout: tty }, 'explore', '--json')).not.toThrow();
     expect(() => assertInteractive({ stdin: tty, stdout: {} }, 'simulate --tui', 'simulate --json')).toThrow(
-      new UsageError('simulate --tui needs an interactive terminal (stdout is not a terminal); use simulate --json instead'),
+      new UsageError(
+        'simulate --tui needs an interactive terminal (stdout is not a terminal); use simulate --json instead',
+      ),
     );
-    expect(() => assertInteractive({ stdin: {}, stdout: {} }, 'explore', 'x')).toThrow(/stdin and stdout are not terminals/);
+    expect(() => assertInteractive({ stdin: {}, stdout: {} }, 'explore', 'x')).toThrow(
+      /stdin and stdout are not terminals/,
+    );
   });
 });

@@ -63,7 +63,11 @@ export function fakeIo(columns = 80, rows = 24): { stdin: FakeStdin; stdout: Fak
 }
 
 /** As Node's streams (the fakes implement what Ink uses). */
-export function asTerminal(io: ReturnType<typeof fakeIo>): { stdin: NodeJS.ReadStream; stdout: NodeJS.WriteStream; stderr: NodeJS.WriteStream } {
+export function asTerminal(io: ReturnType<typeof fakeIo>): {
+  stdin: NodeJS.ReadStream;
+  stdout: NodeJS.WriteStream;
+  stderr: NodeJS.WriteStream;
+} {
   return io as unknown as { stdin: NodeJS.ReadStream; stdout: NodeJS.WriteStream; stderr: NodeJS.WriteStream };
 }
 

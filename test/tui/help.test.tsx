@@ -53,7 +53,11 @@ async function explore(size: Size) {
 }
 
 /** Presses keys, then waits for the frame to be exactly `lines`. */
-async function expectFrame(r: { stdin: { write(s: string): void }; frame: () => string }, keys: string[], lines: string[]): Promise<void> {
+async function expectFrame(
+  r: { stdin: { write(s: string): void }; frame: () => string },
+  keys: string[],
+  lines: string[],
+): Promise<void> {
   await press(r.stdin, ...keys);
   await eventually(() => expect(r.frame()).toBe(lines.join('\n')));
 }
@@ -63,31 +67,35 @@ const STEPPER_HEADER = 'mode default · replay off · 4 calls · ✗ 1 error · 
 describe('stepper help', () => {
   test('complete at 80×24, token figures explained, nothing to scroll', async () => {
     const r = await stepper({ columns: 80, rows: 24 });
-    await expectFrame(r, ['?'], [
-      STEPPER_HEADER,
-      '─ Keys ─────────────────────────────────────────────────────────────────────────',
-      '  ↑/↓  j/k        previous / next call (in the tool list: previous / next tool)',
-      '  n / p  g / G    next / previous call from anywhere; first / last (Home/End)',
-      '  Tab             switch between the call list and the tool list',
-      '  → Enter  ← Esc  into the tool list; on a tool: its details / back',
-      '  PgUp / PgDn     scroll the messages of the call',
-      '  m               switch mode default ⇄ native (re-simulates)',
-      '  r               replay searches on the current catalog (≠ marks differences)',
-      '  /               filter tools by name (Enter keeps it, Esc clears it)',
-      '  q  Esc  Ctrl-C  quit (Esc: when nothing is open)',
-      '─ Marks ────────────────────────────────────────────────────────────────────────',
-      '  › selected  + added at this call by forward selection  ✗ / ! error / warning',
-      '  ≠ replay: a search returns something else now  - replay: no longer visible',
-      '  • native: deferred, loaded by a search  mw reminder inserted by the middleware',
-      "  ▶ the assistant's answer to the call",
-      '─ Tokens (estimates) ───────────────────────────────────────────────────────────',
-      '  ~1,234 tok      o200k_base estimate (--tokenizer) of what tool search puts in',
-      '                  the context at this call: tools + reminder',
-      "  cold · hit      first call · tools block byte-identical to the previous call's",
-      '  break@N         tools block (OpenAI JSON) first differs from the previous',
-      "                  call's at character N: a provider's prefix cache breaks there",
-      '? Esc close help  q quit',
-    ]);
+    await expectFrame(
+      r,
+      ['?'],
+      [
+        STEPPER_HEADER,
+        '─ Keys ─────────────────────────────────────────────────────────────────────────',
+        '  ↑/↓  j/k        previous / next call (in the tool list: previous / next tool)',
+        '  n / p  g / G    next / previous call from anywhere; first / last (Home/End)',
+        '  Tab             switch between the call list and the tool list',
+        '  → Enter  ← Esc  into the tool list; on a tool: its details / back',
+        '  PgUp / PgDn     scroll the messages of the call',
+        '  m               switch mode default ⇄ native (re-simulates)',
+        '  r               replay searches on the current catalog (≠ marks differences)',
+        '  /               filter tools by name (Enter keeps it, Esc clears it)',
+        '  q  Esc  Ctrl-C  quit (Esc: when nothing is open)',
+        '─ Marks ────────────────────────────────────────────────────────────────────────',
+        '  › selected  + added at this call by forward selection  ✗ / ! error / warning',
+        '  ≠ replay: a search returns something else now  - replay: no longer visible',
+        '  • native: deferred, loaded by a search  mw reminder inserted by the middleware',
+        "  ▶ the assistant's answer to the call",
+        '─ Tokens (estimates) ───────────────────────────────────────────────────────────',
+        '  ~1,234 tok      o200k_base estimate (--tokenizer) of what tool search puts in',
+        '                  the context at this call: tools + reminder',
+        "  cold · hit      first call · tools block byte-identical to the previous call's",
+        '  break@N         tools block (OpenAI JSON) first differs from the previous',
+        "                  call's at character N: a provider's prefix cache breaks there",
+        '? Esc close help  q quit',
+      ],
+    );
     // Nothing to scroll: j changes nothing, ? closes.
     await press(r.stdin, 'j', KEYS.pageDown);
     expect(r.frame()).toContain('─ Keys ─');
@@ -105,7 +113,11 @@ describe('stepper help', () => {
       }
     }
     // Without token figures (--no-tokens) there is nothing to explain.
-    expect(stepperHelpLines(80).map((l) => l.map((s) => s.text).join('')).join('\n')).not.toContain('Tokens');
+    expect(
+      stepperHelpLines(80)
+        .map((l) => l.map((s) => s.text).join(''))
+        .join('\n'),
+    ).not.toContain('Tokens');
   });
 
   test('scrolls on a small terminal: j/k, PgUp/PgDn, G/g, with how much is above and below', async () => {
@@ -126,33 +138,41 @@ describe('stepper help', () => {
       footer,
     ];
     await expectFrame(r, ['?'], top);
-    await expectFrame(r, ['j'], [
-      header,
-      '  ↑ 1 more line above (k ↑ PgUp)',
-      '  ↑/↓  j/k        previous / next call (in the',
-      '                  tool list: previous / next tool)',
-      '  n / p  g / G    next / previous call from',
-      '                  anywhere; first / last',
-      '                  (Home/End)',
-      '  Tab             switch between the call list and',
-      '                  the tool list',
-      '  ↓ 31 more lines below (j ↓ PgDn)',
-      footer,
-    ]);
+    await expectFrame(
+      r,
+      ['j'],
+      [
+        header,
+        '  ↑ 1 more line above (k ↑ PgUp)',
+        '  ↑/↓  j/k        previous / next call (in the',
+        '                  tool list: previous / next tool)',
+        '  n / p  g / G    next / previous call from',
+        '                  anywhere; first / last',
+        '                  (Home/End)',
+        '  Tab             switch between the call list and',
+        '                  the tool list',
+        '  ↓ 31 more lines below (j ↓ PgDn)',
+        footer,
+      ],
+    );
     // One row of the window is the "above" line, one the "below" line: a page is 7 lines.
-    await expectFrame(r, [KEYS.pageDown], [
-      header,
-      '  ↑ 8 more lines above (k ↑ PgUp)',
-      '  → Enter  ← Esc  into the tool list; on a tool:',
-      '                  its details / back',
-      '  PgUp / PgDn     scroll the messages of the call',
-      '  m               switch mode default ⇄ native',
-      '                  (re-simulates)',
-      '  r               replay searches on the current',
-      '                  catalog (≠ marks differences)',
-      '  ↓ 24 more lines below (j ↓ PgDn)',
-      footer,
-    ]);
+    await expectFrame(
+      r,
+      [KEYS.pageDown],
+      [
+        header,
+        '  ↑ 8 more lines above (k ↑ PgUp)',
+        '  → Enter  ← Esc  into the tool list; on a tool:',
+        '                  its details / back',
+        '  PgUp / PgDn     scroll the messages of the call',
+        '  m               switch mode default ⇄ native',
+        '                  (re-simulates)',
+        '  r               replay searches on the current',
+        '                  catalog (≠ marks differences)',
+        '  ↓ 24 more lines below (j ↓ PgDn)',
+        footer,
+      ],
+    );
     const end = [
       header,
       '  ↑ 31 more lines above (k ↑ PgUp)',
@@ -168,19 +188,23 @@ describe('stepper help', () => {
     ];
     await expectFrame(r, ['G'], end);
     await expectFrame(r, [KEYS.down, 'j'], end); // at the end: no further
-    await expectFrame(r, ['k'], [
-      header,
-      '  ↑ 30 more lines above (k ↑ PgUp)',
-      '                  search puts in the context at',
-      '                  this call: tools + reminder',
-      '  cold · hit      first call · tools block',
-      '                  byte-identical to the previous',
-      "                  call's",
-      '  break@N         tools block (OpenAI JSON) first',
-      "                  differs from the previous call's",
-      '  ↓ 2 more lines below (j ↓ PgDn)',
-      footer,
-    ]);
+    await expectFrame(
+      r,
+      ['k'],
+      [
+        header,
+        '  ↑ 30 more lines above (k ↑ PgUp)',
+        '                  search puts in the context at',
+        '                  this call: tools + reminder',
+        '  cold · hit      first call · tools block',
+        '                  byte-identical to the previous',
+        "                  call's",
+        '  break@N         tools block (OpenAI JSON) first',
+        "                  differs from the previous call's",
+        '  ↓ 2 more lines below (j ↓ PgDn)',
+        footer,
+      ],
+    );
     await expectFrame(r, ['g'], top);
     await expectFrame(r, [KEYS.pageDown, KEYS.pageUp, KEYS.up], top);
     // Closed and opened again: from the top.
@@ -216,71 +240,91 @@ describe('token figures in the call title', () => {
 describe('explore help', () => {
   test('complete at 80×24', async () => {
     const r = await explore({ columns: 80, rows: 24 });
-    await expectFrame(r, [...'slack', KEYS.tab, '?'], [
-      'toolsearch explore · 7 tools · max_results 5 · fuse off · catalog.yaml',
-      'query › slack',
-      '1 keyword · 3 of 7 tools match · showing 3',
-      '─ Keys ─────────────────────────────────────────────────────────────────────────',
-      '  typing         keywords, +required or select:a,b; re-ranked at every key',
-      '  ←/→ Home/End   move in the query; Ctrl-U clears it, Ctrl-W deletes a word',
-      '  Tab  Enter  ↓  into the results (Tab, Esc or / back to the query)',
-      '  ↑/↓  j/k       select a result: its per-keyword explanation shows below',
-      '  f  (Ctrl-F)    fuse.js baseline side by side; f3 = fuse rank, ↑/↓n = change',
-      '  + / -          max_results up / down',
-      '  y  (Ctrl-Y)    copy the query as a `toolsearch search --expect-first` test',
-      '  q  Ctrl-C      quit (Esc in the query)',
-      '─ Scoring (the reference) ──────────────────────────────────────────────────────',
-      '  10 points      exact-part: keyword equals a name part',
-      '  5 points       part-substring: keyword is inside a name part',
-      '  3 points       name-substring: keyword is inside the full name',
-      '  2 points       description: keyword is inside the description',
-      '  a keyword scores its best rule; a tool scores the sum; a +required keyword',
-      '  scoring 0 drops the tool',
-      '',
-      '',
-      '',
-      '? Esc close help  q quit',
-    ]);
+    await expectFrame(
+      r,
+      [...'slack', KEYS.tab, '?'],
+      [
+        'toolsearch explore · 7 tools · max_results 5 · fuse off · catalog.yaml',
+        'query › slack',
+        '1 keyword · 3 of 7 tools match · showing 3',
+        '─ Keys ─────────────────────────────────────────────────────────────────────────',
+        '  typing         keywords, +required or select:a,b; re-ranked at every key',
+        '  ←/→ Home/End   move in the query; Ctrl-U clears it, Ctrl-W deletes a word',
+        '  Tab  Enter  ↓  into the results (Tab, Esc or / back to the query)',
+        '  ↑/↓  j/k       select a result: its per-keyword explanation shows below',
+        '  f  (Ctrl-F)    fuse.js baseline side by side; f3 = fuse rank, ↑/↓n = change',
+        '  + / -          max_results up / down',
+        '  y  (Ctrl-Y)    copy the query as a `toolsearch search --expect-first` test',
+        '  q  Ctrl-C      quit (Esc in the query)',
+        '─ Scoring (the reference) ──────────────────────────────────────────────────────',
+        '  10 points      exact-part: keyword equals a name part',
+        '  5 points       part-substring: keyword is inside a name part',
+        '  3 points       name-substring: keyword is inside the full name',
+        '  2 points       description: keyword is inside the description',
+        '  a keyword scores its best rule; a tool scores the sum; a +required keyword',
+        '  scoring 0 drops the tool',
+        '',
+        '',
+        '',
+        '? Esc close help  q quit',
+      ],
+    );
     r.unmount();
   });
 
   test('scrolls on a small terminal', async () => {
     const r = await explore({ columns: 60, rows: 12 });
-    const head = ['toolsearch explore · 7 tools · max_results 5 · fuse off · c…', 'query › slack', '1 keyword · 3 of 7 tools match · showing 3'];
+    const head = [
+      'toolsearch explore · 7 tools · max_results 5 · fuse off · c…',
+      'query › slack',
+      '1 keyword · 3 of 7 tools match · showing 3',
+    ];
     const footer = '↑↓ PgUp/Dn scroll  ? Esc close  q quit';
-    await expectFrame(r, [...'slack', KEYS.tab, '?'], [
-      ...head,
-      '─ Keys ─────────────────────────────────────────────────────',
-      '  typing         keywords, +required or select:a,b;',
-      '                 re-ranked at every key',
-      '  ←/→ Home/End   move in the query; Ctrl-U clears it, Ctrl-W',
-      '                 deletes a word',
-      '  Tab  Enter  ↓  into the results (Tab, Esc or / back to the',
-      '  ↓ 19 more lines below (j ↓ PgDn)',
-      footer,
-    ]);
-    await expectFrame(r, [KEYS.pageDown], [
-      ...head,
-      '  ↑ 5 more lines above (k ↑ PgUp)',
-      '  Tab  Enter  ↓  into the results (Tab, Esc or / back to the',
-      '                 query)',
-      '  ↑/↓  j/k       select a result: its per-keyword',
-      '                 explanation shows below',
-      '  f  (Ctrl-F)    fuse.js baseline side by side; f3 = fuse',
-      '  ↓ 15 more lines below (j ↓ PgDn)',
-      footer,
-    ]);
-    await expectFrame(r, [KEYS.end], [
-      ...head,
-      '  ↑ 19 more lines above (k ↑ PgUp)',
-      '  3 points       name-substring: keyword is inside the full',
-      '                 name',
-      '  2 points       description: keyword is inside the',
-      '                 description',
-      '  a keyword scores its best rule; a tool scores the sum; a',
-      '  +required keyword scoring 0 drops the tool',
-      footer,
-    ]);
+    await expectFrame(
+      r,
+      [...'slack', KEYS.tab, '?'],
+      [
+        ...head,
+        '─ Keys ─────────────────────────────────────────────────────',
+        '  typing         keywords, +required or select:a,b;',
+        '                 re-ranked at every key',
+        '  ←/→ Home/End   move in the query; Ctrl-U clears it, Ctrl-W',
+        '                 deletes a word',
+        '  Tab  Enter  ↓  into the results (Tab, Esc or / back to the',
+        '  ↓ 19 more lines below (j ↓ PgDn)',
+        footer,
+      ],
+    );
+    await expectFrame(
+      r,
+      [KEYS.pageDown],
+      [
+        ...head,
+        '  ↑ 5 more lines above (k ↑ PgUp)',
+        '  Tab  Enter  ↓  into the results (Tab, Esc or / back to the',
+        '                 query)',
+        '  ↑/↓  j/k       select a result: its per-keyword',
+        '                 explanation shows below',
+        '  f  (Ctrl-F)    fuse.js baseline side by side; f3 = fuse',
+        '  ↓ 15 more lines below (j ↓ PgDn)',
+        footer,
+      ],
+    );
+    await expectFrame(
+      r,
+      [KEYS.end],
+      [
+        ...head,
+        '  ↑ 19 more lines above (k ↑ PgUp)',
+        '  3 points       name-substring: keyword is inside the full',
+        '                 name',
+        '  2 points       description: keyword is inside the',
+        '                 description',
+        '  a keyword scores its best rule; a tool scores the sum; a',
+        '  +required keyword scoring 0 drops the tool',
+        footer,
+      ],
+    );
     r.unmount();
   });
 
@@ -297,9 +341,27 @@ describe('help window', () => {
     expect(helpMetrics(10, 10)).toEqual({ maxScroll: 0, page: 1 });
     expect(text(helpWindow(body, 40, 10, 5))).toHaveLength(10);
     expect(helpMetrics(10, 5)).toEqual({ maxScroll: 6, page: 3 });
-    expect(text(helpWindow(body, 40, 5, 0))).toEqual(['line 0', 'line 1', 'line 2', 'line 3', '  ↓ 6 more lines below (j ↓ PgDn)']);
-    expect(text(helpWindow(body, 40, 5, 3))).toEqual(['  ↑ 3 more lines above (k ↑ PgUp)', 'line 3', 'line 4', 'line 5', '  ↓ 4 more lines below (j ↓ PgDn)']);
-    expect(text(helpWindow(body, 40, 5, 99))).toEqual(['  ↑ 6 more lines above (k ↑ PgUp)', 'line 6', 'line 7', 'line 8', 'line 9']);
+    expect(text(helpWindow(body, 40, 5, 0))).toEqual([
+      'line 0',
+      'line 1',
+      'line 2',
+      'line 3',
+      '  ↓ 6 more lines below (j ↓ PgDn)',
+    ]);
+    expect(text(helpWindow(body, 40, 5, 3))).toEqual([
+      '  ↑ 3 more lines above (k ↑ PgUp)',
+      'line 3',
+      'line 4',
+      'line 5',
+      '  ↓ 4 more lines below (j ↓ PgDn)',
+    ]);
+    expect(text(helpWindow(body, 40, 5, 99))).toEqual([
+      '  ↑ 6 more lines above (k ↑ PgUp)',
+      'line 6',
+      'line 7',
+      'line 8',
+      'line 9',
+    ]);
     // Narrower than an indicator: cut, never wider than the window.
     for (const l of helpWindow(body, 12, 5, 3)) expect(lineWidth(l)).toBeLessThanOrEqual(12);
   });
@@ -308,7 +370,14 @@ describe('help window', () => {
     const lines = helpBody(
       [
         { title: 'Keys', entries: [{ key: 'x', text: 'one two three four five six' }] },
-        { title: 'Marks', legend: [{ key: '+', text: 'added' }, { key: '-', text: 'gone' }, { key: '•', text: 'loaded by a search at this call' }] },
+        {
+          title: 'Marks',
+          legend: [
+            { key: '+', text: 'added' },
+            { key: '-', text: 'gone' },
+            { key: '•', text: 'loaded by a search at this call' },
+          ],
+        },
       ],
       24,
     );

@@ -18,7 +18,29 @@ const key = (k: Partial<KeyInfo> = {}): KeyInfo => ({ ...NO_KEY, ...k });
 
 describe('splitKeys', () => {
   test('one batch of every kind of key the screens bind: each stays its key, in order', () => {
-    const batch = ['a', KEYS.tab, KEYS.ctrlU, KEYS.ctrlF, KEYS.ctrlY, '\x17', KEYS.backspace, '\b', KEYS.up, KEYS.down, KEYS.right, KEYS.left, KEYS.pageUp, KEYS.pageDown, '\x1b[H', '\x1b[F', '\x1bOA', '\x1b[1;5B', '\x1b[3~', 'G', KEYS.escape].join('');
+    const batch = [
+      'a',
+      KEYS.tab,
+      KEYS.ctrlU,
+      KEYS.ctrlF,
+      KEYS.ctrlY,
+      '\x17',
+      KEYS.backspace,
+      '\b',
+      KEYS.up,
+      KEYS.down,
+      KEYS.right,
+      KEYS.left,
+      KEYS.pageUp,
+      KEYS.pageDown,
+      '\x1b[H',
+      '\x1b[F',
+      '\x1bOA',
+      '\x1b[1;5B',
+      '\x1b[3~',
+      'G',
+      KEYS.escape,
+    ].join('');
     expect(splitKeys(batch, NO_KEY)).toEqual([
       { input: 'a', key: key() },
       { input: '', key: key({ tab: true }) },
@@ -98,7 +120,9 @@ describe('a batch through Ink reaches the screens key by key', () => {
 
   test('stepper: Ctrl-U inside a batch (tmux send-keys Tab / … C-u …) clears the filter', async () => {
     const inputs = stepperInputs(TRANSCRIPT, simulationTools({ transcript: TRANSCRIPT, catalog: CATALOG }));
-    const r = render(<Stepper report={report()} inputs={inputs} resimulate={report} size={{ columns: 80, rows: 24 }} />);
+    const r = render(
+      <Stepper report={report()} inputs={inputs} resimulate={report} size={{ columns: 80, rows: 24 }} />,
+    );
     await ready(r.stdin);
     const frame = (): string => r.lastFrame() ?? '';
     r.stdin.write('j/list');

@@ -21,7 +21,9 @@ const UI_PACKAGES = /\/node_modules\/(ink|react|react-reconciler|yoga-layout|ink
 
 let n = 0;
 /** Runs node with the module log on, stdin/stdout/stderr pipes (no TTY); returns the modules it imported. */
-function traced(nodeArgs: string[]): Promise<{ code: number | null; stdout: string; stderr: string; modules: string[] }> {
+function traced(
+  nodeArgs: string[],
+): Promise<{ code: number | null; stdout: string; stderr: string; modules: string[] }> {
   const log = join(dir, `modules-${n++}.log`);
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', REGISTER, ...nodeArgs], {
@@ -41,7 +43,12 @@ function traced(nodeArgs: string[]): Promise<{ code: number | null; stdout: stri
       } catch {
         // nothing imported
       }
-      resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), modules });
+      resolve({
+        code,
+        stdout: Buffer.concat(out).toString('utf8'),
+        stderr: Buffer.concat(err).toString('utf8'),
+        modules,
+      });
     });
     child.stdin.end('');
   });
@@ -51,7 +58,8 @@ const cli = (...args: string[]) => traced(['bin/toolsearch.js', ...args]);
 
 describe.concurrent('React and Ink stay unloaded outside the TUI', () => {
   test('the probe sees them when the TUI is prepared and its entries imported (control)', async () => {
-    const code = "await (await import('./dist/tui/tty.js')).prepareTui(); await import('./dist/tui/explore/run.js'); await import('./dist/tui/stepper/run.js');";
+    const code =
+      "await (await import('./dist/tui/tty.js')).prepareTui(); await import('./dist/tui/explore/run.js'); await import('./dist/tui/stepper/run.js');";
     const r = await traced(['--input-type=module', '-e', code]);
     expect(r.stderr).toBe('');
     expect(r.modules.some((m) => m.includes('/node_modules/ink/'))).toBe(true);
@@ -85,7 +93,9 @@ describe.concurrent('without a terminal', () => {
     const r = await cli('simulate', TRANSCRIPT, '-c', DEMO, '--tui');
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe('error: simulate --tui needs an interactive terminal (stdin and stdout are not terminals); use simulate --json instead\n');
+    expect(r.stderr).toBe(
+      'error: simulate --tui needs an interactive terminal (stdin and stdout are not terminals); use simulate --json instead\n',
+    );
     expect(r.modules.filter((m) => UI_PACKAGES.test(m))).toEqual([]);
   });
 });

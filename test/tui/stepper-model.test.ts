@@ -1,5 +1,13 @@
 import { describe, expect, test } from 'vitest';
-import { callMarks, callMessages, callSummary, paramRows, toolHistory, toolKind, toolRows } from '../../src/tui/stepper/model.js';
+import {
+  callMarks,
+  callMessages,
+  callSummary,
+  paramRows,
+  toolHistory,
+  toolKind,
+  toolRows,
+} from '../../src/tui/stepper/model.js';
 import { stepperInputs } from '../../src/tui/stepper/run.js';
 import { simulationTools } from '../../src/simulate/engine.js';
 import { CATALOG, TRANSCRIPT, report } from './fixture.js';
@@ -48,7 +56,11 @@ describe('tool rows', () => {
   test('native mode marks the deferred tools a search has loaded (from the call after a client-proxied search)', () => {
     const r = report('native');
     expect(toolRows(r, 0, '').filter((x) => x.loaded)).toEqual([]);
-    expect(toolRows(r, 1, '').filter((x) => x.loaded).map((x) => x.name)).toEqual(['slack__post_message', 'slack__list_channels']);
+    expect(
+      toolRows(r, 1, '')
+        .filter((x) => x.loaded)
+        .map((x) => x.name),
+    ).toEqual(['slack__post_message', 'slack__list_channels']);
   });
   test('replay adds the tools a fresh search would load', () => {
     const rows = toolRows(report('default', true), 1, '');
@@ -59,7 +71,12 @@ describe('tool rows', () => {
     expect(toolRows(report(), 1, 'zzz')).toEqual([]);
   });
   test('kinds', () => {
-    expect(['get_current_time', 'tool_search', 'slack__post_message', 'nope'].map((n) => toolKind(inputs, n))).toEqual(['static', 'search', 'dynamic', 'unknown']);
+    expect(['get_current_time', 'tool_search', 'slack__post_message', 'nope'].map((n) => toolKind(inputs, n))).toEqual([
+      'static',
+      'search',
+      'dynamic',
+      'unknown',
+    ]);
   });
 });
 
@@ -86,11 +103,21 @@ describe('messages of a call', () => {
 describe('tool history', () => {
   test('which search loaded a tool, and when', () => {
     const h = toolHistory(report(), 'slack__post_message');
-    expect(h).toEqual({ firstVisible: 2, addedAt: 2, loadedBy: { call: 1, query: 'slack message', server: false }, calls: [{ call: 2, status: 'ok' }] });
+    expect(h).toEqual({
+      firstVisible: 2,
+      addedAt: 2,
+      loadedBy: { call: 1, query: 'slack message', server: false },
+      calls: [{ call: 2, status: 'ok' }],
+    });
   });
   test('a tool called too early', () => {
     const h = toolHistory(report(), 'github__merge_pull_request');
-    expect(h).toEqual({ firstVisible: null, addedAt: null, loadedBy: null, calls: [{ call: 3, status: 'not-loaded' }] });
+    expect(h).toEqual({
+      firstVisible: null,
+      addedAt: null,
+      loadedBy: null,
+      calls: [{ call: 3, status: 'not-loaded' }],
+    });
   });
 });
 
@@ -104,14 +131,24 @@ describe('parameters', () => {
   test('arrays, enums, unions; other shapes are not rows', () => {
     const schema = {
       type: 'object',
-      properties: { tags: { type: 'array', items: { type: 'string' } }, state: { type: 'string', enum: ['open', 'closed'] }, id: { anyOf: [{ type: 'string' }, { type: 'integer' }] } },
+      properties: {
+        tags: { type: 'array', items: { type: 'string' } },
+        state: { type: 'string', enum: ['open', 'closed'] },
+        id: { anyOf: [{ type: 'string' }, { type: 'integer' }] },
+      },
     };
-    expect(paramRows(schema)!.map((p) => p.type)).toEqual(['array<string>', 'string "open"|"closed"', 'string|integer']);
+    expect(paramRows(schema)!.map((p) => p.type)).toEqual([
+      'array<string>',
+      'string "open"|"closed"',
+      'string|integer',
+    ]);
     expect(paramRows(undefined)).toBeNull();
     expect(paramRows({ type: 'string' })).toBeNull();
   });
   test('property names that are Object.prototype keys are ordinary', () => {
-    const schema = JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string"},"constructor":{"type":"number"}}}');
+    const schema = JSON.parse(
+      '{"type":"object","properties":{"__proto__":{"type":"string"},"constructor":{"type":"number"}}}',
+    );
     expect(paramRows(schema)!.map((p) => p.name)).toEqual(['__proto__', 'constructor']);
   });
 });

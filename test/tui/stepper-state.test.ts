@@ -3,17 +3,33 @@ import { NO_KEY, type KeyInfo } from '../../src/tui/keys.js';
 import { stepperKey } from '../../src/tui/stepper/keys.js';
 import { toolRows } from '../../src/tui/stepper/model.js';
 import { stepperEventReducer } from '../../src/tui/stepper/keys.js';
-import { initialStepperState, stepperReducer, type StepperAction, type StepperState } from '../../src/tui/stepper/state.js';
+import {
+  initialStepperState,
+  stepperReducer,
+  type StepperAction,
+  type StepperState,
+} from '../../src/tui/stepper/state.js';
 import { report } from './fixture.js';
 
-const run = (actions: StepperAction[], s: StepperState = initialStepperState(report())): StepperState => actions.reduce(stepperReducer, s);
+const run = (actions: StepperAction[], s: StepperState = initialStepperState(report())): StepperState =>
+  actions.reduce(stepperReducer, s);
 const key = (k: Partial<KeyInfo>): KeyInfo => ({ ...NO_KEY, ...k });
 const typed = (s: StepperState, ...inputs: Array<string | Partial<KeyInfo>>): StepperState =>
-  inputs.reduce<StepperState>((st, i) => stepperEventReducer(st, typeof i === 'string' ? { type: 'key', input: i, key: NO_KEY } : { type: 'key', input: '', key: key(i) }), s);
+  inputs.reduce<StepperState>(
+    (st, i) =>
+      stepperEventReducer(
+        st,
+        typeof i === 'string' ? { type: 'key', input: i, key: NO_KEY } : { type: 'key', input: '', key: key(i) },
+      ),
+    s,
+  );
 
 describe('stepper reducer', () => {
   test('moving between calls stays in range and resets the message scroll', () => {
-    const s = run([{ type: 'scrollMessages', delta: 3 }, { type: 'moveCall', delta: 1 }]);
+    const s = run([
+      { type: 'scrollMessages', delta: 3 },
+      { type: 'moveCall', delta: 1 },
+    ]);
     expect([s.selected, s.messageScroll]).toEqual([1, 0]);
     expect(run([{ type: 'moveCall', delta: -5 }]).selected).toBe(0);
     expect(run([{ type: 'moveCall', delta: 99 }]).selected).toBe(3);
@@ -21,7 +37,10 @@ describe('stepper reducer', () => {
   });
   test('the tool cursor is clamped to the rows of the selected call', () => {
     // Call 2 lists 4 tools, call 1 only 2.
-    const s = run([{ type: 'moveCall', delta: 1 }, { type: 'moveTool', delta: 10 }]);
+    const s = run([
+      { type: 'moveCall', delta: 1 },
+      { type: 'moveTool', delta: 10 },
+    ]);
     expect(s.toolCursor).toBe(3);
     expect(run([{ type: 'moveCall', delta: -1 }], s).toolCursor).toBe(1);
   });
@@ -31,7 +50,12 @@ describe('stepper reducer', () => {
     expect(run([{ type: 'closeDetail' }], s).detail).toBeNull();
   });
   test('the filter narrows the rows and resets the cursor', () => {
-    const s = run([{ type: 'moveCall', delta: 1 }, { type: 'moveTool', delta: 3 }, { type: 'startFilter' }, { type: 'filterInput', text: 'list' }]);
+    const s = run([
+      { type: 'moveCall', delta: 1 },
+      { type: 'moveTool', delta: 3 },
+      { type: 'startFilter' },
+      { type: 'filterInput', text: 'list' },
+    ]);
     expect([s.filter, s.toolCursor, s.editingFilter, s.focus]).toEqual(['list', 0, true, 'tools']);
     const kept = run([{ type: 'acceptFilter' }], s);
     expect([kept.filter, kept.editingFilter]).toEqual(['list', false]);
@@ -45,9 +69,19 @@ describe('stepper reducer', () => {
     expect(run([{ type: 'toggleReplay' }]).pending).toEqual({ mode: 'default', replay: true });
   });
   test('a new report keeps the selected call and an open detail when the tool is still listed', () => {
-    const s = run([{ type: 'moveCall', delta: 1 }, { type: 'moveTool', delta: 2 }, { type: 'openDetail' }, { type: 'toggleReplay' }]);
+    const s = run([
+      { type: 'moveCall', delta: 1 },
+      { type: 'moveTool', delta: 2 },
+      { type: 'openDetail' },
+      { type: 'toggleReplay' },
+    ]);
     const next = run([{ type: 'reportLoaded', report: report('default', true) }], s);
-    expect([next.selected, next.detail, next.pending, next.report.replay !== null]).toEqual([1, 'slack__post_message', null, true]);
+    expect([next.selected, next.detail, next.pending, next.report.replay !== null]).toEqual([
+      1,
+      'slack__post_message',
+      null,
+      true,
+    ]);
     // In native mode slack__post_message is deferred at call 2: still listed, the cursor follows it.
     const native = run([{ type: 'reportLoaded', report: report('native') }], s);
     expect(native.detail).toBe('slack__post_message');
@@ -122,6 +156,13 @@ describe('keys that arrive together', () => {
     expect(typed(s0, '\u001b[B\u001b[B\u001b[A').selected).toBe(1);
     expect(typed(s0, 'j\u001b').quit).toBe(true);
     // In the help: PgDn inside a batch scrolls it.
-    expect(stepperEventReducer(typed(s0, '?'), { type: 'key', input: 'j\u001b[6~', key: NO_KEY, help: { maxScroll: 20, page: 7 } }).helpScroll).toBe(8);
+    expect(
+      stepperEventReducer(typed(s0, '?'), {
+        type: 'key',
+        input: 'j\u001b[6~',
+        key: NO_KEY,
+        help: { maxScroll: 20, page: 7 },
+      }).helpScroll,
+    ).toBe(8);
   });
 });

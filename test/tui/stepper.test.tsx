@@ -36,7 +36,9 @@ describe('stepper', () => {
     expect(f).toContain('Call 1/4 · 2 visible · 7 hidden');
     expect(lineWith(f, 'get_current_time')).toContain('[static]');
     expect(lineWith(f, 'tool_search  ')).toContain('[search tool]');
-    expect(lineWith(f, ' mw ')).toContain(' mw  user      ◆ reminder inserted by the middleware at this call: <available-…');
+    expect(lineWith(f, ' mw ')).toContain(
+      ' mw  user      ◆ reminder inserted by the middleware at this call: <available-…',
+    );
     expect(f).toContain('▶  #2 assistant');
     expect(f).toContain('→ tool_search "slack message"');
   });
@@ -145,13 +147,20 @@ describe('stepper', () => {
   test('text from the transcript is never drawn raw', async () => {
     const { stdin, frame } = await mount();
     await press(stdin, 'G');
-    await eventually(() => expect(frame()).toContain('▶  #8 assistant Posted to #general. I could not merge PR 42.\\x1b[31m'));
+    await eventually(() =>
+      expect(frame()).toContain('▶  #8 assistant Posted to #general. I could not merge PR 42.\\x1b[31m'),
+    );
     expect(frame()).not.toContain('\u001b');
   });
 
   test('q quits (the app unmounts)', async () => {
     const io = fakeIo();
-    const app = inkRender(<Stepper report={report()} inputs={inputs} resimulate={report} />, { ...asTerminal(io), debug: true, exitOnCtrlC: false, patchConsole: false });
+    const app = inkRender(<Stepper report={report()} inputs={inputs} resimulate={report} />, {
+      ...asTerminal(io),
+      debug: true,
+      exitOnCtrlC: false,
+      patchConsole: false,
+    });
     await ready(io.stdin);
     // Asked for before the key: Ink resolves only a promise that exists when it has unmounted
     // (an exit within the key's few milliseconds would otherwise leave it pending forever).
@@ -162,7 +171,12 @@ describe('stepper', () => {
 
   test('adapts to a resize', async () => {
     const io = fakeIo(80, 24);
-    const app = inkRender(<Stepper report={report()} inputs={inputs} resimulate={report} />, { ...asTerminal(io), debug: true, exitOnCtrlC: false, patchConsole: false });
+    const app = inkRender(<Stepper report={report()} inputs={inputs} resimulate={report} />, {
+      ...asTerminal(io),
+      debug: true,
+      exitOnCtrlC: false,
+      patchConsole: false,
+    });
     await ready(io.stdin);
     const last = (): string[] => plain(io.stdout.writes.at(-1)?.data).replace(/\n$/, '').split('\n');
     expect(last()).toHaveLength(23);

@@ -53,7 +53,10 @@ export function aggregateCommand(ctx: CliContext): Command {
     )
     .argument('<parts...>', 'aggregate files (JSON, or JSONL with one aggregate per line)')
     .option('--json', 'print the merged aggregate as JSON')
-    .option('--html <file>', 'also write the merged aggregate as one self-contained HTML file (- for stdout, then the page only)')
+    .option(
+      '--html <file>',
+      'also write the merged aggregate as one self-contained HTML file (- for stdout, then the page only)',
+    )
     .option('--top <n>', 'rows per list in the human report (default 10; --json has them all)', parsePositiveInt)
     .option('--fail-on-violation', 'exit 1 when a merged session had a violation (not a warning)')
     .option('--expect-same', 'exit 1 when a recorded search differed from a fresh run in any merged session')
@@ -70,7 +73,10 @@ export function aggregateCommand(ctx: CliContext): Command {
       for (const file of files) for (const a of loadAggregateFile(file)) builder.merge(a);
       const merged = builder.value();
       if (html) {
-        const [{ renderAggregateHtml }, { writeOutput }] = await Promise.all([import('../../report/html/aggregate.js'), import('../../report/output.js')]);
+        const [{ renderAggregateHtml }, { writeOutput }] = await Promise.all([
+          import('../../report/html/aggregate.js'),
+          import('../../report/output.js'),
+        ]);
         writeOutput(html, renderAggregateHtml(merged), inputs, (t) => ctx.out(t));
       }
       if (html?.path === '-') {
@@ -78,7 +84,13 @@ export function aggregateCommand(ctx: CliContext): Command {
       } else if (flags.json) ctx.json(merged);
       else {
         const { renderAggregate } = await import('../../report/aggregate-text.js');
-        ctx.lines(renderAggregate(merged, { width: ctx.width, style: ctx.outStyle, ...(flags.top !== undefined ? { top: flags.top } : {}) }));
+        ctx.lines(
+          renderAggregate(merged, {
+            width: ctx.width,
+            style: ctx.outStyle,
+            ...(flags.top !== undefined ? { top: flags.top } : {}),
+          }),
+        );
       }
       const { checkAggregate } = await import('./simulate-bulk.js');
       checkAggregate(merged, flags);

@@ -35,21 +35,31 @@ const MIN_METRICS: ReadonlyMap<string, keyof Metrics> = new Map([
 /** `[scorer:]metric=value[,…]`, e.g. `recall@5=0.9,mrr=0.8` or `bm25:mrr=0.5` (the scorer defaults to spec). */
 function parseMin(value: string, previous: Threshold[] = []): Threshold[] {
   const out = [...previous];
-  for (const piece of value.split(',').map((p) => p.trim()).filter((p) => p !== '')) {
+  for (const piece of value
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '')) {
     const m = /^(?:([a-z0-9]+):)?([a-z_@0-9]+)=([0-9]*\.?[0-9]+)$/i.exec(piece);
-    if (!m) throw new InvalidArgumentError(`expected [scorer:]metric=value, e.g. recall@5=0.9 or bm25:mrr=0.5; got ${quote(piece)}.`);
+    if (!m)
+      throw new InvalidArgumentError(
+        `expected [scorer:]metric=value, e.g. recall@5=0.9 or bm25:mrr=0.5; got ${quote(piece)}.`,
+      );
     const scorer = (m[1] ?? 'spec') as ScorerName;
-    if (!(SCORERS as readonly string[]).includes(scorer)) throw new InvalidArgumentError(`unknown scorer ${quote(scorer)}; the scorers are ${SCORERS.join(', ')}.`);
+    if (!(SCORERS as readonly string[]).includes(scorer))
+      throw new InvalidArgumentError(`unknown scorer ${quote(scorer)}; the scorers are ${SCORERS.join(', ')}.`);
     const metric = MIN_METRICS.get(m[2]!.toLowerCase());
     if (metric === undefined) {
       const hint = m[2]!.toLowerCase() === 'no_result' ? ' (no_result is better when lower: it has no minimum)' : '';
-      throw new InvalidArgumentError(`unknown metric ${quote(m[2]!)}${hint}; the metrics are recall@1, recall@3, recall@5, recall@10, mrr, ndcg@5.`);
+      throw new InvalidArgumentError(
+        `unknown metric ${quote(m[2]!)}${hint}; the metrics are recall@1, recall@3, recall@5, recall@10, mrr, ndcg@5.`,
+      );
     }
     const min = Number(m[3]);
     if (!(min >= 0 && min <= 1)) throw new InvalidArgumentError(`a minimum is between 0 and 1, got ${m[3]}.`);
     out.push({ scorer, metric, label: m[2]!, min });
   }
-  if (out.length === previous.length) throw new InvalidArgumentError('expected [scorer:]metric=value, e.g. recall@5=0.9.');
+  if (out.length === previous.length)
+    throw new InvalidArgumentError('expected [scorer:]metric=value, e.g. recall@5=0.9.');
   return out;
 }
 
@@ -69,7 +79,8 @@ function parseScorers(value: string): ScorerName[] {
     .filter((s) => s !== '');
   if (names.length === 0) throw new InvalidArgumentError(`expected scorer names: ${SCORERS.join(', ')}.`);
   for (const n of names) {
-    if (!(SCORERS as readonly string[]).includes(n)) throw new InvalidArgumentError(`unknown scorer ${quote(n)}; the scorers are ${SCORERS.join(', ')}.`);
+    if (!(SCORERS as readonly string[]).includes(n))
+      throw new InvalidArgumentError(`unknown scorer ${quote(n)}; the scorers are ${SCORERS.join(', ')}.`);
   }
   return [...new Set(names)] as ScorerName[];
 }
@@ -114,12 +125,31 @@ export function evalCommand(ctx: CliContext): Command {
     .argument('<labeled>', 'labeled queries, JSON lines: {"query", "relevant": [...], "request"?}');
   addCatalogOptions(cmd, 'catalog file (required)');
   return cmd
-    .addOption(new Option('--scorers <list>', `comma-separated scorers (${SCORERS.join(', ')})`).argParser(parseScorers).default([...SCORERS], SCORERS.join(',')))
-    .addOption(new Option('--field <field>', 'which text the scorers receive: the query, or the user request').choices(['query', 'request']).default('query'))
-    .addOption(new Option('--misses <n>', 'misses listed per scorer in the human report (0: none)').argParser(parseCount).default(10))
+    .addOption(
+      new Option('--scorers <list>', `comma-separated scorers (${SCORERS.join(', ')})`)
+        .argParser(parseScorers)
+        .default([...SCORERS], SCORERS.join(',')),
+    )
+    .addOption(
+      new Option('--field <field>', 'which text the scorers receive: the query, or the user request')
+        .choices(['query', 'request'])
+        .default('query'),
+    )
+    .addOption(
+      new Option('--misses <n>', 'misses listed per scorer in the human report (0: none)')
+        .argParser(parseCount)
+        .default(10),
+    )
     .option('--json', 'print the full report as JSON (every miss, every ranking)')
-    .option('--html <file>', 'also write the report as one self-contained HTML file: chart, misses with top results (- for stdout, then the page only)')
-    .option('--min <metric=value,…>', 'exit 1 when a metric is below this floor, e.g. recall@5=0.9,mrr=0.8 (spec unless scorer:metric); repeatable', parseMin)
+    .option(
+      '--html <file>',
+      'also write the report as one self-contained HTML file: chart, misses with top results (- for stdout, then the page only)',
+    )
+    .option(
+      '--min <metric=value,…>',
+      'exit 1 when a metric is below this floor, e.g. recall@5=0.9,mrr=0.8 (spec unless scorer:metric); repeatable',
+      parseMin,
+    )
     .addHelpText('after', EXAMPLES)
     .action(async (labeled: string, flags: EvalFlags) => {
       await runEval(ctx, labeled, flags);
@@ -130,7 +160,10 @@ async function runEval(ctx: CliContext, labeled: string, flags: EvalFlags): Prom
   const { loadQuerySet } = await import('../../eval/queries.js');
   const { UsageError } = await import('../../errors.js');
   // An output that is an input of the run is refused before anything runs (src/report/output.ts).
-  const inputs = [{ kind: 'labeled queries', path: labeled }, ...(flags.catalog ?? []).map((path) => ({ kind: 'catalog', path }))];
+  const inputs = [
+    { kind: 'labeled queries', path: labeled },
+    ...(flags.catalog ?? []).map((path) => ({ kind: 'catalog', path })),
+  ];
   const html = flags.html !== undefined ? { option: '--html', path: flags.html } : null;
   if (html) (await import('../../report/output.js')).checkOutputs([html], inputs);
   const catalog = await loadCatalog(ctx, flags);
@@ -140,7 +173,8 @@ async function runEval(ctx: CliContext, labeled: string, flags: EvalFlags): Prom
   set.validate(new Set(dynamic.map((t) => t.name)), new Set(catalog.tools.filter((t) => t.static).map((t) => t.name)));
   if (flags.field === 'request') {
     const without = set.queries.find((q) => q.request === null);
-    if (without) throw new UsageError(`--field request: the query on line ${without.line} of ${labeled} has no "request"`);
+    if (without)
+      throw new UsageError(`--field request: the query on line ${without.line} of ${labeled} has no "request"`);
   }
   const { evaluate } = await import('../../eval/evaluate.js');
   const progress = ctx.progress();
@@ -156,12 +190,18 @@ async function runEval(ctx: CliContext, labeled: string, flags: EvalFlags): Prom
   });
   progress.done();
   if (html) {
-    const [{ renderEvalHtml }, { writeOutput }] = await Promise.all([import('../../report/html/eval.js'), import('../../report/output.js')]);
+    const [{ renderEvalHtml }, { writeOutput }] = await Promise.all([
+      import('../../report/html/eval.js'),
+      import('../../report/output.js'),
+    ]);
     writeOutput(html, renderEvalHtml(report), inputs, (t) => ctx.out(t));
   }
   const thresholds = flags.min ?? [];
   for (const t of thresholds) {
-    if (!flags.scorers.includes(t.scorer)) throw new UsageError(`--min ${t.scorer}:${t.label}: the scorer ${t.scorer} is not run (--scorers ${flags.scorers.join(',')})`);
+    if (!flags.scorers.includes(t.scorer))
+      throw new UsageError(
+        `--min ${t.scorer}:${t.label}: the scorer ${t.scorer} is not run (--scorers ${flags.scorers.join(',')})`,
+      );
   }
   const checks = thresholds.map((t) => {
     const value = report.scorers.find((x) => x.name === t.scorer)!.metrics[t.metric];
@@ -171,7 +211,9 @@ async function runEval(ctx: CliContext, labeled: string, flags: EvalFlags): Prom
     // `--html -`: the page is the output (the --min checks still apply).
   } else if (flags.json) {
     const { safeJson } = await import('../../report/json.js');
-    ctx.out(`${safeJson({ schema_version: JSON_SCHEMA_VERSION, ...report, ...(checks.length > 0 ? { min: checks } : {}) }, undefined, 2)}\n`);
+    ctx.out(
+      `${safeJson({ schema_version: JSON_SCHEMA_VERSION, ...report, ...(checks.length > 0 ? { min: checks } : {}) }, undefined, 2)}\n`,
+    );
   } else {
     const { renderEval } = await import('../../report/eval-text.js');
     ctx.lines(renderEval(report, { style: ctx.outStyle, width: ctx.width, misses: flags.misses }));

@@ -30,7 +30,8 @@ Needs an interactive terminal; in scripts use: toolsearch search -c <file> <quer
 function catalogArgs(flags: ExploreFlags): string[] {
   const args: string[] = [];
   for (const file of flags.catalog ?? []) args.push('-c', file);
-  if (flags.catalogFormat !== undefined && flags.catalogFormat !== 'auto') args.push('--catalog-format', flags.catalogFormat);
+  if (flags.catalogFormat !== undefined && flags.catalogFormat !== 'auto')
+    args.push('--catalog-format', flags.catalogFormat);
   if (flags.prefix !== undefined) args.push('--prefix', flags.prefix);
   return args;
 }
@@ -45,7 +46,11 @@ export function exploreCommand(ctx: CliContext): Command {
     .argument('[query...]', 'a query to start with');
   addCatalogOptions(cmd, 'catalog file (required)');
   cmd
-    .addOption(new Option('-n, --max-results <n>', 'max_results to start with (default: 5; +/- change it)').argParser(parsePositiveInt))
+    .addOption(
+      new Option('-n, --max-results <n>', 'max_results to start with (default: 5; +/- change it)').argParser(
+        parsePositiveInt,
+      ),
+    )
     .addHelpText('after', EXAMPLES)
     .action(async (words: string[], flags: ExploreFlags) => {
       assertInteractive(ctx.io, 'explore', 'toolsearch search -c <file> <query> --json');

@@ -36,7 +36,11 @@ export function lintCommand(ctx: CliContext): Command {
     .summary('findability: which tools are hard to find with the reference keyword search')
     .description('Check how well the reference keyword search finds each dynamic tool of a catalog, and why not.')
     .argument('[catalog...]', 'catalog files (merged), JSON or YAML; or use -c');
-  addCatalogOptions(cmd, 'catalog file (or give it as an argument)', 'exit 1 when any tool has an error; an unknown key or wrong type in a catalog tool is an error (exit 2)');
+  addCatalogOptions(
+    cmd,
+    'catalog file (or give it as an argument)',
+    'exit 1 when any tool has an error; an unknown key or wrong type in a catalog tool is an error (exit 2)',
+  );
   return cmd
     .option('--json', 'print the full report as JSON')
     .option('--all', 'also list the tools without findings')
@@ -49,20 +53,25 @@ export function lintCommand(ctx: CliContext): Command {
 async function runLint(ctx: CliContext, files: string[], flags: LintFlags): Promise<void> {
   const catalog = await loadCatalog(ctx, { ...flags, catalog: [...files, ...(flags.catalog ?? [])] });
   const { UsageError } = await import('../../errors.js');
-  if (!catalog.tools.some((t) => !t.static)) throw new UsageError('tools is required: the catalog has no dynamic tools');
+  if (!catalog.tools.some((t) => !t.static))
+    throw new UsageError('tools is required: the catalog has no dynamic tools');
   const { lintCatalog } = await import('../../lint/lint.js');
   const report = lintCatalog(catalog);
   if (flags.json) {
     const { safeJson } = await import('../../report/json.js');
     // The catalog's own warnings (unknown keys, wrong types) are findings of a lint too.
     const warnings = catalog.warnings ?? [];
-    ctx.out(`${safeJson({ schema_version: JSON_SCHEMA_VERSION, ...report, ...(warnings.length > 0 ? { catalog_warnings: warnings } : {}) }, undefined, 2)}\n`);
+    ctx.out(
+      `${safeJson({ schema_version: JSON_SCHEMA_VERSION, ...report, ...(warnings.length > 0 ? { catalog_warnings: warnings } : {}) }, undefined, 2)}\n`,
+    );
   } else {
     const { renderLint } = await import('../../report/lint-text.js');
     ctx.lines(renderLint(report, { style: ctx.outStyle, all: flags.all === true, width: ctx.width }));
   }
   if (flags.strict && report.summary.errors > 0) {
     const n = report.tools.filter((t) => t.errors > 0).length;
-    throw new AssertionFailure(`${report.summary.errors} error${report.summary.errors === 1 ? '' : 's'} in ${n} tool${n === 1 ? '' : 's'} (--strict)`);
+    throw new AssertionFailure(
+      `${report.summary.errors} error${report.summary.errors === 1 ? '' : 's'} in ${n} tool${n === 1 ? '' : 's'} (--strict)`,
+    );
   }
 }

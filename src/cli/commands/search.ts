@@ -10,7 +10,15 @@ import type { CliContext } from '../context.js';
 import { openInput } from '../files.js';
 import { addCatalogOptions, loadCatalog, searchScope, type CatalogFlags, type SearchScope } from '../inputs.js';
 import { parseNameList, parsePositiveInt } from '../options.js';
-import { checkExpectations, closeNames, makeRun, searchJson, standing, suggestions, type Expectations } from '../../search/report.js';
+import {
+  checkExpectations,
+  closeNames,
+  makeRun,
+  searchJson,
+  standing,
+  suggestions,
+  type Expectations,
+} from '../../search/report.js';
 
 interface SearchFlags extends CatalogFlags, Expectations {
   readonly maxResults?: number;
@@ -49,7 +57,17 @@ equals a name part, 5 is inside a name part, 3 inside the full name, 2 inside th
 description; a keyword scores its best rule; +keyword is required.
 `;
 
-const BATCH_CONFLICTS = ['args', 'maxResults', 'explain', 'expect', 'expectExact', 'expectFirst', 'expectNone', 'json', 'why'];
+const BATCH_CONFLICTS = [
+  'args',
+  'maxResults',
+  'explain',
+  'expect',
+  'expectExact',
+  'expectFirst',
+  'expectNone',
+  'json',
+  'why',
+];
 
 export function searchCommand(ctx: CliContext): Command {
   const cmd = new Command('search')
@@ -61,15 +79,33 @@ export function searchCommand(ctx: CliContext): Command {
     .argument('[query...]', 'query words (joined with spaces), e.g. create issue, +slack message, select:a,b');
   addCatalogOptions(cmd, 'catalog file (required)');
   cmd
-    .addOption(new Option('-n, --max-results <n>', 'max_results of the query (default: 5)').argParser(parsePositiveInt).conflicts('args'))
+    .addOption(
+      new Option('-n, --max-results <n>', 'max_results of the query (default: 5)')
+        .argParser(parsePositiveInt)
+        .conflicts('args'),
+    )
     .option('--args <json>', 'the raw tool_search arguments as a model sent them, e.g. \'{"query":"create issue"}\'')
-    .addOption(new Option('--batch <file|->', 'JSONL of raw arguments (- for stdin); prints one JSON object per line').conflicts(BATCH_CONFLICTS))
+    .addOption(
+      new Option('--batch <file|->', 'JSONL of raw arguments (- for stdin); prints one JSON object per line').conflicts(
+        BATCH_CONFLICTS,
+      ),
+    )
     .option('--explain', 'per result and keyword: the rule that fired, the name part it hit, the points')
-    .option('--why <tool>', 'explain the rank and score of a tool, returned or not (comma-separated or repeated)', parseNameList)
+    .option(
+      '--why <tool>',
+      'explain the rank and score of a tool, returned or not (comma-separated or repeated)',
+      parseNameList,
+    )
     .option('--expect <a,b>', 'exit 1 unless every one of these tools is returned', parseNameList)
     .option('--expect-exact <a,b>', 'exit 1 unless the result is exactly this ordered list', parseNameList)
     .option('--expect-first <tool>', 'exit 1 unless this tool is returned first')
-    .addOption(new Option('--expect-none', 'exit 1 unless nothing is returned').conflicts(['expect', 'expectExact', 'expectFirst']))
+    .addOption(
+      new Option('--expect-none', 'exit 1 unless nothing is returned').conflicts([
+        'expect',
+        'expectExact',
+        'expectFirst',
+      ]),
+    )
     .option('--all', 'also search the static tools (beyond the reference)')
     .option('--json', 'print the result as JSON')
     .addHelpText('after', EXAMPLES)
@@ -95,7 +131,12 @@ async function runSearch(ctx: CliContext, words: string[], flags: SearchFlags): 
   if (flags.batch !== undefined) {
     if (words.length > 0) throw new UsageError('--batch reads its queries from the file: give no query words');
     const scope = searchScope(await loadCatalog(ctx, flags), flags.all === true);
-    await runBatch(scope.index, openInput(flags.batch, ctx.io.stdin), (s) => ctx.out(s), resolveLimits(ctx.limits).maxBytes);
+    await runBatch(
+      scope.index,
+      openInput(flags.batch, ctx.io.stdin),
+      (s) => ctx.out(s),
+      resolveLimits(ctx.limits).maxBytes,
+    );
     return;
   }
   const query = queryFromFlags(words, flags);
@@ -111,8 +152,16 @@ async function runSearch(ctx: CliContext, words: string[], flags: SearchFlags): 
   const failures = checkExpectations(report.matches, flags);
   if (flags.json) {
     // With expectations, the JSON says how they went (a CI step reading it needs no stderr).
-    const given = flags.expect !== undefined || flags.expectExact !== undefined || flags.expectFirst !== undefined || flags.expectNone === true;
-    ctx.json({ schema_version: JSON_SCHEMA_VERSION, ...report, ...(given ? { expectations: { passed: failures.length === 0, failures } } : {}) });
+    const given =
+      flags.expect !== undefined ||
+      flags.expectExact !== undefined ||
+      flags.expectFirst !== undefined ||
+      flags.expectNone === true;
+    ctx.json({
+      schema_version: JSON_SCHEMA_VERSION,
+      ...report,
+      ...(given ? { expectations: { passed: failures.length === 0, failures } } : {}),
+    });
   } else {
     const opts = { width: ctx.width, style: ctx.outStyle };
     const counts = { dynamic: scope.dynamic.length, static: scope.static.length, viaWords: query.viaWords };
@@ -122,7 +171,10 @@ async function runSearch(ctx: CliContext, words: string[], flags: SearchFlags): 
   }
 
   if (failures.length > 0) {
-    const details = renderExpectationDiff(failures, report, (name) => standing(run, name), { width: ctx.width, style: ctx.errStyle });
+    const details = renderExpectationDiff(failures, report, (name) => standing(run, name), {
+      width: ctx.width,
+      style: ctx.errStyle,
+    });
     throw new AssertionFailure(expectationHeadline(failures), details.join('\n'));
   }
 }
@@ -143,7 +195,9 @@ function checkNamedTools(scope: SearchScope, flags: SearchFlags): void {
     for (const name of names) {
       if (scope.byName.has(name)) continue;
       const near = closeNames(scope.byName.keys(), name);
-      throw new UsageError(`${flag}: ${JSON.stringify(name)} is not a tool of the catalog${near.length > 0 ? ` (did you mean ${near.join(', ')}?)` : ''}`);
+      throw new UsageError(
+        `${flag}: ${JSON.stringify(name)} is not a tool of the catalog${near.length > 0 ? ` (did you mean ${near.join(', ')}?)` : ''}`,
+      );
     }
   }
 }
@@ -155,5 +209,7 @@ export function warnUnknown(ctx: CliContext, scope: SearchScope, name: string): 
     return;
   }
   const near = suggestions(scope.byName.keys(), name);
-  ctx.warn(`skipped ${name}: not a dynamic tool${near.length > 0 ? ` (did you mean ${near.join(', ')}? names are case-sensitive)` : ''}`);
+  ctx.warn(
+    `skipped ${name}: not a dynamic tool${near.length > 0 ? ` (did you mean ${near.join(', ')}? names are case-sensitive)` : ''}`,
+  );
 }

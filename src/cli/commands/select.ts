@@ -34,7 +34,11 @@ export function selectCommand(ctx: CliContext): Command {
     .summary('direct selection of tools by exact name')
     .description('Select tools by exact name, as tool_search does for a "select:name1,name2" query.')
     .argument('<name...>', 'tool names (also comma-separated)');
-  addCatalogOptions(cmd, 'catalog file (required)', 'exit 1 when a name is not a dynamic tool; an unknown key or wrong type in a catalog tool is an error (exit 2)');
+  addCatalogOptions(
+    cmd,
+    'catalog file (required)',
+    'exit 1 when a name is not a dynamic tool; an unknown key or wrong type in a catalog tool is an error (exit 2)',
+  );
   cmd
     .option('--json', 'print {"matches": [...], "unknown": [...]}')
     .addHelpText('after', EXAMPLES)
@@ -50,7 +54,13 @@ export function selectCommand(ctx: CliContext): Command {
         ctx.json({ schema_version: JSON_SCHEMA_VERSION, matches: outcome.matches, unknown: outcome.unknown });
       } else {
         const report = searchJson(makeRun(scope, outcome), undefined);
-        ctx.lines(renderSearch(report, { dynamic: scope.dynamic.length, static: scope.static.length, viaWords: true }, { width: ctx.width, style: ctx.outStyle, explain: false }));
+        ctx.lines(
+          renderSearch(
+            report,
+            { dynamic: scope.dynamic.length, static: scope.static.length, viaWords: true },
+            { width: ctx.width, style: ctx.outStyle, explain: false },
+          ),
+        );
       }
       if (flags.strict && outcome.unknown.length > 0) {
         const n = outcome.unknown.length;

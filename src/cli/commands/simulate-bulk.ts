@@ -45,7 +45,14 @@ export interface BulkFlags extends CatalogFlags {
 
 /** Whether the arguments ask for a bulk replay rather than the one-session report. */
 export async function isBulk(args: readonly string[], flags: BulkFlags): Promise<boolean> {
-  if (args.length !== 1 || flags.jsonl || flags.jobs !== undefined || flags.aggregate !== undefined || flags.jsonlInput === 'sessions') return true;
+  if (
+    args.length !== 1 ||
+    flags.jsonl ||
+    flags.jobs !== undefined ||
+    flags.aggregate !== undefined ||
+    flags.jsonlInput === 'sessions'
+  )
+    return true;
   const arg = args[0]!;
   // `-` is sessions on stdin, unless --jsonl-input recording says it is one recording (issue 12).
   if (arg === '-') return flags.jsonlInput !== 'recording';
@@ -65,8 +72,12 @@ export async function isBulk(args: readonly string[], flags: BulkFlags): Promise
 const WRITE_CHUNK = 1 << 16;
 
 export async function runBulk(ctx: CliContext, args: readonly string[], flags: BulkFlags): Promise<void> {
-  if (flags.sidechains) throw new UsageError('--sidechains replays one recording; bulk replay reads each session\'s main conversation (drop --sidechains)');
-  if (flags.json && flags.jsonl) throw new InputError('--json and --jsonl both write to stdout: use --jsonl with --aggregate FILE for both');
+  if (flags.sidechains)
+    throw new UsageError(
+      "--sidechains replays one recording; bulk replay reads each session's main conversation (drop --sidechains)",
+    );
+  if (flags.json && flags.jsonl)
+    throw new InputError('--json and --jsonl both write to stdout: use --jsonl with --aggregate FILE for both');
   const { expandSessionPaths, sessionInputs } = await import('../../formats/sessions.js');
   const { resolveLimits } = await import('../../formats/read.js');
   const { replaySessions } = await import('../../simulate/bulk.js');
@@ -75,13 +86,17 @@ export async function runBulk(ctx: CliContext, args: readonly string[], flags: B
   // anything runs, and again when they are written (src/report/output.ts).
   const { checkOutputs, writeOutput } = await import('../../report/output.js');
   const html = flags.html !== undefined ? { option: '--html', path: flags.html } : null;
-  const outputs = [...(flags.aggregate !== undefined ? [{ option: '--aggregate', path: flags.aggregate }] : []), ...(html ? [html] : [])];
+  const outputs = [
+    ...(flags.aggregate !== undefined ? [{ option: '--aggregate', path: flags.aggregate }] : []),
+    ...(html ? [html] : []),
+  ];
   const inputs = [
     ...paths.filter((p) => p !== '-').map((path) => ({ kind: 'session file', path })),
     ...(flags.catalog ?? []).filter((c) => !c.startsWith('mcp:')).map((path) => ({ kind: 'catalog', path })),
   ];
   checkOutputs(outputs, inputs);
-  const catalog: Catalog | null = flags.catalog !== undefined && flags.catalog.length > 0 ? await loadCatalog(ctx, flags) : null;
+  const catalog: Catalog | null =
+    flags.catalog !== undefined && flags.catalog.length > 0 ? await loadCatalog(ctx, flags) : null;
   if (catalog) {
     // A bad --static fails once, here, not once per session.
     const { prepareTools } = await import('../../simulate/engine.js');
@@ -96,11 +111,18 @@ export async function runBulk(ctx: CliContext, args: readonly string[], flags: B
     format: flags.format,
     limits: resolveLimits(ctx.limits),
     lines: flags.jsonl === true,
-    recording: { lenient: flags.lenient === true, ...(flags.searchTool !== undefined ? { searchTools: flags.searchTool } : {}) },
+    recording: {
+      lenient: flags.lenient === true,
+      ...(flags.searchTool !== undefined ? { searchTools: flags.searchTool } : {}),
+    },
   };
   let pending = '';
   const aggregate = await replaySessions(
-    sessionInputs(paths, { jsonl: flags.jsonlInput, limits: ctx.limits, stdin: ctx.io.stdin as import('node:stream').Readable }),
+    sessionInputs(paths, {
+      jsonl: flags.jsonlInput,
+      limits: ctx.limits,
+      stdin: ctx.io.stdin as import('node:stream').Readable,
+    }),
     setup,
     { jobs: flags.jobs ?? availableParallelism() },
     (session) => {
@@ -113,7 +135,13 @@ export async function runBulk(ctx: CliContext, args: readonly string[], flags: B
     },
   );
   if (pending !== '') ctx.out(pending);
-  if (flags.aggregate !== undefined) writeOutput({ option: '--aggregate', path: flags.aggregate }, `${safeJson(aggregate, undefined, 2)}\n`, inputs, (t) => ctx.out(t));
+  if (flags.aggregate !== undefined)
+    writeOutput(
+      { option: '--aggregate', path: flags.aggregate },
+      `${safeJson(aggregate, undefined, 2)}\n`,
+      inputs,
+      (t) => ctx.out(t),
+    );
   if (html) {
     const { renderAggregateHtml } = await import('../../report/html/aggregate.js');
     writeOutput(html, renderAggregateHtml(aggregate), inputs, (t) => ctx.out(t));
@@ -121,7 +149,14 @@ export async function runBulk(ctx: CliContext, args: readonly string[], flags: B
   if (html?.path === '-') {
     // the page is the output
   } else if (flags.json) ctx.json(aggregate);
-  else if (!flags.jsonl) ctx.lines(renderAggregate(aggregate, { width: ctx.width, style: ctx.outStyle, ...(flags.top !== undefined ? { top: flags.top } : {}) }));
+  else if (!flags.jsonl)
+    ctx.lines(
+      renderAggregate(aggregate, {
+        width: ctx.width,
+        style: ctx.outStyle,
+        ...(flags.top !== undefined ? { top: flags.top } : {}),
+      }),
+    );
   checkAggregate(aggregate, flags);
 }
 
@@ -135,7 +170,8 @@ export function checkAggregate(a: Aggregate, flags: Pick<BulkFlags, 'expectSame'
     );
   }
   const failures: string[] = [];
-  if (flags.expectSame && a.searches.differs > 0) failures.push(`${a.searches.differs} recorded searches differ from a fresh run (--expect-same)`);
+  if (flags.expectSame && a.searches.differs > 0)
+    failures.push(`${a.searches.differs} recorded searches differ from a fresh run (--expect-same)`);
   if (flags.failOnViolation && a.sessions.with_errors > 0) {
     failures.push(`${a.sessions.with_errors} of ${a.sessions.replayed} sessions with violations (--fail-on-violation)`);
   }

@@ -10,15 +10,23 @@ import type { SearchOutcome, SimulationReport } from '../../simulate/report.js';
 import { withoutDetails } from '../../simulate/strip.js';
 import type { RunInput, RunOutput } from '../../report/output.js';
 import type { CliContext } from '../context.js';
-import { addCatalogOptions, loadCatalog, type CatalogFlags } from '../inputs.js';
-import { collect, parseNameList, parsePositiveInt } from '../options.js';
+import { addCatalogOptions, loadCatalog } from '../inputs.js';
+import { collect, parsePositiveInt } from '../options.js';
 import type { BulkFlags } from './simulate-bulk.js';
 import type { ToolFormat } from '../../tokens/serialize.js';
 import type { EncodingName } from '../../tokens/tokenizer.js';
 
 // Kept in step with src/tokens (ENCODINGS, TOOL_FORMATS) by a test; listed here so
 // defining the command does not load the token modules.
-const ENCODING_CHOICES = ['o200k_base', 'o200k_harmony', 'cl100k_base', 'p50k_base', 'p50k_edit', 'r50k_base', 'gpt2'] as const;
+const ENCODING_CHOICES = [
+  'o200k_base',
+  'o200k_harmony',
+  'cl100k_base',
+  'p50k_base',
+  'p50k_edit',
+  'r50k_base',
+  'gpt2',
+] as const;
 const TOOL_FORMAT_CHOICES = ['openai', 'anthropic'] as const;
 
 /** `--format` choices: auto and every recording reader's format (a test keeps them in step with the registry). */
@@ -159,39 +167,86 @@ export function simulateCommand(ctx: CliContext): Command {
   addCatalogOptions(cmd, 'catalog file (optional when the transcript carries its own tools)');
   cmd
     .addOption(new Option('--mode <mode>', 'middleware mode').choices(['default', 'native']).default('default'))
-    .addOption(new Option('--format <format>', 'transcript shape (detected from the content when auto)').choices(TRANSCRIPT_FORMATS).default('auto'))
-    .option('--lenient', 'replay what can be read: items no rule explains and unpaired calls or results become counted warnings instead of errors')
-    .option('--sidechains', 'also replay subagent sidechains (Claude Code), each as its own conversation (--json: a list of reports)')
-    .option('--search-tool <name>', 'the agent\'s search tool has this name (repeatable; e.g. ToolSearch): its calls and results are read as tool_search', collect)
+    .addOption(
+      new Option('--format <format>', 'transcript shape (detected from the content when auto)')
+        .choices(TRANSCRIPT_FORMATS)
+        .default('auto'),
+    )
+    .option(
+      '--lenient',
+      'replay what can be read: items no rule explains and unpaired calls or results become counted warnings instead of errors',
+    )
+    .option(
+      '--sidechains',
+      'also replay subagent sidechains (Claude Code), each as its own conversation (--json: a list of reports)',
+    )
+    .option(
+      '--search-tool <name>',
+      "the agent's search tool has this name (repeatable; e.g. ToolSearch): its calls and results are read as tool_search",
+      collect,
+    )
     .option('--replay', 're-run every recorded tool_search call against the catalog and show the differences')
     .option('--expect-same', 'exit 1 when a replayed search differs from the recording (implies --replay)')
     .option('--fail-on-violation', 'exit 1 when a violation (not a warning) is found')
     .option('--json', 'print the report as JSON')
     .option('--html <file>', 'also write the report as one self-contained HTML file (- for stdout, then the page only)')
     .option('--no-tokens', 'skip token and prompt-cache accounting (faster on long transcripts)')
-    .addOption(new Option('--tokenizer <encoding>', 'tokenizer for the token estimates (gpt-tokenizer)').choices(ENCODING_CHOICES).default('o200k_base'))
-    .addOption(new Option('--tool-format <format>', 'serialize offered tools as an OpenAI tools array or in Anthropic\'s shape').choices(TOOL_FORMAT_CHOICES).default('openai'))
-    .addOption(new Option('--tui', 'step through the calls in an interactive terminal UI (? shows the keys)').conflicts(['json', 'html', 'expectSame', 'failOnViolation']))
-    .option('--jsonl', 'bulk: print one JSON line per session ({source, report} or {source, error}), in input order')
-    .option('--jobs <n>', 'bulk: worker threads (default: the number of cores; 1 replays in the main thread)', parsePositiveInt)
     .addOption(
-      new Option('--jsonl-input <mode>', 'JSONL inputs: one session per line, one recording, or decided by the first line')
+      new Option('--tokenizer <encoding>', 'tokenizer for the token estimates (gpt-tokenizer)')
+        .choices(ENCODING_CHOICES)
+        .default('o200k_base'),
+    )
+    .addOption(
+      new Option('--tool-format <format>', "serialize offered tools as an OpenAI tools array or in Anthropic's shape")
+        .choices(TOOL_FORMAT_CHOICES)
+        .default('openai'),
+    )
+    .addOption(
+      new Option('--tui', 'step through the calls in an interactive terminal UI (? shows the keys)').conflicts([
+        'json',
+        'html',
+        'expectSame',
+        'failOnViolation',
+      ]),
+    )
+    .option('--jsonl', 'bulk: print one JSON line per session ({source, report} or {source, error}), in input order')
+    .option(
+      '--jobs <n>',
+      'bulk: worker threads (default: the number of cores; 1 replays in the main thread)',
+      parsePositiveInt,
+    )
+    .addOption(
+      new Option(
+        '--jsonl-input <mode>',
+        'JSONL inputs: one session per line, one recording, or decided by the first line',
+      )
         .choices(['auto', 'sessions', 'recording'])
         .default('auto'),
     )
-    .option('--aggregate <file>', 'bulk: also write the aggregate as JSON to this file (merge parts with toolsearch aggregate)')
-    .option('--top <n>', 'bulk: rows per list in the human aggregate (default 10; --json has them all)', parsePositiveInt)
+    .option(
+      '--aggregate <file>',
+      'bulk: also write the aggregate as JSON to this file (merge parts with toolsearch aggregate)',
+    )
+    .option(
+      '--top <n>',
+      'bulk: rows per list in the human aggregate (default 10; --json has them all)',
+      parsePositiveInt,
+    )
     .addHelpText('after', EXAMPLES)
     .action(async (files: string[], flags: SimulateFlags) => {
       const { isBulk, runBulk } = await import('./simulate-bulk.js');
       if (await isBulk(files, flags)) {
-        if (flags.tui) throw new UsageError('--tui steps through one session; bulk replay prints an aggregate (drop --tui)');
+        if (flags.tui)
+          throw new UsageError('--tui steps through one session; bulk replay prints an aggregate (drop --tui)');
         return runBulk(ctx, files, flags);
       }
       const file = files[0]!;
       if (flags.tui) return runTui(ctx, file, flags);
       // An output that is an input of the run is refused before anything runs (src/report/output.ts).
-      const inputs = [{ kind: 'transcript', path: file }, ...(flags.catalog ?? []).map((path) => ({ kind: 'catalog', path }))];
+      const inputs = [
+        { kind: 'transcript', path: file },
+        ...(flags.catalog ?? []).map((path) => ({ kind: 'catalog', path })),
+      ];
       const html = flags.html !== undefined ? { option: '--html', path: flags.html } : null;
       if (html) (await import('../../report/output.js')).checkOutputs([html], inputs);
       const reports = await runSimulate(ctx, file, flags);
@@ -201,10 +256,12 @@ export function simulateCommand(ctx: CliContext): Command {
       if (html?.path === '-') {
         // `--html -`: the page is the output.
       } else if (flags.json) {
-        const versioned = (r: (typeof reports)[number]) => ({ schema_version: JSON_SCHEMA_VERSION, ...withoutDetails(r) });
+        const versioned = (r: (typeof reports)[number]) => ({
+          schema_version: JSON_SCHEMA_VERSION,
+          ...withoutDetails(r),
+        });
         ctx.json(flags.sidechains ? reports.map(versioned) : versioned(reports[0]!));
-      }
-      else {
+      } else {
         const lines: string[] = [];
         for (const [i, r] of reports.entries()) {
           if (i > 0) lines.push('');
@@ -218,12 +275,24 @@ export function simulateCommand(ctx: CliContext): Command {
 }
 
 /** Writes the HTML report through the shared output writer (atomic; an input of the run is never overwritten). */
-async function writeHtml(ctx: CliContext, output: RunOutput, report: SimulationReport, inputs: readonly RunInput[]): Promise<void> {
-  const [{ renderSimulationHtml }, { writeOutput }] = await Promise.all([import('../../report/html/simulate.js'), import('../../report/output.js')]);
+async function writeHtml(
+  ctx: CliContext,
+  output: RunOutput,
+  report: SimulationReport,
+  inputs: readonly RunInput[],
+): Promise<void> {
+  const [{ renderSimulationHtml }, { writeOutput }] = await Promise.all([
+    import('../../report/html/simulate.js'),
+    import('../../report/output.js'),
+  ]);
   writeOutput(output, renderSimulationHtml(report), inputs, (t) => ctx.out(t));
 }
 
-async function loadInputs(ctx: CliContext, file: string, flags: SimulateFlags): Promise<{ transcript: Transcript; catalog: Catalog | null }> {
+async function loadInputs(
+  ctx: CliContext,
+  file: string,
+  flags: SimulateFlags,
+): Promise<{ transcript: Transcript; catalog: Catalog | null }> {
   const { loadTranscriptFile } = await import('../../formats/index.js');
   const transcript = await loadTranscriptFile(file, {
     format: flags.format,
@@ -235,7 +304,10 @@ async function loadInputs(ctx: CliContext, file: string, flags: SimulateFlags): 
   for (const w of transcript.warnings) ctx.warn(w);
   const { requireModelCall } = await import('../../formats/recordings/registry.js');
   for (const t of [transcript, ...(transcript.sidechains ?? [])]) requireModelCall(t);
-  const catalog = flags.catalog !== undefined && flags.catalog.length > 0 ? await loadCatalog(ctx, { ...flags, static: undefined }) : null;
+  const catalog =
+    flags.catalog !== undefined && flags.catalog.length > 0
+      ? await loadCatalog(ctx, { ...flags, static: undefined })
+      : null;
   return { transcript, catalog };
 }
 
@@ -264,7 +336,11 @@ async function runSimulate(ctx: CliContext, file: string, flags: SimulateFlags):
   return out;
 }
 
-async function simulateOne(transcript: Transcript, catalog: Catalog | null, flags: SimulateFlags): Promise<SimulationReport> {
+async function simulateOne(
+  transcript: Transcript,
+  catalog: Catalog | null,
+  flags: SimulateFlags,
+): Promise<SimulationReport> {
   const { simulateWithTokens } = await import('../../simulate/with-tokens.js');
   const options = {
     transcript,
@@ -284,7 +360,10 @@ function change(recorded: SearchOutcome | null, replayed: SearchOutcome): string
   if ('matches' in recorded && 'matches' in replayed) {
     const now = new Set(replayed.matches);
     const before = new Set(recorded.matches);
-    const diff = [...recorded.matches.filter((n) => !now.has(n)).map((n) => `-${n}`), ...replayed.matches.filter((n) => !before.has(n)).map((n) => `+${n}`)];
+    const diff = [
+      ...recorded.matches.filter((n) => !now.has(n)).map((n) => `-${n}`),
+      ...replayed.matches.filter((n) => !before.has(n)).map((n) => `+${n}`),
+    ];
     return diff.length > 0 ? diff.join(' ') : `same tools, other order: ${show(replayed)}`;
   }
   return `recorded ${show(recorded)}, now ${show(replayed)}`;
@@ -295,15 +374,23 @@ function check(report: SimulationReport, flags: SimulateFlags): void {
   const failures: string[] = [];
   const details: string[] = [];
   if (flags.expectSame && report.replay !== null) {
-    const differing = report.turns.flatMap((t) => t.searches.filter((s) => s.differs).map((s) => ({ call: t.call, s })));
+    const differing = report.turns.flatMap((t) =>
+      t.searches.filter((s) => s.differs).map((s) => ({ call: t.call, s })),
+    );
     if (differing.length > 0 || report.replay.visibility.length > 0) {
-      failures.push(`${differing.length} recorded ${differing.length === 1 ? 'search differs' : 'searches differ'} from a fresh run (--expect-same)`);
+      failures.push(
+        `${differing.length} recorded ${differing.length === 1 ? 'search differs' : 'searches differ'} from a fresh run (--expect-same)`,
+      );
       for (const { call, s } of differing) {
-        details.push(`  call ${call}: tool_search ${escapeText(s.arguments)}: ${escapeText(change(s.recorded, s.replayed))}`);
+        details.push(
+          `  call ${call}: tool_search ${escapeText(s.arguments)}: ${escapeText(change(s.recorded, s.replayed))}`,
+        );
       }
       for (const g of visibilityRanges(report.replay.visibility)) {
         const change = [...g.gained.map((n) => `+${n}`), ...g.lost.map((n) => `-${n}`)].join(' ');
-        details.push(`  ${g.first === g.last ? `call ${g.first}` : `calls ${g.first}-${g.last}`} would see: ${escapeText(change)}`);
+        details.push(
+          `  ${g.first === g.last ? `call ${g.first}` : `calls ${g.first}-${g.last}`} would see: ${escapeText(change)}`,
+        );
       }
     }
   }

@@ -79,9 +79,16 @@ export function testCommand(ctx: CliContext): Command {
     .argument('<suite...>', 'suite files, directories or globs')
     .addOption(new Option('-r, --reporter <name>', 'report format').choices(REPORTERS).default('human'))
     .addOption(new Option('--json', 'the json reporter (same as --reporter json)').conflicts('reporter'))
-    .option('-c, --catalog <file>', 'run every case against this catalog instead of its own (a candidate); repeat to merge', collect)
+    .option(
+      '-c, --catalog <file>',
+      'run every case against this catalog instead of its own (a candidate); repeat to merge',
+      collect,
+    )
     .option('--grep <pattern>', 'only the cases whose name matches this regular expression')
-    .option('-o, --output <file>', 'write the report to this file (atomically; a device or FIFO in place; - is stdout) instead of stdout')
+    .option(
+      '-o, --output <file>',
+      'write the report to this file (atomically; a device or FIFO in place; - is stdout) instead of stdout',
+    )
     .option('-u, --update', 'write the current results into "exact" of the cases marked record: true')
     .option(...MCP_TIMEOUT_OPTION)
     .option('--no-cache', 'no compile cache (also TOOLSEARCH_CACHE=off); suites always parse their catalogs')
@@ -96,7 +103,9 @@ function grepPattern(pattern: string): RegExp {
   try {
     return new RegExp(pattern, 'u');
   } catch (err) {
-    throw new UsageError(`--grep ${JSON.stringify(pattern)} is not a regular expression: ${(err as Error).message.replace(/^Invalid regular expression: /, '')}`);
+    throw new UsageError(
+      `--grep ${JSON.stringify(pattern)} is not a regular expression: ${(err as Error).message.replace(/^Invalid regular expression: /, '')}`,
+    );
   }
 }
 
@@ -114,7 +123,10 @@ async function runTest(ctx: CliContext, args: string[], given: TestFlags): Promi
   const { expandSuitePaths } = await import('../../suite/glob.js');
   const timeoutMs = mcpTimeoutMs(flags.mcpTimeout);
   const grep = flags.grep !== undefined ? grepPattern(flags.grep) : undefined;
-  const [{ runSuitesAsync }, { checkOutputs, isStdout, writeOutput }] = await Promise.all([import('../../suite/run.js'), import('../../report/output.js')]);
+  const [{ runSuitesAsync }, { checkOutputs, isStdout, writeOutput }] = await Promise.all([
+    import('../../suite/run.js'),
+    import('../../report/output.js'),
+  ]);
   // Every output is checked against every input of the run as the inputs become known (the suites,
   // then the catalogs and transcripts they name), before any case runs (src/report/output.ts).
   const outputs = flags.output !== undefined ? [{ option: '--output', path: flags.output }] : [];

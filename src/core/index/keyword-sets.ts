@@ -80,7 +80,12 @@ export class KeywordSetFinder {
     denseMin: number,
   ) {
     const w = wordsFor(tools.length);
-    this.own = { exact: new Uint32Array(w), part: new Uint32Array(w), name: new Uint32Array(w), desc: new Uint32Array(w) };
+    this.own = {
+      exact: new Uint32Array(w),
+      part: new Uint32Array(w),
+      name: new Uint32Array(w),
+      desc: new Uint32Array(w),
+    };
     this.seen = new Uint32Array(w);
     this.narrowed = new Uint32Array(w);
     this.denseParts = new DenseLists(tokens.partPost, tokens.partOff, tokens.parts.length, w, denseMin);
@@ -146,7 +151,8 @@ export class KeywordSetFinder {
     // description tokens containing it. A part containing the keyword lies in
     // a name token containing it, so `name` ⊇ `part` holds by itself.
     const parts = this.vocabulary('parts', kw);
-    if (parts.length > 0 && t.parts[parts[0]!] === kw) this.denseParts.addTo(own.exact, parts[0]!, t.partPost, t.partOff);
+    if (parts.length > 0 && t.parts[parts[0]!] === kw)
+      this.denseParts.addTo(own.exact, parts[0]!, t.partPost, t.partOff);
     for (const id of parts) this.denseParts.addTo(own.part, id, t.partPost, t.partOff);
     for (const id of ids) {
       this.denseNames.addTo(own.name, id, t.namePost, t.nameOff);
@@ -178,7 +184,14 @@ export class KeywordSetFinder {
     for (const set of JOINS[scoreKeyword(this.tools[id]!, kw).rule]) this.own[set][id >>> 5]! |= 1 << (id & 31);
   }
 
-  private checkList(kw: string, post: Int32Array, from: number, to: number, within: Uint32Array | null, cand: Uint32Array | null): void {
+  private checkList(
+    kw: string,
+    post: Int32Array,
+    from: number,
+    to: number,
+    within: Uint32Array | null,
+    cand: Uint32Array | null,
+  ): void {
     const seen = this.seen;
     for (let i = from; i < to; i++) {
       const id = post[i]!;
@@ -197,7 +210,8 @@ export class KeywordSetFinder {
       return this.own;
     }
     for (let w = 0; w < cand.length; w++) {
-      for (let word = within === null ? cand[w]! : cand[w]! & within[w]!; word !== 0; word &= word - 1) this.join(lowestId(w, word), kw);
+      for (let word = within === null ? cand[w]! : cand[w]! & within[w]!; word !== 0; word &= word - 1)
+        this.join(lowestId(w, word), kw);
     }
     return this.own;
   }

@@ -92,7 +92,8 @@ export class ShortIndex {
       let from = 0;
       for (const p of t.partsLower) {
         const at = text.indexOf(p, from);
-        if (at < 0 || at + p.length > t.nameLength) throw new Error(`internal error: name part ${JSON.stringify(p)} not in the name`);
+        if (at < 0 || at + p.length > t.nameLength)
+          throw new Error(`internal error: name part ${JSON.stringify(p)} not in the name`);
         this.markNameOnly(nameOnly, words, word, text, from, at, t.nameLength, bit);
         this.mark(part, words, word, text, at, at + p.length, bit);
         from = at + p.length;
@@ -122,7 +123,16 @@ export class ShortIndex {
    * units of the gap name[gapFrom..gapTo) between two parts (only `_`), and
    * the pairs that touch the gap or straddle the boundary at gapFrom.
    */
-  private markNameOnly(nameOnly: Map<number, Uint32Array>, words: number, word: number, s: string, gapFrom: number, gapTo: number, nameLength: number, bit: number): void {
+  private markNameOnly(
+    nameOnly: Map<number, Uint32Array>,
+    words: number,
+    word: number,
+    s: string,
+    gapFrom: number,
+    gapTo: number,
+    nameLength: number,
+    bit: number,
+  ): void {
     const add = (slot: number): void => {
       if (slot === 0) return;
       let b = nameOnly.get(slot - 1);
@@ -185,7 +195,8 @@ export class ShortIndex {
         const ascii = pair ? (c | kw.charCodeAt(i + 1)) < 0x80 : c < 0x80;
         const slot = this.slotOf(kw, i, pair);
         if (slot === 0) {
-          if (ascii && (pair ? this.asciiPairSeen[(c << 7) | kw.charCodeAt(i + 1)] : this.asciiSeen[c]) === 0) return 'none';
+          if (ascii && (pair ? this.asciiPairSeen[(c << 7) | kw.charCodeAt(i + 1)] : this.asciiSeen[c]) === 0)
+            return 'none';
           continue;
         }
         const { name, desc } = this.sets[slot - 1]!;

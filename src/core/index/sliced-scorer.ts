@@ -43,7 +43,7 @@ export class SlicedScorer {
 
   constructor(
     private readonly finder: KeywordSetFinder,
-    private readonly n: number,
+    n: number,
   ) {
     this.words = wordsFor(n);
     this.required = new Uint32Array(this.words);
@@ -81,14 +81,19 @@ export class SlicedScorer {
     const touched = this.touched;
     // Required keywords first: every later one skips the words they exclude.
     // Equal keywords side by side: the second one reuses the sets of the first.
-    const order = keywords.slice().sort((a, b) => (a.required !== b.required ? (a.required ? -1 : 1) : a.lower < b.lower ? -1 : a.lower > b.lower ? 1 : 0));
+    const order = keywords
+      .slice()
+      .sort((a, b) =>
+        a.required !== b.required ? (a.required ? -1 : 1) : a.lower < b.lower ? -1 : a.lower > b.lower ? 1 : 0,
+      );
     const hasRequired = order.length > 0 && order[0]!.required;
     const req = this.required;
     if (hasRequired) req.fill(-1);
     let sets: KeywordSets | null = null;
     for (let k = 0; k < order.length; k++) {
       const kw = order[k]!;
-      if (sets === null || kw.lower !== order[k - 1]!.lower) sets = this.finder.find(kw.lower, hasRequired ? req : null);
+      if (sets === null || kw.lower !== order[k - 1]!.lower)
+        sets = this.finder.find(kw.lower, hasRequired ? req : null);
       const { exact, part, name, desc } = sets;
       if (kw.required) {
         let any = 0;
@@ -107,7 +112,8 @@ export class SlicedScorer {
         const d = dw & ~nw;
         let c = 0;
         for (let i = 0; i < bits; i++) {
-          const a = i < ADD_BITS ? (e & SEL_EXACT[i]!) | (p & SEL_PART[i]!) | (nm & SEL_NAME[i]!) | (d & SEL_DESC[i]!) : 0;
+          const a =
+            i < ADD_BITS ? (e & SEL_EXACT[i]!) | (p & SEL_PART[i]!) | (nm & SEL_NAME[i]!) | (d & SEL_DESC[i]!) : 0;
           if (a === 0 && c === 0) {
             if (i >= ADD_BITS) break;
             continue;
@@ -136,7 +142,8 @@ export class SlicedScorer {
     const active = this.active;
     const touched = this.touched;
     let n = 0;
-    for (let t = 0; t < touched.length; t++) for (let word = touched[t]!; word !== 0; word &= word - 1) active[n++] = lowestId(t, word);
+    for (let t = 0; t < touched.length; t++)
+      for (let word = touched[t]!; word !== 0; word &= word - 1) active[n++] = lowestId(t, word);
     let count = 0;
     // The highest plane holding a bit of a candidate: the radix select starts there.
     let top = -1;

@@ -19,7 +19,9 @@ import { fnv1a, grow, offsetsOf, Vocabulary } from './vocabulary.js';
 // Keywords with separators use their longest separator-free piece to find
 // candidates, which the full text check then decides.
 
-export const IS_SEPARATOR = new Uint8Array(0x80).map((_, c) => ((c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) ? 0 : 1));
+export const IS_SEPARATOR = new Uint8Array(0x80).map((_, c) =>
+  (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) ? 0 : 1,
+);
 
 export function isSeparator(c: number): boolean {
   return c < 0x80 && IS_SEPARATOR[c] === 1;

@@ -96,7 +96,9 @@ export class ToolIndex {
     const n = this.entries.length;
     const byRank = new Int32Array(n);
     if (surrogates) {
-      const order = this.entries.map((_, i) => i).sort((a, b) => compareGo(this.entries[a]!.info.name, this.entries[b]!.info.name));
+      const order = this.entries
+        .map((_, i) => i)
+        .sort((a, b) => compareGo(this.entries[a]!.info.name, this.entries[b]!.info.name));
       order.forEach((entry, rank) => {
         byRank[rank] = entry;
       });
@@ -154,7 +156,11 @@ export class ToolIndex {
     const scorer = this.slicedScorer();
     const out: ScoredTool[] = [];
     const emit = (e: PreparedTool, score: number): void => {
-      out.push(options.explain ? { name: e.info.name, score, explain: explainTool(e, keywords).keywords } : { name: e.info.name, score });
+      out.push(
+        options.explain
+          ? { name: e.info.name, score, explain: explainTool(e, keywords).keywords }
+          : { name: e.info.name, score },
+      );
     };
     if (scorer !== null) {
       // Ids of the index are ranks.

@@ -23,7 +23,8 @@ export class TrigramIndex {
 
   constructor(texts: readonly string[]) {
     const freq = new Map<number, number>();
-    for (const s of texts) for (let i = 0; i < s.length; i++) freq.set(s.charCodeAt(i), (freq.get(s.charCodeAt(i)) ?? 0) + 1);
+    for (const s of texts)
+      for (let i = 0; i < s.length; i++) freq.set(s.charCodeAt(i), (freq.get(s.charCodeAt(i)) ?? 0) + 1);
     [...freq.keys()]
       .sort((a, b) => freq.get(b)! - freq.get(a)! || a - b)
       .forEach((u, i) => {

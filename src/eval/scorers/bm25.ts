@@ -27,7 +27,13 @@ export function bm25Idf(n: number, df: number): number {
 }
 
 /** The contribution of one query term to one document's score. */
-export function bm25Term(idf: number, f: number, docLength: number, avgdl: number, params: { k1: number; b: number } = BM25_PARAMS): number {
+export function bm25Term(
+  idf: number,
+  f: number,
+  docLength: number,
+  avgdl: number,
+  params: { k1: number; b: number } = BM25_PARAMS,
+): number {
   const { k1, b } = params;
   return (idf * f * (k1 + 1)) / (f + k1 * (1 - b + (b * docLength) / avgdl));
 }
@@ -38,7 +44,10 @@ export interface Bm25Scorer extends Scorer {
   scores(query: string): Map<string, number>;
 }
 
-export function createBm25Scorer(tools: readonly ToolInfo[], params: { k1: number; b: number } = BM25_PARAMS): Bm25Scorer {
+export function createBm25Scorer(
+  tools: readonly ToolInfo[],
+  params: { k1: number; b: number } = BM25_PARAMS,
+): Bm25Scorer {
   const { k1, b } = params;
   const n = tools.length;
   const lengths: number[] = [];

@@ -48,7 +48,11 @@ export const FUSE_KEYS = [
 
 export async function createFuseScorer(tools: readonly ToolInfo[]): Promise<Scorer> {
   const { default: Fuse } = await import('fuse.js');
-  const items: FuseItem[] = tools.map((t) => ({ name: t.name, nameWords: nameWords(t.name).join(' '), description: t.description }));
+  const items: FuseItem[] = tools.map((t) => ({
+    name: t.name,
+    nameWords: nameWords(t.name).join(' '),
+    description: t.description,
+  }));
   const fuse = new Fuse(items, {
     ...FUSE_OPTIONS,
     keys: [
@@ -58,7 +62,8 @@ export async function createFuseScorer(tools: readonly ToolInfo[]): Promise<Scor
   });
   return {
     name: 'fuse',
-    summary: 'fuse.js token search (threshold 0.3, ignoreLocation) over name words (weight 2) and description (weight 1)',
+    summary:
+      'fuse.js token search (threshold 0.3, ignoreLocation) over name words (weight 2) and description (weight 1)',
     rank(query, limit) {
       if (query.trim() === '') return [];
       return fuse.search(query, { limit }).map((r) => r.item.name);

@@ -21,7 +21,9 @@ import type { Scorer } from './types.js';
 export const MAX_PATTERN_LENGTH = 200;
 
 /** A query compiled by RE2: a test, or why RE2 (or the length limit) refuses it. */
-export type CompiledPattern = { readonly ok: true; readonly test: (text: string) => boolean } | { readonly ok: false; readonly reason: string };
+export type CompiledPattern =
+  | { readonly ok: true; readonly test: (text: string) => boolean }
+  | { readonly ok: false; readonly reason: string };
 
 type Re2 = typeof import('re2js').RE2JS;
 

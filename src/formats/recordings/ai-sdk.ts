@@ -32,13 +32,17 @@ const partType = (p: Node): string | null => (p.kind === 'object' ? str(field(p,
 const MODEL_PART_SKIPPED = new Set(['reasoning', 'image', 'file', 'tool-approval-request', 'tool-approval-response']);
 const UI_PART_SKIPPED = new Set(['reasoning', 'step-start', 'source-url', 'source-document', 'file']);
 
-type Shape = { kind: 'model'; items: readonly Node[] } | { kind: 'ui'; items: readonly Node[] } | { kind: 'steps'; steps: readonly Node[]; root: ObjectNode };
+type Shape =
+  | { kind: 'model'; items: readonly Node[] }
+  | { kind: 'ui'; items: readonly Node[] }
+  | { kind: 'steps'; steps: readonly Node[]; root: ObjectNode };
 
 function locate(doc: ParsedDocument): Shape | null {
   const root = doc.root;
   if (root.kind === 'array') {
     const objs = root.items.filter((n): n is ObjectNode => n.kind === 'object');
-    if (objs.some((o) => field(o, 'parts')?.kind === 'array' && field(o, 'role') !== undefined)) return { kind: 'ui', items: root.items };
+    if (objs.some((o) => field(o, 'parts')?.kind === 'array' && field(o, 'role') !== undefined))
+      return { kind: 'ui', items: root.items };
     const aiParts = (o: ObjectNode): boolean => {
       const c = field(o, 'content');
       return c?.kind === 'array' && c.items.some((p) => ['tool-call', 'tool-result'].includes(partType(p) ?? ''));
@@ -53,7 +57,8 @@ function locate(doc: ParsedDocument): Shape | null {
   const messages = response?.kind === 'object' ? field(response, 'messages') : undefined;
   if (messages?.kind === 'array') return { kind: 'model', items: messages.items };
   const steps = field(root, 'steps');
-  if (steps?.kind === 'array' && steps.items.some((s) => s.kind === 'object' && field(s, 'content')?.kind === 'array')) return { kind: 'steps', steps: steps.items, root };
+  if (steps?.kind === 'array' && steps.items.some((s) => s.kind === 'object' && field(s, 'content')?.kind === 'array'))
+    return { kind: 'steps', steps: steps.items, root };
   return null;
 }
 
@@ -61,7 +66,13 @@ function detect(doc: ParsedDocument): Evidence | null {
   const shape = locate(doc);
   if (!shape) return null;
   const what =
-    shape.kind === 'ui' ? 'UIMessage[] (messages with "parts")' : shape.kind === 'steps' ? 'a generateText result with "steps"' : doc.root.kind === 'object' ? 'a generateText result with "response.messages"' : 'ModelMessage[] ("tool-call" / "tool-result" parts)';
+    shape.kind === 'ui'
+      ? 'UIMessage[] (messages with "parts")'
+      : shape.kind === 'steps'
+        ? 'a generateText result with "steps"'
+        : doc.root.kind === 'object'
+          ? 'a generateText result with "response.messages"'
+          : 'ModelMessage[] ("tool-call" / "tool-result" parts)';
   return { score: DISTINCTIVE + 1, detected_by: what };
 }
 
@@ -89,11 +100,16 @@ function resultOutput(b: TranscriptBuilder, part: ObjectNode): string {
       return str(field(output, 'reason')) ?? 'execution denied';
     case 'content': {
       let text = '';
-      if (value?.kind === 'array') for (const p of value.items) if (partType(p) === 'text' && p.kind === 'object') text += str(field(p, 'text')) ?? '';
+      if (value?.kind === 'array')
+        for (const p of value.items)
+          if (partType(p) === 'text' && p.kind === 'object') text += str(field(p, 'text')) ?? '';
       return text;
     }
     default:
-      b.unexplained(output, `unknown AI SDK tool output type ${JSON.stringify(type)} (expected text, json, error-text, error-json, content, execution-denied)`);
+      b.unexplained(
+        output,
+        `unknown AI SDK tool output type ${JSON.stringify(type)} (expected text, json, error-text, error-json, content, execution-denied)`,
+      );
       return '';
   }
 }
@@ -123,9 +139,21 @@ function readModelMessages(b: TranscriptBuilder, items: readonly Node[]): void {
       else if (type === 'tool-call') {
         const exec = field(p, 'providerExecuted');
         if (exec?.kind === 'bool' && exec.value) continue; // a provider-executed tool: no client result follows
-        calls.push({ id: str(field(p, 'toolCallId')) ?? '', name: str(field(p, 'toolName')) ?? '', arguments: argsText(field(p, 'input') ?? field(p, 'args')), at: p });
-      } else if (type === 'tool-result') results.push({ id: str(field(p, 'toolCallId')) ?? '', name: str(field(p, 'toolName')) ?? '', text: resultOutput(b, p), at: p });
-      else if (!MODEL_PART_SKIPPED.has(type)) b.unexplained(p, `unknown AI SDK content part type ${JSON.stringify(type)}`);
+        calls.push({
+          id: str(field(p, 'toolCallId')) ?? '',
+          name: str(field(p, 'toolName')) ?? '',
+          arguments: argsText(field(p, 'input') ?? field(p, 'args')),
+          at: p,
+        });
+      } else if (type === 'tool-result')
+        results.push({
+          id: str(field(p, 'toolCallId')) ?? '',
+          name: str(field(p, 'toolName')) ?? '',
+          text: resultOutput(b, p),
+          at: p,
+        });
+      else if (!MODEL_PART_SKIPPED.has(type))
+        b.unexplained(p, `unknown AI SDK content part type ${JSON.stringify(type)}`);
     }
     switch (role) {
       case 'system':
@@ -140,7 +168,10 @@ function readModelMessages(b: TranscriptBuilder, items: readonly Node[]): void {
         for (const r of results) pushToolResult(b, r.id, r.name, r.text, r.at);
         break;
       default:
-        b.unexplained(m, `unknown AI SDK message role ${JSON.stringify(role)} (expected system, user, assistant, tool)`);
+        b.unexplained(
+          m,
+          `unknown AI SDK message role ${JSON.stringify(role)} (expected system, user, assistant, tool)`,
+        );
     }
   }
 }
@@ -162,7 +193,8 @@ function readUiMessages(b: TranscriptBuilder, items: readonly Node[]): void {
       for (const p of list) {
         const type = partType(p);
         if (type === 'text' && p.kind === 'object') text += str(field(p, 'text')) ?? '';
-        else if (type === null || !(UI_PART_SKIPPED.has(type) || type.startsWith('data-'))) b.unexplained(p, `unknown AI SDK UI part type ${JSON.stringify(type)}`);
+        else if (type === null || !(UI_PART_SKIPPED.has(type) || type.startsWith('data-')))
+          b.unexplained(p, `unknown AI SDK UI part type ${JSON.stringify(type)}`);
       }
       b.push({ kind: 'chat', role, content: text }, m);
       continue;
@@ -203,7 +235,8 @@ function readUiMessages(b: TranscriptBuilder, items: readonly Node[]): void {
         if (state === 'output-available') results.push({ id, name, text: outputText(field(p, 'output')), at: p });
         else if (state === 'output-error') results.push({ id, name, text: str(field(p, 'errorText')) ?? '', at: p });
         else if (state === 'output-denied') results.push({ id, name, text: 'execution denied', at: p });
-      } else if (!(UI_PART_SKIPPED.has(type) || type.startsWith('data-'))) b.unexplained(p, `unknown AI SDK UI part type ${JSON.stringify(type)}`);
+      } else if (!(UI_PART_SKIPPED.has(type) || type.startsWith('data-')))
+        b.unexplained(p, `unknown AI SDK UI part type ${JSON.stringify(type)}`);
     }
     flush();
   }
@@ -226,11 +259,23 @@ function readSteps(b: TranscriptBuilder, steps: readonly Node[]): void {
       const type = partType(p);
       if (p.kind !== 'object' || type === null) continue;
       if (type === 'text') text += str(field(p, 'text')) ?? '';
-      else if (type === 'tool-call') calls.push({ id: str(field(p, 'toolCallId')) ?? '', name: str(field(p, 'toolName')) ?? '', arguments: argsText(field(p, 'input')), at: p });
+      else if (type === 'tool-call')
+        calls.push({
+          id: str(field(p, 'toolCallId')) ?? '',
+          name: str(field(p, 'toolName')) ?? '',
+          arguments: argsText(field(p, 'input')),
+          at: p,
+        });
       else if (type === 'tool-result' || type === 'tool-error') {
         const out = type === 'tool-error' ? field(p, 'error') : field(p, 'output');
-        results.push({ id: str(field(p, 'toolCallId')) ?? '', name: str(field(p, 'toolName')) ?? '', text: outputText(out), at: p });
-      } else if (!['reasoning', 'source', 'file', 'tool-approval-request'].includes(type)) b.unexplained(p, `unknown AI SDK step content type ${JSON.stringify(type)}`);
+        results.push({
+          id: str(field(p, 'toolCallId')) ?? '',
+          name: str(field(p, 'toolName')) ?? '',
+          text: outputText(out),
+          at: p,
+        });
+      } else if (!['reasoning', 'source', 'file', 'tool-approval-request'].includes(type))
+        b.unexplained(p, `unknown AI SDK step content type ${JSON.stringify(type)}`);
     }
     pushAssistant(b, text, calls, s);
     for (const r of results) pushToolResult(b, r.id, r.name, r.text, r.at);
@@ -241,18 +286,26 @@ function read(doc: ParsedDocument, b: TranscriptBuilder): void {
   const shape = locate(doc);
   if (!shape) {
     // Forced: a plain message list reads as ModelMessage[].
-    if (doc.root.kind === 'array') return readModelMessages(b, doc.root.items);
-    throw b.error(doc.root, 'not an ai-sdk recording: expected ModelMessage[], UIMessage[], or a generateText result with "response.messages" or "steps"');
+    if (doc.root.kind === 'array') {
+      readModelMessages(b, doc.root.items);
+      return;
+    }
+    throw b.error(
+      doc.root,
+      'not an ai-sdk recording: expected ModelMessage[], UIMessage[], or a generateText result with "response.messages" or "steps"',
+    );
   }
   if (shape.kind === 'ui') readUiMessages(b, shape.items);
   else if (shape.kind === 'model') readModelMessages(b, shape.items);
   else readSteps(b, shape.steps);
-  if (doc.root.kind === 'object' && shape.kind === 'model' && field(doc.root, 'steps') !== undefined) b.skip('steps of a result (the same calls as response.messages)');
+  if (doc.root.kind === 'object' && shape.kind === 'model' && field(doc.root, 'steps') !== undefined)
+    b.skip('steps of a result (the same calls as response.messages)');
 }
 
 export const aiSdkReader: RecordingReader = {
   format: 'ai-sdk',
-  shape: 'ai-sdk: Vercel AI SDK ModelMessage[] (tool-call / tool-result parts), UIMessage[] (parts), or a generateText result (response.messages, steps)',
+  shape:
+    'ai-sdk: Vercel AI SDK ModelMessage[] (tool-call / tool-result parts), UIMessage[] (parts), or a generateText result (response.messages, steps)',
   detect,
   read,
 };

@@ -36,11 +36,20 @@ function responseProvider(n: Node | undefined): Provider | null {
   const object = str(field(n, 'object'));
   if (object === 'chat.completion' && field(n, 'choices')?.kind === 'array') return 'openai';
   if (object === 'response' && field(n, 'output')?.kind === 'array') return 'openai-responses';
-  if (str(field(n, 'type')) === 'message' && str(field(n, 'role')) === 'assistant' && field(n, 'content')?.kind === 'array') return 'anthropic';
+  if (
+    str(field(n, 'type')) === 'message' &&
+    str(field(n, 'role')) === 'assistant' &&
+    field(n, 'content')?.kind === 'array'
+  )
+    return 'anthropic';
   return null;
 }
 
-const PROVIDER_NAMES: Readonly<Record<Provider, string>> = { openai: 'a chat.completion', 'openai-responses': 'a Responses "response"', anthropic: 'an Anthropic "message"' };
+const PROVIDER_NAMES: Readonly<Record<Provider, string>> = {
+  openai: 'a chat.completion',
+  'openai-responses': 'a Responses "response"',
+  anthropic: 'an Anthropic "message"',
+};
 
 /** Reads a response object's output (the assistant's answer) into `b`. */
 function readResponse(b: TranscriptBuilder, node: ObjectNode, provider: Provider): void {
@@ -51,7 +60,8 @@ function readResponse(b: TranscriptBuilder, node: ObjectNode, provider: Provider
       b.unexplained(node, 'a chat.completion without choices');
       return;
     }
-    if (choices.items.length > 1) b.skip('choices after the first (n > 1: the conversation goes on with choice 0)', choices.items.length - 1);
+    if (choices.items.length > 1)
+      b.skip('choices after the first (n > 1: the conversation goes on with choice 0)', choices.items.length - 1);
     const msg = field(first, 'message');
     if (msg?.kind !== 'object') {
       b.unexplained(first, 'a chat.completion choice without "message"');
@@ -78,7 +88,11 @@ function detectResponse(doc: ParsedDocument): Evidence | null {
 
 function readResponseObject(doc: ParsedDocument, b: TranscriptBuilder): void {
   const p = responseProvider(doc.root);
-  if (!p) throw b.error(doc.root, 'not a response recording: expected a chat.completion, a Responses response or an Anthropic message object');
+  if (!p)
+    throw b.error(
+      doc.root,
+      'not a response recording: expected a chat.completion, a Responses response or an Anthropic message object',
+    );
   b.read();
   readResponse(b, doc.root as ObjectNode, p);
   // A Responses response echoes the tools it was sent.
@@ -110,9 +124,11 @@ function readRequest(b: TranscriptBuilder, req: ObjectNode, provider: Provider):
   const t = new TranscriptBuilder(b.doc, b.maxMessages, true);
   if (provider === 'openai-responses') {
     const instructions = field(req, 'instructions');
-    if (instructions?.kind === 'string') t.push({ kind: 'blocks', role: 'system', blocks: [{ type: 'text', text: instructions.value }] }, instructions);
+    if (instructions?.kind === 'string')
+      t.push({ kind: 'blocks', role: 'system', blocks: [{ type: 'text', text: instructions.value }] }, instructions);
     const input = field(req, 'input');
-    if (input?.kind === 'string') t.push({ kind: 'blocks', role: 'user', blocks: [{ type: 'text', text: input.value }] }, input);
+    if (input?.kind === 'string')
+      t.push({ kind: 'blocks', role: 'user', blocks: [{ type: 'text', text: input.value }] }, input);
     else if (input?.kind === 'array') readResponsesItems(t, input.items);
     else t.unexplained(req, 'a Responses request without "input"');
   } else {
@@ -144,7 +160,10 @@ function readCall(b: TranscriptBuilder, line: ObjectNode, call: number): Node | 
   }
   const provider = requestProvider(req, res);
   if (!provider) {
-    b.unexplained(req, `call log line ${call}: a request that is neither OpenAI Chat ("messages"), Responses ("input") nor Anthropic ("system"/"max_tokens")`);
+    b.unexplained(
+      req,
+      `call log line ${call}: a request that is neither OpenAI Chat ("messages"), Responses ("input") nor Anthropic ("system"/"max_tokens")`,
+    );
     return null;
   }
   const t = readRequest(b, req, provider);
@@ -155,7 +174,10 @@ function readCall(b: TranscriptBuilder, line: ObjectNode, call: number): Node | 
     const differs = b.messages.findIndex((m, i) => !same(m, t.messages[i]));
     if (differs >= 0 || t.messages.length < n) {
       const at = differs >= 0 && differs < t.offsets.length ? t.offsets[differs]! : req.offset;
-      b.unexplained(at, `call log line ${call}: the request does not continue the conversation of the earlier lines (message ${differs >= 0 ? differs : t.messages.length} differs)`);
+      b.unexplained(
+        at,
+        `call log line ${call}: the request does not continue the conversation of the earlier lines (message ${differs >= 0 ? differs : t.messages.length} differs)`,
+      );
       return null;
     }
     from = n;
@@ -166,7 +188,11 @@ function readCall(b: TranscriptBuilder, line: ObjectNode, call: number): Node | 
   b.sentTools.push(tools?.kind === 'array' ? sentToolsOf(tools) : { visible: [], deferred: [] });
   const provider2 = responseProvider(res);
   if (provider2 && res?.kind === 'object') readResponse(b, res, provider2);
-  else if (res !== undefined && res.kind !== 'null') b.unexplained(res, `call log line ${call}: "response" is not a chat.completion, Responses response or Anthropic message`);
+  else if (res !== undefined && res.kind !== 'null')
+    b.unexplained(
+      res,
+      `call log line ${call}: "response" is not a chat.completion, Responses response or Anthropic message`,
+    );
   return tools?.kind === 'array' ? tools : null;
 }
 
@@ -180,7 +206,10 @@ function callLines(doc: ParsedDocument): readonly ObjectNode[] | null {
 function detectCallLog(doc: ParsedDocument): Evidence | null {
   const lines = callLines(doc);
   if (!lines) return null;
-  return { score: DISTINCTIVE + lines.length, detected_by: `${lines.length} ${lines.length === 1 ? 'line' : 'lines'} of {"request": ..., "response": ...} (a proxy's call log)` };
+  return {
+    score: DISTINCTIVE + lines.length,
+    detected_by: `${lines.length} ${lines.length === 1 ? 'line' : 'lines'} of {"request": ..., "response": ...} (a proxy's call log)`,
+  };
 }
 
 function readCallLog(doc: ParsedDocument, b: TranscriptBuilder): void {
@@ -202,7 +231,8 @@ function readCallLog(doc: ParsedDocument, b: TranscriptBuilder): void {
 
 export const callLogReader: RecordingReader = {
   format: 'call-log',
-  shape: 'call-log: JSONL of model calls as a proxy logs them, {request: <request body>, response: <response object>} (OpenAI Chat, Responses, Anthropic)',
+  shape:
+    'call-log: JSONL of model calls as a proxy logs them, {request: <request body>, response: <response object>} (OpenAI Chat, Responses, Anthropic)',
   detect: detectCallLog,
   read: readCallLog,
 };

@@ -23,18 +23,40 @@ export function outputText(node: Node | undefined): string {
 }
 
 /** Appends an assistant message; its calls are announced for pairing. */
-export function pushAssistant(b: TranscriptBuilder, text: string, calls: ReadonlyArray<ToolCall & { at: Node }>, at: Node): void {
+export function pushAssistant(
+  b: TranscriptBuilder,
+  text: string,
+  calls: ReadonlyArray<ToolCall & { at: Node }>,
+  at: Node,
+): void {
   for (const c of calls) b.call(c.id, c.name, c.at);
   const msg: ChatMessage =
     calls.length > 0
-      ? { kind: 'chat', role: 'assistant', content: text, toolCalls: calls.map(({ id, name, arguments: a }) => ({ id, name, arguments: a })) }
+      ? {
+          kind: 'chat',
+          role: 'assistant',
+          content: text,
+          toolCalls: calls.map(({ id, name, arguments: a }) => ({ id, name, arguments: a })),
+        }
       : { kind: 'chat', role: 'assistant', content: text };
   b.push(msg, at);
 }
 
 /** Appends a tool message answering `callId`; its name comes from the call (else `name`). */
-export function pushToolResult(b: TranscriptBuilder, callId: string, name: string | null, content: string, at: Node): void {
+export function pushToolResult(
+  b: TranscriptBuilder,
+  callId: string,
+  name: string | null,
+  content: string,
+  at: Node,
+): void {
   const resolved = b.resolveCall(at, callId) ?? name;
-  const msg: ChatMessage = { kind: 'chat', role: 'tool', content, toolCallId: callId, ...(resolved !== null && resolved !== '' ? { toolName: resolved } : {}) };
+  const msg: ChatMessage = {
+    kind: 'chat',
+    role: 'tool',
+    content,
+    toolCallId: callId,
+    ...(resolved !== null && resolved !== '' ? { toolName: resolved } : {}),
+  };
   b.push(msg, at);
 }

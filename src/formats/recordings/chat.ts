@@ -25,7 +25,16 @@
  */
 import { quote, type InputError } from '../../errors.js';
 import { mergeTools } from '../catalog.js';
-import { type ArrayNode, errorAt, field, kindName, looseField, type Node, type ObjectNode, type ParsedDocument } from '../nodes.js';
+import {
+  type ArrayNode,
+  errorAt,
+  field,
+  kindName,
+  looseField,
+  type Node,
+  type ObjectNode,
+  type ParsedDocument,
+} from '../nodes.js';
 import { readToolList } from '../tools.js';
 import { readAnthropicMessages, readAnthropicSystem } from '../transcript-anthropic.js';
 import type { TranscriptBuilder } from '../transcript-common.js';
@@ -63,8 +72,23 @@ const ANTHROPIC_BLOCKS = new Set([
   'image',
 ]);
 const OPENAI_PARTS = new Set(['image_url', 'input_audio', 'file', 'refusal']);
-const RESPONSES_PARTS = new Set(['input_text', 'output_text', 'input_image', 'input_file', 'input_audio', 'summary_text']);
-const EINO_KEYS = ['tool_name', 'extra', 'response_meta', 'multi_content', 'user_input_multi_content', 'assistant_gen_multi_content', 'content_blocks'];
+const RESPONSES_PARTS = new Set([
+  'input_text',
+  'output_text',
+  'input_image',
+  'input_file',
+  'input_audio',
+  'summary_text',
+]);
+const EINO_KEYS = [
+  'tool_name',
+  'extra',
+  'response_meta',
+  'multi_content',
+  'user_input_multi_content',
+  'assistant_gen_multi_content',
+  'content_blocks',
+];
 const OPENAI_KEYS = ['refusal', 'audio', 'function_call', 'annotations'];
 
 /** Where the messages are: a bare list, or the list (or text) of a request body. */
@@ -90,7 +114,10 @@ function locateMessages(doc: ParsedDocument, format: ChatFormat): Located | null
       kind: 'object',
       offset: list.offset,
       members: new Map([
-        ['role', { key: 'role', keyOffset: list.offset, value: { kind: 'string', offset: list.offset, value: 'user' } }],
+        [
+          'role',
+          { key: 'role', keyOffset: list.offset, value: { kind: 'string', offset: list.offset, value: 'user' } },
+        ],
         ['content', { key: 'content', keyOffset: list.offset, value: list }],
       ]),
     };
@@ -116,7 +143,8 @@ function evidence(item: Node): { strong: ChatFormat[]; weakOpenAI: boolean } {
   if (item.kind !== 'object') return { strong: [], weakOpenAI: false };
   const type = field(item, 'type');
   if (type?.kind === 'string') strong.add('openai-responses');
-  for (const k of EINO_KEYS) if (looseField(item, k) !== undefined && (k !== 'extra' || item.members.has('extra'))) strong.add('eino');
+  for (const k of EINO_KEYS)
+    if (looseField(item, k) !== undefined && (k !== 'extra' || item.members.has('extra'))) strong.add('eino');
   for (const k of OPENAI_KEYS) if (item.members.has(k)) strong.add('openai');
   if (item.members.has('call_id')) strong.add('openai-responses');
   const role = field(item, 'role');
@@ -256,9 +284,11 @@ function firstMisfit(doc: ParsedDocument, located: Located, format: ChatFormat):
   const body = located.body;
   if (body) {
     if (present(body, 'system')) check(keyAt(body, 'system'), 'a top-level "system"', ['anthropic']);
-    if (present(body, 'instructions')) check(keyAt(body, 'instructions'), 'a top-level "instructions"', ['openai-responses']);
+    if (present(body, 'instructions'))
+      check(keyAt(body, 'instructions'), 'a top-level "instructions"', ['openai-responses']);
     if (located.key === 'input') check(keyAt(body, 'input'), 'a top-level "input"', ['openai-responses']);
-    else if (located.key === 'messages') check(keyAt(body, 'messages'), 'a top-level "messages"', ['openai', 'anthropic', 'eino']);
+    else if (located.key === 'messages')
+      check(keyAt(body, 'messages'), 'a top-level "messages"', ['openai', 'anthropic', 'eino']);
   }
   const bodyMisfits = found.length;
   for (const item of located.items) {
@@ -269,7 +299,8 @@ function firstMisfit(doc: ParsedDocument, located: Located, format: ChatFormat):
     const type = field(item, 'type');
     if (type?.kind === 'string') {
       // Anthropic response objects are typed "message" too (role and content read the same).
-      const owners: readonly ChatFormat[] = type.value === 'message' ? ['openai-responses', 'anthropic'] : ['openai-responses'];
+      const owners: readonly ChatFormat[] =
+        type.value === 'message' ? ['openai-responses', 'anthropic'] : ['openai-responses'];
       check(keyAt(item, 'type'), `an item typed ${JSON.stringify(type.value)}`, owners);
     }
     if (item.members.has('call_id')) check(keyAt(item, 'call_id'), '"call_id"', ['openai-responses']);
@@ -282,8 +313,10 @@ function firstMisfit(doc: ParsedDocument, located: Located, format: ChatFormat):
     if (present(item, 'tool_calls')) check(keyAt(item, 'tool_calls'), '"tool_calls"', ['openai', 'eino']);
     if (present(item, 'tool_call_id')) check(keyAt(item, 'tool_call_id'), '"tool_call_id"', ['openai', 'eino']);
     const role = looseField(item, 'role');
-    if (role?.kind === 'string' && role.value === 'tool') check(item.offset, 'a message with role "tool"', ['openai', 'eino']);
-    if (role?.kind === 'string' && role.value === 'function') check(item.offset, 'a message with role "function"', ['openai']);
+    if (role?.kind === 'string' && role.value === 'tool')
+      check(item.offset, 'a message with role "tool"', ['openai', 'eino']);
+    if (role?.kind === 'string' && role.value === 'function')
+      check(item.offset, 'a message with role "function"', ['openai']);
     const content = field(item, 'content');
     if (content?.kind !== 'array') continue;
     for (const part of content.items) {
@@ -298,11 +331,21 @@ function firstMisfit(doc: ParsedDocument, located: Located, format: ChatFormat):
 }
 
 /** The error for a forced format that does not fit, naming what was found and which format fits. */
-function misfitError(doc: ParsedDocument, format: ChatFormat, m: Misfit, detected: TranscriptFormat | null): InputError {
+function misfitError(
+  doc: ParsedDocument,
+  format: ChatFormat,
+  m: Misfit,
+  detected: TranscriptFormat | null,
+): InputError {
   const names = m.owners.map((f) => FORMAT_NAMES[f]);
   const owners = names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names.at(-1)!}` : names.join('');
-  const hint = detected !== null && detected !== format ? `; the file fits ${detected} (--format ${detected}, or auto)` : '';
-  return errorAt(doc, m.at, `not an ${format} transcript: found ${m.what} (${owners}), which ${format} transcripts do not have${hint}`);
+  const hint =
+    detected !== null && detected !== format ? `; the file fits ${detected} (--format ${detected}, or auto)` : '';
+  return errorAt(
+    doc,
+    m.at,
+    `not an ${format} transcript: found ${m.what} (${owners}), which ${format} transcripts do not have${hint}`,
+  );
 }
 
 /** Reads one parsed transcript document. */
@@ -315,7 +358,10 @@ export function readChatDocument(
 ): void {
   const located = locateMessages(doc, format);
   if (!located) {
-    const want = format === 'openai-responses' ? 'a list of input items or a request body with "input"' : 'a list of messages or a request body with "messages"';
+    const want =
+      format === 'openai-responses'
+        ? 'a list of input items or a request body with "input"'
+        : 'a list of messages or a request body with "messages"';
     throw errorAt(doc, doc.root, `not an ${format} transcript: expected ${want}, found ${describeRoot(doc.root)}`);
   }
   if (forced) {
@@ -337,7 +383,8 @@ export function readChatDocument(
     } else if (format === 'openai-responses') {
       const instructions = field(body, 'instructions');
       if (instructions && instructions.kind !== 'null') {
-        if (instructions.kind !== 'string') throw errorAt(doc, instructions, `"instructions" must be a string, found ${kindName(instructions)}`);
+        if (instructions.kind !== 'string')
+          throw errorAt(doc, instructions, `"instructions" must be a string, found ${kindName(instructions)}`);
         b.read();
         b.push({ kind: 'blocks', role: 'system', blocks: [{ type: 'text', text: instructions.value }] }, instructions);
       }
@@ -368,7 +415,8 @@ export function readChatItems(b: TranscriptBuilder, format: ChatFormat, items: r
 
 /** A request body's `tools`, read like a catalog (`tool_search` itself skipped with a warning). */
 export function readCarriedTools(b: TranscriptBuilder, toolsNode: Node): CatalogTool[] {
-  if (toolsNode.kind !== 'array') throw errorAt(b.doc, toolsNode, `"tools" must be a list, found ${kindName(toolsNode)}`);
+  if (toolsNode.kind !== 'array')
+    throw errorAt(b.doc, toolsNode, `"tools" must be a list, found ${kindName(toolsNode)}`);
   const read = readToolList(b.doc, toolsNode as ArrayNode, { shape: 'auto', skipToolSearch: true });
   b.warnings.push(...read.warnings);
   return mergeTools([read.tools]);

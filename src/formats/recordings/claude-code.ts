@@ -42,7 +42,7 @@ const SKIPPED: Readonly<Record<string, string>> = {
   'queue-operation': 'queue-operation lines (prompts queued while the model worked)',
   progress: 'progress lines (hook and tool progress)',
   'custom-title': 'custom-title lines (a session name)',
-  'tag': 'tag lines (session tags)',
+  tag: 'tag lines (session tags)',
 };
 
 const str = (n: Node | undefined): string | null => (n?.kind === 'string' ? n.value : null);
@@ -63,7 +63,8 @@ function detect(doc: ParsedDocument): Evidence | null {
     if (n.kind !== 'object') continue;
     const { type, message } = lineInfo(n);
     if (type === null) continue;
-    const marked = n.members.has('uuid') || n.members.has('sessionId') || n.members.has('session_id') || n.members.has('parentUuid');
+    const marked =
+      n.members.has('uuid') || n.members.has('sessionId') || n.members.has('session_id') || n.members.has('parentUuid');
     if ((type === 'user' || type === 'assistant') && message && marked) conversation++;
     else if (type in SKIPPED && (marked || type === 'summary' || type === 'file-history-snapshot')) other++;
     if (type === 'system' && str(field(n, 'subtype')) === 'init' && n.members.has('session_id')) stream = true;
@@ -87,7 +88,8 @@ function sidechainOf(node: ObjectNode): string | null {
   const parentTool = str(field(node, 'parent_tool_use_id'));
   const side = field(node, 'isSidechain');
   if (parentTool !== null) return parentTool;
-  if (side?.kind === 'bool' && side.value) return str(field(node, 'agentId')) ?? str(field(node, 'sessionId')) ?? 'sidechain';
+  if (side?.kind === 'bool' && side.value)
+    return str(field(node, 'agentId')) ?? str(field(node, 'sessionId')) ?? 'sidechain';
   return null;
 }
 
@@ -105,7 +107,9 @@ function mainChain(lines: readonly Line[]): Set<ObjectNode> | null {
     if (l.node.members.has('parentUuid')) any = true;
   }
   if (!any) return null;
-  const leaf = [...lines].reverse().find((l) => (l.type === 'user' || l.type === 'assistant') && l.node.members.has('uuid'));
+  const leaf = [...lines]
+    .reverse()
+    .find((l) => (l.type === 'user' || l.type === 'assistant') && l.node.members.has('uuid'));
   const on = new Set<ObjectNode>();
   let at: Line | undefined = leaf;
   while (at && !on.has(at.node)) {
@@ -137,7 +141,10 @@ function readChain(b: TranscriptBuilder, lines: readonly Line[]): void {
       continue;
     }
     const apiError = field(l.node, 'isApiErrorMessage');
-    if (l.type === 'assistant' && ((apiError?.kind === 'bool' && apiError.value) || str(field(message, 'model')) === '<synthetic>')) {
+    if (
+      l.type === 'assistant' &&
+      ((apiError?.kind === 'bool' && apiError.value) || str(field(message, 'model')) === '<synthetic>')
+    ) {
       b.skip('synthetic assistant lines (API errors and notices Claude Code wrote itself; no model call)');
       continue;
     }
@@ -161,8 +168,12 @@ function readChain(b: TranscriptBuilder, lines: readonly Line[]): void {
 
 function read(doc: ParsedDocument, b: TranscriptBuilder, options: ReadOptions): void {
   const root = doc.root;
-  if (root.kind !== 'array') throw b.error(root, 'not a claude-code recording: expected JSON lines (a session log or stream-json output)');
-  b.searchToolDefault = { names: ['ToolSearch'], source: "claude-code default: Claude Code's tool search tool is ToolSearch" };
+  if (root.kind !== 'array')
+    throw b.error(root, 'not a claude-code recording: expected JSON lines (a session log or stream-json output)');
+  b.searchToolDefault = {
+    names: ['ToolSearch'],
+    source: "claude-code default: Claude Code's tool search tool is ToolSearch",
+  };
   const lines: Line[] = [];
   for (const n of root.items) {
     if (n.kind !== 'object') {
@@ -184,7 +195,10 @@ function read(doc: ParsedDocument, b: TranscriptBuilder, options: ReadOptions): 
       lines.push({ node: n, type, message: null });
       continue;
     }
-    b.unexplained(n, `unknown Claude Code line type ${JSON.stringify(toWellFormed(type))} (known: user, assistant, ${Object.keys(SKIPPED).join(', ')})`);
+    b.unexplained(
+      n,
+      `unknown Claude Code line type ${JSON.stringify(toWellFormed(type))} (known: user, assistant, ${Object.keys(SKIPPED).join(', ')})`,
+    );
   }
   const main: Line[] = [];
   const sides = new Map<string, Line[]>();
@@ -198,7 +212,11 @@ function read(doc: ParsedDocument, b: TranscriptBuilder, options: ReadOptions): 
       else sides.set(side, [l]);
     } else b.skip("sidechain lines (a subagent's conversation; --sidechains replays each)");
   }
-  const chain = mainChain([...lines.filter((l) => l.type !== 'user' && l.type !== 'assistant'), ...main].sort((x, y) => x.node.offset - y.node.offset));
+  const chain = mainChain(
+    [...lines.filter((l) => l.type !== 'user' && l.type !== 'assistant'), ...main].sort(
+      (x, y) => x.node.offset - y.node.offset,
+    ),
+  );
   const onChain = chain === null ? main : main.filter((l) => chain.has(l.node));
   const off = main.length - onChain.length;
   if (off > 0) b.skip('lines off the main chain (an abandoned branch: a message edited or retried)', off);
@@ -213,7 +231,8 @@ function read(doc: ParsedDocument, b: TranscriptBuilder, options: ReadOptions): 
 
 export const claudeCodeReader: RecordingReader = {
   format: 'claude-code',
-  shape: 'claude-code: Claude Code session JSONL ({type: "user"|"assistant", message, uuid, parentUuid, isSidechain}) or claude -p --output-format stream-json',
+  shape:
+    'claude-code: Claude Code session JSONL ({type: "user"|"assistant", message, uuid, parentUuid, isSidechain}) or claude -p --output-format stream-json',
   detect,
   read,
 };

@@ -53,7 +53,20 @@ const KEYS = [
   'tool_call_chunks',
   'chunk_position',
 ];
-const BLOCK_SKIPPED = new Set(['image_url', 'image', 'file', 'audio', 'video', 'reasoning', 'thinking', 'redacted_thinking', 'tool_use', 'tool_call', 'input_json_delta', 'document']);
+const BLOCK_SKIPPED = new Set([
+  'image_url',
+  'image',
+  'file',
+  'audio',
+  'video',
+  'reasoning',
+  'thinking',
+  'redacted_thinking',
+  'tool_use',
+  'tool_call',
+  'input_json_delta',
+  'document',
+]);
 
 const str = (n: Node | undefined): string | null => (n?.kind === 'string' ? n.value : null);
 
@@ -77,7 +90,8 @@ function unwrap(n: Node): { type: string; data: ObjectNode; how: string } | null
     const id = field(n, 'id');
     const cls = id?.kind === 'array' ? str(id.items[id.items.length - 1]) : null;
     const kwargs = field(n, 'kwargs');
-    if (cls && CLASS_TYPES[cls] && kwargs?.kind === 'object') return { type: CLASS_TYPES[cls]!, data: kwargs, how: 'lc-serialized' };
+    if (cls && CLASS_TYPES[cls] && kwargs?.kind === 'object')
+      return { type: CLASS_TYPES[cls]!, data: kwargs, how: 'lc-serialized' };
     return null;
   }
   const type = str(field(n, 'type'));
@@ -102,7 +116,10 @@ function detect(doc: ParsedDocument): Evidence | null {
     }
   }
   if (n === 0) return null;
-  return { score: DISTINCTIVE + n, detected_by: `${n} LangChain ${n === 1 ? 'message' : 'messages'} (${how}: "type" human/ai/system/tool)` };
+  return {
+    score: DISTINCTIVE + n,
+    detected_by: `${n} LangChain ${n === 1 ? 'message' : 'messages'} (${how}: "type" human/ai/system/tool)`,
+  };
 }
 
 function contentText(b: TranscriptBuilder, node: Node | undefined): string {
@@ -120,7 +137,8 @@ function contentText(b: TranscriptBuilder, node: Node | undefined): string {
     }
     const type = p.kind === 'object' ? str(field(p, 'type')) : null;
     if (type === 'text' && p.kind === 'object') out += str(field(p, 'text')) ?? '';
-    else if (type === null || !BLOCK_SKIPPED.has(type)) b.unexplained(p, `unknown LangChain content block type ${JSON.stringify(type)}`);
+    else if (type === null || !BLOCK_SKIPPED.has(type))
+      b.unexplained(p, `unknown LangChain content block type ${JSON.stringify(type)}`);
   }
   return out;
 }
@@ -129,12 +147,20 @@ function toolCalls(b: TranscriptBuilder, data: ObjectNode): Array<ToolCall & { a
   const out: Array<ToolCall & { at: Node }> = [];
   const calls = field(data, 'tool_calls');
   const invalid = field(data, 'invalid_tool_calls');
-  for (const c of [...(calls?.kind === 'array' ? calls.items : []), ...(invalid?.kind === 'array' ? invalid.items : [])]) {
+  for (const c of [
+    ...(calls?.kind === 'array' ? calls.items : []),
+    ...(invalid?.kind === 'array' ? invalid.items : []),
+  ]) {
     if (c.kind !== 'object') {
       b.unexplained(c, 'a LangChain tool call must be an object');
       continue;
     }
-    out.push({ id: str(field(c, 'id')) ?? '', name: str(field(c, 'name')) ?? '', arguments: argsText(field(c, 'args')), at: c });
+    out.push({
+      id: str(field(c, 'id')) ?? '',
+      name: str(field(c, 'name')) ?? '',
+      arguments: argsText(field(c, 'args')),
+      at: c,
+    });
   }
   if (out.length > 0) return out;
   // Older messages: OpenAI-style calls in additional_kwargs.
@@ -147,7 +173,12 @@ function toolCalls(b: TranscriptBuilder, data: ObjectNode): Array<ToolCall & { a
         b.unexplained(c, 'a LangChain additional_kwargs tool call without "function"');
         continue;
       }
-      out.push({ id: str(field(c, 'id')) ?? '', name: str(field(fn, 'name')) ?? '', arguments: argsText(field(fn, 'arguments')), at: c });
+      out.push({
+        id: str(field(c, 'id')) ?? '',
+        name: str(field(fn, 'name')) ?? '',
+        arguments: argsText(field(fn, 'arguments')),
+        at: c,
+      });
     }
   }
   return out;
@@ -159,7 +190,10 @@ function read(doc: ParsedDocument, b: TranscriptBuilder): void {
   for (const it of items) {
     const u = unwrap(it);
     if (!u) {
-      b.unexplained(it, 'not a LangChain message (expected {type, data}, {type, content, ...} or {lc: 1, type: "constructor", id, kwargs})');
+      b.unexplained(
+        it,
+        'not a LangChain message (expected {type, data}, {type, content, ...} or {lc: 1, type: "constructor", id, kwargs})',
+      );
       continue;
     }
     b.read();
@@ -196,7 +230,8 @@ function read(doc: ParsedDocument, b: TranscriptBuilder): void {
 
 export const langchainReader: RecordingReader = {
   format: 'langchain',
-  shape: 'langchain: messages_to_dict [{type, data}], LangGraph model_dump {messages: [{type, content, tool_calls}]}, or lc-serialized {lc: 1, type: "constructor", id, kwargs}',
+  shape:
+    'langchain: messages_to_dict [{type, data}], LangGraph model_dump {messages: [{type, content, tool_calls}]}, or lc-serialized {lc: 1, type: "constructor", id, kwargs}',
   detect,
   read,
 };

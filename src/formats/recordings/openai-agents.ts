@@ -37,7 +37,13 @@ function jsItems(list: readonly Node[]): number {
     if (it.kind !== 'object') continue;
     const type = field(it, 'type');
     const t = type?.kind === 'string' ? type.value : '';
-    if (it.members.has('callId') || it.members.has('providerData') || t === 'function_call_result' || t === 'hosted_tool_call') n++;
+    if (
+      it.members.has('callId') ||
+      it.members.has('providerData') ||
+      t === 'function_call_result' ||
+      t === 'hosted_tool_call'
+    )
+      n++;
   }
   return n;
 }
@@ -47,12 +53,19 @@ function detect(doc: ParsedDocument): Evidence | null {
   if (!list) return null;
   const n = jsItems(list);
   if (n === 0) return null;
-  return { score: DISTINCTIVE + n, detected_by: `${n} ${n === 1 ? 'item has' : 'items have'} the Agents JS SDK's keys ("callId", "providerData", "function_call_result", "hosted_tool_call")` };
+  return {
+    score: DISTINCTIVE + n,
+    detected_by: `${n} ${n === 1 ? 'item has' : 'items have'} the Agents JS SDK's keys ("callId", "providerData", "function_call_result", "hosted_tool_call")`,
+  };
 }
 
 function read(doc: ParsedDocument, b: TranscriptBuilder): void {
   const list = items(doc);
-  if (!list) throw b.error(doc.root, 'not an openai-agents recording: expected a list of history items (result.history, or to_input_list())');
+  if (!list)
+    throw b.error(
+      doc.root,
+      'not an openai-agents recording: expected a list of history items (result.history, or to_input_list())',
+    );
   readResponsesItems(b, list, jsItems(list) > 0);
 }
 

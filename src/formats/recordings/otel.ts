@@ -54,7 +54,8 @@ function anyValue(n: Node | undefined): Node | undefined {
   const arr = field(n, 'arrayValue');
   if (arr?.kind === 'object') {
     const values = field(arr, 'values');
-    if (values?.kind === 'array') return { kind: 'array', offset: values.offset, items: values.items.map((v) => anyValue(v) ?? v) };
+    if (values?.kind === 'array')
+      return { kind: 'array', offset: values.offset, items: values.items.map((v) => anyValue(v) ?? v) };
     return { kind: 'array', offset: arr.offset, items: [] };
   }
   return n;
@@ -69,7 +70,8 @@ function spansOf(doc: ParsedDocument): Span[] | null {
     if (rs?.kind !== 'array') continue;
     found = true;
     for (const res of rs.items) {
-      const ss = res.kind === 'object' ? field(res, 'scopeSpans') ?? field(res, 'instrumentationLibrarySpans') : undefined;
+      const ss =
+        res.kind === 'object' ? (field(res, 'scopeSpans') ?? field(res, 'instrumentationLibrarySpans')) : undefined;
       if (ss?.kind !== 'array') continue;
       for (const scope of ss.items) {
         const spans = scope.kind === 'object' ? field(scope, 'spans') : undefined;
@@ -103,13 +105,18 @@ function spansOf(doc: ParsedDocument): Span[] | null {
 }
 
 const isModelSpan = (s: Span): boolean =>
-  s.attrs.has('gen_ai.input.messages') || s.attrs.has('gen_ai.output.messages') || [...s.attrs.keys()].some((k) => k.startsWith('gen_ai.prompt.') || k.startsWith('gen_ai.completion.'));
+  s.attrs.has('gen_ai.input.messages') ||
+  s.attrs.has('gen_ai.output.messages') ||
+  [...s.attrs.keys()].some((k) => k.startsWith('gen_ai.prompt.') || k.startsWith('gen_ai.completion.'));
 
 function detect(doc: ParsedDocument): Evidence | null {
   const spans = spansOf(doc);
   if (!spans) return null;
   const n = spans.filter(isModelSpan).length;
-  return { score: DISTINCTIVE + n, detected_by: `OTLP JSON traces (resourceSpans) with ${n} GenAI model ${n === 1 ? 'span' : 'spans'}` };
+  return {
+    score: DISTINCTIVE + n,
+    detected_by: `OTLP JSON traces (resourceSpans) with ${n} GenAI model ${n === 1 ? 'span' : 'spans'}`,
+  };
 }
 
 /** The JSON text of a message attribute, parsed as its own document (errors point into the attribute). */
@@ -160,7 +167,12 @@ function readMessages(t: TranscriptBuilder, list: Node, at: Node, key: string): 
           text += str(field(p, 'content')) ?? '';
           break;
         case 'tool_call':
-          calls.push({ id: str(field(p, 'id')) ?? '', name: str(field(p, 'name')) ?? '', arguments: argsText(field(p, 'arguments')), at });
+          calls.push({
+            id: str(field(p, 'id')) ?? '',
+            name: str(field(p, 'name')) ?? '',
+            arguments: argsText(field(p, 'arguments')),
+            at,
+          });
           break;
         case 'tool_call_response':
           results.push({ id: str(field(p, 'id')) ?? '', text: outputText(field(p, 'response') ?? field(p, 'result')) });
@@ -188,7 +200,10 @@ function readMessages(t: TranscriptBuilder, list: Node, at: Node, key: string): 
         for (const r of results) pushToolResult(t, r.id, null, r.text, at);
         break;
       default:
-        t.unexplained(at, `${key}: unknown GenAI message role ${JSON.stringify(role)} (expected system, user, assistant, tool)`);
+        t.unexplained(
+          at,
+          `${key}: unknown GenAI message role ${JSON.stringify(role)} (expected system, user, assistant, tool)`,
+        );
     }
   }
 }
@@ -213,7 +228,8 @@ function readFlat(t: TranscriptBuilder, s: Span, prefix: string): void {
       }
       pushAssistant(t, text, calls, roleNode);
     } else if (role === 'tool') pushToolResult(t, str(s.attrs.get(`${p}.tool_call_id`)) ?? '', null, text, roleNode);
-    else if (role === 'system' || role === 'user') t.push({ kind: 'chat', role, content: toWellFormed(text) }, roleNode);
+    else if (role === 'system' || role === 'user')
+      t.push({ kind: 'chat', role, content: toWellFormed(text) }, roleNode);
     else t.unexplained(roleNode, `${p}.role: unknown role ${JSON.stringify(role)}`);
   }
 }
@@ -221,7 +237,8 @@ function readFlat(t: TranscriptBuilder, s: Span, prefix: string): void {
 function flatTools(s: Span): SentTools | null {
   if (!s.attrs.has('llm.request.functions.0.name')) return null;
   const visible: string[] = [];
-  for (let i = 0; s.attrs.has(`llm.request.functions.${i}.name`); i++) visible.push(str(s.attrs.get(`llm.request.functions.${i}.name`)) ?? '');
+  for (let i = 0; s.attrs.has(`llm.request.functions.${i}.name`); i++)
+    visible.push(str(s.attrs.get(`llm.request.functions.${i}.name`)) ?? '');
   return { visible, deferred: [] };
 }
 
@@ -244,7 +261,8 @@ function read(doc: ParsedDocument, b: TranscriptBuilder): void {
     const system = parseAttr(t, s, 'gen_ai.system_instructions');
     if (system?.kind === 'array') {
       let text = '';
-      for (const p of system.items) if (p.kind === 'object' && str(field(p, 'type')) === 'text') text += str(field(p, 'content')) ?? '';
+      for (const p of system.items)
+        if (p.kind === 'object' && str(field(p, 'type')) === 'text') text += str(field(p, 'content')) ?? '';
       t.push({ kind: 'chat', role: 'system', content: text }, s.attrs.get('gen_ai.system_instructions')!);
     }
     if (flat) readFlat(t, s, 'gen_ai.prompt');
@@ -255,7 +273,10 @@ function read(doc: ParsedDocument, b: TranscriptBuilder): void {
     const n = b.messages.length;
     const differs = b.messages.findIndex((m, i) => !same(m, t.messages[i]));
     if (differs >= 0) {
-      b.unexplained(s.node, `span ${call} (${str(field(s.node, 'name')) ?? 'unnamed'}): its input does not continue the conversation of the spans before it (message ${differs} differs)`);
+      b.unexplained(
+        s.node,
+        `span ${call} (${str(field(s.node, 'name')) ?? 'unnamed'}): its input does not continue the conversation of the spans before it (message ${differs} differs)`,
+      );
       continue;
     }
     b.read();
@@ -280,7 +301,8 @@ function read(doc: ParsedDocument, b: TranscriptBuilder): void {
 
 export const otelReader: RecordingReader = {
   format: 'otel',
-  shape: 'otel: OTLP JSON traces (resourceSpans) with GenAI spans: gen_ai.input.messages / gen_ai.output.messages / gen_ai.tool.definitions, or OpenLLMetry gen_ai.prompt.N.* / gen_ai.completion.N.*',
+  shape:
+    'otel: OTLP JSON traces (resourceSpans) with GenAI spans: gen_ai.input.messages / gen_ai.output.messages / gen_ai.tool.definitions, or OpenLLMetry gen_ai.prompt.N.* / gen_ai.completion.N.*',
   detect,
   read,
 };

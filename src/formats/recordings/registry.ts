@@ -70,14 +70,24 @@ function describeRoot(doc: ParsedDocument): string {
   if (root.kind === 'array') return doc.syntax === 'jsonl' ? 'JSON lines' : 'a list';
   if (root.kind === 'object') {
     const keys = [...root.members.keys()].slice(0, 6).map((k) => JSON.stringify(k));
-    return keys.length === 0 ? 'an empty object' : `an object with ${keys.join(', ')}${root.members.size > 6 ? ', ...' : ''}`;
+    return keys.length === 0
+      ? 'an empty object'
+      : `an object with ${keys.join(', ')}${root.members.size > 6 ? ', ...' : ''}`;
   }
-  return root.kind === 'string' ? 'a string' : root.kind === 'null' ? 'null' : `a ${root.kind === 'bool' ? 'boolean' : root.kind}`;
+  return root.kind === 'string'
+    ? 'a string'
+    : root.kind === 'null'
+      ? 'null'
+      : `a ${root.kind === 'bool' ? 'boolean' : root.kind}`;
 }
 
 function noShapeFits(doc: ParsedDocument): never {
   const tried = READERS.map((r) => r.format).join(', ');
-  throw errorAt(doc, doc.root, `no known recording shape fits (found ${describeRoot(doc)}); tried ${tried} (see simulate --help, or force one with --format)`);
+  throw errorAt(
+    doc,
+    doc.root,
+    `no known recording shape fits (found ${describeRoot(doc)}); tried ${tried} (see simulate --help, or force one with --format)`,
+  );
 }
 
 function renameSearchTool(messages: Message[], names: ReadonlySet<string>): void {
@@ -86,12 +96,17 @@ function renameSearchTool(messages: Message[], names: ReadonlySet<string>): void
     const m = messages[i]!;
     if (m.kind === 'chat') {
       const calls = m.toolCalls?.map((c) => (names.has(c.name) ? { ...c, name: TOOL_SEARCH_NAME } : c));
-      const out = { ...m, ...(calls ? { toolCalls: calls } : {}), ...(m.toolName !== undefined ? { toolName: rename(m.toolName) } : {}) };
+      const out = {
+        ...m,
+        ...(calls ? { toolCalls: calls } : {}),
+        ...(m.toolName !== undefined ? { toolName: rename(m.toolName) } : {}),
+      };
       messages[i] = out;
       continue;
     }
     const blocks = m.blocks.map((b): ContentBlock => {
-      if ((b.type === 'function_tool_call' || b.type === 'function_tool_result') && names.has(b.name)) return { ...b, name: TOOL_SEARCH_NAME };
+      if ((b.type === 'function_tool_call' || b.type === 'function_tool_result') && names.has(b.name))
+        return { ...b, name: TOOL_SEARCH_NAME };
       return b;
     });
     messages[i] = { ...m, blocks };
@@ -99,22 +114,43 @@ function renameSearchTool(messages: Message[], names: ReadonlySet<string>): void
 }
 
 function lenientHint(n: number): string {
-  return n > 1 ? ` (and ${n - 1} more; --lenient replays the rest and counts them)` : ' (--lenient replays the rest and counts it)';
+  return n > 1
+    ? ` (and ${n - 1} more; --lenient replays the rest and counts them)`
+    : ' (--lenient replays the rest and counts it)';
 }
 
 /** Turns a builder into a transcript, applying the checks every format shares. */
-function finish(doc: ParsedDocument, b: TranscriptBuilder, format: TranscriptFormat, detectedBy: string, options: RecordingOptions, conversation: string): Transcript {
+function finish(
+  doc: ParsedDocument,
+  b: TranscriptBuilder,
+  format: TranscriptFormat,
+  detectedBy: string,
+  options: RecordingOptions,
+  conversation: string,
+): Transcript {
   const lenient = options.lenient === true;
   const unanswered = b.unansweredCalls();
   if (!lenient) {
     if (b.unexplainedItems.length > 0) {
-      throw errorAt(doc, b.firstUnexplained, `${b.unexplainedItems[0]!.message}${lenientHint(b.unexplainedItems.length)}`);
+      throw errorAt(
+        doc,
+        b.firstUnexplained,
+        `${b.unexplainedItems[0]!.message}${lenientHint(b.unexplainedItems.length)}`,
+      );
     }
     if (b.orphanResults.length > 0) {
-      throw errorAt(doc, b.firstOrphan!, `${b.orphanResults[0]!.message}: no earlier tool call has this id${lenientHint(b.orphanResults.length + unanswered.length)}`);
+      throw errorAt(
+        doc,
+        b.firstOrphan!,
+        `${b.orphanResults[0]!.message}: no earlier tool call has this id${lenientHint(b.orphanResults.length + unanswered.length)}`,
+      );
     }
     if (unanswered.length > 0) {
-      throw errorAt(doc, unanswered[0]!.at, `${unanswered[0]!.message}, and the conversation goes on after it${lenientHint(unanswered.length)}`);
+      throw errorAt(
+        doc,
+        unanswered[0]!.at,
+        `${unanswered[0]!.message}, and the conversation goes on after it${lenientHint(unanswered.length)}`,
+      );
     }
   }
   const warnings = [...b.warnings];
@@ -122,23 +158,32 @@ function finish(doc: ParsedDocument, b: TranscriptBuilder, format: TranscriptFor
   for (const p of b.orphanResults) warnings.push(`${p.location}: ${p.message}`);
   for (const p of unanswered) warnings.push(`${p.location}: ${p.message} (--lenient)`);
 
-  const names = options.searchTools && options.searchTools.length > 0 ? options.searchTools : (b.searchToolDefault?.names ?? null);
+  const names =
+    options.searchTools && options.searchTools.length > 0 ? options.searchTools : (b.searchToolDefault?.names ?? null);
   let searchTool: Coverage['search_tool'] = null;
   if (names) {
-    const source = options.searchTools && options.searchTools.length > 0 ? '--search-tool' : b.searchToolDefault!.source;
+    const source =
+      options.searchTools && options.searchTools.length > 0 ? '--search-tool' : b.searchToolDefault!.source;
     searchTool = { names: [...names], source };
     const others = new Set(names.filter((n) => n !== TOOL_SEARCH_NAME));
     if (others.size > 0) {
       renameSearchTool(b.messages, others);
       for (let i = 0; i < b.sentTools.length; i++) {
         const s = b.sentTools[i];
-        if (s) b.sentTools[i] = { visible: s.visible.map((n) => (others.has(n) ? TOOL_SEARCH_NAME : n)), deferred: s.deferred.map((n) => (others.has(n) ? TOOL_SEARCH_NAME : n)) };
+        if (s)
+          b.sentTools[i] = {
+            visible: s.visible.map((n) => (others.has(n) ? TOOL_SEARCH_NAME : n)),
+            deferred: s.deferred.map((n) => (others.has(n) ? TOOL_SEARCH_NAME : n)),
+          };
       }
     }
   }
   const skipped = [...b.skipped].map(([rule, count]) => ({ rule, count }));
   const skippedTotal = skipped.reduce((n, s) => n + s.count, 0);
-  const unpaired: CoverageProblem[] = [...b.orphanResults, ...unanswered.map(({ location, message }) => ({ location, message }))];
+  const unpaired: CoverageProblem[] = [
+    ...b.orphanResults,
+    ...unanswered.map(({ location, message }) => ({ location, message })),
+  ];
   const coverage: Coverage = {
     format,
     detected_by: detectedBy,
@@ -173,7 +218,10 @@ export function requireModelCall(t: Transcript): void {
   if (t.request === true || t.messages.some((m) => m.role === 'assistant')) return;
   const where = t.coverage && t.coverage.conversation !== 'main' ? ` (sidechain ${t.coverage.conversation})` : '';
   const first = t.locations[0] ?? { file: t.file, line: 0, column: 0 };
-  throw new InputError(`no model call${where}: the recording has no assistant message and is not a request body, so there is nothing to replay`, first);
+  throw new InputError(
+    `no model call${where}: the recording has no assistant message and is not a request body, so there is nothing to replay`,
+    first,
+  );
 }
 
 /** Reads one parsed recording: detection (or the forced format), the reader, then the shared checks. */

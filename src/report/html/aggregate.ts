@@ -17,14 +17,30 @@ const n = (x: number): string => x.toLocaleString('en-US');
 
 function bar(value: number, max: number): Html {
   const w = max <= 0 ? 0 : Math.max(0, Math.min(100, (value / max) * 100));
-  return h('svg', { class: 'bar', viewBox: '0 0 100 8', preserveAspectRatio: 'none', width: '100%', height: 10, 'aria-hidden': 'true' }, h('rect', { class: 'a', width: w.toFixed(2), height: 8 }));
+  return h(
+    'svg',
+    {
+      class: 'bar',
+      viewBox: '0 0 100 8',
+      preserveAspectRatio: 'none',
+      width: '100%',
+      height: 10,
+      'aria-hidden': 'true',
+    },
+    h('rect', { class: 'a', width: w.toFixed(2), height: 8 }),
+  );
 }
 
 function more(shown: number, total: number): Child {
   return total > shown ? h('p', { class: 'muted' }, `… ${n(total - shown)} more (--json lists them all)`) : null;
 }
 
-function counted(id: string, title: string, rows: ReadonlyArray<{ readonly label: string; readonly count: number; readonly code: boolean }>, empty: string): Html {
+function counted(
+  id: string,
+  title: string,
+  rows: ReadonlyArray<{ readonly label: string; readonly count: number; readonly code: boolean }>,
+  empty: string,
+): Html {
   const shown = rows.slice(0, AGGREGATE_ROW_LIMIT);
   const max = Math.max(1, ...shown.map((r) => r.count));
   return h(
@@ -39,7 +55,22 @@ function counted(id: string, title: string, rows: ReadonlyArray<{ readonly label
           h(
             'table',
             { class: 'grid counted tokens' },
-            h('tbody', null, shown.map((r) => h('tr', null, h('td', { class: 'barcell' }, h('div', { class: 'bars' }, bar(r.count, max), h('span', { class: 'num' }, n(r.count)))), h('td', null, r.code ? h('code', { class: 'name' }, r.label) : r.label)))),
+            h(
+              'tbody',
+              null,
+              shown.map((r) =>
+                h(
+                  'tr',
+                  null,
+                  h(
+                    'td',
+                    { class: 'barcell' },
+                    h('div', { class: 'bars' }, bar(r.count, max), h('span', { class: 'num' }, n(r.count))),
+                  ),
+                  h('td', null, r.code ? h('code', { class: 'name' }, r.label) : r.label),
+                ),
+              ),
+            ),
           ),
         ),
     more(shown.length, rows.length),
@@ -54,7 +85,11 @@ function toolsTable(tools: readonly ToolAggregate[]): Html {
     'section',
     { id: 'tools' },
     h('h2', null, `Tools found, loaded or called (${n(active.length)} of ${n(tools.length)})`),
-    h('p', { class: 'muted' }, 'Sessions in which a search returned the tool, it was loaded, it was called; calls of it; calls before it was loaded.'),
+    h(
+      'p',
+      { class: 'muted' },
+      'Sessions in which a search returned the tool, it was loaded, it was called; calls of it; calls before it was loaded.',
+    ),
     active.length === 0
       ? h('p', { class: 'muted' }, 'No tool was found, loaded or called.')
       : h(
@@ -63,7 +98,21 @@ function toolsTable(tools: readonly ToolAggregate[]): Html {
           h(
             'table',
             { class: 'grid agg-tools' },
-            h('thead', null, h('tr', null, h('th', null, 'tool'), col('found'), col('loaded'), col('called'), col('loaded, not called'), col('calls'), col('not loaded'))),
+            h(
+              'thead',
+              null,
+              h(
+                'tr',
+                null,
+                h('th', null, 'tool'),
+                col('found'),
+                col('loaded'),
+                col('called'),
+                col('loaded, not called'),
+                col('calls'),
+                col('not loaded'),
+              ),
+            ),
             h(
               'tbody',
               null,
@@ -90,7 +139,12 @@ function toolsTable(tools: readonly ToolAggregate[]): Html {
 /** The whole page. */
 export function renderAggregateHtml(a: Aggregate): string {
   const v = aggregateViews(a);
-  const modes = [a.modes.default > 0 ? `${n(a.modes.default)} default` : '', a.modes.native > 0 ? `${n(a.modes.native)} native` : ''].filter(Boolean).join(', ');
+  const modes = [
+    a.modes.default > 0 ? `${n(a.modes.default)} default` : '',
+    a.modes.native > 0 ? `${n(a.modes.native)} native` : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
   const kinds = Object.entries(a.violations);
   const t = a.tokens;
   const c = a.cache;
@@ -108,10 +162,20 @@ export function renderAggregateHtml(a: Aggregate): string {
           { class: 'chips' },
           h('li', { class: 'chip' }, `${plural(a.sessions.replayed, 'session')} replayed${modes ? ` (${modes})` : ''}`),
           h('li', { class: `chip ${a.sessions.failed > 0 ? 'bad' : ''}` }, `${n(a.sessions.failed)} failed to read`),
-          h('li', { class: `chip ${a.sessions.with_errors > 0 ? 'bad' : 'ok'}` }, `${n(a.sessions.with_errors)} with violations`),
-          h('li', { class: `chip ${a.sessions.with_warnings > 0 ? 'warn' : ''}` }, `${n(a.sessions.with_warnings)} with warnings`),
+          h(
+            'li',
+            { class: `chip ${a.sessions.with_errors > 0 ? 'bad' : 'ok'}` },
+            `${n(a.sessions.with_errors)} with violations`,
+          ),
+          h(
+            'li',
+            { class: `chip ${a.sessions.with_warnings > 0 ? 'warn' : ''}` },
+            `${n(a.sessions.with_warnings)} with warnings`,
+          ),
           t.sessions > 0 ? h('li', { class: 'chip' }, `${v.savedPercent}% of tool tokens saved`) : null,
-          c.sessions > 0 ? h('li', { class: `chip ${c.breaks > 0 ? 'warn' : ''}` }, plural(c.breaks, 'cache break')) : null,
+          c.sessions > 0
+            ? h('li', { class: `chip ${c.breaks > 0 ? 'warn' : ''}` }, plural(c.breaks, 'cache break'))
+            : null,
         ),
         facts([
           ['model calls', n(a.model_calls)],
@@ -123,22 +187,55 @@ export function renderAggregateHtml(a: Aggregate): string {
           ['recorded results differing now', n(a.searches.differs)],
           ['findings', kinds.length > 0 ? kinds.map(([k, x]) => `${k} ${n(x)}`).join(', ') : 'none'],
           a.loader_warnings > 0 ? ['reader warnings', n(a.loader_warnings)] : null,
-          t.sessions > 0 ? ['tokens (estimated)', `${n(t.total)} sent, ${n(t.all_up_front)} with every tool up front: ${n(t.saved)} saved (${v.savedPercent}%) · ${t.encodings.join(', ')}, ${t.tool_formats.join(', ')} tool format`] : null,
+          t.sessions > 0
+            ? [
+                'tokens (estimated)',
+                `${n(t.total)} sent, ${n(t.all_up_front)} with every tool up front: ${n(t.saved)} saved (${v.savedPercent}%) · ${t.encodings.join(', ')}, ${t.tool_formats.join(', ')} tool format`,
+              ]
+            : null,
           c.sessions > 0
-            ? ['prompt cache (tools block)', `${n(c.breaks)} breaks, ${n(c.hits)} hits of ${n(c.compared)} calls compared; ${plural(c.sessions_with_breaks, 'session')} with a break${c.by_mode.sessions > 0 ? `; default vs native mode: ${n(c.by_mode.default.breaks)} vs ${n(c.by_mode.native.breaks)} breaks` : ''}`]
+            ? [
+                'prompt cache (tools block)',
+                `${n(c.breaks)} breaks, ${n(c.hits)} hits of ${n(c.compared)} calls compared; ${plural(c.sessions_with_breaks, 'session')} with a break${c.by_mode.sessions > 0 ? `; default vs native mode: ${n(c.by_mode.default.breaks)} vs ${n(c.by_mode.native.breaks)} breaks` : ''}`,
+              ]
             : null,
         ]),
       ),
-      counted('not-loaded', 'Called before loaded (not-loaded), by tool', v.notLoadedByTool.map((x) => ({ label: x.tool, count: x.count, code: true })), 'No tool was called before it was loaded.'),
-      counted('zero-result', 'Zero-result queries', a.zero_result_queries.map((q) => ({ label: q.query === '' ? '(empty)' : q.query, count: q.count, code: true })), 'Every search returned something.'),
-      counted('loaded-never-called', 'Loaded but never called (sessions loaded)', loadedNeverCalled.map((x) => ({ label: x.name, count: x.loaded_sessions, code: true })), 'Every loaded tool was called somewhere.'),
+      counted(
+        'not-loaded',
+        'Called before loaded (not-loaded), by tool',
+        v.notLoadedByTool.map((x) => ({ label: x.tool, count: x.count, code: true })),
+        'No tool was called before it was loaded.',
+      ),
+      counted(
+        'zero-result',
+        'Zero-result queries',
+        a.zero_result_queries.map((q) => ({ label: q.query === '' ? '(empty)' : q.query, count: q.count, code: true })),
+        'Every search returned something.',
+      ),
+      counted(
+        'loaded-never-called',
+        'Loaded but never called (sessions loaded)',
+        loadedNeverCalled.map((x) => ({ label: x.name, count: x.loaded_sessions, code: true })),
+        'Every loaded tool was called somewhere.',
+      ),
       h(
         'section',
         { id: 'never-found' },
         h('h2', null, `Never found by a search (${n(v.neverFound.length)})`),
         v.neverFound.length === 0
           ? h('p', { class: 'ok' }, 'Every tool was found by some search.')
-          : h('details', null, h('summary', null, `show the ${plural(v.neverFound.length, 'tool')}`), h('ul', { class: 'calllist' }, v.neverFound.slice(0, AGGREGATE_ROW_LIMIT).map((x) => h('li', null, h('code', { class: 'name' }, x)))), more(Math.min(AGGREGATE_ROW_LIMIT, v.neverFound.length), v.neverFound.length)),
+          : h(
+              'details',
+              null,
+              h('summary', null, `show the ${plural(v.neverFound.length, 'tool')}`),
+              h(
+                'ul',
+                { class: 'calllist' },
+                v.neverFound.slice(0, AGGREGATE_ROW_LIMIT).map((x) => h('li', null, h('code', { class: 'name' }, x))),
+              ),
+              more(Math.min(AGGREGATE_ROW_LIMIT, v.neverFound.length), v.neverFound.length),
+            ),
       ),
       toolsTable(a.tools),
       a.failures.length > 0
@@ -146,7 +243,24 @@ export function renderAggregateHtml(a: Aggregate): string {
             'section',
             { id: 'failures' },
             h('h2', null, `Sessions that failed to read (${n(a.failures.length)})`),
-            h('ul', { class: 'violations' }, a.failures.slice(0, AGGREGATE_ROW_LIMIT).map((f) => h('li', null, h('code', { class: 'name' }, f.source.line === null ? f.source.file : `${f.source.file}:${f.source.line}`), h('div', null, f.error)))),
+            h(
+              'ul',
+              { class: 'violations' },
+              a.failures
+                .slice(0, AGGREGATE_ROW_LIMIT)
+                .map((f) =>
+                  h(
+                    'li',
+                    null,
+                    h(
+                      'code',
+                      { class: 'name' },
+                      f.source.line === null ? f.source.file : `${f.source.file}:${f.source.line}`,
+                    ),
+                    h('div', null, f.error),
+                  ),
+                ),
+            ),
             more(Math.min(AGGREGATE_ROW_LIMIT, a.failures.length), a.failures.length),
           )
         : null,

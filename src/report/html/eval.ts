@@ -10,7 +10,13 @@ import { frag, h, idFor, type Html } from './html.js';
 import { facts, footer, page, plural } from './page.js';
 
 /** The metrics the chart draws (all share the 0..1 scale). */
-const CHART_METRICS: ReadonlyArray<keyof Metrics> = ['recall_at_1', 'recall_at_3', 'recall_at_5', 'recall_at_10', 'mrr'];
+const CHART_METRICS: ReadonlyArray<keyof Metrics> = [
+  'recall_at_1',
+  'recall_at_3',
+  'recall_at_5',
+  'recall_at_10',
+  'mrr',
+];
 
 const label = (key: keyof Metrics): string => METRIC_LABELS.find(([k]) => k === key)?.[1] ?? key;
 
@@ -33,7 +39,13 @@ function chart(report: EvalReport): Html {
   const y = (v: number): number => top + plotH * (1 - Math.max(0, Math.min(1, v)));
   const grid = [0, 0.25, 0.5, 0.75, 1].map((v) =>
     frag(
-      h('line', { class: v === 0 ? 'axis' : 'gridline', x1: left, x2: W - 8, y1: y(v).toFixed(1), y2: y(v).toFixed(1) }),
+      h('line', {
+        class: v === 0 ? 'axis' : 'gridline',
+        x1: left,
+        x2: W - 8,
+        y1: y(v).toFixed(1),
+        y2: y(v).toFixed(1),
+      }),
       h('text', { x: left - 6, y: (y(v) + 4).toFixed(1), 'text-anchor': 'end' }, v.toFixed(2)),
     ),
   );
@@ -54,15 +66,28 @@ function chart(report: EvalReport): Html {
           'aria-label': `${s.name} ${label(key)} ${v.toFixed(3)}`,
         });
       }),
-      h('text', { x: (left + g * groupW + groupW / 2).toFixed(1), y: H - bottom + 16, 'text-anchor': 'middle' }, label(key)),
+      h(
+        'text',
+        { x: (left + g * groupW + groupW / 2).toFixed(1), y: H - bottom + 16, 'text-anchor': 'middle' },
+        label(key),
+      ),
     );
   });
   const legend = report.scorers.map((s, i) =>
-    frag(h('rect', { class: `s${i % 6}`, x: left + i * 110, y: H - 14, width: 10, height: 10 }), h('text', { x: left + i * 110 + 14, y: H - 5 }, s.name)),
+    frag(
+      h('rect', { class: `s${i % 6}`, x: left + i * 110, y: H - 14, width: 10, height: 10 }),
+      h('text', { x: left + i * 110 + 14, y: H - 5 }, s.name),
+    ),
   );
   return h(
     'svg',
-    { viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': `R@1, R@3, R@5, R@10 and MRR for ${report.scorers.map((s) => s.name).join(', ')}`, width: W, height: H },
+    {
+      viewBox: `0 0 ${W} ${H}`,
+      role: 'img',
+      'aria-label': `R@1, R@3, R@5, R@10 and MRR for ${report.scorers.map((s) => s.name).join(', ')}`,
+      width: W,
+      height: H,
+    },
     grid,
     groups,
     legend,
@@ -80,7 +105,17 @@ function metricsTable(report: EvalReport): Html {
     h(
       'table',
       { class: 'grid metrics' },
-      h('thead', null, h('tr', null, h('th', null, 'scorer'), METRIC_LABELS.map(([, l]) => h('th', { class: 'num' }, l)), h('th', { class: 'num' }, 'misses'))),
+      h(
+        'thead',
+        null,
+        h(
+          'tr',
+          null,
+          h('th', null, 'scorer'),
+          METRIC_LABELS.map(([, l]) => h('th', { class: 'num' }, l)),
+          h('th', { class: 'num' }, 'misses'),
+        ),
+      ),
       h(
         'tbody',
         null,
@@ -89,7 +124,15 @@ function metricsTable(report: EvalReport): Html {
             'tr',
             { 'data-scorer': s.name },
             h('th', { scope: 'row' }, h('span', { class: `swatch s${si % 6}` }), s.name),
-            METRIC_LABELS.map(([key], i) => h('td', { class: 'num' }, report.scorers.length > 1 && s.metrics[key] === best[i] ? h('strong', null, fmt(key, s.metrics[key])) : fmt(key, s.metrics[key]))),
+            METRIC_LABELS.map(([key], i) =>
+              h(
+                'td',
+                { class: 'num' },
+                report.scorers.length > 1 && s.metrics[key] === best[i]
+                  ? h('strong', null, fmt(key, s.metrics[key]))
+                  : fmt(key, s.metrics[key]),
+              ),
+            ),
             h('td', { class: 'num' }, String(s.misses.length)),
           ),
         ),
@@ -107,55 +150,93 @@ function resultsCell(q: QueryResult, scorer: string, cutoff: number, depth: numb
   return h(
     'td',
     { class: missed ? 'missed' : null, 'data-scorer': scorer },
-    h('div', null, rank === null ? h('span', { class: 'bad' }, `relevant not in the first ${depth}`) : h('span', { class: missed ? 'bad' : 'ok' }, `relevant at rank ${rank}`)),
+    h(
+      'div',
+      null,
+      rank === null
+        ? h('span', { class: 'bad' }, `relevant not in the first ${depth}`)
+        : h('span', { class: missed ? 'bad' : 'ok' }, `relevant at rank ${rank}`),
+    ),
     r.ranked.length === 0
       ? h('span', { class: 'muted' }, 'no result')
-      : h('ol', { class: 'top' }, r.ranked.slice(0, cutoff).map((n) => h('li', { class: relevant.has(n) ? 'rel' : null }, h('code', { class: 'name' }, n)))),
+      : h(
+          'ol',
+          { class: 'top' },
+          r.ranked
+            .slice(0, cutoff)
+            .map((n) => h('li', { class: relevant.has(n) ? 'rel' : null }, h('code', { class: 'name' }, n))),
+        ),
   );
 }
 
 function missesSection(report: EvalReport): Html {
   const missedBy = new Map<number, string[]>();
-  for (const s of report.scorers) for (const m of s.misses) missedBy.set(m.line, [...(missedBy.get(m.line) ?? []), s.name]);
+  for (const s of report.scorers)
+    for (const m of s.misses) missedBy.set(m.line, [...(missedBy.get(m.line) ?? []), s.name]);
   const rows = report.per_query.filter((q) => missedBy.has(q.line));
   const scorers: readonly string[] = report.scorers.map((s) => s.name);
   return h(
     'section',
     { id: 'misses' },
     h('h2', null, `Misses (${rows.length})`),
-    h('p', { class: 'muted' }, `A query is missed by a scorer when no relevant tool is in its first ${report.miss_cutoff} results. Each cell: where the first relevant tool ranks (within ${report.depth}), then the scorer's top ${report.miss_cutoff}; relevant tools in bold.`),
+    h(
+      'p',
+      { class: 'muted' },
+      `A query is missed by a scorer when no relevant tool is in its first ${report.miss_cutoff} results. Each cell: where the first relevant tool ranks (within ${report.depth}), then the scorer's top ${report.miss_cutoff}; relevant tools in bold.`,
+    ),
     rows.length === 0
       ? h('p', { class: 'ok' }, 'No misses: every scorer found a relevant tool for every query.')
       : frag(
           filters(report, rows.length),
           h(
-          'div',
-          { class: 'scroll' },
-          h(
-            'table',
-            { class: 'grid misses' },
-            h('thead', null, h('tr', null, h('th', null, 'query'), scorers.map((s) => h('th', null, s)))),
+            'div',
+            { class: 'scroll' },
             h(
-              'tbody',
-              null,
-              rows.map((q) =>
+              'table',
+              { class: 'grid misses' },
+              h(
+                'thead',
+                null,
                 h(
                   'tr',
-                  { id: idFor('line', q.line), 'data-line': q.line, class: missedBy.get(q.line)!.map((n) => `m${scorers.indexOf(n)}`).join(' ') },
+                  null,
+                  h('th', null, 'query'),
+                  scorers.map((s) => h('th', null, s)),
+                ),
+              ),
+              h(
+                'tbody',
+                null,
+                rows.map((q) =>
                   h(
-                    'th',
-                    { scope: 'row' },
-                    h('div', { class: 'q mono' }, `"${q.query}"`),
-                    q.request !== null ? h('div', { class: 'muted' }, q.request) : null,
-                    h('div', { class: 'muted' }, `line ${q.line} · relevant: `, q.relevant.map((n, i) => frag(i > 0 ? ', ' : null, h('code', { class: 'name rel' }, n)))),
-                    h('div', { class: 'muted' }, `missed by ${missedBy.get(q.line)!.join(', ')}`),
+                    'tr',
+                    {
+                      id: idFor('line', q.line),
+                      'data-line': q.line,
+                      class: missedBy
+                        .get(q.line)!
+                        .map((n) => `m${scorers.indexOf(n)}`)
+                        .join(' '),
+                    },
+                    h(
+                      'th',
+                      { scope: 'row' },
+                      h('div', { class: 'q mono' }, `"${q.query}"`),
+                      q.request !== null ? h('div', { class: 'muted' }, q.request) : null,
+                      h(
+                        'div',
+                        { class: 'muted' },
+                        `line ${q.line} · relevant: `,
+                        q.relevant.map((n, i) => frag(i > 0 ? ', ' : null, h('code', { class: 'name rel' }, n))),
+                      ),
+                      h('div', { class: 'muted' }, `missed by ${missedBy.get(q.line)!.join(', ')}`),
+                    ),
+                    scorers.map((s) => resultsCell(q, s, report.miss_cutoff, report.depth)),
                   ),
-                  scorers.map((s) => resultsCell(q, s, report.miss_cutoff, report.depth)),
                 ),
               ),
             ),
           ),
-        ),
         ),
   );
 }
@@ -172,8 +253,15 @@ function filters(report: EvalReport, any: number): Html {
     { id: 'f-any', label: `any scorer (${any})` },
   ];
   return frag(
-    items.map((it, i) => h('input', { type: 'radio', name: 'miss-filter', id: it.id, class: `mf ${it.id}`, checked: i === 0 })),
-    h('p', { class: 'mf-labels' }, 'misses of: ', items.map((it) => h('label', { for: it.id }, it.label))),
+    items.map((it, i) =>
+      h('input', { type: 'radio', name: 'miss-filter', id: it.id, class: `mf ${it.id}`, checked: i === 0 }),
+    ),
+    h(
+      'p',
+      { class: 'mf-labels' },
+      'misses of: ',
+      items.map((it) => h('label', { for: it.id }, it.label)),
+    ),
   );
 }
 
@@ -190,8 +278,18 @@ export function renderEvalHtml(report: EvalReport): string {
         h('h1', null, 'eval · ', h('span', { class: 'name' }, report.queries.file)),
         facts([
           ['queries', `${plural(report.queries.count, 'labeled query', 'labeled queries')}, scored on ${field}`],
-          ['catalog', frag(`${report.catalog.dynamic} dynamic tools from `, h('code', { class: 'name' }, report.catalog.source))],
-          ['scorers', h('ul', { class: 'plain' }, report.scorers.map((s) => h('li', null, h('strong', null, s.name), `: ${s.summary}`)))],
+          [
+            'catalog',
+            frag(`${report.catalog.dynamic} dynamic tools from `, h('code', { class: 'name' }, report.catalog.source)),
+          ],
+          [
+            'scorers',
+            h(
+              'ul',
+              { class: 'plain' },
+              report.scorers.map((s) => h('li', null, h('strong', null, s.name), `: ${s.summary}`)),
+            ),
+          ],
         ]),
       ),
       h(
@@ -200,7 +298,11 @@ export function renderEvalHtml(report: EvalReport): string {
         h('h2', null, 'Recall and MRR per scorer'),
         chart(report),
         metricsTable(report),
-        h('p', { class: 'muted' }, `R@k: share of the relevant tools in the first k results; MRR: mean 1/rank of the first relevant tool (within ${report.depth}); nDCG@5: binary relevance; no result: share of queries with no result.`),
+        h(
+          'p',
+          { class: 'muted' },
+          `R@k: share of the relevant tools in the first k results; MRR: mean 1/rank of the first relevant tool (within ${report.depth}); nDCG@5: binary relevance; no result: share of queries with no result.`,
+        ),
       ),
       missesSection(report),
       footer('toolsearch eval'),

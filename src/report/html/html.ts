@@ -21,7 +21,13 @@ export class Html {
 export type Child = string | number | Html | null | undefined | false | readonly Child[];
 export type AttrValue = string | number | boolean | null | undefined;
 
-const MARKUP: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const MARKUP: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
 
 /** Markup characters as references. */
 function markup(s: string): string {
@@ -42,7 +48,18 @@ const TAG = /^[a-z][a-z0-9-]*$/;
 /** Attribute names: SVG's are mixed case (`viewBox`). */
 const ATTR = /^[a-zA-Z][a-zA-Z0-9-]*$/;
 /** Elements whose content is not parsed as markup: never built from data. */
-const RAW_TEXT = new Set(['script', 'style', 'textarea', 'title', 'xmp', 'iframe', 'noembed', 'noframes', 'plaintext', 'noscript']);
+const RAW_TEXT = new Set([
+  'script',
+  'style',
+  'textarea',
+  'title',
+  'xmp',
+  'iframe',
+  'noembed',
+  'noframes',
+  'plaintext',
+  'noscript',
+]);
 const VOID = new Set(['br', 'hr', 'meta', 'input', 'col', 'wbr']);
 
 /** Joins children: strings are escaped as one-line text unless they hold line breaks (then kept as breaks). */
@@ -67,7 +84,11 @@ export function h(tag: string, attrs: Readonly<Record<string, AttrValue>> | null
   let open = `<${tag}`;
   for (const [name, value] of Object.entries(attrs ?? {})) {
     if (value === null || value === undefined || value === false) continue;
-    if (!ATTR.test(name) || /^on/i.test(name) || /^(style|src|srcdoc|srcset|action|formaction|xmlns|data)$/i.test(name)) {
+    if (
+      !ATTR.test(name) ||
+      /^on/i.test(name) ||
+      /^(style|src|srcdoc|srcset|action|formaction|xmlns|data)$/i.test(name)
+    ) {
       throw new Error(`html: attribute ${name} is not written by the reports`);
     }
     if (/^(href|xlink:href)$/i.test(name) && (typeof value !== 'string' || !/^#[A-Za-z0-9_-]*$/.test(value))) {

@@ -50,7 +50,11 @@ export function page(input: PageInput): string {
 
 /** A labelled list of facts (`<dl class="meta">`). */
 export function facts(rows: ReadonlyArray<readonly [string, Child] | null | false>): Html {
-  return h('dl', { class: 'meta' }, rows.map((r) => (r ? frag(h('dt', null, r[0]), h('dd', null, r[1])) : null)));
+  return h(
+    'dl',
+    { class: 'meta' },
+    rows.map((r) => (r ? frag(h('dt', null, r[0]), h('dd', null, r[1])) : null)),
+  );
 }
 
 export function plural(n: number, one: string, many = `${one}s`): string {
@@ -59,5 +63,9 @@ export function plural(n: number, one: string, many = `${one}s`): string {
 
 /** The footer every report ends with. */
 export function footer(what: string): Html {
-  return h('footer', null, `${what} · written by toolsearch · one self-contained file: no network access, readable without JavaScript`);
+  return h(
+    'footer',
+    null,
+    `${what} · written by toolsearch · one self-contained file: no network access, readable without JavaScript`,
+  );
 }

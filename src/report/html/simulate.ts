@@ -65,7 +65,10 @@ function callLink(call: number): Html {
 function catalogLine(r: SimulationReport): Child {
   const carried = r.catalog.source.startsWith(`${r.transcript.file} (`);
   const counts = `${r.catalog.dynamic} dynamic + ${plural(r.catalog.static, 'static tool')}`;
-  return frag(counts, carried ? ' carried by the transcript' : frag(' from ', h('code', { class: 'name' }, r.catalog.source)));
+  return frag(
+    counts,
+    carried ? ' carried by the transcript' : frag(' from ', h('code', { class: 'name' }, r.catalog.source)),
+  );
 }
 
 function header(r: SimulationReport): Html {
@@ -73,13 +76,29 @@ function header(r: SimulationReport): Html {
   const chips: Html[] = [
     h('li', { class: 'chip' }, plural(sm.calls, 'model call')),
     h('li', { class: 'chip' }, plural(sm.searches, 'search', 'searches')),
-    sm.server_searches > 0 ? h('li', { class: 'chip' }, plural(sm.server_searches, 'server search', 'server searches')) : null,
-    h('li', { class: 'chip' }, r.mode === 'native' ? `${plural(sm.tools_loaded, 'tool')} loaded by searches` : `${plural(sm.tools_loaded, 'tool')} loaded`),
+    sm.server_searches > 0
+      ? h('li', { class: 'chip' }, plural(sm.server_searches, 'server search', 'server searches'))
+      : null,
+    h(
+      'li',
+      { class: 'chip' },
+      r.mode === 'native'
+        ? `${plural(sm.tools_loaded, 'tool')} loaded by searches`
+        : `${plural(sm.tools_loaded, 'tool')} loaded`,
+    ),
     h('li', { class: `chip ${sm.errors > 0 ? 'bad' : 'ok'}` }, plural(sm.errors, 'error')),
     h('li', { class: `chip ${sm.warnings > 0 ? 'warn' : ''}` }, plural(sm.warnings, 'warning')),
-    r.replay !== null ? h('li', { class: `chip ${r.replay.differences > 0 ? 'warn' : 'ok'}` }, `replay: ${plural(r.replay.differences, 'difference')}`) : null,
+    r.replay !== null
+      ? h(
+          'li',
+          { class: `chip ${r.replay.differences > 0 ? 'warn' : 'ok'}` },
+          `replay: ${plural(r.replay.differences, 'difference')}`,
+        )
+      : null,
     sm.tokens ? h('li', { class: 'chip' }, `${sm.tokens.saved_percent}% of tool tokens saved`) : null,
-    sm.cache ? h('li', { class: `chip ${sm.cache.breaks > 0 ? 'warn' : ''}` }, plural(sm.cache.breaks, 'cache break')) : null,
+    sm.cache
+      ? h('li', { class: `chip ${sm.cache.breaks > 0 ? 'warn' : ''}` }, plural(sm.cache.breaks, 'cache break'))
+      : null,
   ].filter((x): x is Html => x !== null);
   const coverage = r.coverage;
   return h(
@@ -87,11 +106,21 @@ function header(r: SimulationReport): Html {
     null,
     h('h1', null, 'simulate · ', h('span', { class: 'name' }, r.transcript.file)),
     facts([
-      ['mode', h('strong', null, r.mode === 'native' ? 'native (model-native tool search)' : 'default (tool_search as an ordinary tool)')],
+      [
+        'mode',
+        h(
+          'strong',
+          null,
+          r.mode === 'native' ? 'native (model-native tool search)' : 'default (tool_search as an ordinary tool)',
+        ),
+      ],
       ['catalog', catalogLine(r)],
       ['transcript', `${r.transcript.format} · ${plural(r.transcript.messages, 'message')}`],
       r.transcript.reminder_recognised_by_text !== null
-        ? ['reminder', `message ${r.transcript.reminder_recognised_by_text} is taken for the middleware's reminder by its text (beyond the reference)`]
+        ? [
+            'reminder',
+            `message ${r.transcript.reminder_recognised_by_text} is taken for the middleware's reminder by its text (beyond the reference)`,
+          ]
         : null,
       coverage !== null ? ['coverage', coverageText(coverage)] : null,
       sm.tokens ? ['tokens', sm.tokens.note] : null,
@@ -125,12 +154,16 @@ function violationItem(v: Violation): Html {
 }
 
 function violationsSection(r: SimulationReport): Html {
-  const sorted = [...r.violations].sort((a, b) => (a.severity === b.severity ? a.call - b.call : a.severity === 'error' ? -1 : 1));
+  const sorted = [...r.violations].sort((a, b) =>
+    a.severity === b.severity ? a.call - b.call : a.severity === 'error' ? -1 : 1,
+  );
   return h(
     'section',
     { id: 'violations' },
     h('h2', null, 'Violations'),
-    sorted.length === 0 ? h('p', { class: 'ok' }, 'No violations: every call went to a tool the model could see.') : h('ul', { class: 'violations' }, sorted.map(violationItem)),
+    sorted.length === 0
+      ? h('p', { class: 'ok' }, 'No violations: every call went to a tool the model could see.')
+      : h('ul', { class: 'violations' }, sorted.map(violationItem)),
   );
 }
 
@@ -140,8 +173,15 @@ function cellOf(row: TimelineRow, cell: TimelineCell, call: number): Html {
   const cls = `t-${cell.state}${cell.called === 'ok' ? ' c-ok' : cell.called === 'violation' ? ' c-bad' : ''}`;
   const called = cell.called === 'violation' ? ', called: violation' : cell.called === 'ok' ? ', called' : '';
   // A title on the cells that say something: the hidden, uncalled ones are most of a big catalog.
-  const title = cell.state === 'hidden' && cell.called === null ? null : `${row.name} · call ${call}: ${STATE_WORDS[cell.state]}${called}`;
-  return h('td', { class: cls, title, 'data-state': cell.state, 'data-called': cell.called ?? undefined }, glyph + mark);
+  const title =
+    cell.state === 'hidden' && cell.called === null
+      ? null
+      : `${row.name} · call ${call}: ${STATE_WORDS[cell.state]}${called}`;
+  return h(
+    'td',
+    { class: cls, title, 'data-state': cell.state, 'data-called': cell.called ?? undefined },
+    glyph + mark,
+  );
 }
 
 function timelineRow(row: TimelineRow, turns: readonly TurnReport[], quiet: boolean): Html {
@@ -161,7 +201,8 @@ const KIND_LABEL: Readonly<Record<TimelineRow['kind'], string>> = {
 };
 
 function legend(native: boolean): Html {
-  const item = (cls: string, glyph: string, words: string): Html => h('li', null, h('span', { class: `cell ${cls}` }, glyph), words);
+  const item = (cls: string, glyph: string, words: string): Html =>
+    h('li', null, h('span', { class: `cell ${cls}` }, glyph), words);
   return h(
     'ul',
     { class: 'legend' },
@@ -193,7 +234,15 @@ function timelineSection(r: SimulationReport): Html | null {
     if (row.kind !== group) {
       group = row.kind;
       const n = d.timeline.filter((x) => x.kind === row.kind).length;
-      body.push(h('tr', { class: `group${quiet && d.timeline.filter((x) => x.kind === row.kind).every((x) => !x.active) ? ' quiet' : ''}` }, h('th', { colspan: turns.length + 1 }, `${KIND_LABEL[row.kind]} (${n})`)));
+      body.push(
+        h(
+          'tr',
+          {
+            class: `group${quiet && d.timeline.filter((x) => x.kind === row.kind).every((x) => !x.active) ? ' quiet' : ''}`,
+          },
+          h('th', { colspan: turns.length + 1 }, `${KIND_LABEL[row.kind]} (${n})`),
+        ),
+      );
     }
     body.push(timelineRow(row, turns, quiet));
   }
@@ -201,7 +250,16 @@ function timelineSection(r: SimulationReport): Html | null {
   const table = h(
     'table',
     { class: 'timeline', id: 'timeline-table' },
-    h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'tool'), turns.map((t) => h('th', { scope: 'col' }, h('a', { href: `#${callId(t.call)}` }, String(t.call)))))),
+    h(
+      'thead',
+      null,
+      h(
+        'tr',
+        null,
+        h('th', { scope: 'col' }, 'tool'),
+        turns.map((t) => h('th', { scope: 'col' }, h('a', { href: `#${callId(t.call)}` }, String(t.call)))),
+      ),
+    ),
     h('tbody', null, body),
   );
   return h(
@@ -216,24 +274,51 @@ function timelineSection(r: SimulationReport): Html | null {
           h(
             'p',
             { class: 'tl-controls' },
-            h('span', { class: 'when-few' }, `Showing the ${plural(active, 'tool')} loaded or called of ${d.timeline.length}. `),
+            h(
+              'span',
+              { class: 'when-few' },
+              `Showing the ${plural(active, 'tool')} loaded or called of ${d.timeline.length}. `,
+            ),
             h('span', { class: 'when-all' }, `Showing all ${d.timeline.length} tools. `),
-            h('label', { for: 'tl-all' }, h('span', { class: 'when-few' }, 'show every tool'), h('span', { class: 'when-all' }, 'show only loaded and called tools')),
+            h(
+              'label',
+              { for: 'tl-all' },
+              h('span', { class: 'when-few' }, 'show every tool'),
+              h('span', { class: 'when-all' }, 'show only loaded and called tools'),
+            ),
           ),
           h('div', { class: 'scroll tl-wrap' }, table),
         )
       : h('div', { class: 'scroll tl-wrap' }, table),
-    omitted > 0 ? h('p', { class: 'muted' }, `${plural(omitted, 'more tool')} never loaded nor called are not listed.`) : null,
+    omitted > 0
+      ? h('p', { class: 'muted' }, `${plural(omitted, 'more tool')} never loaded nor called are not listed.`)
+      : null,
   );
 }
 
 function bar(value: number, max: number, cls: string): Html {
   const w = max <= 0 ? 0 : Math.max(0, Math.min(100, (value / max) * 100));
-  return h('svg', { class: 'bar', viewBox: '0 0 100 8', preserveAspectRatio: 'none', width: '100%', height: 10, 'aria-hidden': 'true' }, h('rect', { class: cls, width: w.toFixed(2), height: 8 }));
+  return h(
+    'svg',
+    {
+      class: 'bar',
+      viewBox: '0 0 100 8',
+      preserveAspectRatio: 'none',
+      width: '100%',
+      height: 10,
+      'aria-hidden': 'true',
+    },
+    h('rect', { class: cls, width: w.toFixed(2), height: 8 }),
+  );
 }
 
 function cacheCell(t: CallTokens): Html {
-  if (t.cache.state === 'break') return h('span', { class: 'tag warn', title: 'the tools block differs from the previous call: the prompt cache breaks here' }, `cache break at char ${t.cache.first_diff ?? '?'}`);
+  if (t.cache.state === 'break')
+    return h(
+      'span',
+      { class: 'tag warn', title: 'the tools block differs from the previous call: the prompt cache breaks here' },
+      `cache break at char ${t.cache.first_diff ?? '?'}`,
+    );
   if (t.cache.state === 'hit') return h('span', { class: 'ok' }, 'hit');
   return h('span', { class: 'muted' }, 'first call');
 }
@@ -248,8 +333,27 @@ function tokensSection(r: SimulationReport): Html | null {
       'tr',
       { class: k.cache.state === 'break' ? 'break' : null },
       h('th', { scope: 'row' }, callLink(t.call)),
-      h('td', null, h('div', { class: 'bars' }, bar(k.total, max, 'a'), h('span', { class: 'num' }, k.total.toLocaleString('en-US'))), k.reminder > 0 ? h('div', { class: 'muted' }, `incl. reminder ${k.reminder}`) : null),
-      h('td', null, h('div', { class: 'bars' }, bar(k.all_up_front, max, 'b'), h('span', { class: 'num' }, k.all_up_front.toLocaleString('en-US')))),
+      h(
+        'td',
+        null,
+        h(
+          'div',
+          { class: 'bars' },
+          bar(k.total, max, 'a'),
+          h('span', { class: 'num' }, k.total.toLocaleString('en-US')),
+        ),
+        k.reminder > 0 ? h('div', { class: 'muted' }, `incl. reminder ${k.reminder}`) : null,
+      ),
+      h(
+        'td',
+        null,
+        h(
+          'div',
+          { class: 'bars' },
+          bar(k.all_up_front, max, 'b'),
+          h('span', { class: 'num' }, k.all_up_front.toLocaleString('en-US')),
+        ),
+      ),
       h('td', { class: 'num' }, k.saved.toLocaleString('en-US')),
       h('td', null, cacheCell(k)),
     );
@@ -259,31 +363,66 @@ function tokensSection(r: SimulationReport): Html | null {
     'section',
     { id: 'tokens', class: 'tokens' },
     h('h2', null, 'Tokens per call'),
-    h('p', { class: 'muted' }, `Tool tokens at each call with tool search, against all ${r.catalog.dynamic + r.catalog.static} tools up front (${tk.note}).`),
+    h(
+      'p',
+      { class: 'muted' },
+      `Tool tokens at each call with tool search, against all ${r.catalog.dynamic + r.catalog.static} tools up front (${tk.note}).`,
+    ),
     h(
       'div',
       { class: 'scroll' },
       h(
         'table',
         { class: 'grid tokgrid' },
-        h('thead', null, h('tr', null, h('th', null, 'call'), h('th', null, 'tool search'), h('th', null, 'all up front'), h('th', { class: 'num' }, 'saved'), h('th', null, 'prompt cache'))),
+        h(
+          'thead',
+          null,
+          h(
+            'tr',
+            null,
+            h('th', null, 'call'),
+            h('th', null, 'tool search'),
+            h('th', null, 'all up front'),
+            h('th', { class: 'num' }, 'saved'),
+            h('th', null, 'prompt cache'),
+          ),
+        ),
         h('tbody', null, rows),
         h(
           'tfoot',
           null,
-          h('tr', null, h('th', null, 'total'), h('td', { class: 'num' }, tk.total.toLocaleString('en-US')), h('td', { class: 'num' }, tk.all_up_front.toLocaleString('en-US')), h('td', { class: 'num' }, `${tk.saved.toLocaleString('en-US')} (${tk.saved_percent}%)`), h('td', null, sm.cache ? `${plural(sm.cache.hits, 'hit')}, ${plural(sm.cache.breaks, 'break')}` : '')),
+          h(
+            'tr',
+            null,
+            h('th', null, 'total'),
+            h('td', { class: 'num' }, tk.total.toLocaleString('en-US')),
+            h('td', { class: 'num' }, tk.all_up_front.toLocaleString('en-US')),
+            h('td', { class: 'num' }, `${tk.saved.toLocaleString('en-US')} (${tk.saved_percent}%)`),
+            h('td', null, sm.cache ? `${plural(sm.cache.hits, 'hit')}, ${plural(sm.cache.breaks, 'break')}` : ''),
+          ),
         ),
       ),
     ),
     sm.cache?.by_mode
-      ? h('p', { class: 'muted' }, `Cache breaks by mode: default ${sm.cache.by_mode.default.breaks}, native ${sm.cache.by_mode.native.breaks} (of ${sm.cache.compared} calls compared).`)
+      ? h(
+          'p',
+          { class: 'muted' },
+          `Cache breaks by mode: default ${sm.cache.by_mode.default.breaks}, native ${sm.cache.by_mode.native.breaks} (of ${sm.cache.compared} calls compared).`,
+        )
       : null,
   );
 }
 
 function outcome(o: SearchOutcome | null, other: SearchOutcome | null, label: string): Html {
   if (o === null) return h('div', null, h('h4', null, label), h('span', { class: 'muted' }, 'no recorded result'));
-  if ('error' in o) return h('div', null, h('h4', null, label), h('span', { class: 'bad' }, 'not a result: '), h('code', { class: 'name' }, o.error));
+  if ('error' in o)
+    return h(
+      'div',
+      null,
+      h('h4', null, label),
+      h('span', { class: 'bad' }, 'not a result: '),
+      h('code', { class: 'name' }, o.error),
+    );
   const others = other !== null && 'matches' in other ? new Set(other.matches) : null;
   return h(
     'div',
@@ -291,13 +430,37 @@ function outcome(o: SearchOutcome | null, other: SearchOutcome | null, label: st
     h('h4', null, label),
     o.matches.length === 0
       ? h('span', { class: 'muted' }, 'no matches')
-      : h('ol', null, o.matches.map((n) => h('li', { class: others !== null && !others.has(n) ? (label === 'recorded' ? 'lose' : 'gain') : null }, name(n)))),
+      : h(
+          'ol',
+          null,
+          o.matches.map((n) =>
+            h(
+              'li',
+              { class: others !== null && !others.has(n) ? (label === 'recorded' ? 'lose' : 'gain') : null },
+              name(n),
+            ),
+          ),
+        ),
   );
 }
 
 function keywordCell(k: KeywordScore): Html {
-  const part = k.part !== null ? frag(' ', name(k.part)) : k.rule === 'name-substring' ? ' (full name)' : k.rule === 'description' ? ' (description)' : '';
-  return h('td', null, h('span', { class: k.points > 0 ? 'pts' : 'pts0' }, k.points > 0 ? `+${k.points}` : '0'), ' ', k.rule === 'none' ? h('span', { class: 'muted' }, 'no match') : k.rule, part);
+  const part =
+    k.part !== null
+      ? frag(' ', name(k.part))
+      : k.rule === 'name-substring'
+        ? ' (full name)'
+        : k.rule === 'description'
+          ? ' (description)'
+          : '';
+  return h(
+    'td',
+    null,
+    h('span', { class: k.points > 0 ? 'pts' : 'pts0' }, k.points > 0 ? `+${k.points}` : '0'),
+    ' ',
+    k.rule === 'none' ? h('span', { class: 'muted' }, 'no match') : k.rule,
+    part,
+  );
 }
 
 function explainTable(ex: SearchExplanation): Html {
@@ -307,7 +470,15 @@ function explainTable(ex: SearchExplanation): Html {
       null,
       h('th', { scope: 'row' }, name(t.name)),
       h('td', { class: 'num' }, t.unknown ? '—' : t.rank === null ? '—' : String(t.rank)),
-      h('td', { class: 'num' }, t.unknown ? h('span', { class: 'bad' }, 'not a dynamic tool') : t.excluded_by !== null ? h('span', { class: 'bad' }, `0 (+${t.excluded_by} required)`) : String(t.score)),
+      h(
+        'td',
+        { class: 'num' },
+        t.unknown
+          ? h('span', { class: 'bad' }, 'not a dynamic tool')
+          : t.excluded_by !== null
+            ? h('span', { class: 'bad' }, `0 (+${t.excluded_by} required)`)
+            : String(t.score),
+      ),
       t.keywords.map(keywordCell),
     ),
   );
@@ -317,14 +488,35 @@ function explainTable(ex: SearchExplanation): Html {
     h(
       'table',
       { class: 'grid explain' },
-      h('thead', null, h('tr', null, h('th', null, 'tool'), h('th', { class: 'num' }, 'rank'), h('th', { class: 'num' }, 'score'), ex.keywords.map((k) => h('th', null, h('code', null, `${k.required ? '+' : ''}${k.keyword}`))))),
+      h(
+        'thead',
+        null,
+        h(
+          'tr',
+          null,
+          h('th', null, 'tool'),
+          h('th', { class: 'num' }, 'rank'),
+          h('th', { class: 'num' }, 'score'),
+          ex.keywords.map((k) => h('th', null, h('code', null, `${k.required ? '+' : ''}${k.keyword}`))),
+        ),
+      ),
       h('tbody', null, rows),
     ),
-    h('p', { class: 'muted' }, `${ex.total_matches} tools score above 0; limit ${ex.max_results ?? 5}. 10: a keyword equals a name part, 5: inside a name part, 3: inside the full name, 2: inside the description; a keyword scores its best rule.`),
+    h(
+      'p',
+      { class: 'muted' },
+      `${ex.total_matches} tools score above 0; limit ${ex.max_results ?? 5}. 10: a keyword equals a name part, 5: inside a name part, 3: inside the full name, 2: inside the description; a keyword scores its best rule.`,
+    ),
   );
 }
 
-function searchBlock(s: SearchReport, turn: TurnReport, index: number, replay: boolean, where: 'call' | 'replay' = 'call'): Html {
+function searchBlock(
+  s: SearchReport,
+  turn: TurnReport,
+  index: number,
+  replay: boolean,
+  where: 'call' | 'replay' = 'call',
+): Html {
   const ex = s.explain ?? null;
   const mode = s.mode ?? 'invalid arguments';
   const head = h(
@@ -333,21 +525,39 @@ function searchBlock(s: SearchReport, turn: TurnReport, index: number, replay: b
     h('span', { class: 'tag' }, s.client_proxied ? `client-proxied ${mode}` : mode),
     ' ',
     ex !== null ? h('span', { class: 'q' }, `"${ex.query}"`) : h('code', { class: 'q' }, s.arguments),
-    ex !== null && ex.requested_max_results !== null ? h('span', { class: 'muted' }, ` · max_results ${ex.requested_max_results}`) : null,
+    ex !== null && ex.requested_max_results !== null
+      ? h('span', { class: 'muted' }, ` · max_results ${ex.requested_max_results}`)
+      : null,
     s.differs ? frag(' ', h('span', { class: 'tag warn' }, 'differs today')) : null,
   );
   const results = replay
-    ? h('div', { class: 'side' }, outcome(s.recorded, s.replayed, 'recorded'), outcome(s.replayed, s.recorded, 'replayed (catalog now)'))
+    ? h(
+        'div',
+        { class: 'side' },
+        outcome(s.recorded, s.replayed, 'recorded'),
+        outcome(s.replayed, s.recorded, 'replayed (catalog now)'),
+      )
     : s.recorded !== null
       ? outcome(s.recorded, null, 'result')
       : outcome(s.replayed, null, 'no recorded result; today');
   const explain =
     ex !== null && s.mode === 'keyword' && ex.tools.length > 0
-      ? h('details', { class: 'why', id: idFor(where === 'call' ? 'explain' : 'replay-explain', turn.call, index) }, h('summary', null, 'why these tools: per-keyword scores'), explainTable(ex))
+      ? h(
+          'details',
+          { class: 'why', id: idFor(where === 'call' ? 'explain' : 'replay-explain', turn.call, index) },
+          h('summary', null, 'why these tools: per-keyword scores'),
+          explainTable(ex),
+        )
       : ex !== null && s.mode === 'keyword'
         ? h('p', { class: 'muted' }, 'No tool matched: a keyword must appear in a name or a description.')
         : null;
-  return h('div', { class: 'search', id: idFor(where === 'call' ? 'search' : 'replay-search', turn.call, index) }, head, results, explain);
+  return h(
+    'div',
+    { class: 'search', id: idFor(where === 'call' ? 'search' : 'replay-search', turn.call, index) },
+    head,
+    results,
+    explain,
+  );
 }
 
 function callSection(t: TurnReport, r: SimulationReport, replay: boolean): Html {
@@ -371,22 +581,47 @@ function callSection(t: TurnReport, r: SimulationReport, replay: boolean): Html 
       null,
       c.status === 'ok' ? h('span', { class: 'ok' }, '✓ ') : h('span', { class: 'bad' }, '✗ '),
       name(c.name),
-      c.status === 'not-loaded' ? h('span', { class: 'bad' }, ' not loaded: no tool_search result had named it') : c.status === 'unknown' ? h('span', { class: 'bad' }, ' unknown: not a tool of the catalog') : null,
-      found ? searchBlock(found.s, t, found.i, replay) : c.arguments !== '' ? h('div', { class: 'muted mono' }, clip(c.arguments, 300)) : null,
+      c.status === 'not-loaded'
+        ? h('span', { class: 'bad' }, ' not loaded: no tool_search result had named it')
+        : c.status === 'unknown'
+          ? h('span', { class: 'bad' }, ' unknown: not a tool of the catalog')
+          : null,
+      found
+        ? searchBlock(found.s, t, found.i, replay)
+        : c.arguments !== ''
+          ? h('div', { class: 'muted mono' }, clip(c.arguments, 300))
+          : null,
     );
   });
   return h(
     'section',
     { class: `call${bad ? ' has-bad' : ''}`, id: callId(t.call) },
-    h('h3', null, `call ${t.call}`, facts.map((f) => h('span', { class: 'muted' }, '· ', f))),
+    h(
+      'h3',
+      null,
+      `call ${t.call}`,
+      facts.map((f) => h('span', { class: 'muted' }, '· ', f)),
+    ),
     t.added.length > 0 ? h('div', null, h('span', { class: 'ok' }, 'loaded at this call: '), names(t.added)) : null,
     t.server_searches.map((ss) =>
-      h('div', { class: 'search' }, h('span', { class: 'tag' }, 'server search'), ' ', ss.query !== '' ? h('span', { class: 'q' }, `"${ss.query}"`) : null, ' loaded ', names(ss.loaded, 'nothing')),
+      h(
+        'div',
+        { class: 'search' },
+        h('span', { class: 'tag' }, 'server search'),
+        ' ',
+        ss.query !== '' ? h('span', { class: 'q' }, `"${ss.query}"`) : null,
+        ' loaded ',
+        names(ss.loaded, 'nothing'),
+      ),
     ),
     calls.length > 0 ? h('ul', { class: 'calllist' }, calls) : null,
-    violations.filter((v) => v.kind !== 'not-loaded' && v.kind !== 'unknown').map((v) => h('ul', { class: 'violations' }, violationItem(v))),
+    violations
+      .filter((v) => v.kind !== 'not-loaded' && v.kind !== 'unknown')
+      .map((v) => h('ul', { class: 'violations' }, violationItem(v))),
     t.assistant_text !== '' && t.tool_calls.length === 0 ? h('p', { class: 'muted' }, `“${t.assistant_text}”`) : null,
-    t.message_index === null ? h('p', { class: 'muted' }, '(no recorded answer: the call after the last message)') : null,
+    t.message_index === null
+      ? h('p', { class: 'muted' }, '(no recorded answer: the call after the last message)')
+      : null,
   );
 }
 
@@ -405,7 +640,15 @@ function replaySection(r: SimulationReport): Html | null {
     const gained = new Set(g.gained);
     const lost = new Set(g.lost);
     const after = replayed?.[at] ?? null;
-    const calls = g.first === g.last ? callLink(g.first) : frag('calls ', h('a', { href: `#${callId(g.first)}` }, String(g.first)), '–', h('a', { href: `#${callId(g.last)}` }, String(g.last)));
+    const calls =
+      g.first === g.last
+        ? callLink(g.first)
+        : frag(
+            'calls ',
+            h('a', { href: `#${callId(g.first)}` }, String(g.first)),
+            '–',
+            h('a', { href: `#${callId(g.last)}` }, String(g.last)),
+          );
     return h(
       'div',
       { class: 'change', 'data-first': g.first, 'data-last': g.last },
@@ -413,8 +656,28 @@ function replaySection(r: SimulationReport): Html | null {
       h(
         'div',
         { class: 'side' },
-        h('div', null, h('h4', null, 'visible as recorded'), h('ul', null, turn.visible.map((n) => h('li', { class: lost.has(n) ? 'lose' : null }, name(n))))),
-        h('div', null, h('h4', null, 'visible with today’s results'), after === null ? h('p', null, names(g.gained)) : h('ul', null, after.map((n) => h('li', { class: gained.has(n) ? 'gain' : null }, name(n))))),
+        h(
+          'div',
+          null,
+          h('h4', null, 'visible as recorded'),
+          h(
+            'ul',
+            null,
+            turn.visible.map((n) => h('li', { class: lost.has(n) ? 'lose' : null }, name(n))),
+          ),
+        ),
+        h(
+          'div',
+          null,
+          h('h4', null, 'visible with today’s results'),
+          after === null
+            ? h('p', null, names(g.gained))
+            : h(
+                'ul',
+                null,
+                after.map((n) => h('li', { class: gained.has(n) ? 'gain' : null }, name(n))),
+              ),
+        ),
       ),
     );
   });
@@ -422,8 +685,16 @@ function replaySection(r: SimulationReport): Html | null {
     'section',
     { id: 'replay' },
     h('h2', null, 'Replay: recorded against today'),
-    h('p', null, r.replay.differences === 0 ? 'Every recorded search returns the same today.' : `${plural(r.replay.differences, 'search', 'searches')} ${r.replay.differences === 1 ? 'returns' : 'return'} something else today.`),
-    differing.map(({ t, s, i }) => h('div', null, h('h3', null, callLink(t.call), ' · tool_search'), searchBlock(s, t, i, true, 'replay'))),
+    h(
+      'p',
+      null,
+      r.replay.differences === 0
+        ? 'Every recorded search returns the same today.'
+        : `${plural(r.replay.differences, 'search', 'searches')} ${r.replay.differences === 1 ? 'returns' : 'return'} something else today.`,
+    ),
+    differing.map(({ t, s, i }) =>
+      h('div', null, h('h3', null, callLink(t.call), ' · tool_search'), searchBlock(s, t, i, true, 'replay')),
+    ),
     changes,
   );
 }
@@ -444,8 +715,26 @@ export function renderSimulationHtml(r: SimulationReport): string {
         'section',
         { id: 'calls' },
         h('h2', null, 'Model calls'),
-        h('p', null, h('button', { class: 'js-only', type: 'button', 'data-open-all': 'open', 'data-scope': 'calls' }, 'open every explanation'), ' ', h('button', { class: 'js-only', type: 'button', 'data-open-all': 'close', 'data-scope': 'calls' }, 'close them')),
-        h('div', { class: 'calls' }, r.turns.map((t) => callSection(t, r, replay))),
+        h(
+          'p',
+          null,
+          h(
+            'button',
+            { class: 'js-only', type: 'button', 'data-open-all': 'open', 'data-scope': 'calls' },
+            'open every explanation',
+          ),
+          ' ',
+          h(
+            'button',
+            { class: 'js-only', type: 'button', 'data-open-all': 'close', 'data-scope': 'calls' },
+            'close them',
+          ),
+        ),
+        h(
+          'div',
+          { class: 'calls' },
+          r.turns.map((t) => callSection(t, r, replay)),
+        ),
       ),
       footer('toolsearch simulate'),
     ),

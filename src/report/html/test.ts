@@ -37,13 +37,32 @@ function side(title: string, v: JsonValue, other: JsonValue, mark: 'missing' | '
             'ol',
             null,
             v.map((n, i) => {
-              const cls = others === null ? null : !otherSet.has(n) ? (mark === 'missing' ? 'lose' : 'gain') : others[i] !== n ? 'moved' : null;
-              return h('li', { class: cls }, h('code', { class: 'name' }, n), cls === 'moved' ? h('span', { class: 'muted' }, ' (other position)') : null);
+              const cls =
+                others === null
+                  ? null
+                  : !otherSet.has(n)
+                    ? mark === 'missing'
+                      ? 'lose'
+                      : 'gain'
+                    : others[i] !== n
+                      ? 'moved'
+                      : null;
+              return h(
+                'li',
+                { class: cls },
+                h('code', { class: 'name' }, n),
+                cls === 'moved' ? h('span', { class: 'muted' }, ' (other position)') : null,
+              );
             }),
           ),
     );
   }
-  return h('div', { class: `side-${mark}` }, h('h4', null, title), h('pre', null, JSON.stringify(v, null, 2) ?? 'null'));
+  return h(
+    'div',
+    { class: `side-${mark}` },
+    h('h4', null, title),
+    h('pre', null, JSON.stringify(v, null, 2) ?? 'null'),
+  );
 }
 
 function failureBlock(f: Failure, c: CaseResult): Html {
@@ -52,11 +71,26 @@ function failureBlock(f: Failure, c: CaseResult): Html {
     'div',
     { class: 'failure', 'data-expectation': f.expectation },
     h('div', null, h('strong', null, f.expectation), ': ', f.message),
-    h('div', { class: 'diff' }, side('expected', f.expected, f.actual, 'missing'), side('got', f.actual, f.expected, 'extra')),
+    h(
+      'div',
+      { class: 'diff' },
+      side('expected', f.expected, f.actual, 'missing'),
+      side('got', f.actual, f.expected, 'extra'),
+    ),
     f.standings.length > 0
-      ? h('ul', { class: 'calllist' }, f.standings.map((s) => h('li', null, h('code', { class: 'name' }, s.name), ': ', standingText(s, got))))
+      ? h(
+          'ul',
+          { class: 'calllist' },
+          f.standings.map((s) => h('li', null, h('code', { class: 'name' }, s.name), ': ', standingText(s, got))),
+        )
       : null,
-    f.notes.length > 0 ? h('ul', { class: 'calllist' }, f.notes.map((n) => h('li', null, n))) : null,
+    f.notes.length > 0
+      ? h(
+          'ul',
+          { class: 'calllist' },
+          f.notes.map((n) => h('li', null, n)),
+        )
+      : null,
   );
 }
 
@@ -67,8 +101,26 @@ function gotBlock(c: CaseResult): Child {
     return h(
       'div',
       { class: 'got' },
-      h('div', { class: 'muted' }, g.query !== null ? frag(h('span', { class: 'q mono' }, `"${g.query}"`), ' · ') : null, gotHeadline(g)),
-      g.matches.length > 0 ? h('ol', null, g.matches.map((n, i) => h('li', null, h('code', { class: 'name' }, n), g.scores ? h('span', { class: 'muted' }, ` (${g.scores[i]})`) : null))) : null,
+      h(
+        'div',
+        { class: 'muted' },
+        g.query !== null ? frag(h('span', { class: 'q mono' }, `"${g.query}"`), ' · ') : null,
+        gotHeadline(g),
+      ),
+      g.matches.length > 0
+        ? h(
+            'ol',
+            null,
+            g.matches.map((n, i) =>
+              h(
+                'li',
+                null,
+                h('code', { class: 'name' }, n),
+                g.scores ? h('span', { class: 'muted' }, ` (${g.scores[i]})`) : null,
+              ),
+            ),
+          )
+        : null,
     );
   }
   const s: SimulateGot = c.got;
@@ -95,7 +147,11 @@ function caseBlock(c: CaseResult, si: number, ci: number): Html {
       h('span', { class: 'muted' }, c.kind),
       c.updated ? frag(' ', h('span', { class: 'tag warn' }, 'updated')) : null,
     ),
-    h('div', { class: 'loc muted mono' }, `${c.location.file}:${c.location.line}:${c.location.column} · ${c.duration_ms.toFixed(1)} ms`),
+    h(
+      'div',
+      { class: 'loc muted mono' },
+      `${c.location.file}:${c.location.line}:${c.location.column} · ${c.duration_ms.toFixed(1)} ms`,
+    ),
     c.status === 'skipped' ? h('p', { class: 'muted' }, c.skip_reason ? `skipped: ${c.skip_reason}` : 'skipped') : null,
     c.failures.map((f) => failureBlock(f, c)),
     gotBlock(c),
@@ -114,7 +170,11 @@ function suiteSection(s: SuiteResult, si: number): Html {
       h(
         'div',
         { class: 'failure' },
-        h('div', { class: 'mono' }, `${e.location.file}${e.location.line > 0 ? `:${e.location.line}:${e.location.column}` : ''}`),
+        h(
+          'div',
+          { class: 'mono' },
+          `${e.location.file}${e.location.line > 0 ? `:${e.location.line}:${e.location.column}` : ''}`,
+        ),
         h('div', null, e.message),
         e.excerpt !== null ? h('pre', null, e.excerpt) : null,
       ),
@@ -123,20 +183,38 @@ function suiteSection(s: SuiteResult, si: number): Html {
   return h(
     'section',
     { class: 'suite', id: idFor('suite', si + 1) },
-    h('h2', null, s.name, ' ', h('span', { class: `tag ${failed > 0 ? 'bad' : 'ok'}` }, failed > 0 ? `${failed} failed` : 'passed')),
+    h(
+      'h2',
+      null,
+      s.name,
+      ' ',
+      h('span', { class: `tag ${failed > 0 ? 'bad' : 'ok'}` }, failed > 0 ? `${failed} failed` : 'passed'),
+    ),
     facts([
       ['file', h('code', { class: 'name' }, s.file)],
-      ['catalog', s.catalog !== null ? h('code', { class: 'name' }, s.catalog) : h('span', { class: 'muted' }, 'per case')],
-      ['cases', `${s.cases.length - failed - skipped} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''} · ${s.duration_ms.toFixed(0)} ms`],
+      [
+        'catalog',
+        s.catalog !== null ? h('code', { class: 'name' }, s.catalog) : h('span', { class: 'muted' }, 'per case'),
+      ],
+      [
+        'cases',
+        `${s.cases.length - failed - skipped} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''} · ${s.duration_ms.toFixed(0)} ms`,
+      ],
     ]),
-    h('div', { class: 'cases' }, s.cases.map((c, ci) => caseBlock(c, si, ci))),
+    h(
+      'div',
+      { class: 'cases' },
+      s.cases.map((c, ci) => caseBlock(c, si, ci)),
+    ),
   );
 }
 
 /** The whole page. */
 export function renderTestHtml(report: TestReport): string {
   const sm = report.summary;
-  const failures = report.suites.flatMap((s, si) => s.cases.map((c, ci) => ({ s, c, si, ci })).filter((x) => x.c.status === 'failed'));
+  const failures = report.suites.flatMap((s, si) =>
+    s.cases.map((c, ci) => ({ s, c, si, ci })).filter((x) => x.c.status === 'failed'),
+  );
   const errored = report.suites.flatMap((s, si) => (s.error !== null ? [{ s, si }] : []));
   return page({
     title: `test · ${summaryLine(report)}`,
@@ -168,9 +246,23 @@ export function renderTestHtml(report: TestReport): string {
           : h(
               'ul',
               { class: 'violations' },
-              errored.map(({ s, si }) => h('li', null, h('a', { href: `#${idFor('suite', si + 1)}` }, s.name), h('span', { class: 'muted' }, ' · did not run'), h('div', null, s.error!.message))),
+              errored.map(({ s, si }) =>
+                h(
+                  'li',
+                  null,
+                  h('a', { href: `#${idFor('suite', si + 1)}` }, s.name),
+                  h('span', { class: 'muted' }, ' · did not run'),
+                  h('div', null, s.error!.message),
+                ),
+              ),
               failures.map(({ s, c, si, ci }) =>
-                h('li', null, h('a', { href: `#${caseId(si, ci)}` }, c.name), h('span', { class: 'muted' }, ` · ${s.name}`), h('div', null, c.failures[0]?.message ?? '')),
+                h(
+                  'li',
+                  null,
+                  h('a', { href: `#${caseId(si, ci)}` }, c.name),
+                  h('span', { class: 'muted' }, ` · ${s.name}`),
+                  h('div', null, c.failures[0]?.message ?? ''),
+                ),
               ),
             ),
       ),

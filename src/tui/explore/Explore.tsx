@@ -88,14 +88,21 @@ function useBaselineRanking(
 
 export function Explore(props: ExploreProps): ReactElement {
   const { index, loadBaseline, onCopy, theme = { color: false } } = props;
-  const [state, dispatch] = useReducer(exploreEventReducer, { query: props.initialQuery, maxResults: props.initialMaxResults }, initialExploreState);
+  const [state, dispatch] = useReducer(
+    exploreEventReducer,
+    { query: props.initialQuery, maxResults: props.initialMaxResults },
+    initialExploreState,
+  );
   const { Box, useApp, useInput } = ink();
   const { exit } = useApp();
   const size = useTerminalSize(props.size);
   const tooSmall = isTooSmall(size);
   const [ranker, setRanker] = useState<BaselineRanker | null>(null);
 
-  const result = useMemo(() => exploreSearch(index, state.query, state.maxResults), [index, state.query, state.maxResults]);
+  const result = useMemo(
+    () => exploreSearch(index, state.query, state.maxResults),
+    [index, state.query, state.maxResults],
+  );
   const count = resultCount(result);
   const layout = exploreLayout(size, result);
   const body = layout.resultsHeight + layout.explainHeight;
@@ -129,7 +136,8 @@ export function Explore(props: ExploreProps): ReactElement {
         setRanker(() => r);
         dispatch({ type: 'fuseReady' });
       },
-      (err: unknown) => live && dispatch({ type: 'fuseFailed', message: err instanceof Error ? err.message : String(err) }),
+      (err: unknown) =>
+        live && dispatch({ type: 'fuseFailed', message: err instanceof Error ? err.message : String(err) }),
     );
     return () => {
       live = false;
@@ -137,7 +145,12 @@ export function Explore(props: ExploreProps): ReactElement {
   }, [state.fuse, ranker, loadBaseline]);
 
   const wanted = state.fuse === 'on' && result.kind === 'keyword' ? baselineQuery(result.keywords) : null;
-  const baseline = useBaselineRanking(ranker, wanted, result.kind === 'keyword' ? result.maxResults : 0, index.size > BASELINE_DEBOUNCE_ABOVE ? BASELINE_DEBOUNCE_MS : 0);
+  const baseline = useBaselineRanking(
+    ranker,
+    wanted,
+    result.kind === 'keyword' ? result.maxResults : 0,
+    index.size > BASELINE_DEBOUNCE_ABOVE ? BASELINE_DEBOUNCE_MS : 0,
+  );
 
   // Copy the command line when asked.
   const lastCopy = useRef(state.copyRequest);
@@ -148,12 +161,24 @@ export function Explore(props: ExploreProps): ReactElement {
       dispatch({ type: 'notice', text: 'nothing to copy: type a query first' });
       return;
     }
-    const line = searchCommandLine({ catalogArgs: props.catalogArgs, query: state.query, maxResults: state.maxResults, first: firstResult(result) });
+    const line = searchCommandLine({
+      catalogArgs: props.catalogArgs,
+      query: state.query,
+      maxResults: state.maxResults,
+      first: firstResult(result),
+    });
     onCopy(line);
     dispatch({ type: 'notice', text: `copied: ${line}` });
   }, [state.copyRequest, result, state.query, state.maxResults, props.catalogArgs, onCopy]);
 
-  const view: ExploreView = { result, baseline: baseline.names, baselineStale: !baseline.fresh, source: props.source, toolCount: index.size, partsOf: (n) => index.partsOf(n) ?? [] };
+  const view: ExploreView = {
+    result,
+    baseline: baseline.names,
+    baselineStale: !baseline.fresh,
+    source: props.source,
+    toolCount: index.size,
+    partsOf: (n) => index.partsOf(n) ?? [],
+  };
   if (tooSmall) {
     return (
       <ThemeContext.Provider value={theme}>
@@ -172,10 +197,17 @@ export function Explore(props: ExploreProps): ReactElement {
         ) : (
           <>
             <LinesView
-              lines={state.fuse === 'off' ? resultLines(state, view, layout.width, layout.resultsHeight) : comparisonLines(state, view, layout.width, layout.resultsHeight)}
+              lines={
+                state.fuse === 'off'
+                  ? resultLines(state, view, layout.width, layout.resultsHeight)
+                  : comparisonLines(state, view, layout.width, layout.resultsHeight)
+              }
               height={layout.resultsHeight}
             />
-            <LinesView lines={explanationLines(state, view, layout.width, layout.explainHeight)} height={layout.explainHeight} />
+            <LinesView
+              lines={explanationLines(state, view, layout.width, layout.explainHeight)}
+              height={layout.explainHeight}
+            />
           </>
         )}
         <LineView line={footerLine(state, layout.width, helpScrolling.maxScroll > 0)} />

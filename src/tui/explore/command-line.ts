@@ -15,7 +15,13 @@ export function shellQuote(s: string): string {
   for (const ch of s) {
     const cp = ch.codePointAt(0)!;
     if (ch === '\\' || ch === "'") out += `\\${ch}`;
-    else if (hasUnsafe(ch) || (ch.length === 1 && cp >= 0xd800 && cp <= 0xdfff)) out += cp < 0x100 ? `\\x${cp.toString(16).padStart(2, '0')}` : cp > 0xffff ? `\\U${cp.toString(16).padStart(8, '0')}` : `\\u${cp.toString(16).padStart(4, '0')}`;
+    else if (hasUnsafe(ch) || (ch.length === 1 && cp >= 0xd800 && cp <= 0xdfff))
+      out +=
+        cp < 0x100
+          ? `\\x${cp.toString(16).padStart(2, '0')}`
+          : cp > 0xffff
+            ? `\\U${cp.toString(16).padStart(8, '0')}`
+            : `\\u${cp.toString(16).padStart(4, '0')}`;
     else out += ch;
   }
   return `$'${out}'`;

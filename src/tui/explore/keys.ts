@@ -9,7 +9,13 @@ import { helpScrollDelta, NO_HELP_SCROLL, type HelpMetrics } from '../help.js';
 import { splitKeys, typedText, type KeyInfo } from '../keys.js';
 import { exploreReducer, type ExploreAction, type ExploreState } from './state.js';
 
-export function exploreKey(s: ExploreState, input: string, key: KeyInfo, resultCount: number, help: HelpMetrics = NO_HELP_SCROLL): ExploreAction | null {
+export function exploreKey(
+  s: ExploreState,
+  input: string,
+  key: KeyInfo,
+  resultCount: number,
+  help: HelpMetrics = NO_HELP_SCROLL,
+): ExploreAction | null {
   if (key.ctrl && input === 'c') return { type: 'quit' };
   if (s.help) {
     if (key.escape || input === '?') return { type: 'toggleHelp' };
@@ -34,7 +40,9 @@ export function exploreKey(s: ExploreState, input: string, key: KeyInfo, resultC
   }
   if (key.escape || key.tab || input === '/' || input === 'i') return { type: 'focus', focus: 'query' };
   if (key.upArrow || input === 'k') {
-    return s.selected === 0 && key.upArrow ? { type: 'focus', focus: 'query' } : { type: 'move', delta: -1, count: resultCount };
+    return s.selected === 0 && key.upArrow
+      ? { type: 'focus', focus: 'query' }
+      : { type: 'move', delta: -1, count: resultCount };
   }
   if (key.downArrow || input === 'j') return { type: 'move', delta: 1, count: resultCount };
   if (key.pageUp) return { type: 'move', delta: -10, count: resultCount };
@@ -54,7 +62,13 @@ export function exploreKey(s: ExploreState, input: string, key: KeyInfo, resultC
 export type ExploreEvent =
   | ExploreAction
   /** `help`: how far the help can scroll in the window on screen (none when left out). */
-  | { readonly type: 'key'; readonly input: string; readonly key: KeyInfo; readonly resultCount: number; readonly help?: HelpMetrics };
+  | {
+      readonly type: 'key';
+      readonly input: string;
+      readonly key: KeyInfo;
+      readonly resultCount: number;
+      readonly help?: HelpMetrics;
+    };
 
 export function exploreEventReducer(s: ExploreState, e: ExploreEvent): ExploreState {
   if (e.type !== 'key') return exploreReducer(s, e);

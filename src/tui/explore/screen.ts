@@ -5,7 +5,20 @@
  */
 import { RULES } from '../../core/scorer.js';
 import { displayWidth, graphemes } from '../../render/width.js';
-import { bar, cell, fitLine, nameCell, padLine, rowLine, safe, safeName, seg, withTone, type Line, type Segment } from '../line.js';
+import {
+  bar,
+  cell,
+  fitLine,
+  nameCell,
+  padLine,
+  rowLine,
+  safe,
+  safeName,
+  seg,
+  withTone,
+  type Line,
+  type Segment,
+} from '../line.js';
 import type { Size } from '../size.js';
 import { hintLine, plural, scrollWindow, titleLine } from '../chrome.js';
 import { helpBody, helpFooter, type HelpEntry } from '../help.js';
@@ -55,7 +68,14 @@ export function exploreLayout(size: Size, result: ExploreResult): ExploreLayout 
 }
 
 export function headerLine(s: ExploreState, view: ExploreView, width: number): Line {
-  const fuse = s.fuse === 'on' ? seg('on', 'accent') : s.fuse === 'loading' ? seg('loading…', 'accent') : s.fuse === 'off' ? seg('off', 'dim') : seg('failed', 'error');
+  const fuse =
+    s.fuse === 'on'
+      ? seg('on', 'accent')
+      : s.fuse === 'loading'
+        ? seg('loading…', 'accent')
+        : s.fuse === 'off'
+          ? seg('off', 'dim')
+          : seg('failed', 'error');
   return fitLine(
     [
       seg('toolsearch explore', 'heading'),
@@ -79,7 +99,8 @@ export function queryLine(s: ExploreState, width: number): Line {
   const at = chars[s.cursor] !== undefined ? safeName(chars[s.cursor]!) : ' ';
   const after = safeName(chars.slice(s.cursor + 1).join(''));
   let shownBefore = before;
-  while (displayWidth(shownBefore) > room - 2 && shownBefore.length > 0) shownBefore = graphemes(shownBefore).slice(1).join('');
+  while (displayWidth(shownBefore) > room - 2 && shownBefore.length > 0)
+    shownBefore = graphemes(shownBefore).slice(1).join('');
   const lead = shownBefore !== before ? seg('…', 'dim') : seg('');
   return fitLine([label, lead, seg(shownBefore), seg(at, 'cursor'), seg(after)], width);
 }
@@ -88,12 +109,24 @@ export function statusLine(view: ExploreView, width: number): Line {
   const r = view.result;
   switch (r.kind) {
     case 'empty':
-      return fitLine([seg('type keywords (', 'dim'), seg('+word', 'key'), seg(' is required) or ', 'dim'), seg('select:name1,name2', 'key')], width);
+      return fitLine(
+        [
+          seg('type keywords (', 'dim'),
+          seg('+word', 'key'),
+          seg(' is required) or ', 'dim'),
+          seg('select:name1,name2', 'key'),
+        ],
+        width,
+      );
     case 'error':
       return fitLine([seg('✗ ', 'error'), seg(safe(r.message), 'error')], width);
     case 'select':
       return fitLine(
-        [seg('select: ', 'accent'), seg(`${plural(r.rows.length, 'tool')} returned`), r.unknown.length > 0 ? seg(` · ${r.unknown.length} skipped`, 'warning') : seg('')],
+        [
+          seg('select: ', 'accent'),
+          seg(`${plural(r.rows.length, 'tool')} returned`),
+          r.unknown.length > 0 ? seg(` · ${r.unknown.length} skipped`, 'warning') : seg(''),
+        ],
         width,
       );
     case 'keyword': {
@@ -148,7 +181,10 @@ export function resultLines(s: ExploreState, view: ExploreView, width: number, h
   }
   const top = Math.max(1, ...rows.map((r) => r.score ?? 0));
   const rankW = String(rows.length).length + 1;
-  const nameW = Math.min(Math.max(12, ...rows.map((r) => displayWidth(safeName(r.name)))), Math.max(12, Math.floor(width * 0.42)));
+  const nameW = Math.min(
+    Math.max(12, ...rows.map((r) => displayWidth(safeName(r.name)))),
+    Math.max(12, Math.floor(width * 0.42)),
+  );
   const barW = width >= 70 ? 8 : 0;
   const scoreW = Math.max(2, ...rows.map((r) => String(r.score ?? '').length));
   const sel = Math.min(s.selected, rows.length - 1);
@@ -157,7 +193,9 @@ export function resultLines(s: ExploreState, view: ExploreView, width: number, h
     const r = rows[i]!;
     const selected = i === sel;
     const score: Segment[] =
-      r.score === null ? [seg(cell('select', barW > 0 ? barW + 1 + scoreW : scoreW), 'dim')] : [seg(barW > 0 ? `${bar(r.score / top, barW)} ` : '', 'accent'), seg(cell(String(r.score), scoreW, 'right'))];
+      r.score === null
+        ? [seg(cell('select', barW > 0 ? barW + 1 + scoreW : scoreW), 'dim')]
+        : [seg(barW > 0 ? `${bar(r.score / top, barW)} ` : '', 'accent'), seg(cell(String(r.score), scoreW, 'right'))];
     const line: Line = [
       seg(selected ? '›' : ' ', 'heading'),
       seg(cell(String(i + 1), rankW, 'right'), 'dim'),
@@ -182,7 +220,13 @@ export function comparisonLines(s: ExploreState, view: ExploreView, width: numbe
   const fuseState = s.fuse;
   const baseline = view.baseline ?? [];
   const head = titleLine([seg('Reference'), seg(' · fuse rank', 'dim')], leftW);
-  const headR = titleLine([seg('fuse.js baseline'), seg(view.baselineStale && fuseState === 'on' ? ' · ranking…' : ' · Δ vs reference', 'dim')], rightW);
+  const headR = titleLine(
+    [
+      seg('fuse.js baseline'),
+      seg(view.baselineStale && fuseState === 'on' ? ' · ranking…' : ' · Δ vs reference', 'dim'),
+    ],
+    rightW,
+  );
   const lines: Line[] = [[...head, seg('┬', 'dim'), ...headR]];
   const rows = Math.max(0, height - 1);
   const count = Math.max(refRows.length, baseline.length);
@@ -215,18 +259,35 @@ export function comparisonLines(s: ExploreState, view: ExploreView, width: numbe
     } else left = padLine([], leftW);
     let right: Line;
     if (fuseState !== 'on') {
-      const msg = i > start ? '' : fuseState === 'loading' ? '  loading fuse.js…' : typeof fuseState === 'object' ? `  ✗ ${safe(fuseState.failed)}` : '';
+      const msg =
+        i > start
+          ? ''
+          : fuseState === 'loading'
+            ? '  loading fuse.js…'
+            : typeof fuseState === 'object'
+              ? `  ✗ ${safe(fuseState.failed)}`
+              : '';
       right = fitLine([seg(msg, typeof fuseState === 'object' ? 'error' : 'dim')], rightW);
     } else if (r.kind === 'select') {
       right = fitLine([seg(i > start ? '' : '  select: is not a search: no baseline', 'dim')], rightW);
     } else {
       const name = baseline[i];
-      if (name === undefined) right = fitLine([seg(i === 0 && baseline.length === 0 && r.kind === 'keyword' ? '  no match' : '', 'dim')], rightW);
+      if (name === undefined)
+        right = fitLine(
+          [seg(i === 0 && baseline.length === 0 && r.kind === 'keyword' ? '  no match' : '', 'dim')],
+          rightW,
+        );
       else {
         const delta = rankDelta(refRank(name), i + 1);
         const nameW = Math.max(4, rightW - rankW - 2 - 5);
         right = fitLine(
-          [seg(' '), seg(cell(String(i + 1), rankW, 'right'), 'dim'), seg(' '), seg(nameCell(safeName(name), nameW)), seg(cell(` ${delta}`, 5, 'right'), delta === '=' ? 'dim' : 'replay')],
+          [
+            seg(' '),
+            seg(cell(String(i + 1), rankW, 'right'), 'dim'),
+            seg(' '),
+            seg(nameCell(safeName(name), nameW)),
+            seg(cell(` ${delta}`, 5, 'right'), delta === '=' ? 'dim' : 'replay'),
+          ],
           rightW,
         );
       }
@@ -244,16 +305,37 @@ export function explanationLines(s: ExploreState, view: ExploreView, width: numb
       titleLine([seg('select:'), seg(' direct selection', 'dim')], width),
       fitLine([seg('  exact names, in the order given, duplicates kept; max_results does not apply', 'dim')], width),
     ];
-    if (r.unknown.length > 0) lines.push(fitLine([seg('  skipped, not dynamic tools: ', 'warning'), seg(r.unknown.map(safeName).join(', '))], width));
+    if (r.unknown.length > 0)
+      lines.push(
+        fitLine([seg('  skipped, not dynamic tools: ', 'warning'), seg(r.unknown.map(safeName).join(', '))], width),
+      );
     return lines.slice(0, height);
   }
   if (r.kind !== 'keyword' || r.rows.length === 0) return [];
   const row = r.rows[Math.min(s.selected, r.rows.length - 1)]!;
   const parts = view.partsOf(row.name).map(safeName).join(' · ');
-  const lines: Line[] = [titleLine([seg(`#${Math.min(s.selected, r.rows.length - 1) + 1} ${safeName(row.name)}`), seg(` · score ${row.score} · parts ${parts}`, 'dim')], width)];
+  const lines: Line[] = [
+    titleLine(
+      [
+        seg(`#${Math.min(s.selected, r.rows.length - 1) + 1} ${safeName(row.name)}`),
+        seg(` · score ${row.score} · parts ${parts}`, 'dim'),
+      ],
+      width,
+    ),
+  ];
   const kwW = Math.min(24, Math.max(8, ...row.explain.map((k) => displayWidth(safeName(k.keyword)) + 1)));
   const partW = Math.min(20, Math.max(6, ...row.explain.map((k) => displayWidth(safeName(k.part ?? '')))));
-  lines.push(fitLine([seg(`  ${cell('keyword', kwW)}  ${cell('rule', 14)}  ${cell('part', partW)}  ${cell('points', 6, 'right')}`, 'dim')], width));
+  lines.push(
+    fitLine(
+      [
+        seg(
+          `  ${cell('keyword', kwW)}  ${cell('rule', 14)}  ${cell('part', partW)}  ${cell('points', 6, 'right')}`,
+          'dim',
+        ),
+      ],
+      width,
+    ),
+  );
   for (const k of row.explain) {
     const tone = k.points === 0 ? 'dim' : 'plain';
     lines.push(
@@ -280,8 +362,29 @@ export function explanationLines(s: ExploreState, view: ExploreView, width: numb
 export function footerLine(s: ExploreState, width: number, helpScrolls = false): Line {
   if (s.help) return helpFooter(helpScrolls, width);
   if (s.notice !== null) return fitLine([seg(safeName(s.notice), 'accent')], width);
-  if (s.focus === 'query') return hintLine([['Tab', 'results'], ['^F', 'fuse'], ['^Y', 'copy as test'], ['^U', 'clear'], ['Esc', 'quit']], width);
-  return hintLine([['↑↓', 'select'], ['f', 'fuse'], ['+/-', 'max_results'], ['y', 'copy as test'], ['Tab', 'query'], ['?', 'help'], ['q', 'quit']], width);
+  if (s.focus === 'query')
+    return hintLine(
+      [
+        ['Tab', 'results'],
+        ['^F', 'fuse'],
+        ['^Y', 'copy as test'],
+        ['^U', 'clear'],
+        ['Esc', 'quit'],
+      ],
+      width,
+    );
+  return hintLine(
+    [
+      ['↑↓', 'select'],
+      ['f', 'fuse'],
+      ['+/-', 'max_results'],
+      ['y', 'copy as test'],
+      ['Tab', 'query'],
+      ['?', 'help'],
+      ['q', 'quit'],
+    ],
+    width,
+  );
 }
 
 const HELP_KEYS: readonly HelpEntry[] = [

@@ -53,7 +53,11 @@ export function exploreSearch(index: ToolIndex, query: string, maxResults: numbe
   if (!out.ok) return { kind: 'error', message: out.error };
   const description = (name: string): string => index.get(name)?.description ?? '';
   if (out.mode === 'select') {
-    return { kind: 'select', unknown: out.unknown, rows: out.matches.map((name) => ({ name, description: description(name) })) };
+    return {
+      kind: 'select',
+      unknown: out.unknown,
+      rows: out.matches.map((name) => ({ name, description: description(name) })),
+    };
   }
   const limit = Math.max(1, maxResults);
   // Built on first use: only the comparison with the baseline needs it.

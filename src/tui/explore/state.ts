@@ -107,7 +107,8 @@ export function exploreReducer(s: ExploreState, a: ExploreAction): ExploreState 
       return s.query === '' ? s : edited(s, [], 0);
     case 'cursor': {
       const len = Array.from(s.query).length;
-      const cursor = a.to === 'home' ? 0 : a.to === 'end' ? len : Math.max(0, Math.min(len, s.cursor + (a.to === 'left' ? -1 : 1)));
+      const cursor =
+        a.to === 'home' ? 0 : a.to === 'end' ? len : Math.max(0, Math.min(len, s.cursor + (a.to === 'left' ? -1 : 1)));
       return { ...s, cursor };
     }
     case 'focus':

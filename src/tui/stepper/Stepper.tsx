@@ -48,7 +48,13 @@ interface PanelProps {
 }
 
 function CallList({ state, layout }: PanelProps): ReactElement {
-  return <LinesView lines={callListLines(state, layout.leftWidth, layout.topHeight)} height={layout.topHeight} width={layout.leftWidth} />;
+  return (
+    <LinesView
+      lines={callListLines(state, layout.leftWidth, layout.topHeight)}
+      height={layout.topHeight}
+      width={layout.leftWidth}
+    />
+  );
 }
 
 function Separator({ height }: { readonly height: number }): ReactElement {
@@ -66,7 +72,12 @@ function ToolPanel({ state, inputs, layout }: PanelProps): ReactElement {
 
 function MessagesPanel({ state, inputs, layout }: PanelProps): ReactElement {
   const ctx = useMemo(() => messageContext(state), [state.report, state.selected]);
-  return <LinesView lines={messagesLines(state, inputs, ctx, layout.width, layout.messagesHeight)} height={layout.messagesHeight} />;
+  return (
+    <LinesView
+      lines={messagesLines(state, inputs, ctx, layout.width, layout.messagesHeight)}
+      height={layout.messagesHeight}
+    />
+  );
 }
 
 export function Stepper({ report, inputs, resimulate, theme = { color: false }, size }: StepperProps): ReactElement {
@@ -106,7 +117,8 @@ export function Stepper({ report, inputs, resimulate, theme = { color: false }, 
       .then(() => resimulate(pending.mode, pending.replay))
       .then(
         (next) => live && dispatch({ type: 'reportLoaded', report: next }),
-        (err: unknown) => live && dispatch({ type: 'reportFailed', message: err instanceof Error ? err.message : String(err) }),
+        (err: unknown) =>
+          live && dispatch({ type: 'reportFailed', message: err instanceof Error ? err.message : String(err) }),
       );
     return () => {
       live = false;

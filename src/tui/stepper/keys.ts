@@ -9,7 +9,12 @@ import { helpScrollDelta, NO_HELP_SCROLL, type HelpMetrics } from '../help.js';
 import { splitKeys, typedText, type KeyInfo } from '../keys.js';
 import { stepperReducer, type StepperAction, type StepperState } from './state.js';
 
-export function stepperKey(s: StepperState, input: string, key: KeyInfo, help: HelpMetrics = NO_HELP_SCROLL): StepperAction | null {
+export function stepperKey(
+  s: StepperState,
+  input: string,
+  key: KeyInfo,
+  help: HelpMetrics = NO_HELP_SCROLL,
+): StepperAction | null {
   if (key.ctrl && input === 'c') return { type: 'quit' };
   if (s.help) {
     if (key.escape || input === '?') return { type: 'toggleHelp' };
@@ -37,7 +42,8 @@ export function stepperKey(s: StepperState, input: string, key: KeyInfo, help: H
   if (key.pageUp) return { type: 'scrollMessages', delta: 3 };
   if (key.pageDown) return { type: 'scrollMessages', delta: -3 };
   if (s.detail !== null) {
-    if (key.escape || key.leftArrow || key.return || key.backspace || key.delete || input === 'h') return { type: 'closeDetail' };
+    if (key.escape || key.leftArrow || key.return || key.backspace || key.delete || input === 'h')
+      return { type: 'closeDetail' };
     if (key.upArrow || input === 'k') return { type: 'scrollDetail', delta: -1 };
     if (key.downArrow || input === 'j') return { type: 'scrollDetail', delta: 1 };
     return null;

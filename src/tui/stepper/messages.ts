@@ -27,7 +27,11 @@ function names(list: readonly string[]): string {
 function toolCallLine(c: ToolCall | { name: string; arguments: string; id: string }): Line {
   if (c.name === TOOL_SEARCH_NAME) {
     const q = searchQuery(c.arguments);
-    return [seg(`${INDENT}→ `, 'dim'), seg('tool_search ', 'accent'), seg(q === null ? `(bad arguments) ${safe(c.arguments)}` : `"${safe(q)}"`)];
+    return [
+      seg(`${INDENT}→ `, 'dim'),
+      seg('tool_search ', 'accent'),
+      seg(q === null ? `(bad arguments) ${safe(c.arguments)}` : `"${safe(q)}"`),
+    ];
   }
   return [seg(`${INDENT}→ `, 'dim'), seg(`${safeName(c.name)} `, 'accent'), seg(safe(c.arguments), 'dim')];
 }
@@ -37,7 +41,9 @@ function searchResultSegments(text: string | null, tools: readonly string[] | nu
   if (tools !== null) return [seg(`loaded ${names(tools)}`)];
   // Read as forward selection reads it: a text that does not decode is skipped by the middleware.
   const matches = text === null ? null : decodeMatches(text);
-  return matches === null ? [seg(`(not a matches result: skipped) ${safe(text ?? '')}`, 'warning')] : [seg(`matches: ${names(matches)}`)];
+  return matches === null
+    ? [seg(`(not a matches result: skipped) ${safe(text ?? '')}`, 'warning')]
+    : [seg(`matches: ${names(matches)}`)];
 }
 
 /** With replay on: the line under a search result that a fresh search would change. */
@@ -45,7 +51,12 @@ function replayLines(ctx: MessageContext, callId: string): Line[] {
   const found = ctx.searches.get(callId);
   if (ctx.report.replay === null || !found?.search.differs) return [];
   const r = found.search.replayed;
-  return [[seg(`${INDENT}  ≠ replay: `, 'replay'), seg('matches' in r ? `matches: ${names(r.matches)}` : `error: ${safe(r.error)}`, 'replay')]];
+  return [
+    [
+      seg(`${INDENT}  ≠ replay: `, 'replay'),
+      seg('matches' in r ? `matches: ${names(r.matches)}` : `error: ${safe(r.error)}`, 'replay'),
+    ],
+  ];
 }
 
 function resultPartText(parts: readonly ToolResultPart[]): { text: string | null; tools: readonly string[] | null } {
@@ -65,9 +76,18 @@ function blockLines(ctx: MessageContext, b: ContentBlock): Line[] {
     case 'function_tool_result': {
       const { text, tools } = resultPartText(b.content);
       if (b.name === TOOL_SEARCH_NAME) {
-        return [[seg(`${INDENT}← `, 'dim'), seg('tool_search ', 'accent'), ...searchResultSegments(text, tools)], ...replayLines(ctx, b.callId)];
+        return [
+          [seg(`${INDENT}← `, 'dim'), seg('tool_search ', 'accent'), ...searchResultSegments(text, tools)],
+          ...replayLines(ctx, b.callId),
+        ];
       }
-      return [[seg(`${INDENT}← `, 'dim'), seg(`${safeName(b.name)} `, 'accent'), seg(safe(text ?? (tools ? `loaded ${names(tools)}` : '')), 'dim')]];
+      return [
+        [
+          seg(`${INDENT}← `, 'dim'),
+          seg(`${safeName(b.name)} `, 'accent'),
+          seg(safe(text ?? (tools ? `loaded ${names(tools)}` : '')), 'dim'),
+        ],
+      ];
     }
     case 'server_tool_search':
       return [[seg(`${INDENT}⌕ `, 'dim'), seg('server search ', 'accent'), seg(`"${safe(b.query)}"`)]];
@@ -85,7 +105,11 @@ function blockLines(ctx: MessageContext, b: ContentBlock): Line[] {
 function chatLines(ctx: MessageContext, m: ChatMessage, head: Segment[]): Line[] {
   if (m.role === 'tool') {
     const name = m.toolName ?? '?';
-    if (name === TOOL_SEARCH_NAME) return [[...head, seg('tool_search ', 'accent'), ...searchResultSegments(m.content, null)], ...replayLines(ctx, m.toolCallId ?? '')];
+    if (name === TOOL_SEARCH_NAME)
+      return [
+        [...head, seg('tool_search ', 'accent'), ...searchResultSegments(m.content, null)],
+        ...replayLines(ctx, m.toolCallId ?? ''),
+      ];
     return [[...head, seg(`${safeName(name)} `, 'accent'), seg(safe(m.content), 'dim')]];
   }
   const lines: Line[] = [[...head, seg(safe(m.content))]];
@@ -104,8 +128,18 @@ export function entryLines(ctx: MessageContext, e: MessageEntry): Line[] {
     // The note first: at 80 columns the list itself does not fit anyway.
     const count = Math.max(0, (m.kind === 'chat' ? m.content : '').split('\n').length - 2);
     const note =
-      e.index === null ? (ctx.reminderInsertedNow ? '◆ reminder inserted by the middleware at this call' : '◆ reminder inserted by the middleware') : '◆ reminder (already in the transcript)';
-    return [[...head, seg(note, 'accent'), seg(count > 0 && m.kind === 'chat' ? `: <available-deferred-tools> ${count} names` : '', 'dim')]];
+      e.index === null
+        ? ctx.reminderInsertedNow
+          ? '◆ reminder inserted by the middleware at this call'
+          : '◆ reminder inserted by the middleware'
+        : '◆ reminder (already in the transcript)';
+    return [
+      [
+        ...head,
+        seg(note, 'accent'),
+        seg(count > 0 && m.kind === 'chat' ? `: <available-deferred-tools> ${count} names` : '', 'dim'),
+      ],
+    ];
   }
   if (m.kind === 'chat') return chatLines(ctx, m, head);
   const lines: Line[] = [head];
@@ -117,7 +151,12 @@ export function entryLines(ctx: MessageContext, e: MessageEntry): Line[] {
  * The last `height` lines of the call's messages, `scroll` lines up from the
  * answer; builds only the lines it needs, from the end.
  */
-export function messageWindow(ctx: MessageContext, entries: readonly MessageEntry[], height: number, scroll: number): { lines: Line[]; maxScroll: number; total: number | null } {
+export function messageWindow(
+  ctx: MessageContext,
+  entries: readonly MessageEntry[],
+  height: number,
+  scroll: number,
+): { lines: Line[]; maxScroll: number; total: number | null } {
   const need = height + scroll;
   const collected: Line[] = [];
   let i = entries.length - 1;
@@ -126,5 +165,9 @@ export function messageWindow(ctx: MessageContext, entries: readonly MessageEntr
   const maxScroll = complete ? Math.max(0, collected.length - height) : Number.MAX_SAFE_INTEGER;
   const s = Math.min(scroll, maxScroll);
   const end = collected.length - s;
-  return { lines: collected.slice(Math.max(0, end - height), end), maxScroll, total: complete ? collected.length : null };
+  return {
+    lines: collected.slice(Math.max(0, end - height), end),
+    maxScroll,
+    total: complete ? collected.length : null,
+  };
 }

@@ -9,7 +9,14 @@ import { hasReminderMarker } from '../../core/middleware.js';
 import { goToLower } from '../../core/text.js';
 import { decodeToolSearchArgs, TOOL_SEARCH_NAME } from '../../core/toolsearch.js';
 import type { JsonValue, Message } from '../../core/types.js';
-import type { SearchOutcome, SearchReport, SimulationReport, TurnReport, Violation, VisibilityChange } from '../../simulate/report.js';
+import type {
+  SearchOutcome,
+  SearchReport,
+  SimulationReport,
+  TurnReport,
+  Violation,
+  VisibilityChange,
+} from '../../simulate/report.js';
 
 /** A tool of the catalog, as the details view shows it. */
 export interface ToolMeta {
@@ -49,7 +56,9 @@ export function searchQuery(args: string): string | null {
 /** One line of what the assistant did at a call: its tool calls, or what it said. */
 export function callSummary(turn: TurnReport): string {
   // Server-side searches first: the provider runs them before the calls that use what they load.
-  const parts: string[] = turn.server_searches.map((s) => (s.query === '' ? 'server search' : `server search "${s.query}"`));
+  const parts: string[] = turn.server_searches.map((s) =>
+    s.query === '' ? 'server search' : `server search "${s.query}"`,
+  );
   for (const c of turn.tool_calls) {
     if (c.name === TOOL_SEARCH_NAME) {
       const q = searchQuery(c.arguments);
@@ -82,7 +91,9 @@ export function callMarks(report: SimulationReport, turn: TurnReport): CallMarks
   return {
     errors: vs.filter((v) => v.severity === 'error').length,
     warnings: vs.filter((v) => v.severity === 'warning').length,
-    replayDiffers: report.replay !== null && (turn.searches.some((s) => s.differs) || visibilityChangeAt(report, turn.call) !== null),
+    replayDiffers:
+      report.replay !== null &&
+      (turn.searches.some((s) => s.differs) || visibilityChangeAt(report, turn.call) !== null),
   };
 }
 
@@ -137,18 +148,31 @@ export function toolRows(report: SimulationReport, turnIndex: number, filter: st
   const lost = new Set(change?.lost ?? []);
   const loadedAt = turn.deferred.length > 0 ? nativeLoadedAt(report) : new Map<string, number>();
   const rows: ToolRow[] = [];
-  for (const name of turn.visible) if (matchesFilter(name, filter)) rows.push({ name, section: 'visible', added: added.has(name), lost: lost.has(name), loaded: false });
+  for (const name of turn.visible)
+    if (matchesFilter(name, filter))
+      rows.push({ name, section: 'visible', added: added.has(name), lost: lost.has(name), loaded: false });
   for (const name of turn.deferred) {
-    if (matchesFilter(name, filter)) rows.push({ name, section: 'deferred', added: false, lost: false, loaded: (loadedAt.get(name) ?? Infinity) <= turn.call });
+    if (matchesFilter(name, filter))
+      rows.push({
+        name,
+        section: 'deferred',
+        added: false,
+        lost: false,
+        loaded: (loadedAt.get(name) ?? Infinity) <= turn.call,
+      });
   }
-  for (const name of change?.gained ?? []) if (matchesFilter(name, filter)) rows.push({ name, section: 'gained', added: false, lost: false, loaded: false });
+  for (const name of change?.gained ?? [])
+    if (matchesFilter(name, filter)) rows.push({ name, section: 'gained', added: false, lost: false, loaded: false });
   return rows;
 }
 
 /** The searches of a report by the id of their tool call. */
-export function searchesById(report: SimulationReport): Map<string, { readonly call: number; readonly search: SearchReport }> {
+export function searchesById(
+  report: SimulationReport,
+): Map<string, { readonly call: number; readonly search: SearchReport }> {
   const out = new Map<string, { call: number; search: SearchReport }>();
-  for (const t of report.turns) for (const s of t.searches) if (!out.has(s.call_id)) out.set(s.call_id, { call: t.call, search: s });
+  for (const t of report.turns)
+    for (const s of t.searches) if (!out.has(s.call_id)) out.set(s.call_id, { call: t.call, search: s });
   return out;
 }
 
@@ -175,7 +199,12 @@ export interface MessageEntry {
 export function callMessages(inputs: StepperInputs, turn: TurnReport): MessageEntry[] {
   const end = turn.message_index ?? inputs.messages.length;
   const prefix = inputs.messages.slice(0, end);
-  const entries: MessageEntry[] = prefix.map((message, index) => ({ index, message, reminder: hasReminderMarker(message), answer: false }));
+  const entries: MessageEntry[] = prefix.map((message, index) => ({
+    index,
+    message,
+    reminder: hasReminderMarker(message),
+    answer: false,
+  }));
   // The report counts the messages the model received; one more than the
   // transcript holds is the reminder the middleware inserted.
   if (turn.reminder_index !== null && turn.message_count === prefix.length + 1) {
@@ -184,7 +213,12 @@ export function callMessages(inputs: StepperInputs, turn: TurnReport): MessageEn
       kind === 'blocks'
         ? { kind: 'blocks', role: 'user', blocks: [{ type: 'text', text: inputs.reminderText }] }
         : { kind: 'chat', role: 'user', content: inputs.reminderText };
-    entries.splice(Math.min(turn.reminder_index, entries.length), 0, { index: null, message, reminder: true, answer: false });
+    entries.splice(Math.min(turn.reminder_index, entries.length), 0, {
+      index: null,
+      message,
+      reminder: true,
+      answer: false,
+    });
   }
   if (turn.message_index !== null) {
     const answer = inputs.messages[turn.message_index];
@@ -263,7 +297,9 @@ export function paramRows(schema: JsonValue | undefined): ParamRow[] | null {
   if (!isObject(schema)) return null;
   const props = schema['properties'];
   if (!isObject(props)) return null;
-  const required = new Set(Array.isArray(schema['required']) ? schema['required'].filter((x): x is string => typeof x === 'string') : []);
+  const required = new Set(
+    Array.isArray(schema['required']) ? schema['required'].filter((x): x is string => typeof x === 'string') : [],
+  );
   return Object.keys(props).map((name) => {
     const p = props[name];
     const description = isObject(p) && typeof p['description'] === 'string' ? p['description'] : '';

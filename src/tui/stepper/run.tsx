@@ -26,18 +26,32 @@ export interface StepperOptions {
 export function stepperInputs(transcript: Transcript, tools: StepperOptions['tools']): StepperInputs {
   const map = new Map<string, ToolMeta>();
   const add = (t: ToolInfo, isStatic: boolean): void => {
-    map.set(t.name, { name: t.name, description: t.description, ...(t.parameters !== undefined ? { parameters: t.parameters } : {}), static: isStatic });
+    map.set(t.name, {
+      name: t.name,
+      description: t.description,
+      ...(t.parameters !== undefined ? { parameters: t.parameters } : {}),
+      static: isStatic,
+    });
   };
   for (const t of tools.dynamicTools) add(t, false);
   for (const t of tools.staticTools) add(t, true);
-  return { messages: transcript.messages, tools: map, reminderText: reminderText(tools.dynamicTools.map((t) => t.name)) };
+  return {
+    messages: transcript.messages,
+    tools: map,
+    reminderText: reminderText(tools.dynamicTools.map((t) => t.name)),
+  };
 }
 
 /** Runs the stepper until the user quits (or a signal ends it: the process then dies of that signal). */
 export async function runStepper(options: StepperOptions): Promise<void> {
   const inputs = stepperInputs(options.transcript, options.tools);
   const { signal } = await runFullScreen(
-    <Stepper report={options.report} inputs={inputs} resimulate={options.resimulate} theme={{ color: options.color }} />,
+    <Stepper
+      report={options.report}
+      inputs={inputs}
+      resimulate={options.resimulate}
+      theme={{ color: options.color }}
+    />,
     options.io,
   );
   reraise(signal);

@@ -9,7 +9,19 @@ import { formatCache, formatCount } from '../../tokens/format.js';
 import { displayWidth } from '../../render/width.js';
 import { hintLine, plural, scrollWindow, titleLine } from '../chrome.js';
 import { helpBody, helpFooter, type HelpEntry, type HelpSection } from '../help.js';
-import { fitLine, fitName, lineWidth, nameCell, rowLine, safe, safeName, seg, wrapText, type Line, type Segment } from '../line.js';
+import {
+  fitLine,
+  fitName,
+  lineWidth,
+  nameCell,
+  rowLine,
+  safe,
+  safeName,
+  seg,
+  wrapText,
+  type Line,
+  type Segment,
+} from '../line.js';
 import type { Size } from '../size.js';
 import { messageWindow, type MessageContext } from './messages.js';
 import {
@@ -58,7 +70,9 @@ export function headerLine(s: StepperState, width: number): Line {
     seg('mode '),
     seg(r.mode, 'accent'),
     seg(' · replay '),
-    r.replay === null ? seg('off', 'dim') : seg(`on, ${plural(r.replay.differences, 'difference')}`, r.replay.differences > 0 ? 'replay' : 'accent'),
+    r.replay === null
+      ? seg('off', 'dim')
+      : seg(`on, ${plural(r.replay.differences, 'difference')}`, r.replay.differences > 0 ? 'replay' : 'accent'),
     seg(` · ${plural(r.summary.calls, 'call')}`),
   ];
   if (r.summary.errors > 0) parts.push(seg(' · '), seg(`✗ ${plural(r.summary.errors, 'error')}`, 'error'));
@@ -108,11 +122,30 @@ function toolTag(inputs: StepperInputs, row: ToolRow): Segment {
   return seg(safe(inputs.tools.get(row.name)?.description ?? ''), 'dim');
 }
 
-function toolRowLine(inputs: StepperInputs, row: ToolRow, selected: boolean, focused: boolean, width: number, nameWidth: number): Line {
-  const marker = row.added ? seg('+', 'added') : row.lost ? seg('-', 'replay') : row.section === 'gained' ? seg('+', 'replay') : row.loaded ? seg('•', 'accent') : seg(' ');
+function toolRowLine(
+  inputs: StepperInputs,
+  row: ToolRow,
+  selected: boolean,
+  focused: boolean,
+  width: number,
+  nameWidth: number,
+): Line {
+  const marker = row.added
+    ? seg('+', 'added')
+    : row.lost
+      ? seg('-', 'replay')
+      : row.section === 'gained'
+        ? seg('+', 'replay')
+        : row.loaded
+          ? seg('•', 'accent')
+          : seg(' ');
   const name = nameCell(safeName(row.name), nameWidth);
   const tone = row.added ? 'added' : row.section === 'gained' ? 'replay' : 'plain';
-  return rowLine([seg(selected ? '›' : ' ', 'heading'), marker, seg(' '), seg(name, tone), seg(' '), toolTag(inputs, row)], width, selected && focused);
+  return rowLine(
+    [seg(selected ? '›' : ' ', 'heading'), marker, seg(' '), seg(name, tone), seg(' '), toolTag(inputs, row)],
+    width,
+    selected && focused,
+  );
 }
 
 const SECTION_TITLES = { visible: 'Visible', deferred: 'Deferred', gained: 'Replay would add' } as const;
@@ -121,7 +154,10 @@ export function toolPanelLines(s: StepperState, inputs: StepperInputs, width: nu
   const turn = s.report.turns[s.selected];
   if (!turn) return [titleLine([seg('No model calls')], width)];
   const rows = toolRows(s.report, s.selected, s.filter);
-  const title: Segment[] = [seg(`Call ${turn.call}/${s.report.turns.length}`), seg(` · ${turn.visible.length} visible`)];
+  const title: Segment[] = [
+    seg(`Call ${turn.call}/${s.report.turns.length}`),
+    seg(` · ${turn.visible.length} visible`),
+  ];
   if (turn.added.length > 0) title.push(seg(` (+${turn.added.length})`, 'added'));
   if (s.report.mode === 'native') {
     const loaded = (s.filter === '' ? rows : toolRows(s.report, s.selected, '')).filter((r) => r.loaded).length;
@@ -132,7 +168,10 @@ export function toolPanelLines(s: StepperState, inputs: StepperInputs, width: nu
   if (change) title.push(seg(` · replay +${change.gained.length} -${change.lost.length}`, 'replay'));
   // Token figures are estimates (`~`); when the title has no room for them, they get a line of their own.
   const tokens: Segment[] = turn.tokens
-    ? [seg(`~${formatCount(turn.tokens.total)} tok · `), seg(formatCache(turn.tokens.cache), turn.tokens.cache.state === 'break' ? 'replay' : 'plain')]
+    ? [
+        seg(`~${formatCount(turn.tokens.total)} tok · `),
+        seg(formatCache(turn.tokens.cache), turn.tokens.cache.state === 'break' ? 'replay' : 'plain'),
+      ]
     : [];
   const fits = lineWidth([seg('─ '), ...title, seg(' · '), ...tokens, seg(' ─')]) <= width;
   const lines: Line[] = [titleLine(tokens.length > 0 && fits ? [...title, seg(' · '), ...tokens] : title, width)];
@@ -142,13 +181,25 @@ export function toolPanelLines(s: StepperState, inputs: StepperInputs, width: nu
   for (const v of violationsAt(s.report, turn.call)) {
     const tone = v.severity;
     const text = wrapText(`${v.kind}: ${safe(v.message)}`, Math.max(1, width - 2), 3);
-    text.forEach((t, i) => lines.push(fitLine([seg(i === 0 ? (tone === 'error' ? '✗ ' : '! ') : '  ', tone), seg(t, tone)], width)));
+    text.forEach((t, i) =>
+      lines.push(fitLine([seg(i === 0 ? (tone === 'error' ? '✗ ' : '! ') : '  ', tone), seg(t, tone)], width)),
+    );
   }
-  if (turn.refilled && turn.call > 1) lines.push(fitLine([seg('! ', 'warning'), seg('the framework refilled a nil tool list before this call')], width));
+  if (turn.refilled && turn.call > 1)
+    lines.push(fitLine([seg('! ', 'warning'), seg('the framework refilled a nil tool list before this call')], width));
 
   if (s.editingFilter || s.filter !== '') {
     const cursor = s.editingFilter ? '▏' : '';
-    lines.push(fitLine([seg('/ ', 'key'), seg(`filter: ${safeName(s.filter)}${cursor}`, 'accent'), seg(`  ${rows.length} match`, 'dim')], width));
+    lines.push(
+      fitLine(
+        [
+          seg('/ ', 'key'),
+          seg(`filter: ${safeName(s.filter)}${cursor}`, 'accent'),
+          seg(`  ${rows.length} match`, 'dim'),
+        ],
+        width,
+      ),
+    );
   }
 
   // Rows with section headers between them, scrolled to keep the cursor in view.
@@ -162,7 +213,8 @@ export function toolPanelLines(s: StepperState, inputs: StepperInputs, width: nu
     }
     items.push({ row, index });
   });
-  if (rows.length === 0) items.push({ header: s.filter !== '' ? 'No tool matches the filter' : 'No tools offered at this call' });
+  if (rows.length === 0)
+    items.push({ header: s.filter !== '' ? 'No tool matches the filter' : 'No tools offered at this call' });
   const room = Math.max(0, height - lines.length);
   // Names get the room they need, leaving at least 10 columns for the tag or description.
   const longest = Math.max(12, ...rows.map((r) => displayWidth(safeName(r.name))));
@@ -182,25 +234,37 @@ function historyLines(s: StepperState, inputs: StepperInputs, name: string): str
   const turn = s.report.turns[s.selected];
   const out: string[] = [];
   if (kind === 'static') out.push('static: always visible, never searched');
-  else if (kind === 'search') out.push(s.report.mode === 'native' ? 'the search tool (model-native: registered with the model)' : 'the search tool the middleware adds; always visible');
+  else if (kind === 'search')
+    out.push(
+      s.report.mode === 'native'
+        ? 'the search tool (model-native: registered with the model)'
+        : 'the search tool the middleware adds; always visible',
+    );
   else if (kind === 'unknown') out.push('not in the catalog');
   const h = toolHistory(s.report, name);
   if (turn) {
     if (turn.visible.includes(name)) out.push(`visible at call ${turn.call}`);
-    else if (turn.deferred.includes(name)) out.push(`deferred at call ${turn.call}: the model can load it with its own search`);
+    else if (turn.deferred.includes(name))
+      out.push(`deferred at call ${turn.call}: the model can load it with its own search`);
     else out.push(`not visible at call ${turn.call}`);
   }
   if (kind === 'dynamic') {
     if (h.addedAt !== null) out.push(`added at call ${h.addedAt} by forward selection`);
     else if (h.firstVisible !== null) out.push(`visible from call ${h.firstVisible} (the full tool list)`);
-    else if (s.report.mode === 'native') out.push('never in the visible list: deferred, offered through the model\'s own search');
+    else if (s.report.mode === 'native')
+      out.push("never in the visible list: deferred, offered through the model's own search");
     else out.push('never visible in this conversation');
     if (h.loadedBy) {
       const q = h.loadedBy.query === null ? '(arguments did not decode)' : `"${safe(h.loadedBy.query)}"`;
-      out.push(`${h.loadedBy.server ? 'loaded by the server-side search' : 'named by tool_search'} ${q} at call ${h.loadedBy.call}`);
+      out.push(
+        `${h.loadedBy.server ? 'loaded by the server-side search' : 'named by tool_search'} ${q} at call ${h.loadedBy.call}`,
+      );
     }
   }
-  if (h.calls.length > 0) out.push(`called at ${h.calls.map((c) => `call ${c.call} ${c.status === 'ok' ? '✓' : `✗ ${c.status}`}`).join(', ')}`);
+  if (h.calls.length > 0)
+    out.push(
+      `called at ${h.calls.map((c) => `call ${c.call} ${c.status === 'ok' ? '✓' : `✗ ${c.status}`}`).join(', ')}`,
+    );
   else if (name !== TOOL_SEARCH_NAME) out.push('never called');
   return out;
 }
@@ -224,17 +288,37 @@ export function detailLines(s: StepperState, inputs: StepperInputs, width: numbe
   } else if (params.length === 0) text('(none)', 'dim');
   else {
     for (const p of params) {
-      body.push(fitLine([seg('  '), seg(safeName(p.name), 'accent'), seg(` ${safe(p.type)}`), seg(p.required ? ' required' : '', 'warning'), seg(p.description === '' ? '' : ` — ${safe(p.description)}`, 'dim')], width));
+      body.push(
+        fitLine(
+          [
+            seg('  '),
+            seg(safeName(p.name), 'accent'),
+            seg(` ${safe(p.type)}`),
+            seg(p.required ? ' required' : '', 'warning'),
+            seg(p.description === '' ? '' : ` — ${safe(p.description)}`, 'dim'),
+          ],
+          width,
+        ),
+      );
     }
   }
   const room = Math.max(0, height - 1);
   const maxScroll = Math.max(0, body.length - room);
   const scroll = Math.min(s.detailScroll, maxScroll);
   const more = body.length > room ? ` (${scroll + 1}–${Math.min(body.length, scroll + room)} of ${body.length})` : '';
-  return [titleLine([seg(safeName(name)), seg(more, 'dim')], width), ...body.slice(scroll, scroll + room).map((l) => fitLine(l, width))];
+  return [
+    titleLine([seg(safeName(name)), seg(more, 'dim')], width),
+    ...body.slice(scroll, scroll + room).map((l) => fitLine(l, width)),
+  ];
 }
 
-export function messagesLines(s: StepperState, inputs: StepperInputs, ctx: MessageContext, width: number, height: number): Line[] {
+export function messagesLines(
+  s: StepperState,
+  inputs: StepperInputs,
+  ctx: MessageContext,
+  width: number,
+  height: number,
+): Line[] {
   const turn = s.report.turns[s.selected];
   if (!turn) return [titleLine([seg('Messages')], width)];
   const entries = callMessages(inputs, turn);
@@ -242,7 +326,10 @@ export function messagesLines(s: StepperState, inputs: StepperInputs, ctx: Messa
   const win = messageWindow(ctx, entries, Math.max(0, height - 1), s.messageScroll);
   const reminder = turn.reminder_index === null ? '' : ` · reminder at ${turn.reminder_index}`;
   const scrolled = s.messageScroll > 0 ? ` · scrolled ${Math.min(s.messageScroll, win.maxScroll)} up (PgDn)` : '';
-  const title = titleLine([seg(`Messages of call ${turn.call}`), seg(` · ${received} received${reminder}${scrolled}`, 'dim')], width);
+  const title = titleLine(
+    [seg(`Messages of call ${turn.call}`), seg(` · ${received} received${reminder}${scrolled}`, 'dim')],
+    width,
+  );
   return [title, ...win.lines.map((l) => fitLine(l, width))];
 }
 
@@ -265,10 +352,32 @@ const HINTS: ReadonlyArray<readonly [string, string]> = [
 /** The footer; `helpScrolls`: the help is open and taller than its window. */
 export function footerLine(s: StepperState, width: number, helpScrolls = false): Line {
   if (s.help) return helpFooter(helpScrolls, width);
-  if (s.pending) return fitLine([seg('… ', 'accent'), seg(`re-simulating (mode ${s.pending.mode}, replay ${s.pending.replay ? 'on' : 'off'})`)], width);
-  if (s.error !== null) return fitLine([seg('✗ ', 'error'), seg(`re-simulation failed: ${safe(s.error)}`, 'error')], width);
-  if (s.editingFilter) return hintLine([['type', 'to filter tools by name'], ['⏎', 'keep'], ['Esc', 'clear']], width);
-  if (s.detail !== null) return hintLine([['←/Esc', 'back'], ['↑↓', 'scroll'], ['n/p', 'next/previous call'], ['q', 'quit']], width);
+  if (s.pending)
+    return fitLine(
+      [seg('… ', 'accent'), seg(`re-simulating (mode ${s.pending.mode}, replay ${s.pending.replay ? 'on' : 'off'})`)],
+      width,
+    );
+  if (s.error !== null)
+    return fitLine([seg('✗ ', 'error'), seg(`re-simulation failed: ${safe(s.error)}`, 'error')], width);
+  if (s.editingFilter)
+    return hintLine(
+      [
+        ['type', 'to filter tools by name'],
+        ['⏎', 'keep'],
+        ['Esc', 'clear'],
+      ],
+      width,
+    );
+  if (s.detail !== null)
+    return hintLine(
+      [
+        ['←/Esc', 'back'],
+        ['↑↓', 'scroll'],
+        ['n/p', 'next/previous call'],
+        ['q', 'quit'],
+      ],
+      width,
+    );
   return hintLine(HINTS, width);
 }
 

@@ -93,7 +93,14 @@ function rowCount(s: StepperState, selected = s.selected, filter = s.filter): nu
 function selectCall(s: StepperState, selected: number): StepperState {
   const sel = clamp(selected, 0, Math.max(0, s.report.turns.length - 1));
   if (sel === s.selected) return s;
-  return { ...s, selected: sel, toolCursor: clamp(s.toolCursor, 0, Math.max(0, rowCount(s, sel) - 1)), messageScroll: 0, detail: null, detailScroll: 0 };
+  return {
+    ...s,
+    selected: sel,
+    toolCursor: clamp(s.toolCursor, 0, Math.max(0, rowCount(s, sel) - 1)),
+    messageScroll: 0,
+    detail: null,
+    detailScroll: 0,
+  };
 }
 
 export function stepperReducer(s: StepperState, a: StepperAction): StepperState {
@@ -138,7 +145,11 @@ export function stepperReducer(s: StepperState, a: StepperAction): StepperState 
       return { ...s, messageScroll: Math.max(0, s.messageScroll + a.delta) };
     case 'switchMode':
       if (s.pending) return s;
-      return { ...s, pending: { mode: s.report.mode === 'default' ? 'native' : 'default', replay: s.report.replay !== null }, error: null };
+      return {
+        ...s,
+        pending: { mode: s.report.mode === 'default' ? 'native' : 'default', replay: s.report.replay !== null },
+        error: null,
+      };
     case 'toggleReplay':
       if (s.pending) return s;
       return { ...s, pending: { mode: s.report.mode, replay: s.report.replay === null }, error: null };

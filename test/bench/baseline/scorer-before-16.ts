@@ -199,7 +199,8 @@ class TrigramIndex {
 
   constructor(texts: readonly string[]) {
     const freq = new Map<number, number>();
-    for (const s of texts) for (let i = 0; i < s.length; i++) freq.set(s.charCodeAt(i), (freq.get(s.charCodeAt(i)) ?? 0) + 1);
+    for (const s of texts)
+      for (let i = 0; i < s.length; i++) freq.set(s.charCodeAt(i), (freq.get(s.charCodeAt(i)) ?? 0) + 1);
     [...freq.keys()]
       .sort((a, b) => freq.get(b)! - freq.get(a)! || a - b)
       .forEach((u, i) => {
@@ -610,7 +611,9 @@ export class ToolIndex {
     const n = this.entries.length;
     const byRank = new Int32Array(n);
     if (surrogates) {
-      const order = this.entries.map((_, i) => i).sort((a, b) => compareGo(this.entries[a]!.info.name, this.entries[b]!.info.name));
+      const order = this.entries
+        .map((_, i) => i)
+        .sort((a, b) => compareGo(this.entries[a]!.info.name, this.entries[b]!.info.name));
       order.forEach((entry, rank) => {
         byRank[rank] = entry;
       });
@@ -702,7 +705,16 @@ export class ToolIndex {
   }
 
   private keywordScore(t: IndexedTool, kw: Keyword, points: number): KeywordScore {
-    const rule: Rule = points === 10 ? 'exact-part' : points === 5 ? 'part-substring' : points === 3 ? 'name-substring' : points === 2 ? 'description' : 'none';
+    const rule: Rule =
+      points === 10
+        ? 'exact-part'
+        : points === 5
+          ? 'part-substring'
+          : points === 3
+            ? 'name-substring'
+            : points === 2
+              ? 'description'
+              : 'none';
     return {
       keyword: kw.word,
       required: kw.required,
@@ -729,7 +741,11 @@ export class ToolIndex {
     for (const key of selectTop(keys, count, limit)) {
       const score = Math.floor(key / n);
       const e = this.entries[this.byRank[n - 1 - (key - score * n)]!]!;
-      out.push(options.explain ? { name: e.info.name, score, explain: this.explainEntry(e, keywords).keywords } : { name: e.info.name, score });
+      out.push(
+        options.explain
+          ? { name: e.info.name, score, explain: this.explainEntry(e, keywords).keywords }
+          : { name: e.info.name, score },
+      );
     }
     return out;
   }
@@ -778,7 +794,15 @@ export class ToolIndex {
   private plan(tokens: TokenIndex, kw: Keyword): KeywordPlan {
     const s = kw.lower;
     const n = this.entries.length;
-    const all: KeywordPlan = { kw: s, required: kw.required, plan: Plan.All, parts: [], exactPart: false, tokens: [], cost: n * TEXT_CHECK_COST };
+    const all: KeywordPlan = {
+      kw: s,
+      required: kw.required,
+      plan: Plan.All,
+      parts: [],
+      exactPart: false,
+      tokens: [],
+      cost: n * TEXT_CHECK_COST,
+    };
     if (s === '' || s.includes('\n')) return all;
     // The longest run without separators; the keyword itself when it has none.
     let best = '';
@@ -865,8 +889,10 @@ export class ToolIndex {
     }
     const { partOff, partPost, nameOff, namePost, descOff, descPost } = tokens;
     if (p.plan === Plan.Candidates) {
-      for (const id of p.tokens) touched = this.visit(namePost, nameOff[id]!, nameOff[id + 1]!, p, -1, bounded, touched);
-      for (const id of p.tokens) touched = this.visit(descPost, descOff[id]!, descOff[id + 1]!, p, -1, bounded, touched);
+      for (const id of p.tokens)
+        touched = this.visit(namePost, nameOff[id]!, nameOff[id + 1]!, p, -1, bounded, touched);
+      for (const id of p.tokens)
+        touched = this.visit(descPost, descOff[id]!, descOff[id + 1]!, p, -1, bounded, touched);
       return touched;
     }
     // Every list is exact, and a tool takes the rule of the first list it is
@@ -883,18 +909,29 @@ export class ToolIndex {
       if (touched >= limit) return touched;
     }
     const partRule = this.scoreKeyword(some, p.kw, Where.Unknown, 'part-substring');
-    for (let i = first; i < ids.length; i++) touched = this.visit(partPost, partOff[ids[i]!]!, partOff[ids[i]! + 1]!, p, partRule, bounded, touched);
+    for (let i = first; i < ids.length; i++)
+      touched = this.visit(partPost, partOff[ids[i]!]!, partOff[ids[i]! + 1]!, p, partRule, bounded, touched);
     if (touched >= limit) return touched;
     const nameRule = this.scoreKeyword(some, p.kw, Where.Unknown, 'name-substring');
-    for (const id of p.tokens) touched = this.visit(namePost, nameOff[id]!, nameOff[id + 1]!, p, nameRule, bounded, touched);
+    for (const id of p.tokens)
+      touched = this.visit(namePost, nameOff[id]!, nameOff[id + 1]!, p, nameRule, bounded, touched);
     if (touched >= limit) return touched;
     const descRule = this.scoreKeyword(some, p.kw, Where.Unknown, 'description');
-    for (const id of p.tokens) touched = this.visit(descPost, descOff[id]!, descOff[id + 1]!, p, descRule, bounded, touched);
+    for (const id of p.tokens)
+      touched = this.visit(descPost, descOff[id]!, descOff[id + 1]!, p, descRule, bounded, touched);
     return touched;
   }
 
   /** Visits post[from..to): each tool once per keyword; `pts` < 0 means score its text. */
-  private visit(post: Int32Array, from: number, to: number, p: KeywordPlan, pts: number, bounded: boolean, touched: number): number {
+  private visit(
+    post: Int32Array,
+    from: number,
+    to: number,
+    p: KeywordPlan,
+    pts: number,
+    bounded: boolean,
+    touched: number,
+  ): number {
     const kwStamp = this.kwStamp!;
     const toolStamp = this.toolStamp!;
     const serial = this.kwSerial;

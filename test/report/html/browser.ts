@@ -11,7 +11,11 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 
 /** Where the browser is looked for: TOOLSEARCH_CHROMIUM, then the Debian paths. */
 export function chromiumPath(
-  candidates: readonly string[] = [process.env.TOOLSEARCH_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter((p): p is string => p !== undefined && p !== ''),
+  candidates: readonly string[] = [
+    process.env.TOOLSEARCH_CHROMIUM,
+    '/usr/bin/chromium',
+    '/usr/bin/chromium-browser',
+  ].filter((p): p is string => p !== undefined && p !== ''),
 ): string {
   const found = candidates.find((p) => existsSync(p));
   if (found === undefined) {
@@ -75,7 +79,11 @@ export interface Opened {
 }
 
 /** Opens a report file from file:// in a fresh context. */
-export async function openReport(session: Session, file: string, options: { javaScript?: boolean; width?: number; colorScheme?: 'light' | 'dark' } = {}): Promise<Opened> {
+export async function openReport(
+  session: Session,
+  file: string,
+  options: { javaScript?: boolean; width?: number; colorScheme?: 'light' | 'dark' } = {},
+): Promise<Opened> {
   const context = await session.browser.newContext({
     javaScriptEnabled: options.javaScript ?? true,
     viewport: { width: options.width ?? 1280, height: 900 },

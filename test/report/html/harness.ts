@@ -71,7 +71,16 @@ export const S = (state: string, called: string | null = null): Cell => ({ state
 /** The timeline cells of every tool row, in call order. */
 export async function allCells(o: Opened): Promise<Map<string, Cell[]>> {
   const rows = await o.page.$$eval('table.timeline tbody tr[data-tool]', (trs) =>
-    trs.map((tr) => [tr.getAttribute('data-tool') ?? '', [...tr.querySelectorAll('td')].map((td) => ({ state: td.getAttribute('data-state') ?? '', called: td.getAttribute('data-called') }))] as const),
+    trs.map(
+      (tr) =>
+        [
+          tr.getAttribute('data-tool') ?? '',
+          [...tr.querySelectorAll('td')].map((td) => ({
+            state: td.getAttribute('data-state') ?? '',
+            called: td.getAttribute('data-called'),
+          })),
+        ] as const,
+    ),
   );
   return new Map(rows);
 }

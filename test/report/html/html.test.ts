@@ -37,7 +37,9 @@ describe('text and attributes', () => {
   });
 
   it('escapes attribute values and children built from data', () => {
-    expect(h('td', { title: 'x" onmouseover="alert(1)' }, '<b>').html).toBe('<td title="x&quot; onmouseover=&quot;alert(1)">&lt;b&gt;</td>');
+    expect(h('td', { title: 'x" onmouseover="alert(1)' }, '<b>').html).toBe(
+      '<td title="x&quot; onmouseover=&quot;alert(1)">&lt;b&gt;</td>',
+    );
     expect(h('p', null, 'a', 1, null, false, undefined, ['b', h('i', null, 'c')]).html).toBe('<p>a1b<i>c</i></p>');
     expect(frag('<', h('br', null)).html).toBe('&lt;<br>');
     expect(h('input', { type: 'checkbox', checked: true, hidden: false }).html).toBe('<input type="checkbox" checked>');
@@ -45,7 +47,15 @@ describe('text and attributes', () => {
 
   it('links only inside the page', () => {
     expect(h('a', { href: '#call-2' }, 'call 2').html).toBe('<a href="#call-2">call 2</a>');
-    for (const href of ['javascript:alert(1)', 'JAVASCRIPT:x', 'http://example.com/', '//evil', 'data:text/html,x', '#a b', '#"x']) {
+    for (const href of [
+      'javascript:alert(1)',
+      'JAVASCRIPT:x',
+      'http://example.com/',
+      '//evil',
+      'data:text/html,x',
+      '#a b',
+      '#"x',
+    ]) {
       expect(() => h('a', { href }, 'x')).toThrow(/must point inside the page/);
     }
   });
@@ -69,7 +79,9 @@ describe('the page', () => {
   const sha = (s: string): string => `'sha256-${createHash('sha256').update(s).digest('base64')}'`;
 
   it('allows nothing but its own stylesheet and script, by hash', () => {
-    expect(CSP).toBe(`default-src 'none'; style-src ${sha(STYLE)}; script-src ${sha(SCRIPT)}; img-src 'none'; base-uri 'none'; form-action 'none'`);
+    expect(CSP).toBe(
+      `default-src 'none'; style-src ${sha(STYLE)}; script-src ${sha(SCRIPT)}; img-src 'none'; base-uri 'none'; form-action 'none'`,
+    );
     const doc = page({ title: 'a <title>', kind: 'k', body: h('p', null, 'x') });
     expect(doc).toContain(`<meta http-equiv="Content-Security-Policy" content="${CSP}">`);
     expect(doc).toContain(`<style>${STYLE}</style>`);

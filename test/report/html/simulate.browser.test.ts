@@ -39,7 +39,13 @@ const SCENARIOS = [
 describe('simulate --html', () => {
   // Rendered in-process (the CLI path is covered below): fast enough for every conversation.
   it.each(SCENARIOS)('%s: every timeline cell agrees with the turns of the report', async (scenario) => {
-    const report = simulate({ transcript: loadTranscriptFile(join(ROOT, `fixtures/transcripts/${scenario}.json`)), catalog: demo, mode: 'default', replay: true, details: true });
+    const report = simulate({
+      transcript: loadTranscriptFile(join(ROOT, `fixtures/transcripts/${scenario}.json`)),
+      catalog: demo,
+      mode: 'default',
+      replay: true,
+      details: true,
+    });
     const file = join(out, `turns-${scenario}.html`);
     writeFileSync(file, renderSimulationHtml(report));
     const o = await open(file);
@@ -56,7 +62,8 @@ describe('simulate --html', () => {
         const called = calls.length === 0 ? null : calls.some((c) => c.status !== 'ok') ? 'violation' : 'ok';
         expect(got[i]!.called, `${tool} at call ${t.call}`).toBe(called);
         if (t.added.includes(tool)) expect(got[i]!.state, `${tool} at call ${t.call}`).toBe('loaded');
-        else if (t.visible.includes(tool)) expect(['visible', 'static'], `${tool} at call ${t.call}`).toContain(got[i]!.state);
+        else if (t.visible.includes(tool))
+          expect(['visible', 'static'], `${tool} at call ${t.call}`).toContain(got[i]!.state);
         else expect(got[i]!.state, `${tool} at call ${t.call}`).toBe('hidden');
       });
     }
@@ -67,7 +74,15 @@ describe('simulate --html', () => {
   });
 
   it('the CLI writes the same page with --json, which keeps its contract', async () => {
-    const { file, stdout } = await report('sim-cli', ['simulate', 'fixtures/transcripts/unknown-tool.json', '-c', DEMO, '--json', '--html', '{out}']);
+    const { file, stdout } = await report('sim-cli', [
+      'simulate',
+      'fixtures/transcripts/unknown-tool.json',
+      '-c',
+      DEMO,
+      '--json',
+      '--html',
+      '{out}',
+    ]);
     const json = JSON.parse(stdout) as { details?: unknown; turns: Array<{ searches: Array<{ explain?: unknown }> }> };
     expect(json.details).toBeUndefined();
     expect(json.turns.flatMap((t) => t.searches).every((s) => s.explain === undefined)).toBe(true);
@@ -75,22 +90,56 @@ describe('simulate --html', () => {
     expect(stdout).toBe(plain.stdout);
     const o = await open(file);
     expectQuiet(o);
-    expect(await cells(o, 'mcp__slack__send_direct_message')).toEqual([S('hidden'), S('hidden', 'violation'), S('hidden'), S('hidden'), S('hidden'), S('hidden')].slice(0, (await cells(o, 'tool_search')).length));
+    expect(await cells(o, 'mcp__slack__send_direct_message')).toEqual(
+      [S('hidden'), S('hidden', 'violation'), S('hidden'), S('hidden'), S('hidden'), S('hidden')].slice(
+        0,
+        (await cells(o, 'tool_search')).length,
+      ),
+    );
   });
 
   it('deferred-tool-called-too-early: the violation cell, the loaded retry, and the link that scrolls to call 2', async () => {
-    const { file } = await report('sim-deferred', ['simulate', 'fixtures/transcripts/deferred-tool-called-too-early.json', '-c', DEMO, '--html', '{out}']);
+    const { file } = await report('sim-deferred', [
+      'simulate',
+      'fixtures/transcripts/deferred-tool-called-too-early.json',
+      '-c',
+      DEMO,
+      '--html',
+      '{out}',
+    ]);
     const o = await open(file);
     expectQuiet(o);
-    expect(await cells(o, 'mcp__google_calendar__list_events')).toEqual([S('hidden'), S('hidden', 'violation'), S('hidden'), S('loaded', 'ok'), S('visible')]);
-    expect(await cells(o, 'get_current_time')).toEqual([S('static', 'ok'), S('static'), S('static'), S('static'), S('static')]);
-    expect(await cells(o, 'tool_search')).toEqual([S('visible'), S('visible'), S('visible', 'ok'), S('visible'), S('visible')]);
+    expect(await cells(o, 'mcp__google_calendar__list_events')).toEqual([
+      S('hidden'),
+      S('hidden', 'violation'),
+      S('hidden'),
+      S('loaded', 'ok'),
+      S('visible'),
+    ]);
+    expect(await cells(o, 'get_current_time')).toEqual([
+      S('static', 'ok'),
+      S('static'),
+      S('static'),
+      S('static'),
+      S('static'),
+    ]);
+    expect(await cells(o, 'tool_search')).toEqual([
+      S('visible'),
+      S('visible'),
+      S('visible', 'ok'),
+      S('visible'),
+      S('visible'),
+    ]);
     // The violations come first, before the timeline.
     const order = await o.page.$$eval('main > section', (ss) => ss.map((s) => s.id));
     expect(order.slice(0, 2)).toEqual(['violations', 'timeline']);
     await shot(o, 'simulate-1280');
     // Big catalog: only the loaded and called tools show until asked.
-    const shown = (): Promise<number> => o.page.$$eval('table.timeline tbody tr[data-tool]', (rows) => rows.filter((r) => (r as HTMLElement).offsetParent !== null).length);
+    const shown = (): Promise<number> =>
+      o.page.$$eval(
+        'table.timeline tbody tr[data-tool]',
+        (rows) => rows.filter((r) => (r as HTMLElement).offsetParent !== null).length,
+      );
     expect(await shown()).toBe(7);
     await o.page.click('label[for=tl-all]');
     expect(await shown()).toBe(131);
@@ -104,11 +153,17 @@ describe('simulate --html', () => {
     await link.click();
     expect(new URL(o.page.url()).hash).toBe('#call-2');
     // Scrolled so that the call is on screen (at the top, or as far as the page goes).
-    const box = await o.page.$eval('#call-2', (e) => ({ top: e.getBoundingClientRect().top, bottom: e.getBoundingClientRect().bottom, y: window.scrollY }));
+    const box = await o.page.$eval('#call-2', (e) => ({
+      top: e.getBoundingClientRect().top,
+      bottom: e.getBoundingClientRect().bottom,
+      y: window.scrollY,
+    }));
     expect(box.y).toBeGreaterThan(0);
     expect(box.top).toBeGreaterThanOrEqual(0);
     expect(box.bottom).toBeLessThanOrEqual(900);
-    expect(await o.page.$eval('#call-2', (e) => e.textContent)).toContain('not loaded: no tool_search result had named it');
+    expect(await o.page.$eval('#call-2', (e) => e.textContent)).toContain(
+      'not loaded: no tool_search result had named it',
+    );
     const narrow = await open(file, { width: 400 });
     expectQuiet(narrow);
     await shot(narrow, 'simulate-400');
@@ -119,9 +174,32 @@ describe('simulate --html', () => {
   });
 
   it('the per-keyword explanation opens on click and shows what search --explain computes', async () => {
-    const { file } = await report('sim-explain', ['simulate', 'fixtures/transcripts/keyword-search-then-call.json', '-c', DEMO, '--html', '{out}']);
-    const explain = await run(['search', '-c', DEMO, '--args', '{"query":"slack send message channel"}', '--explain', '--json']);
-    const expected = (JSON.parse(explain.stdout) as { results: Array<{ name: string; score: number; explain: Array<{ keyword: string; points: number; rule: string }> }> }).results;
+    const { file } = await report('sim-explain', [
+      'simulate',
+      'fixtures/transcripts/keyword-search-then-call.json',
+      '-c',
+      DEMO,
+      '--html',
+      '{out}',
+    ]);
+    const explain = await run([
+      'search',
+      '-c',
+      DEMO,
+      '--args',
+      '{"query":"slack send message channel"}',
+      '--explain',
+      '--json',
+    ]);
+    const expected = (
+      JSON.parse(explain.stdout) as {
+        results: Array<{
+          name: string;
+          score: number;
+          explain: Array<{ keyword: string; points: number; rule: string }>;
+        }>;
+      }
+    ).results;
     const o = await open(file);
     const details = o.page.locator('#explain-1-0');
     expect(await details.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(false);
@@ -129,7 +207,9 @@ describe('simulate --html', () => {
     expect(await details.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
     const headers = await details.locator('thead th').allTextContents();
     expect(headers).toEqual(['tool', 'rank', 'score', 'slack', 'send', 'message', 'channel']);
-    const rows = await details.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent ?? '')));
+    const rows = await details
+      .locator('tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent ?? '')));
     expect(rows.map((r) => r[0])).toEqual(expected.map((r) => r.name));
     rows.forEach((r, i) => {
       expect(r[1]).toBe(String(i + 1));
@@ -142,25 +222,54 @@ describe('simulate --html', () => {
   });
 
   it('--replay shows recorded and replayed results side by side, and what each call would see', async () => {
-    const { file } = await report('sim-replay', ['simulate', 'fixtures/transcripts/stale-after-catalog-change.json', '-c', 'fixtures/catalogs/demo-v2.yaml', '--replay', '--html', '{out}']);
+    const { file } = await report('sim-replay', [
+      'simulate',
+      'fixtures/transcripts/stale-after-catalog-change.json',
+      '-c',
+      'fixtures/catalogs/demo-v2.yaml',
+      '--replay',
+      '--html',
+      '{out}',
+    ]);
     const o = await open(file);
     expectQuiet(o);
-    const sides = await o.page.$$eval('#replay .search .side', (ss) => ss.map((s) => [...s.children].map((c) => [...c.querySelectorAll('li')].map((li) => `${li.className}:${li.textContent}`))));
+    const sides = await o.page.$$eval('#replay .search .side', (ss) =>
+      ss.map((s) =>
+        [...s.children].map((c) => [...c.querySelectorAll('li')].map((li) => `${li.className}:${li.textContent}`)),
+      ),
+    );
     expect(sides).toHaveLength(2);
     expect(sides[0]![0]![0]).toBe('lose:mcp__filesystem__read_file');
     expect(sides[0]![1]![0]).toBe('gain:mcp__filesystem__read_text_file');
     expect(sides[1]![0]![0]).toBe('lose:mcp__slack__send_message');
     expect(sides[1]![1]![0]).toBe('gain:mcp__slack__post_message');
-    const changes = await o.page.$$eval('#replay .change', (cs) => cs.map((c) => `${c.getAttribute('data-first')}-${c.getAttribute('data-last')}`));
+    const changes = await o.page.$$eval('#replay .change', (cs) =>
+      cs.map((c) => `${c.getAttribute('data-first')}-${c.getAttribute('data-last')}`),
+    );
     expect(changes.length).toBeGreaterThan(0);
-    expect(await o.page.$$eval('header .chip', (cs) => cs.map((c) => c.textContent))).toContain('replay: 2 differences');
+    expect(await o.page.$$eval('header .chip', (cs) => cs.map((c) => c.textContent))).toContain(
+      'replay: 2 differences',
+    );
     // The recorded calls of tools that are gone are violations of the replayed catalog.
-    expect(await cells(o, 'mcp__filesystem__read_file')).toEqual([S('hidden'), S('hidden', 'violation'), S('hidden'), S('hidden'), S('hidden')]);
+    expect(await cells(o, 'mcp__filesystem__read_file')).toEqual([
+      S('hidden'),
+      S('hidden', 'violation'),
+      S('hidden'),
+      S('hidden'),
+      S('hidden'),
+    ]);
     await shot(o, 'simulate-replay-1280');
   });
 
   it('model-native mode: deferred tools, the server-side search loading five, the call after it allowed', async () => {
-    const { file } = await report('sim-native', ['simulate', 'fixtures/transcripts/native-server-search.anthropic.json', '--mode', 'native', '--html', '{out}']);
+    const { file } = await report('sim-native', [
+      'simulate',
+      'fixtures/transcripts/native-server-search.anthropic.json',
+      '--mode',
+      'native',
+      '--html',
+      '{out}',
+    ]);
     const o = await open(file);
     expectQuiet(o);
     expect(await o.page.$eval('header', (h) => h.textContent)).toContain('native (model-native tool search)');
@@ -171,7 +280,15 @@ describe('simulate --html', () => {
   });
 
   it('reads without JavaScript: violations, timeline, calls, the collapse toggle and explanations all work', async () => {
-    const { file } = await report('sim-nojs', ['simulate', 'fixtures/transcripts/deferred-tool-called-too-early.json', '-c', DEMO, '--replay', '--html', '{out}']);
+    const { file } = await report('sim-nojs', [
+      'simulate',
+      'fixtures/transcripts/deferred-tool-called-too-early.json',
+      '-c',
+      DEMO,
+      '--replay',
+      '--html',
+      '{out}',
+    ]);
     const o = await open(file, { javaScript: false });
     expectQuiet(o);
     expect(await o.page.evaluate(() => document.documentElement.classList.contains('js'))).toBe(false);
@@ -181,7 +298,12 @@ describe('simulate --html', () => {
     expect(text).toContain('call 5');
     expect(await cells(o, 'mcp__google_calendar__list_events')).toHaveLength(5);
     await o.page.click('label[for=tl-all]');
-    expect(await o.page.$$eval('table.timeline tbody tr[data-tool]', (rows) => rows.filter((r) => (r as HTMLElement).offsetParent !== null).length)).toBe(131);
+    expect(
+      await o.page.$$eval(
+        'table.timeline tbody tr[data-tool]',
+        (rows) => rows.filter((r) => (r as HTMLElement).offsetParent !== null).length,
+      ),
+    ).toBe(131);
     await o.page.click('#explain-3-0 summary');
     expect(await o.page.locator('#explain-3-0 tbody tr').count()).toBe(5);
     // The script-only buttons are not shown.
@@ -192,7 +314,14 @@ describe('simulate --html', () => {
   });
 
   it('print: controls hidden, every explanation opened before printing', async () => {
-    const { file } = await report('sim-print', ['simulate', 'fixtures/transcripts/keyword-search-then-call.json', '-c', DEMO, '--html', '{out}']);
+    const { file } = await report('sim-print', [
+      'simulate',
+      'fixtures/transcripts/keyword-search-then-call.json',
+      '-c',
+      DEMO,
+      '--html',
+      '{out}',
+    ]);
     const o = await open(file);
     await o.page.evaluate(() => window.dispatchEvent(new Event('beforeprint')));
     expect(await o.page.$$eval('details', (ds) => ds.every((d) => (d as HTMLDetailsElement).open))).toBe(true);
