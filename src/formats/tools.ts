@@ -4,6 +4,7 @@
  * Shared by the catalog loader and by the transcript loader (a logged
  * request body carries its own `tools`).
  */
+import { editDistance } from '../edit-distance.js';
 import { compareGo, toWellFormed } from '../core/text.js';
 import type { JsonValue } from '../core/types.js';
 import {
@@ -292,17 +293,6 @@ const SHAPE_KEYS: Readonly<Record<ToolShape, string>> = {
  */
 /** The keys of a tool in our own format. */
 const OUR_KEYS = ['name', 'description', 'parameters', 'static'];
-
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++)
-      cur.push(Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)));
-    prev = cur;
-  }
-  return prev[b.length]!;
-}
 
 /**
  * What in a tool of our format is not read as written: an unknown key

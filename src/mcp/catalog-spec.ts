@@ -16,6 +16,7 @@
  * both places. Without any `mcp:` spec this is exactly `loadCatalogFiles`.
  * The MCP client is only loaded when an `mcp:` spec is present.
  */
+import { editDistance } from '../edit-distance.js';
 import { InputError, UsageError } from '../errors.js';
 import type { CatalogOptions } from '../formats/catalog.js';
 import type { Catalog, CatalogFormat, CatalogTool } from '../formats/types.js';
@@ -237,13 +238,5 @@ export async function loadCatalogSpecsDetailed(
 
 /** Whether two keys differ by at most two edits (a typo). */
 function closeEnough(a: string, b: string): boolean {
-  if (Math.abs(a.length - b.length) > 2) return false;
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++)
-      cur.push(Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)));
-    prev = cur;
-  }
-  return prev[b.length]! <= 2;
+  return Math.abs(a.length - b.length) <= 2 && editDistance(a, b) <= 2;
 }

@@ -3,6 +3,7 @@
  * where a tool stands for a query (`--why`, expectation diffs), and the
  * expectation checks. No I/O, no formatting.
  */
+import { editDistance } from '../edit-distance.js';
 import type { KeywordScore, ScoredTool } from '../core/scorer.js';
 import { goToLower } from '../core/text.js';
 import type { ToolSearchSuccess } from '../core/toolsearch.js';
@@ -202,18 +203,6 @@ export function checkExpectations(matches: readonly string[], e: Expectations): 
     failures.push({ kind: 'expect-first', expected: e.expectFirst });
   if (e.expectNone === true && matches.length > 0) failures.push({ kind: 'expect-none' });
   return failures;
-}
-
-/** Levenshtein distance, for typos in tool names. */
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++)
-      cur.push(Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)));
-    prev = cur;
-  }
-  return prev[b.length]!;
 }
 
 /** Names close to `name`: {@link suggestions}, else at most 3 within a few edits (one per 5 characters, up to 3). */

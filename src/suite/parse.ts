@@ -6,6 +6,7 @@
  */
 import { dirname, isAbsolute, join } from 'node:path';
 import type { Mode } from '../core/index.js';
+import { editDistance } from '../edit-distance.js';
 import { quote, type SourceLocation } from '../errors.js';
 import {
   errorAt,
@@ -50,25 +51,10 @@ const KEYS_BY_KIND = {
 } as const;
 const ALL_CASE_KEYS = [...new Set([...KEYS_BY_KIND.search, ...KEYS_BY_KIND.select, ...KEYS_BY_KIND.simulate])];
 
-/** Edit distance, to suggest the key (or tool name) a typo meant. */
-export function distance(a: string, b: string): number {
-  const d: number[] = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = d[0]!;
-    d[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cur = d[j]!;
-      d[j] = Math.min(d[j]! + 1, d[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = cur;
-    }
-  }
-  return d[b.length]!;
-}
-
 function suggest(key: string, known: readonly string[]): string {
   const lower = key.toLowerCase();
   const best = known
-    .map((k) => ({ k, d: distance(lower, k) }))
+    .map((k) => ({ k, d: editDistance(lower, k) }))
     .filter((x) => x.d <= Math.max(1, Math.floor(x.k.length / 3)) || x.k.startsWith(lower) || lower.startsWith(x.k))
     .sort((a, b) => a.d - b.d)[0];
   return best ? ` (did you mean ${quote(best.k)}?)` : '';

@@ -33,7 +33,8 @@ import type { Catalog, Transcript, TranscriptFormat } from '../formats/types.js'
 import { isLiveSpec, isMcpSpec } from '../mcp/catalog-spec.js';
 import { simulate } from '../simulate/engine.js';
 import { checkResult, checkSimulation } from './check.js';
-import { distance, SuiteParser } from './parse.js';
+import { editDistance } from '../edit-distance.js';
+import { SuiteParser } from './parse.js';
 import type {
   CaseResult,
   CatalogRef,
@@ -232,7 +233,7 @@ function suggestion(name: string, known: ReadonlySet<string>): string {
           ? 0
           : Math.abs(k.length - name.length) > limit
             ? Infinity
-            : distance(lower, k.toLowerCase()),
+            : editDistance(lower, k.toLowerCase()),
     }))
     .filter((x) => x.d <= limit)
     .sort((a, b) => a.d - b.d)
