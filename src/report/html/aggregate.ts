@@ -8,28 +8,12 @@
  */
 import { type Aggregate, aggregateViews, type ToolAggregate } from '../../simulate/aggregate.js';
 import { frag, h, type Child, type Html } from './html.js';
-import { facts, footer, page, plural } from './page.js';
+import { bar, facts, footer, page, plural } from './page.js';
 
 /** Rows listed per table; the rest are counted (`--json` has them all). */
 export const AGGREGATE_ROW_LIMIT = 500;
 
 const n = (x: number): string => x.toLocaleString('en-US');
-
-function bar(value: number, max: number): Html {
-  const w = max <= 0 ? 0 : Math.max(0, Math.min(100, (value / max) * 100));
-  return h(
-    'svg',
-    {
-      class: 'bar',
-      viewBox: '0 0 100 8',
-      preserveAspectRatio: 'none',
-      width: '100%',
-      height: 10,
-      'aria-hidden': 'true',
-    },
-    h('rect', { class: 'a', width: w.toFixed(2), height: 8 }),
-  );
-}
 
 function more(shown: number, total: number): Child {
   return total > shown ? h('p', { class: 'muted' }, `… ${n(total - shown)} more (--json lists them all)`) : null;
@@ -65,7 +49,7 @@ function counted(
                   h(
                     'td',
                     { class: 'barcell' },
-                    h('div', { class: 'bars' }, bar(r.count, max), h('span', { class: 'num' }, n(r.count))),
+                    h('div', { class: 'bars' }, bar(r.count, max, 'a'), h('span', { class: 'num' }, n(r.count))),
                   ),
                   h('td', null, r.code ? h('code', { class: 'name' }, r.label) : r.label),
                 ),

@@ -69,3 +69,20 @@ export function footer(what: string): Html {
     `${what} · written by toolsearch · one self-contained file: no network access, readable without JavaScript`,
   );
 }
+
+/** A horizontal bar, `value` of `max`, as an SVG that stretches to its cell (CSS colours it by `cls`). */
+export function bar(value: number, max: number, cls: string): Html {
+  const w = max <= 0 ? 0 : Math.max(0, Math.min(100, (value / max) * 100));
+  return h(
+    'svg',
+    {
+      class: 'bar',
+      viewBox: '0 0 100 8',
+      preserveAspectRatio: 'none',
+      width: '100%',
+      height: 10,
+      'aria-hidden': 'true',
+    },
+    h('rect', { class: cls, width: w.toFixed(2), height: 8 }),
+  );
+}

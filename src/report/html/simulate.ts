@@ -22,7 +22,7 @@ import type {
 } from '../../simulate/report.js';
 import { visibilityRanges } from '../simulate-text.js';
 import { frag, h, idFor, type Child, type Html } from './html.js';
-import { facts, footer, page, plural } from './page.js';
+import { bar, facts, footer, page, plural } from './page.js';
 
 /** Rows beyond this many that were never loaded or called are left out of the page (counted). */
 export const QUIET_ROW_LIMIT = 400;
@@ -293,22 +293,6 @@ function timelineSection(r: SimulationReport): Html | null {
     omitted > 0
       ? h('p', { class: 'muted' }, `${plural(omitted, 'more tool')} never loaded nor called are not listed.`)
       : null,
-  );
-}
-
-function bar(value: number, max: number, cls: string): Html {
-  const w = max <= 0 ? 0 : Math.max(0, Math.min(100, (value / max) * 100));
-  return h(
-    'svg',
-    {
-      class: 'bar',
-      viewBox: '0 0 100 8',
-      preserveAspectRatio: 'none',
-      width: '100%',
-      height: 10,
-      'aria-hidden': 'true',
-    },
-    h('rect', { class: cls, width: w.toFixed(2), height: 8 }),
   );
 }
 
