@@ -1,9 +1,8 @@
 /** `toolsearch simulate <transcript>`: replay a recorded conversation through the middleware state machine. */
 import { JSON_SCHEMA_VERSION } from '../../report/schema-version.js';
 import { Command, Option } from 'commander';
-import type { Mode } from '../../core/types.js';
 import { AssertionFailure, UsageError } from '../../errors.js';
-import type { Catalog, Transcript, TranscriptFormat } from '../../formats/types.js';
+import type { Catalog, Transcript } from '../../formats/types.js';
 import { escapeText } from '../../render/escape.js';
 import { renderSimulation, visibilityRanges } from '../../report/simulate-text.js';
 import type { SearchOutcome, SimulationReport } from '../../simulate/report.js';
@@ -13,8 +12,6 @@ import type { CliContext } from '../context.js';
 import { addCatalogOptions, loadCatalog } from '../inputs.js';
 import { collect, parsePositiveInt } from '../options.js';
 import type { BulkFlags } from './simulate-bulk.js';
-import type { ToolFormat } from '../../tokens/serialize.js';
-import type { EncodingName } from '../../tokens/tokenizer.js';
 
 // Kept in step with src/tokens (ENCODINGS, TOOL_FORMATS) by a test; listed here so
 // defining the command does not load the token modules.
@@ -45,22 +42,9 @@ export const TRANSCRIPT_FORMATS = [
   'anthropic',
 ] as const;
 
+/** simulate's flags: bulk replay's (every one of which a single recording also takes), and --tui. */
 interface SimulateFlags extends BulkFlags {
-  readonly mode: Mode;
-  readonly static?: string[];
-  readonly format: TranscriptFormat | 'auto';
-  readonly replay?: boolean;
-  readonly expectSame?: boolean;
-  readonly failOnViolation?: boolean;
-  readonly json?: boolean;
-  readonly html?: string;
   readonly tui?: boolean;
-  readonly tokens: boolean;
-  readonly tokenizer: EncodingName;
-  readonly toolFormat: ToolFormat;
-  readonly lenient?: boolean;
-  readonly sidechains?: boolean;
-  readonly searchTool?: string[];
 }
 
 const EXAMPLES = `
