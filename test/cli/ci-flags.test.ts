@@ -368,6 +368,45 @@ describe('catalog keys and types', () => {
     expect(await run(['lint', file, '--strict'])).toEqual({ code: 2, stdout: '', stderr: error });
   });
 
+  it('--strict reads the structured shape warnings: the same error when the catalog comes from the cache', async () => {
+    const file = typo();
+    const env = { TOOLSEARCH_CACHE_DIR: join(tmp, 'strict-cache') };
+    const error =
+      `error: ${file}:3:5: tool "a": unknown key "desciption" (did you mean "description"?), ` +
+      'ignored (and 2 more)\n';
+    // The first run stores the entry, the second one is built from it without parsing.
+    expect((await run(['search', '-c', file, 'a'], { env })).code).toBe(0);
+    expect(await run(['search', '-c', file, 'a', '--strict'], { env })).toEqual({ code: 2, stdout: '', stderr: error });
+    expect(lines((await run(['search', '-c', file, 'a', '--json'], { env })).stderr)).toEqual(warnings(file));
+  });
+
+  it('the loader gives each shape warning its kind and location; other warnings are no shape warnings', async () => {
+    const { loadCatalogText } = await import('../../src/formats/from-text.js');
+    const text = 'tools:\n  - name: a\n    desciption: hello\n    parameters: "nope"\n';
+    const c = loadCatalogText(text, { name: 'x.yaml' });
+    expect(c.shapeWarnings).toEqual([
+      {
+        kind: 'unknown-key',
+        location: { file: 'x.yaml', line: 3, column: 5 },
+        message: 'tool "a": unknown key "desciption" (did you mean "description"?), ignored',
+      },
+      {
+        kind: 'wrong-type',
+        location: { file: 'x.yaml', line: 4, column: 17 },
+        message: 'tool "a": "parameters" must be a JSON Schema object, found a string, kept as given',
+      },
+    ]);
+    expect(c.warnings).toHaveLength(2);
+    // A request body's skipped tool_search is a warning, and no shape warning: --strict leaves it alone.
+    const body = JSON.stringify({
+      model: 'm',
+      messages: [],
+      tools: [{ type: 'function', function: { name: 'tool_search', description: 'd', parameters: {} } }],
+    });
+    const r = loadCatalogText(body, { name: 'body.json' });
+    expect([r.warnings?.length, r.shapeWarnings]).toEqual([1, []]);
+  });
+
   it('lint reports them, also in its JSON', async () => {
     const file = typo();
     const r = await run(['lint', file, '--json']);
