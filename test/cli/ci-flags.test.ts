@@ -2,14 +2,14 @@
 // (`npm run build` first; NO_COLOR=1): --static everywhere, a file given twice,
 // YAML aliases, help, exit code 70 in --help, FORCE_COLOR, --why/--expect typos,
 // expectations in --json, eval --min, test -c/--grep/--json/--no-cache.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { colorEnabled } from '../../src/render/color.js';
-import { DEMO, lines, run } from './helpers.js';
+import { BIN, DEMO, lines, run, sh } from './helpers.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'toolsearch-ci-flags-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -435,6 +435,50 @@ describe('progress line on stderr (terminal only)', () => {
     expect((await inproc(argv, false)).stderr).toBe('');
   });
 
+  /** A catalog of `n` tools (a big one for lint's progress line). */
+  const bigCatalog = (n: number): string => {
+    const file = join(tmp, `big-${n}.json`);
+    const tools = Array.from({ length: n }, (_, i) => ({
+      name: `mcp__svc${i % 40}__tool_${i}_action`,
+      description: `Does thing ${i} for service ${i % 40}: reads, writes and lists items number ${i}.`,
+    }));
+    writeFileSync(file, JSON.stringify({ tools }));
+    return file;
+  };
+
+  it('lint draws "lint n/total" in place and erases it; nothing when stderr is not a terminal', async () => {
+    const argv = ['lint', bigCatalog(300), '--json'];
+    const tty = await inproc(argv, true);
+    expect(tty.code).toBe(0);
+    expect(tty.stderr).toMatch(/^\r\u001b\[Klint: indexing 300 tools…\r\u001b\[Klint 0\/300/);
+    expect(tty.stderr).toContain('\r\u001b[Klint 300/300');
+    expect(tty.stderr.endsWith('\r\u001b[K')).toBe(true);
+    expect((await inproc(argv, false)).stderr).toBe('');
+  });
+
+  it('lint, built CLI: a pseudo-terminal on stderr gets the line, then it is erased; a pipe gets nothing', async () => {
+    const file = bigCatalog(2000);
+    const piped = await run(['lint', file, '--json']);
+    expect(piped.code).toBe(0);
+    expect(piped.stderr).toBe('');
+    const report = JSON.parse(piped.stdout) as { summary: { tools: number } };
+    expect(report.summary.tools).toBe(2000);
+    // script(1) (util-linux, in every Debian) runs the command on a pseudo-terminal; stdout goes to a file,
+    // so what script copies out is stderr alone.
+    const which = await sh('command -v script');
+    if (which.code !== 0) throw new Error('this test needs script(1) from util-linux (apt-get install bsdutils)');
+    const out = join(tmp, 'lint-tty.json');
+    const cmd = `${process.execPath} ${BIN} lint ${file} --json > ${out}`;
+    const tty = await sh(`script -qec ${JSON.stringify(cmd)} /dev/null`, { env: { TERM: 'dumb' } });
+    expect(tty.code).toBe(0);
+    expect(tty.stdout.startsWith('\r\u001b[Klint: indexing 2000 tools…')).toBe(true);
+    expect(tty.stdout).toContain('\r\u001b[Klint 2000/2000');
+    // Erased: the last thing written is the erase, and nothing else reached the terminal.
+    expect(tty.stdout.endsWith('\r\u001b[K')).toBe(true);
+    expect(tty.stdout.replace(/\r\u001b\[K(lint: indexing 2000 tools…|lint \d+\/2000)?/g, '')).toBe('');
+    expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual(report);
+  });
+
   it('the helper redraws a count at most every 100 ms, always its last value', async () => {
     const { createProgress } = await import('../../src/cli/progress.js');
     let text = '';
@@ -452,5 +496,10 @@ describe('progress line on stderr (terminal only)', () => {
     off.update('hidden');
     off.done();
     expect(none).toBe('');
+    // A pseudo-terminal nobody sized reports 0 columns: 80 are assumed, the line is not cut to 10.
+    let unsized = '';
+    const z = createProgress({ write: (s: string) => ((unsized += s), true), isTTY: true, columns: 0 });
+    z.update('lint: indexing 2000 tools…');
+    expect(unsized).toBe('\r\u001b[Klint: indexing 2000 tools…');
   });
 });
