@@ -450,8 +450,10 @@ describe('progress line on stderr (terminal only)', () => {
     const argv = ['lint', bigCatalog(300), '--json'];
     const tty = await inproc(argv, true);
     expect(tty.code).toBe(0);
-    expect(tty.stderr).toMatch(/^\r\u001b\[Klint: indexing 300 tools…\r\u001b\[Klint 0\/300/);
+    // Counts in between are drawn at most every 100 ms: which ones depends on the machine's speed.
+    expect(tty.stderr.startsWith('\r\u001b[Klint: indexing 300 tools…')).toBe(true);
     expect(tty.stderr).toContain('\r\u001b[Klint 300/300');
+    expect(tty.stderr.replace(/\r\u001b\[K(lint: indexing 300 tools…|lint \d+\/300)?/g, '')).toBe('');
     expect(tty.stderr.endsWith('\r\u001b[K')).toBe(true);
     expect((await inproc(argv, false)).stderr).toBe('');
   });
