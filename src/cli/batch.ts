@@ -12,7 +12,7 @@
  */
 import type { ToolIndex } from '../core/index/tool-index.js';
 import { runToolSearch } from '../core/toolsearch.js';
-import { resolveLimits } from '../formats/read.js';
+import { raiseLimit, resolveLimits } from '../formats/read.js';
 import { safeJson } from '../report/json.js';
 
 function answer(index: ToolIndex, line: Uint8Array): string {
@@ -53,7 +53,9 @@ export async function runBatch(
   // cannot exhaust memory.
   maxLineBytes: number = resolveLimits().maxBytes,
 ): Promise<number> {
-  const tooLong = JSON.stringify({ error: `line too long: more than ${maxLineBytes} bytes (the limit)` });
+  const tooLong = JSON.stringify({
+    error: `line too long: more than ${maxLineBytes} bytes (${raiseLimit('maxBytes')})`,
+  });
   // The current line's bytes so far, joined once when it ends (joining on every chunk would be quadratic).
   let parts: Buffer[] = [];
   let partBytes = 0;

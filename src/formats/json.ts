@@ -30,6 +30,7 @@
  */
 import { toWellFormed } from '../core/text.js';
 import type { JsonValue } from '../core/types.js';
+import { raiseLimit } from './read.js';
 import {
   type ArrayNode,
   EACH_ITEM,
@@ -312,7 +313,8 @@ class JsonReader {
   }
 
   private checkDepth(depth: number, offset: number): void {
-    if (depth > this.maxDepth) this.fail(offset, `nesting deeper than ${this.maxDepth} levels`);
+    if (depth > this.maxDepth)
+      this.fail(offset, `nesting deeper than ${this.maxDepth} levels (${raiseLimit('maxDepth')})`);
   }
 
   private array(depth: number): ArrayNode {

@@ -11,7 +11,7 @@ import { readInputText } from './input-text.js';
 import { type Fail, parseJsonValue } from './json.js';
 import { errorAt, type Node, type ParsedDocument, type Syntax } from './nodes.js';
 import { LineIndex } from './position.js';
-import { inputName, type Limits, resolveLimits } from './read.js';
+import { inputName, type Limits, raiseLimit, resolveLimits } from './read.js';
 import { parseYamlText } from './yaml.js';
 
 /** The syntax implied by a file name, or null when the extension says nothing. */
@@ -104,7 +104,11 @@ export function parseText(
   } catch (err) {
     if (err instanceof RangeError) {
       // Only reachable when a caller raised maxDepth beyond what the stack holds.
-      throw new InputError(`nesting too deep to read (limit ${limits.maxDepth} levels)`, { file, line: 0, column: 0 });
+      throw new InputError(`nesting too deep to read (limit ${limits.maxDepth} levels; ${raiseLimit('maxDepth')})`, {
+        file,
+        line: 0,
+        column: 0,
+      });
     }
     throw err;
   }

@@ -20,6 +20,12 @@ export interface Limits {
   readonly maxAliasBytes: number;
   /** Most messages (or items) in one transcript (default 100,000). */
   readonly maxMessages: number;
+  /** Most values YAML aliases may add to a document by expansion (default 1,000,000). */
+  readonly maxAliasValues: number;
+  /** Largest MCP message: a stdio line, an HTTP answer or event (default 10 MiB, as the SDK's stdio transport). */
+  readonly maxMcpMessageBytes: number;
+  /** Most pages of one MCP server's tools/list (default 10,000). */
+  readonly maxMcpPages: number;
 }
 
 /** The default {@link Limits}. */
@@ -29,7 +35,30 @@ export const DEFAULT_LIMITS: Limits = Object.freeze({
   maxAliases: 1000,
   maxAliasBytes: 64 * 1024 * 1024,
   maxMessages: 100_000,
+  maxAliasValues: 1_000_000,
+  maxMcpMessageBytes: 10 * 1024 * 1024,
+  maxMcpPages: 10_000,
 });
+
+/** The environment variable that sets each limit in the CLI (src/cli/limits.ts reads them). */
+export const LIMIT_VARIABLES: Readonly<Record<keyof Limits, string>> = Object.freeze({
+  maxBytes: 'TOOLSEARCH_MAX_BYTES',
+  maxDepth: 'TOOLSEARCH_MAX_DEPTH',
+  maxAliases: 'TOOLSEARCH_MAX_ALIASES',
+  maxAliasBytes: 'TOOLSEARCH_MAX_ALIAS_BYTES',
+  maxMessages: 'TOOLSEARCH_MAX_MESSAGES',
+  maxAliasValues: 'TOOLSEARCH_MAX_ALIAS_VALUES',
+  maxMcpMessageBytes: 'TOOLSEARCH_MAX_MCP_MESSAGE_BYTES',
+  maxMcpPages: 'TOOLSEARCH_MAX_MCP_PAGES',
+});
+
+/**
+ * The end of every size-limit error: which variable raises the limit
+ * (`set TOOLSEARCH_MAX_BYTES to raise the limit`).
+ */
+export function raiseLimit(limit: keyof Limits): string {
+  return `set ${LIMIT_VARIABLES[limit]} to raise the limit`;
+}
 
 /** Fills the unset fields of `limits` with the defaults (the CLI passes those of `TOOLSEARCH_MAX_*`). */
 export function resolveLimits(limits?: Partial<Limits>): Limits {
@@ -92,7 +121,7 @@ export function describeFsError(err: unknown): string {
  *
  * Errors (all `InputError`, headline `path: message` unless a position exists):
  * `no such file`, `cannot read file: permission denied`, `is a directory, not a file`,
- * `empty file`, `file too large: N bytes (limit M)`, and
+ * `empty file`, `file too large: N bytes (limit M; set TOOLSEARCH_MAX_BYTES to raise the limit)`, and
  * `invalid UTF-8: byte 0xNN` at the line and column of the first bad byte,
  * `UTF-16 is not supported; save as UTF-8 (…)` for a UTF-16 or UTF-32 byte-order mark.
  * A UTF-8 byte-order mark at the start is skipped; CRLF line ends are kept as they are.
@@ -119,7 +148,8 @@ export function readInputFile(given: string, limits?: Partial<Limits>): InputFil
       if (err instanceof InputError) throw err;
       throw fileError(path, describeFsError(err));
     }
-    if (size > maxBytes) throw fileError(path, `file too large: ${size} bytes (limit ${maxBytes})`);
+    if (size > maxBytes)
+      throw fileError(path, `file too large: ${size} bytes (limit ${maxBytes}; ${raiseLimit('maxBytes')})`);
     bytes = readBounded(path, fd, maxBytes, size);
   } finally {
     if (!stdin) closeSync(fd);
@@ -143,7 +173,12 @@ function readBounded(path: string, fd: number, maxBytes: number, sizeHint: numbe
     }
     if (n === 0) break;
     total += n;
-    if (total > maxBytes) throw fileError(path, `file too large: more than ${maxBytes} bytes (limit ${maxBytes})`);
+    if (total > maxBytes) {
+      throw fileError(
+        path,
+        `file too large: more than ${maxBytes} bytes (limit ${maxBytes}; ${raiseLimit('maxBytes')})`,
+      );
+    }
     chunks.push(buf.subarray(0, n));
   }
   return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total);

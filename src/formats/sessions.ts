@@ -22,7 +22,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { InputError } from '../errors.js';
 import { globFiles, isGlob } from '../suite/glob.js';
 import { parseText } from './parse.js';
-import { describeFsError, type Limits, resolveLimits } from './read.js';
+import { describeFsError, type Limits, raiseLimit, resolveLimits } from './read.js';
 import { loadTranscriptFile, readTranscriptDocument, type TranscriptOptions } from './transcript.js';
 import type { Transcript } from './types.js';
 
@@ -206,9 +206,10 @@ export async function* sessionInputs(
     try {
       for await (const { line, text } of streamLines(stream, maxBytes)) {
         const source = { file, line };
-        if (text === null)
-          yield { kind: 'unreadable', source, error: `${file}:${line}: session too large (limit ${maxBytes} bytes)` };
-        else yield { kind: 'line', source, text: line === 1 ? text.replace(/^\uFEFF/, '') : text };
+        if (text === null) {
+          const error = `${file}:${line}: session too large (limit ${maxBytes} bytes; ${raiseLimit('maxBytes')})`;
+          yield { kind: 'unreadable', source, error };
+        } else yield { kind: 'line', source, text: line === 1 ? text.replace(/^\uFEFF/, '') : text };
       }
     } catch (err) {
       yield { kind: 'unreadable', source: { file, line: null }, error: `${file}: ${describeFsError(err)}` };

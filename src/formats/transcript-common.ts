@@ -8,6 +8,7 @@ import { toWellFormed } from '../core/text.js';
 import type { BlockMessage, ChatMessage, JsonValue, Message, MessageExtra } from '../core/types.js';
 import type { InputError, SourceLocation } from '../errors.js';
 import type { CatalogTool, CoverageProblem, SentTools } from './types.js';
+import { raiseLimit } from './read.js';
 import {
   errorAt,
   field,
@@ -78,7 +79,7 @@ export class TranscriptBuilder {
   /** Appends a message that starts at `at`. */
   push(msg: Message, at: Node | number): void {
     if (this.messages.length >= this.maxMessages) {
-      throw this.error(at, `too many messages: more than ${this.maxMessages} (the limit)`);
+      throw this.error(at, `too many messages: more than ${this.maxMessages} (${raiseLimit('maxMessages')})`);
     }
     this.messages.push(this.restoreReminder ? markReminder(msg) : msg);
     this.locations.push(locate(this.doc, at));

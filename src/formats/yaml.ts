@@ -12,7 +12,7 @@
  *   would cost is computed, not performed. Two bounds: at most `maxAliases`
  *   dereferences (aliases inside an aliased value count again each time it
  *   is used, so a "billion laughs" document stops after a few levels), and at
- *   most {@link MAX_ALIAS_EXPANSION} values added by expansion (one huge
+ *   most `maxAliasValues` ({@link MAX_ALIAS_EXPANSION} by default) values added by expansion (one huge
  *   anchor referenced many times), and at most `maxAliasBytes` bytes of
  *   text (strings and keys, UTF-8) added by expansion, counted as the
  *   document is composed (1,000 aliases of one 600 KB string). Consumers that copy values (`toJsonValue`,
@@ -32,6 +32,7 @@ import { toWellFormed } from '../core/text.js';
 import type { Fail } from './json.js';
 import { duplicateKeyMessage } from './json.js';
 import type { Member, Node } from './nodes.js';
+import { raiseLimit } from './read.js';
 
 /** Most values that alias expansion may add to one document. */
 export const MAX_ALIAS_EXPANSION = 1_000_000;
@@ -65,7 +66,7 @@ function checkCstDepth(tokens: readonly CST.Token[], maxDepth: number, fail: Fai
       case 'block-seq':
       case 'flow-collection': {
         const d = depth + 1;
-        if (d > maxDepth) fail(tok.offset, `nesting deeper than ${maxDepth} levels`);
+        if (d > maxDepth) fail(tok.offset, `nesting deeper than ${maxDepth} levels (${raiseLimit('maxDepth')})`);
         for (const item of tok.items) {
           if ('key' in item && item.key) stack.push([item.key, d]);
           if (item.value) stack.push([item.value, d]);
@@ -165,6 +166,7 @@ interface Walk {
   readonly maxDepth: number;
   readonly maxAliases: number;
   readonly maxAliasBytes: number;
+  readonly maxAliasValues: number;
   readonly fail: Fail;
   readonly where: (offset: number) => string;
   /** Anchor name → the anchored value most recently defined (document order). */
@@ -198,20 +200,22 @@ function alias(w: Walk, source: string, offset: number, depth: number): AnchorSt
   const stats = w.done.get(target);
   if (!stats) return w.fail(offset, `YAML alias *${source} refers to a value that contains it`);
   w.aliases += 1 + stats.aliases;
-  if (w.aliases > w.maxAliases) w.fail(offset, `too many YAML aliases (more than ${w.maxAliases})`);
+  if (w.aliases > w.maxAliases)
+    w.fail(offset, `too many YAML aliases (more than ${w.maxAliases}; ${raiseLimit('maxAliases')})`);
   w.size += stats.size;
   w.expanded += stats.size;
-  if (w.expanded > MAX_ALIAS_EXPANSION)
-    w.fail(offset, `YAML aliases expand to more than ${MAX_ALIAS_EXPANSION} values`);
+  if (w.expanded > w.maxAliasValues)
+    w.fail(offset, `YAML aliases expand to more than ${w.maxAliasValues} values (${raiseLimit('maxAliasValues')})`);
   w.bytes += stats.bytes;
   w.expandedBytes += stats.bytes;
   if (w.expandedBytes > w.maxAliasBytes)
     w.fail(
       offset,
-      `YAML aliases expand to more than ${w.maxAliasBytes} bytes of text (alias *${source}; TOOLSEARCH_MAX_ALIAS_BYTES)`,
+      `YAML aliases expand to more than ${w.maxAliasBytes} bytes of text ` +
+        `(alias *${source}; ${raiseLimit('maxAliasBytes')})`,
     );
   if (depth + stats.depth > w.maxDepth)
-    w.fail(offset, `nesting deeper than ${w.maxDepth} levels (through alias *${source})`);
+    w.fail(offset, `nesting deeper than ${w.maxDepth} levels (through alias *${source}; ${raiseLimit('maxDepth')})`);
   w.deepest = Math.max(w.deepest, depth + stats.depth);
   return stats;
 }
@@ -331,7 +335,12 @@ function aliasKey(w: Walk, source: string, offset: number, depth: number): strin
  */
 export function parseYamlText(
   text: string,
-  limits: { readonly maxDepth: number; readonly maxAliases: number; readonly maxAliasBytes: number },
+  limits: {
+    readonly maxDepth: number;
+    readonly maxAliases: number;
+    readonly maxAliasBytes: number;
+    readonly maxAliasValues?: number;
+  },
   fail: Fail,
   where: (offset: number) => string,
 ): Node {
@@ -365,6 +374,7 @@ export function parseYamlText(
     maxDepth: limits.maxDepth,
     maxAliases: limits.maxAliases,
     maxAliasBytes: limits.maxAliasBytes,
+    maxAliasValues: limits.maxAliasValues ?? MAX_ALIAS_EXPANSION,
     fail,
     where,
     anchors: new Map(),

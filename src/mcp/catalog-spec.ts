@@ -186,6 +186,10 @@ export async function loadCatalogSpecsDetailed(
   const timeout = {
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     ...(fileOptions.limits?.maxDepth !== undefined ? { maxDepth: fileOptions.limits.maxDepth } : {}),
+    ...(fileOptions.limits?.maxMcpMessageBytes !== undefined
+      ? { maxMessageBytes: fileOptions.limits.maxMcpMessageBytes }
+      : {}),
+    ...(fileOptions.limits?.maxMcpPages !== undefined ? { maxPages: fileOptions.limits.maxMcpPages } : {}),
   };
   for (const p of plans) {
     if (p.kind === 'mcp') jobs.push(listMcpTools({ ...mcpTargetOf(p.spec), ...timeout }));

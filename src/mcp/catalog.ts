@@ -22,6 +22,10 @@ export interface McpCatalogOptions {
   readonly headers?: Readonly<Record<string, string>>;
   /** Deepest `inputSchema` nesting accepted (default: the loaders' `maxDepth`). */
   readonly maxDepth?: number;
+  /** Largest MCP message in bytes (default: the loaders' `maxMcpMessageBytes`). */
+  readonly maxMessageBytes?: number;
+  /** Most pages of tools/list (default: the loaders' `maxMcpPages`). */
+  readonly maxPages?: number;
 }
 
 /** A merged catalog with what each server reported. */
@@ -63,6 +67,8 @@ export async function mcpCatalogDetailed(
         cwd: options.cwd,
         headers: options.headers,
         maxDepth: options.maxDepth,
+        maxMessageBytes: options.maxMessageBytes,
+        maxPages: options.maxPages,
       };
       return listMcpTools(o);
     }),

@@ -14,10 +14,10 @@ import { readFileSync } from 'node:fs';
 import { STATUS_CODES } from 'node:http';
 import type { JsonValue } from '../core/types.js';
 import { InputError, quote } from '../errors.js';
-import { resolveLimits } from '../formats/read.js';
+import { raiseLimit, resolveLimits } from '../formats/read.js';
 import { CommandLineError, splitCommandLine } from './command-line.js';
 import { normalizeServerName } from './names.js';
-import { ChildFailureError, ChildProcessTransport, MAX_LINE_BYTES, type ChildFailure } from './stdio-transport.js';
+import { ChildFailureError, ChildProcessTransport, type ChildFailure } from './stdio-transport.js';
 
 /** Default time allowed for the whole exchange (start, initialize, every page). */
 export const DEFAULT_MCP_TIMEOUT_MS = 30_000;
@@ -48,6 +48,13 @@ export type ListMcpToolsOptions = McpServerTarget & {
    * read again (default: the loaders' `maxDepth`, 1000 levels).
    */
   readonly maxDepth?: number;
+  /**
+   * Largest MCP message (a stdio line, an HTTP answer or event), in bytes
+   * (default: the loaders' `maxMcpMessageBytes`, 10 MiB).
+   */
+  readonly maxMessageBytes?: number;
+  /** Most pages of tools/list (default: the loaders' `maxMcpPages`, 10,000). */
+  readonly maxPages?: number;
 };
 
 /** A tool as the server lists it. */
@@ -107,9 +114,6 @@ function deeperThan(value: unknown, max: number): boolean {
   }
   return false;
 }
-
-/** Pages read at most: a server that keeps returning cursors is broken. */
-const MAX_PAGES = 10_000;
 
 function stderrLines(stderr: string, max: number): string[] {
   return stderr
@@ -257,23 +261,26 @@ const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 
 /**
  * The response with its body bounded as a stdio line is: a plain answer
- * (JSON, an error page) up to {@link MAX_LINE_BYTES} in all, an event stream
+ * (JSON, an error page) up to `maxBytes` in all, an event stream
  * up to that much per event (between blank lines). Past it the body errors
  * (which cancels the download) and `onTooLarge` is called, so a server
  * sending 8 GB of spaces costs 10 MiB, not 8 GB.
  */
-function boundedBody(res: Response, onTooLarge: () => void): Response {
+function boundedBody(res: Response, maxBytes: number, onTooLarge: () => void): Response {
   if (res.body === null || NULL_BODY.has(res.status)) return res;
   const sse = (res.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase() === 'text/event-stream';
   let size = 0;
   let lineLength = 0;
   const bound = new TransformStream<Uint8Array, Uint8Array>({
     transform(chunk, controller) {
-      if (!sse) size += chunk.length;
+      // The most an event reached within this chunk: one that ends in the same chunk counts too.
+      let most = 0;
+      if (!sse) most = size += chunk.length;
       else {
         for (let i = 0; i < chunk.length; i++) {
           const b = chunk[i]!;
           size++;
+          if (size > most) most = size;
           if (b === 0x0a) {
             // A blank line ends an event: the next one starts from nothing.
             if (lineLength === 0) size = 0;
@@ -281,9 +288,9 @@ function boundedBody(res: Response, onTooLarge: () => void): Response {
           } else if (b !== 0x0d) lineLength++;
         }
       }
-      if (size > MAX_LINE_BYTES) {
+      if (most > maxBytes) {
         onTooLarge();
-        controller.error(new Error(`answer over ${MAX_LINE_BYTES} bytes`));
+        controller.error(new Error(`answer over ${maxBytes} bytes`));
         return;
       }
       controller.enqueue(chunk);
@@ -388,7 +395,17 @@ function describeFailure(f: ChildFailure, phase: string): string {
     }
     case 'echo':
       return 'not an MCP server: it echoed our request back';
+    case 'too-large':
+      return (
+        `the server wrote a line on stdout larger than ${sizeText(f.maxBytes)}, the most one MCP message may take ` +
+        `(${raiseLimit('maxMcpMessageBytes')})`
+      );
   }
+}
+
+/** `10 MiB` for whole mebibytes, else `N bytes`. */
+function sizeText(bytes: number): string {
+  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
 }
 
 /**
@@ -406,6 +423,8 @@ function describeFailure(f: ChildFailure, phase: string): string {
 export async function listMcpTools(options: ListMcpToolsOptions): Promise<McpToolList> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_MCP_TIMEOUT_MS;
   const maxDepth = options.maxDepth ?? resolveLimits().maxDepth;
+  const maxMessageBytes = options.maxMessageBytes ?? resolveLimits().maxMcpMessageBytes;
+  const maxPages = options.maxPages ?? resolveLimits().maxMcpPages;
   if (!(timeoutMs > 0)) throw new InputError(`the timeout must be positive, got ${timeoutMs} ms`);
   const isHttp = options.url !== undefined;
   const target = isHttp ? options.url! : options.command!;
@@ -421,6 +440,12 @@ export async function listMcpTools(options: ListMcpToolsOptions): Promise<McpToo
   let httpProblem: { text: string; notMcp: boolean } | null = null;
   /** The phase whose HTTP answer went over the bound, if one did. */
   let tooLarge: string | null = null;
+  // Settles the listing as soon as an answer goes over the bound (the SDK may wait for more of a stream that errored).
+  let overBound: () => void = () => undefined;
+  const overBoundFailure = new Promise<never>((_, reject) => {
+    overBound = () => reject(new Error('an answer over the bound'));
+  });
+  overBoundFailure.catch(() => undefined);
   let transport: import('@modelcontextprotocol/sdk/shared/transport.js').Transport;
   let httpTransport: import('@modelcontextprotocol/sdk/client/streamableHttp.js').StreamableHTTPClientTransport | null =
     null;
@@ -439,8 +464,9 @@ export async function listMcpTools(options: ListMcpToolsOptions): Promise<McpToo
     // what the server answered, on one line, rather than the SDK's message
     // (which quotes the whole body: a web page).
     const recordingFetch = async (input: string | URL, init?: RequestInit): Promise<Response> => {
-      const res = boundedBody(await fetch(input, withOwnSignal(init)), () => {
+      const res = boundedBody(await fetch(input, withOwnSignal(init)), maxMessageBytes, () => {
         tooLarge ??= phase;
+        overBound();
       });
       if (init?.method === 'POST' && httpProblem === null) httpProblem = await httpTrouble(String(input), init, res);
       return res;
@@ -474,6 +500,7 @@ export async function listMcpTools(options: ListMcpToolsOptions): Promise<McpToo
       env: options.env,
       cwd: options.cwd,
       validate: (v) => JSONRPCMessageSchema.parse(v),
+      maxLineBytes: maxMessageBytes,
     });
     transport = stdio;
   }
@@ -493,8 +520,12 @@ export async function listMcpTools(options: ListMcpToolsOptions): Promise<McpToo
     let pages = 0;
     do {
       pages++;
-      if (pages > MAX_PAGES)
-        throw new McpServerError(`tools/list still returned a cursor after ${MAX_PAGES} pages`, source);
+      if (pages > maxPages) {
+        throw new McpServerError(
+          `tools/list still returned a cursor after ${maxPages} pages (${raiseLimit('maxMcpPages')})`,
+          source,
+        );
+      }
       phase = pages === 1 ? 'tools/list' : `tools/list (page ${pages})`;
       const result = await client.request(
         { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
@@ -504,7 +535,8 @@ export async function listMcpTools(options: ListMcpToolsOptions): Promise<McpToo
       for (const t of result.tools) {
         if (deeperThan(t.inputSchema, maxDepth - CATALOG_LEVELS_ABOVE_PARAMETERS)) {
           throw new McpServerError(
-            `server ${quote(info?.name ?? '')}, tool ${quote(t.name)}: its inputSchema is nested deeper than ${maxDepth} levels (counted as parameters in a catalog file)`,
+            `server ${quote(info?.name ?? '')}, tool ${quote(t.name)}: its inputSchema is nested deeper than ` +
+              `${maxDepth} levels (counted as parameters in a catalog file; ${raiseLimit('maxDepth')})`,
             source,
           );
         }
@@ -539,7 +571,7 @@ export async function listMcpTools(options: ListMcpToolsOptions): Promise<McpToo
     timer = setTimeout(() => reject(new Timeout()), timeoutMs);
   });
   try {
-    return await Promise.race([work(), timeout, ...(stdio ? [stdio.failure] : [])]);
+    return await Promise.race([work(), timeout, overBoundFailure, ...(stdio ? [stdio.failure] : [])]);
   } catch (err) {
     if (err instanceof McpServerError) throw err;
     // A failure of the process explains whatever the client saw ("Connection closed").
@@ -550,7 +582,8 @@ export async function listMcpTools(options: ListMcpToolsOptions): Promise<McpToo
     if (failure) throw new McpServerError(describeFailure(failure, phase), source, stderr);
     if (tooLarge !== null) {
       throw new McpServerError(
-        `the answer to ${tooLarge as string} is larger than ${MAX_LINE_BYTES / (1024 * 1024)} MiB, the most one MCP message may take`,
+        `the answer to ${tooLarge as string} is larger than ${sizeText(maxMessageBytes)}, ` +
+          `the most one MCP message may take (${raiseLimit('maxMcpMessageBytes')})`,
         source,
       );
     }

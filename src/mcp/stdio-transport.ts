@@ -22,6 +22,8 @@ export type ChildFailure =
   | { readonly kind: 'spawn'; readonly program: string; readonly message: string }
   | { readonly kind: 'exit'; readonly code: number | null; readonly signal: NodeJS.Signals | null }
   | { readonly kind: 'not-mcp'; readonly line: string }
+  /** A stdout line longer than the largest MCP message accepted. */
+  | { readonly kind: 'too-large'; readonly maxBytes: number }
   /** The program wrote back a message we had sent (`cat`, a shell reading stdin, …). */
   | { readonly kind: 'echo' };
 
@@ -43,6 +45,8 @@ export interface ChildProcessTransportOptions {
   readonly validate: (value: unknown) => JSONRPCMessage;
   /** Bytes of stderr kept for error messages. */
   readonly stderrLimit?: number;
+  /** Longest stdout line accepted (default {@link MAX_LINE_BYTES}). */
+  readonly maxLineBytes?: number;
 }
 
 /** Largest stdout line accepted (as the SDK's stdio transport); also the largest HTTP answer or event (list-tools.ts). */
@@ -166,17 +170,23 @@ export class ChildProcessTransport implements Transport {
 
   private onStdout(chunk: Buffer): void {
     this.stdoutBuf = this.stdoutBuf.length === 0 ? chunk : Buffer.concat([this.stdoutBuf, chunk]);
+    const maxBytes = this.options.maxLineBytes ?? MAX_LINE_BYTES;
     for (;;) {
       const nl = this.stdoutBuf.indexOf(0x0a);
       if (nl < 0) break;
+      // A whole line over the bound is refused as an unfinished one is (below), whichever way the chunks fell.
+      if (nl > maxBytes) {
+        this.stdoutBuf = Buffer.alloc(0);
+        this.fail({ kind: 'too-large', maxBytes });
+        return;
+      }
       const line = this.stdoutBuf.toString('utf8', 0, nl).replace(/\r$/, '');
       this.stdoutBuf = this.stdoutBuf.subarray(nl + 1);
       this.onLine(line);
     }
-    if (this.stdoutBuf.length > MAX_LINE_BYTES) {
-      const head = this.stdoutBuf.toString('utf8', 0, 200);
+    if (this.stdoutBuf.length > maxBytes) {
       this.stdoutBuf = Buffer.alloc(0);
-      this.fail({ kind: 'not-mcp', line: head });
+      this.fail({ kind: 'too-large', maxBytes });
     }
   }
 

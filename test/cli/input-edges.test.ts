@@ -118,7 +118,8 @@ describe('TOOLSEARCH_MAX_ALIASES=0 forbids YAML aliases', () => {
       TOOLSEARCH_MAX_ALIASES: '0',
     });
     expect(r.stderr.split('\n')[0]).toBe(
-      'error: fixtures/formats/catalogs/aliases-ok.yaml:6:17: too many YAML aliases (more than 0)',
+      'error: fixtures/formats/catalogs/aliases-ok.yaml:6:17: too many YAML aliases ' +
+        '(more than 0; set TOOLSEARCH_MAX_ALIASES to raise the limit)',
     );
     expect(r.code).toBe(2);
     const plain = await runIn(['search', '-c', DEMO, 'read', 'file'], { TOOLSEARCH_MAX_ALIASES: '0' });

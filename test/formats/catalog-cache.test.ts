@@ -16,6 +16,7 @@ import {
   MAX_ENTRIES,
 } from '../../src/formats/catalog-cache.js';
 import { loadCatalogFiles, loadCatalogTexts } from '../../src/formats/catalog.js';
+import { DEFAULT_LIMITS } from '../../src/formats/read.js';
 
 /** The cache around the loader, synchronously. */
 const loadCached = (files: string[], options: { cache: CatalogCache | null }) =>
@@ -170,7 +171,7 @@ describe('entries', () => {
   test('an entry is found by the path as given, the options, the limits and the build; the text must match besides', () => {
     const cache = fileCatalogCache(fresh(), () => 'build-1');
     const other = fileCatalogCache(fresh(), () => 'build-2');
-    const limits = { maxBytes: 1, maxDepth: 2, maxAliases: 3, maxAliasBytes: 5, maxMessages: 4 };
+    const limits = { ...DEFAULT_LIMITS, maxBytes: 1, maxDepth: 2, maxAliases: 3, maxAliasBytes: 5, maxMessages: 4 };
     const base = cache.key('a.yaml', 'text', { format: 'auto', prefix: undefined, limits });
     expect(cache.key('a.yaml', 'text', { format: 'auto', prefix: undefined, limits })).toEqual(base);
     // A new text for the same file takes the same place, and must match the stored text to be a hit.
@@ -195,7 +196,7 @@ describe('entries', () => {
     const settings = {
       format: 'auto',
       prefix: undefined,
-      limits: { maxBytes: 1, maxDepth: 2, maxAliases: 3, maxAliasBytes: 5, maxMessages: 4 },
+      limits: { ...DEFAULT_LIMITS, maxBytes: 1, maxDepth: 2, maxAliases: 3, maxAliasBytes: 5, maxMessages: 4 },
     };
     const here = cache.key('a.yaml', 'text', settings);
     const cwd = process.cwd();

@@ -88,12 +88,14 @@ describe('JSON', () => {
   it('nesting deeper than the limit (100,000 levels) is an error, not a crash', () => {
     const p = scratch.write('deep.json', '['.repeat(100_000) + ']'.repeat(100_000));
     const e = inputError(() => parseFile(p));
-    expect(e.headline).toBe(`${p}:1:1001: nesting deeper than 1000 levels`);
+    expect(e.headline).toBe(
+      `${p}:1:1001: nesting deeper than 1000 levels (set TOOLSEARCH_MAX_DEPTH to raise the limit)`,
+    );
     // The excerpt of a very long line is cut around the caret.
     expect(e.excerpt).toBe(`…${'['.repeat(120)}…\n${' '.repeat(61)}^`);
     expect(() => parseText('ok.json', '['.repeat(1000) + ']'.repeat(1000))).not.toThrow();
     expect(inputError(() => parseText('x.json', '[[[]]]', { limits: { maxDepth: 2 } })).headline).toBe(
-      'x.json:1:3: nesting deeper than 2 levels',
+      'x.json:1:3: nesting deeper than 2 levels (set TOOLSEARCH_MAX_DEPTH to raise the limit)',
     );
   });
 
@@ -159,17 +161,21 @@ describe('YAML', () => {
     const e = inputError(() => parseFile(file));
     // Located at the alias written in the document whose expansion crossed the limit:
     // a: 0, b: 9, c: 9 × 10 = 90, d: 9 × 91 = 819 (918 so far); the first *d of e adds 820.
-    expect(e.headline).toBe(`${file}:6:8: too many YAML aliases (more than 1000)`);
+    expect(e.headline).toBe(
+      `${file}:6:8: too many YAML aliases (more than 1000; set TOOLSEARCH_MAX_ALIASES to raise the limit)`,
+    );
     expect(e.excerpt).toBe('e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d]\n       ^');
     expect(inputError(() => parseFile(file, { limits: { maxAliases: 10 } })).headline).toBe(
-      `${file}:4:8: too many YAML aliases (more than 10)`,
+      `${file}:4:8: too many YAML aliases (more than 10; set TOOLSEARCH_MAX_ALIASES to raise the limit)`,
     );
   });
 
   it('one huge anchor referenced many times stops at the expansion limit', () => {
     const big = `big: &big [${Array.from({ length: 5000 }, (_, i) => i).join(', ')}]\nuse: [${Array(300).fill('*big').join(', ')}]\n`;
     const e = inputError(() => parseText('x.yaml', big));
-    expect(e.message).toBe('YAML aliases expand to more than 1000000 values');
+    expect(e.message).toBe(
+      'YAML aliases expand to more than 1000000 values (set TOOLSEARCH_MAX_ALIAS_VALUES to raise the limit)',
+    );
   });
 
   it('an alias to a value that contains it, an unknown alias, an alias as a key', () => {
@@ -184,7 +190,7 @@ describe('YAML', () => {
     const text = 'a: &a [[[1]]]\nb: [[*a]]\n';
     expect(value(text, 'x.yaml')).toEqual({ a: [[[1]]], b: [[[[[1]]]]] });
     expect(inputError(() => parseText('x.yaml', text, { limits: { maxDepth: 5 } })).headline).toBe(
-      'x.yaml:2:6: nesting deeper than 5 levels (through alias *a)',
+      'x.yaml:2:6: nesting deeper than 5 levels (through alias *a; set TOOLSEARCH_MAX_DEPTH to raise the limit)',
     );
   });
 
@@ -214,10 +220,14 @@ describe('YAML', () => {
   it('nesting beyond the limit is rejected before composing (block and flow)', () => {
     // 100,000 levels; the library's syntax tree is built without recursion, then checked here.
     const block = scratch.write('deep-block.yaml', '- '.repeat(100_000) + 'x\n');
-    expect(inputError(() => parseFile(block)).headline).toBe(`${block}:1:2001: nesting deeper than 1000 levels`);
+    expect(inputError(() => parseFile(block)).headline).toBe(
+      `${block}:1:2001: nesting deeper than 1000 levels (set TOOLSEARCH_MAX_DEPTH to raise the limit)`,
+    );
     // (20,000 flow levels: the same path, faster.)
     const flow = scratch.write('deep-flow.yaml', 'a: ' + '['.repeat(20_000) + ']'.repeat(20_000) + '\n');
-    expect(inputError(() => parseFile(flow)).headline).toBe(`${flow}:1:1003: nesting deeper than 1000 levels`);
+    expect(inputError(() => parseFile(flow)).headline).toBe(
+      `${flow}:1:1003: nesting deeper than 1000 levels (set TOOLSEARCH_MAX_DEPTH to raise the limit)`,
+    );
   });
 
   it('keys that are JavaScript object keys stay ordinary', () => {

@@ -43,7 +43,7 @@ describe('readInputFile', () => {
   it('a file larger than the limit', () => {
     const p = scratch.write('big.json', '[' + ' '.repeat(100) + ']');
     const e = inputError(() => readInputFile(p, { maxBytes: 64 }));
-    expect(e.headline).toBe(`${p}: file too large: 102 bytes (limit 64)`);
+    expect(e.headline).toBe(`${p}: file too large: 102 bytes (limit 64; set TOOLSEARCH_MAX_BYTES to raise the limit)`);
     expect(readInputFile(p, { maxBytes: 102 }).text.length).toBe(102);
   });
 
@@ -74,6 +74,9 @@ describe('readInputFile', () => {
       maxAliases: 1000,
       maxAliasBytes: 64 * 1024 * 1024,
       maxMessages: 100_000,
+      maxAliasValues: 1_000_000,
+      maxMcpMessageBytes: 10 * 1024 * 1024,
+      maxMcpPages: 10_000,
     });
   });
 });

@@ -573,7 +573,9 @@ describe('bad transcripts', () => {
   it('more messages than the limit', () => {
     const file = fixture('transcripts/conversation.eino.json');
     const e = inputError(() => load('conversation.eino.json', { limits: { maxMessages: 5 } }));
-    expect(e.headline).toBe(`${file}:11:3: too many messages: more than 5 (the limit)`);
+    expect(e.headline).toBe(
+      `${file}:11:3: too many messages: more than 5 (set TOOLSEARCH_MAX_MESSAGES to raise the limit)`,
+    );
     expect(load('conversation.eino.json', { limits: { maxMessages: 7 } }).messages).toHaveLength(7);
   });
 

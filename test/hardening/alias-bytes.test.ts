@@ -29,7 +29,8 @@ describe('bytes reached through YAML aliases', () => {
     expect(r.stdout).toBe('');
     // 111 aliases add 66.6 MB; the 112th (line 114: the anchor is on line 2) crosses 67,108,864 bytes.
     expect(r.stderr).toBe(
-      `error: ${file}:114:31: YAML aliases expand to more than 67108864 bytes of text (alias *big; TOOLSEARCH_MAX_ALIAS_BYTES)\n` +
+      `error: ${file}:114:31: YAML aliases expand to more than 67108864 bytes of text ` +
+        '(alias *big; set TOOLSEARCH_MAX_ALIAS_BYTES to raise the limit)\n' +
         '    - {name: t112, description: *big}\n' +
         '                                ^\n',
     );
@@ -42,7 +43,8 @@ describe('bytes reached through YAML aliases', () => {
       env: { TOOLSEARCH_MAX_ALIAS_BYTES: '25' },
     });
     expect(over.stderr.split('\n')[0]).toBe(
-      `error: ${file}:5:29: YAML aliases expand to more than 25 bytes of text (alias *big; TOOLSEARCH_MAX_ALIAS_BYTES)`,
+      `error: ${file}:5:29: YAML aliases expand to more than 25 bytes of text ` +
+        '(alias *big; set TOOLSEARCH_MAX_ALIAS_BYTES to raise the limit)',
     );
     expect(over.code).toBe(2);
     const within = await spawnCli(['search', '-c', file, 'xxxxxxxxxx', '--no-cache', '--json'], {
@@ -64,7 +66,8 @@ describe('bytes reached through YAML aliases', () => {
     }
     expect(err).toBeInstanceOf(InputError);
     expect((err as InputError).headline).toBe(
-      'm.yaml:3:4: YAML aliases expand to more than 47 bytes of text (alias *m; TOOLSEARCH_MAX_ALIAS_BYTES)',
+      'm.yaml:3:4: YAML aliases expand to more than 47 bytes of text ' +
+        '(alias *m; set TOOLSEARCH_MAX_ALIAS_BYTES to raise the limit)',
     );
   });
 

@@ -40,6 +40,9 @@ describe('the defaults', () => {
       maxAliases: 1000,
       maxAliasBytes: 64 * 1024 * 1024,
       maxMessages: 100_000,
+      maxAliasValues: 1_000_000,
+      maxMcpMessageBytes: 10 * 1024 * 1024,
+      maxMcpPages: 10_000,
     });
     expect(resolveLimits()).toEqual(DEFAULT_LIMITS);
   });
@@ -63,7 +66,9 @@ describe('the defaults', () => {
 
   it('the CLI applies them per run and restores the defaults after', async () => {
     const r = await inproc(['search', '-c', DEMO, 'x'], { env: { TOOLSEARCH_MAX_BYTES: '1000' } });
-    expect(expectCleanError(r, DEMO)).toBe(`error: ${DEMO}: file too large: 55657 bytes (limit 1000)`);
+    expect(expectCleanError(r, DEMO)).toBe(
+      `error: ${DEMO}: file too large: 55657 bytes (limit 1000; set TOOLSEARCH_MAX_BYTES to raise the limit)`,
+    );
     const bad = await inproc(['search', '-c', DEMO, 'x'], { env: { TOOLSEARCH_MAX_DEPTH: 'deep' } });
     expect(expectCleanError(bad)).toBe('error: TOOLSEARCH_MAX_DEPTH must be a positive integer, got "deep"');
     expect((await inproc(['search', '-c', DEMO, 'x'])).code).toBe(0);
@@ -72,7 +77,7 @@ describe('the defaults', () => {
 
   it('library loads take their limits as an option (no process-wide setting): unset fields are the defaults', () => {
     expect(inputError(() => parseText('x.json', '[[[1]]]', { limits: { maxDepth: 2 } })).headline).toBe(
-      'x.json:1:3: nesting deeper than 2 levels',
+      'x.json:1:3: nesting deeper than 2 levels (set TOOLSEARCH_MAX_DEPTH to raise the limit)',
     );
     expect(parseText('x.json', '[[[1]]]', { limits: { maxDepth: 3 } }).root.kind).toBe('array');
     expect(parseText('x.json', '[[[1]]]').root.kind).toBe('array');
@@ -117,7 +122,7 @@ describe('nesting: 100,000 levels is a clean error, not a stack overflow', () =>
       [`${'? '.repeat(3_000_000)}x\n`, 2001],
     ] as const) {
       expect(inputError(() => parseText('deep.yaml', text)).headline).toBe(
-        `deep.yaml:1:${column}: nesting deeper than 1000 levels`,
+        `deep.yaml:1:${column}: nesting deeper than 1000 levels (set TOOLSEARCH_MAX_DEPTH to raise the limit)`,
       );
     }
   });
@@ -128,7 +133,7 @@ describe('nesting: 100,000 levels is a clean error, not a stack overflow', () =>
     const at = (n: number): string => `{"tools": [{"name": "t", "parameters": ${params(n)}}]}`;
     expect(loadCatalogFiles([tmp.file('ok.json', at(997))]).tools).toHaveLength(1);
     expect(inputError(() => loadCatalogFiles([tmp.file('over.json', at(998))])).message).toBe(
-      'nesting deeper than 1000 levels',
+      'nesting deeper than 1000 levels (set TOOLSEARCH_MAX_DEPTH to raise the limit)',
     );
   });
 
@@ -156,20 +161,24 @@ describe('YAML aliases', () => {
   it('a billion laughs stops at the alias limit, quickly, with its location', async () => {
     const bomb = join(ROOT, 'fixtures/formats/catalogs/bomb.yaml');
     const r = await inproc(['search', '-c', bomb, 'lol']);
-    expect(expectCleanError(r)).toBe(`error: ${bomb}:6:8: too many YAML aliases (more than 1000)`);
+    expect(expectCleanError(r)).toBe(
+      `error: ${bomb}:6:8: too many YAML aliases (more than 1000; set TOOLSEARCH_MAX_ALIASES to raise the limit)`,
+    );
     expect(r.stderr).toContain('e: &e [*d,');
   });
 
   it('one huge anchor referenced many times stops at the expansion limit', () => {
     const big = `a: &a [${Array(20_000).fill('x').join(', ')}]\nb: [${Array(60).fill('*a').join(', ')}]\n`;
-    expect(inputError(() => parseText('x.yaml', big)).message).toBe('YAML aliases expand to more than 1000000 values');
+    expect(inputError(() => parseText('x.yaml', big)).message).toBe(
+      'YAML aliases expand to more than 1000000 values (set TOOLSEARCH_MAX_ALIAS_VALUES to raise the limit)',
+    );
   });
 
   it('the alias limit is configurable', () => {
     const few = 'a: &a [x]\nb: [*a, *a, *a]\n';
     expect(parseText('x.yaml', few).root.kind).toBe('object');
     expect(inputError(() => parseText('x.yaml', few, { limits: { maxAliases: 2 } })).headline).toBe(
-      'x.yaml:2:13: too many YAML aliases (more than 2)',
+      'x.yaml:2:13: too many YAML aliases (more than 2; set TOOLSEARCH_MAX_ALIASES to raise the limit)',
     );
   });
 });
@@ -181,10 +190,12 @@ describe('messages per transcript', () => {
     );
     const file = tmp.file('many.jsonl', `${lines.join('\n')}\n`);
     const r = await inproc(['simulate', file, '-c', DEMO]);
-    expect(expectCleanError(r)).toBe(`error: ${file}:100001:1: too many messages: more than 100000 (the limit)`);
+    expect(expectCleanError(r)).toBe(
+      `error: ${file}:100001:1: too many messages: more than 100000 (set TOOLSEARCH_MAX_MESSAGES to raise the limit)`,
+    );
     const few = tmp.file('few.jsonl', `${lines.slice(0, 20).join('\n')}\n`);
     expect(inputError(() => loadTranscriptFile(few, { limits: { maxMessages: 10 } })).headline).toBe(
-      `${few}:11:1: too many messages: more than 10 (the limit)`,
+      `${few}:11:1: too many messages: more than 10 (set TOOLSEARCH_MAX_MESSAGES to raise the limit)`,
     );
   });
 });
@@ -197,7 +208,9 @@ describe('file size', () => {
       ftruncateSync(fd, size);
       closeSync(fd);
       const r = await inproc(['search', '-c', file, 'x']);
-      expect(expectCleanError(r)).toBe(`error: ${file}: file too large: ${size} bytes (limit 67108864)`);
+      expect(expectCleanError(r)).toBe(
+        `error: ${file}: file too large: ${size} bytes (limit 67108864; set TOOLSEARCH_MAX_BYTES to raise the limit)`,
+      );
     }
   });
 
@@ -272,7 +285,7 @@ describe('--batch lines', () => {
     expect(n).toBe(3);
     expect(out.split('\n')).toEqual([
       '{"matches":["create_issue"]}',
-      '{"error":"line too long: more than 64 bytes (the limit)"}',
+      '{"error":"line too long: more than 64 bytes (set TOOLSEARCH_MAX_BYTES to raise the limit)"}',
       '{"matches":["create_issue"]}',
       '',
     ]);

@@ -46,7 +46,8 @@ describe('HTTP answer size (finding 10)', () => {
     }
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
-      `error: mcp:${server.url}: the answer to initialize is larger than 10 MiB, the most one MCP message may take\n`,
+      `error: mcp:${server.url}: the answer to initialize is larger than 10 MiB, the most one MCP message may take ` +
+        '(set TOOLSEARCH_MAX_MCP_MESSAGE_BYTES to raise the limit)\n',
     );
     expect(r.code).toBe(2);
     // What the server managed to write before we hung up: the bound plus what sockets buffer, not the 40 MiB.

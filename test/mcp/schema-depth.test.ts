@@ -29,7 +29,8 @@ describe('inputSchema nesting of MCP tools', () => {
     const r = await spawnCli(argv(cmd));
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
-      `error: mcp:${cmd}: server "Deep", tool "deep": its inputSchema is nested deeper than 1000 levels (counted as parameters in a catalog file)\n`,
+      `error: mcp:${cmd}: server "Deep", tool "deep": its inputSchema is nested deeper than 1000 levels ` +
+        '(counted as parameters in a catalog file; set TOOLSEARCH_MAX_DEPTH to raise the limit)\n',
     );
     expect(r.code).toBe(2);
   });
@@ -38,7 +39,8 @@ describe('inputSchema nesting of MCP tools', () => {
     const cmd = server(8);
     const r = await spawnCli(['import', '--mcp', cmd], { env: { TOOLSEARCH_MAX_DEPTH: '10' } });
     expect(r.stderr).toBe(
-      `error: mcp:${cmd}: server "Deep", tool "deep": its inputSchema is nested deeper than 10 levels (counted as parameters in a catalog file)\n`,
+      `error: mcp:${cmd}: server "Deep", tool "deep": its inputSchema is nested deeper than 10 levels ` +
+        '(counted as parameters in a catalog file; set TOOLSEARCH_MAX_DEPTH to raise the limit)\n',
     );
     expect(r.code).toBe(2);
     expect((await spawnCli(['import', '--mcp', server(7)], { env: { TOOLSEARCH_MAX_DEPTH: '10' } })).code).toBe(0);

@@ -176,7 +176,14 @@ export function importCommand(ctx: CliContext): Command {
                 ...(s.kind === 'url' ? { url: s.value } : { command: s.value }),
                 ...(s.name !== undefined ? { name: s.name } : {}),
               })),
-              { timeoutMs, ...(ctx.limits.maxDepth !== undefined ? { maxDepth: ctx.limits.maxDepth } : {}) },
+              {
+                timeoutMs,
+                ...(ctx.limits.maxDepth !== undefined ? { maxDepth: ctx.limits.maxDepth } : {}),
+                ...(ctx.limits.maxMcpMessageBytes !== undefined
+                  ? { maxMessageBytes: ctx.limits.maxMcpMessageBytes }
+                  : {}),
+                ...(ctx.limits.maxMcpPages !== undefined ? { maxPages: ctx.limits.maxMcpPages } : {}),
+              },
             )
           : Promise.resolve({ tools: [], servers: [], warnings: [] }),
         configs.length > 0
