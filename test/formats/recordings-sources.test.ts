@@ -149,4 +149,114 @@ describe('AI SDK: provider-executed tools, approvals, streaming parts (vercel/ai
   });
 });
 
-export { lines };
+describe('Claude Code: line and message keys (Claude Code 2.1.144 session-log schema)', () => {
+  const base = { parentUuid: null, isSidechain: false, userType: 'external', cwd: '/w', sessionId: 's' };
+  const user = { ...base, type: 'user', uuid: 'u1', version: '2.1.144', gitBranch: 'main', isMeta: false };
+  const real = [
+    { ...user, message: { role: 'user', content: 'hi' }, timestamp: '2026-01-01T00:00:00.000Z', promptId: 'p' },
+    {
+      ...base,
+      parentUuid: 'u1',
+      type: 'attachment',
+      uuid: 'u2',
+      attachment: { type: 'deferred_tools_delta', addedNames: ['x'] },
+    },
+    {
+      ...base,
+      parentUuid: 'u2',
+      type: 'assistant',
+      uuid: 'u3',
+      requestId: 'req_1',
+      message: {
+        id: 'msg_1',
+        type: 'message',
+        role: 'assistant',
+        model: 'claude-opus-4-6',
+        content: [{ type: 'text', text: 'hello' }],
+        stop_reason: 'end_turn',
+        stop_sequence: null,
+        stop_details: null,
+        usage: { input_tokens: 1, output_tokens: 1 },
+      },
+    },
+    { type: 'ai-title', aiTitle: 'Greeting', sessionId: 's' },
+    { type: 'last-prompt', lastPrompt: '', sessionId: 's', leafUuid: 'u3' },
+  ];
+
+  it('keys of the real schema read; attachment, ai-title and last-prompt lines skipped by rule (on the chain)', () => {
+    const t = read('cc.jsonl', lines(...real));
+    expect(t.coverage?.skipped).toEqual([
+      {
+        rule:
+          'attachment lines (context Claude Code adds to a request: hook output, reminders, files, ' +
+          'deferred-tool lists; no tool call or result)',
+        count: 1,
+      },
+      { rule: 'ai-title lines (a session title)', count: 1 },
+      { rule: 'last-prompt lines (the prompt box at exit)', count: 1 },
+    ]);
+    expect(t.messages).toEqual([
+      { kind: 'blocks', role: 'user', blocks: [{ type: 'text', text: 'hi' }] },
+      { kind: 'blocks', role: 'assistant', blocks: [{ type: 'text', text: 'hello' }] },
+    ]);
+  });
+
+  it('an unknown line key is a located error naming the known keys; --lenient counts it', () => {
+    const text = lines(real[0], { ...real[2], parentUuid: 'u1', replayedFrom: 'u0' });
+    const e = inputError(() => read('cc.jsonl', text));
+    expect(e.headline).toMatch(
+      /^cc\.jsonl:2:\d+: unknown key "replayedFrom" in a Claude Code assistant line \(no rule reads it; known keys: type, uuid, parentUuid, /,
+    );
+    expect(e.headline.endsWith('attributionSkill) (--lenient replays the rest and counts it)')).toBe(true);
+    const t = read('cc.jsonl', text, true);
+    expect(t.coverage?.unexplained.map((u) => u.message.slice(0, 60))).toEqual([
+      'unknown key "replayedFrom" in a Claude Code assistant line (',
+    ]);
+    expect(t.messages).toHaveLength(2);
+  });
+
+  it('an unknown message key is a located error', () => {
+    const text = lines(
+      { ...real[0], message: { role: 'user', content: 'hi', cache: true } },
+      {
+        ...real[2],
+        parentUuid: 'u1',
+      },
+    );
+    expect(inputError(() => read('cc.jsonl', text)).headline).toBe(
+      'cc.jsonl:1:209: unknown key "cache" in a Claude Code user message (no rule reads it; known keys: role, content)' +
+        ' (--lenient replays the rest and counts it)',
+    );
+  });
+});
+
+describe('Anthropic blocks and Responses parts: keys checked', () => {
+  it('an unknown key on a tool_use block is a located error; cache_control and caller are known', () => {
+    const ok = [
+      { role: 'user', content: [{ type: 'text', text: 'hi', cache_control: { type: 'ephemeral' } }] },
+      {
+        role: 'assistant',
+        content: [{ type: 'tool_use', id: 't1', name: 'think', input: {}, caller: { type: 'direct' } }],
+      },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'ok', is_error: false }] },
+    ];
+    expect(read('a.json', j({ model: 'm', messages: ok })).messages).toHaveLength(3);
+    const bad = structuredClone(ok);
+    (bad[1]!.content[0] as Record<string, unknown>).parallel = true;
+    expect(inputError(() => read('a.json', j({ model: 'm', messages: bad }))).headline).toBe(
+      'a.json:1:232: unknown key "parallel" in an Anthropic tool_use block (no rule reads it; known keys: type, id, ' +
+        'name, input, cache_control, caller) (--lenient replays the rest and counts it)',
+    );
+  });
+
+  it('an unknown key on a Responses output_text part is a located error; annotations are known', () => {
+    const items = [
+      { role: 'user', content: 'hi' },
+      { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'x', annotations: [], id: 1 }] },
+    ];
+    expect(inputError(() => read('r.json', j({ model: 'm', input: items }))).headline).toBe(
+      'r.json:1:152: unknown key "id" in a Responses output_text part (no rule reads it; known keys: type, text, ' +
+        'annotations, logprobs, providerData) (--lenient replays the rest and counts it)',
+    );
+  });
+});
