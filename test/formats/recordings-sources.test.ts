@@ -260,3 +260,91 @@ describe('Anthropic blocks and Responses parts: keys checked', () => {
     );
   });
 });
+
+describe('sent-differs from a single request body and from AI SDK steps[].request.body', () => {
+  const fn = (name: string) => ({ type: 'function', function: { name, parameters: { type: 'object' } } });
+  const statics = demo.tools.filter((t) => t.static).map((t) => t.name);
+  const run = (t: ReturnType<typeof read>) =>
+    simulate({ transcript: t, catalog: demo, mode: 'default', replay: false });
+
+  it('a request body: its tools are compared at the call it asks for (the last)', () => {
+    const messages = [
+      { role: 'user', content: 'post it' },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          {
+            id: 'c1',
+            type: 'function',
+            function: { name: 'tool_search', arguments: '{"query":"slack send message"}' },
+          },
+        ],
+      },
+      { role: 'tool', tool_call_id: 'c1', content: '{"matches":["mcp__slack__send_message"]}' },
+    ];
+    const exact = [...statics, 'tool_search', 'mcp__slack__send_message'].map(fn);
+    const same = read('req.json', j({ model: 'm', messages, tools: exact }));
+    expect(same.sentTools).toEqual([
+      null,
+      { visible: [...statics, 'tool_search', 'mcp__slack__send_message'], deferred: [] },
+    ]);
+    expect(run(same).violations).toEqual([]);
+    const early = read('req.json', j({ model: 'm', messages, tools: [...statics, 'tool_search'].map(fn) }));
+    expect(run(early).violations).toEqual([
+      {
+        call: 2,
+        tool: null,
+        kind: 'sent-differs',
+        severity: 'warning',
+        message:
+          'the recorded request did not send as visible what the reference would offer: mcp__slack__send_message',
+      },
+    ]);
+  });
+
+  it('an Anthropic request body with every tool visible: sent-differs at its one call', () => {
+    const tools = demo.tools.slice(0, 7).map((t) => ({ name: t.name, input_schema: { type: 'object' } }));
+    const t = read('a.json', j({ model: 'm', max_tokens: 9, messages: [{ role: 'user', content: 'hi' }], tools }));
+    const v = run(t).violations;
+    expect(v.map((x) => [x.call, x.kind])).toEqual([[1, 'sent-differs']]);
+    expect(v[0]!.message).toBe(
+      'the recorded request sent as visible that the reference would hide: ' +
+        `${demo.tools
+          .filter((x, i) => i < 7 && !x.static)
+          .map((x) => x.name)
+          .join(', ')}; ` +
+        'did not send as visible what the reference would offer: ' +
+        `${[...demo.tools.filter((x, i) => i >= 7 && x.static).map((x) => x.name), 'tool_search'].join(', ')}`,
+    );
+  });
+
+  it('AI SDK steps[].request.body.tools: each step is one call; a step without a body says nothing', () => {
+    const result = {
+      steps: [
+        {
+          content: [
+            { type: 'tool-call', toolCallId: 'c1', toolName: 'tool_search', input: { query: 'slack send message' } },
+            {
+              type: 'tool-result',
+              toolCallId: 'c1',
+              toolName: 'tool_search',
+              output: { matches: ['mcp__slack__send_message'] },
+            },
+          ],
+          request: { body: { model: 'm', tools: [...statics, 'tool_search', 'mcp__slack__send_message'].map(fn) } },
+        },
+        { content: [{ type: 'text', text: 'done' }] },
+      ],
+    };
+    const t = read('r.json', j(result));
+    expect(t.sentTools?.map((s) => s?.visible.length ?? null)).toEqual([7, null]);
+    expect(run(t).violations.map((v) => [v.call, v.kind, v.message])).toEqual([
+      [
+        1,
+        'sent-differs',
+        'the recorded request sent as visible that the reference would hide: mcp__slack__send_message',
+      ],
+    ]);
+  });
+});

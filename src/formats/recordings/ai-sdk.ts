@@ -24,6 +24,7 @@ import type { ToolCall } from '../../core/types.js';
 import { field, type Node, type ObjectNode, type ParsedDocument } from '../nodes.js';
 import { checkKeys, type TranscriptBuilder } from '../transcript-common.js';
 import { argsText, outputText, pushAssistant, pushToolResult } from './chat-build.js';
+import { sentToolsOf } from './sent.js';
 import { DISTINCTIVE, type Evidence, type RecordingReader } from './types.js';
 
 const str = (n: Node | undefined): string | null => (n?.kind === 'string' ? n.value : null);
@@ -360,6 +361,23 @@ function readSteps(b: TranscriptBuilder, steps: readonly Node[]): void {
   }
 }
 
+/**
+ * The tools each step's model call was sent, from `steps[].request.body`
+ * (the provider request body the SDK records; a body recorded as text, or
+ * without `tools`, says nothing for its call). Step k is call k.
+ */
+function stepTools(b: TranscriptBuilder, root: ObjectNode): void {
+  const steps = field(root, 'steps');
+  if (steps?.kind !== 'array') return;
+  const sent = steps.items.map((s) => {
+    const request = s.kind === 'object' ? field(s, 'request') : undefined;
+    const body = request?.kind === 'object' ? field(request, 'body') : undefined;
+    const tools = body?.kind === 'object' ? field(body, 'tools') : undefined;
+    return tools?.kind === 'array' ? sentToolsOf(tools) : null;
+  });
+  if (sent.some((x) => x !== null)) b.sentTools.push(...sent);
+}
+
 function read(doc: ParsedDocument, b: TranscriptBuilder): void {
   const shape = locate(doc);
   if (!shape) {
@@ -378,6 +396,7 @@ function read(doc: ParsedDocument, b: TranscriptBuilder): void {
   else readSteps(b, shape.steps);
   if (doc.root.kind === 'object' && shape.kind === 'model' && field(doc.root, 'steps') !== undefined)
     b.skip('steps of a result (the same calls as response.messages)');
+  if (doc.root.kind === 'object') stepTools(b, doc.root);
 }
 
 export const aiSdkReader: RecordingReader = {
