@@ -123,7 +123,8 @@ const ASSISTANT_KEYS = [
   'attributionSkill',
 ];
 /** Keys of `message` (Anthropic Messages form: a request message, or a response for assistant lines). */
-const USER_MESSAGE_KEYS = ['role', 'content'];
+// stream-json user events may carry the id and type of a message object too.
+const USER_MESSAGE_KEYS = ['role', 'content', 'id', 'type'];
 const ASSISTANT_MESSAGE_KEYS = [
   'role',
   'content',
