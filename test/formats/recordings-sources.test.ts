@@ -351,3 +351,60 @@ describe('sent-differs from a single request body and from AI SDK steps[].reques
     ]);
   });
 });
+
+describe('OTel GenAI parts (semantic-conventions gen-ai-input-messages.json)', () => {
+  const chat = (input: unknown, output: unknown) =>
+    j({
+      resourceSpans: [
+        {
+          scopeSpans: [
+            {
+              spans: [
+                {
+                  name: 'chat m',
+                  startTimeUnixNano: '1',
+                  attributes: [
+                    { key: 'gen_ai.input.messages', value: { stringValue: j(input) } },
+                    { key: 'gen_ai.output.messages', value: { stringValue: j(output) } },
+                  ],
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    });
+
+  it('compaction, reasoning and server tool parts carry no client tool use: read past', () => {
+    const input = [
+      {
+        role: 'user',
+        parts: [
+          { type: 'compaction', id: 'c', content: 'summary' },
+          { type: 'text', content: 'hi' },
+        ],
+      },
+    ];
+    const output = [
+      {
+        role: 'assistant',
+        parts: [
+          { type: 'reasoning', content: 'hm' },
+          { type: 'server_tool_call', name: 'web_search', server_tool_call: { type: 'web_search' } },
+          { type: 'text', content: 'hello' },
+        ],
+        finish_reason: 'stop',
+      },
+    ];
+    expect(read('o.json', chat(input, output)).messages).toEqual([
+      { kind: 'chat', role: 'user', content: 'hi' },
+      { kind: 'chat', role: 'assistant', content: 'hello' },
+    ]);
+  });
+
+  it('a part type the schema does not define is a located error', () => {
+    const input = [{ role: 'user', parts: [{ type: 'hologram', content: 'x' }] }];
+    const e = inputError(() => read('o.json', chat(input, [{ role: 'assistant', parts: [] }])));
+    expect(e.headline).toMatch(/^o\.json:1:\d+: gen_ai\.input\.messages: unknown GenAI message part type "hologram"/);
+  });
+});
