@@ -478,7 +478,8 @@ describe('random conversations in every recording format', () => {
           expect(comparable(rest), 'call-log').toEqual(want);
         },
       ),
-      { numRuns: 60, seed: 12 },
+      { numRuns: 40, seed: 12 },
     );
-  });
+    // Seventeen writers per run: generous room on a loaded machine (no assertion on time).
+  }, 120_000);
 });
