@@ -530,11 +530,22 @@ function checkNameShape(tool: CatalogTool, parts: readonly string[], limits: Lin
   return out;
 }
 
+/** Options of {@link lintCatalog}. */
+export interface LintOptions {
+  /** Called as the tools are checked, one by one: `done` of `total` (a host's progress line). */
+  readonly onProgress?: (done: number, total: number) => void;
+}
+
 /**
  * Lints the dynamic tools of a catalog (static tools are never searched;
  * they only take part in the case-collision check).
  */
-export function lintCatalog(catalog: Catalog, limits: LintLimits = DEFAULT_LINT_LIMITS): LintReport {
+export function lintCatalog(
+  catalog: Catalog,
+  limits: LintLimits = DEFAULT_LINT_LIMITS,
+  options: LintOptions = {},
+): LintReport {
+  const onProgress = options.onProgress;
   const dynamic = catalog.tools.filter((t) => !t.static);
   const statics = catalog.tools.filter((t) => t.static);
   const index = new ToolIndex(dynamic);
@@ -723,6 +734,7 @@ export function lintCatalog(catalog: Catalog, limits: LintLimits = DEFAULT_LINT_
   const own = new OwnNameRanks(ranks);
 
   const order = Object.keys(LINT_RULES) as LintRule[];
+  onProgress?.(0, dynamic.length);
   const tools: ToolLint[] = dynamic.map((t, i) => {
     const parts = partsOf[i]!;
     const kws = ownKeywords[i];
@@ -737,6 +749,7 @@ export function lintCatalog(catalog: Catalog, limits: LintLimits = DEFAULT_LINT_
     // Errors before warnings, then by rule order of LINT_RULES.
     findings.sort((a, b) => order.indexOf(a.rule) - order.indexOf(b.rule));
     const errors = findings.filter((f) => f.severity === 'error').length;
+    onProgress?.(i + 1, dynamic.length);
     return {
       name: t.name,
       source: t.source,

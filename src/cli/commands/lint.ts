@@ -56,7 +56,13 @@ async function runLint(ctx: CliContext, files: string[], flags: LintFlags): Prom
   if (!catalog.tools.some((t) => !t.static))
     throw new UsageError('tools is required: the catalog has no dynamic tools');
   const { lintCatalog } = await import('../../lint/lint.js');
-  const report = lintCatalog(catalog);
+  // A big catalog takes a while: a progress line when stderr is a terminal (nothing otherwise).
+  const progress = ctx.progress();
+  progress.update(`lint: indexing ${catalog.tools.length} tools…`);
+  const report = lintCatalog(catalog, undefined, {
+    onProgress: (done, total) => progress.count('lint', done, total),
+  });
+  progress.done();
   if (flags.json) {
     const { safeJsonPieces } = await import('../../report/json.js');
     // The catalog's own warnings (unknown keys, wrong types) are findings of a lint too.
