@@ -160,11 +160,13 @@ async function runEval(ctx: CliContext, labeled: string, flags: EvalFlags): Prom
   const { loadQuerySet } = await import('../../eval/queries.js');
   const { UsageError } = await import('../../errors.js');
   // An output that is an input of the run is refused before anything runs (src/report/output.ts).
+  const html = flags.html !== undefined ? { option: '--html', path: flags.html } : null;
   const inputs = [
     { kind: 'labeled queries', path: labeled },
-    ...(flags.catalog ?? []).map((path) => ({ kind: 'catalog', path })),
+    ...(html
+      ? (await import('../../mcp/catalog-inputs.js')).catalogInputs(flags.catalog ?? [], { limits: ctx.limits })
+      : []),
   ];
-  const html = flags.html !== undefined ? { option: '--html', path: flags.html } : null;
   if (html) (await import('../../report/output.js')).checkOutputs([html], inputs);
   const catalog = await loadCatalog(ctx, flags);
   const set = loadQuerySet(labeled, ctx.limits);
