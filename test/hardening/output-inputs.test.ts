@@ -161,8 +161,17 @@ function mcpProject(): {
   const script = join(dir, 'server.cjs');
   writeFileSync(script, `require('node:fs').writeFileSync(${JSON.stringify(marker)}, 'ran\\n');\n`);
   const config = join(dir, 'servers.mcp.json');
-  writeFileSync(config, `${JSON.stringify({ mcpServers: { local: { command: process.execPath, args: [script] } } })}\n`);
-  const cases = ['cases:', '  - name: finds an issue tool', '    query: create issue', '    includes: [mcp__local__create_issue]', ''];
+  writeFileSync(
+    config,
+    `${JSON.stringify({ mcpServers: { local: { command: process.execPath, args: [script] } } })}\n`,
+  );
+  const cases = [
+    'cases:',
+    '  - name: finds an issue tool',
+    '    query: create issue',
+    '    includes: [mcp__local__create_issue]',
+    '',
+  ];
   const suite = join(dir, 's.yaml');
   writeFileSync(suite, ['catalog: servers.mcp.json', ...cases].join('\n'));
   const mcpSuite = join(dir, 'm.yaml');
