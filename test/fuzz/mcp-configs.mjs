@@ -81,11 +81,19 @@ export function configSeeds() {
     {
       rel: 'catalogs/fuzz-mcp-d.vscode.json',
       bytes: json({
-        inputs: [{ type: 'promptString', id: 'token', description: 'A token', password: true }],
+        inputs: [],
         servers: {
           github: vsStdio('ok', { env: { FUZZ_HOME: '${userHome}', FUZZ_DIR: '${workspaceFolder}' } }),
-          remote: { type: 'http', url: UNREACHABLE_URL, headers: { Authorization: '${input:token}' } },
+          remote: { type: 'http', url: UNREACHABLE_URL, headers: { Authorization: 'Bearer ${env:FUZZ_NODE}' } },
         },
+      }),
+    },
+    {
+      // A value VS Code would prompt for: an error at its place (the parser's path; nothing starts).
+      rel: 'catalogs/fuzz-mcp-f.vscode.json',
+      bytes: json({
+        inputs: [{ type: 'promptString', id: 'token', description: 'A token', password: true }],
+        servers: { remote: { type: 'http', url: UNREACHABLE_URL, headers: { Authorization: '${input:token}' } } },
       }),
     },
     {
