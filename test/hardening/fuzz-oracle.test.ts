@@ -16,12 +16,22 @@ import { DEMO, HOSTILE, ROOT, spawnCli, tempDir } from './helpers.js';
 const tmp = tempDir('toolsearch-fuzz-oracle-');
 afterAll(() => tmp.cleanup());
 
-// The fuzzer is plain JavaScript: loaded by path (no declarations to type it).
-const load = (name: string): Promise<any> => import(join(ROOT, 'test/fuzz', name));
+// The fuzzer is plain JavaScript: loaded by path, typed here by what the tests use.
+interface Classify {
+  checkHtml(text: string): string | null;
+}
+interface Configs {
+  readonly MCP_SERVER_SCRIPT: string;
+  readonly UNREACHABLE_URL: string;
+  readonly NO_SUCH_SERVER: string;
+  configSeeds(): Array<{ rel: string; bytes: Buffer }>;
+  safeToStart(reader: unknown, file: string, envs: readonly NodeJS.ProcessEnv[], cwd: string): boolean;
+}
+const load = <T>(name: string): Promise<T> => import(join(ROOT, 'test/fuzz', name)) as Promise<T>;
 
 describe('the fuzzer checks HTML strictly', () => {
   it('every HTML report of the hostile fixtures passes; each injected payload fails', { timeout: 60_000 }, async () => {
-    const { checkHtml } = await load('classify.mjs');
+    const { checkHtml } = await load<Classify>('classify.mjs');
     const out = (name: string) => join(tmp.dir, `${name}.html`);
     const runs: Array<[string, string[]]> = [
       [
@@ -44,7 +54,7 @@ describe('the fuzzer checks HTML strictly', () => {
 
     const page = pages[0]!;
     const at = page.indexOf('<main>') + '<main>'.length;
-    const inject = (s: string) => checkHtml(page.slice(0, at) + s + page.slice(at)) as string | null;
+    const inject = (s: string) => checkHtml(page.slice(0, at) + s + page.slice(at));
     expect(inject('<script>window.pwned=1</script>')).toMatch(/a <script> the CSP does not allow/);
     expect(inject('<SCRIPT>x</SCRIPT>')).toMatch(/not a tag the reports write/);
     expect(inject('<b onmouseover="x()">y</b>')).toMatch(/an event handler attribute \(onmouseover\)/);
@@ -70,11 +80,11 @@ describe('the fuzzer starts no MCP server but its own harmless one', () => {
   };
 
   it('the seeds are safe; any other program, Node option, variable or URL is not', async () => {
-    const { configSeeds, safeToStart, MCP_SERVER_SCRIPT, UNREACHABLE_URL } = await load('mcp-configs.mjs');
+    const { configSeeds, safeToStart, MCP_SERVER_SCRIPT, UNREACHABLE_URL } = await load<Configs>('mcp-configs.mjs');
     const env = { ...process.env, FUZZ_NODE: process.execPath, FUZZ_MCP_SERVER: MCP_SERVER_SCRIPT };
-    const safe = (f: string, e: NodeJS.ProcessEnv = env) => safeToStart(reader, f, [e], tmp.dir) as boolean;
+    const safe = (f: string, e: NodeJS.ProcessEnv = env) => safeToStart(reader, f, [e], tmp.dir);
     // Every seed may start as it is, but the one with a ${input:…} (it does not read: its error is the point).
-    const seeds = configSeeds() as Array<{ rel: string; bytes: Buffer }>;
+    const seeds = configSeeds();
     expect(seeds.filter((s) => !safe(file(s.bytes.toString()))).map((s) => s.rel)).toEqual([
       'catalogs/fuzz-mcp-f.vscode.json',
     ]);
@@ -104,7 +114,7 @@ describe('the fuzzer starts no MCP server but its own harmless one', () => {
   });
 
   it('the guard (--server with a key no config has) stops the CLI before any server starts', async () => {
-    const { NO_SUCH_SERVER } = await load('mcp-configs.mjs');
+    const { NO_SUCH_SERVER } = await load<Configs>('mcp-configs.mjs');
     const marker = join(tmp.dir, 'started');
     const script = join(tmp.dir, 'server.cjs');
     writeFileSync(script, `require('node:fs').writeFileSync(${JSON.stringify(marker)}, 'ran\\n');\n`);
