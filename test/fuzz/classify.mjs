@@ -43,6 +43,15 @@ export function stripSgr(text) {
   return text.replace(SGR, '');
 }
 
+/**
+ * Terminal stderr without the progress line: each `CR ESC[K` erases what the last one drew (a drawn
+ * text runs to the next `CR ESC[K`, never past a line feed: the progress text is one escaped line).
+ * Raw controls anywhere else are left for the checks.
+ */
+export function dropProgress(text) {
+  return text.replace(/\r\u001b\[K[^\r\n]*(?=\r\u001b\[K)/g, '').replaceAll('\r\u001b[K', '');
+}
+
 /** Lines of an input, as `--batch` counts them: split on LF, a final LF starts no line. */
 export function batchLineCount(bytes) {
   if (bytes.length === 0) return 0;
@@ -244,16 +253,17 @@ function reportProblem(run, r) {
 export function classify(run, given) {
   const fail = (reason) => ({ verdict: 'failure', reason });
   // With colors forced, our own SGR sequences are expected; any other escape is not.
-  const r = run.color ? { ...given, stdout: stripSgr(given.stdout), stderr: stripSgr(given.stderr) } : given;
+  const colorless = run.color ? { ...given, stdout: stripSgr(given.stdout), stderr: stripSgr(given.stderr) } : given;
+  // On a terminal, the progress line (src/cli/progress.ts) redraws itself with CR + erase-line, its
+  // text escaped, and is erased before anything else is written: what stays on the screen is the rest.
+  const r = run.tty ? { ...colorless, stderr: dropProgress(colorless.stderr) } : colorless;
   if (r.timedOut) return fail('timeout');
   if (r.crash) return fail(`crash: ${r.crash}`);
   if (r.signal) return fail(`killed by ${r.signal}`);
   if (STACK.test(r.stderr) || STACK.test(r.stdout)) return fail('stack trace in the output');
   if (r.code === 70 || /internal error/.test(r.stderr)) return fail(`internal error: ${r.stderr.split('\n')[0]}`);
   if (r.code !== 0 && r.code !== 1 && r.code !== 2) return fail(`exit code ${r.code}`);
-  // On a terminal, the progress line (src/cli/progress.ts) redraws itself with CR + erase-line, its
-  // text escaped: that one sequence is ours; anything else raw on stderr is still a failure.
-  const errUnsafe = checkHuman(run.tty ? r.stderr.replaceAll('\r\u001b[K', '') : r.stderr, 'stderr');
+  const errUnsafe = checkHuman(r.stderr, 'stderr');
   if (errUnsafe) return fail(errUnsafe);
   if (r.inputChanged) return fail('an input file was written');
   if (r.outFile?.leftovers?.length)
