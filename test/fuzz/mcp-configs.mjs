@@ -72,6 +72,7 @@ export function configSeeds() {
       bytes: json({
         mcpServers: {
           deep: stdio('deep'),
+          twice: stdio('dup'),
           gone: stdio('exit'),
           noise: stdio('garbage'),
           sse: { type: 'sse', url: UNREACHABLE_URL },
@@ -98,7 +99,7 @@ export function configSeeds() {
     },
     {
       rel: 'catalogs/fuzz-mcp-e.vscode.json',
-      bytes: json({ servers: { one: vsStdio('ok'), two: vsStdio('hostile'), url: { url: UNREACHABLE_URL } } }),
+      bytes: json({ servers: { one: vsStdio('ok'), two: vsStdio('hostile') } }),
     },
   ];
 }

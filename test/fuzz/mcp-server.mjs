@@ -6,7 +6,8 @@
  * stdin closes. Its first argument picks what it answers:
  *
  *   ok        four tools over two pages, descriptions holding terminal escapes and HTML payloads
- *   hostile   tool names with controls, bidi overrides and markup; a duplicate; an empty description
+ *   hostile   tool names with controls, bidi overrides, markup and object keys; an empty description
+ *   dup       a tool name listed twice
  *   deep      a tool whose inputSchema nests 1,100 levels (over the nesting bound)
  *   exit      writes a line with an escape sequence on stderr and exits 3 before answering
  *   garbage   answers initialize with a line that is not JSON-RPC
@@ -39,9 +40,11 @@ const TOOLS = {
     { name: 'evil\u001b[2Jname', description: 'clears the screen', inputSchema: schema },
     { name: '\u202eoverride', description: '</style><script>x()</script>', inputSchema: schema },
     { name: '__proto__', description: 'prototype', inputSchema: schema },
+    { name: 'zero\u200dwidth', description: '', inputSchema: schema },
+  ],
+  dup: [
     { name: 'dup', description: 'first', inputSchema: schema },
     { name: 'dup', description: 'second', inputSchema: schema },
-    { name: 'zero\u200dwidth', description: '', inputSchema: schema },
   ],
   deep: [{ name: 'deep', description: 'nested', inputSchema: deepSchema(1100) }],
 };

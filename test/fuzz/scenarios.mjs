@@ -375,7 +375,7 @@ function aggregateRuns(rng, file, p, iteration) {
  */
 function mcpConfigRuns(rng, file, p, iteration) {
   const servers = [];
-  if (rng.chance(0.2)) servers.push('--skip-failed');
+  if (rng.chance(0.35)) servers.push('--skip-failed');
   if (rng.chance(0.15)) servers.push('--server', rng.pick(['github', 'local', 'one', 'two,one', 'gihtub', '']));
   const timeout = ['--mcp-timeout', '5'];
   const j = jsonFlag(rng);
