@@ -92,13 +92,20 @@ export class CliContext {
 
   /**
    * Writes lines of human output to stdout, each ended by a newline (a hostile very long line is cut, see `clipLines`),
-   * a few thousand lines per write: a report of a million lines (lint on 100,000 tools) is never one string.
+   * a few thousand lines per write, taken from `lines` as they come: a report of a million lines (lint on a
+   * large catalog, rendered by a generator) is never one string nor one array.
    */
-  lines(lines: readonly string[]): void {
+  lines(lines: Iterable<string>): void {
     this.clearProgress();
-    for (let i = 0; i < lines.length; i += LINES_PER_WRITE) {
-      this.io.stdout.write(`${clipLines(lines.slice(i, i + LINES_PER_WRITE).join('\n'))}\n`);
+    let batch: string[] = [];
+    for (const line of lines) {
+      batch.push(line);
+      if (batch.length === LINES_PER_WRITE) {
+        this.io.stdout.write(`${clipLines(batch.join('\n'))}\n`);
+        batch = [];
+      }
     }
+    if (batch.length > 0) this.io.stdout.write(`${clipLines(batch.join('\n'))}\n`);
   }
 
   /**

@@ -65,8 +65,8 @@ async function runLint(ctx: CliContext, files: string[], flags: LintFlags): Prom
       `${safeJson({ schema_version: JSON_SCHEMA_VERSION, ...report, ...(warnings.length > 0 ? { catalog_warnings: warnings } : {}) }, undefined, 2)}\n`,
     );
   } else {
-    const { renderLint } = await import('../../report/lint-text.js');
-    ctx.lines(renderLint(report, { style: ctx.outStyle, all: flags.all === true, width: ctx.width }));
+    const { renderLintLines } = await import('../../report/lint-text.js');
+    ctx.lines(renderLintLines(report, { style: ctx.outStyle, all: flags.all === true, width: ctx.width }));
   }
   if (flags.strict && report.summary.errors > 0) {
     const n = report.tools.filter((t) => t.errors > 0).length;
