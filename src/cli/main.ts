@@ -161,7 +161,7 @@ export async function main(argv: string[], io?: CliIo): Promise<number> {
   }
   try {
     // Loaded together: one round of module loading instead of one per import.
-    const [{ limitsFromEnv }, cache, { buildProgram }] = await Promise.all([
+    const [{ limitsFromEnv }, cache, { buildProgram, commandsFor }] = await Promise.all([
       import('./limits.js'),
       import('../formats/catalog-cache.js'),
       import('./program.js'),
@@ -177,7 +177,7 @@ export async function main(argv: string[], io?: CliIo): Promise<number> {
       // No home to keep a cache in (HOME= empty or relative): none, rather than ./.cache in the working directory.
       else if (verbose) ctx.err(`note: ${cache.NO_HOME_NOTE}\n`);
     }
-    await buildProgram(ctx, version()).parseAsync(argv, { from: 'user' });
+    await (await buildProgram(ctx, version(), commandsFor(argv))).parseAsync(argv, { from: 'user' });
     return EXIT_OK;
   } catch (err) {
     const { exitCodeFor } = await import('./exit.js');
