@@ -82,7 +82,6 @@ export function addCatalogOptions(cmd: Command, what: string, strict: string = S
 
 /** Loads and merges the catalogs named by the flags; the loader's warnings go to `warn`. */
 export async function loadCatalog(ctx: CliContext, flags: CatalogFlags): Promise<Catalog> {
-  const progress = ctx.progress();
   const files = flags.catalog ?? [];
   if (files.length === 0) throw new UsageError('a catalog is required: -c, --catalog <file>');
   if (flags.prefix !== undefined && !/^[^\s\p{Cc}]+$/u.test(flags.prefix)) {
@@ -108,6 +107,8 @@ export async function loadCatalog(ctx: CliContext, flags: CatalogFlags): Promise
   if (files.some(isLiveSpec) || (flags.server ?? []).length > 0) {
     // Live MCP servers (mcp:, or the servers of a client config): the SDK is loaded only when a catalog names one.
     const { loadCatalogSpecs } = await import('../mcp/catalog-spec.js');
+    // Only here: asking stderr whether it is a terminal sets up process.stderr (and Node's stream modules).
+    const progress = ctx.progress();
     catalog = await loadCatalogSpecs(files, {
       format: flags.catalogFormat ?? 'auto',
       limits: ctx.limits,

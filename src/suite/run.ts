@@ -30,7 +30,8 @@ import { errorAt, type ParsedDocument } from '../formats/nodes.js';
 import { parseFile, parseText } from '../formats/parse.js';
 import type { Limits } from '../formats/read.js';
 import type { Catalog, Transcript, TranscriptFormat } from '../formats/types.js';
-import { isLiveSpec, isMcpSpec } from '../mcp/catalog-spec.js';
+import { catalogInputs } from '../mcp/catalog-inputs.js';
+import { isLiveSpec } from '../mcp/catalog-spec.js';
 import { simulate } from '../simulate/engine.js';
 import { checkResult, checkSimulation } from './check.js';
 import { editDistance } from '../edit-distance.js';
@@ -544,11 +545,16 @@ export function loadSuite(file: string, limits?: Partial<Limits>): LoadedSuite {
   return { suite: new SuiteParser(doc).suite(), doc };
 }
 
-/** The files a suite names (catalog files and transcripts; live MCP servers are no file). */
-export function suiteInputs(suite: Suite): RunInput[] {
+/**
+ * The files a suite names: catalog files and transcripts, and what its MCP
+ * catalogs make a run read — the files an `mcp:` command line names, a client
+ * config and the files its servers' command lines name (see
+ * src/mcp/catalog-inputs.ts).
+ */
+export function suiteInputs(suite: Suite, limits?: Partial<Limits>): RunInput[] {
   const out: RunInput[] = [];
   const catalog = (ref: CatalogRef | null) => {
-    for (const f of ref?.files ?? []) if (!isMcpSpec(f)) out.push({ kind: 'catalog', path: f });
+    if (ref) out.push(...catalogInputs(ref.files, limits ? { limits } : {}));
   };
   catalog(suite.catalog);
   for (const c of suite.cases) {
@@ -573,7 +579,7 @@ function loadSuites(files: readonly string[], options: RunOptions): Array<Loaded
       if (err instanceof InputError) return { file: f, error: err };
       throw err;
     }
-    if (options.onInput) for (const i of suiteInputs(l.suite)) options.onInput(i);
+    if (options.onInput) for (const i of suiteInputs(l.suite, options.limits)) options.onInput(i);
     return l;
   });
 }

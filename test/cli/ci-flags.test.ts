@@ -481,6 +481,21 @@ describe('progress line on stderr (terminal only)', () => {
     expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual(report);
   });
 
+  it('an error in the middle of long work starts on a line of its own: the progress line is erased first', async () => {
+    // Found by the fuzzer: a client config whose server fails left "starting 1 MCP server…error: …"
+    // on the terminal (the catalog loader erased its line only when the servers answered).
+    const config = join(tmp, 'failing.mcp.json');
+    const server = { command: process.execPath, args: ['-e', "process.stderr.write('no token'); process.exit(3)"] };
+    writeFileSync(config, JSON.stringify({ mcpServers: { gone: server } }));
+    const r = await inproc(['search', '-c', config, 'x'], true);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^\r\u001b\[Kstarting 1 MCP server…\r\u001b\[Kerror: [^\r\u001b]*server "gone": /);
+    // A warning too (--skip-failed), then the error of the empty catalog, each on a clean line.
+    const skipped = await inproc(['search', '-c', config, '--skip-failed', 'x'], true);
+    expect(skipped.stderr).toMatch(/^\r\u001b\[Kstarting 1 MCP server…\r\u001b\[Kwarning: /);
+    expect(skipped.stderr.split('\n').slice(1).join('\n')).not.toContain('\r');
+  });
+
   it('the helper redraws a count at most every 100 ms, always its last value', async () => {
     const { createProgress } = await import('../../src/cli/progress.js');
     let text = '';

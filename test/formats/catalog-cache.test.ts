@@ -8,6 +8,7 @@ import {
   cacheDisabledByEnv,
   type CatalogCache,
   checksum,
+  checksumBytes,
   decodeEntry,
   encodeEntry,
   fileCatalogCache,
@@ -41,6 +42,27 @@ function snapshot(value: unknown): unknown {
     entries: Object.keys(value).map((k) => [k, snapshot((value as Record<string, unknown>)[k])]),
   };
 }
+
+describe('checksum', () => {
+  test('every flipped bit and every cut changes it; zeros at the end count (the length is mixed in)', () => {
+    const bytes = Buffer.from('{"v":4,"tools":[["a","b — ü",0,1,1]]}', 'utf8');
+    const sum = checksumBytes(bytes);
+    expect(sum).toMatch(/^[0-9a-f]{16}$/);
+    expect(checksum(bytes.toString('utf8'))).toBe(sum);
+    const seen = new Set([sum]);
+    for (let i = 0; i < bytes.length; i++) {
+      for (let bit = 0; bit < 8; bit++) {
+        const flipped = Buffer.from(bytes);
+        flipped[i] = flipped[i]! ^ (1 << bit);
+        seen.add(checksumBytes(flipped));
+      }
+      seen.add(checksumBytes(bytes.subarray(0, i)));
+    }
+    expect(seen.size).toBe(1 + bytes.length * 9);
+    expect(checksumBytes(Buffer.from('a\0'))).not.toBe(checksumBytes(Buffer.from('a')));
+    expect(checksumBytes(bytes.subarray(3))).toBe(checksumBytes(Buffer.from(bytes.subarray(3)))); // any offset
+  });
+});
 
 describe('entries', () => {
   test('the demo catalog, every shape: a cache hit equals a parse, prototypes and key order included', async () => {

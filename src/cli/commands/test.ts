@@ -143,7 +143,8 @@ async function runTest(ctx: CliContext, args: string[], given: TestFlags): Promi
       update: flags.update === true,
       mcpTimeoutMs: timeoutMs,
       limits: ctx.limits,
-      onInput,
+      // (only needed with an output: the inputs of MCP catalogs are found by reading their configs)
+      ...(outputs.length > 0 ? { onInput } : {}),
       ...(flags.catalog !== undefined ? { catalog: flags.catalog } : {}),
       ...(grep !== undefined ? { grep } : {}),
     });
