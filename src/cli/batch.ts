@@ -14,11 +14,14 @@ import type { ToolIndex } from '../core/index/tool-index.js';
 import { runToolSearch } from '../core/toolsearch.js';
 import { raiseLimit, resolveLimits } from '../formats/read.js';
 import { safeJson } from '../report/json.js';
+import { JSON_SCHEMA_VERSION } from '../report/schema-version.js';
 
 function answer(index: ToolIndex, line: Uint8Array): string {
   const r = runToolSearch(index, line);
   // safeJson: a tool name's C1 or bidi controls as \u escapes, like every JSON output of the CLI.
-  return r.ok ? safeJson({ matches: r.matches }) : safeJson({ error: r.error });
+  return r.ok
+    ? safeJson({ schema_version: JSON_SCHEMA_VERSION, matches: r.matches })
+    : safeJson({ schema_version: JSON_SCHEMA_VERSION, error: r.error });
 }
 
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
@@ -54,6 +57,7 @@ export async function runBatch(
   maxLineBytes: number = resolveLimits().maxBytes,
 ): Promise<number> {
   const tooLong = JSON.stringify({
+    schema_version: JSON_SCHEMA_VERSION,
     error: `line too long: more than ${maxLineBytes} bytes (${raiseLimit('maxBytes')})`,
   });
   // The current line's bytes so far, joined once when it ends (joining on every chunk would be quadratic).

@@ -8,6 +8,7 @@ import { basename, dirname, join } from 'node:path';
 import { Document, isCollection, isMap, isScalar, visit } from 'yaml';
 import type { ToolInfo } from '../core/types.js';
 import { safeJson } from '../report/json.js';
+import { JSON_SCHEMA_VERSION } from '../report/schema-version.js';
 
 function plain(tools: readonly ToolInfo[]): Array<Record<string, unknown>> {
   return tools.map((t) => ({
@@ -86,7 +87,8 @@ const TERMINAL_UNSAFE_ALL = new RegExp(TERMINAL_UNSAFE.source, 'g');
 export function catalogJson(tools: readonly ToolInfo[]): string {
   // Characters a terminal acts on that JSON leaves raw (C1, DEL, bidi controls) as `\uXXXX`, as every
   // --json of the CLI writes them: the catalog may go to a terminal, and reads back unchanged.
-  return `${safeJson({ tools: plain(tools) }, undefined, 2)}\n`;
+  // schema_version first, as in every --json of the CLI (src/schemas/import.schema.json); the loaders ignore it.
+  return `${safeJson({ schema_version: JSON_SCHEMA_VERSION, tools: plain(tools) }, undefined, 2)}\n`;
 }
 
 /**

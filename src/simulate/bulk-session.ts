@@ -87,12 +87,14 @@ export class SessionReplayer {
       const where = source.line === null ? source.file : `${source.file}:${source.line}`;
       const error = text.startsWith(source.file) ? text : `${where}: ${text}`;
       this.builder.addFailure({ source, error });
-      return { line: this.setup.lines ? safeJson({ source, error }) : null, failed: true };
+      const line = this.setup.lines ? safeJson({ schema_version: JSON_SCHEMA_VERSION, source, error }) : null;
+      return { line, failed: true };
     }
     this.builder.add(report, dynamicNames, warnings.length);
     // The report exactly as `simulate --json` prints it for that one session.
     const line = this.setup.lines
       ? safeJson({
+          schema_version: JSON_SCHEMA_VERSION,
           source,
           ...(warnings.length > 0 ? { warnings } : {}),
           report: { schema_version: JSON_SCHEMA_VERSION, ...report },

@@ -23,11 +23,15 @@ function file(name: string, content: string | Buffer): string {
 
 const BOM = '\ufeff';
 const READ_FILE =
-  '{"matches":["mcp__filesystem__read_file","mcp__gdrive__gdrive_read_file","mcp__filesystem__read_multiple_files","mcp__filesystem__move_file","mcp__filesystem__edit_file"]}';
+  '{"schema_version":1,"matches":["mcp__filesystem__read_file","mcp__gdrive__gdrive_read_file",' +
+  '"mcp__filesystem__read_multiple_files","mcp__filesystem__move_file","mcp__filesystem__edit_file"]}';
 const CREATE_ISSUE =
-  '{"matches":["mcp__atlassian__createJiraIssue","mcp__github__create_issue","mcp__linear__create_issue","mcp__linear__create_comment","mcp__atlassian__addCommentToJiraIssue"]}';
+  '{"schema_version":1,"matches":["mcp__atlassian__createJiraIssue","mcp__github__create_issue",' +
+  '"mcp__linear__create_issue","mcp__linear__create_comment","mcp__atlassian__addCommentToJiraIssue"]}';
 /** What the reference answers for arguments that start with a BOM's bytes (Go's json.Unmarshal reads byte 0xEF as 'ï'). */
-const BOM_ERROR = `{"error":"failed to unmarshal tool search arguments: invalid character 'ï' looking for beginning of value"}`;
+const BOM_ERROR =
+  '{"schema_version":1,"error":"failed to unmarshal tool search arguments: ' +
+  `invalid character 'ï' looking for beginning of value"}`;
 
 describe('an empty catalog', () => {
   const NOTE =
@@ -91,7 +95,7 @@ describe('--batch: a UTF-8 byte order mark at the start of the stream is dropped
       return out;
     };
     const line = Buffer.from('{"query":"create issue"}\n');
-    const ok = '{"matches":["create_issue"]}\n';
+    const ok = '{"schema_version":1,"matches":["create_issue"]}\n';
     expect(await batch([Buffer.from([0xef]), Buffer.from([0xbb]), Buffer.concat([Buffer.from([0xbf]), line])])).toBe(
       ok,
     );

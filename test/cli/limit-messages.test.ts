@@ -71,7 +71,10 @@ describe('each limit names the variable that raises it', () => {
     const r = await run(['search', '-c', SMALL, '--batch', '-'], { env: { TOOLSEARCH_MAX_BYTES: '100' }, input });
     expect(r.code).toBe(0);
     expect(r.stdout.split('\n')[0]).toBe(
-      JSON.stringify({ error: `line too long: more than 100 bytes (${raise('TOOLSEARCH_MAX_BYTES')})` }),
+      JSON.stringify({
+        schema_version: 1,
+        error: `line too long: more than 100 bytes (${raise('TOOLSEARCH_MAX_BYTES')})`,
+      }),
     );
     const raised = await run(['search', '-c', SMALL, '--batch', '-'], { env: { TOOLSEARCH_MAX_BYTES: '1000' }, input });
     expect(raised.stdout).not.toContain('error');
@@ -155,7 +158,8 @@ describe('each limit names the variable that raises it', () => {
     ).toBe(0);
   });
 
-  it('TOOLSEARCH_MAX_MCP_MESSAGE_BYTES: a stdio line and an HTTP answer', async () => {
+  // MCP servers start in these runs: more time than a loader's check, on a loaded machine.
+  it('TOOLSEARCH_MAX_MCP_MESSAGE_BYTES: a stdio line', { timeout: 60_000 }, async () => {
     const cmd = serverCommand(['--tools', '2']);
     await limited(
       ['search', '-c', `mcp:${cmd}`, 'issue', '--json'],
@@ -164,6 +168,9 @@ describe('each limit names the variable that raises it', () => {
         `take (${raise('TOOLSEARCH_MAX_MCP_MESSAGE_BYTES')})\n`,
       { TOOLSEARCH_MAX_MCP_MESSAGE_BYTES: '100000' },
     );
+  });
+
+  it('TOOLSEARCH_MAX_MCP_MESSAGE_BYTES: an HTTP answer', { timeout: 60_000 }, async () => {
     const server = await spawnHttpServer(['--tools', '2']);
     try {
       const r = await run(['search', '-c', `mcp:${server.url}`, 'issue'], {
@@ -179,7 +186,7 @@ describe('each limit names the variable that raises it', () => {
     }
   });
 
-  it('TOOLSEARCH_MAX_MCP_PAGES: pages of tools/list', async () => {
+  it('TOOLSEARCH_MAX_MCP_PAGES: pages of tools/list', { timeout: 60_000 }, async () => {
     const cmd = serverCommand(['--tools', '5', '--page-size', '1']);
     await limited(
       ['search', '-c', `mcp:${cmd}`, 'issue', '--json'],
@@ -189,7 +196,7 @@ describe('each limit names the variable that raises it', () => {
     );
   });
 
-  it('TOOLSEARCH_MAX_DEPTH: an MCP tool inputSchema (import and -c mcp:)', async () => {
+  it('TOOLSEARCH_MAX_DEPTH: an MCP tool inputSchema (import)', { timeout: 60_000 }, async () => {
     const cmd = serverCommand(['--tools', '1']);
     const r = await run(['import', '--mcp', cmd], { env: { TOOLSEARCH_MAX_DEPTH: '4' } });
     expect(r.stderr).toBe(
@@ -199,7 +206,7 @@ describe('each limit names the variable that raises it', () => {
     expect(r.code).toBe(2);
   });
 
-  it('a bad value of any of them is a usage error naming it', async () => {
+  it('a bad value of any of them is a usage error naming it', { timeout: 60_000 }, async () => {
     for (const name of Object.values(LIMIT_VARIABLES)) {
       const r = await run(['search', '-c', SMALL, 'x'], { env: { [name]: 'lots' } });
       const kind = name === 'TOOLSEARCH_MAX_ALIASES' ? 'non-negative' : 'positive';

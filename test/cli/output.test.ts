@@ -200,7 +200,9 @@ describe.concurrent('terminal safety', () => {
       { env: {} },
     );
     expect(r.stdout).toBe(
-      '{"matches":["mcp__filesystem__read_file","mcp__gdrive__gdrive_read_file","mcp__filesystem__read_multiple_files","mcp__filesystem__move_file","mcp__filesystem__edit_file"]}\ntoolsearch 0, head 0\n',
+      '{"schema_version":1,"matches":["mcp__filesystem__read_file","mcp__gdrive__gdrive_read_file",' +
+        '"mcp__filesystem__read_multiple_files","mcp__filesystem__move_file","mcp__filesystem__edit_file"]}\n' +
+        'toolsearch 0, head 0\n',
     );
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
@@ -219,7 +221,7 @@ describe.concurrent('terminal safety', () => {
       expect(slow.stderr).toBe('');
       expect(slow.stdout).toBe(`${plain.stdout}exit 0\n`);
       expect((await sh(`${batch} | node bin/toolsearch.js search -c ${DEMO} --batch - | wc -c`)).stdout.trim()).toBe(
-        '2802000',
+        '2859000',
       );
     },
   );

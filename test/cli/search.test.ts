@@ -563,13 +563,14 @@ describe.concurrent('search expectations', () => {
 
 describe.concurrent('search --batch', () => {
   const EXPECTED = [
-    '{"matches":["github__create_issue","linear__createIssue","github__list_issues"]}',
-    '{"matches":["HTMLParser"]}',
-    '{"error":"failed to unmarshal tool search arguments: unexpected end of JSON input"}',
-    '{"error":"failed to unmarshal tool search arguments: json: cannot unmarshal number into Go struct field toolSearchArgs.query of type string"}',
-    '{"error":"query is required"}',
-    '{"matches":[]}',
-    '{"matches":["HTMLParser"]}',
+    '{"schema_version":1,"matches":["github__create_issue","linear__createIssue","github__list_issues"]}',
+    '{"schema_version":1,"matches":["HTMLParser"]}',
+    '{"schema_version":1,"error":"failed to unmarshal tool search arguments: unexpected end of JSON input"}',
+    '{"schema_version":1,"error":"failed to unmarshal tool search arguments: json: cannot unmarshal number ' +
+      'into Go struct field toolSearchArgs.query of type string"}',
+    '{"schema_version":1,"error":"query is required"}',
+    '{"schema_version":1,"matches":[]}',
+    '{"schema_version":1,"matches":["HTMLParser"]}',
   ];
 
   it('one JSON object per input line, in order, from a file (empty line → error object, no final newline needed)', async ({
@@ -592,7 +593,10 @@ describe.concurrent('search --batch', () => {
   it('CRLF lines and invalid UTF-8 are decoded as Go does', async ({ expect }) => {
     const input = Buffer.concat([Buffer.from('{"query":"parse"}\r\n{"query":"x\xff"}\n', 'latin1')]);
     const r = await run(['search', '-c', SMALL, '--batch', '-'], { input });
-    expect(lines(r.stdout)).toEqual(['{"matches":["HTMLParser"]}', '{"matches":[]}']);
+    expect(lines(r.stdout)).toEqual([
+      '{"schema_version":1,"matches":["HTMLParser"]}',
+      '{"schema_version":1,"matches":[]}',
+    ]);
   });
 
   it('5000 lines in one process (one index)', async ({ expect }) => {
@@ -600,12 +604,12 @@ describe.concurrent('search --batch', () => {
     const r = await run(['search', '-c', DEMO, '--batch', '-'], { input });
     const out = lines(r.stdout);
     expect(out).toHaveLength(5000);
-    expect(out[4999]).toBe('{"matches":["WebFetch"]}');
+    expect(out[4999]).toBe('{"schema_version":1,"matches":["WebFetch"]}');
   });
 
   it('--all applies to the batch', async ({ expect }) => {
     const r = await run(['search', '-c', SMALL, '--all', '--batch', '-'], { input: '{"query":"time"}\n' });
-    expect(r.stdout).toBe('{"matches":["get_time"]}\n');
+    expect(r.stdout).toBe('{"schema_version":1,"matches":["get_time"]}\n');
   });
 
   it('a missing batch file is bad input', async ({ expect }) => {

@@ -150,8 +150,9 @@ describe('nesting: 100,000 levels is a clean error, not a stack overflow', () =>
     });
     expect(cli.code).toBe(0);
     expect(cli.stdout.split('\n')).toEqual([
-      '{"error":"failed to unmarshal tool search arguments: invalid character \'[\' exceeded max depth"}',
-      '{"matches":["mcp__atlassian__createJiraIssue"]}',
+      '{"schema_version":1,"error":"failed to unmarshal tool search arguments: ' +
+        "invalid character '[' exceeded max depth\"}",
+      '{"schema_version":1,"matches":["mcp__atlassian__createJiraIssue"]}',
       '',
     ]);
   });
@@ -284,9 +285,9 @@ describe('--batch lines', () => {
     );
     expect(n).toBe(3);
     expect(out.split('\n')).toEqual([
-      '{"matches":["create_issue"]}',
-      '{"error":"line too long: more than 64 bytes (set TOOLSEARCH_MAX_BYTES to raise the limit)"}',
-      '{"matches":["create_issue"]}',
+      '{"schema_version":1,"matches":["create_issue"]}',
+      '{"schema_version":1,"error":"line too long: more than 64 bytes (set TOOLSEARCH_MAX_BYTES to raise the limit)"}',
+      '{"schema_version":1,"matches":["create_issue"]}',
       '',
     ]);
   });
@@ -307,7 +308,7 @@ describe('--batch lines', () => {
       })(),
       (s) => (out += s),
     );
-    expect(out).toBe('{"matches":[]}\n{"matches":["create_issue"]}\n');
+    expect(out).toBe('{"schema_version":1,"matches":[]}\n{"schema_version":1,"matches":["create_issue"]}\n');
   });
 });
 

@@ -105,7 +105,7 @@ describe.concurrent('SIGINT and SIGTERM end cleanly', () => {
         (out) => out.includes('\n'),
         '{"query":"create issue"}\n',
       );
-      expect(r.stdout).toMatch(/^\{"matches":\["mcp__atlassian__createJiraIssue"/);
+      expect(r.stdout).toMatch(/^\{"schema_version":1,"matches":\["mcp__atlassian__createJiraIssue"/);
       expect(r.signal ?? r.code).toSatisfy((v: unknown) => v === signal || v === (signal === 'SIGINT' ? 130 : 143));
       expect(r.stderr).toBe('');
     },

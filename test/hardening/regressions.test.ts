@@ -194,7 +194,7 @@ describe('machine output stays intact yet never carries raw C1, DEL, separators 
     const c = tmp.file('b.json', JSON.stringify({ tools: [{ name: `t${hostile}`, description: 'create issue' }] }));
     const r = await inproc(['search', '-c', c, '--batch', '-'], { stdin: '{"query":"create"}\n' });
     expect(r.stdout).not.toMatch(UNSAFE_RAW);
-    expect(JSON.parse(r.stdout)).toEqual({ matches: [`t${hostile}`] });
+    expect(JSON.parse(r.stdout)).toEqual({ schema_version: 1, matches: [`t${hostile}`] });
   });
 
   it('JUnit: CR, C1 and bidi controls as character references (a raw CR would also read back as LF)', async () => {

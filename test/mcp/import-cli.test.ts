@@ -84,6 +84,7 @@ describe('toolsearch import', () => {
       ].join('\n'),
     );
     expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual({
+      schema_version: 1,
       tools: [
         expect.objectContaining({ name: 'mcp__test_server__create_issue' }),
         expect.objectContaining({ name: 'mcp__two__create_issue' }),

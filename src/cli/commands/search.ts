@@ -49,10 +49,11 @@ Examples:
   $ toolsearch search -c fixtures/catalogs/demo.yaml --batch fixtures/eval/demo-queries.jsonl
   $ echo '{"query":"read file"}' | toolsearch search -c fixtures/catalogs/demo.yaml --batch -
 
-Output: a ranked table; --json prints {query, mode, max_results, matches, results,
-total_matches, unknown, static_included}. --batch prints one line per input line,
-{"matches": [...]} or {"error": "..."} (an empty line is an error line too, as the
-reference rejects empty arguments); bad lines do not stop the batch (exit 0). Scores are the reference's: 10 a keyword
+Output: a ranked table; --json prints {schema_version, query, mode, max_results,
+matches, results, total_matches, unknown, static_included}. --batch prints one line
+per input line, {"schema_version": 1, "matches": [...]} or {"schema_version": 1,
+"error": "..."} (an empty line is an error line too, as the reference rejects empty
+arguments); bad lines do not stop the batch (exit 0). Scores are the reference's: 10 a keyword
 equals a name part, 5 is inside a name part, 3 inside the full name, 2 inside the
 description; a keyword scores its best rule; +keyword is required.
 `;

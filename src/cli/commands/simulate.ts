@@ -194,7 +194,11 @@ export function simulateCommand(ctx: CliContext): Command {
         'failOnViolation',
       ]),
     )
-    .option('--jsonl', 'bulk: print one JSON line per session ({source, report} or {source, error}), in input order')
+    .option(
+      '--jsonl',
+      'bulk: print one JSON line per session ({schema_version, source, report} or {schema_version, source, error}), ' +
+        'in input order',
+    )
     .option(
       '--jobs <n>',
       'bulk: worker threads (default: the number of cores; 1 replays in the main thread)',
