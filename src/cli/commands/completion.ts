@@ -41,6 +41,8 @@ interface CommandSpec {
   readonly options: readonly OptionSpec[];
   /** Positional arguments are file names. */
   readonly fileArgs: boolean;
+  /** It takes positional arguments (file names or not). */
+  readonly args: boolean;
 }
 
 /** A value placeholder that names a file (`<file>`, `<file|->`, `<dir>`, `<transcript>`, …). */
@@ -82,6 +84,7 @@ export function commandSpecs(program: Command): { global: readonly OptionSpec[];
       { long: '--help', short: '-h', description: 'show help', takesValue: false, choices: null, file: false },
     ],
     fileArgs: c.registeredArguments.some(isFileArg),
+    args: c.registeredArguments.length > 0,
   }));
   return { global, commands };
 }
@@ -162,12 +165,14 @@ function zsh(program: Command): string {
     `    _arguments ${global.map(zshOption).join(' ')} '1:command:{_describe command commands}'`,
     '    return',
     '  fi',
+    // The command's own _arguments sees the command as words[1] (else the command name is taken
+    // for its first argument, and a command without arguments completes nothing).
+    '  (( CURRENT -= i - 1 )); words=("${(@)words[i,-1]}")',
     '  case "$cmd" in',
   ];
   for (const c of commands) {
-    out.push(
-      `    ${c.name}) _arguments -s ${c.options.map(zshOption).join(' ')}${c.fileArgs ? " '*:file:_files'" : ''} ;;`,
-    );
+    const rest = c.fileArgs ? " '*:file:_files'" : c.args ? " '*:argument: '" : '';
+    out.push(`    ${c.name}) _arguments -s ${c.options.map(zshOption).join(' ')}${rest} ;;`);
   }
   out.push(
     '  esac',
