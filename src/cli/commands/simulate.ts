@@ -228,11 +228,13 @@ export function simulateCommand(ctx: CliContext): Command {
       const file = files[0]!;
       if (flags.tui) return runTui(ctx, file, flags);
       // An output that is an input of the run is refused before anything runs (src/report/output.ts).
+      const html = flags.html !== undefined ? { option: '--html', path: flags.html } : null;
       const inputs = [
         { kind: 'transcript', path: file },
-        ...(flags.catalog ?? []).map((path) => ({ kind: 'catalog', path })),
+        ...(html
+          ? (await import('../../mcp/catalog-inputs.js')).catalogInputs(flags.catalog ?? [], { limits: ctx.limits })
+          : []),
       ];
-      const html = flags.html !== undefined ? { option: '--html', path: flags.html } : null;
       if (html) (await import('../../report/output.js')).checkOutputs([html], inputs);
       const reports = await runSimulate(ctx, file, flags);
       const replay = flags.replay === true || flags.expectSame === true;

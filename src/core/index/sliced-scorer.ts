@@ -82,13 +82,28 @@ export class SlicedScorer {
 
   /** The best `limit` tools as [id, score] pairs, in result order (score descending, then id). */
   search(keywords: readonly Keyword[], limit: number): Array<[number, number]> {
+    return this.run(keywords, (bits, hasRequired) => this.select(bits, hasRequired, limit), []);
+  }
+
+  /**
+   * Every tool with a positive score, in result order, as two typed arrays
+   * (ids and scores): no object per tool, for whole rankings of large catalogs.
+   */
+  rankAll(keywords: readonly Keyword[]): { readonly ids: Int32Array; readonly scores: Int32Array } {
+    return this.run(keywords, (bits, hasRequired) => this.collect(bits, hasRequired), {
+      ids: new Int32Array(0),
+      scores: new Int32Array(0),
+    });
+  }
+
+  private run<T>(keywords: readonly Keyword[], finish: (bits: number, hasRequired: boolean) => T, none: T): T {
     const W = this.words;
     const bits = 32 - Math.clz32(MAX_POINTS * keywords.length);
     if (this.planes.length < bits * W) this.planes = new Uint32Array(bits * W);
     const planes = this.planes;
     const touched = this.touched;
     try {
-      return this.score(keywords, bits, limit);
+      return this.score(keywords, bits, finish, none);
     } finally {
       // Leave the planes zero for the next search: only the touched words can hold bits
       // (one fill when most are: a fill per word costs more than clearing them all).
@@ -110,7 +125,12 @@ export class SlicedScorer {
     }
   }
 
-  private score(keywords: readonly Keyword[], bits: number, limit: number): Array<[number, number]> {
+  private score<T>(
+    keywords: readonly Keyword[],
+    bits: number,
+    finish: (bits: number, hasRequired: boolean) => T,
+    none: T,
+  ): T {
     const W = this.words;
     const planes = this.planes;
     const touched = this.touched;
@@ -134,7 +154,7 @@ export class SlicedScorer {
       if (kw.required) {
         let any = 0;
         for (let w = 0; w < W; w++) any |= req[w]! &= name[w]! | desc[w]!;
-        if (any === 0) return [];
+        if (any === 0) return none;
       }
       for (let w = 0; w < W; w++) {
         const nw = name[w]!;
@@ -191,7 +211,48 @@ export class SlicedScorer {
         }
       }
     }
-    return this.select(bits, hasRequired, limit);
+    return finish(bits, hasRequired);
+  }
+
+  /** Every tool scoring above 0, by score descending then id: a counting sort on the scores. */
+  private collect(bits: number, hasRequired: boolean): { ids: Int32Array; scores: Int32Array } {
+    const touched = this.touched;
+    const hits = this.hits;
+    const byScore = new Int32Array((1 << bits) + 1);
+    let total = 0;
+    for (let t = 0; t < touched.length; t++) {
+      for (let tw = touched[t]!; tw !== 0; tw &= tw - 1) {
+        const w = lowestId(t, tw);
+        const word = hasRequired ? hits[w]! & this.required[w]! : hits[w]!;
+        for (let x = word; x !== 0; x &= x - 1) {
+          byScore[this.valueOf(lowestId(w, x), bits)]!++;
+          total++;
+        }
+      }
+    }
+    // Where each score's tools start: the highest score first.
+    let at = 0;
+    for (let v = byScore.length - 1; v >= 0; v--) {
+      const c = byScore[v]!;
+      byScore[v] = at;
+      at += c;
+    }
+    const ids = new Int32Array(total);
+    const scores = new Int32Array(total);
+    for (let t = 0; t < touched.length; t++) {
+      for (let tw = touched[t]!; tw !== 0; tw &= tw - 1) {
+        const w = lowestId(t, tw);
+        const word = hasRequired ? hits[w]! & this.required[w]! : hits[w]!;
+        for (let x = word; x !== 0; x &= x - 1) {
+          const id = lowestId(w, x);
+          const v = this.valueOf(id, bits);
+          const i = byScore[v]!++;
+          ids[i] = id;
+          scores[i] = v;
+        }
+      }
+    }
+    return { ids, scores };
   }
 
   private valueOf(id: number, bits: number): number {
