@@ -10,7 +10,10 @@
  * for beginning of value`, `unexpected end of JSON input`).
  */
 
-/** A parsed JSON value that keeps what Go's decoder needs: object keys in order with duplicates, numbers as their literal text. */
+/**
+ * A parsed JSON value that keeps what Go's decoder needs: object keys in order with duplicates, numbers as their
+ * literal text.
+ */
 export type GoJsonValue =
   | { readonly t: 'null' }
   | { readonly t: 'bool'; readonly v: boolean }

@@ -36,7 +36,10 @@ import type { Catalog, CatalogFormat, CatalogTool } from './types.js';
 const ENTRY_VERSION = 4;
 /** Most entries kept; older ones are removed after a write. */
 export const MAX_ENTRIES = 64;
-/** Files larger than this (in UTF-16 code units of text) are not cached: parsing JSON that size is as fast as reading an entry. */
+/**
+ * Files larger than this (in UTF-16 code units of text) are not cached: parsing JSON that size is as fast as reading an
+ * entry.
+ */
 export const MAX_CACHED_TEXT = 16 * 1024 * 1024;
 
 export type { CatalogFileResult } from './catalog.js';

@@ -302,7 +302,8 @@ class JsonReader {
         default:
           this.fail(
             escAt,
-            `invalid JSON: invalid escape \\${e > 0x20 && e < 0x7f ? String.fromCharCode(e) : describeChar(t, this.pos - 1)} in a string`,
+            `invalid JSON: invalid escape ` +
+              `\\${e > 0x20 && e < 0x7f ? String.fromCharCode(e) : describeChar(t, this.pos - 1)} in a string`,
           );
       }
     }

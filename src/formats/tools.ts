@@ -98,7 +98,10 @@ interface Entry {
 export interface ToolListOptions {
   /** The shape every entry must have; `auto` classifies each entry. */
   readonly shape: ToolShape | 'auto';
-  /** With a prefix, the names of MCP-shaped tools become `mcp__<prefix>__<name>` (other shapes keep theirs, with a warning). */
+  /**
+   * With a prefix, the names of MCP-shaped tools become `mcp__<prefix>__<name>` (other shapes keep theirs, with a
+   * warning).
+   */
   readonly prefix?: string;
   /** Skip a tool named `tool_search` (in a logged request body it is the middleware's own tool). */
   readonly skipToolSearch?: boolean;
@@ -310,13 +313,16 @@ function entryShapeWarnings(doc: ParsedDocument, entry: ObjectNode, name: string
     if (OUR_KEYS.includes(m.key)) continue;
     const near = OUR_KEYS.filter((k) => editDistance(k, m.key.toLowerCase()) <= 2);
     out.push(
-      `${at(m.keyOffset)}: tool ${JSON.stringify(name)}: unknown key ${JSON.stringify(m.key)}${near.length > 0 ? ` (did you mean ${JSON.stringify(near[0])}?)` : ''}, ignored: ${SHAPE_WARNING}`,
+      `${at(m.keyOffset)}: tool ${JSON.stringify(name)}: unknown ` +
+        `key ${JSON.stringify(m.key)}${near.length > 0 ? ` (did you mean ${JSON.stringify(near[0])}?)` : ''}, ` +
+        `ignored: ${SHAPE_WARNING}`,
     );
   }
   const params = field(entry, 'parameters');
   if (params && params.kind !== 'null' && params.kind !== 'object') {
     out.push(
-      `${at(params.offset)}: tool ${JSON.stringify(name)}: "parameters" must be a JSON Schema object, found ${kindName(params)}, kept as given: ${SHAPE_WARNING}`,
+      `${at(params.offset)}: tool ${JSON.stringify(name)}: "parameters" must be a JSON Schema ` +
+        `object, found ${kindName(params)}, kept as given: ${SHAPE_WARNING}`,
     );
   }
   return out;
@@ -333,7 +339,8 @@ export function readToolList(doc: ParsedDocument, list: ArrayNode, options: Tool
       throw errorAt(
         doc,
         item,
-        `expected ${TOOL_SHAPE_LABEL[options.shape]} tool, found ${TOOL_SHAPE_LABEL[kind]} (it has ${SHAPE_KEYS[kind]})`,
+        `expected ${TOOL_SHAPE_LABEL[options.shape]} tool, ` +
+          `found ${TOOL_SHAPE_LABEL[kind]} (it has ${SHAPE_KEYS[kind]})`,
       );
     }
     if (found === null) found = { shape: kind, node: item };
@@ -342,7 +349,8 @@ export function readToolList(doc: ParsedDocument, list: ArrayNode, options: Tool
       throw errorAt(
         doc,
         item,
-        `tools of different shapes in one list: this one is ${kind} (it has ${SHAPE_KEYS[kind]}), the one at ${at.line}:${at.column} is ${found.shape} (it has ${SHAPE_KEYS[found.shape]})`,
+        `tools of different shapes in one list: this one is ${kind} (it has ${SHAPE_KEYS[kind]}), the one ` +
+          `at ${at.line}:${at.column} is ${found.shape} (it has ${SHAPE_KEYS[found.shape]})`,
       );
     }
   });
@@ -369,14 +377,16 @@ export function readToolList(doc: ParsedDocument, list: ArrayNode, options: Tool
     if (options.skipToolSearch && e.name === 'tool_search') {
       const where = locate(doc, e.offset);
       warnings.push(
-        `${where.file}:${where.line}:${where.column}: skipped tool_search (the middleware's own tool, not a catalog tool)`,
+        `${where.file}:${where.line}:${where.column}: skipped ` +
+          `tool_search (the middleware's own tool, not a catalog tool)`,
       );
       return;
     }
     const name = prefix !== undefined ? `mcp__${prefix}__${e.name}` : e.name;
     const isStatic = shape === 'toolsearch' && e.static;
     const source = locate(doc, e.offset);
-    // One literal per case: the properties in this order, and no property added later (V8 then stores them in the object itself).
+    // One literal per case: the properties in this order, and no property added later (V8 then stores them in the
+    // object itself).
     const tool: CatalogTool =
       e.parameters !== undefined
         ? { name, description: e.description, static: isStatic, source, parameters: e.parameters }

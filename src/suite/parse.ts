@@ -299,7 +299,11 @@ export class SuiteParser {
     if (checks.length === 0 && out.none !== true && !record) {
       this.fail(
         obj,
-        `${where} checks nothing: add ${kind === 'search' ? 'includes, excludes, exact, first, rank_at_most, none or error' : 'includes, excludes, exact, first, rank_at_most or none'} (or record: true)`,
+        `${where} checks nothing: add ${
+          kind === 'search'
+            ? 'includes, excludes, exact, first, rank_at_most, none or error'
+            : 'includes, excludes, exact, first, rank_at_most or none'
+        } (or record: true)`,
       );
     }
     if (out.none === true) {

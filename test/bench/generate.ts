@@ -746,7 +746,9 @@ export function generateTranscript(
   return msgs;
 }
 
-/** Splits a transcript into what arrives before each model call (a call happens right before each assistant message). */
+/**
+ * Splits a transcript into what arrives before each model call (a call happens right before each assistant message).
+ */
 export function chunksByModelCall(messages: readonly Message[]): Message[][] {
   const chunks: Message[][] = [];
   let cur: Message[] = [];

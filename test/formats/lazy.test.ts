@@ -112,7 +112,13 @@ describe('a value read lazily is the value built whole', () => {
     ['x.json', '"just a string"'],
     [
       'x.json',
-      `{"tools": [${Array.from({ length: 30 }, (_, i) => `{"name": "t${i}", "description": "tool ${i}", "parameters": {"type": "object", "properties": {"q${i}": {"type": "string", "description": "The query text."}}, "required": ["q${i}"]}}`).join(', ')}]}`,
+      `{"tools": [${Array.from(
+        { length: 30 },
+        (_, i) =>
+          `{"name": "t${i}", "description": "tool ${i}", ` +
+          `"parameters": {"type": "object", "properties": {"q${i}": {"type": "string", ` +
+          `"description": "The query text."}}, "required": ["q${i}"]}}`,
+      ).join(', ')}]}`,
     ],
     ['log.json', '{"a": {"b": 1}}\n{"c": [2, {"d": 3}]}\n'],
     ['x.jsonl', '{"a": {"b": 1}}\n\n[{"c": 2}]\r\n"s"\n'],
@@ -262,7 +268,9 @@ describe('catalogs read lazily', () => {
 
   it('a catalog longer than LAZY_TEXT_LENGTH is read lazily by default, to the same tools', () => {
     const entry = (i: number) =>
-      `{"name":"tool_${i}","description":"Does thing ${i} with İstanbul data.","parameters":{"type":"object","properties":{"q":{"type":"string","description":"The query ${i}."},"n":{"type":"integer"}},"required":["q"]}}`;
+      `{"name":"tool_${i}","description":"Does thing ${i} with İstanbul ` +
+      `data.","parameters":{"type":"object","properties":{"q":{"type":"string",` +
+      `"description":"The query ${i}."},"n":{"type":"integer"}},"required":["q"]}}`;
     const parts: string[] = [];
     let length = 0;
     for (let i = 0; length <= LAZY_TEXT_LENGTH; i++) {

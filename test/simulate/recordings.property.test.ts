@@ -249,7 +249,8 @@ describe('random conversations in every recording format', () => {
           );
           for (const [name, format, write] of WRITERS) {
             const t = loadRecordingText(write(msgs), { name: name === 'claude-code' ? 'x.jsonl' : `${name}.json` });
-            // Text-only AI SDK or Agents SDK messages have nothing only that SDK writes: they read (the same) as a chat format.
+            // Text-only AI SDK or Agents SDK messages have nothing only that SDK writes: they read (the same) as a chat
+            // format.
             if (!['ai-sdk', 'openai-agents'].includes(name) || msgs.some((m) => m.role === 'tool'))
               expect(t.format, name).toBe(format);
             expect(comparable(simulate({ transcript: t, catalog: demo, mode, replay: false })), name).toEqual(want);

@@ -61,9 +61,12 @@ async function runLint(ctx: CliContext, files: string[], flags: LintFlags): Prom
     const { safeJson } = await import('../../report/json.js');
     // The catalog's own warnings (unknown keys, wrong types) are findings of a lint too.
     const warnings = catalog.warnings ?? [];
-    ctx.out(
-      `${safeJson({ schema_version: JSON_SCHEMA_VERSION, ...report, ...(warnings.length > 0 ? { catalog_warnings: warnings } : {}) }, undefined, 2)}\n`,
-    );
+    const body = {
+      schema_version: JSON_SCHEMA_VERSION,
+      ...report,
+      ...(warnings.length > 0 ? { catalog_warnings: warnings } : {}),
+    };
+    ctx.out(`${safeJson(body, undefined, 2)}\n`);
   } else {
     const { renderLint } = await import('../../report/lint-text.js');
     ctx.lines(renderLint(report, { style: ctx.outStyle, all: flags.all === true, width: ctx.width }));
@@ -71,7 +74,8 @@ async function runLint(ctx: CliContext, files: string[], flags: LintFlags): Prom
   if (flags.strict && report.summary.errors > 0) {
     const n = report.tools.filter((t) => t.errors > 0).length;
     throw new AssertionFailure(
-      `${report.summary.errors} error${report.summary.errors === 1 ? '' : 's'} in ${n} tool${n === 1 ? '' : 's'} (--strict)`,
+      `${report.summary.errors} ` +
+        `error${report.summary.errors === 1 ? '' : 's'} in ${n} tool${n === 1 ? '' : 's'} (--strict)`,
     );
   }
 }

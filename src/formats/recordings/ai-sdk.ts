@@ -108,7 +108,8 @@ function resultOutput(b: TranscriptBuilder, part: ObjectNode): string {
     default:
       b.unexplained(
         output,
-        `unknown AI SDK tool output type ${JSON.stringify(type)} (expected text, json, error-text, error-json, content, execution-denied)`,
+        `unknown AI SDK tool output type ${JSON.stringify(type)} (expected text, ` +
+          `json, error-text, error-json, content, execution-denied)`,
       );
       return '';
   }
@@ -292,7 +293,8 @@ function read(doc: ParsedDocument, b: TranscriptBuilder): void {
     }
     throw b.error(
       doc.root,
-      'not an ai-sdk recording: expected ModelMessage[], UIMessage[], or a generateText result with "response.messages" or "steps"',
+      'not an ai-sdk recording: expected ModelMessage[], UIMessage[], or a ' +
+        'generateText result with "response.messages" or "steps"',
     );
   }
   if (shape.kind === 'ui') readUiMessages(b, shape.items);
@@ -305,7 +307,8 @@ function read(doc: ParsedDocument, b: TranscriptBuilder): void {
 export const aiSdkReader: RecordingReader = {
   format: 'ai-sdk',
   shape:
-    'ai-sdk: Vercel AI SDK ModelMessage[] (tool-call / tool-result parts), UIMessage[] (parts), or a generateText result (response.messages, steps)',
+    'ai-sdk: Vercel AI SDK ModelMessage[] (tool-call / tool-result parts), ' +
+    'UIMessage[] (parts), or a generateText result (response.messages, steps)',
   detect,
   read,
 };

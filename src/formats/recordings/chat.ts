@@ -225,7 +225,9 @@ function detectFormat(doc: ParsedDocument): ChatFormat {
     if (n > 0 && (best === null || n > (counts.get(best) ?? 0))) best = f;
   }
   if (best) {
-    lastWhy = `${counts.get(best)} ${counts.get(best) === 1 ? 'message has' : 'messages have'} keys or part types only ${FORMAT_NAMES[best]} uses`;
+    lastWhy =
+      `${counts.get(best)} ${counts.get(best) === 1 ? 'message has' : 'messages have'} keys or part types ` +
+      `only ${FORMAT_NAMES[best]} uses`;
     return best;
   }
   if (weakOpenAI) {

@@ -81,7 +81,9 @@ export function headerLine(s: StepperState, width: number): Line {
   return fitLine(parts, width);
 }
 
-/** A call's summary fitted: a single tool name is cut in the middle (its end tells it apart), anything else at the end. */
+/**
+ * A call's summary fitted: a single tool name is cut in the middle (its end tells it apart), anything else at the end.
+ */
 function summaryText(summary: string, width: number): string {
   const text = safe(summary);
   return /^[^\s,"(]+$/.test(summary) ? fitName(text, width) : text;
@@ -257,7 +259,9 @@ function historyLines(s: StepperState, inputs: StepperInputs, name: string): str
     if (h.loadedBy) {
       const q = h.loadedBy.query === null ? '(arguments did not decode)' : `"${safe(h.loadedBy.query)}"`;
       out.push(
-        `${h.loadedBy.server ? 'loaded by the server-side search' : 'named by tool_search'} ${q} at call ${h.loadedBy.call}`,
+        `${
+          h.loadedBy.server ? 'loaded by the server-side search' : 'named by tool_search'
+        } ${q} at call ${h.loadedBy.call}`,
       );
     }
   }
@@ -413,12 +417,16 @@ function tokenHelp(tokens: TokenSummary): HelpSection {
     entries: [
       {
         key: '~1,234 tok',
-        text: `${tokens.encoding} estimate (--tokenizer) of what tool search puts in the context at this call: tools + reminder`,
+        text:
+          `${tokens.encoding} estimate (--tokenizer) of what tool search ` +
+          `puts in the context at this call: tools + reminder`,
       },
       { key: 'cold · hit', text: "first call · tools block byte-identical to the previous call's" },
       {
         key: 'break@N',
-        text: `tools block (${format} JSON) first differs from the previous call's at character N: a provider's prefix cache breaks there`,
+        text:
+          `tools block (${format} JSON) first differs from the previous call's ` +
+          `at character N: a provider's prefix cache breaks there`,
       },
     ],
   };
