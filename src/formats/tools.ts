@@ -9,7 +9,6 @@ import { compareGo, toWellFormed } from '../core/text.js';
 import type { JsonValue } from '../core/types.js';
 import {
   type ArrayNode,
-  eachItem,
   errorAt,
   field,
   kindName,
@@ -20,7 +19,6 @@ import {
   type ObjectNode,
   type ParsedDocument,
   toJsonValue,
-  transientObject,
 } from './nodes.js';
 import { type ShapeWarning, shapeWarningText } from './shape-warning.js';
 import type { CatalogTool } from './types.js';
@@ -337,11 +335,9 @@ function entryShapeWarnings(doc: ParsedDocument, entry: ObjectNode, name: string
 }
 
 export function readToolList(doc: ParsedDocument, list: ArrayNode, options: ToolListOptions): ToolListResult {
-  // Two passes over the entries (classify every one, then read every one),
-  // each building one entry at a time: a large catalog's entries are never
-  // all built, nor kept, at once.
+  // Two passes over the entries: classify every one, then read every one.
   let found: { shape: ToolShape; node: ObjectNode } | null = null;
-  eachEntry(doc, list, (item, _entry, kind) => {
+  eachEntry(doc, list, (item, kind) => {
     if (kind === null) return;
     if (options.shape !== 'auto' && kind !== options.shape) {
       throw errorAt(
@@ -379,7 +375,7 @@ export function readToolList(doc: ParsedDocument, list: ArrayNode, options: Tool
       `${doc.file}: --prefix applies to MCP tools/list results only; this ${shape} catalog keeps its names`,
     );
   }
-  eachEntry(doc, list, (_item, entry) => {
+  eachEntry(doc, list, (entry) => {
     const e = readEntry(doc, entry, shape);
     if (shape === 'toolsearch') {
       for (const w of entryShapeWarnings(doc, entry, e.name)) {
@@ -416,20 +412,16 @@ export function readToolList(doc: ParsedDocument, list: ArrayNode, options: Tool
 }
 
 /**
- * Calls `visit` for every entry of a tool list, in order, with the entry as
- * listed (`item`), the same entry built for this one visit (`entry`, see
- * {@link transientObject}) and its kind. Provider tools that are not
- * functions are skipped; the functions an OpenAI `namespace` groups are
- * visited in its place.
+ * Calls `visit` for every entry of a tool list, in order, with its kind. Provider tools that are not
+ * functions are skipped; the functions an OpenAI `namespace` groups are visited in its place.
  */
 function eachEntry(
   doc: ParsedDocument,
   list: ArrayNode,
-  visit: (item: ObjectNode, entry: ObjectNode, kind: ToolShape | null) => void,
+  visit: (entry: ObjectNode, kind: ToolShape | null) => void,
 ): void {
-  for (const item of eachItem(list)) {
-    if (item.kind !== 'object') throw errorAt(doc, item, `expected a tool (an object), found ${kindName(item)}`);
-    const entry = transientObject(item);
+  for (const entry of list.items) {
+    if (entry.kind !== 'object') throw errorAt(doc, entry, `expected a tool (an object), found ${kindName(entry)}`);
     const kind = classifyToolEntry(entry);
     if (kind === 'builtin') {
       const type = (field(entry, 'type') as { value: string }).value;
@@ -437,6 +429,6 @@ function eachEntry(
       if (type === 'namespace' && inner?.kind === 'array') eachEntry(doc, inner, visit);
       continue;
     }
-    visit(item, entry, kind);
+    visit(entry, kind);
   }
 }
