@@ -382,7 +382,7 @@ function otelFlat(msgs: Msg[]): unknown {
  * A proxy's call log: one {request, response} line per model call; each request sends the tools
  * the reference offers at that call in default mode (`visible`, from the Eino replay).
  */
-function callLog(msgs: Msg[], visible: readonly string[][]): string {
+function callLog(msgs: Msg[], visible: ReadonlyArray<readonly string[]>): string {
   const lines: string[] = [];
   let call = 0;
   msgs.forEach((m, i) => {
