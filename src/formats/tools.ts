@@ -3,6 +3,8 @@
  *
  * Shared by the catalog loader and by the transcript loader (a logged
  * request body carries its own `tools`).
+ *
+ * Over 400 lines: the catalog shapes share classification, entry reading and their errors.
  */
 import { editDistance } from '../edit-distance.js';
 import { compareGo, toWellFormed } from '../core/text.js';

@@ -4,6 +4,9 @@
  * returns a {@link SimulationReport}. All reference behaviour comes from the
  * core (`AgentRun`, `runToolSearch`); this module only walks the transcript,
  * classifies what the assistant did and collects findings.
+ *
+ * Over 400 lines: the per-call step and the findings it collects share the state they fold; the
+ * aggregate, tokens and bulk replay live apart.
  */
 import { createMiddleware, type Middleware } from '../core/middleware.js';
 import { AgentRun, type ModelCallView } from '../core/run.js';

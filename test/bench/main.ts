@@ -11,6 +11,8 @@
  * Every ratio is measured in the same run. Every benchmark query is also
  * checked against the naive model of SPEC §3 (speed never changes an
  * answer); a difference fails the run (exit 1).
+ *
+ * Over 400 lines: every section shares the run (inputs, rows, the naive-model checks); one function each.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -34,6 +34,8 @@
  * Deterministic given the seed: iteration K draws from a generator seeded by
  * (seed, K) alone. Exit status: 0 when no run failed, 1 otherwise, 2 on bad
  * options. Needs the build (`npm run build`).
+ *
+ * Over 400 lines: the runner and its options; mutators (mutate.mjs) and scenarios (scenarios.mjs) live apart.
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';

@@ -3,6 +3,8 @@
  * model: one search per tool and word, every pair of a group listed. The
  * property test in near-linear.test.ts checks the near-linear linter against
  * it on small random catalogs.
+ *
+ * Over 400 lines on purpose: a frozen copy of the old linter.
  */
 import {
   codePoints,

@@ -11,6 +11,8 @@
  * Other tool results are hand-written, realistic payloads.
  *
  * Output is deterministic: running the script twice gives identical files.
+ *
+ * Over 400 lines: the scenarios are data, one per fixture, beside the writers of each format.
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -1,4 +1,7 @@
-/** `toolsearch simulate <transcript>`: replay a recorded conversation through the middleware state machine. */
+/**
+ * `toolsearch simulate <transcript>`: replay a recorded conversation through the middleware state machine.
+ * Over 400 lines: its options, their checks and help examples; the work is in src/simulate/.
+ */
 import { JSON_SCHEMA_VERSION } from '../../report/schema-version.js';
 import { Command, Option } from 'commander';
 import { AssertionFailure, UsageError } from '../../errors.js';

@@ -22,6 +22,8 @@
  *
  * Tools carried by a request body are read like a catalog (a tool named
  * `tool_search` there is the middleware's own tool and is skipped).
+ *
+ * Over 400 lines: four look-alike formats can only be told apart by weighing them in one place.
  */
 import { quote, type InputError } from '../../errors.js';
 import { mergeTools } from '../catalog.js';

@@ -5,6 +5,9 @@
  * every model call with its calls and searches (the per-keyword
  * explanation in a <details>). Renders a {@link SimulationReport} built
  * with `details: true`; computes nothing.
+ *
+ * Over 400 lines: one builder per section of one page, in page order; the pieces other pages share
+ * live in page.ts.
  */
 import type { KeywordScore } from '../../core/scorer.js';
 import type { Coverage } from '../../formats/types.js';

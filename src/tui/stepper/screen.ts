@@ -2,6 +2,8 @@
  * The stepper's screen as lines: layout for a terminal size, and one builder
  * per panel (header, call list, tool list, details, messages, footer, help).
  * Everything is fitted to its width here; components only draw.
+ *
+ * Over 400 lines: one short builder per panel, sharing the layout.
  */
 import { TOOL_SEARCH_NAME } from '../../core/toolsearch.js';
 import type { TokenSummary } from '../../tokens/account.js';
