@@ -6,7 +6,9 @@ import { fstatSync, readFileSync, type Stats, writeSync } from 'node:fs';
 import { CliContext, type CliIo, type OutStream } from './context.js';
 
 const EXIT_OK = 0;
-/** Standard output could not be written (a full disk, /dev/full, an I/O error): EX_IOERR of sysexits.h (see exit.ts). */
+/**
+ * Standard output could not be written (a full disk, /dev/full, an I/O error): EX_IOERR of sysexits.h (see exit.ts).
+ */
 const EXIT_IO = 74;
 
 /** Why a write failed, in words, with the system's code. */

@@ -85,7 +85,8 @@ export async function buildProgram(
         const names = program.commands.map((c) => c.name());
         const near = names.filter((n) => n.startsWith(name.slice(0, 2)) || name.startsWith(n.slice(0, 3)));
         throw new UsageError(
-          `unknown command '${name}'${near.length > 0 ? ` (did you mean ${near.join(', ')}?)` : ''}; commands: ${names.join(', ')}`,
+          `unknown command ` +
+            `'${name}'${near.length > 0 ? ` (did you mean ${near.join(', ')}?)` : ''}; commands: ${names.join(', ')}`,
         );
       }
       cmd.outputHelp();

@@ -105,7 +105,8 @@ function writeVersion(): void {
         try {
           writeSync(
             2,
-            `error: cannot write to stdout: ${code === 'ENOSPC' ? 'no space left on the device (ENOSPC)' : (code ?? 'the write failed')}\n`,
+            `error: cannot write to stdout:` +
+              ` ${code === 'ENOSPC' ? 'no space left on the device (ENOSPC)' : (code ?? 'the write failed')}\n`,
           );
         } catch {
           // stderr is gone too: the exit code says it

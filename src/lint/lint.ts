@@ -12,6 +12,9 @@
  * distinct query; tools sharing a name up to case, name parts or a
  * description are reported as one group (listed once in `groups`), each
  * member's finding naming a few others.
+ *
+ * Over 400 lines: the shared rankings and every finding drawn from them are one computation (the
+ * report types live in types.ts, the rendering in report/).
  */
 import {
   codePoints,
@@ -506,7 +509,8 @@ function checkNameShape(tool: CatalogTool, parts: readonly string[], limits: Lin
     out.push(
       finding(
         'empty-name-pieces',
-        `"${tool.name}" has empty pieces (a leading or trailing "_", or "___"); they are dropped, leaving parts ${parts.join(', ')}`,
+        `"${tool.name}" has empty pieces (a leading or trailing "_", or ` +
+          `"___"); they are dropped, leaving parts ${parts.join(', ')}`,
       ),
     );
   }
@@ -518,7 +522,8 @@ function checkNameShape(tool: CatalogTool, parts: readonly string[], limits: Lin
       out.push(
         finding(
           'giant-name-part',
-          `the name part "${p}" has ${n} characters (limit ${limits.giantPart}): a word inside it scores only 5 (inside a part), never 10`,
+          `the name part "${p}" has ${n} characters (limit ${limits.giantPart}): a ` +
+            `word inside it scores only 5 (inside a part), never 10`,
         ),
       );
     }
@@ -722,7 +727,8 @@ export function lintCatalog(
       t.name,
       finding(
         'long-description',
-        `the description has ${n} characters (median ${Math.round(med)}); it contains ${hits} of the ${size} words of all descriptions (${share}%), so it matches (2 points) most queries that miss the names`,
+        `the description has ${n} characters (median ${Math.round(med)}); it contains ${hits} of the ${size} ` +
+          `words of all descriptions (${share}%), so it matches (2 points) most queries that miss the names`,
       ),
     );
   }

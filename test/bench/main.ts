@@ -11,6 +11,8 @@
  * Every ratio is measured in the same run. Every benchmark query is also
  * checked against the naive model of SPEC §3 (speed never changes an
  * answer); a difference fails the run (exit 1).
+ *
+ * Over 400 lines: every section shares the run (inputs, rows, the naive-model checks); one function each.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -100,7 +102,8 @@ function add(row: Row): void {
   const spread = row.spread ? `  (${row.spread})` : '';
   const target = row.target ? `  target ${row.target}` : '';
   console.log(
-    `  ${row.label.padEnd(58)} ${fmt(row.value).padStart(10)} ${row.unit.padEnd(8)}${spread}${target}${status}${row.note ? `  ${row.note}` : ''}`,
+    `  ${row.label.padEnd(58)} ${fmt(row.value).padStart(10)} ${row.unit.padEnd(8)}` +
+      `${spread}${target}${status}${row.note ? `  ${row.note}` : ''}`,
   );
 }
 
@@ -159,7 +162,10 @@ function naiveSelect(query: string, tools: readonly ToolInfo[]): string[] {
   return out;
 }
 
-/** The whole tool_search of SPEC §2 on decoded arguments, with the naive scorer: [name, score] pairs (score 0 for select). */
+/**
+ * The whole tool_search of SPEC §2 on decoded arguments, with the naive scorer: [name, score] pairs (score 0 for
+ * select).
+ */
 function naiveToolSearch(args: ToolSearchArgs, tools: readonly ToolInfo[]): Array<[string, number]> | string {
   const query = goTrimSpace(args.query);
   if (query === '') return 'query is required';
@@ -174,7 +180,10 @@ function ourPairs(r: ToolSearchOutcome): Array<[string, number]> | string {
   return r.results.map((x) => [x.name, x.score]);
 }
 
-/** Reference-style agent loop: the state persists between calls, and every call runs the pure middleware over the whole history. */
+/**
+ * Reference-style agent loop: the state persists between calls, and every call runs the pure middleware over the whole
+ * history.
+ */
 function referenceRun(
   mw: ReturnType<typeof createMiddleware>,
   staticTools: readonly ToolInfo[],
@@ -502,7 +511,8 @@ function benchBuild(size: number): void {
 async function benchSimulate(): Promise<void> {
   const demo = await loadDemo();
   section(
-    `simulate / AgentRun over generated transcripts (${demo.source}: ${demo.dynamic.length} dynamic, ${demo.static.length} static tools)`,
+    `simulate / AgentRun over generated transcripts ` +
+      `(${demo.source}: ${demo.dynamic.length} dynamic, ${demo.static.length} static tools)`,
   );
   const mw = createMiddleware({ dynamicTools: demo.dynamic });
   const search = (a: string): readonly string[] | null => {
@@ -1251,7 +1261,9 @@ function benchLint(): void {
         value: seconds,
         unit: 's',
         better: 'lower',
-        spread: `CPU ${fmt(r.cpu / 1000)} s, ${lines.toLocaleString('en-US')} lines, ${fmt(r.stdout.length / 1e6)} MB of output`,
+        spread:
+          `CPU ${fmt(r.cpu / 1000)} s, ${lines.toLocaleString('en-US')} ` +
+          `lines, ${fmt(r.stdout.length / 1e6)} MB of output`,
         ...(target ? { target: `≤ ${target.s} s`, ok: seconds <= target.s } : {}),
       });
       if (TIME_BIN) {
@@ -1278,7 +1290,8 @@ async function main(): Promise<void> {
   const load0 = loadavg();
   console.log(`toolsearch benchmarks — ${started.toISOString()}`);
   console.log(
-    `node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, load average ${load0.map((x) => x.toFixed(2)).join(' ')}` +
+    `node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ` +
+      `load average ${load0.map((x) => x.toFixed(2)).join(' ')}` +
       `${QUICK ? ', --quick' : ''}, seed ${SEED}${process.env.NODE_EXTRA_CA_CERTS ? ', NODE_EXTRA_CA_CERTS set' : ''}`,
   );
   if (ONLY.has('query')) for (const size of SIZES) benchQueries(size);
@@ -1320,14 +1333,22 @@ async function main(): Promise<void> {
   if (ONLY.has('lint')) benchLint();
   const load1 = loadavg();
   console.log(
-    `\nload average at the end ${load1.map((x) => x.toFixed(2)).join(' ')}; ${failures === 0 ? 'every checked target met' : `${failures} check(s) missed`}`,
+    `\nload average at the end ${load1.map((x) => x.toFixed(2)).join(' ')};` +
+      ` ${failures === 0 ? 'every checked target met' : `${failures} check(s) missed`}`,
   );
 
   if (JSON_OUT) {
-    writeFileSync(
-      JSON_OUT,
-      `${JSON.stringify({ date: started.toISOString(), node: process.version, cpus: cpus().length, cpu: cpus()[0]?.model, quick: QUICK, seed: SEED, loadavg: { start: load0, end: load1 }, rows }, null, 2)}\n`,
-    );
+    const result = {
+      date: started.toISOString(),
+      node: process.version,
+      cpus: cpus().length,
+      cpu: cpus()[0]?.model,
+      quick: QUICK,
+      seed: SEED,
+      loadavg: { start: load0, end: load1 },
+      rows,
+    };
+    writeFileSync(JSON_OUT, `${JSON.stringify(result, null, 2)}\n`);
     console.log(`results written to ${JSON_OUT}`);
   }
   if (COMPARE) compare(COMPARE);
@@ -1345,7 +1366,9 @@ function compare(file: string): void {
     const improved = r.better === 'lower' ? ratio < 0.9 : ratio > 1.1;
     const worse = r.better === 'lower' ? ratio > 1.1 : ratio < 0.9;
     console.log(
-      `  ${r.label.trim().padEnd(58)} ${fmt(o.value).padStart(10)} → ${fmt(r.value).padStart(10)} ${r.unit.padEnd(8)} ×${ratio.toFixed(2)}${improved ? '  better' : worse ? '  worse' : ''}`,
+      `  ${r.label.trim().padEnd(58)} ${fmt(o.value).padStart(10)} ` +
+        `→ ${fmt(r.value).padStart(10)} ${r.unit.padEnd(8)} ` +
+        `×${ratio.toFixed(2)}${improved ? '  better' : worse ? '  worse' : ''}`,
     );
   }
 }

@@ -23,8 +23,10 @@ export const STACK = /\bat .*\(.*:\d+:\d+\)|node:internal|^\s+at [^\n]*:\d+:\d+$
 export const UNSAFE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
 /** Characters XML 1.0 forbids (a JUnit file with them does not parse). */
-const XML_ILLEGAL =
-  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const XML_ILLEGAL = new RegExp(
+  String.raw`[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|` +
+    String.raw`(?<![\ud800-\udbff])[\udc00-\udfff]`,
+);
 
 /** A human line longer than this was not fitted or truncated. */
 export const MAX_HUMAN_LINE = 5_000;
@@ -33,7 +35,10 @@ function showUnsafe(text) {
   const m = UNSAFE.exec(text);
   if (!m) return '';
   const at = m.index;
-  return `U+${m[0].charCodeAt(0).toString(16).padStart(4, '0')} at ${at}: ${JSON.stringify(text.slice(Math.max(0, at - 40), at + 20))}`;
+  return (
+    `U+${m[0].charCodeAt(0).toString(16).padStart(4, '0')} ` +
+    `at ${at}: ${JSON.stringify(text.slice(Math.max(0, at - 40), at + 20))}`
+  );
 }
 
 const SGR = /\u001b\[[0-9;]*m/g;
