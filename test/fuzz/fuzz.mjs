@@ -49,7 +49,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join, relative } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { batchLineCount, classify } from './classify.mjs';
@@ -143,14 +143,15 @@ export function parseOptions(argv) {
         o.cacheTamper = true;
         break;
       case '--main':
-        o.main = value();
+        // (absolute: the runs' working directory is the workspace)
+        o.main = resolve(value());
         break;
       case '--entry':
         o.entry = value();
         if (!Object.hasOwn(ENTRIES, o.entry)) usage('--entry: bundle or tsc');
         break;
       case '--bin':
-        o.bin = value();
+        o.bin = resolve(value());
         break;
       case '-h':
       case '--help':
