@@ -1,33 +1,31 @@
 /**
  * The command registry: every subcommand is one file exporting a factory
- * that returns a commander `Command`; adding a command is one line here.
- * Factories must stay cheap: heavy modules (format loaders, engines, the TUI)
- * are imported lazily inside the command's action.
+ * that returns a commander `Command`; adding a command is one entry here.
+ * A command's module is imported only when the program is built with it: a
+ * run of one command (`toolsearch search …`) loads that command alone (see
+ * program.ts). Factories must stay cheap: heavy modules (format loaders,
+ * engines, the TUI) are imported lazily inside the command's action.
  */
 import type { Command } from 'commander';
 import type { CliContext } from './context.js';
-import { searchCommand } from './commands/search.js';
-import { selectCommand } from './commands/select.js';
-import { simulateCommand } from './commands/simulate.js';
-import { aggregateCommand } from './commands/aggregate.js';
-import { testCommand } from './commands/test.js';
-import { evalCommand } from './commands/eval.js';
-import { lintCommand } from './commands/lint.js';
-import { importCommand } from './commands/import.js';
-import { exploreCommand } from './commands/explore.js';
-import { completionCommand } from './commands/completion.js';
 
 export type CommandFactory = (ctx: CliContext) => Command;
 
-export const COMMANDS: readonly CommandFactory[] = [
-  searchCommand,
-  selectCommand,
-  simulateCommand,
-  aggregateCommand,
-  testCommand,
-  evalCommand,
-  lintCommand,
-  importCommand,
-  exploreCommand,
-  completionCommand,
+/** A command: its name (the one its factory gives it; test/cli checks they agree) and its module. */
+export interface CommandEntry {
+  readonly name: string;
+  load(): Promise<CommandFactory>;
+}
+
+export const COMMANDS: readonly CommandEntry[] = [
+  { name: 'search', load: async () => (await import('./commands/search.js')).searchCommand },
+  { name: 'select', load: async () => (await import('./commands/select.js')).selectCommand },
+  { name: 'simulate', load: async () => (await import('./commands/simulate.js')).simulateCommand },
+  { name: 'aggregate', load: async () => (await import('./commands/aggregate.js')).aggregateCommand },
+  { name: 'test', load: async () => (await import('./commands/test.js')).testCommand },
+  { name: 'eval', load: async () => (await import('./commands/eval.js')).evalCommand },
+  { name: 'lint', load: async () => (await import('./commands/lint.js')).lintCommand },
+  { name: 'import', load: async () => (await import('./commands/import.js')).importCommand },
+  { name: 'explore', load: async () => (await import('./commands/explore.js')).exploreCommand },
+  { name: 'completion', load: async () => (await import('./commands/completion.js')).completionCommand },
 ];

@@ -161,23 +161,24 @@ export async function main(argv: string[], io?: CliIo): Promise<number> {
   }
   try {
     // Loaded together: one round of module loading instead of one per import.
-    const [{ limitsFromEnv }, cache, { buildProgram }] = await Promise.all([
+    const [{ limitsFromEnv }, cache, { buildProgram, commandsFor }] = await Promise.all([
       import('./limits.js'),
       import('../formats/catalog-cache.js'),
       import('./program.js'),
     ]);
     ctx.limits = limitsFromEnv(ctx.io.env);
+    const pkgVersion = version();
     // A process of its own gets the loaded-catalog cache (src/formats/catalog-cache.ts) unless
     // TOOLSEARCH_CACHE turns it off. The build identity: in the bundle, a hash of everything it is
     // built from (src/build/bundle.mjs); run from tsc's output, this file's content.
     if ((io === undefined || io.fileCache === true) && !cache.cacheDisabledByEnv(ctx.io.env)) {
       const cacheDir = cache.cacheDirFromEnv(ctx.io.env);
       if (cacheDir !== null)
-        ctx.catalogCache = cache.fileCatalogCache(cacheDir, () => `${version()} ${buildIdentity()}`);
+        ctx.catalogCache = cache.fileCatalogCache(cacheDir, () => `${pkgVersion} ${buildIdentity()}`);
       // No home to keep a cache in (HOME= empty or relative): none, rather than ./.cache in the working directory.
       else if (verbose) ctx.err(`note: ${cache.NO_HOME_NOTE}\n`);
     }
-    await buildProgram(ctx, version()).parseAsync(argv, { from: 'user' });
+    await (await buildProgram(ctx, pkgVersion, commandsFor(argv))).parseAsync(argv, { from: 'user' });
     return EXIT_OK;
   } catch (err) {
     const { exitCodeFor } = await import('./exit.js');

@@ -2,7 +2,7 @@
 import { Command } from 'commander';
 import { UsageError } from '../errors.js';
 import { escapeText } from '../render/escape.js';
-import { COMMANDS } from './commands.js';
+import { COMMANDS, type CommandEntry } from './commands.js';
 import type { CliContext } from './context.js';
 
 const EXAMPLES = `
@@ -21,8 +21,25 @@ Colors: on a terminal only; --no-color, NO_COLOR=1 or FORCE_COLOR=0 turn them of
 /** The exit code every command shares, listed at the end of every command's help. */
 const INTERNAL_EXIT = 'Exit code 70: an internal error (a bug in toolsearch; TOOLSEARCH_DEBUG=1 shows the stack).';
 
-/** Builds the program; `version` is the package version. */
-export function buildProgram(ctx: CliContext, version: string): Command {
+/**
+ * The commands a run of `argv` needs: the one it names first, or all of them
+ * (help, a global option first, an unknown command, and `completion`, which
+ * lists the others). Commander dispatches on that first word alone, so a
+ * program holding only that command parses, checks and answers exactly as
+ * the whole one would.
+ */
+export function commandsFor(argv: readonly string[]): readonly CommandEntry[] {
+  const named = COMMANDS.find((c) => c.name === argv[0]);
+  return named !== undefined && named.name !== 'completion' ? [named] : COMMANDS;
+}
+
+/** Builds the program with `commands` (all, or those of {@link commandsFor}); `version` is the package version. */
+export async function buildProgram(
+  ctx: CliContext,
+  version: string,
+  commands: readonly CommandEntry[] = COMMANDS,
+): Promise<Command> {
+  const factories = await Promise.all(commands.map((c) => c.load()));
   const program = new Command('toolsearch');
   program
     .description('Which tools would your agent find? An exact port of the Eino tool search middleware.')
@@ -50,7 +67,7 @@ export function buildProgram(ctx: CliContext, version: string): Command {
     .hook('preAction', () => {
       ctx.noColorFlag = program.opts<{ color?: boolean }>().color === false;
     });
-  for (const make of COMMANDS) {
+  for (const make of factories) {
     const cmd = make(ctx);
     cmd.copyInheritedSettings(program);
     cmd.addHelpText('after', INTERNAL_EXIT);

@@ -28,12 +28,13 @@ import { resolve } from 'node:path';
 import type { JsonValue } from '../core/types.js';
 import { CATALOG_ENTRY_NAME, type CacheDir, openCacheDir } from './cache-dir.js';
 import type { CatalogFileResult, CatalogOptions, CatalogText, loadCatalogTexts } from './catalog.js';
+import type { ShapeWarning } from './shape-warning.js';
 import { readInputText } from './input-text.js';
 import { inputName, type Limits, resolveLimits, STDIN_ARG } from './read.js';
 import type { Catalog, CatalogFormat, CatalogTool } from './types.js';
 
 /** Bumped whenever the stored shape changes. */
-const ENTRY_VERSION = 4;
+const ENTRY_VERSION = 5;
 /** Most entries kept; older ones are removed after a write. */
 export const MAX_ENTRIES = 64;
 /** Files larger than this (in UTF-16 code units of text) are not cached: parsing JSON that size is as fast as reading an entry. */
@@ -74,8 +75,11 @@ interface StoredEntry {
   readonly settings: string;
   readonly format: CatalogFormat;
   readonly warnings: string[];
+  /** The shape warnings: kind, line, column, message (the file is the entry's). */
+  readonly shape: StoredShape[];
   readonly tools: StoredTool[];
 }
+type StoredShape = [kind: ShapeWarning['kind'], line: number, column: number, message: string];
 
 const FORMATS = new Set<string>(['toolsearch', 'openai', 'anthropic', 'mcp', 'eino', 'request']);
 
@@ -92,6 +96,7 @@ export function encodeEntry(result: CatalogFileResult, key: CacheKey): Buffer | 
     settings: key.settings,
     format: result.format,
     warnings: result.warnings,
+    shape: (result.shapeWarnings ?? []).map((w) => [w.kind, w.location.line, w.location.column, w.message]),
     tools,
   };
   const text = JSON.stringify(entry, (_k, v: unknown) => {
@@ -103,31 +108,39 @@ export function encodeEntry(result: CatalogFileResult, key: CacheKey): Buffer | 
 }
 
 /**
- * A 64-bit checksum of `s` (16 hex digits): two 32-bit lanes over pairs of
- * UTF-16 code units (FNV-1a-like and multiply-xorshift). Not a defence
- * against someone who can write the cache (that is the user: see
- * cache-dir.ts), but any damaged, truncated or edited byte of an entry's
- * header changes it; the text part is compared byte for byte instead.
- * About 10 ns per kB on this machine's class of CPU: a small part of the
- * JSON.parse it precedes.
+ * A 64-bit checksum of `s` (16 hex digits): see {@link checksumBytes}, over
+ * its UTF-8 bytes.
  */
 export function checksum(s: string): string {
+  return checksumBytes(Buffer.from(s, 'utf8'));
+}
+
+/**
+ * A 64-bit checksum of `bytes` (16 hex digits): two 32-bit lanes
+ * (FNV-1a-like and multiply-xorshift) taking turns over its 32-bit words (in
+ * the machine's byte order; zeros pad the last), then the length. Not a
+ * defence against someone who can write the cache (that is the user: see
+ * cache-dir.ts), but any damaged, truncated or edited byte of an entry's
+ * header changes it (each step is a bijection of the lane); the text part is
+ * compared byte for byte instead. Words, not characters: at start-up this
+ * loop runs in V8's interpreter, where each turn costs the same whatever it
+ * reads, so 8 bytes a turn keep it a small part of the JSON.parse it precedes.
+ */
+export function checksumBytes(bytes: Uint8Array): string {
+  const n = bytes.length;
+  const padded = new Uint8Array((n + 7) & ~7);
+  padded.set(bytes);
+  const words = new Int32Array(padded.buffer);
   let a = 0x811c9dc5;
   let b = 0x9747b28c;
-  const n = s.length;
-  let i = 0;
-  for (; i + 1 < n; i += 2) {
-    const c = s.charCodeAt(i) | (s.charCodeAt(i + 1) << 16);
-    a = Math.imul(a ^ c, 0x01000193);
+  for (let i = 0; i < words.length; i += 2) {
+    a = Math.imul(a ^ words[i]!, 0x01000193);
     a ^= a >>> 13;
-    b = Math.imul(b ^ c, 0x5bd1e995);
+    b = Math.imul(b ^ words[i + 1]!, 0x5bd1e995);
     b ^= b >>> 15;
   }
-  if (i < n) {
-    a = Math.imul(a ^ s.charCodeAt(i), 0x01000193);
-    b = Math.imul(b ^ s.charCodeAt(i), 0x5bd1e995);
-  }
   a = Math.imul(a ^ n, 0x01000193);
+  b = Math.imul(b ^ n, 0x5bd1e995);
   return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
 }
 
@@ -182,10 +195,8 @@ const isInt = (x: unknown): x is number => typeof x === 'number' && Number.isInt
 export function decodeEntry(data: Buffer, file: string, key: CacheKey): CatalogFileResult | undefined {
   const nl = data.indexOf(0x0a);
   if (nl < 17 || !data.subarray(nl + 1).equals(Buffer.from(key.text, 'utf8'))) return undefined;
-  const header = data.toString('utf8', 0, nl);
-  if (header.charCodeAt(16) !== 0x20) return undefined;
-  const json = header.slice(17);
-  if (header.slice(0, 16) !== checksum(json)) return undefined;
+  if (data[16] !== 0x20 || data.toString('latin1', 0, 16) !== checksumBytes(data.subarray(17, nl))) return undefined;
+  const json = data.toString('utf8', 17, nl);
   let e: StoredEntry;
   try {
     e = JSON.parse(json) as StoredEntry;
@@ -203,9 +214,18 @@ export function decodeEntry(data: Buffer, file: string, key: CacheKey): CatalogF
   if (
     !Array.isArray(e.warnings) ||
     !e.warnings.every((w) => typeof w === 'string' && wellFormed(w)) ||
+    !Array.isArray(e.shape) ||
     !Array.isArray(e.tools)
   )
     return undefined;
+  const shapeWarnings: ShapeWarning[] = [];
+  for (const w of e.shape) {
+    if (!Array.isArray(w) || w.length !== 4) return undefined;
+    const [kind, line, column, message] = w;
+    if ((kind !== 'unknown-key' && kind !== 'wrong-type') || !isInt(line) || !isInt(column)) return undefined;
+    if (typeof message !== 'string' || !wellFormed(message)) return undefined;
+    shapeWarnings.push({ kind, location: { file, line, column }, message });
+  }
   const maxDepth = maxDepthOf(key.settings);
   const names = new Set<string>();
   const tools: CatalogTool[] = [];
@@ -237,7 +257,7 @@ export function decodeEntry(data: Buffer, file: string, key: CacheKey): CatalogF
     }
     tools.push(tool);
   }
-  return { tools, format: e.format, warnings: e.warnings };
+  return { tools, format: e.format, warnings: e.warnings, shapeWarnings };
 }
 
 export { cacheDirFromEnv, cacheDisabledByEnv, NO_HOME_NOTE } from './cache-dir.js';
@@ -378,6 +398,7 @@ export async function loadCatalogFilesLazily(
         tools,
         sources: inputs.map((i) => ({ file: i.file, format: i.known!.format })),
         warnings: inputs.flatMap((i) => i.known!.warnings),
+        shapeWarnings: inputs.flatMap((i) => i.known!.shapeWarnings ?? []),
       };
     }
   }

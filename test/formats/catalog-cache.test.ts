@@ -8,6 +8,7 @@ import {
   cacheDisabledByEnv,
   type CatalogCache,
   checksum,
+  checksumBytes,
   decodeEntry,
   encodeEntry,
   fileCatalogCache,
@@ -40,6 +41,27 @@ function snapshot(value: unknown): unknown {
     entries: Object.keys(value).map((k) => [k, snapshot((value as Record<string, unknown>)[k])]),
   };
 }
+
+describe('checksum', () => {
+  test('every flipped bit and every cut changes it; zeros at the end count (the length is mixed in)', () => {
+    const bytes = Buffer.from('{"v":4,"tools":[["a","b — ü",0,1,1]]}', 'utf8');
+    const sum = checksumBytes(bytes);
+    expect(sum).toMatch(/^[0-9a-f]{16}$/);
+    expect(checksum(bytes.toString('utf8'))).toBe(sum);
+    const seen = new Set([sum]);
+    for (let i = 0; i < bytes.length; i++) {
+      for (let bit = 0; bit < 8; bit++) {
+        const flipped = Buffer.from(bytes);
+        flipped[i] = flipped[i]! ^ (1 << bit);
+        seen.add(checksumBytes(flipped));
+      }
+      seen.add(checksumBytes(bytes.subarray(0, i)));
+    }
+    expect(seen.size).toBe(1 + bytes.length * 9);
+    expect(checksumBytes(Buffer.from('a\0'))).not.toBe(checksumBytes(Buffer.from('a')));
+    expect(checksumBytes(bytes.subarray(3))).toBe(checksumBytes(Buffer.from(bytes.subarray(3)))); // any offset
+  });
+});
 
 describe('entries', () => {
   test('the demo catalog, every shape: a cache hit equals a parse, prototypes and key order included', async () => {
@@ -126,17 +148,35 @@ describe('entries', () => {
       header('null'),
       header('[]'),
       header(text.slice(0, 40)),
-      Buffer.from(text.replace('"v":4', '"v":1')),
+      Buffer.from(text.replace('"v":5', '"v":1')),
       Buffer.from(text.replace('"format":"mcp"', '"format":"zzz"')),
-      header('{"v":4,"settings":"[3,\\"test\\"]","format":"mcp","warnings":[],"tools":[["a","d",2,1,1]]}'),
-      header('{"v":4,"settings":"[3,\\"test\\"]","format":"mcp","warnings":[3],"tools":[]}'),
+      header('{"v":5,"settings":"[3,\\"test\\"]","format":"mcp","warnings":[],"shape":[],"tools":[["a","d",2,1,1]]}'),
+      header('{"v":5,"settings":"[3,\\"test\\"]","format":"mcp","warnings":[3],"shape":[],"tools":[]}'),
+      // Shape warnings: missing, of an unknown kind, or without their message.
+      header('{"v":5,"settings":"[3,\\"test\\"]","format":"mcp","warnings":[],"tools":[]}'),
+      header('{"v":5,"settings":"[3,\\"test\\"]","format":"mcp","warnings":[],"shape":[["zz",1,1,"m"]],"tools":[]}'),
+      header(
+        '{"v":5,"settings":"[3,\\"test\\"]","format":"mcp","warnings":[],"shape":[["unknown-key",1,1]],"tools":[]}',
+      ),
     ]) {
       expect(decodeEntry(bad, file, key)).toBeUndefined();
     }
     // Control: a well-formed header over the same text.
     expect(
-      decodeEntry(header('{"v":4,"settings":"[3,\\"test\\"]","format":"mcp","warnings":[],"tools":[]}'), file, key),
-    ).toEqual({ tools: [], format: 'mcp', warnings: [] });
+      decodeEntry(
+        header(
+          '{"v":5,"settings":"[3,\\"test\\"]","format":"mcp","warnings":[],' +
+            '"shape":[["wrong-type",2,3,"m"]],"tools":[]}',
+        ),
+        file,
+        key,
+      ),
+    ).toEqual({
+      tools: [],
+      format: 'mcp',
+      warnings: [],
+      shapeWarnings: [{ kind: 'wrong-type', location: { file, line: 2, column: 3 }, message: 'm' }],
+    });
     // Made from other settings, or another text (one byte differs, or one more): a miss.
     expect(decodeEntry(good, file, { ...key, settings: '[3,"other"]' })).toBeUndefined();
     expect(decodeEntry(good, file, { ...key, text: `${key.text} ` })).toBeUndefined();

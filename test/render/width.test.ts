@@ -5,9 +5,11 @@
  */
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
+import fc from 'fast-check';
+import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
 import { renderTable } from '../../src/render/table.js';
-import { charWidth, displayWidth, graphemes, pad, truncate } from '../../src/render/width.js';
+import { charWidth, displayWidth, graphemes, isSimpleText, pad, truncate } from '../../src/render/width.js';
 import { fitName, wrapText } from '../../src/tui/line.js';
 
 const FAMILY = '\u{1F468}\u200D\u{1F469}\u200D\u{1F467}\u200D\u{1F466}'; // 👨‍👩‍👧‍👦 (ZWJ sequence)
@@ -100,5 +102,70 @@ describe('table alignment with such names', () => {
     expect(lines).toHaveLength(names.length + 1);
     expect(new Set(lines.map(lastStart)).size).toBe(1);
     expect(new Set(lines.map(scoreEnd)).size).toBe(1);
+  });
+});
+
+describe('text measured without string-width (its module is loaded only when needed)', () => {
+  const segmenter = new Intl.Segmenter();
+  const clusters = (s: string) => Array.from(segmenter.segment(s), (g) => g.segment);
+  const simple = Array.from({ length: 0x10000 }, (_, u) => String.fromCharCode(u)).filter(isSimpleText);
+
+  it('every character measured so, alone and between letters: the widths and clusters of string-width, Intl', () => {
+    expect(simple.length).toBeGreaterThan(700);
+    expect(
+      ['\x1f', '\x7f', '\u00ad', '\u0300', '\u200b', '\u200d', '\u2028', '\u2060', '\ufe0f'].filter(isSimpleText),
+    ).toEqual([]);
+    const wrong: string[] = [];
+    for (const c of simple) {
+      const s = `a${c}${c}a`;
+      if (displayWidth(c) !== stringWidth(c) || charWidth(c) !== stringWidth(c) || displayWidth(s) !== stringWidth(s))
+        wrong.push(`U+${c.charCodeAt(0).toString(16)} width`);
+      else if (JSON.stringify(graphemes(s)) !== JSON.stringify(clusters(s)))
+        wrong.push(`U+${c.charCodeAt(0).toString(16)} clusters`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('random texts of Latin, punctuation, marks, emoji, CJK: widths, clusters, cuts as string-width has them', () => {
+    const alphabet = [
+      ...'aZ9 ~é€ÿĀžǅɐʰ˿‐–—‘’“”•…‰‱‹›⁞',
+      '\u00ad', // soft hyphen: zero width
+      '\u0301', // combining acute: joins the character before
+      '\u200d', // zero width joiner
+      '\u2028',
+      '\ufe0f',
+      FAMILY,
+      FLAG,
+      KEYCAP,
+      TANGUT,
+      '検',
+      '\u{1F600}',
+      '\u1100\u1161', // Hangul jamo
+    ];
+    /** The cut as the grapheme loop makes it, with string-width for every cluster. */
+    const slowTruncate = (s: string, max: number): string => {
+      if (stringWidth(s) <= max) return s;
+      if (max <= 0) return '';
+      let out = '';
+      let w = 0;
+      for (const g of clusters(s)) {
+        if (w + stringWidth(g) > max - 1) break;
+        out += g;
+        w += stringWidth(g);
+      }
+      return `${out}…`;
+    };
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom(...alphabet), { maxLength: 16 }).map((cs) => cs.join('')),
+        fc.integer({ min: 0, max: 20 }),
+        (s, max) => {
+          expect(displayWidth(s)).toBe(stringWidth(s));
+          expect(graphemes(s)).toEqual(clusters(s));
+          expect(truncate(s, max)).toBe(slowTruncate(s, max));
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 });
