@@ -72,19 +72,40 @@ export class CliContext {
     return cols !== undefined && cols > 0 ? Math.max(20, cols) : DEFAULT_WIDTH;
   }
 
+  /** Progress lines this run created: erased before anything else is written (see {@link clearProgress}). */
+  private readonly progressLines: Progress[] = [];
+
+  /**
+   * Erases a progress line still drawn, so what is written next starts on a clean line: an error
+   * thrown in the middle of long work (a server that fails while "starting 3 MCP servers…" shows)
+   * is not glued to the end of the progress text.
+   */
+  private clearProgress(): void {
+    for (const p of this.progressLines) p.done();
+  }
+
   /** Writes text to stdout as it is. */
   out(text: string): void {
+    this.clearProgress();
     this.io.stdout.write(text);
   }
 
   /**
    * Writes lines of human output to stdout, each ended by a newline (a hostile very long line is cut, see `clipLines`),
-   * a few thousand lines per write: a report of a million lines (lint on 100,000 tools) is never one string.
+   * a few thousand lines per write, taken from `lines` as they come: a report of a million lines (lint on a
+   * large catalog, rendered by a generator) is never one string nor one array.
    */
-  lines(lines: readonly string[]): void {
-    for (let i = 0; i < lines.length; i += LINES_PER_WRITE) {
-      this.io.stdout.write(`${clipLines(lines.slice(i, i + LINES_PER_WRITE).join('\n'))}\n`);
+  lines(lines: Iterable<string>): void {
+    this.clearProgress();
+    let batch: string[] = [];
+    for (const line of lines) {
+      batch.push(line);
+      if (batch.length === LINES_PER_WRITE) {
+        this.io.stdout.write(`${clipLines(batch.join('\n'))}\n`);
+        batch = [];
+      }
     }
+    if (batch.length > 0) this.io.stdout.write(`${clipLines(batch.join('\n'))}\n`);
   }
 
   /**
@@ -93,21 +114,26 @@ export class CliContext {
    * written as `\uXXXX` escapes: the text decodes unchanged.
    */
   json(value: unknown): void {
+    this.clearProgress();
     this.io.stdout.write(`${safeJson(value, undefined, 2)}\n`);
   }
 
   /** Writes text to stderr as it is. */
   err(text: string): void {
+    this.clearProgress();
     this.io.stderr.write(text);
   }
 
   /** A progress line on stderr for long work: drawn only when stderr is a terminal (see progress.ts). */
   progress(): Progress {
-    return createProgress(this.io.stderr);
+    const p = createProgress(this.io.stderr);
+    this.progressLines.push(p);
+    return p;
   }
 
   /** `warning: message` on stderr; the message is escaped (it may quote input text). */
   warn(message: string): void {
+    this.clearProgress();
     const s = this.errStyle;
     this.io.stderr.write(`${s.yellow('warning:')} ${clipLines(escapeLines(message))}\n`);
   }

@@ -8,7 +8,6 @@ import { type Command, Option } from 'commander';
 import { createMiddleware } from '../core/middleware.js';
 import { ToolIndex } from '../core/index/tool-index.js';
 import { InputError, UsageError } from '../errors.js';
-import { SHAPE_WARNING } from '../formats/shape-warning.js';
 import type { CliContext } from './context.js';
 import type { Catalog, CatalogFormat, CatalogTool } from '../formats/types.js';
 import { type SearchScope, suggestions } from '../search/report.js';
@@ -129,12 +128,11 @@ export async function loadCatalog(ctx: CliContext, flags: CatalogFlags): Promise
       cache: flags.cache === false ? null : ctx.catalogCache,
     });
   }
-  const shape = (catalog.warnings ?? []).filter((w) => w.endsWith(`: ${SHAPE_WARNING}`));
+  const shape = catalog.shapeWarnings ?? [];
   if (flags.strict === true && shape.length > 0) {
-    // --strict: the first one is the error, located (file:line:column: message).
-    const m = /^(.*):(\d+):(\d+): (.*)$/s.exec(shape[0]!.slice(0, -(SHAPE_WARNING.length + 2)));
+    // --strict: the first one is the error, at its location.
     const more = shape.length > 1 ? ` (and ${shape.length - 1} more)` : '';
-    if (m) throw new InputError(`${m[4]}${more}`, { file: m[1]!, line: Number(m[2]), column: Number(m[3]) });
+    throw new InputError(`${shape[0]!.message}${more}`, shape[0]!.location);
   }
   for (const w of catalog.warnings ?? []) ctx.warn(w);
   return flags.static !== undefined ? withStatic(catalog, flags.static) : catalog;

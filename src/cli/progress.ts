@@ -28,7 +28,8 @@ export function createProgress(stream: OutStream, now: () => number = Date.now):
   let shown = false;
   let last = -Infinity;
   const draw = (text: string): void => {
-    const width = Math.max(10, (stream.columns ?? 80) - 1);
+    // A terminal of unknown size (a pseudo-terminal nobody sized reports 0 columns) counts as 80 wide.
+    const width = Math.max(10, (stream.columns || 80) - 1);
     const chars = Array.from(escapeText(text));
     stream.write(`\r\u001b[K${chars.length > width ? `${chars.slice(0, width - 1).join('')}…` : chars.join('')}`);
     shown = true;

@@ -31,6 +31,13 @@ const AGGREGATE: Shape = {
     messages: 'count',
     tool_calls: 'count',
     loader_warnings: 'count',
+    coverage: {
+      object: {
+        ...(COUNTS('items', 'read', 'unexplained', 'unpaired') as { object: Record<string, Shape> }).object,
+        skipped: 'counts',
+        formats: 'counts',
+      },
+    },
     searches: COUNTS('client', 'server', 'zero_result', 'errors', 'differs'),
     zero_result_queries: { list: { object: { query: 'string', count: 'count' } } },
     violations: 'counts',

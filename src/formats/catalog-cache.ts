@@ -28,12 +28,13 @@ import { resolve } from 'node:path';
 import type { JsonValue } from '../core/types.js';
 import { CATALOG_ENTRY_NAME, type CacheDir, openCacheDir } from './cache-dir.js';
 import type { CatalogFileResult, CatalogOptions, CatalogText, loadCatalogTexts } from './catalog.js';
+import type { ShapeWarning } from './shape-warning.js';
 import { readInputText } from './input-text.js';
 import { inputName, type Limits, resolveLimits, STDIN_ARG } from './read.js';
 import type { Catalog, CatalogFormat, CatalogTool } from './types.js';
 
 /** Bumped whenever the stored shape changes. */
-const ENTRY_VERSION = 4;
+const ENTRY_VERSION = 5;
 /** Most entries kept; older ones are removed after a write. */
 export const MAX_ENTRIES = 64;
 /** Files larger than this (in UTF-16 code units of text) are not cached: parsing JSON that size is as fast as reading an entry. */
@@ -74,8 +75,11 @@ interface StoredEntry {
   readonly settings: string;
   readonly format: CatalogFormat;
   readonly warnings: string[];
+  /** The shape warnings: kind, line, column, message (the file is the entry's). */
+  readonly shape: StoredShape[];
   readonly tools: StoredTool[];
 }
+type StoredShape = [kind: ShapeWarning['kind'], line: number, column: number, message: string];
 
 const FORMATS = new Set<string>(['toolsearch', 'openai', 'anthropic', 'mcp', 'eino', 'request']);
 
@@ -92,6 +96,7 @@ export function encodeEntry(result: CatalogFileResult, key: CacheKey): Buffer | 
     settings: key.settings,
     format: result.format,
     warnings: result.warnings,
+    shape: (result.shapeWarnings ?? []).map((w) => [w.kind, w.location.line, w.location.column, w.message]),
     tools,
   };
   const text = JSON.stringify(entry, (_k, v: unknown) => {
@@ -209,9 +214,18 @@ export function decodeEntry(data: Buffer, file: string, key: CacheKey): CatalogF
   if (
     !Array.isArray(e.warnings) ||
     !e.warnings.every((w) => typeof w === 'string' && wellFormed(w)) ||
+    !Array.isArray(e.shape) ||
     !Array.isArray(e.tools)
   )
     return undefined;
+  const shapeWarnings: ShapeWarning[] = [];
+  for (const w of e.shape) {
+    if (!Array.isArray(w) || w.length !== 4) return undefined;
+    const [kind, line, column, message] = w;
+    if ((kind !== 'unknown-key' && kind !== 'wrong-type') || !isInt(line) || !isInt(column)) return undefined;
+    if (typeof message !== 'string' || !wellFormed(message)) return undefined;
+    shapeWarnings.push({ kind, location: { file, line, column }, message });
+  }
   const maxDepth = maxDepthOf(key.settings);
   const names = new Set<string>();
   const tools: CatalogTool[] = [];
@@ -243,7 +257,7 @@ export function decodeEntry(data: Buffer, file: string, key: CacheKey): CatalogF
     }
     tools.push(tool);
   }
-  return { tools, format: e.format, warnings: e.warnings };
+  return { tools, format: e.format, warnings: e.warnings, shapeWarnings };
 }
 
 export { cacheDirFromEnv, cacheDisabledByEnv, NO_HOME_NOTE } from './cache-dir.js';
@@ -384,6 +398,7 @@ export async function loadCatalogFilesLazily(
         tools,
         sources: inputs.map((i) => ({ file: i.file, format: i.known!.format })),
         warnings: inputs.flatMap((i) => i.known!.warnings),
+        shapeWarnings: inputs.flatMap((i) => i.known!.shapeWarnings ?? []),
       };
     }
   }

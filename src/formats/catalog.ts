@@ -35,6 +35,7 @@ import {
 import { readInputText } from './input-text.js';
 import { parseText } from './parse.js';
 import type { Limits } from './read.js';
+import type { ShapeWarning } from './shape-warning.js';
 import { readToolList, toolOrigins, type ToolShape } from './tools.js';
 import type { Catalog, CatalogFormat, CatalogTool } from './types.js';
 
@@ -52,6 +53,8 @@ export interface CatalogFileResult {
   readonly tools: CatalogTool[];
   readonly format: CatalogFormat;
   readonly warnings: string[];
+  /** The shape warnings among `warnings`, structured (`--strict` makes them errors); none when absent. */
+  readonly shapeWarnings?: readonly ShapeWarning[];
 }
 
 /** A catalog file as read, with what a cache already knows it loads to (src/formats/catalog-cache.ts). */
@@ -149,7 +152,12 @@ export function readCatalogDocument(
     ...(options.prefix !== undefined ? { prefix: options.prefix } : {}),
     skipToolSearch: format === 'request',
   });
-  return { tools: result.tools, format: format ?? result.shape, warnings: result.warnings };
+  return {
+    tools: result.tools,
+    format: format ?? result.shape,
+    warnings: result.warnings,
+    shapeWarnings: result.shapeWarnings,
+  };
 }
 
 /** The message for a name defined twice (located at the second definition). */
@@ -189,6 +197,7 @@ export function loadCatalogTexts(
   const lists: CatalogTool[][] = [];
   const sources: Array<{ file: string; format: CatalogFormat }> = [];
   const warnings: string[] = [];
+  const shapeWarnings: ShapeWarning[] = [];
   for (const input of inputs) {
     let read = input.known;
     if (!read) {
@@ -199,10 +208,11 @@ export function loadCatalogTexts(
     lists.push(read.tools);
     sources.push({ file: input.file, format: read.format });
     warnings.push(...read.warnings);
+    shapeWarnings.push(...(read.shapeWarnings ?? []));
   }
   if (inputs.some((i) => i.known)) {
     try {
-      return { tools: mergeTools(lists), sources, warnings };
+      return { tools: mergeTools(lists), sources, warnings, shapeWarnings };
     } catch {
       // A name defined twice: parse the known files too, so the error shows the line as parsing does.
       return loadCatalogTexts(
@@ -211,7 +221,7 @@ export function loadCatalogTexts(
       );
     }
   }
-  return { tools: mergeTools(lists), sources, warnings };
+  return { tools: mergeTools(lists), sources, warnings, shapeWarnings };
 }
 
 /**

@@ -29,5 +29,10 @@ export function loadCatalogText(input: unknown, options: CatalogOptions & { read
   const name = options.name ?? (typeof input === 'string' ? '<text>' : '<value>.json');
   const doc = parseText(name, textOf(input), options.limits ? { limits: options.limits } : {});
   const read = readCatalogDocument(doc, options);
-  return { tools: read.tools, sources: [{ file: name, format: read.format }], warnings: read.warnings };
+  return {
+    tools: read.tools,
+    sources: [{ file: name, format: read.format }],
+    warnings: read.warnings,
+    shapeWarnings: read.shapeWarnings,
+  };
 }

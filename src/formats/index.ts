@@ -22,6 +22,7 @@ export { CATALOG_SHAPES, type CatalogOptions, loadCatalogFiles, mergeTools, read
 export { loadTranscriptFile, readTranscriptDocument, TRANSCRIPT_SHAPES, type TranscriptOptions } from './transcript.js';
 export { isReminderText } from './transcript-common.js';
 export type { Catalog, CatalogFormat, CatalogTool, Transcript, TranscriptFormat } from './types.js';
+export type { ShapeWarning } from './shape-warning.js';
 export {
   READERS,
   RECORDING_FORMATS,

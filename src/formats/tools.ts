@@ -22,7 +22,7 @@ import {
   toJsonValue,
   transientObject,
 } from './nodes.js';
-import { SHAPE_WARNING } from './shape-warning.js';
+import { type ShapeWarning, shapeWarningText } from './shape-warning.js';
 import type { CatalogTool } from './types.js';
 
 /** The document (its name and line index) each tool read here comes from. */
@@ -108,7 +108,10 @@ export interface ToolListResult {
   readonly tools: CatalogTool[];
   /** The shape found (the forced one, the one entries agree on, or `toolsearch` when none says). */
   readonly shape: ToolShape;
+  /** Warning lines, in the order found (the shape warnings' lines among them). */
   readonly warnings: string[];
+  /** The shape warnings, structured (their lines are in `warnings` too). */
+  readonly shapeWarnings: ShapeWarning[];
 }
 
 function stringField(doc: ParsedDocument, node: Node | undefined, what: string): string {
@@ -298,26 +301,34 @@ const OUR_KEYS = ['name', 'description', 'parameters', 'static'];
  * What in a tool of our format is not read as written: an unknown key
  * (`desciption:`, with did-you-mean; it is ignored) and `parameters` that is
  * not a JSON Schema object (`"nope"`, `[1, 2]`; kept as given). Located
- * warnings; `--strict` makes them errors (see {@link SHAPE_WARNING}).
+ * warnings of their own kind; `--strict` makes them errors (see {@link ShapeWarning}).
  */
-function entryShapeWarnings(doc: ParsedDocument, entry: ObjectNode, name: string): string[] {
-  const out: string[] = [];
-  const at = (offset: number): string => {
+function entryShapeWarnings(doc: ParsedDocument, entry: ObjectNode, name: string): ShapeWarning[] {
+  const out: ShapeWarning[] = [];
+  const at = (offset: number) => {
     const l = locate(doc, offset);
-    return `${l.file}:${l.line}:${l.column}`;
+    return { file: l.file, line: l.line, column: l.column };
   };
   for (const m of entry.members.values()) {
     if (OUR_KEYS.includes(m.key)) continue;
     const near = OUR_KEYS.filter((k) => editDistance(k, m.key.toLowerCase()) <= 2);
-    out.push(
-      `${at(m.keyOffset)}: tool ${JSON.stringify(name)}: unknown key ${JSON.stringify(m.key)}${near.length > 0 ? ` (did you mean ${JSON.stringify(near[0])}?)` : ''}, ignored: ${SHAPE_WARNING}`,
-    );
+    out.push({
+      kind: 'unknown-key',
+      location: at(m.keyOffset),
+      message:
+        `tool ${JSON.stringify(name)}: unknown key ${JSON.stringify(m.key)}` +
+        `${near.length > 0 ? ` (did you mean ${JSON.stringify(near[0])}?)` : ''}, ignored`,
+    });
   }
   const params = field(entry, 'parameters');
   if (params && params.kind !== 'null' && params.kind !== 'object') {
-    out.push(
-      `${at(params.offset)}: tool ${JSON.stringify(name)}: "parameters" must be a JSON Schema object, found ${kindName(params)}, kept as given: ${SHAPE_WARNING}`,
-    );
+    out.push({
+      kind: 'wrong-type',
+      location: at(params.offset),
+      message:
+        `tool ${JSON.stringify(name)}: "parameters" must be a JSON Schema object, ` +
+        `found ${kindName(params)}, kept as given`,
+    });
   }
   return out;
 }
@@ -351,6 +362,7 @@ export function readToolList(doc: ParsedDocument, list: ArrayNode, options: Tool
   // A tool's static flag may depend on later entries (`anyDeferred`, to
   // which skipped tool_search entries count too): set once all are read.
   const warnings: string[] = [];
+  const shapeWarnings: ShapeWarning[] = [];
   const tools: CatalogTool[] = [];
   const deferred: boolean[] = [];
   let anyDeferred = false;
@@ -364,7 +376,12 @@ export function readToolList(doc: ParsedDocument, list: ArrayNode, options: Tool
   }
   eachEntry(doc, list, (_item, entry) => {
     const e = readEntry(doc, entry, shape);
-    if (shape === 'toolsearch') warnings.push(...entryShapeWarnings(doc, entry, e.name));
+    if (shape === 'toolsearch') {
+      for (const w of entryShapeWarnings(doc, entry, e.name)) {
+        shapeWarnings.push(w);
+        warnings.push(shapeWarningText(w));
+      }
+    }
     if (e.deferLoading) anyDeferred = true;
     if (options.skipToolSearch && e.name === 'tool_search') {
       const where = locate(doc, e.offset);
@@ -388,7 +405,7 @@ export function readToolList(doc: ParsedDocument, list: ArrayNode, options: Tool
   if (shape !== 'toolsearch' && anyDeferred) {
     for (let i = 0; i < tools.length; i++) (tools[i] as { static: boolean }).static = !deferred[i];
   }
-  return { tools, shape, warnings };
+  return { tools, shape, warnings, shapeWarnings };
 }
 
 /**

@@ -53,6 +53,29 @@ const BLOCK_TYPES = new Set([
   'tool_reference',
 ]);
 
+/**
+ * Keys of the blocks read for tool search, from the Messages API types
+ * (anthropics/anthropic-sdk-typescript src/resources/messages/messages.ts and
+ * beta/messages: `TextBlock(Param)`, `ToolUseBlock(Param)`,
+ * `ToolResultBlockParam`, `ServerToolUseBlock`, `ToolSearchToolResultBlock`,
+ * `ToolReferenceBlock`): content, ids and names are read; `cache_control`,
+ * `citations`, `caller` and `is_error` do not change which tool was called
+ * or what the result text is. Any other key is an error (`--lenient`: counted).
+ */
+const BLOCK_KEYS: Readonly<Record<string, readonly string[]>> = {
+  text: ['type', 'text', 'cache_control', 'citations'],
+  tool_use: ['type', 'id', 'name', 'input', 'cache_control', 'caller'],
+  tool_result: ['type', 'tool_use_id', 'content', 'is_error', 'cache_control'],
+  server_tool_use: ['type', 'id', 'name', 'input', 'cache_control', 'caller'],
+  tool_search_tool_result: ['type', 'tool_use_id', 'content', 'cache_control'],
+  tool_reference: ['type', 'tool_name', 'cache_control'],
+};
+
+function checkBlockKeys(b: TranscriptBuilder, p: ObjectNode, type: string): void {
+  const keys = BLOCK_KEYS[type];
+  if (keys) checkKeys(b, p, keys, `an Anthropic ${type} block`);
+}
+
 function resultParts(b: TranscriptBuilder, node: Node | undefined): ToolResultPart[] {
   if (!node || node.kind === 'null') return [];
   if (node.kind === 'string') return [{ type: 'text', text: toWellFormed(node.value) }];
@@ -61,6 +84,7 @@ function resultParts(b: TranscriptBuilder, node: Node | undefined): ToolResultPa
   const parts: ToolResultPart[] = [];
   for (const p of objects(b, node.items, 'a tool_result block')) {
     const type = optString(b, field(p, 'type'), 'block type');
+    checkBlockKeys(b, p, type);
     if (type === 'text') parts.push({ type: 'text', text: optString(b, field(p, 'text'), 'text') });
     else if (type === 'tool_reference') {
       const name = optString(b, field(p, 'tool_name'), 'tool_name');
@@ -84,6 +108,7 @@ function searchQuery(input: Node | undefined): string {
 
 function block(b: TranscriptBuilder, p: ObjectNode): ContentBlock {
   const type = optString(b, field(p, 'type'), 'block type');
+  checkBlockKeys(b, p, type);
   switch (type) {
     case 'text':
       return { type: 'text', text: optString(b, field(p, 'text'), 'text') };

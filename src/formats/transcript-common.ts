@@ -54,6 +54,11 @@ export class TranscriptBuilder {
   readonly unexplainedItems: CoverageProblem[] = [];
   /** The tools sent with each model call, where the recording says (call logs, OTel). */
   readonly sentTools: Array<SentTools | null> = [];
+  /**
+   * The tools a single request body sends (its `tools`), for the call it
+   * asks for, its last model call; {@link sentTools} when none is set.
+   */
+  requestTools: SentTools | null = null;
   /** Tools the recording carries (a request body's `tools`). */
   tools: CatalogTool[] | null = null;
   /** Default names of the search tool for this format, and why (Claude Code: `ToolSearch`). */

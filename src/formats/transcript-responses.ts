@@ -72,6 +72,16 @@ const PART_TYPES = new Set([
   'image',
 ]);
 
+/**
+ * Keys of the text parts read (openai/openai-node src/resources/responses:
+ * `ResponseInputText`, `ResponseOutputText`; the Agents SDK adds
+ * `providerData`): `annotations` and `logprobs` do not change the text.
+ * Any other key is an error (`--lenient`: counted).
+ */
+const TEXT_PART_KEYS = ['type', 'text', 'annotations', 'logprobs', 'providerData'];
+/** Keys of hosted tool search items (`ResponseToolSearchCall`, `ResponseToolSearchOutputItem`). */
+const SEARCH_KEYS = ['type', 'id', 'call_id', 'callId', 'execution', 'arguments', 'status', 'tools', 'providerData'];
+
 function contentBlocks(b: TranscriptBuilder, node: Node | undefined): ContentBlock[] {
   if (!node || node.kind === 'null') return [];
   if (node.kind === 'string') return [{ type: 'text', text: toWellFormed(node.value) }];
@@ -79,7 +89,10 @@ function contentBlocks(b: TranscriptBuilder, node: Node | undefined): ContentBlo
     throw b.error(node, `message content must be a string or a list of parts, found ${node.kind}`);
   return objects(b, node.items, 'a content part').map((p): ContentBlock => {
     const type = optString(b, field(p, 'type'), 'part type');
-    if (isTextPartType(type)) return { type: 'text', text: optString(b, field(p, 'text'), 'text') };
+    if (isTextPartType(type)) {
+      checkKeys(b, p, TEXT_PART_KEYS, `a Responses ${type} part`);
+      return { type: 'text', text: optString(b, field(p, 'text'), 'text') };
+    }
     if (!PART_TYPES.has(type)) b.unexplained(p, `unknown Responses content part type ${JSON.stringify(type)}`);
     return { type: 'other', description: type || 'part' };
   });
@@ -228,6 +241,7 @@ export function readResponsesItems(b: TranscriptBuilder, items: readonly Node[],
         break;
       }
       case 'tool_search_call':
+        checkKeys(b, item, SEARCH_KEYS, `${what} ${type} item`);
         assistant(item).push({
           type: 'server_tool_search',
           callId: callIdOf(b, item),
@@ -235,6 +249,7 @@ export function readResponsesItems(b: TranscriptBuilder, items: readonly Node[],
         });
         break;
       case 'tool_search_output': {
+        checkKeys(b, item, SEARCH_KEYS, `${what} ${type} item`);
         const block: ContentBlock = {
           type: 'server_tool_search_result',
           callId: callIdOf(b, item),

@@ -5,6 +5,7 @@
  */
 import type { Message, ToolInfo } from '../core/types.js';
 import type { SourceLocation } from '../errors.js';
+import type { ShapeWarning } from './shape-warning.js';
 
 /** Catalog shapes the loaders recognise. */
 export type CatalogFormat =
@@ -30,6 +31,11 @@ export interface Catalog {
   readonly sources: ReadonlyArray<{ readonly file: string; readonly format: CatalogFormat }>;
   /** Non-fatal problems found while loading (e.g. a provider tool that is not a function, skipped), each `file:line:column: text`. */
   readonly warnings?: readonly string[];
+  /**
+   * The shape warnings among `warnings` (an unknown key, a value of the wrong
+   * type in a tool entry of our format), structured: `--strict` makes them errors.
+   */
+  readonly shapeWarnings?: readonly ShapeWarning[];
 }
 
 /** Recording (transcript) formats the loaders recognise; see src/formats/recordings/. */

@@ -72,12 +72,19 @@ function median(values: readonly number[]): number {
   return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
 
+/** Full rankings kept for rank look-ups (each a few bytes per tool): the most recent ones. */
+const RANKINGS_KEPT = 8;
+
 /** Runs one query as the model would send it, with max_results 5 (the reference's default). */
 class Searcher {
   private readonly top = new Map<string, readonly ScoredTool[]>();
-  private readonly full = new Map<string, readonly ScoredTool[]>();
+  private readonly full = new Map<string, { readonly tools: Int32Array; readonly scores: Int32Array }>();
 
-  constructor(readonly index: ToolIndex) {}
+  constructor(
+    readonly index: ToolIndex,
+    /** Tool names by position in the catalog order the index was built from. */
+    private readonly names: readonly string[],
+  ) {}
 
   /** The result for `query` (max_results 5); [] when the reference returns an error. */
   results(query: string): readonly ScoredTool[] {
@@ -90,11 +97,12 @@ class Searcher {
     return r;
   }
 
-  /** Every tool with a positive score for the keyword query, in result order (no cut). */
-  ranking(query: string): readonly ScoredTool[] {
+  /** Every tool with a positive score for the keyword query, in result order (no cut), as typed arrays. */
+  private ranking(query: string): { readonly tools: Int32Array; readonly scores: Int32Array } {
     let r = this.full.get(query);
     if (r === undefined) {
-      r = this.index.rankAll(parseKeywords(query));
+      r = this.index.rankAllIds(parseKeywords(query));
+      if (this.full.size >= RANKINGS_KEPT) this.full.delete(this.full.keys().next().value!);
       this.full.set(query, r);
     }
     return r;
@@ -112,16 +120,16 @@ class Searcher {
   rankIn(query: string, name: string): number | null {
     const score = this.score(query, name);
     if (score <= 0) return null;
-    const list = this.ranking(query);
+    const { tools, scores } = this.ranking(query);
     let lo = 0;
-    let hi = list.length;
+    let hi = tools.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      const e = list[mid]!;
-      if (e.score > score || (e.score === score && compareGo(e.name, name) < 0)) lo = mid + 1;
+      const s = scores[mid]!;
+      if (s > score || (s === score && compareGo(this.names[tools[mid]!]!, name) < 0)) lo = mid + 1;
       else hi = mid;
     }
-    return list[lo]?.name === name ? lo + 1 : null;
+    return lo < tools.length && this.names[tools[lo]!] === name ? lo + 1 : null;
   }
 }
 
@@ -223,7 +231,8 @@ class WordRanks {
 
   constructor(
     private readonly index: ToolIndex,
-    private readonly toolId: ReadonlyMap<string, number>,
+    /** Tool names by position in the catalog order the index was built from. */
+    names: readonly string[],
     triedWords: ReadonlyArray<readonly string[]>,
     /** Lower-cased keywords whose exact-part lists the own-name check needs. */
     exactWords: ReadonlySet<string>,
@@ -262,16 +271,18 @@ class WordRanks {
         this.top.push([]);
         continue;
       }
-      const ranking = index.rankAll(parseKeywords(word));
-      this.top.push(ranking.slice(0, DEFAULT_MAX_RESULTS).map((r) => r.name));
+      const ranking = index.rankAllIds(parseKeywords(word));
+      const top: string[] = [];
+      for (let i = 0; i < Math.min(DEFAULT_MAX_RESULTS, ranking.tools.length); i++) top.push(names[ranking.tools[i]!]!);
+      this.top.push(top);
       const mark = w + 1;
       let exactCount = 0;
-      for (let i = 0; i < ranking.length; i++) {
-        const id = toolId.get(ranking[i]!.name)!;
+      for (let i = 0; i < ranking.tools.length; i++) {
+        const id = ranking.tools[i]!;
         rankOfTool[id] = i + 1;
-        scoreOfTool[id] = ranking[i]!.score;
+        scoreOfTool[id] = ranking.scores[i]!;
         stamp[id] = mark;
-        if (ranking[i]!.score === exactPoints) exactCount = i + 1;
+        if (ranking.scores[i] === exactPoints) exactCount = i + 1;
       }
       for (let k = byWordStart[w]!; k < byWordStart[w + 1]!; k++) {
         const pair = pairsByWord[k]!;
@@ -283,11 +294,16 @@ class WordRanks {
       }
       if (exactWords.has(word)) {
         // One keyword scores 10 only by equalling a name part, and those come first, in name order.
-        const list = new Int32Array(exactCount);
-        for (let i = 0; i < exactCount; i++) list[i] = toolId.get(ranking[i]!.name)!;
-        this.exact.set(word, list);
+        this.exact.set(word, ranking.tools.slice(0, exactCount));
       }
     }
+  }
+
+  /** The words tried at pairs from..to, each with the tool's rank (null: it does not return the tool). */
+  wordsOf(from: number, to: number): Array<{ word: string; rank: number | null }> {
+    const out: Array<{ word: string; rank: number | null }> = [];
+    for (let k = from; k < to; k++) out.push({ word: this.words[this.tried[k]!]!, rank: this.rank[k] || null });
+    return out;
   }
 
   private idOf(w: string): number {
@@ -304,13 +320,10 @@ class WordRanks {
   exactList(lower: string): Int32Array {
     let list = this.exact.get(lower);
     if (list === undefined) {
-      const ranking = this.index.rankAll(parseKeywords(lower));
-      const ids: number[] = [];
-      for (const r of ranking) {
-        if (r.score !== RULES['exact-part'].points) break;
-        ids.push(this.toolId.get(r.name)!);
-      }
-      list = Int32Array.from(ids);
+      const { tools, scores } = this.index.rankAllIds(parseKeywords(lower));
+      let count = 0;
+      while (count < scores.length && scores[count] === RULES['exact-part'].points) count++;
+      list = tools.slice(0, count);
       this.exact.set(lower, list);
     }
     return list;
@@ -395,21 +408,24 @@ function checkReach(
   const to = ranks.start[t + 1]!;
   const tried: string[] = [];
   const reaching: Array<{ word: string; rank: number }> = [];
-  const words: Array<{ word: string; rank: number | null }> = [];
   const scored: Array<{ w: string; i: number; score: number; rank: number }> = [];
+  let matching = 0;
   for (let k = from; k < to; k++) {
     const w = ranks.words[ranks.tried[k]!]!;
     tried.push(w);
     if (w.startsWith('select:')) {
       // A `select:` word is no keyword query: it returns the tool only by naming it.
       const rank = rankOf(s.results(w), tool.name);
-      if (rank !== null) reaching.push({ word: w, rank });
-      words.push({ word: w, rank });
+      ranks.rank[k] = rank ?? 0;
+      if (rank !== null) {
+        reaching.push({ word: w, rank });
+        matching++;
+      }
       continue;
     }
     const full = ranks.rank[k]!;
     if (full >= 1 && full <= DEFAULT_MAX_RESULTS) reaching.push({ word: w, rank: full });
-    words.push({ word: w, rank: full === 0 ? null : full });
+    if (full !== 0) matching++;
     if (ranks.score[k]! > 0) scored.push({ w, i: k - from, score: ranks.score[k]!, rank: full });
   }
   // Stable: equal ranks keep the order tried (name words before description words).
@@ -422,15 +438,12 @@ function checkReach(
     for (const { w, rank } of strongest) if (closest === null || rank < closest.rank) closest = { word: w, rank };
     const near = closest ? `; the closest is "${closest.word}" at rank ${closest.rank}` : '';
     const crowd = closest ? [...ranks.top[ranks.tried[from + tried.indexOf(closest.word)]!]!] : [];
-    findings.push(
-      finding(
-        'crowded-out',
-        `${tried.length === 1 ? 'the only word' : `none of the ${tried.length} words`} of its name and description ${tried.length === 1 ? 'does not return' : 'returns'} it within max_results ${DEFAULT_MAX_RESULTS}${near}`,
-        crowd,
-      ),
-    );
+    const none =
+      tried.length === 1
+        ? 'the only word of its name and description does not return'
+        : `none of the ${tried.length} words of its name and description returns`;
+    findings.push(finding('crowded-out', `${none} it within max_results ${DEFAULT_MAX_RESULTS}${near}`, crowd));
   }
-  const matching = words.filter((w) => w.rank !== null).length;
   return {
     check: {
       words_tried: tried.length,
@@ -438,7 +451,11 @@ function checkReach(
       best,
       closest,
       words_matching: matching,
-      words,
+      // Made when read (a report, a renderer), from the ranks' typed arrays: one object per
+      // tool and word, held for the whole report, would be most of a large catalog's lint.
+      get words() {
+        return ranks.wordsOf(from, to);
+      },
     },
     findings,
   };
@@ -513,15 +530,27 @@ function checkNameShape(tool: CatalogTool, parts: readonly string[], limits: Lin
   return out;
 }
 
+/** Options of {@link lintCatalog}. */
+export interface LintOptions {
+  /** Called as the tools are checked, one by one: `done` of `total` (a host's progress line). */
+  readonly onProgress?: (done: number, total: number) => void;
+}
+
 /**
  * Lints the dynamic tools of a catalog (static tools are never searched;
  * they only take part in the case-collision check).
  */
-export function lintCatalog(catalog: Catalog, limits: LintLimits = DEFAULT_LINT_LIMITS): LintReport {
+export function lintCatalog(
+  catalog: Catalog,
+  limits: LintLimits = DEFAULT_LINT_LIMITS,
+  options: LintOptions = {},
+): LintReport {
+  const onProgress = options.onProgress;
   const dynamic = catalog.tools.filter((t) => !t.static);
   const statics = catalog.tools.filter((t) => t.static);
   const index = new ToolIndex(dynamic);
-  const searcher = new Searcher(index);
+  const names = dynamic.map((t) => t.name);
+  const searcher = new Searcher(index, names);
   const findingsOf = new Map<string, LintFinding[]>(dynamic.map((t) => [t.name, []]));
   const add = (name: string, f: LintFinding): void => {
     findingsOf.get(name)?.push(f);
@@ -538,20 +567,21 @@ export function lintCatalog(catalog: Catalog, limits: LintLimits = DEFAULT_LINT_
   ): void => {
     const g = groups.length;
     groups.push({ rule, tools: members.map((m) => m.name) });
+    // Most members of a large group name the same few others: one finding serves them all.
+    const made = new Map<string, LintFinding>();
     for (const t of members) {
       if (findingsOf.get(t.name) === undefined) continue;
       // The first few others, without listing the whole group for each member.
       const others = othersOf(t);
       if (others.count === 0) continue;
-      add(
-        t.name,
-        finding(
-          rule,
-          message(someNames(others.first.map(label), others.count)),
-          others.first.map((o) => o.name),
-          g,
-        ),
-      );
+      const related = others.first.map((o) => o.name);
+      const key = `${others.count}\u0000${related.join('\u0000')}`;
+      let f = made.get(key);
+      if (f === undefined) {
+        f = finding(rule, message(someNames(others.first.map(label), others.count)), related, g);
+        made.set(key, f);
+      }
+      add(t.name, f);
     }
   };
   /**
@@ -691,21 +721,20 @@ export function lintCatalog(catalog: Catalog, limits: LintLimits = DEFAULT_LINT_
   }
 
   // Reach and own name: one ranking per distinct word, one intersection per distinct own-name query.
-  const names = dynamic.map((t) => t.name);
-  const toolId = new Map(names.map((n, i) => [n, i]));
   const partsOf = dynamic.map((t) => index.partsOf(t.name) ?? []);
   const ownKeywords = dynamic.map((t, i) => OwnNameRanks.keywordsOf(index, t, partsOf[i]!));
   const exactWords = new Set<string>();
   for (const kws of ownKeywords) for (const k of kws ?? []) exactWords.add(k.lower);
   const ranks = new WordRanks(
     index,
-    toolId,
+    names,
     dynamic.map((t, i) => candidateWords(t, partsOf[i]!)),
     exactWords,
   );
   const own = new OwnNameRanks(ranks);
 
   const order = Object.keys(LINT_RULES) as LintRule[];
+  onProgress?.(0, dynamic.length);
   const tools: ToolLint[] = dynamic.map((t, i) => {
     const parts = partsOf[i]!;
     const kws = ownKeywords[i];
@@ -720,6 +749,7 @@ export function lintCatalog(catalog: Catalog, limits: LintLimits = DEFAULT_LINT_
     // Errors before warnings, then by rule order of LINT_RULES.
     findings.sort((a, b) => order.indexOf(a.rule) - order.indexOf(b.rule));
     const errors = findings.filter((f) => f.severity === 'error').length;
+    onProgress?.(i + 1, dynamic.length);
     return {
       name: t.name,
       source: t.source,

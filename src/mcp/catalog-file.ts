@@ -7,6 +7,7 @@ import { rename, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { Document, isCollection, isMap, isScalar, visit } from 'yaml';
 import type { ToolInfo } from '../core/types.js';
+import { safeJson } from '../report/json.js';
 
 function plain(tools: readonly ToolInfo[]): Array<Record<string, unknown>> {
   return tools.map((t) => ({
@@ -31,7 +32,8 @@ export async function catalogYaml(tools: readonly ToolInfo[], header: readonly s
   const items = plain(tools).map((t) => {
     if (t.parameters === undefined || !deeperThan(t.parameters, DEEP_PARAMETERS)) return t;
     const key = `${token}${deep.size}`;
-    deep.set(key, JSON.stringify(t.parameters));
+    // (characters a terminal acts on as escapes, as the YAML writer writes them: the text decodes unchanged)
+    deep.set(key, safeJson(t.parameters));
     return { ...t, parameters: key };
   });
   const doc = new Document({ tools: items });
@@ -82,7 +84,9 @@ const TERMINAL_UNSAFE_ALL = new RegExp(TERMINAL_UNSAFE.source, 'g');
 
 /** The catalog as JSON (`{"tools": [...]}`, 2-space indentation, final newline). */
 export function catalogJson(tools: readonly ToolInfo[]): string {
-  return `${JSON.stringify({ tools: plain(tools) }, null, 2)}\n`;
+  // Characters a terminal acts on that JSON leaves raw (C1, DEL, bidi controls) as `\uXXXX`, as every
+  // --json of the CLI writes them: the catalog may go to a terminal, and reads back unchanged.
+  return `${safeJson({ tools: plain(tools) }, undefined, 2)}\n`;
 }
 
 /**

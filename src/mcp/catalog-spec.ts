@@ -19,6 +19,7 @@
 import { editDistance } from '../edit-distance.js';
 import { InputError, UsageError } from '../errors.js';
 import type { CatalogOptions } from '../formats/catalog.js';
+import type { ShapeWarning } from '../formats/shape-warning.js';
 import type { Catalog, CatalogFormat, CatalogTool } from '../formats/types.js';
 import { type ClientConfig, type ClientConfigServer, mightBeClientConfig } from './client-config.js';
 import type { ListMcpToolsOptions, McpServerTarget, McpToolList } from './list-tools.js';
@@ -197,6 +198,8 @@ export async function loadCatalogSpecsDetailed(
   const lists: CatalogTool[][] = [];
   const sources: Array<{ file: string; format: CatalogFormat }> = [];
   const read: ReadServer[] = [];
+  // A catalog file among the servers keeps its shape warnings (--strict makes them errors).
+  const shapeWarnings: ShapeWarning[] = [];
   let next = 0;
   const failure = (reason: unknown, server?: ClientConfigServer): InputError => {
     if (!(reason instanceof InputError)) throw reason;
@@ -207,6 +210,7 @@ export async function loadCatalogSpecsDetailed(
       lists.push([...p.catalog.tools]);
       sources.push(...p.catalog.sources);
       warnings.push(...(p.catalog.warnings ?? []));
+      shapeWarnings.push(...(p.catalog.shapeWarnings ?? []));
       continue;
     }
     const servers: Array<ClientConfigServer | undefined> = p.kind === 'mcp' ? [undefined] : [...p.servers];
@@ -233,7 +237,7 @@ export async function loadCatalogSpecsDetailed(
       sources.push({ file: list.source, format: 'mcp' });
     }
   }
-  return { catalog: { tools: mergeTools(lists), sources, warnings }, servers: read };
+  return { catalog: { tools: mergeTools(lists), sources, warnings, shapeWarnings }, servers: read };
 }
 
 /** Whether two keys differ by at most two edits (a typo). */

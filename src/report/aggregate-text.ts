@@ -52,6 +52,7 @@ export function renderAggregate(a: Aggregate, opts: AggregateRenderOptions): str
   const kinds = Object.entries(a.violations);
   if (kinds.length > 0) rows.push(['findings', kinds.map(([k, c]) => `${k} ${n(c)}`).join(', ')]);
   if (a.loader_warnings > 0) rows.push(['reader warnings', n(a.loader_warnings)]);
+  rows.push(...coverageRows(a, n));
   if (a.tokens.sessions > 0) {
     const t = a.tokens;
     rows.push([
@@ -127,4 +128,23 @@ export function renderAggregate(a: Aggregate, opts: AggregateRenderOptions): str
     more(Math.min(top, a.failures.length), a.failures.length);
   }
   return out;
+}
+
+/** The readers' coverage over all sessions: items read, skipped by rule, not understood; formats (text escaped). */
+export function coverageRows(a: Aggregate, n: (x: number) => string): Array<[string, string]> {
+  const c = a.coverage;
+  if (c.items === 0) return [];
+  const rows: Array<[string, string]> = [['items read', `${n(c.read)} of ${n(c.items)}`]];
+  const rules = Object.entries(c.skipped);
+  if (rules.length > 0)
+    rows.push(['skipped by rule', rules.map(([rule, k]) => `${n(k)} ${escapeText(rule)}`).join('; ')]);
+  if (c.unexplained + c.unpaired > 0)
+    rows.push(['not understood (--lenient)', `${n(c.unexplained)} items, ${n(c.unpaired)} unpaired calls or results`]);
+  rows.push([
+    'formats',
+    Object.entries(c.formats)
+      .map(([f, k]) => `${escapeText(f)} ${n(k)}`)
+      .join(', '),
+  ]);
+  return rows;
 }

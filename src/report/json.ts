@@ -19,3 +19,38 @@ export function safeJson(
 ): string {
   return (JSON.stringify(value, replacer as never, indent) ?? 'null').replace(RAW_UNSAFE, esc);
 }
+
+/**
+ * {@link safeJson} with 2-space indentation, in pieces: a top-level object's
+ * array members are written one element at a time, so a report with a
+ * hundred thousand entries (lint on a large catalog) is never one string.
+ * The pieces joined are exactly `safeJson(value, undefined, 2)`.
+ */
+export function* safeJsonPieces(value: unknown): Generator<string> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || 'toJSON' in value) {
+    yield safeJson(value, undefined, 2);
+    return;
+  }
+  // Nested values are indented one level more: JSON.stringify breaks lines only between
+  // tokens (a string holds no raw line break), so every line break gets the indentation.
+  const nested = (v: unknown, indent: string): string => safeJson(v, undefined, 2).replace(/\n/g, `\n${indent}`);
+  const entries = Object.entries(value).filter(
+    ([, v]) => v !== undefined && typeof v !== 'function' && typeof v !== 'symbol',
+  );
+  if (entries.length === 0) {
+    yield '{}';
+    return;
+  }
+  yield '{\n';
+  for (let i = 0; i < entries.length; i++) {
+    const [key, v] = entries[i]!;
+    yield `  ${safeJson(key)}: `;
+    if (Array.isArray(v) && v.length > 0) {
+      yield '[\n';
+      for (let j = 0; j < v.length; j++) yield `    ${nested(v[j], '    ')}${j < v.length - 1 ? ',\n' : '\n'}`;
+      yield '  ]';
+    } else yield nested(v, '  ');
+    yield i < entries.length - 1 ? ',\n' : '\n';
+  }
+  yield '}';
+}

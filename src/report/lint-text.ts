@@ -109,45 +109,42 @@ function toolLines(t: ToolLint, style: Style, width: number): string[] {
 }
 
 export function renderLint(report: LintReport, opts: LintTextOptions): string[] {
+  return [...renderLintLines(report, opts)];
+}
+
+/** {@link renderLint} line by line, as the lines are made: a large catalog's report is never held whole. */
+export function* renderLintLines(report: LintReport, opts: LintTextOptions): Generator<string> {
   const { style } = opts;
   const width = opts.width ?? DEFAULT_WIDTH;
   const s = report.summary;
-  const out: string[] = [];
   const statics = report.catalog.static > 0 ? `; ${plural(report.catalog.static, 'static tool')}, never searched` : '';
   const room = Math.max(8, width - 2);
-  out.push(
-    ...wrapTokens(
-      [
-        ...wordTokens(`Findability of ${plural(report.catalog.dynamic, 'dynamic tool')}`, room, style.bold),
-        ...wordTokens(`(${escapeText(report.catalog.source)}${statics})`, room),
-      ],
-      width,
-      2,
-    ),
+  yield* wrapTokens(
+    [
+      ...wordTokens(`Findability of ${plural(report.catalog.dynamic, 'dynamic tool')}`, room, style.bold),
+      ...wordTokens(`(${escapeText(report.catalog.source)}${statics})`, room),
+    ],
+    width,
+    2,
   );
-  out.push('');
+  yield '';
   const shown = report.tools.filter((t) => opts.all || t.findings.length > 0);
-  for (const t of shown) out.push(...toolLines(t, style, width));
-  if (shown.length > 0) out.push('');
-  out.push(
-    ...wrapText(
-      `Own-name query (its name parts, max_results 5) returns the tool first: ${s.own_name_first} of ${s.tools}`,
-      width,
-      2,
-    ),
+  for (const t of shown) yield* toolLines(t, style, width);
+  if (shown.length > 0) yield '';
+  yield* wrapText(
+    `Own-name query (its name parts, max_results 5) returns the tool first: ${s.own_name_first} of ${s.tools}`,
+    width,
+    2,
   );
   const rules = Object.entries(s.by_rule).filter(([, n]) => n > 0);
   if (rules.length > 0) {
     // A rule and its count stay on one line.
     const counts = rules.map(([r, n], i) => tok(`${r} ${n}${i < rules.length - 1 ? ',' : ''}`));
-    out.push(...wrapTokens([...wordTokens('Findings by rule:', room), ...counts], width, 2));
+    yield* wrapTokens([...wordTokens('Findings by rule:', room), ...counts], width, 2);
   }
-  out.push(
-    ...wrapText(
-      `${plural(s.tools, 'tool')}: ${plural(s.errors, 'error')}, ${plural(s.warnings, 'warning')}; ${s.clean} clean`,
-      width,
-      2,
-    ),
+  yield* wrapText(
+    `${plural(s.tools, 'tool')}: ${plural(s.errors, 'error')}, ${plural(s.warnings, 'warning')}; ${s.clean} clean`,
+    width,
+    2,
   );
-  return out;
 }

@@ -100,6 +100,22 @@ export interface Aggregate {
   readonly tool_calls: number;
   /** Warnings the recording readers gave (e.g. a tool result for an unknown call id), over all sessions. */
   readonly loader_warnings: number;
+  /**
+   * What the readers understood, over the replayed sessions (each session's
+   * own `coverage` is in its --jsonl line; sessions that could not be read
+   * at all are `sessions.failed`): items seen, read, skipped by each rule,
+   * not understood or unpaired (only with --lenient), and sessions per format.
+   */
+  readonly coverage: {
+    readonly items: number;
+    readonly read: number;
+    readonly unexplained: number;
+    readonly unpaired: number;
+    /** Items skipped, by rule (rules sorted). */
+    readonly skipped: Readonly<Record<string, number>>;
+    /** Sessions, by format read (formats sorted). */
+    readonly formats: Readonly<Record<string, number>>;
+  };
   readonly searches: {
     readonly client: number;
     readonly server: number;
@@ -133,6 +149,7 @@ export function emptyAggregate(): Aggregate {
     messages: 0,
     tool_calls: 0,
     loader_warnings: 0,
+    coverage: { items: 0, read: 0, unexplained: 0, unpaired: 0, skipped: {}, formats: {} },
     searches: { client: 0, server: 0, zero_result: 0, errors: 0, differs: 0 },
     zero_result_queries: [],
     violations: {},
@@ -236,6 +253,8 @@ export class AggregateBuilder {
   private readonly a: { -readonly [K in keyof Aggregate]: Aggregate[K] } = emptyAggregate();
   private readonly queries = new Map<string, number>();
   private readonly violationKinds = new Map<string, number>();
+  private readonly skipRules = new Map<string, number>();
+  private readonly formats = new Map<string, number>();
   private readonly toolStats = new Map<string, { -readonly [K in keyof ToolAggregate]: ToolAggregate[K] }>();
   private readonly encodings = new Set<string>();
   private readonly toolFormats = new Set<string>();
@@ -281,6 +300,18 @@ export class AggregateBuilder {
     a.messages += report.transcript.messages;
     a.tool_calls += report.turns.reduce((n, t) => n + t.tool_calls.length, 0);
     a.loader_warnings += loaderWarnings;
+    const c = report.coverage;
+    if (c) {
+      a.coverage = {
+        ...a.coverage,
+        items: a.coverage.items + c.items,
+        read: a.coverage.read + c.read,
+        unexplained: a.coverage.unexplained + c.unexplained.length,
+        unpaired: a.coverage.unpaired + c.unpaired.length,
+      };
+      for (const r of c.skipped) this.skipRules.set(r.rule, (this.skipRules.get(r.rule) ?? 0) + r.count);
+      this.formats.set(c.format, (this.formats.get(c.format) ?? 0) + 1);
+    }
     a.searches = {
       client: a.searches.client + s.searches,
       server: a.searches.server + s.server_searches,
@@ -360,6 +391,15 @@ export class AggregateBuilder {
     a.messages += b.messages;
     a.tool_calls += b.tool_calls;
     a.loader_warnings += b.loader_warnings;
+    a.coverage = {
+      ...a.coverage,
+      items: a.coverage.items + b.coverage.items,
+      read: a.coverage.read + b.coverage.read,
+      unexplained: a.coverage.unexplained + b.coverage.unexplained,
+      unpaired: a.coverage.unpaired + b.coverage.unpaired,
+    };
+    for (const [k, n] of Object.entries(b.coverage.skipped)) this.skipRules.set(k, (this.skipRules.get(k) ?? 0) + n);
+    for (const [k, n] of Object.entries(b.coverage.formats)) this.formats.set(k, (this.formats.get(k) ?? 0) + n);
     a.searches = {
       client: a.searches.client + b.searches.client,
       server: a.searches.server + b.searches.server,
@@ -414,8 +454,14 @@ export class AggregateBuilder {
   value(): Aggregate {
     const violations: Record<string, number> = Object.create(null) as Record<string, number>;
     for (const k of [...this.violationKinds.keys()].sort(compareGo)) violations[k] = this.violationKinds.get(k)!;
+    const sorted = (m: Map<string, number>): Record<string, number> => {
+      const out = Object.create(null) as Record<string, number>;
+      for (const k of [...m.keys()].sort(compareGo)) out[k] = m.get(k)!;
+      return { ...out };
+    };
     return {
       ...this.a,
+      coverage: { ...this.a.coverage, skipped: sorted(this.skipRules), formats: sorted(this.formats) },
       zero_result_queries: [...this.queries].map(([query, count]) => ({ query, count })).sort(compareQueries),
       violations: { ...violations },
       tools: [...this.toolStats.values()].map((t) => ({ ...t })).sort((x, y) => compareGo(x.name, y.name)),

@@ -30,7 +30,8 @@ import { errorAt, type ParsedDocument } from '../formats/nodes.js';
 import { parseFile, parseText } from '../formats/parse.js';
 import type { Limits } from '../formats/read.js';
 import type { Catalog, Transcript, TranscriptFormat } from '../formats/types.js';
-import { isLiveSpec, isMcpSpec } from '../mcp/catalog-spec.js';
+import { catalogInputs } from '../mcp/catalog-inputs.js';
+import { isLiveSpec } from '../mcp/catalog-spec.js';
 import { simulate } from '../simulate/engine.js';
 import { checkResult, checkSimulation } from './check.js';
 import { editDistance } from '../edit-distance.js';
@@ -39,6 +40,7 @@ import type {
   CaseResult,
   CatalogRef,
   Failure,
+  ListAt,
   NameRef,
   SearchGot,
   SimulateCase,
@@ -258,64 +260,127 @@ function atReference<T>(doc: ParsedDocument, offset: number, what: string, load:
   }
 }
 
+/** A tool name an expectation writes, with the expectation's key. */
+interface NamedIn {
+  readonly key: string;
+  readonly ref: NameRef;
+}
+
+/**
+ * Why `name` is not one of `known`: a static tool (never searched), or no
+ * tool of `catalog` (`the catalog`, `the candidate catalog (-c)`) at all, with did-you-mean.
+ */
+function unknownName(
+  name: string,
+  known: ReadonlySet<string>,
+  staticNames: ReadonlySet<string>,
+  catalog = 'the catalog',
+): string {
+  return staticNames.has(name)
+    ? `${quote(name)} is a static tool${catalog === 'the catalog' ? '' : ` of ${catalog}`}; ` +
+        'static tools are never searched'
+    : `${quote(name)} is not a tool of ${catalog}${suggestion(name, known)}`;
+}
+
 /**
  * Tool names in expectations must exist: a typo in `excludes` would
  * otherwise pass forever. The error points at the name in the suite.
  */
 function checkNames(
   doc: ParsedDocument,
-  refs: readonly NameRef[],
+  refs: readonly NamedIn[],
   known: ReadonlySet<string>,
   where: string,
   staticNames: ReadonlySet<string>,
 ): void {
-  for (const r of refs) {
+  for (const { ref: r } of refs) {
     if (known.has(r.name)) continue;
-    const msg = staticNames.has(r.name)
-      ? `${where}: ${quote(r.name)} is a static tool; static tools are never searched`
-      : `${where}: ${quote(r.name)} is not a tool of the catalog${suggestion(r.name, known)}`;
-    throw errorAt(doc, r.offset, msg);
+    throw errorAt(doc, r.offset, `${where}: ${unknownName(r.name, known, staticNames)}`);
   }
 }
 
-function expectationNames(c: SuiteCase): NameRef[] {
+/**
+ * `test -c`: a name the suite expects that the candidate catalog does not
+ * have is no error in the suite (it names a tool of its own catalog) but an
+ * expectation that does not hold against the candidate: one failure per
+ * name, and the case still runs (its other expectations are checked as usual).
+ */
+function candidateFailures(
+  refs: readonly NamedIn[],
+  known: ReadonlySet<string>,
+  staticNames: ReadonlySet<string>,
+): Failure[] {
+  const out: Failure[] = [];
+  const seen = new Set<string>();
+  for (const { key, ref } of refs) {
+    if (known.has(ref.name) || seen.has(`${key}\u0000${ref.name}`)) continue;
+    seen.add(`${key}\u0000${ref.name}`);
+    out.push({
+      expectation: key,
+      message: unknownName(ref.name, known, staticNames, 'the candidate catalog (-c)'),
+      expected: ref.name,
+      actual: null,
+      standings: [],
+      notes: [],
+    });
+  }
+  return out;
+}
+
+function expectationNames(c: SuiteCase): NamedIn[] {
+  const tag = (key: string, refs: readonly NameRef[] | undefined): NamedIn[] =>
+    (refs ?? []).map((ref) => ({ key, ref }));
   if (c.kind === 'simulate') {
-    return [...c.expect.visible_at, ...c.expect.deferred_at].flatMap((l) => [
-      ...(l.includes ?? []),
-      ...(l.excludes ?? []),
-      ...(l.exact ?? []),
-    ]);
+    const lists = (key: string, at: readonly ListAt[]): NamedIn[] =>
+      at.flatMap((l) => [...tag(key, l.includes), ...tag(key, l.excludes), ...tag(key, l.exact)]);
+    return [...lists('visible_at', c.expect.visible_at), ...lists('deferred_at', c.expect.deferred_at)];
   }
   const e = c.expect;
   // A recorded `exact` may name tools that were renamed since: it fails (or --update rewrites it).
   return [
-    ...(e.includes ?? []),
-    ...(e.excludes ?? []),
-    ...(c.record ? [] : (e.exact ?? [])),
-    ...(e.first ? [e.first] : []),
-    ...(e.rank_at_most ?? []).map((r) => r.tool),
+    ...tag('includes', e.includes),
+    ...tag('excludes', e.excludes),
+    ...(c.record ? [] : tag('exact', e.exact)),
+    ...tag('first', e.first ? [e.first] : []),
+    ...tag(
+      'rank_at_most',
+      (e.rank_at_most ?? []).map((r) => r.tool),
+    ),
   ];
 }
 
 /** A case with everything it needs loaded. */
 type Prepared =
-  | { readonly kind: 'result'; readonly c: Exclude<SuiteCase, SimulateCase>; readonly cat: LoadedCatalog }
+  | {
+      readonly kind: 'result';
+      readonly c: Exclude<SuiteCase, SimulateCase>;
+      readonly cat: LoadedCatalog;
+      /** `test -c`: the names the candidate catalog lacks, as failures. */
+      readonly missing: readonly Failure[];
+    }
   | {
       readonly kind: 'simulate';
       readonly c: SimulateCase;
       readonly cat: LoadedCatalog | null;
       readonly transcript: Transcript;
+      readonly missing: readonly Failure[];
     };
 
-function prepare(inputs: Inputs, { suite, doc }: LoadedSuite): Prepared[] {
+/**
+ * Loads what each case needs. `candidate`: the catalogs are `test -c`'s, so
+ * a name the catalog lacks is a failure of the case, not an invalid suite.
+ */
+function prepare(inputs: Inputs, { suite, doc }: LoadedSuite, candidate: boolean): Prepared[] {
   return suite.cases.map((c): Prepared => {
     const where = `case ${quote(c.name)}`;
     if (c.kind !== 'simulate') {
       const cat = inputs.catalog(c.catalog!, doc);
       const dynamic = new Set(cat.index.tools().map((t) => t.name));
       const statics = new Set(cat.catalog.tools.filter((t) => t.static).map((t) => t.name));
+      if (candidate)
+        return { kind: 'result', c, cat, missing: candidateFailures(expectationNames(c), dynamic, statics) };
       checkNames(doc, expectationNames(c), dynamic, where, statics);
-      return { kind: 'result', c, cat };
+      return { kind: 'result', c, cat, missing: [] };
     }
     const cat = c.catalog ? inputs.catalog(c.catalog, doc) : null;
     const transcript = inputs.transcript(c.transcript, c.format, doc, c.transcriptOffset);
@@ -327,10 +392,18 @@ function prepare(inputs: Inputs, { suite, doc }: LoadedSuite): Prepared[] {
         `${where}: no catalog, and ${c.transcript} carries no tools: add "catalog:" to the suite or the case`,
       );
     const all = new Set(tools.map((t) => t.name));
-    checkNames(doc, c.static, all, `${where}, static`, new Set());
+    const statics = c.static.map((ref) => ({ key: 'static', ref }));
+    if (candidate && cat) {
+      // The case's static names the candidate lacks are failures too (and are left out of the replay).
+      const missing = candidateFailures(statics, all, new Set());
+      all.add(TOOL_SEARCH_NAME);
+      missing.push(...candidateFailures(expectationNames(c), all, new Set()));
+      return { kind: 'simulate', c, cat, transcript, missing };
+    }
+    checkNames(doc, statics, all, `${where}, static`, new Set());
     all.add(TOOL_SEARCH_NAME);
     checkNames(doc, expectationNames(c), all, where, new Set());
-    return { kind: 'simulate', c, cat, transcript };
+    return { kind: 'simulate', c, cat, transcript, missing: [] };
   });
 }
 
@@ -390,14 +463,15 @@ function runCase(p: Prepared, update: boolean): { result: CaseResult; update: Ex
   }
   const start = performance.now();
   if (p.kind === 'simulate') {
+    const lacking = new Set(p.missing.filter((f) => f.expectation === 'static').map((f) => f.expected));
     const report = simulate({
       transcript: p.transcript,
       catalog: p.cat ? p.cat.catalog : null,
       mode: p.c.mode,
-      staticNames: p.c.static.map((s) => s.name),
+      staticNames: p.c.static.map((s) => s.name).filter((n) => !lacking.has(n)),
       replay: p.c.expect.same_as_recorded,
     });
-    const failures = checkSimulation(p.c, report);
+    const failures = [...p.missing, ...checkSimulation(p.c, report)];
     const got = {
       mode: report.mode,
       calls: report.summary.calls,
@@ -439,7 +513,7 @@ function runCase(p: Prepared, update: boolean): { result: CaseResult; update: Ex
       upd = { index: rc.index, exact: got.matches };
     expect = { ...expect, exact: got.matches.map((name) => ({ name, location: rc.location, offset: rc.offset })) };
   }
-  const failures: Failure[] = checkResult(expect, outcome, index);
+  const failures: Failure[] = [...p.missing, ...checkResult(expect, outcome, index)];
   if (rc.record && !update && expect.exact === undefined) {
     failures.push({
       expectation: 'record',
@@ -471,11 +545,16 @@ export function loadSuite(file: string, limits?: Partial<Limits>): LoadedSuite {
   return { suite: new SuiteParser(doc).suite(), doc };
 }
 
-/** The files a suite names (catalog files and transcripts; live MCP servers are no file). */
-export function suiteInputs(suite: Suite): RunInput[] {
+/**
+ * The files a suite names: catalog files and transcripts, and what its MCP
+ * catalogs make a run read — the files an `mcp:` command line names, a client
+ * config and the files its servers' command lines name (see
+ * src/mcp/catalog-inputs.ts).
+ */
+export function suiteInputs(suite: Suite, limits?: Partial<Limits>): RunInput[] {
   const out: RunInput[] = [];
   const catalog = (ref: CatalogRef | null) => {
-    for (const f of ref?.files ?? []) if (!isMcpSpec(f)) out.push({ kind: 'catalog', path: f });
+    if (ref) out.push(...catalogInputs(ref.files, limits ? { limits } : {}));
   };
   catalog(suite.catalog);
   for (const c of suite.cases) {
@@ -500,7 +579,7 @@ function loadSuites(files: readonly string[], options: RunOptions): Array<Loaded
       if (err instanceof InputError) return { file: f, error: err };
       throw err;
     }
-    if (options.onInput) for (const i of suiteInputs(l.suite)) options.onInput(i);
+    if (options.onInput) for (const i of suiteInputs(l.suite, options.limits)) options.onInput(i);
     return l;
   });
 }
@@ -564,7 +643,7 @@ function runLoaded(
   const prepared = loaded.map((l): Prepared[] | InputError => {
     if (isInvalid(l)) return l.error;
     try {
-      return prepare(inputs, l);
+      return prepare(inputs, l, options.catalog !== undefined);
     } catch (err) {
       if (err instanceof InputError) return err;
       throw err;

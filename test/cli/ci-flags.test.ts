@@ -2,14 +2,14 @@
 // (`npm run build` first; NO_COLOR=1): --static everywhere, a file given twice,
 // YAML aliases, help, exit code 70 in --help, FORCE_COLOR, --why/--expect typos,
 // expectations in --json, eval --min, test -c/--grep/--json/--no-cache.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { colorEnabled } from '../../src/render/color.js';
-import { DEMO, lines, run } from './helpers.js';
+import { BIN, DEMO, lines, run, sh } from './helpers.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'toolsearch-ci-flags-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -368,6 +368,45 @@ describe('catalog keys and types', () => {
     expect(await run(['lint', file, '--strict'])).toEqual({ code: 2, stdout: '', stderr: error });
   });
 
+  it('--strict reads the structured shape warnings: the same error when the catalog comes from the cache', async () => {
+    const file = typo();
+    const env = { TOOLSEARCH_CACHE_DIR: join(tmp, 'strict-cache') };
+    const error =
+      `error: ${file}:3:5: tool "a": unknown key "desciption" (did you mean "description"?), ` +
+      'ignored (and 2 more)\n';
+    // The first run stores the entry, the second one is built from it without parsing.
+    expect((await run(['search', '-c', file, 'a'], { env })).code).toBe(0);
+    expect(await run(['search', '-c', file, 'a', '--strict'], { env })).toEqual({ code: 2, stdout: '', stderr: error });
+    expect(lines((await run(['search', '-c', file, 'a', '--json'], { env })).stderr)).toEqual(warnings(file));
+  });
+
+  it('the loader gives each shape warning its kind and location; other warnings are no shape warnings', async () => {
+    const { loadCatalogText } = await import('../../src/formats/from-text.js');
+    const text = 'tools:\n  - name: a\n    desciption: hello\n    parameters: "nope"\n';
+    const c = loadCatalogText(text, { name: 'x.yaml' });
+    expect(c.shapeWarnings).toEqual([
+      {
+        kind: 'unknown-key',
+        location: { file: 'x.yaml', line: 3, column: 5 },
+        message: 'tool "a": unknown key "desciption" (did you mean "description"?), ignored',
+      },
+      {
+        kind: 'wrong-type',
+        location: { file: 'x.yaml', line: 4, column: 17 },
+        message: 'tool "a": "parameters" must be a JSON Schema object, found a string, kept as given',
+      },
+    ]);
+    expect(c.warnings).toHaveLength(2);
+    // A request body's skipped tool_search is a warning, and no shape warning: --strict leaves it alone.
+    const body = JSON.stringify({
+      model: 'm',
+      messages: [],
+      tools: [{ type: 'function', function: { name: 'tool_search', description: 'd', parameters: {} } }],
+    });
+    const r = loadCatalogText(body, { name: 'body.json' });
+    expect([r.warnings?.length, r.shapeWarnings]).toEqual([1, []]);
+  });
+
   it('lint reports them, also in its JSON', async () => {
     const file = typo();
     const r = await run(['lint', file, '--json']);
@@ -396,6 +435,67 @@ describe('progress line on stderr (terminal only)', () => {
     expect((await inproc(argv, false)).stderr).toBe('');
   });
 
+  /** A catalog of `n` tools (a big one for lint's progress line). */
+  const bigCatalog = (n: number): string => {
+    const file = join(tmp, `big-${n}.json`);
+    const tools = Array.from({ length: n }, (_, i) => ({
+      name: `mcp__svc${i % 40}__tool_${i}_action`,
+      description: `Does thing ${i} for service ${i % 40}: reads, writes and lists items number ${i}.`,
+    }));
+    writeFileSync(file, JSON.stringify({ tools }));
+    return file;
+  };
+
+  it('lint draws "lint n/total" in place and erases it; nothing when stderr is not a terminal', async () => {
+    const argv = ['lint', bigCatalog(300), '--json'];
+    const tty = await inproc(argv, true);
+    expect(tty.code).toBe(0);
+    // Counts in between are drawn at most every 100 ms: which ones depends on the machine's speed.
+    expect(tty.stderr.startsWith('\r\u001b[Klint: indexing 300 tools…')).toBe(true);
+    expect(tty.stderr).toContain('\r\u001b[Klint 300/300');
+    expect(tty.stderr.replace(/\r\u001b\[K(lint: indexing 300 tools…|lint \d+\/300)?/g, '')).toBe('');
+    expect(tty.stderr.endsWith('\r\u001b[K')).toBe(true);
+    expect((await inproc(argv, false)).stderr).toBe('');
+  });
+
+  it('lint, built CLI: a pseudo-terminal on stderr gets the line, then it is erased; a pipe gets nothing', async () => {
+    const file = bigCatalog(2000);
+    const piped = await run(['lint', file, '--json']);
+    expect(piped.code).toBe(0);
+    expect(piped.stderr).toBe('');
+    const report = JSON.parse(piped.stdout) as { summary: { tools: number } };
+    expect(report.summary.tools).toBe(2000);
+    // script(1) (util-linux, in every Debian) runs the command on a pseudo-terminal; stdout goes to a file,
+    // so what script copies out is stderr alone.
+    const which = await sh('command -v script');
+    if (which.code !== 0) throw new Error('this test needs script(1) from util-linux (apt-get install bsdutils)');
+    const out = join(tmp, 'lint-tty.json');
+    const cmd = `${process.execPath} ${BIN} lint ${file} --json > ${out}`;
+    const tty = await sh(`script -qec ${JSON.stringify(cmd)} /dev/null`, { env: { TERM: 'dumb' } });
+    expect(tty.code).toBe(0);
+    expect(tty.stdout.startsWith('\r\u001b[Klint: indexing 2000 tools…')).toBe(true);
+    expect(tty.stdout).toContain('\r\u001b[Klint 2000/2000');
+    // Erased: the last thing written is the erase, and nothing else reached the terminal.
+    expect(tty.stdout.endsWith('\r\u001b[K')).toBe(true);
+    expect(tty.stdout.replace(/\r\u001b\[K(lint: indexing 2000 tools…|lint \d+\/2000)?/g, '')).toBe('');
+    expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual(report);
+  });
+
+  it('an error in the middle of long work starts on a line of its own: the progress line is erased first', async () => {
+    // Found by the fuzzer: a client config whose server fails left "starting 1 MCP server…error: …"
+    // on the terminal (the catalog loader erased its line only when the servers answered).
+    const config = join(tmp, 'failing.mcp.json');
+    const server = { command: process.execPath, args: ['-e', "process.stderr.write('no token'); process.exit(3)"] };
+    writeFileSync(config, JSON.stringify({ mcpServers: { gone: server } }));
+    const r = await inproc(['search', '-c', config, 'x'], true);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^\r\u001b\[Kstarting 1 MCP server…\r\u001b\[Kerror: [^\r\u001b]*server "gone": /);
+    // A warning too (--skip-failed), then the error of the empty catalog, each on a clean line.
+    const skipped = await inproc(['search', '-c', config, '--skip-failed', 'x'], true);
+    expect(skipped.stderr).toMatch(/^\r\u001b\[Kstarting 1 MCP server…\r\u001b\[Kwarning: /);
+    expect(skipped.stderr.split('\n').slice(1).join('\n')).not.toContain('\r');
+  });
+
   it('the helper redraws a count at most every 100 ms, always its last value', async () => {
     const { createProgress } = await import('../../src/cli/progress.js');
     let text = '';
@@ -413,5 +513,10 @@ describe('progress line on stderr (terminal only)', () => {
     off.update('hidden');
     off.done();
     expect(none).toBe('');
+    // A pseudo-terminal nobody sized reports 0 columns: 80 are assumed, the line is not cut to 10.
+    let unsized = '';
+    const z = createProgress({ write: (s: string) => ((unsized += s), true), isTTY: true, columns: 0 });
+    z.update('lint: indexing 2000 tools…');
+    expect(unsized).toBe('\r\u001b[Klint: indexing 2000 tools…');
   });
 });

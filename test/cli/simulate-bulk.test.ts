@@ -47,10 +47,24 @@ describe('simulate over many sessions', () => {
     expect([one.code, two.code, stdin.code]).toEqual([0, 0, 0]);
     expect(two.stdout).toBe(one.stdout);
     expect(stdin.stdout).toBe(one.stdout);
-    const a = JSON.parse(one.stdout) as { sessions: unknown; model_calls: number; violations: unknown };
-    expect(a.sessions).toEqual({ replayed: 6, failed: 0, with_errors: 1, with_warnings: 1 });
+    const a = JSON.parse(one.stdout) as {
+      sessions: unknown;
+      model_calls: number;
+      violations: unknown;
+      coverage: unknown;
+    };
+    expect(a.sessions).toEqual({ replayed: 6, failed: 0, with_errors: 1, with_warnings: 4 });
     expect(a.model_calls).toBe(28);
-    expect(a.violations).toEqual({ 'not-loaded': 1, 'redundant-select': 1 });
+    // The four request bodies send the whole catalog, dynamic tools deferred: sent-differs at their last call.
+    expect(a.violations).toEqual({ 'not-loaded': 1, 'redundant-select': 1, 'sent-differs': 4 });
+    expect(a.coverage).toEqual({
+      items: 62,
+      read: 62,
+      unexplained: 0,
+      unpaired: 0,
+      skipped: {},
+      formats: { anthropic: 2, eino: 2, openai: 1, 'openai-responses': 1 },
+    });
   });
 
   it('a bad session never stops the others: they are replayed, the failures listed, exit 2', async () => {
@@ -70,6 +84,9 @@ describe('simulate over many sessions', () => {
     expect(out[1]!.error).toBe(
       `${BAD}:2:15: unknown role "wizard" (expected system, developer, user, assistant, tool, function)`,
     );
+    // Each replayed session's line carries its own coverage (as simulate --json prints it).
+    const coverage = (o: (typeof out)[number]) => (o.report as { coverage: { items: number; read: number } }).coverage;
+    for (const o of [out[0]!, out[2]!, out[4]!]) expect(coverage(o).read).toBe(coverage(o).items);
     expect(out[3]!.error).toMatch(new RegExp(`^${BAD.replace(/\./g, '\\.')}:4:6: `));
     expect(r.stderr).toBe(
       `error: 2 of 5 sessions failed to read (the others were replayed); first: ${BAD}:2:15: unknown role "wizard" (expected system, developer, user, assistant, tool, function)\n`,

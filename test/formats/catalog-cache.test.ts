@@ -148,17 +148,35 @@ describe('entries', () => {
       header('null'),
       header('[]'),
       header(text.slice(0, 40)),
-      Buffer.from(text.replace('"v":4', '"v":1')),
+      Buffer.from(text.replace('"v":5', '"v":1')),
       Buffer.from(text.replace('"format":"mcp"', '"format":"zzz"')),
-      header('{"v":4,"settings":"[3,\\"test\\"]","format":"mcp","warnings":[],"tools":[["a","d",2,1,1]]}'),
-      header('{"v":4,"settings":"[3,\\"test\\"]","format":"mcp","warnings":[3],"tools":[]}'),
+      header('{"v":5,"settings":"[3,\\"test\\"]","format":"mcp","warnings":[],"shape":[],"tools":[["a","d",2,1,1]]}'),
+      header('{"v":5,"settings":"[3,\\"test\\"]","format":"mcp","warnings":[3],"shape":[],"tools":[]}'),
+      // Shape warnings: missing, of an unknown kind, or without their message.
+      header('{"v":5,"settings":"[3,\\"test\\"]","format":"mcp","warnings":[],"tools":[]}'),
+      header('{"v":5,"settings":"[3,\\"test\\"]","format":"mcp","warnings":[],"shape":[["zz",1,1,"m"]],"tools":[]}'),
+      header(
+        '{"v":5,"settings":"[3,\\"test\\"]","format":"mcp","warnings":[],"shape":[["unknown-key",1,1]],"tools":[]}',
+      ),
     ]) {
       expect(decodeEntry(bad, file, key)).toBeUndefined();
     }
     // Control: a well-formed header over the same text.
     expect(
-      decodeEntry(header('{"v":4,"settings":"[3,\\"test\\"]","format":"mcp","warnings":[],"tools":[]}'), file, key),
-    ).toEqual({ tools: [], format: 'mcp', warnings: [] });
+      decodeEntry(
+        header(
+          '{"v":5,"settings":"[3,\\"test\\"]","format":"mcp","warnings":[],' +
+            '"shape":[["wrong-type",2,3,"m"]],"tools":[]}',
+        ),
+        file,
+        key,
+      ),
+    ).toEqual({
+      tools: [],
+      format: 'mcp',
+      warnings: [],
+      shapeWarnings: [{ kind: 'wrong-type', location: { file, line: 2, column: 3 }, message: 'm' }],
+    });
     // Made from other settings, or another text (one byte differs, or one more): a miss.
     expect(decodeEntry(good, file, { ...key, settings: '[3,"other"]' })).toBeUndefined();
     expect(decodeEntry(good, file, { ...key, text: `${key.text} ` })).toBeUndefined();

@@ -60,7 +60,9 @@ const REFUSED: Array<[string, string, string]> = [
   [
     'cc.jsonl',
     lines(user, { type: 'telemetry', uuid: 'u2' }, answer),
-    `cc.jsonl:2:1: unknown Claude Code line type "telemetry" (known: user, assistant, summary, file-history-snapshot, system, result, stream_event, queue-operation, progress, custom-title, tag)${LENIENT}`,
+    `cc.jsonl:2:1: unknown Claude Code line type "telemetry" (known: user, assistant, summary, file-history-snapshot, system, result, stream_event, queue-operation, progress, custom-title, tag, ` +
+      'attachment, pr-link, agent-name, ai-title, last-prompt, permission-mode, agent-setting, bridge-session, ' +
+      `worktree-state)${LENIENT}`,
   ],
   [
     'cc.jsonl',

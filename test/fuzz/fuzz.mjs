@@ -52,6 +52,7 @@ import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { batchLineCount, classify } from './classify.mjs';
+import { NO_SUCH_SERVER, safeToStart, setServerEnv } from './mcp-configs.mjs';
 import { iterationRng } from './rng.mjs';
 import { loadCorpus, planEnv, planIteration, prepareWorkspace } from './scenarios.mjs';
 import { restoreForged, tamperCache } from './tamper.mjs';
@@ -167,7 +168,7 @@ export function parseOptions(argv) {
   return o;
 }
 
-const COMMANDS = new Set(['search', 'select', 'simulate', 'test', 'eval', 'lint', 'import', 'explore']);
+const COMMANDS = new Set(['search', 'select', 'simulate', 'aggregate', 'test', 'eval', 'lint', 'import', 'explore']);
 
 /** An error line without its file, position and quoted text: what kind of error it is. */
 function errorKind(line) {
@@ -363,18 +364,44 @@ function sha(path) {
   }
 }
 
-/** Hashes of every file under `dir` whose name does not start with `fuzz-`. */
+/** The name of an iteration's mutated input (written before its runs, removed after them). */
+const MUTATED = /^fuzz-\d+-/;
+
+/** Hashes of every file under `dir` but the mutated inputs of iterations under way. */
 function treeHashes(dir) {
   const out = new Map();
   const walk = (d) => {
     for (const n of readdirSync(d).sort()) {
       const p = join(d, n);
       if (statSync(p).isDirectory()) walk(p);
-      else if (!n.startsWith('fuzz-')) out.set(relative(dir, p), sha(p));
+      else if (!MUTATED.test(n)) out.set(relative(dir, p), sha(p));
     }
   };
   walk(dir);
   return out;
+}
+
+/** Options after which a catalog or client config file is named. */
+const CONFIG_FLAGS = new Set(['-c', '--catalog', '--config']);
+/** Commands with `--server` (the ones that read MCP client configs). */
+const SERVER_COMMANDS = new Set(['search', 'select', 'simulate', 'eval', 'lint', 'explore', 'import']);
+
+/**
+ * The run as it may be given to the CLI: when a catalog or config file it
+ * names would start anything but the fuzzer's harmless MCP server (or
+ * contact anything but the unreachable URL), `--server` with a key no config
+ * has, so the CLI validates the config and stops before starting a server
+ * (see mcp-configs.mjs). Any catalog file is checked, not only the config
+ * seeds: a splice could make one of a mutated catalog.
+ */
+function guardConfigs(state, run, env) {
+  const files = run.argv.filter((a, i) => i > 0 && CONFIG_FLAGS.has(run.argv[i - 1]) && !a.startsWith('mcp:'));
+  const envs = [process.env, childEnv(env)];
+  const unsafe = files.some((f) => existsSync(f) && !safeToStart(state.reader, f, envs, state.ws));
+  if (!unsafe) return run;
+  if (!SERVER_COMMANDS.has(run.argv[0])) throw new Error(`fuzz: cannot guard ${run.argv[0]} against a client config`);
+  state.guarded++;
+  return { ...run, argv: [run.argv[0], '--server', NO_SUCH_SERVER, ...run.argv.slice(1)], guarded: true };
 }
 
 function outFileState(path, existedBefore) {
@@ -408,7 +435,8 @@ async function runIteration(state, pool, iteration, cacheDir = state.cacheDir) {
     return t;
   };
   try {
-    for (const run of plan.runs) {
+    for (const planned of plan.runs) {
+      const run = guardConfigs(state, planned, env);
       const t1 = trng ? tamper() : { done: [], forged: [] };
       const before = plan.inputPath && !run.writesInput ? sha(plan.inputPath) : null;
       const existedBefore = run.outFile ? existsSync(run.outFile) : false;
@@ -494,6 +522,20 @@ export async function runFuzz(options) {
   if (o.mode === 'spawn' && !o.planOnly && !o.bin && !existsSync(ENTRIES.bundle))
     usage('dist/bundle/main.cjs not found: run `npm run build` first');
   const ws = mkdtempSync(join(tmpdir(), 'toolsearch-fuzz-'));
+  // The runs find no program on PATH (an `mcp:` command line a mutation made starts nothing); the
+  // harmless MCP server of the config seeds is named by absolute paths, through these variables.
+  const savedEnv = {
+    PATH: process.env.PATH,
+    FUZZ_NODE: process.env.FUZZ_NODE,
+    FUZZ_MCP_SERVER: process.env.FUZZ_MCP_SERVER,
+  };
+  const savedCwd = process.cwd();
+  mkdirSync(join(ws, 'empty-path'));
+  process.env.PATH = join(ws, 'empty-path');
+  setServerEnv();
+  // In process, the runs' working directory is the workspace too (as spawned runs have it): a file
+  // written where it was not asked for is found there.
+  if (!o.planOnly) process.chdir(ws);
   const fixturesDir = join(ROOT, 'fixtures');
   const { corpus } = loadCorpus(fixturesDir);
   prepareWorkspace(ws, fixturesDir, corpus);
@@ -506,6 +548,14 @@ export async function runFuzz(options) {
     cacheDir: null,
     checksum: null,
     tampered: 0,
+    guarded: 0,
+    // toolsearch's own reader of client configs (the tsc output of the same sources as the bundle).
+    reader: o.planOnly
+      ? null
+      : {
+          ...(await import(join(ROOT, 'dist/formats/parse.js'))),
+          ...(await import(join(ROOT, 'dist/mcp/client-config.js'))),
+        },
   };
   if (o.cacheTamper) {
     state.cacheDir = join(ws, 'cache');
@@ -516,6 +566,7 @@ export async function runFuzz(options) {
     mode: o.mode,
     cacheTamper: o.cacheTamper,
     tampered: 0,
+    guarded: 0,
     target: relative(ROOT, target).startsWith('..') ? target : relative(ROOT, target),
     iterations: 0,
     runs: 0,
@@ -635,12 +686,31 @@ export async function runFuzz(options) {
     await pool.close();
     summary.durationMs = Date.now() - t0;
     summary.tampered = state.tampered;
+    summary.guarded = state.guarded;
     // Input files are never written: every fixture copy is as it was.
     const after = treeHashes(join(ws, 'fixtures'));
     const changed = [...fixturesBefore].filter(([k, v]) => after.get(k) !== v).map(([k]) => k);
     if (changed.length > 0) {
       summary.failures++;
       summary.failed.push({ iteration: null, reasons: [`input files were written: ${changed.join(', ')}`] });
+    }
+    // Nor is any file no run asked for: every input and output of an iteration was removed after it.
+    if (!o.planOnly && o.replay === null) {
+      const stray = [
+        ...[...after.keys()].filter((k) => !fixturesBefore.has(k)).map((k) => `fixtures/${k}`),
+        ...readdirSync(join(ws, 'out')).map((n) => `out/${n}`),
+        ...readdirSync(join(ws, 'empty-path')).map((n) => `empty-path/${n}`),
+        ...readdirSync(ws).filter((n) => !['fixtures', 'out', 'cache', 'empty-path'].includes(n)),
+      ];
+      if (stray.length > 0) {
+        summary.failures++;
+        summary.failed.push({ iteration: null, reasons: [`files written that no run asked for: ${stray.join(', ')}`] });
+      }
+    }
+    process.chdir(savedCwd);
+    for (const [k, v] of Object.entries(savedEnv)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
     }
     if (!o.keep) rmSync(ws, { recursive: true, force: true });
     else log(`workspace kept: ${ws}\n`);
@@ -653,6 +723,7 @@ export async function runFuzz(options) {
 function printSummary(s, o) {
   const lines = [
     `fuzz: seed ${s.seed}, mode ${s.mode} (${s.target})${s.cacheTamper ? `, cache tampering (${s.tampered} files damaged)` : ''}: ${s.iterations} iterations, ${s.runs} runs in ${(s.durationMs / 1000).toFixed(1)} s`,
+    `  client configs stopped after validation (they would have started something else): ${s.guarded}`,
     `  clean results ${s.results}, clean errors ${s.errors}, failures ${s.failures}`,
     ...Object.entries(s.byCommand)
       .sort()

@@ -30,6 +30,13 @@ export const HOSTILE_TEXT = [
   'bell\u0007',
   '\ufeffbom inside',
   'vertical\u000btab\u000cform',
+  // Markup for the HTML reports: only ever text there (test/fuzz/classify.mjs checkHtml).
+  '<script>window.pwned=1</script>',
+  '"><img src=x onerror=alert(1)>',
+  "'><svg onload=alert(1)>",
+  '</style></title></textarea><script>x()</script>',
+  'javascript:alert(1)',
+  '<!-- ]]> &amp; &#x41; &',
 ];
 
 /** Names that are JavaScript object keys. */

@@ -9,6 +9,7 @@
  */
 import { cpSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, join, relative } from 'node:path';
+import { configSeeds } from './mcp-configs.mjs';
 import { HOSTILE_TEXT, mutate, PROTO_NAMES } from './mutate.mjs';
 
 const KINDS = {
@@ -16,6 +17,14 @@ const KINDS = {
   transcript: ['transcripts', 'formats/transcripts'],
   suite: ['suites', 'suites/failing', 'suites/invalid'],
 };
+
+/** The hostile fixtures (terminal escapes, HTML payloads), by the kind their name ends with. */
+const HOSTILE_KINDS = [
+  [/\.catalog\.json$/, 'catalog'],
+  [/\.transcript\.json$/, 'transcript'],
+  [/\.suite\.yaml$/, 'suite'],
+  [/\.queries\.jsonl$/, 'queries'],
+];
 
 function filesIn(root, dir, exts) {
   let names;
@@ -36,10 +45,27 @@ export function loadCorpus(fixturesDir) {
   for (const [kind, dirs] of Object.entries(KINDS)) {
     for (const dir of dirs) {
       for (const rel of filesIn(fixturesDir, dir, ['.json', '.jsonl', '.yaml', '.yml'])) {
+        // The MCP client config among the catalogs starts `npx`: never a seed (see mcp-configs.mjs).
+        if (kind === 'catalog' && /mcpServers|"servers"/.test(readFileSync(join(fixturesDir, rel), 'utf8'))) continue;
         corpus.push({ kind, rel, bytes: readFileSync(join(fixturesDir, rel)) });
       }
     }
   }
+  for (const rel of filesIn(fixturesDir, 'hostile', ['.json', '.jsonl', '.yaml'])) {
+    const kind = HOSTILE_KINDS.find(([re]) => re.test(rel))?.[1];
+    if (kind) corpus.push({ kind, rel, bytes: readFileSync(join(fixturesDir, rel)) });
+  }
+  // Bulk replay: aggregates of `simulate --aggregate` (for `aggregate`), and JSONL files of one session
+  // per line (the whole files, and their first lines alone: small seeds run fast).
+  for (const rel of filesIn(fixturesDir, 'bulk', ['.json']))
+    corpus.push({ kind: 'aggregate', rel, bytes: readFileSync(join(fixturesDir, rel)) });
+  for (const rel of filesIn(fixturesDir, 'bulk', ['.jsonl'])) {
+    const bytes = readFileSync(join(fixturesDir, rel));
+    corpus.push({ kind: 'sessions', rel, bytes });
+    const first = bytes.toString('utf8').split('\n').slice(0, 3).join('\n');
+    corpus.push({ kind: 'sessions', rel: `bulk/fuzz-first-${basename(rel)}`, bytes: Buffer.from(`${first}\n`) });
+  }
+  for (const c of configSeeds()) corpus.push({ kind: 'mcpconfig', ...c });
   const queriesFile = join(fixturesDir, 'eval/demo-queries.jsonl');
   const queryLines = readFileSync(queriesFile, 'utf8')
     .split('\n')
@@ -81,7 +107,7 @@ export function loadCorpus(fixturesDir) {
 export function prepareWorkspace(ws, fixturesDir, corpus) {
   mkdirSync(ws, { recursive: true });
   cpSync(fixturesDir, join(ws, 'fixtures'), { recursive: true });
-  for (const s of corpus) if (s.rel.startsWith('eval/fuzz-')) writeFileSync(join(ws, 'fixtures', s.rel), s.bytes);
+  for (const s of corpus) if (basename(s.rel).startsWith('fuzz-')) writeFileSync(join(ws, 'fixtures', s.rel), s.bytes);
   mkdirSync(join(ws, 'out'), { recursive: true });
 }
 
@@ -108,7 +134,20 @@ const SELECT_NAMES = [
   'get_current_time',
   ...PROTO_NAMES,
 ];
-const TRANSCRIPT_FORMATS = ['auto', 'eino', 'openai', 'openai-responses', 'anthropic'];
+const TRANSCRIPT_FORMATS = [
+  'auto',
+  'claude-code',
+  'ai-sdk',
+  'openai-agents',
+  'langchain',
+  'otel',
+  'response',
+  'call-log',
+  'eino',
+  'openai',
+  'openai-responses',
+  'anthropic',
+];
 const CATALOG_FORMATS = ['auto', 'toolsearch', 'openai', 'anthropic', 'mcp', 'eino', 'request'];
 
 function hostileWord(rng) {
@@ -131,6 +170,29 @@ function jsonFlag(rng) {
   return rng.chance(0.4) ? { flags: ['--json'], output: 'json' } : { flags: [], output: 'human' };
 }
 
+/** The file an iteration's run writes (in the workspace's `out/`, removed after the iteration). */
+function outPath(p, iteration, ext) {
+  return join(p.ws, 'out', `iter-${iteration}.${ext}`);
+}
+
+/**
+ * Now and then `--html <file>` (the page to a file, the report still on stdout): `{args, outFile?}`;
+ * or `--html -` (`stdout: true`: the page alone on stdout).
+ */
+function htmlOption(rng, p, iteration, chance = 0.15) {
+  if (!rng.chance(chance)) return { args: [] };
+  if (rng.chance(0.25)) return { args: ['--html', '-'], stdout: true };
+  const outFile = outPath(p, iteration, 'html');
+  return { args: ['--html', outFile], outFile, reportOutput: 'html' };
+}
+
+/** A run with `--html`: the page where asked, the rest of the output as the run says. */
+function withHtml(run, html) {
+  if (html.stdout) return { ...run, argv: [...run.argv, ...html.args], output: 'html' };
+  if (!html.outFile) return run;
+  return { ...run, argv: [...run.argv, ...html.args], outFile: html.outFile, reportOutput: html.reportOutput };
+}
+
 function catalogOptions(rng) {
   const o = [];
   if (rng.chance(0.1)) o.push('--catalog-format', rng.pick(CATALOG_FORMATS));
@@ -139,7 +201,7 @@ function catalogOptions(rng) {
 }
 
 /** Runs over a mutated catalog. */
-function catalogRuns(rng, file, p) {
+function catalogRuns(rng, file, p, iteration) {
   const cat = ['-c', file, ...catalogOptions(rng)];
   const j = jsonFlag(rng);
   switch (
@@ -199,40 +261,42 @@ function catalogRuns(rng, file, p) {
       ];
     case 'simulate': {
       const t = rng.pick(p.transcripts);
-      return [
-        {
-          argv: [
-            'simulate',
-            t,
-            ...cat,
-            ...(rng.chance(0.4) ? ['--replay'] : []),
-            ...(rng.chance(0.3) ? ['--mode', 'native'] : []),
-            ...j.flags,
-          ],
-          output: j.output,
-        },
-      ];
+      const html = htmlOption(rng, p, iteration);
+      const run = {
+        argv: [
+          'simulate',
+          t,
+          ...cat,
+          ...(rng.chance(0.4) ? ['--replay'] : []),
+          ...(rng.chance(0.3) ? ['--mode', 'native'] : []),
+          ...(rng.chance(0.5) ? ['--no-tokens'] : []),
+          ...(html.stdout ? [] : j.flags),
+        ],
+        output: j.output,
+      };
+      return [withHtml(run, html)];
     }
-    default:
-      return [
-        {
-          argv: [
-            'eval',
-            p.queries,
-            ...cat,
-            '--scorers',
-            rng.pick(['spec', 'spec,regex', 'spec,bm25', 'spec,fuse,bm25,regex']),
-            ...j.flags,
-          ],
-          output: j.output,
-        },
-      ];
+    default: {
+      const html = htmlOption(rng, p, iteration, 0.25);
+      const run = {
+        argv: [
+          'eval',
+          p.queries,
+          ...cat,
+          '--scorers',
+          rng.pick(['spec', 'spec,regex', 'spec,bm25', 'spec,fuse,bm25,regex']),
+          ...(html.stdout ? [] : j.flags),
+        ],
+        output: j.output,
+      };
+      return [withHtml(run, html)];
+    }
   }
 }
 
-function transcriptRuns(rng, file, p) {
-  const j = jsonFlag(rng);
-  const argv = ['simulate', file];
+/** The flags of `simulate` about how a recording is read and replayed (single and bulk alike). */
+function replayFlags(rng, p) {
+  const argv = [];
   if (rng.chance(0.75)) argv.push('-c', p.demo);
   if (rng.chance(0.15)) argv.push('--format', rng.pick(TRANSCRIPT_FORMATS));
   if (rng.chance(0.3)) argv.push('--mode', 'native');
@@ -240,15 +304,127 @@ function transcriptRuns(rng, file, p) {
   if (rng.chance(0.1)) argv.push('--expect-same');
   if (rng.chance(0.1)) argv.push('--fail-on-violation');
   if (rng.chance(0.1)) argv.push('--static', rng.pick(['think', '__proto__', 'mcp__github__create_issue,constructor']));
-  return [{ argv: [...argv, ...j.flags], output: j.output }];
+  if (rng.chance(0.15)) argv.push('--lenient');
+  if (rng.chance(0.05)) argv.push('--sidechains');
+  if (rng.chance(0.05)) argv.push('--search-tool', rng.pick(['ToolSearch', 'tool_search', '\u001b[31m']));
+  if (rng.chance(0.1)) argv.push('--tool-format', 'anthropic');
+  if (rng.chance(0.5)) argv.push('--no-tokens');
+  else if (rng.chance(0.05)) argv.push('--tokenizer', 'cl100k_base');
+  return argv;
+}
+
+/** A recording replayed alone, or in bulk beside intact ones (an aggregate over the sessions). */
+function transcriptRuns(rng, file, p, iteration) {
+  if (rng.chance(0.2)) return bulkRuns(rng, [file, ...rng.pick(p.bulkCompanions)], p, iteration);
+  const j = jsonFlag(rng);
+  const argv = ['simulate', file, ...replayFlags(rng, p)];
+  const html = htmlOption(rng, p, iteration);
+  if (html.stdout) return [withHtml({ argv }, html)];
+  return [withHtml({ argv: [...argv, ...j.flags], output: j.output }, html)];
+}
+
+/**
+ * Bulk replay (several recordings, or a JSONL file of sessions): the aggregate as text or JSON, one
+ * line per session (`--jsonl`), the aggregate or the HTML page to a file. One worker thread mostly
+ * (the runs already share the cores), two now and then.
+ */
+function bulkRuns(rng, files, p, iteration, stdin = null) {
+  const argv = ['simulate', ...files, ...replayFlags(rng, p), '--jobs', rng.chance(0.1) ? '2' : '1'];
+  if (rng.chance(0.1)) argv.push('--top', rng.pick(['1', '3', '0', 'x']));
+  if (rng.chance(0.15)) argv.push('--jsonl-input', rng.pick(['auto', 'sessions', 'recording']));
+  const shape = rng.weighted([
+    [4, 'human'],
+    [3, 'json'],
+    [3, 'jsonl'],
+    [2, 'aggregate'],
+    [2, 'html'],
+  ]);
+  const run = { argv, output: 'human', ...(stdin ? { stdinFile: stdin } : {}) };
+  if (shape === 'json') return [{ ...run, argv: [...argv, '--json'], output: 'json' }];
+  if (shape === 'jsonl') return [{ ...run, argv: [...argv, '--jsonl'], output: 'sessions' }];
+  if (shape === 'aggregate') {
+    const outFile = outPath(p, iteration, 'json');
+    return [{ ...run, argv: [...argv, '--aggregate', outFile], outFile, reportOutput: 'json' }];
+  }
+  if (shape === 'html') return [withHtml(run, htmlOption(rng, p, iteration, 1))];
+  return [run];
+}
+
+/** A JSONL file of sessions (one whole recording per line): from the file, or on stdin. */
+function sessionsRuns(rng, file, p, iteration) {
+  if (rng.chance(0.3)) return bulkRuns(rng, ['-'], p, iteration, file);
+  return bulkRuns(rng, [file], p, iteration);
+}
+
+/** `aggregate` over a mutated part (and now and then an intact one). */
+function aggregateRuns(rng, file, p, iteration) {
+  const argv = ['aggregate', file, ...(rng.chance(0.4) ? [p.part] : [])];
+  if (rng.chance(0.15)) argv.push('--top', rng.pick(['1', '3', '0', '-2']));
+  if (rng.chance(0.1)) argv.push('--fail-on-violation');
+  if (rng.chance(0.1)) argv.push('--expect-same');
+  const html = htmlOption(rng, p, iteration, 0.35);
+  if (html.stdout) return [withHtml({ argv }, html)];
+  const j = jsonFlag(rng);
+  return [withHtml({ argv: [...argv, ...j.flags], output: j.output }, html)];
+}
+
+/**
+ * An MCP client config as a catalog (`-c`) or for `import --config`. Its servers are the fuzzer's
+ * harmless one or an unreachable URL; a mutated config that would start anything else is stopped
+ * after validation (see mcp-configs.mjs and `guardConfigs` in fuzz.mjs).
+ */
+function mcpConfigRuns(rng, file, p, iteration) {
+  const servers = [];
+  if (rng.chance(0.35)) servers.push('--skip-failed');
+  if (rng.chance(0.15)) servers.push('--server', rng.pick(['github', 'local', 'one', 'two,one', 'gihtub', '']));
+  const timeout = ['--mcp-timeout', '5'];
+  const j = jsonFlag(rng);
+  switch (
+    rng.weighted([
+      [4, 'search'],
+      [2, 'select'],
+      [1, 'lint'],
+      [1, 'simulate'],
+      [3, 'import'],
+    ])
+  ) {
+    case 'search':
+      return [
+        { argv: ['search', '-c', file, ...servers, ...timeout, ...j.flags, '--', ...words(rng)], output: j.output },
+      ];
+    case 'select': {
+      const names = ['mcp__github__create_issue', 'mcp__local__list-issues', 'mcp__one__post_message', 'nosuch'];
+      const pick = Array.from({ length: rng.range(1, 3) }, () => rng.pick(names));
+      return [{ argv: ['select', '-c', file, ...servers, ...timeout, ...j.flags, '--', ...pick], output: j.output }];
+    }
+    case 'lint':
+      return [{ argv: ['lint', '-c', file, ...servers, ...timeout, ...j.flags], output: j.output }];
+    case 'simulate':
+      return [
+        {
+          argv: ['simulate', rng.pick(p.transcripts), '-c', file, ...servers, ...timeout, '--no-tokens', ...j.flags],
+          output: j.output,
+        },
+      ];
+    default: {
+      const argv = ['import', '--config', file, ...servers, '--timeout', '5'];
+      const json = rng.chance(0.4);
+      if (json) argv.push('--json');
+      if (rng.chance(0.3)) {
+        const outFile = outPath(p, iteration, json ? 'json' : 'yaml');
+        return [{ argv: [...argv, '-o', outFile], output: 'human', outFile, reportOutput: json ? 'json' : 'human' }];
+      }
+      return [{ argv, output: json ? 'json' : 'human' }];
+    }
+  }
 }
 
 function suiteRuns(rng, file, p, iteration) {
-  const reporter = rng.pick(['human', 'human', 'json', 'junit', 'tap']);
-  const output = reporter === 'json' ? 'json' : reporter === 'junit' ? 'xml' : reporter === 'tap' ? 'tap' : 'human';
+  const reporter = rng.pick(['human', 'human', 'json', 'junit', 'tap', 'html']);
+  const output = { json: 'json', junit: 'xml', tap: 'tap', html: 'html' }[reporter] ?? 'human';
   if (rng.chance(0.2)) {
     // The report to a file: written whole or not at all.
-    const outFile = join(p.ws, 'out', `iter-${iteration}.${reporter === 'junit' ? 'xml' : 'out'}`);
+    const outFile = outPath(p, iteration, { junit: 'xml', html: 'html' }[reporter] ?? 'out');
     return [
       {
         argv: ['test', file, '--reporter', reporter, '--output', outFile],
@@ -262,14 +438,22 @@ function suiteRuns(rng, file, p, iteration) {
   return [{ argv: ['test', file, '--reporter', reporter], output }];
 }
 
-function queriesRuns(rng, file, p) {
+function queriesRuns(rng, file, p, iteration) {
   const j = jsonFlag(rng);
-  return [
-    {
-      argv: ['eval', file, '-c', p.demo, '--scorers', rng.pick(['spec', 'spec,regex', 'spec,bm25']), ...j.flags],
-      output: j.output,
-    },
-  ];
+  const html = htmlOption(rng, p, iteration, 0.2);
+  const run = {
+    argv: [
+      'eval',
+      file,
+      '-c',
+      p.demo,
+      '--scorers',
+      rng.pick(['spec', 'spec,regex', 'spec,bm25']),
+      ...(html.stdout ? [] : j.flags),
+    ],
+    output: j.output,
+  };
+  return [withHtml(run, html)];
 }
 
 function batchRuns(rng, file, p) {
@@ -329,13 +513,16 @@ function realArgv(runs) {
 export function planIteration(rng, iteration, state) {
   const { corpus, ws } = state;
   const kind = rng.weighted([
-    [34, 'catalog'],
-    [26, 'transcript'],
-    [12, 'suite'],
-    [7, 'queries'],
-    [8, 'batch'],
-    [8, 'args'],
-    [5, 'argv'],
+    [30, 'catalog'],
+    [24, 'transcript'],
+    [11, 'suite'],
+    [6, 'queries'],
+    [7, 'batch'],
+    [7, 'args'],
+    [4, 'argv'],
+    [6, 'mcpconfig'],
+    [4, 'sessions'],
+    [4, 'aggregate'],
   ]);
   const p = {
     ws,
@@ -349,6 +536,15 @@ export function planIteration(rng, iteration, state) {
       'redundant-select.json',
     ].map((f) => join(ws, 'fixtures/transcripts', f)),
     transcriptsFixed: join(ws, 'fixtures/transcripts/keyword-search-then-call.json'),
+    // Intact recordings replayed in bulk beside a mutated one (a session that fails never stops the others).
+    bulkCompanions: [
+      ['keyword-search-then-call.claude-code.jsonl'],
+      ['select-search.ai-sdk.json', 'redundant-select.otel.json'],
+      ['accumulate-two-searches.langchain.json'],
+      ['deferred-tool-called-too-early.openai-agents-py.json', 'required-keyword-search.call-log.jsonl'],
+      [],
+    ].map((l) => l.map((f) => join(ws, 'fixtures/transcripts', f))),
+    part: join(ws, 'fixtures/bulk/part-2.json'),
   };
   if (kind === 'argv')
     return { kind, seed: null, applied: [], inputPath: null, bytes: null, runs: realArgv(argvRuns(rng, p)) };
@@ -373,6 +569,9 @@ export function planIteration(rng, iteration, state) {
     queries: queriesRuns,
     batch: batchRuns,
     args: argsRuns,
+    mcpconfig: mcpConfigRuns,
+    sessions: sessionsRuns,
+    aggregate: aggregateRuns,
   }[kind];
   const runs = make(rng, inputPath, p, iteration, bytes);
   const twin = rng.chance(0.25) ? jsonTwin(runs[0]) : null;
@@ -408,7 +607,7 @@ export function planEnv(rng) {
   return { env, tty: rng.chance(0.2), color };
 }
 
-const JSON_COMMANDS = new Set(['search', 'select', 'simulate', 'lint', 'eval']);
+const JSON_COMMANDS = new Set(['search', 'select', 'simulate', 'lint', 'eval', 'aggregate']);
 
 /** The same command with `--json`: the text must come out intact and the document valid. */
 export function jsonTwin(run) {

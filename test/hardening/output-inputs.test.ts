@@ -5,7 +5,7 @@
  * input byte for byte as it was. On c63dd70 each of these exited 0 (or 2
  * after writing) with the input replaced by the report.
  */
-import { copyFileSync, linkSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, linkSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { serverCommand } from '../mcp/helpers.js';
@@ -138,5 +138,134 @@ describe.concurrent('finding 2: an output that is an input of the run is exit 2,
     const ok = await spawnCli([...args, '--aggregate', agg, '--json']);
     expect(ok.code, ok.stderr).toBe(0);
     expect(JSON.parse(readFileSync(agg, 'utf8'))).toEqual(JSON.parse(ok.stdout));
+  });
+});
+
+/**
+ * A directory with a server script that, if it ever ran, would leave a marker file (so "before
+ * anything runs" is observed, not assumed), an MCP client config whose one server runs it, and
+ * suites whose catalog is that config or an `mcp:` command line running it.
+ */
+function mcpProject(): {
+  dir: string;
+  script: string;
+  config: string;
+  suite: string;
+  mcpSuite: string;
+  marker: string;
+  bytes: () => string[];
+} {
+  const dir = join(tmp.dir, `m${n++}`);
+  mkdirSync(dir);
+  const marker = join(dir, 'started');
+  const script = join(dir, 'server.cjs');
+  writeFileSync(script, `require('node:fs').writeFileSync(${JSON.stringify(marker)}, 'ran\\n');\n`);
+  const config = join(dir, 'servers.mcp.json');
+  writeFileSync(
+    config,
+    `${JSON.stringify({ mcpServers: { local: { command: process.execPath, args: [script] } } })}\n`,
+  );
+  const cases = [
+    'cases:',
+    '  - name: finds an issue tool',
+    '    query: create issue',
+    '    includes: [mcp__local__create_issue]',
+    '',
+  ];
+  const suite = join(dir, 's.yaml');
+  writeFileSync(suite, ['catalog: servers.mcp.json', ...cases].join('\n'));
+  const mcpSuite = join(dir, 'm.yaml');
+  writeFileSync(mcpSuite, [`catalog: ${JSON.stringify(`mcp:${process.execPath} ${script}`)}`, ...cases].join('\n'));
+  const files = [script, config, suite, mcpSuite];
+  return { dir, script, config, suite, mcpSuite, marker, bytes: () => files.map((f) => readFileSync(f, 'latin1')) };
+}
+
+const refused = (option: string, path: string, kind: string): string =>
+  `error: ${option} ${path} would overwrite the ${kind}, an input of this run: write it to another file\n`;
+
+describe.concurrent('finding 2: the files of MCP catalogs (client configs, mcp: command lines) are inputs too', () => {
+  it("test -o <the suite's client config>: exit 2, no server started", async () => {
+    const p = mcpProject();
+    const before = p.bytes();
+    const r = await spawnCli(['test', p.suite, '-r', 'junit', '-o', p.config]);
+    expect(r).toEqual({ code: 2, signal: null, stdout: '', stderr: refused('--output', p.config, 'catalog') });
+    expect(p.bytes()).toEqual(before);
+    expect(existsSync(p.marker)).toBe(false);
+  });
+
+  it('test -o <the script a server of that config runs>: exit 2, no server started', async () => {
+    const p = mcpProject();
+    const before = p.bytes();
+    const r = await spawnCli(['test', p.suite, '-r', 'html', '-o', p.script]);
+    expect(r).toEqual({
+      code: 2,
+      signal: null,
+      stdout: '',
+      stderr: refused('--output', p.script, `file named by server "local" of "${p.config}"`),
+    });
+    expect(p.bytes()).toEqual(before);
+    expect(existsSync(p.marker)).toBe(false);
+  });
+
+  it("test -o <the script the suite's mcp: command line runs>: exit 2, no server started", async () => {
+    const p = mcpProject();
+    const before = p.bytes();
+    const r = await spawnCli(['test', p.mcpSuite, '-r', 'json', '-o', p.script]);
+    expect(r).toEqual({
+      code: 2,
+      signal: null,
+      stdout: '',
+      stderr: refused('--output', p.script, 'file named by an mcp: catalog'),
+    });
+    expect(p.bytes()).toEqual(before);
+    expect(existsSync(p.marker)).toBe(false);
+  });
+
+  it('import --config -o <the script a server of the config runs>: exit 2, no server started', async () => {
+    const p = mcpProject();
+    const before = p.bytes();
+    const r = await spawnCli(['import', '--config', p.config, '-o', p.script]);
+    expect(r).toEqual({
+      code: 2,
+      signal: null,
+      stdout: '',
+      stderr: refused('--output', p.script, `file named by server "local" of "${p.config}"`),
+    });
+    expect(p.bytes()).toEqual(before);
+    expect(existsSync(p.marker)).toBe(false);
+  });
+
+  it('eval/simulate -c <config> --html <its server script or the config>: exit 2, no server started', async () => {
+    const p = mcpProject();
+    const before = p.bytes();
+    const queries = join(p.dir, 'q.jsonl');
+    writeFileSync(queries, '{"query":"create issue","relevant":["mcp__local__x"]}\n');
+    const transcript = join(ROOT, 'fixtures/transcripts/keyword-search-then-call.json');
+    const e = await spawnCli(['eval', queries, '-c', p.config, '--html', p.script]);
+    expect(e).toEqual({
+      code: 2,
+      signal: null,
+      stdout: '',
+      stderr: refused('--html', p.script, `file named by server "local" of "${p.config}"`),
+    });
+    const s = await spawnCli(['simulate', transcript, '-c', `mcp:${process.execPath} ${p.script}`, '--html', p.script]);
+    expect(s).toEqual({
+      code: 2,
+      signal: null,
+      stdout: '',
+      stderr: refused('--html', p.script, 'file named by an mcp: catalog'),
+    });
+    const b = await spawnCli(['simulate', transcript, transcript, '-c', p.config, '--aggregate', p.config]);
+    expect(b).toEqual({ code: 2, signal: null, stdout: '', stderr: refused('--aggregate', p.config, 'catalog') });
+    expect(p.bytes()).toEqual(before);
+    expect(existsSync(p.marker)).toBe(false);
+  });
+
+  it('control: the same suite with an output of its own starts the server (the marker appears)', async () => {
+    const p = mcpProject();
+    const r = await spawnCli(['test', p.suite, '-r', 'junit', '-o', join(p.dir, 'out.xml'), '--mcp-timeout', '5']);
+    // The script is no MCP server: the suite errors, but only after it ran.
+    expect(r.code).toBe(2);
+    expect(existsSync(p.marker)).toBe(true);
   });
 });

@@ -8,6 +8,7 @@
  */
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { loadCatalogFiles } from '../../src/formats/index.js';
 import { type CliResult, expectTerminalSafe, HOSTILE, spawnCli, tempDir, UNSAFE } from './helpers.js';
 
 const CAT = join(HOSTILE, 'escapes.catalog.json');
@@ -191,4 +192,23 @@ describe('--json keeps the text intact', () => {
     expect(JSON.parse(evaluation.stdout)).toBeTruthy();
     expect(evaluation.stdout).toContain(JSON.stringify(RED));
   }, 60_000);
+});
+
+describe('import writes no raw terminal controls (JSON or YAML), and the catalog reads back unchanged', () => {
+  // Found by the fuzzer: `import --json` printed a server's U+202E raw (its YAML was escaped already).
+  // The server is the fuzzer's harmless one: descriptions with OSC, U+202E and markup.
+  it.each([[[] as string[]], [['--json']]])('import %j', async (flags) => {
+    const server = join(HOSTILE, '../../test/fuzz/mcp-server.mjs');
+    const r = await spawnCli(['import', '--mcp', `${process.execPath} ${server} ok`, '--name', 'f', ...flags]);
+    expect(r.code, r.stderr).toBe(0);
+    expectTerminalSafe(r.stdout, 'import');
+    const file = tmp.file(`imported${flags.length}.${flags.length > 0 ? 'json' : 'yaml'}`, r.stdout);
+    const back = loadCatalogFiles([file]).tools;
+    expect(back.map((t) => [t.name, t.description])).toEqual([
+      ['mcp__f__create_issue', 'Create an issue \u001b]0;pwned\u0007 in a repository.'],
+      ['mcp__f__list-issues', 'List issues <script>window.pwned=1</script>'],
+      ['mcp__f__post_message', 'Post a message "><img src=x onerror=alert(1)>'],
+      ['mcp__f__read_file', 'Read a file \u202egnp.exe javascript:alert(1)'],
+    ]);
+  });
 });

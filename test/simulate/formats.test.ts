@@ -87,6 +87,20 @@ const OUTCOMES: Record<string, { violations: Array<[string, string, number]>; ad
   },
 };
 
+/**
+ * A request body sends its tools with its last call: the whole catalog, dynamic tools deferred (model-native
+ * style). Model-native mode agrees with that; default mode flags exactly one sent-differs there, taken out here.
+ */
+function withoutRequestFinding(r: SimulationReport, mode: Mode): SimulationReport {
+  const sent = r.violations.filter((v) => v.kind === 'sent-differs');
+  expect(sent.map((v) => v.call)).toEqual(mode === 'default' ? [r.turns.length] : []);
+  return {
+    ...r,
+    violations: r.violations.filter((v) => v.kind !== 'sent-differs'),
+    summary: { ...r.summary, warnings: r.summary.warnings - sent.length },
+  };
+}
+
 describe('the same conversation in all five transcript formats', () => {
   const scenarios = Object.keys(OUTCOMES);
 
@@ -105,16 +119,16 @@ describe('the same conversation in all five transcript formats', () => {
   for (const scenario of scenarios) {
     for (const mode of ['default', 'native'] as const) {
       it(`${scenario}: identical turns in every format (${mode} mode)`, () => {
-        const reports = TRANSCRIPT_VARIANTS.map(([ext, format]) => {
+        const reports = TRANSCRIPT_VARIANTS.map(([ext, format], i) => {
           const r = run(`${scenario}.${ext}`, demo, mode);
           expect(r.transcript.format, ext).toBe(format);
-          return r;
+          return i >= 2 ? withoutRequestFinding(r, mode) : r;
         });
         const first = comparable(reports[0]!);
         for (const r of reports.slice(1)) expect(comparable(r), r.transcript.file).toEqual(first);
         // Request bodies carry the demo catalog themselves: the same simulation without -c.
         for (const [ext] of TRANSCRIPT_VARIANTS.slice(2))
-          expect(comparable(run(`${scenario}.${ext}`, null, mode)), ext).toEqual(first);
+          expect(comparable(withoutRequestFinding(run(`${scenario}.${ext}`, null, mode), mode)), ext).toEqual(first);
       });
     }
 

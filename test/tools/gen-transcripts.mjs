@@ -863,6 +863,8 @@ const toLangchainDict = (msgs) =>
     return { type, data };
   });
 const toLangGraph = (msgs) => ({ messages: msgs.map((m) => langchainFields(m)[2]) });
+// Serializable.to_json (langchain_core/load/serializable.py) keeps only "useful" fields: required ones
+// (content), truthy ones, and those that differ from their default; so example=False, None, {} and [] go.
 const toLangchainLc = (msgs) =>
   msgs.map((m) => {
     const [, cls, data] = langchainFields(m);
@@ -870,6 +872,7 @@ const toLangchainLc = (msgs) =>
       Object.entries(data).filter(
         ([, v]) =>
           v !== null &&
+          v !== false &&
           !(Array.isArray(v) && v.length === 0) &&
           !(typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0),
       ),

@@ -108,8 +108,9 @@ Scorers (all over the catalog's dynamic tools):
   fuse   fuse.js token search over name words (weight 2) and description (weight 1),
          threshold 0.3, ignoreLocation
   bm25   Okapi BM25 (k1 1.2, b 0.75) over name words and description words
-  regex  the query as a case-insensitive regular expression over name and description
-         (an invalid pattern is searched as literal text)
+  regex  the query as a case-insensitive regular expression over name and description,
+         run by RE2 (linear time): a pattern RE2 rejects (lookaround, backreferences)
+         or over 200 characters finds nothing and is counted as an invalid pattern
 Metrics: recall@1/3/5/10 (share of the relevant tools in the first k results), MRR
 (within 10), nDCG@5 (binary relevance), share of queries with no result; a query is
 missed when no relevant tool is in the first 5 results (max_results' default).
@@ -160,11 +161,13 @@ async function runEval(ctx: CliContext, labeled: string, flags: EvalFlags): Prom
   const { loadQuerySet } = await import('../../eval/queries.js');
   const { UsageError } = await import('../../errors.js');
   // An output that is an input of the run is refused before anything runs (src/report/output.ts).
+  const html = flags.html !== undefined ? { option: '--html', path: flags.html } : null;
   const inputs = [
     { kind: 'labeled queries', path: labeled },
-    ...(flags.catalog ?? []).map((path) => ({ kind: 'catalog', path })),
+    ...(html
+      ? (await import('../../mcp/catalog-inputs.js')).catalogInputs(flags.catalog ?? [], { limits: ctx.limits })
+      : []),
   ];
-  const html = flags.html !== undefined ? { option: '--html', path: flags.html } : null;
   if (html) (await import('../../report/output.js')).checkOutputs([html], inputs);
   const catalog = await loadCatalog(ctx, flags);
   const set = loadQuerySet(labeled, ctx.limits);

@@ -135,6 +135,7 @@ export function importCommand(ctx: CliContext): Command {
         { commandLineFiles },
         { mergeTools },
         { mightBeClientConfig },
+        { catalogInputs },
       ] = await Promise.all([
         import('../../mcp/catalog.js'),
         import('../../mcp/catalog-spec.js'),
@@ -143,6 +144,7 @@ export function importCommand(ctx: CliContext): Command {
         import('../../mcp/command-line.js'),
         import('../../formats/catalog.js'),
         import('../../mcp/client-config.js'),
+        import('../../mcp/catalog-inputs.js'),
       ]);
       for (const file of configs) {
         // A file that is not a client config would be read as a catalog: say so instead.
@@ -163,7 +165,7 @@ export function importCommand(ctx: CliContext): Command {
         ...servers.flatMap((s) =>
           s.kind === 'command' ? commandLineFiles(s.value).map((path) => ({ kind: 'file named by --mcp', path })) : [],
         ),
-        ...configs.map((path) => ({ kind: 'MCP client config', path })),
+        ...catalogInputs(configs, { kind: 'MCP client config', limits: ctx.limits }),
       ];
       if (output) checkOutputs([output], inputs);
       const timeoutMs = Math.round(flags.timeout * 1000);

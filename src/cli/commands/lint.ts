@@ -56,17 +56,35 @@ async function runLint(ctx: CliContext, files: string[], flags: LintFlags): Prom
   if (!catalog.tools.some((t) => !t.static))
     throw new UsageError('tools is required: the catalog has no dynamic tools');
   const { lintCatalog } = await import('../../lint/lint.js');
-  const report = lintCatalog(catalog);
+  // A big catalog takes a while: a progress line when stderr is a terminal (nothing otherwise).
+  const progress = ctx.progress();
+  progress.update(`lint: indexing ${catalog.tools.length} tools…`);
+  const report = lintCatalog(catalog, undefined, {
+    onProgress: (done, total) => progress.count('lint', done, total),
+  });
+  progress.done();
   if (flags.json) {
-    const { safeJson } = await import('../../report/json.js');
+    const { safeJsonPieces } = await import('../../report/json.js');
     // The catalog's own warnings (unknown keys, wrong types) are findings of a lint too.
     const warnings = catalog.warnings ?? [];
-    ctx.out(
-      `${safeJson({ schema_version: JSON_SCHEMA_VERSION, ...report, ...(warnings.length > 0 ? { catalog_warnings: warnings } : {}) }, undefined, 2)}\n`,
-    );
+    const doc = {
+      schema_version: JSON_SCHEMA_VERSION,
+      ...report,
+      ...(warnings.length > 0 ? { catalog_warnings: warnings } : {}),
+    };
+    // Written a tool at a time, in writes of about a megabyte: a large catalog's report is never one string.
+    let pending = '';
+    for (const piece of safeJsonPieces(doc)) {
+      pending += piece;
+      if (pending.length >= 1 << 20) {
+        ctx.out(pending);
+        pending = '';
+      }
+    }
+    ctx.out(`${pending}\n`);
   } else {
-    const { renderLint } = await import('../../report/lint-text.js');
-    ctx.lines(renderLint(report, { style: ctx.outStyle, all: flags.all === true, width: ctx.width }));
+    const { renderLintLines } = await import('../../report/lint-text.js');
+    ctx.lines(renderLintLines(report, { style: ctx.outStyle, all: flags.all === true, width: ctx.width }));
   }
   if (flags.strict && report.summary.errors > 0) {
     const n = report.tools.filter((t) => t.errors > 0).length;

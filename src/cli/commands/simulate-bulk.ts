@@ -92,7 +92,9 @@ export async function runBulk(ctx: CliContext, args: readonly string[], flags: B
   ];
   const inputs = [
     ...paths.filter((p) => p !== '-').map((path) => ({ kind: 'session file', path })),
-    ...(flags.catalog ?? []).filter((c) => !c.startsWith('mcp:')).map((path) => ({ kind: 'catalog', path })),
+    ...(outputs.length > 0
+      ? (await import('../../mcp/catalog-inputs.js')).catalogInputs(flags.catalog ?? [], { limits: ctx.limits })
+      : []),
   ];
   checkOutputs(outputs, inputs);
   const catalog: Catalog | null =

@@ -94,7 +94,8 @@ does not end with an assistant message, one more call follows the last message.
 Violations: not-loaded (a deferred tool called before any tool_search result named
 it), unknown (a tool that exists nowhere); warnings: redundant-select (a select:
 for a tool a keyword search already returned), native-refill, unknown-call-id,
-sent-differs (the tools a call sent are not what the reference offers), reference-result
+sent-differs (the tools a call sent, by a call log, OTel span, AI SDK step or request
+body, are not what the reference offers), reference-result
 (tool_reference results, which the reference's default mode does not load).
 --html <file> also writes one self-contained HTML page (no network access, works
 without JavaScript): violations first, the visibility timeline (calls as columns,
@@ -227,11 +228,13 @@ export function simulateCommand(ctx: CliContext): Command {
       const file = files[0]!;
       if (flags.tui) return runTui(ctx, file, flags);
       // An output that is an input of the run is refused before anything runs (src/report/output.ts).
+      const html = flags.html !== undefined ? { option: '--html', path: flags.html } : null;
       const inputs = [
         { kind: 'transcript', path: file },
-        ...(flags.catalog ?? []).map((path) => ({ kind: 'catalog', path })),
+        ...(html
+          ? (await import('../../mcp/catalog-inputs.js')).catalogInputs(flags.catalog ?? [], { limits: ctx.limits })
+          : []),
       ];
-      const html = flags.html !== undefined ? { option: '--html', path: flags.html } : null;
       if (html) (await import('../../report/output.js')).checkOutputs([html], inputs);
       const reports = await runSimulate(ctx, file, flags);
       const replay = flags.replay === true || flags.expectSame === true;

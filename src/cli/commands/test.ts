@@ -65,6 +65,8 @@ report only). A suite that is invalid, or names an input that cannot be read, is
 an errored suite in every reporter (JUnit <error>, TAP not ok, JSON "error"), and
 the other suites still run. An output that is one of the run's inputs (a suite,
 a catalog, a transcript) is refused (exit 2) before anything runs.
+With -c, a tool a case names that the candidate does not have fails that case
+("... is not a tool of the candidate catalog (-c)"); the other cases still run.
 Exit codes: 0 every case passed (skipped ones aside), 1 a case failed, 2 a suite
 is invalid (file:line:column) or an input cannot be read.
 `;
@@ -141,7 +143,8 @@ async function runTest(ctx: CliContext, args: string[], given: TestFlags): Promi
       update: flags.update === true,
       mcpTimeoutMs: timeoutMs,
       limits: ctx.limits,
-      onInput,
+      // (only needed with an output: the inputs of MCP catalogs are found by reading their configs)
+      ...(outputs.length > 0 ? { onInput } : {}),
       ...(flags.catalog !== undefined ? { catalog: flags.catalog } : {}),
       ...(grep !== undefined ? { grep } : {}),
     });

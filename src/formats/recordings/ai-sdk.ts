@@ -24,13 +24,42 @@ import type { ToolCall } from '../../core/types.js';
 import { field, type Node, type ObjectNode, type ParsedDocument } from '../nodes.js';
 import { checkKeys, type TranscriptBuilder } from '../transcript-common.js';
 import { argsText, outputText, pushAssistant, pushToolResult } from './chat-build.js';
+import { sentToolsOf } from './sent.js';
 import { DISTINCTIVE, type Evidence, type RecordingReader } from './types.js';
 
 const str = (n: Node | undefined): string | null => (n?.kind === 'string' ? n.value : null);
 const partType = (p: Node): string | null => (p.kind === 'object' ? str(field(p, 'type')) : null);
 
-const MODEL_PART_SKIPPED = new Set(['reasoning', 'image', 'file', 'tool-approval-request', 'tool-approval-response']);
-const UI_PART_SKIPPED = new Set(['reasoning', 'step-start', 'source-url', 'source-document', 'file']);
+const MODEL_PART_SKIPPED = new Set([
+  'reasoning',
+  'reasoning-file',
+  'image',
+  'file',
+  'custom',
+  'tool-approval-request',
+  'tool-approval-response',
+]);
+const UI_PART_SKIPPED = new Set([
+  'reasoning',
+  'reasoning-file',
+  'step-start',
+  'source-url',
+  'source-document',
+  'file',
+  'custom',
+]);
+/** What a client's tool result reads when the call was denied and no reason is given (the SDK's own text). */
+const DENIED = 'Tool call execution denied.';
+/** The rule provider-executed tool calls and their results are skipped by. */
+export const PROVIDER_EXECUTED =
+  'provider-executed tool calls and results (the provider ran the tool, e.g. web search: ' +
+  'not a client tool call the reference checks)';
+/** The rule UI tool parts still streaming their input are skipped by (the SDK sends no call for them). */
+const INPUT_STREAMING = 'tool parts in state input-streaming (the SDK sends no tool call for them)';
+const isProviderExecuted = (p: ObjectNode): boolean => {
+  const exec = field(p, 'providerExecuted');
+  return exec?.kind === 'bool' && exec.value;
+};
 
 type Shape =
   | { kind: 'model'; items: readonly Node[] }
@@ -97,7 +126,7 @@ function resultOutput(b: TranscriptBuilder, part: ObjectNode): string {
     case 'error-json':
       return outputText(value);
     case 'execution-denied':
-      return str(field(output, 'reason')) ?? 'execution denied';
+      return str(field(output, 'reason')) ?? DENIED;
     case 'content': {
       let text = '';
       if (value?.kind === 'array')
@@ -116,6 +145,8 @@ function resultOutput(b: TranscriptBuilder, part: ObjectNode): string {
 
 /** ModelMessage[] → chat messages. */
 function readModelMessages(b: TranscriptBuilder, items: readonly Node[]): void {
+  // Ids of provider-executed calls: their results (in an assistant message) are the provider's too.
+  const providerCalls = new Set<string>();
   for (const m of items) {
     if (m.kind !== 'object') {
       b.unexplained(m, `an AI SDK message must be an object, found ${m.kind}`);
@@ -137,22 +168,26 @@ function readModelMessages(b: TranscriptBuilder, items: readonly Node[]): void {
       }
       if (type === 'text') text += str(field(p, 'text')) ?? '';
       else if (type === 'tool-call') {
-        const exec = field(p, 'providerExecuted');
-        if (exec?.kind === 'bool' && exec.value) continue; // a provider-executed tool: no client result follows
+        if (isProviderExecuted(p)) {
+          providerCalls.add(str(field(p, 'toolCallId')) ?? '');
+          b.skip(PROVIDER_EXECUTED);
+          continue;
+        }
         calls.push({
           id: str(field(p, 'toolCallId')) ?? '',
           name: str(field(p, 'toolName')) ?? '',
           arguments: argsText(field(p, 'input') ?? field(p, 'args')),
           at: p,
         });
-      } else if (type === 'tool-result')
-        results.push({
-          id: str(field(p, 'toolCallId')) ?? '',
-          name: str(field(p, 'toolName')) ?? '',
-          text: resultOutput(b, p),
-          at: p,
-        });
-      else if (!MODEL_PART_SKIPPED.has(type))
+      } else if (type === 'tool-result') {
+        const id = str(field(p, 'toolCallId')) ?? '';
+        // In an assistant message a result is the provider's (it ran the tool); its call was skipped above.
+        if (role === 'assistant' && providerCalls.has(id)) {
+          b.skip(PROVIDER_EXECUTED);
+          continue;
+        }
+        results.push({ id, name: str(field(p, 'toolName')) ?? '', text: resultOutput(b, p), at: p });
+      } else if (!MODEL_PART_SKIPPED.has(type))
         b.unexplained(p, `unknown AI SDK content part type ${JSON.stringify(type)}`);
     }
     switch (role) {
@@ -162,7 +197,12 @@ function readModelMessages(b: TranscriptBuilder, items: readonly Node[]): void {
         break;
       case 'assistant':
         pushAssistant(b, text, calls, m);
-        // Provider-executed results sit in the assistant message: not client tool results.
+        for (const r of results)
+          b.unexplained(
+            r.at,
+            `an AI SDK tool-result in an assistant message whose call ${JSON.stringify(r.id)} ` +
+              'is not a provider-executed tool-call of that message',
+          );
         break;
       case 'tool':
         for (const r of results) pushToolResult(b, r.id, r.name, r.text, r.at);
@@ -174,6 +214,24 @@ function readModelMessages(b: TranscriptBuilder, items: readonly Node[]): void {
         );
     }
   }
+}
+
+/** The states of a UI tool part (input-streaming ones are skipped before this check). */
+const UI_STATES = [
+  'input-available',
+  'approval-requested',
+  'approval-responded',
+  'output-available',
+  'output-error',
+  'output-denied',
+];
+
+/** An approval-responded part whose approval was refused: the SDK answers it with an execution-denied result. */
+function deniedApproval(p: ObjectNode): boolean {
+  if (str(field(p, 'state')) !== 'approval-responded') return false;
+  const approval = field(p, 'approval');
+  const approved = approval?.kind === 'object' ? field(approval, 'approved') : undefined;
+  return approved?.kind === 'bool' && !approved.value;
 }
 
 /** UIMessage[] → chat messages: each step of an assistant message is one model call, followed by its tool results. */
@@ -229,12 +287,31 @@ function readUiMessages(b: TranscriptBuilder, items: readonly Node[]): void {
         const name = type === 'dynamic-tool' ? (str(field(p, 'toolName')) ?? '') : type.slice('tool-'.length);
         const id = str(field(p, 'toolCallId')) ?? '';
         const state = str(field(p, 'state'));
-        const exec = field(p, 'providerExecuted');
-        if (exec?.kind === 'bool' && exec.value) continue;
-        calls.push({ id, name, arguments: argsText(field(p, 'input')), at: p });
+        if (isProviderExecuted(p)) {
+          b.skip(PROVIDER_EXECUTED);
+          continue;
+        }
+        if (state === 'input-streaming') {
+          b.skip(INPUT_STREAMING);
+          continue;
+        }
+        if (state === null || !UI_STATES.includes(state)) {
+          b.unexplained(
+            p,
+            `unknown AI SDK tool part state ${JSON.stringify(state)} (expected ${UI_STATES.join(', ')})`,
+          );
+          continue;
+        }
+        // An output-error part may keep the input that failed to parse in rawInput.
+        const input = field(p, 'input') ?? (state === 'output-error' ? field(p, 'rawInput') : undefined);
+        calls.push({ id, name, arguments: argsText(input), at: p });
         if (state === 'output-available') results.push({ id, name, text: outputText(field(p, 'output')), at: p });
         else if (state === 'output-error') results.push({ id, name, text: str(field(p, 'errorText')) ?? '', at: p });
-        else if (state === 'output-denied') results.push({ id, name, text: 'execution denied', at: p });
+        else if (state === 'output-denied' || deniedApproval(p)) {
+          const approval = field(p, 'approval');
+          const reason = approval?.kind === 'object' ? str(field(approval, 'reason')) : null;
+          results.push({ id, name, text: reason ?? DENIED, at: p });
+        }
       } else if (!(UI_PART_SKIPPED.has(type) || type.startsWith('data-')))
         b.unexplained(p, `unknown AI SDK UI part type ${JSON.stringify(type)}`);
     }
@@ -259,6 +336,8 @@ function readSteps(b: TranscriptBuilder, steps: readonly Node[]): void {
       const type = partType(p);
       if (p.kind !== 'object' || type === null) continue;
       if (type === 'text') text += str(field(p, 'text')) ?? '';
+      else if ((type === 'tool-call' || type === 'tool-result' || type === 'tool-error') && isProviderExecuted(p))
+        b.skip(PROVIDER_EXECUTED);
       else if (type === 'tool-call')
         calls.push({
           id: str(field(p, 'toolCallId')) ?? '',
@@ -274,12 +353,29 @@ function readSteps(b: TranscriptBuilder, steps: readonly Node[]): void {
           text: outputText(out),
           at: p,
         });
-      } else if (!['reasoning', 'source', 'file', 'tool-approval-request'].includes(type))
+      } else if (!['reasoning', 'reasoning-file', 'source', 'file', 'custom', 'tool-approval-request'].includes(type))
         b.unexplained(p, `unknown AI SDK step content type ${JSON.stringify(type)}`);
     }
     pushAssistant(b, text, calls, s);
     for (const r of results) pushToolResult(b, r.id, r.name, r.text, r.at);
   }
+}
+
+/**
+ * The tools each step's model call was sent, from `steps[].request.body`
+ * (the provider request body the SDK records; a body recorded as text, or
+ * without `tools`, says nothing for its call). Step k is call k.
+ */
+function stepTools(b: TranscriptBuilder, root: ObjectNode): void {
+  const steps = field(root, 'steps');
+  if (steps?.kind !== 'array') return;
+  const sent = steps.items.map((s) => {
+    const request = s.kind === 'object' ? field(s, 'request') : undefined;
+    const body = request?.kind === 'object' ? field(request, 'body') : undefined;
+    const tools = body?.kind === 'object' ? field(body, 'tools') : undefined;
+    return tools?.kind === 'array' ? sentToolsOf(tools) : null;
+  });
+  if (sent.some((x) => x !== null)) b.sentTools.push(...sent);
 }
 
 function read(doc: ParsedDocument, b: TranscriptBuilder): void {
@@ -300,6 +396,7 @@ function read(doc: ParsedDocument, b: TranscriptBuilder): void {
   else readSteps(b, shape.steps);
   if (doc.root.kind === 'object' && shape.kind === 'model' && field(doc.root, 'steps') !== undefined)
     b.skip('steps of a result (the same calls as response.messages)');
+  if (doc.root.kind === 'object') stepTools(b, doc.root);
 }
 
 export const aiSdkReader: RecordingReader = {

@@ -42,6 +42,7 @@ import { readEinoMessages } from '../transcript-eino.js';
 import { readOpenAIMessages } from '../transcript-openai.js';
 import { readResponsesItems } from '../transcript-responses.js';
 import type { CatalogTool, TranscriptFormat } from '../types.js';
+import { sentToolsOf } from './sent.js';
 
 /** The four chat formats. */
 export type ChatFormat = 'eino' | 'openai' | 'openai-responses' | 'anthropic';
@@ -392,7 +393,11 @@ export function readChatDocument(
   }
   readChatItems(b, format, located.items);
   const toolsNode = body ? field(body, 'tools') : undefined;
-  if (toolsNode && toolsNode.kind !== 'null') b.tools = readCarriedTools(b, toolsNode);
+  if (toolsNode && toolsNode.kind !== 'null') {
+    b.tools = readCarriedTools(b, toolsNode);
+    // The tools of a request body are those sent with the call it asks for: its last model call.
+    if (toolsNode.kind === 'array') b.requestTools = sentToolsOf(toolsNode);
+  }
 }
 
 /** Reads a list of messages (or Responses items) in one of the four chat formats. */

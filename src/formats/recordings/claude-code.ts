@@ -29,10 +29,13 @@ import { toWellFormed } from '../../core/text.js';
 import type { ContentBlock } from '../../core/types.js';
 import { field, type Node, type ObjectNode, type ParsedDocument } from '../nodes.js';
 import { contentBlocks } from '../transcript-anthropic.js';
-import { TranscriptBuilder } from '../transcript-common.js';
+import { checkKeys, TranscriptBuilder } from '../transcript-common.js';
 import { DISTINCTIVE, type Evidence, type ReadOptions, type RecordingReader } from './types.js';
 
-/** Line types that are not conversation, and the rule each is skipped by. */
+/**
+ * Line types that are not conversation, and the rule each is skipped by
+ * (types from the Claude Code 2.1.144 session-log schema, see {@link SHARED_KEYS}).
+ */
 const SKIPPED: Readonly<Record<string, string>> = {
   summary: 'summary lines (a session title; not sent to the model)',
   'file-history-snapshot': 'file-history-snapshot lines (checkpoints of edited files)',
@@ -43,7 +46,99 @@ const SKIPPED: Readonly<Record<string, string>> = {
   progress: 'progress lines (hook and tool progress)',
   'custom-title': 'custom-title lines (a session name)',
   tag: 'tag lines (session tags)',
+  attachment:
+    'attachment lines (context Claude Code adds to a request: hook output, reminders, files, ' +
+    'deferred-tool lists; no tool call or result)',
+  'pr-link': 'pr-link lines (a pull request linked to the session)',
+  'agent-name': 'agent-name lines (a session name)',
+  'ai-title': 'ai-title lines (a session title)',
+  'last-prompt': 'last-prompt lines (the prompt box at exit)',
+  'permission-mode': 'permission-mode lines (a mode change)',
+  'agent-setting': 'agent-setting lines (the agent chosen for the session)',
+  'bridge-session': 'bridge-session lines (a remote session link)',
+  'worktree-state': 'worktree-state lines (the git worktree of the session)',
 };
+
+/**
+ * Keys of a conversation line, from the session-log schema of Claude Code
+ * 2.1.144 (oneryalcin/agent-schemas, claude-code/v2.1.144/session.schema.json:
+ * `UserMessage`, `AssistantMessage`) and the stream-json lines. None changes
+ * what the model was sent: session and UI metadata (`toolUseResult` is the
+ * UI's copy of a tool result), or flags read below (`isSidechain`,
+ * `isApiErrorMessage`). Any other key is an error (`--lenient`: counted).
+ */
+const SHARED_KEYS = [
+  'type',
+  'uuid',
+  'parentUuid',
+  'logicalParentUuid',
+  'sessionId',
+  'timestamp',
+  'version',
+  'cwd',
+  'gitBranch',
+  'isSidechain',
+  'userType',
+  'message',
+  'agentId',
+  'slug',
+  'teamName',
+  'sessionKind',
+  'origin',
+  'sidechainParentUuid',
+  'entrypoint',
+  // stream-json
+  'session_id',
+  'parent_tool_use_id',
+];
+const USER_KEYS = [
+  ...SHARED_KEYS,
+  'thinkingMetadata',
+  'todos',
+  'isMeta',
+  'isCompactSummary',
+  'isVisibleInTranscriptOnly',
+  'toolUseResult',
+  'sourceToolAssistantUUID',
+  'sourceToolUseID',
+  'permissionMode',
+  'imagePasteIds',
+  'planContent',
+  'promptId',
+  'mcpMeta',
+  // stream-json
+  'tool_use_result',
+  'isSynthetic',
+];
+const ASSISTANT_KEYS = [
+  ...SHARED_KEYS,
+  'requestId',
+  'isApiErrorMessage',
+  'error',
+  'apiErrorStatus',
+  'errorDetails',
+  'advisorModel',
+  'attributionAgent',
+  'attributionPlugin',
+  'attributionSkill',
+];
+/** Keys of `message` (Anthropic Messages form: a request message, or a response for assistant lines). */
+// stream-json user events may carry the id and type of a message object too.
+const USER_MESSAGE_KEYS = ['role', 'content', 'id', 'type'];
+const ASSISTANT_MESSAGE_KEYS = [
+  'role',
+  'content',
+  'id',
+  'type',
+  'model',
+  'stop_reason',
+  'stop_sequence',
+  'stop_details',
+  'usage',
+  'container',
+  'context_management',
+  'diagnostics',
+];
 
 const str = (n: Node | undefined): string | null => (n?.kind === 'string' ? n.value : null);
 
@@ -135,6 +230,9 @@ function readChain(b: TranscriptBuilder, lines: readonly Line[]): void {
       b.unexplained(l.node, `a Claude Code "${l.type}" line without a "message" object`);
       continue;
     }
+    const assistant = l.type === 'assistant';
+    checkKeys(b, l.node, assistant ? ASSISTANT_KEYS : USER_KEYS, `a Claude Code ${l.type} line`);
+    checkKeys(b, message, assistant ? ASSISTANT_MESSAGE_KEYS : USER_MESSAGE_KEYS, `a Claude Code ${l.type} message`);
     const role = str(field(message, 'role'));
     if (role !== l.type) {
       b.unexplained(message, `a Claude Code "${l.type}" line whose message role is ${JSON.stringify(role)}`);

@@ -183,6 +183,8 @@ function readMessages(t: TranscriptBuilder, list: Node, at: Node, key: string): 
         case 'uri':
         case 'server_tool_call':
         case 'server_tool_call_response':
+        // Compacted conversation state (CompactionPart of the newer schema): no tool use in it.
+        case 'compaction':
           break;
         default:
           t.unexplained(at, `${key}: unknown GenAI message part type ${JSON.stringify(type)}`);

@@ -158,6 +158,12 @@ function finish(
   for (const p of b.orphanResults) warnings.push(`${p.location}: ${p.message}`);
   for (const p of unanswered) warnings.push(`${p.location}: ${p.message} (--lenient)`);
 
+  if (b.requestTools && b.sentTools.length === 0) {
+    // A request body is compared at the call it asks for, the last one (of earlier calls it says nothing).
+    const calls = modelCallCount(b.messages);
+    for (let i = 1; i < calls; i++) b.sentTools.push(null);
+    b.sentTools.push(b.requestTools);
+  }
   const names =
     options.searchTools && options.searchTools.length > 0 ? options.searchTools : (b.searchToolDefault?.names ?? null);
   let searchTool: Coverage['search_tool'] = null;
@@ -207,6 +213,13 @@ function finish(
     ...(b.isRequest ? { request: true } : {}),
     ...(sentTools ? { sentTools } : {}),
   };
+}
+
+/** How many model calls a conversation has: one before each assistant message, one after a last other message. */
+function modelCallCount(messages: readonly Message[]): number {
+  const assistants = messages.filter((m) => m.role === 'assistant').length;
+  const last = messages[messages.length - 1];
+  return assistants + (last === undefined || last.role !== 'assistant' ? 1 : 0);
 }
 
 /**

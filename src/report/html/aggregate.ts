@@ -8,6 +8,7 @@
  */
 import { type Aggregate, aggregateViews, type ToolAggregate } from '../../simulate/aggregate.js';
 import { frag, h, type Child, type Html } from './html.js';
+import { coverageRows } from '../aggregate-text.js';
 import { bar, facts, footer, page, plural } from './page.js';
 
 /** Rows listed per table; the rest are counted (`--json` has them all). */
@@ -171,6 +172,7 @@ export function renderAggregateHtml(a: Aggregate): string {
           ['recorded results differing now', n(a.searches.differs)],
           ['findings', kinds.length > 0 ? kinds.map(([k, x]) => `${k} ${n(x)}`).join(', ') : 'none'],
           a.loader_warnings > 0 ? ['reader warnings', n(a.loader_warnings)] : null,
+          ...coverageRows(a, n),
           t.sessions > 0
             ? [
                 'tokens (estimated)',
