@@ -757,7 +757,11 @@ function benchStartup(): void {
   const ca = extraCaFile();
   const demo = 'fixtures/catalogs/demo.yaml';
   const search = ['search', '-c', demo, 'create', 'issue'];
-  const nodes = startupNodes().map((bin, i) => ({ bin, id: i === 0 ? '' : `v${i}.`, version: nodeVersion(bin) }));
+  // Row ids: startup.<env>.<case> for this Node (as before), startup.node-<version>.<env>.<case> for the others.
+  const nodes = startupNodes().map((bin, i) => {
+    const version = nodeVersion(bin);
+    return { bin, version, id: i === 0 ? '' : `node-${version}.` };
+  });
   let fresh = 0;
   const firstDir = (): string => join(WORK, `startup-first-${fresh++}`);
   const cachedDir = (n: (typeof nodes)[number]): string => join(WORK, `startup-cache-${n.version}`);
