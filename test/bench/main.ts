@@ -758,10 +758,12 @@ function benchStartup(): void {
   const demo = 'fixtures/catalogs/demo.yaml';
   const search = ['search', '-c', demo, 'create', 'issue'];
   // Row ids: startup.<env>.<case> for this Node (as before), startup.node-<version>.<env>.<case> for the others.
-  const nodes = startupNodes().map((bin, i) => {
-    const version = nodeVersion(bin);
-    return { bin, version, id: i === 0 ? '' : `node-${version}.` };
-  });
+  const nodes = startupNodes()
+    .map((bin, i) => {
+      const version = nodeVersion(bin);
+      return { bin, version, id: i === 0 ? '' : `node-${version}.` };
+    })
+    .filter((n, i, all) => all.findIndex((m) => m.version === n.version) === i); // this Node once
   let fresh = 0;
   const firstDir = (): string => join(WORK, `startup-first-${fresh++}`);
   const cachedDir = (n: (typeof nodes)[number]): string => join(WORK, `startup-cache-${n.version}`);
