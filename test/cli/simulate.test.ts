@@ -147,11 +147,15 @@ describe.concurrent('simulate', () => {
       '      are offered as ordinary tools',
       '',
       'call 3 · 6 messages · visible 4 · deferred 3',
+      // The body's tools are what it sent with its call (the last): all three as ordinary tools.
+      '  ! sent-differs: the recorded request did not send as visible what the reference would offer:',
+      '      tool_search; did not send as deferred what the reference would defer: weather__get_forecast,',
+      '      weather__get_alerts, maps__geocode',
       '  (no recorded answer: the call after the last message)',
       '',
       'read: 5 of 5 items as openai, none skipped; detected by a tool message without "tool_name" (its name',
       '  comes from the call)',
-      'summary: 3 model calls · 1 search · 1 tool loaded by searches · 0 errors, 1 warning',
+      'summary: 3 model calls · 1 search · 1 tool loaded by searches · 0 errors, 2 warnings',
     ]);
     expect(r.code).toBe(0);
   });
@@ -297,7 +301,11 @@ describe.concurrent('simulate', () => {
       '  · mode default',
       'catalog: 125 dynamic + 5 static tools carried by the transcript',
     ]);
-    expect(out.at(-1)).toBe('summary: 4 model calls · 1 search · 5 tools loaded · no violations');
+    // It sent every tool, the dynamic ones deferred (model-native style): default mode says so at its call.
+    expect(out.filter((l) => l.startsWith('  ! '))).toEqual([
+      '  ! sent-differs: the recorded request did not send as visible what the reference would offer:',
+    ]);
+    expect(out.at(-1)).toBe('summary: 4 model calls · 1 search · 5 tools loaded · 0 errors, 1 warning');
     expect(r.code).toBe(0);
   });
 
@@ -372,12 +380,15 @@ describe.concurrent('simulate', () => {
       (x) => `${T}/deferred-tool-called-too-early.${x}`,
     );
     const results = await Promise.all(files.map((f) => run(['simulate', '--no-tokens', f, '-c', DEMO, '--json'])));
-    const turns = results.map((r) => {
+    const turns = results.map((r, i) => {
       const j = JSON.parse(r.stdout);
+      // Request bodies (the last three) also say what they sent: one sent-differs at their last call.
+      const sent = j.violations.filter((v: { kind: string }) => v.kind === 'sent-differs');
+      expect(sent.map((v: { call: number }) => v.call)).toEqual(i >= 2 ? [j.turns.length] : []);
       return {
         turns: j.turns.map((t: Record<string, unknown>) => ({ ...t, assistant_text: undefined })),
-        violations: j.violations,
-        summary: j.summary,
+        violations: j.violations.filter((v: { kind: string }) => v.kind !== 'sent-differs'),
+        summary: { ...j.summary, warnings: j.summary.warnings - sent.length },
       };
     });
     for (const t of turns.slice(1)) expect(t).toEqual(turns[0]);
