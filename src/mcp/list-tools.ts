@@ -28,7 +28,10 @@ export type McpServerTarget =
   | { readonly url: string; readonly command?: undefined };
 
 export type ListMcpToolsOptions = McpServerTarget & {
-  /** With `command`: the program and its arguments as given (a client config's `command` and `args`), not split from `command`. */
+  /**
+   * With `command`: the program and its arguments as given (a client config's `command` and `args`), not split from
+   * `command`.
+   */
   readonly argv?: readonly string[];
   /** With `url`: the server speaks the older HTTP+SSE transport (a client config's `"type": "sse"`). */
   readonly sse?: boolean;
@@ -342,7 +345,9 @@ async function httpTrouble(
   if (type !== 'application/json') {
     const line = firstLine(await bodyText(res));
     return {
-      text: `not an MCP server: HTTP 200 from ${url} is ${type === '' ? 'untyped' : type}, not JSON or an event stream${quoted(line)}`,
+      text:
+        `not an MCP server: HTTP 200 from ${url} ` +
+        `is ${type === '' ? 'untyped' : type}, not JSON or an event stream${quoted(line)}`,
       notMcp: true,
     };
   }

@@ -4,10 +4,10 @@
 // candidates; fish completes with `complete -C`. Without the shell the tests
 // FAIL saying how to install it (.ci/run installs both from Debian).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT, run } from './helpers.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'toolsearch-completion-'));
@@ -36,7 +36,8 @@ dir=$1 out=$2 line=$3
 : > $out
 zpty z zsh -f -i
 zpty -w z "fpath=(\${(q)dir} \\$fpath); autoload -Uz compinit; compinit -u -D; PS1='> '"
-zpty -w z "compadd() { local -a __h; builtin compadd -O __h \\"\\$@\\"; (( \\\${#__h} )) && print -rl -- \\$__h >> \${(q)out}; }"
+zpty -w z "o=\${(q)out}"
+zpty -w z "compadd() { local -a h; builtin compadd -O h \\"\\$@\\"; (( \\\${#h} )) && print -rl -- \\$h >> \\$o; }"
 zpty -w z "cd \${(q)PWD}"
 zpty -w z "$line"$'\\t'
 zpty -w z $'\\C-u'"print -r -- __DONE__ >> \${(q)out}"
@@ -52,14 +53,16 @@ grep -v __DONE__ $out | sort -u
 describe('zsh completion, run by zsh', () => {
   let zsh = '';
   const dir = join(tmp, 'zsh-functions');
-  beforeAll(async () => {
+  // In each test, not in a beforeAll: without zsh every test FAILS with the message (none is skipped).
+  const setUp = async (): Promise<void> => {
     zsh = need('zsh');
-    mkdirSync(dir);
+    if (existsSync(join(dir, '_toolsearch'))) return;
+    mkdirSync(dir, { recursive: true });
     const r = await run(['completion', 'zsh']);
     expect(r.code).toBe(0);
     writeFileSync(join(dir, '_toolsearch'), r.stdout);
     writeFileSync(join(tmp, 'harness.zsh'), ZSH_HARNESS);
-  });
+  };
   let n = 0;
   const complete = (line: string): string[] => {
     const out = join(tmp, `zsh-out-${n++}`);
@@ -72,7 +75,8 @@ describe('zsh completion, run by zsh', () => {
     return text.split('\n').filter((l) => l !== '');
   };
 
-  it('commands, options, choices', { timeout: 60_000 }, () => {
+  it('commands, options, choices', { timeout: 60_000 }, async () => {
+    await setUp();
     expect(complete('toolsearch se')).toEqual(['search', 'select']);
     expect(complete('toolsearch --ver')).toEqual(['--verbose', '--version']);
     expect(complete('toolsearch test --reporter ')).toEqual(['html', 'human', 'json', 'junit', 'tap']);
@@ -83,7 +87,8 @@ describe('zsh completion, run by zsh', () => {
     expect(complete('toolsearch search --max-results ')).toEqual([]);
   });
 
-  it('file names: an option value and a positional argument', { timeout: 60_000 }, () => {
+  it('file names: an option value and a positional argument', { timeout: 60_000 }, async () => {
+    await setUp();
     // _files adds the directories of the path and the file itself.
     expect(complete('toolsearch search -c fixtures/lint/pro')).toContain('problems.yaml');
     expect(complete('toolsearch lint fixtures/lint/cl')).toContain('clean.yaml');
@@ -94,12 +99,13 @@ describe('zsh completion, run by zsh', () => {
 describe('fish completion, run by fish', () => {
   let fish = '';
   const script = join(tmp, 'toolsearch.fish');
-  beforeAll(async () => {
+  const setUp = async (): Promise<void> => {
     fish = need('fish');
+    if (existsSync(script)) return;
     const r = await run(['completion', 'fish']);
     expect(r.code).toBe(0);
     writeFileSync(script, r.stdout);
-  });
+  };
   const complete = (line: string): string[] => {
     const text = execFileSync(fish, ['--no-config', '-c', `source ${script}; complete -C ${JSON.stringify(line)}`], {
       cwd: ROOT,
@@ -112,7 +118,8 @@ describe('fish completion, run by fish', () => {
       .map((l) => l.split('\t')[0]!);
   };
 
-  it('commands (with their summaries), options, choices', { timeout: 60_000 }, () => {
+  it('commands (with their summaries), options, choices', { timeout: 60_000 }, async () => {
+    await setUp();
     expect(complete('toolsearch se')).toEqual(['search', 'select']);
     expect(
       execFileSync(fish, ['--no-config', '-c', `source ${script}; complete -C 'toolsearch li'`], { encoding: 'utf8' }),
@@ -123,7 +130,8 @@ describe('fish completion, run by fish', () => {
     expect(complete('toolsearch search --max-results ')).toEqual([]);
   });
 
-  it('file names: an option value and a positional argument', { timeout: 60_000 }, () => {
+  it('file names: an option value and a positional argument', { timeout: 60_000 }, async () => {
+    await setUp();
     expect(complete('toolsearch search -c fixtures/lint/pro')).toEqual(['fixtures/lint/problems.yaml']);
     expect(complete('toolsearch lint fixtures/lint/cl')).toEqual(['fixtures/lint/clean.yaml']);
     // search takes queries, not files: no file names.

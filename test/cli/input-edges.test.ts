@@ -28,7 +28,9 @@ const READ_FILE =
 const CREATE_ISSUE =
   '{"schema_version":1,"matches":["mcp__atlassian__createJiraIssue","mcp__github__create_issue",' +
   '"mcp__linear__create_issue","mcp__linear__create_comment","mcp__atlassian__addCommentToJiraIssue"]}';
-/** What the reference answers for arguments that start with a BOM's bytes (Go's json.Unmarshal reads byte 0xEF as 'ï'). */
+/**
+ * What the reference answers for arguments that start with a BOM's bytes (Go's json.Unmarshal reads byte 0xEF as 'ï').
+ */
 const BOM_ERROR =
   '{"schema_version":1,"error":"failed to unmarshal tool search arguments: ' +
   `invalid character 'ï' looking for beginning of value"}`;
@@ -67,19 +69,22 @@ describe('--batch: a UTF-8 byte order mark at the start of the stream is dropped
     expect(r.code).toBe(0);
   });
 
-  it('from stdin; only one BOM, only at the start (a BOM on a later line is line content, as in the reference)', async () => {
-    const { Readable } = await import('node:stream');
-    const { main } = await import('../../src/cli/main.js');
-    let stdout = '';
-    const code = await main(['search', '-c', DEMO, '--batch', '-'], {
-      stdout: { write: (s: string) => ((stdout += s), true), isTTY: false },
-      stderr: { write: () => true, isTTY: false },
-      stdin: Readable.from([Buffer.from(`${BOM}{"query":"read file"}\n${BOM}{"query":"read file"}\n`)]),
-      env: { NO_COLOR: '1' },
-    });
-    expect(code).toBe(0);
-    expect(stdout).toBe(`${READ_FILE}\n${BOM_ERROR}\n`);
-  });
+  it(
+    'from stdin; only one BOM, only at the start (a BOM on a later line is line content, as in the ' + 'reference)',
+    async () => {
+      const { Readable } = await import('node:stream');
+      const { main } = await import('../../src/cli/main.js');
+      let stdout = '';
+      const code = await main(['search', '-c', DEMO, '--batch', '-'], {
+        stdout: { write: (s: string) => ((stdout += s), true), isTTY: false },
+        stderr: { write: () => true, isTTY: false },
+        stdin: Readable.from([Buffer.from(`${BOM}{"query":"read file"}\n${BOM}{"query":"read file"}\n`)]),
+        env: { NO_COLOR: '1' },
+      });
+      expect(code).toBe(0);
+      expect(stdout).toBe(`${READ_FILE}\n${BOM_ERROR}\n`);
+    },
+  );
 
   it('a BOM split over chunks, a stream that is only a BOM, and bytes that merely start like one', async () => {
     const index = new ToolIndex([{ name: 'create_issue', description: 'Create an issue' }]);

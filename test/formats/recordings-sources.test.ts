@@ -408,3 +408,101 @@ describe('OTel GenAI parts (semantic-conventions gen-ai-input-messages.json)', (
     expect(e.headline).toMatch(/^o\.json:1:\d+: gen_ai\.input\.messages: unknown GenAI message part type "hologram"/);
   });
 });
+
+describe("AI SDK: the provider's own tool search (vercel/ai packages/anthropic, tool_search_tool_regex)", () => {
+  const msgs = [
+    { role: 'user', content: 'post it' },
+    {
+      role: 'assistant',
+      content: [
+        {
+          type: 'tool-call',
+          toolCallId: 'srv_1',
+          toolName: 'tool_search_tool_regex',
+          input: '{"pattern":"slack.*send"}',
+          providerExecuted: true,
+        },
+        {
+          type: 'tool-result',
+          toolCallId: 'srv_1',
+          toolName: 'tool_search_tool_regex',
+          output: { type: 'json', value: [{ type: 'tool_reference', toolName: 'mcp__slack__send_message' }] },
+        },
+        { type: 'tool-call', toolCallId: 'c1', toolName: 'mcp__slack__send_message', input: { channel: '#eng' } },
+      ],
+    },
+    {
+      role: 'tool',
+      content: [
+        {
+          type: 'tool-result',
+          toolCallId: 'c1',
+          toolName: 'mcp__slack__send_message',
+          output: { type: 'text', value: 'ok' },
+        },
+      ],
+    },
+    { role: 'assistant', content: [{ type: 'text', text: 'done' }] },
+  ];
+
+  it('tool_reference results are a server-side search: read, not skipped; they load in model-native mode', () => {
+    const t = read('m.json', j(msgs));
+    expect(t.coverage?.skipped).toEqual([]);
+    expect(t.messages[1]).toEqual({
+      kind: 'blocks',
+      role: 'assistant',
+      blocks: [
+        { type: 'server_tool_search', callId: 'srv_1', query: 'slack.*send' },
+        { type: 'server_tool_search_result', callId: 'srv_1', tools: ['mcp__slack__send_message'] },
+        {
+          type: 'function_tool_call',
+          callId: 'c1',
+          name: 'mcp__slack__send_message',
+          arguments: '{"channel":"#eng"}',
+        },
+      ],
+    });
+    const native = simulate({ transcript: t, catalog: demo, mode: 'native', replay: false });
+    expect(native.violations).toEqual([]);
+    expect(native.summary.server_searches).toBe(1);
+    const plain = simulate({ transcript: t, catalog: demo, mode: 'default', replay: false });
+    expect(plain.violations.map((v) => [v.kind, v.tool, v.call])).toEqual([
+      ['not-loaded', 'mcp__slack__send_message', 1],
+    ]);
+  });
+});
+
+describe('AI SDK UIMessage: a provider tool search part', () => {
+  it('a provider-executed part whose output is tool_reference items is read as a server-side search', () => {
+    const ui = [
+      { id: '1', role: 'user', parts: [{ type: 'text', text: 'post it' }] },
+      {
+        id: '2',
+        role: 'assistant',
+        parts: [
+          { type: 'step-start' },
+          {
+            type: 'tool-tool_search_tool_regex',
+            toolCallId: 'srv_1',
+            state: 'output-available',
+            input: { pattern: 'slack.*send' },
+            output: [{ type: 'tool_reference', toolName: 'mcp__slack__send_message' }],
+            providerExecuted: true,
+          },
+          { type: 'text', text: 'found it' },
+        ],
+      },
+    ];
+    const t = read('ui.json', j(ui));
+    expect(t.coverage?.skipped).toEqual([]);
+    expect(t.messages[1]).toEqual({
+      kind: 'blocks',
+      role: 'assistant',
+      blocks: [
+        { type: 'text', text: 'found it' },
+        { type: 'server_tool_search', callId: 'srv_1', query: 'slack.*send' },
+        { type: 'server_tool_search_result', callId: 'srv_1', tools: ['mcp__slack__send_message'] },
+      ],
+    });
+  });
+});

@@ -46,20 +46,23 @@ describe('inputSchema nesting of MCP tools', () => {
     expect((await spawnCli(['import', '--mcp', server(7)], { env: { TOOLSEARCH_MAX_DEPTH: '10' } })).code).toBe(0);
   });
 
-  it('at the bound (997 levels) import writes YAML without overflowing the stack, and JSON that reads back', async () => {
-    const yaml = join(tmp, 'deep.yaml');
-    const y = await spawnCli(['import', '--mcp', server(997), '-o', yaml]);
-    expect(y.code, y.stderr).toBe(0);
-    // Deep parameters are written as JSON, which YAML reads as a flow mapping.
-    const line = readFileSync(yaml, 'utf8')
-      .split('\n')
-      .find((l) => l.includes('"properties"'))!;
-    expect(line.startsWith('    parameters: {"type":"object","properties":{"a":{"a":')).toBe(true);
-    const json = join(tmp, 'deep.json');
-    expect((await spawnCli(['import', '--mcp', server(997), '--json', '-o', json])).code).toBe(0);
-    const s = await spawnCli(['search', '-c', json, 'deep', '--no-cache']);
-    expect(s.stderr).toBe('');
-    expect(s.code).toBe(0);
-    expect(s.stdout).toContain('mcp__deep__deep');
-  });
+  it(
+    'at the bound (997 levels) import writes YAML without overflowing the stack, and JSON that reads ' + 'back',
+    async () => {
+      const yaml = join(tmp, 'deep.yaml');
+      const y = await spawnCli(['import', '--mcp', server(997), '-o', yaml]);
+      expect(y.code, y.stderr).toBe(0);
+      // Deep parameters are written as JSON, which YAML reads as a flow mapping.
+      const line = readFileSync(yaml, 'utf8')
+        .split('\n')
+        .find((l) => l.includes('"properties"'))!;
+      expect(line.startsWith('    parameters: {"type":"object","properties":{"a":{"a":')).toBe(true);
+      const json = join(tmp, 'deep.json');
+      expect((await spawnCli(['import', '--mcp', server(997), '--json', '-o', json])).code).toBe(0);
+      const s = await spawnCli(['search', '-c', json, 'deep', '--no-cache']);
+      expect(s.stderr).toBe('');
+      expect(s.code).toBe(0);
+      expect(s.stdout).toContain('mcp__deep__deep');
+    },
+  );
 });

@@ -16,12 +16,17 @@
  * The model reads a tool output as text: a string as it is, any other value
  * as its JSON text (as the SDK sends `json` outputs), so a search tool that
  * returns `{matches: [...]}` is read as the reference's result text.
- * Reasoning, sources, files, `step-start` markers and `data-*` parts carry
+ * Provider-executed tool calls and results are skipped and counted (the
+ * provider ran them), except a provider tool search whose result is
+ * `tool_reference` items: a server-side search. Reasoning, sources, files,
+ * `step-start` markers and `data-*` parts carry
  * no tool use and are skipped by rule; an unknown part type is an error.
+ *
+ * Over 400 lines: three shapes of one SDK, read by one set of part readers.
  */
 import { toWellFormed } from '../../core/text.js';
-import type { ToolCall } from '../../core/types.js';
-import { field, type Node, type ObjectNode, type ParsedDocument } from '../nodes.js';
+import type { ContentBlock, ToolCall } from '../../core/types.js';
+import { field, type Node, type ObjectNode, type ParsedDocument, toJsonValue } from '../nodes.js';
 import { checkKeys, type TranscriptBuilder } from '../transcript-common.js';
 import { argsText, outputText, pushAssistant, pushToolResult } from './chat-build.js';
 import { sentToolsOf } from './sent.js';
@@ -137,10 +142,64 @@ function resultOutput(b: TranscriptBuilder, part: ObjectNode): string {
     default:
       b.unexplained(
         output,
-        `unknown AI SDK tool output type ${JSON.stringify(type)} (expected text, json, error-text, error-json, content, execution-denied)`,
+        `unknown AI SDK tool output type ${JSON.stringify(type)} (expected text, ` +
+          `json, error-text, error-json, content, execution-denied)`,
       );
       return '';
   }
+}
+
+/** The query of a provider tool search call: its `query` or `pattern` (the input may be JSON text). */
+function searchQuery(input: Node | undefined): string {
+  let v: unknown = input ? toJsonValue(input) : null;
+  if (typeof v === 'string') {
+    try {
+      v = JSON.parse(v);
+    } catch {
+      return toWellFormed(v as string);
+    }
+  }
+  if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
+    const o = v as Record<string, unknown>;
+    const q = o.query ?? o.pattern;
+    if (typeof q === 'string') return toWellFormed(q);
+  }
+  return JSON.stringify(v ?? {});
+}
+
+/**
+ * The tools a provider-executed tool-result references, when it is a tool
+ * search result: `[{type: "tool_reference", toolName}]` (as the Anthropic
+ * provider writes it), as a `json` output or bare; null for anything else.
+ */
+function toolReferences(output: Node | undefined): string[] | null {
+  let list = output;
+  if (output?.kind === 'object' && str(field(output, 'type')) === 'json') list = field(output, 'value');
+  if (list?.kind !== 'array' || list.items.length === 0) return null;
+  const names: string[] = [];
+  for (const r of list.items) {
+    const name = r.kind === 'object' && partType(r) === 'tool_reference' ? str(field(r, 'toolName')) : null;
+    if (name === null) return null;
+    names.push(toWellFormed(name));
+  }
+  return names;
+}
+
+/** An assistant message with a provider tool search in it: content blocks (text, the searches, the calls). */
+function pushServerSearch(
+  b: TranscriptBuilder,
+  text: string,
+  server: readonly ContentBlock[],
+  calls: ReadonlyArray<ToolCall & { at: Node }>,
+  at: Node,
+): void {
+  for (const c of calls) b.call(c.id, c.name, c.at);
+  const blocks: ContentBlock[] = [
+    ...(text === '' ? [] : [{ type: 'text' as const, text }]),
+    ...server,
+    ...calls.map((c) => ({ type: 'function_tool_call' as const, callId: c.id, name: c.name, arguments: c.arguments })),
+  ];
+  b.push({ kind: 'blocks', role: 'assistant', blocks }, at);
 }
 
 /** ModelMessage[] → chat messages. */
@@ -160,6 +219,9 @@ function readModelMessages(b: TranscriptBuilder, items: readonly Node[]): void {
     let text = content?.kind === 'string' ? toWellFormed(content.value) : '';
     const calls: Array<ToolCall & { at: Node }> = [];
     const results: Array<{ id: string; name: string; text: string; at: Node }> = [];
+    // Provider-executed calls of this message not (yet) answered by a tool search result, and those searches.
+    const pending = new Map<string, string>();
+    const server: ContentBlock[] = [];
     for (const p of parts) {
       const type = partType(p);
       if (p.kind !== 'object' || type === null) {
@@ -169,8 +231,9 @@ function readModelMessages(b: TranscriptBuilder, items: readonly Node[]): void {
       if (type === 'text') text += str(field(p, 'text')) ?? '';
       else if (type === 'tool-call') {
         if (isProviderExecuted(p)) {
-          providerCalls.add(str(field(p, 'toolCallId')) ?? '');
-          b.skip(PROVIDER_EXECUTED);
+          const id = str(field(p, 'toolCallId')) ?? '';
+          providerCalls.add(id);
+          pending.set(id, searchQuery(field(p, 'input')));
           continue;
         }
         calls.push({
@@ -183,7 +246,16 @@ function readModelMessages(b: TranscriptBuilder, items: readonly Node[]): void {
         const id = str(field(p, 'toolCallId')) ?? '';
         // In an assistant message a result is the provider's (it ran the tool); its call was skipped above.
         if (role === 'assistant' && providerCalls.has(id)) {
-          b.skip(PROVIDER_EXECUTED);
+          const tools = toolReferences(field(p, 'output'));
+          const query = pending.get(id);
+          if (tools && query !== undefined) {
+            // The provider's own tool search (Anthropic tool_search_tool_regex / bm25): its references load tools.
+            pending.delete(id);
+            server.push(
+              { type: 'server_tool_search', callId: id, query },
+              { type: 'server_tool_search_result', callId: id, tools },
+            );
+          } else b.skip(PROVIDER_EXECUTED);
           continue;
         }
         results.push({ id, name: str(field(p, 'toolName')) ?? '', text: resultOutput(b, p), at: p });
@@ -196,7 +268,10 @@ function readModelMessages(b: TranscriptBuilder, items: readonly Node[]): void {
         b.push({ kind: 'chat', role, content: text }, m);
         break;
       case 'assistant':
-        pushAssistant(b, text, calls, m);
+        // Provider-executed calls that were no tool search: skipped by rule, like their results.
+        if (pending.size > 0) b.skip(PROVIDER_EXECUTED, pending.size);
+        if (server.length > 0) pushServerSearch(b, text, server, calls, m);
+        else pushAssistant(b, text, calls, m);
         for (const r of results)
           b.unexplained(
             r.at,
@@ -265,13 +340,16 @@ function readUiMessages(b: TranscriptBuilder, items: readonly Node[]): void {
     let calls: Array<ToolCall & { at: Node }> = [];
     let results: Array<{ id: string; name: string; text: string; at: Node }> = [];
     let at: Node = m;
+    let server: ContentBlock[] = [];
     const flush = (): void => {
-      if (text === '' && calls.length === 0) return;
-      pushAssistant(b, text, calls, at);
+      if (text === '' && calls.length === 0 && server.length === 0) return;
+      if (server.length > 0) pushServerSearch(b, text, server, calls, at);
+      else pushAssistant(b, text, calls, at);
       for (const r of results) pushToolResult(b, r.id, r.name, r.text, r.at);
       text = '';
       calls = [];
       results = [];
+      server = [];
     };
     for (const p of list) {
       const type = partType(p);
@@ -288,7 +366,15 @@ function readUiMessages(b: TranscriptBuilder, items: readonly Node[]): void {
         const id = str(field(p, 'toolCallId')) ?? '';
         const state = str(field(p, 'state'));
         if (isProviderExecuted(p)) {
-          b.skip(PROVIDER_EXECUTED);
+          const tools = state === 'output-available' ? toolReferences(field(p, 'output')) : null;
+          if (tools) {
+            // The provider's own tool search: its references load tools (model-native mode).
+            const query = searchQuery(field(p, 'input'));
+            server.push(
+              { type: 'server_tool_search', callId: id, query },
+              { type: 'server_tool_search_result', callId: id, tools },
+            );
+          } else b.skip(PROVIDER_EXECUTED);
           continue;
         }
         if (state === 'input-streaming') {
@@ -388,7 +474,8 @@ function read(doc: ParsedDocument, b: TranscriptBuilder): void {
     }
     throw b.error(
       doc.root,
-      'not an ai-sdk recording: expected ModelMessage[], UIMessage[], or a generateText result with "response.messages" or "steps"',
+      'not an ai-sdk recording: expected ModelMessage[], UIMessage[], or a ' +
+        'generateText result with "response.messages" or "steps"',
     );
   }
   if (shape.kind === 'ui') readUiMessages(b, shape.items);
@@ -402,7 +489,8 @@ function read(doc: ParsedDocument, b: TranscriptBuilder): void {
 export const aiSdkReader: RecordingReader = {
   format: 'ai-sdk',
   shape:
-    'ai-sdk: Vercel AI SDK ModelMessage[] (tool-call / tool-result parts), UIMessage[] (parts), or a generateText result (response.messages, steps)',
+    'ai-sdk: Vercel AI SDK ModelMessage[] (tool-call / tool-result parts), ' +
+    'UIMessage[] (parts), or a generateText result (response.messages, steps)',
   detect,
   read,
 };
