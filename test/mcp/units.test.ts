@@ -91,6 +91,6 @@ describe('catalog files', () => {
   });
 
   it('writes JSON', () => {
-    expect(JSON.parse(catalogJson(tools))).toEqual({ tools });
+    expect(JSON.parse(catalogJson(tools))).toEqual({ schema_version: 1, tools });
   });
 });
