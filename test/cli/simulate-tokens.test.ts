@@ -36,10 +36,11 @@ describe.concurrent('simulate token accounting', () => {
     expect(r.stdout).toContain(
       'call 2 · 5 messages · visible 11 · 2,199 tok · break@2,644 · +mcp__slack__send_message',
     );
-    // The summary is prose: wrapped at the width (100 when stdout is not a terminal), never cut.
+    // The summary is prose: wrapped at the width (100 when stdout is not a terminal), never cut. The
+    // request body sends every tool, which default mode would defer: one sent-differs warning.
     expect(r.stdout.slice(r.stdout.indexOf('\nsummary: ') + 1)).toBe(
       [
-        'summary: 4 model calls · 1 search · 5 tools loaded · no violations',
+        'summary: 4 model calls · 1 search · 5 tools loaded · 0 errors, 1 warning',
         "Tokens (estimates for o200k_base, tools serialized as OpenAI JSON; a provider's own template and",
         '  tokenizer give other exact numbers):',
         '  with tool search    8,337 (tools 3,657 + reminder 4,680) over 4 calls',
@@ -59,7 +60,7 @@ describe.concurrent('simulate token accounting', () => {
     const out = r.stdout.split('\n');
     expect(out.slice(out.indexOf('summary: 4 model calls · 1 search · 5 tools loaded'))).toEqual([
       'summary: 4 model calls · 1 search · 5 tools loaded',
-      '  · no violations',
+      '  · 0 errors, 1 warning',
       'Tokens (estimates for o200k_base, tools serialized',
       "  as OpenAI JSON; a provider's own template and",
       '  tokenizer give other exact numbers):',

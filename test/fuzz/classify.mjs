@@ -12,8 +12,13 @@
 
 import { createHash } from 'node:crypto';
 
-/** A stack frame or Node's internals in the output. */
-export const STACK = /\bat .*\(.*:\d+:\d+\)|node:internal|^\s+at [^\n]*:\d+:\d+$/m;
+/**
+ * A stack frame (`at fn (file.js:line:col)`: one token, then a script's location in parentheses;
+ * or a frame line of its own) or Node's internals in the output. A message that says `… (first at
+ * s.json:4:5)` after the word "at" elsewhere on a long line (an HTML report is one) is no stack.
+ */
+export const STACK =
+  /\bat (?:async )?(?:new )?[^\s()]+ \((?:[^()\n]*\.[cm]?[jt]sx?|node:[^()\n]*):\d+:\d+\)|node:internal|^\s+at [^\n]*:\d+:\d+$/m;
 
 /**
  * What a terminal could interpret: C0 controls except the line feed, DEL, C1

@@ -23,7 +23,8 @@
  * errors seen), --plan-only (print what each iteration would run, run
  * nothing: shows that the plan depends on the seed alone), --main FILE (the
  * module exporting `main` to run in process, e.g. a snapshot of
- * dist/bundle/main.cjs while others rebuild; overrides --entry), --bin FILE
+ * dist/bundle/main.cjs while others rebuild, in a copy of the whole dist/
+ * whose tsc output then serves too; overrides --entry), --bin FILE
  * (the same for --mode spawn: a copy of bin/toolsearch.js beside such a
  * snapshot), --cache-tamper (every run uses a cache directory of the
  * workspace, in process too; before each run its files are damaged — see
@@ -50,7 +51,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join, relative } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { batchLineCount, classify } from './classify.mjs';
@@ -147,14 +148,15 @@ export function parseOptions(argv) {
         o.cacheTamper = true;
         break;
       case '--main':
-        o.main = value();
+        // (absolute: the runs' working directory is the workspace)
+        o.main = resolve(value());
         break;
       case '--entry':
         o.entry = value();
         if (!Object.hasOwn(ENTRIES, o.entry)) usage('--entry: bundle or tsc');
         break;
       case '--bin':
-        o.bin = value();
+        o.bin = resolve(value());
         break;
       case '-h':
       case '--help':
@@ -524,6 +526,9 @@ export async function runFuzz(options) {
   MAIN_JS = o.main ?? ENTRIES[o.entry ?? 'bundle'];
   if (o.bin) BIN = o.bin;
   const target = o.mode === 'spawn' ? BIN : MAIN_JS;
+  // The tsc output beside the bundle that runs (a snapshot's own with --main): the config reader and
+  // the cache's checksum come from the same sources as the CLI under test.
+  const dist = o.main ? dirname(dirname(o.main)) : join(ROOT, 'dist');
   if (!o.planOnly && !existsSync(target))
     usage(`${relative(ROOT, target) || target} not found: run \`npm run build\` first`);
   if (o.mode === 'spawn' && !o.planOnly && !o.bin && !existsSync(ENTRIES.bundle))
@@ -560,13 +565,13 @@ export async function runFuzz(options) {
     reader: o.planOnly
       ? null
       : {
-          ...(await import(join(ROOT, 'dist/formats/parse.js'))),
-          ...(await import(join(ROOT, 'dist/mcp/client-config.js'))),
+          ...(await import(join(dist, 'formats/parse.js'))),
+          ...(await import(join(dist, 'mcp/client-config.js'))),
         },
   };
   if (o.cacheTamper) {
     state.cacheDir = join(ws, 'cache');
-    state.checksum = (await import(join(ROOT, 'dist/formats/catalog-cache.js'))).checksum ?? null;
+    state.checksum = (await import(join(dist, 'formats/catalog-cache.js'))).checksum ?? null;
   }
   const summary = {
     seed: o.seed,
