@@ -17,8 +17,11 @@ import { createHash } from 'node:crypto';
  * or a frame line of its own) or Node's internals in the output. A message that says `… (first at
  * s.json:4:5)` after the word "at" elsewhere on a long line (an HTML report is one) is no stack.
  */
-export const STACK =
-  /\bat (?:async )?(?:new )?[^\s()]+ \((?:[^()\n]*\.[cm]?[jt]sx?|node:[^()\n]*):\d+:\d+\)|node:internal|^\s+at [^\n]*:\d+:\d+$/m;
+export const STACK = new RegExp(
+  String.raw`\bat (?:async )?(?:new )?[^\s()]+ \((?:[^()\n]*\.[cm]?[jt]sx?|node:[^()\n]*):\d+:\d+\)|` +
+    String.raw`node:internal|^\s+at [^\n]*:\d+:\d+$`,
+  'm',
+);
 
 /**
  * What a terminal could interpret: C0 controls except the line feed, DEL, C1
