@@ -39,7 +39,8 @@ describe.concurrent('simulate token accounting', () => {
     // The summary is prose: wrapped at the width (100 when stdout is not a terminal), never cut.
     expect(r.stdout.slice(r.stdout.indexOf('\nsummary: ') + 1)).toBe(
       [
-        'summary: 4 model calls · 1 search · 5 tools loaded · no violations',
+        // The body sends every tool, dynamic ones deferred: one sent-differs warning in default mode.
+        'summary: 4 model calls · 1 search · 5 tools loaded · 0 errors, 1 warning',
         "Tokens (estimates for o200k_base, tools serialized as OpenAI JSON; a provider's own template and",
         '  tokenizer give other exact numbers):',
         '  with tool search    8,337 (tools 3,657 + reminder 4,680) over 4 calls',
@@ -59,7 +60,7 @@ describe.concurrent('simulate token accounting', () => {
     const out = r.stdout.split('\n');
     expect(out.slice(out.indexOf('summary: 4 model calls · 1 search · 5 tools loaded'))).toEqual([
       'summary: 4 model calls · 1 search · 5 tools loaded',
-      '  · no violations',
+      '  · 0 errors, 1 warning',
       'Tokens (estimates for o200k_base, tools serialized',
       "  as OpenAI JSON; a provider's own template and",
       '  tokenizer give other exact numbers):',
