@@ -1,4 +1,7 @@
-/** Levenshtein distance: how did-you-mean suggestions (option values, keys, tool and server names) find the name a typo meant. */
+/**
+ * Levenshtein distance: how did-you-mean suggestions (option values, keys, tool and server names) find the name a typo
+ * meant.
+ */
 export function editDistance(a: string, b: string): number {
   const d: number[] = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {

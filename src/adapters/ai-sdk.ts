@@ -58,7 +58,9 @@ import {
 import { encodeMatches, runToolSearch, TOOL_SEARCH_NAME, TOOL_SEARCH_TOOL } from '../core/toolsearch.js';
 import type { ChatMessage, JsonValue, Message, ToolInfo } from '../core/types.js';
 
-/** The key under which the reminder message is marked in `providerOptions` (providers ignore keys that are not theirs). */
+/**
+ * The key under which the reminder message is marked in `providerOptions` (providers ignore keys that are not theirs).
+ */
 export const PROVIDER_OPTIONS_KEY = 'toolsearch';
 
 export interface ToolSearchOptions<DYNAMIC extends ToolSet, STATIC extends ToolSet, EXTRA extends string> {

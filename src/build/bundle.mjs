@@ -6,8 +6,11 @@
  *   faster than ES module chunks (each resolved, read and linked in turn).
  *   Modules a command imports on demand stay lazy: esbuild wraps each in an
  *   init function that runs on the first `import()`.
+ * - search.cjs: the same for a run of search or select (src/cli/main-search.ts),
+ *   without the other commands: Node 20, which has no compile cache, compiles
+ *   every byte of the bundle it loads at every start.
  * - start.cjs: src/cli/start.ts, run by bin/toolsearch.js: turns on Node's
- *   compile cache, then requires main.cjs.
+ *   compile cache, then requires main.cjs or search.cjs.
  * - yaml.cjs: the yaml library, required only when a YAML file is parsed (a
  *   cached catalog needs no parser).
  *
@@ -96,7 +99,12 @@ export async function bundle(dir) {
     banner: { js: "'use strict';\nconst __importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
   };
   await Promise.all([
-    build({ ...common, entryPoints: { main: `${ROOT}src/cli/main.ts` }, external: EXTERNAL, plugins: [yamlBeside] }),
+    build({
+      ...common,
+      entryPoints: { main: `${ROOT}src/cli/main.ts`, search: `${ROOT}src/cli/main-search.ts` },
+      external: EXTERNAL,
+      plugins: [yamlBeside],
+    }),
     build({ ...common, entryPoints: { start: `${ROOT}src/cli/start.ts` } }),
     build({ ...common, entryPoints: { yaml: createRequire(import.meta.url).resolve('yaml') } }),
   ]);

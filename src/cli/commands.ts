@@ -3,7 +3,8 @@
  * that returns a commander `Command`; adding a command is one entry here.
  * A command's module is imported only when the program is built with it: a
  * run of one command (`toolsearch search …`) loads that command alone (see
- * program.ts). Factories must stay cheap: heavy modules (format loaders,
+ * {@link commandsFor}; search and select also have a bundle of their own,
+ * main-search.ts). Factories must stay cheap: heavy modules (format loaders,
  * engines, the TUI) are imported lazily inside the command's action.
  */
 import type { Command } from 'commander';
@@ -17,9 +18,18 @@ export interface CommandEntry {
   load(): Promise<CommandFactory>;
 }
 
+export const SEARCH: CommandEntry = {
+  name: 'search',
+  load: async () => (await import('./commands/search.js')).searchCommand,
+};
+export const SELECT: CommandEntry = {
+  name: 'select',
+  load: async () => (await import('./commands/select.js')).selectCommand,
+};
+
 export const COMMANDS: readonly CommandEntry[] = [
-  { name: 'search', load: async () => (await import('./commands/search.js')).searchCommand },
-  { name: 'select', load: async () => (await import('./commands/select.js')).selectCommand },
+  SEARCH,
+  SELECT,
   { name: 'simulate', load: async () => (await import('./commands/simulate.js')).simulateCommand },
   { name: 'aggregate', load: async () => (await import('./commands/aggregate.js')).aggregateCommand },
   { name: 'test', load: async () => (await import('./commands/test.js')).testCommand },
@@ -29,3 +39,15 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'explore', load: async () => (await import('./commands/explore.js')).exploreCommand },
   { name: 'completion', load: async () => (await import('./commands/completion.js')).completionCommand },
 ];
+
+/**
+ * The commands a run of `argv` needs: the one it names first, or all of them
+ * (help, a global option first, an unknown command, and `completion`, which
+ * lists the others). Commander dispatches on that first word alone, so a
+ * program holding only that command parses, checks and answers exactly as
+ * the whole one would.
+ */
+export function commandsFor(argv: readonly string[]): readonly CommandEntry[] {
+  const named = COMMANDS.find((c) => c.name === argv[0]);
+  return named !== undefined && named.name !== 'completion' ? [named] : COMMANDS;
+}

@@ -55,7 +55,8 @@ export function addCatalogOptions(cmd: Command, what: string, strict: string = S
   return cmd
     .option(
       '-c, --catalog <file>',
-      `${what}; repeat to merge catalogs (JSON or YAML; mcp:"<command line>" / mcp:<http url> for a live MCP server; an MCP client config such as .mcp.json starts its servers)`,
+      `${what}; repeat to merge catalogs (JSON or YAML; mcp:"<command line>" / mcp:<http url> for a ` +
+        `live MCP server; an MCP client config such as .mcp.json starts its servers)`,
       collect,
     )
     .addOption(
@@ -138,14 +139,18 @@ export async function loadCatalog(ctx: CliContext, flags: CatalogFlags): Promise
   return flags.static !== undefined ? withStatic(catalog, flags.static) : catalog;
 }
 
-/** The catalog with the tools named by `--static` made static; a name that is not a tool is a usage error (with did-you-mean). */
+/**
+ * The catalog with the tools named by `--static` made static; a name that is not a tool is a usage error (with
+ * did-you-mean).
+ */
 export function withStatic(catalog: Catalog, names: readonly string[]): Catalog {
   const all = new Set(catalog.tools.map((t) => t.name));
   for (const name of names) {
     if (all.has(name)) continue;
     const near = suggestions(all, name);
     throw new UsageError(
-      `--static names a tool that is not in the catalog: ${JSON.stringify(name)}${near.length > 0 ? ` (did you mean ${near.join(', ')}?)` : ''}`,
+      `--static names a tool that is not in the ` +
+        `catalog: ${JSON.stringify(name)}${near.length > 0 ? ` (did you mean ${near.join(', ')}?)` : ''}`,
     );
   }
   const wanted = new Set(names);

@@ -3,10 +3,13 @@
  * module that touches `process` (streams, env); see `exit.ts` for the codes.
  */
 import { fstatSync, readFileSync, type Stats, writeSync } from 'node:fs';
+import { type CommandEntry, commandsFor } from './commands.js';
 import { CliContext, type CliIo, type OutStream } from './context.js';
 
 const EXIT_OK = 0;
-/** Standard output could not be written (a full disk, /dev/full, an I/O error): EX_IOERR of sysexits.h (see exit.ts). */
+/**
+ * Standard output could not be written (a full disk, /dev/full, an I/O error): EX_IOERR of sysexits.h (see exit.ts).
+ */
 const EXIT_IO = 74;
 
 /** Why a write failed, in words, with the system's code. */
@@ -148,7 +151,12 @@ function processIo(): CliIo {
   };
 }
 
-export async function main(argv: string[], io?: CliIo): Promise<number> {
+export function main(argv: string[], io?: CliIo): Promise<number> {
+  return runCli(argv, commandsFor(argv), io);
+}
+
+/** {@link main} with the program built of `commands` (main-search.ts: a bundle that has only search and select). */
+export async function runCli(argv: string[], commands: readonly CommandEntry[], io?: CliIo): Promise<number> {
   const ctx = new CliContext(io ?? processIo());
   // Known before parsing, so even a usage error honours it (options end at `--`).
   const end = argv.indexOf('--');
@@ -161,7 +169,7 @@ export async function main(argv: string[], io?: CliIo): Promise<number> {
   }
   try {
     // Loaded together: one round of module loading instead of one per import.
-    const [{ limitsFromEnv }, cache, { buildProgram, commandsFor }] = await Promise.all([
+    const [{ limitsFromEnv }, cache, { buildProgram }] = await Promise.all([
       import('./limits.js'),
       import('../formats/catalog-cache.js'),
       import('./program.js'),
@@ -178,7 +186,7 @@ export async function main(argv: string[], io?: CliIo): Promise<number> {
       // No home to keep a cache in (HOME= empty or relative): none, rather than ./.cache in the working directory.
       else if (verbose) ctx.err(`note: ${cache.NO_HOME_NOTE}\n`);
     }
-    await (await buildProgram(ctx, pkgVersion, commandsFor(argv))).parseAsync(argv, { from: 'user' });
+    await (await buildProgram(ctx, pkgVersion, commands)).parseAsync(argv, { from: 'user' });
     return EXIT_OK;
   } catch (err) {
     const { exitCodeFor } = await import('./exit.js');

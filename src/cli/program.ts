@@ -2,7 +2,7 @@
 import { Command } from 'commander';
 import { UsageError } from '../errors.js';
 import { escapeText } from '../render/escape.js';
-import { COMMANDS, type CommandEntry } from './commands.js';
+import type { CommandEntry } from './commands.js';
 import type { CliContext } from './context.js';
 
 const EXAMPLES = `
@@ -21,23 +21,11 @@ Colors: on a terminal only; --no-color, NO_COLOR=1 or FORCE_COLOR=0 turn them of
 /** The exit code every command shares, listed at the end of every command's help. */
 const INTERNAL_EXIT = 'Exit code 70: an internal error (a bug in toolsearch; TOOLSEARCH_DEBUG=1 shows the stack).';
 
-/**
- * The commands a run of `argv` needs: the one it names first, or all of them
- * (help, a global option first, an unknown command, and `completion`, which
- * lists the others). Commander dispatches on that first word alone, so a
- * program holding only that command parses, checks and answers exactly as
- * the whole one would.
- */
-export function commandsFor(argv: readonly string[]): readonly CommandEntry[] {
-  const named = COMMANDS.find((c) => c.name === argv[0]);
-  return named !== undefined && named.name !== 'completion' ? [named] : COMMANDS;
-}
-
-/** Builds the program with `commands` (all, or those of {@link commandsFor}); `version` is the package version. */
+/** Builds the program with `commands` (all, or those of `commandsFor`); `version` is the package version. */
 export async function buildProgram(
   ctx: CliContext,
   version: string,
-  commands: readonly CommandEntry[] = COMMANDS,
+  commands: readonly CommandEntry[],
 ): Promise<Command> {
   const factories = await Promise.all(commands.map((c) => c.load()));
   const program = new Command('toolsearch');
@@ -85,7 +73,8 @@ export async function buildProgram(
         const names = program.commands.map((c) => c.name());
         const near = names.filter((n) => n.startsWith(name.slice(0, 2)) || name.startsWith(n.slice(0, 3)));
         throw new UsageError(
-          `unknown command '${name}'${near.length > 0 ? ` (did you mean ${near.join(', ')}?)` : ''}; commands: ${names.join(', ')}`,
+          `unknown command ` +
+            `'${name}'${near.length > 0 ? ` (did you mean ${near.join(', ')}?)` : ''}; commands: ${names.join(', ')}`,
         );
       }
       cmd.outputHelp();

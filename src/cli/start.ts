@@ -59,9 +59,17 @@ export function enableCompileCache(
   }
 }
 
-/** What the bundle exports. */
+/** What a bundle exports. */
 export interface CliBundle {
   main(argv: string[]): Promise<number>;
+}
+
+/** The CLI's bundles (src/build/bundle.mjs): the whole CLI, and search and select alone (src/cli/main-search.ts). */
+export type BundleName = 'main' | 'search';
+
+/** The bundle a run of `argv` loads: the smaller one when argv starts with search or select. */
+export function bundleFor(argv: readonly string[]): BundleName {
+  return argv[0] === 'search' || argv[0] === 'select' ? 'search' : 'main';
 }
 
 /** Whether `argv` is a bare `--version` (or `-V`), which main() answers before it loads any command. */
@@ -70,17 +78,18 @@ export function isVersionQuery(argv: readonly string[]): boolean {
 }
 
 /**
- * Runs the CLI that `load` returns (the bundle, required) with `argv`; sets
- * the exit code when it is done. A bare `--version` is answered here, without
- * loading the bundle (most of a `--version`'s time would be compiling it).
+ * Runs the CLI that `load` returns (the bundle of {@link bundleFor},
+ * required) with `argv`; sets the exit code when it is done. A bare
+ * `--version` is answered here, without loading a bundle (most of a
+ * `--version`'s time would be compiling it).
  */
-export function start(load: () => CliBundle, argv: string[]): void {
+export function start(load: (bundle: BundleName) => CliBundle, argv: string[]): void {
   if (isVersionQuery(argv)) {
     writeVersion();
     return;
   }
   enableCompileCache(process.env, argv);
-  void load()
+  void load(bundleFor(argv))
     .main(argv)
     .then((code) => {
       process.exitCode = code;
@@ -105,7 +114,8 @@ function writeVersion(): void {
         try {
           writeSync(
             2,
-            `error: cannot write to stdout: ${code === 'ENOSPC' ? 'no space left on the device (ENOSPC)' : (code ?? 'the write failed')}\n`,
+            `error: cannot write to stdout:` +
+              ` ${code === 'ENOSPC' ? 'no space left on the device (ENOSPC)' : (code ?? 'the write failed')}\n`,
           );
         } catch {
           // stderr is gone too: the exit code says it

@@ -11,7 +11,10 @@ import type { ChatMessage, Message, Mode, ToolInfo } from './types.js';
 /** The extra field that marks the reminder message. */
 export const REMINDER_MARKER = '__toolsearch_reminder__';
 
-/** Run-local key the reference uses to remember initialization (shown for reference; the port keeps it in {@link RunLocal}). */
+/**
+ * Run-local key the reference uses to remember initialization (shown for reference; the port keeps it in {@link
+ * RunLocal}).
+ */
 export const INITIALIZED_KEY = '__toolsearch_initialized__';
 
 /** A configured middleware: the dynamic tools, the mode, and what is derived from them once. */
@@ -60,7 +63,10 @@ export function agentTools(mw: Middleware, staticTools: readonly ToolInfo[]): To
   return [...staticTools, TOOL_SEARCH_TOOL, ...mw.dynamicTools];
 }
 
-/** The per-call state the middleware rewrites (Eino `ChatModelAgentState`). `null` is Go's nil slice, which the framework treats differently from an empty one. */
+/**
+ * The per-call state the middleware rewrites (Eino `ChatModelAgentState`). `null` is Go's nil slice, which the
+ * framework treats differently from an empty one.
+ */
 export interface ModelCallState {
   readonly messages: readonly Message[];
   readonly toolInfos: readonly ToolInfo[] | null;

@@ -52,7 +52,10 @@ export const TOOL_SEARCH_TOOL: ToolInfo = {
 /** Arguments as Go decodes them into `toolSearchArgs` (null: the field was never set, or set to null). */
 export interface ToolSearchArgs {
   readonly query: string;
-  /** Go `*int`: null when absent or reset by a JSON null. Values beyond 2^53 lose precision, which never changes a result. */
+  /**
+   * Go `*int`: null when absent or reset by a JSON null. Values beyond 2^53 lose precision, which never changes a
+   * result.
+   */
   readonly maxResults: number | null;
 }
 

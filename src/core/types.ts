@@ -6,7 +6,10 @@
 /** A JSON value as decoded from a catalog, a transcript or a tool's schema. */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
-/** A tool definition (Eino `schema.ToolInfo`): a name unique in its catalog, a description, optional JSON Schema parameters. */
+/**
+ * A tool definition (Eino `schema.ToolInfo`): a name unique in its catalog, a description, optional JSON Schema
+ * parameters.
+ */
 export interface ToolInfo {
   readonly name: string;
   /** May be empty; an empty description never matches (SPEC §3). */
@@ -38,7 +41,10 @@ export interface ChatMessage {
   readonly toolCalls?: readonly ToolCall[];
   /** For a tool message: the id of the call it answers. */
   readonly toolCallId?: string;
-  /** For a tool message: the name of the tool that produced it (forward selection reads `tool_search` results by this name). */
+  /**
+   * For a tool message: the name of the tool that produced it (forward selection reads `tool_search` results by this
+   * name).
+   */
   readonly toolName?: string;
   readonly extra?: MessageExtra;
 }

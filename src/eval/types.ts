@@ -35,7 +35,10 @@ export interface ScorerReport {
   readonly metrics: Metrics;
   /** Queries with no relevant tool in the first 5 results, in file order. */
   readonly misses: readonly Miss[];
-  /** Queries the scorer cannot take (regex: a pattern RE2 rejects, or over 200 characters), in file order; they return nothing. */
+  /**
+   * Queries the scorer cannot take (regex: a pattern RE2 rejects, or over 200 characters), in file order; they return
+   * nothing.
+   */
   readonly invalid: ReadonlyArray<{ readonly line: number; readonly query: string; readonly reason: string }>;
 }
 

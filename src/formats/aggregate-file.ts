@@ -142,7 +142,8 @@ function readOne(doc: ParsedDocument, node: Node): Aggregate {
       throw errorAt(
         doc,
         kind ?? node,
-        `not a toolsearch aggregate: "kind" must be "${AGGREGATE_KIND}" (written by toolsearch simulate --json over many sessions)`,
+        `not a toolsearch aggregate: "kind" must be "${AGGREGATE_KIND}" ` +
+          `(written by toolsearch simulate --json over many sessions)`,
       );
     }
     const version = node.members.get('schema_version')?.value;

@@ -27,6 +27,8 @@
  *   and only files whose names match the caller's exact pattern. A directory
  *   holding other files is never written to.
  * Any problem is a miss or a skipped write, never an error.
+ *
+ * Over 400 lines on purpose: the rules above are enforced in one place.
  */
 import {
   closeSync,
@@ -106,7 +108,9 @@ function safeAncestor(st: Stats): boolean {
 /** The CACHEDIR.TAG signature (Cache Directory Tagging Specification, https://bford.info/cachedir/). */
 export const CACHEDIR_SIGNATURE = 'Signature: 8a477f597d28d172789f06886806bc55';
 const TAG_NAME = 'CACHEDIR.TAG';
-const TAG_TEXT = `${CACHEDIR_SIGNATURE}\n# This file is a cache directory tag created by toolsearch.\n# For information about cache directory tags see https://bford.info/cachedir/\n`;
+const TAG_TEXT =
+  `${CACHEDIR_SIGNATURE}\n# This file is a cache directory tag created by toolsearch.\n# For ` +
+  `information about cache directory tags see https://bford.info/cachedir/\n`;
 
 /**
  * The names of every file toolsearch writes in a cache directory (each
@@ -116,8 +120,10 @@ const TAG_TEXT = `${CACHEDIR_SIGNATURE}\n# This file is a cache directory tag cr
  */
 export const CATALOG_ENTRY_NAME = /^catalog-[0-9a-f]{16}(?:\.entry)?$/;
 export const CODE_CACHE_NAME = /^code-[\w.-]+-[0-9]+-[0-9]+-v[0-9]+\.[0-9]+\.[0-9]+-\w+\.bin$/;
-const TEMPORARY_NAME =
-  /^\.(?:catalog-[0-9a-f]{16}\.entry|code-[\w.-]+-[0-9]+-[0-9]+-v[0-9]+\.[0-9]+\.[0-9]+-\w+\.bin|CACHEDIR\.TAG)\.[0-9a-f]{16}\.tmp$/;
+const TEMPORARY_NAME = new RegExp(
+  String.raw`^\.(?:catalog-[0-9a-f]{16}\.entry|code-[\w.-]+-[0-9]+-[0-9]+-v[0-9]+\.[0-9]+\.[0-9]+-\w+\.bin` +
+    String.raw`|CACHEDIR\.TAG)\.[0-9a-f]{16}\.tmp$`,
+);
 /** The subdirectory of Node's compile cache (src/cli/start.ts): Node writes the files inside it. */
 export const COMPILE_CACHE_SUBDIR = 'compiled';
 const OWN_NAMES = [CATALOG_ENTRY_NAME, CODE_CACHE_NAME, TEMPORARY_NAME, /^compiled$/];
@@ -193,7 +199,10 @@ function safeAncestors(real: string): boolean {
 export interface CacheDir {
   /** The directory's real path. */
   readonly path: string;
-  /** The file `name`'s bytes, when it is a regular file of the user's that nobody else can write (never through a symbolic link). */
+  /**
+   * The file `name`'s bytes, when it is a regular file of the user's that nobody else can write (never through a
+   * symbolic link).
+   */
   read(name: string): Buffer | undefined;
   /**
    * Writes `data` as `name` (a temporary renamed over it: readers see the old

@@ -13,8 +13,8 @@
  * parsing would — values that JSON cannot carry (non-finite numbers, -0) are
  * never stored. The entry's file name is a hash of the settings and the
  * absolute path, so a file has one entry per settings, replaced when the file
- * changes; nothing hashes the text (`node:crypto` alone would cost every start
- * ~7 ms, a hash in JavaScript of a large text more).
+ * changes; nothing hashes the text (loading `node:crypto` would cost every
+ * start more than the compare, and a hash in JavaScript of a large text more).
  * Any problem with the cache (unreadable, corrupt, full disk, read-only home)
  * is a miss or a skipped write, never an error: the catalog is then parsed.
  *
@@ -23,6 +23,8 @@
  * `~/.cache/toolsearch`, as `catalog-<id>.entry`, read and written through
  * src/formats/cache-dir.ts (its rules keep another user out); the oldest are
  * removed beyond {@link MAX_ENTRIES}.
+ *
+ * Over 400 lines: the entry format, its checks and the loader layer around it change together.
  */
 import { resolve } from 'node:path';
 import type { JsonValue } from '../core/types.js';
@@ -37,7 +39,10 @@ import type { Catalog, CatalogFormat, CatalogTool } from './types.js';
 const ENTRY_VERSION = 5;
 /** Most entries kept; older ones are removed after a write. */
 export const MAX_ENTRIES = 64;
-/** Files larger than this (in UTF-16 code units of text) are not cached: parsing JSON that size is as fast as reading an entry. */
+/**
+ * Files larger than this (in UTF-16 code units of text) are not cached: parsing JSON that size is as fast as reading an
+ * entry.
+ */
 export const MAX_CACHED_TEXT = 16 * 1024 * 1024;
 
 export type { CatalogFileResult } from './catalog.js';

@@ -162,7 +162,10 @@ export function readCatalogDocument(
 
 /** The message for a name defined twice (located at the second definition). */
 export function duplicateToolMessage(name: string, first: CatalogTool, second: CatalogTool): string {
-  return `duplicate tool name ${JSON.stringify(name)}: first defined at ${formatLocation(first.source)}, again at ${formatLocation(second.source)}`;
+  return (
+    `duplicate tool name ${JSON.stringify(name)}: first defined ` +
+    `at ${formatLocation(first.source)}, again at ${formatLocation(second.source)}`
+  );
 }
 
 /** Merges tool lists in order; a name defined twice is an `InputError` naming both places. */

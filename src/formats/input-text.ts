@@ -1,7 +1,7 @@
 /**
  * An input file's text, without its bytes: {@link readInputFile}, then the
  * buffer that held the file is released at once. Left to the garbage
- * collector, a large file's buffer (46 MB for a 100,000-tool catalog) would
+ * collector, a large file's buffer (as large as the file) would
  * stay resident until the next full collection, which a command that loads a
  * catalog and answers may never reach.
  *

@@ -13,8 +13,7 @@
  * The JSON reader reads large documents lazily (see json.ts): some of its
  * arrays and objects build their `items` or `members` on first access, and
  * read their plain value straight from the text. Readers see the same nodes
- * either way; the few that visit many large siblings once each use
- * {@link transientObject} and {@link eachItem}, which build without keeping.
+ * either way.
  */
 import type { JsonValue } from '../core/types.js';
 import { InputError, type SourceLocation } from '../errors.js';
@@ -59,17 +58,11 @@ export interface ObjectNode extends NodeBase {
 }
 
 /**
- * A node may read its plain value itself ({@link toJsonValue} asks it first):
- * the JSON reader's lazy arrays and objects, which are never built as nodes
- * unless a reader walks into them, read theirs straight from the text.
+ * Between the JSON reader and {@link toJsonValue} only (readers never use it): a lazy array or object of
+ * the JSON reader, which is never built as nodes unless a reader walks into it, reads its plain value
+ * straight from the text.
  */
 export const PLAIN_VALUE: unique symbol = Symbol('toolsearch.plainValue');
-
-/** See {@link transientObject}. */
-export const TRANSIENT: unique symbol = Symbol('toolsearch.transient');
-
-/** See {@link eachItem}. */
-export const EACH_ITEM: unique symbol = Symbol('toolsearch.eachItem');
 
 /** A parsed value with its position. */
 export type Node = NullNode | BoolNode | NumberNode | StringNode | ArrayNode | ObjectNode;
@@ -105,28 +98,6 @@ export function errorAt(doc: Pick<ParsedDocument, 'file' | 'lines'>, at: Node | 
   const { line, column, lineStart } = doc.lines.position(offset);
   const excerpt = excerptAt(doc.lines.lineAt(lineStart), Math.min(offset, doc.lines.text.length) - lineStart);
   return new InputError(message, { file: doc.file, line, column }, excerpt);
-}
-
-/**
- * `node` for one pass of reading. A lazy object that was not built yet (see
- * the JSON reader) gives an equal object built for the caller alone, and
- * stays unbuilt: a reader that visits many large siblings once each (the
- * tools of a catalog) keeps none of them alive. Any other node is returned
- * as it is.
- */
-export function transientObject(node: ObjectNode): ObjectNode {
-  const own = (node as { [TRANSIENT]?: () => ObjectNode })[TRANSIENT];
-  return own !== undefined ? own.call(node) : node;
-}
-
-/**
- * The items of `node` for one pass of reading. A lazy array that was not
- * built yet yields them one at a time and stays unbuilt (see
- * {@link transientObject}); any other array gives its `items`.
- */
-export function eachItem(node: ArrayNode): Iterable<Node> {
-  const own = (node as { [EACH_ITEM]?: () => Iterable<Node> })[EACH_ITEM];
-  return own !== undefined ? own.call(node) : node.items;
 }
 
 /** A member's value, or undefined. */

@@ -50,7 +50,7 @@ function whereIn(lines: LineIndex): (offset: number) => string {
   };
 }
 
-function parseJsonl(text: string, limits: Limits, fail: Fail, where: (o: number) => string): Node {
+function parseJsonl(text: string, limits: Limits, fail: Fail, where: (o: number) => string, lazy?: number): Node {
   const items: Node[] = [];
   let start = 0;
   while (start <= text.length) {
@@ -58,7 +58,7 @@ function parseJsonl(text: string, limits: Limits, fail: Fail, where: (o: number)
     if (end < 0) end = text.length;
     // A `\r` before the `\n` is white space to the JSON reader.
     if (/[^\t\n\r ]/.test(text.slice(start, end)))
-      items.push(parseJsonValue(text, start, end, limits.maxDepth, fail, where));
+      items.push(parseJsonValue(text, start, end, limits.maxDepth, fail, where, lazy));
     start = end + 1;
   }
   return { kind: 'array', offset: 0, items };
@@ -81,7 +81,12 @@ function looksLikeJsonl(err: unknown, firstLine: number): boolean {
 export function parseText(
   file: string,
   text: string,
-  options: { syntax?: Syntax; limits?: Partial<Limits> } = {},
+  options: {
+    syntax?: Syntax;
+    limits?: Partial<Limits>;
+    /** JSON values longer than this are read lazily (json.ts); for tests that read both ways. */
+    lazyTextLength?: number;
+  } = {},
 ): ParsedDocument {
   const limits = resolveLimits(options.limits);
   const lines = new LineIndex(text);
@@ -89,15 +94,22 @@ export function parseText(
   const where = whereIn(lines);
   const named = options.syntax ?? syntaxFromName(file);
   const syntax = named ?? sniff(text);
+  const lazy = options.lazyTextLength;
   try {
     if (syntax === 'yaml') return { file, text, syntax, lines, root: parseYamlText(text, limits, fail, where) };
-    if (syntax === 'jsonl') return { file, text, syntax, lines, root: parseJsonl(text, limits, fail, where) };
+    if (syntax === 'jsonl') return { file, text, syntax, lines, root: parseJsonl(text, limits, fail, where, lazy) };
     try {
-      return { file, text, syntax, lines, root: parseJsonValue(text, 0, text.length, limits.maxDepth, fail, where) };
+      return {
+        file,
+        text,
+        syntax,
+        lines,
+        root: parseJsonValue(text, 0, text.length, limits.maxDepth, fail, where, lazy),
+      };
     } catch (err) {
       const firstLine = lines.position(text.search(/[^\t\n\r ]/)).line;
       if (options.syntax !== 'json' && looksLikeJsonl(err, firstLine)) {
-        return { file, text, syntax: 'jsonl', lines, root: parseJsonl(text, limits, fail, where) };
+        return { file, text, syntax: 'jsonl', lines, root: parseJsonl(text, limits, fail, where, lazy) };
       }
       throw err;
     }

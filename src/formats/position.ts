@@ -11,7 +11,10 @@ import { caretExcerpt } from '../errors.js';
 /** Offset → line and column, built once per text (line starts found lazily). */
 export class LineIndex {
   private starts: number[] | null = null;
-  /** Last column computed (offset and its code-point count from the line start): positions are mostly asked in order, and a minified file is one very long line. */
+  /**
+   * Last column computed (offset and its code-point count from the line start): positions are mostly asked in order,
+   * and a minified file is one very long line.
+   */
   private memo = { lineStart: -1, offset: 0, count: 0 };
 
   constructor(readonly text: string) {}

@@ -16,7 +16,9 @@ export interface Limits {
   readonly maxDepth: number;
   /** Most YAML alias dereferences, counting aliases met again inside expanded aliases (default 1000). */
   readonly maxAliases: number;
-  /** Most bytes of text (strings and keys, UTF-8) that YAML aliases may add to a document by expansion (default 64 MiB). */
+  /**
+   * Most bytes of text (strings and keys, UTF-8) that YAML aliases may add to a document by expansion (default 64 MiB).
+   */
   readonly maxAliasBytes: number;
   /** Most messages (or items) in one transcript (default 100,000). */
   readonly maxMessages: number;

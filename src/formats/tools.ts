@@ -3,13 +3,14 @@
  *
  * Shared by the catalog loader and by the transcript loader (a logged
  * request body carries its own `tools`).
+ *
+ * Over 400 lines: the catalog shapes share classification, entry reading and their errors.
  */
 import { editDistance } from '../edit-distance.js';
 import { compareGo, toWellFormed } from '../core/text.js';
 import type { JsonValue } from '../core/types.js';
 import {
   type ArrayNode,
-  eachItem,
   errorAt,
   field,
   kindName,
@@ -20,7 +21,6 @@ import {
   type ObjectNode,
   type ParsedDocument,
   toJsonValue,
-  transientObject,
 } from './nodes.js';
 import { type ShapeWarning, shapeWarningText } from './shape-warning.js';
 import type { CatalogTool } from './types.js';
@@ -98,7 +98,10 @@ interface Entry {
 export interface ToolListOptions {
   /** The shape every entry must have; `auto` classifies each entry. */
   readonly shape: ToolShape | 'auto';
-  /** With a prefix, the names of MCP-shaped tools become `mcp__<prefix>__<name>` (other shapes keep theirs, with a warning). */
+  /**
+   * With a prefix, the names of MCP-shaped tools become `mcp__<prefix>__<name>` (other shapes keep theirs, with a
+   * warning).
+   */
   readonly prefix?: string;
   /** Skip a tool named `tool_search` (in a logged request body it is the middleware's own tool). */
   readonly skipToolSearch?: boolean;
@@ -334,17 +337,16 @@ function entryShapeWarnings(doc: ParsedDocument, entry: ObjectNode, name: string
 }
 
 export function readToolList(doc: ParsedDocument, list: ArrayNode, options: ToolListOptions): ToolListResult {
-  // Two passes over the entries (classify every one, then read every one),
-  // each building one entry at a time: a large catalog's entries are never
-  // all built, nor kept, at once.
+  // Two passes over the entries: classify every one, then read every one.
   let found: { shape: ToolShape; node: ObjectNode } | null = null;
-  eachEntry(doc, list, (item, _entry, kind) => {
+  eachEntry(doc, list, (item, kind) => {
     if (kind === null) return;
     if (options.shape !== 'auto' && kind !== options.shape) {
       throw errorAt(
         doc,
         item,
-        `expected ${TOOL_SHAPE_LABEL[options.shape]} tool, found ${TOOL_SHAPE_LABEL[kind]} (it has ${SHAPE_KEYS[kind]})`,
+        `expected ${TOOL_SHAPE_LABEL[options.shape]} tool, ` +
+          `found ${TOOL_SHAPE_LABEL[kind]} (it has ${SHAPE_KEYS[kind]})`,
       );
     }
     if (found === null) found = { shape: kind, node: item };
@@ -353,7 +355,8 @@ export function readToolList(doc: ParsedDocument, list: ArrayNode, options: Tool
       throw errorAt(
         doc,
         item,
-        `tools of different shapes in one list: this one is ${kind} (it has ${SHAPE_KEYS[kind]}), the one at ${at.line}:${at.column} is ${found.shape} (it has ${SHAPE_KEYS[found.shape]})`,
+        `tools of different shapes in one list: this one is ${kind} (it has ${SHAPE_KEYS[kind]}), the one ` +
+          `at ${at.line}:${at.column} is ${found.shape} (it has ${SHAPE_KEYS[found.shape]})`,
       );
     }
   });
@@ -374,7 +377,7 @@ export function readToolList(doc: ParsedDocument, list: ArrayNode, options: Tool
       `${doc.file}: --prefix applies to MCP tools/list results only; this ${shape} catalog keeps its names`,
     );
   }
-  eachEntry(doc, list, (_item, entry) => {
+  eachEntry(doc, list, (entry) => {
     const e = readEntry(doc, entry, shape);
     if (shape === 'toolsearch') {
       for (const w of entryShapeWarnings(doc, entry, e.name)) {
@@ -386,14 +389,16 @@ export function readToolList(doc: ParsedDocument, list: ArrayNode, options: Tool
     if (options.skipToolSearch && e.name === 'tool_search') {
       const where = locate(doc, e.offset);
       warnings.push(
-        `${where.file}:${where.line}:${where.column}: skipped tool_search (the middleware's own tool, not a catalog tool)`,
+        `${where.file}:${where.line}:${where.column}: skipped ` +
+          `tool_search (the middleware's own tool, not a catalog tool)`,
       );
       return;
     }
     const name = prefix !== undefined ? `mcp__${prefix}__${e.name}` : e.name;
     const isStatic = shape === 'toolsearch' && e.static;
     const source = locate(doc, e.offset);
-    // One literal per case: the properties in this order, and no property added later (V8 then stores them in the object itself).
+    // One literal per case: the properties in this order, and no property added later (V8 then stores them in the
+    // object itself).
     const tool: CatalogTool =
       e.parameters !== undefined
         ? { name, description: e.description, static: isStatic, source, parameters: e.parameters }
@@ -409,20 +414,16 @@ export function readToolList(doc: ParsedDocument, list: ArrayNode, options: Tool
 }
 
 /**
- * Calls `visit` for every entry of a tool list, in order, with the entry as
- * listed (`item`), the same entry built for this one visit (`entry`, see
- * {@link transientObject}) and its kind. Provider tools that are not
- * functions are skipped; the functions an OpenAI `namespace` groups are
- * visited in its place.
+ * Calls `visit` for every entry of a tool list, in order, with its kind. Provider tools that are not
+ * functions are skipped; the functions an OpenAI `namespace` groups are visited in its place.
  */
 function eachEntry(
   doc: ParsedDocument,
   list: ArrayNode,
-  visit: (item: ObjectNode, entry: ObjectNode, kind: ToolShape | null) => void,
+  visit: (entry: ObjectNode, kind: ToolShape | null) => void,
 ): void {
-  for (const item of eachItem(list)) {
-    if (item.kind !== 'object') throw errorAt(doc, item, `expected a tool (an object), found ${kindName(item)}`);
-    const entry = transientObject(item);
+  for (const entry of list.items) {
+    if (entry.kind !== 'object') throw errorAt(doc, entry, `expected a tool (an object), found ${kindName(entry)}`);
     const kind = classifyToolEntry(entry);
     if (kind === 'builtin') {
       const type = (field(entry, 'type') as { value: string }).value;
@@ -430,6 +431,6 @@ function eachEntry(
       if (type === 'namespace' && inner?.kind === 'array') eachEntry(doc, inner, visit);
       continue;
     }
-    visit(item, entry, kind);
+    visit(entry, kind);
   }
 }

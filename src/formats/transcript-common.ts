@@ -167,7 +167,10 @@ export class TranscriptBuilder {
       });
   }
 
-  /** The name of the call a tool result answers; records the result as unpaired (and returns null) when no earlier call has that id. */
+  /**
+   * The name of the call a tool result answers; records the result as unpaired (and returns null) when no earlier call
+   * has that id.
+   */
   resolveCall(at: Node, callId: string): string | null {
     const name = this.callNames.get(callId);
     const site = this.calls.get(callId);

@@ -158,7 +158,8 @@ function chatMessage(b: TranscriptBuilder, node: ObjectNode): void {
     if (msg.toolName === undefined && called === 'tool_search') {
       b.warn(
         node,
-        'tool message answers a tool_search call but has no tool_name: the reference does not read it as a tool_search result',
+        'tool message answers a tool_search call but has no tool_name: the ' +
+          'reference does not read it as a tool_search result',
       );
     }
   }

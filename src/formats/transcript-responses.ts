@@ -117,7 +117,10 @@ function outputParts(b: TranscriptBuilder, node: Node | undefined): ToolResultPa
   return [{ type: 'text', text: argumentsText(node) }];
 }
 
-/** The call id of an item: `call_id` (the Agents JS SDK: `callId`), else `id` (server-side tool search items have a null `call_id`). */
+/**
+ * The call id of an item: `call_id` (the Agents JS SDK: `callId`), else `id` (server-side tool search items have a null
+ * `call_id`).
+ */
 function callIdOf(b: TranscriptBuilder, item: ObjectNode): string {
   const c = field(item, 'call_id') ?? field(item, 'callId');
   if (c && c.kind === 'string') return toWellFormed(c.value);

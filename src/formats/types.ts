@@ -29,7 +29,10 @@ export interface Catalog {
   readonly tools: readonly CatalogTool[];
   /** Files it came from, with the detected format of each. */
   readonly sources: ReadonlyArray<{ readonly file: string; readonly format: CatalogFormat }>;
-  /** Non-fatal problems found while loading (e.g. a provider tool that is not a function, skipped), each `file:line:column: text`. */
+  /**
+   * Non-fatal problems found while loading (e.g. a provider tool that is not a function, skipped), each
+   * `file:line:column: text`.
+   */
   readonly warnings?: readonly string[];
   /**
    * The shape warnings among `warnings` (an unknown key, a value of the wrong

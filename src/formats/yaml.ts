@@ -208,7 +208,8 @@ function alias(w: Walk, source: string, offset: number, depth: number): AnchorSt
   if (w.expandedBytes > w.maxAliasBytes)
     w.fail(
       offset,
-      `YAML aliases expand to more than ${w.maxAliasBytes} bytes of text (alias *${source}; TOOLSEARCH_MAX_ALIAS_BYTES)`,
+      `YAML aliases expand to more than ${w.maxAliasBytes} bytes of ` +
+        `text (alias *${source}; TOOLSEARCH_MAX_ALIAS_BYTES)`,
     );
   if (depth + stats.depth > w.maxDepth)
     w.fail(offset, `nesting deeper than ${w.maxDepth} levels (through alias *${source})`);

@@ -12,6 +12,9 @@
  * distinct query; tools sharing a name up to case, name parts or a
  * description are reported as one group (listed once in `groups`), each
  * member's finding naming a few others.
+ *
+ * Over 400 lines: the shared rankings and every finding drawn from them are one computation (the
+ * report types live in types.ts, the rendering in report/).
  */
 import {
   codePoints,
@@ -233,20 +236,27 @@ class WordRanks {
     private readonly index: ToolIndex,
     /** Tool names by position in the catalog order the index was built from. */
     names: readonly string[],
-    triedWords: ReadonlyArray<readonly string[]>,
+    /** The words tool `t` tries; called once per tool, in order (the words are not all held at once). */
+    triedWords: (t: number) => readonly string[],
     /** Lower-cased keywords whose exact-part lists the own-name check needs. */
     exactWords: ReadonlySet<string>,
   ) {
-    const n = triedWords.length;
+    const n = names.length;
     this.start = new Int32Array(n + 1);
+    let tried = new Int32Array(Math.max(16, n * 8));
     let total = 0;
     for (let t = 0; t < n; t++) {
       this.start[t] = total;
-      total += triedWords[t]!.length;
+      const words = triedWords(t);
+      if (total + words.length > tried.length) {
+        const grown = new Int32Array(Math.max(tried.length * 2, total + words.length));
+        grown.set(tried);
+        tried = grown;
+      }
+      for (const w of words) tried[total++] = this.idOf(w);
     }
     this.start[n] = total;
-    this.tried = new Int32Array(total);
-    for (let t = 0, k = 0; t < n; t++) for (const w of triedWords[t]!) this.tried[k++] = this.idOf(w);
+    this.tried = tried.slice(0, total);
     for (const w of exactWords) this.idOf(w);
     // Who tries which word: a counting sort of the pairs by word.
     const byWordStart = new Int32Array(this.words.length + 1);
@@ -499,7 +509,8 @@ function checkNameShape(tool: CatalogTool, parts: readonly string[], limits: Lin
     out.push(
       finding(
         'empty-name-pieces',
-        `"${tool.name}" has empty pieces (a leading or trailing "_", or "___"); they are dropped, leaving parts ${parts.join(', ')}`,
+        `"${tool.name}" has empty pieces (a leading or trailing "_", or ` +
+          `"___"); they are dropped, leaving parts ${parts.join(', ')}`,
       ),
     );
   }
@@ -511,7 +522,8 @@ function checkNameShape(tool: CatalogTool, parts: readonly string[], limits: Lin
       out.push(
         finding(
           'giant-name-part',
-          `the name part "${p}" has ${n} characters (limit ${limits.giantPart}): a word inside it scores only 5 (inside a part), never 10`,
+          `the name part "${p}" has ${n} characters (limit ${limits.giantPart}): a ` +
+            `word inside it scores only 5 (inside a part), never 10`,
         ),
       );
     }
@@ -715,29 +727,32 @@ export function lintCatalog(
       t.name,
       finding(
         'long-description',
-        `the description has ${n} characters (median ${Math.round(med)}); it contains ${hits} of the ${size} words of all descriptions (${share}%), so it matches (2 points) most queries that miss the names`,
+        `the description has ${n} characters (median ${Math.round(med)}); it contains ${hits} of the ${size} ` +
+          `words of all descriptions (${share}%), so it matches (2 points) most queries that miss the names`,
       ),
     );
   }
 
   // Reach and own name: one ranking per distinct word, one intersection per distinct own-name query.
   const partsOf = dynamic.map((t) => index.partsOf(t.name) ?? []);
-  const ownKeywords = dynamic.map((t, i) => OwnNameRanks.keywordsOf(index, t, partsOf[i]!));
+  // Which tools the own-name shortcut answers (their keywords are parsed again when checked: cheap,
+  // and not held for every tool meanwhile).
+  const ownAnswers = new Uint8Array(dynamic.length);
   const exactWords = new Set<string>();
-  for (const kws of ownKeywords) for (const k of kws ?? []) exactWords.add(k.lower);
-  const ranks = new WordRanks(
-    index,
-    names,
-    dynamic.map((t, i) => candidateWords(t, partsOf[i]!)),
-    exactWords,
-  );
+  dynamic.forEach((t, i) => {
+    const kws = OwnNameRanks.keywordsOf(index, t, partsOf[i]!);
+    if (kws === null) return;
+    ownAnswers[i] = 1;
+    for (const k of kws) exactWords.add(k.lower);
+  });
+  const ranks = new WordRanks(index, names, (t) => candidateWords(dynamic[t]!, partsOf[t]!), exactWords);
   const own = new OwnNameRanks(ranks);
 
   const order = Object.keys(LINT_RULES) as LintRule[];
   onProgress?.(0, dynamic.length);
   const tools: ToolLint[] = dynamic.map((t, i) => {
     const parts = partsOf[i]!;
-    const kws = ownKeywords[i];
+    const kws = ownAnswers[i] === 1 ? parseKeywords(parts.join(' ')) : null;
     const ownName = (kws ? own.check(t, i, parts, kws, names) : null) ?? checkOwnName(searcher, t, parts);
     const reach = checkReach(searcher, ranks, i, t);
     const findings = [

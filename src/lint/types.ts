@@ -51,7 +51,10 @@ export interface LintFinding {
   readonly message: string;
   /** Other tools the finding is about (collisions, duplicates, who ranks first); at most 5 for a group. */
   readonly related: readonly string[];
-  /** For a finding about a group of tools (same name up to case, same name parts, same description): its index in `groups`. */
+  /**
+   * For a finding about a group of tools (same name up to case, same name parts, same description): its index in
+   * `groups`.
+   */
   readonly group?: number;
 }
 

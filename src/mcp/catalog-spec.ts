@@ -87,7 +87,10 @@ export async function loadCatalogSpec(spec: string, options: CatalogSpecOptions 
   return loadCatalogSpecs([spec], options);
 }
 
-/** Whether a spec needs {@link loadCatalogSpecs} rather than the file loaders: a live server, or what may be an MCP client config. */
+/**
+ * Whether a spec needs {@link loadCatalogSpecs} rather than the file loaders: a live server, or what may be an MCP
+ * client config.
+ */
 export function isLiveSpec(spec: string): boolean {
   return isMcpSpec(spec) || mightBeClientConfig(spec);
 }
@@ -170,7 +173,9 @@ export async function loadCatalogSpecsDetailed(
       if (keys.includes(want)) continue;
       const near = keys.filter((k) => k.toLowerCase() === want.toLowerCase() || closeEnough(k, want));
       throw new UsageError(
-        `--server ${want}: no such server in ${configs.map((p) => p.config.file).join(', ')}${near.length > 0 ? ` (did you mean ${near.join(', ')}?)` : ''}; its servers: ${keys.join(', ') || '(none)'}`,
+        `--server ${want}: no such server in ${configs.map((p) => p.config.file).join(', ')}${
+          near.length > 0 ? ` (did you mean ${near.join(', ')}?)` : ''
+        }; its servers: ${keys.join(', ') || '(none)'}`,
       );
     }
     for (let i = 0; i < plans.length; i++) {

@@ -21,7 +21,9 @@ const live = new Set<ChildProcess>();
 const groups = new Set<number>();
 let installed = false;
 
-/** Whether children get their own process group (POSIX), so a wrapper (`npx`, `uvx`) and what it started end together. */
+/**
+ * Whether children get their own process group (POSIX), so a wrapper (`npx`, `uvx`) and what it started end together.
+ */
 export const OWN_PROCESS_GROUP = process.platform !== 'win32';
 
 /** Sends a signal to a child and, on POSIX, to its whole process group. Never throws. */

@@ -182,7 +182,8 @@ function expander(
         throw errorAt(
           doc,
           at,
-          `server ${JSON.stringify(key)}: \${${missing[0]}} in ${what} is not set and has no default (write \${${missing[0]}:-default} for one)`,
+          `server ${JSON.stringify(key)}: \${${missing[0]}} in ${what} is not set and ` +
+            `has no default (write \${${missing[0]}:-default} for one)`,
         );
       }
       return value;
@@ -192,14 +193,16 @@ function expander(
       throw errorAt(
         doc,
         at,
-        `server ${JSON.stringify(key)}: \${input:${inputs[0]}} in ${what} is a value VS Code prompts for, which toolsearch cannot do: write the value, or \${env:NAME} to take it from the environment`,
+        `server ${JSON.stringify(key)}: \${input:${inputs[0]}} in ${what} is a value VS Code prompts for, which ` +
+          `toolsearch cannot do: write the value, or \${env:NAME} to take it from the environment`,
       );
     }
     if (unsupported.length > 0) {
       throw errorAt(
         doc,
         at,
-        `server ${JSON.stringify(key)}: \${${unsupported[0]}} in ${what} is not a variable toolsearch expands (it expands \${env:NAME}, \${workspaceFolder} and \${userHome})`,
+        `server ${JSON.stringify(key)}: \${${unsupported[0]}} in ${what} is not a variable toolsearch ` +
+          `expands (it expands \${env:NAME}, \${workspaceFolder} and \${userHome})`,
       );
     }
     return value;

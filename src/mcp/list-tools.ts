@@ -28,7 +28,10 @@ export type McpServerTarget =
   | { readonly url: string; readonly command?: undefined };
 
 export type ListMcpToolsOptions = McpServerTarget & {
-  /** With `command`: the program and its arguments as given (a client config's `command` and `args`), not split from `command`. */
+  /**
+   * With `command`: the program and its arguments as given (a client config's `command` and `args`), not split from
+   * `command`.
+   */
   readonly argv?: readonly string[];
   /** With `url`: the server speaks the older HTTP+SSE transport (a client config's `"type": "sse"`). */
   readonly sse?: boolean;
@@ -335,7 +338,9 @@ async function httpTrouble(
   if (type !== 'application/json') {
     const line = firstLine(await bodyText(res));
     return {
-      text: `not an MCP server: HTTP 200 from ${url} is ${type === '' ? 'untyped' : type}, not JSON or an event stream${quoted(line)}`,
+      text:
+        `not an MCP server: HTTP 200 from ${url} ` +
+        `is ${type === '' ? 'untyped' : type}, not JSON or an event stream${quoted(line)}`,
       notMcp: true,
     };
   }
@@ -504,7 +509,8 @@ export async function listMcpTools(options: ListMcpToolsOptions): Promise<McpToo
       for (const t of result.tools) {
         if (deeperThan(t.inputSchema, maxDepth - CATALOG_LEVELS_ABOVE_PARAMETERS)) {
           throw new McpServerError(
-            `server ${quote(info?.name ?? '')}, tool ${quote(t.name)}: its inputSchema is nested deeper than ${maxDepth} levels (counted as parameters in a catalog file)`,
+            `server ${quote(info?.name ?? '')}, tool ${quote(t.name)}: its inputSchema is nested ` +
+              `deeper than ${maxDepth} levels (counted as parameters in a catalog file)`,
             source,
           );
         }
@@ -550,7 +556,8 @@ export async function listMcpTools(options: ListMcpToolsOptions): Promise<McpToo
     if (failure) throw new McpServerError(describeFailure(failure, phase), source, stderr);
     if (tooLarge !== null) {
       throw new McpServerError(
-        `the answer to ${tooLarge as string} is larger than ${MAX_LINE_BYTES / (1024 * 1024)} MiB, the most one MCP message may take`,
+        `the answer to ${tooLarge as string} is larger ` +
+          `than ${MAX_LINE_BYTES / (1024 * 1024)} MiB, the most one MCP message may take`,
         source,
       );
     }

@@ -39,13 +39,18 @@ export interface ChildProcessTransportOptions {
   /** Environment of the server; defaults to ours (a command line is run as the user would run it). */
   readonly env?: NodeJS.ProcessEnv;
   readonly cwd?: string;
-  /** Validates one decoded line as a JSON-RPC message (the SDK's `JSONRPCMessageSchema.parse`); throws when it is not one. */
+  /**
+   * Validates one decoded line as a JSON-RPC message (the SDK's `JSONRPCMessageSchema.parse`); throws when it is not
+   * one.
+   */
   readonly validate: (value: unknown) => JSONRPCMessage;
   /** Bytes of stderr kept for error messages. */
   readonly stderrLimit?: number;
 }
 
-/** Largest stdout line accepted (as the SDK's stdio transport); also the largest HTTP answer or event (list-tools.ts). */
+/**
+ * Largest stdout line accepted (as the SDK's stdio transport); also the largest HTTP answer or event (list-tools.ts).
+ */
 export const MAX_LINE_BYTES = 10 * 1024 * 1024;
 /** How long `close()` waits for the server to leave after its stdin closes, and again after SIGTERM. */
 const GRACE_MS = 1000;

@@ -17,8 +17,12 @@
 // joiner, invisible operators), U+2066–U+2069, U+FEFF (BOM / zero-width
 // no-break space), U+FFF9–U+FFFB (interlinear annotation); tag characters
 // U+E0000–U+E007F (a surrogate pair: \udb40 + \udc00–\udc7f); lone surrogates.
-const UNSAFE =
-  /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\ufff9-\ufffb]|\udb40[\udc00-\udc7f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const UNSAFE = new RegExp(
+  String.raw`[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069` +
+    String.raw`\ufeff\ufff9-\ufffb]|\udb40[\udc00-\udc7f]|[\ud800-\udbff](?![\udc00-\udfff])|` +
+    String.raw`(?<![\ud800-\udbff])[\udc00-\udfff]`,
+  'g',
+);
 
 const SHORT: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 

@@ -65,7 +65,8 @@ export function renderAggregate(a: Aggregate, opts: AggregateRenderOptions): str
     const c = a.cache;
     rows.push([
       'prompt cache (tools block)',
-      `${n(c.breaks)} breaks, ${n(c.hits)} hits of ${n(c.compared)} calls compared; ${n(c.sessions_with_breaks)} sessions with a break`,
+      `${n(c.breaks)} breaks, ${n(c.hits)} hits of ${n(c.compared)} calls ` +
+        `compared; ${n(c.sessions_with_breaks)} sessions with a break`,
     ]);
     if (c.by_mode.sessions > 0) {
       rows.push(['  default vs native mode', `breaks ${n(c.by_mode.default.breaks)} vs ${n(c.by_mode.native.breaks)}`]);

@@ -26,7 +26,8 @@ export function renderEval(report: EvalReport, opts: EvalTextOptions): string[] 
   const field = report.queries.field === 'request' ? ', scored on the "request" text' : '';
   out.push(
     style.bold(`${report.queries.count} labeled queries`) +
-      ` (${escapeText(report.queries.file)}${field}) over ${report.catalog.dynamic} dynamic tools (${escapeText(report.catalog.source)})`,
+      ` (${escapeText(report.queries.file)}${field}) ` +
+      `over ${report.catalog.dynamic} dynamic tools (${escapeText(report.catalog.source)})`,
   );
   out.push('');
   const columns: Column[] = [
@@ -51,12 +52,14 @@ export function renderEval(report: EvalReport, opts: EvalTextOptions): string[] 
   out.push('');
   out.push(
     style.dim(
-      `R@k: share of the relevant tools in the first k results; MRR: mean 1/rank of the first relevant tool (within ${report.depth});`,
+      `R@k: share of the relevant tools in the first k results; MRR: mean ` +
+        `1/rank of the first relevant tool (within ${report.depth});`,
     ),
   );
   out.push(
     style.dim(
-      `nDCG@5: binary relevance; no result: share of queries with no result; misses: no relevant tool in the first ${report.miss_cutoff}.`,
+      `nDCG@5: binary relevance; no result: share of queries with no result; ` +
+        `misses: no relevant tool in the first ${report.miss_cutoff}.`,
     ),
   );
   for (const s of report.scorers) out.push(style.dim(`${s.name}: ${s.summary}`));

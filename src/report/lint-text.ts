@@ -26,7 +26,9 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-/** `✗ name  file:line:col  1 error`: the pieces after the name move to the next line (indented 4) when they do not fit. */
+/**
+ * `✗ name file:line:col 1 error`: the pieces after the name move to the next line (indented 4) when they do not fit.
+ */
 function headLines(first: string, pieces: ReadonlyArray<{ text: string; styled: string }>, width: number): string[] {
   const out: string[] = [];
   let line = first;
@@ -64,9 +66,13 @@ function reachText(t: ToolLint): string {
   const top = byRank.filter((w) => w.rank! <= 5);
   const beyond = byRank.filter((w) => w.rank! > 5);
   const never = r.words.filter((w) => w.rank === null).map((w) => escapeText(w.word));
-  let text = `${r.words_reaching} of ${r.words_tried} single words reach it in the top 5${top.length > 0 ? `: ${some(ranked(top))}` : ''}`;
+  let text =
+    `${r.words_reaching} of ${r.words_tried} single words reach it in the ` +
+    `top 5${top.length > 0 ? `: ${some(ranked(top))}` : ''}`;
   if (beyond.length > 0)
-    text += `; ${r.words_matching} ${r.words_matching === 1 ? 'reaches' : 'reach'} it at all, ${some(ranked(beyond))} only beyond the top 5`;
+    text +=
+      `; ${r.words_matching} ${r.words_matching === 1 ? 'reaches' : 'reach'} ` +
+      `it at all, ${some(ranked(beyond))} only beyond the top 5`;
   if (never.length > 0)
     text += `; ${never.length === 1 ? '1 never returns' : `${never.length} never return`} it: ${some(never)}`;
   return text;

@@ -60,14 +60,16 @@ export function checkOutputs(outputs: readonly RunOutput[], inputs: readonly Run
       if (ist !== null && same(st, ist)) {
         const as = input.path === o.path ? '' : ` (the same file as ${escapeText(input.path)})`;
         throw new UsageError(
-          `${o.option} ${escapeText(o.path)} would overwrite the ${input.kind}${as}, an input of this run: write it to another file`,
+          `${o.option} ${escapeText(o.path)} would overwrite ` +
+            `the ${input.kind}${as}, an input of this run: write it to another file`,
         );
       }
     }
     const other = files.slice(0, i).find((f) => f.st !== null && same(f.st, st));
     if (other)
       throw new UsageError(
-        `${o.option} ${escapeText(o.path)} and ${other.o.option} ${escapeText(other.o.path)} are the same file: give each output a file of its own`,
+        `${o.option} ${escapeText(o.path)} ` +
+          `and ${other.o.option} ${escapeText(other.o.path)} are the same file: give each output a file of its own`,
       );
   }
 }

@@ -150,7 +150,10 @@ export function standingText(w: WhyReport, limit: number | null): string {
     case 'returned':
       return `returned at rank ${w.rank} (score ${w.score})`;
     case 'beyond-limit':
-      return `rank ${w.rank} (score ${w.score}): beyond the limit of ${limit ?? 5}, max_results ${w.rank} would return it`;
+      return (
+        `rank ${w.rank} (score ${w.score}): beyond the limit ` +
+        `of ${limit ?? 5}, max_results ${w.rank} would return it`
+      );
     case 'no-match':
       return 'not returned: no keyword matches its name or description (score 0)';
     case 'excluded':
@@ -175,7 +178,10 @@ function hyphenNote(w: WhyReport): string | null {
     const pieces = part.toLowerCase().split('-');
     const k = w.keywords.find((x) => pieces.includes(x.keyword.toLowerCase()));
     if (k) {
-      return `note: the reference does not split names on "-": ${quote(part)} is one name part, so ${quote(k.keyword)} scores ${k.points}, not 10`;
+      return (
+        `note: the reference does not split names on "-": ${quote(part)} is one ` +
+        `name part, so ${quote(k.keyword)} scores ${k.points}, not 10`
+      );
     }
   }
   return null;
@@ -260,9 +266,10 @@ export function renderExpectationDiff(
       }
       case 'expect-first': {
         out.push(`  expected first: ${escapeText(f.expected)}`);
-        out.push(
-          `  got first:      ${got[0] ? `${escapeText(got[0].name)}${got[0].score !== null ? ` (score ${got[0].score})` : ''}` : '(no matches)'}`,
-        );
+        const first = got[0]
+          ? `${escapeText(got[0].name)}${got[0].score !== null ? ` (score ${got[0].score})` : ''}`
+          : '(no matches)';
+        out.push(`  got first:      ${first}`);
         out.push(`  ${whereLine(f.expected)}`);
         break;
       }

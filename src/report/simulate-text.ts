@@ -200,7 +200,8 @@ function coverageLines(r: SimulationReport, o: SimulateRenderOptions): string[] 
   if (c.search_tool)
     out.push(
       ...wrapText(
-        `search tool: ${c.search_tool.names.map(inlineText).join(', ')} (${inlineText(c.search_tool.source)}), read as tool_search`,
+        `search tool: ${c.search_tool.names.map(inlineText).join(', ')} ` +
+          `(${inlineText(c.search_tool.source)}), read as tool_search`,
         o.width,
         2,
       ),
@@ -245,7 +246,8 @@ export function renderSimulation(r: SimulationReport, o: SimulateRenderOptions):
   if (byText !== null) {
     out.push(
       ...wrapText(
-        `reminder: message ${byText} is taken for the middleware's reminder by its text (beyond the reference: provider logs drop Eino's marker field)`,
+        `reminder: message ${byText} is taken for the middleware's reminder by its text ` +
+          `(beyond the reference: provider logs drop Eino's marker field)`,
         o.width,
         2,
       ),

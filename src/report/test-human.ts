@@ -32,9 +32,8 @@ export function renderTestHuman(report: TestReport, { style }: HumanOptions): st
       if (c.status === 'passed') {
         out.push(`  ${style.green('✓')} ${name}${c.updated ? style.yellow(' (exact updated)') : ''}`);
       } else if (c.status === 'skipped') {
-        out.push(
-          `  ${style.yellow('-')} ${name} ${style.dim(`(skipped${c.skip_reason ? `: ${inlineText(c.skip_reason)}` : ''})`)}`,
-        );
+        const skipped = `(skipped${c.skip_reason ? `: ${inlineText(c.skip_reason)}` : ''})`;
+        out.push(`  ${style.yellow('-')} ${name} ${style.dim(skipped)}`);
       } else {
         const at = `${escapeText(c.location.file)}:${c.location.line}:${c.location.column}`;
         out.push(`  ${style.red('✗')} ${name} ${style.dim(at)}`);

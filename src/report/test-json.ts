@@ -4,5 +4,9 @@ import type { TestReport } from '../suite/types.js';
 import { safeJson } from './json.js';
 
 export function renderTestJson(report: TestReport): string {
-  return `${safeJson({ schema_version: JSON_SCHEMA_VERSION, ...report }, (key, value) => (key === 'duration_ms' && typeof value === 'number' ? Math.round(value * 1000) / 1000 : value), 2)}\n`;
+  return `${safeJson(
+    { schema_version: JSON_SCHEMA_VERSION, ...report },
+    (key, value) => (key === 'duration_ms' && typeof value === 'number' ? Math.round(value * 1000) / 1000 : value),
+    2,
+  )}\n`;
 }

@@ -22,19 +22,23 @@ export function renderJUnit(report: TestReport): string {
   // The Jenkins JUnit schema (fixtures/junit/jenkins-junit-10.xsd, which CI tools validate against) has no `skipped`
   // on <testsuites> and no `line` on <testsuite>; an invalid suite counts as one test with an error.
   out.push(
-    `<testsuites name="toolsearch" tests="${s.total + s.errors}" failures="${s.failed}" errors="${s.errors}" time="${seconds(s.duration_ms)}">`,
+    `<testsuites name="toolsearch" tests="${s.total + s.errors}" ` +
+      `failures="${s.failed}" errors="${s.errors}" time="${seconds(s.duration_ms)}">`,
   );
   for (const suite of report.suites) {
     if (suite.error) {
       const l = suite.error.location;
       out.push(
-        `  <testsuite name="${xmlAttr(suite.name)}" tests="1" failures="0" errors="1" skipped="0" time="0.000" file="${xmlAttr(suite.file)}">`,
+        `  <testsuite name="${xmlAttr(suite.name)}" tests="1" failures="0" ` +
+          `errors="1" skipped="0" time="0.000" file="${xmlAttr(suite.file)}">`,
       );
       out.push(
-        `    <testcase name="load the suite" classname="${xmlAttr(classname(suite.file))}" file="${xmlAttr(l.file)}"${l.line > 0 ? ` line="${l.line}"` : ''} time="0.000">`,
+        `    <testcase name="load the suite" classname="${xmlAttr(classname(suite.file))}" ` +
+          `file="${xmlAttr(l.file)}"${l.line > 0 ? ` line="${l.line}"` : ''} time="0.000">`,
       );
       out.push(
-        `      <error message="${xmlAttr(suite.error.message)}" type="invalid-suite">${xmlText(suiteErrorText(suite.error))}</error>`,
+        `      <error message="${xmlAttr(suite.error.message)}" ` +
+          `type="invalid-suite">${xmlText(suiteErrorText(suite.error))}</error>`,
       );
       out.push('    </testcase>');
       out.push('  </testsuite>');
@@ -43,10 +47,13 @@ export function renderJUnit(report: TestReport): string {
     const failed = suite.cases.filter((c) => c.status === 'failed').length;
     const skipped = suite.cases.filter((c) => c.status === 'skipped').length;
     out.push(
-      `  <testsuite name="${xmlAttr(suite.name)}" tests="${suite.cases.length}" failures="${failed}" errors="0" skipped="${skipped}" time="${seconds(suite.duration_ms)}" file="${xmlAttr(suite.file)}">`,
+      `  <testsuite name="${xmlAttr(suite.name)}" tests="${suite.cases.length}" failures="${failed}" errors="0" ` +
+        `skipped="${skipped}" time="${seconds(suite.duration_ms)}" file="${xmlAttr(suite.file)}">`,
     );
     for (const c of suite.cases) {
-      const attrs = `name="${xmlAttr(c.name)}" classname="${xmlAttr(classname(suite.file))}" file="${xmlAttr(c.location.file)}" line="${c.location.line}" time="${seconds(c.duration_ms)}"`;
+      const attrs =
+        `name="${xmlAttr(c.name)}" classname="${xmlAttr(classname(suite.file))}" ` +
+        `file="${xmlAttr(c.location.file)}" line="${c.location.line}" time="${seconds(c.duration_ms)}"`;
       if (c.status === 'passed') {
         out.push(`    <testcase ${attrs}/>`);
       } else if (c.status === 'skipped') {
@@ -60,7 +67,8 @@ export function renderJUnit(report: TestReport): string {
         const body = [`${c.location.file}:${c.location.line}:${c.location.column}`, ...caseFailureText(c)].join('\n');
         out.push(`    <testcase ${attrs}>`);
         out.push(
-          `      <failure message="${xmlAttr(message)}" type="${xmlAttr(first.expectation)}">${xmlText(body)}</failure>`,
+          `      <failure message="${xmlAttr(message)}" ` +
+            `type="${xmlAttr(first.expectation)}">${xmlText(body)}</failure>`,
         );
         out.push('    </testcase>');
       }
@@ -85,7 +93,8 @@ export function renderJUnitError(message: string, location?: { file: string; lin
     '<testsuites name="toolsearch" tests="1" failures="0" errors="1" time="0.000">',
     `  <testsuite name="toolsearch" tests="1" failures="0" errors="1" skipped="0" time="0.000"${fileAttr}>`,
     `    <testcase name="load the suites" classname="toolsearch"${fileAttr}${lineAttr} time="0.000">`,
-    `      <error message="${xmlAttr(message)}" type="invalid-suite">${xmlText(where ? `${where}: ${message}` : message)}</error>`,
+    `      <error message="${xmlAttr(message)}" ` +
+      `type="invalid-suite">${xmlText(where ? `${where}: ${message}` : message)}</error>`,
     '    </testcase>',
     '  </testsuite>',
     '</testsuites>',

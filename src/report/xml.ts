@@ -7,8 +7,11 @@
  */
 
 // Not allowed in XML 1.0: C0 controls except tab, LF, CR; U+FFFE, U+FFFF; lone surrogates.
-const INVALID =
-  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const INVALID = new RegExp(
+  String.raw`[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|` +
+    String.raw`(?<![\ud800-\udbff])[\udc00-\udfff]`,
+  'g',
+);
 
 function visible(c: string): string {
   const code = c.charCodeAt(0);
@@ -28,7 +31,10 @@ export function xmlText(s: string): string {
     .replace(TERMINAL, (c) => `&#x${c.charCodeAt(0).toString(16)};`);
 }
 
-/** An attribute value (for double quotes): also `"`, and line breaks and tabs as references so they survive normalization. */
+/**
+ * An attribute value (for double quotes): also `"`, and line breaks and tabs as references so they survive
+ * normalization.
+ */
 export function xmlAttr(s: string): string {
   return xmlText(s).replace(/"/g, '&quot;').replace(/\n/g, '&#10;').replace(/\t/g, '&#9;');
 }

@@ -34,7 +34,10 @@ export interface BulkSetup {
   readonly recording?: { readonly lenient?: boolean; readonly searchTools?: readonly string[] };
 }
 
-/** What one session gave: its JSON line (when asked), whether it failed, and whether it had errors or replay differences. */
+/**
+ * What one session gave: its JSON line (when asked), whether it failed, and whether it had errors or replay
+ * differences.
+ */
 export interface SessionOutcome {
   readonly line: string | null;
   readonly failed: boolean;

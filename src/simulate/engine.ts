@@ -4,6 +4,9 @@
  * returns a {@link SimulationReport}. All reference behaviour comes from the
  * core (`AgentRun`, `runToolSearch`); this module only walks the transcript,
  * classifies what the assistant did and collects findings.
+ *
+ * Over 400 lines: the per-call step and the findings it collects share the state they fold; the
+ * aggregate, tokens and bulk replay live apart.
  */
 import { createMiddleware, type Middleware } from '../core/middleware.js';
 import { AgentRun, type ModelCallView } from '../core/run.js';
@@ -115,7 +118,10 @@ export function simulationContext(options: SimulateOptions, tools: SimulationToo
   };
 }
 
-/** Tool results for unknown call ids, keyed by the model call that receives them (the one after the last assistant before them). */
+/**
+ * Tool results for unknown call ids, keyed by the model call that receives them (the one after the last assistant
+ * before them).
+ */
 function orphansByModelCall(messages: readonly Message[]): Map<number, OrphanResult[]> {
   const byCall = new Map<number, OrphanResult[]>();
   const orphans = orphanResults(messages);
@@ -143,7 +149,9 @@ function orphanViolations(ctx: SimulationContext, call: number): Violation[] {
       tool: o.tool,
       kind: 'unknown-call-id',
       severity: 'warning',
-      message: `tool result for unknown call id ${JSON.stringify(o.callId)} at ${where}: no earlier tool call has this id`,
+      message:
+        `tool result for unknown call id ${JSON.stringify(o.callId)} ` +
+        `at ${where}: no earlier tool call has this id`,
       message_index: o.index,
       ...(l ? { location: { file: l.file, line: l.line, column: l.column } } : {}),
     };
@@ -159,8 +167,10 @@ function refillViolation(ctx: SimulationContext, state: SimulationState, view: M
     kind: 'native-refill',
     severity: 'warning',
     message:
-      `model-native mode with no static tools: call 1 offered no tools, and the framework refilled the nil tool list, ` +
-      `so from call ${view.call} on tool_search and all ${ctx.mw.dynamicTools.length} dynamic tools are offered as ordinary tools`,
+      `model-native mode with no static tools: call 1 offered no ` +
+      `tools, and the framework refilled the nil tool list, ` +
+      `so from call ${view.call} on tool_search and ` +
+      `all ${ctx.mw.dynamicTools.length} dynamic tools are offered as ordinary tools`,
   };
 }
 
@@ -443,7 +453,10 @@ function replaySection(
 
 /** What the `details` option adds: tool lists, the visibility timeline, the replayed visibility. */
 export interface DetailsInput {
-  /** Model-native mode: the loaded deferred tools when each call was made (a snapshot of `nativeLoaded` before each step). */
+  /**
+   * Model-native mode: the loaded deferred tools when each call was made (a snapshot of `nativeLoaded` before each
+   * step).
+   */
   readonly loadedAtCall: ReadonlyArray<ReadonlySet<string>>;
 }
 

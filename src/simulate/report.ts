@@ -58,7 +58,10 @@ export interface SearchReport {
   readonly explain?: SearchExplanation | null;
 }
 
-/** The decoded arguments of one search and, for a keyword search, the per-keyword account against the catalog as it is now. */
+/**
+ * The decoded arguments of one search and, for a keyword search, the per-keyword account against the catalog as it is
+ * now.
+ */
 export interface SearchExplanation {
   /** The query as the reference reads it (Go JSON decoding, trimmed). */
   readonly query: string;
@@ -70,7 +73,9 @@ export interface SearchExplanation {
   readonly keywords: ReadonlyArray<{ readonly keyword: string; readonly required: boolean }>;
   /** Keyword mode: how many tools score above 0 before the limit cuts; select: the names found. */
   readonly total_matches: number;
-  /** The tools of the recorded and the replayed result (replayed first, then recorded-only ones), each with its account. */
+  /**
+   * The tools of the recorded and the replayed result (replayed first, then recorded-only ones), each with its account.
+   */
   readonly tools: readonly ExplainedTool[];
 }
 
@@ -99,7 +104,10 @@ export interface ServerSearchReport {
 export interface TurnReport {
   /** 1-based model call number. */
   readonly call: number;
-  /** Index in the transcript of the assistant message that answered this call; null for a final call with no recorded answer. */
+  /**
+   * Index in the transcript of the assistant message that answered this call; null for a final call with no recorded
+   * answer.
+   */
   readonly message_index: number | null;
   /** Number of messages the model received (including the reminder). */
   readonly message_count: number;
@@ -132,7 +140,10 @@ export type TimelineState =
   | 'static'
   /** Visible (a dynamic tool loaded before this call, or `tool_search`). */
   | 'visible'
-  /** Loaded at this call: forward selection added it (default mode), or a search of the previous call loaded it (model-native). */
+  /**
+   * Loaded at this call: forward selection added it (default mode), or a search of the previous call loaded it
+   * (model-native).
+   */
   | 'loaded'
   /** Model-native: a definition in the context since an earlier call. */
   | 'in-context'
@@ -144,7 +155,9 @@ export type TimelineState =
 /** One cell of the timeline: the state, and how the assistant called the tool at this call. */
 export interface TimelineCell {
   readonly state: TimelineState;
-  /** `ok`: called and allowed; `violation`: called while not loaded, or a tool that exists nowhere; null: not called. */
+  /**
+   * `ok`: called and allowed; `violation`: called while not loaded, or a tool that exists nowhere; null: not called.
+   */
   readonly called: 'ok' | 'violation' | null;
 }
 

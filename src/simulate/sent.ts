@@ -17,7 +17,10 @@ function list(names: readonly string[], max = 8): string {
   return names.length <= max ? names.join(', ') : `${names.slice(0, max).join(', ')} and ${names.length - max} more`;
 }
 
-/** Compares the tools sent with call `call` with what the reference offers then (visible, and deferred in model-native mode). */
+/**
+ * Compares the tools sent with call `call` with what the reference offers then (visible, and deferred in model-native
+ * mode).
+ */
 export function sentDiffers(
   call: number,
   mode: Mode,
@@ -60,7 +63,9 @@ export function referenceResult(call: number, tools: readonly string[]): Violati
     kind: 'reference-result',
     severity: 'warning',
     message:
-      `the search result is tool_reference blocks (${list(tools)}): the reference's forward selection reads only {"matches": [...]} text, ` +
-      'so in default mode it loads none of them; the provider expands references in model-native mode (try --mode native)',
+      `the search result is tool_reference blocks (${list(tools)}): the ` +
+      `reference's forward selection reads only {"matches": [...]} text, ` +
+      'so in default mode it loads none of them; the provider expands ' +
+      'references in model-native mode (try --mode native)',
   };
 }

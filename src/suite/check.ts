@@ -99,7 +99,8 @@ export function checkResult(e: ResultExpectations, outcome: ToolSearchOutcome, i
       out.push(
         failure(
           'excludes',
-          `expected ${present.length === 1 ? 'this tool' : 'these tools'} not to be returned: ${names(present).join(', ')}`,
+          `expected ${present.length === 1 ? 'this tool' : 'these tools'} ` +
+            `not to be returned: ${names(present).join(', ')}`,
           names(e.excludes),
           [...got],
           present.map((n) => st.of(n.name)),
@@ -158,7 +159,8 @@ function checkList(kind: 'visible_at' | 'deferred_at', l: ListAt, report: Simula
     return [
       failure(
         kind,
-        `call ${l.call} does not exist: the conversation has ${report.turns.length} model call${report.turns.length === 1 ? '' : 's'}`,
+        `call ${l.call} does not exist: the conversation ` +
+          `has ${report.turns.length} model call${report.turns.length === 1 ? '' : 's'}`,
         l.call,
         report.turns.length,
       ),
@@ -238,7 +240,8 @@ export function checkSimulation(c: SimulateCase, report: SimulationReport): Fail
       out.push(
         failure(
           'same_as_recorded',
-          `${diffs.length} recorded tool_search result${diffs.length === 1 ? ' differs' : 's differ'} from a fresh search`,
+          `${diffs.length} recorded tool_search ` +
+            `result${diffs.length === 1 ? ' differs' : 's differ'} from a fresh search`,
           'the recorded results',
           diffs.map((d) => ({ call: d.call, arguments: d.s.arguments })),
           [],
@@ -251,7 +254,8 @@ export function checkSimulation(c: SimulateCase, report: SimulationReport): Fail
             ...report.replay.visibility.flatMap((v) =>
               v.gained.length + v.lost.length > 0
                 ? [
-                    `visibility at call ${v.call}: ${[...v.gained.map((g) => `+${g}`), ...v.lost.map((g) => `-${g}`)].join(' ')}`,
+                    `visibility at call ${v.call}:` +
+                      ` ${[...v.gained.map((g) => `+${g}`), ...v.lost.map((g) => `-${g}`)].join(' ')}`,
                   ]
                 : [],
             ),

@@ -52,7 +52,10 @@ function statOrNull(p: string): Stats | null {
   }
 }
 
-/** Suite files below `dir`, following links, skipping dot entries and node_modules, never entering a directory twice on one path. */
+/**
+ * Suite files below `dir`, following links, skipping dot entries and node_modules, never entering a directory twice on
+ * one path.
+ */
 function suiteFilesIn(dir: string): string[] {
   const out: string[] = [];
   const walk = (d: string, depth: number, ancestors: ReadonlySet<string>): void => {

@@ -3,6 +3,8 @@
  * problem is an `InputError` at `file:line:column` with a caret excerpt
  * (exit 2): unknown keys (with a suggestion), wrong types, a case that checks
  * nothing, contradictory expectations, duplicate case names.
+ *
+ * Over 400 lines: one validator per suite key, each beside its messages.
  */
 import { dirname, isAbsolute, join } from 'node:path';
 import type { Mode } from '../core/index.js';
@@ -299,7 +301,11 @@ export class SuiteParser {
     if (checks.length === 0 && out.none !== true && !record) {
       this.fail(
         obj,
-        `${where} checks nothing: add ${kind === 'search' ? 'includes, excludes, exact, first, rank_at_most, none or error' : 'includes, excludes, exact, first, rank_at_most or none'} (or record: true)`,
+        `${where} checks nothing: add ${
+          kind === 'search'
+            ? 'includes, excludes, exact, first, rank_at_most, none or error'
+            : 'includes, excludes, exact, first, rank_at_most or none'
+        } (or record: true)`,
       );
     }
     if (out.none === true) {

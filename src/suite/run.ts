@@ -57,7 +57,10 @@ export interface RunOptions {
   /** Write the current results into `exact` of `record: true` cases. */
   readonly update?: boolean;
   readonly limits?: Partial<Limits>;
-  /** Time allowed per live MCP server of an `mcp:` catalog, in milliseconds (default 30 000; {@link runSuitesAsync} only). */
+  /**
+   * Time allowed per live MCP server of an `mcp:` catalog, in milliseconds (default 30 000; {@link runSuitesAsync}
+   * only).
+   */
   readonly mcpTimeoutMs?: number;
   /**
    * Told of every file the run reads, as soon as it is known: each suite

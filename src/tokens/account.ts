@@ -22,7 +22,10 @@ export interface CallInput {
   readonly deferred: readonly ToolInfo[];
   /** The reminder text when the messages of this call hold it, else null. */
   readonly reminderText: string | null;
-  /** Model-native mode: deferred tools that searches of earlier calls loaded into the context (their definitions are part of the prompt). */
+  /**
+   * Model-native mode: deferred tools that searches of earlier calls loaded into the context (their definitions are
+   * part of the prompt).
+   */
   readonly loaded?: readonly ToolInfo[];
 }
 
@@ -107,7 +110,10 @@ export interface TokenAccount {
 /** The note shown with every count. */
 export function estimateNote(encoding: EncodingName, format: ToolFormat): string {
   const shape = format === 'anthropic' ? 'Anthropic' : 'OpenAI';
-  return `estimates for ${encoding}, tools serialized as ${shape} JSON; a provider's own template and tokenizer give other exact numbers`;
+  return (
+    `estimates for ${encoding}, tools serialized as ${shape} JSON; a ` +
+    `provider's own template and tokenizer give other exact numbers`
+  );
 }
 
 /** Compares consecutive tools blocks. */

@@ -65,20 +65,25 @@ export function tokenSummaryLines(tokens: TokenSummary, cache: ReportCacheSummar
     lines.push({ text: 'Prompt cache: one model call, nothing to compare', hang: 2 });
   } else if (cache.breaks === 0) {
     lines.push({
-      text: `Prompt cache: the tools block never changed over ${plural(cache.compared + 1, 'call')}; a provider's prefix cache can hit every time`,
+      text:
+        `Prompt cache: the tools block never changed ` +
+        `over ${plural(cache.compared + 1, 'call')}; a provider's prefix cache can hit every time`,
       hang: 2,
     });
   } else {
     lines.push({
       text:
-        `Prompt cache: the tools block changed at ${cache.breaks} of ${cache.compared} later calls (${cache.breaks === 1 ? 'call' : 'calls'} ${cache.break_calls.join(', ')}); ` +
+        `Prompt cache: the tools block changed at ${cache.breaks} of ${cache.compared} later calls ` +
+        `(${cache.breaks === 1 ? 'call' : 'calls'} ${cache.break_calls.join(', ')}); ` +
         `a provider's prefix cache breaks there`,
       hang: 2,
     });
   }
   if (cache.by_mode)
     lines.push({
-      text: `  by mode: default ${plural(cache.by_mode.default.breaks, 'break')}, native ${plural(cache.by_mode.native.breaks, 'break')}`,
+      text:
+        `  by mode: default ${plural(cache.by_mode.default.breaks, 'break')}, ` +
+        `native ${plural(cache.by_mode.native.breaks, 'break')}`,
       hang: 4,
     });
   return lines;

@@ -151,7 +151,9 @@ export function splitKeys(input: string, key: KeyInfo): BatchKey[] {
   return out;
 }
 
-/** Whether a key (or a batch) asks to quit from anywhere: q, Esc or Ctrl-C (what still works on a too-small terminal). */
+/**
+ * Whether a key (or a batch) asks to quit from anywhere: q, Esc or Ctrl-C (what still works on a too-small terminal).
+ */
 export function isQuitKey(input: string, key: KeyInfo): boolean {
   return splitKeys(input, key).some(
     (k) => k.key.escape || (k.key.ctrl && k.input === 'c') || (!k.key.ctrl && !k.key.meta && k.input === 'q'),

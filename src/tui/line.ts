@@ -116,7 +116,10 @@ export function padLine(line: Line, width: number): Line {
   return [...fitted, seg(' '.repeat(width - w), tone === 'cursor' ? 'cursor' : 'plain')];
 }
 
-/** A list row: fitted, and when highlighted padded to the full width in the cursor tone (other rows are not padded: less for the terminal to draw). */
+/**
+ * A list row: fitted, and when highlighted padded to the full width in the cursor tone (other rows are not padded: less
+ * for the terminal to draw).
+ */
 export function rowLine(line: Line, width: number, highlighted: boolean): Line {
   return highlighted ? withTone(padLine(line, width), 'cursor') : fitLine(line, width);
 }

@@ -85,7 +85,8 @@ function outputs(result: {
 }
 
 describe('enforce', () => {
-  // Without this prepareStep every tool is active, so only the guard stands between the model and a tool it never loaded.
+  // Without this prepareStep every tool is active, so only the guard stands between the model and a tool it never
+  // loaded.
   it.each([false, true])('a search and a call in the same parallel step (enforce: %s)', async (enforce) => {
     const { ran, tools } = recordingTools();
     const search = createToolSearch({ dynamicTools: tools, enforce });
@@ -104,7 +105,9 @@ describe('enforce', () => {
       expect(out[0]![1]).toEqual([
         'delete_repo',
         'tool-error',
-        'tool delete_repo is not loaded: no earlier tool_search result named it. Call tool_search first (for example with {"query": "select:delete_repo"}); a tool becomes callable in the step after the tool_search that returns it.',
+        'tool delete_repo is not loaded: no earlier tool_search result named it. Call ' +
+          'tool_search first (for example with {"query": "select:delete_repo"}); a tool ' +
+          'becomes callable in the step after the tool_search that returns it.',
       ]);
       expect(ran).toEqual(['delete_repo']);
     } else {
@@ -236,7 +239,10 @@ describe('createToolSearch', () => {
     await expect(exec({ query: 'zebra' }, opts)).resolves.toBe('{"matches":null}');
     await expect(exec({ query: '  ' }, opts)).rejects.toThrow('query is required');
     await expect(exec({ query: 1 }, opts)).rejects.toThrow(
-      /^failed to unmarshal tool search arguments: json: cannot unmarshal number into Go struct field toolSearchArgs.query of type string$/,
+      new RegExp(
+        '^failed to unmarshal tool search arguments: json: cannot unmarshal number into Go struct field ' +
+          'toolSearchArgs.query of type string$',
+      ),
     );
   });
 
@@ -344,7 +350,10 @@ describe('createToolSearch', () => {
 });
 
 describe('JavaScript object keys are ordinary tool names', () => {
-  /** Tools named like properties of Object.prototype, each an own property (a computed key: `{ __proto__: x }` would set the prototype). */
+  /**
+   * Tools named like properties of Object.prototype, each an own property (a computed key: `{ __proto__: x }` would set
+   * the prototype).
+   */
   function objectKeyTools() {
     const { ran, make } = recorder();
     const dynamicTools: Record<string, Tool> = {};

@@ -140,8 +140,10 @@ export function benchBulk(ctx: BulkBenchContext): void {
         unit: 'sess/s',
         better: 'higher',
         spread:
-          `whole process ${fmt(two.ms)} ms, cpu ${fmt(two.cpu)} ms (${fmt(perCpuSecond(n, two, start2))} sessions per CPU second), ` +
-          `${fmt((1000 * (two.cpu - start2.cpu)) / two.aggregate.model_calls)} µs CPU per model call, RSS ${fmt(two.rssMb)} MB`,
+          `whole process ${fmt(two.ms)} ms, cpu ${fmt(two.cpu)} ms ` +
+          `(${fmt(perCpuSecond(n, two, start2))} sessions per CPU second), ` +
+          `${fmt((1000 * (two.cpu - start2.cpu)) / two.aggregate.model_calls)} µs CPU per model call, ` +
+          `RSS ${fmt(two.rssMb)} MB`,
         ...(n === 10_000 ? { target: '≥ 1,000', ok: rate >= 1000 } : {}),
       });
       if (n === 100_000) {
@@ -170,7 +172,9 @@ export function benchBulk(ctx: BulkBenchContext): void {
       value: rate1,
       unit: 'sess/s',
       better: 'higher',
-      spread: `whole process ${fmt(one.ms)} ms, cpu ${fmt(one.cpu)} ms (${fmt(perCpuSecond(n, one, start1))} sessions per CPU second), RSS ${fmt(one.rssMb)} MB`,
+      spread:
+        `whole process ${fmt(one.ms)} ms, cpu ${fmt(one.cpu)} ms ` +
+        `(${fmt(perCpuSecond(n, one, start1))} sessions per CPU second), RSS ${fmt(one.rssMb)} MB`,
     });
     add({
       id: `bulk.speedup.jobs2`,
@@ -181,7 +185,9 @@ export function benchBulk(ctx: BulkBenchContext): void {
       better: 'higher',
       target: '≥ 1.7×',
       ok: rate2 / rate1 >= 1.7,
-      note: `CPU time with 2 jobs / 1 job: ${fmt((two.cpu - start2.cpu) / (one.cpu - start1.cpu))}× (the cost of the threads)`,
+      note:
+        `CPU time with 2 jobs / 1 ` +
+        `job: ${fmt((two.cpu - start2.cpu) / (one.cpu - start1.cpu))}× (the cost of the threads)`,
     });
     add({
       id: `bulk.identical.jobs`,
@@ -222,7 +228,9 @@ export function benchBulk(ctx: BulkBenchContext): void {
       value: perSecond(tn, tok.ms, tokStart.ms),
       unit: 'sess/s',
       better: 'higher',
-      spread: `whole process ${fmt(tok.ms)} ms, cpu ${fmt(tok.cpu)} ms (${fmt(perCpuSecond(tn, tok, tokStart))} sessions per CPU second), RSS ${fmt(tok.rssMb)} MB`,
+      spread:
+        `whole process ${fmt(tok.ms)} ms, cpu ${fmt(tok.cpu)} ms ` +
+        `(${fmt(perCpuSecond(tn, tok, tokStart))} sessions per CPU second), RSS ${fmt(tok.rssMb)} MB`,
     });
   } finally {
     for (const f of files.values()) rmSync(f, { force: true });

@@ -9,6 +9,8 @@
  * PascalCase names with acronyms (`getURL`, `HTMLParser`), descriptions of
  * 50–300 characters built from a service/verb/object vocabulary, JSON Schema
  * parameters, and a sprinkling of non-ASCII text.
+ *
+ * Over 400 lines: catalogs, queries and transcripts share one seeded vocabulary.
  */
 import type { ChatMessage, Message, ToolInfo } from '../../src/core/types.js';
 
@@ -746,7 +748,9 @@ export function generateTranscript(
   return msgs;
 }
 
-/** Splits a transcript into what arrives before each model call (a call happens right before each assistant message). */
+/**
+ * Splits a transcript into what arrives before each model call (a call happens right before each assistant message).
+ */
 export function chunksByModelCall(messages: readonly Message[]): Message[][] {
   const chunks: Message[][] = [];
   let cur: Message[] = [];

@@ -7,13 +7,16 @@
  *   npm run bench -- --json out.json   also write the results
  *   npm run bench -- --compare old.json  print new/old per row
  *   npm run bench -- --no-build        do not run `npm run build` before the CLI sections
+ *   npm run bench -- --only startup --nodes /path/node22,/path/node24  start-up on these Nodes too
  *
  * Every ratio is measured in the same run. Every benchmark query is also
  * checked against the naive model of SPEC §3 (speed never changes an
  * answer); a difference fails the run (exit 1).
+ *
+ * Over 400 lines: every section shares the run (inputs, rows, the naive-model checks); one function each.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import Fuse from 'fuse.js';
@@ -100,7 +103,8 @@ function add(row: Row): void {
   const spread = row.spread ? `  (${row.spread})` : '';
   const target = row.target ? `  target ${row.target}` : '';
   console.log(
-    `  ${row.label.padEnd(58)} ${fmt(row.value).padStart(10)} ${row.unit.padEnd(8)}${spread}${target}${status}${row.note ? `  ${row.note}` : ''}`,
+    `  ${row.label.padEnd(58)} ${fmt(row.value).padStart(10)} ${row.unit.padEnd(8)}` +
+      `${spread}${target}${status}${row.note ? `  ${row.note}` : ''}`,
   );
 }
 
@@ -159,7 +163,10 @@ function naiveSelect(query: string, tools: readonly ToolInfo[]): string[] {
   return out;
 }
 
-/** The whole tool_search of SPEC §2 on decoded arguments, with the naive scorer: [name, score] pairs (score 0 for select). */
+/**
+ * The whole tool_search of SPEC §2 on decoded arguments, with the naive scorer: [name, score] pairs (score 0 for
+ * select).
+ */
 function naiveToolSearch(args: ToolSearchArgs, tools: readonly ToolInfo[]): Array<[string, number]> | string {
   const query = goTrimSpace(args.query);
   if (query === '') return 'query is required';
@@ -174,7 +181,10 @@ function ourPairs(r: ToolSearchOutcome): Array<[string, number]> | string {
   return r.results.map((x) => [x.name, x.score]);
 }
 
-/** Reference-style agent loop: the state persists between calls, and every call runs the pure middleware over the whole history. */
+/**
+ * Reference-style agent loop: the state persists between calls, and every call runs the pure middleware over the whole
+ * history.
+ */
 function referenceRun(
   mw: ReturnType<typeof createMiddleware>,
   staticTools: readonly ToolInfo[],
@@ -502,7 +512,8 @@ function benchBuild(size: number): void {
 async function benchSimulate(): Promise<void> {
   const demo = await loadDemo();
   section(
-    `simulate / AgentRun over generated transcripts (${demo.source}: ${demo.dynamic.length} dynamic, ${demo.static.length} static tools)`,
+    `simulate / AgentRun over generated transcripts ` +
+      `(${demo.source}: ${demo.dynamic.length} dynamic, ${demo.static.length} static tools)`,
   );
   const mw = createMiddleware({ dynamicTools: demo.dynamic });
   const search = (a: string): readonly string[] | null => {
@@ -708,18 +719,47 @@ function extraCaFile(): string | null {
 }
 
 /**
+ * The Node versions the start-up section runs: this one, then those named by
+ * `--nodes a,b` (paths of node binaries), else those .ci/run installs from
+ * the npm registry (node-<version>/bin/node under TOOLSEARCH_CI_CACHE, by
+ * default ~/.cache/toolsearch-ci), when they are there.
+ */
+function startupNodes(): string[] {
+  const given = option('--nodes');
+  if (given !== undefined) return [process.execPath, ...given.split(',').filter((p) => p !== '')];
+  const home = process.env.HOME;
+  const cache = process.env.TOOLSEARCH_CI_CACHE ?? (home ? join(home, '.cache', 'toolsearch-ci') : null);
+  const found: string[] = [];
+  if (cache !== null && existsSync(cache)) {
+    for (const d of readdirSync(cache).sort()) {
+      const bin = join(cache, d, 'bin', 'node');
+      if (/^node-\d/.test(d) && existsSync(bin)) found.push(bin);
+    }
+  }
+  return [process.execPath, ...found];
+}
+
+/** A Node binary's version (`v22.23.5`). */
+const nodeVersion = (bin: string): string =>
+  bin === process.execPath ? process.version : execFileSync(bin, ['--version'], { encoding: 'utf8' }).trim();
+
+/**
  * Start-up targets (issue 15): whole processes, bin/toolsearch.js run as a
- * program (its `#!/usr/bin/env node` line, with this Node first on PATH, as
- * npm links it), next to `node -e 0` in the same environment, with
- * NODE_EXTRA_CA_CERTS set and unset. The cases are interleaved round by
- * round (the machine is shared: load moves all of them alike), and each
- * ratio divides two medians of the same rounds. "cached" runs follow a
- * warm-up in the same cache directory (catalog entry and compiled code);
- * a "first run" has a fresh, empty cache directory every time.
+ * program (its `#!/usr/bin/env node` line, with the Node under test first on
+ * PATH, as npm links it), next to `node -e 0` of the same Node in the same
+ * environment, with NODE_EXTRA_CA_CERTS set and unset, on this Node and on
+ * the others of {@link startupNodes}, side by side. The cases are
+ * interleaved round by round (the machine is shared: load moves all of them
+ * alike), and each ratio divides two medians of the same rounds. "cached"
+ * runs follow a warm-up in the same cache directory (catalog entry and
+ * compiled code); a "first run" has a fresh, empty cache directory every
+ * time. With /usr/bin/time, each run's CPU time (user + system, all threads)
+ * too, less moved by load than wall time: its clock counts in 10 ms ticks,
+ * so the mean of the runs is shown, not the median.
  */
 function benchStartup(): void {
-  section(`Start-up (node ${process.version}; bin/toolsearch.js run as a program; medians of interleaved rounds)`);
   if (!existsSync(CLI) || !existsSync(join(REPO, 'dist/bundle/main.cjs'))) {
+    section('Start-up');
     console.log('  dist/bundle/main.cjs not found: skipped (npm run build)');
     return;
   }
@@ -727,22 +767,29 @@ function benchStartup(): void {
   const ca = extraCaFile();
   const demo = 'fixtures/catalogs/demo.yaml';
   const search = ['search', '-c', demo, 'create', 'issue'];
-  const cached = join(WORK, 'startup-cache');
-  rmSync(cached, { recursive: true, force: true });
+  // Row ids: startup.<env>.<case> for this Node (as before), startup.node-<version>.<env>.<case> for the others.
+  const nodes = startupNodes()
+    .map((bin, i) => {
+      const version = nodeVersion(bin);
+      return { bin, version, id: i === 0 ? '' : `node-${version}.` };
+    })
+    .filter((n, i, all) => all.findIndex((m) => m.version === n.version) === i); // this Node once
   let fresh = 0;
   const firstDir = (): string => join(WORK, `startup-first-${fresh++}`);
-  const PATH = `${dirname(process.execPath)}:${process.env.PATH ?? ''}`;
-  type Case = { id: string; label: string; cmd: string[]; cacheDir: () => string };
+  const cachedDir = (n: (typeof nodes)[number]): string => join(WORK, `startup-cache-${n.version}`);
+  for (const n of nodes) rmSync(cachedDir(n), { recursive: true, force: true });
+  type Case = { id: string; label: string; cli: boolean; args: string[]; first: boolean };
   const cases: Case[] = [
-    { id: 'node', label: 'node -e 0', cmd: [process.execPath, '-e', '0'], cacheDir: () => cached },
-    { id: 'version', label: 'toolsearch --version', cmd: [CLI, '--version'], cacheDir: () => cached },
+    { id: 'node', label: 'node -e 0', cli: false, args: ['-e', '0'], first: false },
+    { id: 'version', label: 'toolsearch --version', cli: true, args: ['--version'], first: false },
     {
       id: 'search',
       label: 'toolsearch search -c demo.yaml create issue (cached)',
-      cmd: [CLI, ...search],
-      cacheDir: () => cached,
+      cli: true,
+      args: search,
+      first: false,
     },
-    { id: 'first', label: 'the same search, first run (empty cache)', cmd: [CLI, ...search], cacheDir: firstDir },
+    { id: 'first', label: 'the same search, first run (empty cache)', cli: true, args: search, first: true },
   ];
   const envs = [
     { id: 'unset', label: 'NODE_EXTRA_CA_CERTS unset', value: undefined as string | undefined },
@@ -750,33 +797,35 @@ function benchStartup(): void {
   ];
   const times = new Map<string, number[]>();
   const cpuTimes = new Map<string, number[]>();
-  // With /usr/bin/time, each run's CPU time (user + system) too: less moved by load than wall time.
-  const once = (c: Case, e: (typeof envs)[number]): { ms: number; cpu: number } => {
+  const once = (n: (typeof nodes)[number], c: Case, e: (typeof envs)[number]): { ms: number; cpu: number } => {
     const env: Record<string, string | undefined> = {
       ...process.env,
-      PATH,
+      PATH: `${dirname(n.bin)}:${process.env.PATH ?? ''}`,
       NO_COLOR: '1',
-      TOOLSEARCH_CACHE_DIR: c.cacheDir(),
+      TOOLSEARCH_CACHE_DIR: c.first ? firstDir() : cachedDir(n),
     };
     if (e.value === undefined) delete env.NODE_EXTRA_CA_CERTS;
     else env.NODE_EXTRA_CA_CERTS = e.value;
-    const [cmd, args] = TIME_BIN ? [TIME_BIN, ['-f', '@@CPU %U %S', ...c.cmd]] : [c.cmd[0]!, c.cmd.slice(1)];
+    const cmd = c.cli ? [CLI, ...c.args] : [n.bin, ...c.args];
+    const [file, args] = TIME_BIN ? [TIME_BIN, ['-f', '@@CPU %U %S', ...cmd]] : [cmd[0]!, cmd.slice(1)];
     const t = performance.now();
-    const r = spawnSync(cmd, args, { cwd: REPO, env, encoding: 'utf8' });
+    const r = spawnSync(file, args, { cwd: REPO, env, encoding: 'utf8' });
     const ms = performance.now() - t;
-    if (r.status !== 0) throw new Error(`${c.cmd.join(' ')} exited ${r.status}: ${r.stderr.slice(0, 300)}`);
+    if (r.status !== 0) throw new Error(`${cmd.join(' ')} exited ${r.status}: ${r.stderr.slice(0, 300)}`);
     const m = /@@CPU ([\d.]+) ([\d.]+)\s*$/.exec(r.stderr);
     return { ms, cpu: m ? (Number(m[1]) + Number(m[2])) * 1000 : NaN };
   };
   const load0 = loadavg()[0]!;
-  for (const e of envs) for (const c of cases) once(c, e); // warm-up: fills the cache of the cached runs
+  for (const n of nodes) for (const e of envs) for (const c of cases) once(n, c, e); // warm-up: fills the caches
   for (let round = 0; round < rounds; round++) {
-    for (const e of envs) {
-      for (const c of cases) {
-        const key = `${e.id}.${c.id}`;
-        const r = once(c, e);
-        (times.get(key) ?? times.set(key, []).get(key)!).push(r.ms);
-        (cpuTimes.get(key) ?? cpuTimes.set(key, []).get(key)!).push(r.cpu);
+    for (const n of nodes) {
+      for (const e of envs) {
+        for (const c of cases) {
+          const key = `${n.id}${e.id}.${c.id}`;
+          const r = once(n, c, e);
+          (times.get(key) ?? times.set(key, []).get(key)!).push(r.ms);
+          (cpuTimes.get(key) ?? cpuTimes.set(key, []).get(key)!).push(r.cpu);
+        }
       }
     }
   }
@@ -786,37 +835,44 @@ function benchStartup(): void {
     unset: { version: 1.3, search: 2.0, first: 3.0 },
     set: { version: 1.3, search: 1.6, first: 3.0 },
   };
-  for (const e of envs) {
-    console.log(`  ${e.label}:`);
-    const floor = median(times.get(`${e.id}.node`)!);
-    const cpuFloor = median(cpuTimes.get(`${e.id}.node`)!);
-    for (const c of cases) {
-      const runs = times.get(`${e.id}.${c.id}`)!;
-      const m = median(runs);
-      const cpu = median(cpuTimes.get(`${e.id}.${c.id}`)!);
-      const cpuNote = Number.isNaN(cpu) ? '' : `, cpu ${fmt(cpu)} ms = ${(cpu / cpuFloor).toFixed(2)}× node's`;
-      add({
-        id: `startup.${e.id}.${c.id}`,
-        section: 'startup',
-        label: `  ${c.label}`,
-        value: m,
-        unit: 'ms',
-        better: 'lower',
-        spread: spreadOf(runs) + cpuNote,
-      });
-      if (c.id === 'node') continue;
-      const limit = targets[e.id]![c.id]!;
-      const ratio = m / floor;
-      add({
-        id: `startup.${e.id}.${c.id}.ratio`,
-        section: 'startup',
-        label: `    ÷ node -e 0`,
-        value: ratio,
-        unit: '×',
-        better: 'lower',
-        target: `≤ ${limit}×`,
-        ok: ratio <= limit,
-      });
+  const mean = (xs: readonly number[]): number => xs.reduce((a, x) => a + x, 0) / xs.length;
+  for (const n of nodes) {
+    section(
+      `Start-up (node ${n.version}${n.id === '' ? '' : `, ${n.bin}`}; bin/toolsearch.js run as a program; ` +
+        'medians of interleaved rounds)',
+    );
+    for (const e of envs) {
+      console.log(`  ${e.label}:`);
+      const floor = median(times.get(`${n.id}${e.id}.node`)!);
+      const cpuFloor = mean(cpuTimes.get(`${n.id}${e.id}.node`)!);
+      for (const c of cases) {
+        const runs = times.get(`${n.id}${e.id}.${c.id}`)!;
+        const m = median(runs);
+        const cpu = mean(cpuTimes.get(`${n.id}${e.id}.${c.id}`)!);
+        const cpuNote = Number.isNaN(cpu) ? '' : `, cpu mean ${fmt(cpu)} ms = ${(cpu / cpuFloor).toFixed(2)}× node's`;
+        add({
+          id: `startup.${n.id}${e.id}.${c.id}`,
+          section: 'startup',
+          label: `  ${c.label}`,
+          value: m,
+          unit: 'ms',
+          better: 'lower',
+          spread: spreadOf(runs) + cpuNote,
+        });
+        if (c.id === 'node') continue;
+        const limit = targets[e.id]![c.id]!;
+        const ratio = m / floor;
+        add({
+          id: `startup.${n.id}${e.id}.${c.id}.ratio`,
+          section: 'startup',
+          label: `    ÷ node -e 0`,
+          value: ratio,
+          unit: '×',
+          better: 'lower',
+          target: `≤ ${limit}×`,
+          ok: ratio <= limit,
+        });
+      }
     }
   }
   console.log(
@@ -1251,7 +1307,9 @@ function benchLint(): void {
         value: seconds,
         unit: 's',
         better: 'lower',
-        spread: `CPU ${fmt(r.cpu / 1000)} s, ${lines.toLocaleString('en-US')} lines, ${fmt(r.stdout.length / 1e6)} MB of output`,
+        spread:
+          `CPU ${fmt(r.cpu / 1000)} s, ${lines.toLocaleString('en-US')} ` +
+          `lines, ${fmt(r.stdout.length / 1e6)} MB of output`,
         ...(target ? { target: `≤ ${target.s} s`, ok: seconds <= target.s } : {}),
       });
       if (TIME_BIN) {
@@ -1278,7 +1336,8 @@ async function main(): Promise<void> {
   const load0 = loadavg();
   console.log(`toolsearch benchmarks — ${started.toISOString()}`);
   console.log(
-    `node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, load average ${load0.map((x) => x.toFixed(2)).join(' ')}` +
+    `node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ` +
+      `load average ${load0.map((x) => x.toFixed(2)).join(' ')}` +
       `${QUICK ? ', --quick' : ''}, seed ${SEED}${process.env.NODE_EXTRA_CA_CERTS ? ', NODE_EXTRA_CA_CERTS set' : ''}`,
   );
   if (ONLY.has('query')) for (const size of SIZES) benchQueries(size);
@@ -1320,14 +1379,22 @@ async function main(): Promise<void> {
   if (ONLY.has('lint')) benchLint();
   const load1 = loadavg();
   console.log(
-    `\nload average at the end ${load1.map((x) => x.toFixed(2)).join(' ')}; ${failures === 0 ? 'every checked target met' : `${failures} check(s) missed`}`,
+    `\nload average at the end ${load1.map((x) => x.toFixed(2)).join(' ')};` +
+      ` ${failures === 0 ? 'every checked target met' : `${failures} check(s) missed`}`,
   );
 
   if (JSON_OUT) {
-    writeFileSync(
-      JSON_OUT,
-      `${JSON.stringify({ date: started.toISOString(), node: process.version, cpus: cpus().length, cpu: cpus()[0]?.model, quick: QUICK, seed: SEED, loadavg: { start: load0, end: load1 }, rows }, null, 2)}\n`,
-    );
+    const result = {
+      date: started.toISOString(),
+      node: process.version,
+      cpus: cpus().length,
+      cpu: cpus()[0]?.model,
+      quick: QUICK,
+      seed: SEED,
+      loadavg: { start: load0, end: load1 },
+      rows,
+    };
+    writeFileSync(JSON_OUT, `${JSON.stringify(result, null, 2)}\n`);
     console.log(`results written to ${JSON_OUT}`);
   }
   if (COMPARE) compare(COMPARE);
@@ -1345,7 +1412,9 @@ function compare(file: string): void {
     const improved = r.better === 'lower' ? ratio < 0.9 : ratio > 1.1;
     const worse = r.better === 'lower' ? ratio > 1.1 : ratio < 0.9;
     console.log(
-      `  ${r.label.trim().padEnd(58)} ${fmt(o.value).padStart(10)} → ${fmt(r.value).padStart(10)} ${r.unit.padEnd(8)} ×${ratio.toFixed(2)}${improved ? '  better' : worse ? '  worse' : ''}`,
+      `  ${r.label.trim().padEnd(58)} ${fmt(o.value).padStart(10)} ` +
+        `→ ${fmt(r.value).padStart(10)} ${r.unit.padEnd(8)} ` +
+        `×${ratio.toFixed(2)}${improved ? '  better' : worse ? '  worse' : ''}`,
     );
   }
 }

@@ -101,7 +101,8 @@ export function benchQueryClasses(size: number, ctx: ClassBenchContext): void {
       mismatches++;
       if (mismatches <= 3)
         console.log(
-          `  MISMATCH [${queries[i]!.cls}] ${queries[i]!.args}\n    ours:  ${JSON.stringify(got)}\n    naive: ${JSON.stringify(expected)}`,
+          `  MISMATCH [${queries[i]!.cls}] ${queries[i]!.args}\n    ` +
+            `ours:  ${JSON.stringify(got)}\n    naive: ${JSON.stringify(expected)}`,
         );
     }
   }
@@ -148,8 +149,11 @@ export function benchQueryClasses(size: number, ctx: ClassBenchContext): void {
       unit: 'ms',
       better: 'lower',
       spread:
-        `p50 ${fmt(p50)}, p90 ${fmt(p90)}, max ${fmt(max)}, worst run ${fmt(worstRun)}; before p50 ${fmt(bp50)}, p99 ${fmt(bp99)}, max ${fmt(bmax)} ` +
-        `(p99 ×${fmt(bp99 / p99)}, max ×${fmt(bmax / max)}); naive p50 ${fmt(med(idx.map((i) => naiveMs[i]!)))}; slowest ${JSON.stringify(queries[slowest]!.query).slice(0, 60)}`,
+        `p50 ${fmt(p50)}, p90 ${fmt(p90)}, max ${fmt(max)}, worst run ${fmt(worstRun)}; ` +
+        `before p50 ${fmt(bp50)}, p99 ${fmt(bp99)}, max ${fmt(bmax)} ` +
+        `(p99 ×${fmt(bp99 / p99)}, max ×${fmt(bmax / max)}); naive ` +
+        `p50 ${fmt(med(idx.map((i) => naiveMs[i]!)))}; ` +
+        `slowest ${JSON.stringify(queries[slowest]!.query).slice(0, 60)}`,
       ...(target !== undefined
         ? { target: `${target.p99 !== undefined ? `p99 ≤ ${target.p99} ms, ` : ''}max ≤ ${target.max} ms`, ok }
         : {}),
@@ -164,7 +168,9 @@ export function benchQueryClasses(size: number, ctx: ClassBenchContext): void {
     value: Math.max(...all),
     unit: 'ms',
     better: 'lower',
-    spread: `p50 ${fmt(quantile(all, 0.5))}, p99 ${fmt(quantile(all, 0.99))}; before max ${fmt(Math.max(...allBefore))}, p50 ${fmt(quantile(allBefore, 0.5))}`,
+    spread:
+      `p50 ${fmt(quantile(all, 0.5))}, p99 ${fmt(quantile(all, 0.99))}; before ` +
+      `max ${fmt(Math.max(...allBefore))}, p50 ${fmt(quantile(allBefore, 0.5))}`,
     ...(target !== undefined ? { target: `max ≤ ${target.max} ms`, ok: allOk && Math.max(...all) <= target.max } : {}),
   });
 }
@@ -232,7 +238,9 @@ export function benchBuildVsBefore(size: number, ctx: ClassBenchContext): void {
     value: mr,
     unit: '×',
     better: 'lower',
-    spread: `ours ${fmt(med(held.ours) / 1e6)} MB (${fmt(med(held.ours) / size)} B/tool), before ${fmt(med(held.before) / 1e6)} MB`,
+    spread:
+      `ours ${fmt(med(held.ours) / 1e6)} MB ` +
+      `(${fmt(med(held.ours) / size)} B/tool), before ${fmt(med(held.before) / 1e6)} MB`,
     target: '≤ 1.5×',
     ok: mr <= 1.5,
   });

@@ -12,7 +12,9 @@ let n = 0;
 const fresh = (): string => join(dir, `c${n++}`);
 const TRACE = fileURLToPath(new URL('../bench/trace-modules.mjs', import.meta.url));
 
-/** The parser library files a run loaded: the bundled yaml library (dist/bundle/yaml.cjs), required only to parse YAML. */
+/**
+ * The parser library files a run loaded: the bundled yaml library (dist/bundle/yaml.cjs), required only to parse YAML.
+ */
 function parserChunks(traceFile: string): string[] {
   return readFileSync(traceFile, 'utf8')
     .split('\n')

@@ -147,7 +147,8 @@ describe('test -c: a tool the candidate lacks is a failed case, not an invalid s
     const typo = join(tmp, 'typo.yaml');
     writeFileSync(
       typo,
-      `catalog: ${JSON.stringify(join(ROOT, DEMO))}\ncases:\n  - name: t\n    query: x\n    excludes: [mcp__github__create_isue]\n`,
+      `catalog: ${JSON.stringify(join(ROOT, DEMO))}\ncases:\n  - name: ` +
+        `t\n    query: x\n    excludes: [mcp__github__create_isue]\n`,
     );
     const own = await run(['test', typo]);
     expect(own.code).toBe(2);

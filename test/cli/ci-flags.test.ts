@@ -80,11 +80,13 @@ describe('help and colours', () => {
       code: 2,
       stdout: '',
       stderr:
-        "error: unknown command 'nosuch'; commands: search, select, simulate, aggregate, test, eval, lint, import, explore, completion, help\n",
+        "error: unknown command 'nosuch'; commands: search, select, simulate, " +
+        'aggregate, test, eval, lint, import, explore, completion, help\n',
     });
     const typo = await run(['help', 'serch']);
     expect(typo.stderr).toBe(
-      "error: unknown command 'serch' (did you mean search, select?); commands: search, select, simulate, aggregate, test, eval, lint, import, explore, completion, help\n",
+      "error: unknown command 'serch' (did you mean search, select?); commands: search, select, " +
+        'simulate, aggregate, test, eval, lint, import, explore, completion, help\n',
     );
     const ok = await run(['help', 'lint']);
     expect(ok.code).toBe(0);
@@ -140,13 +142,15 @@ describe('search: named tools and expectations', () => {
       code: 2,
       stdout: '',
       stderr:
-        'error: --why: "mcp__github__create_isue" is not a tool of the catalog (did you mean mcp__github__create_issue?)\n',
+        'error: --why: "mcp__github__create_isue" is not a tool of the ' +
+        'catalog (did you mean mcp__github__create_issue?)\n',
     });
     expect(await run(['search', '-c', DEMO, 'create', 'issue', '--expect', 'mcp__linear__create_isue'])).toEqual({
       code: 2,
       stdout: '',
       stderr:
-        'error: --expect: "mcp__linear__create_isue" is not a tool of the catalog (did you mean mcp__linear__create_issue?)\n',
+        'error: --expect: "mcp__linear__create_isue" is not a tool of the ' +
+        'catalog (did you mean mcp__linear__create_issue?)\n',
     });
   });
 
@@ -202,7 +206,9 @@ describe('eval --min', () => {
     const bad = await run(['eval', QUERIES, '-c', DEMO, '--min', 'no_result=0.1']);
     expect(bad.code).toBe(2);
     expect(lines(bad.stderr)[0]).toBe(
-      "error: option '--min <metric=value,…>' argument 'no_result=0.1' is invalid. unknown metric \"no_result\" (no_result is better when lower: it has no minimum); the metrics are recall@1, recall@3, recall@5, recall@10, mrr, ndcg@5.",
+      "error: option '--min <metric=value,…>' argument 'no_result=0.1' is invalid. unknown " +
+        'metric "no_result" (no_result is better when lower: it has no minimum); the metrics ' +
+        'are recall@1, recall@3, recall@5, recall@10, mrr, ndcg@5.',
     );
   });
 });
@@ -238,12 +244,15 @@ describe('test: -c, --grep, --json, --no-cache', () => {
     // The candidate describes the GitHub tool with "ticket", a word the demo catalog does not have.
     writeFileSync(
       file,
-      'tools:\n  - {name: mcp__github__create_issue, description: open a ticket}\n  - {name: mcp__linear__create_issue, description: Create an issue in Linear}\n',
+      'tools:\n  - {name: mcp__github__create_issue, description: open a ticket}\n' +
+        '  - {name: mcp__linear__create_issue, description: Create an issue in Linear}\n',
     );
     const suite = join(tmp, 'suite.yaml');
     writeFileSync(
       suite,
-      `catalog: ${JSON.stringify(join(process.cwd(), DEMO))}\ncases:\n  - name: nothing is a ticket\n    query: ticket\n    none: true\n  - name: linear first\n    query: linear create issue\n    first: mcp__linear__create_issue\n`,
+      `catalog: ${JSON.stringify(join(process.cwd(), DEMO))}\ncases:\n  - name: nothing is ` +
+        `a ticket\n    query: ticket\n    none: true\n  - name: linear first\n    query: ` +
+        `linear create issue\n    first: mcp__linear__create_issue\n`,
     );
     const own = await run(['test', suite, '--json']);
     expect(own.code).toBe(0);
@@ -301,7 +310,9 @@ describe('toolsearch completion bash|zsh|fish', () => {
     expect(r.code).toBe(0);
     writeFileSync(script, r.stdout);
     const complete = async (words: readonly string[]): Promise<string> => {
-      const line = `source ${JSON.stringify(script)}; COMP_WORDS=(${words.map((w) => JSON.stringify(w)).join(' ')}); COMP_CWORD=${words.length - 1}; _toolsearch; printf '%s\\n' "\${COMPREPLY[*]}"`;
+      const line =
+        `source ${JSON.stringify(script)}; COMP_WORDS=(${words.map((w) => JSON.stringify(w)).join(' ')}); ` +
+        `COMP_CWORD=${words.length - 1}; _toolsearch; printf '%s\\n' "\${COMPREPLY[*]}"`;
       const { sh } = await import('./helpers.js');
       return (await sh(line)).stdout.trim();
     };
@@ -349,9 +360,12 @@ describe('catalog keys and types', () => {
     return file;
   };
   const warnings = (file: string): string[] => [
-    `warning: ${file}:3:5: tool "a": unknown key "desciption" (did you mean "description"?), ignored: not read as written`,
-    `warning: ${file}:4:17: tool "a": "parameters" must be a JSON Schema object, found a string, kept as given: not read as written`,
-    `warning: ${file}:6:17: tool "b": "parameters" must be a JSON Schema object, found an array, kept as given: not read as written`,
+    `warning: ${file}:3:5: tool "a": unknown key "desciption" (did you ` +
+      `mean "description"?), ignored: not read as written`,
+    `warning: ${file}:4:17: tool "a": "parameters" must be a JSON Schema ` +
+      `object, found a string, kept as given: not read as written`,
+    `warning: ${file}:6:17: tool "b": "parameters" must be a JSON Schema ` +
+      `object, found an array, kept as given: not read as written`,
   ];
 
   it('an unknown key (with did-you-mean) and a wrong type are located warnings by default', async () => {
@@ -363,7 +377,9 @@ describe('catalog keys and types', () => {
 
   it('--strict makes them errors (exit 2), on lint and search alike', async () => {
     const file = typo();
-    const error = `error: ${file}:3:5: tool "a": unknown key "desciption" (did you mean "description"?), ignored (and 2 more)\n`;
+    const error =
+      `error: ${file}:3:5: tool "a": unknown key "desciption" (did ` +
+      `you mean "description"?), ignored (and 2 more)\n`;
     expect(await run(['search', '-c', file, 'a', '--strict'])).toEqual({ code: 2, stdout: '', stderr: error });
     expect(await run(['lint', file, '--strict'])).toEqual({ code: 2, stdout: '', stderr: error });
   });

@@ -58,7 +58,8 @@ describe.concurrent('bad input: one clear line (plus an excerpt), exit 2, no sta
     const err = lines(r.stderr);
     expect(err[0]).toMatch(
       new RegExp(
-        `^error: ${FX}/unknown-shape.json:1:1: no known catalog shape fits \\(found an object without "tools"\\); tried `,
+        `^error: ${FX}/unknown-shape.json:1:1: no known catalog shape ` +
+          `fits \\(found an object without "tools"\\); tried `,
       ),
     );
     for (const shape of ['toolsearch', 'openai', 'anthropic', 'mcp', 'eino', 'request'])
@@ -69,7 +70,8 @@ describe.concurrent('bad input: one clear line (plus an excerpt), exit 2, no sta
   it('catalog: a name defined twice names both places', async ({ expect }) => {
     const r = await run(['search', '-c', `${FX}/dup-a.yaml`, '-c', `${FX}/dup-b.yaml`, 'x']);
     expect(lines(r.stderr)[0]).toBe(
-      `error: ${FX}/dup-b.yaml:4:5: duplicate tool name "a": first defined at ${FX}/dup-a.yaml:2:5, again at ${FX}/dup-b.yaml:4:5`,
+      `error: ${FX}/dup-b.yaml:4:5: duplicate tool name "a": first defined ` +
+        `at ${FX}/dup-a.yaml:2:5, again at ${FX}/dup-b.yaml:4:5`,
     );
     expect(r.code).toBe(2);
   });
@@ -135,11 +137,13 @@ describe.concurrent('bad usage: exit 2', () => {
     ],
     [
       ['simulate', CHAT, '--format', 'x'],
-      "error: option '--format <format>' argument 'x' is invalid. Allowed choices are auto, claude-code, ai-sdk, openai-agents, langchain, otel, response, call-log, eino, openai, openai-responses, anthropic.",
+      "error: option '--format <format>' argument 'x' is invalid. Allowed choices are auto, claude-code, ai-sdk, " +
+        'openai-agents, langchain, otel, response, call-log, eino, openai, openai-responses, anthropic.',
     ],
     [
       ['search', '-c', SMALL, '--catalog-format', 'x', 'q'],
-      "error: option '--catalog-format <format>' argument 'x' is invalid. Allowed choices are auto, toolsearch, openai, anthropic, mcp, eino, request.",
+      "error: option '--catalog-format <format>' argument 'x' is invalid. Allowed " +
+        'choices are auto, toolsearch, openai, anthropic, mcp, eino, request.',
     ],
     [
       ['search', '-c', SMALL, '--batch', '-', '--args', '{}'],

@@ -19,7 +19,8 @@ const SKIPPED: ReadonlyMap<string, string> = new Map([
   ['toolsearch explore -c fixtures/catalogs/demo.yaml', 'needs a TTY'],
   ['toolsearch explore -c fixtures/catalogs/demo.yaml create issue        # start with a query', 'needs a TTY'],
   [
-    'toolsearch explore -c fixtures/catalogs/demo.yaml -c fixtures/formats/catalogs/mcp.json -n 10   # two catalogs merged',
+    'toolsearch explore -c fixtures/catalogs/demo.yaml -c ' +
+      'fixtures/formats/catalogs/mcp.json -n 10   # two catalogs merged',
     'needs a TTY',
   ],
   [
@@ -29,7 +30,8 @@ const SKIPPED: ReadonlyMap<string, string> = new Map([
   // Live MCP servers (npx and uvx may download them; the URL is a server of the reader's).
   ['toolsearch import --mcp "npx -y @modelcontextprotocol/server-everything" -o catalog.yaml', 'live MCP server'],
   [
-    'toolsearch import --mcp "uvx mcp-server-git" --name git --mcp "npx -y @modelcontextprotocol/server-github" --name github',
+    'toolsearch import --mcp "uvx mcp-server-git" --name git --mcp "npx ' +
+      '-y @modelcontextprotocol/server-github" --name github',
     'live MCP servers',
   ],
   ['toolsearch import --mcp-url http://127.0.0.1:3000/mcp --json', 'live MCP server'],
@@ -52,8 +54,10 @@ const SKIPPED: ReadonlyMap<string, string> = new Map([
 
 /** Examples that show a failing check: exit 1 is what they demonstrate. */
 const FAILING: ReadonlySet<string> = new Set([
-  'toolsearch simulate fixtures/transcripts/stale-after-catalog-change.json -c fixtures/catalogs/demo-v2.yaml --replay --expect-same',
-  'toolsearch simulate fixtures/transcripts/deferred-tool-called-too-early.json -c fixtures/catalogs/demo.yaml --fail-on-violation --json > report.json',
+  'toolsearch simulate fixtures/transcripts/stale-after-catalog-change.json ' +
+    '-c fixtures/catalogs/demo-v2.yaml --replay --expect-same',
+  'toolsearch simulate fixtures/transcripts/deferred-tool-called-too-early.json -c ' +
+    'fixtures/catalogs/demo.yaml --fail-on-violation --json > report.json',
   'toolsearch lint fixtures/lint/problems.yaml --strict   # CI: exit 1 when a tool has an error',
   'toolsearch aggregate fixtures/bulk/part-*.json --fail-on-violation',
 ]);
@@ -61,28 +65,33 @@ const FAILING: ReadonlySet<string> = new Set([
 /** Examples that write: run in a temporary copy of fixtures/, with the file (relative to it) they must leave behind. */
 const WRITING: ReadonlyMap<string, string> = new Map([
   [
-    'toolsearch eval fixtures/eval/demo-queries.jsonl -c fixtures/catalogs/demo.yaml --scorers spec,bm25 --json > eval.json',
+    'toolsearch eval fixtures/eval/demo-queries.jsonl -c ' +
+      'fixtures/catalogs/demo.yaml --scorers spec,bm25 --json > eval.json',
     'eval.json',
   ],
   [
-    'toolsearch simulate fixtures/transcripts/deferred-tool-called-too-early.json -c fixtures/catalogs/demo.yaml --fail-on-violation --json > report.json',
+    'toolsearch simulate fixtures/transcripts/deferred-tool-called-too-early.json -c ' +
+      'fixtures/catalogs/demo.yaml --fail-on-violation --json > report.json',
     'report.json',
   ],
   ['toolsearch test fixtures/suites/*.yaml --reporter junit --output junit.xml', 'junit.xml'],
   ['toolsearch test fixtures/suites/demo.yaml --update', 'fixtures/suites/demo.yaml'],
   [
-    'toolsearch simulate fixtures/transcripts/deferred-tool-called-too-early.json -c fixtures/catalogs/demo.yaml --replay --html simulate.html',
+    'toolsearch simulate fixtures/transcripts/deferred-tool-called-too-early.json ' +
+      '-c fixtures/catalogs/demo.yaml --replay --html simulate.html',
     'simulate.html',
   ],
   ['toolsearch eval fixtures/eval/demo-queries.jsonl -c fixtures/catalogs/demo.yaml --html eval.html', 'eval.html'],
   ['toolsearch test fixtures/suites/*.yaml --reporter html --output report.html', 'report.html'],
   ['toolsearch aggregate fixtures/bulk/part-1.json fixtures/bulk/part-2.json --html aggregate.html', 'aggregate.html'],
   [
-    "toolsearch simulate 'fixtures/transcripts/*.anthropic.json' -c fixtures/catalogs/demo.yaml --no-tokens --jsonl --jobs 2 --aggregate agg.json",
+    "toolsearch simulate 'fixtures/transcripts/*.anthropic.json' -c " +
+      'fixtures/catalogs/demo.yaml --no-tokens --jsonl --jobs 2 --aggregate agg.json',
     'agg.json',
   ],
   [
-    'toolsearch simulate fixtures/bulk/sessions.jsonl -c fixtures/catalogs/demo.yaml --no-tokens --aggregate part-3.json > /dev/null && toolsearch aggregate fixtures/bulk/part-1.json part-3.json',
+    'toolsearch simulate fixtures/bulk/sessions.jsonl -c fixtures/catalogs/demo.yaml --no-tokens --aggregate ' +
+      'part-3.json > /dev/null && toolsearch aggregate fixtures/bulk/part-1.json part-3.json',
     'part-3.json',
   ],
 ]);

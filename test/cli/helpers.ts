@@ -24,7 +24,10 @@ export interface RunOptions {
   readonly env?: Record<string, string | undefined>;
 }
 
-/** The environment for a spawned CLI: NO_COLOR=1, no COLUMNS/FORCE_COLOR/TOOLSEARCH_DEBUG, then `extra` (undefined removes). */
+/**
+ * The environment for a spawned CLI: NO_COLOR=1, no COLUMNS/FORCE_COLOR/TOOLSEARCH_DEBUG, then `extra` (undefined
+ * removes).
+ */
 export function baseEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
   delete env.FORCE_COLOR;
@@ -37,7 +40,10 @@ export function baseEnv(extra: Record<string, string | undefined> = {}): NodeJS.
   return env;
 }
 
-/** What `child` writes to stdout and stderr, and how it exits; `input` is written to its stdin when it has one (closed either way). */
+/**
+ * What `child` writes to stdout and stderr, and how it exits; `input` is written to its stdin when it has one (closed
+ * either way).
+ */
 export function collect(child: ChildProcess, input?: string | Buffer): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const out: Buffer[] = [];

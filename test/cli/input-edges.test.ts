@@ -23,11 +23,16 @@ function file(name: string, content: string | Buffer): string {
 
 const BOM = '\ufeff';
 const READ_FILE =
-  '{"matches":["mcp__filesystem__read_file","mcp__gdrive__gdrive_read_file","mcp__filesystem__read_multiple_files","mcp__filesystem__move_file","mcp__filesystem__edit_file"]}';
+  '{"matches":["mcp__filesystem__read_file","mcp__gdrive__gdrive_read_file",' +
+  '"mcp__filesystem__read_multiple_files","mcp__filesystem__move_file","mcp__filesystem__edit_file"]}';
 const CREATE_ISSUE =
-  '{"matches":["mcp__atlassian__createJiraIssue","mcp__github__create_issue","mcp__linear__create_issue","mcp__linear__create_comment","mcp__atlassian__addCommentToJiraIssue"]}';
-/** What the reference answers for arguments that start with a BOM's bytes (Go's json.Unmarshal reads byte 0xEF as 'ï'). */
-const BOM_ERROR = `{"error":"failed to unmarshal tool search arguments: invalid character 'ï' looking for beginning of value"}`;
+  '{"matches":["mcp__atlassian__createJiraIssue","mcp__github__create_issue",' +
+  '"mcp__linear__create_issue","mcp__linear__create_comment","mcp__atlassian__addCommentToJiraIssue"]}';
+/**
+ * What the reference answers for arguments that start with a BOM's bytes (Go's json.Unmarshal reads byte 0xEF as 'ï').
+ */
+const BOM_ERROR =
+  `{"error":"failed to unmarshal tool search arguments: invalid character 'ï' looking for beginning ` + `of value"}`;
 
 describe('an empty catalog', () => {
   const NOTE =
@@ -63,19 +68,22 @@ describe('--batch: a UTF-8 byte order mark at the start of the stream is dropped
     expect(r.code).toBe(0);
   });
 
-  it('from stdin; only one BOM, only at the start (a BOM on a later line is line content, as in the reference)', async () => {
-    const { Readable } = await import('node:stream');
-    const { main } = await import('../../src/cli/main.js');
-    let stdout = '';
-    const code = await main(['search', '-c', DEMO, '--batch', '-'], {
-      stdout: { write: (s: string) => ((stdout += s), true), isTTY: false },
-      stderr: { write: () => true, isTTY: false },
-      stdin: Readable.from([Buffer.from(`${BOM}{"query":"read file"}\n${BOM}{"query":"read file"}\n`)]),
-      env: { NO_COLOR: '1' },
-    });
-    expect(code).toBe(0);
-    expect(stdout).toBe(`${READ_FILE}\n${BOM_ERROR}\n`);
-  });
+  it(
+    'from stdin; only one BOM, only at the start (a BOM on a later line is line content, as in the ' + 'reference)',
+    async () => {
+      const { Readable } = await import('node:stream');
+      const { main } = await import('../../src/cli/main.js');
+      let stdout = '';
+      const code = await main(['search', '-c', DEMO, '--batch', '-'], {
+        stdout: { write: (s: string) => ((stdout += s), true), isTTY: false },
+        stderr: { write: () => true, isTTY: false },
+        stdin: Readable.from([Buffer.from(`${BOM}{"query":"read file"}\n${BOM}{"query":"read file"}\n`)]),
+        env: { NO_COLOR: '1' },
+      });
+      expect(code).toBe(0);
+      expect(stdout).toBe(`${READ_FILE}\n${BOM_ERROR}\n`);
+    },
+  );
 
   it('a BOM split over chunks, a stream that is only a BOM, and bytes that merely start like one', async () => {
     const index = new ToolIndex([{ name: 'create_issue', description: 'Create an issue' }]);

@@ -86,7 +86,8 @@ describe.concurrent('colors', () => {
       env: { NO_COLOR: undefined, FORCE_COLOR: '1' },
     });
     expect(lines(forced.stdout)[2]).toBe(
-      `1  ${ESC}[36mgithub__create_issue${ESC}[39m     20  ${ESC}[2mCreate a new issue in a GitHub repository.${ESC}[22m`,
+      `1  ${ESC}[36mgithub__create_issue${ESC}[39m     ` +
+        `20  ${ESC}[2mCreate a new issue in a GitHub repository.${ESC}[22m`,
     );
     const off = await run(['search', '-c', SMALL, 'create', 'issue'], { env: { NO_COLOR: '1' } });
     expect(off.stdout).not.toContain(ESC);
@@ -196,11 +197,14 @@ describe.concurrent('terminal safety', () => {
   it('a closed stdout pipe ends quietly with exit 0', async ({ expect }) => {
     // toolsearch stops at once, like any filter: the writers before it may then get SIGPIPE themselves.
     const r = await sh(
-      `seq 20000 | sed 's/.*/{"query":"read file"}/' | node bin/toolsearch.js search -c ${DEMO} --batch - | head -1; s=("\${PIPESTATUS[@]}"); echo "toolsearch \${s[2]}, head \${s[3]}"`,
+      `seq 20000 | sed 's/.*/{"query":"read file"}/' | node bin/toolsearch.js search -c ${DEMO} --batch - | ` +
+        `head -1; s=("\${PIPESTATUS[@]}"); echo "toolsearch \${s[2]}, head \${s[3]}"`,
       { env: {} },
     );
     expect(r.stdout).toBe(
-      '{"matches":["mcp__filesystem__read_file","mcp__gdrive__gdrive_read_file","mcp__filesystem__read_multiple_files","mcp__filesystem__move_file","mcp__filesystem__edit_file"]}\ntoolsearch 0, head 0\n',
+      '{"matches":["mcp__filesystem__read_file","mcp__gdrive__gdrive_read_file",' +
+        '"mcp__filesystem__read_multiple_files","mcp__filesystem__move_file","mcp__filesystem__edit_file"]}\n' +
+        'toolsearch 0, head 0\n',
     );
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
@@ -210,10 +214,12 @@ describe.concurrent('terminal safety', () => {
   it.skipIf(!existsSync('/usr/bin/perl'))(
     'a full non-blocking stdout pipe with a slow reader still gets every byte, in order',
     async ({ expect }) => {
-      const nonBlocking = `perl -MFcntl -e 'fcntl(STDOUT, F_SETFL, fcntl(STDOUT, F_GETFL, 0) | O_NONBLOCK) or die; exec @ARGV'`;
+      const nonBlocking =
+        `perl -MFcntl -e 'fcntl(STDOUT, F_SETFL, fcntl(STDOUT, F_GETFL, 0) | O_NONBLOCK) or die; ` + `exec @ARGV'`;
       const batch = `seq 3000 | sed 's/.*/{"query":"read file","max_results":50}/'`;
       const slow = await sh(
-        `${batch} | ${nonBlocking} node bin/toolsearch.js search -c ${DEMO} --batch - | (sleep 1; sha256sum); echo "exit \${PIPESTATUS[2]}"`,
+        `${batch} | ${nonBlocking} node bin/toolsearch.js search -c ${DEMO} ` +
+          `--batch - | (sleep 1; sha256sum); echo "exit \${PIPESTATUS[2]}"`,
       );
       const plain = await sh(`${batch} | node bin/toolsearch.js search -c ${DEMO} --batch - | sha256sum`);
       expect(slow.stderr).toBe('');

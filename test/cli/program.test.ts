@@ -1,13 +1,13 @@
 /**
  * A run of one command builds the program with that command alone (its
- * module is the only one loaded, src/cli/program.ts): that program must
+ * module is the only one loaded, src/cli/commands.ts): that program must
  * parse, check and answer exactly as the whole one does.
  */
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { COMMANDS } from '../../src/cli/commands.js';
+import { COMMANDS, commandsFor } from '../../src/cli/commands.js';
 import { CliContext, type OutStream } from '../../src/cli/context.js';
-import { buildProgram, commandsFor } from '../../src/cli/program.js';
+import { buildProgram } from '../../src/cli/program.js';
 
 function sink(): OutStream & { text: string } {
   return {

@@ -23,31 +23,36 @@ describe.concurrent('simulate: recordings', () => {
     expect(strict.code).toBe(2);
     expect(strict.stdout).toBe('');
     expect(lines(strict.stderr)[0]).toMatch(
-      /^error: .*x\.json:1:17: unknown key "blob" in an Eino message \(no rule reads it; .*\(and 1 more; --lenient replays the rest and counts them\)$/,
+      new RegExp(
+        String.raw`^error: .*x\.json:1:17: unknown key "blob" in an Eino message \(no rule reads it; .*` +
+          String.raw`\(and 1 more; --lenient replays the rest and counts them\)$`,
+      ),
     );
     expect(lenient.code).toBe(0);
     expect(JSON.parse(lenient.stdout).coverage.unexplained).toHaveLength(2);
     expect(lines(lenient.stderr)).toHaveLength(2);
   });
 
-  it('a Claude Code log: ToolSearch and its tool_reference results, --sidechains gives one report per conversation', async ({
-    expect,
-  }) => {
-    const file = `${T}/toolsearch-references.claude-code.jsonl`;
-    const [dflt, side] = await Promise.all([
-      run(['simulate', '--no-tokens', '-c', DEMO, file, '--fail-on-violation']),
-      run(['simulate', '--no-tokens', '-c', DEMO, file, '--sidechains', '--mode', 'native', '--json']),
-    ]);
-    expect(dflt.code).toBe(1);
-    expect(lines(dflt.stderr)).toEqual([
-      'fail: 2 violations (--fail-on-violation)',
-      '  call 2: not-loaded: mcp__linear__create_issue was called before any tool_search result named it (not visible at call 2)',
-      '  call 3: unknown: Task exists nowhere: not a static tool, not a dynamic tool, not tool_search',
-    ]);
-    expect(dflt.stdout).toContain('! reference-result: the search result is tool_reference blocks');
-    const reports = JSON.parse(side.stdout) as Array<{ coverage: { conversation: string } }>;
-    expect(reports.map((r) => r.coverage.conversation)).toEqual(['main', 'a7c1e9f0']);
-  });
+  it(
+    'a Claude Code log: ToolSearch and its tool_reference results, --sidechains gives one report per ' + 'conversation',
+    async ({ expect }) => {
+      const file = `${T}/toolsearch-references.claude-code.jsonl`;
+      const [dflt, side] = await Promise.all([
+        run(['simulate', '--no-tokens', '-c', DEMO, file, '--fail-on-violation']),
+        run(['simulate', '--no-tokens', '-c', DEMO, file, '--sidechains', '--mode', 'native', '--json']),
+      ]);
+      expect(dflt.code).toBe(1);
+      expect(lines(dflt.stderr)).toEqual([
+        'fail: 2 violations (--fail-on-violation)',
+        '  call 2: not-loaded: mcp__linear__create_issue was called before ' +
+          'any tool_search result named it (not visible at call 2)',
+        '  call 3: unknown: Task exists nowhere: not a static tool, not a dynamic tool, not tool_search',
+      ]);
+      expect(dflt.stdout).toContain('! reference-result: the search result is tool_reference blocks');
+      const reports = JSON.parse(side.stdout) as Array<{ coverage: { conversation: string } }>;
+      expect(reports.map((r) => r.coverage.conversation)).toEqual(['main', 'a7c1e9f0']);
+    },
+  );
 
   it('a recording with no model call exits 2', async ({ expect }) => {
     const r = await run([

@@ -72,11 +72,13 @@ describe.concurrent('search', () => {
   it.for([
     [
       '{"query":1}',
-      'failed to unmarshal tool search arguments: json: cannot unmarshal number into Go struct field toolSearchArgs.query of type string',
+      'failed to unmarshal tool search arguments: json: cannot unmarshal number ' +
+        'into Go struct field toolSearchArgs.query of type string',
     ],
     [
       '{"query":"x","max_results":2.5}',
-      'failed to unmarshal tool search arguments: json: cannot unmarshal number 2.5 into Go struct field toolSearchArgs.max_results of type int',
+      'failed to unmarshal tool search arguments: json: cannot unmarshal number 2.5 ' +
+        'into Go struct field toolSearchArgs.max_results of type int',
     ],
     ['{"query":"x"} x', "failed to unmarshal tool search arguments: invalid character 'x' after top-level value"],
     ['', 'failed to unmarshal tool search arguments: unexpected end of JSON input'],
@@ -261,7 +263,8 @@ describe.concurrent('search', () => {
       '  name parts: notion, search-pages',
       '    search  part-substring  search-pages  +5',
       '    +slack  no match                       0',
-      '  note: the reference does not split names on "-": "search-pages" is one name part, so "search" scores 5, not 10',
+      '  note: the reference does not split names on "-": ' +
+        '"search-pages" is one name part, so "search" scores 5, not 10',
     ]);
   });
 
@@ -300,62 +303,66 @@ describe.concurrent('search', () => {
     expect(JSON.parse(r.stdout).matches).toEqual(['a']);
   });
 
-  it('--prefix applies to MCP-shaped files only (others keep their names, with a warning); a server name with spaces is refused', async ({
-    expect,
-  }) => {
-    const [mixed, bad] = await Promise.all([
-      run([
+  it(
+    '--prefix applies to MCP-shaped files only (others keep their names, ' +
+      'with a warning); a server name with spaces is refused',
+    async ({ expect }) => {
+      const [mixed, bad] = await Promise.all([
+        run([
+          'search',
+          '-c',
+          `${FX}/mcp-tools.json`,
+          '-c',
+          `${FX}/dup-a.yaml`,
+          '--prefix',
+          'gh',
+          'first',
+          'issues',
+          '--json',
+        ]),
+        run(['search', '-c', `${FX}/mcp-tools.json`, '--prefix', 'my server', 'x']),
+      ]);
+      expect(JSON.parse(mixed.stdout).matches).toEqual(['mcp__gh__list-issues', 'a']);
+      expect(mixed.stderr).toBe(
+        `warning: ${FX}/dup-a.yaml: --prefix applies to MCP tools/list ` +
+          `results only; this toolsearch catalog keeps its names\n`,
+      );
+      expect(mixed.code).toBe(0);
+      expect([bad.code, bad.stdout, bad.stderr]).toEqual([
+        2,
+        '',
+        'error: --prefix must be a server name without spaces or control characters, got "my server"\n',
+      ]);
+    },
+  );
+
+  it(
+    '--prefix names MCP tools/list tools mcp__<server>__<tool>; hyphens stay (and --why says what that ' + 'costs)',
+    async ({ expect }) => {
+      const r = await run([
         'search',
         '-c',
         `${FX}/mcp-tools.json`,
-        '-c',
-        `${FX}/dup-a.yaml`,
         '--prefix',
-        'gh',
-        'first',
+        'github',
+        'list',
         'issues',
-        '--json',
-      ]),
-      run(['search', '-c', `${FX}/mcp-tools.json`, '--prefix', 'my server', 'x']),
-    ]);
-    expect(JSON.parse(mixed.stdout).matches).toEqual(['mcp__gh__list-issues', 'a']);
-    expect(mixed.stderr).toBe(
-      `warning: ${FX}/dup-a.yaml: --prefix applies to MCP tools/list results only; this toolsearch catalog keeps its names\n`,
-    );
-    expect(mixed.code).toBe(0);
-    expect([bad.code, bad.stdout, bad.stderr]).toEqual([
-      2,
-      '',
-      'error: --prefix must be a server name without spaces or control characters, got "my server"\n',
-    ]);
-  });
-
-  it('--prefix names MCP tools/list tools mcp__<server>__<tool>; hyphens stay (and --why says what that costs)', async ({
-    expect,
-  }) => {
-    const r = await run([
-      'search',
-      '-c',
-      `${FX}/mcp-tools.json`,
-      '--prefix',
-      'github',
-      'list',
-      'issues',
-      '--why',
-      'mcp__github__list-issues',
-    ]);
-    expect(lines(r.stdout)).toEqual([
-      'keyword search "list issues" · limit 5 · 1 of 2 tools match',
-      '#  tool                      score  description',
-      '1  mcp__github__list-issues     10  List issues in a repository.',
-      '',
-      'why mcp__github__list-issues: returned at rank 1 (score 10)',
-      '  name parts: mcp, github, list-issues',
-      '    list    part-substring  list-issues  +5',
-      '    issues  part-substring  list-issues  +5',
-      '  note: the reference does not split names on "-": "list-issues" is one name part, so "list" scores 5, not 10',
-    ]);
-  });
+        '--why',
+        'mcp__github__list-issues',
+      ]);
+      expect(lines(r.stdout)).toEqual([
+        'keyword search "list issues" · limit 5 · 1 of 2 tools match',
+        '#  tool                      score  description',
+        '1  mcp__github__list-issues     10  List issues in a repository.',
+        '',
+        'why mcp__github__list-issues: returned at rank 1 (score 10)',
+        '  name parts: mcp, github, list-issues',
+        '    list    part-substring  list-issues  +5',
+        '    issues  part-substring  list-issues  +5',
+        '  note: the reference does not split names on "-": "list-issues" is one name part, so "list" scores 5, not 10',
+      ]);
+    },
+  );
 
   it('--catalog-format overrides detection', async ({ expect }) => {
     const ok = await run(['search', '-c', `${FX}/mcp-tools.json`, '--catalog-format', 'mcp', 'create', '--json']);
@@ -566,20 +573,22 @@ describe.concurrent('search --batch', () => {
     '{"matches":["github__create_issue","linear__createIssue","github__list_issues"]}',
     '{"matches":["HTMLParser"]}',
     '{"error":"failed to unmarshal tool search arguments: unexpected end of JSON input"}',
-    '{"error":"failed to unmarshal tool search arguments: json: cannot unmarshal number into Go struct field toolSearchArgs.query of type string"}',
+    '{"error":"failed to unmarshal tool search arguments: json: cannot unmarshal ' +
+      'number into Go struct field toolSearchArgs.query of type string"}',
     '{"error":"query is required"}',
     '{"matches":[]}',
     '{"matches":["HTMLParser"]}',
   ];
 
-  it('one JSON object per input line, in order, from a file (empty line → error object, no final newline needed)', async ({
-    expect,
-  }) => {
-    const r = await run(['search', '-c', SMALL, '--batch', `${FX}/queries.jsonl`]);
-    expect(r.stderr).toBe('');
-    expect(lines(r.stdout)).toEqual(EXPECTED);
-    expect(r.code).toBe(0);
-  });
+  it(
+    'one JSON object per input line, in order, from a file (empty line → error object, no final newline ' + 'needed)',
+    async ({ expect }) => {
+      const r = await run(['search', '-c', SMALL, '--batch', `${FX}/queries.jsonl`]);
+      expect(r.stderr).toBe('');
+      expect(lines(r.stdout)).toEqual(EXPECTED);
+      expect(r.code).toBe(0);
+    },
+  );
 
   it('from stdin with -', async ({ expect }) => {
     const { readFileSync } = await import('node:fs');

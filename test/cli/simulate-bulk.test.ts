@@ -89,7 +89,8 @@ describe('simulate over many sessions', () => {
     for (const o of [out[0]!, out[2]!, out[4]!]) expect(coverage(o).read).toBe(coverage(o).items);
     expect(out[3]!.error).toMatch(new RegExp(`^${BAD.replace(/\./g, '\\.')}:4:6: `));
     expect(r.stderr).toBe(
-      `error: 2 of 5 sessions failed to read (the others were replayed); first: ${BAD}:2:15: unknown role "wizard" (expected system, developer, user, assistant, tool, function)\n`,
+      `error: 2 of 5 sessions failed to read (the others were replayed); first: ${BAD}:2:15: unknown ` +
+        `role "wizard" (expected system, developer, user, assistant, tool, function)\n`,
     );
     const human = await run(['simulate', BAD, '-c', DEMO, '--no-tokens']);
     expect(human.code).toBe(2);
@@ -179,7 +180,8 @@ describe('toolsearch aggregate', () => {
     const r = await run(['aggregate', bad]);
     expect(r.code).toBe(2);
     expect(r.stderr.split('\n')[0]).toBe(
-      `error: ${bad}:1:83: not a toolsearch aggregate: the aggregate.sessions.replayed must be a whole number ≥ 0, found -1`,
+      `error: ${bad}:1:83: not a toolsearch aggregate: the ` +
+        `aggregate.sessions.replayed must be a whole number ≥ 0, found -1`,
     );
     const report = await run(['aggregate', 'fixtures/transcripts/keyword-search-then-call.openai.json']);
     expect(report.code).toBe(2);

@@ -36,10 +36,10 @@ describe.concurrent('simulate token accounting', () => {
     expect(r.stdout).toContain(
       'call 2 · 5 messages · visible 11 · 2,199 tok · break@2,644 · +mcp__slack__send_message',
     );
-    // The summary is prose: wrapped at the width (100 when stdout is not a terminal), never cut.
+    // The summary is prose: wrapped at the width (100 when stdout is not a terminal), never cut. The
+    // request body sends every tool, which default mode would defer: one sent-differs warning.
     expect(r.stdout.slice(r.stdout.indexOf('\nsummary: ') + 1)).toBe(
       [
-        // The body sends every tool, dynamic ones deferred: one sent-differs warning in default mode.
         'summary: 4 model calls · 1 search · 5 tools loaded · 0 errors, 1 warning',
         "Tokens (estimates for o200k_base, tools serialized as OpenAI JSON; a provider's own template and",
         '  tokenizer give other exact numbers):',

@@ -99,7 +99,9 @@ describe.concurrent('simulate', () => {
   it('--fail-on-violation exits 1 on a violation (warnings do not count)', async ({ expect }) => {
     const r = await run(['simulate', '--no-tokens', CHAT, '-c', SMALL, '--fail-on-violation']);
     expect(r.stderr).toBe(
-      'fail: 1 violation (--fail-on-violation)\n  call 2: not-loaded: slack__post_message was called before any tool_search result named it (not visible at call 2)\n',
+      'fail: 1 violation (--fail-on-violation)\n' +
+        '  call 2: not-loaded: slack__post_message was called before any tool_search result named ' +
+        'it (not visible at call 2)\n',
     );
     expect(r.code).toBe(1);
     const warningsOnly = await run([
@@ -197,7 +199,8 @@ describe.concurrent('simulate', () => {
     expect(JSON.parse(ok.stdout).transcript.format).toBe('openai');
     const r = await run(['simulate', '--no-tokens', CHAT, '-c', SMALL, '--format', 'anthropic']);
     expect(lines(r.stderr)[0]).toBe(
-      `error: ${CHAT}:4:42: not an anthropic transcript: found "tool_calls" (OpenAI Chat or Eino), which anthropic transcripts do not have; the file fits openai (--format openai, or auto)`,
+      `error: ${CHAT}:4:42: not an anthropic transcript: found "tool_calls" (OpenAI Chat or Eino), which ` +
+        `anthropic transcripts do not have; the file fits openai (--format openai, or auto)`,
     );
     expect(r.stdout).toBe('');
     expect(r.code).toBe(2);
@@ -312,7 +315,8 @@ describe.concurrent('simulate', () => {
   it('no catalog and no tools in the transcript is bad input', async ({ expect }) => {
     const r = await run(['simulate', '--no-tokens', CHAT]);
     expect(r.stderr).toBe(
-      `error: ${CHAT}: no catalog: pass -c/--catalog, or a transcript that carries its own tools (a logged request body with "tools")\n`,
+      `error: ${CHAT}: no catalog: pass -c/--catalog, or a transcript that ` +
+        `carries its own tools (a logged request body with "tools")\n`,
     );
     expect(r.code).toBe(2);
   });
@@ -323,33 +327,36 @@ describe.concurrent('simulate', () => {
     expect(r.code).toBe(2);
   });
 
-  it('an unknown call id is an error (exit 2) at the result; with --lenient a warning on stderr and in the report, and the run goes on', async ({
-    expect,
-  }) => {
-    const [strict, r] = await Promise.all([
-      run(['simulate', '--no-tokens', `${FX}/orphan-result.json`, '-c', SMALL]),
-      run(['simulate', '--no-tokens', `${FX}/orphan-result.json`, '-c', SMALL, '--lenient']),
-    ]);
-    expect(lines(strict.stderr)[0]).toBe(
-      `error: ${FX}/orphan-result.json:3:3: tool result for unknown call id "nope": no earlier tool call has this id (--lenient replays the rest and counts it)`,
-    );
-    expect(strict.stdout).toBe('');
-    expect(strict.code).toBe(2);
-    expect(r.stderr).toBe(`warning: ${FX}/orphan-result.json:3:3: tool result for unknown call id "nope"\n`);
-    expect(lines(r.stdout).slice(3)).toEqual([
-      'call 1 · 3 messages · visible 2 · reminder inserted at 0',
-      '  ! unknown-call-id: tool result for unknown call id "nope" at',
-      `      ${FX}/orphan-result.json:3:3: no earlier tool call has this id`,
-      '  “hello”',
-      '',
-      'read: 3 of 3 items as openai, none skipped; detected by a tool message without "tool_name" (its name',
-      '  comes from the call)',
-      '! 1 unpaired call or result (--lenient): the replay is partial',
-      `  ${FX}/orphan-result.json:3:3: tool result for unknown call id "nope"`,
-      'summary: 1 model call · 0 searches · 0 tools loaded · 0 errors, 1 warning',
-    ]);
-    expect(r.code).toBe(0);
-  });
+  it(
+    'an unknown call id is an error (exit 2) at the result; with --lenient a ' +
+      'warning on stderr and in the report, and the run goes on',
+    async ({ expect }) => {
+      const [strict, r] = await Promise.all([
+        run(['simulate', '--no-tokens', `${FX}/orphan-result.json`, '-c', SMALL]),
+        run(['simulate', '--no-tokens', `${FX}/orphan-result.json`, '-c', SMALL, '--lenient']),
+      ]);
+      expect(lines(strict.stderr)[0]).toBe(
+        `error: ${FX}/orphan-result.json:3:3: tool result for unknown call id "nope": no ` +
+          `earlier tool call has this id (--lenient replays the rest and counts it)`,
+      );
+      expect(strict.stdout).toBe('');
+      expect(strict.code).toBe(2);
+      expect(r.stderr).toBe(`warning: ${FX}/orphan-result.json:3:3: tool result for unknown call id "nope"\n`);
+      expect(lines(r.stdout).slice(3)).toEqual([
+        'call 1 · 3 messages · visible 2 · reminder inserted at 0',
+        '  ! unknown-call-id: tool result for unknown call id "nope" at',
+        `      ${FX}/orphan-result.json:3:3: no earlier tool call has this id`,
+        '  “hello”',
+        '',
+        'read: 3 of 3 items as openai, none skipped; detected by a tool message without "tool_name" (its name',
+        '  comes from the call)',
+        '! 1 unpaired call or result (--lenient): the replay is partial',
+        `  ${FX}/orphan-result.json:3:3: tool result for unknown call id "nope"`,
+        'summary: 1 model call · 0 searches · 0 tools loaded · 0 errors, 1 warning',
+      ]);
+      expect(r.code).toBe(0);
+    },
+  );
 
   it('--json: a tool result for an unknown call id is an unknown-call-id warning located at the message', async ({
     expect,
@@ -396,17 +403,20 @@ describe.concurrent('simulate', () => {
       ['not-loaded', 2],
     ]);
   });
-  it('a forced --format that does not fit is refused at file:line:column, naming what was found and which format fits', async ({
-    expect,
-  }) => {
-    const file = `${T}/keyword-search-then-call.anthropic.json`;
-    const r = await run(['simulate', '--no-tokens', file, '--format', 'openai-responses']);
-    expect(lines(r.stderr)[0]).toBe(
-      `error: ${file}:4:3: not an openai-responses transcript: found a top-level "system" (Anthropic Messages), which openai-responses transcripts do not have; the file fits anthropic (--format anthropic, or auto)`,
-    );
-    expect(r.stdout).toBe('');
-    expect(r.code).toBe(2);
-  });
+  it(
+    'a forced --format that does not fit is refused at ' +
+      'file:line:column, naming what was found and which format fits',
+    async ({ expect }) => {
+      const file = `${T}/keyword-search-then-call.anthropic.json`;
+      const r = await run(['simulate', '--no-tokens', file, '--format', 'openai-responses']);
+      expect(lines(r.stderr)[0]).toBe(
+        `error: ${file}:4:3: not an openai-responses transcript: found a top-level "system" (Anthropic Messages), ` +
+          `which openai-responses transcripts do not have; the file fits anthropic (--format anthropic, or auto)`,
+      );
+      expect(r.stdout).toBe('');
+      expect(r.code).toBe(2);
+    },
+  );
 
   // The same conversation in all five formats, read with every --format: a
   // mismatch exits 2, or (OpenAI Chat reading Eino chat messages, which loses
@@ -445,13 +455,15 @@ describe.concurrent('simulate', () => {
             r.turns.map((t) => t.tool_calls.map((c) => `${c.id} ${c.name}`));
           expect(calls(j)).toEqual(calls(reference));
           expect(got.stderr).toContain(
-            'tool message answers a tool_search call but has no tool_name: the reference does not read it as a tool_search result',
+            'tool message answers a tool_search call but has no tool_name: the ' +
+              'reference does not read it as a tool_search result',
           );
         } else {
           expect(got.stdout).toBe('');
           expect(lines(got.stderr)[0]).toMatch(
             new RegExp(
-              `^error: ${file.replace(/\./g, '\\.')}:\\d+:\\d+: not an ${forced} transcript: found .+; the file fits ${own} \\(--format ${own}, or auto\\)$`,
+              `^error: ${file.replace(/\./g, '\\.')}:\\d+:\\d+: not an ${forced} transcript: ` +
+                `found .+; the file fits ${own} \\(--format ${own}, or auto\\)$`,
             ),
           );
           expect(got.code).toBe(2);
@@ -460,25 +472,29 @@ describe.concurrent('simulate', () => {
     }
   }
 
-  it('native mode: a tool called in the same message as the client-proxied tool_search that finds it is not loaded, as in default mode', async ({
-    expect,
-  }) => {
-    const file = 'fixtures/formats/transcripts/search-and-call-same-message.openai.json';
-    const [native, dflt] = await Promise.all([
-      run(['simulate', '--no-tokens', file, '-c', DEMO, '--mode', 'native']),
-      run(['simulate', '--no-tokens', file, '-c', DEMO, '--mode', 'default']),
-    ]);
-    for (const r of [native, dflt]) {
-      expect(lines(r.stdout)).toContain('  ✗ mcp__slack__send_message not loaded: no tool_search result had named it');
-      expect(lines(r.stdout)).toContain(
-        '  ✓ mcp__slack__send_message {"channel_id":"C05ENG4242","text":"deploy done"}',
+  it(
+    'native mode: a tool called in the same message as the client-proxied ' +
+      'tool_search that finds it is not loaded, as in default mode',
+    async ({ expect }) => {
+      const file = 'fixtures/formats/transcripts/search-and-call-same-message.openai.json';
+      const [native, dflt] = await Promise.all([
+        run(['simulate', '--no-tokens', file, '-c', DEMO, '--mode', 'native']),
+        run(['simulate', '--no-tokens', file, '-c', DEMO, '--mode', 'default']),
+      ]);
+      for (const r of [native, dflt]) {
+        expect(lines(r.stdout)).toContain(
+          '  ✗ mcp__slack__send_message not loaded: no tool_search result had named it',
+        );
+        expect(lines(r.stdout)).toContain(
+          '  ✓ mcp__slack__send_message {"channel_id":"C05ENG4242","text":"deploy done"}',
+        );
+        expect(r.code).toBe(0);
+      }
+      expect(lines(native.stdout).at(-1)).toBe(
+        'summary: 3 model calls · 1 search · 5 tools loaded by searches · 1 error, 0 warnings',
       );
-      expect(r.code).toBe(0);
-    }
-    expect(lines(native.stdout).at(-1)).toBe(
-      'summary: 3 model calls · 1 search · 5 tools loaded by searches · 1 error, 0 warnings',
-    );
-  });
+    },
+  );
 
   it('native mode labels client-proxied searches; --json adds client_proxied', async ({ expect }) => {
     const file = `${T}/keyword-search-then-call.json`;
@@ -505,37 +521,39 @@ describe.concurrent('simulate', () => {
     });
   });
 
-  it('an undecodable recorded result: {"error": raw text} in --json, "recorded result not decodable" in the human output', async ({
-    expect,
-  }) => {
-    const file = `${T}/malformed-search-result.json`;
-    const [dflt, native, replay, json] = await Promise.all([
-      run(['simulate', '--no-tokens', file, '-c', DEMO]),
-      run(['simulate', '--no-tokens', file, '-c', DEMO, '--mode', 'native']),
-      run(['simulate', '--no-tokens', file, '-c', DEMO, '--mode', 'native', '--replay']),
-      run(['simulate', '--no-tokens', file, '-c', DEMO, '--mode', 'native', '--json']),
-    ]);
-    const truncated = '{"matches":["mcp__github__add_issue_comment","mcp__github__create_issue","mcp__github__up…';
-    expect(lines(dflt.stdout).slice(4, 8)).toEqual([
-      '  ✓ tool_search {"query":"github issue"}',
-      '      ↳ keyword: recorded result not decodable:',
-      `        ${truncated}`,
-      '        (forward selection skips it)',
-    ]);
-    expect(lines(native.stdout).slice(4, 7)).toEqual([
-      '  ✓ tool_search {"query":"github issue"}',
-      '      ↳ client-proxied keyword: recorded result not decodable:',
-      `        ${truncated}`,
-    ]);
-    expect(lines(replay.stdout).slice(5, 7)).toEqual([
-      '      ↳ client-proxied, recorded result not decodable:',
-      `        ${truncated}`,
-    ]);
-    const recorded = JSON.parse(json.stdout).turns[0].searches[0].recorded;
-    expect(Object.keys(recorded)).toEqual(['error']);
-    expect(recorded.error).toMatch(/^\{"matches":\["mcp__github__add_issue_comment",/);
-    expect(recorded.error).toHaveLength(96);
-  });
+  it(
+    'an undecodable recorded result: {"error": raw text} in --json, ' +
+      '"recorded result not decodable" in the human output',
+    async ({ expect }) => {
+      const file = `${T}/malformed-search-result.json`;
+      const [dflt, native, replay, json] = await Promise.all([
+        run(['simulate', '--no-tokens', file, '-c', DEMO]),
+        run(['simulate', '--no-tokens', file, '-c', DEMO, '--mode', 'native']),
+        run(['simulate', '--no-tokens', file, '-c', DEMO, '--mode', 'native', '--replay']),
+        run(['simulate', '--no-tokens', file, '-c', DEMO, '--mode', 'native', '--json']),
+      ]);
+      const truncated = '{"matches":["mcp__github__add_issue_comment","mcp__github__create_issue","mcp__github__up…';
+      expect(lines(dflt.stdout).slice(4, 8)).toEqual([
+        '  ✓ tool_search {"query":"github issue"}',
+        '      ↳ keyword: recorded result not decodable:',
+        `        ${truncated}`,
+        '        (forward selection skips it)',
+      ]);
+      expect(lines(native.stdout).slice(4, 7)).toEqual([
+        '  ✓ tool_search {"query":"github issue"}',
+        '      ↳ client-proxied keyword: recorded result not decodable:',
+        `        ${truncated}`,
+      ]);
+      expect(lines(replay.stdout).slice(5, 7)).toEqual([
+        '      ↳ client-proxied, recorded result not decodable:',
+        `        ${truncated}`,
+      ]);
+      const recorded = JSON.parse(json.stdout).turns[0].searches[0].recorded;
+      expect(Object.keys(recorded)).toEqual(['error']);
+      expect(recorded.error).toMatch(/^\{"matches":\["mcp__github__add_issue_comment",/);
+      expect(recorded.error).toHaveLength(96);
+    },
+  );
 
   it('says when the reminder was recognised by its text (provider logs), and not for Eino', async ({ expect }) => {
     const openai = 'fixtures/formats/transcripts/reminder-text.openai.json';

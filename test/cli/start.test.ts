@@ -9,7 +9,10 @@ import nodeModule from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { compileCacheDir, enableCompileCache, isVersionQuery, noCacheFlag } from '../../src/cli/start.js';
+import { createRequire } from 'node:module';
+import { Readable } from 'node:stream';
+import type { CliIo } from '../../src/cli/context.js';
+import { bundleFor, compileCacheDir, enableCompileCache, isVersionQuery, noCacheFlag } from '../../src/cli/start.js';
 import { BIN, DEMO, ROOT, baseEnv, collect, run } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'toolsearch-start-'));
@@ -78,6 +81,17 @@ describe('bin/toolsearch.js', SPAWNS, () => {
 });
 
 describe('start.ts', () => {
+  it('bundleFor: the search bundle for a run of search or select, the whole CLI otherwise', () => {
+    expect(['search', 'select'].map((c) => bundleFor([c, '-c', 'x']))).toEqual(['search', 'search']);
+    expect([[], ['simulate'], ['help', 'search'], ['--no-color', 'search'], ['--version']].map(bundleFor)).toEqual([
+      'main',
+      'main',
+      'main',
+      'main',
+      'main',
+    ]);
+  });
+
   it('isVersionQuery: a bare --version or -V only', () => {
     expect(isVersionQuery(['--version'])).toBe(true);
     expect(isVersionQuery(['-V'])).toBe(true);
@@ -126,6 +140,49 @@ describe('start.ts', () => {
       },
     };
     expect(enableCompileCache({ TOOLSEARCH_CACHE_DIR: root }, [], throwing)).toBeNull();
+  });
+});
+
+describe('the search bundle (dist/bundle/search.cjs, built)', () => {
+  const load = (name: string) =>
+    createRequire(import.meta.url)(join(ROOT, 'dist/bundle', `${name}.cjs`)) as {
+      main(argv: string[], io?: CliIo): Promise<number>;
+    };
+  /** What main() of a bundle prints and returns for `argv`, in process. */
+  async function inProcess(name: string, argv: string[]) {
+    let stdout = '';
+    let stderr = '';
+    const sink = (add: (s: string) => void) => ({ isTTY: false, write: (s: string) => (add(s), true) });
+    const code = await load(name).main(argv, {
+      stdout: sink((s) => (stdout += s)),
+      stderr: sink((s) => (stderr += s)),
+      stdin: Readable.from([]),
+      env: { NO_COLOR: '1', COLUMNS: '100' },
+    });
+    return { code, stdout, stderr };
+  }
+
+  it('holds search and select only: no other command is bundled in it', () => {
+    const text = readFileSync(join(ROOT, 'dist/bundle/search.cjs'), 'utf8');
+    expect(text).toContain('"src/cli/commands/search.ts"');
+    expect(text).toContain('"src/cli/commands/select.ts"');
+    for (const other of ['simulate', 'aggregate', 'test', 'eval', 'lint', 'import', 'explore', 'completion'])
+      expect(text).not.toContain(`"src/cli/commands/${other}.ts"`);
+  });
+
+  it.each([
+    ['search', '-c', DEMO, 'create', 'issue'],
+    ['search', '-c', DEMO, '--json', '--explain', '-n', '2', 'send', 'message'],
+    ['search', '-c', DEMO, '--expect-first', 'nope', 'create', 'issue'],
+    ['search', '--help'],
+    ['search', '-c', DEMO, '--no-such-flag'],
+    ['search', '-c', 'missing.yaml', 'x'],
+    ['select', '-c', DEMO, 'mcp__github__create_issue', 'nope', '--json'],
+    ['select', '--help'],
+  ])('%s %s %s %s …: the same output and exit code as the whole CLI', async (...argv) => {
+    const alone = await inProcess('search', argv);
+    expect(alone).toEqual(await inProcess('main', argv));
+    expect(alone.stdout + alone.stderr).not.toBe('');
   });
 });
 

@@ -27,7 +27,8 @@ describe('keyword scoring, one rule at a time', () => {
     t('issuetracker_sync', 'Sync trackers'),
   ];
   it.each<[string, string, Array<[string, number]>]>([
-    // exact part (10) beats part substring (5): "issue" equals a part of create_issue / createIssue (Issue lower-cased).
+    // exact part (10) beats part substring (5): "issue" equals a part of create_issue / createIssue (Issue
+    // lower-cased).
     [
       'exact part',
       'issue',
@@ -38,7 +39,8 @@ describe('keyword scoring, one rule at a time', () => {
         ['list_issues', 5],
       ],
     ],
-    // "issues" is inside no part except list_issues' "issues" (exact) — others only via description? none contain "issues".
+    // "issues" is inside no part except list_issues' "issues" (exact) — others only via description? none contain
+    // "issues".
     ['exact part only for the plural', 'issues', [['list_issues', 10]]],
     // "b__c" only matches across the __ separator: full-name substring (3).
     ['full-name substring across a separator', 'b__c', [['mcp__github__create_issue', 3]]],

@@ -67,13 +67,16 @@ describe("tool_search: the reference's TestSearch cases (full ordered results)",
     expect(search({ query: ' \t\u3000\u0085 ' })).toEqual({ ok: false, error: 'query is required' });
   });
 
-  it('scores: send message → 20 for send_message (two exact parts), 2 for read_channel (description "messages")', () => {
-    const r = search({ query: 'send message' });
-    expect(r.ok && r.mode === 'keyword' && r.results.map((x) => [x.name, x.score])).toEqual([
-      ['mcp__slack__send_message', 20],
-      ['mcp__slack__read_channel', 2],
-    ]);
-  });
+  it(
+    'scores: send message → 20 for send_message (two exact parts), 2 for read_channel (description ' + '"messages")',
+    () => {
+      const r = search({ query: 'send message' });
+      expect(r.ok && r.mode === 'keyword' && r.results.map((x) => [x.name, x.score])).toEqual([
+        ['mcp__slack__send_message', 20],
+        ['mcp__slack__read_channel', 2],
+      ]);
+    },
+  );
 });
 
 describe('tool_search: select:', () => {

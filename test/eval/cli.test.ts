@@ -16,7 +16,8 @@ describe.concurrent('toolsearch eval', () => {
       'spec    0.333  0.667  0.667  0.667  0.500   0.544      33.3%       1',
       'regex   0.000  0.333  0.333  0.333  0.167   0.210      66.7%       2',
       '',
-      'R@k: share of the relevant tools in the first k results; MRR: mean 1/rank of the first relevant tool (within 10);',
+      'R@k: share of the relevant tools in the first k results; MRR: ' +
+        'mean 1/rank of the first relevant tool (within 10);',
       'nDCG@5: binary relevance; no result: share of queries with no result; misses: no relevant tool in the first 5.',
       'spec: the reference keyword scorer (name parts 10/5/3, description 2; ties by name)',
       'regex: the query as a case-insensitive regular expression (RE2) over name and description',
@@ -55,7 +56,8 @@ describe.concurrent('toolsearch eval', () => {
   it('--field request scores the user request text; --misses 0 hides the misses', async ({ expect }) => {
     const r = await runIn(['eval', ...MINI, '--field', 'request', '--scorers', 'spec', '--misses', '0']);
     expect(lines(r.stdout)[0]).toBe(
-      '3 labeled queries (test/eval/fixtures/mini.jsonl, scored on the "request" text) over 4 dynamic tools (test/eval/fixtures/mini.yaml)',
+      '3 labeled queries (test/eval/fixtures/mini.jsonl, scored on the "request" ' +
+        'text) over 4 dynamic tools (test/eval/fixtures/mini.yaml)',
     );
     expect(r.stdout).not.toContain('misses 1 query');
     expect(r.code).toBe(0);

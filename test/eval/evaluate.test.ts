@@ -151,7 +151,8 @@ describe('evaluate', () => {
       queriesFile: 'q',
     });
     expect(r.queries.field).toBe('request');
-    // "post in the channel": "channel" hits slack__list_channels' part "channels" (5) and send_message's description (2).
+    // "post in the channel": "channel" hits slack__list_channels' part "channels" (5) and send_message's description
+    // (2).
     expect(r.per_query[2]!.results.spec!.ranked.slice(0, 2)).toEqual(['slack__list_channels', 'slack__send_message']);
     expect(r.scorers[0]!.misses.map((m) => m.query)).not.toContain('post in the channel');
   });

@@ -43,7 +43,8 @@ describe('eval regex scorer on hostile patterns', () => {
     const text = await spawnCli(['eval', '-c', catalog, queries, '--scorers', 'regex']);
     expect(text.code).toBe(0);
     expect(text.stdout).toContain(
-      'regex: 1 invalid pattern (no result):\n  line 2  "(?<=x)y": error parsing regexp: invalid named capture: `(?<=x)y`\n',
+      'regex: 1 invalid pattern (no result):\n' +
+        '  line 2  "(?<=x)y": error parsing regexp: invalid named capture: `(?<=x)y`\n',
     );
   });
 });

@@ -189,28 +189,31 @@ describe('entries', () => {
     expect(snapshot(loadCached([file], { cache }))).toEqual(snapshot(parsed));
   });
 
-  test('an entry is found by the path as given, the options, the limits and the build; the text must match besides', () => {
-    const cache = fileCatalogCache(fresh(), () => 'build-1');
-    const other = fileCatalogCache(fresh(), () => 'build-2');
-    const limits = { maxBytes: 1, maxDepth: 2, maxAliases: 3, maxAliasBytes: 5, maxMessages: 4 };
-    const base = cache.key('a.yaml', 'text', { format: 'auto', prefix: undefined, limits });
-    expect(cache.key('a.yaml', 'text', { format: 'auto', prefix: undefined, limits })).toEqual(base);
-    // A new text for the same file takes the same place, and must match the stored text to be a hit.
-    expect(cache.key('a.yaml', 'text!', { format: 'auto', prefix: undefined, limits })).toEqual({
-      ...base,
-      text: 'text!',
-    });
-    const variants = [
-      cache.key('./a.yaml', 'text', { format: 'auto', prefix: undefined, limits }),
-      cache.key('b.yaml', 'text', { format: 'auto', prefix: undefined, limits }),
-      cache.key('a.yaml', 'text', { format: 'mcp', prefix: undefined, limits }),
-      cache.key('a.yaml', 'text', { format: 'auto', prefix: 'gh', limits }),
-      cache.key('a.yaml', 'text', { format: 'auto', prefix: undefined, limits: { ...limits, maxDepth: 5 } }),
-      other.key('a.yaml', 'text', { format: 'auto', prefix: undefined, limits }),
-    ];
-    expect(new Set([base, ...variants].map((k) => k.id)).size).toBe(variants.length + 1);
-    expect(new Set([base, ...variants].map((k) => k.settings)).size).toBe(variants.length + 1);
-  });
+  test(
+    'an entry is found by the path as given, the options, the limits and the build; the text must match ' + 'besides',
+    () => {
+      const cache = fileCatalogCache(fresh(), () => 'build-1');
+      const other = fileCatalogCache(fresh(), () => 'build-2');
+      const limits = { maxBytes: 1, maxDepth: 2, maxAliases: 3, maxAliasBytes: 5, maxMessages: 4 };
+      const base = cache.key('a.yaml', 'text', { format: 'auto', prefix: undefined, limits });
+      expect(cache.key('a.yaml', 'text', { format: 'auto', prefix: undefined, limits })).toEqual(base);
+      // A new text for the same file takes the same place, and must match the stored text to be a hit.
+      expect(cache.key('a.yaml', 'text!', { format: 'auto', prefix: undefined, limits })).toEqual({
+        ...base,
+        text: 'text!',
+      });
+      const variants = [
+        cache.key('./a.yaml', 'text', { format: 'auto', prefix: undefined, limits }),
+        cache.key('b.yaml', 'text', { format: 'auto', prefix: undefined, limits }),
+        cache.key('a.yaml', 'text', { format: 'mcp', prefix: undefined, limits }),
+        cache.key('a.yaml', 'text', { format: 'auto', prefix: 'gh', limits }),
+        cache.key('a.yaml', 'text', { format: 'auto', prefix: undefined, limits: { ...limits, maxDepth: 5 } }),
+        other.key('a.yaml', 'text', { format: 'auto', prefix: undefined, limits }),
+      ];
+      expect(new Set([base, ...variants].map((k) => k.id)).size).toBe(variants.length + 1);
+      expect(new Set([base, ...variants].map((k) => k.settings)).size).toBe(variants.length + 1);
+    },
+  );
 
   test('the same path as given in another directory is an entry of its own', () => {
     const cache = fileCatalogCache(fresh(), () => 'test');
@@ -241,33 +244,43 @@ describe('entries', () => {
     expect(readdirSync(d).filter((x) => x.startsWith('catalog-'))).toHaveLength(1);
   });
 
-  test('a name defined twice across cached files: the same located error, excerpt included, as without the cache', async () => {
-    const a = write('dup-a.yaml', 'tools:\n  - name: same\n    description: a\n');
-    const b = write('dup-b.yaml', 'tools:\n  - name: other\n    description: b\n  - name: same\n    description: b\n');
-    const cache = fileCatalogCache(fresh(), () => 'test');
-    loadCached([a], { cache });
-    loadCached([b], { cache });
-    const expected = (() => {
-      try {
-        loadCatalogFiles([a, b]);
-      } catch (err) {
-        return err;
-      }
-      throw new Error('no error');
-    })() as Error & { excerpt?: unknown; location?: unknown };
-    expect(expected.message).toMatch(/duplicate tool name "same"/);
-    for (const attempt of [() => loadCached([a, b], { cache }), () => loadCatalogFilesLazily([a, b], { cache })]) {
-      const err = await (async () => {
+  test(
+    'a name defined twice across cached files: the same located error, excerpt included, as without the ' + 'cache',
+    async () => {
+      const a = write('dup-a.yaml', 'tools:\n  - name: same\n    description: a\n');
+      const b = write(
+        'dup-b.yaml',
+        'tools:\n  - name: other\n    description: b\n  - name: same\n    description: b\n',
+      );
+      const cache = fileCatalogCache(fresh(), () => 'test');
+      loadCached([a], { cache });
+      loadCached([b], { cache });
+      const expected = (() => {
         try {
-          await attempt();
-        } catch (e) {
-          return e as typeof expected;
+          loadCatalogFiles([a, b]);
+        } catch (err) {
+          return err;
         }
         throw new Error('no error');
-      })();
-      expect([err.message, err.location, err.excerpt]).toEqual([expected.message, expected.location, expected.excerpt]);
-    }
-  });
+      })() as Error & { excerpt?: unknown; location?: unknown };
+      expect(expected.message).toMatch(/duplicate tool name "same"/);
+      for (const attempt of [() => loadCached([a, b], { cache }), () => loadCatalogFilesLazily([a, b], { cache })]) {
+        const err = await (async () => {
+          try {
+            await attempt();
+          } catch (e) {
+            return e as typeof expected;
+          }
+          throw new Error('no error');
+        })();
+        expect([err.message, err.location, err.excerpt]).toEqual([
+          expected.message,
+          expected.location,
+          expected.excerpt,
+        ]);
+      }
+    },
+  );
 
   test('a cache directory that others can write is not used: an entry planted there is not taken', () => {
     const d = fresh();

@@ -56,26 +56,33 @@ describe('catalog shapes, detected from the content', () => {
     expect(c.tools[1]!.parameters).toEqual({ type: 'object', properties: { text: { type: 'string' } } });
   });
 
-  it('OpenAI Responses (flat) tools: defer_loading makes the others static; namespaces read in place; tool_search skipped', () => {
-    const c = load('openai-responses.json');
-    expect(c.sources[0]!.format).toBe('openai');
-    expect(summary(c)).toEqual([
-      ['get_time', 'Get the current time.', true],
-      ['send_message', 'Send a message.', false],
-      ['crm_find_contact', 'Find a contact.', false],
-    ]);
-  });
+  it(
+    'OpenAI Responses (flat) tools: defer_loading makes the others ' +
+      'static; namespaces read in place; tool_search skipped',
+    () => {
+      const c = load('openai-responses.json');
+      expect(c.sources[0]!.format).toBe('openai');
+      expect(summary(c)).toEqual([
+        ['get_time', 'Get the current time.', true],
+        ['send_message', 'Send a message.', false],
+        ['crm_find_contact', 'Find a contact.', false],
+      ]);
+    },
+  );
 
-  it('Anthropic tools: with defer_loading, deferred tools are dynamic and the rest static; server tools skipped', () => {
-    const c = load('anthropic.json');
-    expect(c.sources[0]!.format).toBe('anthropic');
-    expect(summary(c)).toEqual([
-      ['get_time', 'Get the current time.', true],
-      ['send_message', 'Send a message.', false],
-      ['list_channels', 'List channels.', false],
-    ]);
-    expect(c.tools[0]!.parameters).toEqual({ type: 'object', properties: {} });
-  });
+  it(
+    'Anthropic tools: with defer_loading, deferred tools are dynamic and the rest static; server tools ' + 'skipped',
+    () => {
+      const c = load('anthropic.json');
+      expect(c.sources[0]!.format).toBe('anthropic');
+      expect(summary(c)).toEqual([
+        ['get_time', 'Get the current time.', true],
+        ['send_message', 'Send a message.', false],
+        ['list_channels', 'List channels.', false],
+      ]);
+      expect(c.tools[0]!.parameters).toEqual({ type: 'object', properties: {} });
+    },
+  );
 
   it('Anthropic tools without defer_loading are all dynamic', () => {
     const c = load('anthropic-no-defer.json');
@@ -126,7 +133,10 @@ describe('catalog shapes, detected from the content', () => {
     });
     // Properties in Go string order, keys in the order the schema type writes them.
     expect(JSON.stringify(c.tools[0]!.parameters)).toBe(
-      '{"properties":{"city":{"type":"string","enum":["Paris","Berlin"],"description":"City name"},"days":{"type":"integer","description":"How many days"},"options":{"properties":{"unit":{"type":"string"}},"type":"object","required":["unit"]}},"type":"object","required":["city"]}',
+      '{"properties":{"city":{"type":"string","enum":["Paris","Berlin"],"description":"City ' +
+        'name"},"days":{"type":"integer","description":"How many ' +
+        'days"},"options":{"properties":{"unit":{"type":"string"}},"type":"object","required":["unit"]}},"type":' +
+        '"object","required":["city"]}',
     );
     expect(c.tools[1]!.parameters).toEqual({ type: 'object', properties: { q: { type: 'string' } } });
     expect(c.tools[2]!.parameters).toBeUndefined();
@@ -183,11 +193,13 @@ describe('format override', () => {
     const file = fixture('catalogs/anthropic.json');
     const e = inputError(() => load('anthropic.json', { format: 'mcp' }));
     expect(e.headline).toBe(
-      `${file}:2:3: expected MCP ({name, description, inputSchema}) tool, found Anthropic ({name, description, input_schema, defer_loading?}) (it has input_schema)`,
+      `${file}:2:3: expected MCP ({name, description, inputSchema}) tool, found Anthropic ` +
+        `({name, description, input_schema, defer_loading?}) (it has input_schema)`,
     );
     const ours = fixture('catalogs/ours-list.json');
     expect(inputError(() => load('ours-list.json', { format: 'openai' })).headline).toBe(
-      `${ours}:2:3: expected OpenAI ({type: "function", function: {name, …}} or {type: "function", name, …}) tool, found toolsearch ({name, description, parameters?, static?}) (it has static or parameters)`,
+      `${ours}:2:3: expected OpenAI ({type: "function", function: {name, …}} or {type: "function", name, …}) ` +
+        `tool, found toolsearch ({name, description, parameters?, static?}) (it has static or parameters)`,
     );
   });
 
@@ -215,7 +227,8 @@ describe('bad catalogs', () => {
     const scalar = fixture('catalogs/scalar.json');
     expect(inputError(() => load('scalar.json')).headline).toMatch(
       new RegExp(
-        `^${scalar.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:1:1: no known catalog shape fits \\(found a string\\); tried toolsearch`,
+        `^${scalar.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:1:1: no known ` +
+          `catalog shape fits \\(found a string\\); tried toolsearch`,
       ),
     );
   });
@@ -223,7 +236,8 @@ describe('bad catalogs', () => {
   it('tools of different shapes in one list', () => {
     const file = fixture('catalogs/mixed-shapes.json');
     expect(inputError(() => load('mixed-shapes.json')).headline).toBe(
-      `${file}:3:3: tools of different shapes in one list: this one is anthropic (it has input_schema), the one at 2:3 is mcp (it has inputSchema)`,
+      `${file}:3:3: tools of different shapes in one list: this one is anthropic (it ` +
+        `has input_schema), the one at 2:3 is mcp (it has inputSchema)`,
     );
   });
 

@@ -5,21 +5,14 @@
  * positions, plain values (null prototypes, key order, strings, numbers),
  * every error with its location and excerpt, and what the catalog and
  * transcript loaders make of a document. Each check here reads the same text
- * both ways (`setLazyTextLength(0)`: every array and object lazy).
+ * both ways (`parseText`'s `lazyTextLength: 0`: every array and object lazy).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { mergeTools, readCatalogDocument } from '../../src/formats/catalog.js';
 import { readInputText, releaseBytes } from '../../src/formats/input-text.js';
-import { LAZY_TEXT_LENGTH, setLazyTextLength } from '../../src/formats/json.js';
-import {
-  eachItem,
-  type Node,
-  type ObjectNode,
-  PLAIN_VALUE,
-  toJsonValue,
-  transientObject,
-} from '../../src/formats/nodes.js';
+import { LAZY_TEXT_LENGTH } from '../../src/formats/json.js';
+import { type Node, PLAIN_VALUE, type ParsedDocument, toJsonValue } from '../../src/formats/nodes.js';
 import { parseText } from '../../src/formats/parse.js';
 import { readInputFile } from '../../src/formats/read.js';
 import { readTranscriptDocument } from '../../src/formats/transcript.js';
@@ -28,19 +21,16 @@ import { fixture, Scratch } from './helpers.js';
 const scratch = new Scratch();
 afterAll(() => scratch.remove());
 
-/** `fn` with JSON values longer than `length` read lazily (0: all of them). */
-function withLazyLength<T>(length: number, fn: () => T): T {
-  const previous = setLazyTextLength(length);
-  try {
-    return fn();
-  } finally {
-    setLazyTextLength(previous);
-  }
-}
-const lazily = <T>(fn: () => T): T => withLazyLength(0, fn);
-/** Lazy above 40 characters: small containers that are kept are built whole (the other path of a lazy node). */
-const partly = <T>(fn: () => T): T => withLazyLength(40, fn);
-const eagerly = <T>(fn: () => T): T => withLazyLength(Number.POSITIVE_INFINITY, fn);
+/** A way of parsing: JSON values longer than `length` read lazily (0: all of them). */
+type Way = (file: string, text: string, options?: { limits?: { maxDepth: number } }) => ParsedDocument;
+const withLazyLength =
+  (length: number): Way =>
+  (file, text, options = {}) =>
+    parseText(file, text, { ...options, lazyTextLength: length });
+const lazily = withLazyLength(0);
+/** Lazy above 40 characters: the documents of more than 40 characters are read lazily, the others whole. */
+const partly = withLazyLength(40);
+const eagerly = withLazyLength(Number.POSITIVE_INFINITY);
 
 /** What `fn` returns, or the InputError it throws (message, location, excerpt). */
 function outcome(fn: () => unknown): unknown {
@@ -88,16 +78,16 @@ function expectSame(a: unknown, b: unknown, path = '$'): void {
 /** Every way of reading `text` gives the same result lazily, partly lazily and built whole. */
 function expectSameBothWays(file: string, text: string): void {
   const ways = [eagerly, lazily, partly];
-  const results = ways.map((way) => {
-    const parsed = way(() => outcome(() => parseText(file, text)));
+  const results = ways.map((parse) => {
+    const parsed = outcome(() => parse(file, text));
     if (!('value' in (parsed as object))) return { parsed };
-    return way(() => ({
+    return {
       // Walked first, then plain values of fresh parses (the lazy nodes untouched).
-      tree: tree(parseText(file, text).root),
-      plain: toJsonValue(parseText(file, text).root),
-      catalog: outcome(() => readCatalogDocument(parseText(file, text))),
-      transcript: outcome(() => readTranscriptDocument(parseText(file, text))),
-    }));
+      tree: tree(parse(file, text).root),
+      plain: toJsonValue(parse(file, text).root),
+      catalog: outcome(() => readCatalogDocument(parse(file, text))),
+      transcript: outcome(() => readTranscriptDocument(parse(file, text))),
+    };
   });
   for (const r of results.slice(1)) expectSame(r, results[0]);
 }
@@ -112,7 +102,13 @@ describe('a value read lazily is the value built whole', () => {
     ['x.json', '"just a string"'],
     [
       'x.json',
-      `{"tools": [${Array.from({ length: 30 }, (_, i) => `{"name": "t${i}", "description": "tool ${i}", "parameters": {"type": "object", "properties": {"q${i}": {"type": "string", "description": "The query text."}}, "required": ["q${i}"]}}`).join(', ')}]}`,
+      `{"tools": [${Array.from(
+        { length: 30 },
+        (_, i) =>
+          `{"name": "t${i}", "description": "tool ${i}", ` +
+          `"parameters": {"type": "object", "properties": {"q${i}": {"type": "string", ` +
+          `"description": "The query text."}}, "required": ["q${i}"]}}`,
+      ).join(', ')}]}`,
     ],
     ['log.json', '{"a": {"b": 1}}\n{"c": [2, {"d": 3}]}\n'],
     ['x.jsonl', '{"a": {"b": 1}}\n\n[{"c": 2}]\r\n"s"\n'],
@@ -121,15 +117,15 @@ describe('a value read lazily is the value built whole', () => {
 
   it('a raw unpaired surrogate in the text stays as it is, an escaped one becomes U+FFFD', () => {
     expectSameBothWays('x.json', '{"a": ["raw \ud800 here", "escaped \\ud800 here"], "\udc00": {"k": "\\udc00"}}');
-    const v = lazily(() => toJsonValue(parseText('x.json', '{"a": {"b": ["raw \ud800", "esc \\ud800"]}}').root)) as {
+    const v = toJsonValue(lazily('x.json', '{"a": {"b": ["raw \ud800", "esc \\ud800"]}}').root) as {
       a: { b: string[] };
     };
     expect(v.a.b).toEqual(['raw \ud800', 'esc \uFFFD']);
   });
 
   it('plain values have no prototype at any depth, and every key is an own property', () => {
-    const v = lazily(() =>
-      toJsonValue(parseText('x.json', '{"a": {"__proto__": {"polluted": 1}, "b": [{"constructor": 2}]}}').root),
+    const v = toJsonValue(
+      lazily('x.json', '{"a": {"__proto__": {"polluted": 1}, "b": [{"constructor": 2}]}}').root,
     ) as Record<string, unknown>;
     expect(Object.getPrototypeOf(v)).toBeNull();
     const a = v.a as Record<string, unknown>;
@@ -186,14 +182,14 @@ describe('errors anywhere in a lazily read value, as in a full parse', () => {
   it.each(bad.map((t, i) => [i, t]))('case %i', (_i, text) => {
     expectSameBothWays('x.json', text as string);
     expectSameBothWays('x.json', (text as string).replace(/, /g, ',\r\n  '));
-    const limited = (depth: number) => () =>
-      outcome(() => tree(parseText('x.json', text as string, { limits: { maxDepth: depth } }).root));
-    for (const depth of [3, 6, 8]) expectSame(lazily(limited(depth)), eagerly(limited(depth)));
+    const limited = (parse: Way, depth: number) =>
+      outcome(() => tree(parse('x.json', text as string, { limits: { maxDepth: depth } }).root));
+    for (const depth of [3, 6, 8]) expectSame(limited(lazily, depth), limited(eagerly, depth));
   });
 
   it('a duplicate key deep inside a tool schema is reported at its second occurrence', () => {
     const text = params('{"type": "string", "type": "number"}');
-    const e = lazily(() => outcome(() => parseText('x.json', text))) as {
+    const e = outcome(() => lazily('x.json', text)) as {
       error: { message: string; location: unknown };
     };
     expect(e.error.message).toBe('duplicate key "type" (first at 1:100)');
@@ -205,8 +201,8 @@ describe('catalogs read lazily', () => {
   it('a name defined twice points at the second definition, after astral characters on the same line', () => {
     const tool = (n: string, d: string) => `{"name": "${n}", "description": "${d}", "parameters": {"type": "object"}}`;
     const text = `{"tools": [${tool('a', '𝔘𝔫𝔦𝔠𝔬𝔡𝔢 😀')}, ${tool('b', 'İstanbul')}, ${tool('a', '検索')}]}`;
-    for (const way of [lazily, eagerly]) {
-      const e = way(() => outcome(() => mergeTools([readCatalogDocument(parseText('x.json', text)).tools])));
+    for (const parse of [lazily, eagerly]) {
+      const e = outcome(() => mergeTools([readCatalogDocument(parse('x.json', text)).tools]));
       expect(e).toEqual({
         error: {
           // Columns count code points: the entry starts at UTF-16 offset 172.
@@ -217,7 +213,7 @@ describe('catalogs read lazily', () => {
       });
       expectSame(
         e,
-        eagerly(() => outcome(() => mergeTools([readCatalogDocument(parseText('x.json', text)).tools]))),
+        outcome(() => mergeTools([readCatalogDocument(eagerly('x.json', text)).tools])),
       );
     }
   });
@@ -240,29 +236,26 @@ describe('catalogs read lazily', () => {
     ]);
     expectSameBothWays('openai.json', openai);
     for (const way of [lazily, partly]) {
-      const read = (options = {}) => outcome(() => readCatalogDocument(parseText('openai.json', openai), options));
-      expectSame(
-        way(() => read({ prefix: 'srv' })),
-        eagerly(() => read({ prefix: 'srv' })),
-      );
-      expectSame(
-        way(() => read({ format: 'anthropic' })),
-        eagerly(() => read({ format: 'anthropic' })),
-      );
-      const twice = () =>
+      const read = (parse: Way, options = {}) =>
+        outcome(() => readCatalogDocument(parse('openai.json', openai), options));
+      expectSame(read(way, { prefix: 'srv' }), read(eagerly, { prefix: 'srv' }));
+      expectSame(read(way, { format: 'anthropic' }), read(eagerly, { format: 'anthropic' }));
+      const twice = (parse: Way) =>
         outcome(() =>
           mergeTools([
-            readCatalogDocument(parseText('a.json', openai)).tools,
-            readCatalogDocument(parseText('b.json', openai)).tools,
+            readCatalogDocument(parse('a.json', openai)).tools,
+            readCatalogDocument(parse('b.json', openai)).tools,
           ]),
         );
-      expectSame(way(twice), eagerly(twice));
+      expectSame(twice(way), twice(eagerly));
     }
   });
 
   it('a catalog longer than LAZY_TEXT_LENGTH is read lazily by default, to the same tools', () => {
     const entry = (i: number) =>
-      `{"name":"tool_${i}","description":"Does thing ${i} with İstanbul data.","parameters":{"type":"object","properties":{"q":{"type":"string","description":"The query ${i}."},"n":{"type":"integer"}},"required":["q"]}}`;
+      `{"name":"tool_${i}","description":"Does thing ${i} with İstanbul ` +
+      `data.","parameters":{"type":"object","properties":{"q":{"type":"string",` +
+      `"description":"The query ${i}."},"n":{"type":"integer"}},"required":["q"]}}`;
     const parts: string[] = [];
     let length = 0;
     for (let i = 0; length <= LAZY_TEXT_LENGTH; i++) {
@@ -273,28 +266,24 @@ describe('catalogs read lazily', () => {
     const doc = parseText('big.json', text);
     expect((doc.root as { [PLAIN_VALUE]?: unknown })[PLAIN_VALUE]).toBeTypeOf('function');
     const lazy = readCatalogDocument(doc);
-    const whole = eagerly(() => readCatalogDocument(parseText('big.json', text)));
+    const whole = readCatalogDocument(eagerly('big.json', text));
     expect(lazy.tools.length).toBe(parts.length);
     expectSame(lazy, whole);
   });
 });
 
-describe('reading once without keeping', () => {
-  it('transientObject and eachItem give what members and items give', () => {
-    const text = '[{"a": {"b": [1, {"c": 2}]}, "d": "e"}, [3, [4]], "f", 5]';
-    const lazy = lazily(() => parseText('x.json', text).root);
-    const whole = eagerly(() => parseText('x.json', text).root);
-    if (lazy.kind !== 'array' || whole.kind !== 'array') throw new Error('expected arrays');
-    const lazyItems = [...eachItem(lazy)];
-    expect(lazyItems.map(tree)).toEqual(whole.items.map(tree));
-    const first = lazyItems[0] as ObjectNode;
-    expect(tree(transientObject(first))).toEqual(tree(whole.items[0]!));
-    // Built nodes and nodes of values built whole are given as they are.
-    expect(transientObject(whole.items[0] as ObjectNode)).toBe(whole.items[0]);
-    expect(eachItem(whole)).toBe(whole.items);
+describe('objects read again after later ones were built', () => {
+  it('give the same nodes and values (a built object is kept while it is among the last 256 built)', () => {
+    const text = `[${Array.from({ length: 600 }, (_, i) => `{"i": ${i}, "o": {"s": "v${i}"}}`).join(', ')}]`;
+    const lazy = lazily('x.json', text).root;
+    const whole = eagerly('x.json', text).root;
     expect(tree(lazy)).toEqual(tree(whole));
-    expect(transientObject(lazy.items[0] as ObjectNode)).toBe(lazy.items[0]);
-    expect([...eachItem(lazy)]).toEqual([...lazy.items]);
+    // The first objects were built again: the same tree, and each item is still the same node.
+    if (lazy.kind !== 'array') throw new Error('expected an array');
+    const first = lazy.items[0]!;
+    expect(tree(lazy)).toEqual(tree(whole));
+    expect(lazy.items[0]).toBe(first);
+    expectSame(toJsonValue(lazy), toJsonValue(whole));
   });
 });
 

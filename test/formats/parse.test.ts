@@ -81,7 +81,8 @@ describe('JSON', () => {
     const e = inputError(() => parseFile(file));
     expect(e.headline).toBe(`${file}:1:46: duplicate key "description" (first at 1:26)`);
     expect(e.excerpt).toBe(
-      '{"tools": [{"name": "a", "description": "x", "description": "y"}]}\n                                             ^',
+      '{"tools": [{"name": "a", "description": "x", "description": ' +
+        '"y"}]}\n                                             ^',
     );
   });
 
@@ -167,7 +168,9 @@ describe('YAML', () => {
   });
 
   it('one huge anchor referenced many times stops at the expansion limit', () => {
-    const big = `big: &big [${Array.from({ length: 5000 }, (_, i) => i).join(', ')}]\nuse: [${Array(300).fill('*big').join(', ')}]\n`;
+    const big =
+      `big: &big ` +
+      `[${Array.from({ length: 5000 }, (_, i) => i).join(', ')}]\nuse: [${Array(300).fill('*big').join(', ')}]\n`;
     const e = inputError(() => parseText('x.yaml', big));
     expect(e.message).toBe('YAML aliases expand to more than 1000000 values');
   });

@@ -55,12 +55,16 @@ const REFUSED: Array<[string, string, string]> = [
       { role: 'user', blob: { x: 1 } },
       { role: 'assistant', blob: { tool: 'y' } },
     ]),
-    'x.json:1:17: unknown key "blob" in an Eino message (no rule reads it; known keys: role, content, multi_content, user_input_multi_content, assistant_output_multi_content, assistant_gen_multi_content, name, tool_calls, tool_call_id, tool_name, response_meta, reasoning_content, extra) (and 1 more; --lenient replays the rest and counts them)',
+    'x.json:1:17: unknown key "blob" in an Eino message (no rule reads it; known keys: role, content, ' +
+      'multi_content, user_input_multi_content, assistant_output_multi_content, ' +
+      'assistant_gen_multi_content, name, tool_calls, tool_call_id, tool_name, response_meta, ' +
+      'reasoning_content, extra) (and 1 more; --lenient replays the rest and counts them)',
   ],
   [
     'cc.jsonl',
     lines(user, { type: 'telemetry', uuid: 'u2' }, answer),
-    `cc.jsonl:2:1: unknown Claude Code line type "telemetry" (known: user, assistant, summary, file-history-snapshot, system, result, stream_event, queue-operation, progress, custom-title, tag, ` +
+    `cc.jsonl:2:1: unknown Claude Code line type "telemetry" (known: user, assistant, summary, ` +
+      `file-history-snapshot, system, result, stream_event, queue-operation, progress, custom-title, tag, ` +
       'attachment, pr-link, agent-name, ai-title, last-prompt, permission-mode, agent-setting, bridge-session, ' +
       `worktree-state)${LENIENT}`,
   ],
@@ -108,7 +112,8 @@ const REFUSED: Array<[string, string, string]> = [
         content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 't', output: { type: 'weird', value: 1 } }],
       },
     ]),
-    `ai.json:1:190: unknown AI SDK tool output type "weird" (expected text, json, error-text, error-json, content, execution-denied)${LENIENT}`,
+    `ai.json:1:190: unknown AI SDK tool output type "weird" (expected text, json, ` +
+      `error-text, error-json, content, execution-denied)${LENIENT}`,
   ],
   [
     'agents.json',
@@ -117,7 +122,8 @@ const REFUSED: Array<[string, string, string]> = [
       { type: 'function_call', callId: 'c1', name: 't', arguments: '{}' },
       { type: 'function_call_result', callId: 'c9', name: 't', status: 'completed', output: 'x' },
     ]),
-    'agents.json:1:100: tool result for unknown call id "c9": no earlier tool call has this id (and 1 more; --lenient replays the rest and counts them)',
+    'agents.json:1:100: tool result for unknown call id "c9": no earlier tool call has ' +
+      'this id (and 1 more; --lenient replays the rest and counts them)',
   ],
   [
     'agents.json',
@@ -133,12 +139,15 @@ const REFUSED: Array<[string, string, string]> = [
       { type: 'human', data: { content: 'hi' } },
       { type: 'ai', data: { content: '', tool_calls: [{ name: 't', args: {}, id: 'c1' }], mystery: 1 } },
     ]),
-    `lc.json:1:125: unknown key "mystery" in a LangChain message (no rule reads it; known keys: content, additional_kwargs, response_metadata, type, name, id, example, tool_calls, invalid_tool_calls, usage_metadata, tool_call_id, artifact, status, role, tool_call_chunks, chunk_position)${LENIENT}`,
+    `lc.json:1:125: unknown key "mystery" in a LangChain message (no rule reads it; known keys: content, ` +
+      `additional_kwargs, response_metadata, type, name, id, example, tool_calls, invalid_tool_calls, ` +
+      `usage_metadata, tool_call_id, artifact, status, role, tool_call_chunks, chunk_position)${LENIENT}`,
   ],
   [
     'lc.json',
     j({ messages: [{ type: 'human', content: 'hi' }, { kind: 'robot' }] }),
-    `lc.json:1:46: not a LangChain message (expected {type, data}, {type, content, ...} or {lc: 1, type: "constructor", id, kwargs})${LENIENT}`,
+    `lc.json:1:46: not a LangChain message (expected {type, data}, {type, content, ` +
+      `...} or {lc: 1, type: "constructor", id, kwargs})${LENIENT}`,
   ],
   [
     'otel.json',
@@ -164,17 +173,22 @@ const REFUSED: Array<[string, string, string]> = [
         },
       })),
     ),
-    `log.jsonl:2:37: call log line 2: the request does not continue the conversation of the earlier lines (message 0 differs)${LENIENT}`,
+    `log.jsonl:2:37: call log line 2: the request does not continue the ` +
+      `conversation of the earlier lines (message 0 differs)${LENIENT}`,
   ],
   [
     'resp.json',
     j({ object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: 'a', blob: 1 } }] }),
-    `resp.json:1:95: unknown key "blob" in an OpenAI Chat message (no rule reads it; known keys: role, content, name, tool_calls, tool_call_id, refusal, audio, annotations, reasoning_content, reasoning, tool_name)${LENIENT}`,
+    `resp.json:1:95: unknown key "blob" in an OpenAI Chat message (no rule reads it; ` +
+      `known keys: role, content, name, tool_calls, tool_call_id, refusal, audio, ` +
+      `annotations, reasoning_content, reasoning, tool_name)${LENIENT}`,
   ],
   [
     'nothing.json',
     j({ hello: 1 }),
-    'nothing.json:1:1: no known recording shape fits (found an object with "hello"); tried claude-code, ai-sdk, openai-agents, langchain, otel, response, call-log, eino, openai, openai-responses, anthropic (see simulate --help, or force one with --format)',
+    'nothing.json:1:1: no known recording shape fits (found an object with "hello"); tried ' +
+      'claude-code, ai-sdk, openai-agents, langchain, otel, response, call-log, eino, openai, ' +
+      'openai-responses, anthropic (see simulate --help, or force one with --format)',
   ],
 ];
 
@@ -231,7 +245,9 @@ describe('Claude Code', () => {
         { rule: 'summary lines (a session title; not sent to the model)', count: 1 },
         { rule: 'file-history-snapshot lines (checkpoints of edited files)', count: 1 },
         {
-          rule: 'system lines (local command output, compaction boundaries, notices, stream-json init: not model messages)',
+          rule:
+            'system lines (local command output, compaction boundaries, ' +
+            'notices, stream-json init: not model messages)',
           count: 1,
         },
         { rule: "sidechain lines (a subagent's conversation; --sidechains replays each)", count: 2 },
@@ -259,21 +275,27 @@ describe('Claude Code', () => {
     expect(t.sidechains).toBeUndefined();
   });
 
-  it('tool_reference results: a load in native mode; in default mode the reference would not load them, and says so', () => {
-    const t = loadTranscriptFile(file);
-    const dflt = simulate({ transcript: t, catalog: demo, mode: 'default', replay: false });
-    expect(dflt.violations.map((v) => [v.kind, v.tool, v.call])).toEqual([
-      ['reference-result', null, 1],
-      ['not-loaded', 'mcp__linear__create_issue', 2],
-      ['unknown', 'Task', 3],
-    ]);
-    expect(dflt.violations[0]!.message).toBe(
-      'the search result is tool_reference blocks (mcp__linear__create_issue): the reference\'s forward selection reads only {"matches": [...]} text, so in default mode it loads none of them; the provider expands references in model-native mode (try --mode native)',
-    );
-    const native = simulate({ transcript: t, catalog: demo, mode: 'native', replay: false });
-    expect(native.violations.map((v) => [v.kind, v.tool, v.call])).toEqual([['unknown', 'Task', 3]]);
-    expect(native.summary.tools_loaded).toBe(1);
-  });
+  it(
+    'tool_reference results: a load in native mode; in default mode the reference would not load them, and says ' +
+      'so',
+    () => {
+      const t = loadTranscriptFile(file);
+      const dflt = simulate({ transcript: t, catalog: demo, mode: 'default', replay: false });
+      expect(dflt.violations.map((v) => [v.kind, v.tool, v.call])).toEqual([
+        ['reference-result', null, 1],
+        ['not-loaded', 'mcp__linear__create_issue', 2],
+        ['unknown', 'Task', 3],
+      ]);
+      expect(dflt.violations[0]!.message).toBe(
+        "the search result is tool_reference blocks (mcp__linear__create_issue): the reference's forward " +
+          'selection reads only {"matches": [...]} text, so in default mode it loads none of them; the ' +
+          'provider expands references in model-native mode (try --mode native)',
+      );
+      const native = simulate({ transcript: t, catalog: demo, mode: 'native', replay: false });
+      expect(native.violations.map((v) => [v.kind, v.tool, v.call])).toEqual([['unknown', 'Task', 3]]);
+      expect(native.summary.tools_loaded).toBe(1);
+    },
+  );
 
   it('--sidechains: each subagent is its own conversation', () => {
     const t = loadTranscriptFile(file, { sidechains: true });
@@ -332,7 +354,8 @@ describe('response objects', () => {
     expect(r.violations.map((v) => [v.kind, v.message])).toEqual([
       [
         'sent-differs',
-        'the recorded request did not send as visible what the reference would offer: ask_user, read_todo_list, write_todo_list, think',
+        'the recorded request did not send as visible what the reference would ' +
+          'offer: ask_user, read_todo_list, write_todo_list, think',
       ],
       [
         'not-loaded',
@@ -363,19 +386,27 @@ describe('AI SDK generateText results', () => {
 });
 
 describe('OTel tool definitions', () => {
-  it('gen_ai.tool.definitions are the tools sent with the call: sent-differs when the agent sends every tool in default mode', () => {
-    const all = demo.tools.map((t) => ({ type: 'function', name: t.name }));
-    const text = span([
-      ['gen_ai.input.messages', j([{ role: 'user', parts: [{ type: 'text', content: 'hi' }] }])],
-      ['gen_ai.output.messages', j([{ role: 'assistant', parts: [{ type: 'text', content: 'hello' }] }])],
-      ['gen_ai.tool.definitions', j(all)],
-    ]);
-    const t = read('otel.json', text);
-    expect(t.sentTools).toEqual([{ visible: demo.tools.map((x) => x.name), deferred: [] }]);
-    const r = simulate({ transcript: t, catalog: demo, mode: 'default', replay: false });
-    expect(r.violations.map((v) => v.kind)).toEqual(['sent-differs']);
-    expect(r.violations[0]!.message).toMatch(
-      /^the recorded request sent as visible that the reference would hide: mcp__filesystem__read_file, .* and 117 more; did not send as visible what the reference would offer: tool_search$/,
-    );
-  });
+  it(
+    'gen_ai.tool.definitions are the tools sent with the call: ' +
+      'sent-differs when the agent sends every tool in default mode',
+    () => {
+      const all = demo.tools.map((t) => ({ type: 'function', name: t.name }));
+      const text = span([
+        ['gen_ai.input.messages', j([{ role: 'user', parts: [{ type: 'text', content: 'hi' }] }])],
+        ['gen_ai.output.messages', j([{ role: 'assistant', parts: [{ type: 'text', content: 'hello' }] }])],
+        ['gen_ai.tool.definitions', j(all)],
+      ]);
+      const t = read('otel.json', text);
+      expect(t.sentTools).toEqual([{ visible: demo.tools.map((x) => x.name), deferred: [] }]);
+      const r = simulate({ transcript: t, catalog: demo, mode: 'default', replay: false });
+      expect(r.violations.map((v) => v.kind)).toEqual(['sent-differs']);
+      expect(r.violations[0]!.message).toMatch(
+        new RegExp(
+          '^the recorded request sent as visible that the reference would hide: ' +
+            'mcp__filesystem__read_file, .* and 117 more; ' +
+            'did not send as visible what the reference would offer: tool_search$',
+        ),
+      );
+    },
+  );
 });

@@ -13,12 +13,17 @@ import { fixture } from './helpers.js';
 
 const SYNTAXES = ['x.json', 'x.yaml', 'x.jsonl', 'x.txt'] as const;
 
-/** Runs per property: small by default (fast CI); `FORMATS_FUZZ_RUNS=20000` for a long local run, `FORMATS_FUZZ_SEED` to vary. */
+/**
+ * Runs per property: small by default (fast CI); `FORMATS_FUZZ_RUNS=20000` for a long local run, `FORMATS_FUZZ_SEED` to
+ * vary.
+ */
 const RUNS = Number(process.env['FORMATS_FUZZ_RUNS'] ?? 120);
 const SEED = process.env['FORMATS_FUZZ_SEED'] === undefined ? undefined : Number(process.env['FORMATS_FUZZ_SEED']);
 const params = (seed: number): { numRuns: number; seed: number } => ({ numRuns: RUNS, seed: SEED ?? seed });
 
-/** Runs every loader over `text` read as `file`; fails the property on anything but a result or a located InputError. */
+/**
+ * Runs every loader over `text` read as `file`; fails the property on anything but a result or a located InputError.
+ */
 function loadsCleanly(file: string, text: string): void {
   const attempts: Array<() => unknown> = [
     () => readCatalogDocument(parseText(file, text)),

@@ -94,7 +94,8 @@ describe('the same conversation in every format', () => {
       expect(t.warnings).toEqual(
         file === 'conversation.openai.json'
           ? [
-              `${fixture(`transcripts/${file}`)}:18:5: skipped tool_search (the middleware's own tool, not a catalog tool)`,
+              `${fixture(`transcripts/${file}`)}:18:5: skipped tool_search ` +
+                `(the middleware's own tool, not a catalog tool)`,
             ]
           : [],
       );
@@ -192,49 +193,53 @@ describe('the same conversation in every format', () => {
 });
 
 describe('server-side tool search', () => {
-  it('OpenAI Responses tool_search_call / tool_search_output and Anthropic server_tool_use / tool_search_tool_result agree', () => {
-    const responses = load('server-search.openai-responses.json');
-    const anthropic = load('server-search.anthropic.json');
-    expect(responses.format).toBe('openai-responses');
-    expect(anthropic.format).toBe('anthropic');
-    expect(responses.messages[1]).toEqual({
-      kind: 'blocks',
-      role: 'assistant',
-      blocks: [
-        { type: 'server_tool_search', callId: 'ts_1', query: 'linear issue' },
-        {
-          type: 'server_tool_search_result',
-          callId: 'tso_1',
-          tools: ['mcp__linear__create_issue', 'mcp__linear__list_issues'],
-        },
-        {
-          type: 'function_tool_call',
-          callId: 'call_9',
-          name: 'mcp__linear__create_issue',
-          arguments: '{"title":"Bug"}',
-        },
-      ],
-    });
-    expect(anthropic.messages[1]).toEqual({
-      kind: 'blocks',
-      role: 'assistant',
-      blocks: [
-        { type: 'server_tool_search', callId: 'srvtoolu_1', query: 'linear issue' },
-        {
-          type: 'server_tool_search_result',
-          callId: 'srvtoolu_1',
-          tools: ['mcp__linear__create_issue', 'mcp__linear__list_issues'],
-        },
-        {
-          type: 'function_tool_call',
-          callId: 'call_9',
-          name: 'mcp__linear__create_issue',
-          arguments: '{"title":"Bug"}',
-        },
-      ],
-    });
-    expect(responses.messages.map(view)).toEqual(anthropic.messages.map(view));
-  });
+  it(
+    'OpenAI Responses tool_search_call / tool_search_output and ' +
+      'Anthropic server_tool_use / tool_search_tool_result agree',
+    () => {
+      const responses = load('server-search.openai-responses.json');
+      const anthropic = load('server-search.anthropic.json');
+      expect(responses.format).toBe('openai-responses');
+      expect(anthropic.format).toBe('anthropic');
+      expect(responses.messages[1]).toEqual({
+        kind: 'blocks',
+        role: 'assistant',
+        blocks: [
+          { type: 'server_tool_search', callId: 'ts_1', query: 'linear issue' },
+          {
+            type: 'server_tool_search_result',
+            callId: 'tso_1',
+            tools: ['mcp__linear__create_issue', 'mcp__linear__list_issues'],
+          },
+          {
+            type: 'function_tool_call',
+            callId: 'call_9',
+            name: 'mcp__linear__create_issue',
+            arguments: '{"title":"Bug"}',
+          },
+        ],
+      });
+      expect(anthropic.messages[1]).toEqual({
+        kind: 'blocks',
+        role: 'assistant',
+        blocks: [
+          { type: 'server_tool_search', callId: 'srvtoolu_1', query: 'linear issue' },
+          {
+            type: 'server_tool_search_result',
+            callId: 'srvtoolu_1',
+            tools: ['mcp__linear__create_issue', 'mcp__linear__list_issues'],
+          },
+          {
+            type: 'function_tool_call',
+            callId: 'call_9',
+            name: 'mcp__linear__create_issue',
+            arguments: '{"title":"Bug"}',
+          },
+        ],
+      });
+      expect(responses.messages.map(view)).toEqual(anthropic.messages.map(view));
+    },
+  );
 
   it('a client-proxied Anthropic search answered with tool_reference blocks is a tool_search_result part', () => {
     const t = load('client-search.anthropic.json');
@@ -311,36 +316,48 @@ describe('format detection and override', () => {
     expect(a.messages[0]).toEqual({ kind: 'blocks', role: 'system', blocks: [{ type: 'text', text: 's' }] });
   });
 
-  it('an override that does not fit is an error at the first foreign thing, naming what was found and which format fits', () => {
-    const file = fixture('transcripts/conversation.eino.json');
-    expect(inputError(() => load('conversation.eino.json', { format: 'openai-responses' })).headline).toBe(
-      `${file}:4:40: not an openai-responses transcript: found "tool_calls" (OpenAI Chat or Eino), which openai-responses transcripts do not have; the file fits eino (--format eino, or auto)`,
-    );
-    expect(inputError(() => load('conversation.eino.json', { format: 'anthropic' })).headline).toBe(
-      `${file}:4:40: not an anthropic transcript: found "tool_calls" (OpenAI Chat or Eino), which anthropic transcripts do not have; the file fits eino (--format eino, or auto)`,
-    );
-    const responses = fixture('transcripts/conversation.openai-responses.json');
-    expect(inputError(() => load('conversation.openai-responses.json', { format: 'eino' })).headline).toBe(
-      `${responses}:3:3: not an eino transcript: found a top-level "instructions" (OpenAI Responses), which eino transcripts do not have; the file fits openai-responses (--format openai-responses, or auto)`,
-    );
-    const anthropic = fixture('transcripts/conversation.anthropic.json');
-    expect(inputError(() => load('conversation.anthropic.json', { format: 'openai' })).headline).toBe(
-      `${anthropic}:4:3: not an openai transcript: found a top-level "system" (Anthropic Messages), which openai transcripts do not have; the file fits anthropic (--format anthropic, or auto)`,
-    );
-    const agentic = fixture('transcripts/conversation.eino-agentic.json');
-    expect(inputError(() => load('conversation.eino-agentic.json', { format: 'openai' })).headline).toBe(
-      `${agentic}:2:22: not an openai transcript: found "content_blocks" (Eino), which openai transcripts do not have; the file fits eino (--format eino, or auto)`,
-    );
-    // Eino's extra carries the reminder marker: an override that would drop it is refused.
-    const extra = fixture('transcripts/extra.eino.json');
-    expect(inputError(() => load('extra.eino.json', { format: 'openai' })).headline).toBe(
-      `${extra}:2:93: not an openai transcript: found "extra" (Eino), which openai transcripts do not have; the file fits eino (--format eino, or auto)`,
-    );
-    const client = fixture('transcripts/client-search.anthropic.json');
-    expect(inputError(() => load('client-search.anthropic.json', { format: 'openai-responses' })).headline).toBe(
-      `${client}:3:37: not an openai-responses transcript: found a content part typed "tool_use" (Anthropic Messages), which openai-responses transcripts do not have; the file fits anthropic (--format anthropic, or auto)`,
-    );
-  });
+  it(
+    'an override that does not fit is an error at the first foreign ' +
+      'thing, naming what was found and which format fits',
+    () => {
+      const file = fixture('transcripts/conversation.eino.json');
+      expect(inputError(() => load('conversation.eino.json', { format: 'openai-responses' })).headline).toBe(
+        `${file}:4:40: not an openai-responses transcript: found "tool_calls" (OpenAI Chat or Eino), which ` +
+          `openai-responses transcripts do not have; the file fits eino (--format eino, or auto)`,
+      );
+      expect(inputError(() => load('conversation.eino.json', { format: 'anthropic' })).headline).toBe(
+        `${file}:4:40: not an anthropic transcript: found "tool_calls" (OpenAI Chat or Eino), which ` +
+          `anthropic transcripts do not have; the file fits eino (--format eino, or auto)`,
+      );
+      const responses = fixture('transcripts/conversation.openai-responses.json');
+      expect(inputError(() => load('conversation.openai-responses.json', { format: 'eino' })).headline).toBe(
+        `${responses}:3:3: not an eino transcript: found a top-level "instructions" (OpenAI Responses), which ` +
+          `eino transcripts do not have; the file fits openai-responses (--format openai-responses, or auto)`,
+      );
+      const anthropic = fixture('transcripts/conversation.anthropic.json');
+      expect(inputError(() => load('conversation.anthropic.json', { format: 'openai' })).headline).toBe(
+        `${anthropic}:4:3: not an openai transcript: found a top-level "system" (Anthropic Messages), which ` +
+          `openai transcripts do not have; the file fits anthropic (--format anthropic, or auto)`,
+      );
+      const agentic = fixture('transcripts/conversation.eino-agentic.json');
+      expect(inputError(() => load('conversation.eino-agentic.json', { format: 'openai' })).headline).toBe(
+        `${agentic}:2:22: not an openai transcript: found "content_blocks" (Eino), which openai ` +
+          `transcripts do not have; the file fits eino (--format eino, or auto)`,
+      );
+      // Eino's extra carries the reminder marker: an override that would drop it is refused.
+      const extra = fixture('transcripts/extra.eino.json');
+      expect(inputError(() => load('extra.eino.json', { format: 'openai' })).headline).toBe(
+        `${extra}:2:93: not an openai transcript: found "extra" (Eino), which openai ` +
+          `transcripts do not have; the file fits eino (--format eino, or auto)`,
+      );
+      const client = fixture('transcripts/client-search.anthropic.json');
+      expect(inputError(() => load('client-search.anthropic.json', { format: 'openai-responses' })).headline).toBe(
+        `${client}:3:37: not an openai-responses transcript: found a content part typed ` +
+          `"tool_use" (Anthropic Messages), which openai-responses transcripts do not have; ` +
+          `the file fits anthropic (--format anthropic, or auto)`,
+      );
+    },
+  );
 
   it('a Responses item typed tool_use or tool_result is an Anthropic block where it does not belong', () => {
     const doc = parseText(
@@ -348,7 +365,8 @@ describe('format detection and override', () => {
       '[{"role":"user","content":"hi"},\n {"type":"tool_result","tool_use_id":"t1","content":"x"}]',
     );
     expect(inputError(() => readTranscriptDocument(doc, { format: 'anthropic' })).headline).toBe(
-      'x.json:2:3: not an anthropic transcript: found an item typed "tool_result" (OpenAI Responses), which anthropic transcripts do not have; the file fits openai-responses (--format openai-responses, or auto)',
+      'x.json:2:3: not an anthropic transcript: found an item typed "tool_result" (OpenAI Responses), which ' +
+        'anthropic transcripts do not have; the file fits openai-responses (--format openai-responses, or auto)',
     );
     // Read as Responses (auto), the unknown item type is refused, never dropped quietly; --lenient counts it.
     expect(inputError(() => readTranscriptDocument(doc)).headline).toBe(
@@ -360,7 +378,8 @@ describe('format detection and override', () => {
     // Anthropic response objects are typed "message": read as anthropic, nothing is lost.
     const response = parseText(
       'x.json',
-      '[{"role":"user","content":"hi"},{"id":"msg_1","type":"message","role":"assistant","content":[{"type":"text","text":"hello"}]}]',
+      '[{"role":"user","content":"hi"},{"id":"msg_1","type":"message","role":' +
+        '"assistant","content":[{"type":"text","text":"hello"}]}]',
     );
     expect(readTranscriptDocument(response, { format: 'anthropic' }).messages[1]).toEqual({
       kind: 'blocks',
@@ -374,7 +393,8 @@ describe('format detection and override', () => {
     expect(readTranscriptDocument(withNull, { format: 'openai' }).messages).toHaveLength(1);
     const system = parseText('x.json', '{"model":"m","system":"be brief","messages":[{"role":"user","content":"hi"}]}');
     expect(inputError(() => readTranscriptDocument(system, { format: 'openai' })).headline).toBe(
-      'x.json:1:14: not an openai transcript: found a top-level "system" (Anthropic Messages), which openai transcripts do not have; the file fits anthropic (--format anthropic, or auto)',
+      'x.json:1:14: not an openai transcript: found a top-level "system" (Anthropic Messages), which openai ' +
+        'transcripts do not have; the file fits anthropic (--format anthropic, or auto)',
     );
     const instructions = parseText(
       'x.json',
@@ -389,10 +409,12 @@ describe('format detection and override', () => {
     const file = fixture('transcripts/unknown-shape.json');
     expect(inputError(() => load('unknown-shape.json')).headline).toBe(
       `${file}:1:1: no known recording shape fits (found an object with "hello"); tried ` +
-        'claude-code, ai-sdk, openai-agents, langchain, otel, response, call-log, eino, openai, openai-responses, anthropic (see simulate --help, or force one with --format)',
+        'claude-code, ai-sdk, openai-agents, langchain, otel, response, call-log, eino, openai, ' +
+        'openai-responses, anthropic (see simulate --help, or force one with --format)',
     );
     expect(inputError(() => load('unknown-shape.json', { format: 'anthropic' })).headline).toBe(
-      `${file}:1:1: not an anthropic transcript: expected a list of messages or a request body with "messages", found an object without "messages" or "input"`,
+      `${file}:1:1: not an anthropic transcript: expected a list of messages or a request ` +
+        `body with "messages", found an object without "messages" or "input"`,
     );
     expect(inputError(() => readTranscriptDocument(parseText('x.json', '42'))).message).toMatch(
       /^no known recording shape fits \(found a number\); tried claude-code/,
@@ -455,7 +477,8 @@ describe('a forced format against the fixtures of every other format', () => {
           const e = inputError(() => loadTranscriptFile(file, { format: forced }));
           expect(e.headline).toMatch(
             new RegExp(
-              `^${escapeRe(file)}:\\d+:\\d+: not an ${forced} transcript: found .+, which ${forced} transcripts do not have; ` +
+              `^${escapeRe(file)}:\\d+:\\d+: not an ${forced} transcript: ` +
+                `found .+, which ${forced} transcripts do not have; ` +
                 `the file fits ${auto.format} \\(--format ${auto.format}, or auto\\)$`,
             ),
           );
@@ -479,7 +502,8 @@ describe('a forced format against the fixtures of every other format', () => {
         expect(
           t.warnings.filter((w) =>
             w.endsWith(
-              'tool message answers a tool_search call but has no tool_name: the reference does not read it as a tool_search result',
+              'tool message answers a tool_search call but has no tool_name: the ' +
+                'reference does not read it as a tool_search result',
             ),
           ),
         ).toHaveLength(searchResults);
@@ -544,7 +568,8 @@ describe('bad transcripts', () => {
   it('a tool result pointing to an unknown call id is an error; with lenient a warning, and the load goes on', () => {
     const file = fixture('transcripts/unknown-call-id.openai.json');
     expect(inputError(() => load('unknown-call-id.openai.json')).headline).toBe(
-      `${file}:4:3: tool result for unknown call id "call_404": no earlier tool call has this id (--lenient replays the rest and counts it)`,
+      `${file}:4:3: tool result for unknown call id "call_404": no earlier tool ` +
+        `call has this id (--lenient replays the rest and counts it)`,
     );
     const t = load('unknown-call-id.openai.json', { lenient: true });
     expect(t.warnings).toEqual([`${file}:4:3: tool result for unknown call id "call_404"`]);
@@ -563,7 +588,8 @@ describe('bad transcripts', () => {
     // An empty call id answers no call, in Eino agentic messages as everywhere else.
     const agentic = parseText(
       'x.json',
-      '[{"role": "user", "content_blocks": [{"type": "function_tool_result", "function_tool_result": {"call_id": "", "name": "t"}}]}]',
+      '[{"role": "user", "content_blocks": [{"type": "function_tool_result", ' +
+        '"function_tool_result": {"call_id": "", "name": "t"}}]}]',
     );
     expect(readTranscriptDocument(agentic, { lenient: true }).warnings).toEqual([
       'x.json:1:38: tool result for unknown call id ""',
@@ -607,37 +633,42 @@ describe('the reminder marker', () => {
     expect(t.messages[1]!.extra).toEqual({ [REMINDER_MARKER]: false });
   });
 
-  it("Eino: only the reference's own marker counts; the text alone does not (the reference would insert a second reminder)", () => {
-    const eino = load('reminder-text.eino.json');
-    expect(eino.format).toBe('eino');
-    expect(eino.messages[1]).toEqual({
-      kind: 'chat',
-      role: 'user',
-      content:
-        '<available-deferred-tools>\nmcp__slack__send_message\nmcp__slack__list_channels\n</available-deferred-tools>',
-    });
-    // Forced Eino too; and the same text in an Eino agentic message.
-    expect(load('reminder.openai.json', { format: 'eino' }).messages[1]!.extra).toBeUndefined();
-    const agentic = parseText(
-      'x.json',
-      JSON.stringify([
-        {
-          role: 'user',
-          content_blocks: [
-            {
-              type: 'user_input_text',
-              user_input_text: { text: '<available-deferred-tools>\na\n</available-deferred-tools>' },
-            },
-          ],
-        },
-      ]),
-    );
-    expect(readTranscriptDocument(agentic).messages[0]!.extra).toBeUndefined();
-    // A provider log of the same conversation lost extra: its reminder is recognised by the text.
-    const openai = load('reminder-text.openai.json');
-    expect(openai.format).toBe('openai');
-    expect(openai.messages[1]!.extra).toEqual({ [REMINDER_MARKER]: true });
-  });
+  it(
+    "Eino: only the reference's own marker counts; the text alone does " +
+      'not (the reference would insert a second reminder)',
+    () => {
+      const eino = load('reminder-text.eino.json');
+      expect(eino.format).toBe('eino');
+      expect(eino.messages[1]).toEqual({
+        kind: 'chat',
+        role: 'user',
+        content:
+          '<available-deferred-tools>\nmcp__slack__send_message\n' +
+          'mcp__slack__list_channels\n</available-deferred-tools>',
+      });
+      // Forced Eino too; and the same text in an Eino agentic message.
+      expect(load('reminder.openai.json', { format: 'eino' }).messages[1]!.extra).toBeUndefined();
+      const agentic = parseText(
+        'x.json',
+        JSON.stringify([
+          {
+            role: 'user',
+            content_blocks: [
+              {
+                type: 'user_input_text',
+                user_input_text: { text: '<available-deferred-tools>\na\n</available-deferred-tools>' },
+              },
+            ],
+          },
+        ]),
+      );
+      expect(readTranscriptDocument(agentic).messages[0]!.extra).toBeUndefined();
+      // A provider log of the same conversation lost extra: its reminder is recognised by the text.
+      const openai = load('reminder-text.openai.json');
+      expect(openai.format).toBe('openai');
+      expect(openai.messages[1]!.extra).toEqual({ [REMINDER_MARKER]: true });
+    },
+  );
 
   it('content-block messages too', () => {
     const doc = parseText(

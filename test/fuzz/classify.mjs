@@ -12,8 +12,19 @@
 
 import { createHash } from 'node:crypto';
 
-/** A stack frame or Node's internals in the output. */
-export const STACK = /\bat .*\(.*:\d+:\d+\)|node:internal|^\s+at [^\n]*:\d+:\d+$/m;
+/**
+ * A stack frame (`at fn (file.js:line:col)`: one token, then a script's location in parentheses;
+ * or a frame line of its own) or Node's internals in the output. A message that says `… (first at
+ * s.json:4:5)` after the word "at" elsewhere on a long line (an HTML report is one) is no stack.
+ */
+export const STACK = new RegExp(
+  [
+    String.raw`\bat (?:async )?(?:new )?[^\s()]+ \((?:[^()\n]*\.[cm]?[jt]sx?|node:[^()\n]*):\d+:\d+\)`,
+    'node:internal',
+    String.raw`^\s+at [^\n]*:\d+:\d+$`,
+  ].join('|'),
+  'm',
+);
 
 /**
  * What a terminal could interpret: C0 controls except the line feed, DEL, C1
@@ -23,8 +34,10 @@ export const STACK = /\bat .*\(.*:\d+:\d+\)|node:internal|^\s+at [^\n]*:\d+:\d+$
 export const UNSAFE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
 /** Characters XML 1.0 forbids (a JUnit file with them does not parse). */
-const XML_ILLEGAL =
-  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const XML_ILLEGAL = new RegExp(
+  String.raw`[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|` +
+    String.raw`(?<![\ud800-\udbff])[\udc00-\udfff]`,
+);
 
 /** A human line longer than this was not fitted or truncated. */
 export const MAX_HUMAN_LINE = 5_000;
@@ -33,7 +46,10 @@ function showUnsafe(text) {
   const m = UNSAFE.exec(text);
   if (!m) return '';
   const at = m.index;
-  return `U+${m[0].charCodeAt(0).toString(16).padStart(4, '0')} at ${at}: ${JSON.stringify(text.slice(Math.max(0, at - 40), at + 20))}`;
+  return (
+    `U+${m[0].charCodeAt(0).toString(16).padStart(4, '0')} ` +
+    `at ${at}: ${JSON.stringify(text.slice(Math.max(0, at - 40), at + 20))}`
+  );
 }
 
 const SGR = /\u001b\[[0-9;]*m/g;

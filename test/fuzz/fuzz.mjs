@@ -23,7 +23,8 @@
  * errors seen), --plan-only (print what each iteration would run, run
  * nothing: shows that the plan depends on the seed alone), --main FILE (the
  * module exporting `main` to run in process, e.g. a snapshot of
- * dist/bundle/main.cjs while others rebuild; overrides --entry), --bin FILE
+ * dist/bundle/main.cjs while others rebuild, in a copy of the whole dist/
+ * whose tsc output then serves too; overrides --entry), --bin FILE
  * (the same for --mode spawn: a copy of bin/toolsearch.js beside such a
  * snapshot), --cache-tamper (every run uses a cache directory of the
  * workspace, in process too; before each run its files are damaged — see
@@ -34,6 +35,8 @@
  * Deterministic given the seed: iteration K draws from a generator seeded by
  * (seed, K) alone. Exit status: 0 when no run failed, 1 otherwise, 2 on bad
  * options. Needs the build (`npm run build`).
+ *
+ * Over 400 lines: the runner and its options; mutators (mutate.mjs) and scenarios (scenarios.mjs) live apart.
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -48,7 +51,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join, relative } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { batchLineCount, classify } from './classify.mjs';
@@ -59,7 +62,10 @@ import { restoreForged, tamperCache } from './tamper.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 let BIN = join(ROOT, 'bin/toolsearch.js');
-/** What `--entry` picks for the in-process mode: what users run (the bundle behind bin/toolsearch.js), or the tsc output. */
+/**
+ * What `--entry` picks for the in-process mode: what users run (the bundle behind bin/toolsearch.js), or the tsc
+ * output.
+ */
 const ENTRIES = { bundle: join(ROOT, 'dist/bundle/main.cjs'), tsc: join(ROOT, 'dist/cli/main.js') };
 let MAIN_JS = ENTRIES.bundle;
 const WORKER = fileURLToPath(new URL('./worker.mjs', import.meta.url));
@@ -142,14 +148,15 @@ export function parseOptions(argv) {
         o.cacheTamper = true;
         break;
       case '--main':
-        o.main = value();
+        // (absolute: the runs' working directory is the workspace)
+        o.main = resolve(value());
         break;
       case '--entry':
         o.entry = value();
         if (!Object.hasOwn(ENTRIES, o.entry)) usage('--entry: bundle or tsc');
         break;
       case '--bin':
-        o.bin = value();
+        o.bin = resolve(value());
         break;
       case '-h':
       case '--help':
@@ -463,7 +470,9 @@ async function runIteration(state, pool, iteration, cacheDir = state.cacheDir) {
         ) {
           v = {
             verdict: 'failure',
-            reason: `the answer changed after the cache was damaged (${t2.done.join('; ') || 'nothing damaged'}): exit ${result.code} → ${second.code}`,
+            reason:
+              `the answer changed after the cache was damaged ` +
+              `(${t2.done.join('; ') || 'nothing damaged'}): exit ${result.code} → ${second.code}`,
           };
         }
         outcomes.push({ run, result: second, verdict: v, tampered: t2.done });
@@ -517,6 +526,9 @@ export async function runFuzz(options) {
   MAIN_JS = o.main ?? ENTRIES[o.entry ?? 'bundle'];
   if (o.bin) BIN = o.bin;
   const target = o.mode === 'spawn' ? BIN : MAIN_JS;
+  // The tsc output beside the bundle that runs (a snapshot's own with --main): the config reader and
+  // the cache's checksum come from the same sources as the CLI under test.
+  const dist = o.main ? dirname(dirname(o.main)) : join(ROOT, 'dist');
   if (!o.planOnly && !existsSync(target))
     usage(`${relative(ROOT, target) || target} not found: run \`npm run build\` first`);
   if (o.mode === 'spawn' && !o.planOnly && !o.bin && !existsSync(ENTRIES.bundle))
@@ -553,13 +565,13 @@ export async function runFuzz(options) {
     reader: o.planOnly
       ? null
       : {
-          ...(await import(join(ROOT, 'dist/formats/parse.js'))),
-          ...(await import(join(ROOT, 'dist/mcp/client-config.js'))),
+          ...(await import(join(dist, 'formats/parse.js'))),
+          ...(await import(join(dist, 'mcp/client-config.js'))),
         },
   };
   if (o.cacheTamper) {
     state.cacheDir = join(ws, 'cache');
-    state.checksum = (await import(join(ROOT, 'dist/formats/catalog-cache.js'))).checksum ?? null;
+    state.checksum = (await import(join(dist, 'formats/catalog-cache.js'))).checksum ?? null;
   }
   const summary = {
     seed: o.seed,
@@ -603,7 +615,8 @@ export async function runFuzz(options) {
           r.argv.map((a) => JSON.stringify(a.split(ws).join('<ws>')).slice(0, 200)).join(' '),
         );
         process.stdout.write(
-          `${i} ${plan.kind} ${plan.seed ?? '-'} [${plan.applied.join(',')}] ${digest} ${JSON.stringify(env)} ${tty} :: ${argv.join(' && ')}\n`,
+          `${i} ${plan.kind} ${plan.seed ?? '-'} ` +
+            `[${plan.applied.join(',')}] ${digest} ${JSON.stringify(env)} ${tty} :: ${argv.join(' && ')}\n`,
         );
       }
       return summary;
@@ -612,14 +625,16 @@ export async function runFuzz(options) {
       const res = await runIteration(state, pool, o.replay);
       const dir = saveFailure(state, o.replay, res);
       log(
-        `iteration ${o.replay} (seed ${o.seed}): ${res.plan.kind} from ${res.plan.seed ?? '-'}; mutators ${res.plan.applied.join(', ') || '-'}\n`,
+        `iteration ${o.replay} (seed ${o.seed}): ${res.plan.kind} ` +
+          `from ${res.plan.seed ?? '-'}; mutators ${res.plan.applied.join(', ') || '-'}\n`,
       );
       for (const { run, result, verdict, tampered } of res.outcomes) {
         if (tampered?.length) log(`\ncache damaged: ${tampered.join('; ')}`);
         log(`\n$ toolsearch ${run.argv.map((a) => JSON.stringify(a)).join(' ')}\n`);
         log(`exit ${result.code}${result.timedOut ? ' (timeout)' : ''} → ${verdict.verdict}: ${verdict.reason}\n`);
         log(
-          `stdout: ${JSON.stringify(result.stdout.slice(0, 4000))}\nstderr: ${JSON.stringify(result.stderr.slice(0, 4000))}\n`,
+          `stdout: ${JSON.stringify(result.stdout.slice(0, 4000))}\nstderr:` +
+            ` ${JSON.stringify(result.stderr.slice(0, 4000))}\n`,
         );
         if (result.crash) log(`crash: ${result.crash}\n`);
       }
@@ -660,7 +675,8 @@ export async function runFuzz(options) {
             c.failures++;
             failed = true;
             log(
-              `FAILURE iteration ${iteration}: ${verdict.reason}\n  $ toolsearch ${run.argv.map((a) => JSON.stringify(a)).join(' ')}\n`,
+              `FAILURE iteration ${iteration}: ${verdict.reason}\n  $ ` +
+                `toolsearch ${run.argv.map((a) => JSON.stringify(a)).join(' ')}\n`,
             );
           }
         }
@@ -676,7 +692,9 @@ export async function runFuzz(options) {
         if (Date.now() - lastReport > 30_000) {
           lastReport = Date.now();
           log(
-            `… ${summary.iterations}/${o.iterations} iterations, ${summary.runs} runs: ${summary.results} results, ${summary.errors} errors, ${summary.failures} failures (${((Date.now() - t0) / 1000).toFixed(0)} s)\n`,
+            `… ${summary.iterations}/${o.iterations} iterations, ${summary.runs} ` +
+              `runs: ${summary.results} results, ${summary.errors} ` +
+              `errors, ${summary.failures} failures (${((Date.now() - t0) / 1000).toFixed(0)} s)\n`,
           );
         }
       }
@@ -722,14 +740,17 @@ export async function runFuzz(options) {
 
 function printSummary(s, o) {
   const lines = [
-    `fuzz: seed ${s.seed}, mode ${s.mode} (${s.target})${s.cacheTamper ? `, cache tampering (${s.tampered} files damaged)` : ''}: ${s.iterations} iterations, ${s.runs} runs in ${(s.durationMs / 1000).toFixed(1)} s`,
+    `fuzz: seed ${s.seed}, mode ${s.mode} (${s.target})${
+      s.cacheTamper ? `, cache tampering (${s.tampered} files ` + `damaged)` : ''
+    }: ${s.iterations} iterations, ${s.runs} runs in ${(s.durationMs / 1000).toFixed(1)} s`,
     `  client configs stopped after validation (they would have started something else): ${s.guarded}`,
     `  clean results ${s.results}, clean errors ${s.errors}, failures ${s.failures}`,
     ...Object.entries(s.byCommand)
       .sort()
       .map(
         ([cmd, c]) =>
-          `    ${cmd.padEnd(9)} ${String(c.runs).padStart(6)} runs: ${c.results} results, ${c.errors} errors, ${c.failures} failures`,
+          `    ${cmd.padEnd(9)} ${String(c.runs).padStart(6)} ` +
+          `runs: ${c.results} results, ${c.errors} errors, ${c.failures} failures`,
       ),
     ...(o.stats
       ? [
@@ -742,7 +763,8 @@ function printSummary(s, o) {
       : []),
     ...s.failed.map(
       (f) =>
-        `  failure at iteration ${f.iteration}: ${f.reasons.join('; ')}${f.replay ? `\n    replay: ${f.replay}\n    saved:  ${f.saved}` : ''}`,
+        `  failure at iteration ${f.iteration}:` +
+        ` ${f.reasons.join('; ')}${f.replay ? `\n    replay: ${f.replay}\n    saved:  ${f.saved}` : ''}`,
     ),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);

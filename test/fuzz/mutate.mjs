@@ -3,6 +3,8 @@
  * new bytes. Byte-level ones (bit flips, invalid UTF-8) work on the buffer;
  * text-level ones (escape injection, nesting, duplicated keys) on the text
  * decoded as UTF-8. All are deterministic given the generator.
+ *
+ * Over 400 lines: a flat list of small, independent mutators.
  */
 
 /** Text that must never reach a terminal raw. */

@@ -6,6 +6,8 @@
  * The workspace is a copy of `fixtures/`: the real fixtures are never
  * handed to the CLI, and the copies let the runner check that input files
  * are never written.
+ *
+ * Over 400 lines: one builder per kind of seed input, each with the CLI runs that use it.
  */
 import { cpSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, join, relative } from 'node:path';

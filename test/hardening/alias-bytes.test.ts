@@ -29,7 +29,8 @@ describe('bytes reached through YAML aliases', () => {
     expect(r.stdout).toBe('');
     // 111 aliases add 66.6 MB; the 112th (line 114: the anchor is on line 2) crosses 67,108,864 bytes.
     expect(r.stderr).toBe(
-      `error: ${file}:114:31: YAML aliases expand to more than 67108864 bytes of text (alias *big; TOOLSEARCH_MAX_ALIAS_BYTES)\n` +
+      `error: ${file}:114:31: YAML aliases expand to more than 67108864 ` +
+        `bytes of text (alias *big; TOOLSEARCH_MAX_ALIAS_BYTES)\n` +
         '    - {name: t112, description: *big}\n' +
         '                                ^\n',
     );

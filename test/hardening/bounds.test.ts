@@ -201,10 +201,12 @@ describe('file size', () => {
     }
   });
 
-  it('a 50 MB catalog holding one 50 MB description loads within bounds (the built CLI, heap capped at 768 MB)', async () => {
+  it('a 50 MB catalog holding one 50 MB description loads within bounds (the built CLI, heap capped at 768 ' +
+    'MB)', async () => {
     const file = tmp.file(
       'big-description.json',
-      `{"tools":[{"name":"a","description":"${'word '.repeat(10_000_000)}"},{"name":"b","description":"create issue"}]}`,
+      `{"tools":[{"name":"a","description":` +
+        `"${'word '.repeat(10_000_000)}"},{"name":"b","description":"create issue"}]}`,
     );
     const r = await spawnCli(['search', '-c', file, 'create', 'issue', '--json'], {
       env: { NODE_OPTIONS: '--max-old-space-size=768' },
@@ -214,7 +216,8 @@ describe('file size', () => {
     expect(JSON.parse(r.stdout).matches).toEqual(['b']);
   }, 60_000);
 
-  it('50 MB of white space is an empty file; an error at the end of a 50 MB line shows a window around the caret', async () => {
+  it('50 MB of white space is an empty file; an error at the end of a 50 MB line shows a window around the ' +
+    'caret', async () => {
     const blank = tmp.file('blank.json', ' '.repeat(50_000_000));
     expect(expectCleanError(await inproc(['search', '-c', blank, 'x']))).toBe(`error: ${blank}: empty file`);
     const cut = tmp.file('cut.json', `{"tools": [{"name": "a", "description": "${'word '.repeat(10_000_000)}"}`);
@@ -349,22 +352,27 @@ describe('broken files of every other kind', () => {
     expect(expectCleanError(await inproc(['lint', file]))).toBe(`error: ${file}:2:14: invalid UTF-8: byte 0xc3`);
   });
 
-  it('duplicate keys: an error at the second, naming the first (JSON and YAML, catalogs, transcripts, suites)', async () => {
-    const j = catalog('dup.json', '{"tools": [{"name": "a", "name": "b"}]}');
-    expect(expectCleanError(await inproc(['search', '-c', j, 'x']))).toBe(
-      `error: ${j}:1:26: duplicate key "name" (first at 1:13)`,
-    );
-    const y = catalog('dup.yaml', 'tools:\n  - name: a\n    name: b\n');
-    expect(expectCleanError(await inproc(['search', '-c', y, 'x']))).toBe(
-      `error: ${y}:3:5: duplicate key "name" (first at 2:5)`,
-    );
-    const t = catalog('dup-t.json', '[{"role": "user", "content": "x", "role": "assistant"}]');
-    expect(expectCleanError(await inproc(['simulate', t, '-c', DEMO]))).toBe(
-      `error: ${t}:1:35: duplicate key "role" (first at 1:3)`,
-    );
-    const s = catalog('dup-s.yaml', `catalog: ${DEMO}\ncatalog: ${DEMO}\ncases: []\n`);
-    expect(expectCleanError(await inproc(['test', s]))).toBe(`error: ${s}:2:1: duplicate key "catalog" (first at 1:1)`);
-  });
+  it(
+    'duplicate keys: an error at the second, naming the first (JSON and YAML, catalogs, transcripts, ' + 'suites)',
+    async () => {
+      const j = catalog('dup.json', '{"tools": [{"name": "a", "name": "b"}]}');
+      expect(expectCleanError(await inproc(['search', '-c', j, 'x']))).toBe(
+        `error: ${j}:1:26: duplicate key "name" (first at 1:13)`,
+      );
+      const y = catalog('dup.yaml', 'tools:\n  - name: a\n    name: b\n');
+      expect(expectCleanError(await inproc(['search', '-c', y, 'x']))).toBe(
+        `error: ${y}:3:5: duplicate key "name" (first at 2:5)`,
+      );
+      const t = catalog('dup-t.json', '[{"role": "user", "content": "x", "role": "assistant"}]');
+      expect(expectCleanError(await inproc(['simulate', t, '-c', DEMO]))).toBe(
+        `error: ${t}:1:35: duplicate key "role" (first at 1:3)`,
+      );
+      const s = catalog('dup-s.yaml', `catalog: ${DEMO}\ncatalog: ${DEMO}\ncases: []\n`);
+      expect(expectCleanError(await inproc(['test', s]))).toBe(
+        `error: ${s}:2:1: duplicate key "catalog" (first at 1:1)`,
+      );
+    },
+  );
 
   it('wrong top-level types: a clean, located error for every kind of input', async () => {
     for (const value of ['null', '42', '"text"', 'true', '{}', '[]', '[1]']) {

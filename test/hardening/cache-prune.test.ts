@@ -43,16 +43,19 @@ function userFiles(dir: string): string[] {
 }
 
 describe('finding 8: cache pruning deletes only what toolsearch wrote', () => {
-  test("TOOLSEARCH_CACHE_DIR at a directory of the user's files: one search deletes none, and writes nothing there", async () => {
-    const dir = fresh();
-    const mine = userFiles(dir);
-    const r = await spawnCli(['search', '-c', 'fixtures/catalogs/demo.mcp.json', 'slack'], {
-      env: { TOOLSEARCH_CACHE_DIR: dir },
-    });
-    expect(r.code, r.stderr).toBe(0);
-    expect(readdirSync(dir).sort()).toEqual(mine);
-    for (const f of mine) expect(readFileSync(join(dir, f), 'utf8')).toBe(`mine: ${f}\n`);
-  });
+  test(
+    "TOOLSEARCH_CACHE_DIR at a directory of the user's files: one search deletes none, and writes nothing " + 'there',
+    async () => {
+      const dir = fresh();
+      const mine = userFiles(dir);
+      const r = await spawnCli(['search', '-c', 'fixtures/catalogs/demo.mcp.json', 'slack'], {
+        env: { TOOLSEARCH_CACHE_DIR: dir },
+      });
+      expect(r.code, r.stderr).toBe(0);
+      expect(readdirSync(dir).sort()).toEqual(mine);
+      for (const f of mine) expect(readFileSync(join(dir, f), 'utf8')).toBe(`mine: ${f}\n`);
+    },
+  );
 
   test('in a directory toolsearch made (tagged), user files added later survive pruning of catalog entries', () => {
     const dir = fresh();
@@ -89,22 +92,26 @@ describe('finding 8: cache pruning deletes only what toolsearch wrote', () => {
     ).toEqual(['CACHEDIR.TAG', 'catalog-H.entry']);
   });
 
-  test("a damaged tag among nothing but toolsearch's files is written again (the cache is not lost); beside a user file it is not", () => {
-    for (const [damage, userFile, kept] of [
-      ['garbage', false, true],
-      ['garbage', true, false],
-    ] as const) {
-      const dir = fresh();
-      const f = join(root, `tag${n++}.yaml`);
-      writeFileSync(f, 'tools:\n  - name: a\n    description: d\n');
-      const load = () =>
-        loadCatalogFilesCached([f], { cache: fileCatalogCache(dir, () => `tag-${n++}`) }, loadCatalogTexts);
-      load();
-      writeFileSync(join(dir, 'CACHEDIR.TAG'), damage);
-      if (userFile) writeFileSync(join(dir, 'notes.txt'), 'mine');
-      load();
-      expect(readFileSync(join(dir, 'CACHEDIR.TAG'), 'utf8').startsWith(CACHEDIR_SIGNATURE)).toBe(kept);
-      expect(readdirSync(dir).filter((x) => x.endsWith('.entry'))).toHaveLength(kept ? 2 : 1);
-    }
-  });
+  test(
+    "a damaged tag among nothing but toolsearch's files is written again " +
+      '(the cache is not lost); beside a user file it is not',
+    () => {
+      for (const [damage, userFile, kept] of [
+        ['garbage', false, true],
+        ['garbage', true, false],
+      ] as const) {
+        const dir = fresh();
+        const f = join(root, `tag${n++}.yaml`);
+        writeFileSync(f, 'tools:\n  - name: a\n    description: d\n');
+        const load = () =>
+          loadCatalogFilesCached([f], { cache: fileCatalogCache(dir, () => `tag-${n++}`) }, loadCatalogTexts);
+        load();
+        writeFileSync(join(dir, 'CACHEDIR.TAG'), damage);
+        if (userFile) writeFileSync(join(dir, 'notes.txt'), 'mine');
+        load();
+        expect(readFileSync(join(dir, 'CACHEDIR.TAG'), 'utf8').startsWith(CACHEDIR_SIGNATURE)).toBe(kept);
+        expect(readdirSync(dir).filter((x) => x.endsWith('.entry'))).toHaveLength(kept ? 2 : 1);
+      }
+    },
+  );
 });

@@ -92,36 +92,40 @@ function catalogCache(dir: string) {
 }
 
 describe.runIf(process.getuid?.() === 0)('finding 1: cache race → arbitrary file overwrite', () => {
-  test('(a) cache directory not created yet, in a sticky directory: another user creating it in the window overwrites nothing', () => {
-    const s = scenario();
-    const secret = victim(s);
-    const sticky = join(s, 'tmp');
-    mkdirSync(sticky);
-    chmodSync(sticky, 0o1777);
-    const dir = join(sticky, 'toolsearch');
-    const { cache, key, names } = catalogCache(dir);
-    expect(cache.get(key, 'c.yaml')).toBeUndefined(); // the old code's check: the directory does not exist
-    // The window (a slow parse): the attacker makes the directory if it still can, and plants links in it.
-    if (!existsSync(dir)) {
-      attackerDir(dir);
-      plantLinks(dir, names, secret);
-    }
-    cache.set(key, RESULT);
-    expect(readFileSync(secret, 'utf8')).toBe('root secret\n');
-    // Their directory is not used: nothing of ours in it.
-    expect(readdirSync(dir).filter((f) => !f.endsWith('.tmp'))).toEqual([]);
-    // Control: without the attacker the cache works, in a directory made ours and private.
-    const fresh = join(sticky, 'fresh');
-    const c = catalogCache(fresh);
-    c.cache.set(c.key, RESULT);
-    expect(lstatSync(fresh).uid).toBe(0);
-    expect(lstatSync(fresh).mode & 0o777).toBe(0o700);
-    expect(
-      catalogCache(fresh)
-        .cache.get(key, 'c.yaml')
-        ?.tools.map((t) => t.name),
-    ).toEqual(['planted_by_cache']);
-  });
+  test(
+    '(a) cache directory not created yet, in a sticky directory: ' +
+      'another user creating it in the window overwrites nothing',
+    () => {
+      const s = scenario();
+      const secret = victim(s);
+      const sticky = join(s, 'tmp');
+      mkdirSync(sticky);
+      chmodSync(sticky, 0o1777);
+      const dir = join(sticky, 'toolsearch');
+      const { cache, key, names } = catalogCache(dir);
+      expect(cache.get(key, 'c.yaml')).toBeUndefined(); // the old code's check: the directory does not exist
+      // The window (a slow parse): the attacker makes the directory if it still can, and plants links in it.
+      if (!existsSync(dir)) {
+        attackerDir(dir);
+        plantLinks(dir, names, secret);
+      }
+      cache.set(key, RESULT);
+      expect(readFileSync(secret, 'utf8')).toBe('root secret\n');
+      // Their directory is not used: nothing of ours in it.
+      expect(readdirSync(dir).filter((f) => !f.endsWith('.tmp'))).toEqual([]);
+      // Control: without the attacker the cache works, in a directory made ours and private.
+      const fresh = join(sticky, 'fresh');
+      const c = catalogCache(fresh);
+      c.cache.set(c.key, RESULT);
+      expect(lstatSync(fresh).uid).toBe(0);
+      expect(lstatSync(fresh).mode & 0o777).toBe(0o700);
+      expect(
+        catalogCache(fresh)
+          .cache.get(key, 'c.yaml')
+          ?.tools.map((t) => t.name),
+      ).toEqual(['planted_by_cache']);
+    },
+  );
 
   test("(a) Node's compile cache (src/cli/start.ts): a cache directory another user made is not handed to Node", () => {
     const s = scenario();
@@ -142,39 +146,47 @@ describe.runIf(process.getuid?.() === 0)('finding 1: cache race → arbitrary fi
     expect(handed).toEqual([join(fresh, 'compiled')]);
   });
 
-  test('(b) private cache directory whose parent others can write: swapped in the window, nothing overwritten, no cache used', () => {
-    const s = scenario();
-    const secret = victim(s);
-    const xdg = join(s, 'xdg');
-    mkdirSync(xdg);
-    chmodSync(xdg, 0o777); // writable by others, not sticky
-    const dir = join(xdg, 'toolsearch');
-    mkdirSync(dir, { mode: 0o700 }); // ours and private: the old check passes
-    const { cache, key, names } = catalogCache(dir);
-    expect(cache.get(key, 'c.yaml')).toBeUndefined();
-    // The window: the attacker (who can write xdg) moves our directory away and puts theirs in its place.
-    renameSync(dir, join(xdg, 'moved'));
-    attackerDir(dir);
-    plantLinks(dir, names, secret);
-    cache.set(key, RESULT);
-    expect(readFileSync(secret, 'utf8')).toBe('root secret\n');
-    expect(readdirSync(join(xdg, 'moved'))).toEqual([]); // and no cache at all in such a place
-  });
+  test(
+    '(b) private cache directory whose parent others can write: ' +
+      'swapped in the window, nothing overwritten, no cache used',
+    () => {
+      const s = scenario();
+      const secret = victim(s);
+      const xdg = join(s, 'xdg');
+      mkdirSync(xdg);
+      chmodSync(xdg, 0o777); // writable by others, not sticky
+      const dir = join(xdg, 'toolsearch');
+      mkdirSync(dir, { mode: 0o700 }); // ours and private: the old check passes
+      const { cache, key, names } = catalogCache(dir);
+      expect(cache.get(key, 'c.yaml')).toBeUndefined();
+      // The window: the attacker (who can write xdg) moves our directory away and puts theirs in its place.
+      renameSync(dir, join(xdg, 'moved'));
+      attackerDir(dir);
+      plantLinks(dir, names, secret);
+      cache.set(key, RESULT);
+      expect(readFileSync(secret, 'utf8')).toBe('root secret\n');
+      expect(readdirSync(join(xdg, 'moved'))).toEqual([]); // and no cache at all in such a place
+    },
+  );
 
-  test("a cache path that is another user's symbolic link (in a sticky directory) to a private directory of ours is not used", () => {
-    const s = scenario();
-    const ours = join(s, 'private');
-    mkdirSync(ours, { mode: 0o700 });
-    const sticky = join(s, 'tmp');
-    mkdirSync(sticky);
-    chmodSync(sticky, 0o1777);
-    const dir = join(sticky, 'toolsearch');
-    attackerLink(ours, dir);
-    const { cache, key } = catalogCache(dir);
-    expect(cache.get(key, 'c.yaml')).toBeUndefined();
-    cache.set(key, RESULT);
-    expect(readdirSync(ours)).toEqual([]);
-  });
+  test(
+    "a cache path that is another user's symbolic link (in a sticky " +
+      'directory) to a private directory of ours is not used',
+    () => {
+      const s = scenario();
+      const ours = join(s, 'private');
+      mkdirSync(ours, { mode: 0o700 });
+      const sticky = join(s, 'tmp');
+      mkdirSync(sticky);
+      chmodSync(sticky, 0o1777);
+      const dir = join(sticky, 'toolsearch');
+      attackerLink(ours, dir);
+      const { cache, key } = catalogCache(dir);
+      expect(cache.get(key, 'c.yaml')).toBeUndefined();
+      cache.set(key, RESULT);
+      expect(readdirSync(ours)).toEqual([]);
+    },
+  );
 
   test('the directory swapped for a link after the check (hook): the write stays in the directory opened', () => {
     if (!hooks) throw new Error('no cacheDirTestHooks: the write does not go through an opened directory');
@@ -212,64 +224,72 @@ describe.runIf(process.getuid?.() === 0)('finding 1: cache race → arbitrary fi
     expect(readdirSync(dir).filter((f) => f.startsWith('catalog-'))).toEqual([]);
   });
 
-  test('an entry that is a symbolic link is never read through; temporaries are created exclusively, with a random name', () => {
-    if (!hooks) throw new Error('no cacheDirTestHooks');
-    const s = scenario();
-    const dir = join(s, 'cache');
-    const { cache, key } = catalogCache(dir);
-    cache.get(key, 'c.yaml');
-    let temporary = '';
-    hooks.beforeRename = (_d: string, tmp: string) => {
-      temporary = tmp;
-    };
-    cache.set(key, RESULT);
-    expect(temporary).toMatch(new RegExp(`^\\.catalog-${key.id}\\.entry\\.[0-9a-f]{16}\\.tmp$`));
-    const entry = join(dir, `catalog-${key.id}.entry`);
-    const copy = join(s, 'copy');
-    writeFileSync(copy, readFileSync(entry), { mode: 0o600 });
-    rmSync(entry);
-    symlinkSync(copy, entry);
-    expect(catalogCache(dir).cache.get(key, 'c.yaml')).toBeUndefined();
-    // Control: the same bytes as a file are a hit.
-    rmSync(entry);
-    renameSync(copy, entry);
-    expect(
-      catalogCache(dir)
-        .cache.get(key, 'c.yaml')
-        ?.tools.map((t) => t.name),
-    ).toEqual(['planted_by_cache']);
-  });
-
-  test('ancestors: a directory above the cache that others can write (not sticky), or that another user owns, means no cache', () => {
-    const groupWritable = (p: string) => {
-      chownSync(p, 0, NOBODY); // a group of other users
-      chmodSync(p, 0o775);
-    };
-    for (const make of [
-      (p: string) => chmodSync(p, 0o777),
-      (p: string) => chownSync(p, NOBODY, NOBODY),
-      groupWritable,
-    ]) {
+  test(
+    'an entry that is a symbolic link is never read through; ' +
+      'temporaries are created exclusively, with a random name',
+    () => {
+      if (!hooks) throw new Error('no cacheDirTestHooks');
       const s = scenario();
-      const above = join(s, 'above');
-      mkdirSync(above, { mode: 0o755 });
-      make(above);
-      const dir = join(above, 'a', 'toolsearch');
+      const dir = join(s, 'cache');
       const { cache, key } = catalogCache(dir);
       cache.get(key, 'c.yaml');
+      let temporary = '';
+      hooks.beforeRename = (_d: string, tmp: string) => {
+        temporary = tmp;
+      };
       cache.set(key, RESULT);
-      expect(existsSync(dir) ? readdirSync(dir) : []).toEqual([]);
-    }
-    // Control: the same shape, every directory safe (a sticky one, and one writable by the user's own
-    // private group — root's group 0 here — among them), is used.
-    const s = scenario();
-    chmodSync(s, 0o1777);
-    mkdirSync(join(s, 'a'));
-    chmodSync(join(s, 'a'), 0o775);
-    const dir = join(s, 'a', 'toolsearch');
-    const { cache, key } = catalogCache(dir);
-    cache.set(key, RESULT);
-    expect(readdirSync(dir).sort()).toEqual(['CACHEDIR.TAG', `catalog-${key.id}.entry`]);
-    expect(basename(dirname(dir))).toBe('a');
-  });
+      expect(temporary).toMatch(new RegExp(`^\\.catalog-${key.id}\\.entry\\.[0-9a-f]{16}\\.tmp$`));
+      const entry = join(dir, `catalog-${key.id}.entry`);
+      const copy = join(s, 'copy');
+      writeFileSync(copy, readFileSync(entry), { mode: 0o600 });
+      rmSync(entry);
+      symlinkSync(copy, entry);
+      expect(catalogCache(dir).cache.get(key, 'c.yaml')).toBeUndefined();
+      // Control: the same bytes as a file are a hit.
+      rmSync(entry);
+      renameSync(copy, entry);
+      expect(
+        catalogCache(dir)
+          .cache.get(key, 'c.yaml')
+          ?.tools.map((t) => t.name),
+      ).toEqual(['planted_by_cache']);
+    },
+  );
+
+  test(
+    'ancestors: a directory above the cache that others can write (not ' +
+      'sticky), or that another user owns, means no cache',
+    () => {
+      const groupWritable = (p: string) => {
+        chownSync(p, 0, NOBODY); // a group of other users
+        chmodSync(p, 0o775);
+      };
+      for (const make of [
+        (p: string) => chmodSync(p, 0o777),
+        (p: string) => chownSync(p, NOBODY, NOBODY),
+        groupWritable,
+      ]) {
+        const s = scenario();
+        const above = join(s, 'above');
+        mkdirSync(above, { mode: 0o755 });
+        make(above);
+        const dir = join(above, 'a', 'toolsearch');
+        const { cache, key } = catalogCache(dir);
+        cache.get(key, 'c.yaml');
+        cache.set(key, RESULT);
+        expect(existsSync(dir) ? readdirSync(dir) : []).toEqual([]);
+      }
+      // Control: the same shape, every directory safe (a sticky one, and one writable by the user's own
+      // private group — root's group 0 here — among them), is used.
+      const s = scenario();
+      chmodSync(s, 0o1777);
+      mkdirSync(join(s, 'a'));
+      chmodSync(join(s, 'a'), 0o775);
+      const dir = join(s, 'a', 'toolsearch');
+      const { cache, key } = catalogCache(dir);
+      cache.set(key, RESULT);
+      expect(readdirSync(dir).sort()).toEqual(['CACHEDIR.TAG', `catalog-${key.id}.entry`]);
+      expect(basename(dirname(dir))).toBe('a');
+    },
+  );
 });

@@ -23,7 +23,8 @@ afterAll(() => tmp.cleanup());
 let n = 0;
 
 const CATALOG =
-  'tools:\n  - name: alpha_tool\n    description: reads alpha files\n    parameters: {type: object}\n  - name: beta_tool\n    description: writes beta files\n';
+  'tools:\n  - name: alpha_tool\n    description: reads alpha files\n' +
+  '    parameters: {type: object}\n  - name: beta_tool\n    description: writes beta files\n';
 
 /** A catalog file and a cache directory holding its entry (after one search). */
 async function cached(): Promise<{ catalog: string; cacheDir: string; entry: string; args: string[] }> {
@@ -64,7 +65,8 @@ describe.concurrent('finding 17: tampered catalog-cache entries', () => {
         (h as { deep?: number }).deep = 200_000;
       },
     ],
-    // (The CLI already parsed again on a name defined twice in a hit: a control here; the decoder test above is the regression.)
+    // (The CLI already parsed again on a name defined twice in a hit: a control here; the decoder test above is the
+    // regression.)
     [
       'a name defined twice',
       (h: { tools: unknown[][] }) => {
@@ -182,7 +184,9 @@ describe.concurrent('finding 17: UTF-16 files', () => {
         code: 2,
         signal: null,
         stdout: '',
-        stderr: `error: ${file}: UTF-16 is not supported; save as UTF-8 (the file starts with a UTF-16 ${order} byte-order mark)\n`,
+        stderr:
+          `error: ${file}: UTF-16 is not supported; save as UTF-8 (the file ` +
+          `starts with a UTF-16 ${order} byte-order mark)\n`,
       });
     },
   );

@@ -26,7 +26,8 @@ describe('forged lines in error messages', () => {
     expect(tap.stdout).toContain('message: "case \\"x\\\\nerror: forged line\\" checks nothing');
     expect(tap.stdout.split('\n').some((l) => l.startsWith('error: forged'))).toBe(false);
     expect(r.stderr.split('\n')).toEqual([
-      `error: ${suite}:3:5: case "x\\nerror: forged line" checks nothing: add includes, excludes, exact, first, rank_at_most, none or error (or record: true)`,
+      `error: ${suite}:3:5: case "x\\nerror: forged line" checks nothing: add includes, ` +
+        `excludes, exact, first, rank_at_most, none or error (or record: true)`,
       '    - name: "x\\nerror: forged line"',
       '      ^',
       '',
@@ -36,7 +37,8 @@ describe('forged lines in error messages', () => {
   it('a tool name quoted inside a case message is escaped too', async () => {
     const suite = tmp.file(
       'forged-first.yaml',
-      `catalog: ${JSON.stringify(DEMO)}\ncases:\n  - name: a\n    query: create issue\n    first: "y\\nerror: forged"\n`,
+      `catalog: ${JSON.stringify(DEMO)}\ncases:\n  - name: a\n    ` +
+        `query: create issue\n    first: "y\\nerror: forged"\n`,
     );
     const r = await spawnCli(['test', suite]);
     expect(r.code).toBe(2);

@@ -14,7 +14,8 @@ import { ROOT } from './helpers.js';
 
 const FUZZ = join(ROOT, 'test/fuzz/fuzz.mjs');
 const ITERATIONS = process.env.FUZZ_ITERATIONS ?? '200';
-// Each spawned run starts a Node process (about 0.5 s on a busy 2-core machine): a few iterations keep this pass under 10 s.
+// Each spawned run starts a Node process (about 0.5 s on a busy 2-core machine): a few iterations keep this pass under
+// 10 s.
 const SPAWN_ITERATIONS = process.env.FUZZ_SPAWN_ITERATIONS ?? '6';
 const SEED = process.env.FUZZ_SEED ?? '20261130';
 
@@ -42,13 +43,15 @@ interface Summary {
 }
 
 describe('fuzz (short deterministic pass)', () => {
-  it(`${ITERATIONS} iterations with seed ${SEED}: no crash, stack trace, hang, invalid JSON or raw control character`, async () => {
+  it(`${ITERATIONS} iterations with seed ${SEED}: no crash, stack ` +
+    `trace, hang, invalid JSON or raw control character`, async () => {
     // 30 s per run: `simulate` counts tokens by default (the tokenizer loads once per
     // worker), and CI runs this beside the rest of the suite on 2 cores.
     const r = await fuzz(['--iterations', ITERATIONS, '--seed', SEED, '--json', '--quiet', '--timeout', '30']);
     const summary = JSON.parse(r.stdout.trim().split('\n').pop()!) as Summary;
     expect(summary.failed, r.stdout).toEqual([]);
-    expect([summary.mode, summary.target]).toEqual(['inproc', 'dist/bundle/main.cjs']); // what bin/toolsearch.js runs, not the tsc output
+    // what bin/toolsearch.js runs, not the tsc output
+    expect([summary.mode, summary.target]).toEqual(['inproc', 'dist/bundle/main.cjs']);
     expect(summary.failures).toBe(0);
     expect(summary.iterations).toBe(Number(ITERATIONS));
     expect(summary.results + summary.errors).toBe(summary.runs);
@@ -80,7 +83,8 @@ describe('fuzz (short deterministic pass)', () => {
     expect(r.code).toBe(0);
   }, 60_000);
 
-  it(`--cache-tamper: 40 iterations with seed ${SEED}, the cache damaged between runs; a search or select answers alike before and after`, async () => {
+  it(`--cache-tamper: 40 iterations with seed ${SEED}, the cache damaged ` +
+    `between runs; a search or select answers alike before and after`, async () => {
     const r = await fuzz([
       '--cache-tamper',
       '--iterations',

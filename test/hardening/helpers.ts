@@ -118,8 +118,10 @@ export function tempDir(prefix = 'toolsearch-hardening-'): {
  * controls, bidi embedding/override/isolate controls and marks, line and
  * paragraph separators, invisible format characters (issue 14, finding 13).
  */
-export const UNSAFE =
-  /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/;
+export const UNSAFE = new RegExp(
+  String.raw`[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e` +
+    String.raw`\u2060-\u2064\u2066-\u2069\ufeff\ufff9-\ufffb]|\udb40[\udc00-\udc7f]`,
+);
 
 /** A stack frame or Node's internals. */
 export const STACK = /\bat .*\(.*:\d+:\d+\)|node:internal|^\s+at [^\n]*:\d+:\d+$/m;
@@ -129,7 +131,8 @@ export function expectTerminalSafe(text: string, where = 'output'): void {
   const m = UNSAFE.exec(text);
   expect(
     m,
-    `${where}: raw U+${m?.[0].charCodeAt(0).toString(16).padStart(4, '0')} near ${JSON.stringify(text.slice(Math.max(0, (m?.index ?? 0) - 30), (m?.index ?? 0) + 10))}`,
+    `${where}: raw U+${m?.[0].charCodeAt(0).toString(16).padStart(4, '0')} ` +
+      `near ${JSON.stringify(text.slice(Math.max(0, (m?.index ?? 0) - 30), (m?.index ?? 0) + 10))}`,
   ).toBeNull();
   expect(STACK.test(text), `${where}: a stack trace`).toBe(false);
   const longest = Math.max(0, ...text.split('\n').map((l) => l.length));

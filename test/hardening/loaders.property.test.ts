@@ -295,31 +295,35 @@ describe('every loader returns a value or a located InputError', () => {
     );
   });
 
-  it('one fixture per format truncated at every position (all small fixtures with HARDENING_FULL=1); large ones at 30 positions', () => {
-    const full = process.env.HARDENING_FULL === '1';
-    const everyPosition = full ? SMALL : SMALL.filter((f) => EVERY_POSITION.includes(f.name));
-    const cutAt = (f: { name: string; text: string }, i: number): void => {
-      const file = f.name.replace(/^.*\//, '');
-      let doc: ReturnType<typeof parseText>;
-      try {
-        doc = parseText(file, f.text.slice(0, i));
-      } catch (err) {
-        expectLoads(() => {
-          throw err;
-        }, [file]);
-        return;
+  it(
+    'one fixture per format truncated at every position (all small ' +
+      'fixtures with HARDENING_FULL=1); large ones at 30 positions',
+    () => {
+      const full = process.env.HARDENING_FULL === '1';
+      const everyPosition = full ? SMALL : SMALL.filter((f) => EVERY_POSITION.includes(f.name));
+      const cutAt = (f: { name: string; text: string }, i: number): void => {
+        const file = f.name.replace(/^.*\//, '');
+        let doc: ReturnType<typeof parseText>;
+        try {
+          doc = parseText(file, f.text.slice(0, i));
+        } catch (err) {
+          expectLoads(() => {
+            throw err;
+          }, [file]);
+          return;
+        }
+        expectLoads(() => readCatalogDocument(doc), [file]);
+        expectLoads(() => readTranscriptDocument(doc), [file]);
+        expectLoads(() => new SuiteParser(doc).suite(), [file]);
+      };
+      expect(everyPosition.length).toBeGreaterThanOrEqual(EVERY_POSITION.length);
+      for (const f of everyPosition) for (let i = 0; i <= f.text.length; i++) cutAt(f, i);
+      for (const f of LARGE) {
+        const step = Math.max(1, Math.floor(f.text.length / (full ? 1000 : 30)));
+        for (let i = 0; i <= f.text.length; i += step) cutAt(f, i);
       }
-      expectLoads(() => readCatalogDocument(doc), [file]);
-      expectLoads(() => readTranscriptDocument(doc), [file]);
-      expectLoads(() => new SuiteParser(doc).suite(), [file]);
-    };
-    expect(everyPosition.length).toBeGreaterThanOrEqual(EVERY_POSITION.length);
-    for (const f of everyPosition) for (let i = 0; i <= f.text.length; i++) cutAt(f, i);
-    for (const f of LARGE) {
-      const step = Math.max(1, Math.floor(f.text.length / (full ? 1000 : 30)));
-      for (let i = 0; i <= f.text.length; i += step) cutAt(f, i);
-    }
-  });
+    },
+  );
 
   it('bytes from disk: invalid UTF-8, byte-order marks, NUL (readInputFile, query sets)', () => {
     const t = tempDir();
@@ -442,52 +446,56 @@ describe('tool_search arguments, recorded matches and --batch lines never throw'
 });
 
 describe('the CLI in process, over generated documents', () => {
-  it('every command ends with exit 0, 1 or 2, never an internal error; human output stays terminal-safe; --json parses', async () => {
-    const t = tempDir();
-    try {
-      await fc.assert(
-        fc.asyncProperty(
-          documentLike,
-          fc.constantFrom('json', 'yaml', 'jsonl'),
-          fc.constantFrom('search', 'select', 'simulate', 'simulate-as-catalog', 'lint', 'test', 'eval'),
-          fc.boolean(),
-          async (doc, how, command, json) => {
-            const text =
-              how === 'yaml'
-                ? yamlStringify(doc)
-                : how === 'json'
-                  ? (JSON.stringify(doc) ?? 'null')
-                  : (Array.isArray(doc) ? doc : [doc]).map((d) => JSON.stringify(d) ?? 'null').join('\n');
-            const file = t.file(`doc.${how}`, text);
-            const j = json && command !== 'test' ? ['--json'] : [];
-            const argv = {
-              search: ['search', '-c', file, ...j, '--', 'create', '__proto__', '\u001b[31m'],
-              select: ['select', '-c', file, ...j, '--', '__proto__', 'constructor', 'x'],
-              simulate: ['simulate', file, '-c', DEMO, '--replay', ...j],
-              'simulate-as-catalog': [
-                'simulate',
-                join(ROOT, 'fixtures/transcripts/select-search.json'),
-                '-c',
-                file,
-                ...j,
-              ],
-              lint: ['lint', file, ...j],
-              test: ['test', file],
-              eval: ['eval', file, '-c', DEMO, '--scorers', 'spec', ...j],
-            }[command];
-            const r = await inproc(argv);
-            expect([0, 1, 2], r.stderr).toContain(r.code);
-            expect(r.stderr).not.toMatch(/internal error/);
-            expectTerminalSafe(r.stderr, 'stderr');
-            if (j.length > 0 && r.code !== 2) expect(() => JSON.parse(r.stdout)).not.toThrow();
-            else expectTerminalSafe(r.stdout, 'stdout');
-          },
-        ),
-        params(108, Math.ceil(RUNS / 2)),
-      );
-    } finally {
-      t.cleanup();
-    }
-    expectNoPollution();
-  });
+  it(
+    'every command ends with exit 0, 1 or 2, never an internal ' +
+      'error; human output stays terminal-safe; --json parses',
+    async () => {
+      const t = tempDir();
+      try {
+        await fc.assert(
+          fc.asyncProperty(
+            documentLike,
+            fc.constantFrom('json', 'yaml', 'jsonl'),
+            fc.constantFrom('search', 'select', 'simulate', 'simulate-as-catalog', 'lint', 'test', 'eval'),
+            fc.boolean(),
+            async (doc, how, command, json) => {
+              const text =
+                how === 'yaml'
+                  ? yamlStringify(doc)
+                  : how === 'json'
+                    ? (JSON.stringify(doc) ?? 'null')
+                    : (Array.isArray(doc) ? doc : [doc]).map((d) => JSON.stringify(d) ?? 'null').join('\n');
+              const file = t.file(`doc.${how}`, text);
+              const j = json && command !== 'test' ? ['--json'] : [];
+              const argv = {
+                search: ['search', '-c', file, ...j, '--', 'create', '__proto__', '\u001b[31m'],
+                select: ['select', '-c', file, ...j, '--', '__proto__', 'constructor', 'x'],
+                simulate: ['simulate', file, '-c', DEMO, '--replay', ...j],
+                'simulate-as-catalog': [
+                  'simulate',
+                  join(ROOT, 'fixtures/transcripts/select-search.json'),
+                  '-c',
+                  file,
+                  ...j,
+                ],
+                lint: ['lint', file, ...j],
+                test: ['test', file],
+                eval: ['eval', file, '-c', DEMO, '--scorers', 'spec', ...j],
+              }[command];
+              const r = await inproc(argv);
+              expect([0, 1, 2], r.stderr).toContain(r.code);
+              expect(r.stderr).not.toMatch(/internal error/);
+              expectTerminalSafe(r.stderr, 'stderr');
+              if (j.length > 0 && r.code !== 2) expect(() => JSON.parse(r.stdout)).not.toThrow();
+              else expectTerminalSafe(r.stdout, 'stdout');
+            },
+          ),
+          params(108, Math.ceil(RUNS / 2)),
+        );
+      } finally {
+        t.cleanup();
+      }
+      expectNoPollution();
+    },
+  );
 });

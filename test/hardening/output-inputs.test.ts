@@ -43,7 +43,9 @@ function project(): { dir: string; suite: string; catalog: string; transcript: s
 }
 
 const overwrite = (path: string, kind: string, same?: string): string =>
-  `error: --output ${path} would overwrite the ${kind}${same === undefined ? '' : ` (the same file as ${same})`}, an input of this run: write it to another file\n`;
+  `error: --output ${path} would overwrite ` +
+  `the ${kind}${same === undefined ? '' : ` (the same file as ${same})`}, an input of this ` +
+  `run: write it to another file\n`;
 
 describe.concurrent('finding 2: an output that is an input of the run is exit 2, before anything runs', () => {
   it.each([
@@ -96,7 +98,9 @@ describe.concurrent('finding 2: an output that is an input of the run is exit 2,
       code: 2,
       signal: null,
       stdout: '',
-      stderr: `error: --output ${script} would overwrite the file named by --mcp, an input of this run: write it to another file\n`,
+      stderr:
+        `error: --output ${script} would overwrite the file named by ` +
+        `--mcp, an input of this run: write it to another file\n`,
     });
     expect(readFileSync(script, 'latin1')).toBe(before);
   });
@@ -123,14 +127,18 @@ describe.concurrent('finding 2: an output that is an input of the run is exit 2,
       code: 2,
       signal: null,
       stdout: '',
-      stderr: `error: --aggregate ${other} would overwrite the session file, an input of this run: write it to another file\n`,
+      stderr:
+        `error: --aggregate ${other} would overwrite the session file, ` +
+        `an input of this run: write it to another file\n`,
     });
     const r2 = await spawnCli([...args, '--aggregate', p.catalog]);
     expect(r2).toEqual({
       code: 2,
       signal: null,
       stdout: '',
-      stderr: `error: --aggregate ${p.catalog} would overwrite the catalog, an input of this run: write it to another file\n`,
+      stderr:
+        `error: --aggregate ${p.catalog} would overwrite the catalog, ` +
+        `an input of this run: write it to another file\n`,
     });
     expect([...p.bytes(), readFileSync(other, 'latin1')]).toEqual(before);
     // Control: an aggregate file of its own.

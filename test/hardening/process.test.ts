@@ -173,7 +173,8 @@ describe('output files are written atomically', () => {
     passing = join(dir, 'passing.yaml');
     writeFileSync(
       passing,
-      `catalog: ../demo.yaml\ncases:\n  - name: passes\n    query: create issue\n    includes: [mcp__github__create_issue]\n`,
+      `catalog: ../demo.yaml\ncases:\n  - name: passes\n` +
+        `    query: create issue\n    includes: [mcp__github__create_issue]\n`,
     );
     invalid = join(dir, 'invalid.yaml');
     writeFileSync(invalid, `catalog: ../demo.yaml\ncases:\n  - name: bad\n    query: create issue\n    exactt: []\n`);
@@ -192,20 +193,23 @@ describe('output files are written atomically', () => {
     expect(leftovers(tmp.dir)).toEqual([]);
   });
 
-  it('an invalid suite replaces the old report (atomically) with one that says why, never a stale or partial one', async () => {
-    const out = join(tmp.dir, 'kept.xml');
-    writeFileSync(out, 'the previous report');
-    const r = await spawnCli(['test', invalid, '--reporter', 'junit', '--output', out]);
-    expectCleanError(r, invalid);
-    const xml = readFileSync(out, 'utf8');
-    expect(
-      xml.startsWith(
-        '<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="toolsearch" tests="1" failures="0" errors="1"',
-      ),
-    ).toBe(true);
-    expect(xml).toContain('<error message="');
-    expect(leftovers(tmp.dir)).toEqual([]);
-  });
+  it(
+    'an invalid suite replaces the old report (atomically) with one that says why, never a stale or partial ' + 'one',
+    async () => {
+      const out = join(tmp.dir, 'kept.xml');
+      writeFileSync(out, 'the previous report');
+      const r = await spawnCli(['test', invalid, '--reporter', 'junit', '--output', out]);
+      expectCleanError(r, invalid);
+      const xml = readFileSync(out, 'utf8');
+      expect(
+        xml.startsWith(
+          '<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="toolsearch" tests="1" failures="0" errors="1"',
+        ),
+      ).toBe(true);
+      expect(xml).toContain('<error message="');
+      expect(leftovers(tmp.dir)).toEqual([]);
+    },
+  );
 
   it('a target that cannot be written: a clean error, no temporary file left', async () => {
     const asDir = join(tmp.dir, 'is-a-dir.xml');

@@ -21,14 +21,16 @@ afterAll(() => {
 
 /** A parameters schema whose keys are object keys too, with polluting payloads. */
 const schema = JSON.parse(
-  '{"type":"object","properties":{"__proto__":{"type":"string","polluted":1},"constructor":{"prototype":{"polluted":1}},"toString":{"type":"string"}},"__proto__":{"polluted":1}}',
+  '{"type":"object","properties":{"__proto__":{"type":"string","polluted":1},"constructor":' +
+    '{"prototype":{"polluted":1}},"toString":{"type":"string"}},"__proto__":{"polluted":1}}',
 ) as unknown;
 const desc = (n: string): string => `the ${n} tool: create issue`;
 
 /** The six names in every catalog shape. */
 const CATALOGS: Record<string, unknown> = {
   'ours.json': JSON.parse(
-    `{"__proto__": {"polluted": 1}, "tools": ${JSON.stringify(NAMES.map((name) => ({ name, description: desc(name), parameters: schema })))}}`,
+    `{"__proto__": {"polluted": 1}, ` +
+      `"tools": ${JSON.stringify(NAMES.map((name) => ({ name, description: desc(name), parameters: schema })))}}`,
   ),
   'openai-chat.json': NAMES.map((name) => ({
     type: 'function',
@@ -59,7 +61,12 @@ const CATALOGS: Record<string, unknown> = {
 const YAML_CATALOG = `__proto__: {polluted: 1}
 constructor: {prototype: {polluted: 1}}
 tools:
-${NAMES.map((n) => `  - name: ${n}\n    description: ${JSON.stringify(desc(n))}\n    parameters:\n      type: object\n      properties:\n        __proto__: {type: string}\n        constructor: {type: string}\n      __proto__: {polluted: 1}\n`).join('')}`;
+${NAMES.map(
+  (n) =>
+    `  - name: ${n}\n    description: ${JSON.stringify(desc(n))}\n    parameters:\n      type: object\n      ` +
+    `properties:\n        __proto__: {type: string}\n        constructor: {type: string}\n      __proto__: ` +
+    `{polluted: 1}\n`,
+).join('')}`;
 
 function catalogFile(name: string): string {
   return tmp.file(name, name.endsWith('.yaml') ? YAML_CATALOG : JSON.stringify(CATALOGS[name], null, 1));

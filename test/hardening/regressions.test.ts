@@ -90,7 +90,8 @@ describe('very long text is cut in errors, warnings, failure details and human o
   it('seed 5 #1340: the human test report with a 300,000-character case name', async () => {
     const s = tmp.file(
       's.yaml',
-      `catalog: ${DEMO}\ncases:\n  - name: ${JSON.stringify(LONG)}\n    query: create issue\n    includes: [mcp__github__create_issue]\n`,
+      `catalog: ${DEMO}\ncases:\n  - name: ${JSON.stringify(LONG)}\n    query: ` +
+        `create issue\n    includes: [mcp__github__create_issue]\n`,
     );
     const r = await inproc(['test', s]);
     expect(r.code, r.stderr).toBe(0);

@@ -151,7 +151,8 @@ describe('lint: every rule on purpose', () => {
     expect(find('sendMessage', 'identical-name-parts').related).toEqual(['send_message']);
     expect(find('archive_memo', 'duplicate-description').related).toEqual(['archive_note']);
     expect(find('browser-navigate', 'unsplit-separator').message).toBe(
-      'the name part "browser-navigate" contains "-", which the reference does not split on: the keyword "navigate" scores 5 (inside the part), not 10',
+      'the name part "browser-navigate" contains "-", which the reference does not split ' +
+        'on: the keyword "navigate" scores 5 (inside the part), not 10',
     );
     expect(find('do_everything', 'long-description').message).toMatch(
       /^the description has 691 characters \(median 24\); it contains \d+ of the \d+ words/,

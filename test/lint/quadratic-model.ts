@@ -3,6 +3,8 @@
  * model: one search per tool and word, every pair of a group listed. The
  * property test in near-linear.test.ts checks the near-linear linter against
  * it on small random catalogs.
+ *
+ * Over 400 lines on purpose: a frozen copy of the old linter.
  */
 import {
   codePoints,
@@ -200,7 +202,10 @@ function checkReach(
     findings.push(
       finding(
         'crowded-out',
-        `${tried.length === 1 ? 'the only word' : `none of the ${tried.length} words`} of its name and description ${tried.length === 1 ? 'does not return' : 'returns'} it within max_results ${DEFAULT_MAX_RESULTS}${near}`,
+        `${tried.length === 1 ? 'the only word' : `none of the ${tried.length} words`} ` +
+          `of its name and description` +
+          ` ${tried.length === 1 ? 'does not return' : 'returns'} it within ` +
+          `max_results ${DEFAULT_MAX_RESULTS}${near}`,
         crowd,
       ),
     );
@@ -235,7 +240,8 @@ function checkNameShape(tool: CatalogTool, parts: readonly string[], limits: Lin
     out.push(
       finding(
         'empty-name-pieces',
-        `"${tool.name}" has empty pieces (a leading or trailing "_", or "___"); they are dropped, leaving parts ${parts.join(', ')}`,
+        `"${tool.name}" has empty pieces (a leading or trailing "_", or ` +
+          `"___"); they are dropped, leaving parts ${parts.join(', ')}`,
       ),
     );
   }
@@ -247,7 +253,8 @@ function checkNameShape(tool: CatalogTool, parts: readonly string[], limits: Lin
       out.push(
         finding(
           'giant-name-part',
-          `the name part "${p}" has ${n} characters (limit ${limits.giantPart}): a word inside it scores only 5 (inside a part), never 10`,
+          `the name part "${p}" has ${n} characters (limit ${limits.giantPart}): a ` +
+            `word inside it scores only 5 (inside a part), never 10`,
         ),
       );
     }
@@ -372,7 +379,9 @@ export function quadraticLint(catalog: Catalog, limits: LintLimits = DEFAULT_LIN
       t.name,
       finding(
         'long-description',
-        `the description has ${n} characters (median ${Math.round(med)}); it contains ${hits} of the ${vocabulary.length} words of all descriptions (${share}%), so it matches (2 points) most queries that miss the names`,
+        `the description has ${n} characters (median ${Math.round(med)}); it ` +
+          `contains ${hits} of the ${vocabulary.length} words of all descriptions ` +
+          `(${share}%), so it matches (2 points) most queries that miss the names`,
       ),
     );
   }

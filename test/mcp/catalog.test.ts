@@ -80,7 +80,8 @@ describe('loadCatalogSpecs', () => {
     const file = join(tmp, 'local.yaml');
     writeFileSync(
       file,
-      'tools:\n  - name: think\n    description: Think.\n    static: true\n  - name: local_tool\n    description: A local tool.\n',
+      'tools:\n  - name: think\n    description: Think.\n    static: true\n' +
+        '  - name: local_tool\n    description: A local tool.\n',
     );
     const cmd = serverCommand(['--name', 'demo', '--tools', '2']);
     const catalog = await loadCatalogSpecs([file, `mcp:${cmd}`]);

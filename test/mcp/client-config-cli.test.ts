@@ -80,7 +80,8 @@ describe('an mcpServers config as a catalog (-c)', () => {
     expect(r.stdout).toBe('');
     expect(r.code).toBe(2);
     expect(lines(r.stderr)[0]).toBe(
-      `error: ${file}:7:9: server "a": \${NOT_SET_H13} in args[1] is not set and has no default (write \${NOT_SET_H13:-default} for one)`,
+      `error: ${file}:7:9: server "a": \${NOT_SET_H13} in args[1] is not set and ` +
+        `has no default (write \${NOT_SET_H13:-default} for one)`,
     );
   });
 
@@ -90,12 +91,14 @@ describe('an mcpServers config as a catalog (-c)', () => {
     expect(r.stdout).toBe('');
     expect(r.code).toBe(2);
     expect(lines(r.stderr)[0]).toBe(
-      `error: ${file}:11:5: server "broken": the server exited with code 3 before answering initialize; the server's stderr ended with: no token`,
+      `error: ${file}:11:5: server "broken": the server exited with code 3 before ` +
+        `answering initialize; the server's stderr ended with: no token`,
     );
     const s = await run(['search', '-c', file, 'issue', '--skip-failed']);
     expect(s.code).toBe(0);
     expect(s.stderr).toBe(
-      `warning: ${file}:11:5: server "broken": the server exited with code 3 before answering initialize; the server's stderr ended with: no token (skipped: --skip-failed)\n`,
+      `warning: ${file}:11:5: server "broken": the server exited with code 3 before answering ` +
+        `initialize; the server's stderr ended with: no token (skipped: --skip-failed)\n`,
     );
     expect(lines(s.stdout)).toEqual([
       'keyword search "issue" · limit 5 · 1 of 1 tool match',
@@ -183,7 +186,8 @@ describe('an mcpServers config as a catalog (-c)', () => {
           command: 'sh',
           args: [
             '-c',
-            `'${node}' -e "require('fs').writeFileSync(process.argv[1], String(process.pid)); setInterval(() => {}, 1000)" '${pidFile}' & wait`,
+            `'${node}' -e "require('fs').writeFileSync(process.argv[1], ` +
+              `String(process.pid)); setInterval(() => {}, 1000)" '${pidFile}' & wait`,
           ],
         },
       },
@@ -229,7 +233,8 @@ describe("VS Code's servers form", () => {
     expect(r.stdout).toBe('');
     expect(r.code).toBe(2);
     expect(lines(r.stderr)[0]).toBe(
-      `error: ${file}:17:18: server "gh": \${input:gh-token} in env.TOKEN is a value VS Code prompts for, which toolsearch cannot do: write the value, or \${env:NAME} to take it from the environment`,
+      `error: ${file}:17:18: server "gh": \${input:gh-token} in env.TOKEN is a value VS Code prompts for, which ` +
+        `toolsearch cannot do: write the value, or \${env:NAME} to take it from the environment`,
     );
   });
 });
@@ -261,7 +266,8 @@ describe('import names servers so that lint finds nothing in the server part', (
       code: 2,
       stdout: '',
       stderr:
-        'error: fixtures/catalogs/demo.yaml: not an MCP client config: expected {"mcpServers": {...}} or {"servers": {...}}\n',
+        'error: fixtures/catalogs/demo.yaml: not an MCP client config: ' +
+        'expected {"mcpServers": {...}} or {"servers": {...}}\n',
     });
   });
 });

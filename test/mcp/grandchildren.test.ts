@@ -28,10 +28,13 @@ afterAll(() => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
-/** `sh -c '<trapping grandchild> & exec <test server>'`: the grandchild has no pipe of ours, so only signals can end it. */
+/**
+ * `sh -c '<trapping grandchild> & exec <test server>'`: the grandchild has no pipe of ours, so only signals can end it.
+ */
 function serverWithTrappingGrandchild(pidFile: string): string {
   const trap = nodeEval(
-    "process.on('SIGTERM', () => {}); require('fs').writeFileSync(process.argv[1], String(process.pid)); setInterval(() => {}, 1000)",
+    "process.on('SIGTERM', () => {}); " +
+      "require('fs').writeFileSync(process.argv[1], String(process.pid)); setInterval(() => {}, 1000)",
     [pidFile],
   );
   return `sh -c ${q(`${trap} </dev/null >/dev/null 2>&1 & exec ${serverCommand()}`)}`;

@@ -54,7 +54,10 @@ export async function waitGone(pid: number, timeoutMs = 5000): Promise<boolean> 
   return !alive(pid);
 }
 
-/** The test server (or `script`, which prints `listening <url>` too) behind Streamable HTTP, spawned as its own process, on 127.0.0.1 with a random port. */
+/**
+ * The test server (or `script`, which prints `listening <url>` too) behind Streamable HTTP, spawned as its own process,
+ * on 127.0.0.1 with a random port.
+ */
 export async function spawnHttpServer(
   args: readonly string[] = [],
   script: string = TEST_SERVER,

@@ -99,7 +99,8 @@ describe('toolsearch import', () => {
     const r = await run(['import', '--mcp', cmd, '-o', out]);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(
-      `error: mcp:${cmd}: the server exited with code 1 before answering initialize; the server's stderr ended with: fatal: no credentials\n`,
+      `error: mcp:${cmd}: the server exited with code 1 before answering ` +
+        `initialize; the server's stderr ended with: fatal: no credentials\n`,
     );
     expect(existsSync(out)).toBe(false);
   });
@@ -119,7 +120,8 @@ describe('toolsearch import', () => {
     writeFileSync(
       fake,
       "import { createInterface } from 'node:readline';\n" +
-        "createInterface({ input: process.stdin }).on('line', (l) => { const m = JSON.parse(l); if (m.id !== undefined) console.log(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { hello: 'world' } })); });\n",
+        "createInterface({ input: process.stdin }).on('line', (l) => { const m = JSON.parse(l); if (m.id !== " +
+        "undefined) console.log(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { hello: 'world' } })); });\n",
     );
     const cmd = `${process.execPath} ${fake}`;
     const hello = await run(['import', '--mcp', cmd]);
@@ -134,7 +136,8 @@ describe('toolsearch import', () => {
     const late = await run(['import', '--mcp', "sh -c 'echo hello world; echo err-text >&2; sleep 5'"]);
     expect(late.code).toBe(2);
     expect(late.stderr).toBe(
-      `error: mcp:sh -c 'echo hello world; echo err-text >&2; sleep 5': not an MCP server: it wrote something other than JSON-RPC on stdout: "hello world"; the server's stderr ended with: err-text\n`,
+      `error: mcp:sh -c 'echo hello world; echo err-text >&2; sleep 5': not an MCP server: it wrote something ` +
+        `other than JSON-RPC on stdout: "hello world"; the server's stderr ended with: err-text\n`,
     );
   });
 
@@ -144,7 +147,8 @@ describe('toolsearch import', () => {
       req.resume();
       res.writeHead(501, "Unsupported method ('POST')", { 'content-type': 'text/html' });
       res.end(
-        '<!DOCTYPE HTML>\n<html lang="en">\n<head><title>Error response</title></head>\n<body><p>Error code: 501</p></body>\n</html>\n',
+        '<!DOCTYPE HTML>\n<html lang="en">\n' +
+          '<head><title>Error response</title></head>\n<body><p>Error code: 501</p></body>\n</html>\n',
       );
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

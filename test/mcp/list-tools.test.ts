@@ -70,7 +70,8 @@ describe('listMcpTools over stdio', () => {
       }),
     );
     expect(err.message).toBe(
-      "the server exited with code 3 before answering initialize; the server's stderr ended with: starting | boom: GITHUB_TOKEN is not set",
+      "the server exited with code 3 before answering initialize; the server's " +
+        'stderr ended with: starting | boom: GITHUB_TOKEN is not set',
     );
     expect(err.stderr).toBe('starting\nboom: GITHUB_TOKEN is not set\n');
   });
@@ -81,7 +82,8 @@ describe('listMcpTools over stdio', () => {
     const err = await failure(
       listMcpTools({
         command: nodeEval(
-          "require('fs').writeFileSync(process.argv[1], String(process.pid)); console.log('Hello, I am not MCP'); setInterval(() => {}, 1000)",
+          "require('fs').writeFileSync(process.argv[1], String(process.pid)); " +
+            "console.log('Hello, I am not MCP'); setInterval(() => {}, 1000)",
           [pidFile],
         ),
         timeoutMs: 20_000,
@@ -153,7 +155,8 @@ describe('listMcpTools against programs that are not MCP servers', () => {
         'createInterface({ input: process.stdin }).on("line", (line) => {',
         '  const m = JSON.parse(line);',
         '  if (m.id === undefined) return;',
-        '  process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: m.id, result: answer(m.method, m.params) }) + "\\n");',
+        '  process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: ' +
+          'm.id, result: answer(m.method, m.params) }) + "\\n");',
         '});',
         '',
       ].join('\n'),
@@ -172,13 +175,17 @@ describe('listMcpTools against programs that are not MCP servers', () => {
   });
 
   it('summarizes a tools/list result that is not MCP on one line', async () => {
-    const answer = `(method, params) => method === 'initialize'
-      ? { protocolVersion: params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'x', version: '1' } }
+    const answer =
+      `(method, params) => method === 'initialize'
+      ? { protocolVersion: params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'x', version: ` +
+      `'1' } }
       : { tools: [{ name: 1 }, { description: 'x' }, {}], nextCursor: 5 }`;
     const err = await failure(listMcpTools({ command: fakeServer('bad-list.mjs', answer), timeoutMs: 10_000 }));
     expect(err.message).toBe(
-      'tools/list returned an invalid result: it lacks tools[0].inputSchema, tools[1].name, tools[1].inputSchema and 2 more' +
-        ' and has a bad nextCursor (expected string, received number), tools[0].name (expected string, received number)',
+      'tools/list returned an invalid result: it lacks ' +
+        'tools[0].inputSchema, tools[1].name, tools[1].inputSchema and 2 more' +
+        ' and has a bad nextCursor (expected string, received number), ' +
+        'tools[0].name (expected string, received number)',
     );
     const wrongType = await failure(
       listMcpTools({
@@ -206,7 +213,8 @@ describe('listMcpTools against programs that are not MCP servers', () => {
       listMcpTools({ command: "sh -c 'echo hello world; echo err-text >&2; sleep 5'", timeoutMs: 10_000 }),
     );
     expect(err.message).toBe(
-      `not an MCP server: it wrote something other than JSON-RPC on stdout: "hello world"; the server's stderr ended with: err-text`,
+      `not an MCP server: it wrote something other than JSON-RPC on stdout: ` +
+        `"hello world"; the server's stderr ended with: err-text`,
     );
     expect(err.stderr).toBe('err-text\n');
     expect(Date.now() - started).toBeLessThan(4_000); // the wait for stderr is bounded; the server is ended
@@ -222,7 +230,8 @@ describe('listMcpTools against programs that are not MCP servers', () => {
         // As `python3 -m http.server` answers a POST.
         res.writeHead(501, "Unsupported method ('POST')", { 'content-type': 'text/html' });
         res.end(
-          '<!DOCTYPE HTML>\n<html lang="en">\n<head><title>Error response</title></head>\n<body><p>Error code: 501</p></body>\n</html>\n',
+          '<!DOCTYPE HTML>\n<html lang="en">\n' +
+            '<head><title>Error response</title></head>\n<body><p>Error code: 501</p></body>\n</html>\n',
         );
       } else if (req.url === '/page') {
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<html>${'x'.repeat(300)}\n</html>\n`);
@@ -240,7 +249,8 @@ describe('listMcpTools against programs that are not MCP servers', () => {
       expect(await at('/missing')).toBe(`HTTP 404 Not Found from ${base}/missing: "No such page: /missing"`);
       expect(await at('/python')).toBe(`HTTP 501 Unsupported method ('POST') from ${base}/python: "<!DOCTYPE HTML>"`);
       expect(await at('/page')).toBe(
-        `not an MCP server: HTTP 200 from ${base}/page is text/html, not JSON or an event stream: "<html>${'x'.repeat(113)}…"`,
+        `not an MCP server: HTTP 200 from ${base}/page is text/html, not ` +
+          `JSON or an event stream: "<html>${'x'.repeat(113)}…"`,
       );
       expect(await at('/json')).toBe(
         `not an MCP server: HTTP 200 from ${base}/json is JSON but not JSON-RPC: "{\\"hello\\":\\"world\\"}"`,

@@ -29,7 +29,8 @@ describe('inputSchema nesting of MCP tools', () => {
     const r = await spawnCli(argv(cmd));
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
-      `error: mcp:${cmd}: server "Deep", tool "deep": its inputSchema is nested deeper than 1000 levels (counted as parameters in a catalog file)\n`,
+      `error: mcp:${cmd}: server "Deep", tool "deep": its inputSchema is nested deeper ` +
+        `than 1000 levels (counted as parameters in a catalog file)\n`,
     );
     expect(r.code).toBe(2);
   });
@@ -38,26 +39,30 @@ describe('inputSchema nesting of MCP tools', () => {
     const cmd = server(8);
     const r = await spawnCli(['import', '--mcp', cmd], { env: { TOOLSEARCH_MAX_DEPTH: '10' } });
     expect(r.stderr).toBe(
-      `error: mcp:${cmd}: server "Deep", tool "deep": its inputSchema is nested deeper than 10 levels (counted as parameters in a catalog file)\n`,
+      `error: mcp:${cmd}: server "Deep", tool "deep": its inputSchema is nested ` +
+        `deeper than 10 levels (counted as parameters in a catalog file)\n`,
     );
     expect(r.code).toBe(2);
     expect((await spawnCli(['import', '--mcp', server(7)], { env: { TOOLSEARCH_MAX_DEPTH: '10' } })).code).toBe(0);
   });
 
-  it('at the bound (997 levels) import writes YAML without overflowing the stack, and JSON that reads back', async () => {
-    const yaml = join(tmp, 'deep.yaml');
-    const y = await spawnCli(['import', '--mcp', server(997), '-o', yaml]);
-    expect(y.code, y.stderr).toBe(0);
-    // Deep parameters are written as JSON, which YAML reads as a flow mapping.
-    const line = readFileSync(yaml, 'utf8')
-      .split('\n')
-      .find((l) => l.includes('"properties"'))!;
-    expect(line.startsWith('    parameters: {"type":"object","properties":{"a":{"a":')).toBe(true);
-    const json = join(tmp, 'deep.json');
-    expect((await spawnCli(['import', '--mcp', server(997), '--json', '-o', json])).code).toBe(0);
-    const s = await spawnCli(['search', '-c', json, 'deep', '--no-cache']);
-    expect(s.stderr).toBe('');
-    expect(s.code).toBe(0);
-    expect(s.stdout).toContain('mcp__deep__deep');
-  });
+  it(
+    'at the bound (997 levels) import writes YAML without overflowing the stack, and JSON that reads ' + 'back',
+    async () => {
+      const yaml = join(tmp, 'deep.yaml');
+      const y = await spawnCli(['import', '--mcp', server(997), '-o', yaml]);
+      expect(y.code, y.stderr).toBe(0);
+      // Deep parameters are written as JSON, which YAML reads as a flow mapping.
+      const line = readFileSync(yaml, 'utf8')
+        .split('\n')
+        .find((l) => l.includes('"properties"'))!;
+      expect(line.startsWith('    parameters: {"type":"object","properties":{"a":{"a":')).toBe(true);
+      const json = join(tmp, 'deep.json');
+      expect((await spawnCli(['import', '--mcp', server(997), '--json', '-o', json])).code).toBe(0);
+      const s = await spawnCli(['search', '-c', json, 'deep', '--no-cache']);
+      expect(s.stderr).toBe('');
+      expect(s.code).toBe(0);
+      expect(s.stdout).toContain('mcp__deep__deep');
+    },
+  );
 });

@@ -27,7 +27,8 @@ describe('splitCommandLine', () => {
 
 describe('names', () => {
   it.each([
-    ['mcp-servers/everything', 'mcp_servers_everything'], // no '-': lint flags a separator the reference does not split on
+    // no '-': lint flags a separator the reference does not split on
+    ['mcp-servers/everything', 'mcp_servers_everything'],
     ['my-server.v2', 'my_server_v2'],
     ['Test Server!', 'test_server'],
     ['GitHub', 'github'],
@@ -79,7 +80,8 @@ describe('catalog files', () => {
         '    description: |-',
         '      Echo: the text',
         '      back',
-        '    parameters: { "type": "object", "properties": { "yes": { "type": "string", "enum": [ "no", "null", "1" ] } } }',
+        '    parameters: { "type": "object", "properties": { "yes": { ' +
+          '"type": "string", "enum": [ "no", "null", "1" ] } } }',
         '  - name: mcp__demo__none',
         '    description: ""',
         '',

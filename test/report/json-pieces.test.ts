@@ -34,20 +34,23 @@ describe('safeJsonPieces', () => {
     );
   });
 
-  test('terminal-unsafe characters are escaped in keys and values; getters are read; an array is one piece each', () => {
-    const value = {
-      'k\u202e': ['a\u0085', { b: '\u2028' }],
-      get lazy() {
-        return [1, [2, 3]];
-      },
-      empty: [],
-    };
-    const pieces = [...safeJsonPieces(value)];
-    expect(pieces.join('')).toBe(safeJson(value, undefined, 2));
-    expect(pieces.join('')).toBe(
-      '{\n  "k\\u202e": [\n    "a\\u0085",\n    {\n      "b": "\\u2028"\n    }\n  ],\n' +
-        '  "lazy": [\n    1,\n    [\n      2,\n      3\n    ]\n  ],\n  "empty": []\n}',
-    );
-    expect(pieces).toContain('    "a\\u0085",\n');
-  });
+  test(
+    'terminal-unsafe characters are escaped in keys and values; getters are read; an array is one piece ' + 'each',
+    () => {
+      const value = {
+        'k\u202e': ['a\u0085', { b: '\u2028' }],
+        get lazy() {
+          return [1, [2, 3]];
+        },
+        empty: [],
+      };
+      const pieces = [...safeJsonPieces(value)];
+      expect(pieces.join('')).toBe(safeJson(value, undefined, 2));
+      expect(pieces.join('')).toBe(
+        '{\n  "k\\u202e": [\n    "a\\u0085",\n    {\n      "b": "\\u2028"\n    }\n  ],\n' +
+          '  "lazy": [\n    1,\n    [\n      2,\n      3\n    ]\n  ],\n  "empty": []\n}',
+      );
+      expect(pieces).toContain('    "a\\u0085",\n');
+    },
+  );
 });

@@ -23,14 +23,18 @@ async function schemaErrors(xml: string): Promise<string[]> {
 }
 
 describe('JUnit output against the Jenkins JUnit schema', () => {
-  it('the schema check itself rejects what the old output had (skipped on <testsuites>, line on <testsuite>)', async () => {
-    const old =
-      '<?xml version="1.0"?>\n<testsuites tests="1" skipped="0"><testsuite name="s" tests="1" line="3"><testcase name="c"/></testsuite></testsuites>\n';
-    expect(await schemaErrors(old)).toEqual([
-      "Schemas validity error : Element 'testsuites', attribute 'skipped': The attribute 'skipped' is not allowed.",
-      "Schemas validity error : Element 'testsuite', attribute 'line': The attribute 'line' is not allowed.",
-    ]);
-  });
+  it(
+    'the schema check itself rejects what the old output had (skipped on <testsuites>, line on ' + '<testsuite>)',
+    async () => {
+      const old =
+        '<?xml version="1.0"?>\n<testsuites tests="1" skipped="0"><testsuite name="s" ' +
+        'tests="1" line="3"><testcase name="c"/></testsuite></testsuites>\n';
+      expect(await schemaErrors(old)).toEqual([
+        "Schemas validity error : Element 'testsuites', attribute 'skipped': The attribute 'skipped' is not allowed.",
+        "Schemas validity error : Element 'testsuite', attribute 'line': The attribute 'line' is not allowed.",
+      ]);
+    },
+  );
 
   it.each([
     [

@@ -230,42 +230,46 @@ describe('simulate', () => {
     expect(r.summary.server_searches).toBe(1);
   });
 
-  it('model-native mode: a tool called in the same message as the client-proxied tool_search that finds it is not loaded yet', () => {
-    // The model wrote both calls before the search result existed: like default mode, only the next call may use it.
-    const msgs: Message[] = [
-      user('post it'),
-      {
-        kind: 'chat',
-        role: 'assistant',
-        content: '',
-        toolCalls: [
-          { id: 'c1', name: 'tool_search', arguments: '{"query":"slack send"}' },
-          { id: 'c2', name: 'mcp__slack__send_message', arguments: '{}' },
-        ],
-      },
-      searched('c1', 'slack send'),
-      result('c2', 'mcp__slack__send_message', 'error: not loaded'),
-      call('c3', 'mcp__slack__send_message', {}),
-    ];
-    const native = simulate({ transcript: transcript(msgs), catalog, mode: 'native', replay: false });
-    const dflt = simulate({ transcript: transcript(msgs), catalog, mode: 'default', replay: false });
-    for (const r of [native, dflt]) {
-      expect(r.turns.map((t) => t.tool_calls.map((c) => [c.name, c.status]))).toEqual([
-        [
-          ['tool_search', 'ok'],
-          ['mcp__slack__send_message', 'not-loaded'],
-        ],
-        [['mcp__slack__send_message', 'ok']],
-      ]);
-      expect(r.violations.map((v) => [v.call, v.kind, v.tool])).toEqual([
-        [1, 'not-loaded', 'mcp__slack__send_message'],
-      ]);
-    }
-    expect(native.violations[0]!.message).toBe(
-      'mcp__slack__send_message is deferred and no search had loaded it before call 1',
-    );
-    expect(native.summary.tools_loaded).toBe(2);
-  });
+  it(
+    'model-native mode: a tool called in the same message as the ' +
+      'client-proxied tool_search that finds it is not loaded yet',
+    () => {
+      // The model wrote both calls before the search result existed: like default mode, only the next call may use it.
+      const msgs: Message[] = [
+        user('post it'),
+        {
+          kind: 'chat',
+          role: 'assistant',
+          content: '',
+          toolCalls: [
+            { id: 'c1', name: 'tool_search', arguments: '{"query":"slack send"}' },
+            { id: 'c2', name: 'mcp__slack__send_message', arguments: '{}' },
+          ],
+        },
+        searched('c1', 'slack send'),
+        result('c2', 'mcp__slack__send_message', 'error: not loaded'),
+        call('c3', 'mcp__slack__send_message', {}),
+      ];
+      const native = simulate({ transcript: transcript(msgs), catalog, mode: 'native', replay: false });
+      const dflt = simulate({ transcript: transcript(msgs), catalog, mode: 'default', replay: false });
+      for (const r of [native, dflt]) {
+        expect(r.turns.map((t) => t.tool_calls.map((c) => [c.name, c.status]))).toEqual([
+          [
+            ['tool_search', 'ok'],
+            ['mcp__slack__send_message', 'not-loaded'],
+          ],
+          [['mcp__slack__send_message', 'ok']],
+        ]);
+        expect(r.violations.map((v) => [v.call, v.kind, v.tool])).toEqual([
+          [1, 'not-loaded', 'mcp__slack__send_message'],
+        ]);
+      }
+      expect(native.violations[0]!.message).toBe(
+        'mcp__slack__send_message is deferred and no search had loaded it before call 1',
+      );
+      expect(native.summary.tools_loaded).toBe(2);
+    },
+  );
 
   it('model-native mode: a server-side result inside the response counts for the calls after it, not before it', () => {
     const msgs: Message[] = [
@@ -289,35 +293,38 @@ describe('simulate', () => {
     expect(r.violations.map((v) => [v.call, v.kind, v.tool])).toEqual([[1, 'not-loaded', 'mcp__slack__send_message']]);
   });
 
-  it('model-native mode: a search the client executes (its result in a later message) counts from the next call', () => {
-    // A Responses tool_search_call with execution "client": the output is client input of the next request.
-    const msgs: Message[] = [
-      user('post it'),
-      {
-        kind: 'blocks',
-        role: 'assistant',
-        blocks: [
-          { type: 'server_tool_search', callId: 'c1', query: 'slack' },
-          { type: 'function_tool_call', callId: 'c2', name: 'mcp__slack__send_message', arguments: '{}' },
-        ],
-      },
-      {
-        kind: 'blocks',
-        role: 'user',
-        blocks: [{ type: 'server_tool_search_result', callId: 'c1', tools: ['mcp__slack__send_message'] }],
-      },
-      {
-        kind: 'blocks',
-        role: 'assistant',
-        blocks: [{ type: 'function_tool_call', callId: 'c3', name: 'mcp__slack__send_message', arguments: '{}' }],
-      },
-    ];
-    const r = simulate({ transcript: transcript(msgs), catalog, mode: 'native', replay: false });
-    expect(r.turns[0]!.server_searches).toEqual([
-      { call_id: 'c1', query: 'slack', loaded: ['mcp__slack__send_message'] },
-    ]);
-    expect(r.turns.map((t) => t.tool_calls.map((c) => c.status))).toEqual([['not-loaded'], ['ok']]);
-  });
+  it(
+    'model-native mode: a search the client executes (its result in a later message) counts from the next ' + 'call',
+    () => {
+      // A Responses tool_search_call with execution "client": the output is client input of the next request.
+      const msgs: Message[] = [
+        user('post it'),
+        {
+          kind: 'blocks',
+          role: 'assistant',
+          blocks: [
+            { type: 'server_tool_search', callId: 'c1', query: 'slack' },
+            { type: 'function_tool_call', callId: 'c2', name: 'mcp__slack__send_message', arguments: '{}' },
+          ],
+        },
+        {
+          kind: 'blocks',
+          role: 'user',
+          blocks: [{ type: 'server_tool_search_result', callId: 'c1', tools: ['mcp__slack__send_message'] }],
+        },
+        {
+          kind: 'blocks',
+          role: 'assistant',
+          blocks: [{ type: 'function_tool_call', callId: 'c3', name: 'mcp__slack__send_message', arguments: '{}' }],
+        },
+      ];
+      const r = simulate({ transcript: transcript(msgs), catalog, mode: 'native', replay: false });
+      expect(r.turns[0]!.server_searches).toEqual([
+        { call_id: 'c1', query: 'slack', loaded: ['mcp__slack__send_message'] },
+      ]);
+      expect(r.turns.map((t) => t.tool_calls.map((c) => c.status))).toEqual([['not-loaded'], ['ok']]);
+    },
+  );
 
   it('client-proxied tool_search calls are marked as such in model-native mode only', () => {
     const msgs: Message[] = [

@@ -33,7 +33,10 @@ function run(file: string, catalog: Catalog | null, mode: Mode): SimulationRepor
   return simulate({ transcript: loadTranscriptFile(`${dir}${file}`), catalog, mode, replay: true });
 }
 
-/** The outcomes fixtures/transcripts/README.md promises (default mode, demo.yaml): violations, and what forward selection adds at each call. */
+/**
+ * The outcomes fixtures/transcripts/README.md promises (default mode, demo.yaml): violations, and what forward
+ * selection adds at each call.
+ */
 const OUTCOMES: Record<string, { violations: Array<[string, string, number]>; added: (added: string[][]) => void }> = {
   'keyword-search-then-call': {
     violations: [],

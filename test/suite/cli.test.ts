@@ -40,12 +40,14 @@ describe.concurrent('toolsearch test', () => {
     const r = await run(['test', 'fixtures/suites/demo.yaml', 'fixtures/suites/invalid/unknown-key.yaml']);
     expect(lines(r.stdout).slice(-4)).toEqual([
       'fixtures/suites/invalid/unknown-key.yaml invalid suite, not run:',
-      '  ✗ fixtures/suites/invalid/unknown-key.yaml:5:5: unknown key "include" in a search case "a typo in an expectation" (did you mean "includes"?)',
+      '  ✗ fixtures/suites/invalid/unknown-key.yaml:5:5: unknown key "include" in a ' +
+        'search case "a typo in an expectation" (did you mean "includes"?)',
       '',
       '13 passed, 0 failed, 1 skipped, 1 invalid suite',
     ]);
     expect(lines(r.stderr)).toEqual([
-      'error: fixtures/suites/invalid/unknown-key.yaml:5:5: unknown key "include" in a search case "a typo in an expectation" (did you mean "includes"?)',
+      'error: fixtures/suites/invalid/unknown-key.yaml:5:5: unknown key "include" in a ' +
+        'search case "a typo in an expectation" (did you mean "includes"?)',
       '      include: [mcp__github__create_issue]',
       '      ^',
     ]);
@@ -124,7 +126,10 @@ describe.concurrent('toolsearch test', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(readFileSync(out, 'utf8')).toMatch(
-      /^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="toolsearch" tests="3" failures="0" errors="0" time="/,
+      new RegExp(
+        String.raw`^<\?xml version="1.0" encoding="UTF-8"\?>\n` +
+          '<testsuites name="toolsearch" tests="3" failures="0" errors="0" time="',
+      ),
     );
     writeFileSync(join(dir, 'file'), '');
     const bad = await run([
@@ -145,7 +150,8 @@ describe.concurrent('toolsearch test', () => {
     const suite = join(dir, 's.yaml');
     writeFileSync(
       suite,
-      'catalog: demo.yaml\ncases:\n  - name: rec   # recorded\n    query: html markdown\n    max_results: 1\n    record: true\n    exact: [WebFetch]\n',
+      'catalog: demo.yaml\ncases:\n  - name: rec   # recorded\n    query: html markdown\n' +
+        '    max_results: 1\n    record: true\n    exact: [WebFetch]\n',
     );
     const before = await runIn(['test', suite]);
     expect(before.code).toBe(1);
@@ -159,7 +165,8 @@ describe.concurrent('toolsearch test', () => {
     expect(upd.stdout).toContain('  ✓ rec (exact updated)');
     expect(upd.code).toBe(0);
     expect(readFileSync(suite, 'utf8')).toBe(
-      'catalog: demo.yaml\ncases:\n  - name: rec   # recorded\n    query: html markdown\n    max_results: 1\n    record: true\n    exact: [mcp__webtools__HTMLToMarkdown]\n',
+      'catalog: demo.yaml\ncases:\n  - name: rec   # recorded\n    query: html markdown\n' +
+        '    max_results: 1\n    record: true\n    exact: [mcp__webtools__HTMLToMarkdown]\n',
     );
     const after = await runIn(['test', suite]);
     expect(after.code).toBe(0);

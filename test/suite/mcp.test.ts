@@ -61,7 +61,8 @@ cases:
     exact: [mcp__mcp_servers_everything__echo]
 `,
     );
-    expect(loadSuite(file).suite.catalog!.files).toEqual([spec]); // kept as written, not resolved against the suite's directory
+    // kept as written, not resolved against the suite's directory
+    expect(loadSuite(file).suite.catalog!.files).toEqual([spec]);
     const r = (await runSuitesAsync([file], { mcpTimeoutMs: 20_000 })).report;
     expect(r.suites[0]!.catalog).toBe(spec);
     expect(r.suites[0]!.cases.map((c) => [c.name, c.status])).toEqual([
@@ -104,7 +105,8 @@ cases:
     ]);
     const err = await rejection(runSuitesAsync([file]));
     expect(err.headline).toBe(
-      `${file}:12:16: case "a name the server does not have": "mcp__gh__create_isue" is not a tool of the catalog (did you mean mcp__gh__create_issue?)`,
+      `${file}:12:16: case "a name the server does not have": "mcp__gh__create_isue" is ` +
+        `not a tool of the catalog (did you mean mcp__gh__create_issue?)`,
     );
     expect(liveChildren()).toBe(0);
   });
@@ -120,7 +122,8 @@ cases:
     );
     const silent = suiteFile(
       'silent',
-      `catalog: ${JSON.stringify(`mcp:${q(process.execPath)} -e 'setInterval(() => {}, 1000)'`)}\ncases:\n  - {name: x, query: a, none: true}\n`,
+      `catalog: ${JSON.stringify(`mcp:${q(process.execPath)} -e 'setInterval(() => {}, 1000)'`)}\ncases:\n` +
+        `  - {name: x, query: a, none: true}\n`,
     );
     const slow = await rejection(runSuitesAsync([silent], { mcpTimeoutMs: 300 }));
     expect(slow.headline).toMatch(/:1:10: cannot load the catalog: mcp:.*: no answer to initialize within 0\.3 s$/);
@@ -138,7 +141,8 @@ cases:
     const spec = `mcp:${q(process.execPath)} ${q(EVERYTHING)} stdio`;
     const file = suiteFile(
       'cli',
-      `catalog: ${JSON.stringify(spec)}\ncases:\n  - name: echo is found\n    query: echo\n    first: mcp__mcp_servers_everything__echo\n`,
+      `catalog: ${JSON.stringify(spec)}\ncases:\n  - name: echo is found\n    ` +
+        `query: echo\n    first: mcp__mcp_servers_everything__echo\n`,
     );
     const ok = await run(['test', file]);
     expect([ok.code, ok.stdout.trim().split('\n').at(-1), ok.stderr]).toEqual([0, '1 passed, 0 failed', '']);

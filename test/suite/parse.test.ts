@@ -6,7 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
 import { loadSuite, runSuites } from '../../src/suite/run.js';
 
-/** The error `fn` throws, or the first errored suite of the report it returns (an invalid suite does not stop a run). */
+/**
+ * The error `fn` throws, or the first errored suite of the report it returns (an invalid suite does not stop a run).
+ */
 function errorOf(fn: () => unknown): InputError {
   try {
     type Errored = {
@@ -94,14 +96,16 @@ describe('suite parsing', () => {
       'unknown-tool.yaml',
       5,
       16,
-      'case "a tool name that is not in the catalog": "mcp__github__create_isue" is not a tool of the catalog (did you mean mcp__github__create_issue?)',
+      'case "a tool name that is not in the catalog": "mcp__github__create_isue" is not ' +
+        'a tool of the catalog (did you mean mcp__github__create_issue?)',
     ],
     ['wrong-type.yaml', 5, 18, 'max_results must be an integer, not a string'],
     [
       'checks-nothing.yaml',
       3,
       5,
-      'case "no expectation at all" checks nothing: add includes, excludes, exact, first, rank_at_most, none or error (or record: true)',
+      'case "no expectation at all" checks nothing: add includes, excludes, ' +
+        'exact, first, rank_at_most, none or error (or record: true)',
     ],
     ['missing-catalog.yaml', 1, 10, 'cannot load the catalog: fixtures/catalogs/no-such-catalog.yaml: no such file'],
     [

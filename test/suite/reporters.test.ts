@@ -96,7 +96,8 @@ describe('human reporter', () => {
       '         5. mcp__atlassian__addCommentToJiraIssue (10)',
     ]);
     expect(out[0]).toBe(
-      'fixtures/suites/failing/search-failures.yaml — failing expectations (11 cases, catalog fixtures/catalogs/demo.yaml)',
+      'fixtures/suites/failing/search-failures.yaml — failing ' +
+        'expectations (11 cases, catalog fixtures/catalogs/demo.yaml)',
     );
     expect(out).toContain('  ✓ passes');
     expect(out).toContain('  - skipped <with> "markup" & a #hash (skipped)');

@@ -108,7 +108,8 @@ describe('failures: expected vs. got', () => {
       'expected an error containing "query is required", got 5 results',
     );
     expect(byName(r, 'an unexpected error').failures.map((f) => f.message)).toEqual([
-      'the search returned an error: failed to unmarshal tool search arguments: json: cannot unmarshal number into Go struct field toolSearchArgs.query of type string',
+      'the search returned an error: failed to unmarshal tool search arguments: json: cannot ' +
+        'unmarshal number into Go struct field toolSearchArgs.query of type string',
     ]);
   });
 

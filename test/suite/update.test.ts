@@ -81,7 +81,8 @@ describe('applyExactUpdates', () => {
 
   it('updates JSON suites as JSON', () => {
     const json =
-      '{\n  "cases": [\n    {\n      "name": "a",\n      "query": "x"\n    },\n    {"name": "b", "query": "y", "exact": ["old"]}\n  ]\n}\n';
+      '{\n  "cases": [\n    {\n      "name": "a",\n      "query": "x"\n    },\n' +
+      '    {"name": "b", "query": "y", "exact": ["old"]}\n  ]\n}\n';
     const out = applyExactUpdates(
       json,
       [
@@ -91,7 +92,8 @@ describe('applyExactUpdates', () => {
       'json',
     );
     expect(out).toBe(
-      '{\n  "cases": [\n    {\n      "name": "a",\n      "query": "x",\n      "exact": ["t1", "t\\"2"]\n    },\n    {"name": "b", "query": "y", "exact": []}\n  ]\n}\n',
+      '{\n  "cases": [\n    {\n      "name": "a",\n      "query": "x",\n' +
+        '      "exact": ["t1", "t\\"2"]\n    },\n    {"name": "b", "query": "y", "exact": []}\n  ]\n}\n',
     );
     expect(JSON.parse(out).cases[0].exact).toEqual(['t1', 't"2']);
   });

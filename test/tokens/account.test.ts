@@ -118,7 +118,9 @@ describe('accountTokens', () => {
         all_up_front: 312,
         saved: 67,
         saved_percent: 21.5,
-        note: "estimates for o200k_base, tools serialized as OpenAI JSON; a provider's own template and tokenizer give other exact numbers",
+        note:
+          'estimates for o200k_base, tools serialized as OpenAI JSON; a ' +
+          "provider's own template and tokenizer give other exact numbers",
       },
       cache: { calls: 4, compared: 3, hits: 1, breaks: 2, break_calls: [3, 4] },
     });
@@ -206,7 +208,8 @@ describe('flag values', () => {
     expect(parseEncodingName('cl100k_base')).toBe('cl100k_base');
     expect(() => parseEncodingName('o300k')).toThrow(UsageError);
     expect(() => parseEncodingName('o300k')).toThrow(
-      'unknown tokenizer "o300k"; choose one of o200k_base, o200k_harmony, cl100k_base, p50k_base, p50k_edit, r50k_base, gpt2',
+      'unknown tokenizer "o300k"; choose one of o200k_base, ' +
+        'o200k_harmony, cl100k_base, p50k_base, p50k_edit, r50k_base, gpt2',
     );
     expect(parseToolFormat('anthropic')).toBe('anthropic');
     expect(() => parseToolFormat('gemini')).toThrow('unknown tool format "gemini"; choose one of openai, anthropic');

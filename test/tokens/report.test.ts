@@ -84,7 +84,8 @@ describe('tokenAccountingForReport', () => {
     expect(formatCallTokens(acc.turns[1]!)).toBe(`${TS_W + 18} tok · break@${DIFF}`);
     // With two dynamic tools, tool search costs more than it saves: the tool_search definition alone is larger.
     expect(formatTokenSummary(acc.summary.tokens, acc.summary.cache)).toEqual([
-      "Tokens (estimates for o200k_base, tools serialized as OpenAI JSON; a provider's own template and tokenizer give other exact numbers):",
+      'Tokens (estimates for o200k_base, tools serialized as OpenAI JSON; a ' +
+        "provider's own template and tokenizer give other exact numbers):",
       '  with tool search    673 (tools 619 + reminder 54) over 3 calls',
       '  all tools up front  234',
       '  extra cost          439 (187.6%)',
@@ -102,7 +103,8 @@ describe('tokenAccountingForReport', () => {
     ]);
     expect(acc.summary.cache.by_mode).toBeUndefined();
     expect(formatTokenSummary(acc.summary.tokens, acc.summary.cache)).toEqual([
-      "Tokens (estimates for o200k_base, tools serialized as OpenAI JSON; a provider's own template and tokenizer give other exact numbers):",
+      'Tokens (estimates for o200k_base, tools serialized as OpenAI JSON; a ' +
+        "provider's own template and tokenizer give other exact numbers):",
       '  with tool search          194 (tools 54 + reminder 54 + loaded by searches 86) over 3 calls',
       '  all tools up front        234',
       '  saved                     40 (17.1%)',

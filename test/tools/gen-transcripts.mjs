@@ -11,6 +11,8 @@
  * Other tool results are hand-written, realistic payloads.
  *
  * Output is deterministic: running the script twice gives identical files.
+ *
+ * Over 400 lines: the scenarios are data, one per fixture, beside the writers of each format.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -124,7 +126,9 @@ const scenarios = {
           owner: 'acme',
           repo: 'shop',
           title: 'Cart total ignores discount codes',
-          body: 'Applying a valid discount code shows the discount line item, but the cart total is not reduced.\n\nSteps: add any item, apply code SPRING10, compare subtotal and total.',
+          body:
+            'Applying a valid discount code shows the discount line item, but the cart total is not ' +
+            'reduced.\n\nSteps: add any item, apply code SPRING10, compare subtotal and total.',
           labels: ['bug'],
         },
         result: j({
@@ -136,7 +140,8 @@ const scenarios = {
       },
       {
         assistant:
-          'No open issue covered it, so I opened acme/shop#318 "Cart total ignores discount codes" with repro steps and the bug label.',
+          'No open issue covered it, so I opened acme/shop#318 "Cart total ' +
+          'ignores discount codes" with repro steps and the bug label.',
       },
     ],
   },
@@ -145,7 +150,9 @@ const scenarios = {
     system: SYSTEM,
     steps: [
       {
-        user: 'Reply in this thread that the rollback finished and error rates are back to normal: https://acme.slack.com/archives/C05OPS1234/p1748937000123456',
+        user:
+          'Reply in this thread that the rollback finished and error rates are back to ' +
+          'normal: https://acme.slack.com/archives/C05OPS1234/p1748937000123456',
       },
       { call: 'tool_search', args: { query: '+slack reply thread' } },
       {
@@ -183,7 +190,9 @@ const scenarios = {
     system: SYSTEM,
     steps: [
       {
-        user: "Schedule a 30-minute postmortem for yesterday's checkout outage tomorrow at 10:00 with ana@acme.dev and ben@acme.dev, and create a Notion page for the notes.",
+        user:
+          "Schedule a 30-minute postmortem for yesterday's checkout outage tomorrow at 10:00 with " +
+          'ana@acme.dev and ben@acme.dev, and create a Notion page for the notes.',
       },
       { call: 'tool_search', args: { query: 'calendar create event' } },
       {
@@ -227,7 +236,8 @@ const scenarios = {
       },
       {
         assistant:
-          'Booked "Postmortem: checkout outage" tomorrow 10:00-10:30 with Ana and Ben (Meet link included) and created the Notion notes page with summary, timeline, root cause and action items sections.',
+          'Booked "Postmortem: checkout outage" tomorrow 10:00-10:30 with Ana and Ben (Meet link included) and ' +
+          'created the Notion notes page with summary, timeline, root cause and action items sections.',
       },
     ],
   },
@@ -365,14 +375,18 @@ const scenarios = {
         call: 'mcp__filesystem__read_file',
         args: { path: '/home/dev/src/shop/CHANGELOG.md', head: 12 },
         result:
-          '# Changelog\n\n## 2.4.0 - 2025-06-03\n\n- Discount codes apply to bundles\n- Faster cart rendering on mobile (-35% TTI)\n- Fix: shipping estimate for PO boxes\n\n## 2.3.9 - 2025-05-20\n\n- Fix: duplicate order emails\n',
+          '# Changelog\n\n## 2.4.0 - 2025-06-03\n\n- Discount codes apply to bundles\n' +
+          '- Faster cart rendering on mobile (-35% TTI)\n' +
+          '- Fix: shipping estimate for PO boxes\n\n## 2.3.9 - 2025-05-20\n\n- Fix: duplicate order emails\n',
       },
       { call: 'tool_search', args: { query: 'slack send message' } },
       {
         call: 'mcp__slack__send_message',
         args: {
           channel_id: 'C06REL0007',
-          text: '*2.4.0* (2025-06-03)\n- Discount codes apply to bundles\n- Faster cart rendering on mobile (-35% TTI)\n- Fix: shipping estimate for PO boxes',
+          text:
+            '*2.4.0* (2025-06-03)\n- Discount codes apply to bundles\n' +
+            '- Faster cart rendering on mobile (-35% TTI)\n- Fix: shipping estimate for PO boxes',
         },
         result: j({ ok: true, channel: 'C06REL0007', ts: '1748942400.000100' }),
       },
@@ -417,7 +431,9 @@ const scenarios = {
           owner: 'acme',
           repo: 'shop',
           title: 'Login times out after 30 s on slow connections',
-          body: 'Users on slow mobile connections get "Request timed out" on /login; the auth request has a fixed 30 s timeout.',
+          body:
+            'Users on slow mobile connections get "Request timed out" on ' +
+            '/login; the auth request has a fixed 30 s timeout.',
           labels: ['bug'],
         },
         result: j({
@@ -1240,5 +1256,6 @@ const native = nativeScenario();
 write('native-server-search.anthropic.json', native.anthropic);
 write('native-server-search.openai-responses.json', native.responses);
 console.log(
-  `wrote ${fs.readdirSync(outDir).filter((f) => f !== 'README.md').length} transcript files to ${path.relative(root, outDir)}/`,
+  `wrote ${fs.readdirSync(outDir).filter((f) => f !== 'README.md').length} transcript files ` +
+    `to ${path.relative(root, outDir)}/`,
 );

@@ -14,12 +14,14 @@ function probe(
   env: Record<string, string>,
   prepare: boolean,
 ): { ink: boolean; ci: string | null; ciTwo: string | null; nodeEnv: string | null } {
-  const script = `
+  const script =
+    `
     const { prepareTui } = await import('./dist/tui/tty.js');
     if (${prepare}) await prepareTui();
     await import('ink');
     const { default: inCi } = await import('is-in-ci');
-    console.log(JSON.stringify({ ink: inCi, ci: process.env.CI ?? null, ciTwo: process.env.CONTINUOUS_INTEGRATION ?? null, nodeEnv: process.env.NODE_ENV ?? null }));`;
+    console.log(JSON.stringify({ ink: inCi, ci: process.env.CI ?? null, ciTwo: process.env.CONTINUOUS_INTEGRATION ?? ` +
+    `null, nodeEnv: process.env.NODE_ENV ?? null }));`;
   const base = { ...process.env };
   delete base.CI;
   delete base.CONTINUOUS_INTEGRATION;

@@ -42,22 +42,25 @@ describe('entry points', () => {
     expect(io.stdout.output).toBe('');
   });
 
-  test('explore: copied command lines go to the clipboard (OSC 52) and are printed after the screen is restored', async () => {
-    const io = fakeIo(80, 24);
-    const done = runExplore({
-      index: new ToolIndex(CATALOG.tools.filter((t) => !t.static)),
-      catalogArgs: ['-c', 'catalog.yaml'],
-      source: 'catalog.yaml',
-      color: false,
-      io: asTerminal(io),
-    });
-    await ready(io.stdin);
-    await press(io.stdin, ...'notion', KEYS.tab, 'y');
-    await eventually(() => expect(io.stdout.output).toContain('\u001b]52;c;'));
-    await press(io.stdin, 'q');
-    await done;
-    const line = 'toolsearch search -c catalog.yaml --expect-first notion__search -- notion';
-    expect(io.stdout.output.endsWith(`${LEAVE_SCREEN}${line}\n`)).toBe(true);
-    expect(io.stdout.output).toContain(`\u001b]52;c;${Buffer.from(line).toString('base64')}\u0007`);
-  });
+  test(
+    'explore: copied command lines go to the clipboard (OSC 52) and are printed after the screen is ' + 'restored',
+    async () => {
+      const io = fakeIo(80, 24);
+      const done = runExplore({
+        index: new ToolIndex(CATALOG.tools.filter((t) => !t.static)),
+        catalogArgs: ['-c', 'catalog.yaml'],
+        source: 'catalog.yaml',
+        color: false,
+        io: asTerminal(io),
+      });
+      await ready(io.stdin);
+      await press(io.stdin, ...'notion', KEYS.tab, 'y');
+      await eventually(() => expect(io.stdout.output).toContain('\u001b]52;c;'));
+      await press(io.stdin, 'q');
+      await done;
+      const line = 'toolsearch search -c catalog.yaml --expect-first notion__search -- notion';
+      expect(io.stdout.output.endsWith(`${LEAVE_SCREEN}${line}\n`)).toBe(true);
+      expect(io.stdout.output).toContain(`\u001b]52;c;${Buffer.from(line).toString('base64')}\u0007`);
+    },
+  );
 });

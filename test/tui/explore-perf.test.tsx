@@ -14,7 +14,8 @@
  * at a fixed cadence and timed from when they were due, so a key held up by
  * a ranking in progress counts its wait. Cadences (ms between keys) are
  * `EXPLORE_PERF_CADENCES` (default 120); the README figures come from
- *   NODE_ENV=production EXPLORE_PERF_CADENCES=40,120,250 npx vitest run --config test/vitest.config.ts test/tui/explore-perf.test.tsx
+ *   NODE_ENV=production EXPLORE_PERF_CADENCES=40,120,250 npx vitest run --config test/vitest.config.ts
+ *   test/tui/explore-perf.test.tsx
  */
 import { availableParallelism, loadavg } from 'node:os';
 import { expect, test } from 'vitest';
@@ -107,19 +108,23 @@ test('explore on 5,000 tools: every keystroke lands and is drawn (prints the lat
       .split('toolsearch explore')
       .at(-1) ?? '';
   const fmt = (xs: number[]): string =>
-    `median ${quantile(xs, 0.5).toFixed(1)} ms, p95 ${quantile(xs, 0.95).toFixed(1)} ms, max ${Math.max(...xs).toFixed(1)} ms`;
+    `median ${quantile(xs, 0.5).toFixed(1)} ms, ` +
+    `p95 ${quantile(xs, 0.95).toFixed(1)} ms, max ${Math.max(...xs).toFixed(1)} ms`;
   console.log(
-    `explore on ${TOOLS.length} tools, ${wall.length} keystrokes (React ${process.env.NODE_ENV === 'production' ? 'production' : 'development'} build):\n` +
+    `explore on ${TOOLS.length} tools, ${wall.length} keystrokes ` +
+      `(React ${process.env.NODE_ENV === 'production' ? 'production' : 'development'} build):\n` +
       `  first key (cold code paths): ${wall[0]!.toFixed(1)} ms to the frame, ${cpu[0]!.toFixed(1)} ms CPU\n` +
       `  every later key → frame written: ${fmt(wall.slice(1))}\n` +
       `  every later key, CPU:            ${fmt(cpu.slice(1))}\n` +
-      `  of which the search (CPU):       ${fmt(searchCpu.slice(1))} (warm-up before the screen appears: ${firstQueryMs.toFixed(0)} ms)`,
+      `  of which the search (CPU):       ${fmt(searchCpu.slice(1))} (warm-up ` +
+      `before the screen appears: ${firstQueryMs.toFixed(0)} ms)`,
   );
   expect(lastFrame).toContain('select: 1 tool returned');
   expect(missed.filter((k) => k !== ' ' && k !== KEYS.backspace)).toEqual([]);
 });
 
-test('explore on 5,000 tools with the fuse.js column on: the reference keeps up, fuse.js catches up when typing pauses (prints the figures)', async () => {
+test('explore on 5,000 tools with the fuse.js column on: the reference keeps up, ' +
+  'fuse.js catches up when typing pauses (prints the figures)', async () => {
   const index = new ToolIndex(TOOLS);
   warmUpSearch(index);
   const cadences = (process.env.EXPLORE_PERF_CADENCES ?? '120')
@@ -256,9 +261,11 @@ test('explore on 5,000 tools with the fuse.js column on: the reference keeps up,
   const fmt = (xs: number[]): string =>
     xs.length === 0
       ? 'none'
-      : `median ${quantile(xs, 0.5).toFixed(1)} ms, p95 ${quantile(xs, 0.95).toFixed(1)} ms, max ${Math.max(...xs).toFixed(1)} ms (n=${xs.length})`;
+      : `median ${quantile(xs, 0.5).toFixed(1)} ms, ` +
+        `p95 ${quantile(xs, 0.95).toFixed(1)} ms, max ${Math.max(...xs).toFixed(1)} ms (n=${xs.length})`;
   const lines = [
-    `explore on ${TOOLS.length} tools with the fuse.js column on (React ${process.env.NODE_ENV === 'production' ? 'production' : 'development'} build, ` +
+    `explore on ${TOOLS.length} tools with the fuse.js column on ` +
+      `(React ${process.env.NODE_ENV === 'production' ? 'production' : 'development'} build, ` +
       `load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} CPUs):`,
     `  fuse.js load + index: ${loadMs.toFixed(0)} ms (once, on the first f)`,
     `  one fuse.js ranking, on the UI thread: ${fmt(rankMs)}; CPU ${fmt(rankCpuMs)}`,

@@ -12,7 +12,8 @@ describe('exploreSearch runs the reference', () => {
   test('keyword search: scores, order, limit, total and ranks', () => {
     const r = exploreSearch(index, 'slack message', 2);
     if (r.kind !== 'keyword') throw new Error(r.kind);
-    // slack__post_message: slack 10 + message 10; the other two slack tools: 10, + message in the description 2 for add_reaction.
+    // slack__post_message: slack 10 + message 10; the other two slack tools: 10, + message in the description 2 for
+    // add_reaction.
     expect(r.rows.map((x) => [x.name, x.score])).toEqual([
       ['slack__post_message', 20],
       ['slack__add_reaction', 12],

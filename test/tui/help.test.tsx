@@ -228,7 +228,8 @@ describe('token figures in the call title', () => {
     await press(wide.stdin, 'j');
     await eventually(() => expect(wide.frame()).toContain('─ Call 2/4 '));
     expect(wide.frame().split('\n')[1]).toBe(
-      '─ Calls (4) ────────────────────────────┬─ Call 2/4 · 4 visible (+2) · 5 hidden · ~324 tok · break@852 ─────────────────',
+      '─ Calls (4) ────────────────────────────┬─ Call 2/4 · 4 visible (+2) ' +
+        '· 5 hidden · ~324 tok · break@852 ─────────────────',
     );
     wide.unmount();
     // The figures are the report's.

@@ -59,7 +59,8 @@ const cli = (...args: string[]) => traced(['bin/toolsearch.js', ...args]);
 describe.concurrent('React and Ink stay unloaded outside the TUI', () => {
   test('the probe sees them when the TUI is prepared and its entries imported (control)', async () => {
     const code =
-      "await (await import('./dist/tui/tty.js')).prepareTui(); await import('./dist/tui/explore/run.js'); await import('./dist/tui/stepper/run.js');";
+      "await (await import('./dist/tui/tty.js')).prepareTui(); await " +
+      "import('./dist/tui/explore/run.js'); await import('./dist/tui/stepper/run.js');";
     const r = await traced(['--input-type=module', '-e', code]);
     expect(r.stderr).toBe('');
     expect(r.modules.some((m) => m.includes('/node_modules/ink/'))).toBe(true);
@@ -84,7 +85,8 @@ describe.concurrent('without a terminal', () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
-      'error: explore needs an interactive terminal (stdin and stdout are not terminals); use toolsearch search -c <file> <query> --json instead\n',
+      'error: explore needs an interactive terminal (stdin and stdout are not ' +
+        'terminals); use toolsearch search -c <file> <query> --json instead\n',
     );
     expect(r.modules.filter((m) => UI_PACKAGES.test(m))).toEqual([]);
   });
@@ -94,7 +96,8 @@ describe.concurrent('without a terminal', () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
-      'error: simulate --tui needs an interactive terminal (stdin and stdout are not terminals); use simulate --json instead\n',
+      'error: simulate --tui needs an interactive terminal (stdin and ' +
+        'stdout are not terminals); use simulate --json instead\n',
     );
     expect(r.modules.filter((m) => UI_PACKAGES.test(m))).toEqual([]);
   });

@@ -81,17 +81,21 @@ describe('tool rows', () => {
 });
 
 describe('messages of a call', () => {
-  test('call 1 receives the transcript up to its answer, with the reminder inserted before the first non-system message', () => {
-    const r = report();
-    const entries = callMessages(inputs, r.turns[0]!);
-    expect(entries.map((e) => [e.index, e.message.role, e.reminder, e.answer])).toEqual([
-      [0, 'system', false, false],
-      [null, 'user', true, false],
-      [1, 'user', false, false],
-      [2, 'assistant', false, true],
-    ]);
-    expect(entries.filter((e) => !e.answer)).toHaveLength(r.turns[0]!.message_count);
-  });
+  test(
+    'call 1 receives the transcript up to its answer, with the ' +
+      'reminder inserted before the first non-system message',
+    () => {
+      const r = report();
+      const entries = callMessages(inputs, r.turns[0]!);
+      expect(entries.map((e) => [e.index, e.message.role, e.reminder, e.answer])).toEqual([
+        [0, 'system', false, false],
+        [null, 'user', true, false],
+        [1, 'user', false, false],
+        [2, 'assistant', false, true],
+      ]);
+      expect(entries.filter((e) => !e.answer)).toHaveLength(r.turns[0]!.message_count);
+    },
+  );
   test('later calls keep the reminder where it was inserted', () => {
     const r = report();
     const entries = callMessages(inputs, r.turns[2]!);

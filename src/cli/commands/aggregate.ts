@@ -3,7 +3,8 @@ import { Command } from 'commander';
 import type { CliContext } from '../context.js';
 import { parsePositiveInt } from '../options.js';
 
-const EXAMPLES = `
+const EXAMPLES =
+  `
 Examples:
   # two halves of a replay, merged: the same report as one run over all sessions
   $ toolsearch aggregate fixtures/bulk/part-1.json fixtures/bulk/part-2.json
@@ -24,7 +25,8 @@ Examples:
   $ toolsearch aggregate fixtures/bulk/part-*.json --expect-same
 
   # a shard's output first, then merged with the others (shell sharding)
-  $ toolsearch simulate fixtures/bulk/sessions.jsonl -c fixtures/catalogs/demo.yaml --no-tokens --aggregate part-3.json > /dev/null && toolsearch aggregate fixtures/bulk/part-1.json part-3.json
+  $ toolsearch simulate fixtures/bulk/sessions.jsonl -c fixtures/catalogs/demo.yaml --no-tokens --aggregate ` +
+  `part-3.json > /dev/null && toolsearch aggregate fixtures/bulk/part-1.json part-3.json
 
 A part is what \`simulate --json\` (or \`--aggregate FILE\`) writes over many
 sessions; a file may also hold one part per line (JSONL). Counts add up,

@@ -46,8 +46,11 @@ interface CommandSpec {
 /** A value placeholder that names a file (`<file>`, `<file|->`, `<dir>`, `<transcript>`, …). */
 const FILE_VALUE =
   /<(?:file|dir|path|suite|transcript|labeled|catalog|config|part|sessions?)\b[^>]*>|<[a-z-]*file[a-z-]*\|?[^>]*>/i;
-const FILE_ARG =
-  /^(?:file|files|dir|path|suite|suites|transcript|transcripts|labeled|catalog|catalogs|config|parts?|sessions?|inputs?)$/i;
+const FILE_ARG = new RegExp(
+  '^(?:file|files|dir|path|suite|suites|transcript|transcripts|labeled|catalog|catalogs|config|' +
+    'parts?|sessions?|inputs?)$',
+  'i',
+);
 
 function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
@@ -102,7 +105,8 @@ function bash(program: Command): string {
     '    case "${COMP_WORDS[i]}" in -*) ;; *) cmd="${COMP_WORDS[i]}"; break ;; esac',
     '  done',
     '  if [ -z "$cmd" ]; then',
-    `    if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "${words(global.flatMap(flagsOf))}" -- "$cur")); else COMPREPLY=($(compgen -W "${words(commands.map((c) => c.name))}" -- "$cur")); fi`,
+    `    if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "${words(global.flatMap(flagsOf))}" -- "$cur")); ` +
+      `else COMPREPLY=($(compgen -W "${words(commands.map((c) => c.name))}" -- "$cur")); fi`,
     '    return',
     '  fi',
     '  case "$cmd" in',
@@ -119,7 +123,8 @@ function bash(program: Command): string {
     }
     out.push('      esac');
     out.push(
-      `      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "${words(c.options.flatMap(flagsOf))}" -- "$cur"));${c.fileArgs ? ' else COMPREPLY=($(compgen -f -- "$cur"));' : ''} fi`,
+      `      if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "${words(c.options.flatMap(flagsOf))}" -- ` +
+        `"$cur"));${c.fileArgs ? ' else COMPREPLY=($(compgen -f -- "$cur"));' : ''} fi`,
     );
     out.push('      ;;');
   }

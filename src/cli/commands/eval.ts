@@ -90,10 +90,12 @@ function parseCount(value: string): number {
   return parsePositiveInt(value);
 }
 
-const EXAMPLES = `
+const EXAMPLES =
+  `
 Examples:
   $ toolsearch eval fixtures/eval/demo-queries.jsonl -c fixtures/catalogs/demo.yaml
-  $ toolsearch eval fixtures/eval/demo-queries.jsonl -c fixtures/catalogs/demo.yaml --scorers spec,bm25 --json > eval.json
+  $ toolsearch eval fixtures/eval/demo-queries.jsonl -c fixtures/catalogs/demo.yaml --scorers spec,bm25 --json > ` +
+  `eval.json
   # the metrics as a chart and every miss with each scorer's top results, in one HTML file
   $ toolsearch eval fixtures/eval/demo-queries.jsonl -c fixtures/catalogs/demo.yaml --html eval.html
   # how would the scorers do if the model passed the user's words through?
@@ -144,7 +146,8 @@ export function evalCommand(ctx: CliContext): Command {
     .option('--json', 'print the full report as JSON (every miss, every ranking)')
     .option(
       '--html <file>',
-      'also write the report as one self-contained HTML file: chart, misses with top results (- for stdout, then the page only)',
+      'also write the report as one self-contained HTML file: chart, misses ' +
+        'with top results (- for stdout, then the page only)',
     )
     .option(
       '--min <metric=value,…>',
@@ -214,9 +217,8 @@ async function runEval(ctx: CliContext, labeled: string, flags: EvalFlags): Prom
     // `--html -`: the page is the output (the --min checks still apply).
   } else if (flags.json) {
     const { safeJson } = await import('../../report/json.js');
-    ctx.out(
-      `${safeJson({ schema_version: JSON_SCHEMA_VERSION, ...report, ...(checks.length > 0 ? { min: checks } : {}) }, undefined, 2)}\n`,
-    );
+    const body = { schema_version: JSON_SCHEMA_VERSION, ...report, ...(checks.length > 0 ? { min: checks } : {}) };
+    ctx.out(`${safeJson(body, undefined, 2)}\n`);
   } else {
     const { renderEval } = await import('../../report/eval-text.js');
     ctx.lines(renderEval(report, { style: ctx.outStyle, width: ctx.width, misses: flags.misses }));

@@ -10,11 +10,13 @@ interface ExploreFlags extends CatalogFlags {
   readonly maxResults?: number;
 }
 
-const EXAMPLES = `
+const EXAMPLES =
+  `
 Examples:
   $ toolsearch explore -c fixtures/catalogs/demo.yaml
   $ toolsearch explore -c fixtures/catalogs/demo.yaml create issue        # start with a query
-  $ toolsearch explore -c fixtures/catalogs/demo.yaml -c fixtures/formats/catalogs/mcp.json -n 10   # two catalogs merged
+  $ toolsearch explore -c fixtures/catalogs/demo.yaml -c fixtures/formats/catalogs/mcp.json -n 10   # two catalogs ` +
+  `merged
 
 Keys: type the query (keywords, +required, select:a,b) and the results re-rank
 at every key; Tab moves into the results, where ↑/↓ selects a result and shows

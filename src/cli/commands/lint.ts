@@ -89,7 +89,8 @@ async function runLint(ctx: CliContext, files: string[], flags: LintFlags): Prom
   if (flags.strict && report.summary.errors > 0) {
     const n = report.tools.filter((t) => t.errors > 0).length;
     throw new AssertionFailure(
-      `${report.summary.errors} error${report.summary.errors === 1 ? '' : 's'} in ${n} tool${n === 1 ? '' : 's'} (--strict)`,
+      `${report.summary.errors} ` +
+        `error${report.summary.errors === 1 ? '' : 's'} in ${n} tool${n === 1 ? '' : 's'} (--strict)`,
     );
   }
 }

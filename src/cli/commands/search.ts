@@ -30,7 +30,8 @@ interface SearchFlags extends CatalogFlags, Expectations {
   readonly why?: string[];
 }
 
-const EXAMPLES = `
+const EXAMPLES =
+  `
 Examples:
   # rank the catalog's dynamic tools for a query (as tool_search would)
   $ toolsearch search -c fixtures/catalogs/demo.yaml create issue
@@ -43,7 +44,8 @@ Examples:
 
   # CI checks: exit 1 with a diff when the result is not as expected
   $ toolsearch search -c fixtures/catalogs/demo.yaml send slack message --expect-first mcp__slack__send_message
-  $ toolsearch search -c fixtures/catalogs/demo.yaml "select:mcp__github__create_issue" --expect-exact mcp__github__create_issue
+  $ toolsearch search -c fixtures/catalogs/demo.yaml "select:mcp__github__create_issue" --expect-exact ` +
+  `mcp__github__create_issue
 
   # thousands of recorded arguments, one JSON object out per line in
   $ toolsearch search -c fixtures/catalogs/demo.yaml --batch fixtures/eval/demo-queries.jsonl
@@ -196,7 +198,8 @@ function checkNamedTools(scope: SearchScope, flags: SearchFlags): void {
       if (scope.byName.has(name)) continue;
       const near = closeNames(scope.byName.keys(), name);
       throw new UsageError(
-        `${flag}: ${JSON.stringify(name)} is not a tool of the catalog${near.length > 0 ? ` (did you mean ${near.join(', ')}?)` : ''}`,
+        `${flag}: ${JSON.stringify(name)} is not a tool of the ` +
+          `catalog${near.length > 0 ? ` (did you mean ${near.join(', ')}?)` : ''}`,
       );
     }
   }
@@ -210,6 +213,7 @@ export function warnUnknown(ctx: CliContext, scope: SearchScope, name: string): 
   }
   const near = suggestions(scope.byName.keys(), name);
   ctx.warn(
-    `skipped ${name}: not a dynamic tool${near.length > 0 ? ` (did you mean ${near.join(', ')}? names are case-sensitive)` : ''}`,
+    `skipped ${name}: not a dynamic ` +
+      `tool${near.length > 0 ? ` (did you mean ${near.join(', ')}? names are case-sensitive)` : ''}`,
   );
 }

@@ -168,7 +168,8 @@ export function checkAggregate(a: Aggregate, flags: Pick<BulkFlags, 'expectSame'
     const total = a.sessions.failed + a.sessions.replayed;
     const first = a.failures[0]!;
     throw new InputError(
-      `${a.sessions.failed} of ${total} sessions failed to read (the others were replayed); first: ${escapeText(first.error)}`,
+      `${a.sessions.failed} of ${total} sessions failed to read (the ` +
+        `others were replayed); first: ${escapeText(first.error)}`,
     );
   }
   const failures: string[] = [];

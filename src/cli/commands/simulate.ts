@@ -1,4 +1,7 @@
-/** `toolsearch simulate <transcript>`: replay a recorded conversation through the middleware state machine. */
+/**
+ * `toolsearch simulate <transcript>`: replay a recorded conversation through the middleware state machine.
+ * Over 400 lines: its options, their checks and help examples; the work is in src/simulate/.
+ */
 import { JSON_SCHEMA_VERSION } from '../../report/schema-version.js';
 import { Command, Option } from 'commander';
 import { AssertionFailure, UsageError } from '../../errors.js';
@@ -47,7 +50,8 @@ interface SimulateFlags extends BulkFlags {
   readonly tui?: boolean;
 }
 
-const EXAMPLES = `
+const EXAMPLES =
+  `
 Examples:
   # what the model saw at every call (the transcript carries its own tools)
   $ toolsearch simulate fixtures/transcripts/keyword-search-then-call.openai.json
@@ -57,19 +61,24 @@ Examples:
 
   # model-native mode: every call offers the 5 static tools and defers the other 125;
   # call 2 calls mcp__google_calendar__list_events before a search loaded it (not-loaded)
-  $ toolsearch simulate fixtures/transcripts/deferred-tool-called-too-early.json -c fixtures/catalogs/demo.yaml --mode native
+  $ toolsearch simulate fixtures/transcripts/deferred-tool-called-too-early.json -c fixtures/catalogs/demo.yaml ` +
+  `--mode native
 
   # a catalog that cannot mark static tools (Eino ToolInfo): --static makes the same split
-  $ toolsearch simulate fixtures/transcripts/deferred-tool-called-too-early.json -c fixtures/catalogs/demo.eino.json --static get_current_time,ask_user,read_todo_list,write_todo_list,think
+  $ toolsearch simulate fixtures/transcripts/deferred-tool-called-too-early.json -c fixtures/catalogs/demo.eino.json ` +
+  `--static get_current_time,ask_user,read_todo_list,write_todo_list,think
 
   # CI after a catalog change: exit 1 when a recorded search returns something else today
-  $ toolsearch simulate fixtures/transcripts/stale-after-catalog-change.json -c fixtures/catalogs/demo-v2.yaml --replay --expect-same
+  $ toolsearch simulate fixtures/transcripts/stale-after-catalog-change.json -c fixtures/catalogs/demo-v2.yaml ` +
+  `--replay --expect-same
 
   # CI: exit 1 when the model called a tool it could not see
-  $ toolsearch simulate fixtures/transcripts/deferred-tool-called-too-early.json -c fixtures/catalogs/demo.yaml --fail-on-violation --json > report.json
+  $ toolsearch simulate fixtures/transcripts/deferred-tool-called-too-early.json -c fixtures/catalogs/demo.yaml ` +
+  `--fail-on-violation --json > report.json
 
   # a self-contained HTML report (timeline, token bars, explanations) next to the text
-  $ toolsearch simulate fixtures/transcripts/deferred-tool-called-too-early.json -c fixtures/catalogs/demo.yaml --replay --html simulate.html
+  $ toolsearch simulate fixtures/transcripts/deferred-tool-called-too-early.json -c fixtures/catalogs/demo.yaml ` +
+  `--replay --html simulate.html
 
   # step through the calls interactively (m: switch mode, r: replay, ?: keys)
   $ toolsearch simulate fixtures/transcripts/deferred-tool-called-too-early.json -c fixtures/catalogs/demo.yaml --tui
@@ -87,7 +96,8 @@ Every item is read, skipped by a documented rule (counted in "coverage"), or an
 error at its location (exit 2); --lenient counts what it cannot read instead.
 
   # a Claude Code session; ToolSearch is its search tool, tool_reference results load in native mode
-  $ toolsearch simulate fixtures/transcripts/toolsearch-references.claude-code.jsonl -c fixtures/catalogs/demo.yaml --mode native
+  $ toolsearch simulate fixtures/transcripts/toolsearch-references.claude-code.jsonl -c fixtures/catalogs/demo.yaml ` +
+  `--mode native
 
 Model call k happens right before the k-th assistant message; when the transcript
 does not end with an assistant message, one more call follows the last message.
@@ -119,13 +129,15 @@ sessions that failed to read. A session that fails to read never stops the other
   $ toolsearch simulate fixtures/bulk/sessions.jsonl -c fixtures/catalogs/demo.yaml --no-tokens --json
 
   # one JSON line per session, in input order, on 2 worker threads; the aggregate to a file
-  $ toolsearch simulate 'fixtures/transcripts/*.anthropic.json' -c fixtures/catalogs/demo.yaml --no-tokens --jsonl --jobs 2 --aggregate agg.json
+  $ toolsearch simulate 'fixtures/transcripts/*.anthropic.json' -c fixtures/catalogs/demo.yaml --no-tokens --jsonl ` +
+  `--jobs 2 --aggregate agg.json
 
   # sessions on stdin, one per line (a map step of a batch engine)
   $ cat fixtures/bulk/sessions.jsonl | toolsearch simulate - -c fixtures/catalogs/demo.yaml --no-tokens --json
 
   # a .jsonl file of messages: one recording, whatever its first line looks like
-  $ toolsearch simulate fixtures/transcripts/keyword-search-then-call.jsonl -c fixtures/catalogs/demo.yaml --no-tokens --jsonl-input recording
+  $ toolsearch simulate fixtures/transcripts/keyword-search-then-call.jsonl -c fixtures/catalogs/demo.yaml ` +
+  `--no-tokens --jsonl-input recording
 
   # the 3 most frequent entries of each list (zero-result queries, not-loaded calls, ...)
   $ toolsearch simulate fixtures/bulk/sessions.jsonl -c fixtures/catalogs/demo.yaml --no-tokens --top 3
@@ -146,7 +158,8 @@ export function simulateCommand(ctx: CliContext): Command {
     )
     .argument(
       '<recordings...>',
-      'recordings in any format below (Claude Code, AI SDK, Agents SDK, LangChain, OTel, call logs, Eino, OpenAI, Anthropic); several files, ' +
+      'recordings in any format below (Claude Code, AI SDK, Agents SDK, LangChain, ' +
+        'OTel, call logs, Eino, OpenAI, Anthropic); several files, ' +
         'directories, globs, JSONL files of one session per line, or - (sessions on stdin) replay in bulk',
     );
   addCatalogOptions(cmd, 'catalog file (optional when the transcript carries its own tools)');
@@ -159,7 +172,8 @@ export function simulateCommand(ctx: CliContext): Command {
     )
     .option(
       '--lenient',
-      'replay what can be read: items no rule explains and unpaired calls or results become counted warnings instead of errors',
+      'replay what can be read: items no rule explains and unpaired calls ' +
+        'or results become counted warnings instead of errors',
     )
     .option(
       '--sidechains',
@@ -167,7 +181,8 @@ export function simulateCommand(ctx: CliContext): Command {
     )
     .option(
       '--search-tool <name>',
-      "the agent's search tool has this name (repeatable; e.g. ToolSearch): its calls and results are read as tool_search",
+      "the agent's search tool has this name (repeatable; e.g. " +
+        'ToolSearch): its calls and results are read as tool_search',
       collect,
     )
     .option('--replay', 're-run every recorded tool_search call against the catalog and show the differences')
@@ -366,7 +381,8 @@ function check(report: SimulationReport, flags: SimulateFlags): void {
     );
     if (differing.length > 0 || report.replay.visibility.length > 0) {
       failures.push(
-        `${differing.length} recorded ${differing.length === 1 ? 'search differs' : 'searches differ'} from a fresh run (--expect-same)`,
+        `${differing.length} recorded` +
+          ` ${differing.length === 1 ? 'search differs' : 'searches differ'} from a fresh run (--expect-same)`,
       );
       for (const { call, s } of differing) {
         details.push(

@@ -106,12 +106,16 @@ function grepPattern(pattern: string): RegExp {
     return new RegExp(pattern, 'u');
   } catch (err) {
     throw new UsageError(
-      `--grep ${JSON.stringify(pattern)} is not a regular expression: ${(err as Error).message.replace(/^Invalid regular expression: /, '')}`,
+      `--grep ${JSON.stringify(pattern)} is not a regular ` +
+        `expression: ${(err as Error).message.replace(/^Invalid regular expression: /, '')}`,
     );
   }
 }
 
-/** --output reports/junit.xml in a fresh CI checkout: the directory is made (writeOutput reports what is wrong with a path). */
+/**
+ * --output reports/junit.xml in a fresh CI checkout: the directory is made (writeOutput reports what is wrong with a
+ * path).
+ */
 function makeOutputDir(path: string): void {
   try {
     mkdirSync(dirname(path), { recursive: true });
@@ -175,7 +179,8 @@ async function runTest(ctx: CliContext, args: string[], given: TestFlags): Promi
       case 'human': {
         const { createStyle } = await import('../../render/color.js');
         const { clipLines } = await import('../../render/escape.js');
-        return `${clipLines(renderTestHuman(report, { style: color ? ctx.outStyle : createStyle(false) }).join('\n'))}\n`;
+        const human = renderTestHuman(report, { style: color ? ctx.outStyle : createStyle(false) });
+        return `${clipLines(human.join('\n'))}\n`;
       }
       case 'json':
         return (await import('../../report/test-json.js')).renderTestJson(report);

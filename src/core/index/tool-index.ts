@@ -43,7 +43,10 @@ export interface ToolIndexOptions {
   readonly denseMinimum?: number;
 }
 
-/** Tools scanned by keyword searches after which `prefilter: 'auto'` builds the token index (about what building it costs). */
+/**
+ * Tools scanned by keyword searches after which `prefilter: 'auto'` builds the token index (about what building it
+ * costs).
+ */
 export const PREFILTER_SCAN_BUDGET = 20_000;
 
 /**
@@ -212,7 +215,9 @@ export class ToolIndex {
     }
   }
 
-  /** Why a tool scores what it does for these keywords (for any tool, returned or not); undefined for an unknown name. */
+  /**
+   * Why a tool scores what it does for these keywords (for any tool, returned or not); undefined for an unknown name.
+   */
   explainTool(name: string, keywords: readonly Keyword[]): ToolExplanation | undefined {
     const i = this.byName.get(name);
     return i === undefined ? undefined : explainTool(this.entries[i]!, keywords);

@@ -15,7 +15,10 @@ export class Vocabulary {
   private table: Int32Array = new Int32Array(2048);
   private last: Int32Array = new Int32Array(2048).fill(-1);
 
-  /** The id of `s.slice(start, end)` (whose FNV-1a hash is `hash`); -1 when already recorded for `tool` in `role` (0 or 1). */
+  /**
+   * The id of `s.slice(start, end)` (whose FNV-1a hash is `hash`); -1 when already recorded for `tool` in `role` (0 or
+   * 1).
+   */
   idFor(s: string, start: number, end: number, hash: number, tool: number, role: number): number {
     const strings = this.strings;
     let mask = this.table.length - 1;

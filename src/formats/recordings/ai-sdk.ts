@@ -21,6 +21,8 @@
  * `tool_reference` items: a server-side search. Reasoning, sources, files,
  * `step-start` markers and `data-*` parts carry
  * no tool use and are skipped by rule; an unknown part type is an error.
+ *
+ * Over 400 lines: three shapes of one SDK, read by one set of part readers.
  */
 import { toWellFormed } from '../../core/text.js';
 import type { ContentBlock, ToolCall } from '../../core/types.js';
@@ -140,7 +142,8 @@ function resultOutput(b: TranscriptBuilder, part: ObjectNode): string {
     default:
       b.unexplained(
         output,
-        `unknown AI SDK tool output type ${JSON.stringify(type)} (expected text, json, error-text, error-json, content, execution-denied)`,
+        `unknown AI SDK tool output type ${JSON.stringify(type)} (expected text, ` +
+          `json, error-text, error-json, content, execution-denied)`,
       );
       return '';
   }
@@ -471,7 +474,8 @@ function read(doc: ParsedDocument, b: TranscriptBuilder): void {
     }
     throw b.error(
       doc.root,
-      'not an ai-sdk recording: expected ModelMessage[], UIMessage[], or a generateText result with "response.messages" or "steps"',
+      'not an ai-sdk recording: expected ModelMessage[], UIMessage[], or a ' +
+        'generateText result with "response.messages" or "steps"',
     );
   }
   if (shape.kind === 'ui') readUiMessages(b, shape.items);
@@ -485,7 +489,8 @@ function read(doc: ParsedDocument, b: TranscriptBuilder): void {
 export const aiSdkReader: RecordingReader = {
   format: 'ai-sdk',
   shape:
-    'ai-sdk: Vercel AI SDK ModelMessage[] (tool-call / tool-result parts), UIMessage[] (parts), or a generateText result (response.messages, steps)',
+    'ai-sdk: Vercel AI SDK ModelMessage[] (tool-call / tool-result parts), ' +
+    'UIMessage[] (parts), or a generateText result (response.messages, steps)',
   detect,
   read,
 };

@@ -162,7 +162,8 @@ function readCall(b: TranscriptBuilder, line: ObjectNode, call: number): Node | 
   if (!provider) {
     b.unexplained(
       req,
-      `call log line ${call}: a request that is neither OpenAI Chat ("messages"), Responses ("input") nor Anthropic ("system"/"max_tokens")`,
+      `call log line ${call}: a request that is neither OpenAI Chat ("messages"), ` +
+        `Responses ("input") nor Anthropic ("system"/"max_tokens")`,
     );
     return null;
   }
@@ -176,7 +177,8 @@ function readCall(b: TranscriptBuilder, line: ObjectNode, call: number): Node | 
       const at = differs >= 0 && differs < t.offsets.length ? t.offsets[differs]! : req.offset;
       b.unexplained(
         at,
-        `call log line ${call}: the request does not continue the conversation of the earlier lines (message ${differs >= 0 ? differs : t.messages.length} differs)`,
+        `call log line ${call}: the request does not continue the conversation of the earlier ` +
+          `lines (message ${differs >= 0 ? differs : t.messages.length} differs)`,
       );
       return null;
     }
@@ -208,7 +210,9 @@ function detectCallLog(doc: ParsedDocument): Evidence | null {
   if (!lines) return null;
   return {
     score: DISTINCTIVE + lines.length,
-    detected_by: `${lines.length} ${lines.length === 1 ? 'line' : 'lines'} of {"request": ..., "response": ...} (a proxy's call log)`,
+    detected_by:
+      `${lines.length} ${lines.length === 1 ? 'line' : 'lines'} of ` +
+      `{"request": ..., "response": ...} (a proxy's call log)`,
   };
 }
 
@@ -232,7 +236,8 @@ function readCallLog(doc: ParsedDocument, b: TranscriptBuilder): void {
 export const callLogReader: RecordingReader = {
   format: 'call-log',
   shape:
-    'call-log: JSONL of model calls as a proxy logs them, {request: <request body>, response: <response object>} (OpenAI Chat, Responses, Anthropic)',
+    'call-log: JSONL of model calls as a proxy logs them, {request: <request body>, ' +
+    'response: <response object>} (OpenAI Chat, Responses, Anthropic)',
   detect: detectCallLog,
   read: readCallLog,
 };

@@ -44,12 +44,15 @@ function chatReader(
   };
 }
 
-/** The four chat readers; `detectAny` names the format a document fits (for the hint of a forced format that does not). */
+/**
+ * The four chat readers; `detectAny` names the format a document fits (for the hint of a forced format that does not).
+ */
 export function chatReaders(detectAny: (doc: ParsedDocument) => TranscriptFormat | null): RecordingReader[] {
   return [
     chatReader(
       'eino',
-      'eino: Eino schema.Message [{role, content, tool_calls, tool_call_id, tool_name, extra}] or AgenticMessage [{role, content_blocks}]',
+      'eino: Eino schema.Message [{role, content, tool_calls, tool_call_id, ' +
+        'tool_name, extra}] or AgenticMessage [{role, content_blocks}]',
       detectAny,
     ),
     chatReader('openai', 'openai: Chat Completions messages, or a request body {model, messages, tools}', detectAny),

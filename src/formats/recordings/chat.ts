@@ -22,6 +22,8 @@
  *
  * Tools carried by a request body are read like a catalog (a tool named
  * `tool_search` there is the middleware's own tool and is skipped).
+ *
+ * Over 400 lines: four look-alike formats can only be told apart by weighing them in one place.
  */
 import { quote, type InputError } from '../../errors.js';
 import { mergeTools } from '../catalog.js';
@@ -226,7 +228,9 @@ function detectFormat(doc: ParsedDocument): ChatFormat {
     if (n > 0 && (best === null || n > (counts.get(best) ?? 0))) best = f;
   }
   if (best) {
-    lastWhy = `${counts.get(best)} ${counts.get(best) === 1 ? 'message has' : 'messages have'} keys or part types only ${FORMAT_NAMES[best]} uses`;
+    lastWhy =
+      `${counts.get(best)} ${counts.get(best) === 1 ? 'message has' : 'messages have'} keys or part types ` +
+      `only ${FORMAT_NAMES[best]} uses`;
     return best;
   }
   if (weakOpenAI) {

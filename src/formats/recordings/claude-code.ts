@@ -295,7 +295,8 @@ function read(doc: ParsedDocument, b: TranscriptBuilder, options: ReadOptions): 
     }
     b.unexplained(
       n,
-      `unknown Claude Code line type ${JSON.stringify(toWellFormed(type))} (known: user, assistant, ${Object.keys(SKIPPED).join(', ')})`,
+      `unknown Claude Code line type ${JSON.stringify(toWellFormed(type))} ` +
+        `(known: user, assistant, ${Object.keys(SKIPPED).join(', ')})`,
     );
   }
   const main: Line[] = [];
@@ -330,7 +331,8 @@ function read(doc: ParsedDocument, b: TranscriptBuilder, options: ReadOptions): 
 export const claudeCodeReader: RecordingReader = {
   format: 'claude-code',
   shape:
-    'claude-code: Claude Code session JSONL ({type: "user"|"assistant", message, uuid, parentUuid, isSidechain}) or claude -p --output-format stream-json',
+    'claude-code: Claude Code session JSONL ({type: "user"|"assistant", message, uuid, ' +
+    'parentUuid, isSidechain}) or claude -p --output-format stream-json',
   detect,
   read,
 };

@@ -192,7 +192,8 @@ function read(doc: ParsedDocument, b: TranscriptBuilder): void {
     if (!u) {
       b.unexplained(
         it,
-        'not a LangChain message (expected {type, data}, {type, content, ...} or {lc: 1, type: "constructor", id, kwargs})',
+        'not a LangChain message (expected {type, data}, {type, content, ' +
+          '...} or {lc: 1, type: "constructor", id, kwargs})',
       );
       continue;
     }
@@ -231,7 +232,8 @@ function read(doc: ParsedDocument, b: TranscriptBuilder): void {
 export const langchainReader: RecordingReader = {
   format: 'langchain',
   shape:
-    'langchain: messages_to_dict [{type, data}], LangGraph model_dump {messages: [{type, content, tool_calls}]}, or lc-serialized {lc: 1, type: "constructor", id, kwargs}',
+    'langchain: messages_to_dict [{type, data}], LangGraph model_dump {messages: [{type, content, ' +
+    'tool_calls}]}, or lc-serialized {lc: 1, type: "constructor", id, kwargs}',
   detect,
   read,
 };

@@ -55,7 +55,9 @@ function detect(doc: ParsedDocument): Evidence | null {
   if (n === 0) return null;
   return {
     score: DISTINCTIVE + n,
-    detected_by: `${n} ${n === 1 ? 'item has' : 'items have'} the Agents JS SDK's keys ("callId", "providerData", "function_call_result", "hosted_tool_call")`,
+    detected_by:
+      `${n} ${n === 1 ? 'item has' : 'items have'} the Agents JS SDK's keys ("callId", ` +
+      `"providerData", "function_call_result", "hosted_tool_call")`,
   };
 }
 

@@ -139,7 +139,10 @@ function parseAttr(b: TranscriptBuilder, s: Span, key: string): Node | null {
   }
 }
 
-/** Reads semantic-convention messages `[{role, parts}]` into `t`. Parts sit inside the attribute's own text, so problems are located at the attribute. */
+/**
+ * Reads semantic-convention messages `[{role, parts}]` into `t`. Parts sit inside the attribute's own text, so problems
+ * are located at the attribute.
+ */
 function readMessages(t: TranscriptBuilder, list: Node, at: Node, key: string): void {
   if (list.kind !== 'array') {
     t.unexplained(at, `${key} must be a list of messages`);
@@ -277,7 +280,8 @@ function read(doc: ParsedDocument, b: TranscriptBuilder): void {
     if (differs >= 0) {
       b.unexplained(
         s.node,
-        `span ${call} (${str(field(s.node, 'name')) ?? 'unnamed'}): its input does not continue the conversation of the spans before it (message ${differs} differs)`,
+        `span ${call} (${str(field(s.node, 'name')) ?? 'unnamed'}): its input does not continue ` +
+          `the conversation of the spans before it (message ${differs} differs)`,
       );
       continue;
     }
@@ -304,7 +308,8 @@ function read(doc: ParsedDocument, b: TranscriptBuilder): void {
 export const otelReader: RecordingReader = {
   format: 'otel',
   shape:
-    'otel: OTLP JSON traces (resourceSpans) with GenAI spans: gen_ai.input.messages / gen_ai.output.messages / gen_ai.tool.definitions, or OpenLLMetry gen_ai.prompt.N.* / gen_ai.completion.N.*',
+    'otel: OTLP JSON traces (resourceSpans) with GenAI spans: gen_ai.input.messages / gen_ai.output.messages / ' +
+    'gen_ai.tool.definitions, or OpenLLMetry gen_ai.prompt.N.* / gen_ai.completion.N.*',
   detect,
   read,
 };

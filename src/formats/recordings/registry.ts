@@ -86,7 +86,8 @@ function noShapeFits(doc: ParsedDocument): never {
   throw errorAt(
     doc,
     doc.root,
-    `no known recording shape fits (found ${describeRoot(doc)}); tried ${tried} (see simulate --help, or force one with --format)`,
+    `no known recording shape fits (found ${describeRoot(doc)}); ` +
+      `tried ${tried} (see simulate --help, or force one with --format)`,
   );
 }
 
@@ -142,7 +143,8 @@ function finish(
       throw errorAt(
         doc,
         b.firstOrphan!,
-        `${b.orphanResults[0]!.message}: no earlier tool call has this id${lenientHint(b.orphanResults.length + unanswered.length)}`,
+        `${b.orphanResults[0]!.message}: no earlier tool call has this ` +
+          `id${lenientHint(b.orphanResults.length + unanswered.length)}`,
       );
     }
     if (unanswered.length > 0) {
@@ -232,7 +234,8 @@ export function requireModelCall(t: Transcript): void {
   const where = t.coverage && t.coverage.conversation !== 'main' ? ` (sidechain ${t.coverage.conversation})` : '';
   const first = t.locations[0] ?? { file: t.file, line: 0, column: 0 };
   throw new InputError(
-    `no model call${where}: the recording has no assistant message and is not a request body, so there is nothing to replay`,
+    `no model call${where}: the recording has no assistant message and ` +
+      `is not a request body, so there is nothing to replay`,
     first,
   );
 }

@@ -11,8 +11,10 @@ import { toWellFormed } from '../../core/text.js';
 import { field, type ArrayNode, type Node } from '../nodes.js';
 import type { SentTools } from '../types.js';
 
-const SERVER_TYPES =
-  /^(tool_search|tool_search_tool_(regex|bm25)_\d+|web_search.*|code_execution.*|bash_.*|text_editor_.*|computer_.*|web_fetch.*|memory_.*|mcp)$/;
+const SERVER_TYPES = new RegExp(
+  String.raw`^(tool_search|tool_search_tool_(regex|bm25)_\d+|web_search.*|code_execution.*|bash_.*|text_editor_.*|` +
+    'computer_.*|web_fetch.*|memory_.*|mcp)$',
+);
 
 export function sentToolsOf(list: ArrayNode | { readonly items: readonly Node[] }): SentTools {
   const visible: string[] = [];

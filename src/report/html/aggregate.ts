@@ -73,7 +73,8 @@ function toolsTable(tools: readonly ToolAggregate[]): Html {
     h(
       'p',
       { class: 'muted' },
-      'Sessions in which a search returned the tool, it was loaded, it was called; calls of it; calls before it was loaded.',
+      'Sessions in which a search returned the tool, it was loaded, it ' +
+        'was called; calls of it; calls before it was loaded.',
     ),
     active.length === 0
       ? h('p', { class: 'muted' }, 'No tool was found, loaded or called.')
@@ -176,13 +177,21 @@ export function renderAggregateHtml(a: Aggregate): string {
           t.sessions > 0
             ? [
                 'tokens (estimated)',
-                `${n(t.total)} sent, ${n(t.all_up_front)} with every tool up front: ${n(t.saved)} saved (${v.savedPercent}%) · ${t.encodings.join(', ')}, ${t.tool_formats.join(', ')} tool format`,
+                `${n(t.total)} sent, ${n(t.all_up_front)} with every tool up front: ${n(t.saved)} saved ` +
+                  `(${v.savedPercent}%) · ${t.encodings.join(', ')}, ${t.tool_formats.join(', ')} tool format`,
               ]
             : null,
           c.sessions > 0
             ? [
                 'prompt cache (tools block)',
-                `${n(c.breaks)} breaks, ${n(c.hits)} hits of ${n(c.compared)} calls compared; ${plural(c.sessions_with_breaks, 'session')} with a break${c.by_mode.sessions > 0 ? `; default vs native mode: ${n(c.by_mode.default.breaks)} vs ${n(c.by_mode.native.breaks)} breaks` : ''}`,
+                `${n(c.breaks)} breaks, ${n(c.hits)} hits of ${n(c.compared)} calls ` +
+                  `compared; ${plural(c.sessions_with_breaks, 'session')} with a ` +
+                  `break${
+                    c.by_mode.sessions > 0
+                      ? `; default vs native ` +
+                        `mode: ${n(c.by_mode.default.breaks)} vs ${n(c.by_mode.native.breaks)} breaks`
+                      : ''
+                  }`,
               ]
             : null,
         ]),

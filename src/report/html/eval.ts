@@ -182,7 +182,9 @@ function missesSection(report: EvalReport): Html {
     h(
       'p',
       { class: 'muted' },
-      `A query is missed by a scorer when no relevant tool is in its first ${report.miss_cutoff} results. Each cell: where the first relevant tool ranks (within ${report.depth}), then the scorer's top ${report.miss_cutoff}; relevant tools in bold.`,
+      `A query is missed by a scorer when no relevant tool is in its first ${report.miss_cutoff} ` +
+        `results. Each cell: where the first relevant tool ranks (within ${report.depth}), then the ` +
+        `scorer's top ${report.miss_cutoff}; relevant tools in bold.`,
     ),
     rows.length === 0
       ? h('p', { class: 'ok' }, 'No misses: every scorer found a relevant tool for every query.')
@@ -301,7 +303,8 @@ export function renderEvalHtml(report: EvalReport): string {
         h(
           'p',
           { class: 'muted' },
-          `R@k: share of the relevant tools in the first k results; MRR: mean 1/rank of the first relevant tool (within ${report.depth}); nDCG@5: binary relevance; no result: share of queries with no result.`,
+          `R@k: share of the relevant tools in the first k results; MRR: mean 1/rank of the first relevant tool ` +
+            `(within ${report.depth}); nDCG@5: binary relevance; no result: share of queries with no result.`,
         ),
       ),
       missesSection(report),

@@ -15,7 +15,9 @@ function sha256(s: string): string {
 }
 
 /** The policy of the page (exported for tests). */
-export const CSP = `default-src 'none'; style-src ${sha256(STYLE)}; script-src ${sha256(SCRIPT)}; img-src 'none'; base-uri 'none'; form-action 'none'`;
+export const CSP =
+  `default-src 'none'; style-src ${sha256(STYLE)}; ` +
+  `script-src ${sha256(SCRIPT)}; img-src 'none'; base-uri 'none'; form-action 'none'`;
 
 export interface PageInput {
   /** The title (plain text; escaped here). */

@@ -5,6 +5,9 @@
  * every model call with its calls and searches (the per-keyword
  * explanation in a <details>). Renders a {@link SimulationReport} built
  * with `details: true`; computes nothing.
+ *
+ * Over 400 lines: one builder per section of one page, in page order; the pieces other pages share
+ * live in page.ts.
  */
 import type { KeywordScore } from '../../core/scorer.js';
 import type { Coverage } from '../../formats/types.js';
@@ -119,7 +122,8 @@ function header(r: SimulationReport): Html {
       r.transcript.reminder_recognised_by_text !== null
         ? [
             'reminder',
-            `message ${r.transcript.reminder_recognised_by_text} is taken for the middleware's reminder by its text (beyond the reference)`,
+            `message ${r.transcript.reminder_recognised_by_text} is taken for the ` +
+              `middleware's reminder by its text (beyond the reference)`,
           ]
         : null,
       coverage !== null ? ['coverage', coverageText(coverage)] : null,
@@ -238,7 +242,9 @@ function timelineSection(r: SimulationReport): Html | null {
         h(
           'tr',
           {
-            class: `group${quiet && d.timeline.filter((x) => x.kind === row.kind).every((x) => !x.active) ? ' quiet' : ''}`,
+            class:
+              'group' +
+              (quiet && d.timeline.filter((x) => x.kind === row.kind).every((x) => !x.active) ? ' quiet' : ''),
           },
           h('th', { colspan: turns.length + 1 }, `${KIND_LABEL[row.kind]} (${n})`),
         ),
@@ -350,7 +356,8 @@ function tokensSection(r: SimulationReport): Html | null {
     h(
       'p',
       { class: 'muted' },
-      `Tool tokens at each call with tool search, against all ${r.catalog.dynamic + r.catalog.static} tools up front (${tk.note}).`,
+      `Tool tokens at each call with tool search, against ` +
+        `all ${r.catalog.dynamic + r.catalog.static} tools up front (${tk.note}).`,
     ),
     h(
       'div',
@@ -391,7 +398,8 @@ function tokensSection(r: SimulationReport): Html | null {
       ? h(
           'p',
           { class: 'muted' },
-          `Cache breaks by mode: default ${sm.cache.by_mode.default.breaks}, native ${sm.cache.by_mode.native.breaks} (of ${sm.cache.compared} calls compared).`,
+          `Cache breaks by mode: default ${sm.cache.by_mode.default.breaks}, ` +
+            `native ${sm.cache.by_mode.native.breaks} (of ${sm.cache.compared} calls compared).`,
         )
       : null,
   );
@@ -489,7 +497,9 @@ function explainTable(ex: SearchExplanation): Html {
     h(
       'p',
       { class: 'muted' },
-      `${ex.total_matches} tools score above 0; limit ${ex.max_results ?? 5}. 10: a keyword equals a name part, 5: inside a name part, 3: inside the full name, 2: inside the description; a keyword scores its best rule.`,
+      `${ex.total_matches} tools score above 0; limit ${ex.max_results ?? 5}. 10: a ` +
+        `keyword equals a name part, 5: inside a name part, 3: inside the full name, 2: ` +
+        `inside the description; a keyword scores its best rule.`,
     ),
   );
 }
@@ -674,7 +684,8 @@ function replaySection(r: SimulationReport): Html | null {
       null,
       r.replay.differences === 0
         ? 'Every recorded search returns the same today.'
-        : `${plural(r.replay.differences, 'search', 'searches')} ${r.replay.differences === 1 ? 'returns' : 'return'} something else today.`,
+        : `${plural(r.replay.differences, 'search', 'searches')} ` +
+            `${r.replay.differences === 1 ? 'returns' : 'return'} something else today.`,
     ),
     differing.map(({ t, s, i }) =>
       h('div', null, h('h3', null, callLink(t.call), ' · tool_search'), searchBlock(s, t, i, true, 'replay')),

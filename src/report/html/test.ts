@@ -127,7 +127,8 @@ function gotBlock(c: CaseResult): Child {
   return h(
     'div',
     { class: 'got muted' },
-    `simulated in ${s.mode} mode: ${plural(s.calls, 'model call')}, ${plural(s.errors, 'error')}, ${plural(s.warnings, 'warning')}`,
+    `simulated in ${s.mode} mode: ${plural(s.calls, 'model call')},` +
+      ` ${plural(s.errors, 'error')}, ${plural(s.warnings, 'warning')}`,
     s.replay_differences !== null ? `, ${plural(s.replay_differences, 'replay difference')}` : '',
   );
 }
@@ -198,7 +199,8 @@ function suiteSection(s: SuiteResult, si: number): Html {
       ],
       [
         'cases',
-        `${s.cases.length - failed - skipped} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''} · ${s.duration_ms.toFixed(0)} ms`,
+        `${s.cases.length - failed - skipped} passed, ${failed} ` +
+          `failed${skipped > 0 ? `, ${skipped} skipped` : ''} · ${s.duration_ms.toFixed(0)} ms`,
       ],
     ]),
     h(

@@ -2,6 +2,8 @@
  * Explore's screen as lines: layout for a terminal size and one builder per
  * part (header, query, status, results, baseline comparison, explanation,
  * footer, help), each fitted to its width here.
+ *
+ * Over 400 lines: one short builder per part, sharing the layout.
  */
 import { RULES } from '../../core/scorer.js';
 import { displayWidth, graphemes } from '../../render/width.js';

@@ -83,7 +83,10 @@ export function baselineQuery(keywords: readonly Keyword[]): string {
   return keywords.map((k) => k.word).join(' ');
 }
 
-/** How the baseline ranks a tool compared with the reference: `=`, `↑n` (n places higher), `↓n`, or `new` (the reference does not return it). */
+/**
+ * How the baseline ranks a tool compared with the reference: `=`, `↑n` (n places higher), `↓n`, or `new` (the reference
+ * does not return it).
+ */
 export function rankDelta(referenceRank: number | undefined, baselineRank: number): string {
   if (referenceRank === undefined) return 'new';
   if (referenceRank === baselineRank) return '=';

@@ -65,7 +65,10 @@ export function stepperKey(
   return null;
 }
 
-/** A key press, mapped to an action against the state at the moment it is handled (so keys typed faster than renders are never lost or misread). */
+/**
+ * A key press, mapped to an action against the state at the moment it is handled (so keys typed faster than renders are
+ * never lost or misread).
+ */
 export type StepperEvent =
   | StepperAction
   /** `help`: how far the help can scroll in the window on screen (none when left out). */

@@ -107,7 +107,10 @@ export interface ToolRow {
   readonly added: boolean;
   /** Replay: visible now, but would not be with fresh search results. */
   readonly lost: boolean;
-  /** Model-native, deferred: a search (server-side, or client-proxied) has loaded it by this call (beyond the reference state). */
+  /**
+   * Model-native, deferred: a search (server-side, or client-proxied) has loaded it by this call (beyond the reference
+   * state).
+   */
   readonly loaded: boolean;
 }
 

@@ -2,6 +2,8 @@
  * The stepper's screen as lines: layout for a terminal size, and one builder
  * per panel (header, call list, tool list, details, messages, footer, help).
  * Everything is fitted to its width here; components only draw.
+ *
+ * Over 400 lines: one short builder per panel, sharing the layout.
  */
 import { TOOL_SEARCH_NAME } from '../../core/toolsearch.js';
 import type { TokenSummary } from '../../tokens/account.js';
@@ -81,7 +83,9 @@ export function headerLine(s: StepperState, width: number): Line {
   return fitLine(parts, width);
 }
 
-/** A call's summary fitted: a single tool name is cut in the middle (its end tells it apart), anything else at the end. */
+/**
+ * A call's summary fitted: a single tool name is cut in the middle (its end tells it apart), anything else at the end.
+ */
 function summaryText(summary: string, width: number): string {
   const text = safe(summary);
   return /^[^\s,"(]+$/.test(summary) ? fitName(text, width) : text;
@@ -257,7 +261,9 @@ function historyLines(s: StepperState, inputs: StepperInputs, name: string): str
     if (h.loadedBy) {
       const q = h.loadedBy.query === null ? '(arguments did not decode)' : `"${safe(h.loadedBy.query)}"`;
       out.push(
-        `${h.loadedBy.server ? 'loaded by the server-side search' : 'named by tool_search'} ${q} at call ${h.loadedBy.call}`,
+        `${
+          h.loadedBy.server ? 'loaded by the server-side search' : 'named by tool_search'
+        } ${q} at call ${h.loadedBy.call}`,
       );
     }
   }
@@ -413,12 +419,16 @@ function tokenHelp(tokens: TokenSummary): HelpSection {
     entries: [
       {
         key: '~1,234 tok',
-        text: `${tokens.encoding} estimate (--tokenizer) of what tool search puts in the context at this call: tools + reminder`,
+        text:
+          `${tokens.encoding} estimate (--tokenizer) of what tool search ` +
+          `puts in the context at this call: tools + reminder`,
       },
       { key: 'cold · hit', text: "first call · tools block byte-identical to the previous call's" },
       {
         key: 'break@N',
-        text: `tools block (${format} JSON) first differs from the previous call's at character N: a provider's prefix cache breaks there`,
+        text:
+          `tools block (${format} JSON) first differs from the previous call's ` +
+          `at character N: a provider's prefix cache breaks there`,
       },
     ],
   };

@@ -97,7 +97,10 @@ export interface ToolIndexOptions {
   readonly prefilter?: PrefilterMode;
 }
 
-/** Tools scanned by keyword searches after which `prefilter: 'auto'` builds the token index (about what building it costs). */
+/**
+ * Tools scanned by keyword searches after which `prefilter: 'auto'` builds the token index (about what building it
+ * costs).
+ */
 export const PREFILTER_SCAN_BUDGET = 20_000;
 
 interface IndexedTool {
@@ -317,7 +320,10 @@ class Vocabulary {
   private table: Int32Array = new Int32Array(2048);
   private last: Int32Array = new Int32Array(2048).fill(-1);
 
-  /** The id of `s.slice(start, end)` (whose FNV-1a hash is `hash`); -1 when already recorded for `tool` in `role` (0 or 1). */
+  /**
+   * The id of `s.slice(start, end)` (whose FNV-1a hash is `hash`); -1 when already recorded for `tool` in `role` (0 or
+   * 1).
+   */
   idFor(s: string, start: number, end: number, hash: number, tool: number, role: number): number {
     const strings = this.strings;
     let mask = this.table.length - 1;
@@ -977,7 +983,9 @@ export class ToolIndex {
     return { name: e.info.name, score: excludedBy === null ? total : 0, excludedBy, keywords: out };
   }
 
-  /** Why a tool scores what it does for these keywords (for any tool, returned or not); undefined for an unknown name. */
+  /**
+   * Why a tool scores what it does for these keywords (for any tool, returned or not); undefined for an unknown name.
+   */
   explainTool(name: string, keywords: readonly Keyword[]): ToolExplanation | undefined {
     const i = this.byName.get(name);
     return i === undefined ? undefined : this.explainEntry(this.entries[i]!, keywords);

@@ -21,7 +21,8 @@ export function chromiumPath(
   if (found === undefined) {
     throw new Error(
       `no Chromium for the HTML report tests: looked for ${candidates.join(', ')}. ` +
-        'Install it (Debian: apt-get install -y chromium; .ci/run does) or point TOOLSEARCH_CHROMIUM at a Chromium binary.',
+        'Install it (Debian: apt-get install -y chromium; .ci/run does) ' +
+        'or point TOOLSEARCH_CHROMIUM at a Chromium binary.',
     );
   }
   return found;

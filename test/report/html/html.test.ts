@@ -80,7 +80,8 @@ describe('the page', () => {
 
   it('allows nothing but its own stylesheet and script, by hash', () => {
     expect(CSP).toBe(
-      `default-src 'none'; style-src ${sha(STYLE)}; script-src ${sha(SCRIPT)}; img-src 'none'; base-uri 'none'; form-action 'none'`,
+      `default-src 'none'; style-src ${sha(STYLE)}; ` +
+        `script-src ${sha(SCRIPT)}; img-src 'none'; base-uri 'none'; form-action 'none'`,
     );
     const doc = page({ title: 'a <title>', kind: 'k', body: h('p', null, 'x') });
     expect(doc).toContain(`<meta http-equiv="Content-Security-Policy" content="${CSP}">`);
@@ -111,7 +112,8 @@ describe('the page', () => {
 describe('the browser lookup', () => {
   it('fails with a clear message when no Chromium is found (never a silent skip)', () => {
     expect(() => chromiumPath(['/nonexistent/chromium'])).toThrow(
-      'no Chromium for the HTML report tests: looked for /nonexistent/chromium. Install it (Debian: apt-get install -y chromium; .ci/run does) or point TOOLSEARCH_CHROMIUM at a Chromium binary.',
+      'no Chromium for the HTML report tests: looked for /nonexistent/chromium. Install it (Debian: apt-get ' +
+        'install -y chromium; .ci/run does) or point TOOLSEARCH_CHROMIUM at a Chromium binary.',
     );
   });
 });

@@ -98,80 +98,83 @@ describe('simulate --html', () => {
     );
   });
 
-  it('deferred-tool-called-too-early: the violation cell, the loaded retry, and the link that scrolls to call 2', async () => {
-    const { file } = await report('sim-deferred', [
-      'simulate',
-      'fixtures/transcripts/deferred-tool-called-too-early.json',
-      '-c',
-      DEMO,
-      '--html',
-      '{out}',
-    ]);
-    const o = await open(file);
-    expectQuiet(o);
-    expect(await cells(o, 'mcp__google_calendar__list_events')).toEqual([
-      S('hidden'),
-      S('hidden', 'violation'),
-      S('hidden'),
-      S('loaded', 'ok'),
-      S('visible'),
-    ]);
-    expect(await cells(o, 'get_current_time')).toEqual([
-      S('static', 'ok'),
-      S('static'),
-      S('static'),
-      S('static'),
-      S('static'),
-    ]);
-    expect(await cells(o, 'tool_search')).toEqual([
-      S('visible'),
-      S('visible'),
-      S('visible', 'ok'),
-      S('visible'),
-      S('visible'),
-    ]);
-    // The violations come first, before the timeline.
-    const order = await o.page.$$eval('main > section', (ss) => ss.map((s) => s.id));
-    expect(order.slice(0, 2)).toEqual(['violations', 'timeline']);
-    await shot(o, 'simulate-1280');
-    // Big catalog: only the loaded and called tools show until asked.
-    const shown = (): Promise<number> =>
-      o.page.$$eval(
-        'table.timeline tbody tr[data-tool]',
-        (rows) => rows.filter((r) => (r as HTMLElement).offsetParent !== null).length,
+  it(
+    'deferred-tool-called-too-early: the violation cell, the loaded retry, and the link that scrolls to call ' + '2',
+    async () => {
+      const { file } = await report('sim-deferred', [
+        'simulate',
+        'fixtures/transcripts/deferred-tool-called-too-early.json',
+        '-c',
+        DEMO,
+        '--html',
+        '{out}',
+      ]);
+      const o = await open(file);
+      expectQuiet(o);
+      expect(await cells(o, 'mcp__google_calendar__list_events')).toEqual([
+        S('hidden'),
+        S('hidden', 'violation'),
+        S('hidden'),
+        S('loaded', 'ok'),
+        S('visible'),
+      ]);
+      expect(await cells(o, 'get_current_time')).toEqual([
+        S('static', 'ok'),
+        S('static'),
+        S('static'),
+        S('static'),
+        S('static'),
+      ]);
+      expect(await cells(o, 'tool_search')).toEqual([
+        S('visible'),
+        S('visible'),
+        S('visible', 'ok'),
+        S('visible'),
+        S('visible'),
+      ]);
+      // The violations come first, before the timeline.
+      const order = await o.page.$$eval('main > section', (ss) => ss.map((s) => s.id));
+      expect(order.slice(0, 2)).toEqual(['violations', 'timeline']);
+      await shot(o, 'simulate-1280');
+      // Big catalog: only the loaded and called tools show until asked.
+      const shown = (): Promise<number> =>
+        o.page.$$eval(
+          'table.timeline tbody tr[data-tool]',
+          (rows) => rows.filter((r) => (r as HTMLElement).offsetParent !== null).length,
+        );
+      expect(await shown()).toBe(7);
+      await o.page.click('label[for=tl-all]');
+      expect(await shown()).toBe(131);
+      await o.page.click('label[for=tl-all]');
+      expect(await shown()).toBe(7);
+      // The violation link scrolls to its call.
+      const link = o.page.locator('#violations a[href="#call-2"]');
+      await expect(link.count()).resolves.toBe(1);
+      await o.page.evaluate(() => window.scrollTo(0, 0));
+      expect(await o.page.$eval('#call-2', (e) => e.getBoundingClientRect().top)).toBeGreaterThan(900);
+      await link.click();
+      expect(new URL(o.page.url()).hash).toBe('#call-2');
+      // Scrolled so that the call is on screen (at the top, or as far as the page goes).
+      const box = await o.page.$eval('#call-2', (e) => ({
+        top: e.getBoundingClientRect().top,
+        bottom: e.getBoundingClientRect().bottom,
+        y: window.scrollY,
+      }));
+      expect(box.y).toBeGreaterThan(0);
+      expect(box.top).toBeGreaterThanOrEqual(0);
+      expect(box.bottom).toBeLessThanOrEqual(900);
+      expect(await o.page.$eval('#call-2', (e) => e.textContent)).toContain(
+        'not loaded: no tool_search result had named it',
       );
-    expect(await shown()).toBe(7);
-    await o.page.click('label[for=tl-all]');
-    expect(await shown()).toBe(131);
-    await o.page.click('label[for=tl-all]');
-    expect(await shown()).toBe(7);
-    // The violation link scrolls to its call.
-    const link = o.page.locator('#violations a[href="#call-2"]');
-    await expect(link.count()).resolves.toBe(1);
-    await o.page.evaluate(() => window.scrollTo(0, 0));
-    expect(await o.page.$eval('#call-2', (e) => e.getBoundingClientRect().top)).toBeGreaterThan(900);
-    await link.click();
-    expect(new URL(o.page.url()).hash).toBe('#call-2');
-    // Scrolled so that the call is on screen (at the top, or as far as the page goes).
-    const box = await o.page.$eval('#call-2', (e) => ({
-      top: e.getBoundingClientRect().top,
-      bottom: e.getBoundingClientRect().bottom,
-      y: window.scrollY,
-    }));
-    expect(box.y).toBeGreaterThan(0);
-    expect(box.top).toBeGreaterThanOrEqual(0);
-    expect(box.bottom).toBeLessThanOrEqual(900);
-    expect(await o.page.$eval('#call-2', (e) => e.textContent)).toContain(
-      'not loaded: no tool_search result had named it',
-    );
-    const narrow = await open(file, { width: 400 });
-    expectQuiet(narrow);
-    await shot(narrow, 'simulate-400');
-    const scrollWidth = await narrow.page.evaluate(() => document.documentElement.scrollWidth);
-    expect(scrollWidth).toBeLessThanOrEqual(400); // wide tables scroll inside their box, not the page
-    const dark = await open(file, { colorScheme: 'dark' });
-    await shot(dark, 'simulate-1280-dark');
-  });
+      const narrow = await open(file, { width: 400 });
+      expectQuiet(narrow);
+      await shot(narrow, 'simulate-400');
+      const scrollWidth = await narrow.page.evaluate(() => document.documentElement.scrollWidth);
+      expect(scrollWidth).toBeLessThanOrEqual(400); // wide tables scroll inside their box, not the page
+      const dark = await open(file, { colorScheme: 'dark' });
+      await shot(dark, 'simulate-1280-dark');
+    },
+  );
 
   it('the per-keyword explanation opens on click and shows what search --explain computes', async () => {
     const { file } = await report('sim-explain', [
@@ -279,39 +282,42 @@ describe('simulate --html', () => {
     expect(await cells(o, 'mcp__slack__send_message')).toEqual(created.map(() => S('deferred')));
   });
 
-  it('reads without JavaScript: violations, timeline, calls, the collapse toggle and explanations all work', async () => {
-    const { file } = await report('sim-nojs', [
-      'simulate',
-      'fixtures/transcripts/deferred-tool-called-too-early.json',
-      '-c',
-      DEMO,
-      '--replay',
-      '--html',
-      '{out}',
-    ]);
-    const o = await open(file, { javaScript: false });
-    expectQuiet(o);
-    expect(await o.page.evaluate(() => document.documentElement.classList.contains('js'))).toBe(false);
-    const text = await o.page.locator('main').innerText();
-    expect(text).toContain('mcp__google_calendar__list_events was called before any tool_search result named it');
-    expect(text).toContain('Visibility timeline');
-    expect(text).toContain('call 5');
-    expect(await cells(o, 'mcp__google_calendar__list_events')).toHaveLength(5);
-    await o.page.click('label[for=tl-all]');
-    expect(
-      await o.page.$$eval(
-        'table.timeline tbody tr[data-tool]',
-        (rows) => rows.filter((r) => (r as HTMLElement).offsetParent !== null).length,
-      ),
-    ).toBe(131);
-    await o.page.click('#explain-3-0 summary');
-    expect(await o.page.locator('#explain-3-0 tbody tr').count()).toBe(5);
-    // The script-only buttons are not shown.
-    expect(await o.page.locator('button.js-only').first().isVisible()).toBe(false);
-    await shot(o, 'simulate-nojs-1280');
-    const narrow = await open(file, { javaScript: false, width: 400 });
-    await shot(narrow, 'simulate-nojs-400');
-  });
+  it(
+    'reads without JavaScript: violations, timeline, calls, the collapse toggle and explanations all ' + 'work',
+    async () => {
+      const { file } = await report('sim-nojs', [
+        'simulate',
+        'fixtures/transcripts/deferred-tool-called-too-early.json',
+        '-c',
+        DEMO,
+        '--replay',
+        '--html',
+        '{out}',
+      ]);
+      const o = await open(file, { javaScript: false });
+      expectQuiet(o);
+      expect(await o.page.evaluate(() => document.documentElement.classList.contains('js'))).toBe(false);
+      const text = await o.page.locator('main').innerText();
+      expect(text).toContain('mcp__google_calendar__list_events was called before any tool_search result named it');
+      expect(text).toContain('Visibility timeline');
+      expect(text).toContain('call 5');
+      expect(await cells(o, 'mcp__google_calendar__list_events')).toHaveLength(5);
+      await o.page.click('label[for=tl-all]');
+      expect(
+        await o.page.$$eval(
+          'table.timeline tbody tr[data-tool]',
+          (rows) => rows.filter((r) => (r as HTMLElement).offsetParent !== null).length,
+        ),
+      ).toBe(131);
+      await o.page.click('#explain-3-0 summary');
+      expect(await o.page.locator('#explain-3-0 tbody tr').count()).toBe(5);
+      // The script-only buttons are not shown.
+      expect(await o.page.locator('button.js-only').first().isVisible()).toBe(false);
+      await shot(o, 'simulate-nojs-1280');
+      const narrow = await open(file, { javaScript: false, width: 400 });
+      await shot(narrow, 'simulate-nojs-400');
+    },
+  );
 
   it('print: controls hidden, every explanation opened before printing', async () => {
     const { file } = await report('sim-print', [

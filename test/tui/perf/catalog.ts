@@ -105,7 +105,10 @@ const WORDS = [
   'new',
 ];
 
-/** `n` tools: `mcp__<service>__<verb>_<noun>[_<k>]` with 15-30 word descriptions (seeded, so every run is the same catalog). */
+/**
+ * `n` tools: `mcp__<service>__<verb>_<noun>[_<k>]` with 15-30 word descriptions (seeded, so every run is the same
+ * catalog).
+ */
 export function syntheticCatalog(n: number, seed = 42): ToolInfo[] {
   let x = seed >>> 0;
   const rnd = (k: number): number => {
