@@ -18,8 +18,11 @@ import { createHash } from 'node:crypto';
  * s.json:4:5)` after the word "at" elsewhere on a long line (an HTML report is one) is no stack.
  */
 export const STACK = new RegExp(
-  String.raw`\bat (?:async )?(?:new )?[^\s()]+ \((?:[^()\n]*\.[cm]?[jt]sx?|node:[^()\n]*):\d+:\d+\)|` +
-    String.raw`node:internal|^\s+at [^\n]*:\d+:\d+$`,
+  [
+    String.raw`\bat (?:async )?(?:new )?[^\s()]+ \((?:[^()\n]*\.[cm]?[jt]sx?|node:[^()\n]*):\d+:\d+\)`,
+    'node:internal',
+    String.raw`^\s+at [^\n]*:\d+:\d+$`,
+  ].join('|'),
   'm',
 );
 
