@@ -186,21 +186,23 @@ export function chatDetection(doc: ParsedDocument): ChatDetection | null {
 
 function computeDetection(doc: ParsedDocument): ChatDetection | null {
   try {
-    const f = detectFormat(doc);
-    return { counts: lastCounts, best: f, why: lastWhy };
+    const seen: Seen = { counts: new Map(), why: '' };
+    const f = detectFormat(doc, seen);
+    return { counts: seen.counts, best: f, why: seen.why };
   } catch {
     return null;
   }
 }
 
-let lastCounts = new Map<ChatFormat, number>();
-let lastWhy = '';
+/** What {@link detectFormat} found on its way: the evidence per format, and why the format it returns. */
+interface Seen {
+  readonly counts: Map<ChatFormat, number>;
+  why: string;
+}
 
-function detectFormat(doc: ParsedDocument): ChatFormat {
+function detectFormat(doc: ParsedDocument, seen: Seen): ChatFormat {
   const root = doc.root;
-  lastCounts = new Map();
-  lastWhy = '';
-  const counts = lastCounts;
+  const counts = seen.counts;
   const add = (f: ChatFormat, n = 1): void => void counts.set(f, (counts.get(f) ?? 0) + n);
   let weakOpenAI = false;
   let items: readonly Node[];
@@ -212,7 +214,7 @@ function detectFormat(doc: ParsedDocument): ChatFormat {
       items = messages.kind === 'array' ? messages.items : [];
       if (root.members.has('system')) add('anthropic');
     } else if (input) {
-      lastWhy = 'a request body with "input"';
+      seen.why = 'a request body with "input"';
       return 'openai-responses';
     } else return noShapeFitsChat(doc, describeRoot(root));
   } else return noShapeFitsChat(doc, describeRoot(root));
@@ -228,20 +230,20 @@ function detectFormat(doc: ParsedDocument): ChatFormat {
     if (n > 0 && (best === null || n > (counts.get(best) ?? 0))) best = f;
   }
   if (best) {
-    lastWhy =
+    seen.why =
       `${counts.get(best)} ${counts.get(best) === 1 ? 'message has' : 'messages have'} keys or part types ` +
       `only ${FORMAT_NAMES[best]} uses`;
     return best;
   }
   if (weakOpenAI) {
-    lastWhy = 'a tool message without "tool_name" (its name comes from the call)';
+    seen.why = 'a tool message without "tool_name" (its name comes from the call)';
     return 'openai';
   }
   if (root.kind === 'object') {
-    lastWhy = 'a request body with "messages"';
+    seen.why = 'a request body with "messages"';
     return 'openai';
   }
-  lastWhy = 'a list of plain role/content messages';
+  seen.why = 'a list of plain role/content messages';
   return 'eino';
 }
 
