@@ -39,6 +39,7 @@ import {
   type ToolSearchOutcome,
 } from '../../src/core/toolsearch.js';
 import type { Message, ToolInfo } from '../../src/core/types.js';
+import { JSON_SCHEMA_VERSION } from '../../src/report/schema-version.js';
 import { naiveKeywordSearch } from '../core/naive-model.js';
 import { benchBulk } from './bulk.js';
 import { benchBuildVsBefore, benchQueryClasses, CLASS_SIZES, mixedBatchLines } from './query-classes.js';
@@ -1129,7 +1130,10 @@ async function benchCli(): Promise<void> {
   let wrong = 0;
   lines.forEach((l, i) => {
     const r = runToolSearch(index, l);
-    const expected = r.ok ? JSON.stringify({ matches: r.matches }) : JSON.stringify({ error: r.error });
+    const v = JSON_SCHEMA_VERSION;
+    const expected = JSON.stringify(
+      r.ok ? { schema_version: v, matches: r.matches } : { schema_version: v, error: r.error },
+    );
     if (outLines[i] !== expected) wrong++;
   });
   add({
