@@ -71,7 +71,11 @@ async function replayInWorkers(
   const url = options.workerUrl ?? defaultWorkerUrl();
   const batchSize = Math.max(1, Math.min(BATCH, options.window ?? BATCH));
   const window = options.jobs * Math.max(options.window ?? 4 * BATCH, batchSize + 1);
-  const workers = Array.from({ length: options.jobs }, () => ({
+  // This thread is one of the `jobs`: it replays a batch itself whenever every worker has enough
+  // queued, so `--jobs N` keeps N threads replaying instead of N workers and a dispatcher.
+  const local = new SessionReplayer(setup);
+  const fed = 4 * batchSize;
+  const workers = Array.from({ length: options.jobs - 1 }, () => ({
     worker: new Worker(url, { workerData: { setup } }),
     inFlight: 0,
   }));
@@ -129,25 +133,31 @@ async function replayInWorkers(
   try {
     let seq = 0;
     let batch: Array<{ seq: number; input: SessionInput }> = [];
-    const send = (): void => {
+    const send = async (): Promise<void> => {
       if (batch.length === 0) return;
-      const w = workers.reduce((a, b) => (b.inFlight < a.inFlight ? b : a));
-      w.inFlight += batch.length;
-      w.worker.postMessage({ type: 'sessions', items: batch } satisfies ToWorker);
+      const items = batch;
       batch = [];
+      const w = workers.reduce((a, b) => (b.inFlight < a.inFlight ? b : a));
+      if (w.inFlight < fed) {
+        w.inFlight += items.length;
+        w.worker.postMessage({ type: 'sessions', items } satisfies ToWorker);
+        return;
+      }
+      for (const { seq, input } of items) done.set(seq, await local.replay(input));
+      flush();
     };
     for await (const input of inputs) {
       // Unsent sessions count in the window too; a batch is smaller than the window, so the sent ones free it.
       if (seq - next >= window) {
-        send();
+        await send();
         await waitFor(() => seq - next < window);
       }
       sources.set(seq, input.source);
       batch.push({ seq, input });
       seq++;
-      if (batch.length >= batchSize) send();
+      if (batch.length >= batchSize) await send();
     }
-    send();
+    await send();
     await waitFor(() => next === seq);
     for (const w of workers) w.worker.postMessage({ type: 'end' } satisfies ToWorker);
     await waitFor(() => parts.length === workers.length);
@@ -155,6 +165,7 @@ async function replayInWorkers(
     await Promise.all(workers.map((w) => w.worker.terminate()));
   }
   const total = new AggregateBuilder();
+  total.merge(local.aggregate());
   for (const p of parts) total.merge(p);
   return total.value();
 }

@@ -216,7 +216,7 @@ export function simulateCommand(ctx: CliContext): Command {
     )
     .option(
       '--jobs <n>',
-      'bulk: worker threads (default: the number of cores; 1 replays in the main thread)',
+      'bulk: threads that replay, this one and n - 1 workers (default: the number of cores; 1: no worker)',
       parsePositiveInt,
     )
     .addOption(
