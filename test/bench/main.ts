@@ -1345,34 +1345,19 @@ async function main(): Promise<void> {
       `${QUICK ? ', --quick' : ''}, seed ${SEED}${process.env.NODE_EXTRA_CA_CERTS ? ', NODE_EXTRA_CA_CERTS set' : ''}`,
   );
   if (ONLY.has('query')) for (const size of SIZES) benchQueries(size);
-  if (ONLY.has('classes')) {
-    const ctx = {
-      quick: QUICK,
-      seed: SEED,
-      add,
-      section,
-      fmt,
-      quantile,
-      tools: flatCatalog,
-      naive: naiveToolSearch,
-      pairs: ourPairs,
-    };
-    for (const size of CLASS_SIZES(QUICK)) benchQueryClasses(size, ctx);
-  }
-  if (ONLY.has('build')) {
-    const ctx = {
-      quick: QUICK,
-      seed: SEED,
-      add,
-      section,
-      fmt,
-      quantile,
-      tools: flatCatalog,
-      naive: naiveToolSearch,
-      pairs: ourPairs,
-    };
-    for (const size of CLASS_SIZES(QUICK)) benchBuildVsBefore(size, ctx);
-  }
+  const classCtx = {
+    quick: QUICK,
+    seed: SEED,
+    add,
+    section,
+    fmt,
+    quantile,
+    tools: flatCatalog,
+    naive: naiveToolSearch,
+    pairs: ourPairs,
+  };
+  if (ONLY.has('classes')) for (const size of CLASS_SIZES(QUICK)) benchQueryClasses(size, classCtx);
+  if (ONLY.has('build')) for (const size of CLASS_SIZES(QUICK)) benchBuildVsBefore(size, classCtx);
   if (ONLY.has('build')) for (const size of SIZES) benchBuild(size);
   if (ONLY.has('simulate')) await benchSimulate();
   if (ONLY.has('startup') || ONLY.has('cli')) buildCliOnce();

@@ -65,6 +65,8 @@ export class SlicedScorer {
   private readonly live: Int32Array;
   /** Per word, the tools some keyword matches (name or description): those that score above 0. */
   private readonly hits: Uint32Array;
+  /** Scratch for whole rankings: every scoring tool and its score, in id order (made at the first). */
+  private found: { readonly ids: Int32Array; readonly scores: Int32Array } | null = null;
 
   constructor(
     private readonly finder: KeywordSetFinder,
@@ -218,6 +220,8 @@ export class SlicedScorer {
   private collect(bits: number, hasRequired: boolean): { ids: Int32Array; scores: Int32Array } {
     const touched = this.touched;
     const hits = this.hits;
+    // One walk over the scoring tools (ids ascending), each score read once; then a counting sort.
+    const found = (this.found ??= { ids: new Int32Array(this.words * 32), scores: new Int32Array(this.words * 32) });
     const byScore = new Int32Array((1 << bits) + 1);
     let total = 0;
     for (let t = 0; t < touched.length; t++) {
@@ -225,8 +229,11 @@ export class SlicedScorer {
         const w = lowestId(t, tw);
         const word = hasRequired ? hits[w]! & this.required[w]! : hits[w]!;
         for (let x = word; x !== 0; x &= x - 1) {
-          byScore[this.valueOf(lowestId(w, x), bits)]!++;
-          total++;
+          const id = lowestId(w, x);
+          const v = this.valueOf(id, bits);
+          found.ids[total] = id;
+          found.scores[total++] = v;
+          byScore[v]!++;
         }
       }
     }
@@ -239,18 +246,11 @@ export class SlicedScorer {
     }
     const ids = new Int32Array(total);
     const scores = new Int32Array(total);
-    for (let t = 0; t < touched.length; t++) {
-      for (let tw = touched[t]!; tw !== 0; tw &= tw - 1) {
-        const w = lowestId(t, tw);
-        const word = hasRequired ? hits[w]! & this.required[w]! : hits[w]!;
-        for (let x = word; x !== 0; x &= x - 1) {
-          const id = lowestId(w, x);
-          const v = this.valueOf(id, bits);
-          const i = byScore[v]!++;
-          ids[i] = id;
-          scores[i] = v;
-        }
-      }
+    for (let k = 0; k < total; k++) {
+      const v = found.scores[k]!;
+      const i = byScore[v]!++;
+      ids[i] = found.ids[k]!;
+      scores[i] = v;
     }
     return { ids, scores };
   }
