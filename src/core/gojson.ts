@@ -73,6 +73,9 @@ export function goQuoteChar(c: number): string {
   return `'\\u${c.toString(16).padStart(4, '0')}'`;
 }
 
+/** Decodes plain ASCII runs (any UTF-8 decoder gives the same string for them). */
+const ASCII = new TextDecoder();
+
 function hexVal(c: number): number {
   if (c >= 0x30 && c <= 0x39) return c - 0x30;
   if (c >= 0x61 && c <= 0x66) return c - 0x57;
@@ -93,11 +96,8 @@ function unquoteBytes(b: Uint8Array, start: number, end: number): string {
       break;
     }
   }
-  if (plain) {
-    // In slices: one string per 8 kB, not one per byte (a 20 MB value spent seconds in GC).
-    for (let k = start; k < end; k += 8192) out += String.fromCharCode(...b.subarray(k, Math.min(end, k + 8192)));
-    return out;
-  }
+  // ASCII decodes the same in every decoder; the native one is far faster than building the string in JavaScript.
+  if (plain) return ASCII.decode(b.subarray(start, end));
   const u4 = (at: number): number => {
     if (at + 6 > end || b[at] !== 0x5c || b[at + 1] !== 0x75) return -1;
     let r = 0;

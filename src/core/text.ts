@@ -180,27 +180,14 @@ export function compareGo(a: string, b: string): number {
   return a.length - b.length;
 }
 
+/** ES2024's well-formed string methods (Node ≥ 20), absent from the ES2023 library types. */
+interface WellFormedString {
+  isWellFormed(): boolean;
+  toWellFormed(): string;
+}
+
 /** Replaces lone UTF-16 surrogates with U+FFFD, as Go's decoders would have done. */
 export function toWellFormed(s: string): string {
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdfff) {
-      // Slow path only when a surrogate is present.
-      let out = s.slice(0, i);
-      for (let j = i; j < s.length; j++) {
-        const u = s.charCodeAt(j);
-        if (u >= 0xd800 && u <= 0xdbff && j + 1 < s.length) {
-          const v = s.charCodeAt(j + 1);
-          if (v >= 0xdc00 && v <= 0xdfff) {
-            out += s[j]! + s[j + 1]!;
-            j++;
-            continue;
-          }
-        }
-        out += u >= 0xd800 && u <= 0xdfff ? '\ufffd' : s[j]!;
-      }
-      return out;
-    }
-  }
-  return s;
+  const w = s as unknown as WellFormedString;
+  return w.isWellFormed() ? s : w.toWellFormed();
 }

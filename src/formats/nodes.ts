@@ -105,15 +105,15 @@ export function field(obj: ObjectNode, key: string): Node | undefined {
   return obj.members.get(key)?.value;
 }
 
-/** Folds a key for loose matching: ASCII lower case, underscores dropped (`ContentBlocks` ~ `content_blocks`). */
 /**
+ * Folds a key for loose matching: lower case, underscores dropped (`ContentBlocks` ~ `content_blocks`).
  * Folded keys by key: the same few keys (role, content, tool_calls, …) are
  * folded for every member of every message, which dominated reading many
  * sessions. Bounded: the memo starts again past 4,096 distinct keys.
  */
 const folded = new Map<string, string>();
 
-function foldKey(key: string): string {
+export function foldKey(key: string): string {
   let f = folded.get(key);
   if (f === undefined) {
     f = key.replace(/_/g, '').toLowerCase();

@@ -12,6 +12,7 @@ import { raiseLimit } from './read.js';
 import {
   errorAt,
   field,
+  foldKey,
   kindName,
   locate,
   type Node,
@@ -354,9 +355,17 @@ export function markReminder(msg: Message): Message {
   return out;
 }
 
-/** Folds a key as {@link looseField} matches it (case and underscores ignored). */
-function foldKey(key: string): string {
-  return key.replace(/_/g, '').toLowerCase();
+/**
+ * The known keys of {@link checkKeys} as sets, exact and folded, by list: the lists are constants, checked for every
+ * message of every session.
+ */
+const keySets = new WeakMap<readonly string[], { exact?: Set<string>; loose?: Set<string> }>();
+
+function knownSet(known: readonly string[], loose: boolean): Set<string> {
+  let sets = keySets.get(known);
+  if (!sets) keySets.set(known, (sets = {}));
+  if (loose) return (sets.loose ??= new Set(known.map(foldKey)));
+  return (sets.exact ??= new Set(known));
 }
 
 /**
@@ -372,7 +381,7 @@ export function checkKeys(
   what: string,
   loose = false,
 ): void {
-  const set = new Set(loose ? known.map(foldKey) : known);
+  const set = knownSet(known, loose);
   for (const m of obj.members.values()) {
     if (set.has(loose ? foldKey(m.key) : m.key)) continue;
     b.unexplained(

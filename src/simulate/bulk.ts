@@ -75,10 +75,6 @@ async function replayInWorkers(
   // queued, so `--jobs N` keeps N threads replaying instead of N workers and a dispatcher.
   const local = new SessionReplayer(setup);
   const fed = 4 * batchSize;
-  const workers = Array.from({ length: options.jobs - 1 }, () => ({
-    worker: new Worker(url, { workerData: { setup } }),
-    inFlight: 0,
-  }));
   const sources = new Map<number, SessionSource>();
   const done = new Map<number, SessionOutcome>();
   const parts: Aggregate[] = [];
@@ -100,7 +96,10 @@ async function replayInWorkers(
       deliver({ source, ...outcome });
     }
   };
-  for (const w of workers) {
+  const workers: Array<{ readonly worker: Worker; inFlight: number }> = [];
+  const spawn = (): void => {
+    const w = { worker: new Worker(url, { workerData: { setup } }), inFlight: 0 };
+    workers.push(w);
     w.worker.on('message', (m: FromWorker) => {
       if (m.type === 'aggregate') parts.push(m.aggregate);
       else {
@@ -122,7 +121,7 @@ async function replayInWorkers(
       if (code !== 0) failure ??= new Error(`a replay worker stopped (exit code ${code})`);
       notify();
     });
-  }
+  };
   const waitFor = async (ready: () => boolean): Promise<void> => {
     while (!ready()) {
       if (failure) throw failure;
@@ -137,8 +136,11 @@ async function replayInWorkers(
       if (batch.length === 0) return;
       const items = batch;
       batch = [];
-      const w = workers.reduce((a, b) => (b.inFlight < a.inFlight ? b : a));
-      if (w.inFlight < fed) {
+      // The workers start once there is more than a few batches of input: a handful of sessions is replayed
+      // here sooner than a worker thread starts.
+      if (workers.length === 0 && items[0]!.seq >= fed) for (let k = 1; k < options.jobs; k++) spawn();
+      const w = workers.length === 0 ? null : workers.reduce((a, b) => (b.inFlight < a.inFlight ? b : a));
+      if (w && w.inFlight < fed) {
         w.inFlight += items.length;
         w.worker.postMessage({ type: 'sessions', items } satisfies ToWorker);
         return;

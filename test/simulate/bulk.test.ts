@@ -61,6 +61,20 @@ describe('replaySessions', () => {
     });
   }, 60_000);
 
+  it('a few sessions are replayed in this thread: no worker starts', async () => {
+    const bad = new URL('file:///nonexistent/toolsearch-worker.js');
+    const few = async function* (): AsyncGenerator<SessionInput> {
+      for (let i = 0; i < 8; i++)
+        yield { kind: 'line', source: { file: 'few.jsonl', line: i + 1 }, text: lines[i % lines.length]! };
+    };
+    const delivered: number[] = [];
+    const aggregate = await replaySessions(few(), setup, { jobs: 2, workerUrl: bad }, (s) =>
+      delivered.push(s.source.line!),
+    );
+    expect(delivered).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(aggregate.sessions).toMatchObject({ replayed: 8, failed: 0 });
+  });
+
   it('a worker that cannot start fails the run with its error (not a hang)', async () => {
     const bad = new URL('file:///nonexistent/toolsearch-worker.js');
     await expect(replaySessions(inputs(), setup, { jobs: 2, workerUrl: bad }, () => {})).rejects.toThrow(

@@ -202,6 +202,10 @@ function pushServerSearch(
   b.push({ kind: 'blocks', role: 'assistant', blocks }, at);
 }
 
+/** The keys of a ModelMessage and of a UIMessage. */
+const MODEL_MESSAGE_KEYS = ['role', 'content', 'providerOptions', 'id'];
+const UI_MESSAGE_KEYS = ['id', 'role', 'parts', 'metadata', 'createdAt'];
+
 /** ModelMessage[] → chat messages. */
 function readModelMessages(b: TranscriptBuilder, items: readonly Node[]): void {
   // Ids of provider-executed calls: their results (in an assistant message) are the provider's too.
@@ -212,7 +216,7 @@ function readModelMessages(b: TranscriptBuilder, items: readonly Node[]): void {
       continue;
     }
     b.read();
-    checkKeys(b, m, ['role', 'content', 'providerOptions', 'id'], 'an AI SDK ModelMessage');
+    checkKeys(b, m, MODEL_MESSAGE_KEYS, 'an AI SDK ModelMessage');
     const role = str(field(m, 'role'));
     const content = field(m, 'content');
     const parts = content?.kind === 'array' ? content.items : [];
@@ -317,7 +321,7 @@ function readUiMessages(b: TranscriptBuilder, items: readonly Node[]): void {
       continue;
     }
     b.read();
-    checkKeys(b, m, ['id', 'role', 'parts', 'metadata', 'createdAt'], 'an AI SDK UIMessage');
+    checkKeys(b, m, UI_MESSAGE_KEYS, 'an AI SDK UIMessage');
     const role = str(field(m, 'role'));
     const parts = field(m, 'parts');
     const list = parts?.kind === 'array' ? parts.items : [];
