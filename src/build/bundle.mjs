@@ -12,7 +12,8 @@
  * - start.cjs: src/cli/start.ts, run by bin/toolsearch.js: turns on Node's
  *   compile cache, then requires main.cjs or search.cjs.
  * - yaml.cjs: the yaml library, required only when a YAML file is parsed (a
- *   cached catalog needs no parser).
+ *   cached catalog needs no parser); commander.cjs: commander, required only
+ *   when the program is built (a plain search is read without it).
  *
  * Packages that are large or that only some commands need stay external:
  * React, Ink (through src/tui/ink.ts: an ES module with top-level await,
@@ -71,11 +72,15 @@ function buildId() {
   return h.digest('hex').slice(0, 16);
 }
 
-/** `yaml` → ./yaml.cjs beside the bundle (built below). */
-const yamlBeside = {
-  name: 'yaml-beside',
+/**
+ * `yaml` → ./yaml.cjs and `commander` → ./commander.cjs beside the bundle (built below): each is required
+ * only when a run needs it (a cached catalog needs no parser, a plain search no commander), and Node 20,
+ * which has no compile cache, compiles every byte of the files it loads.
+ */
+const besides = {
+  name: 'libraries-beside',
   setup(b) {
-    b.onResolve({ filter: /^yaml$/ }, () => ({ path: './yaml.cjs', external: true }));
+    b.onResolve({ filter: /^(yaml|commander)$/ }, (args) => ({ path: `./${args.path}.cjs`, external: true }));
   },
 };
 
@@ -103,9 +108,15 @@ export async function bundle(dir) {
       ...common,
       entryPoints: { main: `${ROOT}src/cli/main.ts`, search: `${ROOT}src/cli/main-search.ts` },
       external: EXTERNAL,
-      plugins: [yamlBeside],
+      plugins: [besides],
     }),
     build({ ...common, entryPoints: { start: `${ROOT}src/cli/start.ts` } }),
-    build({ ...common, entryPoints: { yaml: createRequire(import.meta.url).resolve('yaml') } }),
+    build({
+      ...common,
+      entryPoints: {
+        yaml: createRequire(import.meta.url).resolve('yaml'),
+        commander: createRequire(import.meta.url).resolve('commander'),
+      },
+    }),
   ]);
 }

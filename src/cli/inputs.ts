@@ -4,21 +4,14 @@
  * never load YAML), and the tool index a search runs over.
  */
 import { resolve as resolvePath } from 'node:path';
-import { type Command, Option } from 'commander';
 import { createMiddleware } from '../core/middleware.js';
 import { ToolIndex } from '../core/index/tool-index.js';
 import { InputError, UsageError } from '../errors.js';
 import type { CliContext } from './context.js';
 import type { Catalog, CatalogFormat, CatalogTool } from '../formats/types.js';
 import { type SearchScope, suggestions } from '../search/report.js';
-import { collect, parseNameList } from './options.js';
 
-export const CATALOG_FORMATS = ['auto', 'toolsearch', 'openai', 'anthropic', 'mcp', 'eino', 'request'] as const;
-
-/** What `--strict` does for a catalog (commands that have a --strict of their own say both). */
-const STRICT_CATALOG = 'an unknown key or a wrong type in a catalog tool is an error (exit 2), not a warning';
-
-/** Flags added by {@link addCatalogOptions}. */
+/** Flags of the catalog options (catalog-options.ts: `addCatalogOptions`). */
 export interface CatalogFlags {
   readonly catalog?: string[];
   readonly catalogFormat?: CatalogFormat | 'auto';
@@ -48,37 +41,6 @@ export function mcpTimeoutMs(value: string | undefined): number {
   if (!Number.isFinite(timeout) || timeout <= 0)
     throw new UsageError(`--mcp-timeout must be a positive number of seconds, got ${value}`);
   return timeout * 1000;
-}
-
-/** `-c, --catalog <file>` (repeatable), `--catalog-format`, `--prefix`, `--mcp-timeout`, `--no-cache`. */
-export function addCatalogOptions(cmd: Command, what: string, strict: string = STRICT_CATALOG): Command {
-  return cmd
-    .option(
-      '-c, --catalog <file>',
-      `${what}; repeat to merge catalogs (JSON or YAML; mcp:"<command line>" / mcp:<http url> for a ` +
-        `live MCP server; an MCP client config such as .mcp.json starts its servers)`,
-      collect,
-    )
-    .addOption(
-      new Option('--catalog-format <format>', 'catalog shape (detected from the content when auto)')
-        .choices(CATALOG_FORMATS)
-        .default('auto'),
-    )
-    .option('--prefix <server>', 'name the tools of an MCP tools/list result mcp__<server>__<tool>')
-    .option(...MCP_TIMEOUT_OPTION)
-    .option('--strict', strict)
-    .option(
-      '--static <a,b>',
-      'catalog tools to treat as static (always visible, never searched); comma-separated or repeated',
-      parseNameList,
-    )
-    .option(
-      '--server <key>',
-      'only these servers of an MCP client config catalog (.mcp.json, .vscode/mcp.json); comma-separated or repeated',
-      parseNameList,
-    )
-    .option('--skip-failed', 'an MCP server that fails is a warning, and the catalog is made of the others')
-    .option('--no-cache', 'use no cache: parse catalog files, compile the CLI from source (also TOOLSEARCH_CACHE=off)');
 }
 
 /** Loads and merges the catalogs named by the flags; the loader's warnings go to `warn`. */

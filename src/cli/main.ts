@@ -3,7 +3,8 @@
  * module that touches `process` (streams, env); see `exit.ts` for the codes.
  */
 import { fstatSync, readFileSync, type Stats, writeSync } from 'node:fs';
-import { type CommandEntry, commandsFor } from './commands.js';
+import { type CommandEntry, commandsFor, SEARCH } from './commands.js';
+import { plainSearchArgs } from './plain-search.js';
 import { CliContext, type CliIo, type OutStream } from './context.js';
 
 const EXIT_OK = 0;
@@ -168,14 +169,20 @@ export async function runCli(argv: string[], commands: readonly CommandEntry[], 
     return EXIT_OK;
   }
   try {
+    // A plain search is read without commander (plain-search.ts); anything else builds the program.
+    const plain = commands.includes(SEARCH) ? plainSearchArgs(argv) : null;
+    const pkgVersion = version();
     // Loaded together: one round of module loading instead of one per import.
-    const [{ limitsFromEnv }, cache, { buildProgram }] = await Promise.all([
+    const [{ limitsFromEnv }, cache, run] = await Promise.all([
       import('./limits.js'),
       import('../formats/catalog-cache.js'),
-      import('./program.js'),
+      plain
+        ? import('./search-run.js').then((m) => () => m.runSearch(ctx, plain.words, plain.flags))
+        : import('./program.js').then((m) => async () => {
+            await (await m.buildProgram(ctx, pkgVersion, commands)).parseAsync(argv, { from: 'user' });
+          }),
     ]);
     ctx.limits = limitsFromEnv(ctx.io.env);
-    const pkgVersion = version();
     // A process of its own gets the loaded-catalog cache (src/formats/catalog-cache.ts) unless
     // TOOLSEARCH_CACHE turns it off. The build identity: in the bundle, a hash of everything it is
     // built from (src/build/bundle.mjs); run from tsc's output, this file's content.
@@ -186,7 +193,7 @@ export async function runCli(argv: string[], commands: readonly CommandEntry[], 
       // No home to keep a cache in (HOME= empty or relative): none, rather than ./.cache in the working directory.
       else if (verbose) ctx.err(`note: ${cache.NO_HOME_NOTE}\n`);
     }
-    await (await buildProgram(ctx, pkgVersion, commands)).parseAsync(argv, { from: 'user' });
+    await run();
     return EXIT_OK;
   } catch (err) {
     const { exitCodeFor } = await import('./exit.js');

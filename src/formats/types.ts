@@ -16,6 +16,9 @@ export type CatalogFormat =
   | 'eino' // Eino ToolInfo: [{name, desc, params | json_schema}]
   | 'request'; // a logged request body that carries `tools` (OpenAI or Anthropic)
 
+/** The values of `--catalog-format` and a suite's `catalog_format`: a shape, or `auto` (detected per file). */
+export const CATALOG_FORMATS = ['auto', 'toolsearch', 'openai', 'anthropic', 'mcp', 'eino', 'request'] as const;
+
 /** A tool of a loaded catalog. */
 export interface CatalogTool extends ToolInfo {
   /** Static tools are always visible and never searched. */

@@ -6,6 +6,7 @@
  *
  * Over 400 lines: one validator per suite key, each beside its messages.
  */
+import { CATALOG_FORMATS } from '../formats/types.js';
 import { dirname, isAbsolute, join } from 'node:path';
 import type { Mode } from '../core/index.js';
 import { editDistance } from '../edit-distance.js';
@@ -37,7 +38,6 @@ import type {
   SuiteCase,
 } from './types.js';
 
-export const CATALOG_FORMATS = ['auto', 'toolsearch', 'openai', 'anthropic', 'mcp', 'eino', 'request'] as const;
 export const TRANSCRIPT_FORMATS = ['auto', 'eino', 'openai', 'openai-responses', 'anthropic'] as const;
 const MODES = ['default', 'native'] as const;
 

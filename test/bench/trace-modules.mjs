@@ -3,7 +3,7 @@
 // named by TOOLSEARCH_TRACE_MODULES, one per line, the URL of every ES module the process
 // resolves (module hooks, off the main thread) and of every CommonJS module or built-in it
 // requires (`file:///…/x.cjs`, `node:fs`): the CLI is a CommonJS bundle (dist/bundle/main.cjs)
-// that requires yaml.cjs, React or commander's stand-ins, and imports ES-only packages (Ink).
+// that requires yaml.cjs, commander.cjs and React, and imports ES-only packages (Ink).
 import { appendFileSync } from 'node:fs';
 import Module, { register } from 'node:module';
 import { pathToFileURL } from 'node:url';

@@ -2,7 +2,8 @@
 import { JSON_SCHEMA_VERSION } from '../../report/schema-version.js';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { CliContext } from '../context.js';
-import { addCatalogOptions, loadCatalog, type CatalogFlags } from '../inputs.js';
+import { addCatalogOptions } from '../catalog-options.js';
+import { loadCatalog, type CatalogFlags } from '../inputs.js';
 import { SCORER_NAMES as SCORERS, type ScorerName } from '../../eval/scorers/types.js';
 import { parsePositiveInt } from '../options.js';
 import { quote } from '../../errors.js';

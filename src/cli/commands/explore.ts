@@ -3,7 +3,8 @@ import { Command, Option } from 'commander';
 import type { TerminalIo } from '../../tui/fullscreen.js';
 import { assertInteractive, prepareTui } from '../../tui/tty.js';
 import type { CliContext } from '../context.js';
-import { addCatalogOptions, loadCatalog, searchScope, type CatalogFlags } from '../inputs.js';
+import { addCatalogOptions } from '../catalog-options.js';
+import { loadCatalog, searchScope, type CatalogFlags } from '../inputs.js';
 import { parsePositiveInt } from '../options.js';
 
 interface ExploreFlags extends CatalogFlags {

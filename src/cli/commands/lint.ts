@@ -3,7 +3,8 @@ import { JSON_SCHEMA_VERSION } from '../../report/schema-version.js';
 import { Command } from 'commander';
 import { AssertionFailure } from '../../errors.js';
 import type { CliContext } from '../context.js';
-import { addCatalogOptions, loadCatalog, type CatalogFlags } from '../inputs.js';
+import { addCatalogOptions } from '../catalog-options.js';
+import { loadCatalog, type CatalogFlags } from '../inputs.js';
 
 interface LintFlags extends CatalogFlags {
   readonly json?: boolean;

@@ -5,9 +5,10 @@ import { searchDecoded } from '../../core/toolsearch.js';
 import { AssertionFailure } from '../../errors.js';
 import { renderSearch } from '../../report/search-text.js';
 import type { CliContext } from '../context.js';
-import { addCatalogOptions, loadCatalog, searchScope, type CatalogFlags } from '../inputs.js';
+import { addCatalogOptions } from '../catalog-options.js';
+import { loadCatalog, searchScope, type CatalogFlags } from '../inputs.js';
 import { makeRun, searchJson } from '../../search/report.js';
-import { warnUnknown } from './search.js';
+import { warnUnknown } from '../search-run.js';
 
 interface SelectFlags extends CatalogFlags {
   readonly json?: boolean;

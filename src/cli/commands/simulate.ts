@@ -12,7 +12,8 @@ import type { SearchOutcome, SimulationReport } from '../../simulate/report.js';
 import { withoutDetails } from '../../simulate/strip.js';
 import type { RunInput, RunOutput } from '../../report/output.js';
 import type { CliContext } from '../context.js';
-import { addCatalogOptions, loadCatalog } from '../inputs.js';
+import { addCatalogOptions } from '../catalog-options.js';
+import { loadCatalog } from '../inputs.js';
 import { collect, parsePositiveInt } from '../options.js';
 import type { BulkFlags } from './simulate-bulk.js';
 
