@@ -203,7 +203,9 @@ export function benchBulk(ctx: BulkBenchContext): void {
     add({
       id: `bulk.speedup.jobs2.marginal`,
       section: 'bulk',
-      label: `--jobs 2 vs --jobs 1, marginal rate ${mid.toLocaleString('en-US')} → ${large.toLocaleString('en-US')} sessions`,
+      label:
+        `--jobs 2 vs --jobs 1, marginal rate ` +
+        `${mid.toLocaleString('en-US')} → ${large.toLocaleString('en-US')} sessions`,
       value: m2 / m1,
       unit: '×',
       better: 'higher',
