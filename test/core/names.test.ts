@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { splitCamelCase, splitToolName } from '../../src/core/names.js';
+import fc from 'fast-check';
+import { splitCamelCase, splitRunes, splitToolName } from '../../src/core/names.js';
 
 describe("splitCamelCase (the reference's own cases)", () => {
   it.each<[string, string[]]>([
@@ -49,5 +50,21 @@ describe('splitToolName', () => {
     ['constructor', ['constructor']],
   ])('%j', (input, expected) => {
     expect(splitToolName(input)).toEqual(expected);
+  });
+});
+
+describe('splitCamelCase on ASCII (a regular expression) against the code point loop', () => {
+  it('the same pieces for every ASCII string', () => {
+    const char = fc.oneof(
+      fc.constantFrom(...'aAzZbBmM09_-. \n\0\x7f'),
+      fc.integer({ min: 0, max: 0x7f }).map((c) => String.fromCharCode(c)),
+    );
+    fc.assert(
+      fc.property(fc.array(char, { maxLength: 16 }), (chars) => {
+        const s = chars.join('');
+        expect(splitCamelCase(s)).toEqual(splitRunes(s));
+      }),
+      { numRuns: 5000 },
+    );
   });
 });
