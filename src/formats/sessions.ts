@@ -139,25 +139,59 @@ export function readsAsSessions(path: string, mode: JsonlInputMode, limits?: Par
 }
 
 /**
- * The lines of a stream, in order, with their 1-based numbers; blank lines
- * are skipped. A line over `maxBytes` is given as `null` text (never held).
+ * Whole lines of a file of sessions, as read (their bytes, the number of the first): the unit a bulk replay
+ * hands to a worker thread, which decodes the lines itself ({@link chunkLines}), so that the thread reading
+ * the input does little more than find line ends. The bytes own their buffer (it can be transferred).
  */
-export async function* streamLines(
+export interface LineChunk {
+  readonly kind: 'lines';
+  readonly file: string;
+  readonly firstLine: number;
+  readonly bytes: Uint8Array;
+}
+
+/** A line longer than the limit: numbered, never held. */
+export interface LongLine {
+  readonly kind: 'too-long';
+  readonly line: number;
+}
+
+/** Bytes of whole lines per {@link LineChunk}, unless one line is longer. */
+const CHUNK_BYTES = 1 << 16;
+
+/**
+ * The lines of a stream in chunks of whole lines (about 64 kB), in order; a line of more than `maxBytes`
+ * bytes (its line feed not counted) is a {@link LongLine} of its own, and its bytes are dropped as they come.
+ */
+export async function* lineChunks(
   stream: Readable,
   maxBytes: number,
-): AsyncGenerator<{ line: number; text: string | null }> {
-  const decoder = new StringDecoder('utf8');
-  let pending: string[] = [];
-  let pendingBytes = 0;
+  file: string,
+): AsyncGenerator<LineChunk | LongLine> {
+  let pieces: Uint8Array[] = []; // the bytes of the chunk being made: whole lines, then the current line
+  let pieceBytes = 0;
+  let lineBytes = 0; // of the current line, so far
   let tooLong = false;
-  let line = 1;
-  const finish = function* (): Generator<{ line: number; text: string | null }> {
-    const text = tooLong ? null : pending.join('');
-    if (text === null || text.trim() !== '') yield { line, text: text?.replace(/\r$/, '') ?? null };
-    pending = [];
-    pendingBytes = 0;
-    tooLong = false;
-    line++;
+  let firstLine = 1; // of the chunk being made
+  let line = 1; // the current line
+  const take = (): LineChunk | null => {
+    // Whole lines only: the current line's bytes, at the end of the pieces, stay for the next chunk.
+    const whole = pieceBytes - lineBytes;
+    if (whole === 0) return null;
+    const bytes = new Uint8Array(whole);
+    let at = 0;
+    const rest: Uint8Array[] = [];
+    for (const p of pieces) {
+      const n = Math.min(p.length, whole - at);
+      if (n > 0) bytes.set(n === p.length ? p : p.subarray(0, n), at);
+      if (n < p.length) rest.push(p.subarray(n));
+      at += n;
+    }
+    const chunk: LineChunk = { kind: 'lines', file, firstLine, bytes };
+    pieces = rest;
+    pieceBytes = lineBytes;
+    firstLine = line;
+    return chunk;
   };
   for await (const chunk of stream) {
     const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
@@ -166,31 +200,103 @@ export async function* streamLines(
       const nl = buf.indexOf(10, from);
       const end = nl < 0 ? buf.length : nl;
       if (!tooLong) {
-        pendingBytes += end - from;
-        if (pendingBytes > maxBytes) {
+        lineBytes += end - from;
+        if (lineBytes > maxBytes) {
+          // Over the limit: what the chunk holds before this line goes first, then the line on its own.
           tooLong = true;
-          pending = [];
-        } else pending.push(decoder.write(buf.subarray(from, end)));
+          pieceBytes -= lineBytes - (end - from);
+          lineBytes = 0;
+          const before = take();
+          if (before) yield before;
+          pieces = [];
+          pieceBytes = 0;
+        } else {
+          const upTo = nl < 0 ? end : nl + 1;
+          if (upTo > from) {
+            pieces.push(buf.subarray(from, upTo));
+            pieceBytes += upTo - from;
+          }
+        }
       }
       if (nl < 0) break;
-      if (!tooLong) pending.push(decoder.end());
-      yield* finish();
+      if (tooLong) {
+        yield { kind: 'too-long', line };
+        tooLong = false;
+        firstLine = line + 1;
+      } else lineBytes = 0;
+      line++;
       from = nl + 1;
+      if (pieceBytes >= CHUNK_BYTES) {
+        const c = take();
+        if (c) yield c;
+      }
     }
   }
-  if (!tooLong) pending.push(decoder.end());
-  if (pendingBytes > 0 || tooLong) yield* finish();
+  if (tooLong) {
+    yield { kind: 'too-long', line };
+    return;
+  }
+  // The last line, without a line feed: whole too, now.
+  lineBytes = 0;
+  const last = take();
+  if (last) yield last;
+}
+
+/** The non-blank lines of a chunk, decoded, with their numbers; a carriage return before the line feed dropped. */
+export function* chunkLines(chunk: LineChunk): Generator<{ line: number; text: string }> {
+  const bytes = Buffer.from(chunk.bytes.buffer, chunk.bytes.byteOffset, chunk.bytes.length);
+  let line = chunk.firstLine;
+  for (let from = 0; from < bytes.length; line++) {
+    const nl = bytes.indexOf(10, from);
+    const end = nl < 0 ? bytes.length : nl;
+    const text = bytes.toString('utf8', from, end);
+    if (text.trim() !== '') yield { line, text: text.replace(/\r$/, '') };
+    from = end + 1;
+  }
 }
 
 /**
- * Every session of the arguments, in input order. A file that cannot be
- * opened is a session to fail (the reader reports why), never the end of the
- * stream.
+ * The lines of a stream, in order, with their 1-based numbers; blank lines
+ * are skipped. A line over `maxBytes` is given as `null` text (never held).
  */
-export async function* sessionInputs(
+export async function* streamLines(
+  stream: Readable,
+  maxBytes: number,
+): AsyncGenerator<{ line: number; text: string | null }> {
+  for await (const c of lineChunks(stream, maxBytes, '')) {
+    if (c.kind === 'too-long') yield { line: c.line, text: null };
+    else yield* chunkLines(c);
+  }
+}
+
+/** What a bulk replay reads: a session, or a chunk of lines of a file of sessions (each line one session). */
+export type SessionItem = SessionInput | LineChunk;
+
+/** The sessions of an item, in order. */
+export function* itemSessions(item: SessionItem): Generator<SessionInput> {
+  if (item.kind !== 'lines') {
+    yield item;
+    return;
+  }
+  for (const { line, text } of chunkLines(item)) {
+    yield { kind: 'line', source: { file: item.file, line }, text: line === 1 ? text.replace(/^\uFEFF/, '') : text };
+  }
+}
+
+/** A line too long for the limit: a session that fails. */
+function longLine(file: string, line: number, maxBytes: number): SessionInput {
+  const error = `${file}:${line}: session too large (limit ${maxBytes} bytes; ${raiseLimit('maxBytes')})`;
+  return { kind: 'unreadable', source: { file, line }, error };
+}
+
+/**
+ * Every session of the arguments, in input order, a file of sessions in chunks of lines. A file that cannot
+ * be opened is a session to fail (the reader reports why), never the end of the stream.
+ */
+export async function* sessionItems(
   paths: readonly string[],
   options: { readonly jsonl: JsonlInputMode; readonly limits?: Partial<Limits>; readonly stdin?: Readable },
-): AsyncGenerator<SessionInput> {
+): AsyncGenerator<SessionItem> {
   const maxBytes = resolveLimits(options.limits).maxBytes;
   for (const path of paths) {
     if (!readsAsSessions(path, options.jsonl, options.limits)) {
@@ -204,17 +310,21 @@ export async function* sessionInputs(
       stream = options.stdin;
     } else stream = createReadStream(path);
     try {
-      for await (const { line, text } of streamLines(stream, maxBytes)) {
-        const source = { file, line };
-        if (text === null) {
-          const error = `${file}:${line}: session too large (limit ${maxBytes} bytes; ${raiseLimit('maxBytes')})`;
-          yield { kind: 'unreadable', source, error };
-        } else yield { kind: 'line', source, text: line === 1 ? text.replace(/^\uFEFF/, '') : text };
+      for await (const c of lineChunks(stream, maxBytes, file)) {
+        yield c.kind === 'too-long' ? longLine(file, c.line, maxBytes) : c;
       }
     } catch (err) {
       yield { kind: 'unreadable', source: { file, line: null }, error: `${file}: ${describeFsError(err)}` };
     }
   }
+}
+
+/** Every session of the arguments, in input order, one by one ({@link sessionItems}, its chunks read). */
+export async function* sessionInputs(
+  paths: readonly string[],
+  options: { readonly jsonl: JsonlInputMode; readonly limits?: Partial<Limits>; readonly stdin?: Readable },
+): AsyncGenerator<SessionInput> {
+  for await (const item of sessionItems(paths, options)) yield* itemSessions(item);
 }
 
 /**

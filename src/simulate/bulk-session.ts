@@ -9,7 +9,13 @@ import type { Mode } from '../core/types.js';
 import { InputError } from '../errors.js';
 import type { Limits } from '../formats/read.js';
 import { requireModelCall } from '../formats/recordings/registry.js';
-import { readSession, type SessionInput } from '../formats/sessions.js';
+import {
+  itemSessions,
+  readSession,
+  type SessionInput,
+  type SessionItem,
+  type SessionSource,
+} from '../formats/sessions.js';
 import type { Catalog, TranscriptFormat } from '../formats/types.js';
 import { safeJson } from '../report/json.js';
 import { JSON_SCHEMA_VERSION } from '../report/schema-version.js';
@@ -104,6 +110,13 @@ export class SessionReplayer {
         })
       : null;
     return { line, failed: false };
+  }
+
+  /** Every session of an item (a chunk of lines is many), in order, with where each came from. */
+  async replayItem(item: SessionItem): Promise<Array<{ readonly source: SessionSource } & SessionOutcome>> {
+    const out = [];
+    for (const input of itemSessions(item)) out.push({ source: input.source, ...(await this.replay(input)) });
+    return out;
   }
 
   /** This thread's aggregate so far. */

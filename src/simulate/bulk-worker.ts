@@ -1,15 +1,16 @@
 /**
- * A worker thread of a bulk replay: sessions in (in any order the pool
- * chooses), one outcome per session out, its part of the aggregate at the
- * end. Sessions are handled one at a time, in the order they arrive.
+ * A worker thread of a bulk replay: items in (a session, or a chunk of lines
+ * of a file of sessions, decoded here), in any order the pool chooses; the
+ * outcomes of each item's sessions out; its part of the aggregate at the end.
+ * Items are handled one at a time, in the order they arrive.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import type { SessionInput } from '../formats/sessions.js';
+import type { SessionItem } from '../formats/sessions.js';
 import { type BulkSetup, SessionReplayer } from './bulk-session.js';
 
-/** Messages from the pool: sessions come in batches (a message costs far more than a small session's replay). */
+/** Messages from the pool: one item each (a chunk of lines of a file of sessions is many sessions). */
 export type ToWorker =
-  | { readonly type: 'sessions'; readonly items: ReadonlyArray<{ readonly seq: number; readonly input: SessionInput }> }
+  | { readonly type: 'item'; readonly seq: number; readonly item: SessionItem }
   | { readonly type: 'end' };
 
 const port = parentPort;
@@ -22,9 +23,7 @@ if (port) {
         port.postMessage({ type: 'aggregate', aggregate: replayer.aggregate() });
         return;
       }
-      const results = [];
-      for (const { seq, input } of m.items) results.push({ seq, ...(await replayer.replay(input)) });
-      port.postMessage({ type: 'results', items: results });
+      port.postMessage({ type: 'results', seq: m.seq, items: await replayer.replayItem(m.item) });
     });
   });
 }

@@ -3,13 +3,15 @@
  * order, and the aggregate of them all. With more than one job the sessions
  * go to worker threads (each its own `SessionReplayer` and part of the
  * aggregate, merged at the end: the aggregate does not depend on which
- * worker had which session). At most a fixed window of sessions is in flight,
- * so memory is bounded by the largest sessions, not by the input.
+ * worker had which session). A file of sessions goes as chunks of its lines,
+ * which the workers decode, so this thread does little more than read. At
+ * most a fixed window of items (a session, or about 64 kB of lines) is in
+ * flight, so memory is bounded by the largest sessions, not by the input.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { SessionInput, SessionSource } from '../formats/sessions.js';
+import type { SessionItem, SessionSource } from '../formats/sessions.js';
 import { type Aggregate, AggregateBuilder } from './aggregate.js';
 import { type BulkSetup, type SessionOutcome, SessionReplayer } from './bulk-session.js';
 import type { ToWorker } from './bulk-worker.js';
@@ -20,9 +22,9 @@ export interface DeliveredSession extends SessionOutcome {
 }
 
 export interface BulkOptions {
-  /** Worker threads; 1 replays in this thread. */
+  /** Threads replaying, this one included; 1 replays in this thread alone. */
   readonly jobs: number;
-  /** Sessions in flight per worker (default 32; at least one batch). */
+  /** Items (a session, or a chunk of lines of a file of sessions) in flight per job (default 8, at least 4). */
   readonly window?: number;
   /** The worker script (default: the compiled `bulk-worker.js` beside this module). */
   readonly workerUrl?: URL;
@@ -41,44 +43,42 @@ export function defaultWorkerUrl(): URL {
 }
 
 type FromWorker =
-  | { readonly type: 'results'; readonly items: ReadonlyArray<{ readonly seq: number } & SessionOutcome> }
+  | { readonly type: 'results'; readonly seq: number; readonly items: DeliveredSession[] }
   | { readonly type: 'aggregate'; readonly aggregate: Aggregate };
 
-/** Sessions per message to a worker. */
-const BATCH = 8;
+/** Items in flight per worker before this thread replays one itself. */
+const FED = 3;
 
 /** Replays every session; `deliver` sees each outcome in input order. Returns the aggregate. */
 export async function replaySessions(
-  inputs: AsyncIterable<SessionInput>,
+  inputs: AsyncIterable<SessionItem>,
   setup: BulkSetup,
   options: BulkOptions,
   deliver: (session: DeliveredSession) => void,
 ): Promise<Aggregate> {
   if (options.jobs <= 1) {
     const replayer = new SessionReplayer(setup);
-    for await (const input of inputs) deliver({ source: input.source, ...(await replayer.replay(input)) });
+    for await (const item of inputs) for (const d of await replayer.replayItem(item)) deliver(d);
     return replayer.aggregate();
   }
   return replayInWorkers(inputs, setup, options, deliver);
 }
 
 async function replayInWorkers(
-  inputs: AsyncIterable<SessionInput>,
+  inputs: AsyncIterable<SessionItem>,
   setup: BulkSetup,
   options: BulkOptions,
   deliver: (session: DeliveredSession) => void,
 ): Promise<Aggregate> {
   const url = options.workerUrl ?? defaultWorkerUrl();
-  const batchSize = Math.max(1, Math.min(BATCH, options.window ?? BATCH));
-  const window = options.jobs * Math.max(options.window ?? 4 * BATCH, batchSize + 1);
-  // This thread is one of the `jobs`: it replays a batch itself whenever every worker has enough
+  // Items in flight (sent, replayed here and not yet delivered, or waiting for an earlier one) for all jobs.
+  const window = options.jobs * Math.max(options.window ?? 8, FED + 1);
+  // This thread is one of the `jobs`: it replays an item itself whenever every worker has enough
   // queued, so `--jobs N` keeps N threads replaying instead of N workers and a dispatcher.
   const local = new SessionReplayer(setup);
-  const fed = 4 * batchSize;
-  const sources = new Map<number, SessionSource>();
-  const done = new Map<number, SessionOutcome>();
+  const done = new Map<number, DeliveredSession[]>();
   const parts: Aggregate[] = [];
-  let next = 0; // the next seq to deliver
+  let next = 0; // the next item to deliver
   let failure: Error | null = null;
   let wake: (() => void) | null = null;
   const notify = (): void => {
@@ -88,12 +88,10 @@ async function replayInWorkers(
   };
   const flush = (): void => {
     while (done.has(next)) {
-      const outcome = done.get(next)!;
+      const sessions = done.get(next)!;
       done.delete(next);
-      const source = sources.get(next)!;
-      sources.delete(next);
       next++;
-      deliver({ source, ...outcome });
+      for (const d of sessions) deliver(d);
     }
   };
   const workers: Array<{ readonly worker: Worker; inFlight: number }> = [];
@@ -103,8 +101,8 @@ async function replayInWorkers(
     w.worker.on('message', (m: FromWorker) => {
       if (m.type === 'aggregate') parts.push(m.aggregate);
       else {
-        w.inFlight -= m.items.length;
-        for (const r of m.items) done.set(r.seq, { line: r.line, failed: r.failed });
+        w.inFlight--;
+        done.set(m.seq, m.items);
         try {
           flush();
         } catch (err) {
@@ -131,35 +129,27 @@ async function replayInWorkers(
   };
   try {
     let seq = 0;
-    let batch: Array<{ seq: number; input: SessionInput }> = [];
-    const send = async (): Promise<void> => {
-      if (batch.length === 0) return;
-      const items = batch;
-      batch = [];
-      // The workers start once there is more than a few batches of input: a handful of sessions is replayed
+    for await (const item of inputs) {
+      if (seq - next >= window) await waitFor(() => seq - next < window);
+      // The workers start once there is more than a few items of input: a handful of sessions is replayed
       // here sooner than a worker thread starts.
-      if (workers.length === 0 && items[0]!.seq >= fed) for (let k = 1; k < options.jobs; k++) spawn();
+      if (workers.length === 0 && seq >= FED) for (let k = 1; k < options.jobs; k++) spawn();
       const w = workers.length === 0 ? null : workers.reduce((a, b) => (b.inFlight < a.inFlight ? b : a));
-      if (w && w.inFlight < fed) {
-        w.inFlight += items.length;
-        w.worker.postMessage({ type: 'sessions', items } satisfies ToWorker);
-        return;
+      if (w && w.inFlight < FED && item.kind !== 'unreadable') {
+        w.inFlight++;
+        // A chunk's bytes move to the worker, not copied, when their buffer is theirs alone.
+        const own =
+          item.kind === 'lines' &&
+          item.bytes.byteOffset === 0 &&
+          item.bytes.byteLength === item.bytes.buffer.byteLength;
+        const transfer = own ? [item.bytes.buffer as ArrayBuffer] : [];
+        w.worker.postMessage({ type: 'item', seq, item } satisfies ToWorker, transfer);
+      } else {
+        done.set(seq, await local.replayItem(item));
+        flush();
       }
-      for (const { seq, input } of items) done.set(seq, await local.replay(input));
-      flush();
-    };
-    for await (const input of inputs) {
-      // Unsent sessions count in the window too; a batch is smaller than the window, so the sent ones free it.
-      if (seq - next >= window) {
-        await send();
-        await waitFor(() => seq - next < window);
-      }
-      sources.set(seq, input.source);
-      batch.push({ seq, input });
       seq++;
-      if (batch.length >= batchSize) await send();
     }
-    await send();
     await waitFor(() => next === seq);
     for (const w of workers) w.worker.postMessage({ type: 'end' } satisfies ToWorker);
     await waitFor(() => parts.length === workers.length);

@@ -2,12 +2,15 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
+import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
 import {
   expandSessionPaths,
   isSessionLine,
   readSession,
+  lineChunks,
   readsAsSessions,
   sessionInputs,
   streamLines,
@@ -102,12 +105,107 @@ describe('streamLines', () => {
     expect(lines.map((l) => l.text)).toEqual(['İstanbul', '検索']);
   });
 
+  it('a line after one over the limit that ended inside a multi-byte character starts clean', async () => {
+    const parts = [Buffer.from([0x61, 0x61, 0xc3]), Buffer.from([0xa9, 0x0a, 0x62, 0x0a])];
+    expect(await collect(streamLines(Readable.from(parts), 3))).toEqual([
+      { line: 1, text: null },
+      { line: 2, text: 'b' },
+    ]);
+  });
+
   it('a line over the limit is given as null and never held; the next line reads normally', async () => {
     const lines = await collect(streamLines(chunks('x'.repeat(30), 'y'.repeat(30), '\nok\n'), 50));
     expect(lines).toEqual([
       { line: 1, text: null },
       { line: 2, text: 'ok' },
     ]);
+  });
+});
+
+/**
+ * The model: the lines of a stream as the first reader read them, piece by piece into one string decoder that is
+ * flushed at every line feed (what streamLines did before it read in chunks of whole lines).
+ */
+async function* modelLines(stream: Readable, maxBytes: number): AsyncGenerator<{ line: number; text: string | null }> {
+  const decoder = new StringDecoder('utf8');
+  let pending: string[] = [];
+  let pendingBytes = 0;
+  let tooLong = false;
+  let line = 1;
+  const finish = function* (): Generator<{ line: number; text: string | null }> {
+    const text = tooLong ? null : pending.join('');
+    if (text === null || text.trim() !== '') yield { line, text: text?.replace(/\r$/, '') ?? null };
+    pending = [];
+    pendingBytes = 0;
+    tooLong = false;
+    line++;
+  };
+  for await (const chunk of stream) {
+    const buf = chunk as Buffer;
+    let from = 0;
+    for (;;) {
+      const nl = buf.indexOf(10, from);
+      const end = nl < 0 ? buf.length : nl;
+      if (!tooLong) {
+        pendingBytes += end - from;
+        if (pendingBytes > maxBytes) {
+          tooLong = true;
+          pending = [];
+          // What the decoder holds of the dropped line goes with it. (The first reader kept it: a line after a
+          // line too long that ended inside a multi-byte character began with a stray U+FFFD.)
+          decoder.end();
+        } else pending.push(decoder.write(buf.subarray(from, end)));
+      }
+      if (nl < 0) break;
+      if (!tooLong) pending.push(decoder.end());
+      yield* finish();
+      from = nl + 1;
+    }
+  }
+  if (!tooLong) pending.push(decoder.end());
+  if (pendingBytes > 0 || tooLong) yield* finish();
+}
+
+describe('streamLines against the model', () => {
+  const byte = fc.oneof(
+    fc.constantFrom(0x0a, 0x0a, 0x0d, 0x20, 0x09, 0x61, 0x62, 0x7b, 0xef, 0xbb, 0xbf, 0xc3, 0xa9, 0xe6, 0xa4, 0x9c),
+    fc.integer({ min: 0, max: 255 }),
+  );
+  it('the same lines, numbers and nulls for any bytes, any chunking and any limit', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.tuple(fc.array(byte, { maxLength: 200 }), fc.array(fc.integer({ min: 1, max: 40 }), { maxLength: 12 })),
+        fc.integer({ min: 0, max: 50 }),
+        async ([bytes, cuts], maxBytes) => {
+          const data = Buffer.from(bytes);
+          const parts: Buffer[] = [];
+          let at = 0;
+          for (const c of cuts) {
+            if (at >= data.length) break;
+            parts.push(data.subarray(at, at + c));
+            at += c;
+          }
+          if (at < data.length) parts.push(data.subarray(at));
+          const got = await collect(streamLines(Readable.from(parts), maxBytes));
+          const want = await collect(modelLines(Readable.from(parts), maxBytes));
+          expect(got).toEqual(want);
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('chunks hold whole lines, own their bytes, and are about 64 kB', async () => {
+    const line = `${'x'.repeat(999)}\n`;
+    const chunks = await collect(lineChunks(Readable.from([Buffer.from(line.repeat(200))]), 10_000, 'f.jsonl'));
+    expect(chunks.map((c) => (c.kind === 'lines' ? [c.firstLine, c.bytes.length] : c))).toEqual([
+      [1, 66_000],
+      [67, 66_000],
+      [133, 66_000],
+      [199, 2000],
+    ]);
+    for (const c of chunks)
+      if (c.kind === 'lines') expect(c.bytes.byteOffset === 0 && c.bytes.buffer.byteLength).toBe(c.bytes.length);
   });
 });
 

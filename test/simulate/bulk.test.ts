@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadCatalogFiles } from '../../src/formats/catalog.js';
 import { resolveLimits } from '../../src/formats/read.js';
-import type { SessionInput } from '../../src/formats/sessions.js';
+import type { SessionInput, SessionItem } from '../../src/formats/sessions.js';
 import { replaySessions, type DeliveredSession } from '../../src/simulate/bulk.js';
 import { readFileSync } from 'node:fs';
 
@@ -63,11 +63,11 @@ describe('replaySessions', () => {
 
   it('a few sessions are replayed in this thread: no worker starts', async () => {
     const bad = new URL('file:///nonexistent/toolsearch-worker.js');
-    const few = async function* (): AsyncGenerator<SessionInput> {
-      for (let i = 0; i < 8; i++)
-        yield { kind: 'line', source: { file: 'few.jsonl', line: i + 1 }, text: lines[i % lines.length]! };
-    };
-    const delivered: number[] = [];
+    // Eight sessions in one chunk of lines, as a file of sessions is read.
+    const text = Array.from({ length: 8 }, (_, i) => lines[i % lines.length]!).join('\n');
+    const few = async function* (): AsyncGenerator<SessionItem> {
+      yield { kind: 'lines', file: 'few.jsonl', firstLine: 1, bytes: new TextEncoder().encode(text) };
+    };    const delivered: number[] = [];
     const aggregate = await replaySessions(few(), setup, { jobs: 2, workerUrl: bad }, (s) =>
       delivered.push(s.source.line!),
     );

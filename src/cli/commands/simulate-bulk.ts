@@ -78,7 +78,7 @@ export async function runBulk(ctx: CliContext, args: readonly string[], flags: B
     );
   if (flags.json && flags.jsonl)
     throw new InputError('--json and --jsonl both write to stdout: use --jsonl with --aggregate FILE for both');
-  const { expandSessionPaths, sessionInputs } = await import('../../formats/sessions.js');
+  const { expandSessionPaths, sessionItems } = await import('../../formats/sessions.js');
   const { resolveLimits } = await import('../../formats/read.js');
   const { replaySessions } = await import('../../simulate/bulk.js');
   const paths = expandSessionPaths(args);
@@ -120,7 +120,7 @@ export async function runBulk(ctx: CliContext, args: readonly string[], flags: B
   };
   let pending = '';
   const aggregate = await replaySessions(
-    sessionInputs(paths, {
+    sessionItems(paths, {
       jsonl: flags.jsonlInput,
       limits: ctx.limits,
       stdin: ctx.io.stdin as import('node:stream').Readable,
