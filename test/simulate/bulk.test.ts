@@ -67,7 +67,8 @@ describe('replaySessions', () => {
     const text = Array.from({ length: 8 }, (_, i) => lines[i % lines.length]!).join('\n');
     const few = async function* (): AsyncGenerator<SessionItem> {
       yield { kind: 'lines', file: 'few.jsonl', firstLine: 1, bytes: new TextEncoder().encode(text) };
-    };    const delivered: number[] = [];
+    };
+    const delivered: number[] = [];
     const aggregate = await replaySessions(few(), setup, { jobs: 2, workerUrl: bad }, (s) =>
       delivered.push(s.source.line!),
     );
