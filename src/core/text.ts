@@ -186,8 +186,12 @@ interface WellFormedString {
   toWellFormed(): string;
 }
 
+/** Whether `s` has no lone UTF-16 surrogate (what a Go string can hold). */
+export function isWellFormed(s: string): boolean {
+  return (s as unknown as WellFormedString).isWellFormed();
+}
+
 /** Replaces lone UTF-16 surrogates with U+FFFD, as Go's decoders would have done. */
 export function toWellFormed(s: string): string {
-  const w = s as unknown as WellFormedString;
-  return w.isWellFormed() ? s : w.toWellFormed();
+  return isWellFormed(s) ? s : (s as unknown as WellFormedString).toWellFormed();
 }

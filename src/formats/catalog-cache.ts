@@ -26,6 +26,7 @@
  *
  * Over 400 lines: the entry format, its checks and the loader layer around it change together.
  */
+import { isWellFormed } from '../core/text.js';
 import { resolve } from 'node:path';
 import type { JsonValue } from '../core/types.js';
 import { CATALOG_ENTRY_NAME, type CacheDir, openCacheDir } from './cache-dir.js';
@@ -185,9 +186,6 @@ function maxDepthOf(settings: string): number {
   }
 }
 
-/** Whether `s` has no lone surrogate (the loaders replace them in names, descriptions and warnings). */
-const wellFormed = (s: string): boolean => !/\p{Cs}/u.test(s);
-
 const isInt = (x: unknown): x is number => typeof x === 'number' && Number.isInteger(x) && x >= 0;
 
 /**
@@ -218,7 +216,7 @@ export function decodeEntry(data: Buffer, file: string, key: CacheKey): CatalogF
     return undefined;
   if (
     !Array.isArray(e.warnings) ||
-    !e.warnings.every((w) => typeof w === 'string' && wellFormed(w)) ||
+    !e.warnings.every((w) => typeof w === 'string' && isWellFormed(w)) ||
     !Array.isArray(e.shape) ||
     !Array.isArray(e.tools)
   )
@@ -228,7 +226,7 @@ export function decodeEntry(data: Buffer, file: string, key: CacheKey): CatalogF
     if (!Array.isArray(w) || w.length !== 4) return undefined;
     const [kind, line, column, message] = w;
     if ((kind !== 'unknown-key' && kind !== 'wrong-type') || !isInt(line) || !isInt(column)) return undefined;
-    if (typeof message !== 'string' || !wellFormed(message)) return undefined;
+    if (typeof message !== 'string' || !isWellFormed(message)) return undefined;
     shapeWarnings.push({ kind, location: { file, line, column }, message });
   }
   const maxDepth = maxDepthOf(key.settings);
@@ -246,7 +244,7 @@ export function decodeEntry(data: Buffer, file: string, key: CacheKey): CatalogF
     ) {
       return undefined;
     }
-    if (name === '' || names.has(name) || !wellFormed(name) || !wellFormed(description)) return undefined;
+    if (name === '' || names.has(name) || !isWellFormed(name) || !isWellFormed(description)) return undefined;
     names.add(name);
     // The same properties in the same order as the loader's objects.
     const tool: { -readonly [K in keyof CatalogTool]: CatalogTool[K] } = {

@@ -8,6 +8,7 @@ import {
   isLower,
   isUpper,
   codePoints,
+  isWellFormed,
   toWellFormed,
   GO_SPACE_CODE_POINTS,
 } from '../../src/core/text.js';
@@ -147,6 +148,11 @@ describe('compareGo (UTF-8 byte order)', () => {
 describe('code points', () => {
   it('counts an astral character once', () => {
     expect(codePoints('a\u{1F600}b')).toEqual([0x61, 0x1f600, 0x62]);
+  });
+
+  it('isWellFormed: false for a lone surrogate of either kind, true for pairs', () => {
+    expect(['', 'abc', '\u{1F600}', 'a\ud83d\ude00b'].map(isWellFormed)).toEqual([true, true, true, true]);
+    expect(['\ud800', 'a\udc00', '\ude00\ud83d', 'x\ud83d'].map(isWellFormed)).toEqual([false, false, false, false]);
   });
 
   it('toWellFormed replaces lone surrogates only', () => {
