@@ -164,28 +164,26 @@ export function readAnthropicSystem(b: TranscriptBuilder, system: Node): void {
   b.push({ kind: 'blocks', role: 'system', blocks }, system);
 }
 
+/** The known keys of a message: a request message, or a response object in the list (typed "message"). */
+const MESSAGE_KEYS = [
+  'role',
+  'content',
+  'id',
+  'type',
+  'model',
+  'stop_reason',
+  'stop_sequence',
+  'usage',
+  'container',
+  'context_management',
+];
+
 /** Reads Anthropic messages. */
 export function readAnthropicMessages(b: TranscriptBuilder, items: readonly Node[]): void {
   for (const node of objects(b, items, 'a message')) {
     b.read();
     // A response object in the list (typed "message") carries metadata that is not conversation.
-    checkKeys(
-      b,
-      node,
-      [
-        'role',
-        'content',
-        'id',
-        'type',
-        'model',
-        'stop_reason',
-        'stop_sequence',
-        'usage',
-        'container',
-        'context_management',
-      ],
-      'an Anthropic message',
-    );
+    checkKeys(b, node, MESSAGE_KEYS, 'an Anthropic message');
     const role = roleOf(b, node, field(node, 'role'));
     if (!(ROLES as readonly string[]).includes(role)) throw unknownRole(b, node, role, ROLES);
     b.push({ kind: 'blocks', role: role as BlockRole, blocks: contentBlocks(b, field(node, 'content')) }, node);

@@ -176,15 +176,24 @@ function loadedTools(b: TranscriptBuilder, node: Node | undefined): string[] {
  * (`callId`), `function_call_result` for `function_call_output`, and
  * `hosted_tool_call`, `providerData` on every item.
  */
+const AGENTS_JS_EXTRA_KEYS = ['providerData', 'callId', 'caller', 'name', 'namespace'];
 const AGENTS_JS = {
   resultType: 'function_call_result',
-  extraKeys: ['providerData', 'callId', 'caller', 'name', 'namespace'],
   otherTypes: ['hosted_tool_call', 'computer_call_result', 'program', 'program_output'],
+};
+
+/** The known keys of message, call and output items, without and with the Agents JS SDK's (lists made once). */
+const RESPONSES_ITEM_KEYS = { message: MESSAGE_KEYS, call: CALL_KEYS, output: OUTPUT_KEYS };
+const AGENTS_JS_ITEM_KEYS = {
+  message: [...MESSAGE_KEYS, ...AGENTS_JS_EXTRA_KEYS],
+  call: [...CALL_KEYS, ...AGENTS_JS_EXTRA_KEYS],
+  output: [...OUTPUT_KEYS, ...AGENTS_JS_EXTRA_KEYS],
 };
 
 /** Reads Responses input items (`agentsJs`: the Agents JS SDK's history items). */
 export function readResponsesItems(b: TranscriptBuilder, items: readonly Node[], agentsJs = false): void {
   const dialect = agentsJs ? AGENTS_JS : null;
+  const keys = agentsJs ? AGENTS_JS_ITEM_KEYS : RESPONSES_ITEM_KEYS;
   let open: { blocks: ContentBlock[]; at: Node } | null = null;
   const flush = (): void => {
     if (!open) return;
@@ -206,10 +215,9 @@ export function readResponsesItems(b: TranscriptBuilder, items: readonly Node[],
     const typeNode = field(item, 'type');
     const type = typeNode ? optString(b, typeNode, 'item type') : 'message';
     const what = dialect ? 'an Agents SDK' : 'a Responses';
-    const keys = (k: readonly string[]): string[] => (dialect ? [...k, ...dialect.extraKeys] : [...k]);
     switch (type === dialect?.resultType ? 'function_call_output' : type) {
       case 'message': {
-        checkKeys(b, item, keys(MESSAGE_KEYS), `${what} message`);
+        checkKeys(b, item, keys.message, `${what} message`);
         const role = roleOf(b, item, field(item, 'role'));
         if (!(ROLES as readonly string[]).includes(role)) throw unknownRole(b, item, role, ROLES);
         const blocks = contentBlocks(b, field(item, 'content'));
@@ -223,7 +231,7 @@ export function readResponsesItems(b: TranscriptBuilder, items: readonly Node[],
       }
       case 'function_call':
       case 'custom_tool_call': {
-        checkKeys(b, item, keys(CALL_KEYS), `${what} ${type} item`);
+        checkKeys(b, item, keys.call, `${what} ${type} item`);
         const callId = callIdOf(b, item);
         const name = optString(b, field(item, 'name'), 'function name');
         b.call(callId, name, item);
@@ -237,7 +245,7 @@ export function readResponsesItems(b: TranscriptBuilder, items: readonly Node[],
       }
       case 'function_call_output':
       case 'custom_tool_call_output': {
-        checkKeys(b, item, keys(OUTPUT_KEYS), `${what} ${type} item`);
+        checkKeys(b, item, keys.output, `${what} ${type} item`);
         const callId = callIdOf(b, item);
         const name = b.resolveCall(item, callId) ?? '';
         input(item, [{ type: 'function_tool_result', callId, name, content: outputParts(b, field(item, 'output')) }]);
