@@ -11,9 +11,11 @@
  *   every byte of the bundle it loads at every start.
  * - start.cjs: src/cli/start.ts, run by bin/toolsearch.js: turns on Node's
  *   compile cache, then requires main.cjs or search.cjs.
- * - yaml.cjs: the yaml library, required only when a YAML file is parsed (a
- *   cached catalog needs no parser); commander.cjs: commander, required only
- *   when the program is built (a plain search is read without it).
+ * - js-yaml.cjs: the part of js-yaml that src/formats/yaml.ts reads YAML
+ *   with (its event parser), required only when a YAML file is read (a cached
+ *   catalog needs no parser); yaml.cjs: the yaml library, which writes and
+ *   edits YAML (suite --update, import); commander.cjs: commander, required
+ *   only when the program is built (a plain search is read without it).
  *
  * Packages that are large or that only some commands need stay external:
  * React, Ink (through src/tui/ink.ts: an ES module with top-level await,
@@ -73,16 +75,19 @@ function buildId() {
 }
 
 /**
- * `yaml` → ./yaml.cjs and `commander` → ./commander.cjs beside the bundle (built below): each is required
- * only when a run needs it (a cached catalog needs no parser, a plain search no commander), and Node 20,
- * which has no compile cache, compiles every byte of the files it loads.
+ * `js-yaml`, `yaml` and `commander` → ./<name>.cjs beside the bundle (built below): each is required only
+ * when a run needs it (a cached catalog needs no parser, a plain search no commander), and Node 20, which
+ * has no compile cache, compiles every byte of the files it loads.
  */
 const besides = {
   name: 'libraries-beside',
   setup(b) {
-    b.onResolve({ filter: /^(yaml|commander)$/ }, (args) => ({ path: `./${args.path}.cjs`, external: true }));
+    b.onResolve({ filter: /^(js-yaml|yaml|commander)$/ }, (args) => ({ path: `./${args.path}.cjs`, external: true }));
   },
 };
+
+/** What src/formats/yaml.ts imports of js-yaml: the rest of it (its writer, its loader) is left out. */
+const JS_YAML_READER = "export { getScalarValue, parseEvents, YAMLException } from 'js-yaml';";
 
 /** Writes the CLI's bundle into `dir`. */
 export async function bundle(dir) {
@@ -111,6 +116,12 @@ export async function bundle(dir) {
       plugins: [besides],
     }),
     build({ ...common, entryPoints: { start: `${ROOT}src/cli/start.ts` } }),
+    build({
+      ...common,
+      stdin: { contents: JS_YAML_READER, resolveDir: ROOT, sourcefile: 'js-yaml-reader.js' },
+      outdir: undefined,
+      outfile: join(dir, 'js-yaml.cjs'),
+    }),
     build({
       ...common,
       entryPoints: {

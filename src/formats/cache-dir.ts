@@ -47,7 +47,6 @@ import {
   unlinkSync,
   writeSync,
 } from 'node:fs';
-import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 
@@ -142,11 +141,17 @@ export const cacheDirTestHooks: {
 const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 const O_DIRECTORY = constants.O_DIRECTORY ?? 0;
 
-let randomBytes: ((n: number) => Buffer) | undefined;
-/** 16 random hex digits. node:crypto is loaded here, on the first write: loading it costs every start otherwise. */
+/**
+ * 16 hex digits for a temporary file name. The file is created with O_EXCL in a directory only its owner
+ * can write, so the name needs no secrecy, and no node:crypto (loading it is most of what writing the
+ * cache costs a first run).
+ */
 function randomHex(): string {
-  randomBytes ??= (createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto')).randomBytes;
-  return randomBytes(8).toString('hex');
+  const part = (): string =>
+    Math.floor(Math.random() * 0x1_0000_0000)
+      .toString(16)
+      .padStart(8, '0');
+  return part() + part();
 }
 
 const sameFile = (a: Stats, b: Stats): boolean => a.dev === b.dev && a.ino === b.ino;

@@ -23,6 +23,13 @@ export class LineIndex {
     if (this.starts) return this.starts;
     const starts = [0];
     const t = this.text;
+    if (!t.includes('\r')) {
+      // The usual text: the runtime's own search finds the line breaks (a first run reads a catalog in code
+      // not yet compiled, where a loop over every character is slow).
+      for (let i = t.indexOf('\n'); i >= 0; i = t.indexOf('\n', i + 1)) starts.push(i + 1);
+      this.starts = starts;
+      return starts;
+    }
     for (let i = 0; i < t.length; i++) {
       const c = t.charCodeAt(i);
       if (c === 0x0a) starts.push(i + 1);

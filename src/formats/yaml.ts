@@ -1,23 +1,29 @@
 /**
- * YAML to positioned values ({@link Node}), with the hardening rules:
+ * YAML to positioned values ({@link Node}), with the hardening rules.
  *
- * - YAML 1.2, core schema: `yes`/`no`/`on` stay strings, `<<` is an ordinary key;
- * - nesting deeper than `maxDepth` is rejected **before** the document is
- *   composed (the composer recurses; the concrete syntax tree is walked here
- *   without recursion), so 100,000 levels cannot exhaust the stack, and
- *   cheap nesting (`[[[…`, `- - - …`) before the syntax tree is even built;
- * - aliases are resolved here, not by the library: an alias shares the
- *   contents of its anchored value (nodes are immutable; the alias gets a
- *   shallow copy that carries its own position), and what a full expansion
- *   would cost is computed, not performed. Two bounds: at most `maxAliases`
- *   dereferences (aliases inside an aliased value count again each time it
- *   is used, so a "billion laughs" document stops after a few levels), and at
- *   most `maxAliasValues` ({@link MAX_ALIAS_EXPANSION} by default) values added by expansion (one huge
- *   anchor referenced many times), and at most `maxAliasBytes` bytes of
- *   text (strings and keys, UTF-8) added by expansion, counted as the
- *   document is composed (1,000 aliases of one 600 KB string). Consumers that copy values (`toJsonValue`,
- *   `JSON.stringify`) thus stay bounded too. An alias to a value that
- *   contains it is an error;
+ * The text is read by js-yaml's event parser (`parseEvents`: a flat list of
+ * events that point into the text by offset; no tree of its own), and the
+ * events are folded here into our nodes without recursion. The `yaml`
+ * library, which the suite updater and `import` use to write YAML, read a
+ * catalog several times slower; a first search on a catalog is mostly this
+ * read (test/bench, start-up). test/formats/yaml-differential.test.ts holds
+ * this reader to the values and positions that the `yaml` library composes.
+ *
+ * - YAML 1.2, core schema, resolved here as the `yaml` library resolves it:
+ *   `yes`/`no`/`on` stay strings, `<<` is an ordinary key;
+ * - nesting deeper than `maxDepth` is an error; js-yaml stops one level past
+ *   it (its parser recurses, so that bound is also what keeps 100,000 levels
+ *   from exhausting the stack);
+ * - aliases are resolved here: an alias shares the contents of its anchored
+ *   value (nodes are immutable; the alias gets a shallow copy that carries
+ *   its own position), and what a full expansion would cost is computed, not
+ *   performed. Bounds: at most `maxAliases` dereferences (aliases inside an
+ *   aliased value count again each time it is used, so a "billion laughs"
+ *   document stops after a few levels), at most `maxAliasValues`
+ *   ({@link MAX_ALIAS_EXPANSION} by default) values added by expansion, and
+ *   at most `maxAliasBytes` bytes of text (strings and keys, UTF-8) added by
+ *   expansion. Consumers that copy values (`toJsonValue`, `JSON.stringify`)
+ *   thus stay bounded too. An alias to a value that contains it is an error;
  * - explicit tags other than the core ones (`!!str`, `!!int`, `!!float`,
  *   `!!bool`, `!!null`, `!!map`, `!!seq`) are **rejected** with a located
  *   error rather than silently read as strings: a catalog or transcript has
@@ -26,8 +32,16 @@
  * - keys are unique (a duplicate is an error at its second occurrence) and
  *   must be scalars; a non-string scalar key (`1:`, `true:`) is read as its text.
  */
-import { Composer, isAlias, isMap, isScalar, isSeq, Lexer, Parser } from 'yaml';
-import type { CST } from 'yaml';
+import {
+  type AliasEvent,
+  type Event,
+  getScalarValue,
+  type MappingEvent,
+  parseEvents,
+  type ScalarEvent,
+  type SequenceEvent,
+  YAMLException,
+} from 'js-yaml';
 import { toWellFormed } from '../core/text.js';
 import type { Fail } from './json.js';
 import { duplicateKeyMessage } from './json.js';
@@ -37,115 +51,90 @@ import { raiseLimit } from './read.js';
 /** Most values that alias expansion may add to one document. */
 export const MAX_ALIAS_EXPANSION = 1_000_000;
 
-const CORE_TAGS = new Set([
-  '!',
-  'tag:yaml.org,2002:str',
-  'tag:yaml.org,2002:int',
-  'tag:yaml.org,2002:float',
-  'tag:yaml.org,2002:bool',
-  'tag:yaml.org,2002:null',
-  'tag:yaml.org,2002:map',
-  'tag:yaml.org,2002:seq',
-]);
+// js-yaml's event and style numbers (EVENT_ID, SCALAR_STYLE): constants here, so that reading them loads nothing.
+const DOCUMENT = 1;
+const SEQUENCE = 2;
+const MAPPING = 3;
+const SCALAR = 4;
+const ALIAS = 5;
+const PLAIN = 1;
+const SINGLE_QUOTED = 2;
+const DOUBLE_QUOTED = 3;
+const BLOCK = 1;
+
+const YAML_TAG = 'tag:yaml.org,2002:';
+
+const CORE_TAGS = new Set(['!', ...['str', 'int', 'float', 'bool', 'null', 'map', 'seq'].map((t) => YAML_TAG + t)]);
 
 function showTag(tag: string): string {
-  return tag.startsWith('tag:yaml.org,2002:') ? `!!${tag.slice('tag:yaml.org,2002:'.length)}` : tag;
+  return tag.startsWith(YAML_TAG) ? `!!${tag.slice(YAML_TAG.length)}` : tag;
 }
 
-/** Depth of the deepest collection in the syntax tree, walked with an explicit stack. */
-function checkCstDepth(tokens: readonly CST.Token[], maxDepth: number, fail: Fail): void {
-  const stack: Array<[CST.Token, number]> = [];
-  for (const t of tokens) stack.push([t, 0]);
-  while (stack.length > 0) {
-    const [tok, depth] = stack.pop()!;
-    switch (tok.type) {
-      case 'document':
-        if (tok.value) stack.push([tok.value, depth]);
-        break;
-      case 'block-map':
-      case 'block-seq':
-      case 'flow-collection': {
-        const d = depth + 1;
-        if (d > maxDepth) fail(tok.offset, `nesting deeper than ${maxDepth} levels (${raiseLimit('maxDepth')})`);
-        for (const item of tok.items) {
-          if ('key' in item && item.key) stack.push([item.key, d]);
-          if (item.value) stack.push([item.value, d]);
-        }
-        break;
-      }
-      default:
-        break;
-    }
+/** A scalar's value under the core schema (YAML 1.2 §10.3), as the `yaml` library resolves it. */
+type Scalar = null | boolean | number | string;
+
+const NULL = /^(?:~|[Nn]ull|NULL)?$/;
+const BOOL = /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/;
+const INT_OCT = /^0o[0-7]+$/;
+const INT = /^[-+]?[0-9]+$/;
+const INT_HEX = /^0x[0-9a-fA-F]+$/;
+const FLOAT_NAN = /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
+const FLOAT_EXP = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/;
+const FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/;
+
+/** The core schema's implicit resolvers, in its order: a value, or `undefined` when the text is none of its kind. */
+function asNull(s: string): null | undefined {
+  return NULL.test(s) ? null : undefined;
+}
+function asBool(s: string): boolean | undefined {
+  return BOOL.test(s) ? s[0] === 't' || s[0] === 'T' : undefined;
+}
+function asInt(s: string): number | undefined {
+  if (INT_OCT.test(s)) return Number.parseInt(s.slice(2), 8);
+  if (INT.test(s)) return Number.parseInt(s, 10);
+  if (INT_HEX.test(s)) return Number.parseInt(s.slice(2), 16);
+  return undefined;
+}
+function asFloat(s: string): number | undefined {
+  if (FLOAT_NAN.test(s)) {
+    if (s.slice(-3).toLowerCase() === 'nan') return Number.NaN;
+    return s[0] === '-' ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
   }
+  return FLOAT_EXP.test(s) || FLOAT.test(s) ? Number.parseFloat(s) : undefined;
 }
 
-/** Lexer tokens that stand for no source text. */
-const CONTROL_TOKENS = new Set(['\u0002', '\u0018', '\u001f']);
+/** `value` when a resolver matched, else the text itself. */
+function orText(value: Scalar | undefined, text: string): Scalar {
+  return value === undefined ? text : value;
+}
 
 /**
- * Lexes and parses `text` into the concrete syntax tree in one pass (the
- * lexer runs once; each token goes to the parser as it comes), checking on
- * the way the nesting that costs two characters a level — flow collections
- * (`[[[…`, `{a: {a: …`) and compact block ones on one line (`- - - …`,
- * `a: a: …`) — before the parser has built a deep tree: the parser's time
- * and memory grow with the depth (3 million levels took 80 s and 3 GB), the
- * lexer's do not. The estimate counts generously; when it passes
- * `maxDepth`, the text up to that token gets the exact check of
- * {@link checkCstDepth}, so the error is the one that check reports (and a
- * false alarm ends the estimate: the full check decides). Nesting by
- * indentation costs its square in bytes: 64 MiB holds about 11,000 levels.
+ * The value of a scalar: a plain one without a tag by the core schema's tests (null, bool, int, float, in
+ * the schema's order), a core tag by that tag's tests (text that fails them stays text, as in the `yaml`
+ * library), anything else as text.
  */
-function lexAndParse(text: string, maxDepth: number, fail: Fail): CST.Token[] {
-  const parser = new Parser();
-  const tokens: CST.Token[] = [];
-  let estimating = true;
-  let flow = 0;
-  let compact = 0;
-  let offset = 0;
-  for (const tok of new Lexer().lex(text)) {
-    if (estimating) {
-      if (!CONTROL_TOKENS.has(tok)) offset += tok.length;
-      if (tok === '[' || tok === '{') flow++;
-      else if ((tok === ']' || tok === '}') && flow > 0) flow--;
-      else if (tok === '\n' || tok === '\r\n') compact = 0;
-      else if (flow === 0 && (tok === '-' || tok === '?' || tok === ':')) compact++;
-      if (flow + compact > maxDepth) {
-        checkCstDepth(Array.from(new Parser().parse(text.slice(0, offset))), maxDepth, fail);
-        estimating = false;
-      }
-    }
-    for (const t of parser.next(tok)) tokens.push(t);
+function resolveScalar(text: string, plain: boolean, tag: string | null): Scalar {
+  if (tag === null) {
+    // Most plain scalars are words: none of the core schema's forms starts with a letter but these.
+    if (!plain || !/^(?:[-+.~0-9nNtTfF]|$)/.test(text)) return text;
+    const n = asNull(text);
+    if (n !== undefined) return n;
+    const b = asBool(text);
+    if (b !== undefined) return b;
+    return orText(asInt(text) ?? asFloat(text), text);
   }
-  for (const t of parser.end()) tokens.push(t);
-  return tokens;
-}
-
-/** Start of the quoted scalar that contains `pos` (an unterminated quote is reported at its end by the library). */
-function quotedScalarStart(tokens: readonly CST.Token[], pos: number): number | null {
-  const stack: CST.Token[] = [...tokens];
-  while (stack.length > 0) {
-    const tok = stack.pop()!;
-    switch (tok.type) {
-      case 'document':
-        if (tok.value) stack.push(tok.value);
-        break;
-      case 'block-map':
-      case 'block-seq':
-      case 'flow-collection':
-        for (const item of tok.items) {
-          if ('key' in item && item.key) stack.push(item.key);
-          if (item.value) stack.push(item.value);
-        }
-        break;
-      case 'single-quoted-scalar':
-      case 'double-quoted-scalar':
-        if (tok.offset <= pos && pos <= tok.offset + tok.source.length) return tok.offset;
-        break;
-      default:
-        break;
-    }
+  switch (tag) {
+    case `${YAML_TAG}null`:
+      return orText(asNull(text), text);
+    case `${YAML_TAG}bool`:
+      return orText(asBool(text), text);
+    case `${YAML_TAG}int`:
+      return orText(asInt(text), text);
+    case `${YAML_TAG}float`:
+      return orText(asFloat(text), text);
+    default:
+      return text;
   }
-  return null;
 }
 
 /** What expanding an anchored value costs: its values, the aliases inside it (expanded), its depth. */
@@ -161,6 +150,30 @@ interface AnchorStats {
   readonly depth: number;
 }
 
+/** The totals when an anchored value began, to measure it when it ends. */
+interface Before {
+  readonly size: number;
+  readonly aliases: number;
+  readonly bytes: number;
+  readonly deepest: number;
+}
+
+/** An open collection. `anchor` is the event that defined an anchor on it (its identity for aliases). */
+interface Frame {
+  readonly kind: 'array' | 'object';
+  /** Block style (indentation), not flow (brackets). */
+  readonly block: boolean;
+  /** Where it starts; a block mapping whose first key has an anchor or a tag starts at that key's value. */
+  offset: number;
+  readonly depth: number;
+  readonly items: Node[];
+  readonly members: Map<string, Member>;
+  /** In an object: the key read, waiting for its value, and where an empty value is (after the `:`). */
+  key: { readonly key: string; readonly keyOffset: number; readonly valueOffset: number } | null;
+  readonly anchor: Event | null;
+  readonly before: Before | null;
+}
+
 interface Walk {
   readonly text: string;
   readonly maxDepth: number;
@@ -169,24 +182,106 @@ interface Walk {
   readonly maxAliasValues: number;
   readonly fail: Fail;
   readonly where: (offset: number) => string;
-  /** Anchor name → the anchored value most recently defined (document order). */
-  readonly anchors: Map<string, unknown>;
-  /** Anchored value → its converted node and costs, once its conversion is complete. */
-  readonly done: Map<unknown, AnchorStats>;
+  /** Tag handles of the document (`%TAG`), with the two every document has. */
+  handles: Map<string, string>;
+  /** The end of the text read so far (to place values without text). */
+  cursor: number;
+  /** Anchor name → the event that defined it most recently (document order). */
+  readonly anchors: Map<string, Event>;
+  /** Anchoring event → the converted node and its costs, once its conversion is complete. */
+  readonly done: Map<Event, AnchorStats>;
   /** Running totals, as if every alias were expanded: values, values added by aliases, alias dereferences. */
   size: number;
   expanded: number;
   aliases: number;
-  /** Bytes of text as if every alias were expanded, and the part of them added by aliases. */
+  /**
+   * Bytes of text as if every alias were expanded, and the part of them added by aliases. Only what an
+   * anchored value holds is ever read, so text is counted only while one is being read (`measuring`).
+   */
   bytes: number;
   expandedBytes: number;
   /** Deepest level reached so far (aliases count with their target's depth). */
   deepest: number;
+  /** Anchored values being read (nested). */
+  measuring: number;
 }
 
-function offsetOf(y: unknown, fallback: number): number {
-  const r = (y as { range?: [number, number, number] } | null)?.range;
-  return r ? r[0] : fallback;
+/** Where a block scalar's header (`|`, `>`) is: js-yaml points at the line after it. */
+function blockHeaderOffset(text: string, valueStart: number): number {
+  const lineEnd = text[valueStart - 1] === '\n' ? valueStart - 1 : valueStart;
+  const lineStart = text.lastIndexOf('\n', lineEnd - 1) + 1;
+  const line = text.slice(lineStart, lineEnd).replace(/\r$/, '');
+  // The header ends the line, before a comment: `key: |-  # note`.
+  const m = /(?<=^|[\s:\-?,[{!&>])[|>][-+1-9]{0,2}[ \t]*(?:#.*)?$/.exec(line);
+  return m ? lineStart + m.index : valueStart;
+}
+
+/** Where the properties (`&anchor`, `!tag`) written before a value end, or -1 without any. */
+function propsEnd(e: { anchorStart: number; anchorEnd: number; tagEnd: number }): number {
+  return Math.max(e.anchorStart < 0 ? -1 : e.anchorEnd, e.tagEnd);
+}
+
+function skipBlanks(text: string, from: number): number {
+  let i = from;
+  while (text[i] === ' ' || text[i] === '\t') i++;
+  return i;
+}
+
+/**
+ * Properties run into their value (`![a]`, `&x[1]`): an error in YAML that js-yaml lets pass. As in the
+ * `yaml` library, a quoted scalar may follow a shorthand tag (`!!str"x"`), and in a flow collection a plain
+ * one a verbatim tag.
+ */
+function checkSeparated(
+  w: Walk,
+  e: Event & { anchorStart: number; anchorEnd: number; tagStart: number; tagEnd: number },
+  start: number,
+  flow: boolean,
+): void {
+  const end = propsEnd(e);
+  if (end < 0 || start !== end) return;
+  if (e.type === SCALAR && e.tagEnd === end) {
+    const verbatim = w.text.startsWith('!<', e.tagStart);
+    const quoted = e.style === SINGLE_QUOTED || e.style === DOUBLE_QUOTED;
+    if (verbatim ? e.style === PLAIN && flow : quoted) return;
+  }
+  w.fail(start, 'invalid YAML: Tags and anchors must be separated from the next token by white space');
+}
+
+/** Where a scalar starts: its opening quote or its block header, as in the `yaml` library. */
+function scalarOffset(w: Walk, e: ScalarEvent, fallback: number): number {
+  if (e.valueStart < 0) return e.anchorStart >= 0 || e.tagStart >= 0 ? skipBlanks(w.text, propsEnd(e)) : fallback;
+  if (e.style === PLAIN) return e.valueStart;
+  if (e.style === SINGLE_QUOTED || e.style === DOUBLE_QUOTED) return e.valueStart - 1;
+  return blockHeaderOffset(w.text, e.valueStart);
+}
+
+/** A tag's full name (`!!str` → `tag:yaml.org,2002:str`), or null when its handle is not declared. */
+function tagName(w: Walk, raw: string): string | null {
+  if (raw === '!') return '!';
+  if (raw.startsWith('!<') && raw.endsWith('>')) return raw.slice(2, -1);
+  const cut = raw.lastIndexOf('!');
+  const prefix = w.handles.get(raw.slice(0, cut + 1));
+  if (prefix === undefined) return cut === 0 ? raw : null;
+  try {
+    return prefix + decodeURIComponent(raw.slice(cut + 1));
+  } catch {
+    return null;
+  }
+}
+
+/** The core tag of an event (null without one); any other tag is a located error. */
+function coreTag(w: Walk, e: { tagStart: number; tagEnd: number }): string | null {
+  if (e.tagStart < 0) return null;
+  const raw = w.text.slice(e.tagStart, e.tagEnd);
+  const tag = tagName(w, raw);
+  if (tag === null || !CORE_TAGS.has(tag)) {
+    return w.fail(
+      e.tagStart,
+      `unsupported YAML tag ${JSON.stringify(tag === null ? raw : showTag(tag))} (quote the value if it is text)`,
+    );
+  }
+  return tag;
 }
 
 /**
@@ -220,21 +315,19 @@ function alias(w: Walk, source: string, offset: number, depth: number): AnchorSt
   return stats;
 }
 
-function convert(w: Walk, y: unknown, depth: number, fallbackOffset: number): Node {
-  const offset = offsetOf(y, fallbackOffset);
-  if (isAlias(y)) {
-    // The same value, located at the alias: a message about it (a name defined twice) points at this use.
-    const node = alias(w, y.source, offset, depth).node;
-    return node.offset === offset ? node : { ...node, offset };
-  }
-  const anchor = (y as { anchor?: string } | null)?.anchor;
-  if (!anchor) return convertValue(w, y, depth, offset);
-  // Measure the anchored value while converting it.
-  w.anchors.set(anchor, y);
+/** Starts measuring an anchored value (`&name`) that begins at `depth`. */
+function openAnchor(w: Walk, e: Event & { anchorStart: number; anchorEnd: number }, depth: number): Before | null {
+  if (e.anchorStart < 0) return null;
+  w.anchors.set(w.text.slice(e.anchorStart, e.anchorEnd), e);
   const before = { size: w.size, aliases: w.aliases, bytes: w.bytes, deepest: w.deepest };
+  w.measuring++;
   w.deepest = depth;
-  const node = convertValue(w, y, depth, offset);
-  w.done.set(y, {
+  return before;
+}
+
+/** Ends measuring an anchored value: what expanding it costs, for its aliases. */
+function closeAnchor(w: Walk, e: Event, before: Before, node: Node, depth: number): void {
+  w.done.set(e, {
     node,
     size: w.size - before.size,
     aliases: w.aliases - before.aliases,
@@ -242,79 +335,45 @@ function convert(w: Walk, y: unknown, depth: number, fallbackOffset: number): No
     depth: w.deepest - depth,
   });
   w.deepest = Math.max(before.deepest, w.deepest);
+  w.measuring--;
+}
+
+/** A scalar value at `depth` (counted, measured when anchored). */
+function scalarNode(w: Walk, e: ScalarEvent, depth: number, fallback: number): Node {
+  const tag = coreTag(w, e);
+  const offset = scalarOffset(w, e, fallback);
+  const before = openAnchor(w, e, depth);
+  w.size++;
+  w.deepest = Math.max(w.deepest, depth);
+  const v = resolveScalar(getScalarValue(w.text, e), e.style === PLAIN, tag);
+  let node: Node;
+  if (v === null) node = { kind: 'null', offset };
+  else if (typeof v === 'boolean') node = { kind: 'bool', offset, value: v };
+  else if (typeof v === 'number') node = { kind: 'number', offset, value: v, raw: String(v) };
+  else {
+    if (w.measuring > 0) w.bytes += Buffer.byteLength(v, 'utf8');
+    node = { kind: 'string', offset, value: toWellFormed(v) };
+  }
+  if (before) closeAnchor(w, e, before, node, depth);
   return node;
 }
 
-/** Where the tag written before the value at `offset` starts (the value itself when the tag is on another line). */
-function tagOffset(w: Walk, offset: number): number {
-  const i = w.text.lastIndexOf('!', offset - 1);
-  if (i < 0 || /[\r\n]/.test(w.text.slice(i, offset))) return offset;
-  // The last `!` may be inside the tag (`!!binary`, `!e!tag`): back to the tag's first character.
-  let start = i;
-  while (start > 0 && !/[\s,[\]{}]/.test(w.text[start - 1]!)) start--;
-  return start;
+/** A mapping key: a scalar's text, or an alias to one. */
+function scalarKey(w: Walk, e: ScalarEvent, depth: number, fallback: number): { key: string; keyOffset: number } {
+  if (e.anchorStart >= 0) {
+    // An anchored key can be used as a value elsewhere: measured like any anchored scalar (a key is no value).
+    const node = scalarNode(w, e, depth, fallback);
+    w.size--;
+    return { key: keyText(w, node, node.offset), keyOffset: node.offset };
+  }
+  const tag = coreTag(w, e);
+  const keyOffset = scalarOffset(w, e, fallback);
+  const v = resolveScalar(getScalarValue(w.text, e), e.style === PLAIN, tag);
+  return { key: typeof v === 'string' ? toWellFormed(v) : v === null ? '' : String(v), keyOffset };
 }
 
-function badTag(w: Walk, offset: number, tag: string): never {
-  return w.fail(
-    tagOffset(w, offset),
-    `unsupported YAML tag ${JSON.stringify(showTag(tag))} (quote the value if it is text)`,
-  );
-}
-
-function convertValue(w: Walk, y: unknown, depth: number, offset: number): Node {
-  w.size++;
-  w.deepest = Math.max(w.deepest, depth);
-  if (y === null || y === undefined) return { kind: 'null', offset };
-  const tag = (y as { tag?: string }).tag;
-  if (tag !== undefined && !CORE_TAGS.has(tag)) badTag(w, offset, tag);
-  if (isScalar(y)) {
-    const v = y.value;
-    if (v === null || v === undefined) return { kind: 'null', offset };
-    if (typeof v === 'boolean') return { kind: 'bool', offset, value: v };
-    if (typeof v === 'number') return { kind: 'number', offset, value: v, raw: String(v) };
-    if (typeof v === 'bigint') return { kind: 'number', offset, value: Number(v), raw: v.toString() };
-    if (typeof v === 'string') {
-      w.bytes += Buffer.byteLength(v, 'utf8');
-      return { kind: 'string', offset, value: toWellFormed(v) };
-    }
-    return w.fail(offset, 'unsupported YAML value');
-  }
-  if (isSeq(y)) {
-    if (depth + 1 > w.maxDepth) w.fail(offset, `nesting deeper than ${w.maxDepth} levels`);
-    return { kind: 'array', offset, items: y.items.map((item) => convert(w, item, depth + 1, offset)) };
-  }
-  if (isMap(y)) {
-    if (depth + 1 > w.maxDepth) w.fail(offset, `nesting deeper than ${w.maxDepth} levels`);
-    const members = new Map<string, Member>();
-    for (const pair of y.items) {
-      const keyOffset = offsetOf(pair.key, offset);
-      // An alias used as a key counts like any alias; its value must be a scalar.
-      const k: unknown = isAlias(pair.key) ? aliasKey(w, pair.key.source, keyOffset, depth + 1) : pair.key;
-      let key: string;
-      if (k === null || k === undefined) key = '';
-      else if (typeof k === 'string') key = k;
-      else if (isScalar(k)) {
-        const kt = (k as { tag?: string }).tag;
-        if (kt !== undefined && !CORE_TAGS.has(kt)) badTag(w, keyOffset, kt);
-        const kv = k.value;
-        key = typeof kv === 'string' ? toWellFormed(kv) : kv === null || kv === undefined ? '' : String(kv);
-      } else {
-        return w.fail(keyOffset, 'YAML mapping keys must be strings');
-      }
-      const first = members.get(key);
-      if (first) w.fail(keyOffset, duplicateKeyMessage(key, w.where(first.keyOffset)));
-      w.bytes += Buffer.byteLength(key, 'utf8');
-      const value = convert(w, pair.value, depth + 1, keyOffset);
-      members.set(key, { key, keyOffset, value });
-    }
-    return { kind: 'object', offset, members };
-  }
-  return w.fail(offset, 'unsupported YAML node');
-}
-
-function aliasKey(w: Walk, source: string, offset: number, depth: number): string {
-  const { node } = alias(w, source, offset, depth);
+/** The text of a key given by a node (an alias to a scalar). */
+function keyText(w: Walk, node: Node, offset: number): string {
   switch (node.kind) {
     case 'string':
       return node.value;
@@ -326,6 +385,339 @@ function aliasKey(w: Walk, source: string, offset: number, depth: number): strin
       return '';
     default:
       return w.fail(offset, 'YAML mapping keys must be strings');
+  }
+}
+
+/** Where a scalar's text ends (after its closing quote). */
+function scalarEnd(e: ScalarEvent, fallback: number): number {
+  if (e.valueEnd < 0) return fallback;
+  return e.style === SINGLE_QUOTED || e.style === DOUBLE_QUOTED ? e.valueEnd + 1 : e.valueEnd;
+}
+
+/** The offset after `indicator` and the blanks after it, when only blanks stand between `from` and it. */
+function afterIndicator(text: string, from: number, indicator: string): number | undefined {
+  const i = skipBlanks(text, from);
+  return text[i] === indicator ? skipBlanks(text, i + 1) : undefined;
+}
+
+/** Where a collection or value event starts (for messages about it). */
+function eventOffset(w: Walk, e: Event | undefined, fallback: number): number {
+  if (e === undefined) return fallback;
+  switch (e.type) {
+    case SEQUENCE:
+    case MAPPING:
+      return e.start;
+    case SCALAR:
+      return scalarOffset(w, e, fallback);
+    case ALIAS:
+      return e.anchorStart - 1;
+    default:
+      return fallback;
+  }
+}
+
+/** The offset of the `n`-th (0-based) document start marker `---`, or `fallback`. */
+function markerOffset(text: string, n: number, fallback: number): number {
+  const re = /^---(?=[ \t\r\n]|$)/gm;
+  let m: RegExpExecArray | null = null;
+  for (let i = 0; i <= n; i++) {
+    m = re.exec(text);
+    if (m === null) return fallback;
+  }
+  return m!.index;
+}
+
+/** Past blanks, line breaks and comments (and commas, in a flow collection) from `from`. */
+function skipSpace(text: string, from: number, flow: boolean): number {
+  let i = from;
+  for (;;) {
+    const c = text[i];
+    if (c === ' ' || c === '\t' || c === '\n' || c === '\r' || (flow && c === ',')) i++;
+    else if (c === '#') {
+      const eol = text.indexOf('\n', i);
+      i = eol < 0 ? text.length : eol;
+    } else return i;
+  }
+}
+
+/**
+ * Where a value without text (no characters, no properties) is, as the `yaml` library puts it: after the
+ * `-` of its sequence entry, at the `:` of an empty key (after its `?`), after the `:` of its key. js-yaml
+ * gives no position for one: the walk keeps `cursor`, the end of what it has read.
+ */
+function emptyOffset(w: Walk, top: Frame | undefined, atKey: boolean): number {
+  if (top === undefined) return 0;
+  if (!atKey && top.key !== null) return top.key.valueOffset;
+  const at = skipSpace(w.text, w.cursor, !top.block);
+  const c = w.text[at];
+  if (atKey && c === ':') {
+    // In a block mapping, at the start of its line (where the key would be).
+    const lineStart = w.text.lastIndexOf('\n', at - 1) + 1;
+    return top.block && /^[ \t]*$/.test(w.text.slice(lineStart, at)) ? lineStart : at;
+  }
+  if ((atKey && c === '?') || (top.block && top.kind === 'array' && c === '-')) return skipBlanks(w.text, at + 1);
+  return top.offset;
+}
+
+/** The events of a block collection on the line of its parent's key (`a: b: c`). */
+function checkCompact(w: Walk, e: Event & { start: number; tagStart: number; anchorStart: number }, top?: Frame): void {
+  if (top?.block && top.key !== null && !/\n/.test(w.text.slice(top.key.valueOffset, e.start))) {
+    // js-yaml reads some of these (`a: !!str b:`, with a tag or an anchor) as a mapping.
+    const at = Math.min(...[e.tagStart, e.anchorStart - 1, e.start].filter((o) => o >= 0));
+    w.fail(at, 'invalid YAML: Nested mappings are not allowed in compact mappings');
+  }
+}
+
+/** A tab before the document's first value on its line (indentation): YAML allows none. */
+function checkRootIndent(w: Walk, offset: number): void {
+  const lineStart = w.text.lastIndexOf('\n', offset - 1) + 1;
+  const tab = w.text.slice(lineStart, offset).indexOf('\t');
+  if (tab >= 0 && /^[ \t]*$/.test(w.text.slice(lineStart, offset))) {
+    w.fail(lineStart + tab, 'invalid YAML: Tabs are not allowed as indentation');
+  }
+}
+
+/** The walk over one document's events: the open collections, and the root once it is complete. */
+interface Fold {
+  readonly stack: Frame[];
+  root: Node | null;
+  documents: number;
+}
+
+/** Hands a complete value to the collection it is in (or makes it the root). */
+function put(f: Fold, node: Node): void {
+  const top = f.stack[f.stack.length - 1];
+  if (top === undefined) f.root = node;
+  else if (top.kind === 'array') top.items.push(node);
+  else {
+    const k = top.key!;
+    top.members.set(k.key, { key: k.key, keyOffset: k.keyOffset, value: node });
+    top.key = null;
+  }
+}
+
+/** A key of the mapping `top`, which ends at `keyEnd`: unique, and waiting for its value. */
+function setKey(w: Walk, top: Frame, key: string, keyOffset: number, keyEnd: number): void {
+  // js-yaml starts a block mapping whose first key has properties at them; the `yaml` library at the key.
+  if (top.members.size === 0 && top.offset < keyOffset && /[&!]/.test(w.text[top.offset]!)) top.offset = keyOffset;
+  const first = top.members.get(key);
+  if (first) w.fail(keyOffset, duplicateKeyMessage(key, w.where(first.keyOffset)));
+  if (w.measuring > 0) w.bytes += Buffer.byteLength(key, 'utf8');
+  const valueOffset = afterIndicator(w.text, keyEnd, ':') ?? keyOffset;
+  top.key = { key, keyOffset, valueOffset };
+  w.cursor = Math.max(w.cursor, keyEnd);
+}
+
+function openCollection(w: Walk, f: Fold, e: SequenceEvent | MappingEvent): void {
+  const top = f.stack[f.stack.length - 1];
+  const depth = f.stack.length;
+  if (top !== undefined && top.kind === 'object' && top.key === null)
+    w.fail(e.start, 'YAML mapping keys must be strings');
+  if (e.style === BLOCK) checkCompact(w, e, top);
+  if (top === undefined && e.style === BLOCK) checkRootIndent(w, e.start);
+  checkSeparated(w, e, e.start, top !== undefined && !top.block);
+  coreTag(w, e);
+  if (depth + 1 > w.maxDepth) w.fail(e.start, `nesting deeper than ${w.maxDepth} levels (${raiseLimit('maxDepth')})`);
+  const before = openAnchor(w, e, depth);
+  w.size++;
+  w.deepest = Math.max(w.deepest, depth);
+  f.stack.push({
+    kind: e.type === SEQUENCE ? 'array' : 'object',
+    block: e.style === BLOCK,
+    offset: e.start,
+    depth,
+    items: [],
+    members: new Map(),
+    key: null,
+    anchor: before ? e : null,
+    before,
+  });
+  w.cursor = e.style === BLOCK ? e.start : e.start + 1;
+}
+
+function closeCollection(w: Walk, f: Fold): void {
+  const frame = f.stack.pop();
+  if (frame === undefined) return; // the document's end
+  const node: Node =
+    frame.kind === 'array'
+      ? { kind: 'array', offset: frame.offset, items: frame.items }
+      : { kind: 'object', offset: frame.offset, members: frame.members };
+  if (frame.anchor && frame.before) closeAnchor(w, frame.anchor, frame.before, node, frame.depth);
+  if (!frame.block) {
+    const end = skipSpace(w.text, w.cursor, true);
+    if (w.text[end] === ']' || w.text[end] === '}') w.cursor = end + 1;
+  }
+  put(f, node);
+}
+
+function scalar(w: Walk, f: Fold, e: ScalarEvent): void {
+  const top = f.stack[f.stack.length - 1];
+  const atKey = top !== undefined && top.kind === 'object' && top.key === null;
+  const bare = e.valueStart < 0 && e.anchorStart < 0 && e.tagStart < 0;
+  const fallback = bare ? emptyOffset(w, top, atKey) : (top?.key?.valueOffset ?? top?.offset ?? 0);
+  if (e.valueStart >= 0 && (e.tagStart >= 0 || e.anchorStart >= 0)) {
+    checkSeparated(w, e, scalarOffset(w, e, 0), top !== undefined && !top.block);
+  }
+  if (top === undefined && !bare)
+    checkRootIndent(w, Math.min(...[e.tagStart, e.anchorStart - 1].filter((o) => o >= 0), scalarOffset(w, e, 0)));
+  const end = e.valueStart >= 0 ? scalarEnd(e, fallback) : bare ? fallback : propsEnd(e);
+  if (atKey) {
+    const k = scalarKey(w, e, f.stack.length, fallback);
+    setKey(w, top, k.key, k.keyOffset, bare ? k.keyOffset : end);
+  } else put(f, scalarNode(w, e, f.stack.length, fallback));
+  w.cursor = Math.max(w.cursor, end);
+}
+
+function aliasEvent(w: Walk, f: Fold, e: AliasEvent): void {
+  const top = f.stack[f.stack.length - 1];
+  const name = w.text.slice(e.anchorStart, e.anchorEnd);
+  const offset = e.anchorStart - 1;
+  const { node } = alias(w, name, offset, f.stack.length);
+  if (top !== undefined && top.kind === 'object' && top.key === null) {
+    setKey(w, top, keyText(w, node, offset), offset, e.anchorEnd);
+  } else {
+    // The same value, located at the alias: a message about it (a name defined twice) points at this use.
+    put(f, node.offset === offset ? node : { ...node, offset });
+  }
+  w.cursor = e.anchorEnd;
+}
+
+/** Folds the events of one document into its root node. */
+function walk(w: Walk, events: readonly Event[]): Node {
+  const f: Fold = { stack: [], root: null, documents: 0 };
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i]!;
+    switch (e.type) {
+      case DOCUMENT: {
+        f.documents++;
+        if (f.documents > 1) {
+          const next = events[i + 1];
+          const empty = next?.type === SCALAR && next.valueStart < 0 && next.tagStart < 0 && next.anchorStart < 0;
+          const at = empty ? markerOffset(w.text, f.documents - 1, w.text.length) : eventOffset(w, next, 0);
+          w.fail(at, 'invalid YAML: more than one document');
+        }
+        w.handles = new Map([
+          ['!', '!'],
+          ['!!', YAML_TAG],
+        ]);
+        for (const d of e.directives) if (d.kind === 'tag') w.handles.set(d.handle, d.prefix);
+        break;
+      }
+      case SEQUENCE:
+      case MAPPING:
+        openCollection(w, f, e);
+        break;
+      case SCALAR:
+        scalar(w, f, e);
+        break;
+      case ALIAS:
+        aliasEvent(w, f, e);
+        break;
+      default:
+        closeCollection(w, f);
+        break;
+    }
+  }
+  // Nothing but comments and blank lines.
+  if (f.root === null) return w.fail(0, 'empty YAML document (no content)');
+  return f.root;
+}
+
+/**
+ * The opening quote of the quoted scalar that ends at `end` without its closing quote: the last `"` not
+ * escaped by a backslash, or the first of the last run of `'` of odd length (`''` is a quote inside).
+ */
+function openingQuote(text: string, end: number, quote: '"' | "'"): number {
+  for (let i = Math.min(end, text.length) - 1; i >= 0; i--) {
+    if (text[i] !== quote) continue;
+    if (quote === '"') {
+      let slashes = 0;
+      while (text[i - 1 - slashes] === '\\') slashes++;
+      if (slashes % 2 === 0) return i;
+      continue;
+    }
+    let start = i;
+    while (text[start - 1] === "'") start--;
+    if ((i - start + 1) % 2 === 1) return start;
+    i = start;
+  }
+  return end;
+}
+
+/** The quote of js-yaml's "no closing quote" errors, or null for any other. */
+function unclosedQuote(reason: string): '"' | "'" | null {
+  const m = /^unexpected end of the (?:stream|document) within a (single|double) quoted scalar$/.exec(reason);
+  return m === null ? null : m[1] === 'double' ? '"' : "'";
+}
+
+/**
+ * The quote of a quoted scalar that is open at `at` and never closed (no quote of its kind follows), or
+ * null: js-yaml reads such a scalar on to wherever its lines stop fitting ("deficient indentation" at the
+ * end of the file), where the `yaml` library said what went wrong.
+ */
+function openQuoteAt(w: Walk, at: number): '"' | "'" | null {
+  // The text before the error, and before the line of the error (the line that did not fit).
+  for (const end of [at, w.text.lastIndexOf('\n', at - 1)]) {
+    if (end < 0) continue;
+    try {
+      parseEvents(w.text.slice(0, end), { maxDepth: w.maxDepth + 1 });
+    } catch (err) {
+      const quote = err instanceof YAMLException ? unclosedQuote(err.reason) : null;
+      if (quote !== null && !w.text.includes(quote, end)) return quote;
+    }
+  }
+  return null;
+}
+
+/** A js-yaml syntax error as our located message: the words of the `yaml` library where users know them. */
+function syntaxError(w: Walk, err: YAMLException): never {
+  const at = err.mark?.position ?? 0;
+  const quote = unclosedQuote(err.reason) ?? openQuoteAt(w, at);
+  if (quote !== null) return w.fail(openingQuote(w.text, at, quote), `invalid YAML: Missing closing ${quote}quote`);
+  const c = w.text.codePointAt(at) ?? 0;
+  if (
+    /^(?:the stream contains non-printable characters|expected valid JSON character)$/.test(err.reason) &&
+    c !== 0x09
+  ) {
+    const hex = c.toString(16).toUpperCase().padStart(4, '0');
+    return w.fail(
+      at,
+      `invalid YAML: control character U+${hex} in the text (YAML allows none; in a double-quoted string, ` +
+        `write it as an escape: "\\u${hex}")`,
+    );
+  }
+  if (err.reason === 'deficient indentation') {
+    const lineStart = w.text.lastIndexOf('\n', at - 1) + 1;
+    if (/^[ \t]*[\]}]/.test(w.text.slice(lineStart))) {
+      return w.fail(
+        at,
+        'invalid YAML: deficient indentation (a [ ] or { } over several lines must indent each of them, ' +
+          'the closing bracket too, more than the line it opens on)',
+      );
+    }
+  }
+  return w.fail(at, `invalid YAML: ${err.reason}`);
+}
+
+/** js-yaml's events for `text`, nested at most `maxDepth` levels (it counts scalars as a level too). */
+function events(w: Walk, maxDepth: number): Event[] {
+  try {
+    return parseEvents(w.text, { maxDepth });
+  } catch (err) {
+    if (!(err instanceof YAMLException)) throw err;
+    if (/^nesting exceeded maxDepth/.test(err.reason)) {
+      // One level past ours is a collection deeper than the limit (a scalar there is fine): the first value
+      // past the limit, which js-yaml reports when asked for our own depth, is where to point.
+      let at = err.mark?.position ?? 0;
+      try {
+        parseEvents(w.text, { maxDepth: w.maxDepth });
+      } catch (again) {
+        if (again instanceof YAMLException && again.mark) at = again.mark.position;
+      }
+      at = skipBlanks(w.text, at);
+      return w.fail(at, `nesting deeper than ${w.maxDepth} levels (${raiseLimit('maxDepth')})`);
+    }
+    return syntaxError(w, err);
   }
 }
 
@@ -344,31 +736,6 @@ export function parseYamlText(
   fail: Fail,
   where: (offset: number) => string,
 ): Node {
-  const tokens = lexAndParse(text, limits.maxDepth, fail);
-  checkCstDepth(tokens, limits.maxDepth, fail);
-  const composer = new Composer({
-    version: '1.2',
-    schema: 'core',
-    uniqueKeys: false, // checked below, with the key named
-    prettyErrors: false,
-    strict: true,
-    // Aliases are expanded by `convert` (no toJS call), with the bounds above.
-  });
-  const docs = Array.from(composer.compose(tokens, true, text.length));
-  const doc = docs[0];
-  if (!doc) return fail(0, 'empty YAML document');
-  for (const d of docs) {
-    const err = d.errors[0];
-    if (err) {
-      const at =
-        err.code === 'MISSING_CHAR' && /quote/.test(err.message)
-          ? (quotedScalarStart(tokens, err.pos[0]) ?? err.pos[0])
-          : err.pos[0];
-      fail(at, `invalid YAML: ${err.message}`);
-    }
-  }
-  if (docs.length > 1) fail(offsetOf(docs[1]!.contents, docs[1]!.range[0]), 'invalid YAML: more than one document');
-  if (doc.contents === null) return fail(doc.range[0], 'empty YAML document (no content)');
   const w: Walk = {
     text,
     maxDepth: limits.maxDepth,
@@ -377,6 +744,8 @@ export function parseYamlText(
     maxAliasValues: limits.maxAliasValues ?? MAX_ALIAS_EXPANSION,
     fail,
     where,
+    handles: new Map(),
+    cursor: 0,
     anchors: new Map(),
     done: new Map(),
     size: 0,
@@ -385,6 +754,19 @@ export function parseYamlText(
     bytes: 0,
     expandedBytes: 0,
     deepest: 0,
+    measuring: 0,
   };
-  return convert(w, doc.contents, 0, 0);
+  let list: Event[];
+  try {
+    list = events(w, limits.maxDepth + 1);
+  } catch (err) {
+    if (!(err instanceof RangeError)) throw err;
+    // js-yaml recurses once a level: a limit raised past what the stack holds (about 1,500 levels) ends here.
+    return fail(
+      0,
+      `nesting too deep for the YAML reader (it reads about 1,500 levels; the limit is ${limits.maxDepth}, ` +
+        `set by TOOLSEARCH_MAX_DEPTH)`,
+    );
+  }
+  return walk(w, list);
 }

@@ -13,12 +13,12 @@ const fresh = (): string => join(dir, `c${n++}`);
 const TRACE = fileURLToPath(new URL('../bench/trace-modules.mjs', import.meta.url));
 
 /**
- * The parser library files a run loaded: the bundled yaml library (dist/bundle/yaml.cjs), required only to parse YAML.
+ * The parser library files a run loaded: the bundled YAML reader (dist/bundle/js-yaml.cjs), required only to parse YAML.
  */
 function parserChunks(traceFile: string): string[] {
   return readFileSync(traceFile, 'utf8')
     .split('\n')
-    .filter((u) => u.startsWith('file://') && u.endsWith('/dist/bundle/yaml.cjs'));
+    .filter((u) => u.startsWith('file://') && u.endsWith('/dist/bundle/js-yaml.cjs'));
 }
 
 describe.concurrent('catalog cache', () => {
