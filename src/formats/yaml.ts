@@ -2,15 +2,18 @@
  * YAML to positioned values ({@link Node}), with the hardening rules.
  *
  * The text is read by js-yaml's event parser (`parseEvents`: a flat list of
- * events that point into the text by offset; no tree of its own), and the
- * events are folded here into our nodes without recursion. The `yaml`
- * library, which the suite updater and `import` use to write YAML, read a
- * catalog several times slower; a first search on a catalog is mostly this
- * read (test/bench, start-up). test/formats/yaml-differential.test.ts holds
+ * events that point into the text by offset; no tree of its own; see
+ * yaml-events.ts), and the events are folded here into our nodes without
+ * recursion. The `yaml` library, which the suite updater and `import` use to
+ * write YAML, read a catalog several times slower, and a first search on a
+ * catalog is mostly this read. test/formats/yaml-differential.test.ts holds
  * this reader to the values and positions that the `yaml` library composes.
  *
- * - YAML 1.2, core schema, resolved here as the `yaml` library resolves it:
- *   `yes`/`no`/`on` stay strings, `<<` is an ordinary key;
+ * Over 400 lines: one fold keeps positions, alias costs and key checks in
+ * step, event by event.
+ *
+ * - YAML 1.2, core schema (yaml-schema.ts): `yes`/`no`/`on` stay strings,
+ *   `<<` is an ordinary key;
  * - nesting deeper than `maxDepth` is an error; js-yaml stops one level past
  *   it (its parser recurses, so that bound is also what keeps 100,000 levels
  *   from exhausting the stack);
@@ -37,105 +40,38 @@ import {
   type Event,
   getScalarValue,
   type MappingEvent,
-  parseEvents,
   type ScalarEvent,
   type SequenceEvent,
-  YAMLException,
 } from 'js-yaml';
 import { toWellFormed } from '../core/text.js';
 import type { Fail } from './json.js';
 import { duplicateKeyMessage } from './json.js';
 import type { Member, Node } from './nodes.js';
 import { raiseLimit } from './read.js';
+import {
+  afterIndicator,
+  ALIAS,
+  BLOCK,
+  DOCUMENT,
+  eventOffset,
+  MAPPING,
+  markerOffset,
+  propsEnd,
+  PLAIN,
+  checkRootIndent,
+  checkSeparated,
+  readEvents,
+  SCALAR,
+  scalarEnd,
+  scalarOffset,
+  SEQUENCE,
+  skipBlanks,
+  skipSpace,
+} from './yaml-events.js';
+import { CORE_TAGS, resolveScalar, showTag, tagName, YAML_TAG } from './yaml-schema.js';
 
 /** Most values that alias expansion may add to one document. */
 export const MAX_ALIAS_EXPANSION = 1_000_000;
-
-// js-yaml's event and style numbers (EVENT_ID, SCALAR_STYLE): constants here, so that reading them loads nothing.
-const DOCUMENT = 1;
-const SEQUENCE = 2;
-const MAPPING = 3;
-const SCALAR = 4;
-const ALIAS = 5;
-const PLAIN = 1;
-const SINGLE_QUOTED = 2;
-const DOUBLE_QUOTED = 3;
-const BLOCK = 1;
-
-const YAML_TAG = 'tag:yaml.org,2002:';
-
-const CORE_TAGS = new Set(['!', ...['str', 'int', 'float', 'bool', 'null', 'map', 'seq'].map((t) => YAML_TAG + t)]);
-
-function showTag(tag: string): string {
-  return tag.startsWith(YAML_TAG) ? `!!${tag.slice(YAML_TAG.length)}` : tag;
-}
-
-/** A scalar's value under the core schema (YAML 1.2 §10.3), as the `yaml` library resolves it. */
-type Scalar = null | boolean | number | string;
-
-const NULL = /^(?:~|[Nn]ull|NULL)?$/;
-const BOOL = /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/;
-const INT_OCT = /^0o[0-7]+$/;
-const INT = /^[-+]?[0-9]+$/;
-const INT_HEX = /^0x[0-9a-fA-F]+$/;
-const FLOAT_NAN = /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
-const FLOAT_EXP = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/;
-const FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/;
-
-/** The core schema's implicit resolvers, in its order: a value, or `undefined` when the text is none of its kind. */
-function asNull(s: string): null | undefined {
-  return NULL.test(s) ? null : undefined;
-}
-function asBool(s: string): boolean | undefined {
-  return BOOL.test(s) ? s[0] === 't' || s[0] === 'T' : undefined;
-}
-function asInt(s: string): number | undefined {
-  if (INT_OCT.test(s)) return Number.parseInt(s.slice(2), 8);
-  if (INT.test(s)) return Number.parseInt(s, 10);
-  if (INT_HEX.test(s)) return Number.parseInt(s.slice(2), 16);
-  return undefined;
-}
-function asFloat(s: string): number | undefined {
-  if (FLOAT_NAN.test(s)) {
-    if (s.slice(-3).toLowerCase() === 'nan') return Number.NaN;
-    return s[0] === '-' ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
-  }
-  return FLOAT_EXP.test(s) || FLOAT.test(s) ? Number.parseFloat(s) : undefined;
-}
-
-/** `value` when a resolver matched, else the text itself. */
-function orText(value: Scalar | undefined, text: string): Scalar {
-  return value === undefined ? text : value;
-}
-
-/**
- * The value of a scalar: a plain one without a tag by the core schema's tests (null, bool, int, float, in
- * the schema's order), a core tag by that tag's tests (text that fails them stays text, as in the `yaml`
- * library), anything else as text.
- */
-function resolveScalar(text: string, plain: boolean, tag: string | null): Scalar {
-  if (tag === null) {
-    // Most plain scalars are words: none of the core schema's forms starts with a letter but these.
-    if (!plain || !/^(?:[-+.~0-9nNtTfF]|$)/.test(text)) return text;
-    const n = asNull(text);
-    if (n !== undefined) return n;
-    const b = asBool(text);
-    if (b !== undefined) return b;
-    return orText(asInt(text) ?? asFloat(text), text);
-  }
-  switch (tag) {
-    case `${YAML_TAG}null`:
-      return orText(asNull(text), text);
-    case `${YAML_TAG}bool`:
-      return orText(asBool(text), text);
-    case `${YAML_TAG}int`:
-      return orText(asInt(text), text);
-    case `${YAML_TAG}float`:
-      return orText(asFloat(text), text);
-    default:
-      return text;
-  }
-}
 
 /** What expanding an anchored value costs: its values, the aliases inside it (expanded), its depth. */
 interface AnchorStats {
@@ -206,75 +142,11 @@ interface Walk {
   measuring: number;
 }
 
-/** Where a block scalar's header (`|`, `>`) is: js-yaml points at the line after it. */
-function blockHeaderOffset(text: string, valueStart: number): number {
-  const lineEnd = text[valueStart - 1] === '\n' ? valueStart - 1 : valueStart;
-  const lineStart = text.lastIndexOf('\n', lineEnd - 1) + 1;
-  const line = text.slice(lineStart, lineEnd).replace(/\r$/, '');
-  // The header ends the line, before a comment: `key: |-  # note`.
-  const m = /(?<=^|[\s:\-?,[{!&>])[|>][-+1-9]{0,2}[ \t]*(?:#.*)?$/.exec(line);
-  return m ? lineStart + m.index : valueStart;
-}
-
-/** Where the properties (`&anchor`, `!tag`) written before a value end, or -1 without any. */
-function propsEnd(e: { anchorStart: number; anchorEnd: number; tagEnd: number }): number {
-  return Math.max(e.anchorStart < 0 ? -1 : e.anchorEnd, e.tagEnd);
-}
-
-function skipBlanks(text: string, from: number): number {
-  let i = from;
-  while (text[i] === ' ' || text[i] === '\t') i++;
-  return i;
-}
-
-/**
- * Properties run into their value (`![a]`, `&x[1]`): an error in YAML that js-yaml lets pass. As in the
- * `yaml` library, a quoted scalar may follow a shorthand tag (`!!str"x"`), and in a flow collection a plain
- * one a verbatim tag.
- */
-function checkSeparated(
-  w: Walk,
-  e: Event & { anchorStart: number; anchorEnd: number; tagStart: number; tagEnd: number },
-  start: number,
-  flow: boolean,
-): void {
-  const end = propsEnd(e);
-  if (end < 0 || start !== end) return;
-  if (e.type === SCALAR && e.tagEnd === end) {
-    const verbatim = w.text.startsWith('!<', e.tagStart);
-    const quoted = e.style === SINGLE_QUOTED || e.style === DOUBLE_QUOTED;
-    if (verbatim ? e.style === PLAIN && flow : quoted) return;
-  }
-  w.fail(start, 'invalid YAML: Tags and anchors must be separated from the next token by white space');
-}
-
-/** Where a scalar starts: its opening quote or its block header, as in the `yaml` library. */
-function scalarOffset(w: Walk, e: ScalarEvent, fallback: number): number {
-  if (e.valueStart < 0) return e.anchorStart >= 0 || e.tagStart >= 0 ? skipBlanks(w.text, propsEnd(e)) : fallback;
-  if (e.style === PLAIN) return e.valueStart;
-  if (e.style === SINGLE_QUOTED || e.style === DOUBLE_QUOTED) return e.valueStart - 1;
-  return blockHeaderOffset(w.text, e.valueStart);
-}
-
-/** A tag's full name (`!!str` → `tag:yaml.org,2002:str`), or null when its handle is not declared. */
-function tagName(w: Walk, raw: string): string | null {
-  if (raw === '!') return '!';
-  if (raw.startsWith('!<') && raw.endsWith('>')) return raw.slice(2, -1);
-  const cut = raw.lastIndexOf('!');
-  const prefix = w.handles.get(raw.slice(0, cut + 1));
-  if (prefix === undefined) return cut === 0 ? raw : null;
-  try {
-    return prefix + decodeURIComponent(raw.slice(cut + 1));
-  } catch {
-    return null;
-  }
-}
-
 /** The core tag of an event (null without one); any other tag is a located error. */
 function coreTag(w: Walk, e: { tagStart: number; tagEnd: number }): string | null {
   if (e.tagStart < 0) return null;
   const raw = w.text.slice(e.tagStart, e.tagEnd);
-  const tag = tagName(w, raw);
+  const tag = tagName(w.handles, raw);
   if (tag === null || !CORE_TAGS.has(tag)) {
     return w.fail(
       e.tagStart,
@@ -341,7 +213,7 @@ function closeAnchor(w: Walk, e: Event, before: Before, node: Node, depth: numbe
 /** A scalar value at `depth` (counted, measured when anchored). */
 function scalarNode(w: Walk, e: ScalarEvent, depth: number, fallback: number): Node {
   const tag = coreTag(w, e);
-  const offset = scalarOffset(w, e, fallback);
+  const offset = scalarOffset(w.text, e, fallback);
   const before = openAnchor(w, e, depth);
   w.size++;
   w.deepest = Math.max(w.deepest, depth);
@@ -367,7 +239,7 @@ function scalarKey(w: Walk, e: ScalarEvent, depth: number, fallback: number): { 
     return { key: keyText(w, node, node.offset), keyOffset: node.offset };
   }
   const tag = coreTag(w, e);
-  const keyOffset = scalarOffset(w, e, fallback);
+  const keyOffset = scalarOffset(w.text, e, fallback);
   const v = resolveScalar(getScalarValue(w.text, e), e.style === PLAIN, tag);
   return { key: typeof v === 'string' ? toWellFormed(v) : v === null ? '' : String(v), keyOffset };
 }
@@ -385,58 +257,6 @@ function keyText(w: Walk, node: Node, offset: number): string {
       return '';
     default:
       return w.fail(offset, 'YAML mapping keys must be strings');
-  }
-}
-
-/** Where a scalar's text ends (after its closing quote). */
-function scalarEnd(e: ScalarEvent, fallback: number): number {
-  if (e.valueEnd < 0) return fallback;
-  return e.style === SINGLE_QUOTED || e.style === DOUBLE_QUOTED ? e.valueEnd + 1 : e.valueEnd;
-}
-
-/** The offset after `indicator` and the blanks after it, when only blanks stand between `from` and it. */
-function afterIndicator(text: string, from: number, indicator: string): number | undefined {
-  const i = skipBlanks(text, from);
-  return text[i] === indicator ? skipBlanks(text, i + 1) : undefined;
-}
-
-/** Where a collection or value event starts (for messages about it). */
-function eventOffset(w: Walk, e: Event | undefined, fallback: number): number {
-  if (e === undefined) return fallback;
-  switch (e.type) {
-    case SEQUENCE:
-    case MAPPING:
-      return e.start;
-    case SCALAR:
-      return scalarOffset(w, e, fallback);
-    case ALIAS:
-      return e.anchorStart - 1;
-    default:
-      return fallback;
-  }
-}
-
-/** The offset of the `n`-th (0-based) document start marker `---`, or `fallback`. */
-function markerOffset(text: string, n: number, fallback: number): number {
-  const re = /^---(?=[ \t\r\n]|$)/gm;
-  let m: RegExpExecArray | null = null;
-  for (let i = 0; i <= n; i++) {
-    m = re.exec(text);
-    if (m === null) return fallback;
-  }
-  return m!.index;
-}
-
-/** Past blanks, line breaks and comments (and commas, in a flow collection) from `from`. */
-function skipSpace(text: string, from: number, flow: boolean): number {
-  let i = from;
-  for (;;) {
-    const c = text[i];
-    if (c === ' ' || c === '\t' || c === '\n' || c === '\r' || (flow && c === ',')) i++;
-    else if (c === '#') {
-      const eol = text.indexOf('\n', i);
-      i = eol < 0 ? text.length : eol;
-    } else return i;
   }
 }
 
@@ -465,15 +285,6 @@ function checkCompact(w: Walk, e: Event & { start: number; tagStart: number; anc
     // js-yaml reads some of these (`a: !!str b:`, with a tag or an anchor) as a mapping.
     const at = Math.min(...[e.tagStart, e.anchorStart - 1, e.start].filter((o) => o >= 0));
     w.fail(at, 'invalid YAML: Nested mappings are not allowed in compact mappings');
-  }
-}
-
-/** A tab before the document's first value on its line (indentation): YAML allows none. */
-function checkRootIndent(w: Walk, offset: number): void {
-  const lineStart = w.text.lastIndexOf('\n', offset - 1) + 1;
-  const tab = w.text.slice(lineStart, offset).indexOf('\t');
-  if (tab >= 0 && /^[ \t]*$/.test(w.text.slice(lineStart, offset))) {
-    w.fail(lineStart + tab, 'invalid YAML: Tabs are not allowed as indentation');
   }
 }
 
@@ -514,8 +325,8 @@ function openCollection(w: Walk, f: Fold, e: SequenceEvent | MappingEvent): void
   if (top !== undefined && top.kind === 'object' && top.key === null)
     w.fail(e.start, 'YAML mapping keys must be strings');
   if (e.style === BLOCK) checkCompact(w, e, top);
-  if (top === undefined && e.style === BLOCK) checkRootIndent(w, e.start);
-  checkSeparated(w, e, e.start, top !== undefined && !top.block);
+  if (top === undefined && e.style === BLOCK) checkRootIndent(w.text, w.fail, e.start);
+  checkSeparated(w.text, w.fail, e, e.start, top !== undefined && !top.block);
   coreTag(w, e);
   if (depth + 1 > w.maxDepth) w.fail(e.start, `nesting deeper than ${w.maxDepth} levels (${raiseLimit('maxDepth')})`);
   const before = openAnchor(w, e, depth);
@@ -556,10 +367,14 @@ function scalar(w: Walk, f: Fold, e: ScalarEvent): void {
   const bare = e.valueStart < 0 && e.anchorStart < 0 && e.tagStart < 0;
   const fallback = bare ? emptyOffset(w, top, atKey) : (top?.key?.valueOffset ?? top?.offset ?? 0);
   if (e.valueStart >= 0 && (e.tagStart >= 0 || e.anchorStart >= 0)) {
-    checkSeparated(w, e, scalarOffset(w, e, 0), top !== undefined && !top.block);
+    checkSeparated(w.text, w.fail, e, scalarOffset(w.text, e, 0), top !== undefined && !top.block);
   }
   if (top === undefined && !bare)
-    checkRootIndent(w, Math.min(...[e.tagStart, e.anchorStart - 1].filter((o) => o >= 0), scalarOffset(w, e, 0)));
+    checkRootIndent(
+      w.text,
+      w.fail,
+      Math.min(...[e.tagStart, e.anchorStart - 1].filter((o) => o >= 0), scalarOffset(w.text, e, 0)),
+    );
   const end = e.valueStart >= 0 ? scalarEnd(e, fallback) : bare ? fallback : propsEnd(e);
   if (atKey) {
     const k = scalarKey(w, e, f.stack.length, fallback);
@@ -593,7 +408,7 @@ function walk(w: Walk, events: readonly Event[]): Node {
         if (f.documents > 1) {
           const next = events[i + 1];
           const empty = next?.type === SCALAR && next.valueStart < 0 && next.tagStart < 0 && next.anchorStart < 0;
-          const at = empty ? markerOffset(w.text, f.documents - 1, w.text.length) : eventOffset(w, next, 0);
+          const at = empty ? markerOffset(w.text, f.documents - 1, w.text.length) : eventOffset(w.text, next, 0);
           w.fail(at, 'invalid YAML: more than one document');
         }
         w.handles = new Map([
@@ -621,104 +436,6 @@ function walk(w: Walk, events: readonly Event[]): Node {
   // Nothing but comments and blank lines.
   if (f.root === null) return w.fail(0, 'empty YAML document (no content)');
   return f.root;
-}
-
-/**
- * The opening quote of the quoted scalar that ends at `end` without its closing quote: the last `"` not
- * escaped by a backslash, or the first of the last run of `'` of odd length (`''` is a quote inside).
- */
-function openingQuote(text: string, end: number, quote: '"' | "'"): number {
-  for (let i = Math.min(end, text.length) - 1; i >= 0; i--) {
-    if (text[i] !== quote) continue;
-    if (quote === '"') {
-      let slashes = 0;
-      while (text[i - 1 - slashes] === '\\') slashes++;
-      if (slashes % 2 === 0) return i;
-      continue;
-    }
-    let start = i;
-    while (text[start - 1] === "'") start--;
-    if ((i - start + 1) % 2 === 1) return start;
-    i = start;
-  }
-  return end;
-}
-
-/** The quote of js-yaml's "no closing quote" errors, or null for any other. */
-function unclosedQuote(reason: string): '"' | "'" | null {
-  const m = /^unexpected end of the (?:stream|document) within a (single|double) quoted scalar$/.exec(reason);
-  return m === null ? null : m[1] === 'double' ? '"' : "'";
-}
-
-/**
- * The quote of a quoted scalar that is open at `at` and never closed (no quote of its kind follows), or
- * null: js-yaml reads such a scalar on to wherever its lines stop fitting ("deficient indentation" at the
- * end of the file), where the `yaml` library said what went wrong.
- */
-function openQuoteAt(w: Walk, at: number): '"' | "'" | null {
-  // The text before the error, and before the line of the error (the line that did not fit).
-  for (const end of [at, w.text.lastIndexOf('\n', at - 1)]) {
-    if (end < 0) continue;
-    try {
-      parseEvents(w.text.slice(0, end), { maxDepth: w.maxDepth + 1 });
-    } catch (err) {
-      const quote = err instanceof YAMLException ? unclosedQuote(err.reason) : null;
-      if (quote !== null && !w.text.includes(quote, end)) return quote;
-    }
-  }
-  return null;
-}
-
-/** A js-yaml syntax error as our located message: the words of the `yaml` library where users know them. */
-function syntaxError(w: Walk, err: YAMLException): never {
-  const at = err.mark?.position ?? 0;
-  const quote = unclosedQuote(err.reason) ?? openQuoteAt(w, at);
-  if (quote !== null) return w.fail(openingQuote(w.text, at, quote), `invalid YAML: Missing closing ${quote}quote`);
-  const c = w.text.codePointAt(at) ?? 0;
-  if (
-    /^(?:the stream contains non-printable characters|expected valid JSON character)$/.test(err.reason) &&
-    c !== 0x09
-  ) {
-    const hex = c.toString(16).toUpperCase().padStart(4, '0');
-    return w.fail(
-      at,
-      `invalid YAML: control character U+${hex} in the text (YAML allows none; in a double-quoted string, ` +
-        `write it as an escape: "\\u${hex}")`,
-    );
-  }
-  if (err.reason === 'deficient indentation') {
-    const lineStart = w.text.lastIndexOf('\n', at - 1) + 1;
-    if (/^[ \t]*[\]}]/.test(w.text.slice(lineStart))) {
-      return w.fail(
-        at,
-        'invalid YAML: deficient indentation (a [ ] or { } over several lines must indent each of them, ' +
-          'the closing bracket too, more than the line it opens on)',
-      );
-    }
-  }
-  return w.fail(at, `invalid YAML: ${err.reason}`);
-}
-
-/** js-yaml's events for `text`, nested at most `maxDepth` levels (it counts scalars as a level too). */
-function events(w: Walk, maxDepth: number): Event[] {
-  try {
-    return parseEvents(w.text, { maxDepth });
-  } catch (err) {
-    if (!(err instanceof YAMLException)) throw err;
-    if (/^nesting exceeded maxDepth/.test(err.reason)) {
-      // One level past ours is a collection deeper than the limit (a scalar there is fine): the first value
-      // past the limit, which js-yaml reports when asked for our own depth, is where to point.
-      let at = err.mark?.position ?? 0;
-      try {
-        parseEvents(w.text, { maxDepth: w.maxDepth });
-      } catch (again) {
-        if (again instanceof YAMLException && again.mark) at = again.mark.position;
-      }
-      at = skipBlanks(w.text, at);
-      return w.fail(at, `nesting deeper than ${w.maxDepth} levels (${raiseLimit('maxDepth')})`);
-    }
-    return syntaxError(w, err);
-  }
 }
 
 /**
@@ -756,17 +473,5 @@ export function parseYamlText(
     deepest: 0,
     measuring: 0,
   };
-  let list: Event[];
-  try {
-    list = events(w, limits.maxDepth + 1);
-  } catch (err) {
-    if (!(err instanceof RangeError)) throw err;
-    // js-yaml recurses once a level: a limit raised past what the stack holds (about 1,500 levels) ends here.
-    return fail(
-      0,
-      `nesting too deep for the YAML reader (it reads about 1,500 levels; the limit is ${limits.maxDepth}, ` +
-        `set by TOOLSEARCH_MAX_DEPTH)`,
-    );
-  }
-  return walk(w, list);
+  return walk(w, readEvents(text, limits.maxDepth, fail));
 }

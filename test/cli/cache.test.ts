@@ -13,7 +13,7 @@ const fresh = (): string => join(dir, `c${n++}`);
 const TRACE = fileURLToPath(new URL('../bench/trace-modules.mjs', import.meta.url));
 
 /**
- * The parser library files a run loaded: the bundled YAML reader (dist/bundle/js-yaml.cjs), required only to parse YAML.
+ * The parser library files a run loaded: the bundled YAML reader (dist/bundle/js-yaml.cjs), needed only to parse YAML.
  */
 function parserChunks(traceFile: string): string[] {
   return readFileSync(traceFile, 'utf8')

@@ -31,8 +31,6 @@ describe('module-level state in src/', () => {
       .flatMap((f) => moduleLets(path.relative(SRC, f).split(path.sep).join('/'), readFileSync(f, 'utf8')))
       .sort();
     expect(found).toEqual([
-      // the random source, loaded on first use (node:crypto costs start-up)
-      'formats/cache-dir.ts: randomBytes',
       // whether the exit handlers that end child processes are installed (once per process)
       'mcp/children.ts: installed',
       // string-width and Intl.Segmenter, loaded and made on first use

@@ -8,6 +8,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { isWellFormed } from '../../src/core/text.js';
 import { InputError } from '../../src/errors.js';
 import type { Node } from '../../src/formats/nodes.js';
 import { parseText } from '../../src/formats/parse.js';
@@ -143,7 +144,7 @@ const scalar: fc.Arbitrary<Tree> = fc.record({
   t: fc.constant('scalar' as const),
   text: fc.oneof(fc.constantFrom(...WORDS), fc.constantFrom(...SPECIAL), fc.string({ maxLength: 6 })),
   style: fc.integer({ min: 0, max: 6 }),
-  tag: fc.option(fc.constantFrom(...TAGS), { freq: 5 }),
+  tag: fc.option(fc.constantFrom(...TAGS), { freq: 5, nil: null }),
 });
 
 const tree: fc.Arbitrary<Tree> = fc.letrec<{ node: Tree }>((rec) => ({
@@ -321,7 +322,7 @@ describe('the YAML reader reads as the yaml library does', () => {
           const at = where % text.length;
           const changed = text.slice(0, at) + (insert ? ch + text.slice(at) : text.slice(at + 1));
           // Half an emoji: a file read as UTF-8 holds none (and js-yaml refuses them where the library did not).
-          if (!changed.isWellFormed()) return;
+          if (!isWellFormed(changed)) return;
           const r = both(changed);
           if (r.ours === 'refused') refused++;
           if ((r.ours === 'refused') !== (r.library === 'refused') && knownDifference(changed)) return;

@@ -4,6 +4,7 @@
  * documents). Its rules are the reader's: core schema, core tags only, unique string keys.
  */
 import { type Document, isAlias, isMap, isScalar, isSeq, parseDocument } from 'yaml';
+import { toWellFormed } from '../../src/core/text.js';
 import type { Node } from '../../src/formats/nodes.js';
 
 const CORE = new Set([
@@ -60,7 +61,7 @@ function convertValue(doc: Document, y: unknown, offset: number): Node {
     if (v === null || v === undefined) return { kind: 'null', offset };
     if (typeof v === 'boolean') return { kind: 'bool', offset, value: v };
     if (typeof v === 'number') return { kind: 'number', offset, value: v, raw: String(v) };
-    if (typeof v === 'string') return { kind: 'string', offset, value: v.toWellFormed() };
+    if (typeof v === 'string') return { kind: 'string', offset, value: toWellFormed(v) };
     throw new Problem(offset, 'value');
   }
   if (isSeq(y)) return { kind: 'array', offset, items: y.items.map((item) => convert(doc, item, offset)) };
@@ -74,7 +75,7 @@ function convertValue(doc: Document, y: unknown, offset: number): Node {
       else if (isScalar(k)) {
         const kt = (k as { tag?: string }).tag;
         if (kt !== undefined && !CORE.has(kt)) throw new Problem(keyOffset, `tag ${kt}`);
-        key = typeof k.value === 'string' ? k.value.toWellFormed() : k.value == null ? '' : String(k.value);
+        key = typeof k.value === 'string' ? toWellFormed(k.value) : k.value == null ? '' : String(k.value);
       } else if ('kind' in (k as object)) {
         const n = k as Node;
         if (n.kind === 'string') key = n.value;
