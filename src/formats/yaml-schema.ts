@@ -17,7 +17,7 @@ export function showTag(tag: string): string {
 }
 
 /** A scalar's value under the core schema (YAML 1.2 §10.3), as the `yaml` library resolves it. */
-type Scalar = null | boolean | number | string;
+export type Scalar = null | boolean | number | string;
 
 const NULL = /^(?:~|[Nn]ull|NULL)?$/;
 
@@ -71,13 +71,29 @@ function orText(value: Scalar | undefined, text: string): Scalar {
  */
 export function resolveScalar(text: string, plain: boolean, tag: string | null): Scalar {
   if (tag === null) {
-    // Most plain scalars are words: none of the core schema's forms starts with a letter but these.
-    if (!plain || !/^(?:[-+.~0-9nNtTfF]|$)/.test(text)) return text;
-    const n = asNull(text);
-    if (n !== undefined) return n;
-    const b = asBool(text);
-    if (b !== undefined) return b;
-    return orText(asInt(text) ?? asFloat(text), text);
+    if (!plain) return text;
+    // The null and bool forms are a few words (NULL and BOOL); a number starts with a digit, a sign or a dot.
+    switch (text) {
+      case '':
+      case '~':
+      case 'null':
+      case 'Null':
+      case 'NULL':
+        return null;
+      case 'true':
+      case 'True':
+      case 'TRUE':
+        return true;
+      case 'false':
+      case 'False':
+      case 'FALSE':
+        return false;
+      default: {
+        const c = text.charCodeAt(0);
+        const numeric = (c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2d || c === 0x2e;
+        return numeric ? orText(asInt(text) ?? asFloat(text), text) : text;
+      }
+    }
   }
   switch (tag) {
     case `${YAML_TAG}null`:

@@ -65,10 +65,12 @@ import {
   scalarEnd,
   scalarOffset,
   SEQUENCE,
+  SINGLE_QUOTED,
+  DOUBLE_QUOTED,
   skipBlanks,
   skipSpace,
 } from './yaml-events.js';
-import { CORE_TAGS, resolveScalar, showTag, tagName, YAML_TAG } from './yaml-schema.js';
+import { CORE_TAGS, resolveScalar, type Scalar, showTag, tagName, YAML_TAG } from './yaml-schema.js';
 
 /** Most values that alias expansion may add to one document. */
 export const MAX_ALIAS_EXPANSION = 1_000_000;
@@ -217,17 +219,18 @@ function scalarNode(w: Walk, e: ScalarEvent, depth: number, fallback: number): N
   const before = openAnchor(w, e, depth);
   w.size++;
   w.deepest = Math.max(w.deepest, depth);
-  const v = resolveScalar(getScalarValue(w.text, e), e.style === PLAIN, tag);
-  let node: Node;
-  if (v === null) node = { kind: 'null', offset };
-  else if (typeof v === 'boolean') node = { kind: 'bool', offset, value: v };
-  else if (typeof v === 'number') node = { kind: 'number', offset, value: v, raw: String(v) };
-  else {
-    if (w.measuring > 0) w.bytes += Buffer.byteLength(v, 'utf8');
-    node = { kind: 'string', offset, value: toWellFormed(v) };
-  }
+  const node = valueNode(w, resolveScalar(getScalarValue(w.text, e), e.style === PLAIN, tag), offset);
   if (before) closeAnchor(w, e, before, node, depth);
   return node;
+}
+
+/** The node of a scalar's value (its text counted while an anchored value is measured). */
+function valueNode(w: Walk, v: Scalar, offset: number): Node {
+  if (v === null) return { kind: 'null', offset };
+  if (typeof v === 'boolean') return { kind: 'bool', offset, value: v };
+  if (typeof v === 'number') return { kind: 'number', offset, value: v, raw: String(v) };
+  if (w.measuring > 0) w.bytes += Buffer.byteLength(v, 'utf8');
+  return { kind: 'string', offset, value: toWellFormed(v) };
 }
 
 /** A mapping key: a scalar's text, or an alias to one. */
@@ -364,6 +367,23 @@ function closeCollection(w: Walk, f: Fold): void {
 function scalar(w: Walk, f: Fold, e: ScalarEvent): void {
   const top = f.stack[f.stack.length - 1];
   const atKey = top !== undefined && top.kind === 'object' && top.key === null;
+  if (top !== undefined && e.valueStart >= 0 && e.anchorStart < 0 && e.tagStart < 0) {
+    // Nearly every scalar: text, no properties, inside a collection. Fewer calls: a first run reads the
+    // catalog in code not yet compiled, where each call costs.
+    const quoted = e.style === SINGLE_QUOTED || e.style === DOUBLE_QUOTED;
+    const offset = e.style === PLAIN ? e.valueStart : quoted ? e.valueStart - 1 : scalarOffset(w.text, e, 0);
+    const end = quoted ? e.valueEnd + 1 : e.valueEnd;
+    const text = e.fast ? w.text.slice(e.valueStart, e.valueEnd) : getScalarValue(w.text, e);
+    const v = e.style === PLAIN ? resolveScalar(text, true, null) : text;
+    if (atKey) setKey(w, top, typeof v === 'string' ? toWellFormed(v) : v === null ? '' : String(v), offset, end);
+    else {
+      w.size++;
+      if (f.stack.length > w.deepest) w.deepest = f.stack.length;
+      put(f, valueNode(w, v, offset));
+    }
+    if (end > w.cursor) w.cursor = end;
+    return;
+  }
   const bare = e.valueStart < 0 && e.anchorStart < 0 && e.tagStart < 0;
   const fallback = bare ? emptyOffset(w, top, atKey) : (top?.key?.valueOffset ?? top?.offset ?? 0);
   if (e.valueStart >= 0 && (e.tagStart >= 0 || e.anchorStart >= 0)) {
