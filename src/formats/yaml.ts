@@ -106,8 +106,11 @@ interface Frame {
   readonly depth: number;
   readonly items: Node[];
   readonly members: Map<string, Member>;
-  /** In an object: the key read, waiting for its value, and where an empty value is (after the `:`). */
-  key: { readonly key: string; readonly keyOffset: number; readonly valueOffset: number } | null;
+  /** In an object: the key read, waiting for its value (fields, not an object: one fewer per member). */
+  key: string | null;
+  keyOffset: number;
+  /** Where a value without text is: after the key's `:`. */
+  valueOffset: number;
   readonly anchor: Event | null;
   readonly before: Before | null;
 }
@@ -270,7 +273,7 @@ function keyText(w: Walk, node: Node, offset: number): string {
  */
 function emptyOffset(w: Walk, top: Frame | undefined, atKey: boolean): number {
   if (top === undefined) return 0;
-  if (!atKey && top.key !== null) return top.key.valueOffset;
+  if (!atKey && top.key !== null) return top.valueOffset;
   const at = skipSpace(w.text, w.cursor, !top.block);
   const c = w.text[at];
   if (atKey && c === ':') {
@@ -284,7 +287,7 @@ function emptyOffset(w: Walk, top: Frame | undefined, atKey: boolean): number {
 
 /** The events of a block collection on the line of its parent's key (`a: b: c`). */
 function checkCompact(w: Walk, e: Event & { start: number; tagStart: number; anchorStart: number }, top?: Frame): void {
-  if (top?.block && top.key !== null && !/\n/.test(w.text.slice(top.key.valueOffset, e.start))) {
+  if (top?.block && top.key !== null && !/\n/.test(w.text.slice(top.valueOffset, e.start))) {
     // js-yaml reads some of these (`a: !!str b:`, with a tag or an anchor) as a mapping.
     const at = Math.min(...[e.tagStart, e.anchorStart - 1, e.start].filter((o) => o >= 0));
     w.fail(at, 'invalid YAML: Nested mappings are not allowed in compact mappings');
@@ -304,8 +307,8 @@ function put(f: Fold, node: Node): void {
   if (top === undefined) f.root = node;
   else if (top.kind === 'array') top.items.push(node);
   else {
-    const k = top.key!;
-    top.members.set(k.key, { key: k.key, keyOffset: k.keyOffset, value: node });
+    const key = top.key!;
+    top.members.set(key, { key, keyOffset: top.keyOffset, value: node });
     top.key = null;
   }
 }
@@ -318,7 +321,9 @@ function setKey(w: Walk, top: Frame, key: string, keyOffset: number, keyEnd: num
   if (first) w.fail(keyOffset, duplicateKeyMessage(key, w.where(first.keyOffset)));
   if (w.measuring > 0) w.bytes += Buffer.byteLength(key, 'utf8');
   const valueOffset = afterIndicator(w.text, keyEnd, ':') ?? keyOffset;
-  top.key = { key, keyOffset, valueOffset };
+  top.key = key;
+  top.keyOffset = keyOffset;
+  top.valueOffset = valueOffset;
   w.cursor = Math.max(w.cursor, keyEnd);
 }
 
@@ -343,6 +348,8 @@ function openCollection(w: Walk, f: Fold, e: SequenceEvent | MappingEvent): void
     items: [],
     members: new Map(),
     key: null,
+    keyOffset: 0,
+    valueOffset: 0,
     anchor: before ? e : null,
     before,
   });
@@ -385,7 +392,13 @@ function scalar(w: Walk, f: Fold, e: ScalarEvent): void {
     return;
   }
   const bare = e.valueStart < 0 && e.anchorStart < 0 && e.tagStart < 0;
-  const fallback = bare ? emptyOffset(w, top, atKey) : (top?.key?.valueOffset ?? top?.offset ?? 0);
+  const fallback = bare
+    ? emptyOffset(w, top, atKey)
+    : top === undefined
+      ? 0
+      : top.key !== null
+        ? top.valueOffset
+        : top.offset;
   if (e.valueStart >= 0 && (e.tagStart >= 0 || e.anchorStart >= 0)) {
     checkSeparated(w.text, w.fail, e, scalarOffset(w.text, e, 0), top !== undefined && !top.block);
   }

@@ -779,7 +779,8 @@ function benchStartup(): void {
   const firstDir = (): string => join(WORK, `startup-first-${fresh++}`);
   const cachedDir = (n: (typeof nodes)[number]): string => join(WORK, `startup-cache-${n.version}`);
   for (const n of nodes) rmSync(cachedDir(n), { recursive: true, force: true });
-  type Case = { id: string; label: string; cli: boolean; args: string[]; first: boolean };
+  /** `first`: a fresh, empty cache directory; `catalog`: this Node's warm one without its catalog entries. */
+  type Case = { id: string; label: string; cli: boolean; args: string[]; first: boolean; catalog?: boolean };
   const cases: Case[] = [
     { id: 'node', label: 'node -e 0', cli: false, args: ['-e', '0'], first: false },
     { id: 'version', label: 'toolsearch --version', cli: true, args: ['--version'], first: false },
@@ -791,6 +792,14 @@ function benchStartup(): void {
       first: false,
     },
     { id: 'first', label: 'the same search, first run (empty cache)', cli: true, args: search, first: true },
+    {
+      id: 'first-catalog',
+      label: 'the same search, first run on this catalog (compiled code cached)',
+      cli: true,
+      args: search,
+      first: false,
+      catalog: true,
+    },
   ];
   const envs = [
     { id: 'unset', label: 'NODE_EXTRA_CA_CERTS unset', value: undefined as string | undefined },
@@ -805,6 +814,11 @@ function benchStartup(): void {
       NO_COLOR: '1',
       TOOLSEARCH_CACHE_DIR: c.first ? firstDir() : cachedDir(n),
     };
+    if (c.catalog) {
+      // A new catalog in a cache directory that has served others: its entry is what a first search writes.
+      const dir = cachedDir(n);
+      if (existsSync(dir)) for (const f of readdirSync(dir)) if (/^catalog-/.test(f)) rmSync(join(dir, f));
+    }
     if (e.value === undefined) delete env.NODE_EXTRA_CA_CERTS;
     else env.NODE_EXTRA_CA_CERTS = e.value;
     const cmd = c.cli ? [CLI, ...c.args] : [n.bin, ...c.args];
@@ -832,7 +846,8 @@ function benchStartup(): void {
   }
   for (let i = 0; i < fresh; i++) rmSync(join(WORK, `startup-first-${i}`), { recursive: true, force: true });
   const load1 = loadavg()[0]!;
-  const targets: Record<string, Record<string, number>> = {
+  // The issue's targets; a first run on one more catalog is shown beside them, without one.
+  const targets: Record<string, Record<string, number | undefined>> = {
     unset: { version: 1.3, search: 2.0, first: 3.0 },
     set: { version: 1.3, search: 1.6, first: 3.0 },
   };
@@ -861,7 +876,7 @@ function benchStartup(): void {
           spread: spreadOf(runs) + cpuNote,
         });
         if (c.id === 'node') continue;
-        const limit = targets[e.id]![c.id]!;
+        const limit = targets[e.id]![c.id];
         const ratio = m / floor;
         add({
           id: `startup.${n.id}${e.id}.${c.id}.ratio`,
@@ -870,8 +885,7 @@ function benchStartup(): void {
           value: ratio,
           unit: '×',
           better: 'lower',
-          target: `≤ ${limit}×`,
-          ok: ratio <= limit,
+          ...(limit === undefined ? {} : { target: `≤ ${limit}×`, ok: ratio <= limit }),
         });
       }
     }
