@@ -172,6 +172,11 @@ function syntaxError(text: string, maxDepth: number, fail: Fail, err: YAMLExcept
   }
   if (err.reason === 'deficient indentation') {
     const lineStart = text.lastIndexOf('\n', at - 1) + 1;
+    const tab = /\t[ \t]*[[{]/.exec(text.slice(lineStart, at));
+    if (tab !== null) {
+      // YAML allows a tab there; js-yaml does not.
+      return fail(lineStart + tab.index, 'invalid YAML: a tab before a [ or { (the YAML reader needs a space there)');
+    }
     if (/^[ \t]*[\]}]/.test(text.slice(lineStart))) {
       return fail(
         at,

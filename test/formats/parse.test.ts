@@ -242,6 +242,26 @@ describe('YAML', () => {
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
   });
 
+  it('what js-yaml refuses: a tab before a flow collection, lines of one not indented past its key', () => {
+    expect(inputError(() => parseText('x.yaml', 'a:\t{b: 1}\n')).headline).toBe(
+      'x.yaml:1:3: invalid YAML: a tab before a [ or { (the YAML reader needs a space there)',
+    );
+    expect(value('a: {b: 1}\n', 'x.yaml')).toEqual({ a: { b: 1 } });
+    expect(inputError(() => parseText('x.yaml', 'a: [\n  1\n]\n')).headline).toBe(
+      'x.yaml:3:1: invalid YAML: deficient indentation (a [ ] or { } over several lines must indent each of ' +
+        'them, the closing bracket too, more than the line it opens on)',
+    );
+    expect(value('a: [\n  1\n  ]\n', 'x.yaml')).toEqual({ a: [1] });
+  });
+
+  it('raw control characters are an error that says how to write them', () => {
+    expect(inputError(() => parseText('x.yaml', 'a: b\u001bc\n')).headline).toBe(
+      'x.yaml:1:5: invalid YAML: control character U+001B in the text (YAML allows none; in a double-quoted ' +
+        'string, write it as an escape: "\\u001B")',
+    );
+    expect(value('a: "b\\u001bc"\n', 'x.yaml')).toEqual({ a: 'b\u001bc' });
+  });
+
   it('an empty document', () => {
     expect(inputError(() => parseText('x.yaml', '# only a comment\n')).headline).toBe(
       'x.yaml:1:1: empty YAML document (no content)',
