@@ -294,6 +294,9 @@ function checkCompact(w: Walk, e: Event & { start: number; tagStart: number; anc
   }
 }
 
+const NO_ITEMS: Node[] = [];
+const NO_MEMBERS = new Map<string, Member>();
+
 /** The walk over one document's events: the open collections, and the root once it is complete. */
 interface Fold {
   readonly stack: Frame[];
@@ -340,13 +343,15 @@ function openCollection(w: Walk, f: Fold, e: SequenceEvent | MappingEvent): void
   const before = openAnchor(w, e, depth);
   w.size++;
   w.deepest = Math.max(w.deepest, depth);
+  const array = e.type === SEQUENCE;
   f.stack.push({
-    kind: e.type === SEQUENCE ? 'array' : 'object',
+    kind: array ? 'array' : 'object',
     block: e.style === BLOCK,
     offset: e.start,
     depth,
-    items: [],
-    members: new Map(),
+    // Only the one its kind fills: the other is never written.
+    items: array ? [] : NO_ITEMS,
+    members: array ? NO_MEMBERS : new Map(),
     key: null,
     keyOffset: 0,
     valueOffset: 0,
