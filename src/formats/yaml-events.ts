@@ -1,13 +1,15 @@
 /**
  * js-yaml's event parser, as the YAML reader (yaml.ts) calls it: its event numbers, where its events are in
  * the text (js-yaml points at a quoted scalar's text and a block scalar's first line; the reader, as the
- * `yaml` library did, at the quote and at the header), and its errors in the words users know.
+ * `yaml` library did, at the quote and at the header), and its errors in the words users know. The API is
+ * js-yaml 5.5's documented event layer (`parseEvents`, `getScalarValue`, the `Event` types: "Events" in its
+ * dist/js-yaml.d.ts): offsets are zero-based, end-exclusive, -1 when absent.
  */
 import { type Event, parseEvents, type ScalarEvent, YAMLException } from 'js-yaml';
 import type { Fail } from './json.js';
 import { raiseLimit } from './read.js';
 
-// js-yaml's event and style numbers (EVENT_ID, SCALAR_STYLE): constants here, so that reading them loads nothing.
+// js-yaml's event and style numbers, as its declarations give them (EVENT_ID, SCALAR_STYLE, COLLECTION_STYLE).
 export const DOCUMENT = 1;
 
 export const SEQUENCE = 2;
