@@ -22,22 +22,10 @@ export class LineIndex {
   private lineStarts(): number[] {
     if (this.starts) return this.starts;
     const starts = [0];
-    const t = this.text;
-    if (!t.includes('\r')) {
-      // The usual text: the runtime's own search finds the line breaks (a first run reads a catalog in code
-      // not yet compiled, where a loop over every character is slow).
-      for (let i = t.indexOf('\n'); i >= 0; i = t.indexOf('\n', i + 1)) starts.push(i + 1);
-      this.starts = starts;
-      return starts;
-    }
-    for (let i = 0; i < t.length; i++) {
-      const c = t.charCodeAt(i);
-      if (c === 0x0a) starts.push(i + 1);
-      else if (c === 0x0d) {
-        if (t.charCodeAt(i + 1) === 0x0a) i++;
-        starts.push(i + 1);
-      }
-    }
+    // The runtime's own search finds the breaks (a first run reads a catalog in code not yet compiled, where a
+    // loop over every character is slow): `\r\n` is one break, a lone `\r` or `\n` another.
+    const breaks = /\r\n?|\n/g;
+    for (let m = breaks.exec(this.text); m !== null; m = breaks.exec(this.text)) starts.push(m.index + m[0].length);
     this.starts = starts;
     return starts;
   }

@@ -22,11 +22,26 @@ export const ALIAS = 5;
 
 export const PLAIN = 1;
 
-export const SINGLE_QUOTED = 2;
+const SINGLE_QUOTED = 2;
 
-export const DOUBLE_QUOTED = 3;
+const DOUBLE_QUOTED = 3;
 
 export const BLOCK = 1;
+
+/** Whether a scalar is written in quotes (its text starts after the opening one and ends before the closing). */
+export function isQuoted(e: ScalarEvent): boolean {
+  return e.style === SINGLE_QUOTED || e.style === DOUBLE_QUOTED;
+}
+
+/** A scalar with no text and no properties: an empty value (`a:`, `- `) or an empty key. */
+export function isBare(e: ScalarEvent): boolean {
+  return e.valueStart < 0 && e.anchorStart < 0 && e.tagStart < 0;
+}
+
+/** Where a value starts with its properties (`&anchor`, `!tag`) written before `start`, its content. */
+export function propsStart(e: { anchorStart: number; tagStart: number }, start: number): number {
+  return Math.min(start, e.tagStart < 0 ? start : e.tagStart, e.anchorStart < 0 ? start : e.anchorStart - 1);
+}
 
 /** Where a block scalar's header (`|`, `>`) is: js-yaml points at the line after it. */
 function blockHeaderOffset(text: string, valueStart: number): number {
@@ -53,14 +68,14 @@ export function skipBlanks(text: string, from: number): number {
 export function scalarOffset(text: string, e: ScalarEvent, fallback: number): number {
   if (e.valueStart < 0) return e.anchorStart >= 0 || e.tagStart >= 0 ? skipBlanks(text, propsEnd(e)) : fallback;
   if (e.style === PLAIN) return e.valueStart;
-  if (e.style === SINGLE_QUOTED || e.style === DOUBLE_QUOTED) return e.valueStart - 1;
+  if (isQuoted(e)) return e.valueStart - 1;
   return blockHeaderOffset(text, e.valueStart);
 }
 
 /** Where a scalar's text ends (after its closing quote). */
 export function scalarEnd(e: ScalarEvent, fallback: number): number {
   if (e.valueEnd < 0) return fallback;
-  return e.style === SINGLE_QUOTED || e.style === DOUBLE_QUOTED ? e.valueEnd + 1 : e.valueEnd;
+  return isQuoted(e) ? e.valueEnd + 1 : e.valueEnd;
 }
 
 /** The offset after `indicator` and the blanks after it, when only blanks stand between `from` and it. */
@@ -244,8 +259,7 @@ export function checkSeparated(
   if (end < 0 || start !== end) return;
   if (e.type === SCALAR && e.tagEnd === end) {
     const verbatim = text.startsWith('!<', e.tagStart);
-    const quoted = e.style === SINGLE_QUOTED || e.style === DOUBLE_QUOTED;
-    if (verbatim ? e.style === PLAIN && flow : quoted) return;
+    if (verbatim ? e.style === PLAIN && flow : isQuoted(e)) return;
   }
   fail(start, 'invalid YAML: Tags and anchors must be separated from the next token by white space');
 }

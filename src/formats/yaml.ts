@@ -65,8 +65,8 @@ import {
   scalarEnd,
   scalarOffset,
   SEQUENCE,
-  SINGLE_QUOTED,
-  DOUBLE_QUOTED,
+  isBare,
+  propsStart,
   skipBlanks,
   skipSpace,
 } from './yaml-events.js';
@@ -247,7 +247,12 @@ function scalarKey(w: Walk, e: ScalarEvent, depth: number, fallback: number): { 
   const tag = coreTag(w, e);
   const keyOffset = scalarOffset(w.text, e, fallback);
   const v = resolveScalar(getScalarValue(w.text, e), e.style === PLAIN, tag);
-  return { key: typeof v === 'string' ? toWellFormed(v) : v === null ? '' : String(v), keyOffset };
+  return { key: keyOf(v), keyOffset };
+}
+
+/** The text of a key whose scalar resolved to `v` (`1:` is the key "1", `~:` the key ""). */
+function keyOf(v: Scalar): string {
+  return typeof v === 'string' ? toWellFormed(v) : v === null ? '' : String(v);
 }
 
 /** The text of a key given by a node (an alias to a scalar). */
@@ -289,8 +294,7 @@ function emptyOffset(w: Walk, top: Frame | undefined, atKey: boolean): number {
 function checkCompact(w: Walk, e: Event & { start: number; tagStart: number; anchorStart: number }, top?: Frame): void {
   if (top?.block && top.key !== null && !/\n/.test(w.text.slice(top.valueOffset, e.start))) {
     // js-yaml reads some of these (`a: !!str b:`, with a tag or an anchor) as a mapping.
-    const at = Math.min(...[e.tagStart, e.anchorStart - 1, e.start].filter((o) => o >= 0));
-    w.fail(at, 'invalid YAML: Nested mappings are not allowed in compact mappings');
+    w.fail(propsStart(e, e.start), 'invalid YAML: Nested mappings are not allowed in compact mappings');
   }
 }
 
@@ -382,12 +386,11 @@ function scalar(w: Walk, f: Fold, e: ScalarEvent): void {
   if (top !== undefined && e.valueStart >= 0 && e.anchorStart < 0 && e.tagStart < 0) {
     // Nearly every scalar: text, no properties, inside a collection. Fewer calls: a first run reads the
     // catalog in code not yet compiled, where each call costs.
-    const quoted = e.style === SINGLE_QUOTED || e.style === DOUBLE_QUOTED;
-    const offset = e.style === PLAIN ? e.valueStart : quoted ? e.valueStart - 1 : scalarOffset(w.text, e, 0);
-    const end = quoted ? e.valueEnd + 1 : e.valueEnd;
+    const offset = scalarOffset(w.text, e, 0);
+    const end = scalarEnd(e, 0);
     const text = e.fast ? w.text.slice(e.valueStart, e.valueEnd) : getScalarValue(w.text, e);
     const v = e.style === PLAIN ? resolveScalar(text, true, null) : text;
-    if (atKey) setKey(w, top, typeof v === 'string' ? toWellFormed(v) : v === null ? '' : String(v), offset, end);
+    if (atKey) setKey(w, top, keyOf(v), offset, end);
     else {
       w.size++;
       if (f.stack.length > w.deepest) w.deepest = f.stack.length;
@@ -396,7 +399,7 @@ function scalar(w: Walk, f: Fold, e: ScalarEvent): void {
     if (end > w.cursor) w.cursor = end;
     return;
   }
-  const bare = e.valueStart < 0 && e.anchorStart < 0 && e.tagStart < 0;
+  const bare = isBare(e);
   const fallback = bare
     ? emptyOffset(w, top, atKey)
     : top === undefined
@@ -407,12 +410,7 @@ function scalar(w: Walk, f: Fold, e: ScalarEvent): void {
   if (e.valueStart >= 0 && (e.tagStart >= 0 || e.anchorStart >= 0)) {
     checkSeparated(w.text, w.fail, e, scalarOffset(w.text, e, 0), top !== undefined && !top.block);
   }
-  if (top === undefined && !bare)
-    checkRootIndent(
-      w.text,
-      w.fail,
-      Math.min(...[e.tagStart, e.anchorStart - 1].filter((o) => o >= 0), scalarOffset(w.text, e, 0)),
-    );
+  if (top === undefined && !bare) checkRootIndent(w.text, w.fail, propsStart(e, scalarOffset(w.text, e, 0)));
   const end = e.valueStart >= 0 ? scalarEnd(e, fallback) : bare ? fallback : propsEnd(e);
   if (atKey) {
     const k = scalarKey(w, e, f.stack.length, fallback);
@@ -445,7 +443,7 @@ function walk(w: Walk, events: readonly Event[]): Node {
         f.documents++;
         if (f.documents > 1) {
           const next = events[i + 1];
-          const empty = next?.type === SCALAR && next.valueStart < 0 && next.tagStart < 0 && next.anchorStart < 0;
+          const empty = next?.type === SCALAR && isBare(next);
           const at = empty ? markerOffset(w.text, f.documents - 1, w.text.length) : eventOffset(w.text, next, 0);
           w.fail(at, 'invalid YAML: more than one document');
         }
