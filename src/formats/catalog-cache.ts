@@ -27,6 +27,7 @@
  * Over 400 lines: the entry format, its checks and the loader layer around it change together.
  */
 import { isWellFormed } from '../core/text.js';
+import { InputError, quote } from '../errors.js';
 import { resolve } from 'node:path';
 import type { JsonValue } from '../core/types.js';
 import { CATALOG_ENTRY_NAME, type CacheDir, openCacheDir } from './cache-dir.js';
@@ -37,7 +38,7 @@ import { inputName, type Limits, resolveLimits, STDIN_ARG } from './read.js';
 import type { Catalog, CatalogFormat, CatalogTool } from './types.js';
 
 /** Bumped whenever the stored shape changes. */
-const ENTRY_VERSION = 5;
+const ENTRY_VERSION = 6;
 /** Most entries kept; older ones are removed after a write. */
 export const MAX_ENTRIES = 64;
 /**
@@ -74,7 +75,8 @@ type StoredTool = [
   isStatic: 0 | 1,
   line: number,
   column: number,
-  parameters?: JsonValue,
+  /** The parameters as JSON text: decoded when first read (a search never reads them). */
+  parameters?: string,
 ];
 interface StoredEntry {
   readonly v: number;
@@ -92,9 +94,13 @@ const FORMATS = new Set<string>(['toolsearch', 'openai', 'anthropic', 'mcp', 'ei
 /** The entry for `key` (a line of JSON, then the text), or null when a value would not read back identically. */
 export function encodeEntry(result: CatalogFileResult, key: CacheKey): Buffer | null {
   let exact = true;
+  const inexact = (_k: string, v: unknown): unknown => {
+    if (typeof v === 'number' && (!Number.isFinite(v) || Object.is(v, -0))) exact = false;
+    return v;
+  };
   const tools: StoredTool[] = result.tools.map((t) => {
     const row: StoredTool = [t.name, t.description, t.static ? 1 : 0, t.source.line, t.source.column];
-    if (t.parameters !== undefined) row.push(t.parameters);
+    if (t.parameters !== undefined) row.push(JSON.stringify(t.parameters, inexact));
     return row;
   });
   const entry: StoredEntry = {
@@ -105,10 +111,7 @@ export function encodeEntry(result: CatalogFileResult, key: CacheKey): Buffer | 
     shape: (result.shapeWarnings ?? []).map((w) => [w.kind, w.location.line, w.location.column, w.message]),
     tools,
   };
-  const text = JSON.stringify(entry, (_k, v: unknown) => {
-    if (typeof v === 'number' && (!Number.isFinite(v) || Object.is(v, -0))) exact = false;
-    return v;
-  });
+  const text = JSON.stringify(entry);
   // JSON.stringify writes no raw line break: the first one ends the header, which starts with its checksum.
   return exact ? Buffer.from(`${checksum(text)} ${text}\n${key.text}`, 'utf8') : null;
 }
@@ -173,6 +176,59 @@ function adoptJson(root: unknown, maxDepth: number): boolean {
     Object.setPrototypeOf(v, null);
     for (const k in v) stack.push([(v as Record<string, unknown>)[k], depth + 1]);
   }
+  return true;
+}
+
+/** `text` (JSON) as a value with the loaders' shape, or undefined when a parse would have refused it. */
+function decodeStored(text: string, maxDepth: number): JsonValue | undefined {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  return adoptJson(v, maxDepth) ? (v as JsonValue) : undefined;
+}
+
+/** A negative zero among JSON numbers (JSON.stringify writes -0 as 0: only an edited entry has one). */
+const NEGATIVE_ZERO = /-0(?:\.0+)?(?![\d.])/;
+
+/**
+ * Sets `tool.parameters` from the stored JSON `text`: decoded now when it
+ * could be refused (nested deeper than `maxDepth`, which needs at least that
+ * many brackets, or holding a -0), else when first read. Returns false when
+ * it is refused. A data property replaces the accessor on its first read or
+ * write, so the tool reads and compares like a loader's.
+ */
+function storedParameters(tool: CatalogTool & { parameters?: JsonValue }, text: string, maxDepth: number): boolean {
+  if (text.length >= 2 * maxDepth || NEGATIVE_ZERO.test(text)) {
+    const v = decodeStored(text, maxDepth);
+    if (v === undefined) return false;
+    tool.parameters = v;
+    return true;
+  }
+  const settle = (value: JsonValue | undefined): void => {
+    Object.defineProperty(tool, 'parameters', { value, writable: true, enumerable: true, configurable: true });
+  };
+  Object.defineProperty(tool, 'parameters', {
+    enumerable: true,
+    configurable: true,
+    get() {
+      // Within the bounds checked above, text that JSON.stringify wrote decodes: only an entry edited and
+      // checksummed again by hand does not.
+      const v = decodeStored(text, maxDepth);
+      if (v === undefined) {
+        throw new InputError(
+          `the catalog cache's entry for this file is damaged (the parameters of ${quote(tool.name)} are not JSON):` +
+            ' run with --no-cache, or remove the entry',
+          { file: tool.source.file, line: 0, column: 0 },
+        );
+      }
+      settle(v);
+      return v;
+    },
+    set: settle,
+  });
   return true;
 }
 
@@ -255,8 +311,7 @@ export function decodeEntry(data: Buffer, file: string, key: CacheKey): CatalogF
     };
     if (row.length === 6) {
       // A parameters value sits at least three levels down in any catalog (document, tool list, tool).
-      if (!adoptJson(row[5], maxDepth)) return undefined;
-      tool.parameters = row[5] as JsonValue;
+      if (typeof row[5] !== 'string' || !storedParameters(tool, row[5], maxDepth)) return undefined;
     }
     tools.push(tool);
   }

@@ -85,6 +85,56 @@ describe('entries', () => {
     }
   });
 
+  test('parameters are stored as JSON text and decoded when first read: a search never decodes them', () => {
+    const file = 'fixtures/catalogs/demo.yaml';
+    const cache = fileCatalogCache(fresh(), () => 'test');
+    const parsed = loadCatalogFiles([file]);
+    loadCached([file], { cache });
+    const hit = loadCached([file], { cache });
+    const tool = hit.tools.find((t) => parsed.tools.find((p) => p.name === t.name)?.parameters !== undefined)!;
+    expect(typeof Object.getOwnPropertyDescriptor(tool, 'parameters')?.get).toBe('function');
+    expect(Object.keys(tool)).toEqual(['name', 'description', 'static', 'source', 'parameters']);
+    const expected = parsed.tools.find((p) => p.name === tool.name)!.parameters;
+    expect(snapshot(tool.parameters)).toEqual(snapshot(expected));
+    // Read once, then a plain value like a loader's: the same object on every read, and writable.
+    expect(Object.getOwnPropertyDescriptor(tool, 'parameters')).toEqual({
+      value: tool.parameters,
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    });
+    const other = hit.tools.find((t) => t !== tool && Object.getOwnPropertyDescriptor(t, 'parameters')?.get)!;
+    (other as { parameters?: unknown }).parameters = { replaced: true };
+    expect(other.parameters).toEqual({ replaced: true });
+  });
+
+  test('stored parameters a parse would refuse are refused at once; text that is not JSON fails when read', () => {
+    const file = 'c.yaml';
+    const key = { id: 'x', settings: JSON.stringify([6, 'b', file, 'auto', null, { maxDepth: 10 }]), text: 't' };
+    const header = (params: string) => {
+      const json = JSON.stringify({
+        v: 6,
+        settings: key.settings,
+        format: 'toolsearch',
+        warnings: [],
+        shape: [],
+        tools: [['a', 'd', 0, 2, 5, params]],
+      });
+      return Buffer.from(`${checksum(json)} ${json}\n${key.text}`);
+    };
+    const params = (p: string) => decodeEntry(header(p), file, key)?.tools[0]?.parameters;
+    expect(params('{"x":[1,-0.5,"-0"]}')).toEqual({ x: [1, -0.5, '-0'] });
+    expect(params('[[[[[[[[[[]]]]]]]]]]')).toEqual([[[[[[[[[[]]]]]]]]]]); // 10 levels: the limit
+    for (const refused of ['[[[[[[[[[[[]]]]]]]]]]]', '{"x":-0}', '[-0.00e5]', '[-0.0, 1 ]']) {
+      expect(decodeEntry(header(refused), file, key), refused).toBeUndefined();
+    }
+    const damaged = decodeEntry(header('{"x":'), file, key)!;
+    expect(() => damaged.tools[0]!.parameters).toThrow(
+      'the catalog cache\'s entry for this file is damaged (the parameters of "a" are not JSON): run with --no-cache,' +
+        ' or remove the entry',
+    );
+  });
+
   test('__proto__, constructor and integer-like keys in parameters; warnings kept', () => {
     const file = write(
       'proto.json',
@@ -149,15 +199,15 @@ describe('entries', () => {
       header('null'),
       header('[]'),
       header(text.slice(0, 40)),
-      Buffer.from(text.replace('"v":5', '"v":1')),
+      Buffer.from(text.replace('"v":6', '"v":1')),
       Buffer.from(text.replace('"format":"mcp"', '"format":"zzz"')),
-      header('{"v":5,"settings":"[3,\\"test\\"]","format":"mcp","warnings":[],"shape":[],"tools":[["a","d",2,1,1]]}'),
-      header('{"v":5,"settings":"[3,\\"test\\"]","format":"mcp","warnings":[3],"shape":[],"tools":[]}'),
+      header('{"v":6,"settings":"[3,\\"test\\"]","format":"mcp","warnings":[],"shape":[],"tools":[["a","d",2,1,1]]}'),
+      header('{"v":6,"settings":"[3,\\"test\\"]","format":"mcp","warnings":[3],"shape":[],"tools":[]}'),
       // Shape warnings: missing, of an unknown kind, or without their message.
-      header('{"v":5,"settings":"[3,\\"test\\"]","format":"mcp","warnings":[],"tools":[]}'),
-      header('{"v":5,"settings":"[3,\\"test\\"]","format":"mcp","warnings":[],"shape":[["zz",1,1,"m"]],"tools":[]}'),
+      header('{"v":6,"settings":"[3,\\"test\\"]","format":"mcp","warnings":[],"tools":[]}'),
+      header('{"v":6,"settings":"[3,\\"test\\"]","format":"mcp","warnings":[],"shape":[["zz",1,1,"m"]],"tools":[]}'),
       header(
-        '{"v":5,"settings":"[3,\\"test\\"]","format":"mcp","warnings":[],"shape":[["unknown-key",1,1]],"tools":[]}',
+        '{"v":6,"settings":"[3,\\"test\\"]","format":"mcp","warnings":[],"shape":[["unknown-key",1,1]],"tools":[]}',
       ),
     ]) {
       expect(decodeEntry(bad, file, key)).toBeUndefined();
@@ -166,7 +216,7 @@ describe('entries', () => {
     expect(
       decodeEntry(
         header(
-          '{"v":5,"settings":"[3,\\"test\\"]","format":"mcp","warnings":[],' +
+          '{"v":6,"settings":"[3,\\"test\\"]","format":"mcp","warnings":[],' +
             '"shape":[["wrong-type",2,3,"m"]],"tools":[]}',
         ),
         file,

@@ -48,10 +48,7 @@ function tamper(entry: string, edit: (header: { tools: unknown[][] }) => void): 
   const summed = /^[0-9a-f]{16} /.test(line);
   const header = JSON.parse(summed ? line.slice(17) : line) as { tools: unknown[][] };
   edit(header);
-  let json = JSON.stringify(header);
-  const deep = (header as { deep?: number }).deep;
-  if (deep !== undefined)
-    json = json.replace('"DEEP"', `${'['.repeat(deep)}${']'.repeat(deep)}`).replace(',"deep":' + deep, '');
+  const json = JSON.stringify(header);
   const sum = (catalogCache as { checksum?: (s: string) => string }).checksum;
   writeFileSync(entry, `${summed ? `${sum!(json)} ` : ''}${json}${data.slice(nl)}`, { mode: 0o600 });
 }
@@ -61,8 +58,14 @@ describe.concurrent('finding 17: tampered catalog-cache entries', () => {
     [
       'parameters nested 200,000 levels',
       (h: { tools: unknown[][] }) => {
-        h.tools[0]![5] = 'DEEP';
-        (h as { deep?: number }).deep = 200_000;
+        // Stored parameters are JSON text (decoded when first read): the nesting is refused before that.
+        h.tools[0]![5] = `${'['.repeat(200_000)}${']'.repeat(200_000)}`;
+      },
+    ],
+    [
+      'parameters stored as a value, not as JSON text (an older entry shape)',
+      (h: { tools: unknown[][] }) => {
+        h.tools[0]![5] = { type: 'object' };
       },
     ],
     // (The CLI already parsed again on a name defined twice in a hit: a control here; the decoder test above is the
