@@ -7,9 +7,9 @@
  * the program main.ts builds for such an argv (commands.ts: commandsFor).
  */
 import { SEARCH, SELECT } from './commands.js';
-import type { CliIo } from './context.js';
+import type { CliHost, CliIo } from './context.js';
 import { runCli } from './main.js';
 
-export function main(argv: string[], io?: CliIo): Promise<number> {
-  return runCli(argv, argv[0] === 'select' ? [SELECT] : [SEARCH], io);
+export function main(argv: string[], io?: CliIo, host?: CliHost): Promise<number> {
+  return runCli(argv, argv[0] === 'select' ? [SELECT] : [SEARCH], io, host);
 }

@@ -5,7 +5,7 @@
 import { fstatSync, readFileSync, type Stats, writeSync } from 'node:fs';
 import { type CommandEntry, commandsFor, SEARCH } from './commands.js';
 import { plainSearchArgs } from './plain-search.js';
-import { CliContext, type CliIo, type OutStream } from './context.js';
+import { type CliHost, CliContext, type CliIo, type OutStream } from './context.js';
 
 const EXIT_OK = 0;
 /**
@@ -48,10 +48,14 @@ function stdoutFailed(err: NodeJS.ErrnoException): never {
 /** Set by the bundler (src/build/bundle.mjs). */
 declare const __TOOLSEARCH_BUILD_ID__: string;
 
-/** What identifies this code to the catalog cache (which hashes it into every key). */
+/**
+ * What identifies this code to the catalog cache (which hashes it into every key): in the bundle, the
+ * hash of everything it is built from (package.json among them); run from tsc's output, the package's
+ * version and this file's content.
+ */
 function buildIdentity(): string {
   if (typeof __TOOLSEARCH_BUILD_ID__ === 'string') return __TOOLSEARCH_BUILD_ID__;
-  return readFileSync(new URL(import.meta.url), 'utf8');
+  return `${version()} ${readFileSync(new URL(import.meta.url), 'utf8')}`;
 }
 
 function version(): string {
@@ -152,12 +156,17 @@ function processIo(): CliIo {
   };
 }
 
-export function main(argv: string[], io?: CliIo): Promise<number> {
-  return runCli(argv, commandsFor(argv), io);
+export function main(argv: string[], io?: CliIo, host?: CliHost): Promise<number> {
+  return runCli(argv, commandsFor(argv), io, host);
 }
 
 /** {@link main} with the program built of `commands` (main-search.ts: a bundle that has only search and select). */
-export async function runCli(argv: string[], commands: readonly CommandEntry[], io?: CliIo): Promise<number> {
+export async function runCli(
+  argv: string[],
+  commands: readonly CommandEntry[],
+  io?: CliIo,
+  host: CliHost = {},
+): Promise<number> {
   const ctx = new CliContext(io ?? processIo());
   // Known before parsing, so even a usage error honours it (options end at `--`).
   const end = argv.indexOf('--');
@@ -171,7 +180,6 @@ export async function runCli(argv: string[], commands: readonly CommandEntry[], 
   try {
     // A plain search is read without commander (plain-search.ts); anything else builds the program.
     const plain = commands.includes(SEARCH) ? plainSearchArgs(argv) : null;
-    const pkgVersion = version();
     // Loaded together: one round of module loading instead of one per import.
     const [{ limitsFromEnv }, cache, run] = await Promise.all([
       import('./limits.js'),
@@ -179,7 +187,7 @@ export async function runCli(argv: string[], commands: readonly CommandEntry[], 
       plain
         ? import('./search-run.js').then((m) => () => m.runSearch(ctx, plain.words, plain.flags))
         : import('./program.js').then((m) => async () => {
-            await (await m.buildProgram(ctx, pkgVersion, commands)).parseAsync(argv, { from: 'user' });
+            await (await m.buildProgram(ctx, version(), commands)).parseAsync(argv, { from: 'user' });
           }),
     ]);
     ctx.limits = limitsFromEnv(ctx.io.env);
@@ -188,8 +196,10 @@ export async function runCli(argv: string[], commands: readonly CommandEntry[], 
     // built from (src/build/bundle.mjs); run from tsc's output, this file's content.
     if ((io === undefined || io.fileCache === true) && !cache.cacheDisabledByEnv(ctx.io.env)) {
       const cacheDir = cache.cacheDirFromEnv(ctx.io.env);
-      if (cacheDir !== null)
-        ctx.catalogCache = cache.fileCatalogCache(cacheDir, () => `${pkgVersion} ${buildIdentity()}`);
+      if (cacheDir !== null) {
+        const opened = host.cache?.given === cacheDir ? host.cache.dir : undefined;
+        ctx.catalogCache = cache.fileCatalogCache(cacheDir, buildIdentity, opened);
+      }
       // No home to keep a cache in (HOME= empty or relative): none, rather than ./.cache in the working directory.
       else if (verbose) ctx.err(`note: ${cache.NO_HOME_NOTE}\n`);
     }

@@ -16,6 +16,8 @@ import nodeModule from 'node:module';
 import { join } from 'node:path';
 import { COMPILE_CACHE_SUBDIR, cacheDirFromEnv, cacheDisabledByEnv, openCacheDir } from '../formats/cache-dir.js';
 
+import type { CliHost } from './context.js';
+
 type Env = Readonly<Record<string, string | undefined>>;
 
 /** Node's compile cache API (Node ≥ 22.1), absent from Node 20's types. */
@@ -35,33 +37,50 @@ export function compileCacheDir(env: Env, argv: readonly string[]): string | nul
   return root === null ? null : join(root, COMPILE_CACHE_SUBDIR);
 }
 
+/** The compile cache turned on, and the cache directory opened for it. */
+export interface CompileCache {
+  /** The directory Node keeps compiled code in. */
+  readonly directory: string;
+  /** The cache directory (its path as {@link cacheDirFromEnv} gives it, and its handle) for the rest of the run. */
+  readonly cache: NonNullable<CliHost['cache']>;
+}
+
 /**
  * Turns on Node's compile cache in {@link compileCacheDir} when Node has one
  * and the cache directory may be used (src/formats/cache-dir.ts: the user's
- * own, private, made so when missing); returns the directory used, or null.
- * Any problem only means compiling from source.
+ * own, private, made so when missing). Returns the directory used and the
+ * cache directory, still open (the bundle's catalog cache uses it: a process
+ * opens and checks it once), or null. Any problem only means compiling from
+ * source.
  */
 export function enableCompileCache(
   env: Env,
   argv: readonly string[],
   api: CompileCacheApi = nodeModule as CompileCacheApi,
-): string | null {
+): CompileCache | null {
   if (typeof api.enableCompileCache !== 'function' || cacheDisabledByEnv(env) || noCacheFlag(argv)) return null;
   const root = cacheDirFromEnv(env);
   const cache = root === null ? null : openCacheDir(root, { create: true });
-  const dir = cache?.subdir(COMPILE_CACHE_SUBDIR) ?? null;
-  cache?.close();
-  if (dir === null) return null;
-  try {
-    return api.enableCompileCache(dir).directory ?? dir;
-  } catch {
+  if (cache === null || root === null) return null;
+  const dir = cache.subdir(COMPILE_CACHE_SUBDIR);
+  let directory: string | null = null;
+  if (dir !== null) {
+    try {
+      directory = api.enableCompileCache(dir).directory ?? dir;
+    } catch {
+      directory = null;
+    }
+  }
+  if (directory === null) {
+    cache.close();
     return null;
   }
+  return { directory, cache: { given: root, dir: cache } };
 }
 
 /** What a bundle exports. */
 export interface CliBundle {
-  main(argv: string[]): Promise<number>;
+  main(argv: string[], io?: undefined, host?: CliHost): Promise<number>;
 }
 
 /** The CLI's bundles (src/build/bundle.mjs): the whole CLI, and search and select alone (src/cli/main-search.ts). */
@@ -88,9 +107,9 @@ export function start(load: (bundle: BundleName) => CliBundle, argv: string[]): 
     writeVersion();
     return;
   }
-  enableCompileCache(process.env, argv);
+  const compiled = enableCompileCache(process.env, argv);
   void load(bundleFor(argv))
-    .main(argv)
+    .main(argv, undefined, compiled === null ? {} : { cache: compiled.cache })
     .then((code) => {
       process.exitCode = code;
     });

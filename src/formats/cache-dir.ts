@@ -47,7 +47,7 @@ import {
   unlinkSync,
   writeSync,
 } from 'node:fs';
-import { homedir } from 'node:os';
+import { createRequire } from 'node:module';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 
 /** Whether the environment turns the cache off (`TOOLSEARCH_CACHE=0`, `off`, `false` or `no`). */
@@ -68,7 +68,8 @@ export function cacheDirFromEnv(env: Readonly<Record<string, string | undefined>
   if (env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME)) return join(env.XDG_CACHE_HOME, 'toolsearch');
   let home: string;
   try {
-    home = env.HOME ?? homedir();
+    // node:os only when HOME is unset (loading it costs every start a little).
+    home = env.HOME ?? (createRequire(import.meta.url)('node:os') as typeof import('node:os')).homedir();
   } catch {
     return null;
   }

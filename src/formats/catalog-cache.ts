@@ -94,13 +94,13 @@ const FORMATS = new Set<string>(['toolsearch', 'openai', 'anthropic', 'mcp', 'ei
 /** The entry for `key` (a line of JSON, then the text), or null when a value would not read back identically. */
 export function encodeEntry(result: CatalogFileResult, key: CacheKey): Buffer | null {
   let exact = true;
-  const inexact = (_k: string, v: unknown): unknown => {
-    if (typeof v === 'number' && (!Number.isFinite(v) || Object.is(v, -0))) exact = false;
-    return v;
-  };
   const tools: StoredTool[] = result.tools.map((t) => {
     const row: StoredTool = [t.name, t.description, t.static ? 1 : 0, t.source.line, t.source.column];
-    if (t.parameters !== undefined) row.push(JSON.stringify(t.parameters, inexact));
+    if (t.parameters !== undefined) {
+      const json = parametersJson(t.parameters);
+      if (json === null) exact = false;
+      else row.push(json);
+    }
     return row;
   });
   const entry: StoredEntry = {
@@ -114,6 +114,27 @@ export function encodeEntry(result: CatalogFileResult, key: CacheKey): Buffer | 
   const text = JSON.stringify(entry);
   // JSON.stringify writes no raw line break: the first one ends the header, which starts with its checksum.
   return exact ? Buffer.from(`${checksum(text)} ${text}\n${key.text}`, 'utf8') : null;
+}
+
+/**
+ * Where JSON.stringify may have written a number that does not read back as
+ * the value: a non-finite one becomes `null`, -0 a bare `0` (in a value's
+ * place: after `:`, `,` or `[` or first, before `,`, `}` or `]` or last; JSON.stringify adds
+ * no spaces). Text without either (inside strings too) holds neither.
+ */
+const MAYBE_INEXACT = /null|(?:^|[:,[])0(?:$|[,}\]])/;
+
+/** `value` as JSON text, or null when a number in it would not read back identically (non-finite, -0). */
+function parametersJson(value: JsonValue): string | null {
+  const json = JSON.stringify(value);
+  if (!MAYBE_INEXACT.test(json)) return json;
+  // Rare (a null, or a zero): look at the numbers themselves.
+  let exact = true;
+  JSON.stringify(value, (_k, v: unknown) => {
+    if (typeof v === 'number' && (!Number.isFinite(v) || Object.is(v, -0))) exact = false;
+    return v;
+  });
+  return exact ? json : null;
 }
 
 /**
@@ -322,12 +343,13 @@ export { cacheDirFromEnv, cacheDisabledByEnv, NO_HOME_NOTE } from './cache-dir.j
 
 /**
  * A cache kept as files in `dir`. `build` identifies the code that reads and
- * writes them (called once, when the first key is made).
+ * writes them (called once, when the first key is made). `opened`: `dir`,
+ * already opened and checked by the caller (the CLI's start opens it once
+ * per process), used until the cache is closed.
  */
-export function fileCatalogCache(dir: string, build: () => string): CatalogCache {
+export function fileCatalogCache(dir: string, build: () => string, opened: CacheDir | null = null): CatalogCache {
   let buildId: string | null = null;
-  let opened: CacheDir | null = null;
-  let looked = false;
+  let looked = opened !== null;
   // Opened and checked on first use, and created by the first write (src/formats/cache-dir.ts): a
   // directory others could write or swap is not used at all.
   const cacheDir = (create: boolean): CacheDir | null => {

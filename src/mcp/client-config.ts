@@ -27,7 +27,7 @@
  * the model sees, so a recording of that host matches the catalog.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { createRequire } from 'node:module';
 import type { InputError } from '../errors.js';
 import { errorAt, kindName, type Node, type ObjectNode, type ParsedDocument } from '../formats/nodes.js';
 
@@ -160,7 +160,8 @@ export function expandVsCode(
   const value = text.replace(/\$\{([^}]+)\}/g, (whole, inner: string) => {
     if (inner.startsWith('env:')) return env[inner.slice(4)] ?? '';
     if (inner === 'workspaceFolder') return cwd;
-    if (inner === 'userHome') return homedir();
+    // node:os loaded only here: this module is loaded by every search (to tell a client config from a catalog).
+    if (inner === 'userHome') return (createRequire(import.meta.url)('node:os') as typeof import('node:os')).homedir();
     if (inner.startsWith('input:')) inputs.push(inner.slice(6));
     else unsupported.push(inner);
     return whole;

@@ -4,7 +4,17 @@
  * which a damaged file never breaks.
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import nodeModule from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -114,9 +124,17 @@ describe('start.ts', () => {
     const calls: (string | undefined)[] = [];
     const api = { enableCompileCache: (d?: string) => (calls.push(d), { status: 1, directory: d }) };
     const root = fresh();
-    expect(enableCompileCache({ TOOLSEARCH_CACHE_DIR: root }, ['search'], api)).toBe(join(root, 'compiled'));
+    const enabled = enableCompileCache({ TOOLSEARCH_CACHE_DIR: root }, ['search'], api)!;
+    expect(enabled.directory).toBe(join(root, 'compiled'));
     expect(statSync(join(root, 'compiled')).mode & 0o777).toBe(0o700);
     expect(calls).toEqual([join(root, 'compiled')]);
+    // The cache directory stays open for the run (the catalog cache reads through the same handle).
+    expect(enabled.cache.given).toBe(root);
+    expect(enabled.cache.dir.path).toBe(realpathSync(root));
+    expect(enabled.cache.dir.read('CACHEDIR.TAG')?.toString('latin1')).toMatch(
+      /^Signature: 8a477f597d28d172789f06886806bc55/,
+    );
+    enabled.cache.dir.close();
 
     const open = fresh();
     mkdirSync(open, { mode: 0o777 });

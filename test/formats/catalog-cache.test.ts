@@ -2,6 +2,7 @@
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterAll, describe, expect, test } from 'vitest';
 import {
   cacheDirFromEnv,
@@ -16,6 +17,7 @@ import {
   loadCatalogFilesLazily,
   MAX_ENTRIES,
 } from '../../src/formats/catalog-cache.js';
+import { openCacheDir } from '../../src/formats/cache-dir.js';
 import { loadCatalogFiles, loadCatalogTexts } from '../../src/formats/catalog.js';
 import { DEFAULT_LIMITS } from '../../src/formats/read.js';
 
@@ -180,6 +182,56 @@ describe('entries', () => {
         { id: 'x', settings: 's', text: 't' },
       ),
     ).toBeNull();
+  });
+
+  test('property: an entry is written exactly when every number in the parameters reads back (no ±Infinity, NaN, -0)', () => {
+    const key = { id: 'x', settings: 's', text: 't' };
+    const number = fc.oneof(
+      fc.constantFrom(0, -0, 1, -1, 0.5, Infinity, -Infinity, NaN, 10, 100),
+      fc.double(),
+      fc.integer(),
+    );
+    const leaf = fc.oneof(number, fc.constantFrom('0', ':0,', '[0]', 'null', '-0'), fc.string(), fc.boolean());
+    const value = fc.letrec((tie) => ({
+      v: fc.oneof(
+        { depthSize: 'small' },
+        leaf,
+        fc.array(tie('v'), { maxLength: 4 }),
+        fc.dictionary(fc.string(), tie('v')),
+      ),
+    })).v;
+    const inexact = (v: unknown): boolean =>
+      typeof v === 'number'
+        ? !Number.isFinite(v) || Object.is(v, -0)
+        : v !== null && typeof v === 'object' && Object.values(v).some(inexact);
+    fc.assert(
+      fc.property(value, (parameters) => {
+        const tool = {
+          name: 'a',
+          description: 'd',
+          static: false,
+          source: { file: 'f', line: 1, column: 1 },
+          parameters,
+        };
+        const entry = encodeEntry({ tools: [tool as never], format: 'toolsearch', warnings: [] }, key);
+        expect(entry === null).toBe(inexact(parameters));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  test('a directory the caller opened is used through its handle (the CLI opens its cache directory once)', () => {
+    const file = 'fixtures/catalogs/demo.mcp.json';
+    const real = fresh();
+    const handle = openCacheDir(real, { create: true })!;
+    const named = fresh(); // the path as given: never opened, never made
+    const cache = fileCatalogCache(named, () => 'test', handle);
+    const parsed = loadCached([file], { cache });
+    expect(readdirSync(real).filter((f) => f.startsWith('catalog-'))).toHaveLength(1);
+    expect(existsSync(named)).toBe(false);
+    expect(snapshot(loadCached([file], { cache }))).toEqual(snapshot(parsed));
+    cache.close?.();
+    expect(() => handle.close()).not.toThrow(); // closed once already: no error
   });
 
   test('a corrupt, truncated or foreign entry is a miss', () => {
