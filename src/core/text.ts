@@ -9,7 +9,7 @@
  * them into U+FFFD) are treated as code points of their own; the loaders
  * replace them with U+FFFD before text reaches the core.
  */
-import { LOWER_RANGES, TO_LOWER_RUNS, UPPER_RANGES } from './unicode-tables.js';
+import { lowerRanges, toLowerRuns, upperRanges } from './unicode-tables.js';
 
 /**
  * Go's `unicode.IsSpace`: `\t \n \v \f \r`, space, U+0085, U+00A0, and the
@@ -55,19 +55,19 @@ function inRanges(table: readonly number[], cp: number): boolean {
 /** Go's `unicode.IsUpper`: general category Lu (Unicode 15.0.0). */
 export function isUpper(cp: number): boolean {
   if (cp < 0x80) return cp >= 0x41 && cp <= 0x5a;
-  return inRanges(UPPER_RANGES, cp);
+  return inRanges(upperRanges(), cp);
 }
 
 /** Go's `unicode.IsLower`: general category Ll (Unicode 15.0.0). */
 export function isLower(cp: number): boolean {
   if (cp < 0x80) return cp >= 0x61 && cp <= 0x7a;
-  return inRanges(LOWER_RANGES, cp);
+  return inRanges(lowerRanges(), cp);
 }
 
 /** Go's `unicode.ToLower` for one code point: simple mapping, never changes length, no context. */
 export function toLowerCodePoint(cp: number): number {
   if (cp < 0x80) return cp >= 0x41 && cp <= 0x5a ? cp + 0x20 : cp;
-  const runs = TO_LOWER_RUNS;
+  const runs = toLowerRuns();
   let lo = 0;
   let hi = runs.length / 4 - 1;
   while (lo <= hi) {

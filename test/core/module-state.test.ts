@@ -31,6 +31,10 @@ describe('module-level state in src/', () => {
       .flatMap((f) => moduleLets(path.relative(SRC, f).split(path.sep).join('/'), readFileSync(f, 'utf8')))
       .sort();
     expect(found).toEqual([
+      // Go's Unicode tables, built on the first code point outside ASCII
+      'core/unicode-tables.ts: LOWER_RANGES',
+      'core/unicode-tables.ts: TO_LOWER_RUNS',
+      'core/unicode-tables.ts: UPPER_RANGES',
       // whether the exit handlers that end child processes are installed (once per process)
       'mcp/children.ts: installed',
       // string-width and Intl.Segmenter, loaded and made on first use
