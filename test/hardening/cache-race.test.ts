@@ -141,7 +141,9 @@ describe.runIf(process.getuid?.() === 0)('finding 1: cache race → arbitrary fi
     expect(readdirSync(dir)).toEqual([]);
     // Control: without the attacker, a private directory of ours (0700) is made and handed over.
     const fresh = join(sticky, 'fresh');
-    expect(enableCompileCache({ TOOLSEARCH_CACHE_DIR: fresh }, ['search'], api)).toBe(join(fresh, 'compiled'));
+    const enabled = enableCompileCache({ TOOLSEARCH_CACHE_DIR: fresh }, ['search'], api);
+    expect(enabled?.directory).toBe(join(fresh, 'compiled'));
+    enabled?.cache.dir.close();
     expect(lstatSync(join(fresh, 'compiled')).mode & 0o777).toBe(0o700);
     expect(handed).toEqual([join(fresh, 'compiled')]);
   });
