@@ -72,6 +72,9 @@ export function claudeCodeName(name: string): string {
   return name.replace(/[^a-zA-Z0-9_-]/g, '_');
 }
 
+/** A client config's key (`mcpServers` or `servers`, quoted or not) followed by its colon. */
+const CLIENT_CONFIG_KEY = /\b(?:mcpServers|servers)\b["']?\s*:/;
+
 /** Bytes of a file looked at by {@link mightBeClientConfig}. */
 const SNIFF_BYTES = 64 * 1024;
 
@@ -86,9 +89,10 @@ export function mightBeClientConfig(file: string): boolean {
   let fd: number | undefined;
   try {
     fd = openSync(file, 'r');
-    const buf = Buffer.alloc(SNIFF_BYTES);
-    const n = readSync(fd, buf, 0, SNIFF_BYTES, 0);
-    return /["']?\b(?:mcpServers|servers)\b["']?\s*:/.test(buf.toString('utf8', 0, n));
+    const buf = Buffer.allocUnsafe(SNIFF_BYTES);
+    const head = buf.subarray(0, readSync(fd, buf, 0, SNIFF_BYTES, 0));
+    // Both keys contain `ervers`: most catalogs are told apart without decoding the text.
+    return head.includes('ervers') && CLIENT_CONFIG_KEY.test(head.toString('utf8'));
   } catch {
     return false;
   } finally {

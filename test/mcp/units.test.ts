@@ -1,8 +1,13 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { CommandLineError, splitCommandLine } from '../../src/mcp/command-line.js';
 import { catalogJson, catalogYaml } from '../../src/mcp/catalog-file.js';
 import { isMcpSpec, mcpTargetOf } from '../../src/mcp/catalog-spec.js';
+import { mightBeClientConfig } from '../../src/mcp/client-config.js';
 import { mcpToolName, normalizeServerName, normalizeToolName } from '../../src/mcp/names.js';
 
 describe('splitCommandLine', () => {
@@ -92,5 +97,54 @@ describe('catalog files', () => {
 
   it('writes JSON', () => {
     expect(JSON.parse(catalogJson(tools))).toEqual({ schema_version: 1, tools });
+  });
+});
+
+describe('mightBeClientConfig', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'toolsearch-sniff-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  let n = 0;
+  const sniff = (text: string | Buffer): boolean => {
+    const file = join(dir, `f${n++}`);
+    writeFileSync(file, text);
+    return mightBeClientConfig(file);
+  };
+  /** The rule as first written: the key, quoted or not, then its colon, in the first 64 KiB decoded. */
+  const model = (bytes: Buffer): boolean =>
+    /["']?\b(?:mcpServers|servers)\b["']?\s*:/.test(bytes.subarray(0, 64 * 1024).toString('utf8'));
+
+  it('a key mcpServers or servers with its colon, in the first 64 KiB', () => {
+    expect(sniff('{"mcpServers": {}}')).toBe(true);
+    expect(sniff('servers :\n  a: {command: x}\n')).toBe(true);
+    expect(sniff('# servers of the demo\ntools: []\n')).toBe(false);
+    expect(sniff('{"myservers": 1}')).toBe(false);
+    expect(sniff(`${' '.repeat(64 * 1024 - 4)}"servers": {}`)).toBe(false); // the key ends past the window
+    expect(sniff(`${'é'.repeat(100)}\nservers: {}`)).toBe(true);
+    expect(mightBeClientConfig(join(dir, 'missing'))).toBe(false);
+    expect(mightBeClientConfig('-')).toBe(false);
+  });
+
+  it('property: agrees with the rule as first written on text made of its pieces', () => {
+    const piece = fc.constantFrom(
+      'servers',
+      'mcpServers',
+      'Servers',
+      'ervers',
+      ':',
+      '"',
+      "'",
+      ' ',
+      '\n',
+      'x',
+      'é',
+      '_',
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 12 }), (pieces) => {
+        const bytes = Buffer.from(pieces.join(''), 'utf8');
+        expect(sniff(bytes)).toBe(model(bytes));
+      }),
+      { numRuns: 300 },
+    );
   });
 });
