@@ -7,9 +7,10 @@
  * depends on: the file's text (not its name or date), the path as given (it
  * appears in locations and warnings), the loader options and limits, and a
  * build identity (a new build never reads an old build's entries). An entry
- * is one line of JSON (the result and the settings) followed by the text's
- * bytes, and a hit is only taken when both repeat exactly what is being
- * loaded (the bytes are compared, not hashed): a hit returns exactly what
+ * is one line of JSON (the result and the settings), the same line again (a
+ * damaged entry's copies differ), then the text's bytes, and a hit is only
+ * taken when they repeat exactly what is being loaded (the bytes are
+ * compared, not hashed): a hit returns exactly what
  * parsing would — values that JSON cannot carry (non-finite numbers, -0) are
  * never stored. The entry's file name is a hash of the settings and the
  * absolute path, so a file has one entry per settings, replaced when the file
@@ -38,7 +39,7 @@ import { inputName, type Limits, resolveLimits, STDIN_ARG } from './read.js';
 import type { Catalog, CatalogFormat, CatalogTool } from './types.js';
 
 /** Bumped whenever the stored shape changes. */
-const ENTRY_VERSION = 6;
+const ENTRY_VERSION = 7;
 /** Most entries kept; older ones are removed after a write. */
 export const MAX_ENTRIES = 64;
 /**
@@ -111,9 +112,23 @@ export function encodeEntry(result: CatalogFileResult, key: CacheKey): Buffer | 
     shape: (result.shapeWarnings ?? []).map((w) => [w.kind, w.location.line, w.location.column, w.message]),
     tools,
   };
-  const text = JSON.stringify(entry);
-  // JSON.stringify writes no raw line break: the first one ends the header, which starts with its checksum.
-  return exact ? Buffer.from(`${checksum(text)} ${text}\n${key.text}`, 'utf8') : null;
+  const header = JSON.stringify(entry);
+  // JSON.stringify writes no raw line break: the first one ends the header, the second its copy.
+  return exact ? Buffer.from(`${header}\n${header}\n${key.text}`, 'utf8') : null;
+}
+
+/**
+ * The header of an entry (`data`: header, line break, the same header again, line break, text), or null
+ * when the two copies differ or are cut: an entry is written whole (a temporary renamed over it), so
+ * a damaged, truncated or edited byte shows as a difference. Compared natively: a checksum computed in
+ * JavaScript cost a cached search about a millisecond of the interpreter's time.
+ */
+function entryHeader(data: Buffer): { header: Buffer; text: Buffer } | null {
+  const nl = data.indexOf(0x0a);
+  const end = 2 * nl + 1;
+  if (nl < 1 || data.length <= end || data[end] !== 0x0a) return null;
+  const header = data.subarray(0, nl);
+  return header.equals(data.subarray(nl + 1, end)) ? { header, text: data.subarray(end + 1) } : null;
 }
 
 /**
@@ -135,43 +150,6 @@ function parametersJson(value: JsonValue): string | null {
     return v;
   });
   return exact ? json : null;
-}
-
-/**
- * A 64-bit checksum of `s` (16 hex digits): see {@link checksumBytes}, over
- * its UTF-8 bytes.
- */
-export function checksum(s: string): string {
-  return checksumBytes(Buffer.from(s, 'utf8'));
-}
-
-/**
- * A 64-bit checksum of `bytes` (16 hex digits): two 32-bit lanes
- * (FNV-1a-like and multiply-xorshift) taking turns over its 32-bit words (in
- * the machine's byte order; zeros pad the last), then the length. Not a
- * defence against someone who can write the cache (that is the user: see
- * cache-dir.ts), but any damaged, truncated or edited byte of an entry's
- * header changes it (each step is a bijection of the lane); the text part is
- * compared byte for byte instead. Words, not characters: at start-up this
- * loop runs in V8's interpreter, where each turn costs the same whatever it
- * reads, so 8 bytes a turn keep it a small part of the JSON.parse it precedes.
- */
-export function checksumBytes(bytes: Uint8Array): string {
-  const n = bytes.length;
-  const padded = new Uint8Array((n + 7) & ~7);
-  padded.set(bytes);
-  const words = new Int32Array(padded.buffer);
-  let a = 0x811c9dc5;
-  let b = 0x9747b28c;
-  for (let i = 0; i < words.length; i += 2) {
-    a = Math.imul(a ^ words[i]!, 0x01000193);
-    a ^= a >>> 13;
-    b = Math.imul(b ^ words[i + 1]!, 0x5bd1e995);
-    b ^= b >>> 15;
-  }
-  a = Math.imul(a ^ n, 0x01000193);
-  b = Math.imul(b ^ n, 0x5bd1e995);
-  return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
 }
 
 /**
@@ -235,8 +213,8 @@ function storedParameters(tool: CatalogTool & { parameters?: JsonValue }, text: 
     enumerable: true,
     configurable: true,
     get() {
-      // Within the bounds checked above, text that JSON.stringify wrote decodes: only an entry edited and
-      // checksummed again by hand does not.
+      // Within the bounds checked above, text that JSON.stringify wrote decodes: only an entry edited by
+      // hand (both copies of its header) does not.
       const v = decodeStored(text, maxDepth);
       if (v === undefined) {
         throw new InputError(
@@ -268,18 +246,16 @@ const isInt = (x: unknown): x is number => typeof x === 'number' && Number.isInt
 /**
  * The entry in `data` for `file`, or undefined when it is not an intact,
  * well-formed entry of this version made from `key`. An entry is trusted
- * only through its checksum and the checks a parse makes: tool names
+ * only through its two copies of the header and the checks a parse makes: tool names
  * non-empty and defined once, strings well-formed, nesting within the
  * limit, every field of its type.
  */
 export function decodeEntry(data: Buffer, file: string, key: CacheKey): CatalogFileResult | undefined {
-  const nl = data.indexOf(0x0a);
-  if (nl < 17 || !data.subarray(nl + 1).equals(Buffer.from(key.text, 'utf8'))) return undefined;
-  if (data[16] !== 0x20 || data.toString('latin1', 0, 16) !== checksumBytes(data.subarray(17, nl))) return undefined;
-  const json = data.toString('utf8', 17, nl);
+  const parts = entryHeader(data);
+  if (parts === null || !parts.text.equals(Buffer.from(key.text, 'utf8'))) return undefined;
   let e: StoredEntry;
   try {
-    e = JSON.parse(json) as StoredEntry;
+    e = JSON.parse(parts.header.toString('utf8')) as StoredEntry;
   } catch {
     return undefined;
   }

@@ -8,8 +8,6 @@ import {
   cacheDirFromEnv,
   cacheDisabledByEnv,
   type CatalogCache,
-  checksum,
-  checksumBytes,
   decodeEntry,
   encodeEntry,
   fileCatalogCache,
@@ -45,24 +43,29 @@ function snapshot(value: unknown): unknown {
   };
 }
 
-describe('checksum', () => {
-  test('every flipped bit and every cut changes it; zeros at the end count (the length is mixed in)', () => {
-    const bytes = Buffer.from('{"v":4,"tools":[["a","b — ü",0,1,1]]}', 'utf8');
-    const sum = checksumBytes(bytes);
-    expect(sum).toMatch(/^[0-9a-f]{16}$/);
-    expect(checksum(bytes.toString('utf8'))).toBe(sum);
-    const seen = new Set([sum]);
-    for (let i = 0; i < bytes.length; i++) {
+describe('an entry holds its header twice', () => {
+  test('every flipped bit of a header copy and every cut makes the entry a miss; the intact one is a hit', () => {
+    const file = 'c.yaml';
+    const key = { id: 'x', settings: 's', text: 'tools: []\n' };
+    const tool = { name: 'a', description: 'b — ü', static: false, source: { file, line: 1, column: 1 } };
+    const good = encodeEntry({ tools: [tool], format: 'toolsearch', warnings: [] }, key)!;
+    const nl = good.indexOf(0x0a);
+    expect(good.subarray(0, nl).equals(good.subarray(nl + 1, 2 * nl + 1))).toBe(true);
+    expect(good.subarray(2 * nl + 2).toString('utf8')).toBe(key.text);
+    expect(decodeEntry(good, file, key)?.tools.map((t) => t.name)).toEqual(['a']);
+    let misses = 0;
+    for (let at = 0; at < 2 * nl + 2; at++) {
       for (let bit = 0; bit < 8; bit++) {
-        const flipped = Buffer.from(bytes);
-        flipped[i] = flipped[i]! ^ (1 << bit);
-        seen.add(checksumBytes(flipped));
+        const flipped = Buffer.from(good);
+        flipped[at] = flipped[at]! ^ (1 << bit);
+        if (decodeEntry(flipped, file, key) === undefined) misses++;
       }
-      seen.add(checksumBytes(bytes.subarray(0, i)));
     }
-    expect(seen.size).toBe(1 + bytes.length * 9);
-    expect(checksumBytes(Buffer.from('a\0'))).not.toBe(checksumBytes(Buffer.from('a')));
-    expect(checksumBytes(bytes.subarray(3))).toBe(checksumBytes(Buffer.from(bytes.subarray(3)))); // any offset
+    expect(misses).toBe((2 * nl + 2) * 8);
+    for (let at = 0; at < good.length; at++) expect(decodeEntry(good.subarray(0, at), file, key)).toBeUndefined();
+    // One byte more or less in a copy (the copies' lengths place the text).
+    const text = good.toString('utf8');
+    expect(decodeEntry(Buffer.from(text.replace('\n', ' \n')), file, key)).toBeUndefined();
   });
 });
 
@@ -112,17 +115,17 @@ describe('entries', () => {
 
   test('stored parameters a parse would refuse are refused at once; text that is not JSON fails when read', () => {
     const file = 'c.yaml';
-    const key = { id: 'x', settings: JSON.stringify([6, 'b', file, 'auto', null, { maxDepth: 10 }]), text: 't' };
+    const key = { id: 'x', settings: JSON.stringify([7, 'b', file, 'auto', null, { maxDepth: 10 }]), text: 't' };
     const header = (params: string) => {
       const json = JSON.stringify({
-        v: 6,
+        v: 7,
         settings: key.settings,
         format: 'toolsearch',
         warnings: [],
         shape: [],
         tools: [['a', 'd', 0, 2, 5, params]],
       });
-      return Buffer.from(`${checksum(json)} ${json}\n${key.text}`);
+      return Buffer.from(`${json}\n${json}\n${key.text}`);
     };
     const params = (p: string) => decodeEntry(header(p), file, key)?.tools[0]?.parameters;
     expect(params('{"x":[1,-0.5,"-0"]}')).toEqual({ x: [1, -0.5, '-0'] });
@@ -242,8 +245,8 @@ describe('entries', () => {
       key,
     )!;
     expect(decodeEntry(good, file, key)).toBeDefined();
-    // A header with a correct checksum: what only the decoder's own checks can refuse.
-    const header = (json: string) => Buffer.from(`${checksum(json)} ${json}\n${key.text}`);
+    // A header written twice, as the cache writes it: what only the decoder's own checks can refuse.
+    const header = (json: string) => Buffer.from(`${json}\n${json}\n${key.text}`);
     const text = good.toString('utf8');
     for (const bad of [
       good.subarray(0, -10),
@@ -251,15 +254,15 @@ describe('entries', () => {
       header('null'),
       header('[]'),
       header(text.slice(0, 40)),
-      Buffer.from(text.replace('"v":6', '"v":1')),
-      Buffer.from(text.replace('"format":"mcp"', '"format":"zzz"')),
-      header('{"v":6,"settings":"[3,\\"test\\"]","format":"mcp","warnings":[],"shape":[],"tools":[["a","d",2,1,1]]}'),
-      header('{"v":6,"settings":"[3,\\"test\\"]","format":"mcp","warnings":[3],"shape":[],"tools":[]}'),
+      Buffer.from(text.replaceAll('"v":7', '"v":1')),
+      Buffer.from(text.replaceAll('"format":"mcp"', '"format":"zzz"')),
+      header('{"v":7,"settings":"[3,\\"test\\"]","format":"mcp","warnings":[],"shape":[],"tools":[["a","d",2,1,1]]}'),
+      header('{"v":7,"settings":"[3,\\"test\\"]","format":"mcp","warnings":[3],"shape":[],"tools":[]}'),
       // Shape warnings: missing, of an unknown kind, or without their message.
-      header('{"v":6,"settings":"[3,\\"test\\"]","format":"mcp","warnings":[],"tools":[]}'),
-      header('{"v":6,"settings":"[3,\\"test\\"]","format":"mcp","warnings":[],"shape":[["zz",1,1,"m"]],"tools":[]}'),
+      header('{"v":7,"settings":"[3,\\"test\\"]","format":"mcp","warnings":[],"tools":[]}'),
+      header('{"v":7,"settings":"[3,\\"test\\"]","format":"mcp","warnings":[],"shape":[["zz",1,1,"m"]],"tools":[]}'),
       header(
-        '{"v":6,"settings":"[3,\\"test\\"]","format":"mcp","warnings":[],"shape":[["unknown-key",1,1]],"tools":[]}',
+        '{"v":7,"settings":"[3,\\"test\\"]","format":"mcp","warnings":[],"shape":[["unknown-key",1,1]],"tools":[]}',
       ),
     ]) {
       expect(decodeEntry(bad, file, key)).toBeUndefined();
@@ -268,7 +271,7 @@ describe('entries', () => {
     expect(
       decodeEntry(
         header(
-          '{"v":6,"settings":"[3,\\"test\\"]","format":"mcp","warnings":[],' +
+          '{"v":7,"settings":"[3,\\"test\\"]","format":"mcp","warnings":[],' +
             '"shape":[["wrong-type",2,3,"m"]],"tools":[]}',
         ),
         file,
@@ -391,12 +394,9 @@ describe('entries', () => {
     loadCached([file], { cache: fileCatalogCache(d, () => 'test') });
     const [entry] = readdirSync(d).filter((x) => x.startsWith('catalog-'));
     const path = join(d, entry!);
-    // Edited with its checksum made again (anyone who can write the cache can do that).
-    const [sum, ...rest] = readFileSync(path, 'utf8').split(' ');
-    const edited = rest.join(' ').replace('"real"', '"fake"');
-    const nl = edited.indexOf('\n');
-    expect(sum).toBe(checksum(rest.join(' ').slice(0, rest.join(' ').indexOf('\n'))));
-    writeFileSync(path, `${checksum(edited.slice(0, nl))} ${edited}`);
+    // Edited in both copies of its header (anyone who can write the cache can do that).
+    const edited = readFileSync(path, 'utf8').replaceAll('"real"', '"fake"');
+    writeFileSync(path, edited);
     // Private: the (edited) entry is what the cache answers — the control.
     expect(loadCached([file], { cache: fileCatalogCache(d, () => 'test') }).tools.map((t) => t.name)).toEqual(['fake']);
     chmodSync(d, 0o777);

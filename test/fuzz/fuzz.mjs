@@ -437,7 +437,7 @@ async function runIteration(state, pool, iteration, cacheDir = state.cacheDir) {
   // Damage before a run; a well-formed forged entry (only the cache's owner can make one) is put back
   // after that run, and the answer of such a run is not compared.
   const tamper = () => {
-    const t = tamperCache(cacheDir, trng, state.checksum);
+    const t = tamperCache(cacheDir, trng);
     state.tampered += t.done.length;
     return t;
   };
@@ -526,8 +526,8 @@ export async function runFuzz(options) {
   MAIN_JS = o.main ?? ENTRIES[o.entry ?? 'bundle'];
   if (o.bin) BIN = o.bin;
   const target = o.mode === 'spawn' ? BIN : MAIN_JS;
-  // The tsc output beside the bundle that runs (a snapshot's own with --main): the config reader and
-  // the cache's checksum come from the same sources as the CLI under test.
+  // The tsc output beside the bundle that runs (a snapshot's own with --main): the config reader comes
+  // from the same sources as the CLI under test.
   const dist = o.main ? dirname(dirname(o.main)) : join(ROOT, 'dist');
   if (!o.planOnly && !existsSync(target))
     usage(`${relative(ROOT, target) || target} not found: run \`npm run build\` first`);
@@ -558,7 +558,6 @@ export async function runFuzz(options) {
     out: o.out,
     keepInputs: o.replay !== null,
     cacheDir: null,
-    checksum: null,
     tampered: 0,
     guarded: 0,
     // toolsearch's own reader of client configs (the tsc output of the same sources as the bundle).
@@ -569,10 +568,7 @@ export async function runFuzz(options) {
           ...(await import(join(dist, 'mcp/client-config.js'))),
         },
   };
-  if (o.cacheTamper) {
-    state.cacheDir = join(ws, 'cache');
-    state.checksum = (await import(join(dist, 'formats/catalog-cache.js'))).checksum ?? null;
-  }
+  if (o.cacheTamper) state.cacheDir = join(ws, 'cache');
   const summary = {
     seed: o.seed,
     mode: o.mode,

@@ -4,7 +4,7 @@
  * Node's compile cache under `compiled/` where Node has one) are damaged the
  * ways a disk, a crash or a hand could: a bit flipped, truncated, emptied,
  * replaced by random bytes or by another cache file, garbage appended, the
- * JSON header of a catalog entry edited *with its checksum made again* (so
+ * JSON header of a catalog entry edited *in both of its copies* (so
  * the decoder's own checks are what stands: deep nesting, repeated or empty
  * names, wrong types, prototype keys, lone surrogates), made writable by
  * others, replaced by a symbolic link or a directory. The CLI must still
@@ -59,7 +59,7 @@ function randomBytes(rng, n) {
 /**
  * A JSON edit of a catalog entry's header (`{v, settings, format, warnings,
  * tools: [[name, description, static, line, column, parameters?]]}`), made
- * with the checksum again: `{what, refused}`. A refused edit is one the
+ * in both copies of the header: `{what, refused}`. A refused edit is one the
  * decoder must turn down (so the answer cannot change); the others forge an
  * entry that is well-formed — what only someone who can write the user's
  * own cache can do, outside what a cache can defend against — and test that
@@ -125,10 +125,9 @@ function editHeader(rng, h) {
  * Damages 1–3 files of the cache in `dir`. Returns `{done, forged}`: what was
  * done (for the failure report), and the files holding a well-formed forged
  * entry with their original bytes (the caller puts them back after one run:
- * such an entry may change the answer, see {@link editHeader}). `checksum`
- * is the entry checksum of the build under test (dist/formats/catalog-cache.js).
+ * such an entry may change the answer, see {@link editHeader}).
  */
-export function tamperCache(dir, rng, checksum) {
+export function tamperCache(dir, rng) {
   const files = cacheFiles(dir);
   const done = [];
   const forged = [];
@@ -184,10 +183,12 @@ export function tamperCache(dir, rng, checksum) {
         case 'header': {
           const nl = data.indexOf(0x0a);
           const line = data.toString('utf8', 0, nl < 0 ? data.length : nl);
-          const summed = /^[0-9a-f]{16} /.test(line);
+          // An entry holds its header twice (src/formats/catalog-cache.ts): both copies are edited alike.
+          const copied =
+            nl > 0 && data[2 * nl + 1] === 0x0a && data.subarray(0, nl).equals(data.subarray(nl + 1, 2 * nl + 1));
           let h;
           try {
-            h = JSON.parse(summed ? line.slice(17) : line);
+            h = JSON.parse(line);
           } catch {
             h = null;
           }
@@ -198,11 +199,10 @@ export function tamperCache(dir, rng, checksum) {
           }
           const { what, refused } = editHeader(rng, h);
           const json = JSON.stringify(h);
-          const rest = nl < 0 ? Buffer.alloc(0) : data.subarray(nl);
-          const resummed = summed && checksum !== null;
-          writeFileSync(f, Buffer.concat([Buffer.from(`${resummed ? `${checksum(json)} ` : ''}${json}`), rest]));
-          if (!refused && resummed) forged.push([f, data]);
-          done.push(`header of ${name}: ${what}${refused ? '' : ' (forged)'}`);
+          const rest = nl < 0 ? Buffer.alloc(0) : data.subarray(copied ? 2 * nl + 1 : nl);
+          writeFileSync(f, Buffer.concat([Buffer.from(copied ? `${json}\n${json}` : json), rest]));
+          if (!refused && copied) forged.push([f, data]);
+          done.push(`header of ${name}: ${what}${refused || !copied ? '' : ' (forged)'}`);
           continue;
         }
         case 'mode':

@@ -1,14 +1,14 @@
 /**
  * Issue 14, finding 17: a catalog-cache entry is trusted only through its
- * checksum and the checks a parse makes (src/formats/catalog-cache.ts); no
+ * two copies of its header and the checks a parse makes (src/formats/catalog-cache.ts); no
  * home means no cache, not one in the working directory
  * (src/formats/cache-dir.ts); a UTF-16 file is named as such
  * (src/formats/read.ts). Through the built CLI (`npm run build` first).
  *
  * The entries are tampered the way someone who can write the cache could:
- * the JSON header edited and, where the entry carries a checksum, the
- * checksum made again — so what is tested is the decoder's own checks, not
- * only the checksum. On c63dd70: exit 70 (stack overflow) for the deep
+ * the JSON header edited in both of its copies (earlier, with the
+ * checksum the entry carried made again) — so what is tested is the
+ * decoder's own checks, not only the copies' agreement. On c63dd70: exit 70 (stack overflow) for the deep
  * entry, duplicate and empty names taken as they were, `./.cache/toolsearch`
  * created under `HOME=`, and `invalid UTF-8: byte 0xff` for UTF-16.
  */
@@ -40,17 +40,15 @@ async function cached(): Promise<{ catalog: string; cacheDir: string; entry: str
   return { catalog, cacheDir, entry: join(cacheDir, name!), args };
 }
 
-/** Rewrites the entry's JSON header with `edit`, keeping (and making again) its checksum when it has one. */
+/** Rewrites the entry's JSON header with `edit`, in both of its copies (as the cache writes it). */
 function tamper(entry: string, edit: (header: { tools: unknown[][] }) => void): void {
   const data = readFileSync(entry, 'utf8');
   const nl = data.indexOf('\n');
-  const line = data.slice(0, nl);
-  const summed = /^[0-9a-f]{16} /.test(line);
-  const header = JSON.parse(summed ? line.slice(17) : line) as { tools: unknown[][] };
+  const header = JSON.parse(data.slice(0, nl)) as { tools: unknown[][] };
+  expect(data.slice(nl + 1, 2 * nl + 1)).toBe(data.slice(0, nl)); // the copy
   edit(header);
   const json = JSON.stringify(header);
-  const sum = (catalogCache as { checksum?: (s: string) => string }).checksum;
-  writeFileSync(entry, `${summed ? `${sum!(json)} ` : ''}${json}${data.slice(nl)}`, { mode: 0o600 });
+  writeFileSync(entry, `${json}\n${json}${data.slice(2 * nl + 1)}`, { mode: 0o600 });
 }
 
 describe.concurrent('finding 17: tampered catalog-cache entries', () => {
@@ -97,7 +95,7 @@ describe.concurrent('finding 17: tampered catalog-cache entries', () => {
     },
   );
 
-  it('a flipped byte in the header (no checksum made again): not taken, and rewritten', async () => {
+  it('a flipped byte in one copy of the header: not taken, and rewritten', async () => {
     const c = await cached();
     const expected = await spawnCli([...c.args, '--no-cache']);
     const data = readFileSync(c.entry);
@@ -106,11 +104,14 @@ describe.concurrent('finding 17: tampered catalog-cache entries', () => {
     writeFileSync(c.entry, data);
     const r = await spawnCli(c.args, { env: { TOOLSEARCH_CACHE_DIR: c.cacheDir } });
     expect(r).toEqual(expected);
-    expect(readFileSync(c.entry, 'utf8')).toContain('reads alpha');
+    // Written again, whole: no copy keeps the damage.
+    const rewritten = readFileSync(c.entry, 'utf8');
+    expect(rewritten).not.toContain('Reads alpha');
+    expect(rewritten.split('\n').filter((l) => l.includes('reads alpha files'))).toHaveLength(3); // 2 copies, text
   });
 });
 
-describe('finding 17: the decoder refuses what a parse refuses (even with a valid checksum)', () => {
+describe('finding 17: the decoder refuses what a parse refuses (even with both copies edited alike)', () => {
   const file = 'c.yaml';
   const key = { id: 'x', settings: JSON.stringify([4, 'b', file, 'auto', null, { maxDepth: 1000 }]), text: CATALOG };
   const tool = (name: string, parameters?: unknown) => ({
