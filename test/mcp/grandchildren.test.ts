@@ -37,7 +37,10 @@ function serverWithTrappingGrandchild(pidFile: string): string {
       "require('fs').writeFileSync(process.argv[1], String(process.pid)); setInterval(() => {}, 1000)",
     [pidFile],
   );
-  return `sh -c ${q(`${trap} </dev/null >/dev/null 2>&1 & exec ${serverCommand()}`)}`;
+  // The server starts once the grandchild has written its pid (its SIGTERM trap is set by then): under
+  // load a grandchild still starting when the group is ended dies at once and never writes it.
+  const wait = `while [ ! -s ${q(pidFile)} ]; do sleep 0.02; done`;
+  return `sh -c ${q(`${trap} </dev/null >/dev/null 2>&1 & ${wait}; exec ${serverCommand()}`)}`;
 }
 
 describe('grandchildren of an MCP server', () => {
