@@ -15,7 +15,6 @@ import { readFileSync, writeSync } from 'node:fs';
 import nodeModule from 'node:module';
 import { join } from 'node:path';
 import { COMPILE_CACHE_SUBDIR, cacheDirFromEnv, cacheDisabledByEnv, openCacheDir } from '../formats/cache-dir.js';
-
 import type { CliHost } from './context.js';
 
 type Env = Readonly<Record<string, string | undefined>>;

@@ -10,9 +10,8 @@
  * is one line of JSON (the result and the settings), the same line again (a
  * damaged entry's copies differ), then the text's bytes, and a hit is only
  * taken when they repeat exactly what is being loaded (the bytes are
- * compared, not hashed): a hit returns exactly what
- * parsing would — values that JSON cannot carry (non-finite numbers, -0) are
- * never stored. The entry's file name is a hash of the settings and the
+ * compared, not hashed): a hit returns exactly what parsing would — values
+ * that JSON cannot carry (non-finite numbers, -0) are never stored. The entry's file name is a hash of the settings and the
  * absolute path, so a file has one entry per settings, replaced when the file
  * changes; nothing hashes the text (loading `node:crypto` would cost every
  * start more than the compare, and a hash in JavaScript of a large text more).
@@ -134,8 +133,8 @@ function entryHeader(data: Buffer): { header: Buffer; text: Buffer } | null {
 /**
  * Where JSON.stringify may have written a number that does not read back as
  * the value: a non-finite one becomes `null`, -0 a bare `0` (in a value's
- * place: after `:`, `,` or `[` or first, before `,`, `}` or `]` or last; JSON.stringify adds
- * no spaces). Text without either (inside strings too) holds neither.
+ * place: first or after `:`, `,` or `[`; last or before `,`, `}` or `]`;
+ * JSON.stringify adds no spaces). Text without either holds neither.
  */
 const MAYBE_INEXACT = /null|(?:^|[:,[])0(?:$|[,}\]])/;
 
