@@ -11,10 +11,11 @@
  * damaged entry's copies differ), then the text's bytes, and a hit is only
  * taken when they repeat exactly what is being loaded (the bytes are
  * compared, not hashed): a hit returns exactly what parsing would — values
- * that JSON cannot carry (non-finite numbers, -0) are never stored. The entry's file name is a hash of the settings and the
- * absolute path, so a file has one entry per settings, replaced when the file
- * changes; nothing hashes the text (loading `node:crypto` would cost every
- * start more than the compare, and a hash in JavaScript of a large text more).
+ * that JSON cannot carry (non-finite numbers, -0) are never stored. The
+ * entry's file name is a hash of the settings and the absolute path, so a
+ * file has one entry per settings, replaced when the file changes; nothing
+ * hashes the text (loading `node:crypto` would cost every start more than
+ * the compare, and a hash in JavaScript of a large text more).
  * Any problem with the cache (unreadable, corrupt, full disk, read-only home)
  * is a miss or a skipped write, never an error: the catalog is then parsed.
  *
