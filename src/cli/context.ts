@@ -35,6 +35,11 @@ export interface CliHost {
    * `cacheDirFromEnv` gave it: the catalog cache uses this handle when it would open the same path.
    */
   readonly cache?: { readonly given: string; readonly dir: CacheDir };
+  /**
+   * Called before the run parses catalog files the cache did not hold, with their text's length
+   * (start.ts: V8's tiering for a short run, tiering.ts).
+   */
+  readonly beforeParse?: (length: number) => void;
 }
 
 /** Width used when stdout is not a terminal (and `COLUMNS` is not set). */
@@ -50,6 +55,8 @@ export class CliContext {
   limits: Partial<Limits> = {};
   /** The loaded-catalog cache of this run, or null (a process of its own has one unless turned off). */
   catalogCache: CatalogCache | null = null;
+  /** The host's {@link CliHost.beforeParse}, handed to the catalog loader. */
+  beforeParse: ((length: number) => void) | undefined = undefined;
   private outStyleCache: Style | null = null;
   private errStyleCache: Style | null = null;
 

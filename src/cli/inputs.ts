@@ -89,6 +89,7 @@ export async function loadCatalog(ctx: CliContext, flags: CatalogFlags): Promise
       limits: ctx.limits,
       ...(flags.prefix !== undefined ? { prefix: flags.prefix } : {}),
       cache: flags.cache === false ? null : ctx.catalogCache,
+      ...(ctx.beforeParse === undefined ? {} : { beforeParse: ctx.beforeParse }),
     });
   }
   const shape = catalog.shapeWarnings ?? [];

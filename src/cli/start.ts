@@ -16,6 +16,7 @@ import nodeModule from 'node:module';
 import { join } from 'node:path';
 import { COMPILE_CACHE_SUBDIR, cacheDirFromEnv, cacheDisabledByEnv, openCacheDir } from '../formats/cache-dir.js';
 import type { CliHost } from './context.js';
+import { delayOptimizer } from './tiering.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -107,8 +108,13 @@ export function start(load: (bundle: BundleName) => CliBundle, argv: string[]): 
     return;
   }
   const compiled = enableCompileCache(process.env, argv);
+  const beforeParse = delayOptimizer();
+  const host: CliHost = {
+    ...(compiled === null ? {} : { cache: compiled.cache }),
+    ...(beforeParse === null ? {} : { beforeParse }),
+  };
   void load(bundleFor(argv))
-    .main(argv, undefined, compiled === null ? {} : { cache: compiled.cache })
+    .main(argv, undefined, host)
     .then((code) => {
       process.exitCode = code;
     });

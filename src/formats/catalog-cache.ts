@@ -385,6 +385,8 @@ export function hash64(s: string): string {
 /** Options of the cached loaders: the loader's, and the cache (null: parse every file). */
 export interface CachedCatalogOptions extends CatalogOptions {
   readonly cache: CatalogCache | null;
+  /** Called by {@link loadCatalogFilesLazily} before it parses files, with their text's length (UTF-16 units). */
+  readonly beforeParse?: (length: number) => void;
 }
 
 /** A catalog file as read, with what the cache knows of it (see {@link lookUpCatalogFiles}). */
@@ -458,8 +460,9 @@ export async function loadCatalogFilesLazily(
       };
     }
   }
+  options.beforeParse?.(inputs.reduce((n, i) => n + (i.known ? 0 : i.text.length), 0));
   // The layer below, loaded only now: it brings the parsers (the yaml library among them).
   const { loadCatalogTexts } = await import('./catalog.js');
-  const { cache, ...loaderOptions } = options;
+  const { cache, beforeParse, ...loaderOptions } = options;
   return loadCatalogTexts(inputs, loaderOptions, storeIn(cache));
 }

@@ -90,6 +90,23 @@ describe('entries', () => {
     }
   });
 
+  test('loadCatalogFilesLazily calls beforeParse with the length of the texts it parses, never on a hit', async () => {
+    const a = write('lazy-a.json', JSON.stringify({ tools: [{ name: 'a_tool', description: 'Alpha.' }] }));
+    const b = write('lazy-b.json', JSON.stringify({ tools: [{ name: 'b_tool', description: 'Beta, longer.' }] }));
+    const lengths = (f: string) => readFileSync(f, 'utf8').length;
+    const cache = fileCatalogCache(fresh(), () => 'test');
+    const calls: number[] = [];
+    const beforeParse = (length: number) => calls.push(length);
+    await loadCatalogFilesLazily([a], { cache, beforeParse });
+    expect(calls).toEqual([lengths(a)]);
+    await loadCatalogFilesLazily([a], { cache, beforeParse }); // a hit: nothing parsed
+    expect(calls).toEqual([lengths(a)]);
+    await loadCatalogFilesLazily([a, b], { cache, beforeParse }); // only b is parsed
+    expect(calls).toEqual([lengths(a), lengths(b)]);
+    await loadCatalogFilesLazily([a, b], { cache: null, beforeParse }); // no cache: both
+    expect(calls).toEqual([lengths(a), lengths(b), lengths(a) + lengths(b)]);
+  });
+
   test('parameters are stored as JSON text and decoded when first read: a search never decodes them', () => {
     const file = 'fixtures/catalogs/demo.yaml';
     const cache = fileCatalogCache(fresh(), () => 'test');
