@@ -36,10 +36,10 @@ export interface CliHost {
    */
   readonly cache?: { readonly given: string; readonly dir: CacheDir };
   /**
-   * Called before the run parses catalog files the cache did not hold, with their text's length
-   * (start.ts: V8's tiering for a short run, tiering.ts).
+   * Called before the run parses catalog files the cache did not hold, with the length of their YAML text;
+   * what it returns is called when they are parsed (start.ts: V8's tiering while YAML is read, tiering.ts).
    */
-  readonly beforeParse?: (length: number) => void;
+  readonly beforeParse?: (length: number) => (() => void) | undefined;
 }
 
 /** Width used when stdout is not a terminal (and `COLUMNS` is not set). */
@@ -56,7 +56,7 @@ export class CliContext {
   /** The loaded-catalog cache of this run, or null (a process of its own has one unless turned off). */
   catalogCache: CatalogCache | null = null;
   /** The host's {@link CliHost.beforeParse}, handed to the catalog loader. */
-  beforeParse: ((length: number) => void) | undefined = undefined;
+  beforeParse: ((length: number) => (() => void) | undefined) | undefined = undefined;
   private outStyleCache: Style | null = null;
   private errStyleCache: Style | null = null;
 

@@ -385,8 +385,11 @@ export function hash64(s: string): string {
 /** Options of the cached loaders: the loader's, and the cache (null: parse every file). */
 export interface CachedCatalogOptions extends CatalogOptions {
   readonly cache: CatalogCache | null;
-  /** Called by {@link loadCatalogFilesLazily} before it parses files, with their text's length (UTF-16 units). */
-  readonly beforeParse?: (length: number) => void;
+  /**
+   * Called by {@link loadCatalogFilesLazily} once the parsers are loaded and before it parses files, with
+   * the length of the YAML text among them (UTF-16 units); what it returns is called when they are parsed.
+   */
+  readonly beforeParse?: (length: number) => (() => void) | undefined;
 }
 
 /** A catalog file as read, with what the cache knows of it (see {@link lookUpCatalogFiles}). */
@@ -460,9 +463,14 @@ export async function loadCatalogFilesLazily(
       };
     }
   }
-  options.beforeParse?.(inputs.reduce((n, i) => n + (i.known ? 0 : i.text.length), 0));
-  // The layer below, loaded only now: it brings the parsers (the yaml library among them).
-  const { loadCatalogTexts } = await import('./catalog.js');
+  // The layer below, loaded only now: it brings the parsers (js-yaml among them).
+  const [{ loadCatalogTexts }, { textSyntax }] = await Promise.all([import('./catalog.js'), import('./parse.js')]);
   const { cache, beforeParse, ...loaderOptions } = options;
-  return loadCatalogTexts(inputs, loaderOptions, storeIn(cache));
+  const yaml = (i: CatalogInput) => !i.known && textSyntax(i.file, i.text) === 'yaml';
+  const parsed = beforeParse?.(inputs.reduce((n, i) => n + (yaml(i) ? i.text.length : 0), 0));
+  try {
+    return loadCatalogTexts(inputs, loaderOptions, storeIn(cache));
+  } finally {
+    parsed?.();
+  }
 }

@@ -36,6 +36,11 @@ function sniff(text: string): Syntax {
   return m && (m[1] === '{' || m[1] === '[') ? 'json' : 'yaml';
 }
 
+/** The syntax {@link parseText} reads `text` from `file` as when none is forced: the name's, else sniffed. */
+export function textSyntax(file: string, text: string): Syntax {
+  return syntaxFromName(file) ?? sniff(text);
+}
+
 /** Thrown through `fail` inside the readers and turned into a located `InputError`. */
 function failer(file: string, lines: LineIndex): Fail {
   return (offset: number, message: string): never => {
@@ -92,8 +97,7 @@ export function parseText(
   const lines = new LineIndex(text);
   const fail = failer(file, lines);
   const where = whereIn(lines);
-  const named = options.syntax ?? syntaxFromName(file);
-  const syntax = named ?? sniff(text);
+  const syntax = options.syntax ?? textSyntax(file, text);
   const lazy = options.lazyTextLength;
   try {
     if (syntax === 'yaml') return { file, text, syntax, lines, root: parseYamlText(text, limits, fail, where) };
