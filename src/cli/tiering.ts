@@ -16,7 +16,9 @@
  * loops did not gain); on more YAML the parse is long enough for Turbofan to
  * pay. Only on the V8s of Node 20 and 22 ({@link TIERING}): Node 24's did
  * not gain, and V8 prints an error for a flag it does not know, so nothing is
- * set on a V8 this was not measured on. test/bench/README.md has the figures.
+ * set on a V8 this was not measured on, nor when the user set the flag
+ * (`node --interrupt-budget=…`, NODE_OPTIONS). test/bench/README.md has the
+ * figures.
  *
  * Node 22 names its compile-cache directory after V8's flags and V8 refuses a
  * cache entry made under other flags, so the flag is set after the parsers
@@ -58,20 +60,29 @@ export function shortRunFlags(version: string): { readonly off: string; readonly
   return t === undefined ? null : { off: `${t.flag}=${FACTOR * t.default}`, back: `${t.flag}=${t.default}` };
 }
 
+/** Whether the user set V8's `flag` for this process (`node --flag=…`, NODE_OPTIONS; `_` and `-` alike). */
+export function flagGiven(flag: string, given: readonly string[]): boolean {
+  const name = flag.replace(/^--/, '').replace(/_/g, '-');
+  return given.some((g) => g.replace(/_/g, '-').includes(name));
+}
+
 /**
  * A function to call before parsing `length` characters of YAML: when the
  * length is from {@link MIN_TEXT} to {@link MAX_TEXT}, it sets the flag of
  * {@link shortRunFlags} and returns the function that sets it back, to call
- * when the parse is over. Null when this V8 gets no flag. node:v8 is loaded
- * only then: a cached search never needs it.
+ * when the parse is over. Null when this V8 gets no flag, or when the user
+ * set that flag (`given`: Node's own arguments and NODE_OPTIONS): theirs is
+ * left alone. node:v8 is loaded only when the flag is set: a cached search
+ * never needs it.
  */
 export function delayOptimizer(
   version: string = process.versions.v8,
   setFlags: (flags: string) => void = (flags) =>
     (createRequire(import.meta.url)('node:v8') as typeof import('node:v8')).setFlagsFromString(flags),
+  given: readonly string[] = [...process.execArgv, process.env.NODE_OPTIONS ?? ''],
 ): ((length: number) => (() => void) | undefined) | null {
   const flags = shortRunFlags(version);
-  if (flags === null) return null;
+  if (flags === null || flagGiven(flags.off.split('=')[0]!, given)) return null;
   return (length) => {
     if (length < MIN_TEXT || length > MAX_TEXT) return undefined;
     setFlags(flags.off);

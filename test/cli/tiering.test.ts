@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { delayOptimizer, FACTOR, MAX_TEXT, MIN_TEXT, shortRunFlags } from '../../src/cli/tiering.js';
+import { delayOptimizer, FACTOR, flagGiven, MAX_TEXT, MIN_TEXT, shortRunFlags } from '../../src/cli/tiering.js';
 import { DEMO } from './helpers.js';
 
 const NODE_20 = '11.3.244.8-node.33';
@@ -41,6 +41,18 @@ describe('tiering', () => {
       set.length = 0;
     }
     expect(delayOptimizer('13.6.233.17-node.33', (f) => set.push(f))).toBeNull();
+  });
+
+  it("delayOptimizer: nothing when the user set the flag (Node's arguments, NODE_OPTIONS)", () => {
+    const set: string[] = [];
+    const none = (given: string[]) => delayOptimizer(NODE_20, (f) => set.push(f), given);
+    expect(none(['--interrupt-budget=1000'])).toBeNull();
+    expect(none(['--max-old-space-size=100 --interrupt_budget=1000'])).toBeNull();
+    expect(none(['--stack-size=2000', ''])).not.toBeNull();
+    expect(delayOptimizer(NODE_22, (f) => set.push(f), ['--invocation-count-for-turbofan=10'])).toBeNull();
+    expect(flagGiven('--interrupt-budget', ['--interrupt-budget-for-feedback-allocation=10'])).toBe(true);
+    expect(flagGiven('--interrupt-budget', ['--no-opt'])).toBe(false);
+    expect(set).toEqual([]);
   });
 
   const flags = shortRunFlags(process.versions.v8);
