@@ -50,6 +50,7 @@ import {
   generateQueries,
   generateTranscript,
   LINT_SHAPES,
+  Rng,
   toEinoJson,
   type BenchQuery,
 } from './generate.js';
@@ -137,6 +138,29 @@ function quantile(xs: readonly number[], q: number): number {
 const median = (xs: readonly number[]): number => quantile(xs, 0.5);
 const range = (xs: readonly number[]): string => `${fmt(Math.min(...xs))}–${fmt(Math.max(...xs))}`;
 const spreadOf = (xs: readonly number[]): string => `runs ${range(xs)}, n=${xs.length}`;
+
+/**
+ * How far the ratio median(num) / median(den) of paired rounds moves with the rounds drawn: the 5th and
+ * 95th percentiles of it over `draws` resamples of the rounds with replacement (pairs kept together, as
+ * the rounds were interleaved), with a fixed seed. A target missed or met inside this interval is
+ * within the run-to-run noise.
+ */
+function ratioInterval(num: readonly number[], den: readonly number[], draws = 2000): [number, number] {
+  const rng = new Rng(SEED);
+  const n = Math.min(num.length, den.length);
+  const ratios: number[] = [];
+  for (let d = 0; d < draws; d++) {
+    const a: number[] = [];
+    const b: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const k = Math.floor(rng.next() * n);
+      a.push(num[k]!);
+      b.push(den[k]!);
+    }
+    ratios.push(median(a) / median(b));
+  }
+  return [quantile(ratios, 0.05), quantile(ratios, 0.95)];
+}
 
 /** CPU time (user + system) since `since`, in ms. */
 function cpuMs(since: NodeJS.CpuUsage): number {
@@ -878,6 +902,7 @@ function benchStartup(): void {
         if (c.id === 'node') continue;
         const limit = targets[e.id]![c.id];
         const ratio = m / floor;
+        const [lo, hi] = ratioInterval(runs, times.get(`${n.id}${e.id}.node`)!);
         add({
           id: `startup.${n.id}${e.id}.${c.id}.ratio`,
           section: 'startup',
@@ -885,6 +910,7 @@ function benchStartup(): void {
           value: ratio,
           unit: '×',
           better: 'lower',
+          spread: `90% of resampled rounds ${fmt(lo)}–${fmt(hi)}`,
           ...(limit === undefined ? {} : { target: `≤ ${limit}×`, ok: ratio <= limit }),
         });
       }
