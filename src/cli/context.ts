@@ -7,7 +7,7 @@
 import { colorEnabled, createStyle, type Style } from '../render/color.js';
 import { clipLines, escapeLines } from '../render/escape.js';
 import type { CacheDir } from '../formats/cache-dir.js';
-import type { CatalogCache } from '../formats/catalog-cache.js';
+import type { BeforeParse, CatalogCache } from '../formats/catalog-cache.js';
 import type { Limits } from '../formats/read.js';
 import { safeJson } from '../report/json.js';
 import { createProgress, type Progress } from './progress.js';
@@ -39,7 +39,7 @@ export interface CliHost {
    * Called before the run parses catalog files the cache did not hold, with the length of their YAML text;
    * what it returns is called when they are parsed (start.ts: V8's tiering while YAML is read, tiering.ts).
    */
-  readonly beforeParse?: (length: number) => (() => void) | undefined;
+  readonly beforeParse?: BeforeParse;
 }
 
 /** Width used when stdout is not a terminal (and `COLUMNS` is not set). */
@@ -56,7 +56,7 @@ export class CliContext {
   /** The loaded-catalog cache of this run, or null (a process of its own has one unless turned off). */
   catalogCache: CatalogCache | null = null;
   /** The host's {@link CliHost.beforeParse}, handed to the catalog loader. */
-  beforeParse: ((length: number) => (() => void) | undefined) | undefined = undefined;
+  beforeParse: BeforeParse | undefined = undefined;
   private outStyleCache: Style | null = null;
   private errStyleCache: Style | null = null;
 

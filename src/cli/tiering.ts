@@ -28,6 +28,7 @@
  * it decides to optimize a function, and the test suite runs with them set.
  */
 import { createRequire } from 'node:module';
+import type { BeforeParse } from '../formats/catalog-cache.js';
 
 /** YAML to parse (UTF-16 units) from which putting Turbofan off pays for loading node:v8. */
 export const MIN_TEXT = 32 * 1024;
@@ -54,10 +55,17 @@ export const TIERING: readonly Tiering[] = [
 /** How much later Turbofan comes while YAML is read. */
 export const FACTOR = 8;
 
-/** The flags that put Turbofan off on V8 `version` and set it back, or null where nothing is done. */
-export function shortRunFlags(version: string): { readonly off: string; readonly back: string } | null {
+/**
+ * The flag that puts Turbofan off on V8 `version`, with its settings that put it off and set it back, or
+ * null where nothing is done.
+ */
+export function shortRunFlags(
+  version: string,
+): { readonly flag: string; readonly off: string; readonly back: string } | null {
   const t = TIERING.find((x) => x.version.test(version));
-  return t === undefined ? null : { off: `${t.flag}=${FACTOR * t.default}`, back: `${t.flag}=${t.default}` };
+  return t === undefined
+    ? null
+    : { flag: t.flag, off: `${t.flag}=${FACTOR * t.default}`, back: `${t.flag}=${t.default}` };
 }
 
 /** Whether the user set V8's `flag` for this process (`node --flag=…`, NODE_OPTIONS; `_` and `-` alike). */
@@ -80,9 +88,9 @@ export function delayOptimizer(
   setFlags: (flags: string) => void = (flags) =>
     (createRequire(import.meta.url)('node:v8') as typeof import('node:v8')).setFlagsFromString(flags),
   given: readonly string[] = [...process.execArgv, process.env.NODE_OPTIONS ?? ''],
-): ((length: number) => (() => void) | undefined) | null {
+): BeforeParse | null {
   const flags = shortRunFlags(version);
-  if (flags === null || flagGiven(flags.off.split('=')[0]!, given)) return null;
+  if (flags === null || flagGiven(flags.flag, given)) return null;
   return (length) => {
     if (length < MIN_TEXT || length > MAX_TEXT) return undefined;
     setFlags(flags.off);

@@ -382,14 +382,16 @@ export function hash64(s: string): string {
   return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
 }
 
+/**
+ * Called by {@link loadCatalogFilesLazily} once the parsers are loaded and before it parses files, with the
+ * length of the YAML text among them (UTF-16 units); what it returns is called when they are parsed.
+ */
+export type BeforeParse = (length: number) => (() => void) | undefined;
+
 /** Options of the cached loaders: the loader's, and the cache (null: parse every file). */
 export interface CachedCatalogOptions extends CatalogOptions {
   readonly cache: CatalogCache | null;
-  /**
-   * Called by {@link loadCatalogFilesLazily} once the parsers are loaded and before it parses files, with
-   * the length of the YAML text among them (UTF-16 units); what it returns is called when they are parsed.
-   */
-  readonly beforeParse?: (length: number) => (() => void) | undefined;
+  readonly beforeParse?: BeforeParse;
 }
 
 /** A catalog file as read, with what the cache knows of it (see {@link lookUpCatalogFiles}). */

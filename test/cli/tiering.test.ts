@@ -18,8 +18,13 @@ const NODE_22 = '12.4.254.21-node.33';
 describe('tiering', () => {
   it('shortRunFlags: 8× the default on V8 11.3 and 12.4, nothing on any other V8', () => {
     expect(FACTOR).toBe(8);
-    expect(shortRunFlags(NODE_20)).toEqual({ off: '--interrupt-budget=540672', back: '--interrupt-budget=67584' });
+    expect(shortRunFlags(NODE_20)).toEqual({
+      flag: '--interrupt-budget',
+      off: '--interrupt-budget=540672',
+      back: '--interrupt-budget=67584',
+    });
     expect(shortRunFlags(NODE_22)).toEqual({
+      flag: '--invocation-count-for-turbofan',
       off: '--invocation-count-for-turbofan=24000',
       back: '--invocation-count-for-turbofan=3000',
     });
