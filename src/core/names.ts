@@ -49,15 +49,50 @@ export function splitRunes(s: string): string[] {
 /**
  * A tool's name parts: the name split on `__` (the MCP server separator), each
  * piece split on `_`, empty pieces dropped, each remaining piece split at
- * camelCase boundaries.
+ * camelCase boundaries. Splitting on `__` first changes nothing (every `_`
+ * separates, and empty pieces are dropped), so an ASCII name is read in one
+ * pass ({@link splitAsciiName}).
  */
 export function splitToolName(name: string): string[] {
+  const ascii = splitAsciiName(name);
+  if (ascii !== null) return ascii;
   const parts: string[] = [];
-  for (const segment of name.split('__')) {
-    for (const piece of segment.split('_')) {
-      if (piece === '') continue;
-      for (const p of splitCamelCase(piece)) parts.push(p);
+  for (const piece of name.split('_')) {
+    if (piece === '') continue;
+    for (const p of splitRunes(piece)) parts.push(p);
+  }
+  return parts;
+}
+
+const UNDERSCORE = 0x5f;
+const isAsciiUpper = (c: number): boolean => c >= 0x41 && c <= 0x5a;
+const isAsciiLower = (c: number): boolean => c >= 0x61 && c <= 0x7a;
+
+/**
+ * {@link splitToolName} of an ASCII name in one pass over its code units, or
+ * null when the name has a character above U+007F. A search splits every name
+ * of the catalog once per process, before any of this code is optimized: one
+ * loop over character codes is several times faster there than splitting
+ * with regular expressions.
+ */
+function splitAsciiName(name: string): string[] | null {
+  const parts: string[] = [];
+  const n = name.length;
+  let start = 0; // where the current part starts
+  for (let i = 0; i < n; i++) {
+    const c = name.charCodeAt(i);
+    if (c > 0x7f) return null;
+    if (c === UNDERSCORE) {
+      if (i > start) parts.push(name.slice(start, i));
+      start = i + 1;
+    } else if (isAsciiUpper(c) && i > start) {
+      // Within a piece, so the characters either side are of the piece (or `_`, or the end: not lower-case).
+      if (isAsciiLower(name.charCodeAt(i - 1)) || (i + 1 < n && isAsciiLower(name.charCodeAt(i + 1)))) {
+        parts.push(name.slice(start, i));
+        start = i;
+      }
     }
   }
+  if (n > start) parts.push(start === 0 ? name : name.slice(start));
   return parts;
 }

@@ -206,30 +206,48 @@ function storedParameters(tool: CatalogTool & { parameters?: JsonValue }, text: 
     tool.parameters = v;
     return true;
   }
-  const settle = (value: JsonValue | undefined): void => {
-    Object.defineProperty(tool, 'parameters', { value, writable: true, enumerable: true, configurable: true });
-  };
-  Object.defineProperty(tool, 'parameters', {
-    enumerable: true,
-    configurable: true,
-    get() {
-      // Within the bounds checked above, text that JSON.stringify wrote decodes: only an entry edited by
-      // hand (both copies of its header) does not.
-      const v = decodeStored(text, maxDepth);
-      if (v === undefined) {
-        throw new InputError(
-          `the catalog cache's entry for this file is damaged (the parameters of ${quote(tool.name)} are not JSON):` +
-            ' run with --no-cache, or remove the entry',
-          { file: tool.source.file, line: 0, column: 0 },
-        );
-      }
-      settle(v);
-      return v;
-    },
-    set: settle,
-  });
+  STORED_PARAMETERS.set(tool, { text, maxDepth });
+  Object.defineProperty(tool, 'parameters', LAZY_PARAMETERS);
   return true;
 }
+
+/** The stored text of the parameters not read yet, by tool. */
+const STORED_PARAMETERS = new WeakMap<object, { readonly text: string; readonly maxDepth: number }>();
+
+/** `tool.parameters` as a plain data property holding `value` (what a loader's tool has). */
+function settleParameters(tool: object, value: JsonValue | undefined): void {
+  STORED_PARAMETERS.delete(tool);
+  Object.defineProperty(tool, 'parameters', { value, writable: true, enumerable: true, configurable: true });
+}
+
+/**
+ * The accessor of parameters not read yet: one for every tool (not a closure per tool), so every tool a hit
+ * returns has the same hidden class, as a loader's tools do.
+ */
+const LAZY_PARAMETERS: PropertyDescriptor = {
+  enumerable: true,
+  configurable: true,
+  get(this: CatalogTool) {
+    const stored = STORED_PARAMETERS.get(this);
+    // Only an object that inherits a tool's accessor has none: it reads as a tool without parameters.
+    if (stored === undefined) return undefined;
+    // Within the bounds checked above, text that JSON.stringify wrote decodes: only an entry edited by
+    // hand (both copies of its header) does not.
+    const v = decodeStored(stored.text, stored.maxDepth);
+    if (v === undefined) {
+      throw new InputError(
+        `the catalog cache's entry for this file is damaged (the parameters of ${quote(this.name)} are not JSON):` +
+          ' run with --no-cache, or remove the entry',
+        { file: this.source.file, line: 0, column: 0 },
+      );
+    }
+    settleParameters(this, v);
+    return v;
+  },
+  set(this: object, value: JsonValue | undefined) {
+    settleParameters(this, value);
+  },
+};
 
 /** The nesting bound of the settings a key was made with (the loader's `maxDepth`). */
 function maxDepthOf(settings: string): number {

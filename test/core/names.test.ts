@@ -68,3 +68,39 @@ describe('splitCamelCase on ASCII (a regular expression) against the code point 
     );
   });
 });
+
+describe('splitToolName (one pass over an ASCII name) against the spec written out', () => {
+  /** SPEC §3 as the reference writes it: split on `__`, then on `_`, drop empty pieces, split each at camelCase. */
+  const model = (name: string): string[] =>
+    name
+      .split('__')
+      .flatMap((segment) => segment.split('_'))
+      .filter((piece) => piece !== '')
+      .flatMap((piece) => splitRunes(piece));
+
+  it('the same parts for every name', () => {
+    const char = fc.oneof(
+      fc.constantFrom(...'aAzZbBmM09__-. \n\0\x7f'),
+      fc.integer({ min: 0, max: 0x7f }).map((c) => String.fromCharCode(c)),
+      fc.constantFrom('É', 'é', 'ǅ', 'Σ', 'ß', '𝐀', '\u{10428}', '\u{10400}', '\ud800'),
+    );
+    fc.assert(
+      fc.property(fc.array(char, { maxLength: 24 }), (chars) => {
+        const name = chars.join('');
+        expect(splitToolName(name)).toEqual(model(name));
+      }),
+      { numRuns: 10000 },
+    );
+  });
+
+  it.each<[string, string[]]>([
+    ['mcp__atlassian__createJiraIssue', ['mcp', 'atlassian', 'create', 'Jira', 'Issue']],
+    ['getHTMLParser_v2', ['get', 'HTML', 'Parser', 'v2']],
+    ['_A_', ['A']],
+    ['aB_Cd', ['a', 'B', 'Cd']],
+    ['ABc_dEF', ['A', 'Bc', 'd', 'EF']],
+    ['créerFichier_x', ['créer', 'Fichier', 'x']],
+  ])('%j', (input, expected) => {
+    expect(splitToolName(input)).toEqual(expected);
+  });
+});

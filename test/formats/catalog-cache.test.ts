@@ -136,6 +136,10 @@ describe('entries', () => {
     const hit = loadCached([file], { cache });
     const tool = hit.tools.find((t) => parsed.tools.find((p) => p.name === t.name)?.parameters !== undefined)!;
     expect(typeof Object.getOwnPropertyDescriptor(tool, 'parameters')?.get).toBe('function');
+    // One accessor for every tool, not a closure each: tools that differ in shape make every later
+    // property read of a search slower (V8 gives each its own hidden class).
+    const accessors = new Set(hit.tools.map((t) => Object.getOwnPropertyDescriptor(t, 'parameters')?.get));
+    expect(accessors.size).toBe(1);
     expect(Object.keys(tool)).toEqual(['name', 'description', 'static', 'source', 'parameters']);
     const expected = parsed.tools.find((p) => p.name === tool.name)!.parameters;
     expect(snapshot(tool.parameters)).toEqual(snapshot(expected));
