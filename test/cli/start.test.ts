@@ -22,7 +22,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createRequire } from 'node:module';
 import { Readable } from 'node:stream';
 import type { CliIo } from '../../src/cli/context.js';
-import { bundleFor, compileCacheDir, enableCompileCache, isVersionQuery, noCacheFlag } from '../../src/cli/start.js';
+import {
+  bundleFor,
+  compileCacheDir,
+  enableCompileCache,
+  exitWithoutTeardown,
+  isVersionQuery,
+  noCacheFlag,
+} from '../../src/cli/start.js';
 import { BIN, DEMO, ROOT, baseEnv, collect, run } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'toolsearch-start-'));
@@ -87,6 +94,48 @@ describe('bin/toolsearch.js', SPAWNS, () => {
     }
     const unset = await run(['import', '--mcp', server], { env: { NODE_EXTRA_CA_CERTS: undefined } });
     expect(unset.stdout).toContain('(NODE_EXTRA_CA_CERTS unset 1.2.3, 1 tool)');
+  });
+});
+
+describe('the end of a run (exitWithoutTeardown)', SPAWNS, () => {
+  it('exits only when no other listener waits for beforeExit', () => {
+    const exits: unknown[] = [];
+    const realExit = process.exit;
+    process.exit = ((code?: number) => {
+      exits.push(code);
+    }) as typeof process.exit;
+    const other = (): void => {};
+    try {
+      process.on('beforeExit', other);
+      exitWithoutTeardown();
+      expect(exits).toEqual([]);
+      process.off('beforeExit', other);
+      exitWithoutTeardown();
+      expect(exits).toEqual([undefined]);
+    } finally {
+      process.exit = realExit;
+      process.off('beforeExit', other);
+    }
+  });
+
+  it("writes all of a long stderr to a pipe read late, then exits with the run's code", async () => {
+    // 3,000 warnings (~250 kB) on stderr, a pipe: Node writes them asynchronously, and the process must not end
+    // before the reader, who starts reading after 300 ms, has them all.
+    const names = Array.from({ length: 3000 }, (_, i) => `nope_${i}`);
+    const child = spawn(process.execPath, [BIN, 'search', '-c', DEMO, `select:${names.join(',')}`], {
+      cwd: ROOT,
+      env: baseEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stderr!.pause();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    child.stderr!.resume();
+    const r = await collect(child);
+    expect(r.code).toBe(0);
+    const warnings = r.stderr.split('\n').filter((l) => l.startsWith('warning: skipped nope_'));
+    expect(warnings.length).toBe(3000);
+    expect(warnings[2999]).toMatch(/^warning: skipped nope_2999: not a dynamic tool/);
+    expect(r.stdout).toContain('select:');
   });
 });
 
