@@ -123,9 +123,9 @@ export function start(load: (bundle: BundleName) => CliBundle, argv: string[]): 
 }
 
 /**
- * Ends the process once Node has nothing left to do ('beforeExit': no timer, no child, no write
- * pending, every promise settled), as it would end anyway, but without tearing down its
- * environment and V8's heap first, which a run of `search` spends milliseconds on. `process.exit()`
+ * Ends the process once Node has nothing left to do ('beforeExit': no timer, no child process, no
+ * write or read pending), as it would end anyway, but without tearing down its
+ * environment and V8's heap first: time a short run would pay for nothing. `process.exit()`
  * still runs the 'exit' listeners and writes Node's compile cache (and `--cpu-prof`'s and
  * NODE_V8_COVERAGE's files). Left to Node when anything else listens for 'beforeExit' (it may
  * schedule more work).
