@@ -119,22 +119,22 @@ describe('the end of a run (exitWithoutTeardown)', SPAWNS, () => {
   });
 
   it("writes all of a long stderr to a pipe read late, then exits with the run's code", async () => {
-    // 3,000 warnings (~250 kB) on stderr, a pipe: Node writes them asynchronously, and the process must not end
-    // before the reader, who starts reading after 300 ms, has them all.
-    const names = Array.from({ length: 3000 }, (_, i) => `nope_${i}`);
+    // 8,000 warnings (~390 kB: more than the pipe and the reader's buffer hold) on stderr, a pipe: Node writes
+    // them asynchronously, and the process must not end before the reader, who starts after 1 s, has them all.
+    const names = Array.from({ length: 8000 }, (_, i) => `nope_${i}`);
     const child = spawn(process.execPath, [BIN, 'search', '-c', DEMO, `select:${names.join(',')}`], {
       cwd: ROOT,
       env: baseEnv(),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stderr!.pause();
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await new Promise((resolve) => setTimeout(resolve, 1000));
     child.stderr!.resume();
     const r = await collect(child);
     expect(r.code).toBe(0);
     const warnings = r.stderr.split('\n').filter((l) => l.startsWith('warning: skipped nope_'));
-    expect(warnings.length).toBe(3000);
-    expect(warnings[2999]).toMatch(/^warning: skipped nope_2999: not a dynamic tool/);
+    expect(warnings.length).toBe(8000);
+    expect(warnings[7999]).toMatch(/^warning: skipped nope_7999: not a dynamic tool/);
     expect(r.stdout).toContain('select:');
   });
 });
