@@ -68,6 +68,8 @@ const option = (name: string): string | undefined => {
 const QUICK = flag('--quick');
 const ONLY = new Set((option('--only') ?? 'query,classes,build,simulate,startup,cli,rss,bulk,lint').split(','));
 const JSON_OUT = option('--json');
+/** Checked before anything runs: a bad value is a usage error, not a failure after the build. */
+const STARTUP_ROUNDS = startupRounds();
 const COMPARE = option('--compare');
 const NO_BUILD = flag('--no-build');
 const SEED = Number(option('--seed') ?? 1);
@@ -804,7 +806,7 @@ function benchStartup(): void {
     console.log('  dist/bundle/main.cjs not found: skipped (npm run build)');
     return;
   }
-  const rounds = startupRounds();
+  const rounds = STARTUP_ROUNDS;
   const ca = extraCaFile();
   const demo = 'fixtures/catalogs/demo.yaml';
   const search = ['search', '-c', demo, 'create', 'issue'];
