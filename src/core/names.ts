@@ -11,20 +11,8 @@ import { codePoints, isLower, isUpper } from './text.js';
  * first character (`HTMLParser` → `HTML`, `Parser`; `getURL` → `get`, `URL`).
  */
 export function splitCamelCase(s: string): string[] {
-  if (s === '') return [];
-  // ASCII (almost every tool name): the same boundaries as the loop below, found by the regular expression
-  // engine, which is far faster than the loop before the loop is compiled (a search runs once per process).
-  if (ASCII.test(s)) return s.split(ASCII_BOUNDARY);
-  return splitRunes(s);
+  return splitAscii(s, false) ?? splitRunes(s);
 }
-
-/** Only ASCII characters. */
-const ASCII = /^[\0-\x7f]*$/;
-/**
- * The boundaries of {@link splitCamelCase} in ASCII, where upper and lower case are A–Z and a–z: before an
- * upper-case letter that follows a lower-case one, or that is not the first character and precedes a lower-case one.
- */
-const ASCII_BOUNDARY = /(?<=[a-z])(?=[A-Z])|(?<=[^])(?=[A-Z][a-z])/;
 
 /** {@link splitCamelCase} code point by code point, with Unicode 15.0 letter categories. */
 export function splitRunes(s: string): string[] {
@@ -51,10 +39,10 @@ export function splitRunes(s: string): string[] {
  * piece split on `_`, empty pieces dropped, each remaining piece split at
  * camelCase boundaries. Splitting on `__` first changes nothing (every `_`
  * separates, and empty pieces are dropped), so an ASCII name is read in one
- * pass ({@link splitAsciiName}).
+ * pass ({@link splitAscii}).
  */
 export function splitToolName(name: string): string[] {
-  const ascii = splitAsciiName(name);
+  const ascii = splitAscii(name, true);
   if (ascii !== null) return ascii;
   const parts: string[] = [];
   for (const piece of name.split('_')) {
@@ -69,30 +57,30 @@ const isAsciiUpper = (c: number): boolean => c >= 0x41 && c <= 0x5a;
 const isAsciiLower = (c: number): boolean => c >= 0x61 && c <= 0x7a;
 
 /**
- * {@link splitToolName} of an ASCII name in one pass over its code units, or
- * null when the name has a character above U+007F. A search splits every name
- * of the catalog once per process, before any of this code is optimized: one
- * loop over character codes is several times faster there than splitting
- * with regular expressions.
+ * An ASCII string split in one pass over its code units, or null when it has a character above U+007F:
+ * at camelCase boundaries ({@link splitCamelCase}, where A–Z and a–z are the only cases), and with
+ * `underscores` also on `_`, empty pieces dropped ({@link splitToolName}). A search splits every name of
+ * the catalog once per process, before any of this code is optimized: one loop over character codes is
+ * several times faster there than splitting with regular expressions.
  */
-function splitAsciiName(name: string): string[] | null {
+function splitAscii(s: string, underscores: boolean): string[] | null {
   const parts: string[] = [];
-  const n = name.length;
+  const n = s.length;
   let start = 0; // where the current part starts
   for (let i = 0; i < n; i++) {
-    const c = name.charCodeAt(i);
+    const c = s.charCodeAt(i);
     if (c > 0x7f) return null;
-    if (c === UNDERSCORE) {
-      if (i > start) parts.push(name.slice(start, i));
+    if (underscores && c === UNDERSCORE) {
+      if (i > start) parts.push(s.slice(start, i));
       start = i + 1;
     } else if (isAsciiUpper(c) && i > start) {
       // Within a piece, so the characters either side are of the piece (or `_`, or the end: not lower-case).
-      if (isAsciiLower(name.charCodeAt(i - 1)) || (i + 1 < n && isAsciiLower(name.charCodeAt(i + 1)))) {
-        parts.push(name.slice(start, i));
+      if (isAsciiLower(s.charCodeAt(i - 1)) || (i + 1 < n && isAsciiLower(s.charCodeAt(i + 1)))) {
+        parts.push(s.slice(start, i));
         start = i;
       }
     }
   }
-  if (n > start) parts.push(start === 0 ? name : name.slice(start));
+  if (n > start) parts.push(start === 0 ? s : s.slice(start));
   return parts;
 }

@@ -53,7 +53,7 @@ describe('splitToolName', () => {
   });
 });
 
-describe('splitCamelCase on ASCII (a regular expression) against the code point loop', () => {
+describe('splitCamelCase on ASCII (one pass over character codes) against the code point loop', () => {
   it('the same pieces for every ASCII string', () => {
     const char = fc.oneof(
       fc.constantFrom(...'aAzZbBmM09_-. \n\0\x7f'),
