@@ -12,8 +12,9 @@
  *
  * The JSON reader reads large documents lazily (see json.ts): some of its
  * arrays and objects build their `items` or `members` on first access, and
- * read their plain value straight from the text. Readers see the same nodes
- * either way.
+ * read their plain value straight from the text. The YAML reader does the
+ * same for flow collections inside block ones (see yaml.ts), whose plain
+ * value it reads first. Readers see the same nodes either way.
  */
 import type { JsonValue } from '../core/types.js';
 import { InputError, type SourceLocation } from '../errors.js';
@@ -58,9 +59,8 @@ export interface ObjectNode extends NodeBase {
 }
 
 /**
- * Between the JSON reader and {@link toJsonValue} only (readers never use it): a lazy array or object of
- * the JSON reader, which is never built as nodes unless a reader walks into it, reads its plain value
- * straight from the text.
+ * Between the JSON and YAML readers and {@link toJsonValue} only (readers never use it): a lazy array or
+ * object, which is never built as nodes unless a reader walks into it, gives its plain value without them.
  */
 export const PLAIN_VALUE: unique symbol = Symbol('toolsearch.plainValue');
 

@@ -91,6 +91,8 @@ export function parseText(
     limits?: Partial<Limits>;
     /** JSON values longer than this are read lazily (json.ts); for tests that read both ways. */
     lazyTextLength?: number;
+    /** False: YAML's flow collections are made as nodes at once, not read plain first (yaml.ts); for tests. */
+    plainYaml?: boolean;
   } = {},
 ): ParsedDocument {
   const limits = resolveLimits(options.limits);
@@ -99,8 +101,10 @@ export function parseText(
   const where = whereIn(lines);
   const syntax = options.syntax ?? textSyntax(file, text);
   const lazy = options.lazyTextLength;
+  const plain = options.plainYaml ?? true;
   try {
-    if (syntax === 'yaml') return { file, text, syntax, lines, root: parseYamlText(text, limits, fail, where) };
+    if (syntax === 'yaml')
+      return { file, text, syntax, lines, root: parseYamlText(text, limits, fail, where, { plain }) };
     if (syntax === 'jsonl') return { file, text, syntax, lines, root: parseJsonl(text, limits, fail, where, lazy) };
     try {
       return {

@@ -12,11 +12,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { mergeTools, readCatalogDocument } from '../../src/formats/catalog.js';
 import { readInputText, releaseBytes } from '../../src/formats/input-text.js';
 import { LAZY_TEXT_LENGTH } from '../../src/formats/json.js';
-import { type Node, PLAIN_VALUE, type ParsedDocument, toJsonValue } from '../../src/formats/nodes.js';
+import { PLAIN_VALUE, type ParsedDocument, toJsonValue } from '../../src/formats/nodes.js';
 import { parseText } from '../../src/formats/parse.js';
 import { readInputFile } from '../../src/formats/read.js';
 import { readTranscriptDocument } from '../../src/formats/transcript.js';
-import { fixture, Scratch } from './helpers.js';
+import { expectSame, fixture, outcome, Scratch, tree } from './helpers.js';
 
 const scratch = new Scratch();
 afterAll(() => scratch.remove());
@@ -31,49 +31,6 @@ const lazily = withLazyLength(0);
 /** Lazy above 40 characters: the documents of more than 40 characters are read lazily, the others whole. */
 const partly = withLazyLength(40);
 const eagerly = withLazyLength(Number.POSITIVE_INFINITY);
-
-/** What `fn` returns, or the InputError it throws (message, location, excerpt). */
-function outcome(fn: () => unknown): unknown {
-  try {
-    return { value: fn() };
-  } catch (err) {
-    const e = err as { name?: string; message?: string; location?: unknown; excerpt?: unknown };
-    if (e.name !== 'InputError') throw err;
-    return { error: { message: e.message, location: e.location, excerpt: e.excerpt } };
-  }
-}
-
-/** A node tree as plain data: kinds, offsets, keys and their offsets, values and number literals. */
-function tree(node: Node): unknown {
-  switch (node.kind) {
-    case 'null':
-      return ['null', node.offset];
-    case 'bool':
-    case 'string':
-      return [node.kind, node.offset, node.value];
-    case 'number':
-      return ['number', node.offset, node.value, node.raw];
-    case 'array':
-      return ['array', node.offset, node.items.map(tree)];
-    case 'object':
-      return ['object', node.offset, [...node.members.values()].map((m) => [m.key, m.keyOffset, tree(m.value)])];
-  }
-}
-
-/** Throws unless `a` and `b` are the same data: prototypes, own keys in order, numbers by `Object.is`. */
-function expectSame(a: unknown, b: unknown, path = '$'): void {
-  if (a === null || typeof a !== 'object' || b === null || typeof b !== 'object') {
-    if (!Object.is(a, b)) throw new Error(`${path}: ${String(a)} ≠ ${String(b)}`);
-    return;
-  }
-  if (Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) throw new Error(`${path}: different prototypes`);
-  const ka = Reflect.ownKeys(a);
-  const kb = Reflect.ownKeys(b);
-  if (ka.join('\0') !== kb.join('\0'))
-    throw new Error(`${path}: keys ${ka.map(String).join(',')} ≠ ${kb.map(String).join(',')}`);
-  for (const k of ka)
-    expectSame((a as Record<PropertyKey, unknown>)[k], (b as Record<PropertyKey, unknown>)[k], `${path}.${String(k)}`);
-}
 
 /** Every way of reading `text` gives the same result lazily, partly lazily and built whole. */
 function expectSameBothWays(file: string, text: string): void {
