@@ -215,3 +215,46 @@ export function seeded(seed: number): () => number {
     return ((s >>> 8) & 0xffff) / 0x10000;
   };
 }
+
+/** Characters that change how YAML reads: one of them inserted or deleted makes a document's neighbours. */
+const EDITS = [
+  ':',
+  '-',
+  '[',
+  ']',
+  '{',
+  '}',
+  '"',
+  "'",
+  '#',
+  '&',
+  '*',
+  '!',
+  '|',
+  '>',
+  '?',
+  ' ',
+  '\n',
+  '\t',
+  ',',
+  '%',
+  '@',
+];
+
+/** One character changed: `ch` inserted at `where` (modulo the length), or the character there deleted. */
+export interface Edit {
+  readonly where: number;
+  readonly ch: string;
+  readonly insert: boolean;
+}
+
+export const edit: fc.Arbitrary<Edit> = fc.record({
+  where: fc.nat(),
+  ch: fc.constantFrom(...EDITS),
+  insert: fc.boolean(),
+});
+
+export function applyEdit(text: string, e: Edit): string {
+  const at = e.where % text.length;
+  return text.slice(0, at) + (e.insert ? e.ch + text.slice(at) : text.slice(at + 1));
+}
