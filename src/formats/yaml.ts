@@ -51,10 +51,18 @@ import {
   type SequenceEvent,
 } from 'js-yaml';
 import { toWellFormed } from '../core/text.js';
+import type { JsonValue } from '../core/types.js';
 import type { Fail } from './json.js';
 import { duplicateKeyMessage } from './json.js';
-import { type ArrayNode, type Member, type Node, nullObject, type ObjectNode, PLAIN_VALUE } from './nodes.js';
-import type { JsonValue } from '../core/types.js';
+import {
+  type ArrayNode,
+  type Member,
+  type Node,
+  nullObject,
+  type ObjectNode,
+  PLAIN_VALUE,
+  toJsonValue,
+} from './nodes.js';
 import { raiseLimit } from './read.js';
 import {
   afterIndicator,
@@ -78,7 +86,6 @@ import {
   skipBlanks,
   skipSpace,
 } from './yaml-events.js';
-import { toJsonValue } from './nodes.js';
 import { CORE_TAGS, resolveScalar, type Scalar, showTag, tagName, YAML_TAG } from './yaml-schema.js';
 
 /** Most values that alias expansion may add to one document. */
@@ -462,11 +469,11 @@ function addPlain(frame: PlainFrame, v: JsonValue): void {
 /**
  * The flow collection (`[…]`, `{…}`) whose events start at `from`, read straight to its plain value, as
  * `toJsonValue` would make it from its nodes, with `w.cursor` where the node fold leaves it (the counts of
- * `w` matter only inside an anchored value, where nothing is read plain). The
- * node for it ({@link PlainFlowNode}) builds its nodes only when a reader walks into it. Returns the index
- * of the event after the collection, or 0, having changed nothing, when anything in it needs the node
- * fold: a property, an alias, a value without text, a duplicate key, a collection as a key, too deep. The
- * node fold then reads it, and says what is wrong where it always did.
+ * `w` matter only inside an anchored value, where nothing is read plain). The node put for it
+ * ({@link PlainFlowNode}) makes its nodes only when a reader walks into it. Returns the index of the event
+ * after the collection, or 0, having changed nothing, when anything in it needs the node fold: a
+ * property, an alias, a value without text, a duplicate key, a collection as a key, too deep. The node
+ * fold then reads it, and says what is wrong where it always did.
  */
 function plainFlow(w: Walk, f: Fold, events: readonly Event[], from: number): number {
   const base = f.stack.length;
@@ -594,6 +601,7 @@ function walk(w: Walk, events: readonly Event[]): Node {
   return f.root;
 }
 
+/** The node fold of `events[from, to)` into `f`: every node made, but flow collections {@link plainFlow} reads. */
 function fold(w: Walk, f: Fold, events: readonly Event[], from: number, to: number): void {
   for (let i = from; i < to; i++) {
     const e = events[i]!;
