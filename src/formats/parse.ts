@@ -101,10 +101,15 @@ export function parseText(
   const where = whereIn(lines);
   const syntax = options.syntax ?? textSyntax(file, text);
   const lazy = options.lazyTextLength;
-  const plain = options.plainYaml ?? true;
   try {
     if (syntax === 'yaml')
-      return { file, text, syntax, lines, root: parseYamlText(text, limits, fail, where, { plain }) };
+      return {
+        file,
+        text,
+        syntax,
+        lines,
+        root: parseYamlText(text, limits, fail, where, { plain: options.plainYaml }),
+      };
     if (syntax === 'jsonl') return { file, text, syntax, lines, root: parseJsonl(text, limits, fail, where, lazy) };
     try {
       return {

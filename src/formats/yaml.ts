@@ -398,6 +398,12 @@ function closeCollection(w: Walk, f: Fold): void {
   put(f, node);
 }
 
+/** The value of a scalar with text and no properties (no tag: a plain one by the core schema). */
+function scalarValue(text: string, e: ScalarEvent): Scalar {
+  const raw = e.fast ? text.slice(e.valueStart, e.valueEnd) : getScalarValue(text, e);
+  return e.style === PLAIN ? resolveScalar(raw, true, null) : raw;
+}
+
 function scalar(w: Walk, f: Fold, e: ScalarEvent): void {
   const top = f.stack[f.stack.length - 1];
   const atKey = top !== undefined && top.kind === 'object' && top.key === null;
@@ -406,8 +412,7 @@ function scalar(w: Walk, f: Fold, e: ScalarEvent): void {
     // catalog in code not yet compiled, where each call costs.
     const offset = scalarOffset(w.text, e, 0);
     const end = scalarEnd(e, 0);
-    const text = e.fast ? w.text.slice(e.valueStart, e.valueEnd) : getScalarValue(w.text, e);
-    const v = e.style === PLAIN ? resolveScalar(text, true, null) : text;
+    const v = scalarValue(w.text, e);
     if (atKey) setKey(w, top, keyOf(v), offset, end);
     else {
       w.size++;
@@ -499,8 +504,7 @@ function plainFlow(w: Walk, f: Fold, events: readonly Event[], from: number): nu
       }
       case SCALAR: {
         if (e.valueStart < 0 || e.anchorStart >= 0 || e.tagStart >= 0 || top === undefined) return 0;
-        const raw = e.fast ? text.slice(e.valueStart, e.valueEnd) : getScalarValue(text, e);
-        const v = e.style === PLAIN ? resolveScalar(raw, true, null) : raw;
+        const v = scalarValue(text, e);
         if (top.members !== null && top.key === null) {
           const key = keyOf(v);
           if (key in top.members) return 0;
@@ -665,7 +669,7 @@ export function parseYamlText(
   },
   fail: Fail,
   where: (offset: number) => string,
-  options: { readonly plain?: boolean } = {},
+  options: { readonly plain?: boolean | undefined } = {},
 ): Node {
   const w: Walk = {
     text,

@@ -12,7 +12,8 @@ import { isWellFormed } from '../../src/core/text.js';
 import { InputError } from '../../src/errors.js';
 import { parseText } from '../../src/formats/parse.js';
 import { type Verdict, yamlLibraryReading } from './yaml-oracle.js';
-import { applyEdit, edit, seeded, shape, tree, Writer } from './yaml-random.js';
+import { tree as nodeTree } from './helpers.js';
+import { applyEdit, edit, seeded, tree, Writer } from './yaml-random.js';
 
 function ours(text: string): Verdict {
   try {
@@ -23,13 +24,13 @@ function ours(text: string): Verdict {
   }
 }
 
-/** Both readings, comparable: the shapes, or that each refused (with its message, for the report). */
+/** Both readings, comparable: the node trees, or that each refused (with its message, for the report). */
 function both(text: string): { ours: unknown; library: unknown } {
   const a = ours(text);
   const b = yamlLibraryReading(text);
   return {
-    ours: a.ok ? shape(a.root) : 'refused',
-    library: b.ok ? shape(b.root) : 'refused',
+    ours: a.ok ? nodeTree(a.root) : 'refused',
+    library: b.ok ? nodeTree(b.root) : 'refused',
   };
 }
 

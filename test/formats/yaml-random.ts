@@ -1,27 +1,9 @@
 /**
  * Random YAML documents for the reader's tests (yaml-differential.test.ts, yaml-plain.test.ts): trees of
  * scalars (words, core-schema look-alikes, any short text; every scalar style; core tags), sequences and
- * mappings in block or flow style, anchors and aliases, comments; and a node as plain data with its
- * positions, to compare readings.
+ * mappings in block or flow style, anchors and aliases, comments; and one character of a document changed.
  */
 import fc from 'fast-check';
-import type { Node } from '../../src/formats/nodes.js';
-
-/** A node as plain data with its positions, keys in order. */
-export function shape(n: Node): unknown {
-  switch (n.kind) {
-    case 'array':
-      return { at: n.offset, items: n.items.map(shape) };
-    case 'object':
-      return { at: n.offset, members: [...n.members.values()].map((m) => [m.key, m.keyOffset, shape(m.value)]) };
-    case 'number':
-      return { at: n.offset, number: Object.is(n.value, -0) ? '-0' : String(n.value), raw: n.raw };
-    case 'null':
-      return { at: n.offset, null: true };
-    default:
-      return { at: n.offset, [n.kind]: n.value };
-  }
-}
 
 // ---------------------------------------------------------------- random documents
 
