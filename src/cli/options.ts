@@ -26,3 +26,12 @@ export function parseNameList(value: string, previous: string[] = []): string[] 
 export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
+
+/**
+ * `--force`: an output (`-o`, `--html`, `--aggregate`) may replace an existing file that is not a
+ * report toolsearch wrote (src/report/output.ts). Never an input of the run.
+ */
+export const FORCE_OPTION = [
+  '--force',
+  'let an output replace an existing file that is not a report toolsearch wrote (never an input of the run)',
+] as const;

@@ -13,7 +13,8 @@
  * checks (check.ts), parsing (parse.ts) and the text edits (update.ts) live
  * apart.
  */
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import {
   createMiddleware,
@@ -24,14 +25,15 @@ import {
   type ToolIndex,
   type ToolSearchOutcome,
 } from '../core/index.js';
+import type { JsonValue } from '../core/types.js';
 import { InputError, quote } from '../errors.js';
 import { loadCatalogFiles, loadTranscriptFile } from '../formats/index.js';
-import { errorAt, type ParsedDocument } from '../formats/nodes.js';
+import { errorAt, type ParsedDocument, toJsonValue } from '../formats/nodes.js';
 import { parseFile, parseText } from '../formats/parse.js';
 import type { Limits } from '../formats/read.js';
 import type { Catalog, Transcript, TranscriptFormat } from '../formats/types.js';
 import { catalogInputs } from '../mcp/catalog-inputs.js';
-import { isLiveSpec } from '../mcp/catalog-spec.js';
+import { isLiveSpec, isMcpSpec } from '../mcp/catalog-spec.js';
 import { simulate } from '../simulate/engine.js';
 import { checkResult, checkSimulation } from './check.js';
 import { editDistance } from '../edit-distance.js';
@@ -542,8 +544,11 @@ function runCase(p: Prepared, update: boolean): { result: CaseResult; update: Ex
 }
 
 /** Reads and validates a suite file, keeping its parsed document for located errors. */
-export function loadSuite(file: string, limits?: Partial<Limits>): LoadedSuite {
-  const doc = parseFile(file, limits ? { limits } : {});
+export function loadSuite(
+  file: string,
+  limits?: Partial<Limits>,
+  doc: ParsedDocument = parseFile(file, limits ? { limits } : {}),
+): LoadedSuite {
   if (doc.syntax === 'jsonl') throw errorAt(doc, 0, 'a suite is one JSON or YAML document, not JSON lines');
   return { suite: new SuiteParser(doc).suite(), doc };
 }
@@ -568,6 +573,39 @@ export function suiteInputs(suite: Suite, limits?: Partial<Limits>): RunInput[] 
 }
 
 /**
+ * Every file a suite that did not validate might have read: each string in
+ * it that is an `mcp:` catalog or names an existing file (against the
+ * suite's directory, as the suite's own paths are), with what a catalog of
+ * that name would read. An over-approximation on purpose: an output that is
+ * any of them is refused, so a suite with a typo never loses its catalog.
+ */
+function namedFiles(doc: ParsedDocument, limits?: Partial<Limits>): RunInput[] {
+  const out: RunInput[] = [];
+  const dir = dirname(doc.file);
+  const stack: JsonValue[] = [toJsonValue(doc.root)];
+  while (stack.length > 0) {
+    const v = stack.pop()!;
+    if (typeof v === 'string') {
+      if (v === '' || v === '-') continue;
+      const spec = isMcpSpec(v) ? v : isAbsolute(v) ? v : join(dir, v);
+      try {
+        if (isMcpSpec(spec) || statSync(spec).isFile())
+          out.push(
+            ...catalogInputs([spec], { kind: 'file named by the invalid suite', ...(limits ? { limits } : {}) }),
+          );
+      } catch {
+        // neither a file nor a server: nothing it could read
+      }
+    } else if (Array.isArray(v)) {
+      for (const item of v) stack.push(item);
+    } else if (v !== null && typeof v === 'object') {
+      for (const [key, item] of Object.entries(v)) stack.push(key, item);
+    }
+  }
+  return out;
+}
+
+/**
  * Loads the suites in order, telling `onInput` of each file as soon as it is
  * known. A suite that is invalid is kept as an error, and the others still
  * load (an error of `onInput` stops the run).
@@ -576,11 +614,15 @@ function loadSuites(files: readonly string[], options: RunOptions): Array<Loaded
   return files.map((f) => {
     options.onInput?.({ kind: 'suite', path: f });
     let l: LoadedSuite;
+    let doc: ParsedDocument | null = null;
     try {
-      l = withOptions(loadSuite(f, options.limits), options);
+      doc = parseFile(f, options.limits ? { limits: options.limits } : {});
+      l = withOptions(loadSuite(f, options.limits, doc), options);
     } catch (err) {
-      if (err instanceof InputError) return { file: f, error: err };
-      throw err;
+      if (!(err instanceof InputError)) throw err;
+      // An invalid suite still names the files it would have read: none of them may be an output.
+      if (options.onInput && doc !== null) for (const i of namedFiles(doc, options.limits)) options.onInput(i);
+      return { file: f, error: err };
     }
     if (options.onInput) for (const i of suiteInputs(l.suite, options.limits)) options.onInput(i);
     return l;

@@ -1,7 +1,7 @@
 /** `toolsearch aggregate <parts...>`: merge partial aggregates of bulk replays into one report. */
 import { Command } from 'commander';
 import type { CliContext } from '../context.js';
-import { parsePositiveInt } from '../options.js';
+import { parsePositiveInt, FORCE_OPTION } from '../options.js';
 
 const EXAMPLES =
   `
@@ -39,6 +39,7 @@ when the merged parts hold sessions that failed to read.
 `;
 
 interface AggregateFlags {
+  readonly force?: boolean;
   readonly json?: boolean;
   readonly html?: string;
   readonly top?: number;
@@ -59,6 +60,7 @@ export function aggregateCommand(ctx: CliContext): Command {
       '--html <file>',
       'also write the merged aggregate as one self-contained HTML file (- for stdout, then the page only)',
     )
+    .option(...FORCE_OPTION)
     .option('--top <n>', 'rows per list in the human report (default 10; --json has them all)', parsePositiveInt)
     .option('--fail-on-violation', 'exit 1 when a merged session had a violation (not a warning)')
     .option('--expect-same', 'exit 1 when a recorded search differed from a fresh run in any merged session')
@@ -69,8 +71,13 @@ export function aggregateCommand(ctx: CliContext): Command {
       const { expandSessionPaths } = await import('../../formats/sessions.js');
       const files = expandSessionPaths(parts);
       const inputs = files.map((path) => ({ kind: 'aggregate part', path }));
-      const html = flags.html !== undefined ? { option: '--html', path: flags.html } : null;
-      if (html) (await import('../../report/output.js')).checkOutputs([html], inputs);
+      const html =
+        flags.html !== undefined ? { option: '--html', path: flags.html, force: flags.force === true } : null;
+      if (html) {
+        const { checkOutputs, checkReplaceable } = await import('../../report/output.js');
+        checkOutputs([html], inputs);
+        checkReplaceable([html]);
+      }
       const builder = new AggregateBuilder();
       for (const file of files) for (const a of loadAggregateFile(file)) builder.merge(a);
       const merged = builder.value();

@@ -5,7 +5,7 @@ import type { CliContext } from '../context.js';
 import { addCatalogOptions } from '../catalog-options.js';
 import { loadCatalog, type CatalogFlags } from '../inputs.js';
 import { SCORER_NAMES as SCORERS, type ScorerName } from '../../eval/scorers/types.js';
-import { parsePositiveInt } from '../options.js';
+import { parsePositiveInt, FORCE_OPTION } from '../options.js';
 import { quote } from '../../errors.js';
 import type { Metrics } from '../../eval/metrics.js';
 
@@ -65,6 +65,7 @@ function parseMin(value: string, previous: Threshold[] = []): Threshold[] {
 }
 
 interface EvalFlags extends CatalogFlags {
+  readonly force?: boolean;
   readonly min?: Threshold[];
   readonly scorers: ScorerName[];
   readonly field: 'query' | 'request';
@@ -150,6 +151,7 @@ export function evalCommand(ctx: CliContext): Command {
       'also write the report as one self-contained HTML file: chart, misses ' +
         'with top results (- for stdout, then the page only)',
     )
+    .option(...FORCE_OPTION)
     .option(
       '--min <metric=value,…>',
       'exit 1 when a metric is below this floor, e.g. recall@5=0.9,mrr=0.8 (spec unless scorer:metric); repeatable',
@@ -165,14 +167,18 @@ async function runEval(ctx: CliContext, labeled: string, flags: EvalFlags): Prom
   const { loadQuerySet } = await import('../../eval/queries.js');
   const { UsageError } = await import('../../errors.js');
   // An output that is an input of the run is refused before anything runs (src/report/output.ts).
-  const html = flags.html !== undefined ? { option: '--html', path: flags.html } : null;
+  const html = flags.html !== undefined ? { option: '--html', path: flags.html, force: flags.force === true } : null;
   const inputs = [
     { kind: 'labeled queries', path: labeled },
     ...(html
       ? (await import('../../mcp/catalog-inputs.js')).catalogInputs(flags.catalog ?? [], { limits: ctx.limits })
       : []),
   ];
-  if (html) (await import('../../report/output.js')).checkOutputs([html], inputs);
+  if (html) {
+    const { checkOutputs, checkReplaceable } = await import('../../report/output.js');
+    checkOutputs([html], inputs);
+    checkReplaceable([html]);
+  }
   const catalog = await loadCatalog(ctx, flags);
   const set = loadQuerySet(labeled, ctx.limits);
   const dynamic = catalog.tools.filter((t) => !t.static);

@@ -3,9 +3,10 @@ import { Command, InvalidArgumentError } from 'commander';
 import { InputError, UsageError } from '../../errors.js';
 import { escapeText } from '../../render/escape.js';
 import type { CliContext } from '../context.js';
-import { collect, parseNameList } from '../options.js';
+import { collect, parseNameList, FORCE_OPTION } from '../options.js';
 
 interface ImportFlags {
+  readonly force?: boolean;
   readonly config?: string[];
   readonly server?: string[];
   readonly skipFailed?: boolean;
@@ -121,6 +122,7 @@ export function importCommand(ctx: CliContext): Command {
       '-o, --output <file>',
       'write the catalog to this file (atomically; a device or FIFO in place; - is stdout) instead of stdout',
     )
+    .option(...FORCE_OPTION)
     .option('--json', 'write JSON instead of YAML')
     .option('--timeout <seconds>', 'time allowed per server', parseSeconds, 30)
     .addHelpText('after', EXAMPLES)
@@ -135,7 +137,7 @@ export function importCommand(ctx: CliContext): Command {
         { mcpCatalogDetailed },
         { loadCatalogSpecsDetailed },
         { catalogJson, catalogYaml },
-        { checkOutputs, isStdout, writeOutput },
+        { checkOutputs, checkReplaceable, isStdout, writeOutput },
         { commandLineFiles },
         { mergeTools },
         { mightBeClientConfig },
@@ -164,14 +166,18 @@ export function importCommand(ctx: CliContext): Command {
       }
       // The files a server's command line names (its script, its data) are inputs of the run: -o never
       // writes over one, checked before any server starts (src/report/output.ts). So is a --config.
-      const output = flags.output !== undefined ? { option: '--output', path: flags.output } : null;
+      const output =
+        flags.output !== undefined ? { option: '--output', path: flags.output, force: flags.force === true } : null;
       const inputs = [
         ...servers.flatMap((s) =>
           s.kind === 'command' ? commandLineFiles(s.value).map((path) => ({ kind: 'file named by --mcp', path })) : [],
         ),
         ...catalogInputs(configs, { kind: 'MCP client config', limits: ctx.limits }),
       ];
-      if (output) checkOutputs([output], inputs);
+      if (output) {
+        checkOutputs([output], inputs);
+        checkReplaceable([output]);
+      }
       const timeoutMs = Math.round(flags.timeout * 1000);
       const progress = ctx.progress();
       progress.update('starting MCP servers…');

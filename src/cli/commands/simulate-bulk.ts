@@ -21,6 +21,7 @@ import type { CliContext } from '../context.js';
 import { type CatalogFlags, loadCatalog } from '../inputs.js';
 
 export interface BulkFlags extends CatalogFlags {
+  readonly force?: boolean;
   readonly mode: Mode;
   readonly static?: string[];
   readonly format: TranscriptFormat | 'auto';
@@ -84,10 +85,12 @@ export async function runBulk(ctx: CliContext, args: readonly string[], flags: B
   const paths = expandSessionPaths(args);
   // --aggregate and --html never write over an input of the run (a session file, a catalog), checked before
   // anything runs, and again when they are written (src/report/output.ts).
-  const { checkOutputs, writeOutput } = await import('../../report/output.js');
-  const html = flags.html !== undefined ? { option: '--html', path: flags.html } : null;
+  const { checkOutputs, checkReplaceable, writeOutput } = await import('../../report/output.js');
+  const html = flags.html !== undefined ? { option: '--html', path: flags.html, force: flags.force === true } : null;
   const outputs = [
-    ...(flags.aggregate !== undefined ? [{ option: '--aggregate', path: flags.aggregate }] : []),
+    ...(flags.aggregate !== undefined
+      ? [{ option: '--aggregate', path: flags.aggregate, force: flags.force === true }]
+      : []),
     ...(html ? [html] : []),
   ];
   const inputs = [
@@ -97,6 +100,7 @@ export async function runBulk(ctx: CliContext, args: readonly string[], flags: B
       : []),
   ];
   checkOutputs(outputs, inputs);
+  checkReplaceable(outputs);
   const catalog: Catalog | null =
     flags.catalog !== undefined && flags.catalog.length > 0 ? await loadCatalog(ctx, flags) : null;
   if (catalog) {
@@ -139,7 +143,7 @@ export async function runBulk(ctx: CliContext, args: readonly string[], flags: B
   if (pending !== '') ctx.out(pending);
   if (flags.aggregate !== undefined)
     writeOutput(
-      { option: '--aggregate', path: flags.aggregate },
+      { option: '--aggregate', path: flags.aggregate, force: flags.force === true },
       `${safeJson(aggregate, undefined, 2)}\n`,
       inputs,
       (t) => ctx.out(t),

@@ -14,7 +14,7 @@ import type { RunInput, RunOutput } from '../../report/output.js';
 import type { CliContext } from '../context.js';
 import { addCatalogOptions } from '../catalog-options.js';
 import { loadCatalog } from '../inputs.js';
-import { collect, parsePositiveInt } from '../options.js';
+import { collect, parsePositiveInt, FORCE_OPTION } from '../options.js';
 import type { BulkFlags } from './simulate-bulk.js';
 
 // Kept in step with src/tokens (ENCODINGS, TOOL_FORMATS) by a test; listed here so
@@ -232,6 +232,7 @@ export function simulateCommand(ctx: CliContext): Command {
       '--aggregate <file>',
       'bulk: also write the aggregate as JSON to this file (merge parts with toolsearch aggregate)',
     )
+    .option(...FORCE_OPTION)
     .option(
       '--top <n>',
       'bulk: rows per list in the human aggregate (default 10; --json has them all)',
@@ -248,14 +249,19 @@ export function simulateCommand(ctx: CliContext): Command {
       const file = files[0]!;
       if (flags.tui) return runTui(ctx, file, flags);
       // An output that is an input of the run is refused before anything runs (src/report/output.ts).
-      const html = flags.html !== undefined ? { option: '--html', path: flags.html } : null;
+      const html =
+        flags.html !== undefined ? { option: '--html', path: flags.html, force: flags.force === true } : null;
       const inputs = [
         { kind: 'transcript', path: file },
         ...(html
           ? (await import('../../mcp/catalog-inputs.js')).catalogInputs(flags.catalog ?? [], { limits: ctx.limits })
           : []),
       ];
-      if (html) (await import('../../report/output.js')).checkOutputs([html], inputs);
+      if (html) {
+        const { checkOutputs, checkReplaceable } = await import('../../report/output.js');
+        checkOutputs([html], inputs);
+        checkReplaceable([html]);
+      }
       const reports = await runSimulate(ctx, file, flags);
       const replay = flags.replay === true || flags.expectSame === true;
       // The page shows the main conversation (reports[0]); sidechains are in the text and --json.

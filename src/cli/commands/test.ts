@@ -6,12 +6,13 @@ import { AssertionFailure, InputError, UsageError } from '../../errors.js';
 import type { RunInput } from '../../report/output.js';
 import type { CliContext } from '../context.js';
 import { MCP_TIMEOUT_OPTION, mcpTimeoutMs } from '../inputs.js';
-import { collect } from '../options.js';
+import { collect, FORCE_OPTION } from '../options.js';
 
 export const REPORTERS = ['human', 'json', 'junit', 'tap', 'html'] as const;
 type Reporter = (typeof REPORTERS)[number];
 
 interface TestFlags {
+  readonly force?: boolean;
   readonly reporter: Reporter;
   readonly json?: boolean;
   readonly catalog?: string[];
@@ -91,6 +92,7 @@ export function testCommand(ctx: CliContext): Command {
       '-o, --output <file>',
       'write the report to this file (atomically; a device or FIFO in place; - is stdout) instead of stdout',
     )
+    .option(...FORCE_OPTION)
     .option('-u, --update', 'write the current results into "exact" of the cases marked record: true')
     .option(...MCP_TIMEOUT_OPTION)
     .option('--no-cache', 'no compile cache (also TOOLSEARCH_CACHE=off); suites always parse their catalogs')
@@ -135,7 +137,8 @@ async function runTest(ctx: CliContext, args: string[], given: TestFlags): Promi
   ]);
   // Every output is checked against every input of the run as the inputs become known (the suites,
   // then the catalogs and transcripts they name), before any case runs (src/report/output.ts).
-  const outputs = flags.output !== undefined ? [{ option: '--output', path: flags.output }] : [];
+  const outputs =
+    flags.output !== undefined ? [{ option: '--output', path: flags.output, force: flags.force === true }] : [];
   const inputs: RunInput[] = [];
   const onInput = (input: RunInput) => {
     inputs.push(input);

@@ -34,6 +34,7 @@ export function page(input: PageInput): string {
     '<html lang="en">',
     '<head>',
     '<meta charset="utf-8">',
+    '<meta name="generator" content="toolsearch">',
     `<meta http-equiv="Content-Security-Policy" content="${CSP}">`,
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     '<meta name="color-scheme" content="light dark">',
