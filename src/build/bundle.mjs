@@ -11,7 +11,7 @@
  *   every byte of the bundle it loads at every start.
  * - start.cjs: src/cli/start.ts, run by bin/toolsearch.js: turns on Node's
  *   compile cache, then requires main.cjs or search.cjs.
- * - js-yaml.cjs: the part of js-yaml that src/formats/yaml.ts reads YAML
+ * - js-yaml.cjs: the part of js-yaml that src/io/yaml.ts reads YAML
  *   with (its event parser), required only when a YAML file is read (a cached
  *   catalog needs no parser); yaml.cjs: the yaml library, which writes and
  *   edits YAML (suite --update, import); commander.cjs: commander, required
@@ -86,7 +86,7 @@ const besides = {
   },
 };
 
-/** What src/formats/yaml.ts imports of js-yaml: the rest of it (its writer, its loader) is left out. */
+/** What src/io/yaml.ts imports of js-yaml: the rest of it (its writer, its loader) is left out. */
 const JS_YAML_READER = "export { getScalarValue, parseEvents, YAMLException } from 'js-yaml';";
 
 /** Writes the CLI's bundle into `dir`. */

@@ -12,9 +12,9 @@
  */
 import type { ToolIndex } from '../core/index/tool-index.js';
 import { runToolSearch } from '../core/toolsearch.js';
-import { raiseLimit, resolveLimits } from '../formats/read.js';
-import { safeJson } from '../report/json.js';
-import { JSON_SCHEMA_VERSION } from '../report/schema-version.js';
+import { raiseLimit, resolveLimits } from '../io/read.js';
+import { safeJson } from '../io/json-out.js';
+import { JSON_SCHEMA_VERSION } from '../io/schema-version.js';
 
 function answer(index: ToolIndex, line: Uint8Array): string {
   const r = runToolSearch(index, line);

@@ -5,11 +5,11 @@
  * EPIPE, escaping of warnings) lives in one place.
  */
 import { colorEnabled, createStyle, type Style } from '../render/color.js';
-import { clipLines, escapeLines } from '../render/escape.js';
-import type { CacheDir } from '../formats/cache-dir.js';
-import type { BeforeParse, CatalogCache } from '../formats/catalog-cache.js';
-import type { Limits } from '../formats/read.js';
-import { safeJson } from '../report/json.js';
+import { clipLines, escapeLines } from '../io/escape.js';
+import type { CacheDir } from '../io/cache-dir.js';
+import type { BeforeParse, CatalogCache } from './catalog-cache.js';
+import type { Limits } from '../io/read.js';
+import { safeJson } from '../io/json-out.js';
 import { createProgress, type Progress } from './progress.js';
 import type { OutStream } from './out-stream.js';
 
@@ -21,7 +21,7 @@ export interface CliIo {
   readonly stdin: NodeJS.ReadableStream;
   readonly env: Readonly<Record<string, string | undefined>>;
   /**
-   * Use the loaded-catalog cache of `env` (src/formats/catalog-cache.ts) although these streams are
+   * Use the loaded-catalog cache of `env` (src/cli/catalog-cache.ts) although these streams are
    * given: a host running main() in process (the fuzzer's cache-tampering mode). Without streams
    * (a process of its own) the cache is used anyway, unless turned off.
    */

@@ -15,8 +15,8 @@
  */
 import { CommanderError } from 'commander';
 import { MiddlewareConfigError } from '../core/middleware.js';
-import { AssertionFailure, InputError, UsageError } from '../errors.js';
-import { clipLines, escapeLines, escapeText } from '../render/escape.js';
+import { AssertionFailure, InputError, UsageError } from '../io/errors.js';
+import { clipLines, escapeLines, escapeText } from '../io/escape.js';
 import { charWidth } from '../render/width.js';
 import type { CliContext } from './context.js';
 

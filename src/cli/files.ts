@@ -1,7 +1,7 @@
 /** Opening input files for reading with errors users understand (exit 2 with the file name). */
 import { createReadStream, statSync } from 'node:fs';
-import { InputError } from '../errors.js';
-import { describeFsError as reason } from '../formats/read.js';
+import { InputError } from '../io/errors.js';
+import { describeFsError as reason } from '../io/read.js';
 
 /** A readable stream over a file, or stdin for `-`. Checks first, so a missing file or a directory is an InputError. */
 export function openInput(file: string, stdin: NodeJS.ReadableStream): AsyncIterable<Buffer | string> {

@@ -6,10 +6,10 @@
 import { resolve as resolvePath } from 'node:path';
 import { createMiddleware } from '../core/middleware.js';
 import { ToolIndex } from '../core/index/tool-index.js';
-import { InputError, UsageError } from '../errors.js';
+import { InputError, UsageError } from '../io/errors.js';
 import type { CliContext } from './context.js';
 import type { Catalog, CatalogFormat, CatalogTool } from '../formats/types.js';
-import { type SearchScope, suggestions } from '../search/report.js';
+import { type SearchScope, suggestions } from '../jobs/search/report.js';
 
 /** Flags of the catalog options (catalog-options.ts: `addCatalogOptions`). */
 export interface CatalogFlags {
@@ -66,10 +66,10 @@ export async function loadCatalog(ctx: CliContext, flags: CatalogFlags): Promise
     seen.set(key, f);
   }
   let catalog: Catalog;
-  const { isLiveSpec } = await import('../mcp/catalog-spec.js');
+  const { isLiveSpec } = await import('../formats/mcp/catalog-spec.js');
   if (files.some(isLiveSpec) || (flags.server ?? []).length > 0) {
     // Live MCP servers (mcp:, or the servers of a client config): the SDK is loaded only when a catalog names one.
-    const { loadCatalogSpecs } = await import('../mcp/catalog-spec.js');
+    const { loadCatalogSpecs } = await import('../formats/mcp/catalog-spec.js');
     // Only here: asking stderr whether it is a terminal sets up process.stderr (and Node's stream modules).
     const progress = ctx.progress();
     catalog = await loadCatalogSpecs(files, {
@@ -83,7 +83,7 @@ export async function loadCatalog(ctx: CliContext, flags: CatalogFlags): Promise
     });
     progress.done();
   } else {
-    const { loadCatalogFilesLazily } = await import('../formats/catalog-cache.js');
+    const { loadCatalogFilesLazily } = await import('./catalog-cache.js');
     catalog = await loadCatalogFilesLazily(files, {
       format: flags.catalogFormat ?? 'auto',
       limits: ctx.limits,
@@ -123,7 +123,7 @@ export function withStatic(catalog: Catalog, names: readonly string[]): Catalog 
   };
 }
 
-export type { SearchScope } from '../search/report.js';
+export type { SearchScope } from '../jobs/search/report.js';
 
 /**
  * Splits a catalog and builds the index. The reference's construction rules

@@ -1,6 +1,6 @@
 /**
  * The loaders' bounds, configurable from the environment (defaults in
- * `formats/read.ts`): `TOOLSEARCH_MAX_BYTES` (largest input file, `--batch`
+ * `io/read.ts`): `TOOLSEARCH_MAX_BYTES` (largest input file, `--batch`
  * line and JSONL session, 64 MiB), `TOOLSEARCH_MAX_DEPTH` (nesting, 1000
  * levels), `TOOLSEARCH_MAX_ALIASES` (YAML alias dereferences, 1000; 0 forbids
  * aliases), `TOOLSEARCH_MAX_ALIAS_BYTES` (bytes of text YAML aliases may add,
@@ -10,8 +10,8 @@
  * `TOOLSEARCH_MAX_MCP_PAGES` (pages of one server's tools/list, 10,000).
  * Every error about one of these bounds names its variable.
  */
-import { UsageError } from '../errors.js';
-import { LIMIT_VARIABLES, type Limits } from '../formats/read.js';
+import { UsageError } from '../io/errors.js';
+import { LIMIT_VARIABLES, type Limits } from '../io/read.js';
 
 /** The least value of each bound (0 only where it means "none allowed"); every other bound is at least 1. */
 const LEAST: Partial<Record<keyof Limits, number>> = {

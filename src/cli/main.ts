@@ -184,7 +184,7 @@ export async function runCli(
     // Loaded together: one round of module loading instead of one per import.
     const [{ limitsFromEnv }, cache, run] = await Promise.all([
       import('./limits.js'),
-      import('../formats/catalog-cache.js'),
+      import('./catalog-cache.js'),
       plain
         ? import('./search-run.js').then((m) => () => m.runSearch(ctx, plain.words, plain.flags))
         : import('./program.js').then((m) => async () => {
@@ -192,7 +192,7 @@ export async function runCli(
           }),
     ]);
     ctx.limits = limitsFromEnv(ctx.io.env);
-    // A process of its own gets the loaded-catalog cache (src/formats/catalog-cache.ts) unless
+    // A process of its own gets the loaded-catalog cache (src/cli/catalog-cache.ts) unless
     // TOOLSEARCH_CACHE turns it off. The build identity: in the bundle, a hash of everything it is
     // built from (src/build/bundle.mjs); run from tsc's output, this file's content.
     if ((io === undefined || io.fileCache === true) && !cache.cacheDisabledByEnv(ctx.io.env)) {

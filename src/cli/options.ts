@@ -29,7 +29,7 @@ export function collect(value: string, previous: string[] = []): string[] {
 
 /**
  * `--force`: an output (`-o`, `--html`, `--aggregate`) may replace an existing file that is not a
- * report toolsearch wrote (src/report/output.ts). Never an input of the run.
+ * report toolsearch wrote (src/io/output.ts). Never an input of the run.
  */
 export const FORCE_OPTION = [
   '--force',

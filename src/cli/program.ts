@@ -1,7 +1,7 @@
 /** The commander program: global options, output wiring, and the registered commands. */
 import { Command } from 'commander';
-import { UsageError } from '../errors.js';
-import { escapeText } from '../render/escape.js';
+import { UsageError } from '../io/errors.js';
+import { escapeText } from '../io/escape.js';
 import type { CommandEntry } from './commands.js';
 import type { CliContext } from './context.js';
 

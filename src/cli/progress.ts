@@ -5,7 +5,7 @@
  * Redraws are limited to a few a second; `done()` erases the line so what
  * follows starts on a clean line.
  */
-import { escapeText } from '../render/escape.js';
+import { escapeText } from '../io/escape.js';
 import type { OutStream } from './out-stream.js';
 
 export interface Progress {

@@ -4,9 +4,9 @@
  * second loads none of it.
  */
 import { decodeToolSearchArgs, searchDecoded, type ToolSearchArgs } from '../core/toolsearch.js';
-import { AssertionFailure, InputError, UsageError } from '../errors.js';
-import { resolveLimits } from '../formats/read.js';
-import { JSON_SCHEMA_VERSION } from '../report/schema-version.js';
+import { AssertionFailure, InputError, UsageError } from '../io/errors.js';
+import { resolveLimits } from '../io/read.js';
+import { JSON_SCHEMA_VERSION } from '../io/schema-version.js';
 import { expectationHeadline, renderExpectationDiff, renderSearch, renderWhy } from '../report/search-text.js';
 import {
   checkExpectations,
@@ -16,7 +16,7 @@ import {
   searchJson,
   standing,
   suggestions,
-} from '../search/report.js';
+} from '../jobs/search/report.js';
 import { runBatch } from './batch.js';
 import type { CliContext } from './context.js';
 import { openInput } from './files.js';

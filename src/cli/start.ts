@@ -14,7 +14,7 @@
 import { readFileSync, writeSync } from 'node:fs';
 import nodeModule from 'node:module';
 import { join } from 'node:path';
-import { COMPILE_CACHE_SUBDIR, cacheDirFromEnv, cacheDisabledByEnv, openCacheDir } from '../formats/cache-dir.js';
+import { COMPILE_CACHE_SUBDIR, cacheDirFromEnv, cacheDisabledByEnv, openCacheDir } from '../io/cache-dir.js';
 import type { CliHost } from './context.js';
 import { delayOptimizer } from './tiering.js';
 
@@ -47,7 +47,7 @@ export interface CompileCache {
 
 /**
  * Turns on Node's compile cache in {@link compileCacheDir} when Node has one
- * and the cache directory may be used (src/formats/cache-dir.ts: the user's
+ * and the cache directory may be used (src/io/cache-dir.ts: the user's
  * own, private, made so when missing). Returns the directory used and the
  * cache directory, still open (the bundle's catalog cache uses it: a process
  * opens and checks it once), or null. Any problem only means compiling from

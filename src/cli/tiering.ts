@@ -28,7 +28,7 @@
  * it decides to optimize a function, and the test suite runs with them set.
  */
 import { createRequire } from 'node:module';
-import type { BeforeParse } from '../formats/catalog-cache.js';
+import type { BeforeParse } from './catalog-cache.js';
 
 /** YAML to parse (UTF-16 units) from which putting Turbofan off pays for loading node:v8. */
 export const MIN_TEXT = 32 * 1024;

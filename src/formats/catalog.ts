@@ -21,7 +21,7 @@
  * such as `list-issues` is one name part and a keyword `issues` only reaches
  * it as a substring (5 points, not 10).
  */
-import { InputError } from '../errors.js';
+import { InputError } from '../io/errors.js';
 import {
   type ArrayNode,
   errorAt,
@@ -31,10 +31,10 @@ import {
   type Node,
   type ObjectNode,
   type ParsedDocument,
-} from './nodes.js';
-import { readInputText } from './input-text.js';
-import { parseText } from './parse.js';
-import type { Limits } from './read.js';
+} from '../io/nodes.js';
+import { readInputText } from '../io/input-text.js';
+import { parseText } from '../io/parse.js';
+import type { Limits } from '../io/read.js';
 import type { ShapeWarning } from './shape-warning.js';
 import { readToolList, toolOrigins, type ToolShape } from './tools.js';
 import type { Catalog, CatalogFormat, CatalogTool } from './types.js';
@@ -57,7 +57,7 @@ export interface CatalogFileResult {
   readonly shapeWarnings?: readonly ShapeWarning[];
 }
 
-/** A catalog file as read, with what a cache already knows it loads to (src/formats/catalog-cache.ts). */
+/** A catalog file as read, with what a cache already knows it loads to (src/cli/catalog-cache.ts). */
 export interface CatalogText {
   readonly file: string;
   readonly text: string;

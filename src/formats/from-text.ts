@@ -4,7 +4,7 @@
  * parsed JSON value. Errors are located in `name` as for files.
  */
 import { readCatalogDocument, type CatalogOptions } from './catalog.js';
-import { parseText } from './parse.js';
+import { parseText } from '../io/parse.js';
 import { readRecording, type RecordingOptions } from './recordings/registry.js';
 import type { Catalog, Transcript } from './types.js';
 

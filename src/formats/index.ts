@@ -3,8 +3,8 @@
  * `InputError` with `file:line:column` and a caret excerpt where a position
  * exists. Input files are only ever read.
  */
-export { DEFAULT_LIMITS, type InputFile, type Limits, readInputFile, resolveLimits } from './read.js';
-export { parseFile, parseText, syntaxFromName } from './parse.js';
+export { DEFAULT_LIMITS, type InputFile, type Limits, readInputFile, resolveLimits } from '../io/read.js';
+export { parseFile, parseText, syntaxFromName } from '../io/parse.js';
 export {
   errorAt,
   field,
@@ -17,7 +17,7 @@ export {
   type ParsedDocument,
   type Syntax,
   toJsonValue,
-} from './nodes.js';
+} from '../io/nodes.js';
 export { CATALOG_SHAPES, type CatalogOptions, loadCatalogFiles, mergeTools, readCatalogDocument } from './catalog.js';
 export { loadTranscriptFile, readTranscriptDocument, TRANSCRIPT_SHAPES, type TranscriptOptions } from './transcript.js';
 export { isReminderText } from './transcript-common.js';

@@ -19,10 +19,10 @@
 import { createReadStream, readSync, openSync, closeSync, statSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
-import { InputError } from '../errors.js';
-import { globFiles, isGlob } from '../suite/glob.js';
-import { parseText } from './parse.js';
-import { describeFsError, type Limits, raiseLimit, resolveLimits } from './read.js';
+import { InputError } from '../io/errors.js';
+import { globFiles, isGlob } from '../io/glob.js';
+import { parseText } from '../io/parse.js';
+import { describeFsError, type Limits, raiseLimit, resolveLimits } from '../io/read.js';
 import { loadTranscriptFile, readTranscriptDocument, type TranscriptOptions } from './transcript.js';
 import type { Transcript } from './types.js';
 

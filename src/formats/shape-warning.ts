@@ -6,7 +6,7 @@
  * reading any text. A module of its own so the CLI can handle them without
  * loading the format readers.
  */
-import type { SourceLocation } from '../errors.js';
+import type { SourceLocation } from '../io/errors.js';
 
 /** The end of a shape warning's line: what sets it apart for a reader. */
 export const SHAPE_WARNING = 'not read as written';

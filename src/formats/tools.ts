@@ -6,7 +6,7 @@
  *
  * Over 400 lines: the catalog shapes share classification, entry reading and their errors.
  */
-import { editDistance } from '../edit-distance.js';
+import { editDistance } from '../io/edit-distance.js';
 import { compareGo, toWellFormed } from '../core/text.js';
 import type { JsonValue } from '../core/types.js';
 import {
@@ -21,7 +21,7 @@ import {
   type ObjectNode,
   type ParsedDocument,
   toJsonValue,
-} from './nodes.js';
+} from '../io/nodes.js';
 import { type ShapeWarning, shapeWarningText } from './shape-warning.js';
 import type { CatalogTool } from './types.js';
 

@@ -17,7 +17,7 @@
  */
 import { toWellFormed } from '../core/text.js';
 import type { BlockRole, ContentBlock, ToolResultPart } from '../core/types.js';
-import { field, type Node, type ObjectNode, toJsonValue } from './nodes.js';
+import { field, type Node, type ObjectNode, toJsonValue } from '../io/nodes.js';
 import {
   argumentsText,
   checkKeys,

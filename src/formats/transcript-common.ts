@@ -6,9 +6,9 @@
 import { REMINDER_MARKER } from '../core/middleware.js';
 import { toWellFormed } from '../core/text.js';
 import type { BlockMessage, ChatMessage, JsonValue, Message, MessageExtra } from '../core/types.js';
-import type { InputError, SourceLocation } from '../errors.js';
+import type { InputError, SourceLocation } from '../io/errors.js';
 import type { CatalogTool, CoverageProblem, SentTools } from './types.js';
-import { raiseLimit } from './read.js';
+import { raiseLimit } from '../io/read.js';
 import {
   errorAt,
   field,
@@ -19,7 +19,7 @@ import {
   type ObjectNode,
   type ParsedDocument,
   toJsonValue,
-} from './nodes.js';
+} from '../io/nodes.js';
 
 /** A tool call seen while reading, for pairing. */
 interface CallSite {

@@ -28,7 +28,7 @@ import type {
   ToolCall,
   ToolResultPart,
 } from '../core/types.js';
-import { field, looseField, type Node, type ObjectNode } from './nodes.js';
+import { field, looseField, type Node, type ObjectNode } from '../io/nodes.js';
 import {
   argumentsText,
   checkKeys,

@@ -8,7 +8,7 @@
  * string or a list of parts whose text parts are joined.
  */
 import type { ChatMessage, ChatRole, ToolCall } from '../core/types.js';
-import { field, type Node, type ObjectNode } from './nodes.js';
+import { field, type Node, type ObjectNode } from '../io/nodes.js';
 import {
   argumentsText,
   checkKeys,

@@ -20,7 +20,7 @@
  */
 import { toWellFormed } from '../core/text.js';
 import type { BlockMessage, ContentBlock, ToolResultPart } from '../core/types.js';
-import { field, type Node, type ObjectNode } from './nodes.js';
+import { field, type Node, type ObjectNode } from '../io/nodes.js';
 import {
   argumentsText,
   checkKeys,

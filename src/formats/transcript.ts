@@ -3,9 +3,9 @@
  * src/formats/recordings/ (one reader per format, one registry); this module
  * keeps the loader entry points.
  */
-import { parseFile } from './parse.js';
+import { parseFile } from '../io/parse.js';
 import { READERS, readRecording, type RecordingOptions } from './recordings/registry.js';
-import type { ParsedDocument } from './nodes.js';
+import type { ParsedDocument } from '../io/nodes.js';
 import type { Transcript, TranscriptFormat } from './types.js';
 
 /** Options of {@link loadTranscriptFile}. */

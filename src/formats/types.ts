@@ -4,7 +4,7 @@
  * every parse or shape error is an `InputError` with file, line and column.
  */
 import type { Message, ToolInfo } from '../core/types.js';
-import type { SourceLocation } from '../errors.js';
+import type { SourceLocation } from '../io/errors.js';
 import type { ShapeWarning } from './shape-warning.js';
 
 /** Catalog shapes the loaders recognise. */

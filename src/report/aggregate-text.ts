@@ -5,9 +5,9 @@
  * sessions. Formats only; every figure comes from the aggregate.
  */
 import type { Style } from '../render/color.js';
-import { escapeText } from '../render/escape.js';
+import { escapeText } from '../io/escape.js';
 import { renderTable } from '../render/table.js';
-import { type Aggregate, aggregateViews } from '../simulate/aggregate.js';
+import { type Aggregate, aggregateViews } from '../jobs/simulate/aggregate.js';
 
 export interface AggregateRenderOptions {
   readonly width: number;

@@ -4,10 +4,10 @@
  * first 5 results).
  */
 import type { Style } from '../render/color.js';
-import { escapeText, inlineText } from '../render/escape.js';
+import { escapeText, inlineText } from '../io/escape.js';
 import { renderTable, type Column } from '../render/table.js';
-import { METRIC_LABELS } from '../eval/metrics.js';
-import type { EvalReport } from '../eval/types.js';
+import { METRIC_LABELS } from '../jobs/eval/metrics.js';
+import type { EvalReport } from '../jobs/eval/types.js';
 
 export interface EvalTextOptions {
   readonly style: Style;

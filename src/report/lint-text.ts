@@ -6,10 +6,10 @@
  * line is cut with `…`.
  */
 import type { Style } from '../render/color.js';
-import { escapeText, inlineText } from '../render/escape.js';
+import { escapeText, inlineText } from '../io/escape.js';
 import { displayWidth, truncate } from '../render/width.js';
 import { tok, wordTokens, wrapText, wrapTokens } from '../render/wrap.js';
-import type { LintReport, ToolLint } from '../lint/types.js';
+import type { LintReport, ToolLint } from '../jobs/lint/types.js';
 
 export interface LintTextOptions {
   readonly style: Style;

@@ -4,9 +4,9 @@
  * callers pass plain data.
  */
 import type { KeywordScore } from '../core/scorer.js';
-import type { ExpectationFailure, SearchJson, WhyReport } from '../search/report.js';
+import type { ExpectationFailure, SearchJson, WhyReport } from '../jobs/search/report.js';
 import type { Style } from '../render/color.js';
-import { escapeText, inlineText } from '../render/escape.js';
+import { escapeText, inlineText } from '../io/escape.js';
 import { renderTable, type Cell, type Column } from '../render/table.js';
 import { truncate } from '../render/width.js';
 import { tok, wrapTokens, type Token } from '../render/wrap.js';

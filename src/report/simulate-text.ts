@@ -2,7 +2,7 @@
  * Human output of `simulate`: a compact block per model call, then a
  * summary. Renders a {@link SimulationReport} and nothing else.
  */
-import { formatCallTokens, tokenSummaryLines } from '../tokens/format.js';
+import { formatCallTokens, tokenSummaryLines } from '../jobs/tokens/format.js';
 import type {
   SearchOutcome,
   SearchReport,
@@ -11,9 +11,9 @@ import type {
   TurnReport,
   Violation,
   VisibilityChange,
-} from '../simulate/report.js';
+} from '../jobs/simulate/report.js';
 import type { Style } from '../render/color.js';
-import { escapeText, inlineText } from '../render/escape.js';
+import { escapeText, inlineText } from '../io/escape.js';
 import { displayWidth, truncate } from '../render/width.js';
 import { tok, wrapText, wrapTokens, type Token } from '../render/wrap.js';
 

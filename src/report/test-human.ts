@@ -4,8 +4,8 @@
  * exactly `N passed, N failed` (plus `, N skipped` when any).
  */
 import type { Style } from '../render/color.js';
-import { escapeText, inlineText } from '../render/escape.js';
-import type { TestReport } from '../suite/types.js';
+import { escapeText, inlineText } from '../io/escape.js';
+import type { TestReport } from '../jobs/suite/types.js';
 import { caseFailureText, suiteErrorText, summaryLine } from './test-text.js';
 
 export interface HumanOptions {

@@ -1,7 +1,7 @@
 /** The JSON test reporter: the {@link TestReport} as it is, durations rounded to microseconds. */
-import { JSON_SCHEMA_VERSION } from './schema-version.js';
-import type { TestReport } from '../suite/types.js';
-import { safeJson } from './json.js';
+import { JSON_SCHEMA_VERSION } from '../io/schema-version.js';
+import type { TestReport } from '../jobs/suite/types.js';
+import { safeJson } from '../io/json-out.js';
 
 export function renderTestJson(report: TestReport): string {
   return `${safeJson(

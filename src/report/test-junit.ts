@@ -6,7 +6,7 @@
  * replaced (Jenkins reads dots as package separators); `file` and `line`
  * point at the case in the suite.
  */
-import type { TestReport } from '../suite/types.js';
+import type { TestReport } from '../jobs/suite/types.js';
 import { caseFailureText, suiteErrorText } from './test-text.js';
 import { xmlAttr, xmlText } from './xml.js';
 

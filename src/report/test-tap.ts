@@ -4,9 +4,9 @@
  * which is valid YAML), skipped cases as `# SKIP`. Suite files appear as
  * comment lines.
  */
-import { escapeText } from '../render/escape.js';
-import { safeJson } from './json.js';
-import type { TestReport } from '../suite/types.js';
+import { escapeText } from '../io/escape.js';
+import { safeJson } from '../io/json-out.js';
+import type { TestReport } from '../jobs/suite/types.js';
 import { caseFailureText, suiteErrorText, summaryLine } from './test-text.js';
 
 /** A test point description: one line, control characters escaped, `#` escaped (it starts a directive). */

@@ -3,8 +3,8 @@
  * a failed case (expected vs. got, with ranks and scores) and the summary
  * line. Text from suites and catalogs is escaped for the terminal here.
  */
-import { escapeText, inlineText } from '../render/escape.js';
-import type { CaseResult, Failure, SearchGot, TestReport, ToolStanding } from '../suite/types.js';
+import { escapeText, inlineText } from '../io/escape.js';
+import type { CaseResult, Failure, SearchGot, TestReport, ToolStanding } from '../jobs/suite/types.js';
 
 /** Where a named tool stands, in words. */
 export function standingText(s: ToolStanding, got: SearchGot | null): string {

@@ -7,7 +7,7 @@
  * a catalog, a transcript or the user goes through {@link safe} or
  * {@link safeName} (the CLI's escaping), never raw.
  */
-import { escapeText, inlineText } from '../render/escape.js';
+import { escapeText, inlineText } from '../io/escape.js';
 import { charWidth, displayWidth, graphemes, pad, truncate } from '../render/width.js';
 
 /**

@@ -5,8 +5,8 @@
  */
 import type { Mode } from '../core/types.js';
 import type { Catalog, Transcript } from '../formats/types.js';
-import type { ToolFormat } from '../tokens/serialize.js';
-import type { EncodingName } from '../tokens/tokenizer.js';
+import type { ToolFormat } from '../jobs/tokens/serialize.js';
+import type { EncodingName } from '../jobs/tokens/tokenizer.js';
 import type { TerminalIo } from './fullscreen.js';
 import { assertInteractive, prepareTui } from './tty.js';
 
@@ -27,8 +27,8 @@ export interface SimulateTuiInput {
 /** Runs the stepper over the simulation of `input`; `m` and `r` re-simulate the same inputs. */
 export async function runSimulateTui(input: SimulateTuiInput): Promise<void> {
   assertInteractive(input.io, 'simulate --tui', 'simulate --json');
-  const { simulationTools } = await import('../simulate/engine.js');
-  const { simulator } = await import('../simulate/with-tokens.js');
+  const { simulationTools } = await import('../jobs/simulate/engine.js');
+  const { simulator } = await import('../jobs/simulate/with-tokens.js');
   const base = {
     transcript: input.transcript,
     catalog: input.catalog,

@@ -2,7 +2,7 @@
  * The checks the CLI runs before loading the TUI. No React or Ink here: this
  * module is imported statically by command files.
  */
-import { UsageError } from '../errors.js';
+import { UsageError } from '../io/errors.js';
 import { loadInk } from './ink.js';
 
 interface MaybeTty {

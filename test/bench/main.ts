@@ -40,7 +40,7 @@ import {
   type ToolSearchOutcome,
 } from '../../src/core/toolsearch.js';
 import type { Message, ToolInfo } from '../../src/core/types.js';
-import { JSON_SCHEMA_VERSION } from '../../src/report/schema-version.js';
+import { JSON_SCHEMA_VERSION } from '../../src/io/schema-version.js';
 import { naiveKeywordSearch } from '../core/naive-model.js';
 import { benchBulk } from './bulk.js';
 import { benchBuildVsBefore, benchQueryClasses, CLASS_SIZES, mixedBatchLines } from './query-classes.js';
@@ -561,7 +561,7 @@ async function benchSimulate(): Promise<void> {
   type Sim = (o: unknown) => { turns: unknown[] };
   let simulate: Sim | null = null;
   try {
-    simulate = ((await import('../../src/simulate/engine.js')) as unknown as { simulate: Sim }).simulate;
+    simulate = ((await import('../../src/jobs/simulate/engine.js')) as unknown as { simulate: Sim }).simulate;
   } catch (err) {
     console.log(`  (simulate engine not available: ${(err as Error).message})`);
   }

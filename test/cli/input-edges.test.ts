@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runBatch } from '../../src/cli/batch.js';
 import { limitsFromEnv } from '../../src/cli/limits.js';
 import { ToolIndex } from '../../src/core/index/tool-index.js';
-import { runIn } from '../suite/inproc.js';
+import { runIn } from '../jobs/suite/inproc.js';
 import { DEMO, FX } from './helpers.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'toolsearch-input-edges-'));

@@ -2,13 +2,13 @@
 // the environment variable that raises it, in the exact text of its error,
 // end to end through the BUILT CLI (`npm run build` first; NO_COLOR=1); and
 // the variable does raise it (the same run with a higher value succeeds).
-// The limits: src/formats/read.ts (DEFAULT_LIMITS, LIMIT_VARIABLES).
+// The limits: src/io/read.ts (DEFAULT_LIMITS, LIMIT_VARIABLES).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS, LIMIT_VARIABLES } from '../../src/formats/read.js';
-import { serverCommand, spawnHttpServer } from '../mcp/helpers.js';
+import { DEFAULT_LIMITS, LIMIT_VARIABLES } from '../../src/io/read.js';
+import { serverCommand, spawnHttpServer } from '../formats/mcp/helpers.js';
 import { DEMO, run } from './helpers.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'toolsearch-limits-'));

@@ -4,7 +4,7 @@
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { serverCommand } from '../mcp/helpers.js';
+import { serverCommand } from '../formats/mcp/helpers.js';
 
 async function inproc(argv: string[], stderrTTY: boolean): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';

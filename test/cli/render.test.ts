@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { colorEnabled, createStyle } from '../../src/render/color.js';
-import { escapeText, hasUnsafe, inlineText } from '../../src/render/escape.js';
+import { escapeText, hasUnsafe, inlineText } from '../../src/io/escape.js';
 import { renderTable } from '../../src/render/table.js';
 import { displayWidth, truncate } from '../../src/render/width.js';
 import { renderExcerpt } from '../../src/cli/exit.js';
-import { checkExpectations, suggestions } from '../../src/search/report.js';
+import { checkExpectations, suggestions } from '../../src/jobs/search/report.js';
 import { wrapTokens } from '../../src/report/simulate-text.js';
 import { wordTokens, wrapText } from '../../src/render/wrap.js';
 

@@ -1,7 +1,7 @@
 /** Token and prompt-cache accounting in `simulate` (on by default). */
 import { describe, expect, it } from 'vitest';
-import { ENCODINGS } from '../../src/tokens/tokenizer.js';
-import { TOOL_FORMATS } from '../../src/tokens/serialize.js';
+import { ENCODINGS } from '../../src/jobs/tokens/tokenizer.js';
+import { TOOL_FORMATS } from '../../src/jobs/tokens/serialize.js';
 import { run } from './helpers.js';
 
 const QUICK = 'fixtures/transcripts/keyword-search-then-call.anthropic.json';

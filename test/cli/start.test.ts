@@ -82,7 +82,7 @@ describe('bin/toolsearch.js', SPAWNS, () => {
   it('leaves NODE_EXTRA_CA_CERTS to the process and its children as the user set it', async () => {
     const ca = join(dir, 'extra-ca.pem');
     writeFileSync(ca, '');
-    const server = 'node test/mcp/fixtures/test-server.mjs --tools 1 --env-name NODE_EXTRA_CA_CERTS';
+    const server = 'node test/formats/mcp/fixtures/test-server.mjs --tools 1 --env-name NODE_EXTRA_CA_CERTS';
     for (const args of [
       ['import', '--mcp', server],
       ['search', '-c', `mcp:${server}`, '--json', 'x'],

@@ -1,8 +1,11 @@
 /**
- * The rooms of src/ (DESIGN.md): no import cycle anywhere (type-only imports
- * and import() included: each is a dependency a reader must follow), and data
- * flows one way — renderers and engines never import the CLI or the TUI, and
- * engines write no files (they return data; the CLI writes).
+ * The layers of src/ (README "Architecture"): each top-level folder is a layer, and an import goes
+ * only to its own folder or to a layer before it:
+ *
+ *   core < io < formats < jobs (and adapters) < render < report < tui < cli
+ *
+ * Type-only imports and `import()` count too (each is a dependency a reader must follow). There is
+ * no import cycle anywhere, and only cli/ and the write path of io/ write files: jobs return data.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -13,51 +16,78 @@ const graph = importGraph();
 const edges = (keep: (e: { typeOnly: boolean }) => boolean) =>
   new Map([...graph].map(([k, es]) => [k, es.filter(keep).map((e) => e.to)]));
 
-/** Rooms that come before cli/ and tui/ in the flow: nothing in them may import those two. */
-const UPSTREAM = /^(core|formats|simulate|suite|eval|lint|tokens|search|mcp|render|report|adapters)\//;
-/** Engines: they compute reports and write nothing. */
-const ENGINES = /^(core|simulate|suite|eval|lint|tokens|search)\//;
+/** Each layer's rank; a module may import its own folder or a folder of a lower rank. */
+const LAYERS: Readonly<Record<string, number>> = {
+  core: 0,
+  io: 1,
+  formats: 2,
+  jobs: 3,
+  adapters: 3,
+  render: 4,
+  report: 5,
+  tui: 6,
+  cli: 7,
+  // src/index.ts, the library's entry: what a library user may import (nothing of the CLI or TUI)
+  'index.ts': 5,
+};
+
+const layerOf = (module: string): string => module.split('/')[0]!;
+
+/** The imports that go against the layer order: `from → to`. */
+function againstTheFlow(g: ReadonlyMap<string, ReadonlyArray<{ to: string }>>): string[] {
+  const bad: string[] = [];
+  for (const [from, es] of g) {
+    const a = layerOf(from);
+    for (const e of es) {
+      const b = layerOf(e.to);
+      if (a === b) continue;
+      const ra = LAYERS[a];
+      const rb = LAYERS[b];
+      if (ra === undefined || rb === undefined || !(rb < ra)) bad.push(`${from} → ${e.to}`);
+    }
+  }
+  return bad.sort();
+}
+
+/** Modules allowed to write files: the CLI, and io's one write path (outputs, atomic writes, the cache directory). */
+const WRITERS = /^(cli\/|io\/(atomic|output|cache-dir)\.ts$|build\/)/;
+
+const WRITES = new RegExp(
+  '\\b(writeFile(Sync)?|appendFile(Sync)?|renameSync|unlinkSync|fs\\.rename|writeFileAtomic|writeOutput|' +
+    'createWriteStream|mkdirSync)\\b\\s*\\(',
+);
 
 describe('the import graph of src/', () => {
+  it('every folder of src/ is a layer the order knows (a new folder must be placed in it)', () => {
+    const folders = new Set([...graph.keys()].map(layerOf).filter((f) => f !== 'build'));
+    expect([...folders].filter((f) => LAYERS[f] === undefined)).toEqual([]);
+  });
+
+  it('flows one way: core < io < formats < jobs < render < report < tui < cli', () => {
+    expect(againstTheFlow(graph)).toEqual([]);
+  });
+
   it('has no cycle', () => {
     expect(cycles(edges(() => true))).toEqual([]);
   });
 
-  it('has no back-flow: nothing upstream of the CLI and the TUI imports them', () => {
-    const back: string[] = [];
-    for (const [from, es] of graph) {
-      if (!UPSTREAM.test(from)) continue;
-      for (const e of es) if (/^(cli|tui)\//.test(e.to)) back.push(`${from} → ${e.to}`);
-    }
-    expect(back).toEqual([]);
-  });
-
-  it('render/ is a toolkit that knows no report: it imports only core/ and itself', () => {
-    const out: string[] = [];
-    for (const [from, es] of graph) {
-      if (!from.startsWith('render/')) continue;
-      for (const e of es) if (!/^(render|core)\//.test(e.to)) out.push(`${from} → ${e.to}`);
-    }
-    expect(out).toEqual([]);
-  });
-
-  it('engines write no files', () => {
+  it('only the CLI and io/ write files', () => {
     const writers: string[] = [];
     for (const file of graph.keys()) {
-      if (!ENGINES.test(file)) continue;
+      if (WRITERS.test(file)) continue;
       const text = readFileSync(path.join(SRC, file), 'utf8');
-      if (/\b(writeFile(Sync)?|appendFile(Sync)?|renameSync|unlinkSync|writeFileAtomic|createWriteStream)\b/.test(text))
-        writers.push(file);
+      if (WRITES.test(text)) writers.push(file);
     }
     expect(writers).toEqual([]);
   });
 
-  it('the checks see the graph (not vacuous): modules, edges, and a cycle found when there is one', () => {
+  it('the checks see the graph (not vacuous): modules, edges, a back edge and a cycle found when there is one', () => {
     expect(graph.size).toBeGreaterThan(100);
     expect(graph.get('cli/main.ts')!.some((e) => e.to === 'cli/context.ts')).toBe(true);
-    expect(
-      graph.get('formats/catalog-cache.ts')!.some((e) => e.to === 'formats/catalog.ts' && e.dynamic && !e.typeOnly),
-    ).toBe(true);
+    expect(WRITES.test(readFileSync(path.join(SRC, 'io/atomic.ts'), 'utf8'))).toBe(true);
+    expect(againstTheFlow(new Map([['formats/x.ts', [{ to: 'jobs/y.ts' }]]]))).toEqual(['formats/x.ts → jobs/y.ts']);
+    expect(againstTheFlow(new Map([['jobs/x.ts', [{ to: 'adapters/y.ts' }]]]))).toEqual(['jobs/x.ts → adapters/y.ts']);
+    expect(againstTheFlow(new Map([['report/x.ts', [{ to: 'formats/y.ts' }, { to: 'report/z.ts' }]]]))).toEqual([]);
     expect(
       cycles(
         new Map([

@@ -36,12 +36,12 @@ describe('module-level state in src/', () => {
       'core/unicode-tables.ts: TO_LOWER_RUNS',
       'core/unicode-tables.ts: UPPER_RANGES',
       // whether the exit handlers that end child processes are installed (once per process)
-      'mcp/children.ts: installed',
+      'formats/mcp/children.ts: installed',
+      // a per-process counter that makes temporary file names unique
+      'io/atomic.ts: counter',
       // string-width and Intl.Segmenter, loaded and made on first use
       'render/width.ts: segmenter',
       'render/width.ts: stringWidthFn',
-      // a per-process counter that makes temporary file names unique
-      'report/atomic.ts: counter',
       // Ink, loaded on first use
       'tui/ink.ts: loaded',
     ]);

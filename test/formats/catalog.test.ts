@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadCatalogFiles, readCatalogDocument } from '../../src/formats/catalog.js';
-import { parseText } from '../../src/formats/parse.js';
+import { parseText } from '../../src/io/parse.js';
 import type { Catalog } from '../../src/formats/types.js';
 import { fixture, inputError } from './helpers.js';
 

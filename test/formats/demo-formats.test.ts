@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { loadCatalogFiles } from '../../src/formats/catalog.js';
 import { loadTranscriptFile } from '../../src/formats/transcript.js';
 import type { CatalogFormat, CatalogTool } from '../../src/formats/types.js';
-import { simulate, simulationTools } from '../../src/simulate/engine.js';
+import { simulate, simulationTools } from '../../src/jobs/simulate/engine.js';
 
 const catalog = (name: string): string => fileURLToPath(new URL(`../../fixtures/catalogs/${name}`, import.meta.url));
 

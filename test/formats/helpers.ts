@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { InputError } from '../../src/errors.js';
-import type { Node } from '../../src/formats/nodes.js';
+import { InputError } from '../../src/io/errors.js';
+import type { Node } from '../../src/io/nodes.js';
 
 /** Absolute path of a fixture under fixtures/formats/. */
 export function fixture(rel: string): string {

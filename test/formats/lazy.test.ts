@@ -1,5 +1,5 @@
 /**
- * Large JSON values are read lazily (src/formats/json.ts): checked whole,
+ * Large JSON values are read lazily (src/io/json.ts): checked whole,
  * built on demand, plain values read straight from the text. Everything a
  * reader can observe must be what building the whole tree gives: nodes and
  * positions, plain values (null prototypes, key order, strings, numbers),
@@ -10,11 +10,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { mergeTools, readCatalogDocument } from '../../src/formats/catalog.js';
-import { readInputText, releaseBytes } from '../../src/formats/input-text.js';
-import { LAZY_TEXT_LENGTH } from '../../src/formats/json.js';
-import { PLAIN_VALUE, type ParsedDocument, toJsonValue } from '../../src/formats/nodes.js';
-import { parseText } from '../../src/formats/parse.js';
-import { readInputFile } from '../../src/formats/read.js';
+import { readInputText, releaseBytes } from '../../src/io/input-text.js';
+import { LAZY_TEXT_LENGTH } from '../../src/io/json.js';
+import { PLAIN_VALUE, type ParsedDocument, toJsonValue } from '../../src/io/nodes.js';
+import { parseText } from '../../src/io/parse.js';
+import { readInputFile } from '../../src/io/read.js';
 import { readTranscriptDocument } from '../../src/formats/transcript.js';
 import { expectSame, fixture, outcome, Scratch, tree } from './helpers.js';
 

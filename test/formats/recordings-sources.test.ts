@@ -6,9 +6,9 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadCatalogFiles } from '../../src/formats/catalog.js';
-import { parseText } from '../../src/formats/parse.js';
+import { parseText } from '../../src/io/parse.js';
 import { readTranscriptDocument } from '../../src/formats/transcript.js';
-import { simulate } from '../../src/simulate/engine.js';
+import { simulate } from '../../src/jobs/simulate/engine.js';
 import { inputError } from './helpers.js';
 
 const demo = loadCatalogFiles([fileURLToPath(new URL('../../fixtures/catalogs/demo.yaml', import.meta.url))]);

@@ -5,10 +5,10 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadCatalogFiles } from '../../src/formats/catalog.js';
-import { parseText } from '../../src/formats/parse.js';
+import { parseText } from '../../src/io/parse.js';
 import { READERS, requireModelCall } from '../../src/formats/recordings/registry.js';
 import { loadTranscriptFile, readTranscriptDocument } from '../../src/formats/transcript.js';
-import { simulate } from '../../src/simulate/engine.js';
+import { simulate } from '../../src/jobs/simulate/engine.js';
 import { TRANSCRIPT_FORMATS } from '../../src/cli/commands/simulate.js';
 import { inputError } from './helpers.js';
 

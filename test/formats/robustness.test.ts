@@ -5,9 +5,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../../src/errors.js';
+import { InputError } from '../../src/io/errors.js';
 import { readCatalogDocument } from '../../src/formats/catalog.js';
-import { parseText } from '../../src/formats/parse.js';
+import { parseText } from '../../src/io/parse.js';
 import { readTranscriptDocument } from '../../src/formats/transcript.js';
 import { fixture } from './helpers.js';
 

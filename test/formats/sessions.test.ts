@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { InputError } from '../../src/errors.js';
+import { InputError } from '../../src/io/errors.js';
 import {
   expandSessionPaths,
   isSessionLine,

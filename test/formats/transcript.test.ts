@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { REMINDER_MARKER, toolSearchResultText } from '../../src/core/middleware.js';
 import type { ContentBlock, Message } from '../../src/core/types.js';
-import { parseText } from '../../src/formats/parse.js';
+import { parseText } from '../../src/io/parse.js';
 import { loadTranscriptFile, readTranscriptDocument } from '../../src/formats/transcript.js';
 import type { Transcript } from '../../src/formats/types.js';
 import { fixture, inputError } from './helpers.js';

@@ -564,8 +564,8 @@ export async function runFuzz(options) {
     reader: o.planOnly
       ? null
       : {
-          ...(await import(join(dist, 'formats/parse.js'))),
-          ...(await import(join(dist, 'mcp/client-config.js'))),
+          ...(await import(join(dist, 'io/parse.js'))),
+          ...(await import(join(dist, 'formats/mcp/client-config.js'))),
         },
   };
   if (o.cacheTamper) state.cacheDir = join(ws, 'cache');

@@ -18,7 +18,7 @@
  * `FUZZ_*` set) or that unreachable URL does the run go ahead as is.
  * Otherwise the run gets `--server` with a key no config has: the CLI
  * parses and validates the whole config, then stops with a usage error
- * before any server starts (src/mcp/catalog-spec.ts) — the parser and
+ * before any server starts (src/formats/mcp/catalog-spec.ts) — the parser and
  * validator are fuzzed, nothing runs.
  */
 import { fileURLToPath } from 'node:url';

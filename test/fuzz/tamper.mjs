@@ -183,7 +183,7 @@ export function tamperCache(dir, rng) {
         case 'header': {
           const nl = data.indexOf(0x0a);
           const line = data.toString('utf8', 0, nl < 0 ? data.length : nl);
-          // An entry holds its header twice (src/formats/catalog-cache.ts): both copies are edited alike.
+          // An entry holds its header twice (src/cli/catalog-cache.ts): both copies are edited alike.
           const copied =
             nl > 0 && data[2 * nl + 1] === 0x0a && data.subarray(0, nl).equals(data.subarray(nl + 1, 2 * nl + 1));
           let h;

@@ -8,9 +8,9 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { limitsFromEnv } from '../../src/cli/limits.js';
-import { InputError } from '../../src/errors.js';
-import { parseText } from '../../src/formats/parse.js';
-import { DEFAULT_LIMITS } from '../../src/formats/read.js';
+import { InputError } from '../../src/io/errors.js';
+import { parseText } from '../../src/io/parse.js';
+import { DEFAULT_LIMITS } from '../../src/io/read.js';
 import { spawnCli, tempDir } from './helpers.js';
 
 const tmp = tempDir();

@@ -6,7 +6,7 @@
  * | file size (and one `--batch` line) | 64 MiB | `Limits.maxBytes`, `TOOLSEARCH_MAX_BYTES` |
  * | nesting of arrays and objects | 1,000 levels | `Limits.maxDepth`, `TOOLSEARCH_MAX_DEPTH` |
  * | YAML alias dereferences | 1,000 | `Limits.maxAliases`, `TOOLSEARCH_MAX_ALIASES` |
- * | values reached through YAML aliases | 1,000,000 | `MAX_ALIAS_EXPANSION` (formats/yaml.ts) |
+ * | values reached through YAML aliases | 1,000,000 | `MAX_ALIAS_EXPANSION` (io/yaml.ts) |
  * | messages per transcript | 100,000 | `Limits.maxMessages`, `TOOLSEARCH_MAX_MESSAGES` |
  * | `tool_search` arguments nesting (Go) | 10,000 | the reference's `exceeded max depth` |
  *
@@ -22,7 +22,7 @@ import { runBatch } from '../../src/cli/batch.js';
 import { limitsFromEnv } from '../../src/cli/limits.js';
 import { runToolSearch, ToolIndex } from '../../src/core/index.js';
 import { loadCatalogFiles, loadTranscriptFile, parseText } from '../../src/formats/index.js';
-import { DEFAULT_LIMITS, resolveLimits } from '../../src/formats/read.js';
+import { DEFAULT_LIMITS, resolveLimits } from '../../src/io/read.js';
 import { DEMO, expectCleanError, inproc, ROOT, spawnCli, tempDir } from './helpers.js';
 import { inputError } from '../formats/helpers.js';
 

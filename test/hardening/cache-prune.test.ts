@@ -1,6 +1,6 @@
 /**
  * Issue 14, finding 8: pruning the cache never deletes a user's file
- * (src/formats/cache-dir.ts). Only a directory toolsearch created and marked
+ * (src/io/cache-dir.ts). Only a directory toolsearch created and marked
  * with a CACHEDIR.TAG (or adopted: it held nothing but toolsearch's files) is
  * written to and pruned, and only names of toolsearch's exact patterns
  * (`catalog-<16 hex>.entry`, `code-…-v<node>-<arch>.bin`) are pruned. On
@@ -12,9 +12,9 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { CACHEDIR_SIGNATURE } from '../../src/formats/cache-dir.js';
-import { fileCatalogCache, MAX_ENTRIES } from '../../src/formats/catalog-cache.js';
-import { loadCatalogFilesCached } from '../../src/formats/catalog-cache.js';
+import { CACHEDIR_SIGNATURE } from '../../src/io/cache-dir.js';
+import { fileCatalogCache, MAX_ENTRIES } from '../../src/cli/catalog-cache.js';
+import { loadCatalogFilesCached } from '../../src/cli/catalog-cache.js';
 import { loadCatalogTexts } from '../../src/formats/catalog.js';
 import { spawnCli } from './helpers.js';
 

@@ -1,5 +1,5 @@
 /**
- * Issue 14, finding 1: the cache's check-then-write race (src/formats/cache-dir.ts).
+ * Issue 14, finding 1: the cache's check-then-write race (src/io/cache-dir.ts).
  *
  * Another user is simulated by this (root) process acting as uid 65534 would:
  * planting directories and symbolic links where 65534 could write, chowned to
@@ -29,9 +29,9 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { afterAll, afterEach, describe, expect, test } from 'vitest';
 import { enableCompileCache } from '../../src/cli/start.js';
-import * as cacheDirModule from '../../src/formats/cache-dir.js';
-import { type CatalogFileResult, fileCatalogCache } from '../../src/formats/catalog-cache.js';
-import { resolveLimits } from '../../src/formats/read.js';
+import * as cacheDirModule from '../../src/io/cache-dir.js';
+import { type CatalogFileResult, fileCatalogCache } from '../../src/cli/catalog-cache.js';
+import { resolveLimits } from '../../src/io/read.js';
 
 const NOBODY = 65534;
 const root = mkdtempSync(join(tmpdir(), 'toolsearch-race-'));

@@ -1,9 +1,9 @@
 /**
  * Issue 14, finding 17: a catalog-cache entry is trusted only through its
- * two copies of its header and the checks a parse makes (src/formats/catalog-cache.ts); no
+ * two copies of its header and the checks a parse makes (src/cli/catalog-cache.ts); no
  * home means no cache, not one in the working directory
- * (src/formats/cache-dir.ts); a UTF-16 file is named as such
- * (src/formats/read.ts). Through the built CLI (`npm run build` first).
+ * (src/io/cache-dir.ts); a UTF-16 file is named as such
+ * (src/io/read.ts). Through the built CLI (`npm run build` first).
  *
  * The entries are tampered the way someone who can write the cache could:
  * the JSON header edited in both of its copies (earlier, with the
@@ -15,7 +15,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import * as catalogCache from '../../src/formats/catalog-cache.js';
+import * as catalogCache from '../../src/cli/catalog-cache.js';
 import { spawnCli, tempDir } from './helpers.js';
 
 const tmp = tempDir('toolsearch-tamper-');

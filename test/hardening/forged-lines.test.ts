@@ -4,7 +4,7 @@
  * that the review found, through the built CLI (`npm run build` first).
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { quote } from '../../src/errors.js';
+import { quote } from '../../src/io/errors.js';
 import { DEMO, spawnCli, tempDir } from './helpers.js';
 
 const tmp = tempDir();

@@ -9,8 +9,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseFile } from '../../src/formats/parse.js';
-import { mightBeClientConfig, readClientConfig } from '../../src/mcp/client-config.js';
+import { parseFile } from '../../src/io/parse.js';
+import { mightBeClientConfig, readClientConfig } from '../../src/formats/mcp/client-config.js';
 import { DEMO, HOSTILE, ROOT, spawnCli, tempDir } from './helpers.js';
 
 const tmp = tempDir('toolsearch-fuzz-oracle-');

@@ -11,7 +11,7 @@ import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { InputError } from '../../src/errors.js';
+import { InputError } from '../../src/io/errors.js';
 import { baseEnv } from '../cli/helpers.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));

@@ -9,7 +9,7 @@
 import { render } from 'ink-testing-library';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { ToolIndex } from '../../src/core/index/tool-index.js';
-import { escapeText, hasUnsafe } from '../../src/render/escape.js';
+import { escapeText, hasUnsafe } from '../../src/io/escape.js';
 import { displayWidth } from '../../src/render/width.js';
 import { Explore, type BaselineRanker } from '../../src/tui/explore/Explore.js';
 import { shellQuote } from '../../src/tui/explore/command-line.js';

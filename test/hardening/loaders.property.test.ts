@@ -17,13 +17,13 @@ import { stringify as yamlStringify } from 'yaml';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runBatch } from '../../src/cli/batch.js';
 import { decodeMatches, decodeToolSearchArgs, runToolSearch, ToolIndex } from '../../src/core/index.js';
-import { loadQuerySet } from '../../src/eval/queries.js';
+import { loadQuerySet } from '../../src/jobs/eval/queries.js';
 import { readCatalogDocument } from '../../src/formats/catalog.js';
-import { parseText } from '../../src/formats/parse.js';
-import { readInputFile } from '../../src/formats/read.js';
+import { parseText } from '../../src/io/parse.js';
+import { readInputFile } from '../../src/io/read.js';
 import { readTranscriptDocument } from '../../src/formats/transcript.js';
-import type { Syntax } from '../../src/formats/nodes.js';
-import { SuiteParser } from '../../src/suite/parse.js';
+import type { Syntax } from '../../src/io/nodes.js';
+import { SuiteParser } from '../../src/jobs/suite/parse.js';
 import { DEMO, expectLoads, expectNoPollution, expectTerminalSafe, inproc, ROOT, tempDir } from './helpers.js';
 
 const RUNS = Number(process.env.HARDENING_RUNS ?? 40);

@@ -1,5 +1,5 @@
 /**
- * Issue 27, finding 1 and its general rule (src/report/output.ts, src/suite/run.ts): an output never
+ * Issue 27, finding 1 and its general rule (src/io/output.ts, src/jobs/suite/run.ts): an output never
  * replaces a file the run reads or would have read — the inputs of an invalid suite included — and
  * never an existing file that is not a report toolsearch wrote, without `--force`. Through the built
  * CLI. Before the fix, `test s.yaml -r junit -o cat.yaml` with an unknown key in `s.yaml` exited 2
@@ -22,7 +22,8 @@ function dir(): string {
   return d;
 }
 
-const GOOD_SUITE = 'catalog: cat.yaml\ncases:\n  - name: slack\n    query: slack send message\n    first: mcp__slack__send_message\n';
+const GOOD_SUITE =
+  'catalog: cat.yaml\ncases:\n  - name: slack\n    query: slack send message\n    first: mcp__slack__send_message\n';
 
 describe.concurrent('finding 1: the inputs of an invalid suite are inputs too', () => {
   it.each([
@@ -38,7 +39,8 @@ describe.concurrent('finding 1: the inputs of an invalid suite are inputs too', 
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
-      `error: --output ${join(d, target)} would overwrite the file named by the invalid suite, an input of this run: write it to another file\n`,
+      `error: --output ${join(d, target)} would overwrite the file named by the invalid suite, ` +
+        'an input of this run: write it to another file\n',
     );
     expect(readFileSync(join(d, target), 'latin1')).toBe(before);
   });
@@ -69,29 +71,36 @@ describe.concurrent('an existing file that is not our report is replaced only wi
     ['test -r json', (d: string, o: string) => ['test', join(d, 's.yaml'), '-r', 'json', '-o', o]],
     ['test -r human', (d: string, o: string) => ['test', join(d, 's.yaml'), '-r', 'human', '-o', o]],
     ['test -r html', (d: string, o: string) => ['test', join(d, 's.yaml'), '-r', 'html', '-o', o]],
-    ['simulate --html', (d: string, o: string) => ['simulate', join(d, 't.json'), '-c', join(d, 'cat.yaml'), '--html', o]],
-  ])('%s -o <notes>: exit 2 and the notes kept; --force replaces; a second run replaces its own report', async (_l, argv) => {
-    const d = dir();
-    writeFileSync(join(d, 's.yaml'), GOOD_SUITE);
-    const out = join(d, 'notes.txt');
-    writeFileSync(out, notes);
-    const refused = await spawnCli(argv(d, out));
-    expect(refused.code).toBe(2);
-    expect(refused.stdout).toBe('');
-    const opt = argv(d, out).includes('--html') ? '--html' : '--output';
-    expect(refused.stderr).toBe(
-      `error: ${opt} ${out} exists and is not a report toolsearch wrote: pass --force to replace it, or write to another file\n`,
-    );
-    expect(readFileSync(out, 'utf8')).toBe(notes);
-    const forced = await spawnCli([...argv(d, out), '--force']);
-    expect(forced.code).toBe(0);
-    const first = readFileSync(out, 'utf8');
-    expect(first).not.toBe(notes);
-    // What we wrote is ours: the same command replaces it without --force.
-    const again = await spawnCli(argv(d, out));
-    expect(again.code).toBe(0);
-    expect(readFileSync(out, 'utf8').length).toBeGreaterThan(0);
-  });
+    [
+      'simulate --html',
+      (d: string, o: string) => ['simulate', join(d, 't.json'), '-c', join(d, 'cat.yaml'), '--html', o],
+    ],
+  ])(
+    '%s -o <notes>: exit 2 and the notes kept; --force replaces; a second run replaces its own report',
+    async (_l, argv) => {
+      const d = dir();
+      writeFileSync(join(d, 's.yaml'), GOOD_SUITE);
+      const out = join(d, 'notes.txt');
+      writeFileSync(out, notes);
+      const refused = await spawnCli(argv(d, out));
+      expect(refused.code).toBe(2);
+      expect(refused.stdout).toBe('');
+      const opt = argv(d, out).includes('--html') ? '--html' : '--output';
+      expect(refused.stderr).toBe(
+        `error: ${opt} ${out} exists and is not a report toolsearch wrote: ` +
+          'pass --force to replace it, or write to another file\n',
+      );
+      expect(readFileSync(out, 'utf8')).toBe(notes);
+      const forced = await spawnCli([...argv(d, out), '--force']);
+      expect(forced.code).toBe(0);
+      const first = readFileSync(out, 'utf8');
+      expect(first).not.toBe(notes);
+      // What we wrote is ours: the same command replaces it without --force.
+      const again = await spawnCli(argv(d, out));
+      expect(again.code).toBe(0);
+      expect(readFileSync(out, 'utf8').length).toBeGreaterThan(0);
+    },
+  );
 
   it('an empty file is replaced without --force', async () => {
     const d = dir();

@@ -1,6 +1,6 @@
 /**
  * Issue 14, finding 2: an output never overwrites an input of the run
- * (src/report/output.ts). Through the built CLI (`npm run build` first):
+ * (src/io/output.ts). Through the built CLI (`npm run build` first):
  * exit 2 before anything runs, the exact message, nothing on stdout, and the
  * input byte for byte as it was. On c63dd70 each of these exited 0 (or 2
  * after writing) with the input replaced by the report.
@@ -8,7 +8,7 @@
 import { copyFileSync, existsSync, linkSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { serverCommand } from '../mcp/helpers.js';
+import { serverCommand } from '../formats/mcp/helpers.js';
 import { ROOT, spawnCli, tempDir } from './helpers.js';
 
 const tmp = tempDir('toolsearch-output-inputs-');

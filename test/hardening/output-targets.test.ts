@@ -1,6 +1,6 @@
 /**
  * Issue 14, finding 3: `--output` onto what is not a regular file
- * (src/report/atomic.ts). A character device (made with mknod: root, as in
+ * (src/io/atomic.ts). A character device (made with mknod: root, as in
  * CI) or a FIFO is written in place and stays what it was; a symbolic link
  * to one is kept; a socket is refused; `-o -` is stdout. On c63dd70 the
  * rename replaced each with a regular file (and `-o -` wrote a file named
@@ -110,7 +110,7 @@ describe.concurrent('finding 3: outputs that are not regular files', () => {
 
   it('import -o - writes the catalog to stdout', async () => {
     const d = fresh();
-    const { serverCommand } = await import('../mcp/helpers.js');
+    const { serverCommand } = await import('../formats/mcp/helpers.js');
     const r = await spawnCli(['import', '--mcp', serverCommand(['--tools', '1']), '--json', '-o', '-'], { cwd: d });
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).tools).toHaveLength(1);

@@ -8,7 +8,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { readCatalogDocument } from '../../src/formats/catalog.js';
-import { parseText } from '../../src/formats/parse.js';
+import { parseText } from '../../src/io/parse.js';
 import { readTranscriptDocument } from '../../src/formats/transcript.js';
 import { expectNoPollution, expectTerminalSafe, inproc, tempDir } from './helpers.js';
 

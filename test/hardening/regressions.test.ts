@@ -5,8 +5,8 @@
  * positions, 20 MB argument strings — are in `bounds.test.ts`.)
  */
 import { describe, expect, it } from 'vitest';
-import { clipLines, MAX_MESSAGE_LINE } from '../../src/render/escape.js';
-import { loadTokenizer, MAX_COUNTED_RUN } from '../../src/tokens/tokenizer.js';
+import { clipLines, MAX_MESSAGE_LINE } from '../../src/io/escape.js';
+import { loadTokenizer, MAX_COUNTED_RUN } from '../../src/jobs/tokens/tokenizer.js';
 import { DEMO, expectTerminalSafe, inproc, tempDir } from './helpers.js';
 
 const tmp = tempDir('toolsearch-regressions-');
@@ -205,7 +205,7 @@ describe('machine output stays intact yet never carries raw C1, DEL, separators 
   });
 
   it('import: catalog YAML writes such text double-quoted, as \\u escapes that read back the same', async () => {
-    const { catalogYaml } = await import('../../src/mcp/catalog-file.js');
+    const { catalogYaml } = await import('../../src/formats/mcp/catalog-file.js');
     const { parse } = await import('yaml');
     const tools = [
       {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { safeJson, safeJsonPieces } from '../../src/report/json.js';
+import { safeJson, safeJsonPieces } from '../../src/io/json-out.js';
 
 const joined = (v: unknown): string => [...safeJsonPieces(v)].join('');
 

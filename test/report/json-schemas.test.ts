@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO, lines, run } from '../cli/helpers.js';
-import { serverCommand } from '../mcp/helpers.js';
+import { serverCommand } from '../formats/mcp/helpers.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'toolsearch-json-schemas-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

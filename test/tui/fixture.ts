@@ -5,8 +5,8 @@
  */
 import type { Message, Mode } from '../../src/core/types.js';
 import type { Catalog, CatalogTool, Transcript } from '../../src/formats/types.js';
-import { simulate } from '../../src/simulate/engine.js';
-import type { SimulationReport } from '../../src/simulate/report.js';
+import { simulate } from '../../src/jobs/simulate/engine.js';
+import type { SimulationReport } from '../../src/jobs/simulate/report.js';
 
 const at = { file: 'catalog.yaml', line: 1, column: 1 };
 

@@ -4,7 +4,7 @@ import { useState, type ReactElement } from 'react';
 import { describe, expect, test, vi } from 'vitest';
 import { ENTER_SCREEN, LEAVE_SCREEN, runFullScreen } from '../../src/tui/fullscreen.js';
 import { assertInteractive } from '../../src/tui/tty.js';
-import { UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/io/errors.js';
 import { asTerminal, fakeIo, KEYS, press, ready } from './harness.js';
 
 /** q quits, x throws while rendering. */

@@ -6,11 +6,11 @@
 import { render } from 'ink-testing-library';
 import { describe, expect, test } from 'vitest';
 import { ToolIndex } from '../../src/core/index/tool-index.js';
-import { simulationTools } from '../../src/simulate/engine.js';
-import { tokenAccountingForReport, withTokens } from '../../src/tokens/report.js';
-import { ENCODINGS } from '../../src/tokens/tokenizer.js';
-import { TOOL_FORMATS } from '../../src/tokens/serialize.js';
-import type { TokenSummary } from '../../src/tokens/account.js';
+import { simulationTools } from '../../src/jobs/simulate/engine.js';
+import { tokenAccountingForReport, withTokens } from '../../src/jobs/tokens/report.js';
+import { ENCODINGS } from '../../src/jobs/tokens/tokenizer.js';
+import { TOOL_FORMATS } from '../../src/jobs/tokens/serialize.js';
+import type { TokenSummary } from '../../src/jobs/tokens/account.js';
 import { Explore } from '../../src/tui/explore/Explore.js';
 import { helpLines as exploreHelpLines } from '../../src/tui/explore/screen.js';
 import { helpBody, helpMetrics, helpWindow } from '../../src/tui/help.js';

@@ -6,7 +6,7 @@
 import { render } from 'ink-testing-library';
 import { describe, expect, test } from 'vitest';
 import { ToolIndex } from '../../src/core/index/tool-index.js';
-import { simulationTools } from '../../src/simulate/engine.js';
+import { simulationTools } from '../../src/jobs/simulate/engine.js';
 import { Explore } from '../../src/tui/explore/Explore.js';
 import { isQuitKey, NO_KEY, splitKeys, type KeyInfo } from '../../src/tui/keys.js';
 import { Stepper } from '../../src/tui/stepper/Stepper.js';

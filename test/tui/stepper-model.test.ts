@@ -9,7 +9,7 @@ import {
   toolRows,
 } from '../../src/tui/stepper/model.js';
 import { stepperInputs } from '../../src/tui/stepper/run.js';
-import { simulationTools } from '../../src/simulate/engine.js';
+import { simulationTools } from '../../src/jobs/simulate/engine.js';
 import { CATALOG, TRANSCRIPT, report } from './fixture.js';
 
 const inputs = stepperInputs(TRANSCRIPT, simulationTools({ transcript: TRANSCRIPT, catalog: CATALOG }));

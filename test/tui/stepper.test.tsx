@@ -4,7 +4,7 @@ import { render } from 'ink-testing-library';
 import { describe, expect, test, vi } from 'vitest';
 import type { Mode } from '../../src/core/types.js';
 import { displayWidth } from '../../src/render/width.js';
-import { simulationTools } from '../../src/simulate/engine.js';
+import { simulationTools } from '../../src/jobs/simulate/engine.js';
 import { Stepper } from '../../src/tui/stepper/Stepper.js';
 import { stepperInputs } from '../../src/tui/stepper/run.js';
 import { CATALOG, TRANSCRIPT, report } from './fixture.js';

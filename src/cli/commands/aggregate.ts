@@ -66,15 +66,15 @@ export function aggregateCommand(ctx: CliContext): Command {
     .option('--expect-same', 'exit 1 when a recorded search differed from a fresh run in any merged session')
     .addHelpText('after', EXAMPLES)
     .action(async (parts: string[], flags: AggregateFlags) => {
-      const { loadAggregateFile } = await import('../../formats/aggregate-file.js');
-      const { AggregateBuilder } = await import('../../simulate/aggregate.js');
+      const { loadAggregateFile } = await import('../../jobs/simulate/aggregate-file.js');
+      const { AggregateBuilder } = await import('../../jobs/simulate/aggregate.js');
       const { expandSessionPaths } = await import('../../formats/sessions.js');
       const files = expandSessionPaths(parts);
       const inputs = files.map((path) => ({ kind: 'aggregate part', path }));
       const html =
         flags.html !== undefined ? { option: '--html', path: flags.html, force: flags.force === true } : null;
       if (html) {
-        const { checkOutputs, checkReplaceable } = await import('../../report/output.js');
+        const { checkOutputs, checkReplaceable } = await import('../../io/output.js');
         checkOutputs([html], inputs);
         checkReplaceable([html]);
       }
@@ -84,7 +84,7 @@ export function aggregateCommand(ctx: CliContext): Command {
       if (html) {
         const [{ renderAggregateHtml }, { writeOutput }] = await Promise.all([
           import('../../report/html/aggregate.js'),
-          import('../../report/output.js'),
+          import('../../io/output.js'),
         ]);
         writeOutput(html, renderAggregateHtml(merged), inputs, (t) => ctx.out(t));
       }

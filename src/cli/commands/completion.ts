@@ -5,7 +5,7 @@
  * command or option completes without anyone listing it here.
  */
 import { type Argument, Command, type Option } from 'commander';
-import { UsageError } from '../../errors.js';
+import { UsageError } from '../../io/errors.js';
 import type { CliContext } from '../context.js';
 
 const SHELLS = ['bash', 'zsh', 'fish'] as const;

@@ -1,13 +1,13 @@
 /** `toolsearch eval <labeled.jsonl> -c <catalog>`: retrieval quality of the reference against baselines. */
-import { JSON_SCHEMA_VERSION } from '../../report/schema-version.js';
+import { JSON_SCHEMA_VERSION } from '../../io/schema-version.js';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { CliContext } from '../context.js';
 import { addCatalogOptions } from '../catalog-options.js';
 import { loadCatalog, type CatalogFlags } from '../inputs.js';
-import { SCORER_NAMES as SCORERS, type ScorerName } from '../../eval/scorers/types.js';
+import { SCORER_NAMES as SCORERS, type ScorerName } from '../../jobs/eval/scorers/types.js';
 import { parsePositiveInt, FORCE_OPTION } from '../options.js';
-import { quote } from '../../errors.js';
-import type { Metrics } from '../../eval/metrics.js';
+import { quote } from '../../io/errors.js';
+import type { Metrics } from '../../jobs/eval/metrics.js';
 
 /** One `--min` threshold: a scorer's metric must be at least `min`. */
 interface Threshold {
@@ -164,18 +164,18 @@ export function evalCommand(ctx: CliContext): Command {
 }
 
 async function runEval(ctx: CliContext, labeled: string, flags: EvalFlags): Promise<void> {
-  const { loadQuerySet } = await import('../../eval/queries.js');
-  const { UsageError } = await import('../../errors.js');
-  // An output that is an input of the run is refused before anything runs (src/report/output.ts).
+  const { loadQuerySet } = await import('../../jobs/eval/queries.js');
+  const { UsageError } = await import('../../io/errors.js');
+  // An output that is an input of the run is refused before anything runs (src/io/output.ts).
   const html = flags.html !== undefined ? { option: '--html', path: flags.html, force: flags.force === true } : null;
   const inputs = [
     { kind: 'labeled queries', path: labeled },
     ...(html
-      ? (await import('../../mcp/catalog-inputs.js')).catalogInputs(flags.catalog ?? [], { limits: ctx.limits })
+      ? (await import('../../formats/mcp/catalog-inputs.js')).catalogInputs(flags.catalog ?? [], { limits: ctx.limits })
       : []),
   ];
   if (html) {
-    const { checkOutputs, checkReplaceable } = await import('../../report/output.js');
+    const { checkOutputs, checkReplaceable } = await import('../../io/output.js');
     checkOutputs([html], inputs);
     checkReplaceable([html]);
   }
@@ -189,7 +189,7 @@ async function runEval(ctx: CliContext, labeled: string, flags: EvalFlags): Prom
     if (without)
       throw new UsageError(`--field request: the query on line ${without.line} of ${labeled} has no "request"`);
   }
-  const { evaluate } = await import('../../eval/evaluate.js');
+  const { evaluate } = await import('../../jobs/eval/evaluate.js');
   const progress = ctx.progress();
   const report = await evaluate({
     tools: dynamic,
@@ -205,7 +205,7 @@ async function runEval(ctx: CliContext, labeled: string, flags: EvalFlags): Prom
   if (html) {
     const [{ renderEvalHtml }, { writeOutput }] = await Promise.all([
       import('../../report/html/eval.js'),
-      import('../../report/output.js'),
+      import('../../io/output.js'),
     ]);
     writeOutput(html, renderEvalHtml(report), inputs, (t) => ctx.out(t));
   }
@@ -223,7 +223,7 @@ async function runEval(ctx: CliContext, labeled: string, flags: EvalFlags): Prom
   if (html?.path === '-') {
     // `--html -`: the page is the output (the --min checks still apply).
   } else if (flags.json) {
-    const { safeJson } = await import('../../report/json.js');
+    const { safeJson } = await import('../../io/json-out.js');
     const body = { schema_version: JSON_SCHEMA_VERSION, ...report, ...(checks.length > 0 ? { min: checks } : {}) };
     ctx.out(`${safeJson(body, undefined, 2)}\n`);
   } else {
@@ -232,7 +232,7 @@ async function runEval(ctx: CliContext, labeled: string, flags: EvalFlags): Prom
   }
   const below = checks.filter((c) => !c.passed);
   if (below.length > 0) {
-    const { AssertionFailure } = await import('../../errors.js');
+    const { AssertionFailure } = await import('../../io/errors.js');
     throw new AssertionFailure(
       below.map((c) => `${c.scorer} ${c.metric} is ${c.value.toFixed(3)}, below --min ${c.min}`).join('; '),
     );

@@ -1,7 +1,7 @@
 /** `toolsearch import`: a catalog in our format from the tools of live MCP servers. */
 import { Command, InvalidArgumentError } from 'commander';
-import { InputError, UsageError } from '../../errors.js';
-import { escapeText } from '../../render/escape.js';
+import { InputError, UsageError } from '../../io/errors.js';
+import { escapeText } from '../../io/escape.js';
 import type { CliContext } from '../context.js';
 import { collect, parseNameList, FORCE_OPTION } from '../options.js';
 
@@ -143,19 +143,19 @@ export function importCommand(ctx: CliContext): Command {
         { mightBeClientConfig },
         { catalogInputs },
       ] = await Promise.all([
-        import('../../mcp/catalog.js'),
-        import('../../mcp/catalog-spec.js'),
-        import('../../mcp/catalog-file.js'),
-        import('../../report/output.js'),
-        import('../../mcp/command-line.js'),
+        import('../../formats/mcp/catalog.js'),
+        import('../../formats/mcp/catalog-spec.js'),
+        import('../../formats/mcp/catalog-file.js'),
+        import('../../io/output.js'),
+        import('../../formats/mcp/command-line.js'),
         import('../../formats/catalog.js'),
-        import('../../mcp/client-config.js'),
-        import('../../mcp/catalog-inputs.js'),
+        import('../../formats/mcp/client-config.js'),
+        import('../../formats/mcp/catalog-inputs.js'),
       ]);
       for (const file of configs) {
         // A file that is not a client config would be read as a catalog: say so instead.
         if (!mightBeClientConfig(file)) {
-          const { readInputText } = await import('../../formats/input-text.js');
+          const { readInputText } = await import('../../io/input-text.js');
           readInputText(file, ctx.limits); // an unreadable file is reported as such
           throw new InputError('not an MCP client config: expected {"mcpServers": {...}} or {"servers": {...}}', {
             file,
@@ -165,7 +165,7 @@ export function importCommand(ctx: CliContext): Command {
         }
       }
       // The files a server's command line names (its script, its data) are inputs of the run: -o never
-      // writes over one, checked before any server starts (src/report/output.ts). So is a --config.
+      // writes over one, checked before any server starts (src/io/output.ts). So is a --config.
       const output =
         flags.output !== undefined ? { option: '--output', path: flags.output, force: flags.force === true } : null;
       const inputs = [

@@ -1,7 +1,7 @@
 /** `toolsearch lint <catalog...>`: how findable is each dynamic tool with the reference's keyword search? */
-import { JSON_SCHEMA_VERSION } from '../../report/schema-version.js';
+import { JSON_SCHEMA_VERSION } from '../../io/schema-version.js';
 import { Command } from 'commander';
-import { AssertionFailure } from '../../errors.js';
+import { AssertionFailure } from '../../io/errors.js';
 import type { CliContext } from '../context.js';
 import { addCatalogOptions } from '../catalog-options.js';
 import { loadCatalog, type CatalogFlags } from '../inputs.js';
@@ -53,10 +53,10 @@ export function lintCommand(ctx: CliContext): Command {
 
 async function runLint(ctx: CliContext, files: string[], flags: LintFlags): Promise<void> {
   const catalog = await loadCatalog(ctx, { ...flags, catalog: [...files, ...(flags.catalog ?? [])] });
-  const { UsageError } = await import('../../errors.js');
+  const { UsageError } = await import('../../io/errors.js');
   if (!catalog.tools.some((t) => !t.static))
     throw new UsageError('tools is required: the catalog has no dynamic tools');
-  const { lintCatalog } = await import('../../lint/lint.js');
+  const { lintCatalog } = await import('../../jobs/lint/lint.js');
   // A big catalog takes a while: a progress line when stderr is a terminal (nothing otherwise).
   const progress = ctx.progress();
   progress.update(`lint: indexing ${catalog.tools.length} tools…`);
@@ -65,7 +65,7 @@ async function runLint(ctx: CliContext, files: string[], flags: LintFlags): Prom
   });
   progress.done();
   if (flags.json) {
-    const { safeJsonPieces } = await import('../../report/json.js');
+    const { safeJsonPieces } = await import('../../io/json-out.js');
     // The catalog's own warnings (unknown keys, wrong types) are findings of a lint too.
     const warnings = catalog.warnings ?? [];
     const doc = {

@@ -1,13 +1,13 @@
 /** `toolsearch select <name...>`: direct selection, as `tool_search` does for "select:a,b". */
-import { JSON_SCHEMA_VERSION } from '../../report/schema-version.js';
+import { JSON_SCHEMA_VERSION } from '../../io/schema-version.js';
 import { Command } from 'commander';
 import { searchDecoded } from '../../core/toolsearch.js';
-import { AssertionFailure } from '../../errors.js';
+import { AssertionFailure } from '../../io/errors.js';
 import { renderSearch } from '../../report/search-text.js';
 import type { CliContext } from '../context.js';
 import { addCatalogOptions } from '../catalog-options.js';
 import { loadCatalog, searchScope, type CatalogFlags } from '../inputs.js';
-import { makeRun, searchJson } from '../../search/report.js';
+import { makeRun, searchJson } from '../../jobs/search/report.js';
 import { warnUnknown } from '../search-run.js';
 
 interface SelectFlags extends CatalogFlags {

@@ -8,15 +8,15 @@
  */
 import { availableParallelism } from 'node:os';
 import type { Mode } from '../../core/types.js';
-import { AssertionFailure, InputError, UsageError } from '../../errors.js';
+import { AssertionFailure, InputError, UsageError } from '../../io/errors.js';
 import type { JsonlInputMode } from '../../formats/sessions.js';
 import type { Catalog, TranscriptFormat } from '../../formats/types.js';
 import { renderAggregate } from '../../report/aggregate-text.js';
-import { escapeText } from '../../render/escape.js';
-import { safeJson } from '../../report/json.js';
-import type { Aggregate } from '../../simulate/aggregate.js';
-import type { ToolFormat } from '../../tokens/serialize.js';
-import type { EncodingName } from '../../tokens/tokenizer.js';
+import { escapeText } from '../../io/escape.js';
+import { safeJson } from '../../io/json-out.js';
+import type { Aggregate } from '../../jobs/simulate/aggregate.js';
+import type { ToolFormat } from '../../jobs/tokens/serialize.js';
+import type { EncodingName } from '../../jobs/tokens/tokenizer.js';
 import type { CliContext } from '../context.js';
 import { type CatalogFlags, loadCatalog } from '../inputs.js';
 
@@ -57,7 +57,7 @@ export async function isBulk(args: readonly string[], flags: BulkFlags): Promise
   const arg = args[0]!;
   // `-` is sessions on stdin, unless --jsonl-input recording says it is one recording (issue 12).
   if (arg === '-') return flags.jsonlInput !== 'recording';
-  const { isGlob } = await import('../../suite/glob.js');
+  const { isGlob } = await import('../../io/glob.js');
   if (isGlob(arg)) return true;
   const { statSync } = await import('node:fs');
   try {
@@ -80,12 +80,12 @@ export async function runBulk(ctx: CliContext, args: readonly string[], flags: B
   if (flags.json && flags.jsonl)
     throw new InputError('--json and --jsonl both write to stdout: use --jsonl with --aggregate FILE for both');
   const { expandSessionPaths, sessionItems } = await import('../../formats/sessions.js');
-  const { resolveLimits } = await import('../../formats/read.js');
-  const { replaySessions } = await import('../../simulate/bulk.js');
+  const { resolveLimits } = await import('../../io/read.js');
+  const { replaySessions } = await import('../../jobs/simulate/bulk.js');
   const paths = expandSessionPaths(args);
   // --aggregate and --html never write over an input of the run (a session file, a catalog), checked before
-  // anything runs, and again when they are written (src/report/output.ts).
-  const { checkOutputs, checkReplaceable, writeOutput } = await import('../../report/output.js');
+  // anything runs, and again when they are written (src/io/output.ts).
+  const { checkOutputs, checkReplaceable, writeOutput } = await import('../../io/output.js');
   const html = flags.html !== undefined ? { option: '--html', path: flags.html, force: flags.force === true } : null;
   const outputs = [
     ...(flags.aggregate !== undefined
@@ -96,7 +96,7 @@ export async function runBulk(ctx: CliContext, args: readonly string[], flags: B
   const inputs = [
     ...paths.filter((p) => p !== '-').map((path) => ({ kind: 'session file', path })),
     ...(outputs.length > 0
-      ? (await import('../../mcp/catalog-inputs.js')).catalogInputs(flags.catalog ?? [], { limits: ctx.limits })
+      ? (await import('../../formats/mcp/catalog-inputs.js')).catalogInputs(flags.catalog ?? [], { limits: ctx.limits })
       : []),
   ];
   checkOutputs(outputs, inputs);
@@ -105,7 +105,7 @@ export async function runBulk(ctx: CliContext, args: readonly string[], flags: B
     flags.catalog !== undefined && flags.catalog.length > 0 ? await loadCatalog(ctx, flags) : null;
   if (catalog) {
     // A bad --static fails once, here, not once per session.
-    const { prepareTools } = await import('../../simulate/engine.js');
+    const { prepareTools } = await import('../../jobs/simulate/engine.js');
     prepareTools(catalog, flags.static ?? []);
   }
   const setup = {

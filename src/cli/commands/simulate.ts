@@ -1,16 +1,16 @@
 /**
  * `toolsearch simulate <transcript>`: replay a recorded conversation through the middleware state machine.
- * Over 400 lines: its options, their checks and help examples; the work is in src/simulate/.
+ * Over 400 lines: its options, their checks and help examples; the work is in src/jobs/simulate/.
  */
-import { JSON_SCHEMA_VERSION } from '../../report/schema-version.js';
+import { JSON_SCHEMA_VERSION } from '../../io/schema-version.js';
 import { Command, Option } from 'commander';
-import { AssertionFailure, UsageError } from '../../errors.js';
+import { AssertionFailure, UsageError } from '../../io/errors.js';
 import type { Catalog, Transcript } from '../../formats/types.js';
-import { escapeText } from '../../render/escape.js';
+import { escapeText } from '../../io/escape.js';
 import { renderSimulation, visibilityRanges } from '../../report/simulate-text.js';
-import type { SearchOutcome, SimulationReport } from '../../simulate/report.js';
-import { withoutDetails } from '../../simulate/strip.js';
-import type { RunInput, RunOutput } from '../../report/output.js';
+import type { SearchOutcome, SimulationReport } from '../../jobs/simulate/report.js';
+import { withoutDetails } from '../../jobs/simulate/strip.js';
+import type { RunInput, RunOutput } from '../../io/output.js';
 import type { CliContext } from '../context.js';
 import { addCatalogOptions } from '../catalog-options.js';
 import { loadCatalog } from '../inputs.js';
@@ -248,17 +248,19 @@ export function simulateCommand(ctx: CliContext): Command {
       }
       const file = files[0]!;
       if (flags.tui) return runTui(ctx, file, flags);
-      // An output that is an input of the run is refused before anything runs (src/report/output.ts).
+      // An output that is an input of the run is refused before anything runs (src/io/output.ts).
       const html =
         flags.html !== undefined ? { option: '--html', path: flags.html, force: flags.force === true } : null;
       const inputs = [
         { kind: 'transcript', path: file },
         ...(html
-          ? (await import('../../mcp/catalog-inputs.js')).catalogInputs(flags.catalog ?? [], { limits: ctx.limits })
+          ? (await import('../../formats/mcp/catalog-inputs.js')).catalogInputs(flags.catalog ?? [], {
+              limits: ctx.limits,
+            })
           : []),
       ];
       if (html) {
-        const { checkOutputs, checkReplaceable } = await import('../../report/output.js');
+        const { checkOutputs, checkReplaceable } = await import('../../io/output.js');
         checkOutputs([html], inputs);
         checkReplaceable([html]);
       }
@@ -296,7 +298,7 @@ async function writeHtml(
 ): Promise<void> {
   const [{ renderSimulationHtml }, { writeOutput }] = await Promise.all([
     import('../../report/html/simulate.js'),
-    import('../../report/output.js'),
+    import('../../io/output.js'),
   ]);
   writeOutput(output, renderSimulationHtml(report), inputs, (t) => ctx.out(t));
 }
@@ -354,7 +356,7 @@ async function simulateOne(
   catalog: Catalog | null,
   flags: SimulateFlags,
 ): Promise<SimulationReport> {
-  const { simulateWithTokens } = await import('../../simulate/with-tokens.js');
+  const { simulateWithTokens } = await import('../../jobs/simulate/with-tokens.js');
   const options = {
     transcript,
     catalog,

@@ -2,8 +2,8 @@
 import { Command, Option } from 'commander';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { AssertionFailure, InputError, UsageError } from '../../errors.js';
-import type { RunInput } from '../../report/output.js';
+import { AssertionFailure, InputError, UsageError } from '../../io/errors.js';
+import type { RunInput } from '../../io/output.js';
 import type { CliContext } from '../context.js';
 import { MCP_TIMEOUT_OPTION, mcpTimeoutMs } from '../inputs.js';
 import { collect, FORCE_OPTION } from '../options.js';
@@ -128,15 +128,15 @@ function makeOutputDir(path: string): void {
 
 async function runTest(ctx: CliContext, args: string[], given: TestFlags): Promise<void> {
   const flags: TestFlags = given.json ? { ...given, reporter: 'json' } : given;
-  const { expandSuitePaths } = await import('../../suite/glob.js');
+  const { expandSuitePaths } = await import('../../io/glob.js');
   const timeoutMs = mcpTimeoutMs(flags.mcpTimeout);
   const grep = flags.grep !== undefined ? grepPattern(flags.grep) : undefined;
   const [{ runSuitesAsync }, { checkOutputs, isStdout, writeOutput }] = await Promise.all([
-    import('../../suite/run.js'),
-    import('../../report/output.js'),
+    import('../../jobs/suite/run.js'),
+    import('../../io/output.js'),
   ]);
   // Every output is checked against every input of the run as the inputs become known (the suites,
-  // then the catalogs and transcripts they name), before any case runs (src/report/output.ts).
+  // then the catalogs and transcripts they name), before any case runs (src/io/output.ts).
   const outputs =
     flags.output !== undefined ? [{ option: '--output', path: flags.output, force: flags.force === true }] : [];
   const inputs: RunInput[] = [];
@@ -158,7 +158,7 @@ async function runTest(ctx: CliContext, args: string[], given: TestFlags): Promi
     report = run.report;
     if (run.rewrites.length > 0) {
       // --update rewrites the suites the run read (the engine returns their new text).
-      const { writeFileAtomic } = await import('../../report/atomic.js');
+      const { writeFileAtomic } = await import('../../io/atomic.js');
       for (const r of run.rewrites) writeFileAtomic(r.file, r.text);
     }
   } catch (err) {
@@ -181,7 +181,7 @@ async function runTest(ctx: CliContext, args: string[], given: TestFlags): Promi
     switch (reporter) {
       case 'human': {
         const { createStyle } = await import('../../render/color.js');
-        const { clipLines } = await import('../../render/escape.js');
+        const { clipLines } = await import('../../io/escape.js');
         const human = renderTestHuman(report, { style: color ? ctx.outStyle : createStyle(false) });
         return `${clipLines(human.join('\n'))}\n`;
       }

@@ -26,7 +26,7 @@
  */
 import { toWellFormed } from '../../core/text.js';
 import type { ContentBlock, ToolCall } from '../../core/types.js';
-import { field, type Node, type ObjectNode, type ParsedDocument, toJsonValue } from '../nodes.js';
+import { field, type Node, type ObjectNode, type ParsedDocument, toJsonValue } from '../../io/nodes.js';
 import { checkKeys, type TranscriptBuilder } from '../transcript-common.js';
 import { argsText, outputText, pushAssistant, pushToolResult } from './chat-build.js';
 import { sentToolsOf } from './sent.js';

@@ -17,7 +17,7 @@
  *   `request` and `response` on a line (timestamps, ids, status) are the
  *   proxy's metadata and not read.
  */
-import { field, type Node, type ObjectNode, type ParsedDocument } from '../nodes.js';
+import { field, type Node, type ObjectNode, type ParsedDocument } from '../../io/nodes.js';
 import { readAnthropicMessages, readAnthropicSystem } from '../transcript-anthropic.js';
 import { TranscriptBuilder } from '../transcript-common.js';
 import { readOpenAIMessages } from '../transcript-openai.js';

@@ -5,7 +5,7 @@
  */
 import { toWellFormed } from '../../core/text.js';
 import type { ChatMessage, ToolCall } from '../../core/types.js';
-import { type Node, toJsonValue } from '../nodes.js';
+import { type Node, toJsonValue } from '../../io/nodes.js';
 import type { TranscriptBuilder } from '../transcript-common.js';
 
 /** Arguments as JSON text: a string as it is, another value as its compact JSON (as Anthropic `input` is read). */

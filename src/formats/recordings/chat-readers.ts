@@ -6,7 +6,7 @@
  */
 import { chatDetection, type ChatFormat, readChatDocument } from './chat.js';
 import type { Evidence, RecordingReader } from './types.js';
-import type { ParsedDocument } from '../nodes.js';
+import type { ParsedDocument } from '../../io/nodes.js';
 import type { TranscriptFormat } from '../types.js';
 
 /** Tie-break when two chat formats have as much evidence (as before the registry). */

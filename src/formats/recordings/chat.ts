@@ -25,7 +25,7 @@
  *
  * Over 400 lines: four look-alike formats can only be told apart by weighing them in one place.
  */
-import { quote, type InputError } from '../../errors.js';
+import { quote, type InputError } from '../../io/errors.js';
 import { mergeTools } from '../catalog.js';
 import {
   type ArrayNode,
@@ -36,7 +36,7 @@ import {
   type Node,
   type ObjectNode,
   type ParsedDocument,
-} from '../nodes.js';
+} from '../../io/nodes.js';
 import { readToolList } from '../tools.js';
 import { readAnthropicMessages, readAnthropicSystem } from '../transcript-anthropic.js';
 import type { TranscriptBuilder } from '../transcript-common.js';

@@ -27,7 +27,7 @@
  */
 import { toWellFormed } from '../../core/text.js';
 import type { ContentBlock } from '../../core/types.js';
-import { field, type Node, type ObjectNode, type ParsedDocument } from '../nodes.js';
+import { field, type Node, type ObjectNode, type ParsedDocument } from '../../io/nodes.js';
 import { contentBlocks } from '../transcript-anthropic.js';
 import { checkKeys, TranscriptBuilder } from '../transcript-common.js';
 import { DISTINCTIVE, type Evidence, type ReadOptions, type RecordingReader } from './types.js';

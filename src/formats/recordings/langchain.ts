@@ -17,7 +17,7 @@
  */
 import { toWellFormed } from '../../core/text.js';
 import type { ToolCall } from '../../core/types.js';
-import { field, type Node, type ObjectNode, type ParsedDocument } from '../nodes.js';
+import { field, type Node, type ObjectNode, type ParsedDocument } from '../../io/nodes.js';
 import { checkKeys, type TranscriptBuilder } from '../transcript-common.js';
 import { argsText, pushAssistant, pushToolResult } from './chat-build.js';
 import { DISTINCTIVE, type Evidence, type RecordingReader } from './types.js';

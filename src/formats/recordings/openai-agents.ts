@@ -15,7 +15,7 @@
  * Items are read by the Responses reader (consecutive model-side items are
  * one model response); an item type neither SDK writes is an error.
  */
-import { field, type Node, type ParsedDocument } from '../nodes.js';
+import { field, type Node, type ParsedDocument } from '../../io/nodes.js';
 import type { TranscriptBuilder } from '../transcript-common.js';
 import { readResponsesItems } from '../transcript-responses.js';
 import { DISTINCTIVE, type Evidence, type RecordingReader } from './types.js';

@@ -24,11 +24,11 @@
  * are skipped and counted. A message text attribute that is not JSON is an
  * error at its attribute.
  */
-import { InputError } from '../../errors.js';
+import { InputError } from '../../io/errors.js';
 import { toWellFormed } from '../../core/text.js';
 import type { ToolCall } from '../../core/types.js';
-import { field, type Node, type ObjectNode, type ParsedDocument } from '../nodes.js';
-import { parseText } from '../parse.js';
+import { field, type Node, type ObjectNode, type ParsedDocument } from '../../io/nodes.js';
+import { parseText } from '../../io/parse.js';
 import { TranscriptBuilder } from '../transcript-common.js';
 import { argsText, outputText, pushAssistant, pushToolResult } from './chat-build.js';
 import { sentToolsOf } from './sent.js';

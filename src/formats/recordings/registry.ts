@@ -14,9 +14,9 @@
  */
 import { TOOL_SEARCH_NAME } from '../../core/toolsearch.js';
 import type { ContentBlock, Message } from '../../core/types.js';
-import { InputError } from '../../errors.js';
-import { errorAt, type ParsedDocument } from '../nodes.js';
-import { type Limits, resolveLimits } from '../read.js';
+import { InputError } from '../../io/errors.js';
+import { errorAt, type ParsedDocument } from '../../io/nodes.js';
+import { type Limits, resolveLimits } from '../../io/read.js';
 import { TranscriptBuilder } from '../transcript-common.js';
 import type { Coverage, CoverageProblem, Transcript, TranscriptFormat } from '../types.js';
 import { aiSdkReader } from './ai-sdk.js';

@@ -8,7 +8,7 @@
  * search, not tools of the catalog, and are left out.
  */
 import { toWellFormed } from '../../core/text.js';
-import { field, type ArrayNode, type Node } from '../nodes.js';
+import { field, type ArrayNode, type Node } from '../../io/nodes.js';
 import type { SentTools } from '../types.js';
 
 const SERVER_TYPES = new RegExp(

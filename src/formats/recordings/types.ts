@@ -5,7 +5,7 @@
  * conversation(s) and the coverage: items read, items skipped by which
  * documented rule, and what no rule explains.
  */
-import type { ParsedDocument } from '../nodes.js';
+import type { ParsedDocument } from '../../io/nodes.js';
 import type { TranscriptBuilder } from '../transcript-common.js';
 import type { TranscriptFormat } from '../types.js';
 

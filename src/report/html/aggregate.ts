@@ -6,7 +6,7 @@
  * and the sessions that failed to read. Renders an {@link Aggregate} and
  * its {@link aggregateViews}; computes nothing.
  */
-import { type Aggregate, aggregateViews, type ToolAggregate } from '../../simulate/aggregate.js';
+import { type Aggregate, aggregateViews, type ToolAggregate } from '../../jobs/simulate/aggregate.js';
 import { frag, h, type Child, type Html } from './html.js';
 import { coverageRows } from '../aggregate-text.js';
 import { bar, facts, footer, page, plural } from './page.js';

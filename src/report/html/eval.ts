@@ -4,8 +4,8 @@
  * some scorer missed, with each scorer's top results and the rank of the
  * first relevant tool. Renders an {@link EvalReport}; computes nothing.
  */
-import { METRIC_LABELS, type Metrics } from '../../eval/metrics.js';
-import type { EvalReport, QueryResult } from '../../eval/types.js';
+import { METRIC_LABELS, type Metrics } from '../../jobs/eval/metrics.js';
+import type { EvalReport, QueryResult } from '../../jobs/eval/types.js';
 import { frag, h, idFor, type Html } from './html.js';
 import { facts, footer, page, plural } from './page.js';
 

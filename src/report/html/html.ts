@@ -8,7 +8,7 @@
  * the page: an `href` that is not a fragment (`#call-3`) is refused, so no
  * data can become a `javascript:` or network URL.
  */
-import { escapeText } from '../../render/escape.js';
+import { escapeText } from '../../io/escape.js';
 
 /** A trusted fragment of markup (built by {@link h} or by this module). */
 export class Html {

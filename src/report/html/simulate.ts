@@ -11,7 +11,7 @@
  */
 import type { KeywordScore } from '../../core/scorer.js';
 import type { Coverage } from '../../formats/types.js';
-import type { CallTokens } from '../../tokens/account.js';
+import type { CallTokens } from '../../jobs/tokens/account.js';
 import type {
   ExplainedTool,
   SearchExplanation,
@@ -22,7 +22,7 @@ import type {
   TimelineRow,
   TurnReport,
   Violation,
-} from '../../simulate/report.js';
+} from '../../jobs/simulate/report.js';
 import { visibilityRanges } from '../simulate-text.js';
 import { frag, h, idFor, type Child, type Html } from './html.js';
 import { bar, facts, footer, page, plural } from './page.js';

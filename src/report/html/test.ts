@@ -6,7 +6,7 @@
  * computes nothing.
  */
 import type { JsonValue } from '../../core/index.js';
-import type { CaseResult, Failure, SimulateGot, SuiteResult, TestReport } from '../../suite/types.js';
+import type { CaseResult, Failure, SimulateGot, SuiteResult, TestReport } from '../../jobs/suite/types.js';
 import { gotHeadline, isSearchGot, standingText, summaryLine } from '../test-text.js';
 import { frag, h, idFor, type Child, type Html } from './html.js';
 import { facts, footer, page, plural } from './page.js';

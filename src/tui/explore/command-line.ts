@@ -1,6 +1,6 @@
 /** The query of explore as a ready `toolsearch search` command line, for a CI suite. */
 
-import { hasUnsafe } from '../../render/escape.js';
+import { hasUnsafe } from '../../io/escape.js';
 
 /**
  * Shell quoting: bare when only safe characters, else single quotes; text

@@ -22,7 +22,7 @@ export interface ExploreOptions {
 
 /** The fuse.js baseline of `toolsearch eval`, over the same tools. */
 export async function loadFuseBaseline(tools: readonly ToolInfo[]): Promise<BaselineRanker> {
-  const { createFuseScorer } = await import('../../eval/scorers/fuse.js');
+  const { createFuseScorer } = await import('../../jobs/eval/scorers/fuse.js');
   const scorer = await createFuseScorer(tools);
   return (query, limit) => scorer.rank(query, limit);
 }

@@ -7,7 +7,7 @@ import type { Key } from 'ink';
 import { ink } from '../ink.js';
 import { useCallback, useEffect, useMemo, useReducer, useRef, type ReactElement } from 'react';
 import type { Mode } from '../../core/types.js';
-import type { SimulationReport } from '../../simulate/report.js';
+import type { SimulationReport } from '../../jobs/simulate/report.js';
 import { helpMetrics, helpWindow } from '../help.js';
 import { isQuitKey } from '../keys.js';
 import { seg, type Line } from '../line.js';

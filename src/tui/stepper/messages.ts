@@ -4,7 +4,7 @@
  */
 import { decodeMatches, TOOL_SEARCH_NAME } from '../../core/toolsearch.js';
 import type { ChatMessage, ContentBlock, ToolCall, ToolResultPart } from '../../core/types.js';
-import type { SearchReport, SimulationReport } from '../../simulate/report.js';
+import type { SearchReport, SimulationReport } from '../../jobs/simulate/report.js';
 import { safe, safeName, seg, type Line, type Segment } from '../line.js';
 import { searchQuery, type MessageEntry } from './model.js';
 

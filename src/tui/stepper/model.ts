@@ -16,7 +16,7 @@ import type {
   TurnReport,
   Violation,
   VisibilityChange,
-} from '../../simulate/report.js';
+} from '../../jobs/simulate/report.js';
 
 /** A tool of the catalog, as the details view shows it. */
 export interface ToolMeta {

@@ -5,7 +5,7 @@
 import { reminderText } from '../../core/middleware.js';
 import type { Mode, ToolInfo } from '../../core/types.js';
 import type { Transcript } from '../../formats/types.js';
-import type { SimulationReport } from '../../simulate/report.js';
+import type { SimulationReport } from '../../jobs/simulate/report.js';
 import { reraise, runFullScreen, type TerminalIo } from '../fullscreen.js';
 import type { StepperInputs, ToolMeta } from './model.js';
 import { Stepper } from './Stepper.js';

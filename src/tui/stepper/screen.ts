@@ -6,8 +6,8 @@
  * Over 400 lines: one short builder per panel, sharing the layout.
  */
 import { TOOL_SEARCH_NAME } from '../../core/toolsearch.js';
-import type { TokenSummary } from '../../tokens/account.js';
-import { formatCache, formatCount } from '../../tokens/format.js';
+import type { TokenSummary } from '../../jobs/tokens/account.js';
+import { formatCache, formatCount } from '../../jobs/tokens/format.js';
 import { displayWidth } from '../../render/width.js';
 import { hintLine, plural, scrollWindow, titleLine } from '../chrome.js';
 import { helpBody, helpFooter, type HelpEntry, type HelpSection } from '../help.js';

@@ -5,7 +5,7 @@
  * `reportLoaded` / `reportFailed`.
  */
 import type { Mode } from '../../core/types.js';
-import type { SimulationReport } from '../../simulate/report.js';
+import type { SimulationReport } from '../../jobs/simulate/report.js';
 import { scrolledHelp } from '../help.js';
 import { toolRows } from './model.js';
 

@@ -14,7 +14,7 @@ import { CSP, page } from '../../../src/report/html/page.js';
 import { SCRIPT } from '../../../src/report/html/script.js';
 import { STYLE } from '../../../src/report/html/style.js';
 import { renderSimulationHtml } from '../../../src/report/html/simulate.js';
-import { simulate } from '../../../src/simulate/engine.js';
+import { simulate } from '../../../src/jobs/simulate/engine.js';
 import { ROOT } from '../../cli/helpers.js';
 import { chromiumPath } from './browser.js';
 

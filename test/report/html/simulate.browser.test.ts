@@ -14,7 +14,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { loadCatalogFiles } from '../../../src/formats/catalog.js';
 import { loadTranscriptFile } from '../../../src/formats/transcript.js';
 import { renderSimulationHtml } from '../../../src/report/html/simulate.js';
-import { simulate } from '../../../src/simulate/engine.js';
+import { simulate } from '../../../src/jobs/simulate/engine.js';
 import { DEMO, ROOT, run } from '../../cli/helpers.js';
 import { allCells, cells, expectQuiet, harness, S } from './harness.js';
 

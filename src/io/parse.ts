@@ -1,0 +1,146 @@
+/**
+ * Parsing an input file into positioned values: JSON, JSONL or YAML, chosen
+ * by extension (`.json`, `.jsonl`/`.ndjson`, `.yaml`/`.yml`) or, for any
+ * other name, by sniffing (a first character `{` or `[` means JSON, else YAML).
+ *
+ * A `.json` file (or sniffed JSON) that holds one complete value per line is
+ * read as JSONL: logs are often saved that way under a `.json` name.
+ */
+import { InputError } from './errors.js';
+import { readInputText } from './input-text.js';
+import { type Fail, parseJsonValue } from './json.js';
+import { errorAt, type Node, type ParsedDocument, type Syntax } from './nodes.js';
+import { LineIndex } from './position.js';
+import { inputName, type Limits, raiseLimit, resolveLimits } from './read.js';
+import { parseYamlText } from './yaml.js';
+
+/** The syntax implied by a file name, or null when the extension says nothing. */
+export function syntaxFromName(path: string): Syntax | null {
+  const m = /\.([A-Za-z0-9]+)$/.exec(path);
+  switch (m?.[1]?.toLowerCase()) {
+    case 'json':
+      return 'json';
+    case 'jsonl':
+    case 'ndjson':
+      return 'jsonl';
+    case 'yaml':
+    case 'yml':
+      return 'yaml';
+    default:
+      return null;
+  }
+}
+
+function sniff(text: string): Syntax {
+  const m = /^[\s\uFEFF]*(.)/.exec(text);
+  return m && (m[1] === '{' || m[1] === '[') ? 'json' : 'yaml';
+}
+
+/** The syntax {@link parseText} reads `text` from `file` as when none is forced: the name's, else sniffed. */
+export function textSyntax(file: string, text: string): Syntax {
+  return syntaxFromName(file) ?? sniff(text);
+}
+
+/** Thrown through `fail` inside the readers and turned into a located `InputError`. */
+function failer(file: string, lines: LineIndex): Fail {
+  return (offset: number, message: string): never => {
+    throw errorAt({ file, lines }, offset, message);
+  };
+}
+
+function whereIn(lines: LineIndex): (offset: number) => string {
+  return (offset) => {
+    const p = lines.position(offset);
+    return `${p.line}:${p.column}`;
+  };
+}
+
+function parseJsonl(text: string, limits: Limits, fail: Fail, where: (o: number) => string, lazy?: number): Node {
+  const items: Node[] = [];
+  let start = 0;
+  while (start <= text.length) {
+    let end = text.indexOf('\n', start);
+    if (end < 0) end = text.length;
+    // A `\r` before the `\n` is white space to the JSON reader.
+    if (/[^\t\n\r ]/.test(text.slice(start, end)))
+      items.push(parseJsonValue(text, start, end, limits.maxDepth, fail, where, lazy));
+    start = end + 1;
+  }
+  return { kind: 'array', offset: 0, items };
+}
+
+/** Whether a JSON parse error is "a second value follows the first", starting on a later line. */
+function looksLikeJsonl(err: unknown, firstLine: number): boolean {
+  return (
+    err instanceof InputError &&
+    /^invalid JSON: unexpected .* after the value$/.test(err.message) &&
+    (err.location?.line ?? 0) > firstLine
+  );
+}
+
+/**
+ * Parses already-read text. `syntax` forces a syntax; otherwise it comes from
+ * the file name or from sniffing. Every problem is an `InputError` at
+ * `file:line:column` with a caret excerpt.
+ */
+export function parseText(
+  file: string,
+  text: string,
+  options: {
+    syntax?: Syntax;
+    limits?: Partial<Limits>;
+    /** JSON values longer than this are read lazily (json.ts); for tests that read both ways. */
+    lazyTextLength?: number;
+    /** False: YAML's flow collections are made as nodes at once, not read plain first (yaml.ts); for tests. */
+    plainYaml?: boolean;
+  } = {},
+): ParsedDocument {
+  const limits = resolveLimits(options.limits);
+  const lines = new LineIndex(text);
+  const fail = failer(file, lines);
+  const where = whereIn(lines);
+  const syntax = options.syntax ?? textSyntax(file, text);
+  const lazy = options.lazyTextLength;
+  try {
+    if (syntax === 'yaml')
+      return {
+        file,
+        text,
+        syntax,
+        lines,
+        root: parseYamlText(text, limits, fail, where, { plain: options.plainYaml }),
+      };
+    if (syntax === 'jsonl') return { file, text, syntax, lines, root: parseJsonl(text, limits, fail, where, lazy) };
+    try {
+      return {
+        file,
+        text,
+        syntax,
+        lines,
+        root: parseJsonValue(text, 0, text.length, limits.maxDepth, fail, where, lazy),
+      };
+    } catch (err) {
+      const firstLine = lines.position(text.search(/[^\t\n\r ]/)).line;
+      if (options.syntax !== 'json' && looksLikeJsonl(err, firstLine)) {
+        return { file, text, syntax: 'jsonl', lines, root: parseJsonl(text, limits, fail, where, lazy) };
+      }
+      throw err;
+    }
+  } catch (err) {
+    if (err instanceof RangeError) {
+      // Only reachable when a caller raised maxDepth beyond what the stack holds.
+      throw new InputError(`nesting too deep to read (limit ${limits.maxDepth} levels; ${raiseLimit('maxDepth')})`, {
+        file,
+        line: 0,
+        column: 0,
+      });
+    }
+    throw err;
+  }
+}
+
+/** Reads and parses a file (see {@link readInputText} and {@link parseText}). */
+export function parseFile(path: string, options: { syntax?: Syntax; limits?: Partial<Limits> } = {}): ParsedDocument {
+  // The file's bytes are released before the text is parsed.
+  return parseText(inputName(path), readInputText(path, options.limits), options);
+}

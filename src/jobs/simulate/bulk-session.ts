@@ -1,0 +1,126 @@
+/**
+ * One session of a bulk replay, the same in a worker thread and in the main
+ * thread: read it (any recording format, detected per session), simulate
+ * it, add it to this thread's aggregate and, when asked, give its JSON line.
+ * A session that cannot be read or simulated is a failure of that session
+ * only.
+ */
+import type { Mode } from '../../core/types.js';
+import { InputError } from '../../io/errors.js';
+import type { Limits } from '../../io/read.js';
+import { requireModelCall } from '../../formats/recordings/registry.js';
+import {
+  itemSessions,
+  readSession,
+  type SessionInput,
+  type SessionItem,
+  type SessionSource,
+} from '../../formats/sessions.js';
+import type { Catalog, TranscriptFormat } from '../../formats/types.js';
+import { safeJson } from '../../io/json-out.js';
+import { JSON_SCHEMA_VERSION } from '../../io/schema-version.js';
+import { type Aggregate, AggregateBuilder } from './aggregate.js';
+import { prepareTools, type PreparedTools, simulationTools } from './engine.js';
+import type { SimulationReport } from './report.js';
+import { simulateWithTokens, type TokenCounting } from './with-tokens.js';
+
+/** What every session of a bulk replay shares (structured-cloneable: it is a worker's `workerData`). */
+export interface BulkSetup {
+  /** Null: each session must carry its own tools. */
+  readonly catalog: Catalog | null;
+  readonly mode: Mode;
+  readonly staticNames?: readonly string[];
+  readonly replay: boolean;
+  readonly tokens: TokenCounting | null;
+  readonly format: TranscriptFormat | 'auto';
+  readonly limits: Limits;
+  /** Give each session's JSON line (`--jsonl`). */
+  readonly lines: boolean;
+  /** How recordings are read (`--lenient`, `--search-tool`). */
+  readonly recording?: { readonly lenient?: boolean; readonly searchTools?: readonly string[] };
+}
+
+/**
+ * What one session gave: its JSON line (when asked), whether it failed, and whether it had errors or replay
+ * differences.
+ */
+export interface SessionOutcome {
+  readonly line: string | null;
+  readonly failed: boolean;
+}
+
+/** The text of an error, in one line. */
+function errorText(err: unknown): string {
+  if (err instanceof InputError) return err.headline;
+  if (err instanceof Error) return `${err.name === 'Error' ? 'error' : err.name}: ${err.message}`;
+  return String(err);
+}
+
+export class SessionReplayer {
+  private readonly builder = new AggregateBuilder();
+  private readonly prepared: PreparedTools | null;
+  private readonly dynamicNames: readonly string[] | null;
+
+  constructor(private readonly setup: BulkSetup) {
+    this.prepared = setup.catalog ? prepareTools(setup.catalog, setup.staticNames ?? []) : null;
+    this.dynamicNames = this.prepared ? this.prepared.tools.dynamicTools.map((t) => t.name) : null;
+  }
+
+  async replay(input: SessionInput): Promise<SessionOutcome> {
+    const { source } = input;
+    let report: SimulationReport;
+    let warnings: readonly string[];
+    let dynamicNames: readonly string[];
+    try {
+      if (input.kind === 'unreadable') throw new InputError(input.error);
+      const transcript = readSession(input, {
+        ...this.setup.recording,
+        format: this.setup.format,
+        limits: this.setup.limits,
+      });
+      // As for one recording: a session in which the model was never called is an error.
+      requireModelCall(transcript);
+      const options = {
+        transcript,
+        catalog: this.setup.catalog,
+        mode: this.setup.mode,
+        ...(this.setup.staticNames !== undefined ? { staticNames: this.setup.staticNames } : {}),
+        replay: this.setup.replay,
+        ...(this.prepared ? { prepared: this.prepared } : {}),
+      };
+      report = await simulateWithTokens(options, this.setup.tokens);
+      warnings = transcript.warnings;
+      dynamicNames = this.dynamicNames ?? simulationTools(options).dynamicTools.map((t) => t.name);
+    } catch (err) {
+      const text = errorText(err);
+      const where = source.line === null ? source.file : `${source.file}:${source.line}`;
+      const error = text.startsWith(source.file) ? text : `${where}: ${text}`;
+      this.builder.addFailure({ source, error });
+      const line = this.setup.lines ? safeJson({ schema_version: JSON_SCHEMA_VERSION, source, error }) : null;
+      return { line, failed: true };
+    }
+    this.builder.add(report, dynamicNames, warnings.length);
+    // The report exactly as `simulate --json` prints it for that one session.
+    const line = this.setup.lines
+      ? safeJson({
+          schema_version: JSON_SCHEMA_VERSION,
+          source,
+          ...(warnings.length > 0 ? { warnings } : {}),
+          report: { schema_version: JSON_SCHEMA_VERSION, ...report },
+        })
+      : null;
+    return { line, failed: false };
+  }
+
+  /** Every session of an item (a chunk of lines is many), in order, with where each came from. */
+  async replayItem(item: SessionItem): Promise<Array<{ readonly source: SessionSource } & SessionOutcome>> {
+    const out = [];
+    for (const input of itemSessions(item)) out.push({ source: input.source, ...(await this.replay(input)) });
+    return out;
+  }
+
+  /** This thread's aggregate so far. */
+  aggregate(): Aggregate {
+    return this.builder.value();
+  }
+}

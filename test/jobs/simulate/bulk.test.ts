@@ -1,0 +1,85 @@
+/**
+ * replaySessions in-process: with worker threads (the compiled worker in
+ * dist/, built by `npm test`) the outcomes arrive in input order and the
+ * aggregate equals the main-thread run's, whatever order the workers
+ * finish in.
+ */
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { loadCatalogFiles } from '../../../src/formats/catalog.js';
+import { resolveLimits } from '../../../src/io/read.js';
+import type { SessionInput, SessionItem } from '../../../src/formats/sessions.js';
+import { replaySessions, type DeliveredSession } from '../../../src/jobs/simulate/bulk.js';
+import { readFileSync } from 'node:fs';
+
+const demo = loadCatalogFiles([fileURLToPath(new URL('../../../fixtures/catalogs/demo.yaml', import.meta.url))]);
+const lines = readFileSync(fileURLToPath(new URL('../../../fixtures/bulk/sessions.jsonl', import.meta.url)), 'utf8')
+  .trimEnd()
+  .split('\n');
+const setup = {
+  catalog: demo,
+  mode: 'default' as const,
+  replay: false,
+  tokens: null,
+  format: 'auto' as const,
+  limits: resolveLimits(),
+  lines: true,
+};
+
+/** 120 sessions: the fixture lines in a shuffled-looking order, long and short ones mixed, and some broken. */
+async function* inputs(): AsyncGenerator<SessionInput> {
+  for (let i = 0; i < 120; i++) {
+    const source = { file: 'many.jsonl', line: i + 1 };
+    if (i % 17 === 5) yield { kind: 'line', source, text: '[{"role":"wizard","content":"x"}]' };
+    else if (i % 23 === 7)
+      yield { kind: 'unreadable', source, error: `many.jsonl:${i + 1}: session too large (limit 1 bytes)` };
+    else yield { kind: 'line', source, text: lines[(i * 7) % lines.length]! };
+  }
+}
+
+async function replay(jobs: number): Promise<{ delivered: DeliveredSession[]; aggregate: unknown }> {
+  const delivered: DeliveredSession[] = [];
+  const aggregate = await replaySessions(inputs(), setup, { jobs, window: 2 }, (s) => delivered.push(s));
+  return { delivered, aggregate };
+}
+
+describe('replaySessions', () => {
+  it('two workers: input order, the same lines and aggregate as the main thread', async () => {
+    const [one, two] = await Promise.all([replay(1), replay(2)]);
+    expect(two.delivered.map((d) => d.source.line)).toEqual(Array.from({ length: 120 }, (_, i) => i + 1));
+    expect(two.delivered).toEqual(one.delivered);
+    expect(two.aggregate).toEqual(one.aggregate);
+    const failed = one.delivered.filter((d) => d.failed).map((d) => d.source.line);
+    expect(failed).toEqual(
+      Array.from({ length: 120 }, (_, i) => i)
+        .filter((i) => i % 17 === 5 || i % 23 === 7)
+        .map((i) => i + 1),
+    );
+    expect((one.aggregate as { sessions: unknown }).sessions).toMatchObject({
+      replayed: 120 - failed.length,
+      failed: failed.length,
+    });
+  }, 60_000);
+
+  it('a few sessions are replayed in this thread: no worker starts', async () => {
+    const bad = new URL('file:///nonexistent/toolsearch-worker.js');
+    // Eight sessions in one chunk of lines, as a file of sessions is read.
+    const text = Array.from({ length: 8 }, (_, i) => lines[i % lines.length]!).join('\n');
+    const few = async function* (): AsyncGenerator<SessionItem> {
+      yield { kind: 'lines', file: 'few.jsonl', firstLine: 1, bytes: new TextEncoder().encode(text) };
+    };
+    const delivered: number[] = [];
+    const aggregate = await replaySessions(few(), setup, { jobs: 2, workerUrl: bad }, (s) =>
+      delivered.push(s.source.line!),
+    );
+    expect(delivered).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(aggregate.sessions).toMatchObject({ replayed: 8, failed: 0 });
+  });
+
+  it('a worker that cannot start fails the run with its error (not a hang)', async () => {
+    const bad = new URL('file:///nonexistent/toolsearch-worker.js');
+    await expect(replaySessions(inputs(), setup, { jobs: 2, workerUrl: bad }, () => {})).rejects.toThrow(
+      /Cannot find module|ERR_MODULE_NOT_FOUND|nonexistent/,
+    );
+  }, 60_000);
+});

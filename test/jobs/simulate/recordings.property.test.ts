@@ -1,0 +1,485 @@
+/**
+ * Property (issue 12): a random conversation written out in every recording
+ * format replays to the same turns, visibility and violations as its Eino
+ * form, in both modes: every writer below, and a call log. Conversations
+ * have no system prompt, so the Claude Code form (which logs none) compares
+ * directly.
+ */
+import fc from 'fast-check';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { encodeMatches, runToolSearch } from '../../../src/core/toolsearch.js';
+import { loadCatalogFiles } from '../../../src/formats/catalog.js';
+import { loadRecordingText } from '../../../src/formats/from-text.js';
+import { createMiddleware } from '../../../src/core/middleware.js';
+import type { SimulationReport } from '../../../src/jobs/simulate/report.js';
+import { simulate } from '../../../src/jobs/simulate/engine.js';
+
+const demo = loadCatalogFiles([fileURLToPath(new URL('../../../fixtures/catalogs/demo.yaml', import.meta.url))]);
+const dynamic = demo.tools.filter((t) => !t.static);
+const index = createMiddleware({ dynamicTools: dynamic }).index;
+const names = demo.tools.map((t) => t.name);
+
+/** Neutral messages: user text, assistant text or one call, tool results. */
+type Msg =
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; content: string; call?: { id: string; name: string; args: Record<string, unknown> } }
+  | { role: 'tool'; id: string; name: string; content: string };
+
+const QUERIES = [
+  'slack send message',
+  'calendar create event',
+  'select:mcp__github__create_issue,mcp__github__list_issues',
+  '+notion page',
+  'read file',
+  'nothing matches zzz',
+];
+
+const step = fc.oneof(
+  fc.record({
+    kind: fc.constant('user' as const),
+    text: fc.constantFrom('Post the notes to #eng', 'What is on my calendar?', 'File a bug', 'ok'),
+  }),
+  fc.record({ kind: fc.constant('search' as const), query: fc.constantFrom(...QUERIES) }),
+  fc.record({
+    kind: fc.constant('call' as const),
+    name: fc.constantFrom(...names, 'mcp__nowhere__tool'),
+    result: fc.constantFrom('{"ok":true}', 'done', '[]'),
+  }),
+  fc.record({ kind: fc.constant('say' as const), text: fc.constantFrom('Done.', 'Here you go.') }),
+);
+
+function build(
+  steps: ReadonlyArray<{ kind: string; text?: string; query?: string; name?: string; result?: string }>,
+): Msg[] {
+  const msgs: Msg[] = [{ role: 'user', content: 'Help me with my chores' }];
+  let n = 0;
+  for (const s of steps) {
+    if (s.kind === 'user') msgs.push({ role: 'user', content: s.text! });
+    // An answer ends a turn: the user speaks next (two assistant messages in a row are one model
+    // response in the Responses item formats, two calls in chat formats: not a real conversation).
+    else if (s.kind === 'say') msgs.push({ role: 'assistant', content: s.text! }, { role: 'user', content: 'thanks' });
+    else {
+      const id = `call_${++n}`;
+      const name = s.kind === 'search' ? 'tool_search' : s.name!;
+      const args = s.kind === 'search' ? { query: s.query! } : { note: `step ${n}` };
+      let result = s.result ?? '';
+      if (s.kind === 'search') {
+        const r = runToolSearch(index, JSON.stringify(args));
+        result = r.ok ? encodeMatches(r.matches) : r.error;
+      }
+      msgs.push(
+        { role: 'assistant', content: '', call: { id, name, args } },
+        { role: 'tool', id, name, content: result },
+      );
+    }
+  }
+  msgs.push({ role: 'assistant', content: 'All done.' });
+  return msgs;
+}
+
+const eino = (msgs: Msg[]): unknown =>
+  msgs.map((m) =>
+    m.role === 'tool'
+      ? { role: 'tool', content: m.content, tool_call_id: m.id, tool_name: m.name }
+      : m.role === 'assistant' && m.call
+        ? {
+            role: 'assistant',
+            content: '',
+            tool_calls: [
+              {
+                id: m.call.id,
+                type: 'function',
+                function: { name: m.call.name, arguments: JSON.stringify(m.call.args) },
+              },
+            ],
+          }
+        : { role: m.role, content: m.content },
+  );
+
+const aiSdk = (msgs: Msg[]): unknown =>
+  msgs.map((m) =>
+    m.role === 'tool'
+      ? {
+          role: 'tool',
+          content: [
+            { type: 'tool-result', toolCallId: m.id, toolName: m.name, output: { type: 'text', value: m.content } },
+          ],
+        }
+      : m.role === 'assistant'
+        ? {
+            role: 'assistant',
+            content: m.call
+              ? [{ type: 'tool-call', toolCallId: m.call.id, toolName: m.call.name, input: m.call.args }]
+              : [{ type: 'text', text: m.content }],
+          }
+        : { role: 'user', content: m.content },
+  );
+
+const agentsJs = (msgs: Msg[]): unknown =>
+  msgs.map((m) =>
+    m.role === 'tool'
+      ? { type: 'function_call_result', callId: m.id, name: m.name, status: 'completed', output: m.content }
+      : m.role === 'assistant'
+        ? m.call
+          ? {
+              type: 'function_call',
+              callId: m.call.id,
+              name: m.call.name,
+              arguments: JSON.stringify(m.call.args),
+              status: 'completed',
+            }
+          : {
+              type: 'message',
+              role: 'assistant',
+              status: 'completed',
+              content: [{ type: 'output_text', text: m.content }],
+            }
+        : { role: 'user', content: m.content },
+  );
+
+const langchain = (msgs: Msg[]): unknown =>
+  msgs.map((m) =>
+    m.role === 'tool'
+      ? { type: 'tool', data: { content: m.content, tool_call_id: m.id, name: m.name } }
+      : m.role === 'assistant'
+        ? {
+            type: 'ai',
+            data: {
+              content: m.content,
+              tool_calls: m.call ? [{ name: m.call.name, args: m.call.args, id: m.call.id, type: 'tool_call' }] : [],
+            },
+          }
+        : { type: 'human', data: { content: m.content } },
+  );
+
+const otelPart = (m: Msg): unknown =>
+  m.role === 'tool'
+    ? { role: 'tool', parts: [{ type: 'tool_call_response', id: m.id, response: m.content }] }
+    : m.role === 'assistant'
+      ? {
+          role: 'assistant',
+          parts: m.call
+            ? [{ type: 'tool_call', id: m.call.id, name: m.call.name, arguments: m.call.args }]
+            : [{ type: 'text', content: m.content }],
+        }
+      : { role: 'user', parts: [{ type: 'text', content: m.content }] };
+
+function otel(msgs: Msg[]): unknown {
+  const spans: unknown[] = [];
+  msgs.forEach((m, i) => {
+    if (m.role !== 'assistant') return;
+    spans.push({
+      name: 'chat m',
+      startTimeUnixNano: String(1000 + i),
+      attributes: [
+        { key: 'gen_ai.input.messages', value: { stringValue: JSON.stringify(msgs.slice(0, i).map(otelPart)) } },
+        { key: 'gen_ai.output.messages', value: { stringValue: JSON.stringify([otelPart(m)]) } },
+      ],
+    });
+  });
+  return { resourceSpans: [{ scopeSpans: [{ spans }] }] };
+}
+
+function claudeCode(msgs: Msg[]): string {
+  let n = 0;
+  let parent: string | null = null;
+  const out: unknown[] = [];
+  const push = (o: Record<string, unknown>): void => {
+    const uuid = `u${++n}`;
+    out.push({ parentUuid: parent, isSidechain: false, sessionId: 's', ...o, uuid });
+    parent = uuid;
+  };
+  msgs.forEach((m, i) => {
+    if (m.role === 'user') push({ type: 'user', message: { role: 'user', content: m.content } });
+    else if (m.role === 'tool')
+      push({
+        type: 'user',
+        message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: m.id, content: m.content }] },
+      });
+    else {
+      const block = m.call
+        ? {
+            type: 'tool_use',
+            id: m.call.id,
+            name: m.call.name === 'tool_search' ? 'ToolSearch' : m.call.name,
+            input: m.call.args,
+          }
+        : { type: 'text', text: m.content };
+      push({
+        type: 'assistant',
+        message: { id: `msg_${i}`, role: 'assistant', content: [{ type: 'thinking', thinking: '…' }] },
+      });
+      push({ type: 'assistant', message: { id: `msg_${i}`, role: 'assistant', content: [block] } });
+    }
+  });
+  return out.map((o) => JSON.stringify(o)).join('\n');
+}
+
+/** OpenAI Chat messages (also the request bodies of call logs). */
+const openaiMessages = (msgs: Msg[]): unknown[] =>
+  msgs.map((m) =>
+    m.role === 'tool'
+      ? { role: 'tool', tool_call_id: m.id, content: m.content }
+      : m.role === 'assistant' && m.call
+        ? {
+            role: 'assistant',
+            content: null,
+            tool_calls: [
+              {
+                id: m.call.id,
+                type: 'function',
+                function: { name: m.call.name, arguments: JSON.stringify(m.call.args) },
+              },
+            ],
+          }
+        : { role: m.role, content: m.content },
+  );
+
+const openaiBody = (msgs: Msg[]): unknown => ({ model: 'gpt-4.1', messages: openaiMessages(msgs) });
+
+/** Responses input items, snake_case (a request body's `input`, and the Agents Python SDK's to_input_list()). */
+const responsesItems = (msgs: Msg[]): unknown[] =>
+  msgs.map((m) =>
+    m.role === 'tool'
+      ? { type: 'function_call_output', call_id: m.id, output: m.content }
+      : m.role === 'assistant'
+        ? m.call
+          ? { type: 'function_call', call_id: m.call.id, name: m.call.name, arguments: JSON.stringify(m.call.args) }
+          : {
+              type: 'message',
+              role: 'assistant',
+              status: 'completed',
+              content: [{ type: 'output_text', text: m.content, annotations: [] }],
+            }
+        : { role: 'user', content: m.content },
+  );
+
+const responsesBody = (msgs: Msg[]): unknown => ({ model: 'gpt-4.1', input: responsesItems(msgs) });
+
+const anthropicBody = (msgs: Msg[]): unknown => ({
+  model: 'claude-sonnet-4-5',
+  max_tokens: 1024,
+  messages: msgs.map((m) =>
+    m.role === 'tool'
+      ? { role: 'user', content: [{ type: 'tool_result', tool_use_id: m.id, content: m.content }] }
+      : m.role === 'assistant' && m.call
+        ? { role: 'assistant', content: [{ type: 'tool_use', id: m.call.id, name: m.call.name, input: m.call.args }] }
+        : { role: m.role, content: m.content },
+  ),
+});
+
+const einoJsonl = (msgs: Msg[]): string => (eino(msgs) as unknown[]).map((m) => JSON.stringify(m)).join('\n');
+
+/** Eino with the text in the multi-content fields. */
+const einoMulti = (msgs: Msg[]): unknown =>
+  (eino(msgs) as Array<Record<string, unknown>>).map((m) =>
+    m.role === 'user'
+      ? { role: 'user', content: '', user_input_multi_content: [{ type: 'text', text: m.content }] }
+      : m.role === 'assistant' && !m.tool_calls
+        ? { role: 'assistant', content: '', assistant_output_multi_content: [{ type: 'text', text: m.content }] }
+        : m,
+  );
+
+/** UIMessage[]: one assistant UIMessage per run of assistant turns, a step-start before each model call. */
+function aiSdkUi(msgs: Msg[]): unknown {
+  const out: Array<{ id: string; role: string; parts: unknown[] }> = [];
+  let open: { id: string; role: string; parts: unknown[] } | null = null;
+  msgs.forEach((m, i) => {
+    if (m.role === 'user') {
+      open = null;
+      out.push({ id: `u${i}`, role: 'user', parts: [{ type: 'text', text: m.content }] });
+      return;
+    }
+    if (m.role === 'tool') return; // its output sits in the call's part
+    if (!open) {
+      open = { id: `a${i}`, role: 'assistant', parts: [] };
+      out.push(open);
+    }
+    open.parts.push({ type: 'step-start' });
+    if (m.call) {
+      const result = msgs.find((r): r is Extract<Msg, { role: 'tool' }> => r.role === 'tool' && r.id === m.call!.id);
+      open.parts.push({
+        type: `tool-${m.call.name}`,
+        toolCallId: m.call.id,
+        state: 'output-available',
+        input: m.call.args,
+        output: result!.content,
+      });
+    } else open.parts.push({ type: 'text', text: m.content, state: 'done' });
+  });
+  return out;
+}
+
+/** LangChain BaseMessage fields, as model_dump() writes them. */
+const langchainData = (m: Msg): Record<string, unknown> => {
+  const common = { additional_kwargs: {}, response_metadata: {}, name: null, id: null };
+  if (m.role === 'tool')
+    return { content: m.content, ...common, type: 'tool', name: m.name, tool_call_id: m.id, status: 'success' };
+  if (m.role === 'user') return { content: m.content, ...common, type: 'human' };
+  return {
+    content: m.content,
+    ...common,
+    type: 'ai',
+    tool_calls: m.call ? [{ name: m.call.name, args: m.call.args, id: m.call.id, type: 'tool_call' }] : [],
+    invalid_tool_calls: [],
+    usage_metadata: null,
+  };
+};
+
+const langgraph = (msgs: Msg[]): unknown => ({ messages: msgs.map(langchainData) });
+
+/** dumpd(): only the fields that are not their default (Serializable.to_json). */
+const langchainLc = (msgs: Msg[]): unknown =>
+  msgs.map((m) => {
+    const cls = m.role === 'tool' ? 'ToolMessage' : m.role === 'user' ? 'HumanMessage' : 'AIMessage';
+    const kwargs = Object.fromEntries(
+      Object.entries(langchainData(m)).filter(
+        ([k, v]) =>
+          k === 'content' ||
+          !(
+            v === null ||
+            (Array.isArray(v) && v.length === 0) ||
+            (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0)
+          ),
+      ),
+    );
+    return { lc: 1, type: 'constructor', id: ['langchain', 'schema', 'messages', cls], kwargs };
+  });
+
+/** OpenLLMetry's flat attributes: gen_ai.prompt.N.* for the input, gen_ai.completion.0.* for the answer. */
+function otelFlat(msgs: Msg[]): unknown {
+  const attrs = (prefix: string, m: Msg): Array<[string, string]> => {
+    const a: Array<[string, string]> = [[`${prefix}.role`, m.role]];
+    if (m.role === 'tool') a.push([`${prefix}.tool_call_id`, m.id], [`${prefix}.content`, m.content]);
+    else if (m.role === 'assistant' && m.call)
+      a.push(
+        [`${prefix}.tool_calls.0.id`, m.call.id],
+        [`${prefix}.tool_calls.0.name`, m.call.name],
+        [`${prefix}.tool_calls.0.arguments`, JSON.stringify(m.call.args)],
+      );
+    else a.push([`${prefix}.content`, m.content]);
+    return a;
+  };
+  const spans: unknown[] = [];
+  msgs.forEach((m, i) => {
+    if (m.role !== 'assistant') return;
+    const list = [
+      ['gen_ai.operation.name', 'chat'],
+      ...msgs.slice(0, i).flatMap((p, k) => attrs(`gen_ai.prompt.${k}`, p)),
+      ...attrs('gen_ai.completion.0', m),
+    ];
+    spans.push({
+      name: 'chat gpt-4.1',
+      startTimeUnixNano: String(1000 + i),
+      attributes: list.map(([key, v]) => ({ key, value: { stringValue: v } })),
+    });
+  });
+  return { resourceSpans: [{ scopeSpans: [{ spans }] }] };
+}
+
+/**
+ * A proxy's call log: one {request, response} line per model call; each request sends the tools
+ * the reference offers at that call in default mode (`visible`, from the Eino replay).
+ */
+function callLog(msgs: Msg[], visible: ReadonlyArray<readonly string[]>): string {
+  const lines: string[] = [];
+  let call = 0;
+  msgs.forEach((m, i) => {
+    if (m.role !== 'assistant') return;
+    const tools = visible[call++]!.map((name) => ({ type: 'function', function: { name, parameters: {} } }));
+    const message = openaiMessages([m])[0];
+    lines.push(
+      JSON.stringify({
+        request: { model: 'gpt-4.1', messages: openaiMessages(msgs.slice(0, i)), tools },
+        response: {
+          id: `chatcmpl-${i}`,
+          object: 'chat.completion',
+          model: 'gpt-4.1',
+          choices: [{ index: 0, message, finish_reason: m.call ? 'tool_calls' : 'stop' }],
+        },
+      }),
+    );
+  });
+  return lines.join('\n');
+}
+
+const WRITERS: ReadonlyArray<readonly [string, string, (m: Msg[]) => unknown]> = [
+  ['eino-jsonl', 'eino', einoJsonl],
+  ['eino-multi', 'eino', einoMulti],
+  ['openai', 'openai', openaiBody],
+  ['openai-responses', 'openai-responses', responsesBody],
+  ['openai-agents-py', 'openai-responses', (m) => responsesItems(m)],
+  ['anthropic', 'anthropic', anthropicBody],
+  ['ai-sdk-ui', 'ai-sdk', aiSdkUi],
+  ['langgraph', 'langchain', langgraph],
+  ['langchain-lc', 'langchain', langchainLc],
+  ['otel-flat', 'otel', otelFlat],
+  ['ai-sdk', 'ai-sdk', aiSdk],
+  ['openai-agents', 'openai-agents', agentsJs],
+  ['langchain', 'langchain', langchain],
+  ['otel', 'otel', otel],
+  ['claude-code', 'claude-code', claudeCode],
+];
+
+/** Writers whose text-only conversations are detected as another (equivalent) format. */
+const TEXT_ONLY_AMBIGUOUS = ['ai-sdk', 'openai-agents', 'openai-agents-py', 'eino-multi', 'langgraph', 'anthropic'];
+
+function comparable(r: SimulationReport): unknown {
+  return {
+    turns: r.turns.map((t) => ({ ...t, assistant_text: undefined })),
+    violations: r.violations,
+    summary: r.summary,
+  };
+}
+
+describe('random conversations in every recording format', () => {
+  it('replay to the same turns and violations as their Eino form, in both modes', () => {
+    fc.assert(
+      fc.property(
+        fc.array(step, { maxLength: 8 }),
+        fc.constantFrom('default' as const, 'native' as const),
+        (steps, mode) => {
+          const msgs = build(steps);
+          const want = comparable(
+            simulate({
+              transcript: loadRecordingText(eino(msgs), { name: 'eino.json' }),
+              catalog: demo,
+              mode,
+              replay: false,
+            }),
+          );
+          for (const [name, format, write] of WRITERS) {
+            const jsonl = name === 'claude-code' || name === 'eino-jsonl';
+            const t = loadRecordingText(write(msgs), { name: jsonl ? 'x.jsonl' : `${name}.json` });
+            // Text-only messages of some SDKs have nothing only that SDK writes: they read (the same) as a chat format.
+            if (!TEXT_ONLY_AMBIGUOUS.includes(name) || msgs.some((m) => m.role === 'tool'))
+              expect(t.format, name).toBe(format);
+            expect(t.coverage?.unexplained, name).toEqual([]);
+            expect(comparable(simulate({ transcript: t, catalog: demo, mode, replay: false })), name).toEqual(want);
+          }
+          // The call log sends, at each call, what the reference offers in default mode.
+          const visible = simulate({
+            transcript: loadRecordingText(eino(msgs), { name: 'eino.json' }),
+            catalog: demo,
+            mode: 'default',
+            replay: false,
+          }).turns.map((x) => x.visible);
+          const log = loadRecordingText(callLog(msgs, visible), { name: 'calls.jsonl' });
+          expect(log.format).toBe('call-log');
+          const r = simulate({ transcript: log, catalog: demo, mode, replay: false });
+          const sent = r.violations.filter((v) => v.kind === 'sent-differs');
+          if (mode === 'default') expect(sent).toEqual([]);
+          const rest = {
+            ...r,
+            violations: r.violations.filter((v) => v.kind !== 'sent-differs'),
+            summary: { ...r.summary, warnings: r.summary.warnings - sent.length },
+          };
+          expect(comparable(rest), 'call-log').toEqual(want);
+        },
+      ),
+      { numRuns: 40, seed: 12 },
+    );
+    // Seventeen writers per run: generous room on a loaded machine (no assertion on time).
+  }, 120_000);
+});
