@@ -400,16 +400,9 @@ export function hash64(s: string): string {
   return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
 }
 
-/**
- * Called by {@link loadCatalogFilesLazily} once the parsers are loaded and before it parses files, with the
- * length of the YAML text among them (UTF-16 units); what it returns is called when they are parsed.
- */
-export type BeforeParse = (length: number) => (() => void) | undefined;
-
 /** Options of the cached loaders: the loader's, and the cache (null: parse every file). */
 export interface CachedCatalogOptions extends CatalogOptions {
   readonly cache: CatalogCache | null;
-  readonly beforeParse?: BeforeParse;
 }
 
 /** A catalog file as read, with what the cache knows of it (see {@link lookUpCatalogFiles}). */
@@ -484,16 +477,7 @@ export async function loadCatalogFilesLazily(
     }
   }
   // The layer below, loaded only now: it brings the parsers (js-yaml among them).
-  const [{ loadCatalogTexts }, { textSyntax }] = await Promise.all([
-    import('../formats/catalog.js'),
-    import('../io/parse.js'),
-  ]);
-  const { cache, beforeParse, ...loaderOptions } = options;
-  const yaml = (i: CatalogInput) => !i.known && textSyntax(i.file, i.text) === 'yaml';
-  const parsed = beforeParse?.(inputs.reduce((n, i) => n + (yaml(i) ? i.text.length : 0), 0));
-  try {
-    return loadCatalogTexts(inputs, loaderOptions, storeIn(cache));
-  } finally {
-    parsed?.();
-  }
+  const { loadCatalogTexts } = await import('../formats/catalog.js');
+  const { cache, ...loaderOptions } = options;
+  return loadCatalogTexts(inputs, loaderOptions, storeIn(cache));
 }

@@ -7,7 +7,7 @@
 import { colorEnabled, createStyle, type Style } from '../render/color.js';
 import { clipLines, escapeLines } from '../io/escape.js';
 import type { CacheDir } from '../io/cache-dir.js';
-import type { BeforeParse, CatalogCache } from './catalog-cache.js';
+import type { CatalogCache } from './catalog-cache.js';
 import type { Limits } from '../io/read.js';
 import { safeJson } from '../io/json-out.js';
 import { createProgress, type Progress } from './progress.js';
@@ -35,11 +35,6 @@ export interface CliHost {
    * `cacheDirFromEnv` gave it: the catalog cache uses this handle when it would open the same path.
    */
   readonly cache?: { readonly given: string; readonly dir: CacheDir };
-  /**
-   * Called before the run parses catalog files the cache did not hold, with the length of their YAML text;
-   * what it returns is called when they are parsed (start.ts: V8's tiering while YAML is read, tiering.ts).
-   */
-  readonly beforeParse?: BeforeParse;
 }
 
 /** Width used when stdout is not a terminal (and `COLUMNS` is not set). */
@@ -55,8 +50,6 @@ export class CliContext {
   limits: Partial<Limits> = {};
   /** The loaded-catalog cache of this run, or null (a process of its own has one unless turned off). */
   catalogCache: CatalogCache | null = null;
-  /** The host's {@link CliHost.beforeParse}, handed to the catalog loader. */
-  beforeParse: BeforeParse | undefined = undefined;
   private outStyleCache: Style | null = null;
   private errStyleCache: Style | null = null;
 

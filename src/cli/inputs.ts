@@ -89,7 +89,6 @@ export async function loadCatalog(ctx: CliContext, flags: CatalogFlags): Promise
       limits: ctx.limits,
       ...(flags.prefix !== undefined ? { prefix: flags.prefix } : {}),
       cache: flags.cache === false ? null : ctx.catalogCache,
-      ...(ctx.beforeParse === undefined ? {} : { beforeParse: ctx.beforeParse }),
     });
   }
   const shape = catalog.shapeWarnings ?? [];

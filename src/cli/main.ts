@@ -168,7 +168,6 @@ export async function runCli(
   host: CliHost = {},
 ): Promise<number> {
   const ctx = new CliContext(io ?? processIo());
-  ctx.beforeParse = host.beforeParse;
   // Known before parsing, so even a usage error honours it (options end at `--`).
   const end = argv.indexOf('--');
   ctx.noColorFlag = (end < 0 ? argv : argv.slice(0, end)).includes('--no-color');

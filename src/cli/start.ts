@@ -16,7 +16,6 @@ import nodeModule from 'node:module';
 import { join } from 'node:path';
 import { COMPILE_CACHE_SUBDIR, cacheDirFromEnv, cacheDisabledByEnv, openCacheDir } from '../io/cache-dir.js';
 import type { CliHost } from './context.js';
-import { delayOptimizer } from './tiering.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -98,8 +97,7 @@ export function isVersionQuery(argv: readonly string[]): boolean {
 
 /**
  * Runs the CLI that `load` returns (the bundle of {@link bundleFor},
- * required) with `argv`; sets the exit code when it is done, and exits once
- * nothing is left to do ({@link exitWithoutTeardown}). A bare
+ * required) with `argv`, and sets the exit code when it is done. A bare
  * `--version` is answered here, without loading a bundle (most of a
  * `--version`'s time would be compiling it).
  */
@@ -109,29 +107,12 @@ export function start(load: (bundle: BundleName) => CliBundle, argv: string[]): 
     return;
   }
   const compiled = enableCompileCache(process.env, argv);
-  const beforeParse = delayOptimizer();
-  const host: CliHost = {
-    ...(compiled === null ? {} : { cache: compiled.cache }),
-    ...(beforeParse === null ? {} : { beforeParse }),
-  };
+  const host: CliHost = compiled === null ? {} : { cache: compiled.cache };
   void load(bundleFor(argv))
     .main(argv, undefined, host)
     .then((code) => {
       process.exitCode = code;
     });
-  process.once('beforeExit', exitWithoutTeardown);
-}
-
-/**
- * Ends the process once Node has nothing left to do ('beforeExit': no timer, no child process, no
- * write or read pending), as it would end anyway, but without tearing down its
- * environment and V8's heap first: time a short run would pay for nothing. `process.exit()`
- * still runs the 'exit' listeners and writes Node's compile cache (and `--cpu-prof`'s and
- * NODE_V8_COVERAGE's files). Left to Node when anything else listens for 'beforeExit' (it may
- * schedule more work).
- */
-export function exitWithoutTeardown(): void {
-  if (process.listenerCount('beforeExit') === 0) process.exit();
 }
 
 /**

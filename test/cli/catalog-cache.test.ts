@@ -90,44 +90,6 @@ describe('entries', () => {
     }
   });
 
-  test('loadCatalogFilesLazily calls beforeParse with the length of the YAML it parses, never on a hit', async () => {
-    const a = write('lazy-a.yaml', 'tools:\n  - name: a_tool\n    description: Alpha.\n');
-    const b = write('lazy-b.yml', 'tools:\n  - name: b_tool\n    description: Beta, longer.\n');
-    // YAML by its text (no extension), and JSON: only the YAML counts.
-    const c = write('lazy-c', '# a catalog\ntools:\n  - {name: c_tool, description: Gamma.}\n');
-    const j = write('lazy-j.json', JSON.stringify({ tools: [{ name: 'j_tool', description: 'JSON.' }] }));
-    const lengths = (f: string) => readFileSync(f, 'utf8').length;
-    const cache = fileCatalogCache(fresh(), () => 'test');
-    const calls: number[] = [];
-    const beforeParse = (length: number) => {
-      calls.push(length);
-      return undefined;
-    };
-    await loadCatalogFilesLazily([a], { cache, beforeParse });
-    expect(calls).toEqual([lengths(a)]);
-    await loadCatalogFilesLazily([a], { cache, beforeParse }); // a hit: nothing parsed
-    expect(calls).toEqual([lengths(a)]);
-    await loadCatalogFilesLazily([a, b], { cache, beforeParse }); // only b is parsed
-    expect(calls).toEqual([lengths(a), lengths(b)]);
-    await loadCatalogFilesLazily([a, b, c, j], { cache: null, beforeParse }); // no cache: all, the JSON not counted
-    expect(calls).toEqual([lengths(a), lengths(b), lengths(a) + lengths(b) + lengths(c)]);
-    await loadCatalogFilesLazily([j], { cache: null, beforeParse });
-    expect(calls.at(-1)).toBe(0);
-  });
-
-  test('loadCatalogFilesLazily calls what beforeParse returned when the parse is over, failed or not', async () => {
-    const good = write('after-good.yaml', 'tools:\n  - name: a_tool\n    description: Alpha.\n');
-    const bad = write('after-bad.yaml', 'tools: [\n');
-    const calls: string[] = [];
-    const beforeParse = (length: number) => {
-      calls.push(`before ${length}`);
-      return () => calls.push('after');
-    };
-    await loadCatalogFilesLazily([good], { cache: null, beforeParse });
-    await expect(loadCatalogFilesLazily([bad], { cache: null, beforeParse })).rejects.toThrow(/invalid YAML/);
-    expect(calls).toEqual([`before ${readFileSync(good, 'utf8').length}`, 'after', 'before 9', 'after']);
-  });
-
   test('parameters are stored as JSON text and decoded when first read: a search never decodes them', () => {
     const file = 'fixtures/catalogs/demo.yaml';
     const cache = fileCatalogCache(fresh(), () => 'test');

@@ -22,14 +22,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createRequire } from 'node:module';
 import { Readable } from 'node:stream';
 import type { CliIo } from '../../src/cli/context.js';
-import {
-  bundleFor,
-  compileCacheDir,
-  enableCompileCache,
-  exitWithoutTeardown,
-  isVersionQuery,
-  noCacheFlag,
-} from '../../src/cli/start.js';
+import { bundleFor, compileCacheDir, enableCompileCache, isVersionQuery, noCacheFlag } from '../../src/cli/start.js';
 import { BIN, DEMO, ROOT, baseEnv, collect, run } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'toolsearch-start-'));
@@ -97,27 +90,7 @@ describe('bin/toolsearch.js', SPAWNS, () => {
   });
 });
 
-describe('the end of a run (exitWithoutTeardown)', SPAWNS, () => {
-  it('exits only when no other listener waits for beforeExit', () => {
-    const exits: unknown[] = [];
-    const realExit = process.exit;
-    process.exit = ((code?: number) => {
-      exits.push(code);
-    }) as typeof process.exit;
-    const other = (): void => {};
-    try {
-      process.on('beforeExit', other);
-      exitWithoutTeardown();
-      expect(exits).toEqual([]);
-      process.off('beforeExit', other);
-      exitWithoutTeardown();
-      expect(exits).toEqual([undefined]);
-    } finally {
-      process.exit = realExit;
-      process.off('beforeExit', other);
-    }
-  });
-
+describe('the end of a run', SPAWNS, () => {
   it("writes all of a long stderr to a pipe read late, then exits with the run's code", async () => {
     // 8,000 warnings (~390 kB: more than the pipe and the reader's buffer hold) on stderr, a pipe: Node writes
     // them asynchronously, and the process must not end before the reader, who starts after 1 s, has them all.
