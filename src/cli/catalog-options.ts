@@ -1,7 +1,4 @@
-/**
- * The catalog options of the commands that read a catalog, as commander options. Apart from the loader
- * (inputs.ts) so that a run that needs no commander (cli/plain-search.ts) loads none of it.
- */
+/** The catalog options of the commands that read a catalog, as commander options (inputs.ts loads the catalog). */
 import { type Command, Option } from 'commander';
 import { CATALOG_FORMATS } from '../formats/types.js';
 import { MCP_TIMEOUT_OPTION } from './inputs.js';

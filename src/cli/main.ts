@@ -3,8 +3,7 @@
  * module that touches `process` (streams, env); see `exit.ts` for the codes.
  */
 import { fstatSync, readFileSync, type Stats, writeSync } from 'node:fs';
-import { type CommandEntry, commandsFor, SEARCH } from './commands.js';
-import { plainSearchArgs } from './plain-search.js';
+import { type CommandEntry, commandsFor } from './commands.js';
 import { type CliHost, CliContext, type CliIo, type OutStream } from './context.js';
 
 const EXIT_OK = 0;
@@ -178,17 +177,11 @@ export async function runCli(
     return EXIT_OK;
   }
   try {
-    // A plain search is read without commander (plain-search.ts); anything else builds the program.
-    const plain = commands.includes(SEARCH) ? plainSearchArgs(argv) : null;
     // Loaded together: one round of module loading instead of one per import.
-    const [{ limitsFromEnv }, cache, run] = await Promise.all([
+    const [{ limitsFromEnv }, cache, { buildProgram }] = await Promise.all([
       import('./limits.js'),
       import('./catalog-cache.js'),
-      plain
-        ? import('./search-run.js').then((m) => () => m.runSearch(ctx, plain.words, plain.flags))
-        : import('./program.js').then((m) => async () => {
-            await (await m.buildProgram(ctx, version(), commands)).parseAsync(argv, { from: 'user' });
-          }),
+      import('./program.js'),
     ]);
     ctx.limits = limitsFromEnv(ctx.io.env);
     // A process of its own gets the loaded-catalog cache (src/cli/catalog-cache.ts) unless
@@ -203,7 +196,7 @@ export async function runCli(
       // No home to keep a cache in (HOME= empty or relative): none, rather than ./.cache in the working directory.
       else if (verbose) ctx.err(`note: ${cache.NO_HOME_NOTE}\n`);
     }
-    await run();
+    await (await buildProgram(ctx, version(), commands)).parseAsync(argv, { from: 'user' });
     return EXIT_OK;
   } catch (err) {
     const { exitCodeFor } = await import('./exit.js');
