@@ -35,5 +35,5 @@ export function addCatalogOptions(cmd: Command, what: string, strict: string = S
       parseNameList,
     )
     .option('--skip-failed', 'an MCP server that fails is a warning, and the catalog is made of the others')
-    .option('--no-cache', 'use no cache: parse catalog files, compile the CLI from source (also TOOLSEARCH_CACHE=off)');
+    .option('--no-cache', 'use no catalog cache: parse catalog files (TOOLSEARCH_CACHE=off turns off every cache)');
 }

@@ -6,7 +6,6 @@
  */
 import { colorEnabled, createStyle, type Style } from '../render/color.js';
 import { clipLines, escapeLines } from '../io/escape.js';
-import type { CacheDir } from '../io/cache-dir.js';
 import type { CatalogCache } from './catalog-cache.js';
 import type { Limits } from '../io/read.js';
 import { safeJson } from '../io/json-out.js';
@@ -26,15 +25,6 @@ export interface CliIo {
    * (a process of its own) the cache is used anyway, unless turned off.
    */
   readonly fileCache?: boolean;
-}
-
-/** What the process's start hands a run of the CLI besides argv (src/cli/start.ts). */
-export interface CliHost {
-  /**
-   * The cache directory, already opened and checked (for Node's compile cache), with its path as
-   * `cacheDirFromEnv` gave it: the catalog cache uses this handle when it would open the same path.
-   */
-  readonly cache?: { readonly given: string; readonly dir: CacheDir };
 }
 
 /** Width used when stdout is not a terminal (and `COLUMNS` is not set). */

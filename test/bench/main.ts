@@ -801,9 +801,9 @@ const nodeVersion = (bin: string): string =>
  * so the mean of the runs is shown, not the median.
  */
 function benchStartup(): void {
-  if (!existsSync(CLI) || !existsSync(join(REPO, 'dist/bundle/main.cjs'))) {
+  if (!existsSync(CLI) || !existsSync(join(REPO, 'dist/bundle/cli.cjs'))) {
     section('Start-up');
-    console.log('  dist/bundle/main.cjs not found: skipped (npm run build)');
+    console.log('  dist/bundle/cli.cjs not found: skipped (npm run build)');
     return;
   }
   const rounds = STARTUP_ROUNDS;
@@ -1035,7 +1035,7 @@ function buildCli(): boolean {
       console.log(`  (build reported errors; using what it emitted)\n    ${out.join('\n    ')}`);
     }
   }
-  return existsSync(join(REPO, 'dist/bundle/main.cjs'));
+  return existsSync(join(REPO, 'dist/bundle/cli.cjs'));
 }
 
 let built: boolean | undefined;
@@ -1047,7 +1047,7 @@ function buildCliOnce(): boolean {
 async function benchCli(): Promise<void> {
   section('Whole-process CLI (bin/toolsearch.js … run as a program, as npm links it; median wall time)');
   if (!buildCliOnce()) {
-    console.log('  dist/bundle/main.cjs not found: skipped');
+    console.log('  dist/bundle/cli.cjs not found: skipped');
     return;
   }
   rmSync(CACHE_DIR, { recursive: true, force: true });
@@ -1288,7 +1288,7 @@ function benchRss(): void {
       ...(size === 100_000 ? { target: '≤ 400 MB', ok: mb <= 400 } : {}),
     });
   } else console.log(`  library child failed: ${lib.stderr.slice(0, 300)}`);
-  if (existsSync(join(REPO, 'dist/bundle/main.cjs')) && TIME_BIN) {
+  if (existsSync(join(REPO, 'dist/bundle/cli.cjs')) && TIME_BIN) {
     const r = run([CLI, 'search', '-c', catalogFile, '--batch', queries]);
     if (r.status === 0) {
       const mb = r.maxRssKb / 1024;
@@ -1311,7 +1311,7 @@ function benchRss(): void {
 
 async function runBulkBench(): Promise<void> {
   section('Bulk replay: simulate over a JSONL file of generated 10-call sessions (demo catalog; whole processes)');
-  if (!ONLY.has('cli') && !buildCli()) return void console.log('  dist/bundle/main.cjs not found: skipped');
+  if (!ONLY.has('cli') && !buildCli()) return void console.log('  dist/bundle/cli.cjs not found: skipped');
   if (!TIME_BIN) console.log('  (no /usr/bin/time: CPU time and RSS unknown)');
   benchBulk({ quick: QUICK, seed: SEED, work: WORK, cli: CLI, demo: await loadDemo(), add, run, fmt });
 }
@@ -1334,7 +1334,7 @@ function benchLint(): void {
   const sizes = QUICK ? [10_000] : [10_000, 100_000];
   section(`lint, whole process (toolsearch lint -c <catalog.json>, human output to a pipe, first run: no cache entry)`);
   if (!buildCliOnce()) {
-    console.log('  dist/bundle/main.cjs not found: skipped');
+    console.log('  dist/bundle/cli.cjs not found: skipped');
     return;
   }
   for (const size of sizes) {

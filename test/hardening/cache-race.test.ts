@@ -136,14 +136,12 @@ describe.runIf(process.getuid?.() === 0)('finding 1: cache race → arbitrary fi
     attackerDir(dir);
     const handed: (string | undefined)[] = [];
     const api = { enableCompileCache: (d?: string) => (handed.push(d), { status: 1, directory: d }) };
-    expect(enableCompileCache({ TOOLSEARCH_CACHE_DIR: dir }, ['search'], api)).toBeNull();
+    expect(enableCompileCache({ TOOLSEARCH_CACHE_DIR: dir }, api)).toBeNull();
     expect(handed).toEqual([]);
     expect(readdirSync(dir)).toEqual([]);
     // Control: without the attacker, a private directory of ours (0700) is made and handed over.
     const fresh = join(sticky, 'fresh');
-    const enabled = enableCompileCache({ TOOLSEARCH_CACHE_DIR: fresh }, ['search'], api);
-    expect(enabled?.directory).toBe(join(fresh, 'compiled'));
-    enabled?.cache.dir.close();
+    expect(enableCompileCache({ TOOLSEARCH_CACHE_DIR: fresh }, api)).toBe(join(fresh, 'compiled'));
     expect(lstatSync(join(fresh, 'compiled')).mode & 0o777).toBe(0o700);
     expect(handed).toEqual([join(fresh, 'compiled')]);
   });
