@@ -10,19 +10,6 @@ import { CliContext, type CliIo } from './context.js';
 import { EXIT_OK } from './exit-codes.js';
 import { processIo } from './process-io.js';
 
-/** Set by the bundler (src/build/bundle.mjs). */
-declare const __TOOLSEARCH_BUILD_ID__: string;
-
-/**
- * What identifies this code to the catalog cache (which hashes it into every key): in the bundle, the
- * hash of everything it is built from (package.json among them); run from tsc's output, the package's
- * version and this file's content.
- */
-function buildIdentity(): string {
-  if (typeof __TOOLSEARCH_BUILD_ID__ === 'string') return __TOOLSEARCH_BUILD_ID__;
-  return `${version()} ${readFileSync(new URL(import.meta.url), 'utf8')}`;
-}
-
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
   return pkg.version;
@@ -48,7 +35,7 @@ export async function main(argv: string[], io?: CliIo): Promise<number> {
     let noHome = false;
     if ((io === undefined || io.fileCache === true) && !cache.cacheDisabledByEnv(ctx.io.env)) {
       const cacheDir = cache.cacheDirFromEnv(ctx.io.env);
-      if (cacheDir !== null) ctx.catalogCache = cache.fileCatalogCache(cacheDir, buildIdentity);
+      if (cacheDir !== null) ctx.catalogCache = cache.fileCatalogCache(cacheDir);
       // No home to keep a cache in (HOME= empty or relative): none, rather than ./.cache in the working directory.
       else noHome = true;
     }
@@ -67,8 +54,5 @@ export async function main(argv: string[], io?: CliIo): Promise<number> {
   } catch (err) {
     const { exitCodeFor } = await import('./exit.js');
     return exitCodeFor(err, ctx);
-  } finally {
-    // The cache directory's handle (a host calling main() many times must not run out of descriptors).
-    ctx.catalogCache?.close?.();
   }
 }

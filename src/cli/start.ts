@@ -30,9 +30,7 @@ interface CompileCacheApi {
 export function enableCompileCache(env: Env, api: CompileCacheApi = nodeModule as CompileCacheApi): string | null {
   if (typeof api.enableCompileCache !== 'function' || cacheDisabledByEnv(env)) return null;
   const root = cacheDirFromEnv(env);
-  const cache = root === null ? null : openCacheDir(root, { create: true });
-  const dir = cache?.subdir(COMPILE_CACHE_SUBDIR) ?? null;
-  cache?.close();
+  const dir = root === null ? null : (openCacheDir(root, { create: true })?.subdir(COMPILE_CACHE_SUBDIR) ?? null);
   if (dir === null) return null;
   try {
     return api.enableCompileCache(dir).directory ?? dir;
@@ -44,7 +42,10 @@ export function enableCompileCache(env: Env, api: CompileCacheApi = nodeModule a
 /** Runs the CLI with `argv` (the arguments after the program's name) and sets the exit code when it is done. */
 export function start(argv: string[]): void {
   // Answered without loading the CLI: most of a `--version`'s time would be compiling it.
-  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) return writeVersion();
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+    writeVersion();
+    return;
+  }
   enableCompileCache(process.env);
   const cli = createRequire(import.meta.url)('./cli.cjs') as { main: typeof main };
   void cli.main(argv).then((code) => {

@@ -3,24 +3,11 @@
  * answers `--version`, and Node's compile cache (Node ≥ 22.1), which a damaged file never breaks.
  */
 import { spawn } from 'node:child_process';
-import {
-  chmodSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import nodeModule from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createRequire } from 'node:module';
-import { Readable } from 'node:stream';
-import type { CliIo } from '../../src/cli/context.js';
 import { enableCompileCache } from '../../src/cli/start.js';
 import { BIN, DEMO, ROOT, baseEnv, collect, run } from './helpers.js';
 
