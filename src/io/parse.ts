@@ -91,8 +91,6 @@ export function parseText(
     limits?: Partial<Limits>;
     /** JSON values longer than this are read lazily (json.ts); for tests that read both ways. */
     lazyTextLength?: number;
-    /** False: YAML's flow collections are made as nodes at once, not read plain first (yaml.ts); for tests. */
-    plainYaml?: boolean;
   } = {},
 ): ParsedDocument {
   const limits = resolveLimits(options.limits);
@@ -108,7 +106,7 @@ export function parseText(
         text,
         syntax,
         lines,
-        root: parseYamlText(text, limits, fail, where, { plain: options.plainYaml }),
+        root: parseYamlText(text, limits, fail, where),
       };
     if (syntax === 'jsonl') return { file, text, syntax, lines, root: parseJsonl(text, limits, fail, where, lazy) };
     try {
