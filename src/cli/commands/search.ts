@@ -3,6 +3,7 @@ import { Command, Option } from 'commander';
 import type { CliContext } from '../context.js';
 import { addCatalogOptions } from '../catalog-options.js';
 import { parseNameList, parsePositiveInt } from '../options.js';
+import { RULES_IN_WORDS } from '../../core/scorer.js';
 import { decodeToolSearchArgs, searchDecoded, type ToolSearchArgs } from '../../core/toolsearch.js';
 import { AssertionFailure, InputError, UsageError } from '../../io/errors.js';
 import { resolveLimits } from '../../io/read.js';
@@ -46,9 +47,10 @@ Output: a ranked table; --json prints {schema_version, query, mode, max_results,
 matches, results, total_matches, unknown, static_included}. --batch prints one line
 per input line, {"schema_version": 1, "matches": [...]} or {"schema_version": 1,
 "error": "..."} (an empty line is an error line too, as the reference rejects empty
-arguments); bad lines do not stop the batch (exit 0). Scores are the reference's: 10 a keyword
-equals a name part, 5 is inside a name part, 3 inside the full name, 2 inside the
-description; a keyword scores its best rule; +keyword is required.
+arguments); bad lines do not stop the batch (exit 0).
+
+Scores are the reference's; a keyword scores its best rule, and +keyword is required:
+${RULES_IN_WORDS.map((r) => `  ${r}`).join('\n')}
 `;
 
 const BATCH_CONFLICTS = [

@@ -8,7 +8,7 @@
  */
 import { CATALOG_FORMATS } from '../../formats/types.js';
 import { dirname, isAbsolute, join } from 'node:path';
-import type { Mode } from '../../core/index.js';
+import { type Mode, MODES } from '../../core/types.js';
 import { editDistance } from '../../io/edit-distance.js';
 import { quote, type SourceLocation } from '../../io/errors.js';
 import {
@@ -39,7 +39,6 @@ import type {
 } from './types.js';
 
 export const TRANSCRIPT_FORMATS = ['auto', 'eino', 'openai', 'openai-responses', 'anthropic'] as const;
-const MODES = ['default', 'native'] as const;
 
 const SUITE_KEYS = ['name', 'description', 'catalog', 'catalog_format', 'prefix', 'cases'] as const;
 const COMMON_KEYS = ['name', 'description', 'skip', 'record', 'catalog', 'catalog_format', 'prefix'] as const;
