@@ -21,8 +21,6 @@ import {
   type ObjectNode,
   type ParsedDocument,
 } from '../../io/nodes.js';
-import { parseFile } from '../../io/parse.js';
-import type { Limits } from '../../io/read.js';
 import type { CatalogFormat, TranscriptFormat } from '../../formats/types.js';
 import { isMcpSpec } from '../../formats/mcp/catalog-spec.js';
 import type {
@@ -408,11 +406,4 @@ export class SuiteParser {
       expect,
     };
   }
-}
-
-/** Reads, parses and validates a suite file. */
-export function parseSuiteFile(file: string, limits?: Partial<Limits>): Suite {
-  const doc = parseFile(file, limits ? { limits } : {});
-  if (doc.syntax === 'jsonl') throw errorAt(doc, 0, 'a suite is one JSON or YAML document, not JSON lines');
-  return new SuiteParser(doc).suite();
 }
