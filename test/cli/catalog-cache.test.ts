@@ -257,7 +257,7 @@ describe('entries', () => {
     expect(decodeEntry(good, file, text, 's2', 10)).toBeUndefined();
   });
 
-  test('an entry is found by the path as given, the options, the limits and the build; an edited file is parsed again', () => {
+  test('an entry per path as given, options, limits and build; an edited file is parsed again', () => {
     const d = fresh();
     const file = write('edit.yaml', 'tools:\n  - name: a\n    description: first\n');
     const cache = fileCatalogCache(d, () => 'build-1');
@@ -297,7 +297,7 @@ describe('entries', () => {
     expect(readFileSync(join(d, name!))).toEqual(good);
   });
 
-  test('a name defined twice across cached files: the same located error, excerpt included, as without the cache', () => {
+  test('a name defined twice across cached files: the same located error and excerpt as without the cache', () => {
     const a = write('dup-a.yaml', 'tools:\n  - name: same\n    description: a\n');
     const b = write('dup-b.yaml', 'tools:\n  - name: other\n    description: b\n  - name: same\n    description: b\n');
     const cache = fileCatalogCache(fresh(), () => 'test');

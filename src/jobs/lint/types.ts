@@ -28,7 +28,9 @@ export const LINT_RULES = {
   },
   'giant-name-part': {
     severity: 'warning',
-    summary: `a name part is very long: only substrings of it (${RULES['part-substring'].points} points) can match inside it`,
+    summary:
+      `a name part is very long: only substrings of it (${RULES['part-substring'].points} points) ` +
+      'can match inside it',
   },
   'unsplit-separator': {
     severity: 'warning',
