@@ -19,7 +19,8 @@
  */
 import { isWellFormed } from '../core/text.js';
 import type { JsonValue } from '../core/types.js';
-import { type CatalogFileResult, type CatalogOptions, loadCatalogFile, mergeCatalogFiles } from '../formats/catalog.js';
+import type { CatalogFileResult, CatalogOptions } from '../formats/catalog.js';
+import { mergeCatalogFiles } from '../formats/merge.js';
 import type { ShapeWarning } from '../formats/shape-warning.js';
 import type { Catalog, CatalogFormat, CatalogTool } from '../formats/types.js';
 import { CATALOG_ENTRY_NAME, type CacheDir, openCacheDir } from '../io/cache-dir.js';
@@ -72,30 +73,29 @@ const SUM_PREFIX = '{"sum":"';
 const BODY_START = SUM_PREFIX.length + 18;
 
 /**
- * A 64-bit checksum of `bytes` (two lanes of MurmurHash3's block mixing over 32-bit words, then the
- * length and the last bytes), as 16 hex digits. Not a defence against someone who can write the cache
- * (the user): the decoder's own checks are; only against damage.
+ * A 64-bit checksum of `bytes`, as 16 hex digits: two lanes over 32-bit words, each a multiply and a
+ * rotation per word (a word's change always changes both lanes), then the last bytes and the length. Not
+ * a defence against someone who can write the cache (the user): the decoder's own checks are; only
+ * against damage.
  */
 export function checksum(bytes: Uint8Array): string {
   const aligned = bytes.byteOffset % 4 === 0 ? bytes : new Uint8Array(bytes); // a copy at offset 0
   const words = new Int32Array(aligned.buffer, aligned.byteOffset, aligned.length >>> 2);
   let a = 0x2f0e1b3d;
   let b = 0x6b43a9b5;
-  const mix = (x: number): void => {
-    let k = Math.imul(x, 0xcc9e2d51);
-    k = Math.imul((k << 15) | (k >>> 17), 0x1b873593);
-    a ^= k;
-    a = (Math.imul((a << 13) | (a >>> 19), 5) + 0xe6546b64) | 0;
-    b ^= k;
-    b = (Math.imul((b << 17) | (b >>> 15), 9) + 0x85ebca6b) | 0;
-  };
-  for (let i = 0; i < words.length; i++) mix(words[i]!);
-  let tail = 0;
-  for (let i = words.length * 4; i < aligned.length; i++) tail = (tail << 8) | aligned[i]!;
-  mix(tail);
-  mix(aligned.length);
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    a = Math.imul(a ^ w, 0x01000193);
+    a = (a << 13) | (a >>> 19);
+    b = Math.imul(b + w, 0x5bd1e995);
+    b = (b << 17) | (b >>> 15);
+  }
+  let tail = aligned.length;
+  for (let i = words.length * 4; i < aligned.length; i++) tail = (tail << 8) ^ aligned[i]!;
+  a = Math.imul(a ^ tail, 0x01000193);
+  b = Math.imul(b + tail, 0x5bd1e995);
   const hex = (x: number): string => (x >>> 0).toString(16).padStart(8, '0');
-  return hex(a) + hex(b);
+  return hex(a ^ (a >>> 16)) + hex(b ^ (b >>> 13));
 }
 
 /** `value` holds a number JSON cannot carry (non-finite, -0): the result is not stored. */
@@ -290,13 +290,14 @@ export function fileCatalogCache(dir: string, build: () => string = buildIdentit
 
 /**
  * Loads catalog files as the loader does (src/formats/catalog.ts: `loadCatalogFiles`), each file's result
- * taken from `cache` when it holds it, else parsed and stored. Standard input is never cached.
+ * taken from `cache` when it holds it, else parsed and stored. Standard input is never cached. The loader
+ * (and with it the parsers) is loaded only when a file is parsed.
  */
-export function loadCatalogFilesCached(
+export async function loadCatalogFilesCached(
   files: readonly string[],
   options: CatalogOptions,
   cache: CatalogCache | null,
-): Catalog {
+): Promise<Catalog> {
   // Every file read before any is parsed: a missing file is reported before a syntax error in another.
   const inputs = files.map((given) => ({ given, file: inputName(given), text: readInputText(given, options.limits) }));
   const settings: LoadSettings = {
@@ -304,23 +305,25 @@ export function loadCatalogFilesCached(
     prefix: options.prefix ?? null,
     limits: resolveLimits(options.limits),
   };
-  let hits = 0;
-  const loaded = inputs.map(({ given, file, text }) => {
-    const cached = cache !== null && given !== STDIN_ARG && text.length <= MAX_CACHED_TEXT;
-    const hit = cached ? cache.get(file, text, settings) : undefined;
-    if (hit !== undefined) {
-      hits++;
-      return { file, result: hit };
-    }
-    const result = loadCatalogFile(file, text, options);
-    if (cached) cache.set(file, text, settings, result);
+  const cached = (given: string, text: string) =>
+    cache !== null && given !== STDIN_ARG && text.length <= MAX_CACHED_TEXT;
+  const hits = inputs.map(({ given, file, text }) =>
+    cached(given, text) ? cache!.get(file, text, settings) : undefined,
+  );
+  const loader = hits.every((h) => h !== undefined) ? null : await import('../formats/catalog.js');
+  const loaded = inputs.map(({ given, file, text }, i) => {
+    const hit = hits[i];
+    if (hit !== undefined) return { file, result: hit };
+    const result = loader!.loadCatalogFile(file, text, options);
+    if (cached(given, text)) cache!.set(file, text, settings, result);
     return { file, result };
   });
   try {
     return mergeCatalogFiles(loaded);
   } catch (err) {
     // A name defined twice: the files from the cache are parsed again, so the error shows the line as parsing does.
-    if (hits === 0) throw err;
+    if (hits.every((h) => h === undefined)) throw err;
+    const { loadCatalogFile } = await import('../formats/catalog.js');
     return mergeCatalogFiles(inputs.map(({ file, text }) => ({ file, result: loadCatalogFile(file, text, options) })));
   }
 }

@@ -84,7 +84,7 @@ export async function loadCatalog(ctx: CliContext, flags: CatalogFlags): Promise
     progress.done();
   } else {
     const { loadCatalogFilesCached } = await import('./catalog-cache.js');
-    catalog = loadCatalogFilesCached(
+    catalog = await loadCatalogFilesCached(
       files,
       {
         format: flags.catalogFormat ?? 'auto',

@@ -26,7 +26,6 @@ import {
   type ArrayNode,
   errorAt,
   field,
-  formatLocation,
   kindName,
   type Node,
   type ObjectNode,
@@ -36,7 +35,10 @@ import { readInputText } from '../io/input-text.js';
 import { parseText } from '../io/parse.js';
 import type { Limits } from '../io/read.js';
 import type { ShapeWarning } from './shape-warning.js';
-import { readToolList, toolOrigins, type ToolShape } from './tools.js';
+import { readToolList, type ToolShape } from './tools.js';
+import { mergeCatalogFiles } from './merge.js';
+
+export { duplicateToolMessage, mergeCatalogFiles, mergeTools } from './merge.js';
 import type { Catalog, CatalogFormat, CatalogTool } from './types.js';
 
 /** Options of {@link loadCatalogFiles}. */
@@ -153,48 +155,9 @@ export function readCatalogDocument(
   };
 }
 
-/** The message for a name defined twice (located at the second definition). */
-export function duplicateToolMessage(name: string, first: CatalogTool, second: CatalogTool): string {
-  return (
-    `duplicate tool name ${JSON.stringify(name)}: first defined ` +
-    `at ${formatLocation(first.source)}, again at ${formatLocation(second.source)}`
-  );
-}
-
-/** Merges tool lists in order; a name defined twice is an `InputError` naming both places. */
-export function mergeTools(lists: ReadonlyArray<readonly CatalogTool[]>): CatalogTool[] {
-  const byName = new Map<string, CatalogTool>();
-  const out: CatalogTool[] = [];
-  for (const list of lists) {
-    for (const t of list) {
-      const first = byName.get(t.name);
-      if (first) {
-        const message = duplicateToolMessage(t.name, first, t);
-        const origin = toolOrigins.get(t);
-        throw origin ? errorAt(origin.doc, origin.node, message) : new InputError(message, t.source);
-      }
-      byName.set(t.name, t);
-      out.push(t);
-    }
-  }
-  return out;
-}
-
 /** Loads one catalog file's text (named `file` in locations): parsed, then read as a catalog document. */
 export function loadCatalogFile(file: string, text: string, options: CatalogOptions = {}): CatalogFileResult {
   return readCatalogDocument(parseText(file, text, options.limits ? { limits: options.limits } : {}), options);
-}
-
-/** Catalog files as loaded, merged in order into one catalog: a name defined twice is an `InputError`. */
-export function mergeCatalogFiles(
-  files: ReadonlyArray<{ readonly file: string; readonly result: CatalogFileResult }>,
-): Catalog {
-  return {
-    tools: mergeTools(files.map((f) => f.result.tools)),
-    sources: files.map((f) => ({ file: f.file, format: f.result.format })),
-    warnings: files.flatMap((f) => f.result.warnings),
-    shapeWarnings: files.flatMap((f) => f.result.shapeWarnings ?? []),
-  };
 }
 
 /**

@@ -63,7 +63,7 @@ function reencode(data: Buffer, edit: (entry: Stored) => void): Buffer {
 }
 
 describe('entries', () => {
-  test('an entry is one plain JSON document, the text of the file among what it holds', () => {
+  test('an entry is one plain JSON document, the text of the file among what it holds', async () => {
     const file = 'c.yaml';
     const text = 'tools:\n  - name: a\n    description: b — ü\n';
     const result: CatalogFileResult = {
@@ -76,7 +76,7 @@ describe('entries', () => {
     expect(decodeEntry(data, file, text, 'settings', 1000)).toEqual({ ...result, shapeWarnings: [] });
   });
 
-  test('every flipped bit and every cut makes the entry a miss; the intact one is a hit', () => {
+  test('every flipped bit and every cut makes the entry a miss; the intact one is a hit', async () => {
     const file = 'c.yaml';
     const text = 'tools: []\n';
     const tool = { name: 'a', description: 'b — ü', static: false, source: { file, line: 1, column: 1 } };
@@ -92,7 +92,7 @@ describe('entries', () => {
     }
   });
 
-  test('the demo catalog, every shape: a cache hit equals a parse, prototypes and key order included', () => {
+  test('the demo catalog, every shape: a cache hit equals a parse, prototypes and key order included', async () => {
     for (const file of [
       'fixtures/catalogs/demo.yaml',
       'fixtures/catalogs/demo.openai.json',
@@ -103,13 +103,13 @@ describe('entries', () => {
       const d = fresh();
       const cache = fileCatalogCache(d, () => 'test');
       const parsed = loadCatalogFiles([file]);
-      expect(snapshot(loadCached([file], cache))).toEqual(snapshot(parsed));
+      expect(snapshot(await loadCached([file], cache))).toEqual(snapshot(parsed));
       expect(readdirSync(d).filter((f) => f.startsWith('catalog-'))).toHaveLength(1);
-      expect(snapshot(loadCached([file], cache))).toEqual(snapshot(parsed)); // the hit
+      expect(snapshot(await loadCached([file], cache))).toEqual(snapshot(parsed)); // the hit
     }
   });
 
-  test('__proto__, constructor and integer-like keys in parameters; warnings kept', () => {
+  test('__proto__, constructor and integer-like keys in parameters; warnings kept', async () => {
     const file = write(
       'proto.json',
       JSON.stringify({
@@ -130,28 +130,28 @@ describe('entries', () => {
     );
     const cache = fileCatalogCache(fresh(), () => 'test');
     const parsed = loadCatalogFiles([file]);
-    loadCached([file], cache);
-    const hit = loadCached([file], cache);
+    await loadCached([file], cache);
+    const hit = await loadCached([file], cache);
     expect(parsed.warnings?.length).toBeGreaterThan(0);
     expect(snapshot(hit)).toEqual(snapshot(parsed));
   });
 
-  test('shape warnings and --strict see the same warnings from a hit', () => {
+  test('shape warnings and --strict see the same warnings from a hit', async () => {
     const file = write('shape.yaml', 'tools:\n  - name: a\n    desciption: d\n    parameters: [1]\n');
     const cache = fileCatalogCache(fresh(), () => 'test');
     const parsed = loadCatalogFiles([file]);
     expect(parsed.shapeWarnings).toHaveLength(2);
-    loadCached([file], cache);
-    expect(snapshot(loadCached([file], cache))).toEqual(snapshot(parsed));
+    await loadCached([file], cache);
+    expect(snapshot(await loadCached([file], cache))).toEqual(snapshot(parsed));
   });
 
-  test('values JSON cannot carry (.inf, .nan, -0) are never stored', () => {
+  test('values JSON cannot carry (.inf, .nan, -0) are never stored', async () => {
     const file = write(
       'inf.yaml',
       'tools:\n  - name: a\n    description: d\n    parameters: {max: .inf, min: -0.0, no: .nan}\n',
     );
     const d = fresh();
-    const parsed = loadCached(
+    const parsed = await loadCached(
       [file],
       fileCatalogCache(d, () => 'test'),
     );
@@ -161,7 +161,7 @@ describe('entries', () => {
     expect(Object.is(params.min, -0)).toBe(true);
   });
 
-  test('property: an entry is written exactly when every number in its parameters reads back', () => {
+  test('property: an entry is written exactly when every number in its parameters reads back', async () => {
     const number = fc.oneof(
       fc.constantFrom(0, -0, 1, -1, 0.5, Infinity, -Infinity, NaN, 10, 100),
       fc.double(),
@@ -200,7 +200,7 @@ describe('entries', () => {
     );
   });
 
-  test('what a parse refuses is refused in an entry, even with its checksum made again', () => {
+  test('what a parse refuses is refused in an entry, even with its checksum made again', async () => {
     const file = 'c.yaml';
     const text = 'tools: []\n';
     const tool = (name: string, parameters?: unknown) => ({
@@ -254,70 +254,70 @@ describe('entries', () => {
     expect(decodeEntry(good, file, text, 's2', 10)).toBeUndefined();
   });
 
-  test('an entry per path as given, options, limits and build; an edited file is parsed again', () => {
+  test('an entry per path as given, options, limits and build; an edited file is parsed again', async () => {
     const d = fresh();
     const file = write('edit.yaml', 'tools:\n  - name: a\n    description: first\n');
     const cache = fileCatalogCache(d, () => 'build-1');
-    expect(loadCached([file], cache).tools[0]!.description).toBe('first');
+    expect((await loadCached([file], cache)).tools[0]!.description).toBe('first');
     // The same length, one byte changed: parsed again, the entry replaced.
     writeFileSync(file, 'tools:\n  - name: a\n    description: fir5t\n');
-    expect(loadCached([file], cache).tools[0]!.description).toBe('fir5t');
-    expect(loadCached([file], cache).tools[0]!.description).toBe('fir5t');
+    expect((await loadCached([file], cache)).tools[0]!.description).toBe('fir5t');
+    expect((await loadCached([file], cache)).tools[0]!.description).toBe('fir5t');
     expect(readdirSync(d).filter((x) => x.startsWith('catalog-'))).toHaveLength(1);
     // Other settings, another build: entries of their own.
-    loadCatalogFilesCached([file], { prefix: 'gh' }, cache);
-    loadCatalogFilesCached([file], { format: 'toolsearch' }, cache);
-    loadCatalogFilesCached([file], { limits: { maxDepth: 50 } }, cache);
-    loadCached(
+    await loadCatalogFilesCached([file], { prefix: 'gh' }, cache);
+    await loadCatalogFilesCached([file], { format: 'toolsearch' }, cache);
+    await loadCatalogFilesCached([file], { limits: { maxDepth: 50 } }, cache);
+    await loadCached(
       [file],
       fileCatalogCache(d, () => 'build-2'),
     );
     const cwd = process.cwd();
     try {
       process.chdir(dir);
-      loadCached(['edit.yaml'], cache); // the same file, as given another way
+      await loadCached(['edit.yaml'], cache); // the same file, as given another way
     } finally {
       process.chdir(cwd);
     }
     expect(readdirSync(d).filter((x) => x.startsWith('catalog-'))).toHaveLength(6);
   });
 
-  test('a damaged entry on disk is a miss: the catalog is parsed and the entry written again', () => {
+  test('a damaged entry on disk is a miss: the catalog is parsed and the entry written again', async () => {
     const file = 'fixtures/catalogs/demo.mcp.json';
     const d = fresh();
     const cache = fileCatalogCache(d, () => 'test');
-    const parsed = loadCached([file], cache);
+    const parsed = await loadCached([file], cache);
     const [name] = readdirSync(d).filter((x) => x.startsWith('catalog-'));
     const good = readFileSync(join(d, name!));
     writeFileSync(join(d, name!), '{"sum":');
-    expect(snapshot(loadCached([file], cache))).toEqual(snapshot(parsed));
+    expect(snapshot(await loadCached([file], cache))).toEqual(snapshot(parsed));
     expect(readFileSync(join(d, name!))).toEqual(good);
   });
 
-  test('a name defined twice across cached files: the same located error and excerpt as without the cache', () => {
+  test('a name defined twice across cached files: the same located error and excerpt as without the cache', async () => {
     const a = write('dup-a.yaml', 'tools:\n  - name: same\n    description: a\n');
     const b = write('dup-b.yaml', 'tools:\n  - name: other\n    description: b\n  - name: same\n    description: b\n');
     const cache = fileCatalogCache(fresh(), () => 'test');
-    loadCached([a], cache);
-    loadCached([b], cache);
-    const error = (f: () => unknown) => {
+    await loadCached([a], cache);
+    await loadCached([b], cache);
+    const error = async (f: () => unknown) => {
       try {
-        f();
+        await f();
       } catch (err) {
         const e = err as Error & { excerpt?: unknown; location?: unknown };
         return [e.message, e.location, e.excerpt];
       }
       throw new Error('no error');
     };
-    const expected = error(() => loadCatalogFiles([a, b]));
+    const expected = await error(() => loadCatalogFiles([a, b]));
     expect(expected[0]).toMatch(/duplicate tool name "same"/);
-    expect(error(() => loadCached([a, b], cache))).toEqual(expected);
+    expect(await error(() => loadCached([a, b], cache))).toEqual(expected);
   });
 
-  test('a cache directory that others can write is not used: an entry planted there is not taken', () => {
+  test('a cache directory that others can write is not used: an entry planted there is not taken', async () => {
     const d = fresh();
     const file = write('planted.yaml', 'tools:\n  - name: real\n    description: d\n');
-    loadCached(
+    await loadCached(
       [file],
       fileCatalogCache(d, () => 'test'),
     );
@@ -329,33 +329,37 @@ describe('entries', () => {
     );
     // Private: the (edited) entry is what the cache answers — the control.
     expect(
-      loadCached(
-        [file],
-        fileCatalogCache(d, () => 'test'),
+      (
+        await loadCached(
+          [file],
+          fileCatalogCache(d, () => 'test'),
+        )
       ).tools.map((t) => t.name),
     ).toEqual(['fake']);
     chmodSync(d, 0o777);
     expect(
-      loadCached(
-        [file],
-        fileCatalogCache(d, () => 'test'),
+      (
+        await loadCached(
+          [file],
+          fileCatalogCache(d, () => 'test'),
+        )
       ).tools.map((t) => t.name),
     ).toEqual(['real']);
     expect(readFileSync(path, 'utf8')).toContain('"fake"'); // and nothing is written there
   });
 
-  test('an unwritable cache directory is no error: the catalog loads and nothing is written', () => {
+  test('an unwritable cache directory is no error: the catalog loads and nothing is written', async () => {
     const blocker = write('not-a-dir', 'x');
     const cache = fileCatalogCache(join(blocker, 'sub'), () => 'test');
-    expect(loadCached(['fixtures/catalogs/demo.mcp.json'], cache).tools.length).toBe(130);
+    expect((await loadCached(['fixtures/catalogs/demo.mcp.json'], cache)).tools.length).toBe(130);
     expect(readFileSync(blocker, 'utf8')).toBe('x');
   });
 
-  test(`keeps at most ${MAX_ENTRIES} entries, removing the oldest`, () => {
+  test(`keeps at most ${MAX_ENTRIES} entries, removing the oldest`, async () => {
     const d = fresh();
     const cache = fileCatalogCache(d, () => 'test');
     for (let i = 0; i < MAX_ENTRIES + 5; i++) {
-      loadCached([write(`many-${i}.yaml`, `tools:\n  - name: t${i}\n    description: d\n`)], cache);
+      await loadCached([write(`many-${i}.yaml`, `tools:\n  - name: t${i}\n    description: d\n`)], cache);
     }
     expect(readdirSync(d).filter((x) => x.startsWith('catalog-')).length).toBe(MAX_ENTRIES);
     expect(readdirSync(d).some((x) => x.endsWith('.tmp'))).toBe(false);
@@ -372,7 +376,7 @@ function reencodeRaw(data: Buffer, from: string, to: string): Buffer {
 }
 
 describe('environment', () => {
-  test('TOOLSEARCH_CACHE turns it off; the directory follows TOOLSEARCH_CACHE_DIR, XDG_CACHE_HOME, HOME', () => {
+  test('TOOLSEARCH_CACHE turns it off; the directory follows TOOLSEARCH_CACHE_DIR, XDG_CACHE_HOME, HOME', async () => {
     for (const v of ['0', 'off', 'OFF', 'false', 'no', ' off '])
       expect(cacheDisabledByEnv({ TOOLSEARCH_CACHE: v })).toBe(true);
     for (const v of [undefined, '', '1', 'on']) expect(cacheDisabledByEnv({ TOOLSEARCH_CACHE: v })).toBe(false);

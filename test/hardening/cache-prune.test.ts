@@ -55,33 +55,33 @@ describe('finding 8: cache pruning deletes only what toolsearch wrote', () => {
     },
   );
 
-  test('in a directory toolsearch made (tagged), user files added later survive pruning of catalog entries', () => {
+  test('in a directory toolsearch made (tagged), user files added later survive pruning of catalog entries', async () => {
     const dir = fresh();
     const catalogs = join(root, `cats${n++}`);
     mkdirSync(catalogs);
     const cache = fileCatalogCache(dir, () => 'prune-test');
-    const load = (i: number) => {
+    const load = async (i: number) => {
       const f = join(catalogs, `c${i}.yaml`);
       writeFileSync(f, `tools:\n  - name: t${i}\n    description: d\n`);
-      loadCatalogFilesCached([f], {}, cache);
+      await loadCatalogFilesCached([f], {}, cache);
     };
-    load(0);
+    await load(0);
     expect(readFileSync(join(dir, 'CACHEDIR.TAG'), 'utf8').startsWith(`${CACHEDIR_SIGNATURE}\n`)).toBe(true);
     const mine = userFiles(dir);
-    for (let i = 1; i < MAX_ENTRIES + 5; i++) load(i);
+    for (let i = 1; i < MAX_ENTRIES + 5; i++) await load(i);
     const names = readdirSync(dir);
     expect(names.filter((f) => /^catalog-[0-9a-f]{16}\.json$/.test(f))).toHaveLength(MAX_ENTRIES);
     for (const f of mine) expect(readFileSync(join(dir, f), 'utf8')).toBe(`mine: ${f}\n`);
     expect(names.filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 
-  test("an existing directory holding only toolsearch's files (an older cache) is adopted: tagged and used", () => {
+  test("an existing directory holding only toolsearch's files (an older cache) is adopted: tagged and used", async () => {
     const dir = fresh();
     mkdirSync(dir, { mode: 0o700 });
     writeFileSync(join(dir, 'catalog-0123456789abcdef'), 'old entry', { mode: 0o600 }); // an entry of an older version
     const f = join(root, `one${n++}.yaml`);
     writeFileSync(f, 'tools:\n  - name: a\n    description: d\n');
-    loadCatalogFilesCached(
+    await loadCatalogFilesCached(
       [f],
       {},
       fileCatalogCache(dir, () => 'adopt'),
@@ -97,7 +97,7 @@ describe('finding 8: cache pruning deletes only what toolsearch wrote', () => {
   test(
     "a damaged tag among nothing but toolsearch's files is written again " +
       '(the cache is not lost); beside a user file it is not',
-    () => {
+    async () => {
       for (const [damage, userFile, kept] of [
         ['garbage', false, true],
         ['garbage', true, false],
@@ -111,10 +111,10 @@ describe('finding 8: cache pruning deletes only what toolsearch wrote', () => {
             {},
             fileCatalogCache(dir, () => `tag-${n++}`),
           );
-        load();
+        await load();
         writeFileSync(join(dir, 'CACHEDIR.TAG'), damage);
         if (userFile) writeFileSync(join(dir, 'notes.txt'), 'mine');
-        load();
+        await load();
         expect(readFileSync(join(dir, 'CACHEDIR.TAG'), 'utf8').startsWith(CACHEDIR_SIGNATURE)).toBe(kept);
         expect(readdirSync(dir).filter((x) => x.endsWith('.json'))).toHaveLength(kept ? 2 : 1);
       }
