@@ -56,7 +56,10 @@ export type TranscriptFormat =
   | 'langchain'
   | 'otel'
   | 'response'
-  | 'call-log';
+  | 'call-log'
+  | 'nock'
+  | 'vcr'
+  | 'har';
 
 /** Items of a recording skipped by one documented rule. */
 export interface SkipCount {
