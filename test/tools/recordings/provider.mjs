@@ -255,42 +255,56 @@ const PAGE = '<!doctype html><html><head><title>Atlas</title></head><body><p>Atl
 /**
  * Starts the server. `scenarios`: from loadScenario; `gzip`: compress JSON answers for clients that
  * accept it (as the providers' edge does); `failOnce`: keys `${api}:${scenario}:${call}` answered 429
- * once. Resolves to {url, close}.
+ * once; `onExchange`: called with each exchange as it went over the wire ({method, path, requestHeaders
+ * (raw name/value list), requestBody, status, statusMessage, responseHeaders ([name, value] as sent),
+ * responseBody}: bodies as Buffers). Resolves to {url, port, close}.
  */
-export async function startProvider({ scenarios, gzip = false, failOnce = [] }) {
+export async function startProvider({ scenarios, gzip = false, failOnce = [], onExchange = () => {} }) {
   const pendingFailures = new Set(failOnce);
   const server = http.createServer((req, res) => {
     res.sendDate = false;
     const chunks = [];
     req.on('data', (c) => chunks.push(c));
     req.on('end', () => {
+      const requestBody = Buffer.concat(chunks);
+      const reply = (status, headers, body) => {
+        res.writeHead(status, headers);
+        res.end(body);
+        onExchange({
+          method: req.method,
+          path: req.url,
+          requestHeaders: req.rawHeaders,
+          requestBody,
+          status,
+          statusMessage: http.STATUS_CODES[status],
+          responseHeaders: Object.entries(headers),
+          responseBody: Buffer.from(body),
+        });
+      };
       try {
-        answer(req, Buffer.concat(chunks).toString('utf8'), res);
+        answer(req, requestBody.toString('utf8'), reply);
       } catch (err) {
-        res.writeHead(500, { 'content-type': 'text/plain' });
-        res.end(String(err?.stack ?? err));
+        reply(500, { 'content-type': 'text/plain' }, String(err?.stack ?? err));
       }
     });
   });
-  const send = (req, res, status, value, headers = {}) => {
+  const send = (req, reply, status, value, headers = {}) => {
     let body = Buffer.from(JSON.stringify(value));
     const h = { 'content-type': 'application/json', ...headers };
     if (gzip && /gzip/.test(req.headers['accept-encoding'] ?? '')) {
       body = zlib.gzipSync(body, { level: 6 });
       h['content-encoding'] = 'gzip';
     }
-    res.writeHead(status, { ...h, 'content-length': String(body.length) });
-    res.end(body);
+    reply(status, { ...h, 'content-length': String(body.length) }, body);
   };
-  function answer(req, text, res) {
+  function answer(req, text, reply) {
     const url = new URL(req.url, 'http://127.0.0.1');
     if (req.method === 'GET' && url.pathname === '/') {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(PAGE);
+      reply(200, { 'content-type': 'text/html; charset=utf-8' }, PAGE);
       return;
     }
     if (req.method === 'GET' && url.pathname === '/v1/models') {
-      send(req, res, 200, {
+      send(req, reply, 200, {
         object: 'list',
         data: [{ id: CHAT_MODEL, object: 'model', created: CREATED, owned_by: 'system' }],
       });
@@ -298,7 +312,7 @@ export async function startProvider({ scenarios, gzip = false, failOnce = [] }) 
     }
     const body = text === '' ? null : JSON.parse(text);
     if (req.method === 'POST' && url.pathname === '/v1/messages/count_tokens') {
-      send(req, res, 200, { input_tokens: tokens(body) });
+      send(req, reply, 200, { input_tokens: tokens(body) });
       return;
     }
     const api =
@@ -310,8 +324,7 @@ export async function startProvider({ scenarios, gzip = false, failOnce = [] }) 
             ? 'anthropic'
             : null;
     if (req.method !== 'POST' || api === null) {
-      res.writeHead(404, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: { message: `no route ${req.method} ${url.pathname}` } }));
+      reply(404, { 'content-type': 'application/json' }, JSON.stringify({ error: { message: `no route ${url.pathname}` } }));
       return;
     }
     const { user, answered } = position(api, body);
@@ -322,7 +335,7 @@ export async function startProvider({ scenarios, gzip = false, failOnce = [] }) 
         api === 'anthropic'
           ? { type: 'error', error: { type: 'rate_limit_error', message: 'Number of requests exceeded' } }
           : { error: { message: 'Rate limit reached', type: 'requests', param: null, code: 'rate_limit_exceeded' } };
-      send(req, res, 429, error, { 'retry-after-ms': '0', 'retry-after': '0', 'x-should-retry': 'true' });
+      send(req, reply, 429, error, { 'retry-after-ms': '0', 'retry-after': '0', 'x-should-retry': 'true' });
       return;
     }
     const tag = `${scenario.name.split('-').map((w) => w[0]).join('')}${call}`;
@@ -334,11 +347,10 @@ export async function startProvider({ scenarios, gzip = false, failOnce = [] }) 
           ? responses(`resp_${tag}`, tag, a, body, usage)
           : anthropic(`msg_${tag}`, a, usage);
     if (body.stream) {
-      res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
-      res.end(sse(made.events));
+      reply(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' }, sse(made.events));
       return;
     }
-    send(req, res, 200, made.full);
+    send(req, reply, 200, made.full);
   }
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address();
