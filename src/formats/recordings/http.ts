@@ -85,7 +85,8 @@ const isGzip = (coding: string): boolean => /^\s*(x-)?gzip\s*$/i.test(coding);
  * The text of a body: its string, or its bytes read as UTF-8 after undoing the content encoding where the
  * bytes still have it: bytes recorded as sent have it (VCR), except gzip bytes that do not start as gzip
  * does (nock's fetch interception keeps the body decoded under the header); bytes recorded decoded (HAR,
- * by its specification) have it only when they start as gzip data (some writers keep them as sent).
+ * by its specification) have it only when they start as gzip data, whatever the headers say (some writers
+ * keep the bytes as sent).
  */
 function bodyText(
   body: Exclude<RecordedBody, { kind: 'json' }>,
@@ -95,10 +96,11 @@ function bodyText(
 ): Decoded<string> {
   if (body.kind === 'text') return { ok: true, value: body.node.value };
   let bytes = body.bytes;
-  const encoded =
-    coding !== undefined && (encodedAsSent ? !isGzip(coding) || looksGzipped(bytes) : looksGzipped(bytes));
+  const encoded = encodedAsSent
+    ? coding !== undefined && (!isGzip(coding) || looksGzipped(bytes))
+    : looksGzipped(bytes);
   if (encoded) {
-    const undone = undoContentEncoding(bytes, encodedAsSent ? coding : 'gzip', limits.maxBytes);
+    const undone = undoContentEncoding(bytes, encodedAsSent ? coding! : 'gzip', limits.maxBytes);
     if (!undone.ok) return undone;
     bytes = undone.value;
   }
