@@ -19,7 +19,9 @@ export function fromBase64(text: string): Decoded<Uint8Array> {
   const compact = text.replace(/[\t\n\r ]+/g, '');
   if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(compact) || compact.replace(/=+$/, '').length % 4 === 1)
     return fail('not base64 text');
-  return ok(new Uint8Array(Buffer.from(compact, compact.includes('-') || compact.includes('_') ? 'base64url' : 'base64')));
+  return ok(
+    new Uint8Array(Buffer.from(compact, compact.includes('-') || compact.includes('_') ? 'base64url' : 'base64')),
+  );
 }
 
 /** Hex digits, two per byte. */

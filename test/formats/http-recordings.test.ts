@@ -69,9 +69,7 @@ describe('nock definitions', () => {
         { rule: OTHER_POST, count: 1 },
       ],
     });
-    expect(t.coverage?.detected_by).toBe(
-      '5 nock definitions {"scope", "method", "path", ...} (nock\'s recorder)',
-    );
+    expect(t.coverage?.detected_by).toBe('5 nock definitions {"scope", "method", "path", ...} (nock\'s recorder)');
     expect(t.sentTools).toEqual([
       { visible: ['tool_search'], deferred: [] },
       { visible: ['tool_search'], deferred: [] },
@@ -96,7 +94,9 @@ describe('nock definitions', () => {
 
   it('a request body kept as text is JSON read in place: a problem inside it points into the string', () => {
     const text = JSON.stringify({ model: 'm', messages: [{ role: 'wizard', content: 'x' }] });
-    const e = inputError(() => loadRecordingText(j([def({ request: text, response: CALL_1.response })]), { name: 'n.json' }));
+    const e = inputError(() =>
+      loadRecordingText(j([def({ request: text, response: CALL_1.response })]), { name: 'n.json' }),
+    );
     // The message object starts inside the string literal on line 6 (its `{` after `[`).
     expect(e.location).toEqual({ file: 'n.json', line: 6, column: 43 });
     expect(e.message).toMatch(/unknown role|wizard/);
@@ -109,7 +109,8 @@ describe('nock definitions', () => {
         '(--lenient replays the rest and counts it)',
     );
     expect(
-      inputError(() => loadRecordingText(j([def({ request: '{"model":', response: {} })]), { name: 'n.json' })).headline,
+      inputError(() => loadRecordingText(j([def({ request: '{"model":', response: {} })]), { name: 'n.json' }))
+        .headline,
     ).toBe(
       'n.json:6:11: nock definition 1: the request body is not JSON: invalid JSON: unexpected end of input ' +
         '(line 1, column 10 of the text) (--lenient replays the rest and counts it)',
@@ -191,7 +192,7 @@ describe('VCR cassettes', () => {
     });
   });
 
-  it('!!binary is a recording\'s tag only: a catalog keeps refusing it', async () => {
+  it("!!binary is a recording's tag only: a catalog keeps refusing it", async () => {
     const { loadCatalogText } = await import('../../src/formats/from-text.js');
     expect(inputError(() => loadCatalogText('tools:\n- name: !!binary aGk=\n', { name: 'c.yaml' })).headline).toBe(
       'c.yaml:2:9: unsupported YAML tag "!!binary" (quote the value if it is text)',
@@ -308,7 +309,7 @@ describe('HAR files', () => {
     expect(
       inputError(() => loadRecordingText(j(har([e])), { name: 'x.har', limits: { maxBytes: 1000 } })).message,
     ).toBe(
-      "HAR entry 1: the response body: gzip body larger than 1000 bytes when decoded (set TOOLSEARCH_MAX_BYTES " +
+      'HAR entry 1: the response body: gzip body larger than 1000 bytes when decoded (set TOOLSEARCH_MAX_BYTES ' +
         'to raise the limit) (--lenient replays the rest and counts it)',
     );
   });

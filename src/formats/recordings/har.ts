@@ -100,7 +100,12 @@ function headersOf(n: Node | undefined): Map<string, string> {
 }
 
 /** A `postData` or `content`: its text, base64 with `encoding: "base64"`; none without text or when empty. */
-function bodyOf(b: TranscriptBuilder, n: Node | undefined, known: readonly string[], what: string): RecordedBody | null {
+function bodyOf(
+  b: TranscriptBuilder,
+  n: Node | undefined,
+  known: readonly string[],
+  what: string,
+): RecordedBody | null {
   if (n === undefined || n.kind === 'null') return null;
   if (n.kind !== 'object') {
     b.unexplained(n, `${what} must be an object, found ${n.kind}`);
@@ -133,8 +138,7 @@ function startOf(entry: Node): number | null {
 
 function read(doc: ParsedDocument, b: TranscriptBuilder, options: ReadOptions): void {
   const list = entries(doc);
-  if (!list)
-    throw b.error(doc.root, 'not a HAR file: expected {"log": {"entries": [...]}} (HTTP Archive 1.2)');
+  if (!list) throw b.error(doc.root, 'not a HAR file: expected {"log": {"entries": [...]}} (HTTP Archive 1.2)');
   // In time order when every entry says when it started (a stable sort keeps ties in file order).
   const starts = list.map(startOf);
   const timed = starts.every((s) => s !== null);
@@ -177,7 +181,8 @@ function read(doc: ParsedDocument, b: TranscriptBuilder, options: ReadOptions): 
 
 export const harReader: RecordingReader = {
   format: 'har',
-  shape: 'har: HAR 1.2 files {log: {entries: [{request, response}]}} (browser devtools, Playwright, mitmproxy, Proxyman)',
+  shape:
+    'har: HAR 1.2 files {log: {entries: [{request, response}]}} (browser devtools, Playwright, mitmproxy, Proxyman)',
   detect,
   read,
 };

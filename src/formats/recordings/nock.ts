@@ -38,7 +38,10 @@ const KEYS = [
 const str = (n: Node | undefined): string | null => (n?.kind === 'string' ? n.value : null);
 
 const isDefinition = (n: Node): n is ObjectNode =>
-  n.kind === 'object' && str(field(n, 'scope')) !== null && str(field(n, 'method')) !== null && str(field(n, 'path')) !== null;
+  n.kind === 'object' &&
+  str(field(n, 'scope')) !== null &&
+  str(field(n, 'method')) !== null &&
+  str(field(n, 'path')) !== null;
 
 function definitions(doc: ParsedDocument): readonly Node[] | null {
   const root = doc.root;
@@ -52,7 +55,8 @@ function detect(doc: ParsedDocument): Evidence | null {
   const n = list.filter(isDefinition).length;
   return {
     score: DISTINCTIVE + n,
-    detected_by: `${n} nock ${n === 1 ? 'definition' : 'definitions'} {"scope", "method", "path", ...} (nock's recorder)`,
+    detected_by:
+      `${n} nock ${n === 1 ? 'definition' : 'definitions'} ` + `{"scope", "method", "path", ...} (nock's recorder)`,
   };
 }
 

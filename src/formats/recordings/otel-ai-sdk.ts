@@ -130,7 +130,8 @@ export function aiSdkTools(
       continue;
     }
     const members = new Map<string, Member>();
-    for (const [k, m] of t.members) members.set(k === 'inputSchema' ? 'parameters' : k, { ...m, key: k === 'inputSchema' ? 'parameters' : k });
+    for (const [k, m] of t.members)
+      members.set(k === 'inputSchema' ? 'parameters' : k, { ...m, key: k === 'inputSchema' ? 'parameters' : k });
     tools.push({ kind: 'object', offset: t.offset, members });
   }
   const defs: ArrayNode = { kind: 'array', offset: v.offset, items: tools };

@@ -82,7 +82,10 @@ function readMessages(t: TranscriptBuilder, s: Span, prefix: string): void {
       const type = str(s.attrs.get(`${c}.type`));
       if (type === null || TEXT_TYPES.has(type)) text += str(s.attrs.get(`${c}.text`)) ?? '';
       else if (!NO_TOOL_USE.has(type))
-        t.unexplained(s.attrs.get(`${c}.type`)!, `${c}.type: unknown OpenInference content type ${JSON.stringify(type)}`);
+        t.unexplained(
+          s.attrs.get(`${c}.type`)!,
+          `${c}.type: unknown OpenInference content type ${JSON.stringify(type)}`,
+        );
     }
     text = toWellFormed(text);
     if (role !== 'assistant') flush();
@@ -125,8 +128,7 @@ function readMessages(t: TranscriptBuilder, s: Span, prefix: string): void {
   flush();
 }
 
-export const readOpenInferenceInput = (t: TranscriptBuilder, s: Span): void =>
-  readMessages(t, s, 'llm.input_messages');
+export const readOpenInferenceInput = (t: TranscriptBuilder, s: Span): void => readMessages(t, s, 'llm.input_messages');
 
 export const readOpenInferenceOutput = (o: TranscriptBuilder, s: Span): void =>
   readMessages(o, s, 'llm.output_messages');

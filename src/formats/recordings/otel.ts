@@ -53,10 +53,10 @@ import { DISTINCTIVE, type Evidence, type ReadOptions, type RecordingReader } fr
 
 export const NO_MESSAGES = 'spans without GenAI messages (HTTP, database and other spans: not model calls)';
 export const AGENT_SPANS =
-  'agent and run spans (GenAI invoke_agent, OpenInference AGENT / CHAIN, the AI SDK\'s ai.generateText / ' +
+  "agent and run spans (GenAI invoke_agent, OpenInference AGENT / CHAIN, the AI SDK's ai.generateText / " +
   'ai.streamText): they sum up model calls that have spans of their own';
 export const TOOL_SPANS =
-  'tool spans (GenAI execute_tool, OpenInference TOOL, the AI SDK\'s ai.toolCall): a tool running, not a model call';
+  "tool spans (GenAI execute_tool, OpenInference TOOL, the AI SDK's ai.toolCall): a tool running, not a model call";
 
 /** How a model-call span is read. */
 interface Dialect {
@@ -307,7 +307,7 @@ export const otelReader: RecordingReader = {
   format: 'otel',
   shape:
     'otel: OTLP JSON traces (resourceSpans): GenAI spans (gen_ai.input.messages / gen_ai.output.messages / ' +
-    'gen_ai.tool.definitions, OpenLLMetry gen_ai.prompt.N.*), the AI SDK\'s ai.generateText.doGenerate / ' +
+    "gen_ai.tool.definitions, OpenLLMetry gen_ai.prompt.N.*), the AI SDK's ai.generateText.doGenerate / " +
     'ai.streamText.doStream spans, OpenInference LLM spans (llm.input_messages.N.*)',
   detect,
   read,

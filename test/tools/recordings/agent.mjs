@@ -53,7 +53,9 @@ export async function* chatAgent(client, s, { stream = false } = {}) {
     messages.push(completion.choices[0].message);
     for (const m of between(s, k))
       messages.push(
-        m.role === 'tool' ? { role: 'tool', tool_call_id: m.callId, content: m.content } : { role: 'user', content: m.content },
+        m.role === 'tool'
+          ? { role: 'tool', tool_call_id: m.callId, content: m.content }
+          : { role: 'user', content: m.content },
       );
     yield completion;
   }
@@ -63,8 +65,15 @@ export async function* chatAgent(client, s, { stream = false } = {}) {
 export async function* responsesAgent(client, s, { stream = false } = {}) {
   const input = firstUser(s);
   for (let k = 0; k < s.answers.length; k++) {
-    const params = { model: 'gpt-4.1', instructions: s.system ?? undefined, input, tools: s.tools[k].map(responsesTool) };
-    const response = stream ? await client.responses.stream(params).finalResponse() : await client.responses.create(params);
+    const params = {
+      model: 'gpt-4.1',
+      instructions: s.system ?? undefined,
+      input,
+      tools: s.tools[k].map(responsesTool),
+    };
+    const response = stream
+      ? await client.responses.stream(params).finalResponse()
+      : await client.responses.create(params);
     input.push(...response.output);
     for (const m of between(s, k))
       input.push(

@@ -32,7 +32,10 @@ const write = (file, text) => fs.writeFileSync(path.join(out, file), text.endsWi
 const TIMING = (k) => /msTo|PerSecond|duration/i.test(k);
 
 const answeredIn = (prompt) => prompt.filter((m) => m.role === 'assistant').length;
-const usage = { inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 5, text: 5, reasoning: 0 } };
+const usage = {
+  inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 5, text: 5, reasoning: 0 },
+};
 
 /** The SDK's mock model, answering the scenario's model call k with its k-th answer. */
 function mockModel(s) {
@@ -54,9 +57,13 @@ function mockModel(s) {
     },
     doStream: async ({ prompt }) => {
       const { k, a } = answer(prompt);
-      const parts = [{ type: 'stream-start', warnings: [] }, { type: 'response-metadata', ...response(k) }];
+      const parts = [
+        { type: 'stream-start', warnings: [] },
+        { type: 'response-metadata', ...response(k) },
+      ];
       if (a.calls)
-        for (const c of a.calls) parts.push({ type: 'tool-call', toolCallId: c.id, toolName: c.name, input: c.arguments });
+        for (const c of a.calls)
+          parts.push({ type: 'tool-call', toolCallId: c.id, toolName: c.name, input: c.arguments });
       else
         parts.push(
           { type: 'text-start', id: 't1' },

@@ -27,7 +27,8 @@ const out = process.argv[2] ?? path.join(ROOT, 'fixtures/recordings/har');
 const PORT = 4010;
 const BASE = Date.parse('2026-01-01T09:00:00.000Z');
 const PINNED = {
-  'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/156.0.0.0 ' +
+  'user-agent':
+    'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/156.0.0.0 ' +
     'Safari/537.36',
   'sec-ch-ua': '"Not:A-Brand";v="8", "Chromium";v="156"',
   'sec-ch-ua-mobile': '?0',

@@ -25,8 +25,7 @@ async function record(file, provider, run) {
   nock.back.fixtures = out;
   nock.back.setMode('update');
   nock.enableNetConnect('127.0.0.1');
-  const pin = (defs) =>
-    JSON.parse(JSON.stringify(defs).replaceAll(`127.0.0.1:${provider.port}`, `127.0.0.1:${PORT}`));
+  const pin = (defs) => JSON.parse(JSON.stringify(defs).replaceAll(`127.0.0.1:${provider.port}`, `127.0.0.1:${PORT}`));
   const { nockDone } = await nock.back(file, { afterRecord: pin });
   try {
     await run();

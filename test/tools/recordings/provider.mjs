@@ -97,7 +97,8 @@ function chat(id, answer, usage) {
           tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.name, arguments: '' } }],
         }),
       );
-      for (const piece of pieces(c.arguments)) chunks.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
+      for (const piece of pieces(c.arguments))
+        chunks.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
     });
   } else {
     chunks.push(chunk({ role: 'assistant', content: '', refusal: null }));
@@ -233,8 +234,7 @@ function anthropic(id, answer, usage) {
     if (block.type === 'text') {
       ev('content_block_start', { index, content_block: { type: 'text', text: '' } });
       if (index === 0) ev('ping', {});
-      for (const text of pieces(block.text))
-        ev('content_block_delta', { index, delta: { type: 'text_delta', text } });
+      for (const text of pieces(block.text)) ev('content_block_delta', { index, delta: { type: 'text_delta', text } });
     } else {
       ev('content_block_start', { index, content_block: { ...block, input: {} } });
       for (const partial_json of pieces(JSON.stringify(block.input)))
@@ -248,7 +248,12 @@ function anthropic(id, answer, usage) {
 }
 
 const sse = (events) =>
-  events.map((e) => `${e.event ? `event: ${e.event}\n` : ''}data: ${typeof e.data === 'string' ? e.data : JSON.stringify(e.data)}\n\n`).join('');
+  events
+    .map((e) => {
+      const data = typeof e.data === 'string' ? e.data : JSON.stringify(e.data);
+      return `${e.event ? `event: ${e.event}\n` : ''}data: ${data}\n\n`;
+    })
+    .join('');
 
 const PAGE = '<!doctype html><html><head><title>Atlas</title></head><body><p>Atlas</p></body></html>';
 
@@ -324,7 +329,11 @@ export async function startProvider({ scenarios, gzip = false, failOnce = [], on
             ? 'anthropic'
             : null;
     if (req.method !== 'POST' || api === null) {
-      reply(404, { 'content-type': 'application/json' }, JSON.stringify({ error: { message: `no route ${url.pathname}` } }));
+      reply(
+        404,
+        { 'content-type': 'application/json' },
+        JSON.stringify({ error: { message: `no route ${url.pathname}` } }),
+      );
       return;
     }
     const { user, answered } = position(api, body);
@@ -338,7 +347,10 @@ export async function startProvider({ scenarios, gzip = false, failOnce = [], on
       send(req, reply, 429, error, { 'retry-after-ms': '0', 'retry-after': '0', 'x-should-retry': 'true' });
       return;
     }
-    const tag = `${scenario.name.split('-').map((w) => w[0]).join('')}${call}`;
+    const tag = `${scenario.name
+      .split('-')
+      .map((w) => w[0])
+      .join('')}${call}`;
     const usage = { input: tokens(body), output: tokens(a) };
     const made =
       api === 'chat'

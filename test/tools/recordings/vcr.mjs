@@ -94,7 +94,10 @@ function dump(file, interactions) {
     },
   });
   fs.mkdirSync(out, { recursive: true });
-  fs.writeFileSync(path.join(out, file), doc.toString({ lineWidth: 80, indentSeq: false, minContentWidth: 0, singleQuote: true }));
+  fs.writeFileSync(
+    path.join(out, file),
+    doc.toString({ lineWidth: 80, indentSeq: false, minContentWidth: 0, singleQuote: true }),
+  );
 }
 
 async function cassette(file, options, run) {
@@ -105,7 +108,10 @@ async function cassette(file, options, run) {
   } finally {
     await provider.close();
   }
-  dump(file, exchanges.map((x) => interaction(x, provider.port, options.decode === true)));
+  dump(
+    file,
+    exchanges.map((x) => interaction(x, provider.port, options.decode === true)),
+  );
 }
 
 // OpenAI Responses: two conversations interleaved call by call, gzip answers kept as sent (!!binary),
