@@ -43,12 +43,13 @@ export type SessionInput =
   | { readonly kind: 'unreadable'; readonly source: SessionSource; readonly error: string };
 
 /** Extensions of recordings found when a directory is walked. */
-const RECORDING_FILE = /\.(json|jsonl|ndjson)$/i;
+const RECORDING_FILE = /\.(json|jsonl|ndjson|har|yaml|yml)$/i;
 const LINES_FILE = /\.(jsonl|ndjson)$/i;
 
 /**
  * The files the arguments name, in order: a directory gives every `.json`,
- * `.jsonl` and `.ndjson` file below it (sorted; dot directories and
+ * `.jsonl`, `.ndjson`, `.har`, `.yaml` and `.yml` file below it (HAR files
+ * and VCR cassettes are recordings too; sorted; dot directories and
  * `node_modules` skipped), a glob its matches (sorted). A glob matching
  * nothing and a directory without recordings are errors; `-` stays.
  */
@@ -77,7 +78,9 @@ export function expandSessionPaths(args: readonly string[]): string[] {
     }
     const files = globFiles(`${arg.replace(/\/+$/, '')}/**/*`).filter((f) => RECORDING_FILE.test(f));
     if (files.length === 0)
-      throw new InputError(`no recordings (.json, .jsonl, .ndjson) in the directory ${JSON.stringify(arg)}`);
+      throw new InputError(
+        `no recordings (.json, .jsonl, .ndjson, .har, .yaml, .yml) in the directory ${JSON.stringify(arg)}`,
+      );
     out.push(...files);
   }
   return out;

@@ -52,7 +52,7 @@ describe('session paths', () => {
     write('empty/readme.txt', 'x');
     expect(() => expandSessionPaths([join(tmp, 'nothing-*.json')])).toThrow(/no file matches the pattern/);
     expect(() => expandSessionPaths([join(tmp, 'empty')])).toThrow(
-      /no recordings \(\.json, \.jsonl, \.ndjson\) in the directory/,
+      /no recordings \(\.json, \.jsonl, \.ndjson, \.har, \.yaml, \.yml\) in the directory/,
     );
   });
 });
