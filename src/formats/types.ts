@@ -56,7 +56,8 @@ export type TranscriptFormat =
   | 'langchain'
   | 'otel'
   | 'response'
-  | 'call-log';
+  | 'call-log'
+  | 'gemini';
 
 /** Items of a recording skipped by one documented rule. */
 export interface SkipCount {

@@ -23,6 +23,7 @@ import { aiSdkReader } from './ai-sdk.js';
 import { callLogReader, responseReader } from './calls.js';
 import { chatReaders } from './chat-readers.js';
 import { claudeCodeReader } from './claude-code.js';
+import { geminiReader } from './gemini.js';
 import { langchainReader } from './langchain.js';
 import { openaiAgentsReader } from './openai-agents.js';
 import { otelReader } from './otel.js';
@@ -49,6 +50,7 @@ export const READERS: readonly RecordingReader[] = [
   otelReader,
   responseReader,
   callLogReader,
+  geminiReader,
   ...chatReaders((doc) => detectRecording(doc)?.reader.format ?? null),
 ];
 
