@@ -57,7 +57,8 @@ export type TranscriptFormat =
   | 'otel'
   | 'response'
   | 'call-log'
-  | 'gemini';
+  | 'gemini'
+  | 'sse';
 
 /** Items of a recording skipped by one documented rule. */
 export interface SkipCount {

@@ -27,6 +27,7 @@ import { geminiReader } from './gemini.js';
 import { langchainReader } from './langchain.js';
 import { openaiAgentsReader } from './openai-agents.js';
 import { otelReader } from './otel.js';
+import { sseReader } from './sse.js';
 import type { Evidence, RecordingReader } from './types.js';
 
 /** Options of {@link readRecording}. */
@@ -51,6 +52,7 @@ export const READERS: readonly RecordingReader[] = [
   responseReader,
   callLogReader,
   geminiReader,
+  sseReader,
   ...chatReaders((doc) => detectRecording(doc)?.reader.format ?? null),
 ];
 
