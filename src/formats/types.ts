@@ -58,7 +58,8 @@ export type TranscriptFormat =
   | 'response'
   | 'call-log'
   | 'gemini'
-  | 'sse';
+  | 'sse'
+  | 'cline';
 
 /** Items of a recording skipped by one documented rule. */
 export interface SkipCount {

@@ -23,6 +23,7 @@ import { aiSdkReader } from './ai-sdk.js';
 import { callLogReader, responseReader } from './calls.js';
 import { chatReaders } from './chat-readers.js';
 import { claudeCodeReader } from './claude-code.js';
+import { clineReader } from './cline.js';
 import { geminiReader } from './gemini.js';
 import { langchainReader } from './langchain.js';
 import { openaiAgentsReader } from './openai-agents.js';
@@ -53,6 +54,7 @@ export const READERS: readonly RecordingReader[] = [
   callLogReader,
   geminiReader,
   sseReader,
+  clineReader,
   ...chatReaders((doc) => detectRecording(doc)?.reader.format ?? null),
 ];
 
