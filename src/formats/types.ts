@@ -59,7 +59,8 @@ export type TranscriptFormat =
   | 'call-log'
   | 'gemini'
   | 'sse'
-  | 'cline';
+  | 'cline'
+  | 'openai-agents-state';
 
 /** Items of a recording skipped by one documented rule. */
 export interface SkipCount {

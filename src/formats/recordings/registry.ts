@@ -27,6 +27,7 @@ import { clineReader } from './cline.js';
 import { geminiReader } from './gemini.js';
 import { langchainReader } from './langchain.js';
 import { openaiAgentsReader } from './openai-agents.js';
+import { openaiAgentsStateReader } from './openai-agents-state.js';
 import { otelReader } from './otel.js';
 import { sseReader } from './sse.js';
 import type { Evidence, RecordingReader } from './types.js';
@@ -55,6 +56,7 @@ export const READERS: readonly RecordingReader[] = [
   geminiReader,
   sseReader,
   clineReader,
+  openaiAgentsStateReader,
   ...chatReaders((doc) => detectRecording(doc)?.reader.format ?? null),
 ];
 
