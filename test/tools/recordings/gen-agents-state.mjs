@@ -95,4 +95,7 @@ const user = steps.find((s) => s.kind === 'user').text;
 const agent = new Agent({ name: 'Atlas', instructions: system, model: 'gpt-4.1', tools });
 const result = await run(agent, user);
 await server.close();
-fs.writeFileSync(path.join(out, `${SCENARIO}.runstate.json`), `${JSON.stringify(JSON.parse(result.state.toString()), null, 2)}\n`);
+fs.writeFileSync(
+  path.join(out, `${SCENARIO}.runstate.json`),
+  `${JSON.stringify(JSON.parse(result.state.toString()), null, 2)}\n`,
+);

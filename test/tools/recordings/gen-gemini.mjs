@@ -50,10 +50,15 @@ async function record(name, withIds) {
       k++;
       const parts = [];
       if (s.text !== '') parts.push({ text: s.text });
-      for (const c of s.calls) parts.push({ functionCall: { ...(withIds ? { id: c.id } : {}), name: c.name, args: c.args } });
+      for (const c of s.calls)
+        parts.push({ functionCall: { ...(withIds ? { id: c.id } : {}), name: c.name, args: c.args } });
       answer = {
         candidates: [{ content: { parts, role: 'model' }, finishReason: 'STOP', index: 0 }],
-        usageMetadata: { promptTokenCount: 900 + 100 * k, candidatesTokenCount: 20 + k, totalTokenCount: 920 + 101 * k },
+        usageMetadata: {
+          promptTokenCount: 900 + 100 * k,
+          candidatesTokenCount: 20 + k,
+          totalTokenCount: 920 + 101 * k,
+        },
         modelVersion: MODEL,
         responseId: `resp-${name}-${k}`,
       };
@@ -78,10 +83,7 @@ async function record(name, withIds) {
     }
   }
   await server.close();
-  fs.writeFileSync(
-    path.join(out, `${name}.gemini.jsonl`),
-    `${calls.map((c) => JSON.stringify(c)).join('\n')}\n`,
-  );
+  fs.writeFileSync(path.join(out, `${name}.gemini.jsonl`), `${calls.map((c) => JSON.stringify(c)).join('\n')}\n`);
   fs.writeFileSync(path.join(out, `${name}.request.json`), json(calls[calls.length - 1].request));
 }
 

@@ -58,7 +58,8 @@ function anthropicStream(step, k) {
   if (step.text !== '') {
     push('content_block_start', { index, content_block: { type: 'text', text: '' } });
     ev.push(['ping', JSON.stringify({ type: 'ping' })]);
-    for (const t of pieces(step.text, 12)) push('content_block_delta', { index, delta: { type: 'text_delta', text: t } });
+    for (const t of pieces(step.text, 12))
+      push('content_block_delta', { index, delta: { type: 'text_delta', text: t } });
     push('content_block_stop', { index });
     index++;
   }
@@ -79,8 +80,18 @@ function anthropicStream(step, k) {
 }
 
 function chatStream(step, k) {
-  const base = { id: `chatcmpl-ATLAS${k}`, object: 'chat.completion.chunk', created: 1748931130 + k, model: 'gpt-4.1-2025-04-14', system_fingerprint: 'fp_atlas', service_tier: 'default' };
-  const chunk = (delta, finish = null) => ['', JSON.stringify({ ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] })];
+  const base = {
+    id: `chatcmpl-ATLAS${k}`,
+    object: 'chat.completion.chunk',
+    created: 1748931130 + k,
+    model: 'gpt-4.1-2025-04-14',
+    system_fingerprint: 'fp_atlas',
+    service_tier: 'default',
+  };
+  const chunk = (delta, finish = null) => [
+    '',
+    JSON.stringify({ ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] }),
+  ];
   const ev = [];
   if (step.calls.length === 0) {
     ev.push(chunk({ role: 'assistant', content: '', refusal: null }));
@@ -90,7 +101,8 @@ function chatStream(step, k) {
     step.calls.forEach((c, i) => {
       const head = { index: i, id: c.id, type: 'function', function: { name: c.name, arguments: '' } };
       ev.push(chunk(i === 0 ? { role: 'assistant', content: null, tool_calls: [head] } : { tool_calls: [head] }));
-      for (const t of pieces(JSON.stringify(c.args), 9)) ev.push(chunk({ tool_calls: [{ index: i, function: { arguments: t } }] }));
+      for (const t of pieces(JSON.stringify(c.args), 9))
+        ev.push(chunk({ tool_calls: [{ index: i, function: { arguments: t } }] }));
     });
     ev.push(chunk({}, 'tool_calls'));
   }
@@ -131,10 +143,25 @@ function responsesStream(step, k) {
   let o = 0;
   if (step.text !== '') {
     const id = `msg_ATLAS${k}`;
-    push('response.output_item.added', { output_index: o, item: { id, type: 'message', status: 'in_progress', content: [], role: 'assistant' } });
-    push('response.content_part.added', { item_id: id, output_index: o, content_index: 0, part: { type: 'output_text', annotations: [], logprobs: [], text: '' } });
-    for (const t of pieces(step.text, 12)) push('response.output_text.delta', { item_id: id, output_index: o, content_index: 0, delta: t, logprobs: [] });
-    push('response.output_text.done', { item_id: id, output_index: o, content_index: 0, text: step.text, logprobs: [] });
+    push('response.output_item.added', {
+      output_index: o,
+      item: { id, type: 'message', status: 'in_progress', content: [], role: 'assistant' },
+    });
+    push('response.content_part.added', {
+      item_id: id,
+      output_index: o,
+      content_index: 0,
+      part: { type: 'output_text', annotations: [], logprobs: [], text: '' },
+    });
+    for (const t of pieces(step.text, 12))
+      push('response.output_text.delta', { item_id: id, output_index: o, content_index: 0, delta: t, logprobs: [] });
+    push('response.output_text.done', {
+      item_id: id,
+      output_index: o,
+      content_index: 0,
+      text: step.text,
+      logprobs: [],
+    });
     const part = { type: 'output_text', annotations: [], logprobs: [], text: step.text };
     push('response.content_part.done', { item_id: id, output_index: o, content_index: 0, part });
     const item = { id, type: 'message', status: 'completed', content: [part], role: 'assistant' };
@@ -145,15 +172,25 @@ function responsesStream(step, k) {
   for (const c of step.calls) {
     const id = `fc_ATLAS${k}_${o}`;
     const args = JSON.stringify(c.args);
-    push('response.output_item.added', { output_index: o, item: { id, type: 'function_call', status: 'in_progress', arguments: '', call_id: c.id, name: c.name } });
-    for (const t of pieces(args, 9)) push('response.function_call_arguments.delta', { item_id: id, output_index: o, delta: t });
+    push('response.output_item.added', {
+      output_index: o,
+      item: { id, type: 'function_call', status: 'in_progress', arguments: '', call_id: c.id, name: c.name },
+    });
+    for (const t of pieces(args, 9))
+      push('response.function_call_arguments.delta', { item_id: id, output_index: o, delta: t });
     push('response.function_call_arguments.done', { item_id: id, output_index: o, arguments: args });
     const item = { id, type: 'function_call', status: 'completed', arguments: args, call_id: c.id, name: c.name };
     push('response.output_item.done', { output_index: o, item });
     done.push(item);
     o++;
   }
-  const usage = { input_tokens: 1200 + k, input_tokens_details: { cached_tokens: 0 }, output_tokens: 30 + k, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 1230 + 2 * k };
+  const usage = {
+    input_tokens: 1200 + k,
+    input_tokens_details: { cached_tokens: 0 },
+    output_tokens: 30 + k,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: 1230 + 2 * k,
+  };
   push('response.completed', { response: response('completed', done, usage) });
   return sse(ev);
 }
@@ -175,7 +212,11 @@ async function record(api, stream, client) {
   fs.writeFileSync(path.join(out, `${SCENARIO}.${api}.final.json`), json(finals));
 }
 
-const fn = (t) => ({ name: t.name, description: t.description, parameters: t.parameters ?? { type: 'object', properties: {} } });
+const fn = (t) => ({
+  name: t.name,
+  description: t.description,
+  parameters: t.parameters ?? { type: 'object', properties: {} },
+});
 
 await record('anthropic', anthropicStream, async (baseURL, steps, tools) => {
   const client = new Anthropic({ apiKey: 'test-key', baseURL, maxRetries: 0 });
@@ -188,12 +229,21 @@ await record('anthropic', anthropicStream, async (baseURL, steps, tools) => {
     else if (s.kind === 'user') messages.push({ role: 'user', content: s.text });
     else if (s.kind === 'model') {
       const t = tools[k++].map((x) => ({ name: x.name, description: x.description, input_schema: fn(x).parameters }));
-      const stream = client.messages.stream({ model: 'claude-sonnet-4-5', max_tokens: 1024, system, messages: [...messages], tools: t });
+      const stream = client.messages.stream({
+        model: 'claude-sonnet-4-5',
+        max_tokens: 1024,
+        system,
+        messages: [...messages],
+        tools: t,
+      });
       const msg = await stream.finalMessage();
       finals.push(msg);
       messages.push({ role: 'assistant', content: msg.content });
     } else
-      messages.push({ role: 'user', content: s.results.map((r) => ({ type: 'tool_result', tool_use_id: r.id, content: r.content })) });
+      messages.push({
+        role: 'user',
+        content: s.results.map((r) => ({ type: 'tool_result', tool_use_id: r.id, content: r.content })),
+      });
   }
   return finals;
 });
