@@ -431,7 +431,11 @@ function agentsState(msgs: Msg[]): unknown {
   const items = agentsJs(msgs) as unknown[];
   const lastUser = msgs.map((m) => m.role).lastIndexOf('user');
   const kind = (m: Msg): string =>
-    m.role === 'tool' ? 'tool_call_output_item' : m.call ? 'tool_call_item' : 'message_output_item';
+    m.role === 'tool'
+      ? 'tool_call_output_item'
+      : m.role === 'assistant' && m.call
+        ? 'tool_call_item'
+        : 'message_output_item';
   return {
     $schemaVersion: '1.22',
     currentTurn: 1,
