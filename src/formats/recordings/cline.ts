@@ -303,7 +303,8 @@ function read(doc: ParsedDocument, b: TranscriptBuilder): void {
     if (role?.kind !== 'string' || (role.value !== 'user' && role.value !== 'assistant'))
       throw b.error(
         m,
-        `a Cline message's role must be "user" or "assistant", found ${role?.kind === 'string' ? JSON.stringify(role.value) : kindName(role)}`,
+        `a Cline message's role must be "user" or "assistant", found ` +
+          (role?.kind === 'string' ? JSON.stringify(role.value) : kindName(role)),
       );
     const content = field(m, 'content') ?? { kind: 'array', offset: m.offset, items: [] };
     const blocks = role.value === 'assistant' ? assistantBlocks(b, content, calls) : userBlocks(b, content, calls);

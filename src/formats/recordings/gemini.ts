@@ -374,7 +374,7 @@ function shapeOf(doc: ParsedDocument): { shape: Shape; n: number; model?: boolea
   return { shape: 'contents', n: contents.length, model };
 }
 
-/** A `Content` and nothing else: only `role` and `parts`, its parts without a `type` (other formats' parts have one). */
+/** A `Content` and nothing else: only `role` and `parts`, parts without a `type` (other formats' parts have one). */
 function isBareContent(n: Node): boolean {
   if (!isObj(n) || !isContent(n)) return false;
   for (const k of n.members.keys()) if (k !== 'role' && k !== 'parts') return false;

@@ -18,6 +18,8 @@ import type { TranscriptBuilder } from '../transcript-common.js';
 import { readResponsesItems } from '../transcript-responses.js';
 import { DISTINCTIVE, type Evidence, type RecordingReader } from './types.js';
 
+const str = (n: Node | undefined): string => (n?.kind === 'string' ? n.value : '');
+
 const ITEM_TYPES = new Set([
   'message_output_item',
   'tool_call_item',
@@ -87,10 +89,7 @@ function read(doc: ParsedDocument, b: TranscriptBuilder): void {
     }
     // A call waiting for approval is also the tool_call_item before it.
     const callId = field(raw, 'callId');
-    const key =
-      callId?.kind === 'string'
-        ? `${field(raw, 'type')?.kind === 'string' ? (field(raw, 'type') as { value: string }).value : ''}:${callId.value}`
-        : null;
+    const key = callId?.kind === 'string' ? `${str(field(raw, 'type'))}:${callId.value}` : null;
     if (type.value === 'tool_approval_item' && key !== null && seenCalls.has(key)) {
       b.skip('approval requests for calls already listed (their tool_call_item)');
       continue;

@@ -76,7 +76,8 @@ describe('Cline histories', () => {
         server_name: 'slack',
         tool_name: 'send_message',
         arguments:
-          '{\n  "channel": "C05ENG4242",\n  "text": "CHANGELOG: 2.4.1 - the Slack notifier now retries on HTTP 429."\n}',
+          '{\n  "channel": "C05ENG4242",\n' +
+          '  "text": "CHANGELOG: 2.4.1 - the Slack notifier now retries on HTTP 429."\n}',
       }),
     });
   });
@@ -115,7 +116,10 @@ describe('Cline histories', () => {
           { type: 'text', text: 'A' },
           {
             type: 'text',
-            text: "Tool [read_file] was not executed because a tool has already been used in this message. Only one tool may be used per message. You must assess the first tool's result before proceeding to use the next tool.",
+            text:
+              'Tool [read_file] was not executed because a tool has already been used in this message. ' +
+              "Only one tool may be used per message. You must assess the first tool's result before " +
+              'proceeding to use the next tool.',
           },
         ],
       },

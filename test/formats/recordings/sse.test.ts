@@ -53,7 +53,8 @@ describe('SSE transcripts streamed to the real clients', () => {
           ? text.split('event: message_stop\n')[0]! + 'event: message_stop\ndata: {"type":"message_stop"}\n\n'
           : api === 'openai'
             ? `${text.split('data: [DONE]')[0]!}data: [DONE]\n\n`
-            : `${text.split('event: response.completed')[0]!}event: response.completed\n${text.split('event: response.completed\n')[1]!.split('\n')[0]!}\n\n`;
+            : `${text.split('event: response.completed')[0]!}event: response.completed\n` +
+              `${text.split('event: response.completed\n')[1]!.split('\n')[0]!}\n\n`;
       const t = loadRecordingText(first, { name: `one.${api}.sse` });
       expect(t.coverage?.read).toBe(1);
       const r = replay(t);
@@ -79,9 +80,12 @@ describe('SSE transcripts streamed to the real clients', () => {
   it('a stream cut short, an error event or an unknown event is not understood', () => {
     const start =
       'event: message_start\ndata: {"type":"message_start","message":{"id":"m","type":"message","role":"assistant",' +
-      '"content":[],"model":"c","stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":1,"output_tokens":1}}}\n\n';
+      '"content":[],"model":"c","stop_reason":null,"stop_sequence":null,' +
+      '"usage":{"input_tokens":1,"output_tokens":1}}}\n\n';
     expect(() => loadRecordingText(start, { name: 'cut.sse' })).toThrow(/^the stream ends before message_stop/);
-    const err = `${start}event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n`;
+    const err =
+      `${start}event: error\n` +
+      'data: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n';
     expect(() => loadRecordingText(err, { name: 'err.sse' })).toThrow(/^the stream reports an error: Overloaded/);
     expect(() => loadRecordingText('data: {"type":"surprise"}\n\n', { name: 'x.sse' })).toThrow(
       /^unknown stream event "surprise"/,
