@@ -57,6 +57,10 @@ export type TranscriptFormat =
   | 'otel'
   | 'response'
   | 'call-log'
+  | 'gemini'
+  | 'sse'
+  | 'cline'
+  | 'openai-agents-state'
   | 'nock'
   | 'vcr'
   | 'har';

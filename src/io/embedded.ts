@@ -10,6 +10,7 @@
  * node lands on its own character; otherwise (a folded YAML scalar, base64,
  * a compressed body) every node lands on the string itself.
  */
+import type { JsonValue } from '../core/types.js';
 import { InputError } from './errors.js';
 import type { Member, Node, ObjectNode, ParsedDocument, StringNode } from './nodes.js';
 import { parseText } from './parse.js';
@@ -130,4 +131,16 @@ export function parseEmbedded(
   const fixed = at.offset;
   const to = offsets ? (o: number) => offsets[Math.min(o, offsets.length - 1)]! : () => fixed;
   return { root: moveNodes(root, to) };
+}
+
+/** A plain JSON value as nodes, all placed at `offset` (a value assembled from the text, not written in it). */
+export function nodesOf(value: JsonValue, offset: number): Node {
+  if (value === null) return { kind: 'null', offset };
+  if (typeof value === 'boolean') return { kind: 'bool', offset, value };
+  if (typeof value === 'number') return { kind: 'number', offset, value, raw: String(value) };
+  if (typeof value === 'string') return { kind: 'string', offset, value };
+  if (Array.isArray(value)) return { kind: 'array', offset, items: value.map((v) => nodesOf(v, offset)) };
+  const members = new Map<string, Member>();
+  for (const [key, v] of Object.entries(value)) members.set(key, { key, keyOffset: offset, value: nodesOf(v, offset) });
+  return { kind: 'object', offset, members };
 }

@@ -7,16 +7,18 @@
  * (`messages`, `input`), or a POST elsewhere (a gateway's own path) whose
  * body has them and whose answer is a model response. Its request and
  * response bodies, decoded (base64, hex, gzip / deflate / br / zstd,
- * UTF-8, JSON), become one logged model call; the calls are read as a call
- * log (calls.ts). Everything else is skipped by a rule and counted: other
+ * UTF-8, JSON; a streamed response's server-sent events assembled as the
+ * provider's client does, sse.ts), become one logged model call; the calls
+ * are read as a call log (calls.ts). Everything else is skipped by a rule and counted: other
  * methods, other endpoints, failed calls (status 400 and above).
  */
 import { type Decoded, fromBase64, looksGzipped, undoContentEncoding, utf8 } from '../../io/decode.js';
-import { parseEmbedded } from '../../io/embedded.js';
+import { nodesOf, parseEmbedded } from '../../io/embedded.js';
 import { field, type Node, type ObjectNode, type StringNode } from '../../io/nodes.js';
 import type { Limits } from '../../io/read.js';
 import { TranscriptBuilder } from '../transcript-common.js';
 import { type LoggedCall, type Provider, readLoggedCalls, responseProvider } from './calls.js';
+import { assembleSse } from './sse.js';
 
 /** A body as a recording keeps it. */
 export type RecordedBody =
@@ -223,12 +225,26 @@ function readResponseBody(b: TranscriptBuilder, ex: HttpExchange, limits: Limits
       b.unexplained(at, `${what}: ${text.error}`);
       return null;
     }
-    if (isEventStream(ex, text.value)) {
-      b.unexplained(at, `${what} is a stream of server-sent events, which is not read yet`);
-      return null;
-    }
+    if (isEventStream(ex, text.value)) return streamedResponse(b, text.value, at, what);
   }
   return jsonBody(b, body, coding, ex.encodedAsSent, limits, what);
+}
+
+/**
+ * A streamed body (server-sent events) assembled as the provider's client assembles it (sse.ts): the one
+ * response it streams, or null after recording why not. Pings, comments and `[DONE]` are skipped by the
+ * stream's rules, counted as streamed events.
+ */
+function streamedResponse(b: TranscriptBuilder, text: string, at: Node, what: string): Node | null {
+  const a = assembleSse(text);
+  for (const [rule, n] of a.skipped) b.skip(`events of streamed responses: ${rule}`, n);
+  for (const p of a.problems) b.unexplained(at, `${what} (a stream of server-sent events): ${p.message}`);
+  if (a.problems.length > 0) return null;
+  if (a.messages.length !== 1) {
+    b.unexplained(at, `${what} streams ${a.messages.length} responses (a model call answers with one)`);
+    return null;
+  }
+  return nodesOf(a.messages[0]!.value, at.offset);
 }
 
 /** A scratch builder for trying a reading whose problems must not count (an exchange that may not be a call). */

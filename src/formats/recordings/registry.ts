@@ -23,11 +23,15 @@ import { aiSdkReader } from './ai-sdk.js';
 import { callLogReader, responseReader } from './calls.js';
 import { chatReaders } from './chat-readers.js';
 import { claudeCodeReader } from './claude-code.js';
+import { clineReader } from './cline.js';
+import { geminiReader } from './gemini.js';
 import { harReader } from './har.js';
 import { langchainReader } from './langchain.js';
 import { nockReader } from './nock.js';
 import { openaiAgentsReader } from './openai-agents.js';
+import { openaiAgentsStateReader } from './openai-agents-state.js';
 import { otelReader } from './otel.js';
+import { sseReader } from './sse.js';
 import type { Evidence, RecordingReader } from './types.js';
 import { vcrReader } from './vcr.js';
 
@@ -52,6 +56,10 @@ export const READERS: readonly RecordingReader[] = [
   otelReader,
   responseReader,
   callLogReader,
+  geminiReader,
+  sseReader,
+  clineReader,
+  openaiAgentsStateReader,
   nockReader,
   vcrReader,
   harReader,

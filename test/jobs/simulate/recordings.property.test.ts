@@ -1,7 +1,10 @@
 /**
  * Property (issues 12, 28): a random conversation written out in every recording
  * format replays to the same turns, visibility and violations as its Eino
- * form, in both modes: every writer below, and the recordings of its model
+ * form, in both modes: every writer below (issue 28 adds Gemini bodies and
+ * contents, Roo Code histories and Agents SDK RunStates; SSE transcripts
+ * hold no inputs, and are checked against the clients' own assembly in
+ * test/formats/recordings/sse.test.ts), and the recordings of its model
  * calls (a call log, nock definitions, a VCR cassette, a HAR file, the AI
  * SDK's and OpenInference's spans). Conversations have no system prompt, so
  * the Claude Code form (which logs none) compares directly.
@@ -585,6 +588,47 @@ const CALL_WRITERS: ReadonlyArray<
   ['otel-openinference', 'otel', 'openinference.otlp.json', otelOpenInference],
 ];
 
+/** Gemini contents (calls with ids, which the client echoes in its functionResponses). */
+const geminiContents = (msgs: Msg[]): unknown[] =>
+  msgs.map((m) =>
+    m.role === 'tool'
+      ? { role: 'user', parts: [{ functionResponse: { id: m.id, name: m.name, response: { output: m.content } } }] }
+      : m.role === 'assistant'
+        ? {
+            role: 'model',
+            parts: m.call
+              ? [{ functionCall: { id: m.call.id, name: m.call.name, args: m.call.args } }]
+              : [{ text: m.content }],
+          }
+        : { role: 'user', parts: [{ text: m.content }] },
+  );
+
+/** Roo Code's api_conversation_history.json: Anthropic messages with `ts`, native tool_use blocks. */
+const cline = (msgs: Msg[]): unknown =>
+  (anthropicBody(msgs) as { messages: object[] }).messages.map((m, i) => ({ ...m, ts: 1748931130000 + i }));
+
+/** An Agents JS SDK RunState: the history up to the last user message, then the generated items. */
+function agentsState(msgs: Msg[]): unknown {
+  const items = agentsJs(msgs) as unknown[];
+  const lastUser = msgs.map((m) => m.role).lastIndexOf('user');
+  const kind = (m: Msg): string =>
+    m.role === 'tool'
+      ? 'tool_call_output_item'
+      : m.role === 'assistant' && m.call
+        ? 'tool_call_item'
+        : 'message_output_item';
+  return {
+    $schemaVersion: '1.22',
+    currentTurn: 1,
+    currentAgent: { name: 'Atlas' },
+    originalInput: items.slice(0, lastUser + 1),
+    modelResponses: [],
+    generatedItems: msgs
+      .slice(lastUser + 1)
+      .map((m, i) => ({ type: kind(m), rawItem: items[lastUser + 1 + i], agent: { name: 'Atlas' } })),
+  };
+}
+
 const WRITERS: ReadonlyArray<readonly [string, string, (m: Msg[]) => unknown]> = [
   ['eino-jsonl', 'eino', einoJsonl],
   ['eino-multi', 'eino', einoMulti],
@@ -601,10 +645,23 @@ const WRITERS: ReadonlyArray<readonly [string, string, (m: Msg[]) => unknown]> =
   ['langchain', 'langchain', langchain],
   ['otel', 'otel', otel],
   ['claude-code', 'claude-code', claudeCode],
+  ['gemini', 'gemini', (m) => ({ contents: geminiContents(m) })],
+  ['gemini-contents', 'gemini', geminiContents],
+  ['cline', 'cline', cline],
+  ['openai-agents-state', 'openai-agents-state', agentsState],
 ];
 
 /** Writers whose text-only conversations are detected as another (equivalent) format. */
-const TEXT_ONLY_AMBIGUOUS = ['ai-sdk', 'openai-agents', 'openai-agents-py', 'eino-multi', 'langgraph', 'anthropic'];
+const TEXT_ONLY_AMBIGUOUS = [
+  'ai-sdk',
+  'openai-agents',
+  'openai-agents-py',
+  'eino-multi',
+  'langgraph',
+  'anthropic',
+  // {role, parts} contents with no model text and no call: plain messages.
+  'gemini-contents',
+];
 
 function comparable(r: SimulationReport): unknown {
   return {

@@ -2,7 +2,7 @@
 /**
  * fixtures/recordings/ai-sdk/: what the Vercel AI SDK 7 (`ai` 7.0.173, the `ai-v7` devDependency) writes,
  * made by running it: `generateText` / `streamText` with the SDK's own mock model (`ai/test`
- * MockLanguageModelV4) answering each step with the scenario's next answer (scenario.mjs), real
+ * MockLanguageModelV4) answering each step with the scenario's next answer (conversations.mjs), real
  * `tool()`s that return the scenario's results, and `prepareStep` offering the tools the reference
  * offers at that call (`activeTools`). Written:
  *
@@ -24,7 +24,7 @@ import { LegacyOpenTelemetry, OpenTelemetry } from '@ai-sdk/otel';
 import { generateText, isStepCount, jsonSchema, readUIMessageStream, streamText, tool } from 'ai-v7';
 import { convertArrayToReadableStream, MockLanguageModelV4 } from 'ai-v7/test';
 import { memoryTracing, otlpJson } from './otlp.mjs';
-import { loadScenario, ROOT } from './scenario.mjs';
+import { loadScenario, ROOT } from './conversations.mjs';
 
 const out = process.argv[2] ?? path.join(ROOT, 'fixtures/recordings/ai-sdk');
 fs.mkdirSync(out, { recursive: true });

@@ -21,7 +21,7 @@ import OpenAI from 'openai';
 import { chromium } from 'playwright-core';
 import { chatAgent, interleave } from './agent.mjs';
 import { startProvider } from './provider.mjs';
-import { loadScenario, ROOT } from './scenario.mjs';
+import { loadScenario, ROOT } from './conversations.mjs';
 
 const out = process.argv[2] ?? path.join(ROOT, 'fixtures/recordings/har');
 const PORT = 4010;

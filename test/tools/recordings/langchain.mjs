@@ -3,7 +3,7 @@
  * fixtures/recordings/langchain/: what LangChain JS writes, made by running it: a LangGraph ReAct agent
  * (@langchain/langgraph 1.7.3 `createReactAgent`, its ToolNode running @langchain/core 1.4.0 `tool()`s
  * that return the scenario's results) over a chat model that answers each call with the scenario's next
- * answer (scenario.mjs) as a provider integration does: an AIMessage with `tool_calls`, an id,
+ * answer (conversations.mjs) as a provider integration does: an AIMessage with `tool_calls`, an id,
  * `response_metadata` and `usage_metadata`. Serialized as a LangChain JS user does:
  *
  * - `<scenario>.messages.json`: `JSON.stringify(state.messages)` (each message's `toJSON()`: the
@@ -24,7 +24,7 @@ import { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { AIMessage, HumanMessage, mapChatMessagesToStoredMessages, SystemMessage } from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
 import { createReactAgent } from '@langchain/langgraph/prebuilt';
-import { loadScenario, ROOT } from './scenario.mjs';
+import { loadScenario, ROOT } from './conversations.mjs';
 
 const out = process.argv[2] ?? path.join(ROOT, 'fixtures/recordings/langchain');
 fs.mkdirSync(out, { recursive: true });

@@ -15,7 +15,7 @@ import nock from 'nock';
 import OpenAI from 'openai';
 import { anthropicAgent, chatAgent, interleave, responsesAgent } from './agent.mjs';
 import { startProvider } from './provider.mjs';
-import { loadScenario, ROOT } from './scenario.mjs';
+import { loadScenario, ROOT } from './conversations.mjs';
 
 const out = process.argv[2] ?? path.join(ROOT, 'fixtures/recordings/nock');
 const PORT = 4010;

@@ -15,7 +15,7 @@ import * as openaiModule from 'openai';
 import { chatAgent, responsesAgent } from './agent.mjs';
 import { memoryTracing, otlpJson } from './otlp.mjs';
 import { startProvider } from './provider.mjs';
-import { loadScenario, ROOT } from './scenario.mjs';
+import { loadScenario, ROOT } from './conversations.mjs';
 
 const out = process.argv[2] ?? path.join(ROOT, 'fixtures/recordings/openinference');
 fs.mkdirSync(out, { recursive: true });

@@ -2,7 +2,7 @@
  * The provider's side of the recording fixtures: a local HTTP server on 127.0.0.1 that answers OpenAI
  * Chat Completions, OpenAI Responses and Anthropic Messages requests with payloads shaped as each API
  * documents them (JSON, or server-sent events when the request says `stream`), the answer being the
- * scenario's next assistant message (scenario.mjs). The clients, their instrumentation and the
+ * scenario's next assistant message (conversations.mjs). The clients, their instrumentation and the
  * recorders that hold the traffic are the real libraries; only the model is scripted.
  *
  * Also: `GET /v1/models` (a model list), `POST /v1/messages/count_tokens`, a page at `/` (for a
@@ -11,7 +11,7 @@
  */
 import http from 'node:http';
 import zlib from 'node:zlib';
-import { answerFor } from './scenario.mjs';
+import { answerFor } from './conversations.mjs';
 
 const CREATED = 1767225600; // 2026-01-01T00:00:00Z
 const CHAT_MODEL = 'gpt-4.1-2025-04-14';

@@ -1,69 +1,112 @@
 /**
- * The conversations the recording fixtures replay, from fixtures/transcripts/ (Eino form, the neutral
- * source every other form there is written from): their messages, the answer of each model call, the
- * result of each tool call, and the tools the reference offers at each call in default mode (computed
- * with the built simulate job against fixtures/catalogs/demo.yaml), as the agent in the scripts sends them.
+ * What the recording generators of issue 28 share: a scenario of
+ * fixtures/transcripts (an Eino `schema.Message` array) as neutral steps,
+ * the demo catalog, and the tools the reference offers at each model call in
+ * default mode (static tools, `tool_search`, then what each search loaded, in
+ * order), so that a recording that sends them shows no `sent-differs`.
  *
- * Needs `npm run build` (dist/).
+ * A generator plays the provider with a local HTTP server on 127.0.0.1 that
+ * answers each model call with the scenario's next assistant message, and
+ * runs the real client library against it, answering its tool calls with
+ * the scenario's recorded results.
  */
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import YAML from 'yaml';
 
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const { loadCatalogFiles, loadTranscriptFile } = await import(path.join(ROOT, 'dist/formats/index.js'));
-const { simulate } = await import(path.join(ROOT, 'dist/jobs/simulate/index.js'));
-const { TOOL_SEARCH_TOOL } = await import(path.join(ROOT, 'dist/core/index.js'));
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
-const catalog = loadCatalogFiles([path.join(ROOT, 'fixtures/catalogs/demo.yaml')]);
-const byName = new Map(catalog.tools.map((t) => [t.name, t]));
+export const catalog = YAML.parse(fs.readFileSync(path.join(root, 'fixtures/catalogs/demo.yaml'), 'utf8')).tools;
+
+/** The middleware's search tool, as an agent declares it to the model. */
+export const SEARCH_TOOL = {
+  name: 'tool_search',
+  description: 'Search the deferred tools by keyword, or select:name1,name2.',
+  parameters: {
+    type: 'object',
+    properties: { query: { type: 'string' }, max_results: { type: 'integer' } },
+    required: ['query'],
+  },
+};
 
 /**
- * One conversation: `messages` as neutral messages ({role, content, calls?: [{id, name, arguments}],
- * callId?}), `answers[k]` the assistant message of model call k+1, `results` tool results by call id,
- * `tools[k]` the tools ({name, description, parameters}) sent with model call k+1.
- *
- * `ids` renames the call ids (`call_1` → `${ids}1`) so that two conversations of one recording differ.
+ * A scenario as steps: `system` and `user` texts, `model` turns (text and
+ * calls `{id, name, args}`), `results` (the tool messages after a model
+ * turn, `{id, name, content}`), with `tools[k]` the tools offered at model call k.
  */
-export function loadScenario(name, ids = 'call_') {
-  const file = path.join(ROOT, `fixtures/transcripts/${name}.json`);
-  const raw = JSON.parse(fs.readFileSync(file, 'utf8'));
-  const rename = (id) => id.replace(/^call_/, ids);
-  const messages = raw.map((m) => {
-    if (m.role === 'tool') return { role: 'tool', content: m.content, callId: rename(m.tool_call_id) };
-    const calls = (m.tool_calls ?? []).map((c) => ({
-      id: rename(c.id),
-      name: c.function.name,
-      arguments: c.function.arguments,
-    }));
-    return calls.length > 0 ? { role: m.role, content: m.content, calls } : { role: m.role, content: m.content };
+export function scenario(name) {
+  const msgs = JSON.parse(fs.readFileSync(path.join(root, 'fixtures/transcripts', `${name}.json`), 'utf8'));
+  const byName = new Map(catalog.map((t) => [t.name, t]));
+  const visible = [...catalog.filter((t) => t.static), SEARCH_TOOL];
+  const seen = new Set(visible.map((t) => t.name));
+  const steps = [];
+  const tools = [];
+  for (const m of msgs) {
+    if (m.role === 'system' || m.role === 'user') steps.push({ kind: m.role, text: m.content });
+    else if (m.role === 'assistant') {
+      tools.push(visible.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })));
+      const calls = (m.tool_calls ?? []).map((c) => ({
+        id: c.id,
+        name: c.function.name,
+        args: JSON.parse(c.function.arguments),
+      }));
+      steps.push({ kind: 'model', text: m.content, calls });
+    } else if (m.role === 'tool') {
+      const last = steps[steps.length - 1];
+      const result = { id: m.tool_call_id, name: m.tool_name, content: m.content };
+      if (last.kind === 'results') last.results.push(result);
+      else steps.push({ kind: 'results', results: [result] });
+      if (m.tool_name === 'tool_search') {
+        for (const n of JSON.parse(m.content).matches ?? []) {
+          if (seen.has(n) || !byName.has(n)) continue;
+          seen.add(n);
+          visible.push(byName.get(n));
+        }
+      }
+    } else throw new Error(`unexpected role ${m.role}`);
+  }
+  return { steps, tools };
+}
+
+/**
+ * Starts a server on 127.0.0.1 that hands each request to `answer(request)`
+ * (`{method, url, headers, body}`, body as text) and writes back what it
+ * returns (`{status, headers, body}`); returns its base URL and a close().
+ */
+export async function serve(answer) {
+  const server = http.createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      Promise.resolve(answer({ method: req.method, url: req.url, headers: req.headers, body })).then(
+        (out) => {
+          res.writeHead(out.status ?? 200, out.headers ?? { 'content-type': 'application/json' });
+          res.end(out.body);
+        },
+        (err) => {
+          res.writeHead(500, { 'content-type': 'text/plain' });
+          res.end(String(err?.stack ?? err));
+        },
+      );
+    });
   });
-  const report = simulate({ transcript: loadTranscriptFile(file), catalog, mode: 'default', replay: false });
-  const tool = (n) => (n === TOOL_SEARCH_TOOL.name ? TOOL_SEARCH_TOOL : byName.get(n));
-  const tools = report.turns.map((t) =>
-    t.visible.map((n) => {
-      const { name, description, parameters } = tool(n);
-      return { name, description, parameters: parameters ?? { type: 'object', properties: {} } };
-    }),
-  );
-  const answers = messages.filter((m) => m.role === 'assistant');
-  const results = new Map(messages.filter((m) => m.role === 'tool').map((m) => [m.callId, m.content]));
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
   return {
-    name,
-    system: messages[0].role === 'system' ? messages[0].content : null,
-    user: messages.find((m) => m.role === 'user').content,
-    messages,
-    answers,
-    results,
-    tools,
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise((resolve) => server.close(resolve)),
   };
 }
 
-/** The answer for a request: the conversation whose first user text it holds, at its count of model answers. */
-export function answerFor(scenarios, firstUserText, answered) {
-  const s = scenarios.find((x) => x.user === firstUserText);
-  if (!s) throw new Error(`no scenario starts with ${JSON.stringify(firstUserText)}`);
-  const a = s.answers[answered];
-  if (!a) throw new Error(`${s.name}: no answer for model call ${answered + 1}`);
-  return { scenario: s, answer: a, call: answered + 1 };
+/** The output folder: argv[2], else the fixtures folder given. */
+export function outDir(fallback) {
+  const dir = process.argv[2] ? path.resolve(process.argv[2]) : path.join(root, fallback);
+  fs.mkdirSync(dir, { recursive: true });
+  return dir;
 }
+
+/** Pretty JSON with a final newline. */
+export const json = (v) => `${JSON.stringify(v, null, 2)}\n`;

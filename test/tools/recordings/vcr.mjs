@@ -24,7 +24,7 @@ import OpenAI from 'openai';
 import YAML from 'yaml';
 import { anthropicAgent, interleave, responsesAgent } from './agent.mjs';
 import { startProvider } from './provider.mjs';
-import { loadScenario, ROOT } from './scenario.mjs';
+import { loadScenario, ROOT } from './conversations.mjs';
 
 const out = process.argv[2] ?? path.join(ROOT, 'fixtures/recordings/vcr');
 const PORT = 4010;
