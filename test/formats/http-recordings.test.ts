@@ -3,10 +3,13 @@
  * exchange that is a model call is read as a call log; the rest is skipped by a counted rule; bodies are
  * decoded (base64, hex, gzip, UTF-8, JSON) and problems inside them located in the file.
  */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { loadRecordingText } from '../../src/formats/from-text.js';
 import { FAILED, NOT_POST, OTHER_POST } from '../../src/formats/recordings/http.js';
+import { loadTranscriptFile } from '../../src/formats/transcript.js';
 import { inputError } from './helpers.js';
 
 const j = (v: unknown): string => JSON.stringify(v, null, 1);
@@ -311,6 +314,71 @@ describe('HAR files', () => {
     ).toBe(
       'HAR entry 1: the response body: gzip body larger than 1000 bytes when decoded (set TOOLSEARCH_MAX_BYTES ' +
         'to raise the limit) (--lenient replays the rest and counts it)',
+    );
+  });
+});
+
+describe('Gemini calls in HTTP recordings', () => {
+  // The {request, response} lines @google/genai produced against a local server (fixtures/recordings/gemini/).
+  const pairs = fileURLToPath(
+    new URL('../../fixtures/recordings/gemini/keyword-search-then-call.gemini.jsonl', import.meta.url),
+  );
+  const lines = readFileSync(pairs, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { request: unknown; response: unknown });
+  const url = 'https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:generateContent';
+
+  it('generateContent POSTs read as the Gemini reader reads the same pairs', () => {
+    const har = {
+      log: {
+        version: '1.2',
+        creator: { name: 't', version: '1' },
+        entries: lines.map((l, i) => ({
+          startedDateTime: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
+          request: {
+            method: 'POST',
+            url,
+            headers: [],
+            postData: { mimeType: 'application/json', text: JSON.stringify(l.request) },
+          },
+          response: {
+            status: 200,
+            headers: [],
+            content: { mimeType: 'application/json', text: JSON.stringify(l.response) },
+          },
+        })),
+      },
+    };
+    const t = loadRecordingText(JSON.stringify(har), { name: 'g.har' });
+    const want = loadTranscriptFile(pairs);
+    expect(t.format).toBe('har');
+    expect(t.messages).toEqual(want.messages);
+    expect(t.sentTools).toEqual(want.sentTools);
+    expect(t.tools?.map((x) => x.name)).toEqual(want.tools?.map((x) => x.name));
+  });
+
+  it('a streamed Gemini response is not assembled: an error at its entry', () => {
+    const l = lines[0]!;
+    const har = {
+      log: {
+        entries: [
+          {
+            startedDateTime: '2026-01-01T00:00:00Z',
+            request: {
+              method: 'POST',
+              url: url.replace(':generateContent', ':streamGenerateContent') + '?alt=sse',
+              headers: [],
+              postData: { mimeType: 'application/json', text: JSON.stringify(l.request) },
+            },
+            response: { status: 200, headers: [], content: { mimeType: 'text/event-stream', text: 'data: {}\n\n' } },
+          },
+        ],
+      },
+    };
+    expect(inputError(() => loadRecordingText(JSON.stringify(har), { name: 'g.har' })).headline).toBe(
+      'g.har:1:20: HAR entry 1: a streamed Gemini response (streamGenerateContent) is not assembled ' +
+        '(--lenient replays the rest and counts it)',
     );
   });
 });

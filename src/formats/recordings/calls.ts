@@ -149,6 +149,8 @@ const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.str
 
 /** One model call of a log: its request body and its response, with what names it in messages. */
 export interface LoggedCall {
+  /** Where the call is (its line, entry or interaction), for locations. */
+  readonly at: Node;
   readonly request: ObjectNode;
   /** The response object; undefined or a null node when the log does not hold it. */
   readonly response: Node | undefined;
@@ -244,7 +246,7 @@ function readCallLog(doc: ParsedDocument, b: TranscriptBuilder): void {
       b.unexplained(n, `call log line ${line}: expected {"request": <request body>, "response": <response>}`);
       continue;
     }
-    calls.push({ request: req, response: field(n, 'response'), label: `call log line ${line}` });
+    calls.push({ at: n, request: req, response: field(n, 'response'), label: `call log line ${line}` });
   }
   readLoggedCalls(b, calls, 'lines');
 }

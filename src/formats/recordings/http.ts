@@ -3,13 +3,14 @@
  * share: each holds HTTP exchanges, some of them model calls. An exchange
  * is a model call when it is a POST to a model endpoint — OpenAI Chat
  * (`…/chat/completions`), OpenAI Responses (`…/responses`), Anthropic
- * Messages (`…/messages`) — whose JSON body has that API's messages
- * (`messages`, `input`), or a POST elsewhere (a gateway's own path) whose
+ * Messages (`…/messages`), Gemini (`…:generateContent`) — whose JSON body
+ * has that API's messages (`messages`, `input`, `contents`), or a POST elsewhere (a gateway's own path) whose
  * body has them and whose answer is a model response. Its request and
  * response bodies, decoded (base64, hex, gzip / deflate / br / zstd,
  * UTF-8, JSON; a streamed response's server-sent events assembled as the
  * provider's client does, sse.ts), become one logged model call; the calls
- * are read as a call log (calls.ts). Everything else is skipped by a rule and counted: other
+ * are read as a call log (calls.ts; Gemini's by gemini.ts, in a recording
+ * of Gemini calls only). Everything else is skipped by a rule and counted: other
  * methods, other endpoints, failed calls (status 400 and above).
  */
 import { type Decoded, fromBase64, looksGzipped, undoContentEncoding, utf8 } from '../../io/decode.js';
@@ -18,6 +19,7 @@ import { field, type Node, type ObjectNode, type StringNode } from '../../io/nod
 import type { Limits } from '../../io/read.js';
 import { TranscriptBuilder } from '../transcript-common.js';
 import { type LoggedCall, type Provider, readLoggedCalls, responseProvider } from './calls.js';
+import { type GeminiCall, readGeminiCalls } from './gemini.js';
 import { assembleSse } from './sse.js';
 
 /** A body as a recording keeps it. */
@@ -57,26 +59,31 @@ export const OTHER_POST =
   'POST requests that are not model calls (another endpoint, or a body without the API messages)';
 export const FAILED = 'model calls that failed (HTTP status 400 and above, or none: the model answered nothing)';
 
+/** The API of a model endpoint. */
+export type Endpoint = Provider | 'gemini';
+
 /** The API a URL's path names, from its last segment; null for any other path. */
-export function endpointOf(url: string | null): Provider | null {
+export function endpointOf(url: string | null): Endpoint | null {
   if (url === null) return null;
   const path = url.replace(/[?#].*$/s, '').replace(/\/+$/, '');
   if (/\/chat\/completions$/.test(path)) return 'openai';
   if (/\/responses$/.test(path)) return 'openai-responses';
   if (/\/messages$/.test(path)) return 'anthropic';
+  if (/:(stream)?generateContent$/i.test(path)) return 'gemini';
   return null;
 }
 
-/** The member a request body of `provider` must have to be a model call. */
-const MESSAGES_KEY: Readonly<Record<Provider, string>> = {
+/** The member a request body of `endpoint` must have to be a model call. */
+const MESSAGES_KEY: Readonly<Record<Endpoint, string>> = {
   openai: 'messages',
   'openai-responses': 'input',
   anthropic: 'messages',
+  gemini: 'contents',
 };
 
-function hasMessages(body: Node, provider: Provider | null): boolean {
+function hasMessages(body: Node, endpoint: Endpoint | null): boolean {
   if (body.kind !== 'object') return false;
-  if (provider !== null) return field(body, MESSAGES_KEY[provider]) !== undefined;
+  if (endpoint !== null) return field(body, MESSAGES_KEY[endpoint]) !== undefined;
   return field(body, 'messages')?.kind === 'array' || field(body, 'input') !== undefined;
 }
 
@@ -151,15 +158,25 @@ export function readHttpExchanges(
   earlier: string,
 ): void {
   const calls: LoggedCall[] = [];
+  const gemini: Array<GeminiCall & { readonly at: Node }> = [];
   for (const ex of exchanges) {
     const call = modelCall(b, ex, limits);
-    if (call) calls.push(call);
+    if (call === null) continue;
+    if (call.provider === 'gemini') gemini.push({ ...call, at: ex.at });
+    else calls.push(call as LoggedCall);
   }
+  if (gemini.length > 0 && calls.length > 0) {
+    for (const c of gemini)
+      b.unexplained(c.at, `${c.label}: a Gemini call in a recording of other providers' calls (not read together)`);
+  } else if (gemini.length > 0) readGeminiCalls(b, gemini, earlier);
   readLoggedCalls(b, calls, earlier);
 }
 
+/** A model call of an exchange: a logged call, with the API its endpoint names. */
+type ModelCall = Omit<LoggedCall, 'provider'> & { readonly provider?: Endpoint };
+
 /** One exchange as a model call, or null when it is skipped by a rule or not understood (both recorded). */
-function modelCall(b: TranscriptBuilder, ex: HttpExchange, limits: Limits): LoggedCall | null {
+function modelCall(b: TranscriptBuilder, ex: HttpExchange, limits: Limits): ModelCall | null {
   if (ex.method === null || ex.method.toUpperCase() !== 'POST') {
     b.skip(NOT_POST);
     return null;
@@ -184,7 +201,7 @@ function modelCall(b: TranscriptBuilder, ex: HttpExchange, limits: Limits): Logg
       b.skip(OTHER_POST);
       return null;
     }
-    return failed(b, ex) ? null : { request: req as ObjectNode, response: res, label: ex.label };
+    return failed(b, ex) ? null : { at: ex.at, request: req as ObjectNode, response: res, label: ex.label };
   }
   const req = jsonBody(b, ex.request, reqCoding, ex.encodedAsSent, limits, `${ex.label}: the request body`);
   if (req === null) return null;
@@ -193,6 +210,10 @@ function modelCall(b: TranscriptBuilder, ex: HttpExchange, limits: Limits): Logg
     return null;
   }
   if (failed(b, ex)) return null;
+  if (endpoint === 'gemini' && /:streamGenerateContent/i.test(ex.url ?? '')) {
+    b.unexplained(ex.at, `${ex.label}: a streamed Gemini response (streamGenerateContent) is not assembled`);
+    return null;
+  }
   let response: Node | undefined;
   if (ex.response === null) {
     b.warn(ex.at, `${ex.label}: the response body is not recorded; what the model answered shows in the next request`);
@@ -201,7 +222,7 @@ function modelCall(b: TranscriptBuilder, ex: HttpExchange, limits: Limits): Logg
     if (res === null) return null;
     response = res;
   }
-  return { request: req as ObjectNode, response, label: ex.label, provider: endpoint };
+  return { at: ex.at, request: req as ObjectNode, response, label: ex.label, provider: endpoint };
 }
 
 /** Skips a failed call (status 400 and above, or 0: no answer); whether it did. */
