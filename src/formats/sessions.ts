@@ -8,7 +8,8 @@
  * the first non-blank line: a JSON array, or an object with `messages` or
  * `input` (a request body), or an object with neither `role` nor `type` (a
  * whole document of another shape, e.g. a trace), is a whole session; a
- * message, item or event line always has a `role` or a `type`.
+ * message, item or event line always has a `role` or a `type`, and a
+ * LangGraph stream chunk is `{<node>: {messages: [...]}}` (one step).
  * `sessions` / `recording` force the choice. Standard input is
  * always read as sessions, one per line.
  *
@@ -97,6 +98,9 @@ export function isSessionLine(text: string): boolean {
   if (Array.isArray(value)) return true;
   if (value === null || typeof value !== 'object') return false;
   if ('messages' in value || 'input' in value) return true;
+  // A LangGraph stream chunk {<node>: {messages: [...]}} is one step of a recording.
+  const parts = Object.values(value);
+  if (parts.length > 0 && parts.every((v) => v === null || (typeof v === 'object' && 'messages' in v))) return false;
   return !('role' in value) && !('type' in value);
 }
 

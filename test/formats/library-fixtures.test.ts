@@ -75,6 +75,11 @@ const FIXTURES: ReadonlyArray<readonly [string, string, string, ReadonlyArray<re
   ['openinference/select-search.chat.otlp.json', 'select-search', 'otel', []],
   ['openinference/select-search.responses.otlp.json', 'select-search', 'otel', []],
   ['nock/anthropic.nock.json', 'accumulate-two-searches', 'nock', [[OTHER_POST, 1]]],
+  ...['keyword-search-then-call', 'select-search'].flatMap((s) =>
+    ['messages.json', 'stored.json', 'state.json', 'stream.jsonl'].map(
+      (kind) => [`langchain/${s}.${kind}`, s, 'langchain', []] as const,
+    ),
+  ),
 ];
 
 describe('recordings made by the libraries replay as their Eino originals', () => {
