@@ -75,6 +75,13 @@ const FIXTURES: ReadonlyArray<readonly [string, string, string, ReadonlyArray<re
   ['openinference/select-search.chat.otlp.json', 'select-search', 'otel', []],
   ['openinference/select-search.responses.otlp.json', 'select-search', 'otel', []],
   ['nock/anthropic.nock.json', 'accumulate-two-searches', 'nock', [[OTHER_POST, 1]]],
+  [
+    'nock/openai-responses-stream.nock.json',
+    'deferred-tool-called-too-early',
+    'nock',
+    [['events of streamed responses: progress events the final response carries', 5]],
+  ],
+  ['vcr/anthropic-stream.yaml', 'redundant-select', 'vcr', [['events of streamed responses: pings (keep-alive)', 2]]],
   ...['keyword-search-then-call', 'select-search'].flatMap((s) =>
     ['messages.json', 'stored.json', 'state.json', 'stream.jsonl'].map(
       (kind) => [`langchain/${s}.${kind}`, s, 'langchain', []] as const,

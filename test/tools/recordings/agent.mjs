@@ -61,7 +61,18 @@ export async function* chatAgent(client, s, { stream = false } = {}) {
   }
 }
 
-/** OpenAI Responses: `client.responses.create` (or `.stream`), the output items appended to `input`. */
+/**
+ * A streamed response as the API sent it: the `response.completed` event's (the SDK's `.stream()` helper
+ * returns a parsed response whose function calls carry `parsed_arguments`, which the API does not take back).
+ */
+async function completed(client, params) {
+  let done = null;
+  for await (const event of await client.responses.create({ ...params, stream: true }))
+    if (event.type === 'response.completed') done = event.response;
+  return done;
+}
+
+/** OpenAI Responses: `client.responses.create` (streamed or not), the output items appended to `input`. */
 export async function* responsesAgent(client, s, { stream = false } = {}) {
   const input = firstUser(s);
   for (let k = 0; k < s.answers.length; k++) {
@@ -71,9 +82,7 @@ export async function* responsesAgent(client, s, { stream = false } = {}) {
       input,
       tools: s.tools[k].map(responsesTool),
     };
-    const response = stream
-      ? await client.responses.stream(params).finalResponse()
-      : await client.responses.create(params);
+    const response = stream ? await completed(client, params) : await client.responses.create(params);
     input.push(...response.output);
     for (const m of between(s, k))
       input.push(
