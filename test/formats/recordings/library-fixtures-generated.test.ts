@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
+const root = fileURLToPath(new URL('../../../', import.meta.url));
 const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];
 /** nock 15 needs Node 22.20; the others Node 22. */
 const SUPPORTED = major > 22 || (major === 22 && minor >= 20);

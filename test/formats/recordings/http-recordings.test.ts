@@ -7,10 +7,10 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { loadRecordingText } from '../../src/formats/from-text.js';
-import { FAILED, NOT_POST, OTHER_POST } from '../../src/formats/recordings/http.js';
-import { loadTranscriptFile } from '../../src/formats/transcript.js';
-import { inputError } from './helpers.js';
+import { loadRecordingText } from '../../../src/formats/from-text.js';
+import { FAILED, NOT_POST, OTHER_POST } from '../../../src/formats/recordings/http.js';
+import { loadTranscriptFile } from '../../../src/formats/transcript.js';
+import { inputError } from '../helpers.js';
 
 const j = (v: unknown): string => JSON.stringify(v, null, 1);
 const user = { role: 'user', content: 'Post it to #eng' };
@@ -196,7 +196,7 @@ describe('VCR cassettes', () => {
   });
 
   it("!!binary is a recording's tag only: a catalog keeps refusing it", async () => {
-    const { loadCatalogText } = await import('../../src/formats/from-text.js');
+    const { loadCatalogText } = await import('../../../src/formats/from-text.js');
     expect(inputError(() => loadCatalogText('tools:\n- name: !!binary aGk=\n', { name: 'c.yaml' })).headline).toBe(
       'c.yaml:2:9: unsupported YAML tag "!!binary" (quote the value if it is text)',
     );
@@ -321,7 +321,7 @@ describe('HAR files', () => {
 describe('Gemini calls in HTTP recordings', () => {
   // The {request, response} lines @google/genai produced against a local server (fixtures/recordings/gemini/).
   const pairs = fileURLToPath(
-    new URL('../../fixtures/recordings/gemini/keyword-search-then-call.gemini.jsonl', import.meta.url),
+    new URL('../../../fixtures/recordings/gemini/keyword-search-then-call.gemini.jsonl', import.meta.url),
   );
   const lines = readFileSync(pairs, 'utf8')
     .trim()

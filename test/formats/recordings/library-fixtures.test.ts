@@ -7,14 +7,14 @@
  */
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { loadCatalogFiles } from '../../src/formats/catalog.js';
-import { AGENT_SPANS, NO_MESSAGES, TOOL_SPANS } from '../../src/formats/recordings/otel.js';
-import { FAILED, NOT_POST, OTHER_POST } from '../../src/formats/recordings/http.js';
-import { loadTranscriptFile } from '../../src/formats/transcript.js';
-import type { Transcript } from '../../src/formats/types.js';
-import { simulate } from '../../src/jobs/simulate/engine.js';
+import { loadCatalogFiles } from '../../../src/formats/catalog.js';
+import { AGENT_SPANS, NO_MESSAGES, TOOL_SPANS } from '../../../src/formats/recordings/otel.js';
+import { FAILED, NOT_POST, OTHER_POST } from '../../../src/formats/recordings/http.js';
+import { loadTranscriptFile } from '../../../src/formats/transcript.js';
+import type { Transcript } from '../../../src/formats/types.js';
+import { simulate } from '../../../src/jobs/simulate/engine.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
+const root = fileURLToPath(new URL('../../../', import.meta.url));
 const demo = loadCatalogFiles([`${root}fixtures/catalogs/demo.yaml`]);
 
 /** A report's values without call ids (a recording may name its calls as its provider does). */

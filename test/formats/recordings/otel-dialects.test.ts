@@ -4,10 +4,10 @@
  * inside an attribute's JSON is.
  */
 import { describe, expect, it } from 'vitest';
-import { loadRecordingText } from '../../src/formats/from-text.js';
-import { PROVIDER_EXECUTED } from '../../src/formats/recordings/ai-sdk.js';
-import { AGENT_SPANS, TOOL_SPANS } from '../../src/formats/recordings/otel.js';
-import { inputError } from './helpers.js';
+import { loadRecordingText } from '../../../src/formats/from-text.js';
+import { PROVIDER_EXECUTED } from '../../../src/formats/recordings/ai-sdk.js';
+import { AGENT_SPANS, TOOL_SPANS } from '../../../src/formats/recordings/otel.js';
+import { inputError } from '../helpers.js';
 
 type Attr = readonly [string, string | readonly string[]];
 const attr = ([key, v]: Attr) => ({
