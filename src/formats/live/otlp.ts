@@ -3,7 +3,7 @@
  * (`application/x-protobuf`, opentelemetry-proto's
  * ExportTraceServiceRequest) decoded to the OTLP JSON encoding the otel
  * reader (src/formats/recordings/otel.ts) reads — ids as hex, 64-bit
- * integers as decimal strings, bytes as base64 — and an export split into
+ * integers as numbers (decimal strings past 2^53), times as decimal strings, bytes as base64 — and an export split into
  * one OTLP JSON document per trace (a session).
  */
 
@@ -164,8 +164,12 @@ function decodeMessage(type: string, r: Reader, depth: number): Json {
         const v = r.varint();
         if (!def) continue;
         if (def.kind === 'bool') value = v !== 0n;
-        else if (def.kind === 'int64') value = BigInt.asIntN(64, v).toString();
-        else if (def.kind === 'uint') value = Number(BigInt.asUintN(32, v));
+        else if (def.kind === 'int64') {
+          // A number when exact (as the JavaScript JSON exporter writes it), else the decimal string of the mapping.
+          const i = BigInt.asIntN(64, v);
+          value =
+            i >= BigInt(Number.MIN_SAFE_INTEGER) && i <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(i) : i.toString();
+        } else if (def.kind === 'uint') value = Number(BigInt.asUintN(32, v));
         else throw new ProtobufError(`${type}.${def.name}: unexpected varint`);
         break;
       }
