@@ -52,7 +52,7 @@ streamed or not, reach the client unchanged chunk by chunk, then each
 request/response pair is read as a model call of a call log; calls are grouped
 into sessions by continuity (a request that extends an earlier request and its
 answer continues that session).
-On a terminal the stepper shows the sessions and updates as calls arrive (] and [
+On a terminal the stepper shows the sessions and updates as calls arrive (> and <
 switch sessions, the selected call stays selected); otherwise one line per model
 call: --jsonl prints {schema_version, source, session, call, turn, violations, ...}.
 Credentials never reach a file or the screen: Authorization, x-api-key, api-key,

@@ -1,11 +1,11 @@
 /**
  * `watch` on a terminal: a session bar over the stepper of the selected
  * session. The sessions update as calls arrive (the stepper takes each new
- * report with its selection kept); `]` and `[` switch sessions; `m` and `r`
+ * report with its selection kept); `>` and `<` switch sessions; `m` and `r`
  * re-simulate every session in the other mode or with replay.
  */
 import type { Key } from 'ink';
-import { useCallback, useMemo, useState, useSyncExternalStore, type ReactElement } from 'react';
+import { useCallback, useMemo, useRef, useState, useSyncExternalStore, type ReactElement } from 'react';
 import type { Mode } from '../../core/types.js';
 import type { LiveSession, LiveWatch } from '../../jobs/watch/live.js';
 import { isQuitKey } from '../keys.js';
@@ -46,7 +46,7 @@ export function sessionBar(sessions: readonly LiveSession[], at: number, width: 
     seg(`${safe(where)}  ${r.turns.length} ${r.turns.length === 1 ? 'call' : 'calls'}  `, 'dim'),
     ...(r.summary.errors > 0 ? [seg(`${r.summary.errors} violations  `, 'error')] : []),
     ...(s.problem !== null ? [seg(`${safe(s.problem)}  `, 'warning')] : []),
-    seg('] [', 'key'),
+    seg('> <', 'key'),
     seg(' sessions', 'dim'),
   ];
   return fitLine(parts, width);
@@ -75,21 +75,24 @@ export function WatchView({
   );
   const current = sessions[at] ?? null;
   const terminal = useTerminalSize(size);
+  // Read by the key handler, which Ink keeps from the first render.
+  const view = useRef({ picked, waiting: current === null });
+  view.current = { picked, waiting: current === null };
   const onKey = useCallback(
     (input: string, key: Key) => {
-      if (current === null && isQuitKey(input, key)) exit();
-      if (input === ']' || input === '[') {
+      if (view.current.waiting && isQuitKey(input, key)) exit();
+      if (input === '>' || input === '<') {
         const list = watch.sessions.filter(shown);
         if (list.length === 0) return;
         const i = Math.max(
           0,
-          list.findIndex((s) => s.id === (picked ?? list[0]!.id)),
+          list.findIndex((s) => s.id === (view.current.picked ?? list[0]!.id)),
         );
-        const next = (i + (input === ']' ? 1 : list.length - 1)) % list.length;
+        const next = (i + (input === '>' ? 1 : list.length - 1)) % list.length;
         setPicked(list[next]!.id);
       }
     },
-    [current, exit, picked, watch],
+    [exit, watch],
   );
   useInput(onKey);
   const resimulate = useCallback(
