@@ -20,7 +20,8 @@ const NODE = Number(process.versions.node.split('.')[0]);
 const EXPORTERS_OK = NODE >= 22;
 if (!EXPORTERS_OK)
   console.log(
-    `watch OTLP: the real-exporter tests are skipped on Node ${NODE} (@opentelemetry/exporter-trace-otlp-* 0.301 need Node >= 22.15)`,
+    `watch OTLP: the real-exporter tests are skipped on Node ${NODE} ` +
+      '(@opentelemetry/exporter-trace-otlp-* 0.301 need Node >= 22.15)',
   );
 
 const FIXTURE = 'fixtures/transcripts/keyword-search-then-call.otel.json';
@@ -79,7 +80,7 @@ async function replayTurns(file: string): Promise<TurnReport[][]> {
 }
 
 describe('watch: OTLP JSON exports', () => {
-  it('reads a trace sent in two exports live, as simulate reads the file; another trace is another session', async () => {
+  it('reads a trace sent in two exports live as simulate reads the file; two traces, two sessions', async () => {
     const out = join(dir, 'json.jsonl');
     watching = await startWatch(['--jsonl', '-c', DEMO, '-o', out]);
     const withSecret = fixtureSpans.map((s, i) =>
@@ -185,7 +186,8 @@ describe.skipIf(!EXPORTERS_OK)('watch: the real OTLP exporters (Node >= 22)', ()
     ['proto', 'none'],
     ['proto', 'gzip'],
   ] as const) {
-    it(`reads what exporter-trace-otlp-${kind === 'json' ? 'http' : 'proto'} sends (compression ${compression})`, async () => {
+    const name = `exporter-trace-otlp-${kind === 'json' ? 'http' : 'proto'}`;
+    it(`reads what ${name} sends (compression ${compression})`, async () => {
       const out = join(dir, `real-${kind}-${compression}.jsonl`);
       watching = await startWatch(['--jsonl', '-c', DEMO, '-o', out]);
       await exportWithRealExporter(watching.url, kind, compression);

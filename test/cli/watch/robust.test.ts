@@ -44,7 +44,7 @@ const post = (url: string, body: string | Buffer, headers: Record<string, string
   fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
 
 describe('watch: bounds and malformed input', () => {
-  it('refuses large bodies (413), answers malformed exports with the OTLP status (400, 415) and counts them', async () => {
+  it('refuses large bodies (413), answers malformed exports with the OTLP status and counts them', async () => {
     const provider = await fakeProvider();
     providers.push(provider);
     watching = await startWatch(['--proxy', provider.url, '--jsonl'], { TOOLSEARCH_MAX_BYTES: '4096' });
