@@ -11,6 +11,7 @@ import { Command, Option } from 'commander';
 import { UsageError } from '../../io/errors.js';
 import { escapeText } from '../../io/escape.js';
 import type { CliContext } from '../context.js';
+import type { WatchLine, WatchOptions } from '../../jobs/watch/live.js';
 import { addCatalogOptions } from '../catalog-options.js';
 import { collect, FORCE_OPTION, parsePositiveInt } from '../options.js';
 
@@ -143,50 +144,61 @@ async function runWatch(ctx: CliContext, flags: WatchFlags): Promise<void> {
     import('../../io/atomic.js'),
   ]);
   const limits = resolveLimits(ctx.limits);
-  const watch = new LiveWatch({
+  const options: WatchOptions = {
     catalog,
     mode: flags.mode,
     ...(flags.static !== undefined ? { staticNames: flags.static } : {}),
     ...(flags.searchTool !== undefined ? { searchTools: flags.searchTool } : {}),
     limits: ctx.limits,
-  });
+  };
   if (!isLoopback(flags.host))
     ctx.warn(
       `listening on ${escapeText(flags.host)}, not 127.0.0.1: anyone who can reach it can send spans ` +
         'and, with --proxy, use the credentials their requests carry',
     );
 
-  // -o: rewritten (atomically) at most every 500 ms while calls arrive, and once more at the end.
-  let timer: NodeJS.Timeout | null = null;
-  let lastVersion = -1;
-  const flush = (): void => {
-    timer = null;
-    if (!output || watch.version === lastVersion) return;
-    lastVersion = watch.version;
-    writeFileAtomic(output.path, watch.recording());
-  };
-  if (output)
-    watch.subscribe(() => {
-      timer ??= setTimeout(flush, 500);
-    });
-
   const { safeJson } = await import('../../io/json-out.js');
+  const { threadSink, workerSink } = await import('../watch/sink.js');
+  const onLine = (line: WatchLine): void => {
+    if (tui) return;
+    if (flags.jsonl) ctx.out(`${safeJson(line)}\n`);
+    else ctx.lines([humanLine(line)]);
+  };
+  // The TUI draws the sessions, so they live on this thread; otherwise in a worker (see sink.ts).
+  const watch = tui ? new LiveWatch(options) : null;
+  const sink = watch ? threadSink(watch, onLine) : workerSink(options, onLine);
+
+  // -o: rewritten (atomically) at most every 500 ms while calls arrive, and once more at the end.
+  let written = 0;
+  let writing: Promise<void> | null = null;
+  const flush = async (): Promise<void> => {
+    if (!output || sink.version === written) return;
+    const version = sink.version;
+    const text = await sink.recording();
+    writeFileAtomic(output.path, text);
+    written = version;
+  };
+  const timer = output
+    ? setInterval(() => {
+        writing ??= flush().finally(() => {
+          writing = null;
+        });
+      }, 500)
+    : null;
+  timer?.unref();
+
   const running = await startWatchServer({
-    watch,
+    sink,
     host: flags.host,
     port,
     upstream,
     maxBytes: limits.maxBytes,
     upstreamTimeoutMs: (flags.upstreamTimeout ?? 300) * 1000,
-    onLine: (line) => {
-      if (tui) return;
-      if (flags.jsonl) ctx.out(`${safeJson(line)}\n`);
-      else ctx.lines([humanLine(line)]);
-    },
     onRejected: (what) => {
       if (!tui) ctx.warn(what);
     },
-  }).catch((err: unknown) => {
+  }).catch(async (err: unknown) => {
+    await sink.close();
     throw new UsageError(`cannot listen on ${escapeText(flags.host)}:${port}: ${(err as Error).message}`);
   });
   const where = [
@@ -201,7 +213,7 @@ async function runWatch(ctx: CliContext, flags: WatchFlags): Promise<void> {
   if (tui) {
     const { runWatchTui } = await import('../../tui/watch/run.js');
     const ended = await runWatchTui({
-      watch,
+      watch: watch!,
       header: where[0]!,
       hints: where.slice(1),
       catalog,
@@ -223,15 +235,14 @@ async function runWatch(ctx: CliContext, flags: WatchFlags): Promise<void> {
     });
   }
   await running.close(2000);
-  if (timer) clearTimeout(timer);
-  if (output) {
-    lastVersion = -1;
-    flush();
-  }
+  if (timer) clearInterval(timer);
+  await writing;
+  await flush();
+  const { sessions, calls } = await sink.summary();
+  await sink.close();
   const c = running.counts;
-  const calls = watch.sessions.reduce((n, s) => n + (s.report?.turns.length ?? 0), 0);
   ctx.err(
-    `toolsearch watch: stopped; ${watch.sessions.length} sessions, ${calls} model calls, ` +
+    `toolsearch watch: stopped; ${sessions} sessions, ${calls} model calls, ` +
       `${c.proxied} proxied requests (${c.failed} failed), ${c.exports} OTLP exports (${c.spans} spans), ` +
       `${c.rejected} rejected${output ? `; recorded to ${escapeText(output.path)}` : ''}\n`,
   );
@@ -240,7 +251,7 @@ async function runWatch(ctx: CliContext, flags: WatchFlags): Promise<void> {
 }
 
 /** One call for a reader without --jsonl: session, call, what was visible, violations. */
-function humanLine(line: import('../../jobs/watch/live.js').WatchLine): string {
+function humanLine(line: WatchLine): string {
   const at = line.session !== null ? `${line.session} call ${line.call ?? '?'}` : `${line.provider ?? ''} call`;
   if (line.turn === null) return escapeText(`${at}: ${line.error ?? 'not read'}`);
   const t = line.turn;

@@ -24,10 +24,12 @@ import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { assembleStream, type LiveProvider, providerOfPath } from '../../formats/live/calls.js';
 import { decodeTraceExport, exportSpans, ProtobufError } from '../../formats/live/otlp.js';
 import { redactHeaders, redactOtlp, redactPathQuery } from '../../formats/live/redact.js';
-import type { CallMeta, LiveWatch, WatchLine } from '../../jobs/watch/live.js';
+import type { CallMeta } from '../../jobs/watch/live.js';
+import type { WatchSink } from './sink.js';
 
 export interface WatchServerOptions {
-  readonly watch: LiveWatch;
+  /** Where calls and spans go (read and simulated there, lines printed from there). */
+  readonly sink: WatchSink;
   readonly host: string;
   readonly port: number;
   /** Upstream base URL of the proxy; null: the OTLP receiver only. */
@@ -36,8 +38,6 @@ export interface WatchServerOptions {
   readonly maxBytes: number;
   /** Milliseconds the upstream may take to start answering, and may stay silent while answering. */
   readonly upstreamTimeoutMs: number;
-  /** Each model call's line, as soon as it is read. */
-  readonly onLine: (line: WatchLine) => void;
   /** A rejected OTLP export or request, for a warning. */
   readonly onRejected: (what: string) => void;
 }
@@ -137,15 +137,11 @@ export function startWatchServer(options: WatchServerOptions): Promise<RunningWa
   const counts: WatchCounts = { exports: 0, spans: 0, rejected: 0, proxied: 0, failed: 0 };
   const inFlight = new Set<Promise<void>>();
   const sockets = new Set<Socket>();
-  const { watch, maxBytes } = options;
+  const { sink, maxBytes } = options;
 
   function track(p: Promise<void>): void {
     inFlight.add(p);
     void p.finally(() => inFlight.delete(p));
-  }
-
-  function emit(lines: readonly WatchLine[]): void {
-    for (const l of lines) options.onLine(l);
   }
 
   async function otlp(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -191,7 +187,7 @@ export function startWatchServer(options: WatchServerOptions): Promise<RunningWa
     counts.spans += spans.length;
     if (proto) res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
     else res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    emit(watch.addSpans(spans));
+    sink.spans(spans);
   }
 
   async function proxy(req: IncomingMessage, res: ServerResponse, upstream: URL): Promise<void> {
@@ -238,7 +234,7 @@ export function startWatchServer(options: WatchServerOptions): Promise<RunningWa
         res.writeHead(status, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ error: { message: `toolsearch watch: ${message}` } }));
       } else res.destroy();
-      if (provider) emit(watch.addCall(provider, parseJson(body), null, meta(status, false), message));
+      if (provider) sink.call(provider, parseJson(body), null, meta(status, false), message);
       else options.onRejected(`${req.method} ${pathOnly}: ${message}`);
     };
     await new Promise<void>((resolve) => {
@@ -278,18 +274,15 @@ export function startWatchServer(options: WatchServerOptions): Promise<RunningWa
             if (provider) {
               const m = meta(status, streamed);
               if (size > maxBytes)
-                emit(
-                  watch.addCall(
-                    provider,
-                    parseJson(body),
-                    null,
-                    m,
-                    `the answer is larger than TOOLSEARCH_MAX_BYTES (${maxBytes} bytes): not read`,
-                  ),
+                sink.call(
+                  provider,
+                  parseJson(body),
+                  null,
+                  m,
+                  `the answer is larger than TOOLSEARCH_MAX_BYTES (${maxBytes} bytes): not read`,
                 );
-              else if (status >= 400)
-                emit(watch.addCall(provider, parseJson(body), null, m, `the upstream answered ${status}`));
-              else emit(readCall(provider, body, Buffer.concat(kept), ures.headers['content-encoding'], streamed, m));
+              else if (status >= 400) sink.call(provider, parseJson(body), null, m, `the upstream answered ${status}`);
+              else readCall(provider, body, Buffer.concat(kept), ures.headers['content-encoding'], streamed, m);
             }
             finish();
           });
@@ -315,6 +308,7 @@ export function startWatchServer(options: WatchServerOptions): Promise<RunningWa
     });
   }
 
+  /** Reads an answered call (what it answered, or why it cannot be read) and hands it to the sink. */
   function readCall(
     provider: LiveProvider,
     reqBody: Buffer,
@@ -322,33 +316,33 @@ export function startWatchServer(options: WatchServerOptions): Promise<RunningWa
     encoding: string | string[] | undefined,
     streamed: boolean,
     meta: CallMeta,
-  ): WatchLine[] {
+  ): void {
     const request = parseJson(reqBody);
-    if (request === undefined) return watch.addCall(provider, null, null, meta, 'the request body is not JSON');
+    const { response, error } = readAnswer(provider, request, resBody, encoding, streamed);
+    if (error !== undefined) sink.call(provider, request ?? null, null, meta, error);
+    else sink.call(provider, request, response, meta);
+  }
+
+  function readAnswer(
+    provider: LiveProvider,
+    request: unknown,
+    resBody: Buffer,
+    encoding: string | string[] | undefined,
+    streamed: boolean,
+  ): { response: unknown; error?: string } {
+    if (request === undefined) return { response: null, error: 'the request body is not JSON' };
     let text: string;
     try {
       text = decode(resBody, Array.isArray(encoding) ? encoding.join(',') : encoding, maxBytes).toString('utf8');
     } catch (err) {
-      return watch.addCall(provider, request, null, meta, `the answer could not be decoded: ${(err as Error).message}`);
+      return { response: null, error: `the answer could not be decoded: ${(err as Error).message}` };
     }
     if (provider === 'gemini')
-      return watch.addCall(
-        provider,
-        request,
-        null,
-        meta,
-        'Gemini calls are forwarded but not read (no Gemini reader yet)',
-      );
+      return { response: null, error: 'Gemini calls are forwarded but not read (no Gemini reader yet)' };
     const response = streamed ? assembleStream(provider, text) : parseJson(Buffer.from(text, 'utf8'));
     if (response === null || response === undefined)
-      return watch.addCall(
-        provider,
-        request,
-        null,
-        meta,
-        streamed ? 'the stream holds no complete answer' : 'the answer is not JSON',
-      );
-    return watch.addCall(provider, request, response, meta);
+      return { response: null, error: streamed ? 'the stream holds no complete answer' : 'the answer is not JSON' };
+    return { response };
   }
 
   const server: Server = createServer((req, res) => {
