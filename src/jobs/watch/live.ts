@@ -73,6 +73,8 @@ export class LiveSession {
   problem: string | null = null;
   /** Turns already given out as JSON lines. */
   emitted = 0;
+  /** The problem last given out as a line (OTLP sessions). */
+  reported: string | null = null;
 
   constructor(
     readonly id: string,
@@ -178,6 +180,20 @@ export class LiveWatch {
     const out: WatchLine[] = [];
     for (const s of touched) {
       this.resimulate(s);
+      if (s.report === null && s.problem !== null && s.problem !== s.reported) {
+        // Never silent: a session that does not read (or simulate) says why, once per reason.
+        s.reported = s.problem;
+        out.push({
+          schema_version: JSON_SCHEMA_VERSION,
+          source: 'otlp',
+          session: s.id,
+          trace_id: s.traceId!,
+          call: null,
+          turn: null,
+          violations: [],
+          error: s.problem,
+        });
+      }
       const turns = s.report?.turns ?? [];
       for (let i = s.emitted; i < turns.length; i++) {
         const turn = turns[i]!;
