@@ -21,7 +21,7 @@ import {
 import { request as httpsRequest } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
-import { assembleStream, type LiveProvider, providerOfPath } from '../../formats/live/calls.js';
+import { type Exchange, type LiveProvider, providerOfPath } from '../../formats/live/calls.js';
 import { decodeTraceExport, exportSpans, ProtobufError } from '../../formats/live/otlp.js';
 import { redactHeaders, redactOtlp, redactPathQuery } from '../../formats/live/redact.js';
 import type { CallMeta } from '../../jobs/watch/live.js';
@@ -210,6 +210,11 @@ export function startWatchServer(options: WatchServerOptions): Promise<RunningWa
       res.end(JSON.stringify({ error: { message: `toolsearch watch: ${message}` } }));
       return;
     }
+    const exchange = (response: string | null, streamed: boolean): Exchange => ({
+      request: body.toString('utf8'),
+      response,
+      streamed,
+    });
     const base = upstream.pathname.replace(/\/+$/, '');
     const target = new URL(upstream.origin);
     const headers: Record<string, string | string[]> = {};
@@ -234,7 +239,7 @@ export function startWatchServer(options: WatchServerOptions): Promise<RunningWa
         res.writeHead(status, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ error: { message: `toolsearch watch: ${message}` } }));
       } else res.destroy();
-      if (provider) sink.call(provider, parseJson(body), null, meta(status, false), message);
+      if (provider) sink.call(provider, exchange(null, false), meta(status, false), message);
       else options.onRejected(`${req.method} ${pathOnly}: ${message}`);
     };
     await new Promise<void>((resolve) => {
@@ -276,12 +281,12 @@ export function startWatchServer(options: WatchServerOptions): Promise<RunningWa
               if (size > maxBytes)
                 sink.call(
                   provider,
-                  parseJson(body),
-                  null,
+                  exchange(null, streamed),
                   m,
                   `the answer is larger than TOOLSEARCH_MAX_BYTES (${maxBytes} bytes): not read`,
                 );
-              else if (status >= 400) sink.call(provider, parseJson(body), null, m, `the upstream answered ${status}`);
+              else if (status >= 400)
+                sink.call(provider, exchange(null, streamed), m, `the upstream answered ${status}`);
               else readCall(provider, body, Buffer.concat(kept), ures.headers['content-encoding'], streamed, m);
             }
             finish();
@@ -308,7 +313,7 @@ export function startWatchServer(options: WatchServerOptions): Promise<RunningWa
     });
   }
 
-  /** Reads an answered call (what it answered, or why it cannot be read) and hands it to the sink. */
+  /** Hands an answered call to the sink with its answer decoded (read there, off the forwarding path). */
   function readCall(
     provider: LiveProvider,
     reqBody: Buffer,
@@ -317,32 +322,16 @@ export function startWatchServer(options: WatchServerOptions): Promise<RunningWa
     streamed: boolean,
     meta: CallMeta,
   ): void {
-    const request = parseJson(reqBody);
-    const { response, error } = readAnswer(provider, request, resBody, encoding, streamed);
-    if (error !== undefined) sink.call(provider, request ?? null, null, meta, error);
-    else sink.call(provider, request, response, meta);
-  }
-
-  function readAnswer(
-    provider: LiveProvider,
-    request: unknown,
-    resBody: Buffer,
-    encoding: string | string[] | undefined,
-    streamed: boolean,
-  ): { response: unknown; error?: string } {
-    if (request === undefined) return { response: null, error: 'the request body is not JSON' };
+    const request = reqBody.toString('utf8');
     let text: string;
     try {
       text = decode(resBody, Array.isArray(encoding) ? encoding.join(',') : encoding, maxBytes).toString('utf8');
     } catch (err) {
-      return { response: null, error: `the answer could not be decoded: ${(err as Error).message}` };
+      const why = err instanceof TooLarge ? 'larger than TOOLSEARCH_MAX_BYTES once decoded' : (err as Error).message;
+      sink.call(provider, { request, response: null, streamed }, meta, `the answer could not be decoded: ${why}`);
+      return;
     }
-    if (provider === 'gemini')
-      return { response: null, error: 'Gemini calls are forwarded but not read (no Gemini reader yet)' };
-    const response = streamed ? assembleStream(provider, text) : parseJson(Buffer.from(text, 'utf8'));
-    if (response === null || response === undefined)
-      return { response: null, error: streamed ? 'the stream holds no complete answer' : 'the answer is not JSON' };
-    return { response };
+    sink.call(provider, { request, response: text, streamed }, meta);
   }
 
   const server: Server = createServer((req, res) => {
@@ -391,12 +380,4 @@ export function startWatchServer(options: WatchServerOptions): Promise<RunningWa
       });
     });
   });
-}
-
-function parseJson(b: Buffer): unknown {
-  try {
-    return JSON.parse(b.toString('utf8'));
-  } catch {
-    return undefined;
-  }
 }

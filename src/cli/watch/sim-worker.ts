@@ -4,7 +4,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { LiveWatch, type WatchOptions } from '../../jobs/watch/live.js';
-import type { FromSimWorker, ToSimWorker } from './sink.js';
+import { addExchange, type FromSimWorker, type ToSimWorker } from './sink.js';
 
 const port = parentPort;
 if (port) {
@@ -13,7 +13,7 @@ if (port) {
   port.on('message', (m: ToSimWorker) => {
     switch (m.type) {
       case 'call':
-        send({ type: 'lines', lines: watch.addCall(m.provider, m.request, m.response, m.meta, m.error) });
+        send({ type: 'lines', lines: addExchange(watch, m.provider, m.exchange, m.meta, m.error) });
         break;
       case 'spans':
         send({ type: 'lines', lines: watch.addSpans(m.spans) });

@@ -9,12 +9,13 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { LiveProvider } from '../../formats/live/calls.js';
+import { type Exchange, type LiveProvider, readExchange } from '../../formats/live/calls.js';
 import type { ReceivedSpan } from '../../formats/live/otlp.js';
 import type { CallMeta, LiveWatch, WatchLine, WatchOptions } from '../../jobs/watch/live.js';
 
 export interface WatchSink {
-  call(provider: LiveProvider, request: unknown, response: unknown, meta: CallMeta, error?: string): void;
+  /** A call the proxy forwarded (its bodies as text; read where the sessions are), or why it failed. */
+  call(provider: LiveProvider, exchange: Exchange, meta: CallMeta, error?: string): void;
   spans(spans: readonly ReceivedSpan[]): void;
   /** Bumped at every arrival (`-o` is rewritten when it moved). */
   readonly version: number;
@@ -28,8 +29,7 @@ export type ToSimWorker =
   | {
       readonly type: 'call';
       readonly provider: LiveProvider;
-      readonly request: unknown;
-      readonly response: unknown;
+      readonly exchange: Exchange;
       readonly meta: CallMeta;
       readonly error?: string;
     }
@@ -40,6 +40,18 @@ export type FromSimWorker =
   | { readonly type: 'lines'; readonly lines: readonly WatchLine[] }
   | { readonly type: 'recording'; readonly id: number; readonly text: string }
   | { readonly type: 'summary'; readonly id: number; readonly sessions: number; readonly calls: number };
+
+/** Reads an exchange and adds the call to the sessions. */
+export function addExchange(
+  watch: LiveWatch,
+  provider: LiveProvider,
+  exchange: Exchange,
+  meta: CallMeta,
+  error?: string,
+): readonly WatchLine[] {
+  const read = readExchange(provider, exchange);
+  return watch.addCall(provider, read.request, read.response, meta, error ?? read.error);
+}
 
 function count(watch: LiveWatch): { sessions: number; calls: number } {
   return {
@@ -68,8 +80,7 @@ export function threadSink(watch: LiveWatch, onLine: (line: WatchLine) => void):
     }
   };
   return {
-    call: (provider, request, response, meta, error) =>
-      later(() => watch.addCall(provider, request, response, meta, error)),
+    call: (provider, exchange, meta, error) => later(() => addExchange(watch, provider, exchange, meta, error)),
     spans: (spans) => later(() => watch.addSpans(spans)),
     get version() {
       return version;
@@ -129,8 +140,8 @@ export function workerSink(options: WatchOptions, onLine: (line: WatchLine) => v
     worker.postMessage(m);
   };
   return {
-    call: (provider, request, response, meta, error) =>
-      post({ type: 'call', provider, request, response, meta, ...(error !== undefined ? { error } : {}) }),
+    call: (provider, exchange, meta, error) =>
+      post({ type: 'call', provider, exchange, meta, ...(error !== undefined ? { error } : {}) }),
     spans: (spans) => post({ type: 'spans', spans }),
     get version() {
       return version;

@@ -170,3 +170,41 @@ export function assembleStream(provider: LiveProvider, text: string): Json | nul
       return null;
   }
 }
+
+/** A call as the proxy passes it on: the request body and the answer's text (decoded), or null when none. */
+export interface Exchange {
+  readonly request: string;
+  readonly response: string | null;
+  readonly streamed: boolean;
+}
+
+function parseText(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The request body and response object of an exchange (a stream put back
+ * together), or why the call cannot be read.
+ */
+export function readExchange(
+  provider: LiveProvider,
+  exchange: Exchange,
+): { readonly request: unknown; readonly response: unknown; readonly error?: string } {
+  const request = parseText(exchange.request);
+  if (request === undefined) return { request: null, response: null, error: 'the request body is not JSON' };
+  if (exchange.response === null) return { request, response: null };
+  if (provider === 'gemini')
+    return { request, response: null, error: 'Gemini calls are forwarded but not read (no Gemini reader yet)' };
+  const response = exchange.streamed ? assembleStream(provider, exchange.response) : parseText(exchange.response);
+  if (response === null || response === undefined)
+    return {
+      request,
+      response: null,
+      error: exchange.streamed ? 'the stream holds no complete answer' : 'the answer is not JSON',
+    };
+  return { request, response };
+}
