@@ -83,9 +83,13 @@ export class LiveSession {
     readonly provider: LiveProvider | null,
   ) {}
 
-  /** The session as a recording: a call log (a list of calls) or an OTLP JSON document. */
-  recording(): unknown {
-    return this.source === 'proxy' ? this.calls : traceDocument(this.spans);
+  /** Each call's or span's JSON text, made once when it arrives (a session is read again at every call). */
+  readonly texts: string[] = [];
+
+  /** The session as a recording, in JSON text: a call log (a list of calls) or an OTLP JSON document. */
+  recording(): string {
+    if (this.source === 'proxy') return `[${this.texts.join(',')}]`;
+    return `{"resourceSpans":[${this.texts.join(',')}]}`;
   }
 }
 
@@ -152,7 +156,9 @@ export class LiveWatch {
       this.sessions.push(s);
       this.byId.set(id, s);
     }
-    s.calls.push({ request, response, http: meta });
+    const entry = { request, response, http: meta };
+    s.calls.push(entry);
+    s.texts.push(JSON.stringify(entry));
     this.resimulate(s);
     const call = s.calls.length;
     const turn = s.report?.turns[call - 1] ?? null;
@@ -175,6 +181,7 @@ export class LiveWatch {
         this.byId.set(id, s);
       }
       s.spans.push(sp);
+      s.texts.push(JSON.stringify((traceDocument([sp]).resourceSpans as unknown[])[0]));
       if (!touched.includes(s)) touched.push(s);
     }
     const out: WatchLine[] = [];
@@ -265,7 +272,7 @@ export class LiveWatch {
   recording(): string {
     return this.sessions
       .filter((s) => (s.source === 'proxy' ? s.calls.length > 0 : s.spans.length > 0))
-      .map((s) => `${JSON.stringify(s.recording())}\n`)
+      .map((s) => `${s.recording()}\n`)
       .join('');
   }
 }
