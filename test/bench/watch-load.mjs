@@ -39,7 +39,10 @@ function answer(body) {
   const c = /client (\d+)/.exec(user)[1];
   const name = k % 2 === 1 ? 'tool_search' : 'get_weather';
   const args = k % 2 === 1 ? '{"query":"weather"}' : '{"city":"Paris"}';
-  return { id: `chatcmpl-${c}-${k}`, call: { id: `c${c}_${k}`, type: 'function', function: { name, arguments: args } } };
+  return {
+    id: `chatcmpl-${c}-${k}`,
+    call: { id: `c${c}_${k}`, type: 'function', function: { name, arguments: args } },
+  };
 }
 const upstream = createServer((req, res) => {
   const chunks = [];
@@ -51,7 +54,16 @@ const upstream = createServer((req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       const chunk = (delta, finish) =>
         `data: ${JSON.stringify({ id: a.id, object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-      res.write(chunk({ role: 'assistant', content: null, tool_calls: [{ index: 0, ...a.call, function: { name: a.call.function.name, arguments: '' } }] }, null));
+      res.write(
+        chunk(
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [{ index: 0, ...a.call, function: { name: a.call.function.name, arguments: '' } }],
+          },
+          null,
+        ),
+      );
       res.write(chunk({ tool_calls: [{ index: 0, function: { arguments: a.call.function.arguments } }] }, null));
       res.end(`${chunk({}, 'tool_calls')}data: [DONE]\n\n`);
     } else {
@@ -62,7 +74,13 @@ const upstream = createServer((req, res) => {
           object: 'chat.completion',
           created: 1,
           model: 'm',
-          choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [a.call] }, finish_reason: 'tool_calls' }],
+          choices: [
+            {
+              index: 0,
+              message: { role: 'assistant', content: null, tool_calls: [a.call] },
+              finish_reason: 'tool_calls',
+            },
+          ],
         }),
       );
     }
@@ -79,15 +97,32 @@ function call(base, body) {
     let first = null;
     const u = new URL(`${base}/v1/chat/completions`);
     const req = request(
-      { hostname: u.hostname, port: u.port, path: u.pathname, method: 'POST', agent: false,
-        headers: { 'content-type': 'application/json', 'content-length': data.length, authorization: 'Bearer sk-bench' } },
+      {
+        hostname: u.hostname,
+        port: u.port,
+        path: u.pathname,
+        method: 'POST',
+        agent: false,
+        headers: {
+          'content-type': 'application/json',
+          'content-length': data.length,
+          authorization: 'Bearer sk-bench',
+        },
+      },
       (res) => {
         const parts = [];
         res.on('data', (c) => {
           first ??= performance.now() - t0;
           parts.push(c);
         });
-        res.on('end', () => resolve({ ms: performance.now() - t0, ttfb: first, status: res.statusCode, text: Buffer.concat(parts).toString('utf8') }));
+        res.on('end', () =>
+          resolve({
+            ms: performance.now() - t0,
+            ttfb: first,
+            status: res.statusCode,
+            text: Buffer.concat(parts).toString('utf8'),
+          }),
+        );
         res.on('error', reject);
       },
     );
@@ -127,10 +162,14 @@ const fmt = (ms) => `${ms.toFixed(2)} ms`;
 
 const dir = mkdtempSync(join(tmpdir(), 'watch-load-'));
 const recording = join(dir, 'calls.jsonl');
-const watch = spawn(process.execPath, [join(root, 'bin/toolsearch.js'), 'watch', '--proxy', upstreamUrl, '--port', '0', '--jsonl', '-o', recording], {
-  stdio: ['ignore', 'pipe', 'pipe'],
-  env: { ...process.env, NO_COLOR: '1' },
-});
+const watch = spawn(
+  process.execPath,
+  [join(root, 'bin/toolsearch.js'), 'watch', '--proxy', upstreamUrl, '--port', '0', '--jsonl', '-o', recording],
+  {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NO_COLOR: '1' },
+  },
+);
 let stdout = '';
 let stderr = '';
 watch.stdout.on('data', (b) => {
@@ -157,10 +196,14 @@ const proxied = await workload(proxyUrl);
 
 // Every call in the JSON lines and the recording, in order, per session.
 const deadline = Date.now() + 120_000;
-while (stdout.split('\n').filter(Boolean).length < CALLS + 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+while (stdout.split('\n').filter(Boolean).length < CALLS + 1 && Date.now() < deadline)
+  await new Promise((r) => setTimeout(r, 50));
 watch.kill('SIGINT');
 const code = await new Promise((r) => watch.on('close', r));
-const lines = stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+const lines = stdout
+  .split('\n')
+  .filter(Boolean)
+  .map((l) => JSON.parse(l));
 const problems = [];
 if (code !== 0) problems.push(`watch exited ${code}: ${stderr}`);
 const bySession = new Map();
@@ -180,12 +223,17 @@ for (const [s, ls] of bySession) {
     continue;
   }
   const want = Array.from({ length: PER }, (_, k) => `c${client}_${k + 1}`);
-  if (JSON.stringify(ids) !== JSON.stringify(want)) problems.push(`session ${s}: calls ${ids.join(',')} (want 1..${PER} of client ${client})`);
-  if (JSON.stringify(ls.map((l) => l.call)) !== JSON.stringify(want.map((_, i) => i + 1))) problems.push(`session ${s}: call numbers out of order`);
+  if (JSON.stringify(ids) !== JSON.stringify(want))
+    problems.push(`session ${s}: calls ${ids.join(',')} (want 1..${PER} of client ${client})`);
+  if (JSON.stringify(ls.map((l) => l.call)) !== JSON.stringify(want.map((_, i) => i + 1)))
+    problems.push(`session ${s}: call numbers out of order`);
   checked += ls.length;
 }
 if (checked !== CALLS) problems.push(`${checked} of ${CALLS} calls found in ${bySession.size - 1} sessions`);
-const recorded = readFileSync(recording, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+const recorded = readFileSync(recording, 'utf8')
+  .trim()
+  .split('\n')
+  .map((l) => JSON.parse(l));
 const recordedCalls = recorded.reduce((n, s) => n + s.length, 0);
 if (recordedCalls !== CALLS + 1) problems.push(`-o holds ${recordedCalls} calls, not ${CALLS + 1}`);
 for (const s of recorded) {
@@ -203,19 +251,39 @@ const ttfb = (r) => r.calls.filter((c) => c.stream).map((c) => c.ttfb);
 const rows = {
   calls: CALLS,
   clients: CLIENTS,
-  direct: { median: pct(ms(direct), 50), p99: pct(ms(direct), 99), ttfb_median: pct(ttfb(direct), 50), wall_ms: direct.wall },
-  proxied: { median: pct(ms(proxied), 50), p99: pct(ms(proxied), 99), ttfb_median: pct(ttfb(proxied), 50), wall_ms: proxied.wall },
+  direct: {
+    median: pct(ms(direct), 50),
+    p99: pct(ms(direct), 99),
+    ttfb_median: pct(ttfb(direct), 50),
+    wall_ms: direct.wall,
+  },
+  proxied: {
+    median: pct(ms(proxied), 50),
+    p99: pct(ms(proxied), 99),
+    ttfb_median: pct(ttfb(proxied), 50),
+    wall_ms: proxied.wall,
+  },
 };
 rows.added = {
   median: rows.proxied.median - rows.direct.median,
   p99: rows.proxied.p99 - rows.direct.p99,
   ttfb_median: rows.proxied.ttfb_median - rows.direct.ttfb_median,
 };
-console.log(`watch --proxy load: ${CALLS} model calls from ${CLIENTS} concurrent clients on 127.0.0.1 (${PER} per session, half streamed), Node ${process.versions.node}`);
-console.log(`  direct   median ${fmt(rows.direct.median)}  p99 ${fmt(rows.direct.p99)}  first byte (streamed) ${fmt(rows.direct.ttfb_median)}  all ${fmt(direct.wall)}`);
-console.log(`  proxied  median ${fmt(rows.proxied.median)}  p99 ${fmt(rows.proxied.p99)}  first byte (streamed) ${fmt(rows.proxied.ttfb_median)}  all ${fmt(proxied.wall)}`);
-console.log(`  added    median ${fmt(rows.added.median)}  p99 ${fmt(rows.added.p99)}  first byte ${fmt(rows.added.ttfb_median)}`);
-console.log(`  lost or reordered: ${problems.length === 0 ? 'none' : problems.length} (${lines.length - 1} JSON lines, ${bySession.size - 1} sessions, -o ${recordedCalls - 1} calls)`);
+console.log(
+  `watch --proxy load: ${CALLS} model calls from ${CLIENTS} concurrent clients on 127.0.0.1 (${PER} per session, half streamed), Node ${process.versions.node}`,
+);
+console.log(
+  `  direct   median ${fmt(rows.direct.median)}  p99 ${fmt(rows.direct.p99)}  first byte (streamed) ${fmt(rows.direct.ttfb_median)}  all ${fmt(direct.wall)}`,
+);
+console.log(
+  `  proxied  median ${fmt(rows.proxied.median)}  p99 ${fmt(rows.proxied.p99)}  first byte (streamed) ${fmt(rows.proxied.ttfb_median)}  all ${fmt(proxied.wall)}`,
+);
+console.log(
+  `  added    median ${fmt(rows.added.median)}  p99 ${fmt(rows.added.p99)}  first byte ${fmt(rows.added.ttfb_median)}`,
+);
+console.log(
+  `  lost or reordered: ${problems.length === 0 ? 'none' : problems.length} (${lines.length - 1} JSON lines, ${bySession.size - 1} sessions, -o ${recordedCalls - 1} calls)`,
+);
 for (const p of problems.slice(0, 10)) console.log(`  PROBLEM ${p}`);
 if (JSON_OUT) writeFileSync(JSON_OUT, `${JSON.stringify({ ...rows, problems }, null, 2)}\n`);
 process.exitCode = problems.length === 0 ? 0 : 1;

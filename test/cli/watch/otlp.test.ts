@@ -95,7 +95,7 @@ describe('watch: OTLP JSON exports', () => {
       fetch(`${watching!.url}/v1/traces`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...(gzip ? { 'content-encoding': 'gzip' } : {}) },
-        body,
+        body: typeof body === 'string' ? body : new Uint8Array(body),
       });
     // The agent span and the first two model calls, then the rest (gzip).
     expect((await post(JSON.stringify(exportOf(withSecret.slice(0, 3))))).status).toBe(200);

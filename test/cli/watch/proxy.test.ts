@@ -24,8 +24,8 @@ if (!OPENAI_OK)
 const SECRETS = ['sk-ant-SECRET-one', 'sk-SECRET-two', 'SECRET-cookie', 'SECRET-query', 'SECRET-azure'];
 
 const TOOLS_ANTHROPIC = [
-  { name: 'tool_search', description: 'Search for tools', input_schema: { type: 'object', properties: {} } },
-  { name: 'get_weather', description: 'Weather of a city', input_schema: { type: 'object', properties: {} } },
+  { name: 'tool_search', description: 'Search for tools', input_schema: { type: 'object' as const, properties: {} } },
+  { name: 'get_weather', description: 'Weather of a city', input_schema: { type: 'object' as const, properties: {} } },
 ];
 const TOOLS_OPENAI = TOOLS_ANTHROPIC.map((t) => ({
   type: 'function' as const,

@@ -41,7 +41,11 @@ const chat = (text: string, stream = false): string =>
   });
 
 const post = (url: string, body: string | Buffer, headers: Record<string, string> = {}): Promise<Response> =>
-  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+  fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : new Uint8Array(body),
+  });
 
 describe('watch: bounds and malformed input', () => {
   it('refuses large bodies (413), answers malformed exports with the OTLP status and counts them', async () => {

@@ -1,6 +1,6 @@
 /** `watch --jsonl` lines against their shipped JSON Schema: read calls (proxy and OTLP) and calls with an error. */
 import { readFileSync } from 'node:fs';
-import Ajv from 'ajv';
+import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWatch } from './helpers.js';
 import { type FakeProvider, fakeProvider } from './provider.js';
