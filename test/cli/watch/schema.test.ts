@@ -36,3 +36,34 @@ describe('watch --jsonl against watch-jsonl.schema.json', () => {
     }
   });
 });
+
+describe('watch without --jsonl or a terminal', () => {
+  it('prints one escaped line per call: session, call, what was visible, what was called, the findings', async () => {
+    const watching = await startWatch(['--proxy', provider.url]);
+    const tools = ['tool_search', 'get_weather'].map((name) => ({ type: 'function', function: { name } }));
+    const messages: unknown[] = [{ role: 'user', content: 'plain \u001b[31mlines' }];
+    const post = (body: unknown) =>
+      fetch(`${watching.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const first = (await (await post({ model: 'm', messages, tools })).json()) as {
+      choices: Array<{ message: { tool_calls: Array<{ id: string }> } }>;
+    };
+    const m = first.choices[0]!.message;
+    messages.push(m, { role: 'tool', tool_call_id: m.tool_calls[0]!.id, content: '{"matches":[]}' });
+    await post({ model: 'm', messages, tools });
+    const until = Date.now() + 15_000;
+    while (watching.stdout().split('\n').length < 3 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    const stopped = await watching.stop();
+    expect(stopped.stdout.split('\n')).toEqual([
+      's1 call 1: 1 visible  tool_search {"query":"weather forecast"}  warning: sent-differs: the recorded request ' +
+        'sent as visible that the reference would hide: get_weather',
+      's1 call 2: 1 visible  not-loaded! get_weather  warning: sent-differs: the recorded request sent as visible ' +
+        'that the reference would hide: get_weather  error: not-loaded: get_weather was called before any ' +
+        'tool_search result named it (not visible at call 2)',
+      '',
+    ]);
+  });
+});
