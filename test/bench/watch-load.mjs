@@ -53,7 +53,13 @@ const upstream = createServer((req, res) => {
     if (body.stream) {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       const chunk = (delta, finish) =>
-        `data: ${JSON.stringify({ id: a.id, object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+        `data: ${JSON.stringify({
+          id: a.id,
+          object: 'chat.completion.chunk',
+          created: 1,
+          model: 'm',
+          choices: [{ index: 0, delta, finish_reason: finish }],
+        })}\n\n`;
       res.write(
         chunk(
           {
@@ -270,19 +276,23 @@ rows.added = {
   ttfb_median: rows.proxied.ttfb_median - rows.direct.ttfb_median,
 };
 console.log(
-  `watch --proxy load: ${CALLS} model calls from ${CLIENTS} concurrent clients on 127.0.0.1 (${PER} per session, half streamed), Node ${process.versions.node}`,
+  `watch --proxy load: ${CALLS} model calls from ${CLIENTS} concurrent clients on 127.0.0.1 ` +
+    `(${PER} per session, half streamed), Node ${process.versions.node}`,
 );
 console.log(
-  `  direct   median ${fmt(rows.direct.median)}  p99 ${fmt(rows.direct.p99)}  first byte (streamed) ${fmt(rows.direct.ttfb_median)}  all ${fmt(direct.wall)}`,
+  `  direct   median ${fmt(rows.direct.median)}  p99 ${fmt(rows.direct.p99)}  ` +
+    `first byte (streamed) ${fmt(rows.direct.ttfb_median)}  all ${fmt(direct.wall)}`,
 );
 console.log(
-  `  proxied  median ${fmt(rows.proxied.median)}  p99 ${fmt(rows.proxied.p99)}  first byte (streamed) ${fmt(rows.proxied.ttfb_median)}  all ${fmt(proxied.wall)}`,
+  `  proxied  median ${fmt(rows.proxied.median)}  p99 ${fmt(rows.proxied.p99)}  ` +
+    `first byte (streamed) ${fmt(rows.proxied.ttfb_median)}  all ${fmt(proxied.wall)}`,
 );
 console.log(
   `  added    median ${fmt(rows.added.median)}  p99 ${fmt(rows.added.p99)}  first byte ${fmt(rows.added.ttfb_median)}`,
 );
 console.log(
-  `  lost or reordered: ${problems.length === 0 ? 'none' : problems.length} (${lines.length - 1} JSON lines, ${bySession.size - 1} sessions, -o ${recordedCalls - 1} calls)`,
+  `  lost or reordered: ${problems.length === 0 ? 'none' : problems.length} ` +
+    `(${lines.length - 1} JSON lines, ${bySession.size - 1} sessions, -o ${recordedCalls - 1} calls)`,
 );
 for (const p of problems.slice(0, 10)) console.log(`  PROBLEM ${p}`);
 if (JSON_OUT) writeFileSync(JSON_OUT, `${JSON.stringify({ ...rows, problems }, null, 2)}\n`);

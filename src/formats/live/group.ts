@@ -53,6 +53,16 @@ export function responseMarks(provider: LiveProvider, response: unknown): string
       if (b.type === 'tool_use' && typeof b.id === 'string') ids.push(b.id);
       if (b.type === 'text' && typeof b.text === 'string') texts.push(b.text);
     }
+  } else if (provider === 'gemini' && Array.isArray(response.candidates)) {
+    const content = isObj(response.candidates[0]) ? response.candidates[0].content : undefined;
+    const parts = isObj(content) && Array.isArray(content.parts) ? content.parts : [];
+    for (const p of parts) {
+      if (!isObj(p)) continue;
+      const call = p.functionCall;
+      // A call without an id is sent back as it came: its name marks it.
+      if (isObj(call)) ids.push(typeof call.id === 'string' ? call.id : String(call.name));
+      if (typeof p.text === 'string') texts.push(p.text);
+    }
   } else if (provider === 'openai-responses' && Array.isArray(response.output)) {
     for (const o of response.output) if (isObj(o) && typeof o.call_id === 'string') ids.push(o.call_id);
   }

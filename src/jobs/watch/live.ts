@@ -224,7 +224,7 @@ export class LiveWatch {
   private read(s: LiveSession, lenient: boolean): Transcript {
     return loadRecordingText(s.recording(), {
       name: `session ${s.id}`,
-      format: s.source === 'proxy' ? 'call-log' : 'otel',
+      format: s.source === 'otlp' ? 'otel' : s.provider === 'gemini' ? 'gemini' : 'call-log',
       lenient,
       ...(this.options.searchTools ? { searchTools: this.options.searchTools } : {}),
       ...(this.options.limits ? { limits: this.options.limits } : {}),

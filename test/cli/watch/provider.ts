@@ -31,6 +31,9 @@ type Json = Record<string, unknown>;
 /** How many tool results the request's conversation carries. */
 function results(body: Json): number {
   let n = 0;
+  if (Array.isArray(body.contents))
+    for (const c of body.contents as Json[])
+      for (const p of (Array.isArray(c.parts) ? c.parts : []) as Json[]) if (p.functionResponse) n++;
   const msgs = (body.messages ?? body.input ?? []) as unknown[];
   if (!Array.isArray(msgs)) return 0;
   for (const m of msgs as Json[]) {
@@ -49,6 +52,10 @@ export function defaultStep(body: Json, tag: string): Step {
 }
 
 function firstUserText(body: Json): string {
+  if (Array.isArray(body.contents)) {
+    const parts = ((body.contents as Json[])[0]?.parts ?? []) as Json[];
+    return typeof parts[0]?.text === 'string' ? parts[0].text : '';
+  }
   const msgs = (body.messages ?? body.input ?? []) as Json[];
   if (typeof msgs === 'string') return msgs;
   for (const m of Array.isArray(msgs) ? msgs : []) {
@@ -173,6 +180,18 @@ function anthropicEvents(step: Step, id: string): string[] {
   return out;
 }
 
+function geminiPlain(step: Step, id: string): Json {
+  const parts: Json[] = [];
+  if (step.text) parts.push({ text: step.text });
+  for (const c of step.calls ?? []) parts.push({ functionCall: { id: c.id, name: c.name, args: c.input } });
+  return {
+    candidates: [{ content: { parts, role: 'model' }, finishReason: 'STOP', index: 0 }],
+    usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 },
+    modelVersion: 'gemini-test',
+    responseId: id,
+  };
+}
+
 function responsesPlain(step: Step, id: string, body: Json): Json {
   const output: Json[] = [];
   if (step.text)
@@ -243,9 +262,19 @@ export async function fakeProvider(options: ProviderOptions = {}): Promise<FakeP
       } else if (path.endsWith('/messages')) {
         plain = anthropicPlain(step, `msg_${id}`);
         events = anthropicEvents(step, `msg_${id}`);
+      } else if (/:(stream)?generateContent$/i.test(path)) {
+        plain = geminiPlain(step, `resp-${id}`);
+        events = [sse(plain)];
+        if (/:streamGenerateContent$/i.test(path)) body.stream = true;
       } else if (path.endsWith('/responses')) {
         plain = responsesPlain(step, `resp_${id}`, body);
-        events = [sse({ type: 'response.completed', sequence_number: 0, response: plain }, 'response.completed')];
+        events = [
+          sse(
+            { type: 'response.created', sequence_number: 0, response: { ...plain, status: 'in_progress', output: [] } },
+            'response.created',
+          ),
+          sse({ type: 'response.completed', sequence_number: 1, response: plain }, 'response.completed'),
+        ];
       } else {
         res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"not found"}}');
         return;

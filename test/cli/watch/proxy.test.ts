@@ -184,6 +184,57 @@ describe.skipIf(!OPENAI_OK)('watch --proxy with the OpenAI SDK (Node >= 22)', ()
   });
 });
 
+describe.skipIf(!OPENAI_OK)('watch --proxy with the Gemini client (Node >= 22)', () => {
+  it('reads generateContent calls as a session of Gemini request/response pairs; a stream is reported', async () => {
+    const out = join(dir, 'gemini.jsonl');
+    watching = await startWatch(['--proxy', provider.url, '--jsonl', '-o', out]);
+    const { GoogleGenAI } = await import('@google/genai');
+    const ai = new GoogleGenAI({ apiKey: SECRETS[3], httpOptions: { baseUrl: watching.url } });
+    const declarations = ['tool_search', 'get_weather'].map((name) => ({
+      name,
+      description: `${name} tool`,
+      parametersJsonSchema: { type: 'object', properties: {} },
+    }));
+    const config = { tools: [{ functionDeclarations: declarations }] };
+    const contents: import('@google/genai').Content[] = [{ role: 'user', parts: [{ text: 'Weather in Rome?' }] }];
+    for (let k = 0; k < 3; k++) {
+      const res = await ai.models.generateContent({ model: 'gemini-test', contents: [...contents], config });
+      const content = res.candidates![0]!.content!;
+      contents.push(content);
+      const call = content.parts?.find((p) => p.functionCall)?.functionCall;
+      if (call)
+        contents.push({
+          role: 'user',
+          parts: [{ functionResponse: { id: call.id, name: call.name, response: { output: 'ok' } } }],
+        });
+    }
+    // A streamed answer is passed through, and its line says it was not read.
+    const stream = await ai.models.generateContentStream({ model: 'gemini-test', contents: [...contents], config });
+    for await (const _ of stream);
+    const lines = await watching.waitLines(4);
+    expect(lines.map((l) => [l.session, l.call, l.provider])).toEqual([
+      ['s1', 1, 'gemini'],
+      ['s1', 2, 'gemini'],
+      ['s1', 3, 'gemini'],
+      [null, null, 'gemini'],
+    ]);
+    expect(lines.map((l) => l.turn?.tool_calls.map((c) => c.name) ?? null)).toEqual([
+      ['tool_search'],
+      ['get_weather'],
+      [],
+      null,
+    ]);
+    expect(lines[3]!.error).toBe('a streamed Gemini answer is forwarded but not read (no assembly yet)');
+    const stopped = await watching.stop();
+    expect(stopped.code).toBe(0);
+    const recorded = readFileSync(out, 'utf8');
+    expect(recorded).not.toContain(SECRETS[3]);
+    expect(stopped.stdout).not.toContain(SECRETS[3]);
+    const [report] = await replayed(out);
+    expect(report!.turns.map(settled)).toEqual(lines.slice(0, 3).map((l) => settled(l.turn!)));
+  });
+});
+
 describe('watch --proxy passes answers through unchanged', () => {
   it('gives the client the provider bytes, plain and streamed, for each API', async () => {
     watching = await startWatch(['--proxy', provider.url, '--jsonl']);

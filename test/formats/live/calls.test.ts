@@ -1,11 +1,12 @@
 /**
- * Streamed answers put back together, compared with what the providers'
- * own SDKs make of the same stream (Anthropic's `finalMessage()`, OpenAI's
- * `finalChatCompletion()`, Node >= 22), from a provider on 127.0.0.1 that
- * streams as the APIs document; and which API a path is.
+ * An exchange read as the proxy hands it over: streamed answers (put back
+ * together by the recordings' assembleSse) compared with what the
+ * providers' own SDKs make of the same stream (Anthropic's `finalMessage()`,
+ * OpenAI's `finalChatCompletion()`, Node >= 22), from a provider on
+ * 127.0.0.1 that streams as the APIs document; the errors; which API a path is.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assembleStream, providerOfPath, sseEvents } from '../../../src/formats/live/calls.js';
+import { type LiveProvider, providerOfPath, readExchange } from '../../../src/formats/live/calls.js';
 import { type FakeProvider, fakeProvider, type Step } from '../../cli/watch/provider.js';
 
 const NODE = Number(process.versions.node.split('.')[0]);
@@ -31,6 +32,13 @@ beforeAll(async () => {
 });
 afterAll(() => provider.close());
 
+/** What readExchange makes of a stream. */
+function streamed(provider: LiveProvider, text: string): unknown {
+  const r = readExchange(provider, { request: '{}', response: text, streamed: true });
+  expect(r.error).toBe(undefined);
+  return r.response;
+}
+
 async function raw(path: string, body: object): Promise<string> {
   const r = await fetch(`${provider.url}${path}`, {
     method: 'POST',
@@ -40,14 +48,14 @@ async function raw(path: string, body: object): Promise<string> {
   return r.text();
 }
 
-describe('assembleStream', () => {
+describe('readExchange', () => {
   it('Anthropic: the message the SDK assembles', async () => {
     const { default: Anthropic } = await import('@anthropic-ai/sdk');
     const client = new Anthropic({ apiKey: 'k', baseURL: provider.url, maxRetries: 0 });
     for (step = 0; step < STEPS.length; step++) {
       const body = { model: 'm', max_tokens: 10, messages: [{ role: 'user' as const, content: 'hi' }] };
       const sdk = await client.messages.stream(body).finalMessage();
-      const ours = assembleStream('anthropic', await raw('/v1/messages', body)) as Record<string, unknown>;
+      const ours = streamed('anthropic', await raw('/v1/messages', body)) as Record<string, unknown>;
       // Fields the SDK adds of its own (not on the wire), and usage, which the reader does not need.
       const { parsed_output, stop_details, usage, ...wire } = sdk as unknown as Record<string, unknown>;
       expect([parsed_output, stop_details]).toEqual([null, undefined]);
@@ -61,7 +69,7 @@ describe('assembleStream', () => {
     for (step = 0; step < STEPS.length; step++) {
       const body = { model: 'm', messages: [{ role: 'user' as const, content: 'hi' }] };
       const sdk = await client.chat.completions.stream(body).finalChatCompletion();
-      const ours = assembleStream('openai', await raw('/v1/chat/completions', body)) as {
+      const ours = streamed('openai', await raw('/v1/chat/completions', body)) as {
         id: string;
         choices: Array<{ message: { content: string | null; tool_calls?: unknown[] }; finish_reason: string }>;
       };
@@ -78,24 +86,36 @@ describe('assembleStream', () => {
     }
   });
 
-  it('Responses: the response of response.completed; a cut stream has none', async () => {
+  it('Responses: the response of response.completed', async () => {
     step = 2;
     const text = await raw('/v1/responses', { model: 'm', input: 'hi' });
-    const r = assembleStream('openai-responses', text) as { output: Array<{ type: string }> };
+    const r = streamed('openai-responses', text) as { output: Array<{ type: string }> };
     expect(r.output.map((o) => o.type)).toEqual(['message', 'function_call', 'function_call']);
-    expect(assembleStream('openai-responses', 'event: response.created\ndata: {"type":"response.created"}\n\n')).toBe(
-      null,
-    );
-    expect(assembleStream('anthropic', 'data: {"type":"ping"}\n\n')).toBe(null);
-    expect(assembleStream('openai', 'data: [DONE]\n\n')).toBe(null);
-    expect(assembleStream('gemini', 'data: {"candidates":[]}\n\n')).toBe(null);
   });
 
-  it('reads SSE blocks with CRLF, several data lines and events', () => {
-    expect(sseEvents('event: a\r\ndata: 1\r\ndata: 2\r\n\r\n: comment\n\ndata:3\n\n')).toEqual([
-      { event: 'a', data: '1\n2' },
-      { event: null, data: '3' },
-    ]);
+  it('says why an exchange cannot be read', () => {
+    const read = (provider: LiveProvider, request: string, response: string | null, isStream = false) =>
+      readExchange(provider, { request, response, streamed: isStream });
+    expect(read('openai', 'nope', '{}')).toEqual({
+      request: null,
+      response: null,
+      error: 'the request body is not JSON',
+    });
+    expect(read('openai', '{}', null)).toEqual({ request: {}, response: null });
+    expect(read('openai', '{}', '<html>')).toEqual({ request: {}, response: null, error: 'the answer is not JSON' });
+    expect(read('gemini', '{}', '{"candidates":[]}')).toEqual({ request: {}, response: { candidates: [] } });
+    expect(read('gemini', '{}', 'data: {"candidates":[]}\n\n', true).error).toBe(
+      'a streamed Gemini answer is forwarded but not read (no assembly yet)',
+    );
+    expect(
+      read(
+        'openai-responses',
+        '{}',
+        'event: response.created\ndata: {"type":"response.created","response":{"id":"r","output":[]}}\n\n',
+        true,
+      ).error,
+    ).toBe('the stream holds no complete answer (the stream ends before response.completed)');
+    expect(read('anthropic', '{}', ': ping\n\n', true).error).toBe('the stream holds no complete answer (no message)');
   });
 });
 
