@@ -306,7 +306,8 @@ export function startWatchServer(options: WatchServerOptions): Promise<RunningWa
         fail(timedOut ? 504 : 502, `upstream ${target.origin}: ${timedOut ? err.message : describeNetError(err)}`);
         finish();
       });
-      req.on('close', () => {
+      // The client went away before the answer was out: stop asking the upstream.
+      res.on('close', () => {
         if (!res.writableFinished) up.destroy();
       });
       up.end(body);

@@ -13,7 +13,7 @@
 import type { Mode } from '../../core/types.js';
 import { InputError } from '../../io/errors.js';
 import { JSON_SCHEMA_VERSION } from '../../io/schema-version.js';
-import type { Limits } from '../../io/read.js';
+import { type Limits, resolveLimits } from '../../io/read.js';
 import { loadRecordingText } from '../../formats/from-text.js';
 import type { Catalog, Transcript } from '../../formats/types.js';
 import type { LiveProvider } from '../../formats/live/calls.js';
@@ -85,6 +85,13 @@ export class LiveSession {
 
   /** Each call's or span's JSON text, made once when it arrives (a session is read again at every call). */
   readonly texts: string[] = [];
+  /** UTF-8 bytes of the recording (the texts and their separators). */
+  bytes = 25;
+
+  add(text: string): void {
+    this.texts.push(text);
+    this.bytes += Buffer.byteLength(text) + 1;
+  }
 
   /** The session as a recording, in JSON text: a call log (a list of calls) or an OTLP JSON document. */
   recording(): string {
@@ -158,7 +165,7 @@ export class LiveWatch {
     }
     const entry = { request, response, http: meta };
     s.calls.push(entry);
-    s.texts.push(JSON.stringify(entry));
+    s.add(JSON.stringify(entry));
     this.resimulate(s);
     const call = s.calls.length;
     const turn = s.report?.turns[call - 1] ?? null;
@@ -181,7 +188,7 @@ export class LiveWatch {
         this.byId.set(id, s);
       }
       s.spans.push(sp);
-      s.texts.push(JSON.stringify((traceDocument([sp]).resourceSpans as unknown[])[0]));
+      s.add(JSON.stringify((traceDocument([sp]).resourceSpans as unknown[])[0]));
       if (!touched.includes(s)) touched.push(s);
     }
     const out: WatchLine[] = [];
@@ -233,6 +240,12 @@ export class LiveWatch {
 
   private resimulate(s: LiveSession): void {
     let transcript: Transcript;
+    // A session is read again at every call: past TOOLSEARCH_MAX_BYTES it is kept (and recorded) but no longer read.
+    const max = resolveLimits(this.options.limits).maxBytes;
+    if (s.bytes > max) {
+      s.problem = `the session is larger than TOOLSEARCH_MAX_BYTES (${max} bytes): recorded, no longer simulated`;
+      return;
+    }
     s.problem = null;
     try {
       transcript = this.read(s, false);

@@ -99,6 +99,35 @@ describe('watch: bounds and malformed input', () => {
   });
 });
 
+describe('watch: a session past TOOLSEARCH_MAX_BYTES', () => {
+  it('is recorded but no longer simulated; its calls say so', async () => {
+    const provider = await fakeProvider();
+    providers.push(provider);
+    const out = join(dir, 'large.jsonl');
+    watching = await startWatch(['--proxy', provider.url, '--jsonl', '-o', out], { TOOLSEARCH_MAX_BYTES: '2500' });
+    const messages: unknown[] = [{ role: 'user', content: 'grow' }];
+    const tools = JSON.parse(chat('x')).tools;
+    for (let k = 0; k < 3; k++) {
+      const r = await post(`${watching.url}/v1/chat/completions`, JSON.stringify({ model: 'm', messages, tools }));
+      const m = ((await r.json()) as { choices: Array<{ message: { tool_calls?: Array<{ id: string }> } }> })
+        .choices[0]!.message;
+      messages.push(m, { role: 'tool', tool_call_id: m.tool_calls?.[0]?.id ?? '', content: 'r' });
+    }
+    const lines = await watching.waitLines(3);
+    expect(lines.map((l) => [l.session, l.call, l.turn === null])).toEqual([
+      ['s1', 1, false],
+      ['s1', 2, false],
+      ['s1', 3, true],
+    ]);
+    expect(lines[2]!.error).toBe(
+      'the session is larger than TOOLSEARCH_MAX_BYTES (2500 bytes): recorded, no longer simulated',
+    );
+    const stopped = await watching.stop();
+    expect(stopped.code).toBe(0);
+    expect(JSON.parse(readFileSync(out, 'utf8'))).toHaveLength(3);
+  });
+});
+
 describe('watch: a dead or slow upstream is reported per call', () => {
   it('answers 502 when the upstream refuses the connection', async () => {
     const port = await new Promise<number>((resolve) => {
