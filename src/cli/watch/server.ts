@@ -233,6 +233,7 @@ export function startWatchServer(options: WatchServerOptions): Promise<RunningWa
       duration_ms: Math.round((performance.now() - started) * 10) / 10,
       request_headers: redactHeaders(req.headers).kept,
     });
+    let clientGone = false;
     const fail = (status: number, message: string): void => {
       counts.failed++;
       if (!res.headersSent) {
@@ -291,8 +292,19 @@ export function startWatchServer(options: WatchServerOptions): Promise<RunningWa
             }
             finish();
           });
+          ures.on('close', () => {
+            if (done) return;
+            fail(
+              clientGone ? 499 : 502,
+              clientGone
+                ? 'the client closed the connection before the answer ended'
+                : 'the upstream closed the connection before the answer ended',
+            );
+            finish();
+          });
           ures.on('error', (err) => {
-            fail(502, `the upstream connection broke: ${describeNetError(err)}`);
+            if (done) return;
+            fail(502, clientGone ? (err as Error).message : `the upstream connection broke: ${describeNetError(err)}`);
             finish();
           });
         },
@@ -302,13 +314,20 @@ export function startWatchServer(options: WatchServerOptions): Promise<RunningWa
       });
       up.on('error', (err) => {
         if (done) return;
+        if (clientGone) {
+          fail(499, err.message);
+          finish();
+          return;
+        }
         const timedOut = /no answer within/.test(err.message);
         fail(timedOut ? 504 : 502, `upstream ${target.origin}: ${timedOut ? err.message : describeNetError(err)}`);
         finish();
       });
       // The client went away before the answer was out: stop asking the upstream.
       res.on('close', () => {
-        if (!res.writableFinished) up.destroy();
+        if (res.writableFinished || done) return;
+        clientGone = true;
+        up.destroy(new Error('the client closed the connection before the answer ended'));
       });
       up.end(body);
     });

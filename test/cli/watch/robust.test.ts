@@ -158,6 +158,30 @@ describe('watch: a dead or slow upstream is reported per call', () => {
   });
 });
 
+describe('watch: a client that goes away mid-stream', () => {
+  it('cuts the upstream request, reports the call and keeps serving', async () => {
+    const provider = await fakeProvider({ chunkDelayMs: 200 });
+    providers.push(provider);
+    watching = await startWatch(['--proxy', provider.url, '--jsonl']);
+    const abort = new AbortController();
+    const res = await fetch(`${watching.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: chat('leave early', true),
+      signal: abort.signal,
+    });
+    const reader = res.body!.getReader();
+    await reader.read();
+    abort.abort();
+    const [line] = await watching.waitLines(1);
+    expect(line).toMatchObject({ session: null, call: null, turn: null, provider: 'openai' });
+    expect(line!.error).toBe('the client closed the connection before the answer ended');
+    expect(line!.http!.status).toBe(499);
+    expect((await post(`${watching.url}/v1/chat/completions`, chat('still here'))).status).toBe(200);
+    await watching.waitLines(2);
+  });
+});
+
 describe('watch: Ctrl-C', () => {
   it('lets a streamed answer in flight finish, writes -o complete and exits 0', async () => {
     const provider = await fakeProvider({ chunkDelayMs: 150 });
