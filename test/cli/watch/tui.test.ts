@@ -24,9 +24,7 @@ afterAll(async () => {
 });
 
 /** Escape sequences out: the text a terminal would show, roughly. */
-const plain = (s: string): string =>
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: terminal escape sequences
-  s.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b[()][0-9A-B]|\u001b[=>78]/g, '');
+const plain = (s: string): string => s.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b[()][0-9A-B]|\u001b[=>78]/g, '');
 
 describe('watch on a terminal', () => {
   it('shows the sessions live and quits on q with -o written', async () => {
