@@ -410,7 +410,7 @@ describe('format detection and override', () => {
     expect(inputError(() => load('unknown-shape.json')).headline).toBe(
       `${file}:1:1: no known recording shape fits (found an object with "hello"); tried ` +
         'claude-code, ai-sdk, openai-agents, langchain, otel, response, call-log, gemini, sse, cline, ' +
-        'openai-agents-state, eino, openai, openai-responses, anthropic ' +
+        'openai-agents-state, nock, vcr, har, eino, openai, openai-responses, anthropic ' +
         '(see simulate --help, or force one with --format)',
     );
     expect(inputError(() => load('unknown-shape.json', { format: 'anthropic' })).headline).toBe(
