@@ -8,7 +8,7 @@ import type { CliContext } from '../context.js';
 import { addCatalogOptions } from '../catalog-options.js';
 import { loadCatalog, searchScope, type CatalogFlags } from '../inputs.js';
 import { makeRun, searchJson } from '../../jobs/search/report.js';
-import { warnUnknown } from '../search-run.js';
+import { warnUnknown } from './search.js';
 
 interface SelectFlags extends CatalogFlags {
   readonly json?: boolean;

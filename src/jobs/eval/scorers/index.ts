@@ -4,7 +4,7 @@ import { createBm25Scorer } from './bm25.js';
 import { createFuseScorer } from './fuse.js';
 import { createRegexScorer } from './regex.js';
 import { createSpecScorer } from './spec.js';
-import { SCORER_NAMES, type Scorer, type ScorerFactory, type ScorerName } from './types.js';
+import { type Scorer, type ScorerFactory, type ScorerName } from './types.js';
 
 export { SCORER_NAMES, type Scorer, type ScorerName, type ScorerFactory } from './types.js';
 export { BM25_PARAMS } from './bm25.js';
@@ -17,11 +17,6 @@ const FACTORIES: { readonly [K in ScorerName]: ScorerFactory } = {
   bm25: createBm25Scorer,
   regex: createRegexScorer,
 };
-
-/** Whether a string names a scorer. */
-export function isScorerName(s: string): s is ScorerName {
-  return (SCORER_NAMES as readonly string[]).includes(s);
-}
 
 /** Builds the named scorer over the tools. */
 export async function createScorer(name: ScorerName, tools: readonly ToolInfo[]): Promise<Scorer> {
