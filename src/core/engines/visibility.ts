@@ -63,21 +63,43 @@ export type TtlCheck =
   | { readonly kind: 'maybe'; readonly tools: readonly string[]; readonly gapMs: number };
 
 /**
+ * How Mastra's `Agent.formatTools` renames a tool key a provider would
+ * refuse (a character outside `[a-zA-Z0-9_-]`, a first character that is not
+ * a letter or `_`, more than 63 characters): invalid characters become `_`, a
+ * `_` goes in front when needed, and the key is cut at 63. Null when the key
+ * is kept.
+ */
+export function mastraFormattedKey(key: string): string | null {
+  const invalid = /[^a-zA-Z0-9_-]/g;
+  if (!(key.length > 63 || /[^a-zA-Z0-9_-]/.test(key) || !/[a-zA-Z_]/.test(key[0] ?? ''))) return null;
+  let newKey = key.replace(invalid, '_');
+  if (!/[a-zA-Z_]/.test(newKey[0] ?? '')) newKey = `_${newKey}`;
+  return newKey.slice(0, 63);
+}
+
+/**
  * Mastra's in-memory loaded-tool store (`LegacyMapLoadedToolStore`) for one
- * thread, and what a step is sent: `search_tools`, `load_tool` (unless
- * autoLoad), the agent's own tools, then the loaded tools in the order they
- * were loaded (object key order over the whole). Every step reads the store,
- * which counts as an access; a cleanup every `max(ttl / 2, 60 s)` drops a
- * thread not accessed for more than `ttl` ms (`ttl <= 0`: never).
+ * thread, and what a step is sent. Each `generate` resolves the agent's tools
+ * once — its own tools and the tools loaded so far, keys renamed by
+ * `formatTools` ({@link mastraFormattedKey}; a renamed key moves to the end) —
+ * and each step is sent `search_tools`, `load_tool` (unless autoLoad), those,
+ * then every loaded tool under its own name, in load order (JavaScript key
+ * order over the whole). Every step reads the store, which counts as an
+ * access; a cleanup every `max(ttl / 2, 60 s)` drops a thread not accessed for
+ * more than `ttl` ms (`ttl <= 0`: never).
  */
 export class MastraLoadedStore {
   private readonly loaded = new Set<string>();
   private lastAccess: number | null = null;
+  /** The agent's tools as this `generate` resolved them (formatted keys). */
+  private resolved: string[];
 
   constructor(
     private readonly agentTools: readonly string[],
     private readonly options: { readonly autoLoad?: boolean; readonly ttl?: number } = {},
-  ) {}
+  ) {
+    this.resolved = formatKeys(agentTools);
+  }
 
   get ttl(): number {
     return this.options.ttl ?? MASTRA_DEFAULTS.ttl;
@@ -91,6 +113,11 @@ export class MastraLoadedStore {
   /** The loaded tools, in load order. */
   names(): ReadonlySet<string> {
     return this.loaded;
+  }
+
+  /** A new `generate` call: the agent resolves its tools again, with the tools loaded so far. */
+  newGenerate(): void {
+    this.resolved = formatKeys([...this.agentTools, ...this.loaded]);
   }
 
   /**
@@ -113,14 +140,7 @@ export class MastraLoadedStore {
   /** What the step is sent. */
   visible(): string[] {
     const meta = this.options.autoLoad === true ? ['search_tools'] : ['search_tools', 'load_tool'];
-    const seen = new Set<string>();
-    const out: string[] = [];
-    for (const n of [...meta, ...this.agentTools, ...this.loaded]) {
-      if (seen.has(n)) continue;
-      seen.add(n);
-      out.push(n);
-    }
-    return objectKeyOrder(out);
+    return objectKeyOrder(dedupe([...meta, ...this.resolved, ...this.loaded]));
   }
 
   /** Tools a `load_tool` (or, with autoLoad, a search) of this step loaded, at `time` when known. */
@@ -134,4 +154,21 @@ export class MastraLoadedStore {
     if (time !== null && names.length > 0) this.lastAccess = time;
     return added;
   }
+}
+
+function dedupe(names: readonly string[]): string[] {
+  return [...new Set(names)];
+}
+
+/** An object's keys after `formatTools`: kept keys in place, renamed ones appended in the order renamed. */
+function formatKeys(names: readonly string[]): string[] {
+  const keys = objectKeyOrder(dedupe(names));
+  const kept: string[] = [];
+  const renamed: string[] = [];
+  for (const k of keys) {
+    const n = mastraFormattedKey(k);
+    if (n === null) kept.push(k);
+    else renamed.push(n);
+  }
+  return dedupe([...kept, ...renamed]);
 }

@@ -121,7 +121,7 @@ describe.skipIf(!SUPPORTED)('the AI SDK 7 port against ai@7.0.173', () => {
       }
     }
     expect(compared).toBeGreaterThan(1000);
-  });
+  }, 300_000);
 
   it(`ranks like the package on random catalogs and ${RANDOM_QUERIES} random queries (seed ${SEED})`, async () => {
     const r = new Random(rng(SEED + 1));
@@ -143,7 +143,7 @@ describe.skipIf(!SUPPORTED)('the AI SDK 7 port against ai@7.0.173', () => {
     }
     // The corpus must exercise the ranking, not only empty results.
     expect(nonEmpty).toBeGreaterThan(compared / 2);
-  });
+  }, 300_000);
 
   it('makes visible, step by step and generation by generation, what the package sends to the model', async () => {
     const r = new Random(rng(SEED + 2));
