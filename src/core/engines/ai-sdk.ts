@@ -22,14 +22,26 @@
  * Case and letters follow the JavaScript engine that runs it (`toLowerCase`,
  * `\p{L}`), as the package's do: the same Node gives the same tokens.
  */
-import { objectKeyOrder, type EngineHit, type EngineOutcome, type EngineTool, type SearchEngine, type TermScore } from './types.js';
+import {
+  objectKeyOrder,
+  type EngineHit,
+  type EngineOutcome,
+  type EngineTool,
+  type SearchEngine,
+  type TermScore,
+} from './types.js';
 
 /** `toolSearch({ maxResults })`'s default. */
 export const AI_SDK_DEFAULT_MAX_RESULTS = 5;
 
 /** The package's tokenizer, verbatim. */
 export function aiSdkTokenize(text: string): string[] {
-  return text.replace(/([a-z\d])([A-Z])/g, '$1 $2').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  return (
+    text
+      .replace(/([a-z\d])([A-Z])/g, '$1 $2')
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu) ?? []
+  );
 }
 
 /** The description the SDK gives the search tool (`toolSearch()` without a custom search). */
@@ -123,7 +135,8 @@ export function createAiSdkEngine(tools: readonly EngineTool[], options: AiSdkOp
       return [...new Set(aiSdkTokenize(query))].map((term) => {
         const inName = p.nameTerms.includes(term);
         const inDescription = p.descriptionTerms.includes(term);
-        const rule = inName && inDescription ? 'name+description' : inName ? 'name' : inDescription ? 'description' : 'none';
+        const rule =
+          inName && inDescription ? 'name+description' : inName ? 'name' : inDescription ? 'description' : 'none';
         return { term, rule, points: (inName ? 2 : 0) + (inDescription ? 1 : 0) };
       });
     },

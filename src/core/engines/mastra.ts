@@ -24,7 +24,14 @@
  *   a thread's loaded tools until `ttl` ms (default one hour) pass without an
  *   access (each step reads them), checked every `max(ttl / 2, 60 s)`.
  */
-import { objectKeyOrder, type EngineHit, type EngineOutcome, type EngineTool, type SearchEngine, type TermScore } from './types.js';
+import {
+  objectKeyOrder,
+  type EngineHit,
+  type EngineOutcome,
+  type EngineTool,
+  type SearchEngine,
+  type TermScore,
+} from './types.js';
 
 /** `search.topK` and `search.minScore` defaults, and the store's `ttl` default (ms). */
 export const MASTRA_DEFAULTS = { topK: 5, minScore: 0, ttl: 3_600_000, autoLoad: false } as const;
@@ -240,7 +247,8 @@ export function createMastraEngine(tools: readonly EngineTool[], options: Mastra
       description: mastraShortDescription(r.description),
       score: Math.round(r.score * 100) / 100,
     }));
-    if (results.length === 0) return { results: [], message: `No tools found matching "${query}". Try different keywords.` };
+    if (results.length === 0)
+      return { results: [], message: `No tools found matching "${query}". Try different keywords.` };
     return {
       results,
       message: `Found ${results.length} tool(s). Use load_tool with an exact toolName or a toolNames array to make them available.`,

@@ -43,8 +43,8 @@ export type EngineOutcome =
       readonly ok: true;
       /** The names returned, in order. */
       readonly matches: readonly string[];
-      /** The score of each match (same indexes), as the engine computed it. */
-      readonly scores: readonly number[];
+      /** The score of each match (same indexes), as the engine computed it; null when it gives none (a module). */
+      readonly scores: readonly number[] | null;
       /** The tool result as the model receives it (JSON). */
       readonly result: unknown;
       /** Tools the engine would return with no limit (its whole ranking). */

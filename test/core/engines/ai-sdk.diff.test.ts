@@ -26,7 +26,9 @@ import {
 
 const SUPPORTED = nodeAtLeast(22);
 if (!SUPPORTED) {
-  console.log(`skipped: the AI SDK 7 differential tests need Node >= 22 (ai@7 requires it); this is ${process.version}`);
+  console.log(
+    `skipped: the AI SDK 7 differential tests need Node >= 22 (ai@7 requires it); this is ${process.version}`,
+  );
 }
 
 type Ai = typeof import('ai-v7');
@@ -48,7 +50,14 @@ function toolCall(id: string, toolName: string, input: unknown) {
 function toolsObject(deferred: readonly EngineTool[], maxResults: number | undefined, statics: readonly string[] = []) {
   const entries: Array<[string, unknown]> = [];
   for (const s of statics)
-    entries.push([s, ai.tool({ description: `static ${s}`, inputSchema: ai.jsonSchema({ type: 'object' }), execute: async () => 'ok' })]);
+    entries.push([
+      s,
+      ai.tool({
+        description: `static ${s}`,
+        inputSchema: ai.jsonSchema({ type: 'object' }),
+        execute: async () => 'ok',
+      }),
+    ]);
   entries.push([SEARCH, ai.toolSearch(maxResults === undefined ? {} : { maxResults })]);
   for (const t of deferred)
     entries.push([
@@ -60,17 +69,29 @@ function toolsObject(deferred: readonly EngineTool[], maxResults: number | undef
         execute: async () => 'ok',
       }),
     ]);
-  return { order: entries.map(([n]) => n), tools: Object.fromEntries(entries) as Parameters<Ai['generateText']>[0]['tools'] };
+  return {
+    order: entries.map(([n]) => n),
+    tools: Object.fromEntries(entries) as Parameters<Ai['generateText']>[0]['tools'],
+  };
 }
 
 /** What the package's search returns for each query: steps of parallel search calls, 40 queries per generation. */
-async function realSearches(tools: readonly EngineTool[], queries: readonly string[], maxResults?: number): Promise<unknown[]> {
+async function realSearches(
+  tools: readonly EngineTool[],
+  queries: readonly string[],
+  maxResults?: number,
+): Promise<unknown[]> {
   const out: unknown[] = [];
-  for (let i = 0; i < queries.length; i += 40) out.push(...(await realChunk(tools, queries.slice(i, i + 40), maxResults)));
+  for (let i = 0; i < queries.length; i += 40)
+    out.push(...(await realChunk(tools, queries.slice(i, i + 40), maxResults)));
   return out;
 }
 
-async function realChunk(tools: readonly EngineTool[], queries: readonly string[], maxResults?: number): Promise<unknown[]> {
+async function realChunk(
+  tools: readonly EngineTool[],
+  queries: readonly string[],
+  maxResults?: number,
+): Promise<unknown[]> {
   const model = new aiTest.MockLanguageModelV4({
     doGenerate: [
       {

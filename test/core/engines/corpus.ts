@@ -46,16 +46,109 @@ export class Random {
 
 /** Words: plain, camelCase pieces, digits, Unicode letters and case pairs, one-letter words. */
 const WORDS = [
-  'send', 'message', 'messages', 'get', 'list', 'create', 'issue', 'issues', 'file', 'files', 'read', 'write',
-  'search', 'slack', 'github', 'channel', 'user', 'users', 'page', 'pages', 'repo', 'pull', 'request', 'comment',
-  'a', 'an', 'to', 'is', 'of', 'x', 'v2', 'v10', '12', '0', '007', 'http', 'HTTP', 'URL', 'url', 'JSON', 'json',
-  'café', 'straße', 'STRASSE', 'ΣΑΣ', 'σας', 'İstanbul', 'istanbul', 'ǅemal', 'über', 'naïve', '東京', 'データ',
-  'ﬁle', 'Ⅻ', '²', '٣', 'mañana', 'ÀÉÎ', 'ok', 'OK', 'Ok', 'id', 'ID', 'Id', 'sendMessage', 'getURL', 'HTMLParser',
-  'v2Beta', 'x2y', 'camelCaseName', 'ALLCAPS', 'snake_case', 'kebab-case', 'dot.name', 'e-mail', 'email',
+  'send',
+  'message',
+  'messages',
+  'get',
+  'list',
+  'create',
+  'issue',
+  'issues',
+  'file',
+  'files',
+  'read',
+  'write',
+  'search',
+  'slack',
+  'github',
+  'channel',
+  'user',
+  'users',
+  'page',
+  'pages',
+  'repo',
+  'pull',
+  'request',
+  'comment',
+  'a',
+  'an',
+  'to',
+  'is',
+  'of',
+  'x',
+  'v2',
+  'v10',
+  '12',
+  '0',
+  '007',
+  'http',
+  'HTTP',
+  'URL',
+  'url',
+  'JSON',
+  'json',
+  'café',
+  'straße',
+  'STRASSE',
+  'ΣΑΣ',
+  'σας',
+  'İstanbul',
+  'istanbul',
+  'ǅemal',
+  'über',
+  'naïve',
+  '東京',
+  'データ',
+  'ﬁle',
+  'Ⅻ',
+  '²',
+  '٣',
+  'mañana',
+  'ÀÉÎ',
+  'ok',
+  'OK',
+  'Ok',
+  'id',
+  'ID',
+  'Id',
+  'sendMessage',
+  'getURL',
+  'HTMLParser',
+  'v2Beta',
+  'x2y',
+  'camelCaseName',
+  'ALLCAPS',
+  'snake_case',
+  'kebab-case',
+  'dot.name',
+  'e-mail',
+  'email',
 ];
 
 const NAME_SEPARATORS = ['_', '__', '-', '.', '', 'camel', ':', '/'];
-const TEXT_SEPARATORS = [' ', ' ', ' ', ', ', '. ', '-', '_', ' (', ') ', '! ', '? ', '; ', ': ', "'", '"', '\t', '\n', '\u00a0', '  ', '/', '+'];
+const TEXT_SEPARATORS = [
+  ' ',
+  ' ',
+  ' ',
+  ', ',
+  '. ',
+  '-',
+  '_',
+  ' (',
+  ') ',
+  '! ',
+  '? ',
+  '; ',
+  ': ',
+  "'",
+  '"',
+  '\t',
+  '\n',
+  '\u00a0',
+  '  ',
+  '/',
+  '+',
+];
 
 function camel(words: readonly string[]): string {
   return words.map((w, i) => (i === 0 ? w : w.charAt(0).toUpperCase() + w.slice(1))).join('');
@@ -75,7 +168,7 @@ function randomText(r: Random, maxWords: number): string {
   let s = '';
   for (let i = 0; i < n; i++) {
     // Repeats: a word again, as descriptions and queries often do.
-    const w = i > 0 && r.chance(0.15) ? s.split(' ').filter(Boolean).pop() ?? r.pick(WORDS) : r.pick(WORDS);
+    const w = i > 0 && r.chance(0.15) ? (s.split(' ').filter(Boolean).pop() ?? r.pick(WORDS)) : r.pick(WORDS);
     s += (i === 0 ? '' : r.pick(TEXT_SEPARATORS)) + (r.chance(0.1) ? w.toUpperCase() : w);
   }
   return s;
@@ -127,7 +220,9 @@ export function fixtureCatalogs(): Array<{ file: string; tools: EngineTool[] }> 
   const seen = new Set<string>();
   for (const dir of dirs) {
     // The demo catalog first: the other formats of it are the same tools.
-    const names = readdirSync(path.join(ROOT, dir)).sort((a, b) => Number(b === 'demo.yaml') - Number(a === 'demo.yaml') || (a < b ? -1 : 1));
+    const names = readdirSync(path.join(ROOT, dir)).sort(
+      (a, b) => Number(b === 'demo.yaml') - Number(a === 'demo.yaml') || (a < b ? -1 : 1),
+    );
     for (const name of names) {
       if (!/\.(ya?ml|json)$/.test(name) || /suite|queries/.test(name)) continue;
       const file = path.join(dir, name);

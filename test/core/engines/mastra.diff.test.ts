@@ -57,9 +57,19 @@ function scriptedModel(steps: readonly Call[][]) {
       sent.push((options.tools ?? []).map((t) => t.name));
       const calls = steps[i++] ?? [];
       if (calls.length === 0)
-        return { content: [{ type: 'text', text: 'done' }], finishReason: { unified: 'stop', raw: undefined }, usage, warnings: [] };
+        return {
+          content: [{ type: 'text', text: 'done' }],
+          finishReason: { unified: 'stop', raw: undefined },
+          usage,
+          warnings: [],
+        };
       return {
-        content: calls.map((c) => ({ type: 'tool-call' as const, toolCallId: c.toolCallId, toolName: c.toolName, input: JSON.stringify(c.input) })),
+        content: calls.map((c) => ({
+          type: 'tool-call' as const,
+          toolCallId: c.toolCallId,
+          toolName: c.toolName,
+          input: JSON.stringify(c.input),
+        })),
         finishReason: { unified: 'tool-calls', raw: undefined },
         usage,
         warnings: [],
@@ -78,7 +88,10 @@ function toolsObject(tools: readonly EngineTool[]) {
   );
 }
 
-function processor(tools: readonly EngineTool[], options: { topK?: number; minScore?: number; autoLoad?: boolean; ttl?: number }) {
+function processor(
+  tools: readonly EngineTool[],
+  options: { topK?: number; minScore?: number; autoLoad?: boolean; ttl?: number },
+) {
   return new m.ToolSearchProcessor({
     tools: toolsObject(tools),
     search: {
@@ -162,7 +175,9 @@ describe.skipIf(!SUPPORTED)('the Mastra port against @mastra/core 1.71.0', () =>
         const real = await realSearches(tools, queries, options);
         const engine = createMastraEngine(tools, options);
         queries.forEach((q, i) => {
-          expect(engine.searchOutput(q), `${file} · ${JSON.stringify(options)} · ${JSON.stringify(q)}`).toEqual(real[i]);
+          expect(engine.searchOutput(q), `${file} · ${JSON.stringify(options)} · ${JSON.stringify(q)}`).toEqual(
+            real[i],
+          );
         });
         compared += queries.length;
       }
@@ -223,14 +238,14 @@ describe.skipIf(!SUPPORTED)('the Mastra port against @mastra/core 1.71.0', () =>
             calls.push({ toolCallId: id('q'), toolName: 'search_tools', input: { query } });
             const out = engine.searchOutput(query, seen);
             expectedOutputs.set(id('q'), out);
-            if (autoLoad) for (const x of out.results) if (!seen.has(x.name)) (seen.add(x.name), loadedNow.push(x.name));
+            if (autoLoad) for (const x of out.results) if (!seen.has(x.name)) seen.add(x.name), loadedNow.push(x.name);
           }
           if (!autoLoad && r.chance(0.7)) {
             const input = randomLoadInput(r, names);
             calls.push({ toolCallId: id('l'), toolName: 'load_tool', input });
             const { output, loaded } = engine.loadTool(input, seen);
             expectedOutputs.set(id('l'), output);
-            for (const x of loaded) (seen.add(x), loadedNow.push(x));
+            for (const x of loaded) seen.add(x), loadedNow.push(x);
           }
           const callable = store.visible().filter((n) => names.includes(n));
           if (callable.length > 0 && r.chance(0.4))
