@@ -114,7 +114,8 @@ async function generate(
     id: 'diff',
     name: 'diff',
     instructions: 'test',
-    model,
+    // Mastra's types want its own model wrapper; at run time it takes an AI SDK V4 model as it is.
+    model: model as unknown as ConstructorParameters<Mod['Agent']>[0]['model'],
     inputProcessors: [proc],
     tools: toolsObject(agentTools.map((name) => ({ name, description: `agent tool ${name}` }))),
   });
