@@ -24,7 +24,8 @@ export interface ExploreOptions {
 export async function loadFuseBaseline(tools: readonly ToolInfo[]): Promise<BaselineRanker> {
   const { createFuseScorer } = await import('../../jobs/eval/scorers/fuse.js');
   const scorer = await createFuseScorer(tools);
-  return (query, limit) => scorer.rank(query, limit);
+  // fuse.js ranks synchronously.
+  return (query, limit) => scorer.rank(query, limit) as string[];
 }
 
 /**
