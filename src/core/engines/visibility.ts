@@ -121,10 +121,13 @@ export class MastraLoadedStore {
   }
 
   /**
-   * Before a step at `time` (ms; null when the recording has no times): the
-   * TTL check against the last access, then the access itself.
+   * Before a step at `time` (ms; null when the recording does not date it):
+   * the TTL check against the last access, then the access itself. A
+   * recording may date only some messages: `time` is then the latest date
+   * before the step (a lower bound) and `upper` the earliest date at or after
+   * it, which is what the next check measures from (null: unknown, no check).
    */
-  beforeStep(time: number | null): TtlCheck {
+  beforeStep(time: number | null, upper: number | null = time): TtlCheck {
     let check: TtlCheck = { kind: 'kept' };
     if (time !== null && this.lastAccess !== null && this.ttl > 0 && this.loaded.size > 0) {
       const gapMs = time - this.lastAccess;
@@ -133,7 +136,7 @@ export class MastraLoadedStore {
         this.loaded.clear();
       } else if (gapMs > this.ttl) check = { kind: 'maybe', tools: [...this.loaded], gapMs };
     }
-    if (time !== null) this.lastAccess = time;
+    this.lastAccess = upper;
     return check;
   }
 
@@ -151,7 +154,7 @@ export class MastraLoadedStore {
       this.loaded.add(n);
       added.push(n);
     }
-    if (time !== null && names.length > 0) this.lastAccess = time;
+    if (time !== null && names.length > 0) this.lastAccess = Math.max(this.lastAccess ?? time, time);
     return added;
   }
 }
