@@ -369,9 +369,11 @@ async function runTui(ctx: CliContext, file: string, flags: SimulateFlags): Prom
   assertInteractive(ctx.io, 'simulate --tui', 'simulate --json');
   const { transcript, catalog } = await loadInputs(ctx, file, flags);
   const { runSimulateTui } = await import('../../tui/simulate-command.js');
+  const engine = simulateEngine(flags);
   await runSimulateTui({
     transcript,
     catalog,
+    ...(engine !== undefined ? { engine, engineParams: engineParams(flags, { kind: 'builtin', id: engine }) } : {}),
     mode: flags.mode,
     ...(flags.static !== undefined ? { staticNames: flags.static } : {}),
     replay: flags.replay === true,
