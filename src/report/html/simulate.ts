@@ -110,11 +110,22 @@ function header(r: SimulationReport): Html {
     h('h1', null, 'simulate · ', h('span', { class: 'name' }, r.transcript.file)),
     facts([
       [
+        'engine',
+        frag(
+          h('strong', null, r.engine.name),
+          ` (${r.engine.by === 'flag' ? '--engine' : r.engine.by === 'recording' ? `detected: ${r.engine.evidence ?? ''}` : 'the default: the reference'})`,
+        ),
+      ],
+      [
         'mode',
         h(
           'strong',
           null,
-          r.mode === 'native' ? 'native (model-native tool search)' : 'default (tool_search as an ordinary tool)',
+          r.engine.name !== 'eino'
+            ? `the ${r.engine.name} engine's loading rule`
+            : r.mode === 'native'
+              ? 'native (model-native tool search)'
+              : 'default (tool_search as an ordinary tool)',
         ),
       ],
       ['catalog', catalogLine(r)],
