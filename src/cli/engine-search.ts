@@ -17,7 +17,7 @@ import { expectationHeadline, renderExpectationDiff, renderSearch, renderWhy } f
 import type { CliContext } from './context.js';
 import { engineParams, type EngineFlags } from './engine-options.js';
 import { openInput } from './files.js';
-import type { SearchFlags } from './search-run.js';
+import type { SearchFlags } from './search-flags.js';
 
 /** The engine over the scope's searched tools (dynamic ones, or all with `--all`). */
 export async function openScopeEngine(

@@ -19,20 +19,11 @@ import {
 } from '../jobs/search/report.js';
 import { runBatch } from './batch.js';
 import type { CliContext } from './context.js';
-import type { EngineFlags } from './engine-options.js';
+import type { SearchFlags } from './search-flags.js';
 import { openInput } from './files.js';
-import { type CatalogFlags, loadCatalog, type SearchScope, searchScope } from './inputs.js';
+import { loadCatalog, type SearchScope, searchScope } from './inputs.js';
 
-/** The flags of `search`, as commander gives them to its action. */
-export interface SearchFlags extends CatalogFlags, Expectations, EngineFlags {
-  readonly maxResults?: number;
-  readonly args?: string;
-  readonly batch?: string;
-  readonly explain?: boolean;
-  readonly all?: boolean;
-  readonly json?: boolean;
-  readonly why?: string[];
-}
+export type { SearchFlags } from './search-flags.js';
 
 /** The query given as words or as raw `--args`; checked before the catalog is read (a usage error costs nothing). */
 function queryFromFlags(words: readonly string[], flags: SearchFlags): { args: ToolSearchArgs; viaWords: boolean } {

@@ -124,9 +124,11 @@ Examples:
   # CI: exit 1 when the reference's recall@5 or MRR falls below a floor
   $ toolsearch eval fixtures/eval/demo-queries.jsonl -c fixtures/catalogs/demo.yaml --min recall@5=0.5,mrr=0.4
   # the engines side by side with the baselines: Eino, the AI SDK 7, Mastra, fuse.js, BM25
-  $ toolsearch eval fixtures/eval/demo-queries.jsonl -c fixtures/catalogs/demo.yaml --engine eino,ai-sdk,mastra,fuse,bm25
+  $ toolsearch eval fixtures/eval/demo-queries.jsonl -c fixtures/catalogs/demo.yaml --engine ` +
+  `eino,ai-sdk,mastra,fuse,bm25
   # your own search module against the reference, with a floor for it
-  $ toolsearch eval fixtures/eval/demo-queries.jsonl -c fixtures/catalogs/demo.yaml --engine eino,./fixtures/engines/bm25-fields.mjs --min ./fixtures/engines/bm25-fields.mjs:recall@5=0.5
+  $ toolsearch eval fixtures/eval/demo-queries.jsonl -c fixtures/catalogs/demo.yaml --engine ` +
+  `eino,./fixtures/engines/bm25-fields.mjs --min ./fixtures/engines/bm25-fields.mjs:recall@5=0.5
 
 Input: JSON lines {"query": "...", "relevant": ["tool", ...], "request": "..."?};
 relevant tools must be dynamic tools of the catalog.

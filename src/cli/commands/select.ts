@@ -69,7 +69,8 @@ export function selectCommand(ctx: CliContext): Command {
       if (engine !== undefined && !(engine.kind === 'builtin' && (engine.id === 'eino' || engine.id === 'mastra')))
         throw new UsageError(
           engine.kind === 'builtin'
-            ? "the ai-sdk engine has no direct selection: the AI SDK's toolSearch loads a tool only when a search returns it"
+            ? 'the ai-sdk engine has no direct selection: ' +
+                "the AI SDK's toolSearch loads a tool only when a search returns it"
             : `${engineName(engine)}: a module engine has no direct selection (its contract is search only)`,
         );
       if (engine?.kind === 'builtin' && engine.id === 'mastra') {

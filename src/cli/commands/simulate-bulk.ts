@@ -110,7 +110,7 @@ export async function runBulk(ctx: CliContext, args: readonly string[], flags: B
     const { prepareTools } = await import('../../jobs/simulate/engine.js');
     prepareTools(catalog, flags.static ?? []);
   }
-  const { simulateEngine } = await import('./simulate.js');
+  const { simulateEngine } = await import('../simulate-engine.js');
   const engine = simulateEngine(flags);
   const setup = {
     catalog,

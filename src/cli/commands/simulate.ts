@@ -16,8 +16,8 @@ import { addCatalogOptions } from '../catalog-options.js';
 import { loadCatalog } from '../inputs.js';
 import { collect, parsePositiveInt, FORCE_OPTION } from '../options.js';
 import type { BulkFlags } from './simulate-bulk.js';
-import type { EngineId } from '../../core/engines/types.js';
 import { addEngineOptions, engineParams } from '../engine-options.js';
+import { simulateEngine } from '../simulate-engine.js';
 
 // Kept in step with src/tokens (ENCODINGS, TOOL_FORMATS) by a test; listed here so
 // defining the command does not load the token modules.
@@ -51,22 +51,6 @@ export const TRANSCRIPT_FORMATS = [
 /** simulate's flags: bulk replay's (every one of which a single recording also takes), and --tui. */
 interface SimulateFlags extends BulkFlags {
   readonly tui?: boolean;
-}
-
-/** The built-in engine `--engine` names (a module has no loading rule to replay), after checking its flags. */
-export function simulateEngine(flags: BulkFlags): EngineId | undefined {
-  const spec = flags.engine;
-  // Without --engine the recording decides; its engine's parameters are checked then.
-  if (spec === undefined) return undefined;
-  if (spec.kind === 'module')
-    throw new UsageError(
-      `--engine ${spec.path}: a module engine ranks only (search, eval, lint, test, explore); simulate replays ` +
-        'the loading rule of eino, ai-sdk or mastra',
-    );
-  engineParams(flags, spec);
-  if (spec.id !== 'eino' && flags.mode === 'native')
-    throw new UsageError(`--mode native is the reference's model-native mode; the ${spec.id} engine has no modes`);
-  return spec.id;
 }
 
 const EXAMPLES =
@@ -128,10 +112,10 @@ loads them, kept across generate calls until --ttl passes without an access, whe
 recording dates its messages).
 
   # an AI SDK 7 conversation: a tool found in the first generation, called in the second
-  $ toolsearch simulate fixtures/transcripts/engines/ai-sdk7-two-generations.json -c fixtures/catalogs/demo.yaml
+  $ toolsearch simulate fixtures/engines/recordings/ai-sdk7-two-generations.json -c fixtures/catalogs/demo.yaml
 
   # a Mastra conversation: search_tools, load_tool, and a call after the TTL dropped the tool
-  $ toolsearch simulate fixtures/transcripts/engines/mastra-ttl.json -c fixtures/catalogs/demo.yaml --ttl 600000
+  $ toolsearch simulate fixtures/engines/recordings/mastra-ttl.json -c fixtures/catalogs/demo.yaml --ttl 600000
 
 Violations: not-loaded (a deferred tool called before any tool_search result named
 it), unknown (a tool that exists nowhere); warnings: redundant-select (a select:

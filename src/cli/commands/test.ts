@@ -34,9 +34,9 @@ Examples:
   # run suites (globs work quoted too; a directory runs every suite under it)
   $ toolsearch test fixtures/suites/*.yaml
 
-  # the same suite under the AI SDK 7's toolSearch (cases that name no engine); a suite of engines
+  # the same suite under the AI SDK 7's toolSearch (cases that name no engine: 6 fail), and a suite of engines
   $ toolsearch test fixtures/suites/demo.yaml --engine ai-sdk
-  $ toolsearch test fixtures/suites/engines.yaml
+  $ toolsearch test fixtures/engines/suite.yaml
 
   # CI: a JUnit file for the CI's test report, the human report in the log
   $ toolsearch test fixtures/suites/*.yaml --reporter junit --output junit.xml

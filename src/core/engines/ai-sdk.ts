@@ -47,7 +47,7 @@ export function aiSdkTokenize(text: string): string[] {
 /** The description the SDK gives the search tool (`toolSearch()` without a custom search). */
 export function aiSdkToolSearchDescription(maxResults: number, custom = false): string {
   return (
-    `${custom ? 'Search for tools matching a query.' : 'Search for tools by keywords in their names and descriptions.'}` +
+    (custom ? 'Search for tools matching a query.' : 'Search for tools by keywords in their names and descriptions.') +
     ` Returns up to ${maxResults === 5 ? 'five' : maxResults} matching tools. Matches become available on the next ` +
     'model step, after this execution finishes. Wait for their tool definitions before calling the discovered ' +
     'tools. If no tools match, try different keywords.'
@@ -125,7 +125,9 @@ export function createAiSdkEngine(tools: readonly EngineTool[], options: AiSdkOp
       directSelection: null,
     },
     limit: maxResults,
-    summary: `the AI SDK 7 toolSearch (name token 2, description token 1 per unique query term; maxResults ${maxResults})`,
+    summary:
+      'the AI SDK 7 toolSearch (name token 2, description token 1 per unique query term; ' +
+      `maxResults ${maxResults})`,
     search: (query) => searchWithLimit(query, maxResults),
     searchWithLimit,
     rankAll,

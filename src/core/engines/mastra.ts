@@ -251,7 +251,9 @@ export function createMastraEngine(tools: readonly EngineTool[], options: Mastra
       return { results: [], message: `No tools found matching "${query}". Try different keywords.` };
     return {
       results,
-      message: `Found ${results.length} tool(s). Use load_tool with an exact toolName or a toolNames array to make them available.`,
+      message:
+        `Found ${results.length} tool(s). ` +
+        'Use load_tool with an exact toolName or a toolNames array to make them available.',
     };
   };
 
@@ -268,7 +270,9 @@ export function createMastraEngine(tools: readonly EngineTool[], options: Mastra
     topK,
     minScore,
     autoLoad,
-    summary: `Mastra's ToolSearchProcessor (BM25 k1 1.5, b 0.75 over "name description", name boost +5/+2; topK ${topK}, minScore ${minScore})`,
+    summary:
+      `Mastra's ToolSearchProcessor (BM25 k1 1.5, b 0.75 over "name description", name boost +5/+2; ` +
+      `topK ${topK}, minScore ${minScore})`,
     search: (query) => outcome(query, topK),
     searchWithLimit: outcome,
     // Every tool the query reaches, boosted, in result order: searchTools with topK = the catalog.

@@ -79,9 +79,16 @@ export class CustomEngine {
   static async start(
     modulePath: string,
     tools: readonly EngineTool[],
-    options: { readonly timeoutMs?: number; readonly cwd?: string; readonly workerUrl?: URL } = {},
+    options: {
+      readonly timeoutMs?: number;
+      /** How long loading may take (default: `timeoutMs`). */
+      readonly loadTimeoutMs?: number;
+      readonly cwd?: string;
+      readonly workerUrl?: URL;
+    } = {},
   ): Promise<CustomEngine> {
     const timeoutMs = options.timeoutMs ?? DEFAULT_ENGINE_TIMEOUT_MS;
+    const loadTimeoutMs = options.loadTimeoutMs ?? timeoutMs;
     const abs = path.resolve(options.cwd ?? process.cwd(), modulePath);
     const at = { file: modulePath, line: 0, column: 0 };
     if (!existsSync(abs)) throw new InputError(`--engine: no such module file (${quote(abs)})`, at);
@@ -97,8 +104,8 @@ export class CustomEngine {
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
         void worker.terminate();
-        reject(new InputError(`--engine: the module did not load within ${timeoutMs} ms (--engine-timeout)`, at));
-      }, timeoutMs);
+        reject(new InputError(`--engine: the module did not load within ${loadTimeoutMs} ms (--engine-timeout)`, at));
+      }, loadTimeoutMs);
       const done = (err: Error | null): void => {
         clearTimeout(timer);
         worker.off('message', onMessage);

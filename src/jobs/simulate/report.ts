@@ -194,7 +194,7 @@ export type ViolationKind =
   | 'reference-result'
   /** Mastra: the time between two calls passed the TTL and a cleanup: the loaded tools were dropped (warning). */
   | 'ttl-expired'
-  /** Mastra: the time passed the TTL but not a cleanup interval more: dropped or not, by the timer's phase (warning). */
+  /** Mastra: past the TTL but not a cleanup interval more: dropped or not, by the timer's phase (warning). */
   | 'ttl-uncertain';
 
 /** A finding at one model call. `warning`s never fail `--fail-on-violation`. */

@@ -109,13 +109,7 @@ function header(r: SimulationReport): Html {
     null,
     h('h1', null, 'simulate · ', h('span', { class: 'name' }, r.transcript.file)),
     facts([
-      [
-        'engine',
-        frag(
-          h('strong', null, r.engine.name),
-          ` (${r.engine.by === 'flag' ? '--engine' : r.engine.by === 'recording' ? `detected: ${r.engine.evidence ?? ''}` : 'the default: the reference'})`,
-        ),
-      ],
+      ['engine', frag(h('strong', null, r.engine.name), ` (${engineHow(r)})`)],
       [
         'mode',
         h(
@@ -745,4 +739,10 @@ export function renderSimulationHtml(r: SimulationReport): string {
       footer('toolsearch simulate'),
     ),
   });
+}
+
+/** How the report's engine was chosen. */
+function engineHow(r: SimulationReport): string {
+  if (r.engine.by === 'flag') return '--engine';
+  return r.engine.by === 'recording' ? `detected: ${r.engine.evidence ?? ''}` : 'the default: the reference';
 }

@@ -156,7 +156,9 @@ describe.skipIf(!SUPPORTED)('the AI SDK 7 port against ai@7.0.173', () => {
       const real = await realSearches(tools, queries, maxResults);
       const port = portSearches(tools, queries, maxResults);
       for (let i = 0; i < queries.length; i++) {
-        const where = `seed ${SEED + 1} · query ${JSON.stringify(queries[i])} · maxResults ${maxResults} · catalog ${JSON.stringify(tools)}`;
+        const where =
+          `seed ${SEED + 1} · query ${JSON.stringify(queries[i])} · maxResults ${maxResults} · ` +
+          `catalog ${JSON.stringify(tools)}`;
         expect(port[i], where).toEqual(real[i]);
         if ((real[i] as { tools?: unknown[] }).tools?.length) nonEmpty++;
       }

@@ -28,7 +28,8 @@ import {
 const SUPPORTED = nodeAtLeast(22, 13);
 if (!SUPPORTED) {
   console.log(
-    `skipped: the Mastra differential tests need Node >= 22.13 (@mastra/core 1.x requires it); this is ${process.version}`,
+    'skipped: the Mastra differential tests need Node >= 22.13 (@mastra/core 1.x requires it); ' +
+      `this is ${process.version}`,
   );
 }
 
@@ -210,7 +211,7 @@ describe.skipIf(!SUPPORTED)('the Mastra port against @mastra/core 1.71.0', () =>
     expect(nonEmpty).toBeGreaterThan(compared / 2);
   }, 300_000);
 
-  it('loads and shows tools step by step and across generate calls as the package does (load_tool, autoLoad)', async () => {
+  it('loads and shows tools step by step and across generate calls as the package does', async () => {
     const r = new Random(rng(SEED + 4));
     for (let run = 0; run < 40; run++) {
       const tools = randomCatalog(r);

@@ -205,7 +205,7 @@ describe('the Mastra port', () => {
     );
   });
 
-  it("shows the meta-tools, the agent's tools (renamed by formatTools) and the loaded tools; drops them after the TTL", () => {
+  it("shows the meta-tools, the agent's tools (renamed) and the loaded tools; drops them after the TTL", () => {
     expect(mastraFormattedKey('ok_name-1')).toBeNull();
     expect(mastraFormattedKey('a.b')).toBe('a_b');
     expect(mastraFormattedKey('3')).toBe('_3');

@@ -25,7 +25,8 @@ afterEach(async () => {
 });
 
 async function start(file: string, timeoutMs = 2000): Promise<CustomEngine> {
-  const e = await CustomEngine.start(file, TOOLS, { cwd: ROOT, timeoutMs });
+  // Loading may take longer on a loaded machine than the search timeout a test sets.
+  const e = await CustomEngine.start(file, TOOLS, { cwd: ROOT, timeoutMs, loadTimeoutMs: 20_000 });
   open.push(e);
   return e;
 }
@@ -104,17 +105,19 @@ describe('--engine <module>', () => {
         '(it exports "rank"); write: export function search({ query, tools, maxResults }) { return [...names] }',
     );
     expect((await failure(start('test/jobs/engines/fixtures/load-throws.mjs'))).headline).toBe(
-      'test/jobs/engines/fixtures/load-throws.mjs: --engine: cannot load the module: Error: this module fails as it loads',
+      'test/jobs/engines/fixtures/load-throws.mjs: --engine: cannot load the module: ' +
+        'Error: this module fails as it loads',
     );
     expect((await failure(start('test/jobs/engines/fixtures/nope.mjs'))).headline).toMatch(
       /^test\/jobs\/engines\/fixtures\/nope\.mjs: --engine: no such module file \(".*nope\.mjs"\)$/,
     );
   });
 
-  it('reports a throw, unknown names, a value that is not a list and a thread that exits, naming the query', async () => {
+  it('reports a throw, unknown names, not a list, a thread that exits, with the query', async () => {
     const thrown = await failure((await start('test/jobs/engines/fixtures/throws.mjs')).search('send it', 5));
     expect(thrown.headline).toBe(
-      'test/jobs/engines/fixtures/throws.mjs: --engine: search threw TypeError: cannot rank 7 characters (query "send it")',
+      'test/jobs/engines/fixtures/throws.mjs: --engine: search threw TypeError: ' +
+        'cannot rank 7 characters (query "send it")',
     );
     const unknown = await failure((await start('test/jobs/engines/fixtures/unknown-names.mjs')).search('x', 5));
     expect(unknown.message).toBe(
@@ -127,7 +130,7 @@ describe('--engine <module>', () => {
     expect(exits.message).toBe('--engine: the module ended its thread (exit code 3)');
   });
 
-  it('gives up on a search that never answers (a promise that never settles, an endless loop) after the timeout', async () => {
+  it('gives up on a search that never answers (a pending promise, an endless loop) after the timeout', async () => {
     for (const file of ['hangs.mjs', 'busy-loop.mjs']) {
       const e = await start(`test/jobs/engines/fixtures/${file}`, 300);
       const t0 = Date.now();

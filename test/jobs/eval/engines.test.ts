@@ -71,7 +71,8 @@ describe.concurrent('toolsearch eval --engine', () => {
     const unknown = await run(['eval', ...DEMO, '--engine', 'eino,vercel']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain(
-      'unknown scorer "vercel"; the scorers are spec, fuse, bm25, regex, eino, ai-sdk, mastra or a module path (./my-search.js).',
+      'unknown scorer "vercel"; the scorers are spec, fuse, bm25, regex, eino, ai-sdk, mastra ' +
+        'or a module path (./my-search.js).',
     );
     const both = await run(['eval', ...DEMO, '--engine', 'eino', '--scorers', 'spec']);
     expect(lines(both.stderr)).toEqual(['error: --engine and --scorers both list the scorers: give one of them']);

@@ -9,7 +9,7 @@ import { lines, run } from '../../cli/helpers.js';
 const ROOT = new URL('../../../', import.meta.url).pathname;
 
 describe.concurrent('engines in suites', () => {
-  it('runs each case with its engine: the reference, the AI SDK 7, Mastra (search and load_tool), a module, recordings', async ({
+  it('runs each case with its engine: the reference, the AI SDK 7, Mastra, a module, recordings', async ({
     expect,
   }) => {
     const r = await run(['test', 'fixtures/engines/suite.yaml', '--json']);
@@ -72,8 +72,10 @@ describe.concurrent('engines in suites', () => {
     const cases = [
       [
         'select.yaml',
-        'cases:\n  - name: s\n    engine: ai-sdk\n    select: [mcp__github__create_issue]\n    exact: [mcp__github__create_issue]\n',
-        'select.yaml:5:5: case "s": the ai-sdk engine has no direct selection (select: runs on eino, or mastra\'s load_tool)',
+        'cases:\n  - name: s\n    engine: ai-sdk\n    select: [mcp__github__create_issue]\n' +
+          '    exact: [mcp__github__create_issue]\n',
+        'select.yaml:5:5: case "s": the ai-sdk engine has no direct selection ' +
+          "(select: runs on eino, or mastra's load_tool)",
       ],
       [
         'topk.yaml',
@@ -83,14 +85,16 @@ describe.concurrent('engines in suites', () => {
       [
         'unknown.yaml',
         'engine: vercel\ncases:\n  - name: u\n    query: x\n    none: true\n',
-        'unknown.yaml:2:9: unknown engine "vercel": the engines are eino, ai-sdk, mastra, or a module path such as ./my-search.js',
+        'unknown.yaml:2:9: unknown engine "vercel": the engines are eino, ai-sdk, mastra, ' +
+          'or a module path such as ./my-search.js',
       ],
     ] as const;
     for (const [name, text, message] of cases) {
       const s = runSuites([write(name, text)]).report.suites[0]!;
       expect(s.error).not.toBeNull();
       expect(
-        `${s.error!.location.file.split('/').pop()}:${s.error!.location.line}:${s.error!.location.column}: ${s.error!.message}`,
+        `${s.error!.location.file.split('/').pop()}:${s.error!.location.line}:` +
+          `${s.error!.location.column}: ${s.error!.message}`,
       ).toBe(message);
     }
   });

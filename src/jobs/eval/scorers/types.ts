@@ -4,7 +4,7 @@ import type { ToolInfo } from '../../../core/index.js';
 /** Names of the baseline scorers and the reference, in display order (the default list). */
 export const SCORER_NAMES = ['spec', 'fuse', 'bm25', 'regex'] as const;
 
-/** The engines that can be scored too (`--engine eino,ai-sdk,mastra,fuse,bm25`); `eino` is `spec` by its engine name. */
+/** The engines that can be scored too (`--engine eino,ai-sdk,mastra,fuse,bm25`); `eino` is `spec` by its name. */
 export const ENGINE_SCORER_NAMES = ['eino', 'ai-sdk', 'mastra'] as const;
 
 export type BaselineName = (typeof SCORER_NAMES)[number];
