@@ -11,7 +11,6 @@ import { expectationHeadline, renderExpectationDiff, renderSearch, renderWhy } f
 import {
   checkExpectations,
   closeNames,
-  type Expectations,
   makeRun,
   searchJson,
   standing,
