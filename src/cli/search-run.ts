@@ -8,14 +8,7 @@ import { AssertionFailure, InputError, UsageError } from '../io/errors.js';
 import { resolveLimits } from '../io/read.js';
 import { JSON_SCHEMA_VERSION } from '../io/schema-version.js';
 import { expectationHeadline, renderExpectationDiff, renderSearch, renderWhy } from '../report/search-text.js';
-import {
-  checkExpectations,
-  closeNames,
-  makeRun,
-  searchJson,
-  standing,
-  suggestions,
-} from '../jobs/search/report.js';
+import { checkExpectations, closeNames, makeRun, searchJson, standing, suggestions } from '../jobs/search/report.js';
 import { runBatch } from './batch.js';
 import type { CliContext } from './context.js';
 import type { SearchFlags } from './search-flags.js';
