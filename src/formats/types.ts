@@ -56,7 +56,14 @@ export type TranscriptFormat =
   | 'langchain'
   | 'otel'
   | 'response'
-  | 'call-log';
+  | 'call-log'
+  | 'gemini'
+  | 'sse'
+  | 'cline'
+  | 'openai-agents-state'
+  | 'nock'
+  | 'vcr'
+  | 'har';
 
 /** Items of a recording skipped by one documented rule. */
 export interface SkipCount {

@@ -42,6 +42,13 @@ export const TRANSCRIPT_FORMATS = [
   'otel',
   'response',
   'call-log',
+  'gemini',
+  'sse',
+  'cline',
+  'openai-agents-state',
+  'nock',
+  'vcr',
+  'har',
   'eino',
   'openai',
   'openai-responses',
@@ -94,9 +101,15 @@ Recording formats (--format; detected by shape when auto; README "Formats" has a
   otel            OTLP JSON traces with GenAI spans (gen_ai.input/output.messages)
   response        one chat.completion, Responses response or Anthropic message
   call-log        JSONL of {request, response}, one model call per line
+  nock, vcr, har  HTTP recordings (nock JSON, VCR cassettes, HAR files): each model call
+                  (a POST to a Chat, Responses, Messages or generateContent endpoint) read
   eino, openai, openai-responses, anthropic   messages or request bodies
 Every item is read, skipped by a documented rule (counted in "coverage"), or an
 error at its location (exit 2); --lenient counts what it cannot read instead.
+
+  # HTTP traffic a test suite recorded (a VCR cassette; nock JSON and HAR files too): its
+  # model calls, each streamed answer assembled; other requests skipped and counted
+  $ toolsearch simulate fixtures/recordings/vcr/anthropic-stream.yaml -c fixtures/catalogs/demo.yaml
 
   # a Claude Code session; ToolSearch is its search tool, tool_reference results load in native mode
   $ toolsearch simulate fixtures/transcripts/toolsearch-references.claude-code.jsonl -c fixtures/catalogs/demo.yaml ` +
