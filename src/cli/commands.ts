@@ -21,6 +21,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'search', load: async () => (await import('./commands/search.js')).searchCommand },
   { name: 'select', load: async () => (await import('./commands/select.js')).selectCommand },
   { name: 'simulate', load: async () => (await import('./commands/simulate.js')).simulateCommand },
+  { name: 'watch', load: async () => (await import('./commands/watch.js')).watchCommand },
   { name: 'aggregate', load: async () => (await import('./commands/aggregate.js')).aggregateCommand },
   { name: 'test', load: async () => (await import('./commands/test.js')).testCommand },
   { name: 'eval', load: async () => (await import('./commands/eval.js')).evalCommand },

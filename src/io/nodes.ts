@@ -41,6 +41,11 @@ export interface NumberNode extends NodeBase {
 export interface StringNode extends NodeBase {
   readonly kind: 'string';
   readonly value: string;
+  /**
+   * The YAML scalar was tagged `!!binary`: `value` is the base64 text of bytes, as written (line breaks
+   * included). Only when the reader was asked to allow the tag (recordings); never set by the JSON reader.
+   */
+  readonly binary?: true;
 }
 export interface ArrayNode extends NodeBase {
   readonly kind: 'array';
@@ -68,7 +73,7 @@ export const PLAIN_VALUE: unique symbol = Symbol('toolsearch.plainValue');
 export type Node = NullNode | BoolNode | NumberNode | StringNode | ArrayNode | ObjectNode;
 
 /** The syntax a document was read as. */
-export type Syntax = 'json' | 'jsonl' | 'yaml';
+export type Syntax = 'json' | 'jsonl' | 'yaml' | 'sse';
 
 /** A parsed file: its text, its syntax and its root value. */
 export interface ParsedDocument {

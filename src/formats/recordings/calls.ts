@@ -26,12 +26,13 @@ import { readCarriedTools } from './chat.js';
 import { sentToolsOf } from './sent.js';
 import { DISTINCTIVE, type Evidence, type RecordingReader } from './types.js';
 
-type Provider = 'openai' | 'openai-responses' | 'anthropic';
+/** The API of a model call. */
+export type Provider = 'openai' | 'openai-responses' | 'anthropic';
 
 const str = (n: Node | undefined): string | null => (n?.kind === 'string' ? n.value : null);
 
 /** Which provider a response object is from, or null. */
-function responseProvider(n: Node | undefined): Provider | null {
+export function responseProvider(n: Node | undefined): Provider | null {
   if (n?.kind !== 'object') return null;
   const object = str(field(n, 'object'));
   if (object === 'chat.completion' && field(n, 'choices')?.kind === 'array') return 'openai';
@@ -146,23 +147,31 @@ function readRequest(b: TranscriptBuilder, req: ObjectNode, provider: Provider):
 
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
+/** One model call of a log: its request body and its response, with what names it in messages. */
+export interface LoggedCall {
+  /** Where the call is (its line, entry or interaction), for locations. */
+  readonly at: Node;
+  readonly request: ObjectNode;
+  /** The response object; undefined or a null node when the log does not hold it. */
+  readonly response: Node | undefined;
+  /** What errors call it: `call log line 3`, `HAR entry 5`. */
+  readonly label: string;
+  /** The provider the endpoint says (an HTTP recording's URL), when the response does not. */
+  readonly provider?: Provider;
+}
+
 /**
  * Appends one model call: the request's messages must start with the
- * conversation so far (else the line is not understood); the new ones are
+ * conversation so far (else the call is not understood); the new ones are
  * appended, then the response's.
  */
-function readCall(b: TranscriptBuilder, line: ObjectNode, call: number): Node | null {
-  const req = field(line, 'request');
-  const res = field(line, 'response');
-  if (req?.kind !== 'object') {
-    b.unexplained(line, `call log line ${call}: "request" must be a request body object`);
-    return null;
-  }
-  const provider = requestProvider(req, res);
+function readCall(b: TranscriptBuilder, call: LoggedCall, earlier: string): Node | null {
+  const { request: req, response: res, label } = call;
+  const provider = responseProvider(res) ?? call.provider ?? requestProvider(req, res);
   if (!provider) {
     b.unexplained(
       req,
-      `call log line ${call}: a request that is neither OpenAI Chat ("messages"), ` +
+      `${label}: a request that is neither OpenAI Chat ("messages"), ` +
         `Responses ("input") nor Anthropic ("system"/"max_tokens")`,
     );
     return null;
@@ -177,8 +186,8 @@ function readCall(b: TranscriptBuilder, line: ObjectNode, call: number): Node | 
       const at = differs >= 0 && differs < t.offsets.length ? t.offsets[differs]! : req.offset;
       b.unexplained(
         at,
-        `call log line ${call}: the request does not continue the conversation of the earlier ` +
-          `lines (message ${differs >= 0 ? differs : t.messages.length} differs)`,
+        `${label}: the request does not continue the conversation of the earlier ` +
+          `${earlier} (message ${differs >= 0 ? differs : t.messages.length} differs)`,
       );
       return null;
     }
@@ -191,11 +200,20 @@ function readCall(b: TranscriptBuilder, line: ObjectNode, call: number): Node | 
   const provider2 = responseProvider(res);
   if (provider2 && res?.kind === 'object') readResponse(b, res, provider2);
   else if (res !== undefined && res.kind !== 'null')
-    b.unexplained(
-      res,
-      `call log line ${call}: "response" is not a chat.completion, Responses response or Anthropic message`,
-    );
+    b.unexplained(res, `${label}: "response" is not a chat.completion, Responses response or Anthropic message`);
   return tools?.kind === 'array' ? tools : null;
+}
+
+/**
+ * Reads model calls in order into `b`: each continues the conversation of
+ * the ones before it; the last request's tools are the recording's own
+ * catalog (as a request body's are). `earlier` names the log's items in
+ * messages (`lines`, `entries`).
+ */
+export function readLoggedCalls(b: TranscriptBuilder, calls: readonly LoggedCall[], earlier: string): void {
+  let lastTools: Node | null = null;
+  for (const c of calls) lastTools = readCall(b, c, earlier) ?? lastTools;
+  if (lastTools) b.tools = readCarriedTools(b, lastTools);
 }
 
 function callLines(doc: ParsedDocument): readonly ObjectNode[] | null {
@@ -219,18 +237,18 @@ function detectCallLog(doc: ParsedDocument): Evidence | null {
 function readCallLog(doc: ParsedDocument, b: TranscriptBuilder): void {
   const root = doc.root;
   const items = root.kind === 'array' ? root.items : [root];
-  let call = 0;
-  let lastTools: Node | null = null;
+  const calls: LoggedCall[] = [];
+  let line = 0;
   for (const n of items) {
-    call++;
-    if (n.kind !== 'object' || field(n, 'request')?.kind !== 'object') {
-      b.unexplained(n, `call log line ${call}: expected {"request": <request body>, "response": <response>}`);
+    line++;
+    const req = n.kind === 'object' ? field(n, 'request') : undefined;
+    if (n.kind !== 'object' || req?.kind !== 'object') {
+      b.unexplained(n, `call log line ${line}: expected {"request": <request body>, "response": <response>}`);
       continue;
     }
-    lastTools = readCall(b, n, call) ?? lastTools;
+    calls.push({ at: n, request: req, response: field(n, 'response'), label: `call log line ${line}` });
   }
-  // The last request's tools are the recording's own catalog (as a request body's are).
-  if (lastTools) b.tools = readCarriedTools(b, lastTools);
+  readLoggedCalls(b, calls, 'lines');
 }
 
 export const callLogReader: RecordingReader = {
