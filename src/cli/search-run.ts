@@ -1,7 +1,6 @@
 /**
- * What `toolsearch search` does once its arguments are read, by commander (commands/search.ts) or by the
- * commander-free reader of plain arguments (plain-search.ts): a module without commander, so that the
- * second loads none of it.
+ * What `toolsearch search` does once commander has read its arguments (commands/search.ts), apart from the
+ * command's definition so that engine-search.ts and select.ts can use it without a cycle.
  */
 import { decodeToolSearchArgs, searchDecoded, type ToolSearchArgs } from '../core/toolsearch.js';
 import { AssertionFailure, InputError, UsageError } from '../io/errors.js';
