@@ -34,12 +34,13 @@ import {
 import { readInputText } from '../io/input-text.js';
 import { parseText } from '../io/parse.js';
 import type { Limits } from '../io/read.js';
-import type { ShapeWarning } from './shape-warning.js';
 import { readToolList, type ToolShape } from './tools.js';
 import { mergeCatalogFiles } from './merge.js';
 
 export { duplicateToolMessage, mergeCatalogFiles, mergeTools } from './merge.js';
-import type { Catalog, CatalogFormat, CatalogTool } from './types.js';
+import type { Catalog, CatalogFileResult, CatalogFormat } from './types.js';
+
+export type { CatalogFileResult } from './types.js';
 
 /** Options of {@link loadCatalogFiles}. */
 export interface CatalogOptions {
@@ -48,15 +49,6 @@ export interface CatalogOptions {
   /** Name the tools `mcp__<prefix>__<name>`. */
   readonly prefix?: string;
   readonly limits?: Partial<Limits>;
-}
-
-/** What one catalog file loads to (see {@link readCatalogDocument}). */
-export interface CatalogFileResult {
-  readonly tools: CatalogTool[];
-  readonly format: CatalogFormat;
-  readonly warnings: string[];
-  /** The shape warnings among `warnings`, structured (`--strict` makes them errors); none when absent. */
-  readonly shapeWarnings?: readonly ShapeWarning[];
 }
 
 /** Every catalog shape, as listed when none fits. */

@@ -5,9 +5,8 @@
  */
 import { InputError } from '../io/errors.js';
 import { errorAt, formatLocation } from '../io/nodes.js';
-import type { CatalogFileResult } from './catalog.js';
 import { toolOrigins } from './tools.js';
-import type { Catalog, CatalogTool } from './types.js';
+import type { Catalog, CatalogFileResult, CatalogTool } from './types.js';
 
 /** The message for a name defined twice (located at the second definition). */
 export function duplicateToolMessage(name: string, first: CatalogTool, second: CatalogTool): string {

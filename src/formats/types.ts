@@ -27,6 +27,15 @@ export interface CatalogTool extends ToolInfo {
   readonly source: SourceLocation;
 }
 
+/** What one catalog file loads to (catalog.ts: `readCatalogDocument`). */
+export interface CatalogFileResult {
+  readonly tools: CatalogTool[];
+  readonly format: CatalogFormat;
+  readonly warnings: string[];
+  /** The shape warnings among `warnings`, structured (`--strict` makes them errors); none when absent. */
+  readonly shapeWarnings?: readonly ShapeWarning[];
+}
+
 /** A loaded (possibly merged) catalog. */
 export interface Catalog {
   readonly tools: readonly CatalogTool[];

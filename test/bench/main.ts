@@ -1075,7 +1075,7 @@ async function benchCli(): Promise<void> {
       args: [CLI, 'search', '-c', demo, 'create', 'issue'],
       forbidden: ['react', 'ink', 'fuse.js', '@modelcontextprotocol/sdk', 'gpt-tokenizer', 'ai'],
     },
-    // The first call on a catalog (or --no-cache): demo.yaml read by the YAML reader (js-yaml's events), then the search.
+    // The first call on a catalog (or --no-cache): demo.yaml read by the YAML reader, then the same search.
     {
       id: 'cli.search.nocache',
       label: `toolsearch search -c demo.yaml create issue --no-cache  (parses the YAML)`,

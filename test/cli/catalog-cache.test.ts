@@ -294,7 +294,7 @@ describe('entries', () => {
     expect(readFileSync(join(d, name!))).toEqual(good);
   });
 
-  test('a name defined twice across cached files: the same located error and excerpt as without the cache', async () => {
+  test('a name defined twice across cached files: the located error and excerpt of a parse', async () => {
     const a = write('dup-a.yaml', 'tools:\n  - name: same\n    description: a\n');
     const b = write('dup-b.yaml', 'tools:\n  - name: other\n    description: b\n  - name: same\n    description: b\n');
     const cache = fileCatalogCache(fresh(), () => 'test');

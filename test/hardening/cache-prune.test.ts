@@ -55,7 +55,7 @@ describe('finding 8: cache pruning deletes only what toolsearch wrote', () => {
     },
   );
 
-  test('in a directory toolsearch made (tagged), user files added later survive pruning of catalog entries', async () => {
+  test('in a directory toolsearch made (tagged), user files added later survive pruning', async () => {
     const dir = fresh();
     const catalogs = join(root, `cats${n++}`);
     mkdirSync(catalogs);
@@ -75,7 +75,7 @@ describe('finding 8: cache pruning deletes only what toolsearch wrote', () => {
     expect(names.filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 
-  test("an existing directory holding only toolsearch's files (an older cache) is adopted: tagged and used", async () => {
+  test("a directory holding only toolsearch's files (an older cache) is adopted: tagged and used", async () => {
     const dir = fresh();
     mkdirSync(dir, { mode: 0o700 });
     writeFileSync(join(dir, 'catalog-0123456789abcdef'), 'old entry', { mode: 0o600 }); // an entry of an older version

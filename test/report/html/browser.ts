@@ -82,7 +82,8 @@ async function bundledChromium(): Promise<ChromiumFound> {
   }
   writeFileSync(
     join(mine, 'fonts.conf'),
-    `<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig>\n  <dir>${join(dir, 'fonts')}</dir>\n` +
+    `<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig>\n` +
+      `  <dir>${join(dir, 'fonts')}</dir>\n` +
       `  <cachedir>${join(dir, 'fonts-cache')}</cachedir>\n</fontconfig>\n`,
   );
   try {
