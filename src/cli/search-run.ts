@@ -21,6 +21,7 @@ import { runBatch } from './batch.js';
 import type { CliContext } from './context.js';
 import { openInput } from './files.js';
 import { type CatalogFlags, loadCatalog, type SearchScope, searchScope } from './inputs.js';
+import { append } from '../core/append.js';
 
 /** The flags of `search`, as commander gives them to its action. */
 export interface SearchFlags extends CatalogFlags, Expectations {
@@ -84,7 +85,7 @@ export async function runSearch(ctx: CliContext, words: string[], flags: SearchF
     const opts = { width: ctx.width, style: ctx.outStyle };
     const counts = { dynamic: scope.dynamic.length, static: scope.static.length, viaWords: query.viaWords };
     const lines = renderSearch(report, counts, { ...opts, explain: flags.explain === true });
-    if (report.why) lines.push(...renderWhy(report.why, report.max_results, opts));
+    if (report.why) append(lines, renderWhy(report.why, report.max_results, opts));
     ctx.lines(lines);
   }
 

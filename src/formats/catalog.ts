@@ -38,6 +38,7 @@ import type { Limits } from '../io/read.js';
 import type { ShapeWarning } from './shape-warning.js';
 import { readToolList, toolOrigins, type ToolShape } from './tools.js';
 import type { Catalog, CatalogFormat, CatalogTool } from './types.js';
+import { append } from '../core/append.js';
 
 /** Options of {@link loadCatalogFiles}. */
 export interface CatalogOptions {
@@ -210,8 +211,8 @@ export function loadCatalogTexts(
     }
     lists.push(read.tools);
     sources.push({ file: input.file, format: read.format });
-    warnings.push(...read.warnings);
-    shapeWarnings.push(...(read.shapeWarnings ?? []));
+    append(warnings, read.warnings);
+    append(shapeWarnings, read.shapeWarnings ?? []);
   }
   if (inputs.some((i) => i.known)) {
     try {

@@ -18,13 +18,13 @@
  */
 import { createReadStream, readSync, openSync, closeSync, statSync } from 'node:fs';
 import type { Readable } from 'node:stream';
-import { StringDecoder } from 'node:string_decoder';
 import { InputError } from '../io/errors.js';
 import { globFiles, isGlob } from '../io/glob.js';
 import { parseText } from '../io/parse.js';
 import { describeFsError, type Limits, raiseLimit, resolveLimits } from '../io/read.js';
 import { loadTranscriptFile, readTranscriptDocument, type TranscriptOptions } from './transcript.js';
 import type { Transcript } from './types.js';
+import { append } from '../core/append.js';
 
 /** How a JSONL input is read. */
 export type JsonlInputMode = 'auto' | 'sessions' | 'recording';
@@ -62,7 +62,7 @@ export function expandSessionPaths(args: readonly string[]): string[] {
     if (isGlob(arg)) {
       const files = globFiles(arg);
       if (files.length === 0) throw new InputError(`no file matches the pattern ${JSON.stringify(arg)}`);
-      out.push(...files);
+      append(out, files);
       continue;
     }
     let isDir = false;
@@ -78,7 +78,7 @@ export function expandSessionPaths(args: readonly string[]): string[] {
     const files = globFiles(`${arg.replace(/\/+$/, '')}/**/*`).filter((f) => RECORDING_FILE.test(f));
     if (files.length === 0)
       throw new InputError(`no recordings (.json, .jsonl, .ndjson) in the directory ${JSON.stringify(arg)}`);
-    out.push(...files);
+    append(out, files);
   }
   return out;
 }
@@ -97,7 +97,10 @@ export function isSessionLine(text: string): boolean {
   return !('role' in value) && !('type' in value);
 }
 
-/** The first non-blank line of a file (at most `max` bytes read), or null. */
+/**
+ * The first non-blank line of a file (at most `max` bytes read), or null. Each byte is looked at once: a file
+ * that is one long line (a minified session) is read in time linear in its size.
+ */
 function firstLine(path: string, max: number): string | null {
   let fd: number;
   try {
@@ -106,22 +109,29 @@ function firstLine(path: string, max: number): string | null {
     return null; // the reader reports it
   }
   try {
-    const chunk = Buffer.alloc(1 << 16);
-    const decoder = new StringDecoder('utf8');
-    let text = '';
+    // The bytes of the current line so far, joined and decoded once it ends.
+    let pieces: Buffer[] = [];
     let total = 0;
     for (;;) {
+      const chunk = Buffer.allocUnsafe(1 << 16);
       const n = readSync(fd, chunk, 0, chunk.length, null);
       if (n === 0) break;
       total += n;
-      text += decoder.write(chunk.subarray(0, n));
-      const lines = text.split('\n');
-      const done = lines.slice(0, -1).find((l) => l.trim() !== '');
-      if (done !== undefined) return done;
-      text = lines.at(-1)!;
+      for (let from = 0; ; ) {
+        const nl = chunk.indexOf(10, from);
+        if (nl < 0 || nl >= n) {
+          pieces.push(chunk.subarray(from, n));
+          break;
+        }
+        pieces.push(chunk.subarray(from, nl));
+        const line = Buffer.concat(pieces).toString('utf8');
+        if (line.trim() !== '') return line;
+        pieces = [];
+        from = nl + 1;
+      }
       if (total > max) return null;
     }
-    const rest = text + decoder.end();
+    const rest = Buffer.concat(pieces).toString('utf8');
     return rest.trim() === '' ? null : rest;
   } finally {
     closeSync(fd);

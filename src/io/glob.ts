@@ -16,6 +16,7 @@ import { readdirSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { globSync } from 'tinyglobby';
 import { InputError, quote } from './errors.js';
+import { append } from '../core/append.js';
 
 const SUITE_FILE = /\.(ya?ml|json)$/i;
 
@@ -98,12 +99,12 @@ export function expandSuitePaths(args: readonly string[]): string[] {
     if (st === null && isGlob(arg)) {
       const files = globFiles(arg);
       if (files.length === 0) throw new InputError(`no file matches the pattern ${quote(arg)}`);
-      out.push(...files);
+      append(out, files);
     } else if (st?.isDirectory()) {
       const files = suiteFilesIn(arg);
       if (files.length === 0)
         throw new InputError(`no suite files (.yaml, .yml, .json) in the directory ${quote(arg)}`);
-      out.push(...files);
+      append(out, files);
     } else {
       out.push(arg);
     }

@@ -8,6 +8,7 @@ import { escapeText, inlineText } from '../io/escape.js';
 import { renderTable, type Column } from '../render/table.js';
 import { METRIC_LABELS } from '../jobs/eval/metrics.js';
 import type { EvalReport } from '../jobs/eval/types.js';
+import { append, largest, smallest } from '../core/append.js';
 
 export interface EvalTextOptions {
   readonly style: Style;
@@ -38,7 +39,7 @@ export function renderEval(report: EvalReport, opts: EvalTextOptions): string[] 
   // The best value of each column is bold (lowest for "no result").
   const best = METRIC_LABELS.map(([key]) => {
     const vals = report.scorers.map((s) => s.metrics[key]);
-    return key === 'no_result' ? Math.min(...vals) : Math.max(...vals);
+    return key === 'no_result' ? smallest(vals) : largest(vals);
   });
   const rows = report.scorers.map((s) => [
     s.name,
@@ -48,7 +49,7 @@ export function renderEval(report: EvalReport, opts: EvalTextOptions): string[] 
     }),
     String(s.misses.length),
   ]);
-  out.push(...renderTable(columns, rows, { width: opts.width, headerStyle: style.dim }));
+  append(out, renderTable(columns, rows, { width: opts.width, headerStyle: style.dim }));
   out.push('');
   out.push(
     style.dim(

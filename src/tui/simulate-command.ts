@@ -4,6 +4,7 @@
  * imported only once the terminal is known to be interactive).
  */
 import type { Mode } from '../core/types.js';
+import type { Limits } from '../io/read.js';
 import type { Catalog, Transcript } from '../formats/types.js';
 import type { ToolFormat } from '../jobs/tokens/serialize.js';
 import type { EncodingName } from '../jobs/tokens/tokenizer.js';
@@ -18,6 +19,8 @@ export interface SimulateTuiInput {
   readonly staticNames?: readonly string[];
   readonly replay: boolean;
   readonly color: boolean;
+  /** The limits (`TOOLSEARCH_MAX_REPORT_BYTES` bounds the report). */
+  readonly limits?: Partial<Limits>;
   /** Token accounting options; null to leave tokens out (`--no-tokens`). */
   readonly tokens?: { readonly encoding: EncodingName; readonly toolFormat: ToolFormat } | null;
   /** The CLI's streams; they must be the terminal's. */
@@ -33,6 +36,7 @@ export async function runSimulateTui(input: SimulateTuiInput): Promise<void> {
     transcript: input.transcript,
     catalog: input.catalog,
     ...(input.staticNames !== undefined ? { staticNames: input.staticNames } : {}),
+    ...(input.limits ? { limits: input.limits } : {}),
   };
   // Bad inputs fail here, before the screen changes.
   const tools = simulationTools(base);

@@ -16,6 +16,7 @@ import { addCatalogOptions } from '../catalog-options.js';
 import { loadCatalog } from '../inputs.js';
 import { collect, parsePositiveInt, FORCE_OPTION } from '../options.js';
 import type { BulkFlags } from './simulate-bulk.js';
+import { append } from '../../core/append.js';
 
 // Kept in step with src/tokens (ENCODINGS, TOOL_FORMATS) by a test; listed here so
 // defining the command does not load the token modules.
@@ -280,7 +281,7 @@ export function simulateCommand(ctx: CliContext): Command {
         const lines: string[] = [];
         for (const [i, r] of reports.entries()) {
           if (i > 0) lines.push('');
-          lines.push(...renderSimulation(r, { width: ctx.width, style: ctx.outStyle, replay }));
+          append(lines, renderSimulation(r, { width: ctx.width, style: ctx.outStyle, replay }));
         }
         ctx.lines(lines);
       }
@@ -340,6 +341,7 @@ async function runTui(ctx: CliContext, file: string, flags: SimulateFlags): Prom
     replay: flags.replay === true,
     tokens: flags.tokens ? { encoding: flags.tokenizer, toolFormat: flags.toolFormat } : null,
     color: ctx.outStyle.enabled,
+    limits: ctx.limits,
     io: ctx.io,
   });
 }
@@ -347,11 +349,12 @@ async function runTui(ctx: CliContext, file: string, flags: SimulateFlags): Prom
 async function runSimulate(ctx: CliContext, file: string, flags: SimulateFlags): Promise<SimulationReport[]> {
   const { transcript, catalog } = await loadInputs(ctx, file, flags);
   const out: SimulationReport[] = [];
-  for (const t of [transcript, ...(transcript.sidechains ?? [])]) out.push(await simulateOne(t, catalog, flags));
+  for (const t of [transcript, ...(transcript.sidechains ?? [])]) out.push(await simulateOne(ctx, t, catalog, flags));
   return out;
 }
 
 async function simulateOne(
+  ctx: CliContext,
   transcript: Transcript,
   catalog: Catalog | null,
   flags: SimulateFlags,
@@ -364,6 +367,7 @@ async function simulateOne(
     ...(flags.static !== undefined ? { staticNames: flags.static } : {}),
     replay: flags.replay === true || flags.expectSame === true,
     details: flags.html !== undefined,
+    limits: ctx.limits,
   };
   return simulateWithTokens(options, flags.tokens ? { encoding: flags.tokenizer, toolFormat: flags.toolFormat } : null);
 }

@@ -23,6 +23,7 @@ import type { ShapeWarning } from '../shape-warning.js';
 import type { Catalog, CatalogFormat, CatalogTool } from '../types.js';
 import { type ClientConfig, type ClientConfigServer, mightBeClientConfig } from './client-config.js';
 import type { ListMcpToolsOptions, McpServerTarget, McpToolList } from './list-tools.js';
+import { append } from '../../core/append.js';
 
 /** The prefix that marks a live MCP server in a catalog spec. */
 export const MCP_SPEC_PREFIX = 'mcp:';
@@ -185,7 +186,7 @@ export async function loadCatalogSpecsDetailed(
   }
 
   const warnings: string[] = [];
-  for (const p of configs) warnings.push(...p.config.warnings);
+  for (const p of configs) append(warnings, p.config.warnings);
   // One job per server, all started at once.
   const jobs: Array<Promise<McpToolList>> = [];
   const timeout = {
@@ -217,9 +218,9 @@ export async function loadCatalogSpecsDetailed(
   for (const p of plans) {
     if (p.kind === 'file') {
       lists.push([...p.catalog.tools]);
-      sources.push(...p.catalog.sources);
-      warnings.push(...(p.catalog.warnings ?? []));
-      shapeWarnings.push(...(p.catalog.shapeWarnings ?? []));
+      append(sources, p.catalog.sources);
+      append(warnings, p.catalog.warnings ?? []);
+      append(shapeWarnings, p.catalog.shapeWarnings ?? []);
       continue;
     }
     const servers: Array<ClientConfigServer | undefined> = p.kind === 'mcp' ? [undefined] : [...p.servers];
@@ -233,7 +234,7 @@ export async function loadCatalogSpecsDetailed(
         continue;
       }
       const list = r.value;
-      warnings.push(...list.warnings);
+      append(warnings, list.warnings);
       if (server) {
         lists.push(catalogToolsOf(list, server.toolPrefix).map((t) => ({ ...t, source: server.location })));
         read.push({ ...list, usedName: server.toolPrefix });

@@ -129,7 +129,8 @@ function parseAttr(b: TranscriptBuilder, s: Span, key: string): Node | null {
   }
   const at = b.where(v);
   try {
-    return parseText(`${at} (${key})`, v.value, { syntax: 'json' }).root;
+    return parseText(`${at} (${key})`, v.value, { syntax: 'json', ...(b.doc.limits ? { limits: b.doc.limits } : {}) })
+      .root;
   } catch (err) {
     if (err instanceof InputError) {
       b.unexplained(v, `${key} is not JSON: ${err.message}`);

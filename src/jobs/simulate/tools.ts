@@ -6,6 +6,7 @@
 import { createMiddleware, type Middleware } from '../../core/middleware.js';
 import type { Mode } from '../../core/types.js';
 import { InputError, quote } from '../../io/errors.js';
+import type { Limits } from '../../io/read.js';
 import type { Catalog, CatalogTool, Transcript } from '../../formats/types.js';
 
 /** Inputs of a simulation. */
@@ -29,6 +30,8 @@ export interface SimulateOptions {
    * replay); used when `catalog` is the catalog it was prepared for.
    */
   readonly prepared?: PreparedTools;
+  /** The limits (`maxReportBytes` bounds the report's tool lists; default: the defaults). */
+  readonly limits?: Partial<Limits>;
 }
 
 /** A catalog split and indexed once, for every session simulated against it. */

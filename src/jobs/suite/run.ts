@@ -54,6 +54,7 @@ import type {
 } from './types.js';
 import type { RunInput } from '../../io/output.js';
 import { applyExactUpdates, type ExactUpdate } from './update.js';
+import { append } from '../../core/append.js';
 
 export interface RunOptions {
   /** Write the current results into `exact` of `record: true` cases. */
@@ -402,7 +403,7 @@ function prepare(inputs: Inputs, { suite, doc }: LoadedSuite, candidate: boolean
       // The case's static names the candidate lacks are failures too (and are left out of the replay).
       const missing = candidateFailures(statics, all, new Set());
       all.add(TOOL_SEARCH_NAME);
-      missing.push(...candidateFailures(expectationNames(c), all, new Set()));
+      append(missing, candidateFailures(expectationNames(c), all, new Set()));
       return { kind: 'simulate', c, cat, transcript, missing };
     }
     checkNames(doc, statics, all, `${where}, static`, new Set());
@@ -449,7 +450,11 @@ function sameList(a: readonly string[] | undefined, b: readonly string[]): boole
   return a !== undefined && a.length === b.length && a.every((n, i) => n === b[i]);
 }
 
-function runCase(p: Prepared, update: boolean): { result: CaseResult; update: ExactUpdate | null } {
+function runCase(
+  p: Prepared,
+  update: boolean,
+  limits: Partial<Limits> | undefined,
+): { result: CaseResult; update: ExactUpdate | null } {
   const { c } = p;
   const base = { name: c.name, kind: c.kind, location: c.location };
   if (c.skip !== null) {
@@ -475,6 +480,7 @@ function runCase(p: Prepared, update: boolean): { result: CaseResult; update: Ex
       mode: p.c.mode,
       staticNames: p.c.static.map((s) => s.name).filter((n) => !lacking.has(n)),
       replay: p.c.expect.same_as_recorded,
+      ...(limits ? { limits } : {}),
     });
     const failures = [...p.missing, ...checkSimulation(p.c, report)];
     const got = {
@@ -562,7 +568,7 @@ export function loadSuite(
 export function suiteInputs(suite: Suite, limits?: Partial<Limits>): RunInput[] {
   const out: RunInput[] = [];
   const catalog = (ref: CatalogRef | null) => {
-    if (ref) out.push(...catalogInputs(ref.files, limits ? { limits } : {}));
+    if (ref) append(out, catalogInputs(ref.files, limits ? { limits } : {}));
   };
   catalog(suite.catalog);
   for (const c of suite.cases) {
@@ -590,8 +596,9 @@ function namedFiles(doc: ParsedDocument, limits?: Partial<Limits>): RunInput[] {
       const spec = isMcpSpec(v) ? v : isAbsolute(v) ? v : join(dir, v);
       try {
         if (isMcpSpec(spec) || statSync(spec).isFile())
-          out.push(
-            ...catalogInputs([spec], { kind: 'file named by the invalid suite', ...(limits ? { limits } : {}) }),
+          append(
+            out,
+            catalogInputs([spec], { kind: 'file named by the invalid suite', ...(limits ? { limits } : {}) }),
           );
       } catch {
         // neither a file nor a server: nothing it could read
@@ -707,7 +714,7 @@ function runLoaded(
     const ok = l as LoadedSuite;
     if (options.grep !== undefined && ok.suite.cases.length === 0) return;
     const t0 = performance.now();
-    const ran = p.map((c) => runCase(c, options.update === true));
+    const ran = p.map((c) => runCase(c, options.update === true, options.limits));
     const updates = ran.map((r) => r.update).filter((u): u is ExactUpdate => u !== null);
     if (updates.length > 0) rewrites.push(rewrite(ok, updates, options.limits));
     suites.push({
