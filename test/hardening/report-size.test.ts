@@ -15,7 +15,7 @@ import { loadRecordingText } from '../../src/formats/index.js';
 import { InputError } from '../../src/io/errors.js';
 import { simulate } from '../../src/jobs/simulate/index.js';
 import { baseEnv, collect } from '../cli/helpers.js';
-import { BIN, DEMO, ROOT, expectCleanError, spawnCli, tempDir } from './helpers.js';
+import { BIN, ROOT, expectCleanError, spawnCli, tempDir } from './helpers.js';
 
 const tmp = tempDir('toolsearch-report-size-');
 afterAll(() => tmp.cleanup());
