@@ -27,7 +27,7 @@ function sources(dir: string): string[] {
 }
 
 /** `file:line: call` for every spread argument of a call or `new` that is not an array literal or a constant. */
-export function argumentSpreads(file: string, text: string): string[] {
+function argumentSpreads(file: string, text: string): string[] {
   const sf = ts.createSourceFile(
     file,
     text,
