@@ -20,7 +20,13 @@ import { editDistance } from '../../io/edit-distance.js';
 import { InputError, UsageError } from '../../io/errors.js';
 import type { CatalogOptions } from '../catalog.js';
 import type { ShapeWarning } from '../shape-warning.js';
-import type { Catalog, CatalogFormat, CatalogTool } from '../types.js';
+import {
+  type Catalog,
+  type CatalogFormat,
+  type CatalogFormatChoice,
+  type CatalogTool,
+  configAllowed,
+} from '../types.js';
 import { type ClientConfig, type ClientConfigServer, mightBeClientConfig } from './client-config.js';
 import type { ListMcpToolsOptions, McpServerTarget, McpToolList } from './list-tools.js';
 import { append } from '../../core/append.js';
@@ -90,10 +96,11 @@ export async function loadCatalogSpec(spec: string, options: CatalogSpecOptions 
 
 /**
  * Whether a spec needs {@link loadCatalogSpecs} rather than the file loaders: a live server, or what may be an MCP
- * client config.
+ * client config — only when `format` lets a file be one (`auto`, `mcp-config`): a forced data format reads the file
+ * as that format only, and starts nothing.
  */
-export function isLiveSpec(spec: string): boolean {
-  return isMcpSpec(spec) || mightBeClientConfig(spec);
+export function isLiveSpec(spec: string, format?: CatalogFormatChoice): boolean {
+  return isMcpSpec(spec) || (configAllowed(format) && mightBeClientConfig(spec));
 }
 
 /** What one spec turned out to be. */
@@ -142,7 +149,18 @@ export async function loadCatalogSpecsDetailed(
   const { loadCatalogFiles, mergeTools } = await import('../catalog.js');
   const { timeoutMs, servers: picked, skipFailed, env: givenEnv, onServers, ...fileOptions } = options;
   const env = givenEnv ?? process.env;
-  const maybeConfig = specs.map((spec) => !isMcpSpec(spec) && mightBeClientConfig(spec));
+  const format = fileOptions.format ?? 'auto';
+  if (format === 'data') {
+    // Plain data: nothing is started, whatever the catalogs say.
+    const live = specs.find(isMcpSpec);
+    if (live !== undefined)
+      throw new UsageError(
+        `--catalog-format data reads catalogs as plain data, and ${JSON.stringify(live)} starts a server: ` +
+          'drop one of them',
+      );
+  }
+  // A file is a client config (its servers start) only when the format lets it be: detected (auto) or forced.
+  const maybeConfig = specs.map((spec) => !isMcpSpec(spec) && configAllowed(format) && mightBeClientConfig(spec));
   if (!specs.some(isMcpSpec) && !maybeConfig.some(Boolean)) {
     if (picked !== undefined && picked.length > 0)
       throw new UsageError('--server picks servers of an MCP client config, and no catalog given is one');
@@ -163,6 +181,7 @@ export async function loadCatalogSpecsDetailed(
       const config = readClientConfig(doc, env);
       if (config) return { kind: 'config', config, servers: config.servers };
     }
+    // A file that is no client config: under `mcp-config` the file loaders say so.
     return { kind: 'file', catalog: loadCatalogFiles([spec], fileOptions) };
   });
   const configs = plans.filter((p): p is Extract<Plan, { kind: 'config' }> => p.kind === 'config');

@@ -173,7 +173,7 @@ class Inputs {
   private isLive(ref: CatalogRef): boolean {
     const key = Inputs.key(ref);
     let live = this.liveRefs.get(key);
-    if (live === undefined) this.liveRefs.set(key, (live = ref.files.some(isLiveSpec)));
+    if (live === undefined) this.liveRefs.set(key, (live = ref.files.some((f) => isLiveSpec(f, ref.format))));
     return live;
   }
 
