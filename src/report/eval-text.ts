@@ -69,7 +69,10 @@ export function renderEval(report: EvalReport, opts: EvalTextOptions): string[] 
     // Counted whatever --misses says: such a query measures nothing for this scorer.
     out.push('');
     const n = s.invalid.length;
-    out.push(style.bold(`${s.name}: ${n} invalid pattern${n === 1 ? '' : 's'} (no result):`));
+    // regex: a pattern RE2 cannot read; fuse: a query longer than it searches.
+    const what =
+      s.name === 'regex' ? `invalid pattern${n === 1 ? '' : 's'}` : `rejected quer${n === 1 ? 'y' : 'ies'}`;
+    out.push(style.bold(`${s.name}: ${n} ${what} (no result):`));
     for (const q of s.invalid.slice(0, Math.max(opts.misses, 3)))
       out.push(`  ${style.dim(`line ${q.line}`)}  "${inlineText(q.query)}": ${inlineText(q.reason)}`);
     if (n > Math.max(opts.misses, 3))
