@@ -70,8 +70,8 @@ export function renderEval(report: EvalReport, opts: EvalTextOptions): string[] 
     out.push('');
     const n = s.invalid.length;
     // regex: a pattern RE2 cannot read; fuse: a query longer than it searches.
-    const what =
-      s.name === 'regex' ? `invalid pattern${n === 1 ? '' : 's'}` : `rejected quer${n === 1 ? 'y' : 'ies'}`;
+    const plural = n === 1 ? ['pattern', 'query'] : ['patterns', 'queries'];
+    const what = s.name === 'regex' ? `invalid ${plural[0]}` : `rejected ${plural[1]}`;
     out.push(style.bold(`${s.name}: ${n} ${what} (no result):`));
     for (const q of s.invalid.slice(0, Math.max(opts.misses, 3)))
       out.push(`  ${style.dim(`line ${q.line}`)}  "${inlineText(q.query)}": ${inlineText(q.reason)}`);
