@@ -16,6 +16,7 @@ import { addCatalogOptions } from '../catalog-options.js';
 import { loadCatalog } from '../inputs.js';
 import { collect, parsePositiveInt, FORCE_OPTION } from '../options.js';
 import type { BulkFlags } from './simulate-bulk.js';
+import { FORMAT_CHOICES, formatHelpLines } from '../../formats/recordings/registry.js';
 
 // Kept in step with src/tokens (ENCODINGS, TOOL_FORMATS) by a test; listed here so
 // defining the command does not load the token modules.
@@ -30,21 +31,8 @@ const ENCODING_CHOICES = [
 ] as const;
 const TOOL_FORMAT_CHOICES = ['openai', 'anthropic'] as const;
 
-/** `--format` choices: auto and every recording reader's format (a test keeps them in step with the registry). */
-export const TRANSCRIPT_FORMATS = [
-  'auto',
-  'claude-code',
-  'ai-sdk',
-  'openai-agents',
-  'langchain',
-  'otel',
-  'response',
-  'call-log',
-  'eino',
-  'openai',
-  'openai-responses',
-  'anthropic',
-] as const;
+/** `--format` choices: auto and every recording reader's format, from the registry (the one list of formats). */
+export const TRANSCRIPT_FORMATS = FORMAT_CHOICES;
 
 /** simulate's flags: bulk replay's (every one of which a single recording also takes), and --tui. */
 interface SimulateFlags extends BulkFlags {
@@ -85,14 +73,7 @@ Examples:
   $ toolsearch simulate fixtures/transcripts/deferred-tool-called-too-early.json -c fixtures/catalogs/demo.yaml --tui
 
 Recording formats (--format; detected by shape when auto; README "Formats" has an example of each):
-  claude-code     Claude Code session JSONL, or claude -p --output-format stream-json
-  ai-sdk          Vercel AI SDK ModelMessage[], UIMessage[], generateText result
-  openai-agents   OpenAI Agents SDK history (JS callId items; Python to_input_list)
-  langchain       messages_to_dict, LangGraph model_dump, lc-serialized messages
-  otel            OTLP JSON traces with GenAI spans (gen_ai.input/output.messages)
-  response        one chat.completion, Responses response or Anthropic message
-  call-log        JSONL of {request, response}, one model call per line
-  eino, openai, openai-responses, anthropic   messages or request bodies
+${formatHelpLines().join('\n')}
 Every item is read, skipped by a documented rule (counted in "coverage"), or an
 error at its location (exit 2); --lenient counts what it cannot read instead.
 

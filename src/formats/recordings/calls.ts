@@ -105,6 +105,7 @@ function readResponseObject(doc: ParsedDocument, b: TranscriptBuilder): void {
 
 export const responseReader: RecordingReader = {
   format: 'response',
+  summary: 'one chat.completion, Responses response or Anthropic message',
   shape: 'response: one response object (chat.completion, Responses response, Anthropic message)',
   detect: detectResponse,
   read: readResponseObject,
@@ -235,6 +236,7 @@ function readCallLog(doc: ParsedDocument, b: TranscriptBuilder): void {
 
 export const callLogReader: RecordingReader = {
   format: 'call-log',
+  summary: 'JSONL of {request, response}, one model call per line',
   shape:
     'call-log: JSONL of model calls as a proxy logs them, {request: <request body>, ' +
     'response: <response object>} (OpenAI Chat, Responses, Anthropic)',

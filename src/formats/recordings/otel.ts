@@ -307,6 +307,7 @@ function read(doc: ParsedDocument, b: TranscriptBuilder): void {
 
 export const otelReader: RecordingReader = {
   format: 'otel',
+  summary: 'OTLP JSON traces with GenAI spans (gen_ai.input/output.messages)',
   shape:
     'otel: OTLP JSON traces (resourceSpans) with GenAI spans: gen_ai.input.messages / gen_ai.output.messages / ' +
     'gen_ai.tool.definitions, or OpenLLMetry gen_ai.prompt.N.* / gen_ai.completion.N.*',

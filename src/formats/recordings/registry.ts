@@ -52,8 +52,23 @@ export const READERS: readonly RecordingReader[] = [
   ...chatReaders((doc) => detectRecording(doc)?.reader.format ?? null),
 ];
 
-/** Every format name, for `--format`. */
+/**
+ * Every format name, in tie-break order. Every list of formats comes from here: `simulate
+ * --help` ({@link formatHelpLines}), `--format`'s choices and suites' `format:`
+ * ({@link FORMAT_CHOICES}), the fuzzer, shell completion (from `--format`'s choices) and the
+ * "no shape fits" error; README's table is checked against it (test/formats/format-lists.test.ts).
+ * A reader added to {@link READERS} is in all of them.
+ */
 export const RECORDING_FORMATS: readonly TranscriptFormat[] = READERS.map((r) => r.format);
+
+/** The values of `--format` and of a suite case's `format:`: `auto` (detected by shape), then every format. */
+export const FORMAT_CHOICES: readonly (TranscriptFormat | 'auto')[] = ['auto', ...RECORDING_FORMATS];
+
+/** The formats as `simulate --help` lists them: one line each, `format  summary`, names aligned. */
+export function formatHelpLines(indent = '  '): string[] {
+  const width = Math.max(...READERS.map((r) => r.format.length)) + 2;
+  return READERS.map((r) => `${indent}${r.format.padEnd(width)}${r.summary}`);
+}
 
 /** The reader with the strongest evidence for `doc`, or null when none fits. */
 export function detectRecording(doc: ParsedDocument): { reader: RecordingReader; evidence: Evidence } | null {

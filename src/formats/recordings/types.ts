@@ -32,8 +32,14 @@ export interface ReadOptions {
 /** One recording format. */
 export interface RecordingReader {
   readonly format: TranscriptFormat;
-  /** One line for `--help`, README and the "no shape fits" error. */
+  /** The shape in one line, for the "no shape fits" error and the library (`format: what it is`). */
   readonly shape: string;
+  /**
+   * What the format is, in a few words (at most 64 characters), for `simulate --help`: the list of
+   * formats there, `--format`'s choices, suites' `format:`, the fuzzer and shell completion all
+   * come from the registry's readers (README's table is checked against them by a test).
+   */
+  readonly summary: string;
   detect(doc: ParsedDocument): Evidence | null;
   /** Reads `doc` into `b`; throws an `InputError` for a shape it cannot read at all. */
   read(doc: ParsedDocument, b: TranscriptBuilder, options: ReadOptions): void;

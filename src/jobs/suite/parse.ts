@@ -7,6 +7,7 @@
  * Over 400 lines: one validator per suite key, each beside its messages.
  */
 import { CATALOG_FORMATS } from '../../formats/types.js';
+import { FORMAT_CHOICES } from '../../formats/recordings/registry.js';
 import { dirname, isAbsolute, join } from 'node:path';
 import type { Mode } from '../../core/index.js';
 import { editDistance } from '../../io/edit-distance.js';
@@ -38,7 +39,8 @@ import type {
   SuiteCase,
 } from './types.js';
 
-export const TRANSCRIPT_FORMATS = ['auto', 'eino', 'openai', 'openai-responses', 'anthropic'] as const;
+/** A simulate case's `format:` choices: every recording format (the registry's list), or auto. */
+export const TRANSCRIPT_FORMATS = FORMAT_CHOICES;
 const MODES = ['default', 'native'] as const;
 
 const SUITE_KEYS = ['name', 'description', 'catalog', 'catalog_format', 'prefix', 'cases'] as const;
