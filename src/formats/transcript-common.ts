@@ -7,7 +7,7 @@ import { REMINDER_MARKER } from '../core/middleware.js';
 import { toWellFormed } from '../core/text.js';
 import type { BlockMessage, ChatMessage, JsonValue, Message, MessageExtra } from '../core/types.js';
 import type { InputError, SourceLocation } from '../io/errors.js';
-import type { CatalogTool, CoverageProblem, SentTools } from './types.js';
+import type { CatalogTool, CoverageProblem, SentTools, SessionCoverage } from './types.js';
 import { raiseLimit } from '../io/read.js';
 import {
   errorAt,
@@ -67,8 +67,10 @@ export class TranscriptBuilder {
   searchToolDefault: { readonly names: readonly string[]; readonly source: string } | null = null;
   /** The recording is a request body: itself one model call, even without an assistant message. */
   isRequest = false;
-  /** Other conversations of the same file (sidechains). */
+  /** Other conversations of the same file (Claude Code sidechains, the other sessions of a call log). */
   readonly sidechains: Array<{ readonly id: string; readonly builder: TranscriptBuilder }> = [];
+  /** A log of model calls split into sessions: which session this is, of how many, its calls (see `Coverage`). */
+  session: SessionCoverage | null = null;
 
   /**
    * @param restoreReminder mark a user message whose whole text is the

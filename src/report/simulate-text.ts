@@ -187,7 +187,24 @@ function coverageLines(r: SimulationReport, o: SimulateRenderOptions): string[] 
   const c = r.coverage!;
   const s = o.style;
   const out: string[] = [];
-  if (c.conversation !== 'main')
+  if (c.sessions) {
+    const { index, count, calls, rule } = c.sessions;
+    // Calls of the report's own file are shown by line.
+    const prefix = `${r.transcript.file}:`;
+    const lines = calls.every((l) => l.startsWith(prefix))
+      ? calls.map((l) => l.slice(prefix.length).split(':')[0]!)
+      : null;
+    const list = (lines ?? calls).slice(0, 12).map(inlineText).join(', ');
+    const more = calls.length > 12 ? `, … ${calls.length - 12} more` : '';
+    const where = `${lines ? (calls.length === 1 ? 'line' : 'lines') : 'at'} ${list}${more}`;
+    out.push(
+      ...wrapText(
+        `session ${index} of ${count}: ${plural(calls.length, 'logged call')} (${where}), ${inlineText(rule)}`,
+        o.width,
+        2,
+      ),
+    );
+  } else if (c.conversation !== 'main')
     out.push(...wrapText(`conversation: sidechain ${inlineText(c.conversation)}`, o.width, 2));
   const skipped = c.skipped.reduce((n, x) => n + x.count, 0);
   let line = `read: ${c.read} of ${plural(c.items, 'item')} as ${c.format}, `;

@@ -163,20 +163,6 @@ const REFUSED: Array<[string, string, string]> = [
     `otel.json:1:153: gen_ai.input.messages is not JSON: invalid JSON: expected a string key, found 'o'${LENIENT}`,
   ],
   [
-    'log.jsonl',
-    lines(
-      ...['hi', 'bye'].map((t, i) => ({
-        request: { model: 'm', messages: [{ role: 'user', content: t }] },
-        response: {
-          object: 'chat.completion',
-          choices: [{ index: 0, message: { role: 'assistant', content: String(i) } }],
-        },
-      })),
-    ),
-    `log.jsonl:2:37: call log line 2: the request does not continue the ` +
-      `conversation of the earlier lines (message 0 differs)${LENIENT}`,
-  ],
-  [
     'resp.json',
     j({ object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: 'a', blob: 1 } }] }),
     `resp.json:1:95: unknown key "blob" in an OpenAI Chat message (no rule reads it; ` +

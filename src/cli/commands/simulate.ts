@@ -31,7 +31,10 @@ const ENCODING_CHOICES = [
 ] as const;
 const TOOL_FORMAT_CHOICES = ['openai', 'anthropic'] as const;
 
-/** `--format` choices: auto and every recording reader's format, from the registry (the one list of formats). */
+/**
+ * `--format` choices: auto and every recording reader's format, from the registry (the one list of
+ * formats). Defining the command loads the readers, which every run of simulate reads with anyway.
+ */
 export const TRANSCRIPT_FORMATS = FORMAT_CHOICES;
 
 /** simulate's flags: bulk replay's (every one of which a single recording also takes), and --tui. */
@@ -256,7 +259,8 @@ export function simulateCommand(ctx: CliContext): Command {
           schema_version: JSON_SCHEMA_VERSION,
           ...withoutDetails(r),
         });
-        ctx.json(flags.sidechains ? reports.map(versioned) : versioned(reports[0]!));
+        // Several conversations (--sidechains, the sessions of a call log): a list of reports.
+        ctx.json(flags.sidechains || reports.length > 1 ? reports.map(versioned) : versioned(reports[0]!));
       } else {
         const lines: string[] = [];
         for (const [i, r] of reports.entries()) {

@@ -217,6 +217,7 @@ function finish(
     unpaired,
     search_tool: searchTool,
     conversation,
+    ...(b.session ? { sessions: b.session } : {}),
   };
   const sentTools = b.sentTools.length > 0 ? b.sentTools : undefined;
   return {
@@ -246,7 +247,9 @@ function modelCallCount(messages: readonly Message[]): number {
  */
 export function requireModelCall(t: Transcript): void {
   if (t.request === true || t.messages.some((m) => m.role === 'assistant')) return;
-  const where = t.coverage && t.coverage.conversation !== 'main' ? ` (sidechain ${t.coverage.conversation})` : '';
+  const c = t.coverage;
+  const where =
+    c && c.conversation !== 'main' ? ` (${c.sessions ? c.conversation : `sidechain ${c.conversation}`})` : '';
   const first = t.locations[0] ?? { file: t.file, line: 0, column: 0 };
   throw new InputError(
     `no model call${where}: the recording has no assistant message and ` +

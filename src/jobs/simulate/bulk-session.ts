@@ -41,8 +41,8 @@ export interface BulkSetup {
 }
 
 /**
- * What one session gave: its JSON line (when asked), whether it failed, and whether it had errors or replay
- * differences.
+ * What one session gave: its JSON line (when asked; a log of model calls holding several sessions gives one
+ * line per session, joined by line feeds), and whether it failed.
  */
 export interface SessionOutcome {
   readonly line: string | null;
@@ -68,9 +68,7 @@ export class SessionReplayer {
 
   async replay(input: SessionInput): Promise<SessionOutcome> {
     const { source } = input;
-    let report: SimulationReport;
-    let warnings: readonly string[];
-    let dynamicNames: readonly string[];
+    const done: Array<{ report: SimulationReport; warnings: readonly string[]; dynamicNames: readonly string[] }> = [];
     try {
       if (input.kind === 'unreadable') throw new InputError(input.error);
       const transcript = readSession(input, {
@@ -78,19 +76,26 @@ export class SessionReplayer {
         format: this.setup.format,
         limits: this.setup.limits,
       });
+      // A log of model calls may hold several sessions (grouped by continuity): each is replayed.
+      const conversations = [transcript, ...(transcript.sidechains ?? [])];
       // As for one recording: a session in which the model was never called is an error.
-      requireModelCall(transcript);
-      const options = {
-        transcript,
-        catalog: this.setup.catalog,
-        mode: this.setup.mode,
-        ...(this.setup.staticNames !== undefined ? { staticNames: this.setup.staticNames } : {}),
-        replay: this.setup.replay,
-        ...(this.prepared ? { prepared: this.prepared } : {}),
-      };
-      report = await simulateWithTokens(options, this.setup.tokens);
-      warnings = transcript.warnings;
-      dynamicNames = this.dynamicNames ?? simulationTools(options).dynamicTools.map((t) => t.name);
+      for (const t of conversations) requireModelCall(t);
+      for (const [i, t] of conversations.entries()) {
+        const options = {
+          transcript: t,
+          catalog: this.setup.catalog,
+          mode: this.setup.mode,
+          ...(this.setup.staticNames !== undefined ? { staticNames: this.setup.staticNames } : {}),
+          replay: this.setup.replay,
+          ...(this.prepared ? { prepared: this.prepared } : {}),
+        };
+        done.push({
+          report: await simulateWithTokens(options, this.setup.tokens),
+          // The reader's warnings are the file's: given once.
+          warnings: i === 0 ? transcript.warnings : [],
+          dynamicNames: this.dynamicNames ?? simulationTools(options).dynamicTools.map((x) => x.name),
+        });
+      }
     } catch (err) {
       const text = errorText(err);
       const where = source.line === null ? source.file : `${source.file}:${source.line}`;
@@ -99,17 +104,21 @@ export class SessionReplayer {
       const line = this.setup.lines ? safeJson({ schema_version: JSON_SCHEMA_VERSION, source, error }) : null;
       return { line, failed: true };
     }
-    this.builder.add(report, dynamicNames, warnings.length);
-    // The report exactly as `simulate --json` prints it for that one session.
-    const line = this.setup.lines
-      ? safeJson({
-          schema_version: JSON_SCHEMA_VERSION,
-          source,
-          ...(warnings.length > 0 ? { warnings } : {}),
-          report: { schema_version: JSON_SCHEMA_VERSION, ...report },
-        })
-      : null;
-    return { line, failed: false };
+    const lines: string[] = [];
+    for (const { report, warnings, dynamicNames } of done) {
+      this.builder.add(report, dynamicNames, warnings.length);
+      // The report exactly as `simulate --json` prints it for that one session.
+      if (this.setup.lines)
+        lines.push(
+          safeJson({
+            schema_version: JSON_SCHEMA_VERSION,
+            source,
+            ...(warnings.length > 0 ? { warnings } : {}),
+            report: { schema_version: JSON_SCHEMA_VERSION, ...report },
+          }),
+        );
+    }
+    return { line: this.setup.lines ? lines.join('\n') : null, failed: false };
   }
 
   /** Every session of an item (a chunk of lines is many), in order, with where each came from. */

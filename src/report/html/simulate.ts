@@ -127,6 +127,15 @@ function header(r: SimulationReport): Html {
           ]
         : null,
       coverage !== null ? ['coverage', coverageText(coverage)] : null,
+      coverage?.sessions
+        ? [
+            'session',
+            `${coverage.sessions.index} of ${coverage.sessions.count}: ` +
+              `${plural(coverage.sessions.calls.length, 'logged call')} (${coverage.sessions.calls.join(', ')}), ` +
+              `${coverage.sessions.rule}` +
+              (coverage.sessions.count > 1 ? '; this page shows this session, the text and --json show them all' : ''),
+          ]
+        : null,
       sm.tokens ? ['tokens', sm.tokens.note] : null,
     ]),
     h('ul', { class: 'chips' }, chips),
