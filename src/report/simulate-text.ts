@@ -270,6 +270,15 @@ export function renderSimulation(r: SimulationReport, o: SimulateRenderOptions):
       ),
     );
   }
+  if (r.transcript.messages === 0)
+    out.push(
+      ...wrapText(
+        'conversation: empty, the reference replays it as one model call that receives no message ' +
+          '(but the reminder the middleware inserts)',
+        o.width,
+        2,
+      ),
+    );
   for (const t of r.turns) {
     out.push('');
     out.push(

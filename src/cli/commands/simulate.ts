@@ -89,6 +89,7 @@ does not end with an assistant message, one more call follows the last message.
 Violations: not-loaded (a deferred tool called before any tool_search result named
 it), unknown (a tool that exists nowhere); warnings: redundant-select (a select:
 for a tool a keyword search already returned), native-refill, unknown-call-id,
+unanswered-call (a tool call no result answers, replayed as the reference does),
 sent-differs (the tools a call sent, by a call log, OTel span, AI SDK step or request
 body, are not what the reference offers), reference-result
 (tool_reference results, which the reference's default mode does not load).

@@ -492,6 +492,7 @@ function read(doc: ParsedDocument, b: TranscriptBuilder): void {
 
 export const aiSdkReader: RecordingReader = {
   format: 'ai-sdk',
+  records: 'conversation',
   summary: 'Vercel AI SDK ModelMessage[], UIMessage[], generateText result',
   shape:
     'ai-sdk: Vercel AI SDK ModelMessage[] (tool-call / tool-result parts), ' +

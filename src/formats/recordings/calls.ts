@@ -109,6 +109,7 @@ function readResponseObject(doc: ParsedDocument, b: TranscriptBuilder): void {
 
 export const responseReader: RecordingReader = {
   format: 'response',
+  records: 'calls',
   summary: 'one chat.completion, Responses response or Anthropic message',
   shape: 'response: one response object (chat.completion, Responses response, Anthropic message)',
   detect: detectResponse,
@@ -358,6 +359,7 @@ function readCallLog(doc: ParsedDocument, b: TranscriptBuilder): void {
 
 export const callLogReader: RecordingReader = {
   format: 'call-log',
+  records: 'calls',
   summary: 'JSONL of {request, response} lines, grouped into sessions',
   shape:
     'call-log: JSONL of model calls as a proxy logs them, {request: <request body>, ' +

@@ -39,6 +39,7 @@ function chatReader(
 ): RecordingReader {
   return {
     format,
+    records: 'conversation',
     summary,
     shape,
     detect: (doc) => chatEvidence(doc, format),

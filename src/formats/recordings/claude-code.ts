@@ -330,6 +330,7 @@ function read(doc: ParsedDocument, b: TranscriptBuilder, options: ReadOptions): 
 
 export const claudeCodeReader: RecordingReader = {
   format: 'claude-code',
+  records: 'calls',
   summary: 'Claude Code session JSONL, or claude -p stream-json output',
   shape:
     'claude-code: Claude Code session JSONL ({type: "user"|"assistant", message, uuid, ' +

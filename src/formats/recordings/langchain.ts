@@ -231,6 +231,7 @@ function read(doc: ParsedDocument, b: TranscriptBuilder): void {
 
 export const langchainReader: RecordingReader = {
   format: 'langchain',
+  records: 'conversation',
   summary: 'messages_to_dict, LangGraph model_dump, lc-serialized messages',
   shape:
     'langchain: messages_to_dict [{type, data}], LangGraph model_dump {messages: [{type, content, ' +

@@ -307,6 +307,7 @@ function read(doc: ParsedDocument, b: TranscriptBuilder): void {
 
 export const otelReader: RecordingReader = {
   format: 'otel',
+  records: 'calls',
   summary: 'OTLP JSON traces with GenAI spans (gen_ai.input/output.messages)',
   shape:
     'otel: OTLP JSON traces (resourceSpans) with GenAI spans: gen_ai.input.messages / gen_ai.output.messages / ' +

@@ -5,9 +5,11 @@
  * - every item is read, skipped by a documented rule, or not understood;
  *   anything not understood is an error at its position (with `lenient`, a
  *   counted warning);
- * - every tool result answers an earlier call, and every call but those of
- *   the last message has a result (the pairing the builder records);
- * - there is a model call to replay (an assistant message, or a request body);
+ * - every tool result answers an earlier call (the pairing the builder
+ *   records); a call with no result is replayed as the reference replays it
+ *   (the simulation reports it: the `unanswered-call` warning);
+ * - there is a model call to replay (an assistant message, a request body, or
+ *   a conversation's state, whose next call is pending);
  * - calls and results of the search tool under another name (`--search-tool`,
  *   or a format default such as Claude Code's `ToolSearch`) are read as the
  *   middleware's `tool_search`.
@@ -145,7 +147,6 @@ function finish(
   conversation: string,
 ): Transcript {
   const lenient = options.lenient === true;
-  const unanswered = b.unansweredCalls();
   if (!lenient) {
     if (b.unexplainedItems.length > 0) {
       throw errorAt(
@@ -158,22 +159,13 @@ function finish(
       throw errorAt(
         doc,
         b.firstOrphan!,
-        `${b.orphanResults[0]!.message}: no earlier tool call has this ` +
-          `id${lenientHint(b.orphanResults.length + unanswered.length)}`,
-      );
-    }
-    if (unanswered.length > 0) {
-      throw errorAt(
-        doc,
-        unanswered[0]!.at,
-        `${unanswered[0]!.message}, and the conversation goes on after it${lenientHint(unanswered.length)}`,
+        `${b.orphanResults[0]!.message}: no earlier tool call has this ` + `id${lenientHint(b.orphanResults.length)}`,
       );
     }
   }
   const warnings = [...b.warnings];
   for (const p of b.unexplainedItems) warnings.push(`${p.location}: ${p.message} (not read: --lenient)`);
   for (const p of b.orphanResults) warnings.push(`${p.location}: ${p.message}`);
-  for (const p of unanswered) warnings.push(`${p.location}: ${p.message} (--lenient)`);
 
   if (b.requestTools && b.sentTools.length === 0) {
     // A request body is compared at the call it asks for, the last one (of earlier calls it says nothing).
@@ -203,10 +195,7 @@ function finish(
   }
   const skipped = [...b.skipped].map(([rule, count]) => ({ rule, count }));
   const skippedTotal = skipped.reduce((n, s) => n + s.count, 0);
-  const unpaired: CoverageProblem[] = [
-    ...b.orphanResults,
-    ...unanswered.map(({ location, message }) => ({ location, message })),
-  ];
+  const unpaired: CoverageProblem[] = [...b.orphanResults];
   const coverage: Coverage = {
     format,
     detected_by: detectedBy,
@@ -241,18 +230,21 @@ function modelCallCount(messages: readonly Message[]): number {
 }
 
 /**
- * The check before a replay: a recording with no model call (no assistant
- * message, and not a request body, which is itself one call) has nothing to
- * replay and is an error, not an empty success.
+ * The check before a replay: a log of model calls with none recorded (no assistant message, and
+ * not a request body, which is itself one call) has nothing to replay and is an error, not an
+ * empty success. A recording of a conversation's state (Eino messages and the other message
+ * lists) always has one: with no assistant message yet it is the pending call, as in the
+ * reference (`[system, user]`, or `[]`, the empty conversation).
  */
 export function requireModelCall(t: Transcript): void {
   if (t.request === true || t.messages.some((m) => m.role === 'assistant')) return;
+  if (READERS.find((r) => r.format === t.format)?.records === 'conversation') return;
   const c = t.coverage;
   const where =
     c && c.conversation !== 'main' ? ` (${c.sessions ? c.conversation : `sidechain ${c.conversation}`})` : '';
   const first = t.locations[0] ?? { file: t.file, line: 0, column: 0 };
   throw new InputError(
-    `no model call${where}: the recording has no assistant message and ` +
+    `no model call${where}: the recording logs no model call (no assistant message) and ` +
       `is not a request body, so there is nothing to replay`,
     first,
   );

@@ -40,6 +40,14 @@ export interface RecordingReader {
    * come from the registry's readers (README's table is checked against them by a test).
    */
   readonly summary: string;
+  /**
+   * What a recording of the format holds. `conversation`: the state of a conversation (its
+   * messages so far), which the next model call reads; with no assistant message yet it is that
+   * one call, pending (the reference's own inputs are such lists, `[system, user]` or even `[]`).
+   * `calls`: a log of model calls (a session log, spans, a call log): with none recorded there is
+   * nothing to replay, an error.
+   */
+  readonly records: 'conversation' | 'calls';
   detect(doc: ParsedDocument): Evidence | null;
   /** Reads `doc` into `b`; throws an `InputError` for a shape it cannot read at all. */
   read(doc: ParsedDocument, b: TranscriptBuilder, options: ReadOptions): void;

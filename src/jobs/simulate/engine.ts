@@ -31,6 +31,8 @@ import {
   runCalls,
   sameOutcome,
   toolCallsOf,
+  type UnansweredCall,
+  unansweredCalls,
   withReplayedResults,
 } from './transcript-walk.js';
 import type {
@@ -68,6 +70,8 @@ export interface SimulationContext {
   readonly serverResults: ReadonlyMap<string, readonly string[]>;
   /** Tool results for unknown call ids, by the model call that receives them. */
   readonly orphansByCall: ReadonlyMap<number, readonly OrphanResult[]>;
+  /** Tool calls no result answers while the conversation goes on, by the model call that made them. */
+  readonly unansweredByCall: ReadonlyMap<number, readonly UnansweredCall[]>;
   /** Attach each search's explanation (the `details` option). */
   readonly details?: boolean;
 }
@@ -114,6 +118,7 @@ export function simulationContext(options: SimulateOptions, tools: SimulationToo
     results,
     serverResults,
     orphansByCall: orphansByModelCall(messages),
+    unansweredByCall: unansweredByModelCall(messages),
     details: options.details === true,
   };
 }
@@ -138,6 +143,44 @@ function orphansByModelCall(messages: readonly Message[]): Map<number, OrphanRes
     if (messages[i]!.role === 'assistant') assistantsBefore++;
   }
   return byCall;
+}
+
+/** Unanswered tool calls, keyed by the model call that made them (the k-th assistant message answers call k). */
+function unansweredByModelCall(messages: readonly Message[]): Map<number, UnansweredCall[]> {
+  const byCall = new Map<number, UnansweredCall[]>();
+  const list = unansweredCalls(messages);
+  if (list.length === 0) return byCall;
+  const callOf = new Map<number, number>();
+  let assistants = 0;
+  messages.forEach((m, i) => {
+    if (m.role === 'assistant') callOf.set(i, ++assistants);
+  });
+  for (const u of list) {
+    const call = callOf.get(u.index)!;
+    const at = byCall.get(call);
+    if (at) at.push(u);
+    else byCall.set(call, [u]);
+  }
+  return byCall;
+}
+
+/** The `unanswered-call` warnings of one model call. */
+function unansweredViolations(ctx: SimulationContext, call: number): Violation[] {
+  return (ctx.unansweredByCall.get(call) ?? []).map((u): Violation => {
+    const l = ctx.transcript.locations[u.index];
+    return {
+      call,
+      tool: u.tool,
+      kind: 'unanswered-call',
+      severity: 'warning',
+      message:
+        `tool call ${JSON.stringify(u.tool)} (id ${JSON.stringify(u.callId)}) has no result, and the ` +
+        `conversation goes on after it: replayed as recorded, as the reference does (it does not pair ` +
+        `calls and results; a provider may refuse such a request)`,
+      message_index: u.index,
+      ...(l ? { location: { file: l.file, line: l.line, column: l.column } } : {}),
+    };
+  });
 }
 
 function orphanViolations(ctx: SimulationContext, call: number): Violation[] {
@@ -407,6 +450,7 @@ export function simulateCallStep(ctx: SimulationContext, state: SimulationState,
     searchFindings(ctx, state, call, search, loadedLater);
   }
   loadNow(loadedLater);
+  state.violations.push(...unansweredViolations(ctx, call));
 
   const dynamicVisible = view.visible.filter((t) => ctx.mw.index.has(t.name)).length;
   state.turns.push({

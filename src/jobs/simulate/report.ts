@@ -188,6 +188,8 @@ export type ViolationKind =
   | 'redundant-select'
   | 'native-refill'
   | 'unknown-call-id'
+  /** A tool call no result answers while the conversation goes on (warning; the reference replays it as is). */
+  | 'unanswered-call'
   /** The tools the recording sent with a call differ from what the reference offers (warning). */
   | 'sent-differs'
   /** A search result of tool_reference blocks in default mode, which the reference does not load (warning). */
