@@ -97,6 +97,11 @@ export interface Coverage {
    * `session k` (the k-th session of a log of model calls, k >= 2; the first is `main`).
    */
   readonly conversation: string;
+  /**
+   * Calls of the provider's own tools read (hosted or built in: an MCP, web search or computer call),
+   * listed per model call in the report (`provider_calls`); absent when there are none.
+   */
+  readonly provider_calls?: number;
   /** A log of model calls (call log): the session this conversation is, and how the calls were grouped. */
   readonly sessions?: SessionCoverage;
 }

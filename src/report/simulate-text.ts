@@ -144,9 +144,24 @@ function turnLines(
       ss.loaded.length === 0
         ? [tok('nothing', s.dim)]
         : ss.loaded.map((n, i) => tok(escapeText(n) + (i < ss.loaded.length - 1 ? ',' : '')));
+    const what = ss.execution === 'client' ? 'client search' : 'server search';
     out.push(
-      ...wrapTokens([tok('⌕', s.cyan), tok('server search'), ...query, tok('loaded'), ...loaded], o.width, 6, '  '),
+      ...wrapTokens(
+        ss.pending
+          ? [tok('⌕', s.cyan), tok(what), ...query, tok('pending', s.yellow), tok('(no tool_search_output yet)', s.dim)]
+          : [tok('⌕', s.cyan), tok(what), ...query, tok('loaded'), ...loaded],
+        o.width,
+        6,
+        '  ',
+      ),
     );
+  }
+  for (const pc of t.provider_calls) {
+    const label = [pc.server, pc.name].filter((x) => x !== null).join('.');
+    const head = `${label === '' ? '' : `${escapeText(label)} `}(${escapeText(pc.type)}, run by the ${pc.executed_by})`;
+    const room = Math.max(10, o.width - 6 - displayWidth(head));
+    const args = pc.arguments === '' ? '' : ` ${s.dim(truncate(inlineText(pc.arguments), room))}`;
+    out.push(`  ${s.cyan('⚙')} ${head}${args}`.trimEnd());
   }
   const searches = new Map(t.searches.map((x) => [x.call_id, x]));
   for (const c of t.tool_calls) {
@@ -212,6 +227,8 @@ function coverageLines(r: SimulationReport, o: SimulateRenderOptions): string[] 
     c.skipped.length === 0
       ? 'none skipped'
       : `${skipped} skipped by rule (${c.skipped.map((x) => `${inlineText(x.rule)}: ${x.count}`).join('; ')})`;
+  if (c.provider_calls !== undefined)
+    line += `; ${plural(c.provider_calls, 'call')} of the provider's own tools (listed at their model calls)`;
   line += `; detected by ${inlineText(c.detected_by)}`;
   out.push(...wrapText(line, o.width, 2));
   if (c.search_tool)
@@ -329,6 +346,7 @@ export function renderSimulation(r: SimulationReport, o: SimulateRenderOptions):
         ];
   const parts = [plural(sm.calls, 'model call'), plural(sm.searches, 'search', 'searches')];
   if (sm.server_searches > 0) parts.push(plural(sm.server_searches, 'server search', 'server searches'));
+  if (sm.provider_calls > 0) parts.push(plural(sm.provider_calls, 'provider tool call'));
   parts.push(
     r.mode === 'native'
       ? `${plural(sm.tools_loaded, 'tool')} loaded by searches`

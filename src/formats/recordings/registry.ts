@@ -194,6 +194,9 @@ function finish(
     }
   }
   const skipped = [...b.skipped].map(([rule, count]) => ({ rule, count }));
+  let providerCalls = 0;
+  for (const m of b.messages)
+    if (m.kind === 'blocks') for (const bl of m.blocks) if (bl.type === 'provider_tool_call') providerCalls++;
   const skippedTotal = skipped.reduce((n, s) => n + s.count, 0);
   const unpaired: CoverageProblem[] = [...b.orphanResults];
   const coverage: Coverage = {
@@ -206,6 +209,7 @@ function finish(
     unpaired,
     search_tool: searchTool,
     conversation,
+    ...(providerCalls > 0 ? { provider_calls: providerCalls } : {}),
     ...(b.session ? { sessions: b.session } : {}),
   };
   const sentTools = b.sentTools.length > 0 ? b.sentTools : undefined;

@@ -36,6 +36,7 @@ import {
   withReplayedResults,
 } from './transcript-walk.js';
 import type {
+  ProviderCallReport,
   SearchExplanation,
   SearchOutcome,
   SearchReport,
@@ -229,22 +230,55 @@ function serverSearchesOf(
 ): { searches: ServerSearchReport[]; resultBlocks: Set<string> } {
   const resultBlocks = new Set<string>();
   if (!assistant || assistant.kind !== 'blocks') return { searches: [], resultBlocks };
-  const entries: Array<{ call_id: string; query: string; loaded: readonly string[] | null }> = [];
+  const entries: Array<{
+    call_id: string;
+    query: string;
+    loaded: readonly string[] | null;
+    execution: 'server' | 'client';
+  }> = [];
   for (const b of assistant.blocks) {
     if (b.type === 'server_tool_search') {
-      entries.push({ call_id: b.callId, query: b.query, loaded: ctx.serverResults.get(b.callId) ?? null });
+      entries.push({
+        call_id: b.callId,
+        query: b.query,
+        loaded: ctx.serverResults.get(b.callId) ?? null,
+        execution: b.execution ?? 'server',
+      });
     } else if (b.type === 'server_tool_search_result') {
       resultBlocks.add(b.callId);
       if (entries.some((e) => e.call_id === b.callId)) continue;
-      const waiting = [...entries].reverse().find((e) => e.loaded === null);
+      const waiting = [...entries].reverse().find((e) => e.loaded === null && e.execution === 'server');
       if (waiting) waiting.loaded = b.tools;
-      else entries.push({ call_id: b.callId, query: '', loaded: b.tools });
+      else entries.push({ call_id: b.callId, query: '', loaded: b.tools, execution: 'server' });
     }
   }
   return {
-    searches: entries.map((e) => ({ call_id: e.call_id, query: e.query, loaded: e.loaded ?? [] })),
+    searches: entries.map((e) => ({
+      call_id: e.call_id,
+      query: e.query,
+      loaded: e.loaded ?? [],
+      execution: e.execution,
+      pending: e.execution === 'client' && e.loaded === null,
+    })),
     resultBlocks,
   };
+}
+
+/** The calls of the provider's own tools in one response, in block order. */
+function providerCallsOf(assistant: Message | null): ProviderCallReport[] {
+  if (!assistant || assistant.kind !== 'blocks') return [];
+  const out: ProviderCallReport[] = [];
+  for (const b of assistant.blocks)
+    if (b.type === 'provider_tool_call')
+      out.push({
+        id: b.callId,
+        type: b.kind,
+        name: b.name === '' ? null : b.name,
+        server: b.server === '' ? null : b.server,
+        arguments: b.arguments,
+        executed_by: b.executedBy,
+      });
+  return out;
 }
 
 /** What the assistant did, in block order: tool calls, and server-side search results that load tools mid-response. */
@@ -467,6 +501,7 @@ export function simulateCallStep(ctx: SimulationContext, state: SimulationState,
     tool_calls,
     searches,
     server_searches: server.searches,
+    provider_calls: providerCallsOf(assistant),
     assistant_text: assistant ? assistantText(assistant) : '',
   });
   return refill ? { ...state, refillWarned: true } : state;
@@ -534,6 +569,7 @@ function finishReport(
       calls: turns.length,
       searches: turns.reduce((n, t) => n + t.searches.length, 0),
       server_searches: turns.reduce((n, t) => n + t.server_searches.length, 0),
+      provider_calls: turns.reduce((n, t) => n + t.provider_calls.length, 0),
       // Default mode: dynamic tools visible at the last call. Model-native mode:
       // deferred tools that searches (server side or client-proxied) loaded.
       tools_loaded:
