@@ -33,3 +33,4 @@ export {
 export type { Evidence, RecordingReader } from './recordings/types.js';
 export type { Coverage, CoverageProblem, SentTools, SkipCount } from './types.js';
 export { loadRecordingText, loadCatalogText } from './from-text.js';
+export { assembleSse, type SseAssembly, type SseProvider, type StreamedMessage } from './recordings/sse.js';

@@ -56,7 +56,11 @@ export type TranscriptFormat =
   | 'langchain'
   | 'otel'
   | 'response'
-  | 'call-log';
+  | 'call-log'
+  | 'gemini'
+  | 'sse'
+  | 'cline'
+  | 'openai-agents-state';
 
 /** Items of a recording skipped by one documented rule. */
 export interface SkipCount {

@@ -68,7 +68,7 @@ export const PLAIN_VALUE: unique symbol = Symbol('toolsearch.plainValue');
 export type Node = NullNode | BoolNode | NumberNode | StringNode | ArrayNode | ObjectNode;
 
 /** The syntax a document was read as. */
-export type Syntax = 'json' | 'jsonl' | 'yaml';
+export type Syntax = 'json' | 'jsonl' | 'yaml' | 'sse';
 
 /** A parsed file: its text, its syntax and its root value. */
 export interface ParsedDocument {

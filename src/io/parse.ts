@@ -1,7 +1,10 @@
 /**
- * Parsing an input file into positioned values: JSON, JSONL or YAML, chosen
- * by extension (`.json`, `.jsonl`/`.ndjson`, `.yaml`/`.yml`) or, for any
- * other name, by sniffing (a first character `{` or `[` means JSON, else YAML).
+ * Parsing an input file into positioned values: JSON, JSONL, YAML or an SSE
+ * event stream, chosen by extension (`.json`, `.jsonl`/`.ndjson`,
+ * `.yaml`/`.yml`, `.sse`) or, for any other name, by sniffing (a first
+ * character `{` or `[` means JSON; text whose lines are all SSE fields
+ * (sse.ts) an event stream; else YAML). An event stream's root is the list of
+ * its events, `{event, data, id?}` with `data` as text.
  *
  * A `.json` file (or sniffed JSON) that holds one complete value per line is
  * read as JSONL: logs are often saved that way under a `.json` name.
@@ -12,6 +15,7 @@ import { type Fail, parseJsonValue } from './json.js';
 import { errorAt, type Node, type ParsedDocument, type Syntax } from './nodes.js';
 import { LineIndex } from './position.js';
 import { inputName, type Limits, raiseLimit, resolveLimits } from './read.js';
+import { looksLikeSse, parseSse } from './sse.js';
 import { parseYamlText } from './yaml.js';
 
 /** The syntax implied by a file name, or null when the extension says nothing. */
@@ -26,6 +30,8 @@ export function syntaxFromName(path: string): Syntax | null {
     case 'yaml':
     case 'yml':
       return 'yaml';
+    case 'sse':
+      return 'sse';
     default:
       return null;
   }
@@ -33,7 +39,22 @@ export function syntaxFromName(path: string): Syntax | null {
 
 function sniff(text: string): Syntax {
   const m = /^[\s\uFEFF]*(.)/.exec(text);
-  return m && (m[1] === '{' || m[1] === '[') ? 'json' : 'yaml';
+  if (m && (m[1] === '{' || m[1] === '[')) return 'json';
+  return looksLikeSse(text) ? 'sse' : 'yaml';
+}
+
+/** The events of an event stream as nodes: `{event, data, id?}` objects, each at its first line. */
+function sseRoot(text: string): Node {
+  const str = (value: string, offset: number): Node => ({ kind: 'string', offset, value });
+  const items: Node[] = parseSse(text).events.map((e) => {
+    const members = new Map([
+      ['event', { key: 'event', keyOffset: e.offset, value: str(e.event, e.offset) }],
+      ['data', { key: 'data', keyOffset: e.dataOffset, value: str(e.data, e.dataOffset) }],
+    ]);
+    if (e.id !== null) members.set('id', { key: 'id', keyOffset: e.offset, value: str(e.id, e.offset) });
+    return { kind: 'object', offset: e.offset, members };
+  });
+  return { kind: 'array', offset: 0, items };
 }
 
 /** The syntax {@link parseText} reads `text` from `file` as when none is forced: the name's, else sniffed. */
@@ -111,6 +132,7 @@ export function parseText(
         root: parseYamlText(text, limits, fail, where, { plain: options.plainYaml }),
       };
     if (syntax === 'jsonl') return { file, text, syntax, lines, root: parseJsonl(text, limits, fail, where, lazy) };
+    if (syntax === 'sse') return { file, text, syntax, lines, root: sseRoot(text) };
     try {
       return {
         file,

@@ -162,8 +162,9 @@ const REFUSED: Array<[string, string, string]> = [
     'nothing.json',
     j({ hello: 1 }),
     'nothing.json:1:1: no known recording shape fits (found an object with "hello"); tried ' +
-      'claude-code, ai-sdk, openai-agents, langchain, otel, response, call-log, eino, openai, ' +
-      'openai-responses, anthropic (see simulate --help, or force one with --format)',
+      'claude-code, ai-sdk, openai-agents, langchain, otel, response, call-log, gemini, sse, cline, ' +
+      'openai-agents-state, eino, openai, openai-responses, anthropic ' +
+      '(see simulate --help, or force one with --format)',
   ],
 ];
 

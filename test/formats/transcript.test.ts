@@ -409,8 +409,9 @@ describe('format detection and override', () => {
     const file = fixture('transcripts/unknown-shape.json');
     expect(inputError(() => load('unknown-shape.json')).headline).toBe(
       `${file}:1:1: no known recording shape fits (found an object with "hello"); tried ` +
-        'claude-code, ai-sdk, openai-agents, langchain, otel, response, call-log, eino, openai, ' +
-        'openai-responses, anthropic (see simulate --help, or force one with --format)',
+        'claude-code, ai-sdk, openai-agents, langchain, otel, response, call-log, gemini, sse, cline, ' +
+        'openai-agents-state, eino, openai, openai-responses, anthropic ' +
+        '(see simulate --help, or force one with --format)',
     );
     expect(inputError(() => load('unknown-shape.json', { format: 'anthropic' })).headline).toBe(
       `${file}:1:1: not an anthropic transcript: expected a list of messages or a request ` +

@@ -25,9 +25,13 @@ import { aiSdkReader } from './ai-sdk.js';
 import { callLogReader, responseReader } from './calls.js';
 import { chatReaders } from './chat-readers.js';
 import { claudeCodeReader } from './claude-code.js';
+import { clineReader } from './cline.js';
+import { geminiReader } from './gemini.js';
 import { langchainReader } from './langchain.js';
 import { openaiAgentsReader } from './openai-agents.js';
+import { openaiAgentsStateReader } from './openai-agents-state.js';
 import { otelReader } from './otel.js';
+import { sseReader } from './sse.js';
 import type { Evidence, RecordingReader } from './types.js';
 
 /** Options of {@link readRecording}. */
@@ -51,6 +55,10 @@ export const READERS: readonly RecordingReader[] = [
   otelReader,
   responseReader,
   callLogReader,
+  geminiReader,
+  sseReader,
+  clineReader,
+  openaiAgentsStateReader,
   ...chatReaders((doc) => detectRecording(doc)?.reader.format ?? null),
 ];
 

@@ -1,7 +1,10 @@
 /**
  * Property (issue 12): a random conversation written out in every recording
  * format replays to the same turns, visibility and violations as its Eino
- * form, in both modes: every writer below, and a call log. Conversations
+ * form, in both modes: every writer below, and a call log (issue 28 adds
+ * Gemini bodies and contents, Roo Code histories and Agents SDK RunStates;
+ * SSE transcripts hold no inputs, and are checked against the clients' own
+ * assembly in test/formats/recordings/sse.test.ts). Conversations
  * have no system prompt, so the Claude Code form (which logs none) compares
  * directly.
  */
@@ -404,6 +407,47 @@ function callLog(msgs: Msg[], visible: ReadonlyArray<readonly string[]>): string
   return lines.join('\n');
 }
 
+/** Gemini contents (calls with ids, which the client echoes in its functionResponses). */
+const geminiContents = (msgs: Msg[]): unknown[] =>
+  msgs.map((m) =>
+    m.role === 'tool'
+      ? { role: 'user', parts: [{ functionResponse: { id: m.id, name: m.name, response: { output: m.content } } }] }
+      : m.role === 'assistant'
+        ? {
+            role: 'model',
+            parts: m.call
+              ? [{ functionCall: { id: m.call.id, name: m.call.name, args: m.call.args } }]
+              : [{ text: m.content }],
+          }
+        : { role: 'user', parts: [{ text: m.content }] },
+  );
+
+/** Roo Code's api_conversation_history.json: Anthropic messages with `ts`, native tool_use blocks. */
+const cline = (msgs: Msg[]): unknown =>
+  (anthropicBody(msgs) as { messages: object[] }).messages.map((m, i) => ({ ...m, ts: 1748931130000 + i }));
+
+/** An Agents JS SDK RunState: the history up to the last user message, then the generated items. */
+function agentsState(msgs: Msg[]): unknown {
+  const items = agentsJs(msgs) as unknown[];
+  const lastUser = msgs.map((m) => m.role).lastIndexOf('user');
+  const kind = (m: Msg): string =>
+    m.role === 'tool'
+      ? 'tool_call_output_item'
+      : m.role === 'assistant' && m.call
+        ? 'tool_call_item'
+        : 'message_output_item';
+  return {
+    $schemaVersion: '1.22',
+    currentTurn: 1,
+    currentAgent: { name: 'Atlas' },
+    originalInput: items.slice(0, lastUser + 1),
+    modelResponses: [],
+    generatedItems: msgs
+      .slice(lastUser + 1)
+      .map((m, i) => ({ type: kind(m), rawItem: items[lastUser + 1 + i], agent: { name: 'Atlas' } })),
+  };
+}
+
 const WRITERS: ReadonlyArray<readonly [string, string, (m: Msg[]) => unknown]> = [
   ['eino-jsonl', 'eino', einoJsonl],
   ['eino-multi', 'eino', einoMulti],
@@ -420,10 +464,23 @@ const WRITERS: ReadonlyArray<readonly [string, string, (m: Msg[]) => unknown]> =
   ['langchain', 'langchain', langchain],
   ['otel', 'otel', otel],
   ['claude-code', 'claude-code', claudeCode],
+  ['gemini', 'gemini', (m) => ({ contents: geminiContents(m) })],
+  ['gemini-contents', 'gemini', geminiContents],
+  ['cline', 'cline', cline],
+  ['openai-agents-state', 'openai-agents-state', agentsState],
 ];
 
 /** Writers whose text-only conversations are detected as another (equivalent) format. */
-const TEXT_ONLY_AMBIGUOUS = ['ai-sdk', 'openai-agents', 'openai-agents-py', 'eino-multi', 'langgraph', 'anthropic'];
+const TEXT_ONLY_AMBIGUOUS = [
+  'ai-sdk',
+  'openai-agents',
+  'openai-agents-py',
+  'eino-multi',
+  'langgraph',
+  'anthropic',
+  // {role, parts} contents with no model text and no call: plain messages.
+  'gemini-contents',
+];
 
 function comparable(r: SimulationReport): unknown {
   return {
@@ -480,6 +537,6 @@ describe('random conversations in every recording format', () => {
       ),
       { numRuns: 40, seed: 12 },
     );
-    // Seventeen writers per run: generous room on a loaded machine (no assertion on time).
+    // Twenty-one writers per run: generous room on a loaded machine (no assertion on time).
   }, 120_000);
 });

@@ -1,0 +1,491 @@
+/**
+ * Gemini `generateContent` recordings (the REST shapes of the Gemini API, as
+ * `@google/genai` sends and receives them; its types `Content`, `Part`,
+ * `FunctionCall`, `FunctionResponse`, `Tool`, `GenerateContentResponse`):
+ *
+ * - a request body `{contents, systemInstruction?, tools?, toolConfig?,
+ *   generationConfig?, ...}`: the conversation so far, itself one model call
+ *   (the one it asks for);
+ * - a list of `Content`s `[{role, parts}]` (a chat's history);
+ * - a response `{candidates: [{content}], usageMetadata, ...}` alone: one
+ *   model call with no recorded input;
+ * - request/response pairs `{request, response}` (JSON Lines or a list): one
+ *   line per model call; each request must continue the conversation of the
+ *   lines before it (only what is new is appended, then the response).
+ *
+ * A content of role `model` is an assistant message (`text` → text,
+ * `functionCall {id?, name, args}` → a call, `thought: true` text and other
+ * parts → `other` blocks); any other content (role `user`, or none) is a user
+ * message whose `functionResponse {id?, name, response}` parts are tool
+ * results. A call without `id` is paired by name: a response without `id`
+ * answers the earliest unanswered call of that name (the API pairs them so);
+ * such a call is named `<name>#<n>` (its n-th call in the conversation). The
+ * result text is `response.output` (a string as it is, else its JSON), else
+ * `response.error`, else the whole `response` as JSON (the field's documented
+ * reading). `systemInstruction` is a first system message. The tools are the
+ * `functionDeclarations` of `tools` (`parametersJsonSchema`, else
+ * `parameters`); provider tools (`googleSearch`, `codeExecution`, ...) are
+ * skipped by rule. Keys may be camelCase or snake_case (the API takes both).
+ * A key no rule reads is an error (`--lenient`: counted).
+ */
+import { toWellFormed } from '../../core/text.js';
+import type { ContentBlock, ToolResultPart } from '../../core/types.js';
+import { field, kindName, locate, type Node, type ObjectNode, type ParsedDocument } from '../../io/nodes.js';
+import { toJsonValue } from '../../io/nodes.js';
+import { checkKeys, objects, optString, TranscriptBuilder } from '../transcript-common.js';
+import type { CatalogTool, SentTools } from '../types.js';
+import { DISTINCTIVE, type Evidence, type RecordingReader } from './types.js';
+
+const snake = (k: string): string => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+/** Keys in both spellings. */
+const both = (keys: readonly string[]): string[] => [...new Set(keys.flatMap((k) => [k, snake(k)]))];
+/** A member in either spelling. */
+function g(obj: ObjectNode, key: string): Node | undefined {
+  return field(obj, key) ?? field(obj, snake(key));
+}
+
+const REQUEST_KEYS = both([
+  'model',
+  'contents',
+  'systemInstruction',
+  'tools',
+  'toolConfig',
+  'safetySettings',
+  'generationConfig',
+  'cachedContent',
+  'labels',
+  'serviceTier',
+  'continuationToken',
+  'store',
+]);
+const CONTENT_KEYS = ['role', 'parts'];
+/** `Part` of @google/genai. */
+const PART_KEYS = both([
+  'text',
+  'thought',
+  'thoughtSignature',
+  'functionCall',
+  'functionResponse',
+  'inlineData',
+  'fileData',
+  'executableCode',
+  'codeExecutionResult',
+  'toolCall',
+  'toolResponse',
+  'videoMetadata',
+  'mediaResolution',
+  'mediaProcessing',
+  'partMetadata',
+  'audioTranscription',
+  'speechMetadata',
+]);
+/** Part kinds that are neither text nor function calls and results: `other` blocks. */
+const OTHER_PARTS = both([
+  'inlineData',
+  'fileData',
+  'executableCode',
+  'codeExecutionResult',
+  'toolCall',
+  'toolResponse',
+  'audioTranscription',
+]);
+const CALL_KEYS = both(['id', 'name', 'args', 'partialArgs', 'willContinue']);
+const FUNCTION_RESPONSE_KEYS = both(['id', 'name', 'response', 'parts', 'scheduling', 'willContinue']);
+const RESPONSE_KEYS = both([
+  'candidates',
+  'promptFeedback',
+  'usageMetadata',
+  'modelVersion',
+  'responseId',
+  'createTime',
+  'modelStatus',
+]);
+const CANDIDATE_KEYS = both([
+  'content',
+  'finishReason',
+  'finishMessage',
+  'index',
+  'safetyRatings',
+  'citationMetadata',
+  'groundingMetadata',
+  'urlContextMetadata',
+  'avgLogprobs',
+  'logprobsResult',
+  'tokenCount',
+]);
+const TOOL_KEYS = both([
+  'functionDeclarations',
+  'retrieval',
+  'googleMaps',
+  'mcpServers',
+  'codeExecution',
+  'computerUse',
+  'enterpriseWebSearch',
+  'exaAiSearch',
+  'googleSearch',
+  'googleSearchRetrieval',
+  'parallelAiSearch',
+  'urlContext',
+  'fileSearch',
+]);
+const DECLARATION_KEYS = both([
+  'name',
+  'description',
+  'parameters',
+  'parametersJsonSchema',
+  'response',
+  'responseJsonSchema',
+  'behavior',
+]);
+
+const isObj = (n: Node | undefined): n is ObjectNode => n?.kind === 'object';
+const isContent = (n: Node): boolean => isObj(n) && g(n, 'parts')?.kind === 'array';
+
+/** Pairing of calls without ids: the unanswered calls by name, in order, and how many calls each name had. */
+class Pairing {
+  private readonly open = new Map<string, string[]>();
+  private readonly counts = new Map<string, number>();
+  /** The id of a call: its own, else `<name>#<n>`. */
+  callId(name: string, id: string | null): string {
+    const n = (this.counts.get(name) ?? 0) + 1;
+    this.counts.set(name, n);
+    const out = id ?? `${name}#${n}`;
+    const list = this.open.get(name) ?? [];
+    list.push(out);
+    this.open.set(name, list);
+    return out;
+  }
+  /** The id a response answers: its own, else the earliest unanswered call of its name (else `<name>#?`). */
+  answer(name: string, id: string | null): string {
+    const list = this.open.get(name) ?? [];
+    const at = id === null ? 0 : list.indexOf(id);
+    if (at >= 0 && at < list.length) return list.splice(at, 1)[0]!;
+    return id ?? `${name}#?`;
+  }
+}
+
+function optId(b: TranscriptBuilder, node: ObjectNode): string | null {
+  const id = g(node, 'id');
+  return id === undefined || id.kind === 'null' ? null : optString(b, id, 'id');
+}
+
+function valueText(n: Node): string {
+  return n.kind === 'string' ? toWellFormed(n.value) : JSON.stringify(toJsonValue(n));
+}
+
+/** The text a function response gives the model: `output`, else `error`, else the whole response. */
+function responseText(b: TranscriptBuilder, fr: ObjectNode): ToolResultPart[] {
+  const response = g(fr, 'response');
+  const parts: ToolResultPart[] = [];
+  if (response !== undefined && response.kind !== 'null') {
+    if (response.kind !== 'object')
+      throw b.error(response, `"response" must be an object, found ${kindName(response)}`);
+    const out = field(response, 'output') ?? field(response, 'error');
+    parts.push({ type: 'text', text: out !== undefined ? valueText(out) : valueText(response) });
+  }
+  const more = g(fr, 'parts');
+  if (more?.kind === 'array')
+    for (const _ of more.items) parts.push({ type: 'other', description: 'functionResponse part' });
+  return parts;
+}
+
+/** The blocks of one content's parts. */
+function partBlocks(b: TranscriptBuilder, parts: Node, model: boolean, pairing: Pairing): ContentBlock[] {
+  if (parts.kind !== 'array') throw b.error(parts, `"parts" must be a list, found ${kindName(parts)}`);
+  const blocks: ContentBlock[] = [];
+  for (const p of objects(b, parts.items, 'a part')) {
+    checkKeys(b, p, PART_KEYS, 'a Gemini part');
+    const text = g(p, 'text');
+    const call = g(p, 'functionCall');
+    const response = g(p, 'functionResponse');
+    const thought = g(p, 'thought');
+    if (text !== undefined && text.kind !== 'null') {
+      const t = optString(b, text, 'text');
+      blocks.push(
+        thought?.kind === 'bool' && thought.value
+          ? { type: 'other', description: 'thought' }
+          : { type: 'text', text: t },
+      );
+    } else if (isObj(call)) {
+      if (!model) b.unexplained(p, "a functionCall part in a content that is not the model's");
+      checkKeys(b, call, CALL_KEYS, 'a Gemini functionCall');
+      const name = optString(b, g(call, 'name'), 'functionCall name');
+      const callId = pairing.callId(name, optId(b, call));
+      b.call(callId, name, p);
+      const args = g(call, 'args');
+      blocks.push({
+        type: 'function_tool_call',
+        callId,
+        name,
+        arguments: args && args.kind !== 'null' ? JSON.stringify(toJsonValue(args)) : '{}',
+      });
+    } else if (isObj(response)) {
+      if (model) b.unexplained(p, 'a functionResponse part in a model content');
+      checkKeys(b, response, FUNCTION_RESPONSE_KEYS, 'a Gemini functionResponse');
+      const name = optString(b, g(response, 'name'), 'functionResponse name');
+      const callId = pairing.answer(name, optId(b, response));
+      b.resolveCall(p, callId);
+      blocks.push({ type: 'function_tool_result', callId, name, content: responseText(b, response) });
+    } else {
+      const kind = [...p.members.keys()].find((k) => OTHER_PARTS.includes(k));
+      if (kind === undefined && (thought === undefined || thought.kind === 'null'))
+        b.unexplained(p, 'a Gemini part with no text, functionCall, functionResponse or data');
+      blocks.push({ type: 'other', description: kind ?? 'thought' });
+    }
+  }
+  return blocks;
+}
+
+/** Reads a list of contents into `b` (each one message). */
+function readContents(b: TranscriptBuilder, items: readonly Node[], pairing: Pairing, count = true): void {
+  for (const c of objects(b, items, 'a content')) {
+    if (count) b.read();
+    checkKeys(b, c, CONTENT_KEYS, 'a Gemini content');
+    const role = optString(b, field(c, 'role'), 'role', 'user');
+    if (role !== 'user' && role !== 'model')
+      throw b.error(c, `unknown role ${JSON.stringify(role)} (expected user, model)`);
+    const parts = field(c, 'parts') ?? { kind: 'array', offset: c.offset, items: [] };
+    const model = role === 'model';
+    b.push({ kind: 'blocks', role: model ? 'assistant' : 'user', blocks: partBlocks(b, parts, model, pairing) }, c);
+  }
+}
+
+/** The function declarations of `tools` as catalog tools (`tool_search` skipped with a warning). */
+function readTools(b: TranscriptBuilder, tools: Node): CatalogTool[] {
+  if (tools.kind !== 'array') throw b.error(tools, `"tools" must be a list, found ${kindName(tools)}`);
+  const out: CatalogTool[] = [];
+  const seen = new Set<string>();
+  for (const t of objects(b, tools.items, 'a tool')) {
+    checkKeys(b, t, TOOL_KEYS, 'a Gemini tool');
+    for (const m of t.members.values())
+      if (m.key !== 'functionDeclarations' && m.key !== 'function_declarations' && TOOL_KEYS.includes(m.key))
+        b.skip(`provider tools (${m.key}): run by Google, not tools of the catalog`);
+    const decls = g(t, 'functionDeclarations');
+    if (decls === undefined || decls.kind === 'null') continue;
+    if (decls.kind !== 'array') throw b.error(decls, `"functionDeclarations" must be a list, found ${kindName(decls)}`);
+    for (const d of objects(b, decls.items, 'a function declaration')) {
+      checkKeys(b, d, DECLARATION_KEYS, 'a Gemini function declaration');
+      const name = optString(b, g(d, 'name'), 'function declaration name');
+      if (name === 'tool_search') {
+        b.warn(d, "skipped tool_search (the middleware's own tool, not a catalog tool)");
+        continue;
+      }
+      if (seen.has(name)) throw b.error(d, `duplicate tool name ${JSON.stringify(name)}`);
+      seen.add(name);
+      const schema = g(d, 'parametersJsonSchema') ?? g(d, 'parameters');
+      const source = locate(b.doc, d);
+      const description = optString(b, g(d, 'description'), 'function declaration description');
+      out.push(
+        schema && schema.kind !== 'null'
+          ? { name, description, static: false, source, parameters: toJsonValue(schema) }
+          : { name, description, static: false, source },
+      );
+    }
+  }
+  return out;
+}
+
+/** The names of the functions a request declares (all sent as visible: Gemini has no deferred loading). */
+function sentOf(tools: Node): SentTools {
+  const names: string[] = [];
+  for (const t of tools.kind === 'array' ? tools.items : []) {
+    const decls = isObj(t) ? g(t, 'functionDeclarations') : undefined;
+    if (decls?.kind !== 'array') continue;
+    for (const d of decls.items) {
+      const n = isObj(d) ? g(d, 'name') : undefined;
+      if (n?.kind === 'string') names.push(toWellFormed(n.value));
+    }
+  }
+  return { visible: names, deferred: [] };
+}
+
+/** Reads a request body's conversation (system instruction, then contents) into `b`. */
+function readRequestBody(b: TranscriptBuilder, body: ObjectNode, pairing: Pairing, count: boolean): void {
+  checkKeys(b, body, REQUEST_KEYS, 'a Gemini request');
+  const system = g(body, 'systemInstruction');
+  if (system !== undefined && system.kind !== 'null') {
+    if (count) b.read();
+    const blocks =
+      system.kind === 'string'
+        ? [{ type: 'text' as const, text: toWellFormed(system.value) }]
+        : isObj(system)
+          ? partBlocks(b, g(system, 'parts') ?? { kind: 'array', offset: system.offset, items: [] }, false, pairing)
+          : [];
+    if (isObj(system)) checkKeys(b, system, CONTENT_KEYS, 'a Gemini systemInstruction');
+    else if (system.kind !== 'string')
+      throw b.error(system, `"systemInstruction" must be a content or a string, found ${kindName(system)}`);
+    b.push({ kind: 'blocks', role: 'system', blocks }, system);
+  }
+  const contents = g(body, 'contents');
+  if (contents?.kind !== 'array') {
+    throw b.error(contents ?? body, `a Gemini request needs "contents", a list, found ${kindName(contents)}`);
+  }
+  readContents(b, contents.items, pairing, count);
+}
+
+/** Appends a response's first candidate (the model's answer); returns false when it has none. */
+function readResponse(b: TranscriptBuilder, res: ObjectNode, pairing: Pairing): void {
+  checkKeys(b, res, RESPONSE_KEYS, 'a Gemini response');
+  const candidates = g(res, 'candidates');
+  if (candidates?.kind !== 'array' || candidates.items.length === 0) {
+    b.unexplained(res, 'a Gemini response without candidates (blocked or empty)');
+    return;
+  }
+  if (candidates.items.length > 1)
+    b.skip(
+      'candidates after the first (candidateCount > 1: the conversation goes on with candidate 0)',
+      candidates.items.length - 1,
+    );
+  const first = candidates.items[0]!;
+  if (!isObj(first)) throw b.error(first, `a candidate must be an object, found ${kindName(first)}`);
+  checkKeys(b, first, CANDIDATE_KEYS, 'a Gemini candidate');
+  const content = g(first, 'content');
+  if (!isObj(content)) {
+    b.unexplained(first, 'a Gemini candidate without "content"');
+    return;
+  }
+  readContents(b, [content], pairing, false);
+}
+
+type Shape = 'request' | 'contents' | 'response' | 'pairs';
+
+function shapeOf(doc: ParsedDocument): { shape: Shape; n: number; model?: boolean } | null {
+  const root = doc.root;
+  if (isObj(root)) {
+    if (g(root, 'contents')?.kind === 'array') return { shape: 'request', n: 1 };
+    if (g(root, 'candidates')?.kind === 'array') return { shape: 'response', n: 1 };
+    const req = field(root, 'request');
+    if (isObj(req) && g(req, 'contents')?.kind === 'array') return { shape: 'pairs', n: 1 };
+    return null;
+  }
+  if (root.kind !== 'array' || root.items.length === 0) return null;
+  const pairs = root.items.filter((n) => {
+    const req = isObj(n) ? field(n, 'request') : undefined;
+    return isObj(req) && g(req, 'contents')?.kind === 'array';
+  }).length;
+  if (pairs > 0) return { shape: 'pairs', n: pairs };
+  const contents = root.items.filter(isBareContent);
+  if (contents.length === 0) return null;
+  const model = contents.some(
+    (n) =>
+      (n as ObjectNode).members.get('role')?.value.kind === 'string' &&
+      ((n as ObjectNode).members.get('role')!.value as { value: string }).value === 'model',
+  );
+  return { shape: 'contents', n: contents.length, model };
+}
+
+/** A `Content` and nothing else: only `role` and `parts`, parts without a `type` (other formats' parts have one). */
+function isBareContent(n: Node): boolean {
+  if (!isObj(n) || !isContent(n)) return false;
+  for (const k of n.members.keys()) if (k !== 'role' && k !== 'parts') return false;
+  const parts = g(n, 'parts') as { items: readonly Node[] };
+  return parts.items.every((p) => isObj(p) && !p.members.has('type'));
+}
+
+const WHY: Readonly<Record<Shape, string>> = {
+  request: 'a generateContent request body with "contents"',
+  contents: 'contents with "parts"',
+  response: 'a GenerateContentResponse with "candidates"',
+  pairs: '{"request", "response"} lines whose request has "contents"',
+};
+
+function detect(doc: ParsedDocument): Evidence | null {
+  const s = shapeOf(doc);
+  if (!s) return null;
+  // Pairs outrank the call log's {request, response} lines (which take other providers' bodies).
+  // Role "model" is Gemini's alone; plain {role, parts} contents weigh as much as other chat formats' messages.
+  const score =
+    s.shape === 'pairs'
+      ? 2 * DISTINCTIVE + s.n
+      : s.shape === 'contents'
+        ? (s.model ? DISTINCTIVE : 0) + s.n + 0.45
+        : DISTINCTIVE + 2;
+  return {
+    score,
+    detected_by:
+      s.shape === 'contents' ? `${s.n} ${WHY.contents}${s.model ? ' (role "model" is Gemini\'s)' : ''}` : WHY[s.shape],
+  };
+}
+
+const same = (x: unknown, y: unknown): boolean => JSON.stringify(x) === JSON.stringify(y);
+
+function readPairs(doc: ParsedDocument, b: TranscriptBuilder, items: readonly Node[]): void {
+  let lastTools: Node | null = null;
+  let line = 0;
+  for (const n of items) {
+    line++;
+    const req = isObj(n) ? field(n, 'request') : undefined;
+    if (!isObj(n) || !isObj(req)) {
+      b.unexplained(n, `line ${line}: expected {"request": <generateContent body>, "response": <response>}`);
+      continue;
+    }
+    const t = new TranscriptBuilder(doc, b.maxMessages, true);
+    const pairing = new Pairing();
+    readRequestBody(t, req, pairing, false);
+    const known = b.messages.length;
+    const differs = b.messages.findIndex((m, i) => !same(m, t.messages[i]));
+    if (differs >= 0 || t.messages.length < known) {
+      const at = differs >= 0 && differs < t.offsets.length ? t.offsets[differs]! : req.offset;
+      b.unexplained(
+        at,
+        `line ${line}: the request does not continue the conversation of the earlier lines ` +
+          `(message ${differs >= 0 ? differs : t.messages.length} differs)`,
+      );
+      continue;
+    }
+    b.read();
+    b.adopt(t, known);
+    const tools = g(req, 'tools');
+    b.sentTools.push(tools !== undefined ? sentOf(tools) : { visible: [], deferred: [] });
+    if (tools !== undefined && tools.kind !== 'null') lastTools = tools;
+    const res = field(n, 'response');
+    if (isObj(res)) {
+      // The response continues this request's pairing (its calls are named after the request's).
+      const before = t.messages.length;
+      readResponse(t, res, pairing);
+      b.adopt(t, before);
+    } else if (res !== undefined && res.kind !== 'null')
+      b.unexplained(res, `line ${line}: "response" must be a GenerateContentResponse object, found ${kindName(res)}`);
+    for (const m of n.members.values())
+      if (m.key !== 'request' && m.key !== 'response')
+        b.skip("a call line's metadata (keys other than request and response)");
+  }
+  // The last request's tools are the recording's own catalog (as a call log's are).
+  if (lastTools) b.tools = readTools(b, lastTools);
+}
+
+function read(doc: ParsedDocument, b: TranscriptBuilder): void {
+  const s = shapeOf(doc);
+  const root = doc.root;
+  if (!s)
+    throw b.error(
+      root,
+      'not a gemini recording: expected a generateContent request body {contents, ...}, a list of contents ' +
+        `[{role, parts}], a response {candidates} or {request, response} lines; found ${kindName(root)}`,
+    );
+  const pairing = new Pairing();
+  if (s.shape === 'request') {
+    b.isRequest = true;
+    readRequestBody(b, root as ObjectNode, pairing, true);
+    const tools = g(root as ObjectNode, 'tools');
+    if (tools !== undefined && tools.kind !== 'null') {
+      b.tools = readTools(b, tools);
+      b.requestTools = sentOf(tools);
+    }
+  } else if (s.shape === 'contents') readContents(b, (root as { items: readonly Node[] }).items, pairing);
+  else if (s.shape === 'response') {
+    b.read();
+    readResponse(b, root as ObjectNode, pairing);
+  } else readPairs(doc, b, root.kind === 'array' ? root.items : [root]);
+}
+
+export const geminiReader: RecordingReader = {
+  format: 'gemini',
+  records: 'conversation',
+  summary: 'Gemini generateContent bodies, contents, responses, call lines',
+  shape:
+    'gemini: Gemini generateContent request bodies {contents, systemInstruction, tools}, ' +
+    'contents [{role, parts}], responses {candidates}, or {request, response} lines',
+  detect,
+  read,
+};
