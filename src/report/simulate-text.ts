@@ -345,7 +345,13 @@ export function renderSimulation(r: SimulationReport, o: SimulateRenderOptions):
           tok(plural(sm.warnings, 'warning'), sm.warnings > 0 ? s.yellow : undefined),
         ];
   const parts = [plural(sm.calls, 'model call'), plural(sm.searches, 'search', 'searches')];
-  if (sm.server_searches > 0) parts.push(plural(sm.server_searches, 'server search', 'server searches'));
+  if (sm.server_searches > 0) {
+    // The provider's own searches: run by the server, or (Responses `execution: "client"`) by the client.
+    const client = r.turns.reduce((n, t) => n + t.server_searches.filter((x) => x.execution === 'client').length, 0);
+    if (sm.server_searches > client)
+      parts.push(plural(sm.server_searches - client, 'server search', 'server searches'));
+    if (client > 0) parts.push(plural(client, 'client search', 'client searches'));
+  }
   if (sm.provider_calls > 0) parts.push(plural(sm.provider_calls, 'provider tool call'));
   parts.push(
     r.mode === 'native'
