@@ -10,6 +10,7 @@ import { READERS, requireModelCall } from '../../src/formats/recordings/registry
 import { loadTranscriptFile, readTranscriptDocument } from '../../src/formats/transcript.js';
 import { simulate } from '../../src/jobs/simulate/engine.js';
 import { TRANSCRIPT_FORMATS } from '../../src/cli/commands/simulate.js';
+import type { Message } from '../../src/core/types.js';
 import { inputError } from './helpers.js';
 
 const dir = fileURLToPath(new URL('../../fixtures/transcripts/', import.meta.url));
@@ -281,6 +282,68 @@ describe('Claude Code', () => {
     );
     expect(t.sidechains?.map((s) => [s.coverage?.conversation, s.messages.map((m) => m.role)])).toEqual([
       ['a7c1e9f0', ['user', 'assistant']],
+    ]);
+  });
+
+  it('--sidechains: two Task subagents written into the session file, each from its own root, are two', () => {
+    // Claude Code 1.0.x writes subagents' lines into the session file, with the session's id and no agentId.
+    const two = `${dir}two-subagents.claude-code.jsonl`;
+    const t = loadTranscriptFile(two, { sidechains: true });
+    const text = (m: Message): string => (m.kind === 'blocks' && m.blocks[0]?.type === 'text' ? m.blocks[0].text : '');
+    expect(
+      t.sidechains?.map((s) => [s.coverage?.conversation, s.messages.map((m) => m.role), text(s.messages[0]!)]),
+    ).toEqual([
+      [
+        '5f0b8e2a-7c41-4d3e-9a6b-1e2d3c4b5a69',
+        ['user', 'assistant', 'user', 'assistant'],
+        'Find out why the checkout e2e test fails in CI.',
+      ],
+      [
+        '5f0b8e2a-7c41-4d3e-9a6b-1e2d3c4b5a69#2',
+        ['user', 'assistant', 'user', 'assistant'],
+        'What time is it in Lisbon now?',
+      ],
+    ]);
+    for (const s of t.sidechains!) {
+      const r = simulate({ transcript: s, catalog: demo, mode: 'default', replay: false });
+      expect(r.turns).toHaveLength(2);
+      expect(r.violations).toEqual([]);
+    }
+    // Without --sidechains their 8 lines are skipped and counted; the main conversation is the same.
+    const main = loadTranscriptFile(two);
+    expect(main.coverage?.skipped).toEqual([
+      { rule: "sidechain lines (a subagent's conversation; --sidechains replays each)", count: 8 },
+    ]);
+    expect(main.messages).toEqual(t.messages);
+  });
+
+  it("--sidechains: a subagent's retried message is a branch of its chain, skipped and counted there", () => {
+    const line = (uuid: string, parent: string | null, type: string, content: unknown) =>
+      j({
+        parentUuid: parent,
+        isSidechain: true,
+        sessionId: 's',
+        type,
+        uuid,
+        message:
+          type === 'user'
+            ? { role: 'user', content }
+            : { id: `m_${uuid}`, role: 'assistant', content: [{ type: 'text', text: content }] },
+      });
+    const text = [
+      j({ ...user, isSidechain: false }),
+      j({ ...answer, isSidechain: false }),
+      line('s1', null, 'user', 'task'),
+      line('s2', 's1', 'assistant', 'first try'),
+      line('s3', 's1', 'assistant', 'second try'),
+      line('s4', 's3', 'user', 'more'),
+      line('s5', 's4', 'assistant', 'done'),
+    ].join('\n');
+    const t = readTranscriptDocument(parseText('cc.jsonl', text), { sidechains: true });
+    expect(t.sidechains).toHaveLength(1);
+    expect(t.sidechains![0]!.messages).toHaveLength(4);
+    expect(t.sidechains![0]!.coverage?.skipped).toEqual([
+      { rule: 'lines off the main chain (an abandoned branch: a message edited or retried)', count: 1 },
     ]);
   });
 
