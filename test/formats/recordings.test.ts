@@ -131,7 +131,8 @@ const REFUSED: Array<[string, string, string]> = [
     ]),
     `lc.json:1:125: unknown key "mystery" in a LangChain message (no rule reads it; known keys: content, ` +
       `additional_kwargs, response_metadata, type, name, id, example, tool_calls, invalid_tool_calls, ` +
-      `usage_metadata, tool_call_id, artifact, status, role, tool_call_chunks, chunk_position)${LENIENT}`,
+      `usage_metadata, tool_call_id, artifact, status, role, tool_call_chunks, chunk_position, metadata, ` +
+      `content_blocks, lc_serializable, lc_kwargs, lc_namespace, contentBlocks)${LENIENT}`,
   ],
   [
     'lc.json',
