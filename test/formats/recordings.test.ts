@@ -451,3 +451,40 @@ describe('OTel tool definitions', () => {
     },
   );
 });
+
+describe('a file no reader takes names the family nearest to it (issue 28)', () => {
+  const events = lines(
+    { type: 'message_start', message: { id: 'm1', type: 'message', role: 'assistant', content: [], model: 'c' } },
+    { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'hi' } },
+    { type: 'message_stop' },
+  );
+
+  it('stream events kept as JSON lines are the sse format, not unknown Responses items', () => {
+    expect(inputError(() => read('ev.jsonl', events)).headline).toBe(
+      "ev.jsonl:1:1: 3 Anthropic Messages stream events as JSON values: signs of sse, which expects the stream's " +
+        'raw text (event: / data: lines, as a proxy or a test fixture keeps it); no format takes it ' +
+        '(openai-responses only by 3 messages have keys or part types only OpenAI Responses uses: ' +
+        '--format openai-responses reads it so)',
+    );
+    // Forced, a format reads what it is given (and says what it does not understand).
+    expect(
+      inputError(() => readTranscriptDocument(parseText('ev.jsonl', events), { format: 'openai-responses' })).message,
+    ).toMatch(/^unknown Responses item type "message_start"/);
+  });
+
+  it('no reader at all: the nearest family and what it expects are named', () => {
+    expect(inputError(() => read('g.json', j({ contents: 'nope' }))).message).toBe(
+      'no known recording shape fits (found an object with "contents"); closest: gemini (a request body whose ' +
+        '"contents" is a string), which expects "contents" to be a list of {role, parts}; tried ' +
+        `${READERS.map((r) => r.format).join(', ')} (see simulate --help, or force one with --format)`,
+    );
+  });
+
+  it("Gemini contents with a key of their own are Gemini's to refuse, not the AI SDK's (untyped parts)", () => {
+    const text = j([
+      { role: 'user', parts: [{ text: 'hi' }] },
+      { role: 'model', parts: [{ functionCall: { name: 'x', args: {} } }], bogus: 1 },
+    ]);
+    expect(inputError(() => read('g.json', text)).message).toMatch(/^unknown key "bogus" in a Gemini content/);
+  });
+});

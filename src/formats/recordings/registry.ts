@@ -32,7 +32,7 @@ import { openaiAgentsReader } from './openai-agents.js';
 import { openaiAgentsStateReader } from './openai-agents-state.js';
 import { otelReader } from './otel.js';
 import { sseReader } from './sse.js';
-import type { Evidence, RecordingReader } from './types.js';
+import { DISTINCTIVE, type Evidence, type NearMiss, type RecordingReader } from './types.js';
 
 /** Options of {@link readRecording}. */
 export interface RecordingOptions {
@@ -106,13 +106,49 @@ function describeRoot(doc: ParsedDocument): string {
       : `a ${root.kind === 'bool' ? 'boolean' : root.kind}`;
 }
 
+/** The reader (other than `except`) whose signs a document it does not take has most of, or null. */
+export function nearestReader(
+  doc: ParsedDocument,
+  except: RecordingReader | null = null,
+): { reader: RecordingReader; near: NearMiss } | null {
+  let best: { reader: RecordingReader; near: NearMiss } | null = null;
+  for (const reader of READERS) {
+    if (reader === except || !reader.near) continue;
+    const near = reader.near(doc);
+    if (near && (best === null || near.score > best.near.score)) best = { reader, near };
+  }
+  return best;
+}
+
 function noShapeFits(doc: ParsedDocument): never {
   const tried = READERS.map((r) => r.format).join(', ');
+  const nearest = nearestReader(doc);
+  const closest = nearest
+    ? `; closest: ${nearest.reader.format} (${nearest.near.found}), which expects ${nearest.near.expected}`
+    : '';
   throw errorAt(
     doc,
     doc.root,
-    `no known recording shape fits (found ${describeRoot(doc)}); ` +
+    `no known recording shape fits (found ${describeRoot(doc)})${closest}; ` +
       `tried ${tried} (see simulate --help, or force one with --format)`,
+  );
+}
+
+/**
+ * The error for a document whose only readers go by signs other formats share, while another
+ * family's own signs are there: it names that family and what it expects, not the failure of a
+ * reader of another family.
+ */
+function nearMiss(doc: ParsedDocument, found: { reader: RecordingReader; evidence: Evidence }): void {
+  if (found.evidence.score >= DISTINCTIVE) return;
+  const nearest = nearestReader(doc, found.reader);
+  if (!nearest || nearest.near.score < DISTINCTIVE) return;
+  throw errorAt(
+    doc,
+    doc.root,
+    `${nearest.near.found}: signs of ${nearest.reader.format}, which expects ${nearest.near.expected}; ` +
+      `no format takes it (${found.reader.format} only by ${found.evidence.detected_by}: ` +
+      `--format ${found.reader.format} reads it so)`,
   );
 }
 
@@ -274,6 +310,7 @@ export function readRecording(doc: ParsedDocument, options: RecordingOptions = {
   } else {
     const found = detectRecording(doc);
     if (!found) noShapeFits(doc);
+    nearMiss(doc, found);
     reader = found.reader;
     detectedBy = found.evidence.detected_by;
   }

@@ -21,6 +21,21 @@ export interface Evidence {
   readonly detected_by: string;
 }
 
+/**
+ * What a reader makes of a document it does not take (its `detect` gave null): the signs of its
+ * family the document has, and what the reader expects instead. When no reader takes a document,
+ * or only readers whose evidence is shared by other formats do, the error names the family whose
+ * signs are strongest and what it expected, rather than failing in another family's terms.
+ */
+export interface NearMiss {
+  /** As {@link Evidence.score}: {@link DISTINCTIVE} and more for signs only this family has. */
+  readonly score: number;
+  /** What was found, e.g. `4 Anthropic Messages stream events as JSON values (message_start, …)`. */
+  readonly found: string;
+  /** What the reader expects, e.g. `the stream's raw text: event: / data: lines`. */
+  readonly expected: string;
+}
+
 /** Options every reader may use. */
 export interface ReadOptions {
   /** Read subagent sidechains too (Claude Code), each as its own conversation. */
@@ -49,6 +64,8 @@ export interface RecordingReader {
    */
   readonly records: 'conversation' | 'calls';
   detect(doc: ParsedDocument): Evidence | null;
+  /** How near a document it does not take comes to the format, or null (see {@link NearMiss}). */
+  near?(doc: ParsedDocument): NearMiss | null;
   /** Reads `doc` into `b`; throws an `InputError` for a shape it cannot read at all. */
   read(doc: ParsedDocument, b: TranscriptBuilder, options: ReadOptions): void;
 }
