@@ -31,6 +31,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   SEARCH,
   SELECT,
   { name: 'simulate', load: async () => (await import('./commands/simulate.js')).simulateCommand },
+  { name: 'watch', load: async () => (await import('./commands/watch.js')).watchCommand },
   { name: 'aggregate', load: async () => (await import('./commands/aggregate.js')).aggregateCommand },
   { name: 'test', load: async () => (await import('./commands/test.js')).testCommand },
   { name: 'eval', load: async () => (await import('./commands/eval.js')).evalCommand },

@@ -21,7 +21,8 @@ export function loadRecordingText(
   options: RecordingOptions & { readonly name?: string } = {},
 ): Transcript {
   const name = options.name ?? (typeof input === 'string' ? '<text>' : '<value>.json');
-  return readRecording(parseText(name, textOf(input), options.limits ? { limits: options.limits } : {}), options);
+  const parse = { yamlBinary: true, ...(options.limits ? { limits: options.limits } : {}) };
+  return readRecording(parseText(name, textOf(input), parse), options);
 }
 
 /** Reads a catalog from its text or a parsed value, in any catalog format. */

@@ -8,9 +8,10 @@
  * the first non-blank line: a JSON array, or an object with `messages` or
  * `input` (a request body), or an object with neither `role` nor `type` (a
  * whole document of another shape, e.g. a trace), is a whole session; a
- * message, item or event line always has a `role` or a `type`, and a call
+ * message, item or event line always has a `role` or a `type`, a call
  * log's line a `request` (one model call; the call-log reader groups the
- * file's calls into sessions).
+ * file's calls into sessions), and a LangGraph stream chunk is
+ * `{<node>: {messages: [...]}}` (one step).
  * `sessions` / `recording` force the choice. Standard input is
  * always read as sessions, one per line.
  *
@@ -45,12 +46,13 @@ export type SessionInput =
   | { readonly kind: 'unreadable'; readonly source: SessionSource; readonly error: string };
 
 /** Extensions of recordings found when a directory is walked. */
-const RECORDING_FILE = /\.(json|jsonl|ndjson)$/i;
+const RECORDING_FILE = /\.(json|jsonl|ndjson|har|yaml|yml)$/i;
 const LINES_FILE = /\.(jsonl|ndjson)$/i;
 
 /**
  * The files the arguments name, in order: a directory gives every `.json`,
- * `.jsonl` and `.ndjson` file below it (sorted; dot directories and
+ * `.jsonl`, `.ndjson`, `.har`, `.yaml` and `.yml` file below it (HAR files
+ * and VCR cassettes are recordings too; sorted; dot directories and
  * `node_modules` skipped), a glob its matches (sorted). A glob matching
  * nothing and a directory without recordings are errors; `-` stays.
  */
@@ -79,7 +81,9 @@ export function expandSessionPaths(args: readonly string[]): string[] {
     }
     const files = globFiles(`${arg.replace(/\/+$/, '')}/**/*`).filter((f) => RECORDING_FILE.test(f));
     if (files.length === 0)
-      throw new InputError(`no recordings (.json, .jsonl, .ndjson) in the directory ${JSON.stringify(arg)}`);
+      throw new InputError(
+        `no recordings (.json, .jsonl, .ndjson, .har, .yaml, .yml) in the directory ${JSON.stringify(arg)}`,
+      );
     out.push(...files);
   }
   return out;
@@ -98,6 +102,9 @@ export function isSessionLine(text: string): boolean {
   if ('messages' in value || 'input' in value) return true;
   // A call log's line is one model call of a recording (its calls are grouped into sessions by continuity).
   if ('request' in value) return false;
+  // A LangGraph stream chunk {<node>: {messages: [...]}} is one step of a recording.
+  const parts = Object.values(value);
+  if (parts.length > 0 && parts.every((v) => v === null || (typeof v === 'object' && 'messages' in v))) return false;
   return !('role' in value) && !('type' in value);
 }
 

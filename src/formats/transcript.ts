@@ -28,6 +28,7 @@ export function readTranscriptDocument(doc: ParsedDocument, options: TranscriptO
  * are warnings and the load goes on).
  */
 export function loadTranscriptFile(file: string, options: TranscriptOptions = {}): Transcript {
-  const doc = parseFile(file, options.limits ? { limits: options.limits } : {});
+  // A recording may hold `!!binary` YAML scalars (VCR cassettes' bodies).
+  const doc = parseFile(file, { yamlBinary: true, ...(options.limits ? { limits: options.limits } : {}) });
   return readTranscriptDocument(doc, options);
 }

@@ -60,7 +60,10 @@ export type TranscriptFormat =
   | 'gemini'
   | 'sse'
   | 'cline'
-  | 'openai-agents-state';
+  | 'openai-agents-state'
+  | 'nock'
+  | 'vcr'
+  | 'har';
 
 /** Items of a recording skipped by one documented rule. */
 export interface SkipCount {

@@ -41,6 +41,11 @@ export interface NumberNode extends NodeBase {
 export interface StringNode extends NodeBase {
   readonly kind: 'string';
   readonly value: string;
+  /**
+   * The YAML scalar was tagged `!!binary`: `value` is the base64 text of bytes, as written (line breaks
+   * included). Only when the reader was asked to allow the tag (recordings); never set by the JSON reader.
+   */
+  readonly binary?: true;
 }
 export interface ArrayNode extends NodeBase {
   readonly kind: 'array';

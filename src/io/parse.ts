@@ -114,6 +114,8 @@ export function parseText(
     lazyTextLength?: number;
     /** False: YAML's flow collections are made as nodes at once, not read plain first (yaml.ts); for tests. */
     plainYaml?: boolean;
+    /** YAML scalars may be tagged `!!binary` (recordings: VCR cassettes), read as base64 text (yaml.ts). */
+    yamlBinary?: boolean;
   } = {},
 ): ParsedDocument {
   const limits = resolveLimits(options.limits);
@@ -129,7 +131,7 @@ export function parseText(
         text,
         syntax,
         lines,
-        root: parseYamlText(text, limits, fail, where, { plain: options.plainYaml }),
+        root: parseYamlText(text, limits, fail, where, { plain: options.plainYaml, binary: options.yamlBinary }),
       };
     if (syntax === 'jsonl') return { file, text, syntax, lines, root: parseJsonl(text, limits, fail, where, lazy) };
     if (syntax === 'sse') return { file, text, syntax, lines, root: sseRoot(text) };
@@ -162,7 +164,10 @@ export function parseText(
 }
 
 /** Reads and parses a file (see {@link readInputText} and {@link parseText}). */
-export function parseFile(path: string, options: { syntax?: Syntax; limits?: Partial<Limits> } = {}): ParsedDocument {
+export function parseFile(
+  path: string,
+  options: { syntax?: Syntax; limits?: Partial<Limits>; yamlBinary?: boolean } = {},
+): ParsedDocument {
   // The file's bytes are released before the text is parsed.
   return parseText(inputName(path), readInputText(path, options.limits), options);
 }

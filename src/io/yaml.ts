@@ -38,7 +38,9 @@
  *   `!!bool`, `!!null`, `!!map`, `!!seq`) are **rejected** with a located
  *   error rather than silently read as strings: a catalog or transcript has
  *   no use for them, and `description: !important …` is more likely a
- *   quoting mistake the user wants to hear about;
+ *   quoting mistake the user wants to hear about; only a recording may hold
+ *   `!!binary` scalars (option `binary`: VCR.py cassettes keep bodies that
+ *   are not UTF-8 so), read as their base64 text on a node marked `binary`;
  * - keys are unique (a duplicate is an error at its second occurrence) and
  *   must be scalars; a non-string scalar key (`1:`, `true:`) is read as its text.
  */
@@ -61,6 +63,7 @@ import {
   nullObject,
   type ObjectNode,
   PLAIN_VALUE,
+  type StringNode,
   toJsonValue,
 } from './nodes.js';
 import { raiseLimit } from './read.js';
@@ -163,13 +166,22 @@ interface Walk {
   measuring: number;
   /** Whether flow collections may be read as plain values first ({@link plainFlow}). */
   readonly plain: boolean;
+  /** Whether a scalar may be tagged `!!binary` (recordings: VCR cassettes keep bodies that way). */
+  readonly binary: boolean;
 }
 
-/** The core tag of an event (null without one); any other tag is a located error. */
-function coreTag(w: Walk, e: { tagStart: number; tagEnd: number }): string | null {
+/** YAML 1.1's `!!binary`: base64 text of bytes (PyYAML writes `bytes` so; VCR.py cassettes hold bodies that way). */
+const BINARY_TAG = `${YAML_TAG}binary`;
+
+/**
+ * The core tag of an event (null without one); any other tag is a located error, but `!!binary` on a
+ * scalar value when the reader allows it (`scalar`).
+ */
+function coreTag(w: Walk, e: { tagStart: number; tagEnd: number }, scalar = false): string | null {
   if (e.tagStart < 0) return null;
   const raw = w.text.slice(e.tagStart, e.tagEnd);
   const tag = tagName(w.handles, raw);
+  if (tag === BINARY_TAG && scalar && w.binary) return tag;
   if (tag === null || !CORE_TAGS.has(tag)) {
     return w.fail(
       e.tagStart,
@@ -235,12 +247,16 @@ function closeAnchor(w: Walk, e: Event, before: Before, node: Node, depth: numbe
 
 /** A scalar value at `depth` (counted, measured when anchored). */
 function scalarNode(w: Walk, e: ScalarEvent, depth: number, fallback: number): Node {
-  const tag = coreTag(w, e);
+  const tag = coreTag(w, e, true);
   const offset = scalarOffset(w.text, e, fallback);
   const before = openAnchor(w, e, depth);
   w.size++;
   w.deepest = Math.max(w.deepest, depth);
-  const node = valueNode(w, resolveScalar(getScalarValue(w.text, e), e.style === PLAIN, tag), offset);
+  const text = getScalarValue(w.text, e);
+  const node: Node =
+    tag === BINARY_TAG
+      ? { ...(valueNode(w, text, offset) as StringNode), binary: true }
+      : valueNode(w, resolveScalar(text, e.style === PLAIN, tag), offset);
   if (before) closeAnchor(w, e, before, node, depth);
   return node;
 }
@@ -669,7 +685,7 @@ export function parseYamlText(
   },
   fail: Fail,
   where: (offset: number) => string,
-  options: { readonly plain?: boolean | undefined } = {},
+  options: { readonly plain?: boolean | undefined; readonly binary?: boolean | undefined } = {},
 ): Node {
   const w: Walk = {
     text,
@@ -691,6 +707,7 @@ export function parseYamlText(
     deepest: 0,
     measuring: 0,
     plain: options.plain ?? true,
+    binary: options.binary ?? false,
   };
   return walk(w, readEvents(text, limits.maxDepth, fail));
 }

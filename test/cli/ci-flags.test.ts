@@ -81,12 +81,12 @@ describe('help and colours', () => {
       stdout: '',
       stderr:
         "error: unknown command 'nosuch'; commands: search, select, simulate, " +
-        'aggregate, test, eval, lint, import, explore, completion, help\n',
+        'watch, aggregate, test, eval, lint, import, explore, completion, help\n',
     });
     const typo = await run(['help', 'serch']);
     expect(typo.stderr).toBe(
       "error: unknown command 'serch' (did you mean search, select?); commands: search, select, " +
-        'simulate, aggregate, test, eval, lint, import, explore, completion, help\n',
+        'simulate, watch, aggregate, test, eval, lint, import, explore, completion, help\n',
     );
     const ok = await run(['help', 'lint']);
     expect(ok.code).toBe(0);

@@ -27,6 +27,11 @@ const SKIPPED: ReadonlyMap<string, string> = new Map([
     'toolsearch simulate fixtures/transcripts/deferred-tool-called-too-early.json -c fixtures/catalogs/demo.yaml --tui',
     'needs a TTY',
   ],
+  // A live server that runs until Ctrl-C (test/cli/watch/ runs it with real clients), and what it recorded.
+  ['toolsearch watch --jsonl', 'live server'],
+  ['toolsearch watch --proxy https://api.openai.com/v1 -c catalog.yaml --mode native', 'live server'],
+  ['toolsearch watch --proxy https://api.anthropic.com --jsonl -o calls.jsonl > calls.lines', 'live server'],
+  ['toolsearch simulate calls.jsonl --jsonl-input sessions --jsonl', 'the recording of the live server above'],
   // Live MCP servers (npx and uvx may download them; the URL is a server of the reader's).
   ['toolsearch import --mcp "npx -y @modelcontextprotocol/server-everything" -o catalog.yaml', 'live MCP server'],
   [

@@ -51,9 +51,14 @@ describe('package-lock.json matches package.json', () => {
 
   it('every direct dependency is pinned exactly and locked at that version', () => {
     for (const deps of [pkg.dependencies, pkg.devDependencies]) {
-      for (const [name, version] of Object.entries(deps ?? {})) {
+      for (const [name, spec] of Object.entries(deps ?? {})) {
+        // An alias (`"ai-v7": "npm:ai@7.0.173"`, a second major of one package) pins its target exactly too.
+        const alias = /^npm:((?:@[^/@]+\/)?[^@]+)@(.+)$/.exec(spec);
+        const version = alias ? alias[2]! : spec;
         expect(version, name).toMatch(/^\d+\.\d+\.\d+(?:-[\w.]+)?$/);
-        expect(lock.packages[`node_modules/${name}`]?.version, name).toBe(version);
+        const locked = lock.packages[`node_modules/${name}`];
+        expect(locked?.version, name).toBe(version);
+        if (alias) expect(locked?.name, name).toBe(alias[1]);
       }
     }
   });

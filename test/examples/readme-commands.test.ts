@@ -44,6 +44,8 @@ function commands(): Array<{ line: number; command: string }> {
     for (const [i, raw] of b.text.split('\n').entries()) {
       const m = /^\s*(?:\$ )?(?:npx )?(toolsearch .*)$/.exec(raw);
       if (!m) continue;
+      // A live server that runs until Ctrl-C (test/cli/watch/ runs it with clients).
+      if (m[1]!.startsWith('toolsearch watch ')) continue;
       out.push({ line: b.line + 1 + i, command: m[1]!.replace(/\s+#.*$/, '') });
     }
   }

@@ -52,7 +52,7 @@ describe('session paths', () => {
     write('empty/readme.txt', 'x');
     expect(() => expandSessionPaths([join(tmp, 'nothing-*.json')])).toThrow(/no file matches the pattern/);
     expect(() => expandSessionPaths([join(tmp, 'empty')])).toThrow(
-      /no recordings \(\.json, \.jsonl, \.ndjson\) in the directory/,
+      /no recordings \(\.json, \.jsonl, \.ndjson, \.har, \.yaml, \.yml\) in the directory/,
     );
   });
 });
@@ -69,6 +69,10 @@ describe('JSONL: sessions or one recording', () => {
     expect(isSessionLine('{"resourceSpans":[]}')).toBe(true);
     expect(isSessionLine('{"type":"user","message":{"role":"user","content":"hi"},"sessionId":"s"}')).toBe(false);
     expect(isSessionLine('"text"')).toBe(false);
+    // A LangGraph stream(updates) chunk is one step of a recording, a node that returned nothing null.
+    expect(isSessionLine('{"agent":{"messages":[]}}')).toBe(false);
+    expect(isSessionLine('{"tools":{"messages":[]},"other":null}')).toBe(false);
+    expect(isSessionLine('{"agent":{"summary":"x"}}')).toBe(true);
   });
 
   it('auto decides by the first non-blank line; sessions/recording force it; .json files are never split', () => {

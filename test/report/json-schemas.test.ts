@@ -168,11 +168,24 @@ describe('--json reports against their shipped JSON Schema', () => {
   it('every --json output of every command has its schema: the list of shipped schemas', () => {
     const files = readdirSync(new URL('../../src/schemas/', import.meta.url)).sort();
     expect(files).toEqual(
-      ['aggregate', 'eval', 'import', 'lint', 'search-batch', 'search', 'select', 'simulate-jsonl', 'simulate', 'test']
+      [
+        'aggregate',
+        'eval',
+        'import',
+        'lint',
+        'search-batch',
+        'search',
+        'select',
+        'simulate-jsonl',
+        'simulate',
+        'test',
+        'watch-jsonl',
+      ]
         .map((n) => `${n}.schema.json`)
         .sort(),
     );
-    const covered = new Set([...CASES, ...LINE_CASES].map((c) => c[1]));
+    // watch --jsonl is a server that runs until Ctrl-C: test/cli/watch/schema.test.ts checks its lines.
+    const covered = new Set([...CASES, ...LINE_CASES].map((c) => c[1]).concat('watch-jsonl'));
     for (const f of files) expect(covered.has(f.replace(/\.schema\.json$/, ''))).toBe(true);
   });
 

@@ -80,6 +80,10 @@ ${formatHelpLines().join('\n')}
 Every item is read, skipped by a documented rule (counted in "coverage"), or an
 error at its location (exit 2); --lenient counts what it cannot read instead.
 
+  # HTTP traffic a test suite recorded (a VCR cassette; nock JSON and HAR files too): its
+  # model calls, each streamed answer assembled; other requests skipped and counted
+  $ toolsearch simulate fixtures/recordings/vcr/anthropic-stream.yaml -c fixtures/catalogs/demo.yaml
+
   # a Claude Code session; ToolSearch is its search tool, tool_reference results load in native mode
   $ toolsearch simulate fixtures/transcripts/toolsearch-references.claude-code.jsonl -c fixtures/catalogs/demo.yaml ` +
   `--mode native

@@ -210,8 +210,8 @@ function pushServerSearch(
 const MODEL_MESSAGE_KEYS = ['role', 'content', 'providerOptions', 'id'];
 const UI_MESSAGE_KEYS = ['id', 'role', 'parts', 'metadata', 'createdAt'];
 
-/** ModelMessage[] → chat messages. */
-function readModelMessages(b: TranscriptBuilder, items: readonly Node[]): void {
+/** ModelMessage[] → chat messages (and the prompt of an `ai.prompt.messages` span attribute, otel-ai-sdk.ts). */
+export function readModelMessages(b: TranscriptBuilder, items: readonly Node[]): void {
   // Ids of provider-executed calls: their results (in an assistant message) are the provider's too.
   const providerCalls = new Set<string>();
   for (const m of items) {

@@ -30,12 +30,13 @@ import { readCarriedTools } from './chat.js';
 import { sentToolsOf } from './sent.js';
 import { DISTINCTIVE, type Evidence, type RecordingReader } from './types.js';
 
-type Provider = 'openai' | 'openai-responses' | 'anthropic';
+/** The API of a model call. */
+export type Provider = 'openai' | 'openai-responses' | 'anthropic';
 
 const str = (n: Node | undefined): string | null => (n?.kind === 'string' ? n.value : null);
 
 /** Which provider a response object is from, or null. */
-function responseProvider(n: Node | undefined): Provider | null {
+export function responseProvider(n: Node | undefined): Provider | null {
   if (n?.kind !== 'object') return null;
   const object = str(field(n, 'object'));
   if (object === 'chat.completion' && field(n, 'choices')?.kind === 'array') return 'openai';
@@ -245,8 +246,10 @@ export interface LoggedCall {
   readonly label: string;
   /** The request body. */
   readonly request: ObjectNode;
-  /** The response object, when the log holds one. */
+  /** The response object, when the log holds one (undefined or a null node when it does not). */
   readonly response: Node | undefined;
+  /** The provider the endpoint says (an HTTP recording's URL), when the response does not. */
+  readonly provider?: Provider;
 }
 
 interface ReadCall extends RecordedCall {
@@ -259,7 +262,7 @@ interface ReadCall extends RecordedCall {
 /** Reads one logged call's request and response into builders of their own; null when it is no request we know. */
 function readLoggedCall(b: TranscriptBuilder, call: LoggedCall): ReadCall | null {
   const { request: req, response: res, label } = call;
-  const provider = requestProvider(req, res);
+  const provider = responseProvider(res) ?? call.provider ?? requestProvider(req, res);
   if (!provider) {
     b.unexplained(
       req,

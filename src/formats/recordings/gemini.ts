@@ -409,17 +409,24 @@ function detect(doc: ParsedDocument): Evidence | null {
 
 const same = (x: unknown, y: unknown): boolean => JSON.stringify(x) === JSON.stringify(y);
 
-function readPairs(doc: ParsedDocument, b: TranscriptBuilder, items: readonly Node[]): void {
+/** One generateContent call of a log (a line of pairs, an HTTP recording's exchange). */
+export interface GeminiCall {
+  readonly request: ObjectNode;
+  /** The GenerateContentResponse; undefined or null when the log does not hold it. */
+  readonly response: Node | undefined;
+  /** What messages call it: `line 3`, `HAR entry 5`. */
+  readonly label: string;
+}
+
+/**
+ * Reads generateContent calls in order into `b`: each request must continue the conversation of the
+ * calls before it (only what is new is appended, then the response); the last request's tools are the
+ * recording's own catalog. `earlier` names the log's items in messages (`lines`, `entries`).
+ */
+export function readGeminiCalls(b: TranscriptBuilder, calls: readonly GeminiCall[], earlier: string): void {
   let lastTools: Node | null = null;
-  let line = 0;
-  for (const n of items) {
-    line++;
-    const req = isObj(n) ? field(n, 'request') : undefined;
-    if (!isObj(n) || !isObj(req)) {
-      b.unexplained(n, `line ${line}: expected {"request": <generateContent body>, "response": <response>}`);
-      continue;
-    }
-    const t = new TranscriptBuilder(doc, b.maxMessages, true);
+  for (const { request: req, response: res, label } of calls) {
+    const t = new TranscriptBuilder(b.doc, b.maxMessages, true);
     const pairing = new Pairing();
     readRequestBody(t, req, pairing, false);
     const known = b.messages.length;
@@ -428,7 +435,7 @@ function readPairs(doc: ParsedDocument, b: TranscriptBuilder, items: readonly No
       const at = differs >= 0 && differs < t.offsets.length ? t.offsets[differs]! : req.offset;
       b.unexplained(
         at,
-        `line ${line}: the request does not continue the conversation of the earlier lines ` +
+        `${label}: the request does not continue the conversation of the earlier ${earlier} ` +
           `(message ${differs >= 0 ? differs : t.messages.length} differs)`,
       );
       continue;
@@ -438,20 +445,34 @@ function readPairs(doc: ParsedDocument, b: TranscriptBuilder, items: readonly No
     const tools = g(req, 'tools');
     b.sentTools.push(tools !== undefined ? sentOf(tools) : { visible: [], deferred: [] });
     if (tools !== undefined && tools.kind !== 'null') lastTools = tools;
-    const res = field(n, 'response');
     if (isObj(res)) {
       // The response continues this request's pairing (its calls are named after the request's).
       const before = t.messages.length;
       readResponse(t, res, pairing);
       b.adopt(t, before);
     } else if (res !== undefined && res.kind !== 'null')
-      b.unexplained(res, `line ${line}: "response" must be a GenerateContentResponse object, found ${kindName(res)}`);
+      b.unexplained(res, `${label}: "response" must be a GenerateContentResponse object, found ${kindName(res)}`);
+  }
+  // The last request's tools are the recording's own catalog (as a call log's are).
+  if (lastTools) b.tools = readTools(b, lastTools);
+}
+
+function readPairs(b: TranscriptBuilder, items: readonly Node[]): void {
+  const calls: GeminiCall[] = [];
+  let line = 0;
+  for (const n of items) {
+    line++;
+    const req = isObj(n) ? field(n, 'request') : undefined;
+    if (!isObj(n) || !isObj(req)) {
+      b.unexplained(n, `line ${line}: expected {"request": <generateContent body>, "response": <response>}`);
+      continue;
+    }
+    calls.push({ request: req, response: field(n, 'response'), label: `line ${line}` });
     for (const m of n.members.values())
       if (m.key !== 'request' && m.key !== 'response')
         b.skip("a call line's metadata (keys other than request and response)");
   }
-  // The last request's tools are the recording's own catalog (as a call log's are).
-  if (lastTools) b.tools = readTools(b, lastTools);
+  readGeminiCalls(b, calls, 'lines');
 }
 
 function read(doc: ParsedDocument, b: TranscriptBuilder): void {
@@ -476,7 +497,7 @@ function read(doc: ParsedDocument, b: TranscriptBuilder): void {
   else if (s.shape === 'response') {
     b.read();
     readResponse(b, root as ObjectNode, pairing);
-  } else readPairs(doc, b, root.kind === 'array' ? root.items : [root]);
+  } else readPairs(b, root.kind === 'array' ? root.items : [root]);
 }
 
 /** A request body whose `contents` is not a list: Gemini's key, the wrong shape. */

@@ -6,7 +6,13 @@
  * - `messages_to_dict(messages)`: `[{type: "human"|"ai"|"system"|"tool"|"chat"|"function", data: {...}}]`;
  * - a LangGraph state's `model_dump()` (or `message.model_dump()` per
  *   message): `{messages: [{type, content, ...}]}` or a list of them;
- * - `dumpd` / `lc`-serialized: `{lc: 1, type: "constructor", id: [..., "AIMessage"], kwargs: {...}}`.
+ * - `dumpd` / `lc`-serialized: `{lc: 1, type: "constructor", id: [..., "AIMessage"], kwargs: {...}}`
+ *   (LangChain JS's `JSON.stringify(message)` too; its `mapChatMessagesToStoredMessages` is the
+ *   `{type, data}` form, and its ToolMessage carries `metadata`);
+ * - LangGraph's `stream(..., {streamMode: "updates"})` chunks, one per line:
+ *   `{<node>: {messages: [...]}}`, the messages each node added, in order (the
+ *   stream does not repeat the input messages, so the conversation starts
+ *   with the first node's).
  *
  * Content is a string or a list of blocks whose `text` blocks are joined;
  * an AI message's tool calls are its `tool_calls` (Anthropic-style
@@ -101,9 +107,29 @@ const BLOCK_RULES: Readonly<Record<string, string>> = {
 
 const str = (n: Node | undefined): string | null => (n?.kind === 'string' ? n.value : null);
 
+/**
+ * The messages of a LangGraph `streamMode: "updates"` chunk `{<node>: {messages: [...]}}` (a node that
+ * returned nothing is null), or null when the value is no such chunk.
+ */
+export function updateMessages(n: Node): readonly Node[] | null {
+  if (n.kind !== 'object' || n.members.size === 0 || n.members.has('messages') || n.members.has('type')) return null;
+  const out: Node[] = [];
+  for (const m of n.members.values()) {
+    if (m.value.kind === 'null') continue;
+    const msgs = m.value.kind === 'object' ? field(m.value, 'messages') : undefined;
+    if (msgs?.kind !== 'array') return null;
+    out.push(...msgs.items);
+  }
+  return out;
+}
+
 function list(doc: ParsedDocument): readonly Node[] | null {
   const root = doc.root;
-  if (root.kind === 'array') return root.items;
+  if (root.kind === 'array') {
+    const updates = root.items.map(updateMessages);
+    if (updates.length > 0 && updates.every((u) => u !== null)) return updates.flatMap((u) => u!);
+    return root.items;
+  }
   if (root.kind === 'object') {
     const m = field(root, 'messages');
     if (m?.kind === 'array') return m.items;
@@ -138,12 +164,12 @@ function detect(doc: ParsedDocument): Evidence | null {
   const items = list(doc);
   if (!items) return null;
   let n = 0;
-  let how = '';
+  let how = doc.root.kind === 'array' && doc.root.items !== items ? 'LangGraph stream updates, ' : '';
   for (const it of items) {
     const u = unwrap(it);
     if (u) {
+      if (n === 0) how += u.how;
       n++;
-      how ||= u.how;
     }
   }
   if (n === 0) return null;

@@ -1,156 +1,115 @@
 /**
- * OpenTelemetry GenAI traces in OTLP JSON (`{resourceSpans: [{scopeSpans:
+ * OpenTelemetry traces in OTLP JSON (`{resourceSpans: [{scopeSpans:
  * [{spans: [...]}]}]}`, as the OTLP/HTTP JSON exporter and collectors'
- * file exporter write them). One chat span (`gen_ai.operation.name` "chat",
- * or any span with GenAI messages) is one model call, in start-time order.
+ * file exporter write them; otel-spans.ts). One model-call span is one
+ * model call, in start-time order; each span's input must continue the
+ * conversation of the spans before it (only what is new is appended, then
+ * its output). Three ways of writing a model call are read:
  *
- * Messages, per the GenAI semantic conventions (gen-ai-input-messages.json,
- * gen-ai-output-messages.json): `gen_ai.input.messages` and
- * `gen_ai.output.messages` are JSON text of `[{role, parts, name?,
- * finish_reason?}]` with parts `text` `{content}`, `tool_call` `{id, name,
- * arguments}`, `tool_call_response` `{id, response}`, `reasoning`, `blob`,
- * `file`, `uri` and server tool parts; `gen_ai.system_instructions` holds
- * the system parts; `gen_ai.tool.definitions` the tools sent with the call.
- * Each span's input must continue the conversation of the spans before it
- * (only what is new is appended, then its output).
+ * - the GenAI semantic conventions (gen-ai-input-messages.json,
+ *   gen-ai-output-messages.json): a `chat` / `text_completion` /
+ *   `generate_content` span (`gen_ai.operation.name`; without one, any span
+ *   with GenAI messages) whose `gen_ai.input.messages` and
+ *   `gen_ai.output.messages` are JSON text of `[{role, parts, name?,
+ *   finish_reason?}]` with parts `text` `{content}`, `tool_call` `{id, name,
+ *   arguments}`, `tool_call_response` `{id, response}`, `reasoning`,
+ *   `blob`, `file`, `uri` and server tool parts; `gen_ai.system_instructions`
+ *   holds the system parts; `gen_ai.tool.definitions` the tools sent. The
+ *   older flat attributes OpenLLMetry writes are read too:
+ *   `gen_ai.prompt.N.{role, content, tool_call_id}`,
+ *   `gen_ai.prompt.N.tool_calls.I.{id, name, arguments}`,
+ *   `gen_ai.completion.N.{role, content, tool_calls.I.*}` and
+ *   `llm.request.functions.I.name` for the tools sent;
+ * - the Vercel AI SDK's own spans (otel-ai-sdk.ts);
+ * - OpenInference's spans (otel-openinference.ts).
  *
- * The older flat attributes OpenLLMetry writes are read too:
- * `gen_ai.prompt.N.{role, content, tool_call_id}`,
- * `gen_ai.prompt.N.tool_calls.I.{id, name, arguments}`,
- * `gen_ai.completion.N.{role, content, tool_calls.I.*}` and
- * `llm.request.functions.I.name` for the tools sent.
- *
- * Spans that carry no GenAI messages (agent, tool execution, HTTP spans)
- * are skipped and counted. A message text attribute that is not JSON is an
- * error at its attribute.
+ * The tools the last model call was sent (`gen_ai.tool.definitions`,
+ * `ai.prompt.tools`, `llm.tools`) are the recording's own catalog, as a
+ * request body's are. Spans that are no model call are skipped by rule and
+ * counted: agent and run spans (they sum up the model calls recorded in
+ * their own spans), tool spans (a tool running), and spans without GenAI
+ * messages (HTTP, database, ...). A message text attribute that is not JSON
+ * is an error at its attribute; a problem inside one is located in it.
  */
-import { InputError } from '../../io/errors.js';
 import { toWellFormed } from '../../core/text.js';
 import type { ToolCall } from '../../core/types.js';
-import { field, type Node, type ObjectNode, type ParsedDocument } from '../../io/nodes.js';
-import { parseText } from '../../io/parse.js';
+import { type ArrayNode, field, type Node, type ParsedDocument } from '../../io/nodes.js';
+import type { Limits } from '../../io/read.js';
 import { TranscriptBuilder } from '../transcript-common.js';
-import { argsText, outputText, pushAssistant, pushToolResult } from './chat-build.js';
-import { sentToolsOf } from './sent.js';
-import { DISTINCTIVE, type Evidence, type RecordingReader } from './types.js';
 import type { SentTools } from '../types.js';
+import { readCarriedTools } from './chat.js';
+import { argsText, outputText, pushAssistant, pushToolResult } from './chat-build.js';
+import { aiSdkSpanKind, aiSdkTools, readAiSdkInput, readAiSdkOutput } from './otel-ai-sdk.js';
+import {
+  hasOpenInferenceMessages,
+  openInferenceKind,
+  openInferenceTools,
+  readOpenInferenceInput,
+  readOpenInferenceOutput,
+} from './otel-openinference.js';
+import { parseAttr, type Span, spansOf, str } from './otel-spans.js';
+import { sentToolsOf } from './sent.js';
+import { DISTINCTIVE, type Evidence, type ReadOptions, type RecordingReader } from './types.js';
 
-const str = (n: Node | undefined): string | null => (n?.kind === 'string' ? n.value : null);
+export const NO_MESSAGES = 'spans without GenAI messages (HTTP, database and other spans: not model calls)';
+export const AGENT_SPANS =
+  "agent and run spans (GenAI invoke_agent, OpenInference AGENT / CHAIN, the AI SDK's ai.generateText / " +
+  'ai.streamText): they sum up model calls that have spans of their own';
+export const TOOL_SPANS =
+  "tool spans (GenAI execute_tool, OpenInference TOOL, the AI SDK's ai.toolCall): a tool running, not a model call";
 
-interface Span {
-  readonly node: ObjectNode;
-  readonly start: bigint;
-  /** Attribute values by key, with the value node (`{stringValue: ...}` unwrapped). */
-  readonly attrs: Map<string, Node>;
+/** How a model-call span is read. */
+interface Dialect {
+  readonly name: string;
+  input(t: TranscriptBuilder, s: Span, limits: Limits): void;
+  output(o: TranscriptBuilder, s: Span, limits: Limits): void;
+  tools(b: TranscriptBuilder, s: Span, limits: Limits): { sent: SentTools | null; defs: ArrayNode | null };
 }
 
-/** An OTLP AnyValue's inner value: `{stringValue}`, `{intValue}`, `{arrayValue: {values}}`, ... */
-function anyValue(n: Node | undefined): Node | undefined {
-  if (n?.kind !== 'object') return n;
-  for (const k of ['stringValue', 'intValue', 'doubleValue', 'boolValue', 'bytesValue']) {
-    const v = field(n, k);
-    if (v !== undefined) return v;
-  }
-  const arr = field(n, 'arrayValue');
-  if (arr?.kind === 'object') {
-    const values = field(arr, 'values');
-    if (values?.kind === 'array')
-      return { kind: 'array', offset: values.offset, items: values.items.map((v) => anyValue(v) ?? v) };
-    return { kind: 'array', offset: arr.offset, items: [] };
-  }
-  return n;
-}
+const GENAI_MODEL_OPS = new Set(['chat', 'text_completion', 'generate_content']);
+const GENAI_AGENT_OPS = new Set(['invoke_agent', 'create_agent']);
 
-function spansOf(doc: ParsedDocument): Span[] | null {
-  const roots: Node[] = doc.root.kind === 'array' ? [...doc.root.items] : [doc.root];
-  const out: Span[] = [];
-  let found = false;
-  for (const r of roots) {
-    const rs = r.kind === 'object' ? field(r, 'resourceSpans') : undefined;
-    if (rs?.kind !== 'array') continue;
-    found = true;
-    for (const res of rs.items) {
-      const ss =
-        res.kind === 'object' ? (field(res, 'scopeSpans') ?? field(res, 'instrumentationLibrarySpans')) : undefined;
-      if (ss?.kind !== 'array') continue;
-      for (const scope of ss.items) {
-        const spans = scope.kind === 'object' ? field(scope, 'spans') : undefined;
-        if (spans?.kind !== 'array') continue;
-        for (const s of spans.items) {
-          if (s.kind !== 'object') continue;
-          const attrs = new Map<string, Node>();
-          const list = field(s, 'attributes');
-          if (list?.kind === 'array') {
-            for (const a of list.items) {
-              const key = a.kind === 'object' ? str(field(a, 'key')) : null;
-              if (key !== null && a.kind === 'object') {
-                const v = anyValue(field(a, 'value'));
-                if (v) attrs.set(key, v);
-              }
-            }
-          }
-          const t = anyValue(field(s, 'startTimeUnixNano'));
-          let start = 0n;
-          try {
-            start = t?.kind === 'string' ? BigInt(t.value) : t?.kind === 'number' ? BigInt(Math.trunc(t.value)) : 0n;
-          } catch {
-            start = 0n;
-          }
-          out.push({ node: s, start, attrs });
-        }
-      }
-    }
-  }
-  return found ? out : null;
-}
-
-const isModelSpan = (s: Span): boolean =>
+const hasGenAiMessages = (s: Span): boolean =>
   s.attrs.has('gen_ai.input.messages') ||
   s.attrs.has('gen_ai.output.messages') ||
   [...s.attrs.keys()].some((k) => k.startsWith('gen_ai.prompt.') || k.startsWith('gen_ai.completion.'));
 
+/** What a span is: a model call and how to read it, or the rule it is skipped by. */
+function classify(s: Span): { readonly dialect: Dialect } | { readonly skip: string } {
+  const sdk = aiSdkSpanKind(s);
+  if (sdk === 'model') return { dialect: AI_SDK };
+  if (sdk === 'run') return { skip: AGENT_SPANS };
+  if (sdk === 'tool') return { skip: TOOL_SPANS };
+  const oi = openInferenceKind(s);
+  if (oi === 'LLM' && hasOpenInferenceMessages(s)) return { dialect: OPENINFERENCE };
+  if (oi === 'AGENT' || oi === 'CHAIN') return { skip: AGENT_SPANS };
+  if (oi === 'TOOL') return { skip: TOOL_SPANS };
+  const op = str(s.attrs.get('gen_ai.operation.name'));
+  if (op !== null && GENAI_AGENT_OPS.has(op)) return { skip: AGENT_SPANS };
+  if (op === 'execute_tool') return { skip: TOOL_SPANS };
+  if ((op === null || GENAI_MODEL_OPS.has(op)) && hasGenAiMessages(s)) return { dialect: GENAI };
+  return { skip: NO_MESSAGES };
+}
+
 function detect(doc: ParsedDocument): Evidence | null {
   const spans = spansOf(doc);
   if (!spans) return null;
-  const n = spans.filter(isModelSpan).length;
+  const n = spans.filter((s) => 'dialect' in classify(s)).length;
   return {
     score: DISTINCTIVE + n,
-    detected_by: `OTLP JSON traces (resourceSpans) with ${n} GenAI model ${n === 1 ? 'span' : 'spans'}`,
+    detected_by: `OTLP JSON traces (resourceSpans) with ${n} model-call ${n === 1 ? 'span' : 'spans'}`,
   };
 }
 
-/** The JSON text of a message attribute, parsed as its own document (errors point into the attribute). */
-function parseAttr(b: TranscriptBuilder, s: Span, key: string): Node | null {
-  const v = s.attrs.get(key);
-  if (v === undefined) return null;
-  if (v.kind !== 'string') {
-    b.unexplained(v, `${key} must be JSON text (a string attribute), found ${v.kind}`);
-    return null;
-  }
-  const at = b.where(v);
-  try {
-    return parseText(`${at} (${key})`, v.value, { syntax: 'json' }).root;
-  } catch (err) {
-    if (err instanceof InputError) {
-      b.unexplained(v, `${key} is not JSON: ${err.message}`);
-      return null;
-    }
-    throw err;
-  }
-}
-
-/**
- * Reads semantic-convention messages `[{role, parts}]` into `t`. Parts sit inside the attribute's own text, so problems
- * are located at the attribute.
- */
-function readMessages(t: TranscriptBuilder, list: Node, at: Node, key: string): void {
+/** Reads semantic-convention messages `[{role, parts}]` into `t` (their nodes are placed in the attribute's text). */
+function readMessages(t: TranscriptBuilder, list: Node, key: string): void {
   if (list.kind !== 'array') {
-    t.unexplained(at, `${key} must be a list of messages`);
+    t.unexplained(list, `${key} must be a list of messages`);
     return;
   }
   for (const m of list.items) {
     if (m.kind !== 'object') {
-      t.unexplained(at, `${key}: a message must be an object`);
+      t.unexplained(m, `${key}: a message must be an object`);
       continue;
     }
     const role = str(field(m, 'role'));
@@ -158,11 +117,11 @@ function readMessages(t: TranscriptBuilder, list: Node, at: Node, key: string): 
     const parts = partsNode?.kind === 'array' ? partsNode.items : [];
     let text = '';
     const calls: Array<ToolCall & { at: Node }> = [];
-    const results: Array<{ id: string; text: string }> = [];
+    const results: Array<{ id: string; text: string; at: Node }> = [];
     for (const p of parts) {
       const type = p.kind === 'object' ? str(field(p, 'type')) : null;
       if (p.kind !== 'object' || type === null) {
-        t.unexplained(at, `${key}: a part without a "type"`);
+        t.unexplained(p, `${key}: a part without a "type"`);
         continue;
       }
       switch (type) {
@@ -174,11 +133,15 @@ function readMessages(t: TranscriptBuilder, list: Node, at: Node, key: string): 
             id: str(field(p, 'id')) ?? '',
             name: str(field(p, 'name')) ?? '',
             arguments: argsText(field(p, 'arguments')),
-            at,
+            at: p,
           });
           break;
         case 'tool_call_response':
-          results.push({ id: str(field(p, 'id')) ?? '', text: outputText(field(p, 'response') ?? field(p, 'result')) });
+          results.push({
+            id: str(field(p, 'id')) ?? '',
+            text: outputText(field(p, 'response') ?? field(p, 'result')),
+            at: p,
+          });
           break;
         case 'reasoning':
         case 'blob':
@@ -190,23 +153,23 @@ function readMessages(t: TranscriptBuilder, list: Node, at: Node, key: string): 
         case 'compaction':
           break;
         default:
-          t.unexplained(at, `${key}: unknown GenAI message part type ${JSON.stringify(type)}`);
+          t.unexplained(p, `${key}: unknown GenAI message part type ${JSON.stringify(type)}`);
       }
     }
     switch (role) {
       case 'system':
       case 'user':
-        t.push({ kind: 'chat', role, content: text }, at);
+        t.push({ kind: 'chat', role, content: toWellFormed(text) }, m);
         break;
       case 'assistant':
-        pushAssistant(t, text, calls, at);
+        pushAssistant(t, toWellFormed(text), calls, m);
         break;
       case 'tool':
-        for (const r of results) pushToolResult(t, r.id, null, r.text, at);
+        for (const r of results) pushToolResult(t, r.id, null, r.text, r.at);
         break;
       default:
         t.unexplained(
-          at,
+          m,
           `${key}: unknown GenAI message role ${JSON.stringify(role)} (expected system, user, assistant, tool)`,
         );
     }
@@ -247,62 +210,97 @@ function flatTools(s: Span): SentTools | null {
   return { visible, deferred: [] };
 }
 
-const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
-
-function read(doc: ParsedDocument, b: TranscriptBuilder): void {
-  const spans = spansOf(doc);
-  if (!spans) throw b.error(doc.root, 'not an otel recording: expected OTLP JSON traces ({"resourceSpans": [...]})');
-  // Start-time order; spans with the same start keep file order (the sort is stable).
-  const ordered = [...spans].sort((x, y) => (x.start < y.start ? -1 : x.start > y.start ? 1 : 0));
-  let call = 0;
-  for (const s of ordered) {
-    if (!isModelSpan(s)) {
-      b.skip('spans without GenAI messages (agent, tool execution, HTTP spans: not model calls)');
-      continue;
-    }
-    call++;
-    const t = new TranscriptBuilder(doc, b.maxMessages, true);
-    const flat = !s.attrs.has('gen_ai.input.messages') && !s.attrs.has('gen_ai.output.messages');
-    const system = parseAttr(t, s, 'gen_ai.system_instructions');
+/** The GenAI semantic conventions, and OpenLLMetry's flat attributes. */
+const GENAI: Dialect = {
+  name: 'GenAI',
+  input(t, s, limits) {
+    const system = parseAttr(t, s, 'gen_ai.system_instructions', limits);
     if (system?.kind === 'array') {
       let text = '';
       for (const p of system.items)
         if (p.kind === 'object' && str(field(p, 'type')) === 'text') text += str(field(p, 'content')) ?? '';
-      t.push({ kind: 'chat', role: 'system', content: text }, s.attrs.get('gen_ai.system_instructions')!);
+      t.push({ kind: 'chat', role: 'system', content: toWellFormed(text) }, s.attrs.get('gen_ai.system_instructions')!);
     }
-    if (flat) readFlat(t, s, 'gen_ai.prompt');
+    if (isFlat(s)) readFlat(t, s, 'gen_ai.prompt');
     else {
-      const input = parseAttr(t, s, 'gen_ai.input.messages');
-      if (input) readMessages(t, input, s.attrs.get('gen_ai.input.messages')!, 'gen_ai.input.messages');
+      const input = parseAttr(t, s, 'gen_ai.input.messages', limits);
+      if (input) readMessages(t, input, 'gen_ai.input.messages');
     }
+  },
+  output(o, s, limits) {
+    if (isFlat(s)) readFlat(o, s, 'gen_ai.completion');
+    else {
+      const output = parseAttr(o, s, 'gen_ai.output.messages', limits);
+      if (output) readMessages(o, output, 'gen_ai.output.messages');
+    }
+  },
+  tools(b, s, limits) {
+    const defs = parseAttr(b, s, 'gen_ai.tool.definitions', limits);
+    if (defs?.kind === 'array') return { sent: sentToolsOf(defs), defs };
+    if (defs !== null) b.unexplained(defs, 'gen_ai.tool.definitions must be a list of tools');
+    return { sent: flatTools(s), defs: null };
+  },
+};
+
+const isFlat = (s: Span): boolean => !s.attrs.has('gen_ai.input.messages') && !s.attrs.has('gen_ai.output.messages');
+
+const AI_SDK: Dialect = {
+  name: 'AI SDK',
+  input: readAiSdkInput,
+  output: readAiSdkOutput,
+  tools: aiSdkTools,
+};
+
+const OPENINFERENCE: Dialect = {
+  name: 'OpenInference',
+  input: readOpenInferenceInput,
+  output: readOpenInferenceOutput,
+  tools: openInferenceTools,
+};
+
+const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+function read(doc: ParsedDocument, b: TranscriptBuilder, options: ReadOptions): void {
+  const spans = spansOf(doc);
+  if (!spans) throw b.error(doc.root, 'not an otel recording: expected OTLP JSON traces ({"resourceSpans": [...]})');
+  const { limits } = options;
+  // Start-time order; spans with the same start keep file order (the sort is stable).
+  const ordered = [...spans].sort((x, y) => (x.start < y.start ? -1 : x.start > y.start ? 1 : 0));
+  let call = 0;
+  let lastDefs: ArrayNode | null = null;
+  for (const s of ordered) {
+    const kind = classify(s);
+    if ('skip' in kind) {
+      b.skip(kind.skip);
+      continue;
+    }
+    const { dialect } = kind;
+    call++;
+    const t = new TranscriptBuilder(doc, b.maxMessages, true);
+    dialect.input(t, s, limits);
     const n = b.messages.length;
     const differs = b.messages.findIndex((m, i) => !same(m, t.messages[i]));
-    if (differs >= 0) {
+    if (differs >= 0 || t.messages.length < n) {
       b.unexplained(
         s.node,
-        `span ${call} (${str(field(s.node, 'name')) ?? 'unnamed'}): its input does not continue ` +
-          `the conversation of the spans before it (message ${differs} differs)`,
+        `span ${call} (${s.name}): its input does not continue the conversation of the spans before it ` +
+          `(message ${differs >= 0 ? differs : t.messages.length} differs)`,
       );
       continue;
     }
     b.read();
     b.adopt(t, n);
-    const defs = parseAttr(b, s, 'gen_ai.tool.definitions');
-    b.sentTools.push(defs?.kind === 'array' ? sentToolsOf(defs) : flatTools(s));
-    if (flat) {
-      const o = new TranscriptBuilder(doc, b.maxMessages, true);
-      readFlat(o, s, 'gen_ai.completion');
-      b.adopt(o, 0);
-    } else {
-      const output = parseAttr(b, s, 'gen_ai.output.messages');
-      if (output) {
-        const o = new TranscriptBuilder(doc, b.maxMessages, true);
-        // Output messages answer calls of the input: resolve their results against the conversation.
-        readMessages(o, output, s.attrs.get('gen_ai.output.messages')!, 'gen_ai.output.messages');
-        b.adopt(o, 0);
-      }
-    }
+    const tools = dialect.tools(b, s, limits);
+    b.sentTools.push(tools.sent);
+    if (tools.defs) lastDefs = tools.defs;
+    // Output messages answer calls of the input: their results resolve against the conversation.
+    const o = new TranscriptBuilder(doc, b.maxMessages, true);
+    dialect.output(o, s, limits);
+    for (const [rule, count] of o.skipped) b.skip(rule, count);
+    b.adopt(o, 0);
   }
+  // The tools of the last model call are the recording's own catalog (as a request body's are).
+  if (lastDefs && lastDefs.items.length > 0) b.tools = readCarriedTools(b, lastDefs);
 }
 
 export const otelReader: RecordingReader = {
@@ -310,8 +308,9 @@ export const otelReader: RecordingReader = {
   records: 'calls',
   summary: 'OTLP JSON traces with GenAI spans (gen_ai.input/output.messages)',
   shape:
-    'otel: OTLP JSON traces (resourceSpans) with GenAI spans: gen_ai.input.messages / gen_ai.output.messages / ' +
-    'gen_ai.tool.definitions, or OpenLLMetry gen_ai.prompt.N.* / gen_ai.completion.N.*',
+    'otel: OTLP JSON traces (resourceSpans): GenAI spans (gen_ai.input.messages / gen_ai.output.messages / ' +
+    "gen_ai.tool.definitions, OpenLLMetry gen_ai.prompt.N.*), the AI SDK's ai.generateText.doGenerate / " +
+    'ai.streamText.doStream spans, OpenInference LLM spans (llm.input_messages.N.*)',
   detect,
   read,
 };

@@ -27,12 +27,15 @@ import { chatReaders } from './chat-readers.js';
 import { claudeCodeReader } from './claude-code.js';
 import { clineReader } from './cline.js';
 import { geminiReader } from './gemini.js';
+import { harReader } from './har.js';
 import { langchainReader } from './langchain.js';
+import { nockReader } from './nock.js';
 import { openaiAgentsReader } from './openai-agents.js';
 import { openaiAgentsStateReader } from './openai-agents-state.js';
 import { otelReader } from './otel.js';
 import { sseReader } from './sse.js';
 import { DISTINCTIVE, type Evidence, type NearMiss, type RecordingReader } from './types.js';
+import { vcrReader } from './vcr.js';
 
 /** Options of {@link readRecording}. */
 export interface RecordingOptions {
@@ -59,6 +62,9 @@ export const READERS: readonly RecordingReader[] = [
   sseReader,
   clineReader,
   openaiAgentsStateReader,
+  nockReader,
+  vcrReader,
+  harReader,
   ...chatReaders((doc) => detectRecording(doc)?.reader.format ?? null),
 ];
 
@@ -317,7 +323,7 @@ export function readRecording(doc: ParsedDocument, options: RecordingOptions = {
   // Eino messages keep `extra`: only the reference's own marker counts there.
   // Provider logs drop it, so their reminder is recognised by its text.
   const b = new TranscriptBuilder(doc, limits.maxMessages, reader.format !== 'eino');
-  reader.read(doc, b, { sidechains: options.sidechains === true, forced: forcedFormat !== null });
+  reader.read(doc, b, { sidechains: options.sidechains === true, forced: forcedFormat !== null, limits });
   const main = finish(doc, b, reader.format, detectedBy, options, 'main');
   if (b.sidechains.length === 0) return main;
   const sidechains = b.sidechains.map((s) => finish(doc, s.builder, reader.format, detectedBy, options, s.id));

@@ -6,6 +6,7 @@
  * documented rule, and what no rule explains.
  */
 import type { ParsedDocument } from '../../io/nodes.js';
+import type { Limits } from '../../io/read.js';
 import type { TranscriptBuilder } from '../transcript-common.js';
 import type { TranscriptFormat } from '../types.js';
 
@@ -42,6 +43,8 @@ export interface ReadOptions {
   readonly sidechains: boolean;
   /** The format was forced (`--format`): the reader refuses content only other formats have. */
   readonly forced: boolean;
+  /** The bounds of the load: a reader that parses or decompresses text inside the document keeps to them. */
+  readonly limits: Limits;
 }
 
 /** One recording format. */

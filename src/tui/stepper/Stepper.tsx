@@ -82,6 +82,13 @@ function MessagesPanel({ state, inputs, layout }: PanelProps): ReactElement {
 
 export function Stepper({ report, inputs, resimulate, theme = { color: false }, size }: StepperProps): ReactElement {
   const [state, dispatch] = useReducer(stepperEventReducer, report, initialStepperState);
+  // A new report from outside (`watch`: a call arrived): taken in as a re-simulation is, the selection kept.
+  const given = useRef(report);
+  useEffect(() => {
+    if (given.current === report) return;
+    given.current = report;
+    dispatch({ type: 'reportLoaded', report });
+  }, [report]);
   const { Box, useApp, useInput } = ink();
   const { exit } = useApp();
   const terminal = useTerminalSize(size);

@@ -1,12 +1,13 @@
 /**
- * Property (issue 12): a random conversation written out in every recording
+ * Property (issues 12, 28): a random conversation written out in every recording
  * format replays to the same turns, visibility and violations as its Eino
- * form, in both modes: every writer below, and a call log (issue 28 adds
- * Gemini bodies and contents, Roo Code histories and Agents SDK RunStates;
- * SSE transcripts hold no inputs, and are checked against the clients' own
- * assembly in test/formats/recordings/sse.test.ts). Conversations
- * have no system prompt, so the Claude Code form (which logs none) compares
- * directly.
+ * form, in both modes: every writer below (issue 28 adds Gemini bodies and
+ * contents, Roo Code histories and Agents SDK RunStates; SSE transcripts
+ * hold no inputs, and are checked against the clients' own assembly in
+ * test/formats/recordings/sse.test.ts), and the recordings of its model
+ * calls (a call log, nock definitions, a VCR cassette, a HAR file, the AI
+ * SDK's and OpenInference's spans). Conversations have no system prompt, so
+ * the Claude Code form (which logs none) compares directly.
  */
 import fc from 'fast-check';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +18,7 @@ import { loadRecordingText } from '../../../src/formats/from-text.js';
 import { createMiddleware } from '../../../src/core/middleware.js';
 import type { SimulationReport } from '../../../src/jobs/simulate/report.js';
 import { simulate } from '../../../src/jobs/simulate/engine.js';
+import YAML from 'yaml';
 
 const demo = loadCatalogFiles([fileURLToPath(new URL('../../../fixtures/catalogs/demo.yaml', import.meta.url))]);
 const dynamic = demo.tools.filter((t) => !t.static);
@@ -382,30 +384,209 @@ function otelFlat(msgs: Msg[]): unknown {
 }
 
 /**
- * A proxy's call log: one {request, response} line per model call; each request sends the tools
- * the reference offers at that call in default mode (`visible`, from the Eino replay).
+ * The model calls of a conversation as a client sends them: one {request, response} per call; each
+ * request sends the tools the reference offers at that call in default mode (`visible`, from the Eino
+ * replay).
  */
-function callLog(msgs: Msg[], visible: ReadonlyArray<readonly string[]>): string {
-  const lines: string[] = [];
+function modelCalls(
+  msgs: Msg[],
+  visible: ReadonlyArray<readonly string[]>,
+): Array<{ request: unknown; response: unknown }> {
+  const out: Array<{ request: unknown; response: unknown }> = [];
   let call = 0;
   msgs.forEach((m, i) => {
     if (m.role !== 'assistant') return;
     const tools = visible[call++]!.map((name) => ({ type: 'function', function: { name, parameters: {} } }));
-    const message = openaiMessages([m])[0];
-    lines.push(
-      JSON.stringify({
-        request: { model: 'gpt-4.1', messages: openaiMessages(msgs.slice(0, i)), tools },
-        response: {
-          id: `chatcmpl-${i}`,
-          object: 'chat.completion',
-          model: 'gpt-4.1',
-          choices: [{ index: 0, message, finish_reason: m.call ? 'tool_calls' : 'stop' }],
-        },
-      }),
-    );
+    out.push({
+      request: { model: 'gpt-4.1', messages: openaiMessages(msgs.slice(0, i)), tools },
+      response: {
+        id: `chatcmpl-${i}`,
+        object: 'chat.completion',
+        model: 'gpt-4.1',
+        choices: [{ index: 0, message: openaiMessages([m])[0], finish_reason: m.call ? 'tool_calls' : 'stop' }],
+      },
+    });
   });
-  return lines.join('\n');
+  return out;
 }
+
+/** A proxy's call log: one {request, response} line per model call. */
+const callLog = (msgs: Msg[], visible: ReadonlyArray<readonly string[]>): string =>
+  modelCalls(msgs, visible)
+    .map((c) => JSON.stringify(c))
+    .join('\n');
+
+const URL_CHAT = 'https://api.openai.com/v1/chat/completions';
+
+/** nock definitions (nock.recorder output_objects), a model list first (skipped by rule). */
+const nock = (msgs: Msg[], visible: ReadonlyArray<readonly string[]>): unknown => [
+  { scope: 'https://api.openai.com:443', method: 'GET', path: '/v1/models', body: '', status: 200, response: {} },
+  ...modelCalls(msgs, visible).map((c) => ({
+    scope: 'https://api.openai.com:443',
+    method: 'POST',
+    path: '/v1/chat/completions',
+    body: c.request,
+    status: 200,
+    response: c.response,
+    rawHeaders: { 'content-type': 'application/json' },
+    responseIsBinary: false,
+  })),
+];
+
+/** A VCR.py cassette (YAML, bodies as JSON text). */
+const vcr = (msgs: Msg[], visible: ReadonlyArray<readonly string[]>): string =>
+  YAML.stringify({
+    interactions: modelCalls(msgs, visible).map((c) => ({
+      request: {
+        body: JSON.stringify(c.request),
+        headers: { 'content-type': ['application/json'] },
+        method: 'POST',
+        uri: URL_CHAT,
+      },
+      response: {
+        body: { string: JSON.stringify(c.response) },
+        headers: { 'Content-Type': ['application/json'] },
+        status: { code: 200, message: 'OK' },
+      },
+    })),
+    version: 1,
+  });
+
+/** A HAR 1.2 file: a page load, then the calls. */
+const har = (msgs: Msg[], visible: ReadonlyArray<readonly string[]>): unknown => ({
+  log: {
+    version: '1.2',
+    creator: { name: 'test', version: '1' },
+    entries: [
+      {
+        startedDateTime: '2026-01-01T00:00:00.000Z',
+        request: { method: 'GET', url: 'https://app.example/', headers: [] },
+        response: { status: 200, headers: [], content: { size: 0, mimeType: 'text/html', text: '<p>' } },
+      },
+      ...modelCalls(msgs, visible).map((c, i) => ({
+        startedDateTime: new Date(Date.UTC(2026, 0, 1, 0, 0, i + 1)).toISOString(),
+        request: {
+          method: 'POST',
+          url: URL_CHAT,
+          headers: [{ name: 'content-type', value: 'application/json' }],
+          postData: { mimeType: 'application/json', text: JSON.stringify(c.request) },
+        },
+        response: {
+          status: 200,
+          headers: [],
+          content: { size: 1, mimeType: 'application/json', text: JSON.stringify(c.response) },
+        },
+      })),
+    ],
+  },
+});
+
+/** The AI SDK's language-model prompt (what `ai.prompt.messages` holds). */
+const aiPrompt = (msgs: Msg[]): unknown =>
+  msgs.map((m) =>
+    m.role === 'tool'
+      ? {
+          role: 'tool',
+          content: [
+            { type: 'tool-result', toolCallId: m.id, toolName: m.name, output: { type: 'text', value: m.content } },
+          ],
+        }
+      : m.role === 'assistant'
+        ? {
+            role: 'assistant',
+            content: m.call
+              ? [{ type: 'tool-call', toolCallId: m.call.id, toolName: m.call.name, input: m.call.args }]
+              : [{ type: 'text', text: m.content }],
+          }
+        : { role: 'user', content: [{ type: 'text', text: m.content }] },
+  );
+
+const attr = (key: string, v: string | string[]): unknown => ({
+  key,
+  value: typeof v === 'string' ? { stringValue: v } : { arrayValue: { values: v.map((x) => ({ stringValue: x })) } },
+});
+
+/** The AI SDK's own spans: a run span, one doGenerate span per call, a tool span per call. */
+function otelAiSdk(msgs: Msg[], visible: ReadonlyArray<readonly string[]>): unknown {
+  const spans: unknown[] = [
+    { name: 'ai.generateText', startTimeUnixNano: '1', attributes: [attr('ai.operationId', 'ai.generateText')] },
+  ];
+  let call = 0;
+  msgs.forEach((m, i) => {
+    if (m.role === 'tool')
+      spans.push({
+        name: 'ai.toolCall',
+        startTimeUnixNano: String(1000 + i),
+        attributes: [attr('ai.toolCall.name', m.name)],
+      });
+    if (m.role !== 'assistant') return;
+    const tools = visible[call++]!.map((name) => JSON.stringify({ type: 'function', name, inputSchema: {} }));
+    const calls = m.call ? [{ toolCallId: m.call.id, toolName: m.call.name, input: m.call.args }] : [];
+    spans.push({
+      name: 'ai.generateText.doGenerate',
+      startTimeUnixNano: String(1000 + i),
+      attributes: [
+        attr('ai.operationId', 'ai.generateText.doGenerate'),
+        attr('ai.prompt.messages', JSON.stringify(aiPrompt(msgs.slice(0, i)))),
+        attr('ai.prompt.tools', tools),
+        attr('ai.response.text', m.call ? '' : m.content),
+        ...(calls.length > 0 ? [attr('ai.response.toolCalls', JSON.stringify(calls))] : []),
+      ],
+    });
+  });
+  return { resourceSpans: [{ scopeSpans: [{ spans }] }] };
+}
+
+/** OpenInference LLM spans: messages flattened into llm.input_messages.N.message.* attributes. */
+function otelOpenInference(msgs: Msg[], visible: ReadonlyArray<readonly string[]>): unknown {
+  const flat = (prefix: string, m: Msg): Array<[string, string]> => {
+    const p = `${prefix}.message`;
+    const a: Array<[string, string]> = [[`${p}.role`, m.role]];
+    if (m.role === 'tool') a.push([`${p}.tool_call_id`, m.id], [`${p}.content`, m.content]);
+    else if (m.role === 'assistant' && m.call)
+      a.push(
+        [`${p}.tool_calls.0.tool_call.id`, m.call.id],
+        [`${p}.tool_calls.0.tool_call.function.name`, m.call.name],
+        [`${p}.tool_calls.0.tool_call.function.arguments`, JSON.stringify(m.call.args)],
+      );
+    else a.push([`${p}.content`, m.content]);
+    return a;
+  };
+  const spans: unknown[] = [];
+  let call = 0;
+  msgs.forEach((m, i) => {
+    if (m.role !== 'assistant') return;
+    const tools = visible[call++]!.map((name, k): [string, string] => [
+      `llm.tools.${k}.tool.json_schema`,
+      JSON.stringify({ type: 'function', function: { name, parameters: {} } }),
+    ]);
+    const list = [
+      ['openinference.span.kind', 'LLM'],
+      ...msgs.slice(0, i).flatMap((x, k) => flat(`llm.input_messages.${k}`, x)),
+      ...flat('llm.output_messages.0', m),
+      ...tools,
+    ];
+    spans.push({
+      name: 'OpenAI Chat Completions',
+      startTimeUnixNano: String(1000 + i),
+      attributes: list.map(([key, v]) => attr(key!, v!)),
+    });
+  });
+  spans.push({ name: 'agent', startTimeUnixNano: '1', attributes: [attr('openinference.span.kind', 'AGENT')] });
+  return { resourceSpans: [{ scopeSpans: [{ spans }] }] };
+}
+
+/** Writers of one conversation as model calls that send tools (compared as the call log is). */
+const CALL_WRITERS: ReadonlyArray<
+  readonly [string, string, string, (m: Msg[], visible: ReadonlyArray<readonly string[]>) => unknown]
+> = [
+  ['call-log', 'call-log', 'calls.jsonl', callLog],
+  ['nock', 'nock', 'nock.json', nock],
+  ['vcr', 'vcr', 'cassette.yaml', vcr],
+  ['har', 'har', 'x.har', har],
+  ['otel-ai-sdk', 'otel', 'ai-sdk.otlp.json', otelAiSdk],
+  ['otel-openinference', 'otel', 'openinference.otlp.json', otelOpenInference],
+];
 
 /** Gemini contents (calls with ids, which the client echoes in its functionResponses). */
 const geminiContents = (msgs: Msg[]): unknown[] =>
@@ -515,24 +696,27 @@ describe('random conversations in every recording format', () => {
             expect(t.coverage?.unexplained, name).toEqual([]);
             expect(comparable(simulate({ transcript: t, catalog: demo, mode, replay: false })), name).toEqual(want);
           }
-          // The call log sends, at each call, what the reference offers in default mode.
+          // Model calls sent with what the reference offers in default mode: no sent-differs there.
           const visible = simulate({
             transcript: loadRecordingText(eino(msgs), { name: 'eino.json' }),
             catalog: demo,
             mode: 'default',
             replay: false,
           }).turns.map((x) => x.visible);
-          const log = loadRecordingText(callLog(msgs, visible), { name: 'calls.jsonl' });
-          expect(log.format).toBe('call-log');
-          const r = simulate({ transcript: log, catalog: demo, mode, replay: false });
-          const sent = r.violations.filter((v) => v.kind === 'sent-differs');
-          if (mode === 'default') expect(sent).toEqual([]);
-          const rest = {
-            ...r,
-            violations: r.violations.filter((v) => v.kind !== 'sent-differs'),
-            summary: { ...r.summary, warnings: r.summary.warnings - sent.length },
-          };
-          expect(comparable(rest), 'call-log').toEqual(want);
+          for (const [name, format, file, write] of CALL_WRITERS) {
+            const t = loadRecordingText(write(msgs, visible), { name: file });
+            expect(t.format, name).toBe(format);
+            expect(t.coverage?.unexplained, name).toEqual([]);
+            const r = simulate({ transcript: t, catalog: demo, mode, replay: false });
+            const sent = r.violations.filter((v) => v.kind === 'sent-differs');
+            if (mode === 'default') expect(sent, name).toEqual([]);
+            const rest = {
+              ...r,
+              violations: r.violations.filter((v) => v.kind !== 'sent-differs'),
+              summary: { ...r.summary, warnings: r.summary.warnings - sent.length },
+            };
+            expect(comparable(rest), name).toEqual(want);
+          }
         },
       ),
       { numRuns: 40, seed: 12 },

@@ -1,0 +1,291 @@
+/**
+ * The sessions `watch` has seen, kept as recordings and simulated again as
+ * each model call arrives: a proxy session is a call log (`[{request,
+ * response}, ...]`, read by the call-log reader), an OTLP session the spans
+ * of one trace (an OTLP JSON document, read by the otel reader). Every
+ * arrival yields one JSON line per new model call, with its turn and the
+ * violations found at it; the recording of all sessions (`-o`) is one JSON
+ * line per session, which `simulate` replays session by session.
+ *
+ * No I/O here: the CLI's server hands calls and spans in and writes out what
+ * comes back.
+ */
+import type { Mode } from '../../core/types.js';
+import { InputError } from '../../io/errors.js';
+import { JSON_SCHEMA_VERSION } from '../../io/schema-version.js';
+import { type Limits, resolveLimits } from '../../io/read.js';
+import { loadRecordingText } from '../../formats/from-text.js';
+import type { Catalog, Transcript } from '../../formats/types.js';
+import type { LiveProvider } from '../../formats/live/calls.js';
+import { CallGrouper } from '../../formats/live/group.js';
+import { type ReceivedSpan, traceDocument } from '../../formats/live/otlp.js';
+import { simulate } from '../simulate/engine.js';
+import type { SimulationReport, TurnReport, Violation } from '../simulate/report.js';
+
+/** What the simulation of every session uses (`simulate`'s options). */
+export interface WatchOptions {
+  readonly catalog: Catalog | null;
+  readonly mode: Mode;
+  readonly staticNames?: readonly string[];
+  readonly searchTools?: readonly string[];
+  readonly limits?: Partial<Limits>;
+  readonly replay?: boolean;
+}
+
+/** What the proxy knows of a call besides its bodies (credentials already dropped). */
+export interface CallMeta {
+  readonly method: string;
+  readonly path: string;
+  readonly status: number;
+  readonly streamed: boolean;
+  /** Milliseconds from the request to the end of the upstream answer. */
+  readonly duration_ms: number;
+  /** The request's headers without credentials (src/formats/live/redact.ts). */
+  readonly request_headers: Readonly<Record<string, string>>;
+}
+
+/** One line of `watch --jsonl`: one model call (or one call that failed). */
+export interface WatchLine {
+  readonly schema_version: number;
+  readonly source: 'proxy' | 'otlp';
+  /** `s1`, `s2`, ... in order of first appearance; null for a call that was never answered. */
+  readonly session: string | null;
+  /** The OTel trace id of the session (otlp). */
+  readonly trace_id?: string;
+  /** 1-based call number within the session; null when the call could not be read. */
+  readonly call: number | null;
+  readonly provider?: LiveProvider;
+  readonly http?: CallMeta;
+  readonly turn: TurnReport | null;
+  /** Violations and warnings found at this call. */
+  readonly violations: readonly Violation[];
+  /** Why the call could not be read or answered. */
+  readonly error?: string;
+}
+
+/** One session as seen so far. */
+export class LiveSession {
+  readonly calls: Array<{ request: unknown; response: unknown; http: CallMeta }> = [];
+  readonly spans: ReceivedSpan[] = [];
+  report: SimulationReport | null = null;
+  transcript: Transcript | null = null;
+  /** Why the recording did not read strictly (it was then read leniently), or why it did not read at all. */
+  problem: string | null = null;
+  /** Turns already given out as JSON lines. */
+  emitted = 0;
+  /** The problem last given out as a line (OTLP sessions). */
+  reported: string | null = null;
+
+  constructor(
+    readonly id: string,
+    readonly source: 'proxy' | 'otlp',
+    readonly traceId: string | null,
+    readonly provider: LiveProvider | null,
+  ) {}
+
+  /** Each call's or span's JSON text, made once when it arrives (a session is read again at every call). */
+  readonly texts: string[] = [];
+  /** UTF-8 bytes of the recording (the texts and their separators). */
+  bytes = 25;
+
+  add(text: string): void {
+    this.texts.push(text);
+    this.bytes += Buffer.byteLength(text) + 1;
+  }
+
+  /** The session as a recording, in JSON text: a call log (a list of calls) or an OTLP JSON document. */
+  recording(): string {
+    if (this.source === 'proxy') return `[${this.texts.join(',')}]`;
+    return `{"resourceSpans":[${this.texts.join(',')}]}`;
+  }
+}
+
+function message(err: unknown): string {
+  if (err instanceof InputError) return err.headline;
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** Every session, in order of first appearance. */
+export class LiveWatch {
+  readonly sessions: LiveSession[] = [];
+  private readonly byId = new Map<string, LiveSession>();
+  private readonly grouper = new CallGrouper();
+  private mode: Mode;
+  private replay: boolean;
+  private readonly listeners = new Set<() => void>();
+  /** Bumped at every change (the TUI re-renders on it). */
+  version = 0;
+
+  constructor(private readonly options: WatchOptions) {
+    this.mode = options.mode;
+    this.replay = options.replay === true;
+  }
+
+  get currentMode(): Mode {
+    return this.mode;
+  }
+
+  get currentReplay(): boolean {
+    return this.replay;
+  }
+
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private changed(): void {
+    this.version++;
+    for (const l of this.listeners) l();
+  }
+
+  /** Simulates every session again in another mode or with replay (the TUI's `m` and `r`). */
+  setView(mode: Mode, replay: boolean): void {
+    this.mode = mode;
+    this.replay = replay;
+    for (const s of this.sessions) this.resimulate(s);
+    this.changed();
+  }
+
+  /** A call the proxy forwarded and saw answered (the response object, or null when none could be read). */
+  addCall(provider: LiveProvider, request: unknown, response: unknown, meta: CallMeta, error?: string): WatchLine[] {
+    const base = { schema_version: JSON_SCHEMA_VERSION, source: 'proxy' as const, provider, http: meta };
+    if (response === null || error !== undefined) {
+      this.changed();
+      return [
+        { ...base, session: null, call: null, turn: null, violations: [], error: error ?? 'no response to read' },
+      ];
+    }
+    const id = this.grouper.assign(provider, request, response);
+    let s = this.byId.get(id);
+    if (!s) {
+      s = new LiveSession(id, 'proxy', null, provider);
+      this.sessions.push(s);
+      this.byId.set(id, s);
+    }
+    const entry = { request, response, http: meta };
+    s.calls.push(entry);
+    s.add(JSON.stringify(entry));
+    this.resimulate(s);
+    const call = s.calls.length;
+    const turn = s.report?.turns[call - 1] ?? null;
+    s.emitted = Math.max(s.emitted, call);
+    this.changed();
+    const violations = s.report?.violations.filter((v) => v.call === call) ?? [];
+    const line: WatchLine = { ...base, session: s.id, call, turn, violations };
+    return [turn === null ? { ...line, error: s.problem ?? `call ${call} was not read` } : line];
+  }
+
+  /** Spans an OTLP export brought: grouped by trace, each touched session read again. */
+  addSpans(spans: readonly ReceivedSpan[]): WatchLine[] {
+    const touched: LiveSession[] = [];
+    for (const sp of spans) {
+      const id = `trace:${sp.traceId}`;
+      let s = this.byId.get(id);
+      if (!s) {
+        s = new LiveSession(`s${this.sessions.length + 1}`, 'otlp', sp.traceId, null);
+        this.sessions.push(s);
+        this.byId.set(id, s);
+      }
+      s.spans.push(sp);
+      s.add(JSON.stringify((traceDocument([sp]).resourceSpans as unknown[])[0]));
+      if (!touched.includes(s)) touched.push(s);
+    }
+    const out: WatchLine[] = [];
+    for (const s of touched) {
+      this.resimulate(s);
+      if (s.report === null && s.problem !== null && s.problem !== s.reported) {
+        // Never silent: a session that does not read (or simulate) says why, once per reason.
+        s.reported = s.problem;
+        out.push({
+          schema_version: JSON_SCHEMA_VERSION,
+          source: 'otlp',
+          session: s.id,
+          trace_id: s.traceId!,
+          call: null,
+          turn: null,
+          violations: [],
+          error: s.problem,
+        });
+      }
+      const turns = s.report?.turns ?? [];
+      for (let i = s.emitted; i < turns.length; i++) {
+        const turn = turns[i]!;
+        if (turn.message_index === null) break;
+        out.push({
+          schema_version: JSON_SCHEMA_VERSION,
+          source: 'otlp',
+          session: s.id,
+          trace_id: s.traceId!,
+          call: turn.call,
+          turn,
+          violations: s.report!.violations.filter((v) => v.call === turn.call),
+        });
+        s.emitted = i + 1;
+      }
+    }
+    if (touched.length > 0) this.changed();
+    return out;
+  }
+
+  private read(s: LiveSession, lenient: boolean): Transcript {
+    return loadRecordingText(s.recording(), {
+      name: `session ${s.id}`,
+      format: s.source === 'otlp' ? 'otel' : s.provider === 'gemini' ? 'gemini' : 'call-log',
+      lenient,
+      ...(this.options.searchTools ? { searchTools: this.options.searchTools } : {}),
+      ...(this.options.limits ? { limits: this.options.limits } : {}),
+    });
+  }
+
+  private resimulate(s: LiveSession): void {
+    let transcript: Transcript;
+    // A session is read again at every call: past TOOLSEARCH_MAX_BYTES it is kept (and recorded) but no longer read.
+    const max = resolveLimits(this.options.limits).maxBytes;
+    if (s.bytes > max) {
+      s.problem = `the session is larger than TOOLSEARCH_MAX_BYTES (${max} bytes): recorded, no longer simulated`;
+      return;
+    }
+    s.problem = null;
+    try {
+      transcript = this.read(s, false);
+    } catch (err) {
+      s.problem = message(err);
+      try {
+        transcript = this.read(s, true);
+      } catch (err2) {
+        s.problem = message(err2);
+        s.report = null;
+        s.transcript = null;
+        return;
+      }
+    }
+    if (!(transcript.request === true || transcript.messages.some((m) => m.role === 'assistant'))) {
+      s.report = null;
+      s.transcript = transcript;
+      return;
+    }
+    try {
+      s.report = simulate({
+        transcript,
+        catalog: this.options.catalog,
+        mode: this.mode,
+        ...(this.options.staticNames ? { staticNames: this.options.staticNames } : {}),
+        replay: this.replay,
+      });
+      s.transcript = transcript;
+    } catch (err) {
+      s.problem = message(err);
+      s.report = null;
+      s.transcript = transcript;
+    }
+  }
+
+  /** Every session as one JSON line (`-o`): a call log or an OTLP JSON document per line. */
+  recording(): string {
+    return this.sessions
+      .filter((s) => (s.source === 'proxy' ? s.calls.length > 0 : s.spans.length > 0))
+      .map((s) => `${s.recording()}\n`)
+      .join('');
+  }
+}
