@@ -163,6 +163,17 @@ describe('call logs read as sessions', () => {
   });
 });
 
+describe('a logged call without a response', () => {
+  it('is a model call all the same: the session replays it as the pending call', () => {
+    const t = readTranscriptDocument(
+      parseText('log.jsonl', JSON.stringify({ request: { model: 'm', messages: [{ role: 'user', content: 'hi' }] } })),
+    );
+    expect(t.request).toBe(true);
+    const r = simulate({ transcript: t, catalog: demo, mode: 'default', replay: false });
+    expect(r.turns.map((x) => [x.call, x.message_index])).toEqual([[1, null]]);
+  });
+});
+
 describe('the CLI', () => {
   it('a call log of one conversation is one recording, not one session per line (no sent-differs)', async () => {
     const r = await run([

@@ -305,6 +305,8 @@ export function readLoggedCalls(b: TranscriptBuilder, calls: readonly LoggedCall
   sessions.forEach((session, k) => {
     const s = k === 0 ? b : new TranscriptBuilder(b.doc, b.maxMessages, true);
     if (k > 0) b.sidechains.push({ id: `session ${k + 1}`, builder: s });
+    // Every logged call is a model call, answered or not (a failed call's log has no response).
+    s.isRequest = true;
     let lastTools: Node | null = null;
     for (const i of session.calls) {
       const c = read[i]!;
