@@ -102,7 +102,7 @@ describe('Cline histories', () => {
     expect(t.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
   });
 
-  it('a tool Cline did not run (one tool per message) has no result (a warning); a header with no call is an error', () => {
+  it('a tool Cline did not run (one per message) has no result (a warning); a header with no call is an error', () => {
     const history = [
       { role: 'user', content: [{ type: 'text', text: '<task>\nx\n</task>' }] },
       {

@@ -272,7 +272,8 @@ describe('hosted and built-in tool calls', () => {
     });
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(
-      "error: <stdin>: tools is required: the recording carries no dynamic tool (no catalog tool at all: the provider's " +
+      'error: <stdin>: tools is required: the recording carries no dynamic tool (no catalog tool at all: ' +
+        "the provider's " +
         'own tools, such as MCP servers and web search, are not): pass -c/--catalog\n',
     );
   });

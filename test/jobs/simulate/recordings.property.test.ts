@@ -826,7 +826,7 @@ const UNANSWERED_WRITERS: ReadonlyArray<readonly [string, (m: Msg[]) => unknown]
 ];
 
 describe('random conversations and what issue 28 reads', () => {
-  it('hosted calls, LangChain JS keys, subagents, interleaved call logs and unanswered calls replay as their Eino form', () => {
+  it('hosted calls, LangChain JS keys, subagents, interleaved logs, unanswered calls: as the Eino form', () => {
     fc.assert(
       fc.property(
         fc.array(step, { maxLength: 8 }),

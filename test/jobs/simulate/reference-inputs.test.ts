@@ -152,7 +152,8 @@ describe('garbage shapes stay refused', () => {
     ],
     [
       '[{"role": "tool", "tool_call_id": "c9", "tool_name": "t", "content": "x"}]',
-      'x.json:1:2: tool result for unknown call id "c9": no earlier tool call has this id (--lenient replays the rest ' +
+      'x.json:1:2: tool result for unknown call id "c9": no earlier tool call has this id ' +
+        '(--lenient replays the rest ' +
         'and counts it)',
     ],
   ])('%s', (text, headline) => {
