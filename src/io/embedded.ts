@@ -30,70 +30,114 @@ const JSON_ESCAPES: Readonly<Record<string, string>> = {
 };
 
 /**
- * Where each UTF-16 unit of a string literal's value is in the text: one
- * offset per unit, and one more for the end. Null when the literal is not
- * one this knows how to walk, or walking it does not give the value.
+ * A walk over a string literal in the text (a JSON string, a YAML double-quoted scalar on one line with
+ * JSON's escapes, a YAML single-quoted scalar on one line): each step gives the UTF-16 units of the value
+ * that one written character or escape stands for, and where it starts. Null at the closing quote; an
+ * escape or a line break it does not know ends the walk (`ok` false).
  */
-function literalOffsets(text: string, node: StringNode): number[] | null {
-  const at = node.offset;
-  const quote = text[at];
-  const out: number[] = [];
-  let value = '';
-  let i = at + 1;
-  if (quote === '"') {
-    // A JSON string, or a YAML double-quoted scalar on one line (its escapes are JSON's and a few more).
-    for (;;) {
-      const c = text[i];
-      if (c === undefined || c === '\n' || c === '\r') return null;
-      if (c === '"') break;
-      if (c !== '\\') {
-        out.push(i);
-        value += c;
-        i++;
-        continue;
-      }
-      const e = text[i + 1];
-      if (e !== undefined && JSON_ESCAPES[e] !== undefined) {
-        out.push(i);
-        value += JSON_ESCAPES[e];
-        i += 2;
-      } else if (e === 'u' && HEX.test(text.slice(i + 2, i + 6)) && text.slice(i + 2, i + 6).length === 4) {
-        out.push(i);
-        value += String.fromCharCode(Number.parseInt(text.slice(i + 2, i + 6), 16));
-        i += 6;
-      } else return null;
+class LiteralWalk {
+  /** Index in the value, and in the text, of the next step. */
+  unit = 0;
+  at: number;
+  ok = true;
+  private readonly quote: string;
+
+  constructor(
+    private readonly text: string,
+    private readonly start: number,
+  ) {
+    this.quote = text[start]!;
+    this.at = start + 1;
+  }
+
+  /** The next step's value text (advancing past it), or null at the end of the literal or of what it knows. */
+  next(): string | null {
+    const { text, quote } = this;
+    const c = text[this.at];
+    if (c === undefined || c === '\n' || c === '\r') {
+      this.ok = false;
+      return null;
     }
-  } else if (quote === "'") {
-    // A YAML single-quoted scalar on one line: '' is a quote.
-    for (;;) {
-      const c = text[i];
-      if (c === undefined || c === '\n' || c === '\r') return null;
-      if (c === "'") {
-        if (text[i + 1] !== "'") break;
-        out.push(i);
-        value += "'";
-        i += 2;
-        continue;
-      }
-      out.push(i);
-      value += c;
-      i++;
+    if (quote === "'") {
+      if (c !== "'") return this.take(c, 1);
+      return text[this.at + 1] === "'" ? this.take("'", 2) : null;
     }
-  } else return null;
-  out.push(i);
-  return value === node.value ? out : null;
+    if (c === '"') return null;
+    if (c !== '\\') return this.take(c, 1);
+    const e = text[this.at + 1];
+    if (e !== undefined && JSON_ESCAPES[e] !== undefined) return this.take(JSON_ESCAPES[e]!, 2);
+    const hex = text.slice(this.at + 2, this.at + 6);
+    if (e === 'u' && hex.length === 4 && HEX.test(hex))
+      return this.take(String.fromCharCode(Number.parseInt(hex, 16)), 6);
+    this.ok = false;
+    return null;
+  }
+
+  private take(value: string, written: number): string {
+    this.at += written;
+    this.unit += value.length;
+    return value;
+  }
+
+  /** Back to the start of the literal. */
+  restart(): void {
+    this.unit = 0;
+    this.at = this.start + 1;
+    this.ok = true;
+  }
+}
+
+/**
+ * Where each UTF-16 unit of a string literal's value is in the text, as a function (offsets past the end
+ * go to the closing quote); null when the literal is not one {@link LiteralWalk} knows, or walking it does
+ * not give the node's value. Nothing is kept per character: asking for offsets in increasing order (as a
+ * parsed tree is walked) walks the literal once.
+ */
+function literalOffsets(text: string, node: StringNode): ((unit: number) => number) | null {
+  const quote = text[node.offset];
+  if (quote !== '"' && quote !== "'") return null;
+  const walk = new LiteralWalk(text, node.offset);
+  const value = node.value;
+  for (let piece = walk.next(); piece !== null; piece = walk.next())
+    if (value.slice(walk.unit - piece.length, walk.unit) !== piece) return null;
+  if (!walk.ok || walk.unit !== value.length) return null;
+  const end = walk.at;
+  walk.restart();
+  // The last step taken: the value units it stands for start at `from`, its text at `before`.
+  let from = 0;
+  let before = walk.at;
+  return (unit: number): number => {
+    if (unit >= value.length) return end;
+    if (unit < from) {
+      walk.restart();
+      from = 0;
+      before = walk.at;
+    }
+    while (walk.unit <= unit) {
+      from = walk.unit;
+      before = walk.at;
+      walk.next();
+    }
+    return before;
+  };
 }
 
 /** A copy of `node` and everything in it, each offset moved by `to`. */
 export function moveNodes(node: Node, to: (offset: number) => number): Node {
   switch (node.kind) {
-    case 'array':
-      return { kind: 'array', offset: to(node.offset), items: node.items.map((n) => moveNodes(n, to)) };
+    case 'array': {
+      const offset = to(node.offset);
+      return { kind: 'array', offset, items: node.items.map((n) => moveNodes(n, to)) };
+    }
     case 'object': {
+      // In document order (the mapping walks forward): the object's own offset, then each key and value.
+      const offset = to(node.offset);
       const members = new Map<string, Member>();
-      for (const [k, m] of node.members)
-        members.set(k, { key: m.key, keyOffset: to(m.keyOffset), value: moveNodes(m.value, to) });
-      const out: ObjectNode = { kind: 'object', offset: to(node.offset), members };
+      for (const [k, m] of node.members) {
+        const keyOffset = to(m.keyOffset);
+        members.set(k, { key: m.key, keyOffset, value: moveNodes(m.value, to) });
+      }
+      const out: ObjectNode = { kind: 'object', offset, members };
       return out;
     }
     default:
@@ -129,8 +173,7 @@ export function parseEmbedded(
   }
   const offsets = source !== null && source.value === text ? literalOffsets(doc.text, source) : null;
   const fixed = at.offset;
-  const to = offsets ? (o: number) => offsets[Math.min(o, offsets.length - 1)]! : () => fixed;
-  return { root: moveNodes(root, to) };
+  return { root: moveNodes(root, offsets ?? (() => fixed)) };
 }
 
 /** A plain JSON value as nodes, all placed at `offset` (a value assembled from the text, not written in it). */

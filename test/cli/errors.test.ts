@@ -138,8 +138,8 @@ describe.concurrent('bad usage: exit 2', () => {
     [
       ['simulate', CHAT, '--format', 'x'],
       "error: option '--format <format>' argument 'x' is invalid. Allowed choices are auto, claude-code, ai-sdk, " +
-        'openai-agents, langchain, otel, response, call-log, gemini, sse, cline, openai-agents-state, eino, openai, ' +
-        'openai-responses, anthropic.',
+        'openai-agents, langchain, otel, response, call-log, gemini, sse, cline, openai-agents-state, nock, vcr, ' +
+        'har, eino, openai, openai-responses, anthropic.',
     ],
     [
       ['search', '-c', SMALL, '--catalog-format', 'x', 'q'],

@@ -3,6 +3,7 @@ import { Command, Option } from 'commander';
 import type { CliContext } from '../context.js';
 import { addCatalogOptions } from '../catalog-options.js';
 import { parseNameList, parsePositiveInt } from '../options.js';
+import { RULES_IN_WORDS } from '../../core/scorer.js';
 import { addEngineOptions } from '../engine-options.js';
 import { runSearch, type SearchFlags } from '../search-run.js';
 
@@ -38,9 +39,10 @@ matches, results, total_matches, unknown, static_included} (another engine adds
 "result": the tool result as its model receives it). --batch prints one line
 per input line, {"schema_version": 1, "matches": [...]} or {"schema_version": 1,
 "error": "..."} (an empty line is an error line too, as the reference rejects empty
-arguments); bad lines do not stop the batch (exit 0). Scores are the reference's: 10 a keyword
-equals a name part, 5 is inside a name part, 3 inside the full name, 2 inside the
-description; a keyword scores its best rule; +keyword is required.
+arguments); bad lines do not stop the batch (exit 0).
+
+Scores are the reference's; a keyword scores its best rule, and +keyword is required:
+${RULES_IN_WORDS.map((r) => `  ${r}`).join('\n')}
 --engine ai-sdk: 2 per query term among the name's tokens + 1 among the description's
 (maxResults: -n); --engine mastra: BM25 over "name description" plus a name boost
 (--top-k, --min-score). README "Engines" compares them.

@@ -3,6 +3,7 @@
  * Over 400 lines: its options, their checks and help examples; the work is in src/jobs/simulate/.
  */
 import { JSON_SCHEMA_VERSION } from '../../io/schema-version.js';
+import { MODES } from '../../core/types.js';
 import { Command, Option } from 'commander';
 import { AssertionFailure, UsageError } from '../../io/errors.js';
 import type { Catalog, Transcript } from '../../formats/types.js';
@@ -16,21 +17,10 @@ import { addCatalogOptions } from '../catalog-options.js';
 import { loadCatalog } from '../inputs.js';
 import { collect, parsePositiveInt, FORCE_OPTION } from '../options.js';
 import type { BulkFlags } from './simulate-bulk.js';
+import { DEFAULT_ENCODING, ENCODINGS } from '../../jobs/tokens/tokenizer.js';
+import { TOOL_FORMATS } from '../../jobs/tokens/serialize.js';
 import { addEngineOptions, engineParams } from '../engine-options.js';
 import { simulateEngine } from '../simulate-engine.js';
-
-// Kept in step with src/tokens (ENCODINGS, TOOL_FORMATS) by a test; listed here so
-// defining the command does not load the token modules.
-const ENCODING_CHOICES = [
-  'o200k_base',
-  'o200k_harmony',
-  'cl100k_base',
-  'p50k_base',
-  'p50k_edit',
-  'r50k_base',
-  'gpt2',
-] as const;
-const TOOL_FORMAT_CHOICES = ['openai', 'anthropic'] as const;
 
 /** `--format` choices: auto and every recording reader's format (a test keeps them in step with the registry). */
 export const TRANSCRIPT_FORMATS = [
@@ -193,7 +183,7 @@ export function simulateCommand(ctx: CliContext): Command {
     );
   addCatalogOptions(cmd, 'catalog file (optional when the transcript carries its own tools)');
   cmd
-    .addOption(new Option('--mode <mode>', 'middleware mode').choices(['default', 'native']).default('default'))
+    .addOption(new Option('--mode <mode>', 'middleware mode').choices(MODES).default('default'))
     .addOption(
       new Option('--format <format>', 'transcript shape (detected from the content when auto)')
         .choices(TRANSCRIPT_FORMATS)
@@ -222,12 +212,12 @@ export function simulateCommand(ctx: CliContext): Command {
     .option('--no-tokens', 'skip token and prompt-cache accounting (faster on long transcripts)')
     .addOption(
       new Option('--tokenizer <encoding>', 'tokenizer for the token estimates (gpt-tokenizer)')
-        .choices(ENCODING_CHOICES)
-        .default('o200k_base'),
+        .choices(ENCODINGS)
+        .default(DEFAULT_ENCODING),
     )
     .addOption(
       new Option('--tool-format <format>', "serialize offered tools as an OpenAI tools array or in Anthropic's shape")
-        .choices(TOOL_FORMAT_CHOICES)
+        .choices(TOOL_FORMATS)
         .default('openai'),
     )
     .addOption(

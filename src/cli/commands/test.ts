@@ -106,7 +106,7 @@ export function testCommand(ctx: CliContext): Command {
     .option(...FORCE_OPTION)
     .option('-u, --update', 'write the current results into "exact" of the cases marked record: true')
     .option(...MCP_TIMEOUT_OPTION)
-    .option('--no-cache', 'no compile cache (also TOOLSEARCH_CACHE=off); suites always parse their catalogs')
+    .option('--no-cache', 'no effect: suites always parse their catalogs (TOOLSEARCH_CACHE=off turns off every cache)')
     .addOption(
       new Option(
         '--engine <name|module>',

@@ -8,7 +8,7 @@
  */
 import { CATALOG_FORMATS } from '../../formats/types.js';
 import { dirname, isAbsolute, join } from 'node:path';
-import type { Mode } from '../../core/index.js';
+import { type Mode, MODES } from '../../core/types.js';
 import { editDistance } from '../../io/edit-distance.js';
 import { quote, type SourceLocation } from '../../io/errors.js';
 import {
@@ -21,8 +21,6 @@ import {
   type ObjectNode,
   type ParsedDocument,
 } from '../../io/nodes.js';
-import { parseFile } from '../../io/parse.js';
-import type { Limits } from '../../io/read.js';
 import type { CatalogFormat, TranscriptFormat } from '../../formats/types.js';
 import { isMcpSpec } from '../../formats/mcp/catalog-spec.js';
 import { type EngineSpec, parseEngineSpec } from '../engines/engine.js';
@@ -41,7 +39,6 @@ import type {
 } from './types.js';
 
 export const TRANSCRIPT_FORMATS = ['auto', 'eino', 'openai', 'openai-responses', 'anthropic'] as const;
-const MODES = ['default', 'native'] as const;
 
 const ENGINE_KEYS = ['engine', 'top_k', 'min_score'] as const;
 const SUITE_KEYS = ['name', 'description', 'catalog', 'catalog_format', 'prefix', ...ENGINE_KEYS, 'cases'] as const;
@@ -481,11 +478,4 @@ export class SuiteParser {
       expect,
     };
   }
-}
-
-/** Reads, parses and validates a suite file. */
-export function parseSuiteFile(file: string, limits?: Partial<Limits>): Suite {
-  const doc = parseFile(file, limits ? { limits } : {});
-  if (doc.syntax === 'jsonl') throw errorAt(doc, 0, 'a suite is one JSON or YAML document, not JSON lines');
-  return new SuiteParser(doc).suite();
 }

@@ -9,7 +9,7 @@
  * Over 400 lines: one builder per section of one page, in page order; the pieces other pages share
  * live in page.ts.
  */
-import type { KeywordScore } from '../../core/scorer.js';
+import { type KeywordScore, RULES_IN_WORDS } from '../../core/scorer.js';
 import type { Coverage } from '../../formats/types.js';
 import type { CallTokens } from '../../jobs/tokens/account.js';
 import type {
@@ -502,9 +502,8 @@ function explainTable(ex: SearchExplanation): Html {
     h(
       'p',
       { class: 'muted' },
-      `${ex.total_matches} tools score above 0; limit ${ex.max_results ?? 5}. 10: a ` +
-        `keyword equals a name part, 5: inside a name part, 3: inside the full name, 2: ` +
-        `inside the description; a keyword scores its best rule.`,
+      `${ex.total_matches} tools score above 0; limit ${ex.max_results ?? 5}. ` +
+        `${RULES_IN_WORDS.join(', ')}; a keyword scores its best rule.`,
     ),
   );
 }

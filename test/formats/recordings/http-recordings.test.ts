@@ -382,3 +382,21 @@ describe('Gemini calls in HTTP recordings', () => {
     );
   });
 });
+
+describe('--format nock | vcr | har', () => {
+  const har = j({ log: { version: '1.2', entries: [] } });
+  it('each reads its own shape when forced, and refuses another at its root', () => {
+    expect(loadRecordingText(har, { name: 'x.har', format: 'har' }).coverage?.detected_by).toBe('--format har');
+    expect(inputError(() => loadRecordingText(har, { name: 'x.har', format: 'nock' })).headline).toBe(
+      'x.har:1:1: not a nock recording: expected a JSON list of nock definitions {"scope", "method", "path", ' +
+        '"body", "status", "response"} (nock.recorder with output_objects: true, or a nock.back fixture)',
+    );
+    expect(inputError(() => loadRecordingText(har, { name: 'x.har', format: 'vcr' })).headline).toBe(
+      'x.har:1:1: not a VCR cassette: expected {"interactions": [{"request": ..., "response": ...}]} (VCR.py, ' +
+        'pytest-recording) or {"http_interactions": [...]} (Ruby VCR)',
+    );
+    expect(inputError(() => loadRecordingText('[]', { name: 'x.json', format: 'har' })).headline).toBe(
+      'x.json:1:1: not a HAR file: expected {"log": {"entries": [...]}} (HTTP Archive 1.2)',
+    );
+  });
+});
