@@ -36,16 +36,18 @@ import { parseText } from '../io/parse.js';
 import type { Limits } from '../io/read.js';
 import { readToolList, type ToolShape } from './tools.js';
 import { mergeCatalogFiles } from './merge.js';
+import type { Catalog, CatalogFileResult, CatalogFormat, CatalogFormatChoice } from './types.js';
 
 export { duplicateToolMessage, mergeCatalogFiles, mergeTools } from './merge.js';
-import type { Catalog, CatalogFileResult, CatalogFormat } from './types.js';
-
 export type { CatalogFileResult } from './types.js';
 
 /** Options of {@link loadCatalogFiles}. */
 export interface CatalogOptions {
-  /** The shape of every file; `auto` (the default) detects it per file. */
-  readonly format?: CatalogFormat | 'auto';
+  /**
+   * The shape of every file; `auto` (the default) and `data` detect it per file (the file loaders read data only;
+   * `mcp-config`, a client config, is read by formats/mcp/catalog-spec.ts).
+   */
+  readonly format?: CatalogFormatChoice;
   /** Name the tools `mcp__<prefix>__<name>`. */
   readonly prefix?: string;
   readonly limits?: Partial<Limits>;
@@ -124,7 +126,14 @@ export function readCatalogDocument(
   doc: ParsedDocument,
   options: Pick<CatalogOptions, 'format' | 'prefix'> = {},
 ): CatalogFileResult {
-  const forced = options.format && options.format !== 'auto' ? options.format : null;
+  if (options.format === 'mcp-config') {
+    throw errorAt(
+      doc,
+      doc.root,
+      'not an MCP client config (--catalog-format mcp-config): expected an object with "mcpServers" or "servers"',
+    );
+  }
+  const forced = options.format && options.format !== 'auto' && options.format !== 'data' ? options.format : null;
   let list: ArrayNode;
   let format: CatalogFormat | null;
   if (forced) {

@@ -16,8 +16,31 @@ export type CatalogFormat =
   | 'eino' // Eino ToolInfo: [{name, desc, params | json_schema}]
   | 'request'; // a logged request body that carries `tools` (OpenAI or Anthropic)
 
-/** The values of `--catalog-format` and a suite's `catalog_format`: a shape, or `auto` (detected per file). */
-export const CATALOG_FORMATS = ['auto', 'toolsearch', 'openai', 'anthropic', 'mcp', 'eino', 'request'] as const;
+/**
+ * The values of `--catalog-format` and a suite's `catalog_format`: `auto` (detected per file: a data shape, or an
+ * MCP client config, whose servers start), a data shape (the file is read as that shape only), `data` (any data
+ * shape, detected; never a client config: an untrusted catalog read as plain data), or `mcp-config` (an MCP client
+ * config, whose servers start).
+ */
+export const CATALOG_FORMATS = [
+  'auto',
+  'toolsearch',
+  'openai',
+  'anthropic',
+  'mcp',
+  'eino',
+  'request',
+  'data',
+  'mcp-config',
+] as const;
+
+/** A value of {@link CATALOG_FORMATS}. */
+export type CatalogFormatChoice = (typeof CATALOG_FORMATS)[number];
+
+/** Whether a `--catalog-format` lets a catalog file be an MCP client config (whose servers start). */
+export function configAllowed(format: CatalogFormatChoice | undefined): boolean {
+  return format === undefined || format === 'auto' || format === 'mcp-config';
+}
 
 /** A tool of a loaded catalog. */
 export interface CatalogTool extends ToolInfo {
@@ -108,8 +131,30 @@ export interface Coverage {
   readonly unpaired: readonly CoverageProblem[];
   /** The names read as the search tool, and where they come from (`--search-tool`, a format default), or null. */
   readonly search_tool: { readonly names: readonly string[]; readonly source: string } | null;
-  /** Conversation of this transcript: `main`, or a sidechain's id (Claude Code subagents). */
+  /**
+   * Conversation of this transcript: `main`, a sidechain's id (Claude Code subagents), or
+   * `session k` (the k-th session of a log of model calls, k >= 2; the first is `main`).
+   */
   readonly conversation: string;
+  /**
+   * Calls of the provider's own tools read (hosted or built in: an MCP, web search or computer call),
+   * listed per model call in the report (`provider_calls`); absent when there are none.
+   */
+  readonly provider_calls?: number;
+  /** A log of model calls (call log): the session this conversation is, and how the calls were grouped. */
+  readonly sessions?: SessionCoverage;
+}
+
+/** Which session of a log of model calls a conversation is, and how the log's calls were grouped. */
+export interface SessionCoverage {
+  /** 1-based, in the order of the sessions' first calls. */
+  readonly index: number;
+  /** Sessions in the log. */
+  readonly count: number;
+  /** Where each call of this session is (`file:line:column`), in order. */
+  readonly calls: readonly string[];
+  /** How calls were grouped, in one sentence. */
+  readonly rule: string;
 }
 
 /** The tools a recording says were sent with one model call (call logs, OTel spans). */

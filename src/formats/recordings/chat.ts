@@ -45,6 +45,7 @@ import { readOpenAIMessages } from '../transcript-openai.js';
 import { readResponsesItems } from '../transcript-responses.js';
 import type { CatalogTool, TranscriptFormat } from '../types.js';
 import { sentToolsOf } from './sent.js';
+import { append } from '../../core/append.js';
 
 /** The four chat formats. */
 export type ChatFormat = 'eino' | 'openai' | 'openai-responses' | 'anthropic';
@@ -243,7 +244,10 @@ function detectFormat(doc: ParsedDocument, seen: Seen): ChatFormat {
     seen.why = 'a request body with "messages"';
     return 'openai';
   }
-  seen.why = 'a list of plain role/content messages';
+  seen.why =
+    items.length === 0
+      ? 'an empty list (the reference reads it as an empty conversation)'
+      : 'a list of plain role/content messages';
   return 'eino';
 }
 
@@ -429,6 +433,6 @@ export function readCarriedTools(b: TranscriptBuilder, toolsNode: Node): Catalog
   if (toolsNode.kind !== 'array')
     throw errorAt(b.doc, toolsNode, `"tools" must be a list, found ${kindName(toolsNode)}`);
   const read = readToolList(b.doc, toolsNode as ArrayNode, { shape: 'auto', skipToolSearch: true });
-  b.warnings.push(...read.warnings);
+  append(b.warnings, read.warnings);
   return mergeTools([read.tools]);
 }

@@ -12,8 +12,10 @@ import { createMiddleware, type Middleware } from '../../core/middleware.js';
 import { AgentRun, type ModelCallView } from '../../core/run.js';
 import type { ToolIndex } from '../../core/index/tool-index.js';
 import { runToolSearch, TOOL_SEARCH_NAME } from '../../core/toolsearch.js';
-import type { Message, Mode } from '../../core/types.js';
+import type { Message, Mode, ToolInfo } from '../../core/types.js';
 import type { Transcript } from '../../formats/types.js';
+import { InputError } from '../../io/errors.js';
+import { raiseLimit, resolveLimits } from '../../io/read.js';
 import { referenceResult, sentDiffers } from './sent.js';
 import { preparedFor, type SimulateOptions, type SimulationTools, simulationTools } from './tools.js';
 import {
@@ -28,12 +30,14 @@ import {
   type RecordedResult,
   reminderByText,
   replayOutcome,
-  runCalls,
   sameOutcome,
   toolCallsOf,
+  type UnansweredCall,
+  unansweredCalls,
   withReplayedResults,
 } from './transcript-walk.js';
 import type {
+  ProviderCallReport,
   SearchExplanation,
   SearchOutcome,
   SearchReport,
@@ -46,6 +50,7 @@ import type {
 } from './report.js';
 import { visibilityTimeline } from './timeline.js';
 import { simulateWithEngine } from './engines.js';
+import { append } from '../../core/append.js';
 
 export { type CallSpan, modelCalls } from './transcript-walk.js';
 export {
@@ -69,8 +74,14 @@ export interface SimulationContext {
   readonly serverResults: ReadonlyMap<string, readonly string[]>;
   /** Tool results for unknown call ids, by the model call that receives them. */
   readonly orphansByCall: ReadonlyMap<number, readonly OrphanResult[]>;
+  /** Tool calls no result answers while the conversation goes on, by the model call that made them. */
+  readonly unansweredByCall: ReadonlyMap<number, readonly UnansweredCall[]>;
   /** Attach each search's explanation (the `details` option). */
   readonly details?: boolean;
+  /** The most the turns' tool lists may hold (`TOOLSEARCH_MAX_REPORT_BYTES`, see {@link countListed}). */
+  readonly maxReportBytes: number;
+  /** UTF-8 bytes of each tool name met (names repeat at every call). */
+  readonly nameBytes: Map<string, number>;
 }
 
 /**
@@ -88,6 +99,8 @@ export interface SimulationState {
   readonly nativeLoaded: Set<string>;
   /** The native-refill warning was given (it is given once). */
   readonly refillWarned: boolean;
+  /** What the turns' tool lists hold so far, in the measure of `TOOLSEARCH_MAX_REPORT_BYTES`. */
+  readonly listed: { bytes: number };
 }
 
 /** One model call to fold: the span of the transcript it covers and what the agent run offered. */
@@ -98,7 +111,14 @@ export interface CallEvent {
 
 /** The state before the first call. */
 export function initialState(): SimulationState {
-  return { turns: [], violations: [], keywordReturned: new Set(), nativeLoaded: new Set(), refillWarned: false };
+  return {
+    turns: [],
+    violations: [],
+    keywordReturned: new Set(),
+    nativeLoaded: new Set(),
+    refillWarned: false,
+    listed: { bytes: 0 },
+  };
 }
 
 /** Indexes a transcript once for the steps of its simulation. */
@@ -115,8 +135,83 @@ export function simulationContext(options: SimulateOptions, tools: SimulationToo
     results,
     serverResults,
     orphansByCall: orphansByModelCall(messages),
+    unansweredByCall: unansweredByModelCall(messages),
     details: options.details === true,
+    maxReportBytes: resolveLimits(options.limits).maxReportBytes,
+    nameBytes: new Map(),
   };
+}
+
+/** Bytes a name's place in a tool list counts for, beyond the name's own (quotes, comma, indentation). */
+const LIST_ENTRY_BYTES = 8;
+
+/**
+ * Adds a call's tool lists to what the report holds, and stops the replay with an error at the call's message
+ * when they go over `TOOLSEARCH_MAX_REPORT_BYTES`: a report lists every call's visible tools, so it grows as
+ * calls × tools, where a 3.7 MB recording could ask for billions of names (issue 27, finding 3).
+ */
+function countListed(
+  ctx: SimulationContext,
+  state: SimulationState,
+  lists: ReadonlyArray<readonly ToolInfo[]>,
+  call: number,
+  at: number | null,
+): void {
+  let bytes = 0;
+  for (const list of lists) {
+    for (const t of list) {
+      let n = ctx.nameBytes.get(t.name);
+      if (n === undefined) {
+        n = utf8Length(t.name);
+        ctx.nameBytes.set(t.name, n);
+      }
+      bytes += n + LIST_ENTRY_BYTES;
+    }
+  }
+  state.listed.bytes += bytes;
+  if (state.listed.bytes <= ctx.maxReportBytes) return;
+  const messages = ctx.transcript.messages;
+  const index = at ?? messages.length - 1;
+  const loc = ctx.transcript.locations[index];
+  throw new InputError(
+    `report too large: listing the visible, deferred and added tools of calls 1 to ${call} takes more than ` +
+      `${ctx.maxReportBytes} bytes (limit ${ctx.maxReportBytes}; ${raiseLimit('maxReportBytes')})`,
+    loc ? { file: loc.file, line: loc.line, column: loc.column } : { file: ctx.transcript.file, line: 0, column: 0 },
+  );
+}
+
+/** What one cell of the visibility timeline (a tool at a call) counts for: about what the HTML page holds for it. */
+const TIMELINE_CELL_BYTES = 128;
+
+/**
+ * The `details` option (the HTML report): its visibility timeline has a cell per tool per call, whether the tool
+ * was offered or not, and counts towards `TOOLSEARCH_MAX_REPORT_BYTES` before it is made.
+ */
+function countTimeline(ctx: SimulationContext, state: SimulationState, tools: SimulationTools, calls: number): void {
+  const rows = 1 + tools.staticTools.length + tools.dynamicTools.length;
+  state.listed.bytes += rows * calls * TIMELINE_CELL_BYTES;
+  if (state.listed.bytes <= ctx.maxReportBytes) return;
+  throw new InputError(
+    `report too large: the HTML report's visibility timeline of ${rows} tools at ${calls} calls, with the tools ` +
+      `listed at each call, takes more than ${ctx.maxReportBytes} bytes (limit ${ctx.maxReportBytes}; ` +
+      `${raiseLimit('maxReportBytes')})`,
+    { file: ctx.transcript.file, line: 0, column: 0 },
+  );
+}
+
+/** UTF-8 bytes of `s` (a lone surrogate counts 3, as its replacement character). */
+function utf8Length(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) n += 1;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      n += 2;
+      i++;
+    } else n += 2;
+  }
+  return n;
 }
 
 /**
@@ -139,6 +234,44 @@ function orphansByModelCall(messages: readonly Message[]): Map<number, OrphanRes
     if (messages[i]!.role === 'assistant') assistantsBefore++;
   }
   return byCall;
+}
+
+/** Unanswered tool calls, keyed by the model call that made them (the k-th assistant message answers call k). */
+function unansweredByModelCall(messages: readonly Message[]): Map<number, UnansweredCall[]> {
+  const byCall = new Map<number, UnansweredCall[]>();
+  const list = unansweredCalls(messages);
+  if (list.length === 0) return byCall;
+  const callOf = new Map<number, number>();
+  let assistants = 0;
+  messages.forEach((m, i) => {
+    if (m.role === 'assistant') callOf.set(i, ++assistants);
+  });
+  for (const u of list) {
+    const call = callOf.get(u.index)!;
+    const at = byCall.get(call);
+    if (at) at.push(u);
+    else byCall.set(call, [u]);
+  }
+  return byCall;
+}
+
+/** The `unanswered-call` warnings of one model call. */
+function unansweredViolations(ctx: SimulationContext, call: number): Violation[] {
+  return (ctx.unansweredByCall.get(call) ?? []).map((u): Violation => {
+    const l = ctx.transcript.locations[u.index];
+    return {
+      call,
+      tool: u.tool,
+      kind: 'unanswered-call',
+      severity: 'warning',
+      message:
+        `tool call ${JSON.stringify(u.tool)} (id ${JSON.stringify(u.callId)}) has no result, and the ` +
+        `conversation goes on after it: replayed as recorded, as the reference does (it does not pair ` +
+        `calls and results; a provider may refuse such a request)`,
+      message_index: u.index,
+      ...(l ? { location: { file: l.file, line: l.line, column: l.column } } : {}),
+    };
+  });
 }
 
 function orphanViolations(ctx: SimulationContext, call: number): Violation[] {
@@ -187,22 +320,55 @@ function serverSearchesOf(
 ): { searches: ServerSearchReport[]; resultBlocks: Set<string> } {
   const resultBlocks = new Set<string>();
   if (!assistant || assistant.kind !== 'blocks') return { searches: [], resultBlocks };
-  const entries: Array<{ call_id: string; query: string; loaded: readonly string[] | null }> = [];
+  const entries: Array<{
+    call_id: string;
+    query: string;
+    loaded: readonly string[] | null;
+    execution: 'server' | 'client';
+  }> = [];
   for (const b of assistant.blocks) {
     if (b.type === 'server_tool_search') {
-      entries.push({ call_id: b.callId, query: b.query, loaded: ctx.serverResults.get(b.callId) ?? null });
+      entries.push({
+        call_id: b.callId,
+        query: b.query,
+        loaded: ctx.serverResults.get(b.callId) ?? null,
+        execution: b.execution ?? 'server',
+      });
     } else if (b.type === 'server_tool_search_result') {
       resultBlocks.add(b.callId);
       if (entries.some((e) => e.call_id === b.callId)) continue;
-      const waiting = [...entries].reverse().find((e) => e.loaded === null);
+      const waiting = [...entries].reverse().find((e) => e.loaded === null && e.execution === 'server');
       if (waiting) waiting.loaded = b.tools;
-      else entries.push({ call_id: b.callId, query: '', loaded: b.tools });
+      else entries.push({ call_id: b.callId, query: '', loaded: b.tools, execution: 'server' });
     }
   }
   return {
-    searches: entries.map((e) => ({ call_id: e.call_id, query: e.query, loaded: e.loaded ?? [] })),
+    searches: entries.map((e) => ({
+      call_id: e.call_id,
+      query: e.query,
+      loaded: e.loaded ?? [],
+      execution: e.execution,
+      pending: e.execution === 'client' && e.loaded === null,
+    })),
     resultBlocks,
   };
+}
+
+/** The calls of the provider's own tools in one response, in block order. */
+function providerCallsOf(assistant: Message | null): ProviderCallReport[] {
+  if (!assistant || assistant.kind !== 'blocks') return [];
+  const out: ProviderCallReport[] = [];
+  for (const b of assistant.blocks)
+    if (b.type === 'provider_tool_call')
+      out.push({
+        id: b.callId,
+        type: b.kind,
+        name: b.name === '' ? null : b.name,
+        server: b.server === '' ? null : b.server,
+        arguments: b.arguments,
+        executed_by: b.executedBy,
+      });
+  return out;
 }
 
 /** What the assistant did, in block order: tool calls, and server-side search results that load tools mid-response. */
@@ -343,7 +509,7 @@ function searchFindings(
   } else if (search.mode === 'keyword') {
     for (const name of got.matches) state.keywordReturned.add(name);
   }
-  if (ctx.mode === 'native') loadedLater.push(...got.matches);
+  if (ctx.mode === 'native') append(loadedLater, got.matches);
 }
 
 /**
@@ -355,7 +521,8 @@ export function simulateCallStep(ctx: SimulationContext, state: SimulationState,
   const { span, view } = event;
   const call = view.call;
   const messages = ctx.transcript.messages;
-  state.violations.push(...orphanViolations(ctx, call));
+  countListed(ctx, state, [view.visible, view.deferred, view.added], call, span.assistantIndex);
+  append(state.violations, orphanViolations(ctx, call));
   const refill = refillViolation(ctx, state, view);
   if (refill) state.violations.push(refill);
   const sent = ctx.transcript.sentTools?.[call - 1];
@@ -387,7 +554,7 @@ export function simulateCallStep(ctx: SimulationContext, state: SimulationState,
   //   when the model wrote this message: it counts from the next model call,
   //   i.e. only after every call of this message was checked.
   const loadedLater: string[] = [];
-  for (const e of server.searches) if (!server.resultBlocks.has(e.call_id)) loadedLater.push(...e.loaded);
+  for (const e of server.searches) if (!server.resultBlocks.has(e.call_id)) append(loadedLater, e.loaded);
   const loadNow = (names: readonly string[]): void => {
     for (const n of names) if (ctx.mw.index.has(n)) state.nativeLoaded.add(n);
   };
@@ -408,6 +575,7 @@ export function simulateCallStep(ctx: SimulationContext, state: SimulationState,
     searchFindings(ctx, state, call, search, loadedLater);
   }
   loadNow(loadedLater);
+  append(state.violations, unansweredViolations(ctx, call));
 
   const dynamicVisible = view.visible.filter((t) => ctx.mw.index.has(t.name)).length;
   state.turns.push({
@@ -424,14 +592,23 @@ export function simulateCallStep(ctx: SimulationContext, state: SimulationState,
     tool_calls,
     searches,
     server_searches: server.searches,
+    provider_calls: providerCallsOf(assistant),
     assistant_text: assistant ? assistantText(assistant) : '',
   });
   return refill ? { ...state, refillWarned: true } : state;
 }
 
-/** `--replay`: the model calls again, with every search returning what the catalog returns now. */
-function replayedCalls(ctx: SimulationContext, tools: SimulationTools): ModelCallView[] {
-  return runCalls(ctx.mw, tools.staticTools, withReplayedResults(ctx.mw, ctx.transcript.messages));
+/**
+ * `--replay`: the model calls again, with every search returning what the catalog returns now; their visible
+ * tools count towards `TOOLSEARCH_MAX_REPORT_BYTES` too.
+ */
+function replayedCalls(ctx: SimulationContext, tools: SimulationTools, state: SimulationState): ModelCallView[] {
+  const run = new AgentRun(ctx.mw, tools.staticTools);
+  return modelCalls(withReplayedResults(ctx.mw, ctx.transcript.messages)).map((span) => {
+    const view = run.modelCall(span.newMessages);
+    countListed(ctx, state, [view.visible], view.call, span.assistantIndex);
+    return view;
+  });
 }
 
 /** `--replay`: how the visible tools of every call would change with fresh search results. */
@@ -471,7 +648,8 @@ function finishReport(
 ): SimulationReport {
   const replay = options.replay;
   const { turns, violations } = state;
-  const fresh = replay ? replayedCalls(ctx, tools) : null;
+  const fresh = replay ? replayedCalls(ctx, tools, state) : null;
+  if (details !== undefined) countTimeline(ctx, state, tools, turns.length);
   const transcript = ctx.transcript;
   const replayDifferences = turns.reduce((n, t) => n + t.searches.filter((s) => s.differs).length, 0);
   const last = turns[turns.length - 1];
@@ -498,6 +676,7 @@ function finishReport(
       calls: turns.length,
       searches: turns.reduce((n, t) => n + t.searches.length, 0),
       server_searches: turns.reduce((n, t) => n + t.server_searches.length, 0),
+      provider_calls: turns.reduce((n, t) => n + t.provider_calls.length, 0),
       // Default mode: dynamic tools visible at the last call. Model-native mode:
       // deferred tools that searches (server side or client-proxied) loaded.
       tools_loaded:

@@ -16,6 +16,7 @@
  * The reference's own rule (Eino) is the middleware in engine.ts; this module
  * builds the same report, with `engine` saying which rule ran and why.
  */
+import { append } from '../../core/append.js';
 import { createEngine, type EngineParams } from '../../core/engines/index.js';
 import type { MastraEngine, MastraLoadInput } from '../../core/engines/mastra.js';
 import type { EngineId } from '../../core/engines/types.js';
@@ -309,7 +310,11 @@ function walk(options: EngineSimulateOptions, tools: SimulationTools, fresh: boo
       const got = fresh || recordedOutcome === null ? replayed : recordedOutcome;
       if (!('matches' in got)) continue;
       for (const n of got.matches) found.add(n);
-      if (ai) loadedNow.push(...got.matches.filter((n) => dynamicNames.has(n)));
+      if (ai)
+        append(
+          loadedNow,
+          got.matches.filter((n) => dynamicNames.has(n)),
+        );
       else if (mastra?.autoLoad)
         for (const n of got.matches) if (dynamicNames.has(n) && !seen.has(n)) seen.add(n), loadedNow.push(n);
     }
@@ -334,6 +339,7 @@ function walk(options: EngineSimulateOptions, tools: SimulationTools, fresh: boo
       tool_calls,
       searches,
       server_searches: [],
+      provider_calls: [],
       assistant_text: assistant ? assistantText(assistant) : '',
     });
   }
@@ -440,6 +446,7 @@ export function simulateWithEngine(options: EngineSimulateOptions): SimulationRe
       calls: turns.length,
       searches: turns.reduce((n, t) => n + t.searches.length, 0),
       server_searches: 0,
+      provider_calls: 0,
       tools_loaded: last ? last.visible.filter((n) => dynamic.has(n)).length : 0,
       errors: violations.filter((v) => v.severity === 'error').length,
       warnings: violations.filter((v) => v.severity === 'warning').length,

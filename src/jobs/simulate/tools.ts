@@ -7,6 +7,7 @@ import { createMiddleware, type Middleware } from '../../core/middleware.js';
 import type { EngineId, EngineParams } from '../../core/engines/index.js';
 import type { Mode } from '../../core/types.js';
 import { InputError, quote } from '../../io/errors.js';
+import type { Limits } from '../../io/read.js';
 import type { Catalog, CatalogTool, Transcript } from '../../formats/types.js';
 
 /** Inputs of a simulation. */
@@ -36,6 +37,8 @@ export interface SimulateOptions {
   readonly engineParams?: EngineParams;
   /** How the engine was chosen (`--engine`, or detected), for the report; the default otherwise. */
   readonly engineChoice?: { readonly by: 'flag' | 'recording' | 'default'; readonly evidence: string | null };
+  /** The limits (`maxReportBytes` bounds the report's tool lists; default: the defaults). */
+  readonly limits?: Partial<Limits>;
 }
 
 /** A catalog split and indexed once, for every session simulated against it. */
@@ -101,6 +104,18 @@ export function simulationTools(
   } else if (transcript.tools) {
     tools = transcript.tools;
     source = `${transcript.file} (tools carried by the transcript)`;
+    const split = splitTools(tools, source, options.staticNames ?? []);
+    // The reference's own error ("tools is required") has no position: say which file carried what.
+    if (split.dynamicTools.length === 0)
+      throw new InputError(
+        `tools is required: the recording carries no dynamic tool (${
+          tools.length === 0
+            ? "no catalog tool at all: the provider's own tools, such as MCP servers and web search, are not"
+            : `its ${tools.length === 1 ? 'one catalog tool is' : `${tools.length} catalog tools are all`} static`
+        }): pass -c/--catalog`,
+        { file: transcript.file, line: 0, column: 0 },
+      );
+    return split;
   } else {
     throw new InputError(
       'no catalog: pass -c/--catalog, or a transcript that carries its own tools (a logged request body with "tools")',

@@ -7,6 +7,7 @@
  * Over 400 lines: one validator per suite key, each beside its messages.
  */
 import { CATALOG_FORMATS } from '../../formats/types.js';
+import { FORMAT_CHOICES } from '../../formats/recordings/registry.js';
 import { dirname, isAbsolute, join } from 'node:path';
 import { type Mode, MODES } from '../../core/types.js';
 import { editDistance } from '../../io/edit-distance.js';
@@ -21,7 +22,9 @@ import {
   type ObjectNode,
   type ParsedDocument,
 } from '../../io/nodes.js';
-import type { CatalogFormat, TranscriptFormat } from '../../formats/types.js';
+import { parseFile } from '../../io/parse.js';
+import type { Limits } from '../../io/read.js';
+import type { CatalogFormat, CatalogFormatChoice, TranscriptFormat } from '../../formats/types.js';
 import { isMcpSpec } from '../../formats/mcp/catalog-spec.js';
 import { type EngineSpec, parseEngineSpec } from '../engines/engine.js';
 import type {
@@ -38,7 +41,8 @@ import type {
   SuiteCase,
 } from './types.js';
 
-export const TRANSCRIPT_FORMATS = ['auto', 'eino', 'openai', 'openai-responses', 'anthropic'] as const;
+/** A simulate case's `format:` choices: every recording format (the registry's list), or auto. */
+export const TRANSCRIPT_FORMATS = FORMAT_CHOICES;
 
 const ENGINE_KEYS = ['engine', 'top_k', 'min_score'] as const;
 const SUITE_KEYS = ['name', 'description', 'catalog', 'catalog_format', 'prefix', ...ENGINE_KEYS, 'cases'] as const;
@@ -172,7 +176,7 @@ export class SuiteParser {
     return {
       // A live MCP server (`mcp:<command line>` or `mcp:<url>`) is no path: it is kept as written.
       files: files.map((f) => (isMcpSpec(f) ? f : this.resolve(f))),
-      format: fmt ? this.choice<CatalogFormat | 'auto'>(fmt, 'catalog_format', CATALOG_FORMATS) : 'auto',
+      format: fmt ? this.choice<CatalogFormatChoice>(fmt, 'catalog_format', CATALOG_FORMATS) : 'auto',
       prefix: prefix ? this.string(prefix, 'prefix') : null,
       location: this.at(node),
       offset: node.offset,
