@@ -5,7 +5,7 @@
  * EPIPE, escaping of warnings) lives in one place.
  */
 import { colorEnabled, createStyle, type Style } from '../render/color.js';
-import { clipLines, escapeLines, messageLine } from '../io/escape.js';
+import { clipLines, messageLine } from '../io/escape.js';
 import type { CatalogCache } from './catalog-cache.js';
 import type { Limits } from '../io/read.js';
 import { safeJson } from '../io/json-out.js';

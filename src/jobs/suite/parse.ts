@@ -22,9 +22,7 @@ import {
   type ObjectNode,
   type ParsedDocument,
 } from '../../io/nodes.js';
-import { parseFile } from '../../io/parse.js';
-import type { Limits } from '../../io/read.js';
-import type { CatalogFormat, CatalogFormatChoice, TranscriptFormat } from '../../formats/types.js';
+import type { CatalogFormatChoice, TranscriptFormat } from '../../formats/types.js';
 import { isMcpSpec } from '../../formats/mcp/catalog-spec.js';
 import { type EngineSpec, parseEngineSpec } from '../engines/engine.js';
 import type {
