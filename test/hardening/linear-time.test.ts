@@ -149,7 +149,9 @@ describe('finding 2: one-line inputs are read in linear time', () => {
   it('an MCP client config with an unknown key per server (a located warning each)', () => {
     expectLinear(
       (n) => {
-        const servers = Object.fromEntries(tools(n, (i) => [`s${i}`, { command: 'x', args: ['é😀'], bogus: i }]));
+        const servers = Object.fromEntries(
+          Array.from({ length: n }, (_, i) => [`s${i}`, { command: 'x', args: ['é😀'], bogus: i }] as const),
+        );
         return parseText('c.json', JSON.stringify({ mcpServers: servers }));
       },
       (doc) => {
