@@ -111,7 +111,13 @@ export async function bundle(dir) {
   await Promise.all([
     build({
       ...common,
-      entryPoints: { main: `${ROOT}src/cli/main.ts`, search: `${ROOT}src/cli/main-search.ts` },
+      entryPoints: {
+        main: `${ROOT}src/cli/main.ts`,
+        search: `${ROOT}src/cli/main-search.ts`,
+        // A bulk replay's worker thread: one file to load, not tsc's module graph (its warm-up is what a
+        // worker costs; src/jobs/simulate/bulk.ts).
+        'bulk-worker': `${ROOT}src/jobs/simulate/bulk-worker.ts`,
+      },
       external: EXTERNAL,
       plugins: [besides],
     }),
