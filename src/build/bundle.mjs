@@ -71,7 +71,13 @@ function buildId() {
 /** Writes the CLI's bundle into `dir`. */
 export async function bundle(dir) {
   await build({
-    entryPoints: { cli: `${ROOT}src/cli/main.ts`, start: `${ROOT}src/cli/start.ts` },
+    entryPoints: {
+      cli: `${ROOT}src/cli/main.ts`,
+      start: `${ROOT}src/cli/start.ts`,
+      // A bulk replay's worker thread: one file to load, not tsc's module graph (its warm-up is what a
+      // worker costs; src/jobs/simulate/bulk.ts).
+      'bulk-worker': `${ROOT}src/jobs/simulate/bulk-worker.ts`,
+    },
     bundle: true,
     format: 'cjs',
     platform: 'node',

@@ -83,7 +83,7 @@ export async function runBulk(ctx: CliContext, args: readonly string[], flags: B
     throw new InputError('--json and --jsonl both write to stdout: use --jsonl with --aggregate FILE for both');
   const { expandSessionPaths, sessionItems } = await import('../../formats/sessions.js');
   const { resolveLimits } = await import('../../io/read.js');
-  const { replaySessions } = await import('../../jobs/simulate/bulk.js');
+  const { inputBytes, replaySessions } = await import('../../jobs/simulate/bulk.js');
   if (args.includes('-') && (flags.catalog ?? []).includes('-'))
     throw new UsageError(
       'standard input (-) is given twice, for the sessions and for the catalog (-c -): give one of them as a file',
@@ -146,7 +146,8 @@ export async function runBulk(ctx: CliContext, args: readonly string[], flags: B
       stdin: ctx.io.stdin as import('node:stream').Readable,
     }),
     setup,
-    { jobs: flags.jobs ?? availableParallelism() },
+    // At most this many threads; workers start only when the input left pays for their warm-up (bulk.ts).
+    { jobs: flags.jobs ?? availableParallelism(), inputBytes: inputBytes(paths) },
     (session) => {
       if (session.line === null) return;
       pending += `${session.line}\n`;

@@ -7,8 +7,13 @@
  * which the workers decode, so this thread does little more than read. At
  * most a fixed window of items (a session, or about 64 kB of lines) is in
  * flight, so memory is bounded by the largest sessions, not by the input.
+ *
+ * Workers start only when the input left pays for their warm-up (a thread loads its code and compiles it anew: see
+ * {@link WORKER_PAYBACK_MS}): this thread replays alone at first, measures its rate, and starts the workers once the
+ * input left would take it longer than that alone — at once for a large file, never for a small one; for standard
+ * input, whose size is unknown, once it has replayed alone for that long. `--jobs N` is the most threads used.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { SessionItem, SessionSource } from '../../formats/sessions.js';
@@ -28,18 +33,67 @@ export interface BulkOptions {
   readonly window?: number;
   /** The worker script (default: the compiled `bulk-worker.js` beside this module). */
   readonly workerUrl?: URL;
+  /**
+   * When workers start: `when-it-pays` (the default) once the input left pays for their warm-up, `now` after the
+   * first few items whatever the input (tests of the worker path).
+   */
+  readonly start?: 'when-it-pays' | 'now';
+  /** Bytes of the whole input, when known (files); null or absent for standard input. */
+  readonly inputBytes?: number | null;
 }
 
 /**
- * The compiled worker: beside this module in the tsc build (dist/jobs/simulate/); from the CLI
- * bundle (dist/bundle/), dist/jobs/simulate/; run from the sources (tests), the compiled one in dist/.
+ * Wall time a worker needs to start and reach this thread's speed (its module graph loaded, its code compiled
+ * again), doubled: workers start only when replaying the rest of the input alone would take this thread longer.
+ * Measured on the bench's sessions (test/bench/README.md, bulk); on a two-core machine a worker was at full speed
+ * after about 0.4 s.
+ */
+export const WORKER_PAYBACK_MS = 800;
+
+/** This thread's own replay before its rate is taken as known. */
+const MIN_SAMPLE_MS = 40;
+
+/** Bytes of an item of input, for the rate: a chunk's bytes, a file's size (0 when it cannot be read). */
+function itemBytes(item: SessionItem): number {
+  if (item.kind === 'lines') return item.bytes.byteLength;
+  if (item.kind !== 'file') return 0;
+  try {
+    return statSync(item.source.file).size;
+  } catch {
+    return 0;
+  }
+}
+
+/** The bytes of the files `paths` name (`-`, or anything that is not a regular file: unknown, null). */
+export function inputBytes(paths: readonly string[]): number | null {
+  let total = 0;
+  for (const p of paths) {
+    if (p === '-') return null;
+    try {
+      const st = statSync(p);
+      if (!st.isFile()) return null;
+      total += st.size;
+    } catch {
+      // a failed session, of no size
+    }
+  }
+  return total;
+}
+
+/**
+ * The worker script: the CLI bundle's `bulk-worker.cjs` (one file, the quickest to start) beside the bundle, or
+ * beside tsc's output (dist/jobs/simulate/ → dist/bundle/); else tsc's `bulk-worker.js` beside this module; run from
+ * the sources (tests), the repository's dist/.
  */
 export function defaultWorkerUrl(): URL {
-  const here = new URL('./bulk-worker.js', import.meta.url);
-  if (existsSync(fileURLToPath(here))) return here;
-  // The bundle (dist/bundle/) runs it from dist/jobs/simulate/; the sources (tests) from the repository's dist/.
-  const fromBundle = new URL('../jobs/simulate/bulk-worker.js', import.meta.url);
-  if (existsSync(fileURLToPath(fromBundle))) return fromBundle;
+  const candidates = [
+    new URL('./bulk-worker.cjs', import.meta.url),
+    new URL('../../bundle/bulk-worker.cjs', import.meta.url),
+    new URL('./bulk-worker.js', import.meta.url),
+    new URL('../jobs/simulate/bulk-worker.js', import.meta.url),
+    new URL('../../../dist/bundle/bulk-worker.cjs', import.meta.url),
+  ];
+  for (const url of candidates) if (existsSync(fileURLToPath(url))) return url;
   return new URL('../../../dist/jobs/simulate/bulk-worker.js', import.meta.url);
 }
 
@@ -128,13 +182,29 @@ async function replayInWorkers(
     }
     if (failure) throw failure;
   };
+  // What this thread replayed alone, and when it began: its rate says how long the rest would take it.
+  const began = performance.now();
+  let localMs = 0;
+  // The fastest this thread went on one item (ms per byte): the first items run before the JIT has warmed.
+  let msPerByte = Number.POSITIVE_INFINITY;
+  let consumed = 0;
+  const inputSize = options.inputBytes ?? null;
+  const pays = (): boolean => {
+    if (options.start === 'now') return true;
+    if (localMs < MIN_SAMPLE_MS) return false;
+    // Unknown size (standard input): once this thread has replayed alone for as long as a worker's warm-up.
+    if (inputSize === null) return performance.now() - began >= WORKER_PAYBACK_MS;
+    return (inputSize - consumed) * msPerByte >= WORKER_PAYBACK_MS;
+  };
   try {
     let seq = 0;
     for await (const item of inputs) {
       if (seq - next >= window) await waitFor(() => seq - next < window);
-      // The workers start once there is more than a few items of input: a handful of sessions is replayed
-      // here sooner than a worker thread starts.
-      if (workers.length === 0 && seq >= FED) for (let k = 1; k < options.jobs; k++) spawn();
+      const bytes = itemBytes(item);
+      consumed += bytes;
+      // The workers start once the input left pays for their warm-up (and never before a few items: a handful
+      // of sessions is replayed here sooner than a worker thread starts).
+      if (workers.length === 0 && seq >= FED && pays()) for (let k = 1; k < options.jobs; k++) spawn();
       const w = workers.length === 0 ? null : workers.reduce((a, b) => (b.inFlight < a.inFlight ? b : a));
       if (w && w.inFlight < FED && item.kind !== 'unreadable') {
         w.inFlight++;
@@ -146,7 +216,13 @@ async function replayInWorkers(
         const transfer = own ? [item.bytes.buffer as ArrayBuffer] : [];
         w.worker.postMessage({ type: 'item', seq, item } satisfies ToWorker, transfer);
       } else {
+        const t0 = workers.length === 0 ? performance.now() : 0;
         done.set(seq, await local.replayItem(item));
+        if (workers.length === 0) {
+          const ms = performance.now() - t0;
+          localMs += ms;
+          if (bytes > 0) msPerByte = Math.min(msPerByte, ms / bytes);
+        }
         flush();
       }
       seq++;

@@ -39,7 +39,7 @@ async function* inputs(): AsyncGenerator<SessionInput> {
 
 async function replay(jobs: number): Promise<{ delivered: DeliveredSession[]; aggregate: unknown }> {
   const delivered: DeliveredSession[] = [];
-  const aggregate = await replaySessions(inputs(), setup, { jobs, window: 2 }, (s) => delivered.push(s));
+  const aggregate = await replaySessions(inputs(), setup, { jobs, window: 2, start: 'now' }, (s) => delivered.push(s));
   return { delivered, aggregate };
 }
 
@@ -78,7 +78,7 @@ describe('replaySessions', () => {
 
   it('a worker that cannot start fails the run with its error (not a hang)', async () => {
     const bad = new URL('file:///nonexistent/toolsearch-worker.js');
-    await expect(replaySessions(inputs(), setup, { jobs: 2, workerUrl: bad }, () => {})).rejects.toThrow(
+    await expect(replaySessions(inputs(), setup, { jobs: 2, workerUrl: bad, start: 'now' }, () => {})).rejects.toThrow(
       /Cannot find module|ERR_MODULE_NOT_FOUND|nonexistent/,
     );
   }, 60_000);
