@@ -19,6 +19,8 @@ import { collect, parsePositiveInt, FORCE_OPTION } from '../options.js';
 import type { BulkFlags } from './simulate-bulk.js';
 import { DEFAULT_ENCODING, ENCODINGS } from '../../jobs/tokens/tokenizer.js';
 import { TOOL_FORMATS } from '../../jobs/tokens/serialize.js';
+import { addEngineOptions, engineParams } from '../engine-options.js';
+import { simulateEngine } from '../simulate-engine.js';
 
 /** `--format` choices: auto and every recording reader's format (a test keeps them in step with the registry). */
 export const TRANSCRIPT_FORMATS = [
@@ -105,6 +107,19 @@ error at its location (exit 2); --lenient counts what it cannot read instead.
 
 Model call k happens right before the k-th assistant message; when the transcript
 does not end with an assistant message, one more call follows the last message.
+Engines (--engine, detected from the recording's search tool when not given):
+eino replays the reference's middleware; ai-sdk the AI SDK 7 toolSearch (deferred tools
+hidden until a search result of the same generation names them; a user message starts
+a new generation); mastra Mastra's ToolSearchProcessor (tools hidden until load_tool
+loads them, kept across generate calls until --ttl passes without an access, when the
+recording dates its messages).
+
+  # an AI SDK 7 conversation: a tool found in the first generation, called in the second
+  $ toolsearch simulate fixtures/engines/recordings/ai-sdk7-two-generations.json -c fixtures/catalogs/demo.yaml
+
+  # a Mastra conversation: search_tools, load_tool, and a call after the TTL dropped the tool
+  $ toolsearch simulate fixtures/engines/recordings/mastra-ttl.json -c fixtures/catalogs/demo.yaml --ttl 600000
+
 Violations: not-loaded (a deferred tool called before any tool_search result named
 it), unknown (a tool that exists nowhere); warnings: redundant-select (a select:
 for a tool a keyword search already returned), native-refill, unknown-call-id,
@@ -240,55 +255,61 @@ export function simulateCommand(ctx: CliContext): Command {
       '--top <n>',
       'bulk: rows per list in the human aggregate (default 10; --json has them all)',
       parsePositiveInt,
-    )
-    .addHelpText('after', EXAMPLES)
-    .action(async (files: string[], flags: SimulateFlags) => {
-      const { isBulk, runBulk } = await import('./simulate-bulk.js');
-      if (await isBulk(files, flags)) {
-        if (flags.tui)
-          throw new UsageError('--tui steps through one session; bulk replay prints an aggregate (drop --tui)');
-        return runBulk(ctx, files, flags);
+    );
+  addEngineOptions(cmd, {
+    maxResults: true,
+    ttl: true,
+    engineHelp:
+      "whose loading rule to replay: eino (the reference's middleware), ai-sdk (the AI SDK 7's discovered " +
+      "tools), mastra (Mastra's load_tool and TTL); detected from the recording's search tool when not given",
+  });
+  cmd.addHelpText('after', EXAMPLES).action(async (files: string[], flags: SimulateFlags) => {
+    simulateEngine(flags);
+    const { isBulk, runBulk } = await import('./simulate-bulk.js');
+    if (await isBulk(files, flags)) {
+      if (flags.tui)
+        throw new UsageError('--tui steps through one session; bulk replay prints an aggregate (drop --tui)');
+      return runBulk(ctx, files, flags);
+    }
+    const file = files[0]!;
+    if (flags.tui) return runTui(ctx, file, flags);
+    // An output that is an input of the run is refused before anything runs (src/io/output.ts).
+    const html = flags.html !== undefined ? { option: '--html', path: flags.html, force: flags.force === true } : null;
+    const inputs = [
+      { kind: 'transcript', path: file },
+      ...(html
+        ? (await import('../../formats/mcp/catalog-inputs.js')).catalogInputs(flags.catalog ?? [], {
+            limits: ctx.limits,
+          })
+        : []),
+    ];
+    if (html) {
+      const { checkOutputs, checkReplaceable } = await import('../../io/output.js');
+      checkOutputs([html], inputs);
+      checkReplaceable([html]);
+    }
+    const reports = await runSimulate(ctx, file, flags);
+    const replay = flags.replay === true || flags.expectSame === true;
+    // The page shows the main conversation (reports[0]); sidechains are in the text and --json.
+    if (html) await writeHtml(ctx, html, reports[0]!, inputs);
+    if (html?.path === '-') {
+      // `--html -`: the page is the output.
+    } else if (flags.json) {
+      const versioned = (r: (typeof reports)[number]) => ({
+        schema_version: JSON_SCHEMA_VERSION,
+        ...withoutDetails(r),
+      });
+      ctx.json(flags.sidechains ? reports.map(versioned) : versioned(reports[0]!));
+    } else {
+      const lines: string[] = [];
+      for (const [i, r] of reports.entries()) {
+        if (i > 0) lines.push('');
+        lines.push(...renderSimulation(r, { width: ctx.width, style: ctx.outStyle, replay }));
       }
-      const file = files[0]!;
-      if (flags.tui) return runTui(ctx, file, flags);
-      // An output that is an input of the run is refused before anything runs (src/io/output.ts).
-      const html =
-        flags.html !== undefined ? { option: '--html', path: flags.html, force: flags.force === true } : null;
-      const inputs = [
-        { kind: 'transcript', path: file },
-        ...(html
-          ? (await import('../../formats/mcp/catalog-inputs.js')).catalogInputs(flags.catalog ?? [], {
-              limits: ctx.limits,
-            })
-          : []),
-      ];
-      if (html) {
-        const { checkOutputs, checkReplaceable } = await import('../../io/output.js');
-        checkOutputs([html], inputs);
-        checkReplaceable([html]);
-      }
-      const reports = await runSimulate(ctx, file, flags);
-      const replay = flags.replay === true || flags.expectSame === true;
-      // The page shows the main conversation (reports[0]); sidechains are in the text and --json.
-      if (html) await writeHtml(ctx, html, reports[0]!, inputs);
-      if (html?.path === '-') {
-        // `--html -`: the page is the output.
-      } else if (flags.json) {
-        const versioned = (r: (typeof reports)[number]) => ({
-          schema_version: JSON_SCHEMA_VERSION,
-          ...withoutDetails(r),
-        });
-        ctx.json(flags.sidechains ? reports.map(versioned) : versioned(reports[0]!));
-      } else {
-        const lines: string[] = [];
-        for (const [i, r] of reports.entries()) {
-          if (i > 0) lines.push('');
-          lines.push(...renderSimulation(r, { width: ctx.width, style: ctx.outStyle, replay }));
-        }
-        ctx.lines(lines);
-      }
-      for (const r of reports) check(r, flags);
-    });
+      ctx.lines(lines);
+    }
+    for (const r of reports) check(r, flags);
+  });
   return cmd;
 }
 
@@ -335,9 +356,11 @@ async function runTui(ctx: CliContext, file: string, flags: SimulateFlags): Prom
   assertInteractive(ctx.io, 'simulate --tui', 'simulate --json');
   const { transcript, catalog } = await loadInputs(ctx, file, flags);
   const { runSimulateTui } = await import('../../tui/simulate-command.js');
+  const engine = simulateEngine(flags);
   await runSimulateTui({
     transcript,
     catalog,
+    ...(engine !== undefined ? { engine, engineParams: engineParams(flags, { kind: 'builtin', id: engine }) } : {}),
     mode: flags.mode,
     ...(flags.static !== undefined ? { staticNames: flags.static } : {}),
     replay: flags.replay === true,
@@ -350,19 +373,28 @@ async function runTui(ctx: CliContext, file: string, flags: SimulateFlags): Prom
 async function runSimulate(ctx: CliContext, file: string, flags: SimulateFlags): Promise<SimulationReport[]> {
   const { transcript, catalog } = await loadInputs(ctx, file, flags);
   const out: SimulationReport[] = [];
-  for (const t of [transcript, ...(transcript.sidechains ?? [])]) out.push(await simulateOne(t, catalog, flags));
+  for (const t of [transcript, ...(transcript.sidechains ?? [])]) out.push(await simulateOne(ctx, t, catalog, flags));
   return out;
 }
 
 async function simulateOne(
+  ctx: CliContext,
   transcript: Transcript,
   catalog: Catalog | null,
   flags: SimulateFlags,
 ): Promise<SimulationReport> {
-  const { simulateWithTokens } = await import('../../jobs/simulate/with-tokens.js');
+  const [{ simulateWithTokens }, { chooseEngine }] = await Promise.all([
+    import('../../jobs/simulate/with-tokens.js'),
+    import('../../jobs/simulate/engines.js'),
+  ]);
+  const chosen = chooseEngine(simulateEngine(flags), transcript);
+  if (chosen.contradicts !== null) ctx.warn(chosen.contradicts);
   const options = {
     transcript,
     catalog,
+    engine: chosen.engine,
+    engineParams: engineParams(flags, { kind: 'builtin', id: chosen.engine }),
+    engineChoice: { by: chosen.by, evidence: chosen.evidence },
     mode: flags.mode,
     ...(flags.static !== undefined ? { staticNames: flags.static } : {}),
     replay: flags.replay === true || flags.expectSame === true,

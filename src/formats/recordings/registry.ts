@@ -218,6 +218,7 @@ function finish(
     conversation,
   };
   const sentTools = b.sentTools.length > 0 ? b.sentTools : undefined;
+  const times = b.times.size > 0 ? b.messages.map((_, i) => b.times.get(i) ?? null) : undefined;
   return {
     file: doc.file,
     format,
@@ -228,6 +229,7 @@ function finish(
     coverage,
     ...(b.isRequest ? { request: true } : {}),
     ...(sentTools ? { sentTools } : {}),
+    ...(times ? { times } : {}),
   };
 }
 

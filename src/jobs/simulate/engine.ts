@@ -45,6 +45,7 @@ import type {
   VisibilityChange,
 } from './report.js';
 import { visibilityTimeline } from './timeline.js';
+import { simulateWithEngine } from './engines.js';
 
 export { type CallSpan, modelCalls } from './transcript-walk.js';
 export {
@@ -465,9 +466,10 @@ function finishReport(
   ctx: SimulationContext,
   tools: SimulationTools,
   state: SimulationState,
-  replay: boolean,
+  options: Pick<SimulateOptions, 'replay' | 'engineChoice'>,
   details?: DetailsInput,
 ): SimulationReport {
+  const replay = options.replay;
   const { turns, violations } = state;
   const fresh = replay ? replayedCalls(ctx, tools) : null;
   const transcript = ctx.transcript;
@@ -475,6 +477,12 @@ function finishReport(
   const last = turns[turns.length - 1];
   return {
     mode: ctx.mode,
+    engine: {
+      name: 'eino',
+      by: options.engineChoice?.by ?? 'default',
+      evidence: options.engineChoice?.evidence ?? null,
+      params: {},
+    },
     transcript: {
       file: transcript.file,
       format: transcript.format,
@@ -526,6 +534,13 @@ function finishReport(
  * calls into the report's turns and findings.
  */
 export function simulate(options: SimulateOptions): SimulationReport {
+  if (options.engine === 'ai-sdk' || options.engine === 'mastra')
+    return simulateWithEngine({
+      ...options,
+      engine: options.engine,
+      ...(options.engineParams !== undefined ? { params: options.engineParams } : {}),
+      ...(options.engineChoice !== undefined ? { detection: options.engineChoice } : {}),
+    });
   const tools = simulationTools(options);
   const ctx = simulationContext(options, tools);
   const run = new AgentRun(ctx.mw, tools.staticTools);
@@ -536,5 +551,5 @@ export function simulate(options: SimulateOptions): SimulationReport {
     if (options.details === true) loadedAtCall.push(new Set(state.nativeLoaded));
     state = simulateCallStep(ctx, state, { span, view: run.modelCall(span.newMessages) });
   }
-  return finishReport(ctx, tools, state, options.replay, options.details === true ? { loadedAtCall } : undefined);
+  return finishReport(ctx, tools, state, options, options.details === true ? { loadedAtCall } : undefined);
 }

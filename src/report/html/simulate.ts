@@ -109,12 +109,17 @@ function header(r: SimulationReport): Html {
     null,
     h('h1', null, 'simulate · ', h('span', { class: 'name' }, r.transcript.file)),
     facts([
+      ['engine', frag(h('strong', null, r.engine.name), ` (${engineHow(r)})`)],
       [
         'mode',
         h(
           'strong',
           null,
-          r.mode === 'native' ? 'native (model-native tool search)' : 'default (tool_search as an ordinary tool)',
+          r.engine.name !== 'eino'
+            ? `the ${r.engine.name} engine's loading rule`
+            : r.mode === 'native'
+              ? 'native (model-native tool search)'
+              : 'default (tool_search as an ordinary tool)',
         ),
       ],
       ['catalog', catalogLine(r)],
@@ -733,4 +738,10 @@ export function renderSimulationHtml(r: SimulationReport): string {
       footer('toolsearch simulate'),
     ),
   });
+}
+
+/** How the report's engine was chosen. */
+function engineHow(r: SimulationReport): string {
+  if (r.engine.by === 'flag') return '--engine';
+  return r.engine.by === 'recording' ? `detected: ${r.engine.evidence ?? ''}` : 'the default: the reference';
 }

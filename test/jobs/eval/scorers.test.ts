@@ -113,7 +113,7 @@ describe('regex scorer', async () => {
 describe('fuse scorer', () => {
   it('tolerates a typo per word and ranks name hits first', async () => {
     const fuse = await createFuseScorer(CATALOG);
-    expect(fuse.rank('slak mesage', 2)[0]).toBe('mcp__slack__send_message');
+    expect((fuse.rank('slak mesage', 2) as string[])[0]).toBe('mcp__slack__send_message');
     expect(fuse.rank('create issue', 1)).toEqual(['mcp__github__create_issue']);
   });
   it('returns nothing for an empty query or a word found nowhere', async () => {
