@@ -35,7 +35,7 @@ const EXTERNAL = [
   'ink',
   'fuse.js',
   're2js',
-  'tinyglobby',
+  'picomatch',
   '@modelcontextprotocol/sdk',
   '@modelcontextprotocol/sdk/*',
   'gpt-tokenizer',

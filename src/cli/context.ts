@@ -5,7 +5,7 @@
  * EPIPE, escaping of warnings) lives in one place.
  */
 import { colorEnabled, createStyle, type Style } from '../render/color.js';
-import { clipLines, escapeLines } from '../io/escape.js';
+import { clipLines, escapeLines, messageLine } from '../io/escape.js';
 import type { CatalogCache } from './catalog-cache.js';
 import type { Limits } from '../io/read.js';
 import { safeJson } from '../io/json-out.js';
@@ -131,10 +131,13 @@ export class CliContext {
     return p;
   }
 
-  /** `warning: message` on stderr; the message is escaped (it may quote input text). */
+  /**
+   * `warning: message` on stderr, one line: the message may quote input text (a config's keys, a server's command
+   * line), so it goes through {@link messageLine} like every error (a line break in it is shown as `\n`).
+   */
   warn(message: string): void {
     this.clearProgress();
     const s = this.errStyle;
-    this.io.stderr.write(`${s.yellow('warning:')} ${clipLines(escapeLines(message))}\n`);
+    this.io.stderr.write(`${s.yellow('warning:')} ${messageLine(message)}\n`);
   }
 }

@@ -4,7 +4,7 @@
 import { CommanderError } from 'commander';
 import { MiddlewareConfigError } from '../core/middleware.js';
 import { AssertionFailure, InputError, UsageError } from '../io/errors.js';
-import { clipLines, escapeLines, escapeText } from '../io/escape.js';
+import { clipLines, escapeLines, escapeText, messageLine } from '../io/escape.js';
 import { charWidth } from '../render/width.js';
 import type { CliContext } from './context.js';
 import { EXIT_FAILED, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE } from './exit-codes.js';
@@ -55,7 +55,7 @@ export const TOOLS_REQUIRED_NOTE = 'the catalog has no dynamic tools: it is empt
  * could pass for a message of ours.
  */
 function oneLine(message: string): string {
-  return clipLines(escapeText(message));
+  return messageLine(message);
 }
 
 /** Prints what went wrong and returns the exit code. */
@@ -88,7 +88,7 @@ export function exitCodeFor(err: unknown, ctx: CliContext): number {
     return EXIT_FAILED;
   }
   const e = err instanceof Error ? err : new Error(String(err));
-  ctx.err(`${error} internal error: ${clipLines(escapeLines(e.message))}\n`);
+  ctx.err(`${error} internal error: ${oneLine(e.message)}\n`);
   if (ctx.io.env.TOOLSEARCH_DEBUG === '1') ctx.err(`${escapeLines(e.stack ?? '')}\n`);
   else ctx.err('(this is a bug in toolsearch; run with TOOLSEARCH_DEBUG=1 to see the stack)\n');
   return EXIT_INTERNAL;

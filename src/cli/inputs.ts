@@ -8,13 +8,13 @@ import { createMiddleware } from '../core/middleware.js';
 import { ToolIndex } from '../core/index/tool-index.js';
 import { InputError, UsageError } from '../io/errors.js';
 import type { CliContext } from './context.js';
-import type { Catalog, CatalogFormat, CatalogTool } from '../formats/types.js';
+import type { Catalog, CatalogFormatChoice, CatalogTool } from '../formats/types.js';
 import { type SearchScope, suggestions } from '../jobs/search/report.js';
 
 /** Flags of the catalog options (catalog-options.ts: `addCatalogOptions`). */
 export interface CatalogFlags {
   readonly catalog?: string[];
-  readonly catalogFormat?: CatalogFormat | 'auto';
+  readonly catalogFormat?: CatalogFormatChoice;
   readonly prefix?: string;
   readonly mcpTimeout?: string;
   /** False with `--no-cache`. */
@@ -67,7 +67,7 @@ export async function loadCatalog(ctx: CliContext, flags: CatalogFlags): Promise
   }
   let catalog: Catalog;
   const { isLiveSpec } = await import('../formats/mcp/catalog-spec.js');
-  if (files.some(isLiveSpec) || (flags.server ?? []).length > 0) {
+  if (files.some((f) => isLiveSpec(f, flags.catalogFormat)) || (flags.server ?? []).length > 0) {
     // Live MCP servers (mcp:, or the servers of a client config): the SDK is loaded only when a catalog names one.
     const { loadCatalogSpecs } = await import('../formats/mcp/catalog-spec.js');
     // Only here: asking stderr whether it is a terminal sets up process.stderr (and Node's stream modules).

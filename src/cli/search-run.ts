@@ -14,6 +14,7 @@ import type { CliContext } from './context.js';
 import type { SearchFlags } from './search-flags.js';
 import { openInput } from './files.js';
 import { loadCatalog, type SearchScope, searchScope } from './inputs.js';
+import { append } from '../core/append.js';
 
 export type { SearchFlags } from './search-flags.js';
 
@@ -82,7 +83,7 @@ export async function runSearch(ctx: CliContext, words: string[], flags: SearchF
     const opts = { width: ctx.width, style: ctx.outStyle };
     const counts = { dynamic: scope.dynamic.length, static: scope.static.length, viaWords: query.viaWords };
     const lines = renderSearch(report, counts, { ...opts, explain: flags.explain === true });
-    if (report.why) lines.push(...renderWhy(report.why, report.max_results, opts));
+    if (report.why) append(lines, renderWhy(report.why, report.max_results, opts));
     ctx.lines(lines);
   }
 

@@ -37,12 +37,16 @@ import { parseText } from '../io/parse.js';
 import type { Limits } from '../io/read.js';
 import type { ShapeWarning } from './shape-warning.js';
 import { readToolList, toolOrigins, type ToolShape } from './tools.js';
-import type { Catalog, CatalogFormat, CatalogTool } from './types.js';
+import type { Catalog, CatalogFormat, CatalogFormatChoice, CatalogTool } from './types.js';
+import { append } from '../core/append.js';
 
 /** Options of {@link loadCatalogFiles}. */
 export interface CatalogOptions {
-  /** The shape of every file; `auto` (the default) detects it per file. */
-  readonly format?: CatalogFormat | 'auto';
+  /**
+   * The shape of every file; `auto` (the default) and `data` detect it per file (the file loaders read data only;
+   * `mcp-config`, a client config, is read by formats/mcp/catalog-spec.ts).
+   */
+  readonly format?: CatalogFormatChoice;
   /** Name the tools `mcp__<prefix>__<name>`. */
   readonly prefix?: string;
   readonly limits?: Partial<Limits>;
@@ -130,7 +134,14 @@ export function readCatalogDocument(
   doc: ParsedDocument,
   options: Pick<CatalogOptions, 'format' | 'prefix'> = {},
 ): CatalogFileResult {
-  const forced = options.format && options.format !== 'auto' ? options.format : null;
+  if (options.format === 'mcp-config') {
+    throw errorAt(
+      doc,
+      doc.root,
+      'not an MCP client config (--catalog-format mcp-config): expected an object with "mcpServers" or "servers"',
+    );
+  }
+  const forced = options.format && options.format !== 'auto' && options.format !== 'data' ? options.format : null;
   let list: ArrayNode;
   let format: CatalogFormat | null;
   if (forced) {

@@ -19,13 +19,13 @@
  */
 import { createReadStream, readSync, openSync, closeSync, statSync } from 'node:fs';
 import type { Readable } from 'node:stream';
-import { StringDecoder } from 'node:string_decoder';
 import { InputError } from '../io/errors.js';
-import { globFiles, isGlob } from '../io/glob.js';
+import { globFiles, isGlob, walkFiles } from '../io/glob.js';
 import { parseText } from '../io/parse.js';
 import { describeFsError, type Limits, raiseLimit, resolveLimits } from '../io/read.js';
 import { loadTranscriptFile, readTranscriptDocument, type TranscriptOptions } from './transcript.js';
 import type { Transcript } from './types.js';
+import { append } from '../core/append.js';
 
 /** How a JSONL input is read. */
 export type JsonlInputMode = 'auto' | 'sessions' | 'recording';
@@ -51,8 +51,10 @@ const LINES_FILE = /\.(jsonl|ndjson)$/i;
  * The files the arguments name, in order: a directory gives every `.json`,
  * `.jsonl`, `.ndjson`, `.har`, `.yaml` and `.yml` file below it (HAR files
  * and VCR cassettes are recordings too; sorted; dot directories and
- * `node_modules` skipped), a glob its matches (sorted). A glob matching
- * nothing and a directory without recordings are errors; `-` stays.
+ * `node_modules` skipped; symbolic links followed, see io/glob.ts), a glob its
+ * matches (sorted). An existing path is itself, whatever its name holds
+ * (`run[1].json` is that file, not a pattern). A glob matching nothing and a
+ * directory without recordings are errors; `-` stays.
  */
 export function expandSessionPaths(args: readonly string[]): string[] {
   const out: string[] = [];
@@ -61,28 +63,28 @@ export function expandSessionPaths(args: readonly string[]): string[] {
       out.push(arg);
       continue;
     }
-    if (isGlob(arg)) {
+    let st: ReturnType<typeof statSync> | null = null;
+    try {
+      st = statSync(arg);
+    } catch {
+      st = null;
+    }
+    if (st === null && isGlob(arg)) {
       const files = globFiles(arg);
       if (files.length === 0) throw new InputError(`no file matches the pattern ${JSON.stringify(arg)}`);
-      out.push(...files);
+      append(out, files);
       continue;
     }
-    let isDir = false;
-    try {
-      isDir = statSync(arg).isDirectory();
-    } catch {
-      isDir = false;
-    }
-    if (!isDir) {
+    if (!st?.isDirectory()) {
       out.push(arg);
       continue;
     }
-    const files = globFiles(`${arg.replace(/\/+$/, '')}/**/*`).filter((f) => RECORDING_FILE.test(f));
+    const files = walkFiles(arg, (rel) => RECORDING_FILE.test(rel));
     if (files.length === 0)
       throw new InputError(
         `no recordings (.json, .jsonl, .ndjson, .har, .yaml, .yml) in the directory ${JSON.stringify(arg)}`,
       );
-    out.push(...files);
+    append(out, files);
   }
   return out;
 }
@@ -104,7 +106,10 @@ export function isSessionLine(text: string): boolean {
   return !('role' in value) && !('type' in value);
 }
 
-/** The first non-blank line of a file (at most `max` bytes read), or null. */
+/**
+ * The first non-blank line of a file (at most `max` bytes read), or null. Each byte is looked at once: a file
+ * that is one long line (a minified session) is read in time linear in its size.
+ */
 function firstLine(path: string, max: number): string | null {
   let fd: number;
   try {
@@ -113,22 +118,29 @@ function firstLine(path: string, max: number): string | null {
     return null; // the reader reports it
   }
   try {
-    const chunk = Buffer.alloc(1 << 16);
-    const decoder = new StringDecoder('utf8');
-    let text = '';
+    // The bytes of the current line so far, joined and decoded once it ends.
+    let pieces: Buffer[] = [];
     let total = 0;
     for (;;) {
+      const chunk = Buffer.allocUnsafe(1 << 16);
       const n = readSync(fd, chunk, 0, chunk.length, null);
       if (n === 0) break;
       total += n;
-      text += decoder.write(chunk.subarray(0, n));
-      const lines = text.split('\n');
-      const done = lines.slice(0, -1).find((l) => l.trim() !== '');
-      if (done !== undefined) return done;
-      text = lines.at(-1)!;
+      for (let from = 0; ; ) {
+        const nl = chunk.indexOf(10, from);
+        if (nl < 0 || nl >= n) {
+          pieces.push(chunk.subarray(from, n));
+          break;
+        }
+        pieces.push(chunk.subarray(from, nl));
+        const line = Buffer.concat(pieces).toString('utf8');
+        if (line.trim() !== '') return line;
+        pieces = [];
+        from = nl + 1;
+      }
       if (total > max) return null;
     }
-    const rest = text + decoder.end();
+    const rest = Buffer.concat(pieces).toString('utf8');
     return rest.trim() === '' ? null : rest;
   } finally {
     closeSync(fd);
@@ -163,6 +175,27 @@ export interface LongLine {
   readonly line: number;
 }
 
+/** The end of a stream that held no session: nothing but blank lines (empty input is an error, issue 27). */
+export interface NoSession {
+  readonly kind: 'no-session';
+}
+
+/** A blank line (not a session): spaces, tabs and a carriage return only; line 1 may start with a byte-order mark. */
+export function isBlankLine(text: string, line: number): boolean {
+  return (line === 1 ? /^\uFEFF?[\t\r ]*$/ : /^[\t\r ]*$/).test(text);
+}
+
+/** Whether `bytes[from, to)` holds anything but blanks (spaces, tabs, line ends; a UTF-8 byte-order mark at 0). */
+function hasContent(bytes: Uint8Array, from: number, to: number, fileStart: boolean): boolean {
+  let i = from;
+  if (fileStart && bytes[i] === 0xef && bytes[i + 1] === 0xbb && bytes[i + 2] === 0xbf) i += 3;
+  for (; i < to; i++) {
+    const b = bytes[i]!;
+    if (b !== 0x20 && b !== 0x09 && b !== 0x0d && b !== 0x0a) return true;
+  }
+  return false;
+}
+
 /** Bytes of whole lines per {@link LineChunk}, unless one line is longer. */
 const CHUNK_BYTES = 1 << 16;
 
@@ -174,7 +207,9 @@ export async function* lineChunks(
   stream: Readable,
   maxBytes: number,
   file: string,
-): AsyncGenerator<LineChunk | LongLine> {
+): AsyncGenerator<LineChunk | LongLine | NoSession> {
+  let content = false; // a byte that is not blank was seen: there is a session (or a line that fails as one)
+  let first = true;
   let pieces: Uint8Array[] = []; // the bytes of the chunk being made: whole lines, then the current line
   let pieceBytes = 0;
   let lineBytes = 0; // of the current line, so far
@@ -202,6 +237,8 @@ export async function* lineChunks(
   };
   for await (const chunk of stream) {
     const buf = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    if (!content && hasContent(buf, 0, buf.length, first)) content = true;
+    first = false;
     let from = 0;
     for (;;) {
       const nl = buf.indexOf(10, from);
@@ -247,6 +284,7 @@ export async function* lineChunks(
   lineBytes = 0;
   const last = take();
   if (last) yield last;
+  if (!content) yield { kind: 'no-session' };
 }
 
 /** The non-blank lines of a chunk, decoded, with their numbers; a carriage return before the line feed dropped. */
@@ -257,7 +295,7 @@ export function* chunkLines(chunk: LineChunk): Generator<{ line: number; text: s
     const nl = bytes.indexOf(10, from);
     const end = nl < 0 ? bytes.length : nl;
     const text = bytes.toString('utf8', from, end);
-    if (text.trim() !== '') yield { line, text: text.replace(/\r$/, '') };
+    if (!isBlankLine(text, line)) yield { line, text: text.replace(/\r$/, '') };
     from = end + 1;
   }
 }
@@ -272,7 +310,7 @@ export async function* streamLines(
 ): AsyncGenerator<{ line: number; text: string | null }> {
   for await (const c of lineChunks(stream, maxBytes, '')) {
     if (c.kind === 'too-long') yield { line: c.line, text: null };
-    else yield* chunkLines(c);
+    else if (c.kind === 'lines') yield* chunkLines(c);
   }
 }
 
@@ -318,7 +356,15 @@ export async function* sessionItems(
     } else stream = createReadStream(path);
     try {
       for await (const c of lineChunks(stream, maxBytes, file)) {
-        yield c.kind === 'too-long' ? longLine(file, c.line, maxBytes) : c;
+        if (c.kind === 'too-long') yield longLine(file, c.line, maxBytes);
+        else if (c.kind === 'no-session')
+          // Empty input is an error: a failed session of its own, counted (exit 2), never 0 sessions and exit 0.
+          yield {
+            kind: 'unreadable',
+            source: { file, line: null },
+            error: `${file}: no session: ${path === '-' ? 'standard input is' : 'the file is'} empty`,
+          };
+        else yield c;
       }
     } catch (err) {
       yield { kind: 'unreadable', source: { file, line: null }, error: `${file}: ${describeFsError(err)}` };

@@ -20,6 +20,7 @@ import {
   type ParsedDocument,
   toJsonValue,
 } from '../io/nodes.js';
+import { append } from '../core/append.js';
 
 /** A tool call seen while reading, for pairing. */
 interface CallSite {
@@ -126,7 +127,7 @@ export class TranscriptBuilder {
       this.unexplainedItems.push(p);
     }
     other.unexplainedItems.length = 0;
-    this.warnings.push(...other.warnings);
+    append(this.warnings, other.warnings);
     other.warnings.length = 0;
   }
 

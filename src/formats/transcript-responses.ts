@@ -21,6 +21,8 @@
 import { toWellFormed } from '../core/text.js';
 import type { BlockMessage, ContentBlock, ToolResultPart } from '../core/types.js';
 import { field, type Node, type ObjectNode } from '../io/nodes.js';
+import { jsonInText } from '../io/parse.js';
+import type { Limits } from '../io/read.js';
 import {
   argumentsText,
   checkKeys,
@@ -31,6 +33,7 @@ import {
   type TranscriptBuilder,
   unknownRole,
 } from './transcript-common.js';
+import { append } from '../core/append.js';
 
 const ROLES = ['system', 'developer', 'user', 'assistant'] as const;
 /** Input item types of the Responses API that are neither messages nor function calls: read as `other` blocks. */
@@ -127,7 +130,7 @@ function callIdOf(b: TranscriptBuilder, item: ObjectNode): string {
   return optString(b, field(item, 'id'), 'item id');
 }
 
-function searchQuery(node: Node | undefined): string {
+function searchQuery(node: Node | undefined, limits: Partial<Limits> | undefined): string {
   if (!node || node.kind === 'null') return '';
   if (node.kind === 'object') {
     const q = field(node, 'query');
@@ -135,21 +138,18 @@ function searchQuery(node: Node | undefined): string {
   }
   if (node.kind === 'string') {
     // Arguments may arrive as JSON text.
-    const m = /^\s*\{[\s\S]*\}\s*$/.test(node.value) ? safeQuery(node.value) : null;
+    const m = /^\s*\{[\s\S]*\}\s*$/.test(node.value) ? safeQuery(node.value, limits) : null;
     return m ?? toWellFormed(node.value);
   }
   return argumentsText(node);
 }
 
-function safeQuery(text: string): string | null {
-  try {
-    const v: unknown = JSON.parse(text);
-    if (v !== null && typeof v === 'object' && Object.hasOwn(v, 'query')) {
-      const q = (v as { query: unknown }).query;
-      if (typeof q === 'string') return toWellFormed(q);
-    }
-  } catch {
-    // not JSON: the text is the query
+/** The `query` of JSON text, read under the document's limits (not JSON, or nested deeper: the text is the query). */
+function safeQuery(text: string, limits: Partial<Limits> | undefined): string | null {
+  const v = jsonInText(text, limits);
+  if (v !== null && typeof v === 'object' && Object.hasOwn(v, 'query')) {
+    const q = (v as { query: unknown }).query;
+    if (typeof q === 'string') return toWellFormed(q);
   }
   return null;
 }
@@ -162,7 +162,7 @@ function loadedTools(b: TranscriptBuilder, node: Node | undefined): string[] {
     if (t.kind !== 'object') continue;
     const type = field(t, 'type');
     if (type?.kind === 'string' && type.value === 'namespace') {
-      out.push(...loadedTools(b, field(t, 'tools')));
+      append(out, loadedTools(b, field(t, 'tools')));
       continue;
     }
     const name = field(t, 'name');
@@ -222,7 +222,7 @@ export function readResponsesItems(b: TranscriptBuilder, items: readonly Node[],
         if (!(ROLES as readonly string[]).includes(role)) throw unknownRole(b, item, role, ROLES);
         const blocks = contentBlocks(b, field(item, 'content'));
         if (role === 'assistant') {
-          assistant(item).push(...blocks);
+          append(assistant(item), blocks);
         } else {
           flush();
           b.push({ kind: 'blocks', role: role === 'user' ? 'user' : 'system', blocks }, item);
@@ -256,7 +256,7 @@ export function readResponsesItems(b: TranscriptBuilder, items: readonly Node[],
         assistant(item).push({
           type: 'server_tool_search',
           callId: callIdOf(b, item),
-          query: searchQuery(field(item, 'arguments')),
+          query: searchQuery(field(item, 'arguments'), b.doc.limits),
         });
         break;
       case 'tool_search_output': {

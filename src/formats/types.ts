@@ -16,8 +16,31 @@ export type CatalogFormat =
   | 'eino' // Eino ToolInfo: [{name, desc, params | json_schema}]
   | 'request'; // a logged request body that carries `tools` (OpenAI or Anthropic)
 
-/** The values of `--catalog-format` and a suite's `catalog_format`: a shape, or `auto` (detected per file). */
-export const CATALOG_FORMATS = ['auto', 'toolsearch', 'openai', 'anthropic', 'mcp', 'eino', 'request'] as const;
+/**
+ * The values of `--catalog-format` and a suite's `catalog_format`: `auto` (detected per file: a data shape, or an
+ * MCP client config, whose servers start), a data shape (the file is read as that shape only), `data` (any data
+ * shape, detected; never a client config: an untrusted catalog read as plain data), or `mcp-config` (an MCP client
+ * config, whose servers start).
+ */
+export const CATALOG_FORMATS = [
+  'auto',
+  'toolsearch',
+  'openai',
+  'anthropic',
+  'mcp',
+  'eino',
+  'request',
+  'data',
+  'mcp-config',
+] as const;
+
+/** A value of {@link CATALOG_FORMATS}. */
+export type CatalogFormatChoice = (typeof CATALOG_FORMATS)[number];
+
+/** Whether a `--catalog-format` lets a catalog file be an MCP client config (whose servers start). */
+export function configAllowed(format: CatalogFormatChoice | undefined): boolean {
+  return format === undefined || format === 'auto' || format === 'mcp-config';
+}
 
 /** A tool of a loaded catalog. */
 export interface CatalogTool extends ToolInfo {

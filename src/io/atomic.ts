@@ -7,6 +7,11 @@
  * terminal, `/dev/null` or another character device, or a FIFO (`-o
  * >(gzip > r.gz)`, a named pipe) is written in place, as a shell's `>` would;
  * a socket or a block device is refused.
+ *
+ * The temporary file has a random name, created exclusively (`O_EXCL`, never through a symbolic link), and a
+ * name taken by someone else is tried again with another: in a directory shared with other users, a predictable
+ * name (`.<name>.<pid>.<counter>.tmp`, before issue 27, finding 11) let anyone pre-create it and make every write
+ * fail at the end of a run. Only a temporary file this write created is ever removed.
  */
 import {
   chmodSync,
@@ -21,10 +26,9 @@ import {
   writeFileSync,
   writeSync,
 } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { InputError } from './errors.js';
-
-let counter = 0;
 
 function writeError(file: string, err: unknown): InputError {
   const code = (err as { code?: unknown } | null)?.code;
@@ -97,18 +101,42 @@ export function writeFileAtomic(file: string, text: string): void {
       target = file;
     }
   }
-  const tmp = join(dirname(target), `.${basename(target)}.${process.pid}.${(counter++).toString(36)}.tmp`);
   const mode = st === null ? null : st.mode & 0o7777;
+  let tmp: string | null = null;
   try {
-    writeFileSync(tmp, text, { flag: 'wx' });
-    if (mode !== null) chmodSync(tmp, mode);
-    renameSync(tmp, target);
-  } catch (err) {
+    const { fd, path } = createTemporary(dirname(target), basename(target));
+    tmp = path;
     try {
-      unlinkSync(tmp);
-    } catch {
-      // already gone
+      writeFileSync(fd, text);
+    } finally {
+      closeSync(fd);
+    }
+    if (mode !== null) chmodSync(path, mode);
+    renameSync(path, target);
+  } catch (err) {
+    if (tmp !== null) {
+      try {
+        unlinkSync(tmp);
+      } catch {
+        // already gone
+      }
     }
     throw writeError(file, err);
+  }
+}
+
+/** Names tried before giving up: each is new and random, so a taken one is someone else's doing. */
+const TEMPORARY_TRIES = 16;
+
+/** A new file `.<name>.<random>.tmp` in `dir`, created exclusively and never through a link; its descriptor. */
+function createTemporary(dir: string, name: string): { fd: number; path: string } {
+  const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
+  for (let i = 1; ; i++) {
+    const path = join(dir, `.${name}.${randomBytes(12).toString('base64url')}.tmp`);
+    try {
+      return { fd: openSync(path, flags, 0o666), path };
+    } catch (err) {
+      if ((err as { code?: unknown }).code !== 'EEXIST' || i >= TEMPORARY_TRIES) throw err;
+    }
   }
 }

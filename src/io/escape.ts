@@ -97,3 +97,12 @@ export function clipLines(s: string, max: number = MAX_MESSAGE_LINE): string {
     })
     .join('\n');
 }
+
+/**
+ * The one way a message reaches the terminal (an error, a warning, a note: text that may quote input): one line,
+ * every unsafe character escaped — a line break too, so quoted input cannot start a line of its own that passes
+ * for one of ours (`error: …`) — and a very long line cut (see {@link clipLines}).
+ */
+export function messageLine(s: string): string {
+  return clipLines(escapeText(s));
+}

@@ -19,6 +19,7 @@
 import type { JsonValue } from '../core/types.js';
 import { InputError, type SourceLocation } from './errors.js';
 import { excerptAt, LineIndex } from './position.js';
+import type { Limits } from './read.js';
 
 interface NodeBase {
   /** UTF-16 offset of the value's first character in the document text. */
@@ -83,6 +84,11 @@ export interface ParsedDocument {
   /** For JSONL: an array node holding one value per non-blank line. */
   readonly root: Node;
   readonly lines: LineIndex;
+  /**
+   * The limits it was read under, for text inside it that is read as a document of its own (JSON in a string:
+   * an OTel attribute, a tool call's arguments), which honours them too.
+   */
+  readonly limits?: Limits;
 }
 
 /** Where `at` (a node or an offset) is, as `file:line:column`. */

@@ -12,6 +12,7 @@
 import { InputError } from './errors.js';
 import { readInputText } from './input-text.js';
 import { type Fail, parseJsonValue } from './json.js';
+import type { JsonValue } from '../core/types.js';
 import { errorAt, type Node, type ParsedDocument, type Syntax } from './nodes.js';
 import { LineIndex } from './position.js';
 import { inputName, type Limits, raiseLimit, resolveLimits } from './read.js';
@@ -129,22 +130,25 @@ export function parseText(
         text,
         syntax,
         lines,
+        limits,
         root: parseYamlText(text, limits, fail, where, { binary: options.yamlBinary }),
       };
-    if (syntax === 'jsonl') return { file, text, syntax, lines, root: parseJsonl(text, limits, fail, where, lazy) };
-    if (syntax === 'sse') return { file, text, syntax, lines, root: sseRoot(text) };
+    if (syntax === 'jsonl')
+      return { file, text, syntax, lines, limits, root: parseJsonl(text, limits, fail, where, lazy) };
+    if (syntax === 'sse') return { file, text, syntax, lines, limits, root: sseRoot(text) };
     try {
       return {
         file,
         text,
         syntax,
         lines,
+        limits,
         root: parseJsonValue(text, 0, text.length, limits.maxDepth, fail, where, lazy),
       };
     } catch (err) {
       const firstLine = lines.position(text.search(/[^\t\n\r ]/)).line;
       if (options.syntax !== 'json' && looksLikeJsonl(err, firstLine)) {
-        return { file, text, syntax: 'jsonl', lines, root: parseJsonl(text, limits, fail, where, lazy) };
+        return { file, text, syntax: 'jsonl', lines, limits, root: parseJsonl(text, limits, fail, where, lazy) };
       }
       throw err;
     }
@@ -159,6 +163,36 @@ export function parseText(
     }
     throw err;
   }
+}
+
+/**
+ * The value of JSON text found inside an input (a string that holds JSON: a provider's tool call input), as
+ * `JSON.parse` reads it (the agent's SDK did; a duplicate key's last value wins), but only when it nests no deeper
+ * than `TOOLSEARCH_MAX_DEPTH` (`JSON.parse` knows no limit, and what walks its value afterwards recurses):
+ * undefined when the text is not JSON or nests deeper, and the caller keeps it as text.
+ */
+export function jsonInText(text: string, limits?: Partial<Limits>): JsonValue | undefined {
+  if (jsonDepth(text) > resolveLimits(limits).maxDepth) return undefined;
+  try {
+    return JSON.parse(text) as JsonValue;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The deepest nesting of arrays and objects in JSON text (brackets inside strings not counted), in one pass. */
+export function jsonDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // A string: to its closing quote, past escapes.
+      for (i++; i < text.length && text.charCodeAt(i) !== 0x22; i++) if (text.charCodeAt(i) === 0x5c) i++;
+    } else if (c === 0x5b || c === 0x7b) deepest = Math.max(deepest, ++depth);
+    else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return deepest;
 }
 
 /** Reads and parses a file (see {@link readInputText} and {@link parseText}). */

@@ -8,14 +8,19 @@
  */
 import { caretExcerpt } from './errors.js';
 
-/** Offset → line and column, built once per text (line starts found lazily). */
+/**
+ * Offset → line and column, built once per text (line starts and code-point checkpoints made lazily, each in one
+ * pass). A position costs a binary search and at most {@link CHECKPOINT} characters, whatever the order positions are
+ * asked in and however long the line: a minified file is one line, and recounting a column from its start made
+ * reading one with a warning per tool quadratic (issue 27, finding 2).
+ */
 export class LineIndex {
   private starts: number[] | null = null;
   /**
-   * Last column computed (offset and its code-point count from the line start): positions are mostly asked in order,
-   * and a minified file is one very long line.
+   * `pairs[k]`: the surrogate pairs whose low half is at an offset below `k * CHECKPOINT`; null for a text without
+   * any (a column is then a difference of offsets); undefined until first needed.
    */
-  private memo = { lineStart: -1, offset: 0, count: 0 };
+  private pairs: Int32Array | null | undefined = undefined;
 
   constructor(readonly text: string) {}
 
@@ -30,25 +35,54 @@ export class LineIndex {
     return starts;
   }
 
-  /** 1-based line and column (in code points) of `offset`. */
-  position(offset: number): { line: number; column: number; lineStart: number } {
+  private pairIndex(): Int32Array | null {
+    if (this.pairs !== undefined) return this.pairs;
+    const t = this.text;
+    const pair = /[\ud800-\udbff][\udc00-\udfff]/g;
+    let m = pair.exec(t);
+    if (m === null) return (this.pairs = null);
+    const out = new Int32Array(Math.floor(t.length / CHECKPOINT) + 2);
+    // Counted in the block after the one holding the low half, then summed.
+    for (; m !== null; m = pair.exec(t)) out[Math.floor((m.index + 1) / CHECKPOINT) + 1]!++;
+    for (let k = 1; k < out.length; k++) out[k]! += out[k - 1]!;
+    this.pairs = out;
+    return out;
+  }
+
+  /** Surrogate pairs whose low half is at an offset below `x`. */
+  private pairsBefore(pairs: Int32Array, x: number): number {
+    const t = this.text;
+    const base = x - (x % CHECKPOINT);
+    let n = pairs[base / CHECKPOINT]!;
+    for (let i = Math.max(base, 1); i < x; i++) if (isLowSurrogate(t.charCodeAt(i)) && isHigh(t.charCodeAt(i - 1))) n++;
+    return n;
+  }
+
+  /** The index of the line that holds `offset`. */
+  private lineOf(offset: number): number {
     const starts = this.lineStarts();
-    const off = Math.max(0, Math.min(offset, this.text.length));
     let lo = 0;
     let hi = starts.length - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
-      if (starts[mid]! <= off) lo = mid;
+      if (starts[mid]! <= offset) lo = mid;
       else hi = mid - 1;
     }
-    const lineStart = starts[lo]!;
-    const m = this.memo;
-    let count: number;
-    if (m.lineStart === lineStart && off >= m.offset) count = m.count + codePointCount(this.text, m.offset, off);
-    else count = codePointCount(this.text, lineStart, off);
-    // Never memoize inside a surrogate pair.
-    if (off === 0 || !isLowSurrogate(this.text.charCodeAt(off))) this.memo = { lineStart, offset: off, count };
-    return { line: lo + 1, column: count + 1, lineStart };
+    return lo;
+  }
+
+  /** 1-based line and column (in code points) of `offset`. */
+  position(offset: number): { line: number; column: number; lineStart: number } {
+    const off = Math.max(0, Math.min(offset, this.text.length));
+    const line = this.lineOf(off);
+    const lineStart = this.lineStarts()[line]!;
+    const pairs = this.pairIndex();
+    // A pair cut by `off` (its low half at `off`) counts as one code point, as a caret under it would.
+    const count =
+      pairs === null
+        ? off - lineStart
+        : off - lineStart - (this.pairsBefore(pairs, off) - this.pairsBefore(pairs, lineStart));
+    return { line: line + 1, column: count + 1, lineStart };
   }
 
   /**
@@ -58,26 +92,48 @@ export class LineIndex {
   offsetAt(line: number, column: number): number {
     const starts = this.lineStarts();
     const t = this.text;
-    let i = starts[Math.max(0, Math.min(line, starts.length) - 1)]!;
-    for (let n = 1; n < column && i < t.length; n++) {
+    const lineStart = starts[Math.max(0, Math.min(line, starts.length) - 1)]!;
+    const steps = Math.max(0, column - 1);
+    const pairs = this.pairIndex();
+    if (pairs === null) return Math.min(t.length, lineStart + steps);
+    // Code points before `x` (an offset not inside a pair), and the one wanted.
+    const cp = (x: number) => x - this.pairsBefore(pairs, x);
+    const target = cp(lineStart) + steps;
+    // The last checkpoint at or before the target, then code point by code point (at most CHECKPOINT of them).
+    let lo = 0;
+    let hi = Math.floor(t.length / CHECKPOINT);
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (mid * CHECKPOINT - pairs[mid]! <= target) lo = mid;
+      else hi = mid - 1;
+    }
+    let i = Math.max(lineStart, lo * CHECKPOINT);
+    if (i > lineStart && isLowSurrogate(t.charCodeAt(i)) && isHigh(t.charCodeAt(i - 1))) i--;
+    for (let n = cp(i); n < target && i < t.length; n++) {
       const c = t.charCodeAt(i);
       // A high surrogate followed by a low one is one code point.
-      i += c >= 0xd800 && c <= 0xdbff && i + 1 < t.length && isLowSurrogate(t.charCodeAt(i + 1)) ? 2 : 1;
+      i += isHigh(c) && i + 1 < t.length && isLowSurrogate(t.charCodeAt(i + 1)) ? 2 : 1;
     }
     return i;
   }
 
-  /** The text of the line that starts at `lineStart`, without its line break. */
+  /** The text of the line that holds `lineStart` (its start, as {@link position} gives it), without its line break. */
   lineAt(lineStart: number): string {
     const t = this.text;
-    let end = lineStart;
-    while (end < t.length) {
-      const c = t.charCodeAt(end);
-      if (c === 0x0a || c === 0x0d) break;
-      end++;
-    }
+    const starts = this.lineStarts();
+    const line = this.lineOf(Math.max(0, Math.min(lineStart, t.length)));
+    let end = line + 1 < starts.length ? starts[line + 1]! : t.length;
+    if (end > lineStart && t.charCodeAt(end - 1) === 0x0a) end--;
+    if (end > lineStart && t.charCodeAt(end - 1) === 0x0d) end--;
     return t.slice(lineStart, end);
   }
+}
+
+/** UTF-16 units between two checkpoints of {@link LineIndex}. */
+const CHECKPOINT = 1024;
+
+function isHigh(c: number): boolean {
+  return c >= 0xd800 && c <= 0xdbff;
 }
 
 function isLowSurrogate(c: number): boolean {

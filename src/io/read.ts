@@ -28,6 +28,12 @@ export interface Limits {
   readonly maxMcpMessageBytes: number;
   /** Most pages of one MCP server's tools/list (default 10,000). */
   readonly maxMcpPages: number;
+  /**
+   * Largest list of tool names one replay's report holds: every model call's visible, deferred and added tools,
+   * summed over the calls, each name counted as its UTF-8 bytes plus 8 (its place in a list). Default 64 MiB. A
+   * report grows as calls × tools, which no input bound limits (issue 27, finding 3).
+   */
+  readonly maxReportBytes: number;
 }
 
 /** The default {@link Limits}. */
@@ -40,6 +46,7 @@ export const DEFAULT_LIMITS: Limits = Object.freeze({
   maxAliasValues: 1_000_000,
   maxMcpMessageBytes: 10 * 1024 * 1024,
   maxMcpPages: 10_000,
+  maxReportBytes: 64 * 1024 * 1024,
 });
 
 /** The environment variable that sets each limit in the CLI (src/cli/limits.ts reads them). */
@@ -52,6 +59,7 @@ export const LIMIT_VARIABLES: Readonly<Record<keyof Limits, string>> = Object.fr
   maxAliasValues: 'TOOLSEARCH_MAX_ALIAS_VALUES',
   maxMcpMessageBytes: 'TOOLSEARCH_MAX_MCP_MESSAGE_BYTES',
   maxMcpPages: 'TOOLSEARCH_MAX_MCP_PAGES',
+  maxReportBytes: 'TOOLSEARCH_MAX_REPORT_BYTES',
 });
 
 /**

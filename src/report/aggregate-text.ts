@@ -8,6 +8,7 @@ import type { Style } from '../render/color.js';
 import { escapeText } from '../io/escape.js';
 import { renderTable } from '../render/table.js';
 import { type Aggregate, aggregateViews } from '../jobs/simulate/aggregate.js';
+import { append } from '../core/append.js';
 
 export interface AggregateRenderOptions {
   readonly width: number;
@@ -52,7 +53,7 @@ export function renderAggregate(a: Aggregate, opts: AggregateRenderOptions): str
   const kinds = Object.entries(a.violations);
   if (kinds.length > 0) rows.push(['findings', kinds.map(([k, c]) => `${k} ${n(c)}`).join(', ')]);
   if (a.loader_warnings > 0) rows.push(['reader warnings', n(a.loader_warnings)]);
-  rows.push(...coverageRows(a, n));
+  append(rows, coverageRows(a, n));
   if (a.tokens.sessions > 0) {
     const t = a.tokens;
     rows.push([
@@ -72,14 +73,15 @@ export function renderAggregate(a: Aggregate, opts: AggregateRenderOptions): str
       rows.push(['  default vs native mode', `breaks ${n(c.by_mode.default.breaks)} vs ${n(c.by_mode.native.breaks)}`]);
     }
   }
-  out.push(...renderTable([{}, { shrink: 1 }], rows, { width }));
+  append(out, renderTable([{}, { shrink: 1 }], rows, { width }));
 
   heading('zero-result queries', a.zero_result_queries.length);
   const zq = a.zero_result_queries.slice(0, top);
   if (zq.length === 0) out.push(s.dim('  none'));
   else
-    out.push(
-      ...renderTable(
+    append(
+      out,
+      renderTable(
         [{ align: 'right' }, { shrink: 1 }],
         zq.map((q) => [n(q.count), escapeText(q.query === '' ? '(empty)' : q.query)]),
         { width, indent: 2 },
@@ -91,8 +93,9 @@ export function renderAggregate(a: Aggregate, opts: AggregateRenderOptions): str
   const nl = v.notLoadedByTool.slice(0, top);
   if (nl.length === 0) out.push(s.dim('  none'));
   else
-    out.push(
-      ...renderTable(
+    append(
+      out,
+      renderTable(
         [{ align: 'right' }, { shrink: 1 }],
         nl.map((t) => [n(t.count), escapeText(t.tool)]),
         { width, indent: 2 },
@@ -104,8 +107,9 @@ export function renderAggregate(a: Aggregate, opts: AggregateRenderOptions): str
   const lnc = [...v.loadedNeverCalled].sort((x, y) => y.loaded_sessions - x.loaded_sessions).slice(0, top);
   if (lnc.length === 0) out.push(s.dim('  none'));
   else {
-    out.push(
-      ...renderTable(
+    append(
+      out,
+      renderTable(
         [
           { align: 'right', header: 'sessions loaded' },
           { shrink: 1, header: 'tool' },

@@ -8,6 +8,7 @@ import { escapeText, inlineText } from '../io/escape.js';
 import { renderTable, type Column } from '../render/table.js';
 import { METRIC_LABELS } from '../jobs/eval/metrics.js';
 import type { EvalReport } from '../jobs/eval/types.js';
+import { append, largest, smallest } from '../core/append.js';
 
 export interface EvalTextOptions {
   readonly style: Style;
@@ -38,7 +39,7 @@ export function renderEval(report: EvalReport, opts: EvalTextOptions): string[] 
   // The best value of each column is bold (lowest for "no result").
   const best = METRIC_LABELS.map(([key]) => {
     const vals = report.scorers.map((s) => s.metrics[key]);
-    return key === 'no_result' ? Math.min(...vals) : Math.max(...vals);
+    return key === 'no_result' ? smallest(vals) : largest(vals);
   });
   const rows = report.scorers.map((s) => [
     s.name,
@@ -48,7 +49,7 @@ export function renderEval(report: EvalReport, opts: EvalTextOptions): string[] 
     }),
     String(s.misses.length),
   ]);
-  out.push(...renderTable(columns, rows, { width: opts.width, headerStyle: style.dim }));
+  append(out, renderTable(columns, rows, { width: opts.width, headerStyle: style.dim }));
   out.push('');
   out.push(
     style.dim(
@@ -68,7 +69,10 @@ export function renderEval(report: EvalReport, opts: EvalTextOptions): string[] 
     // Counted whatever --misses says: such a query measures nothing for this scorer.
     out.push('');
     const n = s.invalid.length;
-    out.push(style.bold(`${s.name}: ${n} invalid pattern${n === 1 ? '' : 's'} (no result):`));
+    // regex: a pattern RE2 cannot read; fuse: a query longer than it searches.
+    const plural = n === 1 ? ['pattern', 'query'] : ['patterns', 'queries'];
+    const what = s.name === 'regex' ? `invalid ${plural[0]}` : `rejected ${plural[1]}`;
+    out.push(style.bold(`${s.name}: ${n} ${what} (no result):`));
     for (const q of s.invalid.slice(0, Math.max(opts.misses, 3)))
       out.push(`  ${style.dim(`line ${q.line}`)}  "${inlineText(q.query)}": ${inlineText(q.reason)}`);
     if (n > Math.max(opts.misses, 3))

@@ -10,6 +10,7 @@ import { escapeText, inlineText } from '../io/escape.js';
 import { displayWidth, truncate } from '../render/width.js';
 import { tok, wordTokens, wrapText, wrapTokens } from '../render/wrap.js';
 import type { LintReport, ToolLint } from '../jobs/lint/types.js';
+import { append } from '../core/append.js';
 
 export interface LintTextOptions {
   readonly style: Style;
@@ -95,8 +96,9 @@ function toolLines(t: ToolLint, style: Style, width: number): string[] {
         ? { text: 'error  ', styled: `${style.red('error')}  ` }
         : { text: 'warning', styled: style.yellow('warning') };
     // Continuation lines start under the rule.
-    out.push(
-      ...wrapTokens(
+    append(
+      out,
+      wrapTokens(
         [sev, ...wordTokens(`${f.rule}: ${inlineText(f.message)}`, Math.max(8, width - 12))],
         width,
         12,
@@ -110,7 +112,7 @@ function toolLines(t: ToolLint, style: Style, width: number): string[] {
       : t.own_name.full_rank !== null
         ? `rank ${t.own_name.full_rank} (not returned)`
         : 'no match';
-  out.push(...wrapText(`    own name "${inlineText(t.own_name.query)}": ${own}; ${reachText(t)}`, width, 6, style.dim));
+  append(out, wrapText(`    own name "${inlineText(t.own_name.query)}": ${own}; ${reachText(t)}`, width, 6, style.dim));
   return out;
 }
 

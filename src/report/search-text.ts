@@ -11,6 +11,7 @@ import { escapeText, inlineText } from '../io/escape.js';
 import { renderTable, type Cell, type Column } from '../render/table.js';
 import { truncate } from '../render/width.js';
 import { tok, wrapTokens, type Token } from '../render/wrap.js';
+import { append } from '../core/append.js';
 
 export interface RenderOptions {
   readonly width: number;
@@ -82,28 +83,22 @@ export function renderSearch(
   const searched = r.static_included ? ctx.dynamic + ctx.static : ctx.dynamic;
   const head: Token[] = [];
   if (r.mode === 'keyword') {
-    head.push(
-      tok('keyword search', s.bold),
-      ...quoted(r.query, opts.width),
-      tok('·'),
-      tok(`limit ${r.max_results ?? 5}`),
-      tok('·'),
-    );
+    head.push(tok('keyword search', s.bold));
+    append(head, quoted(r.query, opts.width));
+    head.push(tok('·'), tok(`limit ${r.max_results ?? 5}`), tok('·'));
     head.push(tok(`${r.total_matches} of ${plural(searched, 'tool')} match`));
   } else {
     const requested = r.matches.length + r.unknown.length;
-    head.push(
-      tok('direct selection', s.bold),
-      ...quoted(r.query, opts.width),
-      tok('·'),
-      tok(`${r.matches.length} of ${plural(requested, 'name')} found`),
-    );
+    head.push(tok('direct selection', s.bold));
+    append(head, quoted(r.query, opts.width));
+    head.push(tok('·'), tok(`${r.matches.length} of ${plural(requested, 'name')} found`));
   }
-  out.push(...wrapTokens(head, opts.width, 2));
+  append(out, wrapTokens(head, opts.width, 2));
   if (r.static_included) {
     const note = `beyond the reference: static tools included (${ctx.static} static + ${ctx.dynamic} dynamic searched)`;
-    out.push(
-      ...wrapTokens(
+    append(
+      out,
+      wrapTokens(
         note.split(' ').map((w) => tok(w, s.yellow)),
         opts.width,
         2,
@@ -146,11 +141,11 @@ export function renderSearch(
     r.results.forEach((x, i) => {
       out.push(table[i + 1]!);
       const n = x.explain?.length ?? 0;
-      out.push(...explained.slice(at, at + n));
+      append(out, explained.slice(at, at + n));
       at += n;
     });
   } else {
-    out.push(...table.slice(1));
+    append(out, table.slice(1));
   }
   if (keyword && r.total_matches > r.results.length) {
     const more = r.total_matches - r.results.length;
@@ -230,8 +225,9 @@ export function renderWhy(
         ),
       );
     if (w.keywords.length > 0)
-      out.push(
-        ...renderTable(
+      append(
+        out,
+        renderTable(
           EXPLAIN_COLUMNS,
           w.keywords.map((k) => explainCells(k, s)),
           { width: opts.width, indent: 4 },
@@ -295,7 +291,10 @@ export function renderExpectationDiff(
     switch (f.kind) {
       case 'expect': {
         out.push(`  missing ${plural(f.missing.length, 'tool')}:`);
-        out.push(...f.missing.map((n) => `  ${whereLine(n)}`));
+        append(
+          out,
+          f.missing.map((n) => `  ${whereLine(n)}`),
+        );
         break;
       }
       case 'expect-first': {
@@ -322,8 +321,9 @@ export function renderExpectationDiff(
             score(i),
           ]);
         }
-        out.push(
-          ...renderTable(
+        append(
+          out,
+          renderTable(
             [
               {},
               { header: '#', align: 'right' },
@@ -346,6 +346,6 @@ export function renderExpectationDiff(
     }
   }
   // The full result once (the side-by-side of --expect-exact already shows it).
-  if (failures.some((f) => f.kind !== 'expect-exact')) out.push(...gotTable());
+  if (failures.some((f) => f.kind !== 'expect-exact')) append(out, gotTable());
   return out;
 }

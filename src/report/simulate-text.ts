@@ -16,6 +16,7 @@ import type { Style } from '../render/color.js';
 import { escapeText, inlineText } from '../io/escape.js';
 import { displayWidth, truncate } from '../render/width.js';
 import { tok, wrapText, wrapTokens, type Token } from '../render/wrap.js';
+import { append } from '../core/append.js';
 
 export { wrapTokens } from '../render/wrap.js';
 
@@ -105,10 +106,10 @@ function searchLines(sr: SearchReport, o: SimulateRenderOptions): string[] {
         ? [tok(sr.client_proxied ? '↳ client-proxied,' : '↳'), ...outcomeTokens(sr.recorded, s, w, recordedAs)]
         : [tok(`↳ ${proxied}recorded:`), ...outcomeTokens(sr.recorded, s, w, recordedAs)];
   const out = wrapTokens(recorded, w, 8, '      ');
-  out.push(...wrapTokens([tok('↳ replayed:'), ...outcomeTokens(sr.replayed, s, w)], w, 8, '      '));
+  append(out, wrapTokens([tok('↳ replayed:'), ...outcomeTokens(sr.replayed, s, w)], w, 8, '      '));
   if (sr.differs && sr.recorded !== null) {
     const change = changeTokens(sr.recorded, sr.replayed, s);
-    out.push(...wrapTokens([tok(change.length > 0 ? '≠ differs:' : '≠ differs', s.yellow), ...change], w, 8, '      '));
+    append(out, wrapTokens([tok(change.length > 0 ? '≠ differs:' : '≠ differs', s.yellow), ...change], w, 8, '      '));
   }
   return out;
 }
@@ -140,7 +141,7 @@ function turnLines(
   if (t.refilled && t.call > 1) head.push(tok('· tool list refilled', s.yellow));
   if (t.added.length > 0) head.push(tok('·'));
   for (const n of t.added) head.push(tok(`+${escapeText(n)}`, s.green));
-  out.push(...wrapTokens(head, o.width, 4));
+  append(out, wrapTokens(head, o.width, 4));
 
   for (const ss of t.server_searches) {
     const query = ss.query === '' ? [] : [tok(`"${truncate(inlineText(ss.query), 60)}"`)];
@@ -148,8 +149,9 @@ function turnLines(
       ss.loaded.length === 0
         ? [tok('nothing', s.dim)]
         : ss.loaded.map((n, i) => tok(escapeText(n) + (i < ss.loaded.length - 1 ? ',' : '')));
-    out.push(
-      ...wrapTokens([tok('⌕', s.cyan), tok('server search'), ...query, tok('loaded'), ...loaded], o.width, 6, '  '),
+    append(
+      out,
+      wrapTokens([tok('⌕', s.cyan), tok('server search'), ...query, tok('loaded'), ...loaded], o.width, 6, '  '),
     );
   }
   const searches = new Map(t.searches.map((x) => [x.call_id, x]));
@@ -160,10 +162,10 @@ function turnLines(
     const tail = reason === '' ? s.dim(truncate(inlineText(c.arguments), room)) : s.red(truncate(reason, room));
     out.push(`  ${statusMark(c, s)} ${s.cyan(name)} ${tail}`.trimEnd());
     const sr = searches.get(c.id);
-    if (sr) out.push(...searchLines(sr, o));
+    if (sr) append(out, searchLines(sr, o));
   }
   for (const v of violations)
-    if (v.kind !== 'not-loaded' && v.kind !== 'unknown') out.push(...violationLines(v, s, o.width));
+    if (v.kind !== 'not-loaded' && v.kind !== 'unknown') append(out, violationLines(v, s, o.width));
   if (t.assistant_text !== '' && t.tool_calls.length === 0) {
     out.push(`  ${s.dim(truncate(`“${inlineText(t.assistant_text)}”`, o.width - 2))}`);
   } else if (t.message_index === null) {
@@ -192,7 +194,7 @@ function coverageLines(r: SimulationReport, o: SimulateRenderOptions): string[] 
   const s = o.style;
   const out: string[] = [];
   if (c.conversation !== 'main')
-    out.push(...wrapText(`conversation: sidechain ${inlineText(c.conversation)}`, o.width, 2));
+    append(out, wrapText(`conversation: sidechain ${inlineText(c.conversation)}`, o.width, 2));
   const skipped = c.skipped.reduce((n, x) => n + x.count, 0);
   let line = `read: ${c.read} of ${plural(c.items, 'item')} as ${c.format}, `;
   line +=
@@ -200,10 +202,11 @@ function coverageLines(r: SimulationReport, o: SimulateRenderOptions): string[] 
       ? 'none skipped'
       : `${skipped} skipped by rule (${c.skipped.map((x) => `${inlineText(x.rule)}: ${x.count}`).join('; ')})`;
   line += `; detected by ${inlineText(c.detected_by)}`;
-  out.push(...wrapText(line, o.width, 2));
+  append(out, wrapText(line, o.width, 2));
   if (c.search_tool)
-    out.push(
-      ...wrapText(
+    append(
+      out,
+      wrapText(
         `search tool: ${c.search_tool.names.map(inlineText).join(', ')} ` +
           `(${inlineText(c.search_tool.source)}), read as tool_search`,
         o.width,
@@ -217,9 +220,9 @@ function coverageLines(r: SimulationReport, o: SimulateRenderOptions): string[] 
     if (c.unpaired.length > 0)
       parts.push(plural(c.unpaired.length, 'unpaired call or result', 'unpaired calls or results'));
     const head = `${parts.join(' and ')} (--lenient): the replay is partial`;
-    out.push(...wrapTokens([tok('!', s.yellow), ...head.split(' ').map((w) => tok(w, s.yellow))], o.width, 2));
+    append(out, wrapTokens([tok('!', s.yellow), ...head.split(' ').map((w) => tok(w, s.yellow))], o.width, 2));
     for (const p of problems.slice(0, 5))
-      out.push(...wrapText(`  ${inlineText(p.location)}: ${inlineText(p.message)}`, o.width, 4));
+      append(out, wrapText(`  ${inlineText(p.location)}: ${inlineText(p.message)}`, o.width, 4));
     if (problems.length > 5) out.push(`    … ${problems.length - 5} more (--json lists them all)`);
   }
   return out;
@@ -247,21 +250,19 @@ export function renderSimulation(r: SimulationReport, o: SimulateRenderOptions):
     tok(`· ${plural(r.transcript.messages, 'message')}`),
     tok(`· mode ${r.mode}`),
   ];
-  out.push(...wrapTokens(head, o.width, 2));
+  append(out, wrapTokens(head, o.width, 2));
   const carried = r.catalog.source.startsWith(`${r.transcript.file} (`);
   const from = carried ? 'carried by the transcript' : `from ${inlineText(r.catalog.source)}`;
-  out.push(
-    ...wrapText(
-      `catalog: ${r.catalog.dynamic} dynamic + ${plural(r.catalog.static, 'static tool')} ${from}`,
-      o.width,
-      2,
-    ),
+  append(
+    out,
+    wrapText(`catalog: ${r.catalog.dynamic} dynamic + ${plural(r.catalog.static, 'static tool')} ${from}`, o.width, 2),
   );
   if (r.engine.name !== 'eino' || r.engine.by === 'flag') out.push(...wrapText(engineLine(r), o.width, 2));
   const byText = r.transcript.reminder_recognised_by_text;
   if (byText !== null) {
-    out.push(
-      ...wrapText(
+    append(
+      out,
+      wrapText(
         `reminder: message ${byText} is taken for the middleware's reminder by its text ` +
           `(beyond the reference: provider logs drop Eino's marker field)`,
         o.width,
@@ -271,8 +272,9 @@ export function renderSimulation(r: SimulationReport, o: SimulateRenderOptions):
   }
   for (const t of r.turns) {
     out.push('');
-    out.push(
-      ...turnLines(
+    append(
+      out,
+      turnLines(
         t,
         r,
         r.violations.filter((v) => v.call === t.call),
@@ -287,8 +289,9 @@ export function renderSimulation(r: SimulationReport, o: SimulateRenderOptions):
       d === 0
         ? 'every recorded search returns the same today'
         : `${plural(d, 'search', 'searches')} ${d === 1 ? 'returns' : 'return'} something else today`;
-    out.push(
-      ...wrapTokens(
+    append(
+      out,
+      wrapTokens(
         [{ text: 'replay:', styled: `${s.bold('replay')}:` }, ...verdict.split(' ').map((w) => tok(w))],
         o.width,
         2,
@@ -300,12 +303,12 @@ export function renderSimulation(r: SimulationReport, o: SimulateRenderOptions):
         ...g.gained.map((n) => tok(`+${escapeText(n)}`, s.green)),
         ...g.lost.map((n) => tok(`-${escapeText(n)}`, s.red)),
       ];
-      out.push(...wrapTokens([tok(`${calls} would see`), ...parts], o.width, 4, '  '));
+      append(out, wrapTokens([tok(`${calls} would see`), ...parts], o.width, 4, '  '));
     }
   }
   out.push('');
   // What was read of the recording, right above the summary: nothing is skipped unseen.
-  if (r.coverage) out.push(...coverageLines(r, o));
+  if (r.coverage) append(out, coverageLines(r, o));
   const sm = r.summary;
   const problems: Token[] =
     sm.errors === 0 && sm.warnings === 0
@@ -327,12 +330,10 @@ export function renderSimulation(r: SimulationReport, o: SimulateRenderOptions):
   // Prose: wrapped at the width, never cut; a line breaks between the parts.
   const summary: Token[] = [{ text: 'summary:', styled: `${s.bold('summary')}:` }];
   for (const [i, p] of parts.entries()) summary.push(tok(i === 0 ? p : `· ${p}`));
-  summary.push(
-    { ...problems[0]!, text: `· ${problems[0]!.text}`, styled: `· ${problems[0]!.styled}` },
-    ...problems.slice(1),
-  );
-  out.push(...wrapTokens(summary, o.width, 2));
+  summary.push({ ...problems[0]!, text: `· ${problems[0]!.text}`, styled: `· ${problems[0]!.styled}` });
+  append(summary, problems.slice(1));
+  append(out, wrapTokens(summary, o.width, 2));
   if (sm.tokens && sm.cache)
-    for (const line of tokenSummaryLines(sm.tokens, sm.cache)) out.push(...wrapText(line.text, o.width, line.hang));
+    for (const line of tokenSummaryLines(sm.tokens, sm.cache)) append(out, wrapText(line.text, o.width, line.hang));
   return out;
 }

@@ -5,6 +5,7 @@
  */
 import { escapeText, inlineText } from '../io/escape.js';
 import type { CaseResult, Failure, SearchGot, TestReport, ToolStanding } from '../jobs/suite/types.js';
+import { append } from '../core/append.js';
 
 /** Where a named tool stands, in words. */
 export function standingText(s: ToolStanding, got: SearchGot | null): string {
@@ -62,7 +63,10 @@ export function caseFailureText(c: CaseResult): string[] {
   // An error outcome is already the message of the failure that reports it.
   if (got && !(got.mode === 'error' && c.failures.some((f) => f.expectation === 'error'))) {
     lines.push(gotHeadline(got));
-    lines.push(...gotLines(got).map((l) => `  ${l}`));
+    append(
+      lines,
+      gotLines(got).map((l) => `  ${l}`),
+    );
   }
   return lines;
 }

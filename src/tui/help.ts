@@ -8,6 +8,7 @@ import { displayWidth } from '../render/width.js';
 import { hintLine, titleLine } from './chrome.js';
 import type { KeyInfo } from './keys.js';
 import { cell, fitLine, lineWidth, seg, wrapText, type Line, type Segment } from './line.js';
+import { append, largest } from '../core/append.js';
 
 export interface HelpEntry {
   /** The key (or mark) as shown. */
@@ -59,7 +60,7 @@ function legendLines(items: readonly HelpEntry[], keyWidth: number, width: numbe
     const w = lineWidth(piece);
     if (displayWidth(INDENT) + w > width) {
       flush();
-      lines.push(...entryLines(item, keyWidth, width, tone));
+      append(lines, entryLines(item, keyWidth, width, tone));
       continue;
     }
     if (cur.length > 0 && lineWidth(cur) + 2 + w > width) flush();
@@ -73,14 +74,14 @@ function legendLines(items: readonly HelpEntry[], keyWidth: number, width: numbe
 export function helpBody(sections: readonly HelpSection[], width: number): Line[] {
   const keys = sections.flatMap((s) => s.entries ?? []).map((e) => displayWidth(e.key));
   // The key column: as wide as the longest key, but never more than half the width.
-  const keyWidth = Math.max(1, Math.min(Math.max(0, ...keys) + 2, Math.floor((width - INDENT.length) / 2)));
+  const keyWidth = Math.max(1, Math.min(Math.max(0, largest(keys)) + 2, Math.floor((width - INDENT.length) / 2)));
   const lines: Line[] = [];
   for (const s of sections) {
     lines.push(titleLine([seg(s.title), ...(s.subtitle ? [seg(` ${s.subtitle}`, 'dim')] : [])], width));
     const tone = s.keyTone ?? 'key';
-    for (const e of s.entries ?? []) lines.push(...entryLines(e, keyWidth, width, tone));
-    if (s.legend) lines.push(...legendLines(s.legend, keyWidth, width, tone));
-    for (const n of s.notes ?? []) lines.push(...wrapped(n, INDENT, width, 'dim'));
+    for (const e of s.entries ?? []) append(lines, entryLines(e, keyWidth, width, tone));
+    if (s.legend) append(lines, legendLines(s.legend, keyWidth, width, tone));
+    for (const n of s.notes ?? []) append(lines, wrapped(n, INDENT, width, 'dim'));
   }
   return lines;
 }
@@ -126,7 +127,7 @@ export function helpWindow(body: readonly Line[], width: number, height: number,
     lines.push(
       fitLine([seg(`${INDENT}↑ ${linesWord(s)} above (`, 'accent'), seg('k ↑ PgUp', 'key'), seg(')', 'accent')], width),
     );
-  lines.push(...body.slice(s, s + rows));
+  append(lines, body.slice(s, s + rows));
   if (bottom)
     lines.push(
       fitLine(

@@ -5,6 +5,7 @@
  */
 import type { EngineId, EngineParams } from '../core/engines/index.js';
 import type { Mode } from '../core/types.js';
+import type { Limits } from '../io/read.js';
 import type { Catalog, Transcript } from '../formats/types.js';
 import type { ToolFormat } from '../jobs/tokens/serialize.js';
 import type { EncodingName } from '../jobs/tokens/tokenizer.js';
@@ -22,6 +23,8 @@ export interface SimulateTuiInput {
   readonly engineParams?: EngineParams;
   readonly replay: boolean;
   readonly color: boolean;
+  /** The limits (`TOOLSEARCH_MAX_REPORT_BYTES` bounds the report). */
+  readonly limits?: Partial<Limits>;
   /** Token accounting options; null to leave tokens out (`--no-tokens`). */
   readonly tokens?: { readonly encoding: EncodingName; readonly toolFormat: ToolFormat } | null;
   /** The CLI's streams; they must be the terminal's. */
@@ -42,6 +45,7 @@ export async function runSimulateTui(input: SimulateTuiInput): Promise<void> {
     engine: chosen.engine,
     ...(input.engineParams !== undefined ? { engineParams: input.engineParams } : {}),
     engineChoice: { by: chosen.by, evidence: chosen.evidence },
+    ...(input.limits ? { limits: input.limits } : {}),
   };
   // Bad inputs fail here, before the screen changes.
   const tools = simulationTools(base);

@@ -344,7 +344,9 @@ describe('toolsearch completion bash|zsh|fish', () => {
         expect(fish, `${c} ${o}`).toContain(`-n '__fish_seen_subcommand_from ${c}' -l ${o.slice(2)}`);
       }
     }
-    expect(fish).toContain("-l catalog-format -x -a 'auto toolsearch openai anthropic mcp eino request'");
+    expect(fish).toContain(
+      "-l catalog-format -x -a 'auto toolsearch openai anthropic mcp eino request data mcp-config'",
+    );
     const bad = await run(['completion', 'tcsh']);
     expect(bad).toEqual({ code: 2, stdout: '', stderr: 'error: unknown shell "tcsh": give bash, zsh, fish\n' });
   });

@@ -144,7 +144,7 @@ describe.concurrent('bad usage: exit 2', () => {
     [
       ['search', '-c', SMALL, '--catalog-format', 'x', 'q'],
       "error: option '--catalog-format <format>' argument 'x' is invalid. Allowed " +
-        'choices are auto, toolsearch, openai, anthropic, mcp, eino, request.',
+        'choices are auto, toolsearch, openai, anthropic, mcp, eino, request, data, mcp-config.',
     ],
     [
       ['search', '-c', SMALL, '--batch', '-', '--args', '{}'],

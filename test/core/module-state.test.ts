@@ -37,8 +37,6 @@ describe('module-level state in src/', () => {
       'core/unicode-tables.ts: UPPER_RANGES',
       // whether the exit handlers that end child processes are installed (once per process)
       'formats/mcp/children.ts: installed',
-      // a per-process counter that makes temporary file names unique
-      'io/atomic.ts: counter',
       // string-width and Intl.Segmenter, loaded and made on first use
       'render/width.ts: segmenter',
       'render/width.ts: stringWidthFn',

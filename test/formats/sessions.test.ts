@@ -128,7 +128,7 @@ describe('streamLines', () => {
 
 /**
  * The model: the lines of a stream as the first reader read them, piece by piece into one string decoder that is
- * flushed at every line feed (what streamLines did before it read in chunks of whole lines).
+ * flushed at every line feed (what streamLines did before it read in chunks of whole lines), blank lines left out.
  */
 async function* modelLines(stream: Readable, maxBytes: number): AsyncGenerator<{ line: number; text: string | null }> {
   const decoder = new StringDecoder('utf8');
@@ -138,7 +138,10 @@ async function* modelLines(stream: Readable, maxBytes: number): AsyncGenerator<{
   let line = 1;
   const finish = function* (): Generator<{ line: number; text: string | null }> {
     const text = tooLong ? null : pending.join('');
-    if (text === null || text.trim() !== '') yield { line, text: text?.replace(/\r$/, '') ?? null };
+    // Blank: spaces, tabs and carriage returns only (line 1 may start with a byte-order mark); anything else, even
+    // another white space character, is a line to read (issue 27: never a silent skip).
+    const blank = text !== null && (line === 1 ? /^\uFEFF?[\t\r ]*$/ : /^[\t\r ]*$/).test(text);
+    if (!blank) yield { line, text: text?.replace(/\r$/, '') ?? null };
     pending = [];
     pendingBytes = 0;
     tooLong = false;

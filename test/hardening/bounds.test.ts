@@ -43,6 +43,7 @@ describe('the defaults', () => {
       maxAliasValues: 1_000_000,
       maxMcpMessageBytes: 10 * 1024 * 1024,
       maxMcpPages: 10_000,
+      maxReportBytes: 64 * 1024 * 1024,
     });
     expect(resolveLimits()).toEqual(DEFAULT_LIMITS);
   });

@@ -77,6 +77,7 @@ describe('readInputFile', () => {
       maxAliasValues: 1_000_000,
       maxMcpMessageBytes: 10 * 1024 * 1024,
       maxMcpPages: 10_000,
+      maxReportBytes: 64 * 1024 * 1024,
     });
   });
 });

@@ -79,7 +79,7 @@ export function aggregateCommand(ctx: CliContext): Command {
         checkReplaceable([html]);
       }
       const builder = new AggregateBuilder();
-      for (const file of files) for (const a of loadAggregateFile(file)) builder.merge(a);
+      for (const file of files) for (const a of loadAggregateFile(file, ctx.limits)) builder.merge(a);
       const merged = builder.value();
       if (html) {
         const [{ renderAggregateHtml }, { writeOutput }] = await Promise.all([

@@ -59,13 +59,13 @@ export async function isBulk(args: readonly string[], flags: BulkFlags): Promise
   const arg = args[0]!;
   // `-` is sessions on stdin, unless --jsonl-input recording says it is one recording (issue 12).
   if (arg === '-') return flags.jsonlInput !== 'recording';
-  const { isGlob } = await import('../../io/glob.js');
-  if (isGlob(arg)) return true;
   const { statSync } = await import('node:fs');
   try {
     if (statSync(arg).isDirectory()) return true;
   } catch {
-    return false; // the one-session path reports it
+    // Not a file: a glob, else the one-session path reports it. An existing file is itself (`run[1].json`).
+    const { isGlob } = await import('../../io/glob.js');
+    return isGlob(arg);
   }
   const { readsAsSessions } = await import('../../formats/sessions.js');
   return readsAsSessions(arg, flags.jsonlInput);
@@ -84,6 +84,10 @@ export async function runBulk(ctx: CliContext, args: readonly string[], flags: B
   const { expandSessionPaths, sessionItems } = await import('../../formats/sessions.js');
   const { resolveLimits } = await import('../../io/read.js');
   const { replaySessions } = await import('../../jobs/simulate/bulk.js');
+  if (args.includes('-') && (flags.catalog ?? []).includes('-'))
+    throw new UsageError(
+      'standard input (-) is given twice, for the sessions and for the catalog (-c -): give one of them as a file',
+    );
   const paths = expandSessionPaths(args);
   // --aggregate and --html never write over an input of the run (a session file, a catalog), checked before
   // anything runs, and again when they are written (src/io/output.ts).

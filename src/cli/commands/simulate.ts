@@ -21,6 +21,7 @@ import { DEFAULT_ENCODING, ENCODINGS } from '../../jobs/tokens/tokenizer.js';
 import { TOOL_FORMATS } from '../../jobs/tokens/serialize.js';
 import { addEngineOptions, engineParams } from '../engine-options.js';
 import { simulateEngine } from '../simulate-engine.js';
+import { append } from '../../core/append.js';
 
 /** `--format` choices: auto and every recording reader's format (a test keeps them in step with the registry). */
 export const TRANSCRIPT_FORMATS = [
@@ -366,6 +367,7 @@ async function runTui(ctx: CliContext, file: string, flags: SimulateFlags): Prom
     replay: flags.replay === true,
     tokens: flags.tokens ? { encoding: flags.tokenizer, toolFormat: flags.toolFormat } : null,
     color: ctx.outStyle.enabled,
+    limits: ctx.limits,
     io: ctx.io,
   });
 }
@@ -399,6 +401,7 @@ async function simulateOne(
     ...(flags.static !== undefined ? { staticNames: flags.static } : {}),
     replay: flags.replay === true || flags.expectSame === true,
     details: flags.html !== undefined,
+    limits: ctx.limits,
   };
   return simulateWithTokens(options, flags.tokens ? { encoding: flags.tokenizer, toolFormat: flags.toolFormat } : null);
 }

@@ -177,6 +177,8 @@ function makeOutputDir(path: string): void {
 
 async function runTest(ctx: CliContext, args: string[], given: TestFlags): Promise<void> {
   const flags: TestFlags = given.json ? { ...given, reporter: 'json' } : given;
+  if (flags.update === true && args.includes('-'))
+    throw new UsageError("--update rewrites suite files, and - (standard input) is none: give the suite's path");
   const { expandSuitePaths } = await import('../../io/glob.js');
   const timeoutMs = mcpTimeoutMs(flags.mcpTimeout);
   const grep = flags.grep !== undefined ? grepPattern(flags.grep) : undefined;

@@ -20,9 +20,16 @@ import { editDistance } from '../../io/edit-distance.js';
 import { InputError, UsageError } from '../../io/errors.js';
 import type { CatalogOptions } from '../catalog.js';
 import type { ShapeWarning } from '../shape-warning.js';
-import type { Catalog, CatalogFormat, CatalogTool } from '../types.js';
+import {
+  type Catalog,
+  type CatalogFormat,
+  type CatalogFormatChoice,
+  type CatalogTool,
+  configAllowed,
+} from '../types.js';
 import { type ClientConfig, type ClientConfigServer, mightBeClientConfig } from './client-config.js';
 import type { ListMcpToolsOptions, McpServerTarget, McpToolList } from './list-tools.js';
+import { append } from '../../core/append.js';
 
 /** The prefix that marks a live MCP server in a catalog spec. */
 export const MCP_SPEC_PREFIX = 'mcp:';
@@ -89,10 +96,11 @@ export async function loadCatalogSpec(spec: string, options: CatalogSpecOptions 
 
 /**
  * Whether a spec needs {@link loadCatalogSpecs} rather than the file loaders: a live server, or what may be an MCP
- * client config.
+ * client config — only when `format` lets a file be one (`auto`, `mcp-config`): a forced data format reads the file
+ * as that format only, and starts nothing.
  */
-export function isLiveSpec(spec: string): boolean {
-  return isMcpSpec(spec) || mightBeClientConfig(spec);
+export function isLiveSpec(spec: string, format?: CatalogFormatChoice): boolean {
+  return isMcpSpec(spec) || (configAllowed(format) && mightBeClientConfig(spec));
 }
 
 /** What one spec turned out to be. */
@@ -141,7 +149,18 @@ export async function loadCatalogSpecsDetailed(
   const { loadCatalogFiles, mergeTools } = await import('../catalog.js');
   const { timeoutMs, servers: picked, skipFailed, env: givenEnv, onServers, ...fileOptions } = options;
   const env = givenEnv ?? process.env;
-  const maybeConfig = specs.map((spec) => !isMcpSpec(spec) && mightBeClientConfig(spec));
+  const format = fileOptions.format ?? 'auto';
+  if (format === 'data') {
+    // Plain data: nothing is started, whatever the catalogs say.
+    const live = specs.find(isMcpSpec);
+    if (live !== undefined)
+      throw new UsageError(
+        `--catalog-format data reads catalogs as plain data, and ${JSON.stringify(live)} starts a server: ` +
+          'drop one of them',
+      );
+  }
+  // A file is a client config (its servers start) only when the format lets it be: detected (auto) or forced.
+  const maybeConfig = specs.map((spec) => !isMcpSpec(spec) && configAllowed(format) && mightBeClientConfig(spec));
   if (!specs.some(isMcpSpec) && !maybeConfig.some(Boolean)) {
     if (picked !== undefined && picked.length > 0)
       throw new UsageError('--server picks servers of an MCP client config, and no catalog given is one');
@@ -162,6 +181,7 @@ export async function loadCatalogSpecsDetailed(
       const config = readClientConfig(doc, env);
       if (config) return { kind: 'config', config, servers: config.servers };
     }
+    // A file that is no client config: under `mcp-config` the file loaders say so.
     return { kind: 'file', catalog: loadCatalogFiles([spec], fileOptions) };
   });
   const configs = plans.filter((p): p is Extract<Plan, { kind: 'config' }> => p.kind === 'config');
@@ -185,7 +205,7 @@ export async function loadCatalogSpecsDetailed(
   }
 
   const warnings: string[] = [];
-  for (const p of configs) warnings.push(...p.config.warnings);
+  for (const p of configs) append(warnings, p.config.warnings);
   // One job per server, all started at once.
   const jobs: Array<Promise<McpToolList>> = [];
   const timeout = {
@@ -217,9 +237,9 @@ export async function loadCatalogSpecsDetailed(
   for (const p of plans) {
     if (p.kind === 'file') {
       lists.push([...p.catalog.tools]);
-      sources.push(...p.catalog.sources);
-      warnings.push(...(p.catalog.warnings ?? []));
-      shapeWarnings.push(...(p.catalog.shapeWarnings ?? []));
+      append(sources, p.catalog.sources);
+      append(warnings, p.catalog.warnings ?? []);
+      append(shapeWarnings, p.catalog.shapeWarnings ?? []);
       continue;
     }
     const servers: Array<ClientConfigServer | undefined> = p.kind === 'mcp' ? [undefined] : [...p.servers];
@@ -233,7 +253,7 @@ export async function loadCatalogSpecsDetailed(
         continue;
       }
       const list = r.value;
-      warnings.push(...list.warnings);
+      append(warnings, list.warnings);
       if (server) {
         lists.push(catalogToolsOf(list, server.toolPrefix).map((t) => ({ ...t, source: server.location })));
         read.push({ ...list, usedName: server.toolPrefix });

@@ -291,7 +291,9 @@ function readEntry(
   for (const m of entry.members.values()) {
     if (known.includes(m.key) || HOST_ONLY_KEYS.has(m.key)) continue;
     const { line, column } = doc.lines.position(m.keyOffset);
-    warnings.push(`${doc.file}:${line}:${column}: server ${q}: "${m.key}" is not read for a ${kind} server (ignored)`);
+    warnings.push(
+      `${doc.file}:${line}:${column}: server ${q}: ${JSON.stringify(m.key)} is not read for a ${kind} server (ignored)`,
+    );
   }
 
   if (kind === 'stdio') {
@@ -340,7 +342,9 @@ export function readClientConfig(
   for (const m of root.members.values()) {
     if (m.key === form || (form === 'servers' && m.key === 'inputs')) continue;
     const { line, column } = doc.lines.position(m.keyOffset);
-    warnings.push(`${doc.file}:${line}:${column}: "${m.key}" is not read from an MCP client config (ignored)`);
+    warnings.push(
+      `${doc.file}:${line}:${column}: ${JSON.stringify(m.key)} is not read from an MCP client config (ignored)`,
+    );
   }
   const servers: ClientConfigServer[] = [];
   for (const m of holder.members.values()) {

@@ -27,10 +27,12 @@
 import { toWellFormed } from '../../core/text.js';
 import type { ContentBlock, ToolCall } from '../../core/types.js';
 import { field, type Node, type ObjectNode, type ParsedDocument, toJsonValue } from '../../io/nodes.js';
+import { jsonInText } from '../../io/parse.js';
 import { checkKeys, type TranscriptBuilder } from '../transcript-common.js';
 import { argsText, outputText, pushAssistant, pushToolResult } from './chat-build.js';
 import { sentToolsOf } from './sent.js';
 import { DISTINCTIVE, type Evidence, type RecordingReader } from './types.js';
+import { append } from '../../core/append.js';
 
 const str = (n: Node | undefined): string | null => (n?.kind === 'string' ? n.value : null);
 const partType = (p: Node): string | null => (p.kind === 'object' ? str(field(p, 'type')) : null);
@@ -149,15 +151,16 @@ function resultOutput(b: TranscriptBuilder, part: ObjectNode): string {
   }
 }
 
-/** The query of a provider tool search call: its `query` or `pattern` (the input may be JSON text). */
-function searchQuery(input: Node | undefined): string {
+/**
+ * The query of a provider tool search call: its `query` or `pattern` (the input may be JSON text, read under the
+ * document's limits: past them, or not JSON, the text is the query).
+ */
+function searchQuery(b: TranscriptBuilder, input: Node | undefined): string {
   let v: unknown = input ? toJsonValue(input) : null;
   if (typeof v === 'string') {
-    try {
-      v = JSON.parse(v);
-    } catch {
-      return toWellFormed(v as string);
-    }
+    const parsed = jsonInText(v, b.doc.limits);
+    if (parsed === undefined) return toWellFormed(v);
+    v = parsed;
   }
   if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
     const o = v as Record<string, unknown>;
@@ -238,7 +241,7 @@ export function readModelMessages(b: TranscriptBuilder, items: readonly Node[]):
         if (isProviderExecuted(p)) {
           const id = str(field(p, 'toolCallId')) ?? '';
           providerCalls.add(id);
-          pending.set(id, searchQuery(field(p, 'input')));
+          pending.set(id, searchQuery(b, field(p, 'input')));
           continue;
         }
         calls.push({
@@ -400,7 +403,7 @@ function readUiMessages(b: TranscriptBuilder, items: readonly Node[]): void {
           const tools = state === 'output-available' ? toolReferences(field(p, 'output')) : null;
           if (tools) {
             // The provider's own tool search: its references load tools (model-native mode).
-            const query = searchQuery(field(p, 'input'));
+            const query = searchQuery(b, field(p, 'input'));
             server.push(
               { type: 'server_tool_search', callId: id, query },
               { type: 'server_tool_search_result', callId: id, tools },
@@ -518,7 +521,7 @@ function stepTools(b: TranscriptBuilder, root: ObjectNode): void {
     const tools = body?.kind === 'object' ? field(body, 'tools') : undefined;
     return tools?.kind === 'array' ? sentToolsOf(tools) : null;
   });
-  if (sent.some((x) => x !== null)) b.sentTools.push(...sent);
+  if (sent.some((x) => x !== null)) append(b.sentTools, sent);
 }
 
 function read(doc: ParsedDocument, b: TranscriptBuilder): void {

@@ -45,6 +45,7 @@ import { readOpenAIMessages } from '../transcript-openai.js';
 import { readResponsesItems } from '../transcript-responses.js';
 import type { CatalogTool, TranscriptFormat } from '../types.js';
 import { sentToolsOf } from './sent.js';
+import { append } from '../../core/append.js';
 
 /** The four chat formats. */
 export type ChatFormat = 'eino' | 'openai' | 'openai-responses' | 'anthropic';
@@ -429,6 +430,6 @@ export function readCarriedTools(b: TranscriptBuilder, toolsNode: Node): Catalog
   if (toolsNode.kind !== 'array')
     throw errorAt(b.doc, toolsNode, `"tools" must be a list, found ${kindName(toolsNode)}`);
   const read = readToolList(b.doc, toolsNode as ArrayNode, { shape: 'auto', skipToolSearch: true });
-  b.warnings.push(...read.warnings);
+  append(b.warnings, read.warnings);
   return mergeTools([read.tools]);
 }

@@ -31,6 +31,7 @@ import { field, type Node, type ObjectNode, type ParsedDocument } from '../../io
 import { contentBlocks } from '../transcript-anthropic.js';
 import { checkKeys, TranscriptBuilder } from '../transcript-common.js';
 import { DISTINCTIVE, type Evidence, type ReadOptions, type RecordingReader } from './types.js';
+import { append } from '../../core/append.js';
 
 /**
  * Line types that are not conversation, and the rule each is skipped by
@@ -251,7 +252,7 @@ function readChain(b: TranscriptBuilder, lines: readonly Line[]): void {
       const id = str(field(message, 'id'));
       const blocks = contentBlocks(b, field(message, 'content'));
       if (open && id !== null && open.id === id) {
-        open.blocks.push(...blocks);
+        append(open.blocks, blocks);
         continue;
       }
       flush();

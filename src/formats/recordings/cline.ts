@@ -29,6 +29,7 @@ import { field, kindName, type Node, type ObjectNode, type ParsedDocument } from
 import { contentBlocks } from '../transcript-anthropic.js';
 import { checkKeys, objects, type TranscriptBuilder } from '../transcript-common.js';
 import { DISTINCTIVE, type Evidence, type RecordingReader } from './types.js';
+import { append } from '../../core/append.js';
 
 /** Cline 3.10.10's `toolUseNames` (src/core/assistant-message/index.ts). */
 export const CLINE_TOOLS = [
@@ -197,8 +198,8 @@ function assistantBlocks(b: TranscriptBuilder, content: Node, calls: Calls): Con
   const out: ContentBlock[] = [];
   for (const block of content.items) {
     const text = textOf(block);
-    if (text !== null) out.push(...parsedBlocks(b, block, parseClineText(text), calls));
-    else out.push(...contentBlocks(b, { kind: 'array', offset: block.offset, items: [block] }));
+    if (text !== null) append(out, parsedBlocks(b, block, parseClineText(text), calls));
+    else append(out, contentBlocks(b, { kind: 'array', offset: block.offset, items: [block] }));
   }
   return out;
 }
@@ -222,7 +223,7 @@ function userBlocks(b: TranscriptBuilder, content: Node, calls: Calls): ContentB
     const block = items[i]!;
     const header = HEADER.exec(textOf(block) ?? '');
     if (!header) {
-      out.push(...contentBlocks(b, { kind: 'array', offset: block.offset, items: [block] }));
+      append(out, contentBlocks(b, { kind: 'array', offset: block.offset, items: [block] }));
       continue;
     }
     const name = header[1]!;

@@ -17,6 +17,7 @@ import { field, kindName, type Node, type ObjectNode, type ParsedDocument } from
 import type { TranscriptBuilder } from '../transcript-common.js';
 import { readResponsesItems } from '../transcript-responses.js';
 import { DISTINCTIVE, type Evidence, type RecordingReader } from './types.js';
+import { append } from '../../core/append.js';
 
 const str = (n: Node | undefined): string => (n?.kind === 'string' ? n.value : '');
 
@@ -74,7 +75,7 @@ function read(doc: ParsedDocument, b: TranscriptBuilder): void {
       ['content', { key: 'content', keyOffset: input.offset, value: input }],
     ]);
     items.push({ kind: 'object', offset: input.offset, members });
-  } else if (input?.kind === 'array') items.push(...input.items);
+  } else if (input?.kind === 'array') append(items, input.items);
   else throw b.error(input ?? root, `"originalInput" must be a text or a list of items, found ${kindName(input)}`);
   const seenCalls = new Set<string>();
   for (const it of (field(root, 'generatedItems') as { items: readonly Node[] }).items) {

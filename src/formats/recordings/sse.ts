@@ -27,7 +27,8 @@
 import type { JsonValue } from '../../core/types.js';
 import { type Node, type ObjectNode, type ParsedDocument, toJsonValue } from '../../io/nodes.js';
 import { parseJsonValue } from '../../io/json.js';
-import { resolveLimits } from '../../io/read.js';
+import { jsonInText } from '../../io/parse.js';
+import { type Limits, resolveLimits } from '../../io/read.js';
 import { parseSse, type SseEvent } from '../../io/sse.js';
 import { readAnthropicMessages } from '../transcript-anthropic.js';
 import type { TranscriptBuilder } from '../transcript-common.js';
@@ -74,12 +75,11 @@ const ANTHROPIC_EVENTS = new Set([
 ]);
 
 /** The JSON of an event's data (our reader: exact strings, duplicate keys refused), or a problem. */
-function decode(text: string, e: SseEvent): { value: JsonValue } | { error: string } {
+function decode(text: string, e: SseEvent, depth: number): { value: JsonValue } | { error: string } {
   const fail = (offset: number, message: string): never => {
     throw Object.assign(new Error(message), { at: offset });
   };
   try {
-    const depth = resolveLimits().maxDepth;
     const node = e.oneDataLine
       ? parseJsonValue(text, e.dataOffset, e.dataOffset + e.data.length, depth, fail, String)
       : parseJsonValue(e.data, 0, e.data.length, depth, fail, String);
@@ -90,8 +90,10 @@ function decode(text: string, e: SseEvent): { value: JsonValue } | { error: stri
 }
 
 /** Assembles the messages of an event stream (see the module comment). */
-export function assembleSse(input: string | Uint8Array): SseAssembly {
+export function assembleSse(input: string | Uint8Array, limits?: Partial<Limits>): SseAssembly {
   const text = typeof input === 'string' ? input : new TextDecoder().decode(input);
+  // Every event's data, and a tool input streamed in pieces, nests no deeper than TOOLSEARCH_MAX_DEPTH.
+  const depth = resolveLimits(limits).maxDepth;
   const parsed = parseSse(text);
   const messages: StreamedMessage[] = [];
   const skipped = new Map<string, number>();
@@ -117,11 +119,13 @@ export function assembleSse(input: string | Uint8Array): SseAssembly {
     for (const [i, buf] of message.json) {
       const block = (message.value.content as JsonValue[])[i];
       if (!isObj(block)) continue;
-      try {
-        block.input = buf === '' ? {} : (JSON.parse(buf) as JsonValue);
-      } catch {
-        problems.push({ offset: message.offset, message: `the input of content block ${i} is not JSON: ${buf}` });
-      }
+      const input = buf === '' ? {} : jsonInText(buf, { maxDepth: depth });
+      if (input !== undefined) block.input = input;
+      else
+        problems.push({
+          offset: message.offset,
+          message: `the input of content block ${i} is not JSON (or nests deeper than ${depth} levels): ${buf}`,
+        });
     }
     messages.push({ provider: 'anthropic', value: message.value, offset: message.offset, complete: e !== null });
     message = null;
@@ -146,7 +150,7 @@ export function assembleSse(input: string | Uint8Array): SseAssembly {
       skip('[DONE] markers');
       continue;
     }
-    const d = decode(text, e);
+    const d = decode(text, e, depth);
     if ('error' in d) {
       problems.push({ offset: e.dataOffset, message: d.error });
       continue;
@@ -372,7 +376,7 @@ function detect(doc: ParsedDocument): Evidence | null {
 function read(doc: ParsedDocument, b: TranscriptBuilder): void {
   if (doc.syntax !== 'sse')
     throw b.error(doc.root, 'not an sse transcript: expected the text of an event stream (event: / data: lines)');
-  const a = assembleSse(doc.text);
+  const a = assembleSse(doc.text, doc.limits);
   for (const [rule, n] of a.skipped) b.skip(rule, n);
   for (const p of a.problems) b.unexplained(p.offset, p.message);
   const providers = new Set(a.messages.map((m) => m.provider));

@@ -5,6 +5,7 @@
  * with Go's `strings.ToLower`.
  */
 import { goToLower, splitToolName } from '../../core/index.js';
+import { append } from '../../core/append.js';
 
 const NON_WORD = /[^\p{L}\p{M}\p{N}]+/u;
 
@@ -23,6 +24,6 @@ export function textWords(text: string): string[] {
  */
 export function nameWords(name: string): string[] {
   const out: string[] = [];
-  for (const part of splitToolName(name)) out.push(...textWords(part));
+  for (const part of splitToolName(name)) append(out, textWords(part));
   return out;
 }

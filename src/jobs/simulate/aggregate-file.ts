@@ -8,6 +8,7 @@
 import { AGGREGATE_KIND, AGGREGATE_SCHEMA_VERSION, type Aggregate } from './aggregate.js';
 import { errorAt, kindName, type Node, type ObjectNode, type ParsedDocument, toJsonValue } from '../../io/nodes.js';
 import { parseFile } from '../../io/parse.js';
+import type { Limits } from '../../io/read.js';
 
 /** A shape: a counter, a string, a fixed object, a list of one shape, or a record of counters. */
 type Shape =
@@ -159,9 +160,9 @@ function readOne(doc: ParsedDocument, node: Node): Aggregate {
   return JSON.parse(JSON.stringify(toJsonValue(node))) as Aggregate;
 }
 
-/** The aggregates of one file: one JSON document, or one per JSONL line. */
-export function loadAggregateFile(file: string): Aggregate[] {
-  const doc = parseFile(file);
+/** The aggregates of one file: one JSON document, or one per JSONL line; read under `limits` as any input. */
+export function loadAggregateFile(file: string, limits?: Partial<Limits>): Aggregate[] {
+  const doc = parseFile(file, limits ? { limits } : {});
   if (doc.syntax === 'jsonl' && doc.root.kind === 'array') return doc.root.items.map((item) => readOne(doc, item));
   return [readOne(doc, doc.root)];
 }

@@ -14,6 +14,7 @@
  */
 import { compareGo } from '../../core/text.js';
 import { decodeToolSearchArgs } from '../../core/toolsearch.js';
+import { InputError } from '../../io/errors.js';
 import type { SimulationReport } from './report.js';
 
 export const AGGREGATE_KIND = 'toolsearch-simulate-aggregate';
@@ -452,6 +453,17 @@ export class AggregateBuilder {
 
   /** The aggregate so far, in canonical order. */
   value(): Aggregate {
+    const value = this.plain();
+    const past = inexactCount(value, '');
+    if (past !== null)
+      throw new InputError(
+        `the merged count ${past.path} would be more than ${Number.MAX_SAFE_INTEGER} (2^53 − 1), past which counts ` +
+          'are not exact: these aggregates cannot be merged',
+      );
+    return value;
+  }
+
+  private plain(): Aggregate {
     const violations: Record<string, number> = Object.create(null) as Record<string, number>;
     for (const k of [...this.violationKinds.keys()].sort(compareGo)) violations[k] = this.violationKinds.get(k)!;
     const sorted = (m: Map<string, number>): Record<string, number> => {
@@ -473,6 +485,29 @@ export class AggregateBuilder {
       failures: [...this.failureList].sort((x, y) => compareSource(x.source, y.source) || compareGo(x.error, y.error)),
     };
   }
+}
+
+/**
+ * The first number of `v` past 2^53 − 1, with its path. Every count is a sum of counts ≥ 0, so a sum that went
+ * past it anywhere (where adding stops being exact, and merging stops being associative) leaves its total past it
+ * too: checking the result is enough.
+ */
+function inexactCount(v: unknown, path: string): { path: string } | null {
+  if (typeof v === 'number') return v > Number.MAX_SAFE_INTEGER ? { path } : null;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const r = inexactCount(v[i], `${path}[${i}]`);
+      if (r) return r;
+    }
+    return null;
+  }
+  if (v !== null && typeof v === 'object') {
+    for (const [k, x] of Object.entries(v)) {
+      const r = inexactCount(x, path === '' ? k : `${path}.${k}`);
+      if (r) return r;
+    }
+  }
+  return null;
 }
 
 /** The aggregate with one more session (pure). */

@@ -23,7 +23,6 @@ import { safeJson } from '../../io/json-out.js';
 import { JSON_SCHEMA_VERSION } from '../../io/schema-version.js';
 import { type Aggregate, AggregateBuilder } from './aggregate.js';
 import { prepareTools, type PreparedTools, simulationTools } from './engine.js';
-import type { SimulationReport } from './report.js';
 import { simulateWithTokens, type TokenCounting } from './with-tokens.js';
 
 /** What every session of a bulk replay shares (structured-cloneable: it is a worker's `workerData`). */
@@ -72,11 +71,14 @@ export class SessionReplayer {
     this.dynamicNames = this.prepared ? this.prepared.tools.dynamicTools.map((t) => t.name) : null;
   }
 
+  /**
+   * One session: read, simulated, its JSON line made (when asked) and added to the aggregate — all of it inside
+   * one error handler, so whatever goes wrong with a session (an input error, a report too large, a line too long
+   * for a string, an internal error) is that session's counted failure and the others go on (issue 27, finding 3:
+   * a `--jsonl` line built outside it stopped the whole run).
+   */
   async replay(input: SessionInput): Promise<SessionOutcome> {
     const { source } = input;
-    let report: SimulationReport;
-    let warnings: readonly string[];
-    let dynamicNames: readonly string[];
     try {
       if (input.kind === 'unreadable') throw new InputError(input.error);
       const transcript = readSession(input, {
@@ -97,10 +99,23 @@ export class SessionReplayer {
         ...(this.setup.staticNames !== undefined ? { staticNames: this.setup.staticNames } : {}),
         replay: this.setup.replay,
         ...(this.prepared ? { prepared: this.prepared } : {}),
+        limits: this.setup.limits,
       };
-      report = await simulateWithTokens(options, this.setup.tokens);
-      warnings = transcript.warnings;
-      dynamicNames = this.dynamicNames ?? simulationTools(options).dynamicTools.map((t) => t.name);
+      const report = await simulateWithTokens(options, this.setup.tokens);
+      const warnings = transcript.warnings;
+      const dynamicNames = this.dynamicNames ?? simulationTools(options).dynamicTools.map((t) => t.name);
+      // The report exactly as `simulate --json` prints it for that one session.
+      const line = this.setup.lines
+        ? safeJson({
+            schema_version: JSON_SCHEMA_VERSION,
+            source,
+            ...(warnings.length > 0 ? { warnings } : {}),
+            report: { schema_version: JSON_SCHEMA_VERSION, ...report },
+          })
+        : null;
+      // Added last: a session that failed anywhere above is counted as a failure only.
+      this.builder.add(report, dynamicNames, warnings.length);
+      return { line, failed: false };
     } catch (err) {
       const text = errorText(err);
       const where = source.line === null ? source.file : `${source.file}:${source.line}`;
@@ -109,17 +124,6 @@ export class SessionReplayer {
       const line = this.setup.lines ? safeJson({ schema_version: JSON_SCHEMA_VERSION, source, error }) : null;
       return { line, failed: true };
     }
-    this.builder.add(report, dynamicNames, warnings.length);
-    // The report exactly as `simulate --json` prints it for that one session.
-    const line = this.setup.lines
-      ? safeJson({
-          schema_version: JSON_SCHEMA_VERSION,
-          source,
-          ...(warnings.length > 0 ? { warnings } : {}),
-          report: { schema_version: JSON_SCHEMA_VERSION, ...report },
-        })
-      : null;
-    return { line, failed: false };
   }
 
   /** Every session of an item (a chunk of lines is many), in order, with where each came from. */

@@ -12,8 +12,10 @@ import { createMiddleware, type Middleware } from '../../core/middleware.js';
 import { AgentRun, type ModelCallView } from '../../core/run.js';
 import type { ToolIndex } from '../../core/index/tool-index.js';
 import { runToolSearch, TOOL_SEARCH_NAME } from '../../core/toolsearch.js';
-import type { Message, Mode } from '../../core/types.js';
+import type { Message, Mode, ToolInfo } from '../../core/types.js';
 import type { Transcript } from '../../formats/types.js';
+import { InputError } from '../../io/errors.js';
+import { raiseLimit, resolveLimits } from '../../io/read.js';
 import { referenceResult, sentDiffers } from './sent.js';
 import { preparedFor, type SimulateOptions, type SimulationTools, simulationTools } from './tools.js';
 import {
@@ -28,7 +30,6 @@ import {
   type RecordedResult,
   reminderByText,
   replayOutcome,
-  runCalls,
   sameOutcome,
   toolCallsOf,
   withReplayedResults,
@@ -46,6 +47,7 @@ import type {
 } from './report.js';
 import { visibilityTimeline } from './timeline.js';
 import { simulateWithEngine } from './engines.js';
+import { append } from '../../core/append.js';
 
 export { type CallSpan, modelCalls } from './transcript-walk.js';
 export {
@@ -71,6 +73,10 @@ export interface SimulationContext {
   readonly orphansByCall: ReadonlyMap<number, readonly OrphanResult[]>;
   /** Attach each search's explanation (the `details` option). */
   readonly details?: boolean;
+  /** The most the turns' tool lists may hold (`TOOLSEARCH_MAX_REPORT_BYTES`, see {@link countListed}). */
+  readonly maxReportBytes: number;
+  /** UTF-8 bytes of each tool name met (names repeat at every call). */
+  readonly nameBytes: Map<string, number>;
 }
 
 /**
@@ -88,6 +94,8 @@ export interface SimulationState {
   readonly nativeLoaded: Set<string>;
   /** The native-refill warning was given (it is given once). */
   readonly refillWarned: boolean;
+  /** What the turns' tool lists hold so far, in the measure of `TOOLSEARCH_MAX_REPORT_BYTES`. */
+  readonly listed: { bytes: number };
 }
 
 /** One model call to fold: the span of the transcript it covers and what the agent run offered. */
@@ -98,7 +106,14 @@ export interface CallEvent {
 
 /** The state before the first call. */
 export function initialState(): SimulationState {
-  return { turns: [], violations: [], keywordReturned: new Set(), nativeLoaded: new Set(), refillWarned: false };
+  return {
+    turns: [],
+    violations: [],
+    keywordReturned: new Set(),
+    nativeLoaded: new Set(),
+    refillWarned: false,
+    listed: { bytes: 0 },
+  };
 }
 
 /** Indexes a transcript once for the steps of its simulation. */
@@ -116,7 +131,81 @@ export function simulationContext(options: SimulateOptions, tools: SimulationToo
     serverResults,
     orphansByCall: orphansByModelCall(messages),
     details: options.details === true,
+    maxReportBytes: resolveLimits(options.limits).maxReportBytes,
+    nameBytes: new Map(),
   };
+}
+
+/** Bytes a name's place in a tool list counts for, beyond the name's own (quotes, comma, indentation). */
+const LIST_ENTRY_BYTES = 8;
+
+/**
+ * Adds a call's tool lists to what the report holds, and stops the replay with an error at the call's message
+ * when they go over `TOOLSEARCH_MAX_REPORT_BYTES`: a report lists every call's visible tools, so it grows as
+ * calls × tools, where a 3.7 MB recording could ask for billions of names (issue 27, finding 3).
+ */
+function countListed(
+  ctx: SimulationContext,
+  state: SimulationState,
+  lists: ReadonlyArray<readonly ToolInfo[]>,
+  call: number,
+  at: number | null,
+): void {
+  let bytes = 0;
+  for (const list of lists) {
+    for (const t of list) {
+      let n = ctx.nameBytes.get(t.name);
+      if (n === undefined) {
+        n = utf8Length(t.name);
+        ctx.nameBytes.set(t.name, n);
+      }
+      bytes += n + LIST_ENTRY_BYTES;
+    }
+  }
+  state.listed.bytes += bytes;
+  if (state.listed.bytes <= ctx.maxReportBytes) return;
+  const messages = ctx.transcript.messages;
+  const index = at ?? messages.length - 1;
+  const loc = ctx.transcript.locations[index];
+  throw new InputError(
+    `report too large: listing the visible, deferred and added tools of calls 1 to ${call} takes more than ` +
+      `${ctx.maxReportBytes} bytes (limit ${ctx.maxReportBytes}; ${raiseLimit('maxReportBytes')})`,
+    loc ? { file: loc.file, line: loc.line, column: loc.column } : { file: ctx.transcript.file, line: 0, column: 0 },
+  );
+}
+
+/** What one cell of the visibility timeline (a tool at a call) counts for: about what the HTML page holds for it. */
+const TIMELINE_CELL_BYTES = 128;
+
+/**
+ * The `details` option (the HTML report): its visibility timeline has a cell per tool per call, whether the tool
+ * was offered or not, and counts towards `TOOLSEARCH_MAX_REPORT_BYTES` before it is made.
+ */
+function countTimeline(ctx: SimulationContext, state: SimulationState, tools: SimulationTools, calls: number): void {
+  const rows = 1 + tools.staticTools.length + tools.dynamicTools.length;
+  state.listed.bytes += rows * calls * TIMELINE_CELL_BYTES;
+  if (state.listed.bytes <= ctx.maxReportBytes) return;
+  throw new InputError(
+    `report too large: the HTML report's visibility timeline of ${rows} tools at ${calls} calls, with the tools ` +
+      `listed at each call, takes more than ${ctx.maxReportBytes} bytes (limit ${ctx.maxReportBytes}; ` +
+      `${raiseLimit('maxReportBytes')})`,
+    { file: ctx.transcript.file, line: 0, column: 0 },
+  );
+}
+
+/** UTF-8 bytes of `s` (a lone surrogate counts 3, as its replacement character). */
+function utf8Length(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) n += 1;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      n += 2;
+      i++;
+    } else n += 2;
+  }
+  return n;
 }
 
 /**
@@ -343,7 +432,7 @@ function searchFindings(
   } else if (search.mode === 'keyword') {
     for (const name of got.matches) state.keywordReturned.add(name);
   }
-  if (ctx.mode === 'native') loadedLater.push(...got.matches);
+  if (ctx.mode === 'native') append(loadedLater, got.matches);
 }
 
 /**
@@ -355,7 +444,8 @@ export function simulateCallStep(ctx: SimulationContext, state: SimulationState,
   const { span, view } = event;
   const call = view.call;
   const messages = ctx.transcript.messages;
-  state.violations.push(...orphanViolations(ctx, call));
+  countListed(ctx, state, [view.visible, view.deferred, view.added], call, span.assistantIndex);
+  append(state.violations, orphanViolations(ctx, call));
   const refill = refillViolation(ctx, state, view);
   if (refill) state.violations.push(refill);
   const sent = ctx.transcript.sentTools?.[call - 1];
@@ -387,7 +477,7 @@ export function simulateCallStep(ctx: SimulationContext, state: SimulationState,
   //   when the model wrote this message: it counts from the next model call,
   //   i.e. only after every call of this message was checked.
   const loadedLater: string[] = [];
-  for (const e of server.searches) if (!server.resultBlocks.has(e.call_id)) loadedLater.push(...e.loaded);
+  for (const e of server.searches) if (!server.resultBlocks.has(e.call_id)) append(loadedLater, e.loaded);
   const loadNow = (names: readonly string[]): void => {
     for (const n of names) if (ctx.mw.index.has(n)) state.nativeLoaded.add(n);
   };
@@ -429,9 +519,17 @@ export function simulateCallStep(ctx: SimulationContext, state: SimulationState,
   return refill ? { ...state, refillWarned: true } : state;
 }
 
-/** `--replay`: the model calls again, with every search returning what the catalog returns now. */
-function replayedCalls(ctx: SimulationContext, tools: SimulationTools): ModelCallView[] {
-  return runCalls(ctx.mw, tools.staticTools, withReplayedResults(ctx.mw, ctx.transcript.messages));
+/**
+ * `--replay`: the model calls again, with every search returning what the catalog returns now; their visible
+ * tools count towards `TOOLSEARCH_MAX_REPORT_BYTES` too.
+ */
+function replayedCalls(ctx: SimulationContext, tools: SimulationTools, state: SimulationState): ModelCallView[] {
+  const run = new AgentRun(ctx.mw, tools.staticTools);
+  return modelCalls(withReplayedResults(ctx.mw, ctx.transcript.messages)).map((span) => {
+    const view = run.modelCall(span.newMessages);
+    countListed(ctx, state, [view.visible], view.call, span.assistantIndex);
+    return view;
+  });
 }
 
 /** `--replay`: how the visible tools of every call would change with fresh search results. */
@@ -471,7 +569,8 @@ function finishReport(
 ): SimulationReport {
   const replay = options.replay;
   const { turns, violations } = state;
-  const fresh = replay ? replayedCalls(ctx, tools) : null;
+  const fresh = replay ? replayedCalls(ctx, tools, state) : null;
+  if (details !== undefined) countTimeline(ctx, state, tools, turns.length);
   const transcript = ctx.transcript;
   const replayDifferences = turns.reduce((n, t) => n + t.searches.filter((s) => s.differs).length, 0);
   const last = turns[turns.length - 1];

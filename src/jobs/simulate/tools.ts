@@ -7,6 +7,7 @@ import { createMiddleware, type Middleware } from '../../core/middleware.js';
 import type { EngineId, EngineParams } from '../../core/engines/index.js';
 import type { Mode } from '../../core/types.js';
 import { InputError, quote } from '../../io/errors.js';
+import type { Limits } from '../../io/read.js';
 import type { Catalog, CatalogTool, Transcript } from '../../formats/types.js';
 
 /** Inputs of a simulation. */
@@ -36,6 +37,8 @@ export interface SimulateOptions {
   readonly engineParams?: EngineParams;
   /** How the engine was chosen (`--engine`, or detected), for the report; the default otherwise. */
   readonly engineChoice?: { readonly by: 'flag' | 'recording' | 'default'; readonly evidence: string | null };
+  /** The limits (`maxReportBytes` bounds the report's tool lists; default: the defaults). */
+  readonly limits?: Partial<Limits>;
 }
 
 /** A catalog split and indexed once, for every session simulated against it. */

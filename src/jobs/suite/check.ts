@@ -7,6 +7,7 @@ import type { JsonValue, ToolIndex, ToolSearchOutcome } from '../../core/index.j
 import type { SimulationReport } from '../simulate/report.js';
 import type { Failure, ListAt, NameRef, ResultExpectations, SimulateCase, ToolStanding } from './types.js';
 import { quote } from '../../io/errors.js';
+import { append } from '../../core/append.js';
 
 function failure(
   expectation: string,
@@ -221,8 +222,8 @@ function checkList(kind: 'visible_at' | 'deferred_at', l: ListAt, report: Simula
 /** Checks the expectations of a simulate case against the simulation report. */
 export function checkSimulation(c: SimulateCase, report: SimulationReport): Failure[] {
   const out: Failure[] = [];
-  for (const l of c.expect.visible_at) out.push(...checkList('visible_at', l, report));
-  for (const l of c.expect.deferred_at) out.push(...checkList('deferred_at', l, report));
+  for (const l of c.expect.visible_at) append(out, checkList('visible_at', l, report));
+  for (const l of c.expect.deferred_at) append(out, checkList('deferred_at', l, report));
   if (c.expect.no_violations) {
     const errors = report.violations.filter((v) => v.severity === 'error');
     if (errors.length > 0) {

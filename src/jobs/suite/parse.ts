@@ -21,7 +21,9 @@ import {
   type ObjectNode,
   type ParsedDocument,
 } from '../../io/nodes.js';
-import type { CatalogFormat, TranscriptFormat } from '../../formats/types.js';
+import { parseFile } from '../../io/parse.js';
+import type { Limits } from '../../io/read.js';
+import type { CatalogFormat, CatalogFormatChoice, TranscriptFormat } from '../../formats/types.js';
 import { isMcpSpec } from '../../formats/mcp/catalog-spec.js';
 import { type EngineSpec, parseEngineSpec } from '../engines/engine.js';
 import type {
@@ -172,7 +174,7 @@ export class SuiteParser {
     return {
       // A live MCP server (`mcp:<command line>` or `mcp:<url>`) is no path: it is kept as written.
       files: files.map((f) => (isMcpSpec(f) ? f : this.resolve(f))),
-      format: fmt ? this.choice<CatalogFormat | 'auto'>(fmt, 'catalog_format', CATALOG_FORMATS) : 'auto',
+      format: fmt ? this.choice<CatalogFormatChoice>(fmt, 'catalog_format', CATALOG_FORMATS) : 'auto',
       prefix: prefix ? this.string(prefix, 'prefix') : null,
       location: this.at(node),
       offset: node.offset,

@@ -30,7 +30,7 @@ import { InputError, quote } from '../../io/errors.js';
 import { loadCatalogFiles, loadTranscriptFile } from '../../formats/index.js';
 import { errorAt, type ParsedDocument, toJsonValue } from '../../io/nodes.js';
 import { parseFile, parseText } from '../../io/parse.js';
-import type { Limits } from '../../io/read.js';
+import { type Limits, STDIN_NAME } from '../../io/read.js';
 import type { Catalog, Transcript, TranscriptFormat } from '../../formats/types.js';
 import { catalogInputs } from '../../formats/mcp/catalog-inputs.js';
 import { isLiveSpec, isMcpSpec } from '../../formats/mcp/catalog-spec.js';
@@ -59,7 +59,8 @@ import type {
   TestReport,
 } from './types.js';
 import type { RunInput } from '../../io/output.js';
-import { applyExactUpdates, type ExactUpdate } from './update.js';
+import { applyExactUpdates, type ExactUpdate, UpdateError } from './update.js';
+import { append } from '../../core/append.js';
 
 export interface RunOptions {
   /** Write the current results into `exact` of `record: true` cases. */
@@ -185,7 +186,7 @@ class Inputs {
   private isLive(ref: CatalogRef): boolean {
     const key = Inputs.key(ref);
     let live = this.liveRefs.get(key);
-    if (live === undefined) this.liveRefs.set(key, (live = ref.files.some(isLiveSpec)));
+    if (live === undefined) this.liveRefs.set(key, (live = ref.files.some((f) => isLiveSpec(f, ref.format))));
     return live;
   }
 
@@ -415,7 +416,7 @@ function prepare(inputs: Inputs, { suite, doc }: LoadedSuite, candidate: boolean
       // The case's static names the candidate lacks are failures too (and are left out of the replay).
       const missing = candidateFailures(statics, all, new Set());
       all.add(TOOL_SEARCH_NAME);
-      missing.push(...candidateFailures(expectationNames(c), all, new Set()));
+      append(missing, candidateFailures(expectationNames(c), all, new Set()));
       return { kind: 'simulate', c, cat, transcript, missing };
     }
     checkNames(doc, statics, all, `${where}, static`, new Set());
@@ -659,6 +660,7 @@ function runCase(
       mode: p.c.mode,
       staticNames: p.c.static.map((s) => s.name).filter((n) => !lacking.has(n)),
       replay: p.c.expect.same_as_recorded,
+      ...(options.limits ? { limits: options.limits } : {}),
     });
     const failures = [...p.missing, ...checkSimulation(p.c, report)];
     const got = {
@@ -752,7 +754,7 @@ export function loadSuite(
 export function suiteInputs(suite: Suite, limits?: Partial<Limits>): RunInput[] {
   const out: RunInput[] = [];
   const catalog = (ref: CatalogRef | null) => {
-    if (ref) out.push(...catalogInputs(ref.files, limits ? { limits } : {}));
+    if (ref) append(out, catalogInputs(ref.files, limits ? { limits } : {}));
   };
   catalog(suite.catalog);
   for (const c of suite.cases) {
@@ -780,8 +782,9 @@ function namedFiles(doc: ParsedDocument, limits?: Partial<Limits>): RunInput[] {
       const spec = isMcpSpec(v) ? v : isAbsolute(v) ? v : join(dir, v);
       try {
         if (isMcpSpec(spec) || statSync(spec).isFile())
-          out.push(
-            ...catalogInputs([spec], { kind: 'file named by the invalid suite', ...(limits ? { limits } : {}) }),
+          append(
+            out,
+            catalogInputs([spec], { kind: 'file named by the invalid suite', ...(limits ? { limits } : {}) }),
           );
       } catch {
         // neither a file nor a server: nothing it could read
@@ -1007,9 +1010,34 @@ function hasBom(file: string): boolean {
   }
 }
 
-/** The suite's text with the updates applied, checked to read back as the same suite with the new lists. */
+/**
+ * The suite's text with the updates applied, checked to read back as the same suite with the new lists. What
+ * cannot be rewritten is an error at the case or the suite (exit 2), the file left unchanged; a suite read from
+ * standard input has no file to rewrite.
+ */
 function rewrite(l: LoadedSuite, updates: readonly ExactUpdate[], limits: Partial<Limits> | undefined): SuiteRewrite {
-  const text = applyExactUpdates(l.doc.text, updates, l.suite.syntax);
+  const file = l.suite.file;
+  if (file === STDIN_NAME)
+    throw new InputError('--update rewrites suite files, and a suite read from standard input (-) has none', {
+      file,
+      line: 0,
+      column: 0,
+    });
+  const unchanged = (why: string) => `--update cannot write this suite; the file was left unchanged (${why})`;
+  let text: string;
+  try {
+    text = applyExactUpdates(l.doc.text, updates, l.suite.syntax);
+  } catch (err) {
+    if (err instanceof UpdateError) {
+      const c = l.suite.cases[err.index]!;
+      throw errorAt(
+        l.doc,
+        l.doc.lines.offsetAt(c.location.line, c.location.column),
+        `--update cannot write "exact" of case ${quote(c.name)}: ${err.message}; the file was left unchanged`,
+      );
+    }
+    throw new InputError(unchanged(err instanceof Error ? err.message : String(err)), { file, line: 0, column: 0 });
+  }
   // Never write a file that does not read back as the same suite with the new lists.
   let reread: Suite;
   try {
@@ -1018,14 +1046,17 @@ function rewrite(l: LoadedSuite, updates: readonly ExactUpdate[], limits: Partia
     ).suite();
   } catch (err) {
     const why = err instanceof InputError ? err.headline : String(err);
-    throw new Error(`--update produced an invalid suite for ${l.suite.file}; the file was left unchanged (${why})`);
+    throw new InputError(unchanged(`it would not read back: ${why}`), { file, line: 0, column: 0 });
   }
   for (const u of updates) {
     const c = reread.cases[u.index];
     const exact = c && c.kind !== 'simulate' ? c.expect.exact?.map((n) => n.name) : undefined;
+    const at = l.suite.cases[u.index]!;
     if (!sameList(exact, u.exact))
-      throw new Error(
-        `--update could not write "exact" of case ${u.index + 1} in ${l.suite.file}; the file was left unchanged`,
+      throw errorAt(
+        l.doc,
+        l.doc.lines.offsetAt(at.location.line, at.location.column),
+        `--update could not write "exact" of case ${quote(at.name)}; the file was left unchanged`,
       );
   }
   return { file: l.suite.file, text: hasBom(l.suite.file) ? `\uFEFF${text}` : text };

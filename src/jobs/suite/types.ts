@@ -5,7 +5,7 @@
 import type { EngineParams, JsonValue, Mode } from '../../core/index.js';
 import type { EngineSpec } from '../engines/engine.js';
 import type { SourceLocation } from '../../io/errors.js';
-import type { CatalogFormat, TranscriptFormat } from '../../formats/types.js';
+import type { CatalogFormatChoice, TranscriptFormat } from '../../formats/types.js';
 
 /**
  * Catalogs a suite or a case names: files, resolved against the suite file's
@@ -14,7 +14,7 @@ import type { CatalogFormat, TranscriptFormat } from '../../formats/types.js';
  */
 export interface CatalogRef {
   readonly files: readonly string[];
-  readonly format: CatalogFormat | 'auto';
+  readonly format: CatalogFormatChoice;
   readonly prefix: string | null;
   readonly location: SourceLocation;
   /** Offset of the `catalog` value in the suite text (for located errors). */

@@ -7,7 +7,18 @@
  * they were. (The runner re-reads the result as a suite before writing it
  * atomically.)
  */
-import { isMap, isSeq, parseDocument, type Node as YamlNode, type Pair, type YAMLMap } from 'yaml';
+import { isAlias, isMap, isSeq, parseDocument, visit, type Node as YamlNode, type Pair, type YAMLMap } from 'yaml';
+
+/** A case whose `exact` cannot be rewritten in place, and why (the runner locates it at the case). */
+export class UpdateError extends Error {
+  constructor(
+    readonly index: number,
+    message: string,
+  ) {
+    super(message);
+  }
+  override name = 'UpdateError';
+}
 
 /** A new `exact` list for the case at `index`. */
 export interface ExactUpdate {
@@ -92,7 +103,31 @@ function spliceFor(text: string, map: YAMLMap, exact: readonly string[], json: b
   return { at: lastEnd, end: lastEnd, text: `${nl}${entry}` };
 }
 
-/** The file's text with the updates applied (pure; throws if a case cannot be found). */
+/**
+ * Anchors defined inside `node` (itself included) that an alias outside it uses: replacing `node` would take
+ * them from the aliases, or — were the anchor kept — change the other place too.
+ */
+function anchorsUsedElsewhere(doc: ReturnType<typeof parseDocument>, node: YamlNode): string[] {
+  const inside = new Set<string>();
+  const [from, to] = range(node) ?? [0, 0];
+  visit(node, (_key, n) => {
+    const anchor = (n as { anchor?: string } | null)?.anchor;
+    if (anchor) inside.add(anchor);
+  });
+  const used = new Set<string>();
+  visit(doc, {
+    Alias(_key, a) {
+      const at = range(a as unknown as YamlNode)?.[0] ?? -1;
+      if (inside.has(a.source) && (at < from || at >= to)) used.add(a.source);
+    },
+  });
+  return [...used];
+}
+
+/**
+ * The file's text with the updates applied (pure). A case that cannot be rewritten in place (an alias of another
+ * case, or an `exact` whose list holds an anchor another place uses) is an {@link UpdateError}.
+ */
 export function applyExactUpdates(text: string, updates: readonly ExactUpdate[], syntax: 'json' | 'yaml'): string {
   const doc = parseDocument(text, { keepSourceTokens: false, uniqueKeys: false });
   const root = doc.contents;
@@ -102,7 +137,19 @@ export function applyExactUpdates(text: string, updates: readonly ExactUpdate[],
   const splices: Splice[] = [];
   for (const u of updates) {
     const item = cases.items[u.index];
-    if (!isMap(item)) throw new Error(`case ${u.index + 1} is not a mapping`);
+    if (isAlias(item))
+      throw new UpdateError(u.index, `the case is an alias (*${item.source}): write the case out to record its list`);
+    if (!isMap(item)) throw new UpdateError(u.index, 'the case is not a mapping');
+    const exact = item.items.find((p) => (p.key as { value?: unknown } | null)?.value === 'exact')?.value;
+    if (exact && !isAlias(exact)) {
+      const used = anchorsUsedElsewhere(doc, exact as YamlNode);
+      if (used.length > 0)
+        throw new UpdateError(
+          u.index,
+          `its "exact" holds the anchor &${used[0]}, which *${used[0]} uses elsewhere: rewriting the list would ` +
+            'change or break that place too (write the list out there, or drop the anchor)',
+        );
+    }
     splices.push(spliceFor(text, item, u.exact, syntax === 'json'));
   }
   splices.sort((a, b) => b.at - a.at);

@@ -5,6 +5,7 @@
  */
 import type { CacheView, CallTokens, TokenSummary } from './account.js';
 import type { ReportCacheSummary } from './account.js';
+import { largest } from '../../core/append.js';
 
 /** 12345 → `12,345`. */
 export function formatCount(n: number): string {
@@ -56,7 +57,7 @@ export function tokenSummaryLines(tokens: TokenSummary, cache: ReportCacheSummar
   ];
   if (tokens.deferred > 0)
     rows.push(['deferred, not in context', `${formatCount(tokens.deferred)} (definitions sent with defer_loading)`]);
-  const w = Math.max(...rows.map(([k]) => k.length));
+  const w = largest(rows.map(([k]) => k.length));
   const lines: SummaryLine[] = [
     { text: `Tokens (${tokens.note}):`, hang: 2 },
     ...rows.map(([k, v]) => ({ text: `  ${k.padEnd(w)}  ${v}`, hang: w + 4 })),

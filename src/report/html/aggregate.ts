@@ -10,6 +10,7 @@ import { type Aggregate, aggregateViews, type ToolAggregate } from '../../jobs/s
 import { frag, h, type Child, type Html } from './html.js';
 import { coverageRows } from '../aggregate-text.js';
 import { bar, facts, footer, page, plural } from './page.js';
+import { largest } from '../../core/append.js';
 
 /** Rows listed per table; the rest are counted (`--json` has them all). */
 export const AGGREGATE_ROW_LIMIT = 500;
@@ -27,7 +28,7 @@ function counted(
   empty: string,
 ): Html {
   const shown = rows.slice(0, AGGREGATE_ROW_LIMIT);
-  const max = Math.max(1, ...shown.map((r) => r.count));
+  const max = Math.max(1, largest(shown.map((r) => r.count)));
   return h(
     'section',
     { id },

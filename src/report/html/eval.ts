@@ -8,6 +8,7 @@ import { METRIC_LABELS, type Metrics } from '../../jobs/eval/metrics.js';
 import type { EvalReport, QueryResult } from '../../jobs/eval/types.js';
 import { frag, h, idFor, type Html } from './html.js';
 import { facts, footer, page, plural } from './page.js';
+import { largest, smallest } from '../../core/append.js';
 
 /** The metrics the chart draws (all share the 0..1 scale). */
 const CHART_METRICS: ReadonlyArray<keyof Metrics> = [
@@ -97,7 +98,7 @@ function chart(report: EvalReport): Html {
 function metricsTable(report: EvalReport): Html {
   const best = METRIC_LABELS.map(([key]) => {
     const vals = report.scorers.map((s) => s.metrics[key]);
-    return key === 'no_result' ? Math.min(...vals) : Math.max(...vals);
+    return key === 'no_result' ? smallest(vals) : largest(vals);
   });
   return h(
     'div',

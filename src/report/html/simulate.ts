@@ -26,6 +26,7 @@ import type {
 import { visibilityRanges } from '../simulate-text.js';
 import { frag, h, idFor, type Child, type Html } from './html.js';
 import { bar, facts, footer, page, plural } from './page.js';
+import { largest } from '../../core/append.js';
 
 /** Rows beyond this many that were never loaded or called are left out of the page (counted). */
 export const QUIET_ROW_LIMIT = 400;
@@ -321,7 +322,7 @@ function cacheCell(t: CallTokens): Html {
 function tokensSection(r: SimulationReport): Html | null {
   const sm = r.summary;
   if (!sm.tokens || r.turns.some((t) => !t.tokens)) return null;
-  const max = Math.max(1, ...r.turns.map((t) => Math.max(t.tokens!.total, t.tokens!.all_up_front)));
+  const max = Math.max(1, largest(r.turns.map((t) => Math.max(t.tokens!.total, t.tokens!.all_up_front))));
   const rows = r.turns.map((t) => {
     const k = t.tokens!;
     return h(

@@ -26,6 +26,7 @@ import { hintLine, plural, scrollWindow, titleLine } from '../chrome.js';
 import { helpBody, helpFooter, type HelpEntry } from '../help.js';
 import { rankDelta, type ExploreResult } from './search.js';
 import type { ExploreState } from './state.js';
+import { largest } from '../../core/append.js';
 
 /** What the screen shows besides the state. */
 export interface ExploreView {
@@ -181,14 +182,14 @@ export function resultLines(s: ExploreState, view: ExploreView, width: number, h
     if (msg !== '') lines.push(fitLine([seg(`  ${msg}`, 'dim')], width));
     return lines;
   }
-  const top = Math.max(1, ...rows.map((r) => r.score ?? 0));
+  const top = Math.max(1, largest(rows.map((r) => r.score ?? 0)));
   const rankW = String(rows.length).length + 1;
   const nameW = Math.min(
-    Math.max(12, ...rows.map((r) => displayWidth(safeName(r.name)))),
+    Math.max(12, largest(rows.map((r) => displayWidth(safeName(r.name))))),
     Math.max(12, Math.floor(width * 0.42)),
   );
   const barW = width >= 70 ? 8 : 0;
-  const scoreW = Math.max(2, ...rows.map((r) => String(r.score ?? '').length));
+  const scoreW = Math.max(2, largest(rows.map((r) => String(r.score ?? '').length)));
   const sel = Math.min(s.selected, rows.length - 1);
   const { start, end } = scrollWindow(rows.length, sel, Math.max(0, height - 1));
   for (let i = start; i < end; i++) {
@@ -329,8 +330,8 @@ export function explanationLines(s: ExploreState, view: ExploreView, width: numb
       width,
     ),
   ];
-  const kwW = Math.min(24, Math.max(8, ...row.explain.map((k) => displayWidth(safeName(k.keyword)) + 1)));
-  const partW = Math.min(20, Math.max(6, ...row.explain.map((k) => displayWidth(safeName(k.part ?? '')))));
+  const kwW = Math.min(24, Math.max(8, largest(row.explain.map((k) => displayWidth(safeName(k.keyword)) + 1))));
+  const partW = Math.min(20, Math.max(6, largest(row.explain.map((k) => displayWidth(safeName(k.part ?? ''))))));
   lines.push(
     fitLine(
       [

@@ -99,8 +99,8 @@ export function exploreReducer(s: ExploreState, a: ExploreAction): ExploreState 
     case 'insert': {
       const chars = Array.from(s.query);
       const ins = Array.from(a.text);
-      chars.splice(s.cursor, 0, ...ins);
-      return edited(s, chars, s.cursor + ins.length);
+      // A paste can be long: the characters are joined around it, never passed as arguments.
+      return edited(s, [...chars.slice(0, s.cursor), ...ins, ...chars.slice(s.cursor)], s.cursor + ins.length);
     }
     case 'backspace': {
       if (s.cursor === 0) return s;

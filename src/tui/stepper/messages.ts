@@ -7,6 +7,7 @@ import type { ChatMessage, ContentBlock, ToolCall, ToolResultPart } from '../../
 import type { SearchReport, SimulationReport } from '../../jobs/simulate/report.js';
 import { safe, safeName, seg, type Line, type Segment } from '../line.js';
 import { searchQuery, type MessageEntry } from './model.js';
+import { append, prepend } from '../../core/append.js';
 
 /** What the formatters need to know about the session. */
 export interface MessageContext {
@@ -143,7 +144,7 @@ export function entryLines(ctx: MessageContext, e: MessageEntry): Line[] {
   }
   if (m.kind === 'chat') return chatLines(ctx, m, head);
   const lines: Line[] = [head];
-  for (const b of m.blocks) lines.push(...blockLines(ctx, b));
+  for (const b of m.blocks) append(lines, blockLines(ctx, b));
   return lines.length === 1 ? [[...head, seg('(no blocks)', 'dim')]] : lines;
 }
 
@@ -160,7 +161,7 @@ export function messageWindow(
   const need = height + scroll;
   const collected: Line[] = [];
   let i = entries.length - 1;
-  for (; i >= 0 && collected.length < need; i--) collected.unshift(...entryLines(ctx, entries[i]!));
+  for (; i >= 0 && collected.length < need; i--) prepend(collected, entryLines(ctx, entries[i]!));
   const complete = i < 0;
   const maxScroll = complete ? Math.max(0, collected.length - height) : Number.MAX_SAFE_INTEGER;
   const s = Math.min(scroll, maxScroll);

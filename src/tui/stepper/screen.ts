@@ -41,6 +41,7 @@ import {
   type ToolRow,
 } from './model.js';
 import type { StepperState } from './state.js';
+import { largest } from '../../core/append.js';
 
 export interface StepperLayout {
   readonly width: number;
@@ -221,7 +222,7 @@ export function toolPanelLines(s: StepperState, inputs: StepperInputs, width: nu
     items.push({ header: s.filter !== '' ? 'No tool matches the filter' : 'No tools offered at this call' });
   const room = Math.max(0, height - lines.length);
   // Names get the room they need, leaving at least 10 columns for the tag or description.
-  const longest = Math.max(12, ...rows.map((r) => displayWidth(safeName(r.name))));
+  const longest = Math.max(12, largest(rows.map((r) => displayWidth(safeName(r.name)))));
   const nameWidth = Math.max(8, Math.min(longest, width - 4 - 10));
   const cursorItem = items.findIndex((it) => 'row' in it && it.index === s.toolCursor);
   const { start, end } = scrollWindow(items.length, Math.max(0, cursorItem), room);

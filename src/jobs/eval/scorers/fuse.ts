@@ -17,6 +17,11 @@
  * - `ignoreLocation: true` — a word may sit anywhere in a long description.
  * - `minMatchCharLength: 2`, `isCaseSensitive: false`, `ignoreDiacritics: true`.
  * Ties keep catalog order (Fuse sorts stably by score).
+ *
+ * A query longer than {@link FUSE_MAX_QUERY} characters is not searched: Fuse matches each of its words against
+ * every tool, so its time grows as the query's length times the tools (a 200 KB query took 66 s on the demo
+ * catalog; issue 27, finding 10). It ranks nothing and is reported as a query the scorer rejects, as an invalid
+ * pattern is for `regex`; a model's tool_search query is far shorter.
  */
 import type { ToolInfo } from '../../../core/index.js';
 import { nameWords } from '../words.js';
@@ -39,6 +44,9 @@ export const FUSE_OPTIONS = {
   includeScore: true,
   shouldSort: true,
 } as const;
+
+/** Longest query the baseline searches, in UTF-16 code units (about 0.3 s on the demo catalog). */
+export const FUSE_MAX_QUERY = 1000;
 
 /** Key weights: name words count twice as much as description words. */
 export const FUSE_KEYS = [
@@ -65,8 +73,14 @@ export async function createFuseScorer(tools: readonly ToolInfo[]): Promise<Scor
     summary:
       'fuse.js token search (threshold 0.3, ignoreLocation) over name words (weight 2) and description (weight 1)',
     rank(query, limit) {
-      if (query.trim() === '') return [];
+      if (query.trim() === '' || query.length > FUSE_MAX_QUERY) return [];
       return fuse.search(query, { limit }).map((r) => r.item.name);
+    },
+    rejects(query) {
+      return query.length > FUSE_MAX_QUERY
+        ? `a query of ${query.length} characters: the fuse.js baseline searches at most ${FUSE_MAX_QUERY} (its time ` +
+            'grows as the length times the tools)'
+        : null;
     },
   };
 }
