@@ -66,8 +66,36 @@ export type ContentBlock =
       readonly name: string;
       readonly content: readonly ToolResultPart[];
     }
-  /** A search run by the provider itself (model-native, server-side): not part of the reference state. */
-  | { readonly type: 'server_tool_search'; readonly callId: string; readonly query: string }
+  /**
+   * A search the provider runs itself (model-native, server-side): not part of the reference state.
+   * `execution: 'client'` (OpenAI Responses): the model asked the client to run it; its result arrives
+   * with a later message.
+   */
+  | {
+      readonly type: 'server_tool_search';
+      readonly callId: string;
+      readonly query: string;
+      readonly execution?: 'client';
+    }
+  /**
+   * A call of one of the provider's own tools, not of the catalog: a hosted tool the provider runs
+   * (web search, file search, code interpreter, MCP, image generation) or a built-in tool the client
+   * runs for the model (computer use, shell, apply patch). Beyond the reference state: reported per
+   * model call, never checked against the tools offered.
+   */
+  | {
+      readonly type: 'provider_tool_call';
+      readonly callId: string;
+      /** The provider's name for it: the item or block type (`mcp_call`, `web_search_call`, `server_tool_use`, …). */
+      readonly kind: string;
+      /** The tool's name where it has one (an MCP tool, an Anthropic server tool), else empty. */
+      readonly name: string;
+      /** The MCP server's label, else empty. */
+      readonly server: string;
+      /** What it was asked to do, as text (its arguments, query, action or code). */
+      readonly arguments: string;
+      readonly executedBy: 'provider' | 'client';
+    }
   /** The tools a server-side search loaded (Anthropic `tool_reference`s, OpenAI `tool_search_output`). */
   | { readonly type: 'server_tool_search_result'; readonly callId: string; readonly tools: readonly string[] }
   | { readonly type: 'other'; readonly description: string };

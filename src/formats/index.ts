@@ -24,13 +24,15 @@ export { isReminderText } from './transcript-common.js';
 export type { Catalog, CatalogFormat, CatalogTool, Transcript, TranscriptFormat } from './types.js';
 export type { ShapeWarning } from './shape-warning.js';
 export {
+  FORMAT_CHOICES,
   READERS,
   RECORDING_FORMATS,
   readRecording,
   requireModelCall,
   type RecordingOptions,
 } from './recordings/registry.js';
-export type { Evidence, RecordingReader } from './recordings/types.js';
-export type { Coverage, CoverageProblem, SentTools, SkipCount } from './types.js';
+export type { Evidence, NearMiss, RecordingReader } from './recordings/types.js';
+export { type CallSession, groupCalls, type RecordedCall } from './recordings/calls.js';
+export type { Coverage, CoverageProblem, SentTools, SessionCoverage, SkipCount } from './types.js';
 export { loadRecordingText, loadCatalogText } from './from-text.js';
 export { assembleSse, type SseAssembly, type SseProvider, type StreamedMessage } from './recordings/sse.js';

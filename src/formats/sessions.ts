@@ -8,8 +8,10 @@
  * the first non-blank line: a JSON array, or an object with `messages` or
  * `input` (a request body), or an object with neither `role` nor `type` (a
  * whole document of another shape, e.g. a trace), is a whole session; a
- * message, item or event line always has a `role` or a `type`, and a
- * LangGraph stream chunk is `{<node>: {messages: [...]}}` (one step).
+ * message, item or event line always has a `role` or a `type`, a call
+ * log's line a `request` (one model call; the call-log reader groups the
+ * file's calls into sessions), and a LangGraph stream chunk is
+ * `{<node>: {messages: [...]}}` (one step).
  * `sessions` / `recording` force the choice. Standard input is
  * always read as sessions, one per line.
  *
@@ -100,6 +102,8 @@ export function isSessionLine(text: string): boolean {
   if (Array.isArray(value)) return true;
   if (value === null || typeof value !== 'object') return false;
   if ('messages' in value || 'input' in value) return true;
+  // A call log's line is one model call of a recording (its calls are grouped into sessions by continuity).
+  if ('request' in value) return false;
   // A LangGraph stream chunk {<node>: {messages: [...]}} is one step of a recording.
   const parts = Object.values(value);
   if (parts.length > 0 && parts.every((v) => v === null || (typeof v === 'object' && 'messages' in v))) return false;

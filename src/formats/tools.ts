@@ -42,6 +42,16 @@ export const toolOrigins = {
   },
 };
 
+/**
+ * The name of a function inside a `namespace` tool, as the API's calls name it (`namespace` beside
+ * `name`): `<namespace>.<name>`, the OpenAI Agents SDK's display name (`toolDisplayName` of
+ * `@openai/agents-core`). No namespace, or a namespace equal to the name (a deferred top-level
+ * function comes back so), keeps the name.
+ */
+export function qualifiedToolName(namespace: string, name: string): string {
+  return namespace === '' || namespace === name ? name : `${namespace}.${name}`;
+}
+
 /** The shape of one tool entry. */
 export type ToolShape = 'toolsearch' | 'openai' | 'anthropic' | 'mcp' | 'eino';
 
@@ -295,7 +305,8 @@ const SHAPE_KEYS: Readonly<Record<ToolShape, string>> = {
  * Provider tools that are not functions (`{type: "web_search"}`,
  * `{type: "tool_search"}`, Anthropic's `tool_search_tool_regex_…`) are not
  * catalog tools and are skipped; the functions of an OpenAI `namespace` are
- * read in its place.
+ * read in its place, each named `<namespace>.<name>` ({@link qualifiedToolName}):
+ * two namespaces may each have a function of the same name.
  */
 /** The keys of a tool in our own format. */
 const OUR_KEYS = ['name', 'description', 'parameters', 'static'];
@@ -377,8 +388,18 @@ export function readToolList(doc: ParsedDocument, list: ArrayNode, options: Tool
       `${doc.file}: --prefix applies to MCP tools/list results only; this ${shape} catalog keeps its names`,
     );
   }
-  eachEntry(doc, list, (entry) => {
-    const e = readEntry(doc, entry, shape);
+  eachEntry(doc, list, (entry, _kind, namespace, namespaceDeferred) => {
+    const read = readEntry(doc, entry, shape);
+    // A function of an OpenAI `namespace` tool is named as the API's calls name it; it is deferred
+    // when it, or (as OpenAI's tool search guide allows) its namespace, says `defer_loading: true`.
+    const e =
+      namespace === ''
+        ? read
+        : {
+            ...read,
+            name: qualifiedToolName(namespace, read.name),
+            deferLoading: read.deferLoading || namespaceDeferred,
+          };
     if (shape === 'toolsearch') {
       for (const w of entryShapeWarnings(doc, entry, e.name)) {
         shapeWarnings.push(w);
@@ -420,7 +441,9 @@ export function readToolList(doc: ParsedDocument, list: ArrayNode, options: Tool
 function eachEntry(
   doc: ParsedDocument,
   list: ArrayNode,
-  visit: (entry: ObjectNode, kind: ToolShape | null) => void,
+  visit: (entry: ObjectNode, kind: ToolShape | null, namespace: string, namespaceDeferred: boolean) => void,
+  namespace = '',
+  namespaceDeferred = false,
 ): void {
   for (const entry of list.items) {
     if (entry.kind !== 'object') throw errorAt(doc, entry, `expected a tool (an object), found ${kindName(entry)}`);
@@ -428,9 +451,16 @@ function eachEntry(
     if (kind === 'builtin') {
       const type = (field(entry, 'type') as { value: string }).value;
       const inner = field(entry, 'tools');
-      if (type === 'namespace' && inner?.kind === 'array') eachEntry(doc, inner, visit);
+      if (type === 'namespace' && inner?.kind === 'array')
+        eachEntry(
+          doc,
+          inner,
+          visit,
+          stringField(doc, field(entry, 'name'), 'namespace name'),
+          boolField(doc, field(entry, 'defer_loading'), '"defer_loading"'),
+        );
       continue;
     }
-    visit(entry, kind);
+    visit(entry, kind, namespace, namespaceDeferred);
   }
 }

@@ -10,7 +10,9 @@
  *   tool search answering with references — one `tool_search_result` part);
  * - `server_tool_use` of a tool search tool → `server_tool_search`;
  *   `tool_search_tool_result` → `server_tool_search_result` with the names of
- *   its `tool_reference`s;
+ *   its `tool_reference`s; of another server tool (web search, web fetch, code
+ *   execution), and `mcp_tool_use` (the MCP connector) → `provider_tool_call`
+ *   (their results stay `other` blocks);
  * - anything else (thinking, images, …) → an `other` block.
  *
  * A top-level `system` (a string or text blocks) becomes a first system message.
@@ -58,7 +60,7 @@ const BLOCK_TYPES = new Set([
  * (anthropics/anthropic-sdk-typescript src/resources/messages/messages.ts and
  * beta/messages: `TextBlock(Param)`, `ToolUseBlock(Param)`,
  * `ToolResultBlockParam`, `ServerToolUseBlock`, `ToolSearchToolResultBlock`,
- * `ToolReferenceBlock`): content, ids and names are read; `cache_control`,
+ * `ToolReferenceBlock`, `BetaMCPToolUseBlock`): content, ids and names are read; `cache_control`,
  * `citations`, `caller` and `is_error` do not change which tool was called
  * or what the result text is. Any other key is an error (`--lenient`: counted).
  */
@@ -67,6 +69,7 @@ const BLOCK_KEYS: Readonly<Record<string, readonly string[]>> = {
   tool_use: ['type', 'id', 'name', 'input', 'cache_control', 'caller'],
   tool_result: ['type', 'tool_use_id', 'content', 'is_error', 'cache_control'],
   server_tool_use: ['type', 'id', 'name', 'input', 'cache_control', 'caller'],
+  mcp_tool_use: ['type', 'id', 'name', 'server_name', 'input', 'cache_control'],
   tool_search_tool_result: ['type', 'tool_use_id', 'content', 'cache_control'],
   tool_reference: ['type', 'tool_name', 'cache_control'],
 };
@@ -134,8 +137,28 @@ function block(b: TranscriptBuilder, p: ObjectNode): ContentBlock {
           query: searchQuery(field(p, 'input')),
         };
       }
-      return { type: 'other', description: `server_tool_use ${name}` };
+      // Another tool the provider runs (web search, web fetch, code execution): a provider call.
+      return {
+        type: 'provider_tool_call',
+        callId: optString(b, field(p, 'id'), 'server_tool_use id'),
+        kind: 'server_tool_use',
+        name,
+        server: '',
+        arguments: argumentsText(field(p, 'input')),
+        executedBy: 'provider',
+      };
     }
+    case 'mcp_tool_use':
+      // A tool of an MCP server the provider connects to (the MCP connector): a provider call.
+      return {
+        type: 'provider_tool_call',
+        callId: optString(b, field(p, 'id'), 'mcp_tool_use id'),
+        kind: 'mcp_tool_use',
+        name: optString(b, field(p, 'name'), 'mcp_tool_use name'),
+        server: optString(b, field(p, 'server_name'), 'mcp_tool_use server_name'),
+        arguments: argumentsText(field(p, 'input')),
+        executedBy: 'provider',
+      };
     case 'tool_search_tool_result':
       return {
         type: 'server_tool_search_result',

@@ -7,7 +7,7 @@ import { REMINDER_MARKER } from '../core/middleware.js';
 import { toWellFormed } from '../core/text.js';
 import type { BlockMessage, ChatMessage, JsonValue, Message, MessageExtra } from '../core/types.js';
 import type { InputError, SourceLocation } from '../io/errors.js';
-import type { CatalogTool, CoverageProblem, SentTools } from './types.js';
+import type { CatalogTool, CoverageProblem, SentTools, SessionCoverage } from './types.js';
 import { raiseLimit } from '../io/read.js';
 import {
   errorAt,
@@ -21,15 +21,6 @@ import {
   toJsonValue,
 } from '../io/nodes.js';
 import { append } from '../core/append.js';
-
-/** A tool call seen while reading, for pairing. */
-interface CallSite {
-  readonly name: string;
-  readonly at: number;
-  /** Index of the message the call belongs to (the next message pushed). */
-  readonly message: number;
-  answered: boolean;
-}
 
 /**
  * Collects the messages of a transcript, where each starts, warnings, and
@@ -46,7 +37,6 @@ export class TranscriptBuilder {
   readonly warnings: string[] = [];
   /** Names of the tool calls seen so far, by call id (a tool result's name is resolved from its call). */
   readonly callNames = new Map<string, string>();
-  private readonly calls = new Map<string, CallSite>();
   /** Results whose id no earlier call has. */
   readonly orphanResults: CoverageProblem[] = [];
   /** Top-level items read. */
@@ -70,8 +60,10 @@ export class TranscriptBuilder {
   searchToolDefault: { readonly names: readonly string[]; readonly source: string } | null = null;
   /** The recording is a request body: itself one model call, even without an assistant message. */
   isRequest = false;
-  /** Other conversations of the same file (sidechains). */
+  /** Other conversations of the same file (Claude Code sidechains, the other sessions of a call log). */
   readonly sidechains: Array<{ readonly id: string; readonly builder: TranscriptBuilder }> = [];
+  /** A log of model calls split into sessions: which session this is, of how many, its calls (see `Coverage`). */
+  session: SessionCoverage | null = null;
 
   /**
    * @param restoreReminder mark a user message whose whole text is the
@@ -165,17 +157,13 @@ export class TranscriptBuilder {
   /** Offset of the first unexplained item (for the error's excerpt). */
   firstUnexplained = -1;
 
-  /** Announces a tool call (for name resolution and pairing); an empty id is never paired. */
-  call(id: string, name: string, at: Node | number): void {
+  /**
+   * Announces a tool call at `_at` (for name resolution and pairing); an empty id is never paired. A call
+   * no result answers is the simulation's to report (`unanswered-call`), as the reference replays it.
+   */
+  call(id: string, name: string, _at: Node | number): void {
     if (id === '') return;
     this.callNames.set(id, name);
-    if (!this.calls.has(id))
-      this.calls.set(id, {
-        name,
-        at: typeof at === 'number' ? at : at.offset,
-        message: this.messages.length,
-        answered: false,
-      });
   }
 
   /**
@@ -184,8 +172,6 @@ export class TranscriptBuilder {
    */
   resolveCall(at: Node, callId: string): string | null {
     const name = this.callNames.get(callId);
-    const site = this.calls.get(callId);
-    if (site) site.answered = true;
     if (name === undefined) {
       this.orphanResults.push({
         location: this.where(at),
@@ -199,24 +185,6 @@ export class TranscriptBuilder {
 
   /** Offset of the first unpaired result. */
   firstOrphan: number | null = null;
-
-  /**
-   * Calls that no result answers, except those of the last message: a
-   * recording may end with the model asking for tools.
-   */
-  unansweredCalls(): Array<CoverageProblem & { readonly at: number }> {
-    const last = this.messages.length - 1;
-    const out: Array<CoverageProblem & { readonly at: number }> = [];
-    for (const [id, c] of this.calls) {
-      if (c.answered || c.message >= last) continue;
-      out.push({
-        at: c.at,
-        location: this.where(c.at),
-        message: `tool call ${JSON.stringify(c.name)} (id ${JSON.stringify(id)}) has no result`,
-      });
-    }
-    return out;
-  }
 }
 
 /** A string member (`what` names it in errors); absent or null is `fallback`. */

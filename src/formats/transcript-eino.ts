@@ -255,7 +255,18 @@ function block(b: TranscriptBuilder, node: ObjectNode): ContentBlock {
           query: searchQuery(looseField(c, 'arguments')),
         };
       }
-      return { type: 'other', description: name ? `server_tool_call ${name}` : type };
+      if (c && name !== '')
+        // Another tool the model's provider runs: a provider call.
+        return {
+          type: 'provider_tool_call',
+          callId: optString(b, looseField(c, 'call_id'), 'call_id'),
+          kind: 'server_tool_call',
+          name,
+          server: '',
+          arguments: argumentsText(looseField(c, 'arguments')),
+          executedBy: 'provider',
+        };
+      return { type: 'other', description: type };
     }
     case 'server_tool_result': {
       const r = body(type);

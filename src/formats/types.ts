@@ -122,8 +122,30 @@ export interface Coverage {
   readonly unpaired: readonly CoverageProblem[];
   /** The names read as the search tool, and where they come from (`--search-tool`, a format default), or null. */
   readonly search_tool: { readonly names: readonly string[]; readonly source: string } | null;
-  /** Conversation of this transcript: `main`, or a sidechain's id (Claude Code subagents). */
+  /**
+   * Conversation of this transcript: `main`, a sidechain's id (Claude Code subagents), or
+   * `session k` (the k-th session of a log of model calls, k >= 2; the first is `main`).
+   */
   readonly conversation: string;
+  /**
+   * Calls of the provider's own tools read (hosted or built in: an MCP, web search or computer call),
+   * listed per model call in the report (`provider_calls`); absent when there are none.
+   */
+  readonly provider_calls?: number;
+  /** A log of model calls (call log): the session this conversation is, and how the calls were grouped. */
+  readonly sessions?: SessionCoverage;
+}
+
+/** Which session of a log of model calls a conversation is, and how the log's calls were grouped. */
+export interface SessionCoverage {
+  /** 1-based, in the order of the sessions' first calls. */
+  readonly index: number;
+  /** Sessions in the log. */
+  readonly count: number;
+  /** Where each call of this session is (`file:line:column`), in order. */
+  readonly calls: readonly string[];
+  /** How calls were grouped, in one sentence. */
+  readonly rule: string;
 }
 
 /** The tools a recording says were sent with one model call (call logs, OTel spans). */

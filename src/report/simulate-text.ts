@@ -149,10 +149,25 @@ function turnLines(
       ss.loaded.length === 0
         ? [tok('nothing', s.dim)]
         : ss.loaded.map((n, i) => tok(escapeText(n) + (i < ss.loaded.length - 1 ? ',' : '')));
+    const what = ss.execution === 'client' ? 'client search' : 'server search';
     append(
       out,
-      wrapTokens([tok('⌕', s.cyan), tok('server search'), ...query, tok('loaded'), ...loaded], o.width, 6, '  '),
+      wrapTokens(
+        ss.pending
+          ? [tok('⌕', s.cyan), tok(what), ...query, tok('pending', s.yellow), tok('(no tool_search_output yet)', s.dim)]
+          : [tok('⌕', s.cyan), tok(what), ...query, tok('loaded'), ...loaded],
+        o.width,
+        6,
+        '  ',
+      ),
     );
+  }
+  for (const pc of t.provider_calls) {
+    const label = [pc.server, pc.name].filter((x) => x !== null).join('.');
+    const head = `${label === '' ? '' : `${escapeText(label)} `}(${escapeText(pc.type)}, run by the ${pc.executed_by})`;
+    const room = Math.max(10, o.width - 6 - displayWidth(head));
+    const args = pc.arguments === '' ? '' : ` ${s.dim(truncate(inlineText(pc.arguments), room))}`;
+    out.push(`  ${s.cyan('⚙')} ${head}${args}`.trimEnd());
   }
   const searches = new Map(t.searches.map((x) => [x.call_id, x]));
   for (const c of t.tool_calls) {
@@ -193,7 +208,25 @@ function coverageLines(r: SimulationReport, o: SimulateRenderOptions): string[] 
   const c = r.coverage!;
   const s = o.style;
   const out: string[] = [];
-  if (c.conversation !== 'main')
+  if (c.sessions) {
+    const { index, count, calls, rule } = c.sessions;
+    // Calls of the report's own file are shown by line.
+    const prefix = `${r.transcript.file}:`;
+    const lines = calls.every((l) => l.startsWith(prefix))
+      ? calls.map((l) => l.slice(prefix.length).split(':')[0]!)
+      : null;
+    const list = (lines ?? calls).slice(0, 12).map(inlineText).join(', ');
+    const more = calls.length > 12 ? `, … ${calls.length - 12} more` : '';
+    const where = `${lines ? (calls.length === 1 ? 'line' : 'lines') : 'at'} ${list}${more}`;
+    append(
+      out,
+      wrapText(
+        `session ${index} of ${count}: ${plural(calls.length, 'logged call')} (${where}), ${inlineText(rule)}`,
+        o.width,
+        2,
+      ),
+    );
+  } else if (c.conversation !== 'main')
     append(out, wrapText(`conversation: sidechain ${inlineText(c.conversation)}`, o.width, 2));
   const skipped = c.skipped.reduce((n, x) => n + x.count, 0);
   let line = `read: ${c.read} of ${plural(c.items, 'item')} as ${c.format}, `;
@@ -201,6 +234,8 @@ function coverageLines(r: SimulationReport, o: SimulateRenderOptions): string[] 
     c.skipped.length === 0
       ? 'none skipped'
       : `${skipped} skipped by rule (${c.skipped.map((x) => `${inlineText(x.rule)}: ${x.count}`).join('; ')})`;
+  if (c.provider_calls !== undefined)
+    line += `; ${plural(c.provider_calls, 'call')} of the provider's own tools (listed at their model calls)`;
   line += `; detected by ${inlineText(c.detected_by)}`;
   append(out, wrapText(line, o.width, 2));
   if (c.search_tool)
@@ -270,6 +305,15 @@ export function renderSimulation(r: SimulationReport, o: SimulateRenderOptions):
       ),
     );
   }
+  if (r.transcript.messages === 0)
+    out.push(
+      ...wrapText(
+        'conversation: empty, the reference replays it as one model call that receives no message ' +
+          '(but the reminder the middleware inserts)',
+        o.width,
+        2,
+      ),
+    );
   for (const t of r.turns) {
     out.push('');
     append(
@@ -321,7 +365,14 @@ export function renderSimulation(r: SimulationReport, o: SimulateRenderOptions):
           tok(plural(sm.warnings, 'warning'), sm.warnings > 0 ? s.yellow : undefined),
         ];
   const parts = [plural(sm.calls, 'model call'), plural(sm.searches, 'search', 'searches')];
-  if (sm.server_searches > 0) parts.push(plural(sm.server_searches, 'server search', 'server searches'));
+  if (sm.server_searches > 0) {
+    // The provider's own searches: run by the server, or (Responses `execution: "client"`) by the client.
+    const client = r.turns.reduce((n, t) => n + t.server_searches.filter((x) => x.execution === 'client').length, 0);
+    if (sm.server_searches > client)
+      parts.push(plural(sm.server_searches - client, 'server search', 'server searches'));
+    if (client > 0) parts.push(plural(client, 'client search', 'client searches'));
+  }
+  if (sm.provider_calls > 0) parts.push(plural(sm.provider_calls, 'provider tool call'));
   parts.push(
     r.mode === 'native'
       ? `${plural(sm.tools_loaded, 'tool')} loaded by searches`

@@ -58,14 +58,15 @@ describe('catalog shapes, detected from the content', () => {
 
   it(
     'OpenAI Responses (flat) tools: defer_loading makes the others ' +
-      'static; namespaces read in place; tool_search skipped',
+      'static; namespaces read in place (their functions named <namespace>.<name>); tool_search skipped',
     () => {
       const c = load('openai-responses.json');
       expect(c.sources[0]!.format).toBe('openai');
       expect(summary(c)).toEqual([
         ['get_time', 'Get the current time.', true],
         ['send_message', 'Send a message.', false],
-        ['crm_find_contact', 'Find a contact.', false],
+        // A namespace's function is named as calls name it (namespace beside name): crm.crm_find_contact.
+        ['crm.crm_find_contact', 'Find a contact.', false],
       ]);
     },
   );

@@ -9,6 +9,7 @@ import { loadTranscriptFile, readTranscriptDocument } from '../../src/formats/tr
 import type { Transcript } from '../../src/formats/types.js';
 import { fixture, inputError } from './helpers.js';
 import { RECORDING_VARIANTS } from '../fixtures/variants.js';
+import { RECORDING_FORMATS } from '../../src/formats/recordings/registry.js';
 
 const load = (rel: string, options: Parameters<typeof loadTranscriptFile>[1] = {}): Transcript =>
   loadTranscriptFile(fixture(`transcripts/${rel}`), options);
@@ -409,9 +410,7 @@ describe('format detection and override', () => {
     const file = fixture('transcripts/unknown-shape.json');
     expect(inputError(() => load('unknown-shape.json')).headline).toBe(
       `${file}:1:1: no known recording shape fits (found an object with "hello"); tried ` +
-        'claude-code, ai-sdk, openai-agents, langchain, otel, response, call-log, gemini, sse, cline, ' +
-        'openai-agents-state, nock, vcr, har, eino, openai, openai-responses, anthropic ' +
-        '(see simulate --help, or force one with --format)',
+        `${RECORDING_FORMATS.join(', ')} (see simulate --help, or force one with --format)`,
     );
     expect(inputError(() => load('unknown-shape.json', { format: 'anthropic' })).headline).toBe(
       `${file}:1:1: not an anthropic transcript: expected a list of messages or a request ` +

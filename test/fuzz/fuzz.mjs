@@ -533,6 +533,9 @@ export async function runFuzz(options) {
     usage(`${relative(ROOT, target) || target} not found: run \`npm run build\` first`);
   if (o.mode === 'spawn' && !o.planOnly && !o.bin && !existsSync(ENTRIES.bundle))
     usage('dist/bundle/cli.cjs not found: run `npm run build` first');
+  // The recording formats of --format come from the build's reader registry, even for --plan-only.
+  if (!existsSync(join(dist, 'formats/recordings/registry.js')))
+    usage(`${relative(ROOT, join(dist, 'formats/recordings/registry.js'))} not found: run \`npm run build\` first`);
   const ws = mkdtempSync(join(tmpdir(), 'toolsearch-fuzz-'));
   // The runs find no program on PATH (an `mcp:` command line a mutation made starts nothing); the
   // harmless MCP server of the config seeds is named by absolute paths, through these variables.
@@ -561,6 +564,8 @@ export async function runFuzz(options) {
     tampered: 0,
     guarded: 0,
     // toolsearch's own reader of client configs (the tsc output of the same sources as the bundle).
+    // `--format` values: every recording format of the build under test (its reader registry).
+    transcriptFormats: (await import(join(dist, 'formats/recordings/registry.js'))).FORMAT_CHOICES,
     reader: o.planOnly
       ? null
       : {

@@ -136,27 +136,6 @@ const SELECT_NAMES = [
   'get_current_time',
   ...PROTO_NAMES,
 ];
-const TRANSCRIPT_FORMATS = [
-  'auto',
-  'claude-code',
-  'ai-sdk',
-  'openai-agents',
-  'langchain',
-  'otel',
-  'response',
-  'call-log',
-  'gemini',
-  'sse',
-  'cline',
-  'openai-agents-state',
-  'nock',
-  'vcr',
-  'har',
-  'eino',
-  'openai',
-  'openai-responses',
-  'anthropic',
-];
 const CATALOG_FORMATS = ['auto', 'toolsearch', 'openai', 'anthropic', 'mcp', 'eino', 'request'];
 
 function hostileWord(rng) {
@@ -304,10 +283,10 @@ function catalogRuns(rng, file, p, iteration) {
 }
 
 /** The flags of `simulate` about how a recording is read and replayed (single and bulk alike). */
-function replayFlags(rng, p) {
+export function replayFlags(rng, p) {
   const argv = [];
   if (rng.chance(0.75)) argv.push('-c', p.demo);
-  if (rng.chance(0.15)) argv.push('--format', rng.pick(TRANSCRIPT_FORMATS));
+  if (rng.chance(0.15)) argv.push('--format', rng.pick(p.transcriptFormats));
   if (rng.chance(0.3)) argv.push('--mode', 'native');
   if (rng.chance(0.4)) argv.push('--replay');
   if (rng.chance(0.1)) argv.push('--expect-same');
@@ -554,6 +533,8 @@ export function planIteration(rng, iteration, state) {
       [],
     ].map((l) => l.map((f) => join(ws, 'fixtures/transcripts', f))),
     part: join(ws, 'fixtures/bulk/part-2.json'),
+    // `--format` values: the registry's list, from the build under test (fuzz.mjs loads it).
+    transcriptFormats: state.transcriptFormats,
   };
   if (kind === 'argv')
     return { kind, seed: null, applied: [], inputPath: null, bytes: null, runs: realArgv(argvRuns(rng, p)) };

@@ -22,6 +22,7 @@ import { readCatalogDocument } from '../../src/formats/catalog.js';
 import { parseText } from '../../src/io/parse.js';
 import { readInputFile } from '../../src/io/read.js';
 import { readTranscriptDocument } from '../../src/formats/transcript.js';
+import { FORMAT_CHOICES } from '../../src/formats/recordings/registry.js';
 import type { Syntax } from '../../src/io/nodes.js';
 import { SuiteParser } from '../../src/jobs/suite/parse.js';
 import { DEMO, expectLoads, expectNoPollution, expectTerminalSafe, inproc, ROOT, tempDir } from './helpers.js';
@@ -31,7 +32,8 @@ const SEED = process.env.HARDENING_SEED === undefined ? undefined : Number(proce
 const params = (seed: number, runs = RUNS): fc.Parameters<unknown> => ({ numRuns: runs, seed: SEED ?? seed });
 
 const CATALOG_FORMATS = ['auto', 'toolsearch', 'openai', 'anthropic', 'mcp', 'eino', 'request'] as const;
-const TRANSCRIPT_FORMATS = ['auto', 'eino', 'openai', 'openai-responses', 'anthropic'] as const;
+// Every recording format, as the registry lists them.
+const TRANSCRIPT_FORMATS = FORMAT_CHOICES;
 const FILES = ['in.json', 'in.yaml', 'in.jsonl', 'in.txt'] as const;
 const SYNTAXES: ReadonlyArray<Syntax | undefined> = [undefined, 'json', 'yaml', 'jsonl'];
 

@@ -84,6 +84,7 @@ describe('catalogs in every shape', () => {
     expect(sel.code, sel.stderr).toBe(0);
     expect(json(sel.stdout)).toEqual({
       schema_version: 1,
+      engine: 'eino',
       matches: static5 ? NAMES.slice(0, 5) : [...NAMES],
       unknown: static5 ? ['valueOf'] : [],
     });
@@ -129,6 +130,7 @@ describe('catalogs in every shape', () => {
     ]);
     expect(json(r.stdout)).toEqual({
       schema_version: 1,
+      engine: 'eino',
       matches: ['mcp__constructor____proto__', 'mcp__constructor__toString'],
       unknown: [],
     });

@@ -65,7 +65,12 @@ describe('very long text is cut in errors, warnings, failure details and human o
     }
     // --json keeps it whole.
     const j = await inproc(['select', '-c', c, '--json', `a_${X}`]);
-    expect(JSON.parse(j.stdout)).toEqual({ schema_version: 1, matches: [`a_${X}`], unknown: [] });
+    expect(JSON.parse(j.stdout)).toEqual({
+      schema_version: 1,
+      engine: 'eino',
+      matches: [`a_${X}`],
+      unknown: [],
+    });
   });
 
   it('seed 5 #351: --fail-on-violation details naming a 300,000-character tool', async () => {
@@ -169,7 +174,12 @@ describe('machine output stays intact yet never carries raw C1, DEL, separators 
     expect((JSON.parse(search.stdout) as { matches: string[] }).matches).toEqual([`t${hostile}`]);
     const select = await inproc(['select', '-c', c, '--json', `t${hostile}`]);
     expect(select.stdout).not.toMatch(UNSAFE_RAW);
-    expect(JSON.parse(select.stdout)).toEqual({ schema_version: 1, matches: [`t${hostile}`], unknown: [] });
+    expect(JSON.parse(select.stdout)).toEqual({
+      schema_version: 1,
+      engine: 'eino',
+      matches: [`t${hostile}`],
+      unknown: [],
+    });
     const t = tmp.file(
       'jt.json',
       JSON.stringify([

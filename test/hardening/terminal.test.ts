@@ -173,6 +173,7 @@ describe('--json keeps the text intact', () => {
     expect(s.results[0]!.description).toContain('\u009b31m');
     expect(JSON.parse(select.stdout)).toEqual({
       schema_version: 1,
+      engine: 'eino',
       matches: [RED, 'bidi_\u202egnp_exe'],
       unknown: [`nosuch${ESC}]0;x\u0007`],
     });

@@ -59,6 +59,12 @@ const CASES: ReadonlyArray<readonly [string, string, readonly string[], number]>
   ],
   ['simulate', 'simulate', ['simulate', 'fixtures/transcripts/keyword-search-then-call.json', '-c', DEMO, '--json'], 0],
   [
+    'simulate: a Responses call log with hosted tool calls and client searches (issue 28)',
+    'simulate',
+    ['simulate', 'fixtures/recordings/responses/namespaces.call-log.jsonl', '--mode', 'native', '--json'],
+    0,
+  ],
+  [
     'bulk simulate: the aggregate of several recordings',
     'aggregate',
     [
@@ -199,6 +205,24 @@ describe('--json reports against their shipped JSON Schema', () => {
     const r = await run(['search', '-c', out, 'issue', '--json']);
     expect(r.stderr).toBe('');
     expect(JSON.parse(r.stdout).matches).toEqual(['mcp__test_server__create_issue', 'mcp__test_server__list-issues']);
+  });
+
+  it('the simulate schema holds every turn to its provider calls and searches (issue 28)', async () => {
+    const validate = ajv.getSchema('https://toolsearch.invalid/schemas/simulate.schema.json')!;
+    const r = await run([
+      'simulate',
+      'fixtures/recordings/responses/namespaces.call-log.jsonl',
+      '--no-tokens',
+      '--json',
+    ]);
+    const report = JSON.parse(r.stdout) as { turns: Array<Record<string, unknown>>; summary: object };
+    expect(validate(report), JSON.stringify(validate.errors)).toBe(true);
+    const turn = report.turns[0]! as { server_searches: Array<Record<string, unknown>>; provider_calls: unknown };
+    const { provider_calls: _, ...noProviderCalls } = turn;
+    expect(validate({ ...report, turns: [noProviderCalls] })).toBe(false);
+    const { execution: __, ...noExecution } = turn.server_searches[0]!;
+    expect(validate({ ...report, turns: [{ ...turn, server_searches: [noExecution] }] })).toBe(false);
+    expect(validate({ ...report, summary: { ...report.summary, provider_calls: -1 } })).toBe(false);
   });
 
   it('a schema rejects a report that lacks schema_version or has a field of the wrong type', () => {

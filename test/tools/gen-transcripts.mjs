@@ -1255,6 +1255,19 @@ for (const [name, scenario] of Object.entries(scenarios)) {
 const native = nativeScenario();
 write('native-server-search.anthropic.json', native.anthropic);
 write('native-server-search.openai-responses.json', native.responses);
+// Issue 28: one proxy in front of two agents logs their calls interleaved; the call-log reader
+// groups them back into two sessions by continuity.
+{
+  const first = toCallLog(build(scenarios['keyword-search-then-call']));
+  const second = toCallLog(build(scenarios['select-search']));
+  const interleaved = [];
+  for (let i = 0; i < Math.max(first.length, second.length); i++) {
+    if (i < first.length) interleaved.push(first[i]);
+    if (i < second.length) interleaved.push(second[i]);
+  }
+  fs.writeFileSync(path.join(outDir, 'two-conversations.call-log.jsonl'), jsonl(interleaved));
+}
+
 console.log(
   `wrote ${fs.readdirSync(outDir).filter((f) => f !== 'README.md').length} transcript files ` +
     `to ${path.relative(root, outDir)}/`,

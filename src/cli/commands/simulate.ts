@@ -22,29 +22,13 @@ import { TOOL_FORMATS } from '../../jobs/tokens/serialize.js';
 import { addEngineOptions, engineParams } from '../engine-options.js';
 import { simulateEngine } from '../simulate-engine.js';
 import { append } from '../../core/append.js';
+import { FORMAT_CHOICES, formatHelpLines } from '../../formats/recordings/registry.js';
 
-/** `--format` choices: auto and every recording reader's format (a test keeps them in step with the registry). */
-export const TRANSCRIPT_FORMATS = [
-  'auto',
-  'claude-code',
-  'ai-sdk',
-  'openai-agents',
-  'langchain',
-  'otel',
-  'response',
-  'call-log',
-  'gemini',
-  'sse',
-  'cline',
-  'openai-agents-state',
-  'nock',
-  'vcr',
-  'har',
-  'eino',
-  'openai',
-  'openai-responses',
-  'anthropic',
-] as const;
+/**
+ * `--format` choices: auto and every recording reader's format, from the registry (the one list of
+ * formats). Defining the command loads the readers, which every run of simulate reads with anyway.
+ */
+export const TRANSCRIPT_FORMATS = FORMAT_CHOICES;
 
 /** simulate's flags: bulk replay's (every one of which a single recording also takes), and --tui. */
 interface SimulateFlags extends BulkFlags {
@@ -85,16 +69,7 @@ Examples:
   $ toolsearch simulate fixtures/transcripts/deferred-tool-called-too-early.json -c fixtures/catalogs/demo.yaml --tui
 
 Recording formats (--format; detected by shape when auto; README "Formats" has an example of each):
-  claude-code     Claude Code session JSONL, or claude -p --output-format stream-json
-  ai-sdk          Vercel AI SDK ModelMessage[], UIMessage[], generateText result
-  openai-agents   OpenAI Agents SDK history (JS callId items; Python to_input_list)
-  langchain       messages_to_dict, LangGraph model_dump, lc-serialized messages
-  otel            OTLP JSON traces with GenAI spans (gen_ai.input/output.messages)
-  response        one chat.completion, Responses response or Anthropic message
-  call-log        JSONL of {request, response}, one model call per line
-  nock, vcr, har  HTTP recordings (nock JSON, VCR cassettes, HAR files): each model call
-                  (a POST to a Chat, Responses, Messages or generateContent endpoint) read
-  eino, openai, openai-responses, anthropic   messages or request bodies
+${formatHelpLines().join('\n')}
 Every item is read, skipped by a documented rule (counted in "coverage"), or an
 error at its location (exit 2); --lenient counts what it cannot read instead.
 
@@ -124,6 +99,7 @@ recording dates its messages).
 Violations: not-loaded (a deferred tool called before any tool_search result named
 it), unknown (a tool that exists nowhere); warnings: redundant-select (a select:
 for a tool a keyword search already returned), native-refill, unknown-call-id,
+unanswered-call (a tool call no result answers, replayed as the reference does),
 sent-differs (the tools a call sent, by a call log, OTel span, AI SDK step or request
 body, are not what the reference offers), reference-result
 (tool_reference results, which the reference's default mode does not load).
@@ -300,7 +276,8 @@ export function simulateCommand(ctx: CliContext): Command {
         schema_version: JSON_SCHEMA_VERSION,
         ...withoutDetails(r),
       });
-      ctx.json(flags.sidechains ? reports.map(versioned) : versioned(reports[0]!));
+      // Several conversations (--sidechains, the sessions of a call log): a list of reports.
+      ctx.json(flags.sidechains || reports.length > 1 ? reports.map(versioned) : versioned(reports[0]!));
     } else {
       const lines: string[] = [];
       for (const [i, r] of reports.entries()) {

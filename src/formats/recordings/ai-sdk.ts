@@ -77,8 +77,12 @@ function locate(doc: ParsedDocument): Shape | null {
   const root = doc.root;
   if (root.kind === 'array') {
     const objs = root.items.filter((n): n is ObjectNode => n.kind === 'object');
-    if (objs.some((o) => field(o, 'parts')?.kind === 'array' && field(o, 'role') !== undefined))
-      return { kind: 'ui', items: root.items };
+    // UI parts are typed; Gemini's contents ({role, parts}) have parts without a type.
+    const uiParts = (o: ObjectNode): boolean => {
+      const parts = field(o, 'parts');
+      return parts?.kind === 'array' && field(o, 'role') !== undefined && parts.items.some((p) => partType(p) !== null);
+    };
+    if (objs.some(uiParts)) return { kind: 'ui', items: root.items };
     const aiParts = (o: ObjectNode): boolean => {
       const c = field(o, 'content');
       return c?.kind === 'array' && c.items.some((p) => ['tool-call', 'tool-result'].includes(partType(p) ?? ''));
@@ -549,6 +553,8 @@ function read(doc: ParsedDocument, b: TranscriptBuilder): void {
 
 export const aiSdkReader: RecordingReader = {
   format: 'ai-sdk',
+  records: 'conversation',
+  summary: 'Vercel AI SDK ModelMessage[], UIMessage[], generateText result',
   shape:
     'ai-sdk: Vercel AI SDK ModelMessage[] (tool-call / tool-result parts), ' +
     'UIMessage[] (parts), or a generateText result (response.messages, steps)',

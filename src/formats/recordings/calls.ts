@@ -5,18 +5,22 @@
  *   (its first choice's message), a Responses `response` (its `output`
  *   items), or an Anthropic `message`. It is one model call with no
  *   recorded input: what the model answered, checked against call 1.
- * - `call-log`: JSON Lines where each line is one model call as a proxy
- *   logs it, `{request: <request body>, response: <response object>}`, for
- *   OpenAI Chat, OpenAI Responses and Anthropic. Each request holds the
- *   conversation so far: it must continue the conversation of the earlier
- *   lines (their requests and responses); only what is new is appended,
- *   then the response. A Responses request with `previous_response_id`
- *   carries only the new items. Each request's `tools` are the tools sent
- *   with that call (compared with the reference: `sent-differs`); the last
- *   request's tools are the recording's own catalog. Keys other than
- *   `request` and `response` on a line (timestamps, ids, status) are the
- *   proxy's metadata and not read.
+ * - `call-log`: JSON Lines (or a JSON list) where each line is one model
+ *   call as a proxy logs it, `{request: <request body>, response: <response
+ *   object>}`, for OpenAI Chat, OpenAI Responses and Anthropic. The calls
+ *   are grouped into sessions by continuity ({@link groupCalls}, the one
+ *   grouping every log of model calls uses: call logs, HTTP cassettes, HAR
+ *   files): a request that extends an earlier call's request and response
+ *   continues that conversation, so a log of interleaved conversations
+ *   comes apart and a log of one conversation is one session. In a session,
+ *   a call appends what its request adds, then its response. A Responses
+ *   request with `previous_response_id` carries only the new items. Each
+ *   request's `tools` are the tools sent with that call (compared with the
+ *   reference: `sent-differs`); a session's last request's tools are its own
+ *   catalog. Keys other than `request` and `response` on a line
+ *   (timestamps, ids, status) are the proxy's metadata and not read.
  */
+import type { Message } from '../../core/types.js';
 import { field, type Node, type ObjectNode, type ParsedDocument } from '../../io/nodes.js';
 import { readAnthropicMessages, readAnthropicSystem } from '../transcript-anthropic.js';
 import { TranscriptBuilder } from '../transcript-common.js';
@@ -106,6 +110,8 @@ function readResponseObject(doc: ParsedDocument, b: TranscriptBuilder): void {
 
 export const responseReader: RecordingReader = {
   format: 'response',
+  records: 'calls',
+  summary: 'one chat.completion, Responses response or Anthropic message',
   shape: 'response: one response object (chat.completion, Responses response, Anthropic message)',
   detect: detectResponse,
   read: readResponseObject,
@@ -145,27 +151,116 @@ function readRequest(b: TranscriptBuilder, req: ObjectNode, provider: Provider):
   return t;
 }
 
-const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+/** Two messages as read are the same (JSON of their plain data). */
+const same = (a: Message | undefined, b: Message | undefined): boolean => JSON.stringify(a) === JSON.stringify(b);
 
-/** One model call of a log: its request body and its response, with what names it in messages. */
+/** One model call as the grouping sees it: the messages of its request and of its response, already read. */
+export interface RecordedCall {
+  /** The messages the request sent: the whole conversation so far, or (with `previousResponseId`) only the new ones. */
+  readonly request: readonly Message[];
+  /** What the model answered (its assistant message); empty when the log holds no response. */
+  readonly response: readonly Message[];
+  /** OpenAI Responses: the request's `previous_response_id` (the conversation before it is the server's). */
+  readonly previousResponseId?: string | null;
+  /** The response's own id (what a later call's `previous_response_id` names). */
+  readonly responseId?: string | null;
+}
+
+/** One session found in a list of model calls. */
+export interface CallSession {
+  /** Indexes of its calls in the list given, in order. */
+  readonly calls: readonly number[];
+}
+
+/** Whether `prefix` is the start of `messages`. */
+function startsWith(messages: readonly Message[], prefix: readonly Message[]): boolean {
+  if (prefix.length > messages.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (!same(messages[i], prefix[i])) return false;
+  return true;
+}
+
+/**
+ * Groups model calls, in the order they were made, into sessions by continuity: the one place
+ * that decides it for every log of model calls (call logs, HTTP cassettes, HAR files, a proxy).
+ *
+ * `groupCalls(calls: readonly RecordedCall[]): CallSession[]`
+ *
+ * - A call whose request messages start with an earlier call's request messages followed by that
+ *   call's response messages continues that call's session, provided that call is the last of its
+ *   session so far (a conversation goes on from its latest state; two calls that extend the same
+ *   state are two conversations from there). Of several such sessions, the one whose last call
+ *   covers more of the request wins; of equally long ones, the one continued or started latest.
+ * - A call with `previousResponseId` continues the session whose last call's `responseId` it
+ *   names (its request holds only the new messages).
+ * - Any other call starts a new session. Interleaved conversations thus come apart, and a call
+ *   log of one conversation is one session.
+ *
+ * Sessions are listed in the order of their first calls; every call is in exactly one.
+ * Two calls are compared as read (core messages), so the keys a provider echoes differently
+ * (ids, statuses) do not matter. Runs in O(calls × sessions × messages).
+ */
+export function groupCalls(calls: readonly RecordedCall[]): CallSession[] {
+  const sessions: Array<{ calls: number[]; last: number; touched: number }> = [];
+  calls.forEach((call, i) => {
+    let best: (typeof sessions)[number] | null = null;
+    let bestLength = -1;
+    for (const s of sessions) {
+      const last = calls[s.last]!;
+      if (call.previousResponseId != null) {
+        if (last.responseId != null && last.responseId === call.previousResponseId) {
+          best = s;
+          bestLength = Number.POSITIVE_INFINITY;
+        }
+        continue;
+      }
+      const state = [...last.request, ...last.response];
+      if (last.previousResponseId != null) continue; // its conversation so far is not all in the log
+      if (!startsWith(call.request, state)) continue;
+      if (state.length > bestLength || (state.length === bestLength && s.touched > best!.touched)) {
+        best = s;
+        bestLength = state.length;
+      }
+    }
+    if (best) {
+      best.calls.push(i);
+      best.last = i;
+      best.touched = i;
+    } else sessions.push({ calls: [i], last: i, touched: i });
+  });
+  return sessions.map((s) => ({ calls: s.calls }));
+}
+
+/**
+ * How {@link groupCalls} decides, in one sentence for the report
+ * (`coverage.sessions.rule`).
+ */
+export const GROUPING_RULE =
+  "grouped by continuity (a call whose request extends an earlier call's request and response, " +
+  "or names its response's id, continues that call's session)";
+
+/** One model call of a log, as its reader found it (nodes of the builder's document). */
 export interface LoggedCall {
   /** Where the call is (its line, entry or interaction), for locations. */
   readonly at: Node;
-  readonly request: ObjectNode;
-  /** The response object; undefined or a null node when the log does not hold it. */
-  readonly response: Node | undefined;
-  /** What errors call it: `call log line 3`, `HAR entry 5`. */
+  /** How to name it in messages, e.g. `call log line 3`. */
   readonly label: string;
+  /** The request body. */
+  readonly request: ObjectNode;
+  /** The response object, when the log holds one (undefined or a null node when it does not). */
+  readonly response: Node | undefined;
   /** The provider the endpoint says (an HTTP recording's URL), when the response does not. */
   readonly provider?: Provider;
 }
 
-/**
- * Appends one model call: the request's messages must start with the
- * conversation so far (else the call is not understood); the new ones are
- * appended, then the response's.
- */
-function readCall(b: TranscriptBuilder, call: LoggedCall, earlier: string): Node | null {
+interface ReadCall extends RecordedCall {
+  readonly call: LoggedCall;
+  readonly requestBuilder: TranscriptBuilder;
+  readonly responseBuilder: TranscriptBuilder;
+  readonly tools: Node | undefined;
+}
+
+/** Reads one logged call's request and response into builders of their own; null when it is no request we know. */
+function readLoggedCall(b: TranscriptBuilder, call: LoggedCall): ReadCall | null {
   const { request: req, response: res, label } = call;
   const provider = responseProvider(res) ?? call.provider ?? requestProvider(req, res);
   if (!provider) {
@@ -177,43 +272,60 @@ function readCall(b: TranscriptBuilder, call: LoggedCall, earlier: string): Node
     return null;
   }
   const t = readRequest(b, req, provider);
-  const continued = field(req, 'previous_response_id');
-  let from = 0;
-  if (!(continued?.kind === 'string')) {
-    const n = b.messages.length;
-    const differs = b.messages.findIndex((m, i) => !same(m, t.messages[i]));
-    if (differs >= 0 || t.messages.length < n) {
-      const at = differs >= 0 && differs < t.offsets.length ? t.offsets[differs]! : req.offset;
-      b.unexplained(
-        at,
-        `${label}: the request does not continue the conversation of the earlier ` +
-          `${earlier} (message ${differs >= 0 ? differs : t.messages.length} differs)`,
-      );
-      return null;
-    }
-    from = n;
-  }
-  b.read();
-  b.adopt(t, from);
-  const tools = field(req, 'tools');
-  b.sentTools.push(tools?.kind === 'array' ? sentToolsOf(tools) : { visible: [], deferred: [] });
-  const provider2 = responseProvider(res);
-  if (provider2 && res?.kind === 'object') readResponse(b, res, provider2);
+  const r = new TranscriptBuilder(b.doc, b.maxMessages, true);
+  const resProvider = responseProvider(res);
+  if (resProvider && res?.kind === 'object') readResponse(r, res, resProvider);
   else if (res !== undefined && res.kind !== 'null')
-    b.unexplained(res, `${label}: "response" is not a chat.completion, Responses response or Anthropic message`);
-  return tools?.kind === 'array' ? tools : null;
+    r.unexplained(res, `${label}: "response" is not a chat.completion, Responses response or Anthropic message`);
+  const previous = field(req, 'previous_response_id');
+  const id = res?.kind === 'object' ? field(res, 'id') : undefined;
+  return {
+    call,
+    requestBuilder: t,
+    responseBuilder: r,
+    request: t.messages,
+    response: r.messages,
+    previousResponseId: previous?.kind === 'string' ? previous.value : null,
+    responseId: id?.kind === 'string' ? id.value : null,
+    tools: field(req, 'tools'),
+  };
 }
 
 /**
- * Reads model calls in order into `b`: each continues the conversation of
- * the ones before it; the last request's tools are the recording's own
- * catalog (as a request body's are). `earlier` names the log's items in
- * messages (`lines`, `entries`).
+ * Reads a log of model calls (in the order they were made) into sessions: the calls are read,
+ * grouped by {@link groupCalls}, and each session becomes one conversation: the first in `b`,
+ * the others in `b.sidechains` (`session 2`, …). In each, a call appends what its request adds
+ * to the conversation so far, then its response; the tools each request sends are that call's
+ * (`sent-differs`), the last request's are the session's own catalog. `coverage.sessions` says
+ * which calls each session has and how they were grouped.
  */
-export function readLoggedCalls(b: TranscriptBuilder, calls: readonly LoggedCall[], earlier: string): void {
-  let lastTools: Node | null = null;
-  for (const c of calls) lastTools = readCall(b, c, earlier) ?? lastTools;
-  if (lastTools) b.tools = readCarriedTools(b, lastTools);
+export function readLoggedCalls(b: TranscriptBuilder, calls: readonly LoggedCall[]): void {
+  const read = calls.map((c) => readLoggedCall(b, c)).filter((c): c is ReadCall => c !== null);
+  const sessions = groupCalls(read);
+  sessions.forEach((session, k) => {
+    const s = k === 0 ? b : new TranscriptBuilder(b.doc, b.maxMessages, true);
+    if (k > 0) b.sidechains.push({ id: `session ${k + 1}`, builder: s });
+    // Every logged call is a model call, answered or not (a failed call's log has no response).
+    s.isRequest = true;
+    let lastTools: Node | null = null;
+    for (const i of session.calls) {
+      const c = read[i]!;
+      s.read();
+      // The grouping checked that the request starts with the conversation so far (or continues a response by id).
+      s.adopt(c.requestBuilder, c.previousResponseId != null ? 0 : s.messages.length);
+      s.sentTools.push(c.tools?.kind === 'array' ? sentToolsOf(c.tools) : { visible: [], deferred: [] });
+      if (c.tools?.kind === 'array') lastTools = c.tools;
+      s.adopt(c.responseBuilder, 0);
+    }
+    // The last request's tools are the recording's own catalog (as a request body's are).
+    if (lastTools) s.tools = readCarriedTools(s, lastTools);
+    s.session = {
+      index: k + 1,
+      count: sessions.length,
+      calls: session.calls.map((i) => b.where(read[i]!.call.at)),
+      rule: GROUPING_RULE,
+    };
+  });
 }
 
 function callLines(doc: ParsedDocument): readonly ObjectNode[] | null {
@@ -238,24 +350,25 @@ function readCallLog(doc: ParsedDocument, b: TranscriptBuilder): void {
   const root = doc.root;
   const items = root.kind === 'array' ? root.items : [root];
   const calls: LoggedCall[] = [];
-  let line = 0;
-  for (const n of items) {
-    line++;
-    const req = n.kind === 'object' ? field(n, 'request') : undefined;
-    if (n.kind !== 'object' || req?.kind !== 'object') {
-      b.unexplained(n, `call log line ${line}: expected {"request": <request body>, "response": <response>}`);
-      continue;
+  items.forEach((n, i) => {
+    const label = `call log line ${i + 1}`;
+    const request = n.kind === 'object' ? field(n, 'request') : undefined;
+    if (n.kind !== 'object' || request?.kind !== 'object') {
+      b.unexplained(n, `${label}: expected {"request": <request body>, "response": <response>}`);
+      return;
     }
-    calls.push({ at: n, request: req, response: field(n, 'response'), label: `call log line ${line}` });
-  }
-  readLoggedCalls(b, calls, 'lines');
+    calls.push({ at: n, label, request, response: field(n, 'response') });
+  });
+  readLoggedCalls(b, calls);
 }
 
 export const callLogReader: RecordingReader = {
   format: 'call-log',
+  records: 'calls',
+  summary: 'JSONL of {request, response} lines, grouped into sessions',
   shape:
     'call-log: JSONL of model calls as a proxy logs them, {request: <request body>, ' +
-    'response: <response object>} (OpenAI Chat, Responses, Anthropic)',
+    'response: <response object>} (OpenAI Chat, Responses, Anthropic), grouped into sessions',
   detect: detectCallLog,
   read: readCallLog,
 };

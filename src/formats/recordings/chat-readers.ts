@@ -33,11 +33,14 @@ function chatEvidence(doc: ParsedDocument, format: ChatFormat): Evidence | null 
 
 function chatReader(
   format: ChatFormat,
+  summary: string,
   shape: string,
   detectAny: (doc: ParsedDocument) => TranscriptFormat | null,
 ): RecordingReader {
   return {
     format,
+    records: 'conversation',
+    summary,
     shape,
     detect: (doc) => chatEvidence(doc, format),
     read: (doc, b, options) => readChatDocument(doc, b, format, options.forced, () => detectAny(doc)),
@@ -51,16 +54,28 @@ export function chatReaders(detectAny: (doc: ParsedDocument) => TranscriptFormat
   return [
     chatReader(
       'eino',
+      'Eino schema.Message or AgenticMessage lists (the reference)',
       'eino: Eino schema.Message [{role, content, tool_calls, tool_call_id, ' +
         'tool_name, extra}] or AgenticMessage [{role, content_blocks}]',
       detectAny,
     ),
-    chatReader('openai', 'openai: Chat Completions messages, or a request body {model, messages, tools}', detectAny),
+    chatReader(
+      'openai',
+      'OpenAI Chat Completions messages, or a request body',
+      'openai: Chat Completions messages, or a request body {model, messages, tools}',
+      detectAny,
+    ),
     chatReader(
       'openai-responses',
+      'OpenAI Responses input items, or a request body',
       'openai-responses: Responses input items, or a request body {model, input, tools}',
       detectAny,
     ),
-    chatReader('anthropic', 'anthropic: Messages API messages, or a request body {system, messages, tools}', detectAny),
+    chatReader(
+      'anthropic',
+      'Anthropic Messages API messages, or a request body',
+      'anthropic: Messages API messages, or a request body {system, messages, tools}',
+      detectAny,
+    ),
   ];
 }

@@ -244,7 +244,10 @@ function detectFormat(doc: ParsedDocument, seen: Seen): ChatFormat {
     seen.why = 'a request body with "messages"';
     return 'openai';
   }
-  seen.why = 'a list of plain role/content messages';
+  seen.why =
+    items.length === 0
+      ? 'an empty list (the reference reads it as an empty conversation)'
+      : 'a list of plain role/content messages';
   return 'eino';
 }
 

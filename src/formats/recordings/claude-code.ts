@@ -18,8 +18,8 @@
  * lines on other branches (an edited or retried message) are skipped and
  * counted. Subagent sidechains (`isSidechain: true`, or a non-null
  * `parent_tool_use_id`) are skipped unless asked for; then each subagent
- * (by `agentId`, else by the tool use that started it) is its own
- * conversation. Lines that are not conversation are skipped by rule and
+ * (each chain from its own root; stream-json: by the tool use that started
+ * it) is its own conversation, see {@link sidechainGroups}. Lines that are not conversation are skipped by rule and
  * counted: see {@link SKIPPED}.
  *
  * Claude Code's search tool is named `ToolSearch` (its results are
@@ -179,14 +179,51 @@ interface Line {
   readonly message: ObjectNode | null;
 }
 
-/** Which conversation a line belongs to: null for the main chain, else the sidechain's id. */
-function sidechainOf(node: ObjectNode): string | null {
-  const parentTool = str(field(node, 'parent_tool_use_id'));
+/** Whether a line is a subagent's: `isSidechain: true` (session log), or a `parent_tool_use_id` (stream-json). */
+function isSidechainLine(node: ObjectNode): boolean {
+  if (str(field(node, 'parent_tool_use_id')) !== null) return true;
   const side = field(node, 'isSidechain');
-  if (parentTool !== null) return parentTool;
-  if (side?.kind === 'bool' && side.value)
-    return str(field(node, 'agentId')) ?? str(field(node, 'sessionId')) ?? 'sidechain';
-  return null;
+  return side?.kind === 'bool' && side.value;
+}
+
+/**
+ * The subagents' conversations, in the order they start: stream-json lines by their
+ * `parent_tool_use_id`; session-log lines by the root each descends from. Claude Code writes
+ * each subagent's messages as a chain of its own, its first line a root (`parentUuid` null, or
+ * the main chain's line that started it: jeremedia/claude-code-log-format
+ * source-docs/JSONL_LOGGING.md, `insertMessageChain`); older versions write them into the
+ * session file, all with the session's `sessionId` and no `agentId`, so two Task subagents are
+ * two roots there. A conversation's id is its root's `agentId`, else the `sessionId` (`#2`, `#3`
+ * for the next ones with the same id).
+ */
+function sidechainGroups(lines: readonly Line[]): Array<{ id: string; lines: Line[] }> {
+  const groups: Array<{ id: string; lines: Line[] }> = [];
+  const byTool = new Map<string, { id: string; lines: Line[] }>();
+  const groupOf = new Map<string, { id: string; lines: Line[] }>();
+  const used = new Map<string, number>();
+  const open = (base: string): { id: string; lines: Line[] } => {
+    const n = (used.get(base) ?? 0) + 1;
+    used.set(base, n);
+    const g = { id: n === 1 ? base : `${base}#${n}`, lines: [] as Line[] };
+    groups.push(g);
+    return g;
+  };
+  for (const l of lines) {
+    const tool = str(field(l.node, 'parent_tool_use_id'));
+    let g: { id: string; lines: Line[] } | undefined;
+    if (tool !== null) {
+      g = byTool.get(tool);
+      if (!g) byTool.set(tool, (g = open(tool)));
+    } else {
+      const parent = str(field(l.node, 'parentUuid')) ?? str(field(l.node, 'logicalParentUuid'));
+      g = parent === null ? undefined : groupOf.get(parent);
+      g ??= open(str(field(l.node, 'agentId')) ?? str(field(l.node, 'sessionId')) ?? 'sidechain');
+    }
+    g.lines.push(l);
+    const uuid = str(field(l.node, 'uuid'));
+    if (uuid !== null) groupOf.set(uuid, g);
+  }
+  return groups;
 }
 
 /**
@@ -301,16 +338,12 @@ function read(doc: ParsedDocument, b: TranscriptBuilder, options: ReadOptions): 
     );
   }
   const main: Line[] = [];
-  const sides = new Map<string, Line[]>();
+  const side: Line[] = [];
   const convo = lines.filter((l) => l.type === 'user' || l.type === 'assistant');
   for (const l of convo) {
-    const side = sidechainOf(l.node);
-    if (side === null) main.push(l);
-    else if (options.sidechains) {
-      const list = sides.get(side);
-      if (list) list.push(l);
-      else sides.set(side, [l]);
-    } else b.skip("sidechain lines (a subagent's conversation; --sidechains replays each)");
+    if (!isSidechainLine(l.node)) main.push(l);
+    else if (options.sidechains) side.push(l);
+    else b.skip("sidechain lines (a subagent's conversation; --sidechains replays each)");
   }
   const chain = mainChain(
     [...lines.filter((l) => l.type !== 'user' && l.type !== 'assistant'), ...main].sort(
@@ -319,18 +352,26 @@ function read(doc: ParsedDocument, b: TranscriptBuilder, options: ReadOptions): 
   );
   const onChain = chain === null ? main : main.filter((l) => chain.has(l.node));
   const off = main.length - onChain.length;
-  if (off > 0) b.skip('lines off the main chain (an abandoned branch: a message edited or retried)', off);
+  if (off > 0) b.skip(OFF_CHAIN, off);
   readChain(b, onChain);
-  for (const [id, list] of sides) {
+  for (const { id, lines: list } of sidechainGroups(side)) {
     const sb = new TranscriptBuilder(doc, b.maxMessages, true);
     sb.searchToolDefault = b.searchToolDefault;
-    readChain(sb, list);
+    // A subagent's retried message leaves a branch too: its conversation is the chain to its last line.
+    const subChain = mainChain(list);
+    const on = subChain === null ? list : list.filter((l) => subChain.has(l.node));
+    if (on.length < list.length) sb.skip(OFF_CHAIN, list.length - on.length);
+    readChain(sb, on);
     b.sidechains.push({ id, builder: sb });
   }
 }
 
+const OFF_CHAIN = 'lines off the main chain (an abandoned branch: a message edited or retried)';
+
 export const claudeCodeReader: RecordingReader = {
   format: 'claude-code',
+  records: 'calls',
+  summary: 'Claude Code session JSONL, or claude -p stream-json output',
   shape:
     'claude-code: Claude Code session JSONL ({type: "user"|"assistant", message, uuid, ' +
     'parentUuid, isSidechain}) or claude -p --output-format stream-json',

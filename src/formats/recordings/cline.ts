@@ -315,6 +315,8 @@ function read(doc: ParsedDocument, b: TranscriptBuilder): void {
 
 export const clineReader: RecordingReader = {
   format: 'cline',
+  records: 'conversation',
+  summary: 'Cline / Roo Code api_conversation_history.json',
   shape:
     'cline: Cline / Roo Code api_conversation_history.json (Anthropic messages, XML tool use, "[tool] Result:" blocks)',
   detect,

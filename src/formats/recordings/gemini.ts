@@ -34,7 +34,7 @@ import { field, kindName, locate, type Node, type ObjectNode, type ParsedDocumen
 import { toJsonValue } from '../../io/nodes.js';
 import { checkKeys, objects, optString, TranscriptBuilder } from '../transcript-common.js';
 import type { CatalogTool, SentTools } from '../types.js';
-import { DISTINCTIVE, type Evidence, type RecordingReader } from './types.js';
+import { DISTINCTIVE, type Evidence, type NearMiss, type RecordingReader } from './types.js';
 
 const snake = (k: string): string => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 /** Keys in both spellings. */
@@ -500,11 +500,27 @@ function read(doc: ParsedDocument, b: TranscriptBuilder): void {
   } else readPairs(b, root.kind === 'array' ? root.items : [root]);
 }
 
+/** A request body whose `contents` is not a list: Gemini's key, the wrong shape. */
+function near(doc: ParsedDocument): NearMiss | null {
+  const root = doc.root;
+  if (!isObj(root)) return null;
+  const contents = g(root, 'contents');
+  if (contents === undefined || contents.kind === 'array') return null;
+  return {
+    score: DISTINCTIVE,
+    found: `a request body whose "contents" is ${kindName(contents)}`,
+    expected: '"contents" to be a list of {role, parts}',
+  };
+}
+
 export const geminiReader: RecordingReader = {
   format: 'gemini',
+  records: 'conversation',
+  summary: 'Gemini generateContent bodies, contents, responses, call lines',
   shape:
     'gemini: Gemini generateContent request bodies {contents, systemInstruction, tools}, ' +
     'contents [{role, parts}], responses {candidates}, or {request, response} lines',
   detect,
+  near,
   read,
 };

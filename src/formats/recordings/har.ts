@@ -181,6 +181,8 @@ function read(doc: ParsedDocument, b: TranscriptBuilder, options: ReadOptions): 
 
 export const harReader: RecordingReader = {
   format: 'har',
+  records: 'calls',
+  summary: 'HAR 1.2 files (devtools, Playwright, mitmproxy): model API calls',
   shape:
     'har: HAR 1.2 files {log: {entries: [{request, response}]}} (browser devtools, Playwright, mitmproxy, Proxyman)',
   detect,

@@ -169,7 +169,8 @@ export function readHttpExchanges(
     for (const c of gemini)
       b.unexplained(c.at, `${c.label}: a Gemini call in a recording of other providers' calls (not read together)`);
   } else if (gemini.length > 0) readGeminiCalls(b, gemini, earlier);
-  readLoggedCalls(b, calls, earlier);
+  // Grouped into sessions by continuity, as a call log's calls are.
+  readLoggedCalls(b, calls);
 }
 
 /** A model call of an exchange: a logged call, with the API its endpoint names. */

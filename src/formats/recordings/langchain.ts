@@ -20,6 +20,12 @@
  * older messages carry them in `additional_kwargs.tool_calls`, OpenAI style).
  * `invalid_tool_calls` (calls whose arguments did not parse) are calls the
  * model made and are read as calls with their raw `args` text.
+ *
+ * The keys are those both libraries write: Python's `model_dump()` fields, and
+ * @langchain/core's (JS) constructor fields as `toJSON()` and
+ * `mapChatMessagesToStoredMessages` keep them (a tool()'s ToolMessage has
+ * `status` and `metadata`; a v1 message its standard blocks in `content_blocks`,
+ * read when it has no `content`).
  */
 import { toWellFormed } from '../../core/text.js';
 import type { ToolCall } from '../../core/types.js';
@@ -58,8 +64,18 @@ const KEYS = [
   'role',
   'tool_call_chunks',
   'chunk_position',
-  // LangChain JS ToolMessage: the versions of the packages that made it.
+  // @langchain/core (JS): a ToolMessage a tool() returns carries `metadata` (the library's versions);
+  // a v1 message (`response_metadata.output_version: "v1"`) its standard blocks under `content_blocks`.
   'metadata',
+  'content_blocks',
+  // @langchain/core 1.x rebuilds a v1 model output from the message object itself, so its
+  // serialized fields also hold the message's own properties: `lc_kwargs` (the fields it was first
+  // built with: the same content and calls, before the conversion), `lc_serializable`,
+  // `lc_namespace`, `contentBlocks`. Not read: the message's `content` and `tool_calls` say it all.
+  'lc_serializable',
+  'lc_kwargs',
+  'lc_namespace',
+  'contentBlocks',
 ];
 const BLOCK_SKIPPED = new Set([
   'image_url',
@@ -74,7 +90,20 @@ const BLOCK_SKIPPED = new Set([
   'tool_call',
   'input_json_delta',
   'document',
+  // LangChain v1 standard blocks (@langchain/core messages/content): the calls repeat `tool_calls`
+  // and `invalid_tool_calls`; `text-plain` is a document given to the model.
+  'tool_call_chunk',
+  'invalid_tool_call',
+  'refusal',
+  'text-plain',
 ]);
+/** Blocks skipped by a rule of their own, counted: what they hold is not a catalog tool's call. */
+const BLOCK_RULES: Readonly<Record<string, string>> = {
+  server_tool_call: "server_tool_call content blocks (calls of the provider's own tools)",
+  server_tool_call_chunk: "server_tool_call content blocks (calls of the provider's own tools)",
+  server_tool_call_result: "server_tool_call content blocks (calls of the provider's own tools)",
+  non_standard: 'non_standard content blocks (provider data LangChain does not map)',
+};
 
 const str = (n: Node | undefined): string | null => (n?.kind === 'string' ? n.value : null);
 
@@ -165,6 +194,7 @@ function contentText(b: TranscriptBuilder, node: Node | undefined): string {
     }
     const type = p.kind === 'object' ? str(field(p, 'type')) : null;
     if (type === 'text' && p.kind === 'object') out += str(field(p, 'text')) ?? '';
+    else if (type !== null && BLOCK_RULES[type] !== undefined) b.skip(BLOCK_RULES[type]);
     else if (type === null || !BLOCK_SKIPPED.has(type))
       b.unexplained(p, `unknown LangChain content block type ${JSON.stringify(type)}`);
   }
@@ -228,7 +258,9 @@ function read(doc: ParsedDocument, b: TranscriptBuilder): void {
     b.read();
     const { data } = u;
     checkKeys(b, data, KEYS, 'a LangChain message');
-    const text = contentText(b, field(data, 'content'));
+    // A v1 message built from its blocks has `content_blocks` and no `content`; with both, they are the same.
+    const content = field(data, 'content') ?? field(data, 'content_blocks');
+    const text = contentText(b, content);
     let type = u.type;
     if (type === 'chat') {
       const role = str(field(data, 'role'));
@@ -259,6 +291,8 @@ function read(doc: ParsedDocument, b: TranscriptBuilder): void {
 
 export const langchainReader: RecordingReader = {
   format: 'langchain',
+  records: 'conversation',
+  summary: 'messages_to_dict, LangGraph model_dump, lc-serialized messages',
   shape:
     'langchain: messages_to_dict [{type, data}], LangGraph model_dump {messages: [{type, content, ' +
     'tool_calls}]}, or lc-serialized {lc: 1, type: "constructor", id, kwargs}',

@@ -150,6 +150,8 @@ function read(doc: ParsedDocument, b: TranscriptBuilder, options: ReadOptions): 
 
 export const nockReader: RecordingReader = {
   format: 'nock',
+  records: 'calls',
+  summary: 'nock recorder JSON of HTTP calls to model APIs',
   shape:
     'nock: nock recordings, a JSON list of {scope, method, path, body, status, response} ' +
     '(nock.recorder output_objects, nock.back fixtures)',

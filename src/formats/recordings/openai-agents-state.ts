@@ -106,6 +106,8 @@ function read(doc: ParsedDocument, b: TranscriptBuilder): void {
 
 export const openaiAgentsStateReader: RecordingReader = {
   format: 'openai-agents-state',
+  records: 'conversation',
+  summary: 'OpenAI Agents JS SDK RunState JSON (state.toString())',
   shape: 'openai-agents-state: OpenAI Agents JS SDK RunState JSON (state.toString(): originalInput + generatedItems)',
   detect,
   read,

@@ -73,6 +73,8 @@ function read(doc: ParsedDocument, b: TranscriptBuilder): void {
 
 export const openaiAgentsReader: RecordingReader = {
   format: 'openai-agents',
+  records: 'conversation',
+  summary: 'OpenAI Agents SDK history (JS items; Python to_input_list())',
   shape: 'openai-agents: OpenAI Agents SDK history (JS result.history items with callId; Python to_input_list())',
   detect,
   read,

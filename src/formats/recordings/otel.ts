@@ -305,6 +305,8 @@ function read(doc: ParsedDocument, b: TranscriptBuilder, options: ReadOptions): 
 
 export const otelReader: RecordingReader = {
   format: 'otel',
+  records: 'calls',
+  summary: 'OTLP JSON traces with GenAI spans (gen_ai.input/output.messages)',
   shape:
     'otel: OTLP JSON traces (resourceSpans): GenAI spans (gen_ai.input.messages / gen_ai.output.messages / ' +
     "gen_ai.tool.definitions, OpenLLMetry gen_ai.prompt.N.*), the AI SDK's ai.generateText.doGenerate / " +

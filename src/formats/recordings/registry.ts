@@ -5,9 +5,11 @@
  * - every item is read, skipped by a documented rule, or not understood;
  *   anything not understood is an error at its position (with `lenient`, a
  *   counted warning);
- * - every tool result answers an earlier call, and every call but those of
- *   the last message has a result (the pairing the builder records);
- * - there is a model call to replay (an assistant message, or a request body);
+ * - every tool result answers an earlier call (the pairing the builder
+ *   records); a call with no result is replayed as the reference replays it
+ *   (the simulation reports it: the `unanswered-call` warning);
+ * - there is a model call to replay (an assistant message, a request body, or
+ *   a conversation's state, whose next call is pending);
  * - calls and results of the search tool under another name (`--search-tool`,
  *   or a format default such as Claude Code's `ToolSearch`) are read as the
  *   middleware's `tool_search`.
@@ -32,7 +34,7 @@ import { openaiAgentsReader } from './openai-agents.js';
 import { openaiAgentsStateReader } from './openai-agents-state.js';
 import { otelReader } from './otel.js';
 import { sseReader } from './sse.js';
-import type { Evidence, RecordingReader } from './types.js';
+import { DISTINCTIVE, type Evidence, type NearMiss, type RecordingReader } from './types.js';
 import { vcrReader } from './vcr.js';
 
 /** Options of {@link readRecording}. */
@@ -66,8 +68,23 @@ export const READERS: readonly RecordingReader[] = [
   ...chatReaders((doc) => detectRecording(doc)?.reader.format ?? null),
 ];
 
-/** Every format name, for `--format`. */
+/**
+ * Every format name, in tie-break order. Every list of formats comes from here: `simulate
+ * --help` ({@link formatHelpLines}), `--format`'s choices and suites' `format:`
+ * ({@link FORMAT_CHOICES}), the fuzzer, shell completion (from `--format`'s choices) and the
+ * "no shape fits" error; README's table is checked against it (test/formats/format-lists.test.ts).
+ * A reader added to {@link READERS} is in all of them.
+ */
 export const RECORDING_FORMATS: readonly TranscriptFormat[] = READERS.map((r) => r.format);
+
+/** The values of `--format` and of a suite case's `format:`: `auto` (detected by shape), then every format. */
+export const FORMAT_CHOICES: readonly (TranscriptFormat | 'auto')[] = ['auto', ...RECORDING_FORMATS];
+
+/** The formats as `simulate --help` lists them: one line each, `format  summary`, names aligned. */
+export function formatHelpLines(indent = '  '): string[] {
+  const width = Math.max(...READERS.map((r) => r.format.length)) + 2;
+  return READERS.map((r) => `${indent}${r.format.padEnd(width)}${r.summary}`);
+}
 
 /** The reader with the strongest evidence for `doc`, or null when none fits. */
 export function detectRecording(doc: ParsedDocument): { reader: RecordingReader; evidence: Evidence } | null {
@@ -95,13 +112,49 @@ function describeRoot(doc: ParsedDocument): string {
       : `a ${root.kind === 'bool' ? 'boolean' : root.kind}`;
 }
 
+/** The reader (other than `except`) whose signs a document it does not take has most of, or null. */
+export function nearestReader(
+  doc: ParsedDocument,
+  except: RecordingReader | null = null,
+): { reader: RecordingReader; near: NearMiss } | null {
+  let best: { reader: RecordingReader; near: NearMiss } | null = null;
+  for (const reader of READERS) {
+    if (reader === except || !reader.near) continue;
+    const near = reader.near(doc);
+    if (near && (best === null || near.score > best.near.score)) best = { reader, near };
+  }
+  return best;
+}
+
 function noShapeFits(doc: ParsedDocument): never {
   const tried = READERS.map((r) => r.format).join(', ');
+  const nearest = nearestReader(doc);
+  const closest = nearest
+    ? `; closest: ${nearest.reader.format} (${nearest.near.found}), which expects ${nearest.near.expected}`
+    : '';
   throw errorAt(
     doc,
     doc.root,
-    `no known recording shape fits (found ${describeRoot(doc)}); ` +
+    `no known recording shape fits (found ${describeRoot(doc)})${closest}; ` +
       `tried ${tried} (see simulate --help, or force one with --format)`,
+  );
+}
+
+/**
+ * The error for a document whose only readers go by signs other formats share, while another
+ * family's own signs are there: it names that family and what it expects, not the failure of a
+ * reader of another family.
+ */
+function nearMiss(doc: ParsedDocument, found: { reader: RecordingReader; evidence: Evidence }): void {
+  if (found.evidence.score >= DISTINCTIVE) return;
+  const nearest = nearestReader(doc, found.reader);
+  if (!nearest || nearest.near.score < DISTINCTIVE) return;
+  throw errorAt(
+    doc,
+    doc.root,
+    `${nearest.near.found}: signs of ${nearest.reader.format}, which expects ${nearest.near.expected}; ` +
+      `no format takes it (${found.reader.format} only by ${found.evidence.detected_by}: ` +
+      `--format ${found.reader.format} reads it so)`,
   );
 }
 
@@ -144,7 +197,6 @@ function finish(
   conversation: string,
 ): Transcript {
   const lenient = options.lenient === true;
-  const unanswered = b.unansweredCalls();
   if (!lenient) {
     if (b.unexplainedItems.length > 0) {
       throw errorAt(
@@ -157,22 +209,13 @@ function finish(
       throw errorAt(
         doc,
         b.firstOrphan!,
-        `${b.orphanResults[0]!.message}: no earlier tool call has this ` +
-          `id${lenientHint(b.orphanResults.length + unanswered.length)}`,
-      );
-    }
-    if (unanswered.length > 0) {
-      throw errorAt(
-        doc,
-        unanswered[0]!.at,
-        `${unanswered[0]!.message}, and the conversation goes on after it${lenientHint(unanswered.length)}`,
+        `${b.orphanResults[0]!.message}: no earlier tool call has this ` + `id${lenientHint(b.orphanResults.length)}`,
       );
     }
   }
   const warnings = [...b.warnings];
   for (const p of b.unexplainedItems) warnings.push(`${p.location}: ${p.message} (not read: --lenient)`);
   for (const p of b.orphanResults) warnings.push(`${p.location}: ${p.message}`);
-  for (const p of unanswered) warnings.push(`${p.location}: ${p.message} (--lenient)`);
 
   if (b.requestTools && b.sentTools.length === 0) {
     // A request body is compared at the call it asks for, the last one (of earlier calls it says nothing).
@@ -201,11 +244,11 @@ function finish(
     }
   }
   const skipped = [...b.skipped].map(([rule, count]) => ({ rule, count }));
+  let providerCalls = 0;
+  for (const m of b.messages)
+    if (m.kind === 'blocks') for (const bl of m.blocks) if (bl.type === 'provider_tool_call') providerCalls++;
   const skippedTotal = skipped.reduce((n, s) => n + s.count, 0);
-  const unpaired: CoverageProblem[] = [
-    ...b.orphanResults,
-    ...unanswered.map(({ location, message }) => ({ location, message })),
-  ];
+  const unpaired: CoverageProblem[] = [...b.orphanResults];
   const coverage: Coverage = {
     format,
     detected_by: detectedBy,
@@ -216,6 +259,8 @@ function finish(
     unpaired,
     search_tool: searchTool,
     conversation,
+    ...(providerCalls > 0 ? { provider_calls: providerCalls } : {}),
+    ...(b.session ? { sessions: b.session } : {}),
   };
   const sentTools = b.sentTools.length > 0 ? b.sentTools : undefined;
   const times = b.times.size > 0 ? b.messages.map((_, i) => b.times.get(i) ?? null) : undefined;
@@ -241,16 +286,21 @@ function modelCallCount(messages: readonly Message[]): number {
 }
 
 /**
- * The check before a replay: a recording with no model call (no assistant
- * message, and not a request body, which is itself one call) has nothing to
- * replay and is an error, not an empty success.
+ * The check before a replay: a log of model calls with none recorded (no assistant message, and
+ * not a request body, which is itself one call) has nothing to replay and is an error, not an
+ * empty success. A recording of a conversation's state (Eino messages and the other message
+ * lists) always has one: with no assistant message yet it is the pending call, as in the
+ * reference (`[system, user]`, or `[]`, the empty conversation).
  */
 export function requireModelCall(t: Transcript): void {
   if (t.request === true || t.messages.some((m) => m.role === 'assistant')) return;
-  const where = t.coverage && t.coverage.conversation !== 'main' ? ` (sidechain ${t.coverage.conversation})` : '';
+  if (READERS.find((r) => r.format === t.format)?.records === 'conversation') return;
+  const c = t.coverage;
+  const where =
+    c && c.conversation !== 'main' ? ` (${c.sessions ? c.conversation : `sidechain ${c.conversation}`})` : '';
   const first = t.locations[0] ?? { file: t.file, line: 0, column: 0 };
   throw new InputError(
-    `no model call${where}: the recording has no assistant message and ` +
+    `no model call${where}: the recording logs no model call (no assistant message) and ` +
       `is not a request body, so there is nothing to replay`,
     first,
   );
@@ -268,6 +318,7 @@ export function readRecording(doc: ParsedDocument, options: RecordingOptions = {
   } else {
     const found = detectRecording(doc);
     if (!found) noShapeFits(doc);
+    nearMiss(doc, found);
     reader = found.reader;
     detectedBy = found.evidence.detected_by;
   }

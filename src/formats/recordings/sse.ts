@@ -34,7 +34,7 @@ import { readAnthropicMessages } from '../transcript-anthropic.js';
 import type { TranscriptBuilder } from '../transcript-common.js';
 import { readOpenAIMessages } from '../transcript-openai.js';
 import { readResponsesItems } from '../transcript-responses.js';
-import { DISTINCTIVE, type Evidence, type RecordingReader } from './types.js';
+import { DISTINCTIVE, type Evidence, type NearMiss, type RecordingReader } from './types.js';
 
 /** The API a stream comes from. */
 export type SseProvider = 'anthropic' | 'openai' | 'openai-responses';
@@ -409,11 +409,48 @@ function read(doc: ParsedDocument, b: TranscriptBuilder): void {
   }
 }
 
+/** The provider whose stream an event (a JSON value) belongs to, or null. */
+function eventProvider(n: Node): SseProvider | null {
+  if (n.kind !== 'object') return null;
+  const type = n.members.get('type')?.value;
+  if (type?.kind === 'string') {
+    if (ANTHROPIC_EVENTS.has(type.value) || type.value === 'ping') return 'anthropic';
+    if (type.value.startsWith('response.')) return 'openai-responses';
+  }
+  const object = n.members.get('object')?.value;
+  return object?.kind === 'string' && object.value === 'chat.completion.chunk' ? 'openai' : null;
+}
+
+/**
+ * Stream events kept as JSON values (a list, or JSON lines) rather than as the stream's text: a
+ * near miss, so that they are not read as another format's items (Anthropic `message_start`
+ * events as "unknown Responses items").
+ */
+function near(doc: ParsedDocument): NearMiss | null {
+  if (doc.syntax === 'sse' || doc.root.kind !== 'array') return null;
+  const items = doc.root.items;
+  const counts = new Map<SseProvider, number>();
+  for (const n of items) {
+    const p = eventProvider(n);
+    if (p) counts.set(p, (counts.get(p) ?? 0) + 1);
+  }
+  const [provider, n] = [...counts].sort((x, y) => y[1] - x[1])[0] ?? [null, 0];
+  if (provider === null || 2 * n < items.length) return null;
+  return {
+    score: DISTINCTIVE + n,
+    found: `${n} ${PROVIDER_NAMES[provider]} stream ${n === 1 ? 'event' : 'events'} as JSON values`,
+    expected: "the stream's raw text (event: / data: lines, as a proxy or a test fixture keeps it)",
+  };
+}
+
 export const sseReader: RecordingReader = {
   format: 'sse',
+  records: 'calls',
+  summary: 'raw SSE text of provider streams (Anthropic, OpenAI, Responses)',
   shape:
     'sse: the raw text of provider streams (Anthropic Messages events, OpenAI Chat Completions chunks, ' +
     'OpenAI Responses events), one model call per streamed message',
   detect,
+  near,
   read,
 };

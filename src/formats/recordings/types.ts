@@ -22,6 +22,21 @@ export interface Evidence {
   readonly detected_by: string;
 }
 
+/**
+ * What a reader makes of a document it does not take (its `detect` gave null): the signs of its
+ * family the document has, and what the reader expects instead. When no reader takes a document,
+ * or only readers whose evidence is shared by other formats do, the error names the family whose
+ * signs are strongest and what it expected, rather than failing in another family's terms.
+ */
+export interface NearMiss {
+  /** As {@link Evidence.score}: {@link DISTINCTIVE} and more for signs only this family has. */
+  readonly score: number;
+  /** What was found, e.g. `4 Anthropic Messages stream events as JSON values (message_start, …)`. */
+  readonly found: string;
+  /** What the reader expects, e.g. `the stream's raw text: event: / data: lines`. */
+  readonly expected: string;
+}
+
 /** Options every reader may use. */
 export interface ReadOptions {
   /** Read subagent sidechains too (Claude Code), each as its own conversation. */
@@ -35,9 +50,25 @@ export interface ReadOptions {
 /** One recording format. */
 export interface RecordingReader {
   readonly format: TranscriptFormat;
-  /** One line for `--help`, README and the "no shape fits" error. */
+  /** The shape in one line, for the "no shape fits" error and the library (`format: what it is`). */
   readonly shape: string;
+  /**
+   * What the format is, in a few words (at most 64 characters), for `simulate --help`: the list of
+   * formats there, `--format`'s choices, suites' `format:`, the fuzzer and shell completion all
+   * come from the registry's readers (README's table is checked against them by a test).
+   */
+  readonly summary: string;
+  /**
+   * What a recording of the format holds. `conversation`: the state of a conversation (its
+   * messages so far), which the next model call reads; with no assistant message yet it is that
+   * one call, pending (the reference's own inputs are such lists, `[system, user]` or even `[]`).
+   * `calls`: a log of model calls (a session log, spans, a call log): with none recorded there is
+   * nothing to replay, an error.
+   */
+  readonly records: 'conversation' | 'calls';
   detect(doc: ParsedDocument): Evidence | null;
+  /** How near a document it does not take comes to the format, or null (see {@link NearMiss}). */
+  near?(doc: ParsedDocument): NearMiss | null;
   /** Reads `doc` into `b`; throws an `InputError` for a shape it cannot read at all. */
   read(doc: ParsedDocument, b: TranscriptBuilder, options: ReadOptions): void;
 }

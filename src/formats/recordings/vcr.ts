@@ -125,6 +125,8 @@ function read(doc: ParsedDocument, b: TranscriptBuilder, options: ReadOptions): 
 
 export const vcrReader: RecordingReader = {
   format: 'vcr',
+  records: 'calls',
+  summary: 'VCR / pytest-recording cassettes (YAML) of model API calls',
   shape:
     'vcr: VCR cassettes (VCR.py / pytest-recording YAML {interactions: [{request, response}]}, ' +
     'bodies as text or !!binary; Ruby VCR http_interactions)',

@@ -23,6 +23,7 @@ import { safeJson } from '../../io/json-out.js';
 import { JSON_SCHEMA_VERSION } from '../../io/schema-version.js';
 import { type Aggregate, AggregateBuilder } from './aggregate.js';
 import { prepareTools, type PreparedTools, simulationTools } from './engine.js';
+import type { SimulationReport } from './report.js';
 import { simulateWithTokens, type TokenCounting } from './with-tokens.js';
 
 /** What every session of a bulk replay shares (structured-cloneable: it is a worker's `workerData`). */
@@ -46,8 +47,8 @@ export interface BulkSetup {
 }
 
 /**
- * What one session gave: its JSON line (when asked), whether it failed, and whether it had errors or replay
- * differences.
+ * What one session gave: its JSON line (when asked; a log of model calls holding several sessions gives one
+ * line per session, joined by line feeds), and whether it failed.
  */
 export interface SessionOutcome {
   readonly line: string | null;
@@ -79,6 +80,7 @@ export class SessionReplayer {
    */
   async replay(input: SessionInput): Promise<SessionOutcome> {
     const { source } = input;
+    const done: Array<{ report: SimulationReport; warnings: readonly string[]; dynamicNames: readonly string[] }> = [];
     try {
       if (input.kind === 'unreadable') throw new InputError(input.error);
       const transcript = readSession(input, {
@@ -86,36 +88,46 @@ export class SessionReplayer {
         format: this.setup.format,
         limits: this.setup.limits,
       });
+      // A log of model calls may hold several sessions (grouped by continuity): each is replayed.
+      const conversations = [transcript, ...(transcript.sidechains ?? [])];
       // As for one recording: a session in which the model was never called is an error.
-      requireModelCall(transcript);
-      const chosen = chooseEngine(this.setup.engine, transcript);
-      const options = {
-        transcript,
-        catalog: this.setup.catalog,
-        engine: chosen.engine,
-        engineParams: paramsFor(chosen.engine, this.setup.engineFlags ?? {}),
-        engineChoice: { by: chosen.by, evidence: chosen.evidence },
-        mode: this.setup.mode,
-        ...(this.setup.staticNames !== undefined ? { staticNames: this.setup.staticNames } : {}),
-        replay: this.setup.replay,
-        ...(this.prepared ? { prepared: this.prepared } : {}),
-        limits: this.setup.limits,
-      };
-      const report = await simulateWithTokens(options, this.setup.tokens);
-      const warnings = transcript.warnings;
-      const dynamicNames = this.dynamicNames ?? simulationTools(options).dynamicTools.map((t) => t.name);
-      // The report exactly as `simulate --json` prints it for that one session.
-      const line = this.setup.lines
-        ? safeJson({
-            schema_version: JSON_SCHEMA_VERSION,
-            source,
-            ...(warnings.length > 0 ? { warnings } : {}),
-            report: { schema_version: JSON_SCHEMA_VERSION, ...report },
-          })
+      for (const t of conversations) requireModelCall(t);
+      for (const [i, t] of conversations.entries()) {
+        const chosen = chooseEngine(this.setup.engine, t);
+        const options = {
+          transcript: t,
+          catalog: this.setup.catalog,
+          engine: chosen.engine,
+          engineParams: paramsFor(chosen.engine, this.setup.engineFlags ?? {}),
+          engineChoice: { by: chosen.by, evidence: chosen.evidence },
+          mode: this.setup.mode,
+          ...(this.setup.staticNames !== undefined ? { staticNames: this.setup.staticNames } : {}),
+          replay: this.setup.replay,
+          ...(this.prepared ? { prepared: this.prepared } : {}),
+          limits: this.setup.limits,
+        };
+        done.push({
+          report: await simulateWithTokens(options, this.setup.tokens),
+          // The reader's warnings are the file's: given once.
+          warnings: i === 0 ? transcript.warnings : [],
+          dynamicNames: this.dynamicNames ?? simulationTools(options).dynamicTools.map((x) => x.name),
+        });
+      }
+      // The JSON lines are built inside the per-session handling: a line too large fails this session only.
+      const lines = this.setup.lines
+        ? done.map(({ report, warnings }) =>
+            // The report exactly as `simulate --json` prints it for that one session.
+            safeJson({
+              schema_version: JSON_SCHEMA_VERSION,
+              source,
+              ...(warnings.length > 0 ? { warnings } : {}),
+              report: { schema_version: JSON_SCHEMA_VERSION, ...report },
+            }),
+          )
         : null;
       // Added last: a session that failed anywhere above is counted as a failure only.
-      this.builder.add(report, dynamicNames, warnings.length);
-      return { line, failed: false };
+      for (const { report, warnings, dynamicNames } of done) this.builder.add(report, dynamicNames, warnings.length);
+      return { line: lines ? lines.join('\n') : null, failed: false };
     } catch (err) {
       const text = errorText(err);
       const where = source.line === null ? source.file : `${source.file}:${source.line}`;

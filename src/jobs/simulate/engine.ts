@@ -32,9 +32,12 @@ import {
   replayOutcome,
   sameOutcome,
   toolCallsOf,
+  type UnansweredCall,
+  unansweredCalls,
   withReplayedResults,
 } from './transcript-walk.js';
 import type {
+  ProviderCallReport,
   SearchExplanation,
   SearchOutcome,
   SearchReport,
@@ -71,6 +74,8 @@ export interface SimulationContext {
   readonly serverResults: ReadonlyMap<string, readonly string[]>;
   /** Tool results for unknown call ids, by the model call that receives them. */
   readonly orphansByCall: ReadonlyMap<number, readonly OrphanResult[]>;
+  /** Tool calls no result answers while the conversation goes on, by the model call that made them. */
+  readonly unansweredByCall: ReadonlyMap<number, readonly UnansweredCall[]>;
   /** Attach each search's explanation (the `details` option). */
   readonly details?: boolean;
   /** The most the turns' tool lists may hold (`TOOLSEARCH_MAX_REPORT_BYTES`, see {@link countListed}). */
@@ -130,6 +135,7 @@ export function simulationContext(options: SimulateOptions, tools: SimulationToo
     results,
     serverResults,
     orphansByCall: orphansByModelCall(messages),
+    unansweredByCall: unansweredByModelCall(messages),
     details: options.details === true,
     maxReportBytes: resolveLimits(options.limits).maxReportBytes,
     nameBytes: new Map(),
@@ -230,6 +236,44 @@ function orphansByModelCall(messages: readonly Message[]): Map<number, OrphanRes
   return byCall;
 }
 
+/** Unanswered tool calls, keyed by the model call that made them (the k-th assistant message answers call k). */
+function unansweredByModelCall(messages: readonly Message[]): Map<number, UnansweredCall[]> {
+  const byCall = new Map<number, UnansweredCall[]>();
+  const list = unansweredCalls(messages);
+  if (list.length === 0) return byCall;
+  const callOf = new Map<number, number>();
+  let assistants = 0;
+  messages.forEach((m, i) => {
+    if (m.role === 'assistant') callOf.set(i, ++assistants);
+  });
+  for (const u of list) {
+    const call = callOf.get(u.index)!;
+    const at = byCall.get(call);
+    if (at) at.push(u);
+    else byCall.set(call, [u]);
+  }
+  return byCall;
+}
+
+/** The `unanswered-call` warnings of one model call. */
+function unansweredViolations(ctx: SimulationContext, call: number): Violation[] {
+  return (ctx.unansweredByCall.get(call) ?? []).map((u): Violation => {
+    const l = ctx.transcript.locations[u.index];
+    return {
+      call,
+      tool: u.tool,
+      kind: 'unanswered-call',
+      severity: 'warning',
+      message:
+        `tool call ${JSON.stringify(u.tool)} (id ${JSON.stringify(u.callId)}) has no result, and the ` +
+        `conversation goes on after it: replayed as recorded, as the reference does (it does not pair ` +
+        `calls and results; a provider may refuse such a request)`,
+      message_index: u.index,
+      ...(l ? { location: { file: l.file, line: l.line, column: l.column } } : {}),
+    };
+  });
+}
+
 function orphanViolations(ctx: SimulationContext, call: number): Violation[] {
   return (ctx.orphansByCall.get(call) ?? []).map((o): Violation => {
     const l = ctx.transcript.locations[o.index];
@@ -276,22 +320,55 @@ function serverSearchesOf(
 ): { searches: ServerSearchReport[]; resultBlocks: Set<string> } {
   const resultBlocks = new Set<string>();
   if (!assistant || assistant.kind !== 'blocks') return { searches: [], resultBlocks };
-  const entries: Array<{ call_id: string; query: string; loaded: readonly string[] | null }> = [];
+  const entries: Array<{
+    call_id: string;
+    query: string;
+    loaded: readonly string[] | null;
+    execution: 'server' | 'client';
+  }> = [];
   for (const b of assistant.blocks) {
     if (b.type === 'server_tool_search') {
-      entries.push({ call_id: b.callId, query: b.query, loaded: ctx.serverResults.get(b.callId) ?? null });
+      entries.push({
+        call_id: b.callId,
+        query: b.query,
+        loaded: ctx.serverResults.get(b.callId) ?? null,
+        execution: b.execution ?? 'server',
+      });
     } else if (b.type === 'server_tool_search_result') {
       resultBlocks.add(b.callId);
       if (entries.some((e) => e.call_id === b.callId)) continue;
-      const waiting = [...entries].reverse().find((e) => e.loaded === null);
+      const waiting = [...entries].reverse().find((e) => e.loaded === null && e.execution === 'server');
       if (waiting) waiting.loaded = b.tools;
-      else entries.push({ call_id: b.callId, query: '', loaded: b.tools });
+      else entries.push({ call_id: b.callId, query: '', loaded: b.tools, execution: 'server' });
     }
   }
   return {
-    searches: entries.map((e) => ({ call_id: e.call_id, query: e.query, loaded: e.loaded ?? [] })),
+    searches: entries.map((e) => ({
+      call_id: e.call_id,
+      query: e.query,
+      loaded: e.loaded ?? [],
+      execution: e.execution,
+      pending: e.execution === 'client' && e.loaded === null,
+    })),
     resultBlocks,
   };
+}
+
+/** The calls of the provider's own tools in one response, in block order. */
+function providerCallsOf(assistant: Message | null): ProviderCallReport[] {
+  if (!assistant || assistant.kind !== 'blocks') return [];
+  const out: ProviderCallReport[] = [];
+  for (const b of assistant.blocks)
+    if (b.type === 'provider_tool_call')
+      out.push({
+        id: b.callId,
+        type: b.kind,
+        name: b.name === '' ? null : b.name,
+        server: b.server === '' ? null : b.server,
+        arguments: b.arguments,
+        executed_by: b.executedBy,
+      });
+  return out;
 }
 
 /** What the assistant did, in block order: tool calls, and server-side search results that load tools mid-response. */
@@ -498,6 +575,7 @@ export function simulateCallStep(ctx: SimulationContext, state: SimulationState,
     searchFindings(ctx, state, call, search, loadedLater);
   }
   loadNow(loadedLater);
+  state.violations.push(...unansweredViolations(ctx, call));
 
   const dynamicVisible = view.visible.filter((t) => ctx.mw.index.has(t.name)).length;
   state.turns.push({
@@ -514,6 +592,7 @@ export function simulateCallStep(ctx: SimulationContext, state: SimulationState,
     tool_calls,
     searches,
     server_searches: server.searches,
+    provider_calls: providerCallsOf(assistant),
     assistant_text: assistant ? assistantText(assistant) : '',
   });
   return refill ? { ...state, refillWarned: true } : state;
@@ -597,6 +676,7 @@ function finishReport(
       calls: turns.length,
       searches: turns.reduce((n, t) => n + t.searches.length, 0),
       server_searches: turns.reduce((n, t) => n + t.server_searches.length, 0),
+      provider_calls: turns.reduce((n, t) => n + t.provider_calls.length, 0),
       // Default mode: dynamic tools visible at the last call. Model-native mode:
       // deferred tools that searches (server side or client-proxied) loaded.
       tools_loaded:

@@ -334,6 +334,7 @@ function walk(options: EngineSimulateOptions, tools: SimulationTools, fresh: boo
       tool_calls,
       searches,
       server_searches: [],
+      provider_calls: [],
       assistant_text: assistant ? assistantText(assistant) : '',
     });
   }
@@ -440,6 +441,7 @@ export function simulateWithEngine(options: EngineSimulateOptions): SimulationRe
       calls: turns.length,
       searches: turns.reduce((n, t) => n + t.searches.length, 0),
       server_searches: 0,
+      provider_calls: 0,
       tools_loaded: last ? last.visible.filter((n) => dynamic.has(n)).length : 0,
       errors: violations.filter((v) => v.severity === 'error').length,
       warnings: violations.filter((v) => v.severity === 'warning').length,

@@ -98,6 +98,32 @@ export interface ServerSearchReport {
   readonly query: string;
   /** Tools the provider's result referenced (loaded for the model). */
   readonly loaded: readonly string[];
+  /**
+   * `server`: the provider ran it within the response. `client` (OpenAI Responses `execution:
+   * "client"`): the model asked the client to run it; what it loads reaches the model with the call
+   * after the client's `tool_search_output`.
+   */
+  readonly execution: 'server' | 'client';
+  /** A client search whose output the recording does not hold (yet): it loaded nothing so far. */
+  readonly pending: boolean;
+}
+
+/**
+ * A call of one of the provider's own tools at one model call: a hosted tool the provider runs (an
+ * MCP server's tool, web or file search, code interpreter, image generation) or a built-in tool the
+ * client runs (computer use, shell). Not a catalog tool: beyond the reference state, never a violation.
+ */
+export interface ProviderCallReport {
+  readonly id: string;
+  /** The provider's name for the call: `mcp_call`, `web_search_call`, `server_tool_use`, … */
+  readonly type: string;
+  /** The tool's name where it has one (an MCP tool, an Anthropic server tool), else null. */
+  readonly name: string | null;
+  /** The MCP server's label, else null. */
+  readonly server: string | null;
+  /** What it was asked: its arguments, query, action or code, as text. */
+  readonly arguments: string;
+  readonly executed_by: 'provider' | 'client';
 }
 
 /** One model call. */
@@ -128,6 +154,8 @@ export interface TurnReport {
   readonly tool_calls: readonly ToolCallReport[];
   readonly searches: readonly SearchReport[];
   readonly server_searches: readonly ServerSearchReport[];
+  /** Calls of the provider's own tools (hosted or built in), in the order the response made them. */
+  readonly provider_calls: readonly ProviderCallReport[];
   /** A short text of what the assistant said (first line), for views. */
   readonly assistant_text: string;
   /** Token estimates for this call (present unless turned off with `--no-tokens`). */
@@ -188,6 +216,8 @@ export type ViolationKind =
   | 'redundant-select'
   | 'native-refill'
   | 'unknown-call-id'
+  /** A tool call no result answers while the conversation goes on (warning; the reference replays it as is). */
+  | 'unanswered-call'
   /** The tools the recording sent with a call differ from what the reference offers (warning). */
   | 'sent-differs'
   /** A search result of tool_reference blocks in default mode, which the reference does not load (warning). */
@@ -263,6 +293,8 @@ export interface SimulationReport {
     readonly calls: number;
     readonly searches: number;
     readonly server_searches: number;
+    /** Calls of the provider's own tools (hosted or built in) over every model call. */
+    readonly provider_calls: number;
     /** Default mode: dynamic tools visible at the last call. Model-native mode: deferred tools that searches loaded. */
     readonly tools_loaded: number;
     readonly errors: number;

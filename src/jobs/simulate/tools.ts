@@ -104,6 +104,18 @@ export function simulationTools(
   } else if (transcript.tools) {
     tools = transcript.tools;
     source = `${transcript.file} (tools carried by the transcript)`;
+    const split = splitTools(tools, source, options.staticNames ?? []);
+    // The reference's own error ("tools is required") has no position: say which file carried what.
+    if (split.dynamicTools.length === 0)
+      throw new InputError(
+        `tools is required: the recording carries no dynamic tool (${
+          tools.length === 0
+            ? "no catalog tool at all: the provider's own tools, such as MCP servers and web search, are not"
+            : `its ${tools.length === 1 ? 'one catalog tool is' : `${tools.length} catalog tools are all`} static`
+        }): pass -c/--catalog`,
+        { file: transcript.file, line: 0, column: 0 },
+      );
+    return split;
   } else {
     throw new InputError(
       'no catalog: pass -c/--catalog, or a transcript that carries its own tools (a logged request body with "tools")',

@@ -190,6 +190,41 @@ export function orphanResults(messages: readonly Message[]): OrphanResult[] {
   return out;
 }
 
+/** A tool call no later message answers, while the conversation goes on after it. */
+export interface UnansweredCall {
+  /** The assistant message that made it. */
+  readonly index: number;
+  readonly callId: string;
+  readonly tool: string;
+}
+
+/**
+ * Tool calls that no later tool result answers, except those of the last message (a recording
+ * may end with the model asking for tools). The reference replays such a conversation as it is
+ * (the middleware does not pair calls and results); the simulation reports each as a warning.
+ * An empty id is never answered, and never reported: it pairs with nothing by design.
+ */
+export function unansweredCalls(messages: readonly Message[]): UnansweredCall[] {
+  const answered = new Set<string>();
+  for (const m of messages) {
+    if (m.kind === 'chat') {
+      if (m.role === 'tool' && m.toolCallId !== undefined) answered.add(m.toolCallId);
+    } else for (const b of m.blocks) if (b.type === 'function_tool_result') answered.add(b.callId);
+  }
+  const out: UnansweredCall[] = [];
+  const seen = new Set<string>();
+  for (let index = 0; index < messages.length - 1; index++) {
+    const m = messages[index]!;
+    if (m.role !== 'assistant') continue;
+    for (const c of toolCallsOf(m)) {
+      if (c.id === '' || answered.has(c.id) || seen.has(c.id)) continue;
+      seen.add(c.id);
+      out.push({ index, callId: c.id, tool: c.name });
+    }
+  }
+  return out;
+}
+
 /**
  * The transcript index of the reminder that the loader recognised by its
  * text, or null. Provider formats carry no `extra`, so a marker in one of

@@ -7,6 +7,7 @@
  * Over 400 lines: one validator per suite key, each beside its messages.
  */
 import { CATALOG_FORMATS } from '../../formats/types.js';
+import { FORMAT_CHOICES } from '../../formats/recordings/registry.js';
 import { dirname, isAbsolute, join } from 'node:path';
 import { type Mode, MODES } from '../../core/types.js';
 import { editDistance } from '../../io/edit-distance.js';
@@ -40,7 +41,8 @@ import type {
   SuiteCase,
 } from './types.js';
 
-export const TRANSCRIPT_FORMATS = ['auto', 'eino', 'openai', 'openai-responses', 'anthropic'] as const;
+/** A simulate case's `format:` choices: every recording format (the registry's list), or auto. */
+export const TRANSCRIPT_FORMATS = FORMAT_CHOICES;
 
 const ENGINE_KEYS = ['engine', 'top_k', 'min_score'] as const;
 const SUITE_KEYS = ['name', 'description', 'catalog', 'catalog_format', 'prefix', ...ENGINE_KEYS, 'cases'] as const;

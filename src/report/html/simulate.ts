@@ -80,6 +80,7 @@ function header(r: SimulationReport): Html {
   const chips: Html[] = [
     h('li', { class: 'chip' }, plural(sm.calls, 'model call')),
     h('li', { class: 'chip' }, plural(sm.searches, 'search', 'searches')),
+    sm.provider_calls > 0 ? h('li', { class: 'chip' }, plural(sm.provider_calls, 'provider tool call')) : null,
     sm.server_searches > 0
       ? h('li', { class: 'chip' }, plural(sm.server_searches, 'server search', 'server searches'))
       : null,
@@ -133,6 +134,15 @@ function header(r: SimulationReport): Html {
           ]
         : null,
       coverage !== null ? ['coverage', coverageText(coverage)] : null,
+      coverage?.sessions
+        ? [
+            'session',
+            `${coverage.sessions.index} of ${coverage.sessions.count}: ` +
+              `${plural(coverage.sessions.calls.length, 'logged call')} (${coverage.sessions.calls.join(', ')}), ` +
+              `${coverage.sessions.rule}` +
+              (coverage.sessions.count > 1 ? '; this page shows this session, the text and --json show them all' : ''),
+          ]
+        : null,
       sm.tokens ? ['tokens', sm.tokens.note] : null,
     ]),
     h('ul', { class: 'chips' }, chips),
@@ -145,6 +155,7 @@ function coverageText(c: Coverage): Child {
   return frag(
     `${c.format} (${c.detected_by}) · ${c.read} of ${plural(c.items, 'item')} read`,
     skipped > 0 ? ` · ${skipped} skipped by rule (${c.skipped.map((x) => `${x.rule} ${x.count}`).join(', ')})` : '',
+    c.provider_calls !== undefined ? ` · ${plural(c.provider_calls, 'call')} of the provider's own tools` : '',
     c.unexplained.length > 0 ? h('span', { class: 'bad' }, ` · ${c.unexplained.length} not understood`) : '',
     c.unpaired.length > 0 ? h('span', { class: 'bad' }, ` · ${c.unpaired.length} unpaired`) : '',
   );
@@ -606,11 +617,25 @@ function callSection(t: TurnReport, r: SimulationReport, replay: boolean): Html 
       h(
         'div',
         { class: 'search' },
-        h('span', { class: 'tag' }, 'server search'),
+        h('span', { class: 'tag' }, ss.execution === 'client' ? 'client search' : 'server search'),
         ' ',
         ss.query !== '' ? h('span', { class: 'q' }, `"${ss.query}"`) : null,
-        ' loaded ',
-        names(ss.loaded, 'nothing'),
+        ...(ss.pending
+          ? [' ', h('span', { class: 'warn' }, 'pending'), ' (no tool_search_output yet)']
+          : [' loaded ', names(ss.loaded, 'nothing')]),
+      ),
+    ),
+    t.provider_calls.map((pc) =>
+      h(
+        'div',
+        { class: 'search' },
+        h('span', { class: 'tag' }, 'provider tool'),
+        ' ',
+        pc.name !== null || pc.server !== null
+          ? h('span', { class: 'name' }, [pc.server, pc.name].filter((x) => x !== null).join('.'))
+          : null,
+        ` ${pc.type}, run by the ${pc.executed_by}`,
+        pc.arguments !== '' ? h('div', { class: 'muted mono' }, clip(pc.arguments, 300)) : null,
       ),
     ),
     calls.length > 0 ? h('ul', { class: 'calllist' }, calls) : null,

@@ -91,7 +91,23 @@ function blockLines(ctx: MessageContext, b: ContentBlock): Line[] {
       ];
     }
     case 'server_tool_search':
-      return [[seg(`${INDENT}⌕ `, 'dim'), seg('server search ', 'accent'), seg(`"${safe(b.query)}"`)]];
+      return [
+        [
+          seg(`${INDENT}⌕ `, 'dim'),
+          seg(b.execution === 'client' ? 'client search ' : 'server search ', 'accent'),
+          seg(`"${safe(b.query)}"`),
+        ],
+      ];
+    case 'provider_tool_call': {
+      const label = [b.server, b.name].filter((x) => x !== '').join('.') || b.kind;
+      return [
+        [
+          seg(`${INDENT}⚙ `, 'dim'),
+          seg(`${safeName(label)} `, 'accent'),
+          seg(`(${b.kind}, run by the ${b.executedBy}) ${safe(b.arguments)}`, 'dim'),
+        ],
+      ];
+    }
     case 'server_tool_search_result':
       return [[seg(`${INDENT}⌕ `, 'dim'), seg('server search loaded ', 'accent'), seg(names(b.tools))]];
     case 'other':

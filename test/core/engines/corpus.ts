@@ -215,7 +215,14 @@ export function randomQuery(r: Random, tools: readonly EngineTool[]): string {
  * a catalog whose tools another file already gave (the demo catalog in every format) once.
  */
 export function fixtureCatalogs(): Array<{ file: string; tools: EngineTool[] }> {
-  const dirs = ['fixtures/catalogs', 'fixtures/formats/catalogs', 'fixtures/lint', 'fixtures/hostile'];
+  const dirs = [
+    'fixtures/catalogs',
+    // Catalogs read from real MCP servers (toolsearch import; see the file's header).
+    'fixtures/catalogs/servers',
+    'fixtures/formats/catalogs',
+    'fixtures/lint',
+    'fixtures/hostile',
+  ];
   const out: Array<{ file: string; tools: EngineTool[] }> = [];
   const seen = new Set<string>();
   for (const dir of dirs) {

@@ -40,7 +40,12 @@ describe('the CLI reads a quoted mcp: spec', () => {
     const spec = `mcp:${quote}${process.execPath} ${TEST_SERVER} --name demo --tools 2${quote}`;
     const r = await runIn(['select', '-c', spec, 'mcp__demo__create_issue', '--json']);
     expect(r.stderr).toBe('');
-    expect(JSON.parse(r.stdout)).toEqual({ schema_version: 1, matches: ['mcp__demo__create_issue'], unknown: [] });
+    expect(JSON.parse(r.stdout)).toEqual({
+      schema_version: 1,
+      engine: 'eino',
+      matches: ['mcp__demo__create_issue'],
+      unknown: [],
+    });
     expect(r.code).toBe(0);
   });
 });

@@ -102,7 +102,7 @@ describe('Cline histories', () => {
     expect(t.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
   });
 
-  it('a tool Cline did not run (one tool per message) has no result; a header with no call is an error', () => {
+  it('a tool Cline did not run (one per message) has no result (a warning); a header with no call is an error', () => {
     const history = [
       { role: 'user', content: [{ type: 'text', text: '<task>\nx\n</task>' }] },
       {
@@ -125,10 +125,17 @@ describe('Cline histories', () => {
       },
       { role: 'assistant', content: [{ type: 'text', text: 'ok' }] },
     ];
-    expect(() => loadRecordingText(history)).toThrow(/tool call "read_file" \(id "read_file#2"\) has no result/);
-    const lenient = loadRecordingText(history, { lenient: true });
-    expect(lenient.coverage?.unpaired.map((u) => u.message)).toEqual([
-      'tool call "read_file" (id "read_file#2") has no result',
+    // Replayed as the reference replays it (issue 28): the unanswered call is a warning of the simulation.
+    const t = loadRecordingText(history);
+    expect(t.coverage?.unpaired).toEqual([]);
+    const r = simulate({
+      transcript: t,
+      catalog: loadCatalogFiles([`${dir}cline-tools.json`]),
+      mode: 'default',
+      replay: false,
+    });
+    expect(r.violations.filter((v) => v.kind === 'unanswered-call').map((v) => v.message)).toEqual([
+      expect.stringMatching(/^tool call "read_file" \(id "read_file#2"\) has no result, and the conversation goes on/),
     ]);
     expect(() =>
       loadRecordingText([

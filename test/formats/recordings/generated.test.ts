@@ -16,6 +16,7 @@ const GENERATORS: ReadonlyArray<readonly [string, string]> = [
   ['gen-gemini.mjs', 'gemini'],
   ['gen-sse.mjs', 'sse'],
   ['gen-agents-state.mjs', 'openai-agents'],
+  ['gen-responses.mjs', 'responses'],
 ];
 
 if (NODE_MAJOR < 22)

@@ -115,6 +115,7 @@ describe('simulate', () => {
       calls: 3,
       searches: 1,
       server_searches: 0,
+      provider_calls: 0,
       tools_loaded: 2,
       errors: 0,
       warnings: 0,
@@ -223,7 +224,7 @@ describe('simulate', () => {
     ];
     const r = simulate({ transcript: transcript(msgs), catalog, mode: 'native', replay: false });
     expect(r.turns[0]!.server_searches).toEqual([
-      { call_id: 's1', query: 'slack', loaded: ['mcp__slack__send_message'] },
+      { call_id: 's1', query: 'slack', loaded: ['mcp__slack__send_message'], execution: 'server', pending: false },
     ]);
     expect(r.turns[0]!.tool_calls.map((c) => c.status)).toEqual(['ok', 'not-loaded']);
     expect(r.turns[0]!.visible).toEqual(['get_time']);
@@ -303,7 +304,7 @@ describe('simulate', () => {
           kind: 'blocks',
           role: 'assistant',
           blocks: [
-            { type: 'server_tool_search', callId: 'c1', query: 'slack' },
+            { type: 'server_tool_search', callId: 'c1', query: 'slack', execution: 'client' },
             { type: 'function_tool_call', callId: 'c2', name: 'mcp__slack__send_message', arguments: '{}' },
           ],
         },
@@ -320,9 +321,15 @@ describe('simulate', () => {
       ];
       const r = simulate({ transcript: transcript(msgs), catalog, mode: 'native', replay: false });
       expect(r.turns[0]!.server_searches).toEqual([
-        { call_id: 'c1', query: 'slack', loaded: ['mcp__slack__send_message'] },
+        { call_id: 'c1', query: 'slack', loaded: ['mcp__slack__send_message'], execution: 'client', pending: false },
       ]);
       expect(r.turns.map((t) => t.tool_calls.map((c) => c.status))).toEqual([['not-loaded'], ['ok']]);
+      // Before the client's output arrives, the search is pending: it has loaded nothing.
+      const pending = simulate({ transcript: transcript(msgs.slice(0, 2)), catalog, mode: 'native', replay: false });
+      expect(pending.turns[0]!.server_searches).toEqual([
+        { call_id: 'c1', query: 'slack', loaded: [], execution: 'client', pending: true },
+      ]);
+      expect(pending.summary.tools_loaded).toBe(0);
     },
   );
 

@@ -7,7 +7,15 @@
  * test/formats/recordings/sse.test.ts), and the recordings of its model
  * calls (a call log, nock definitions, a VCR cassette, a HAR file, the AI
  * SDK's and OpenInference's spans). Conversations have no system prompt, so
- * the Claude Code form (which logs none) compares directly.
+ * the Claude Code form (which logs none) compares directly. The second
+ * property covers what issue 28's readers add: Responses hosted tool calls
+ * (listed, nothing else changed), LangChain JS keys, Claude Code subagents
+ * written into the session file (two conversations), a call log of two
+ * interleaved agents (two sessions), and a call left unanswered (the same
+ * `unanswered-call` warning in every format that can write one). Namespaced
+ * Responses tools are checked in test/formats/recordings/responses.test.ts
+ * (their qualified names change how the scorer splits them, so a search over
+ * the demo catalog cannot stay the same).
  */
 import fc from 'fast-check';
 import { fileURLToPath } from 'node:url';
@@ -722,5 +730,177 @@ describe('random conversations in every recording format', () => {
       { numRuns: 40, seed: 12 },
     );
     // Twenty-one writers per run: generous room on a loaded machine (no assertion on time).
+  }, 120_000);
+});
+
+/** A turn's fields without what only the provider's own tool calls add. */
+function withoutProviderCalls(r: SimulationReport): unknown {
+  return {
+    turns: r.turns.map((t) => ({ ...t, assistant_text: undefined, provider_calls: undefined })),
+    violations: r.violations,
+    summary: { ...r.summary, provider_calls: undefined },
+  };
+}
+
+/** Responses items with hosted calls in every response: a web search before each answer, an MCP call before calls. */
+const responsesHosted = (msgs: Msg[]): unknown => ({
+  model: 'gpt-4.1',
+  input: (responsesItems(msgs) as Array<Record<string, unknown>>).flatMap((item, i) => {
+    const m = msgs[i]!;
+    if (m.role !== 'assistant') return [item];
+    const hosted = m.call
+      ? { type: 'mcp_call', id: `mcp_${i}`, server_label: 'wiki', name: 'ask', arguments: '{}', output: 'ok' }
+      : { type: 'web_search_call', id: `ws_${i}`, status: 'completed', action: { type: 'search', query: 'q' } };
+    return [hosted, item];
+  }),
+});
+
+/** LangChain JS messages as @langchain/core's toJSON() writes them (a tool()'s ToolMessage: status, metadata). */
+const langchainJs = (msgs: Msg[]): unknown =>
+  msgs.map((m) => {
+    const common = { additional_kwargs: {}, response_metadata: {} };
+    const [cls, kwargs] =
+      m.role === 'tool'
+        ? [
+            'ToolMessage',
+            {
+              status: 'success',
+              content: m.content,
+              tool_call_id: m.id,
+              name: m.name,
+              metadata: { versions: { '@langchain/core': '1.4.0' } },
+              ...common,
+            },
+          ]
+        : m.role === 'user'
+          ? ['HumanMessage', { content: m.content, ...common }]
+          : [
+              'AIMessage',
+              {
+                content: m.content,
+                tool_calls: m.call ? [{ name: m.call.name, args: m.call.args, id: m.call.id, type: 'tool_call' }] : [],
+                response_metadata: { model_name: 'gpt-4.1', finish_reason: m.call ? 'tool_calls' : 'stop' },
+                usage_metadata: { input_tokens: 10, output_tokens: 2, total_tokens: 12 },
+                invalid_tool_calls: [],
+                additional_kwargs: {},
+              },
+            ];
+    return { lc: 1, type: 'constructor', id: ['langchain_core', 'messages', cls], kwargs };
+  });
+
+/** The Claude Code log with two subagents written into it (Claude Code 1.0.x: same sessionId, no agentId). */
+function claudeCodeWithSubagents(msgs: Msg[]): string {
+  const sub = (k: number, prompt: string): string[] =>
+    [
+      { parentUuid: null, type: 'user', uuid: `s${k}a`, message: { role: 'user', content: prompt } },
+      {
+        parentUuid: `s${k}a`,
+        type: 'assistant',
+        uuid: `s${k}b`,
+        message: { id: `msg_s${k}`, role: 'assistant', content: [{ type: 'text', text: `answer ${k}` }] },
+      },
+    ].map((o) => JSON.stringify({ isSidechain: true, sessionId: 's', ...o }));
+  return [claudeCode(msgs), ...sub(1, 'first task'), ...sub(2, 'second task')].join('\n');
+}
+
+/** The messages without the result of the first call that has one before the last message (an unanswered call). */
+function dropFirstResult(msgs: Msg[]): Msg[] | null {
+  const i = msgs.findIndex((m, k) => m.role === 'tool' && k < msgs.length - 2);
+  return i < 0 ? null : [...msgs.slice(0, i), ...msgs.slice(i + 1)];
+}
+
+/**
+ * Writers that can leave a call unanswered. Not: UI messages and Agents RunStates (a call's output sits
+ * beside it), nor Responses items (two assistant-side items with no input between them are one response).
+ */
+const UNANSWERED_WRITERS: ReadonlyArray<readonly [string, (m: Msg[]) => unknown]> = [
+  ['eino-jsonl', einoJsonl],
+  ['openai', openaiBody],
+  ['anthropic', anthropicBody],
+  ['ai-sdk', aiSdk],
+  ['langchain', langchain],
+  ['langchain-js', langchainJs],
+  ['otel', otel],
+  ['claude-code', claudeCode],
+  ['gemini', (m) => ({ contents: geminiContents(m) })],
+];
+
+describe('random conversations and what issue 28 reads', () => {
+  it('hosted calls, LangChain JS keys, subagents, interleaved logs, unanswered calls: as the Eino form', () => {
+    fc.assert(
+      fc.property(
+        fc.array(step, { maxLength: 8 }),
+        fc.constantFrom('default' as const, 'native' as const),
+        (steps, mode) => {
+          const msgs = build(steps);
+          const run = (value: unknown, name: string, options: { sidechains?: boolean } = {}) => {
+            const t = loadRecordingText(value, { name, ...options });
+            expect(t.coverage?.unexplained, name).toEqual([]);
+            return { t, r: simulate({ transcript: t, catalog: demo, mode, replay: false }) };
+          };
+          const base = run(eino(msgs), 'eino.json').r;
+          // Hosted calls change nothing the reference sees; each is listed at its model call.
+          const hosted = run(responsesHosted(msgs), 'hosted.json').r;
+          expect(withoutProviderCalls(hosted)).toEqual(withoutProviderCalls(base));
+          expect(hosted.turns.map((x) => x.provider_calls.map((c) => c.type))).toEqual(
+            msgs.filter((m) => m.role === 'assistant').map((m) => [m.call ? 'mcp_call' : 'web_search_call']),
+          );
+          // @langchain/core's keys are all known.
+          const lc = run(langchainJs(msgs), 'lc.json');
+          expect(lc.t.format).toBe('langchain');
+          expect(comparable(lc.r)).toEqual(comparable(base));
+          // Subagents written into the session file: skipped, or two conversations of their own.
+          const cc = run(claudeCodeWithSubagents(msgs), 'x.jsonl', { sidechains: true });
+          expect(comparable(cc.r)).toEqual(comparable(base));
+          expect(cc.t.sidechains?.map((s) => [s.coverage?.conversation, s.messages.length])).toEqual([
+            ['s', 2],
+            ['s#2', 2],
+          ]);
+          // Two agents' calls interleaved in one log: two sessions, the first this conversation.
+          const visible = simulate({
+            transcript: loadRecordingText(eino(msgs), { name: 'eino.json' }),
+            catalog: demo,
+            mode: 'default',
+            replay: false,
+          }).turns.map((x) => x.visible);
+          const other: Msg[] = [
+            { role: 'user', content: 'A different agent' },
+            { role: 'assistant', content: 'Hello.' },
+          ];
+          const mine = modelCalls(msgs, visible);
+          const theirs = modelCalls(other, [visible[0]!]);
+          const interleaved = [...mine.slice(0, 1), ...theirs, ...mine.slice(1)];
+          const log = loadRecordingText(interleaved.map((c) => JSON.stringify(c)).join('\n'), { name: 'calls.jsonl' });
+          expect([log, ...(log.sidechains ?? [])].map((s) => s.coverage?.sessions?.calls.length)).toEqual([
+            mine.length,
+            1,
+          ]);
+          const first = simulate({ transcript: log, catalog: demo, mode, replay: false });
+          const sent = first.violations.filter((v) => v.kind === 'sent-differs');
+          expect(
+            comparable({
+              ...first,
+              violations: first.violations.filter((v) => v.kind !== 'sent-differs'),
+              summary: { ...first.summary, warnings: first.summary.warnings - sent.length },
+            }),
+          ).toEqual(comparable(base));
+          // A call with no result while the conversation goes on: replayed as recorded, the same warning everywhere.
+          const dropped = dropFirstResult(msgs);
+          if (dropped) {
+            const noLocation = (r: SimulationReport): unknown =>
+              comparable({ ...r, violations: r.violations.map(({ location: _, ...v }) => v) });
+            const want = run(eino(dropped), 'eino.json').r;
+            expect(want.violations.map((v) => v.kind)).toContain('unanswered-call');
+            for (const [name, write] of UNANSWERED_WRITERS) {
+              const jsonl = name === 'claude-code' || name === 'eino-jsonl';
+              expect(noLocation(run(write(dropped), jsonl ? 'x.jsonl' : `${name}.json`).r), name).toEqual(
+                noLocation(want),
+              );
+            }
+          }
+        },
+      ),
+      { numRuns: 30, seed: 28 },
+    );
   }, 120_000);
 });
