@@ -60,7 +60,7 @@ describe('every list of formats is the registry', () => {
     expect(listed.map(([f]) => f)).toEqual(formats);
     expect(listed.map(([, summary]) => summary)).toEqual(READERS.map((r) => r.summary));
     expect(help.stdout).toContain(`--format <format>`);
-    expect(bash.stdout).toContain(`--format) COMPREPLY=($(compgen -W "${FORMAT_CHOICES.join(' ')}"`);
+    expect(bash.stdout).toContain(`--format) _toolsearch_reply compgen -W "${FORMAT_CHOICES.join(' ')}"`);
   });
 
   it('the fuzzer picks --format values from the registry it is given, and lists none of its own', () => {
