@@ -105,7 +105,7 @@ function inexact(value: JsonValue | undefined): boolean {
     const v = stack.pop();
     if (typeof v === 'number') {
       if (!Number.isFinite(v) || Object.is(v, -0)) return true;
-    } else if (v !== null && typeof v === 'object') stack.push(...Object.values(v));
+    } else if (v !== null && typeof v === 'object') for (const x of Object.values(v)) stack.push(x);
   }
   return false;
 }

@@ -3,6 +3,7 @@
  * same query, flags and checks as the reference's search, run by another
  * engine. Loaded only when `--engine` names one (search-run.ts).
  */
+import { append } from '../core/append.js';
 import type { EngineOutcome } from '../core/engines/types.js';
 import { AssertionFailure, InputError, UsageError } from '../io/errors.js';
 import { safeJson } from '../io/json-out.js';
@@ -94,7 +95,7 @@ export async function runEngineSearch(
       limitFlag: engine.name === 'mastra' ? '--top-k' : '-n',
     };
     const lines = [...renderEngineHeader(engine, opts), ...renderSearch(report, counts, { ...opts, explain: false })];
-    if (flags.explain === true) lines.push(...renderEngineExtras(report, opts));
+    if (flags.explain === true) append(lines, renderEngineExtras(report, opts));
     if (report.why)
       lines.push(
         ...renderWhy(report.why, report.max_results, {

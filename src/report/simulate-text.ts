@@ -292,7 +292,7 @@ export function renderSimulation(r: SimulationReport, o: SimulateRenderOptions):
     out,
     wrapText(`catalog: ${r.catalog.dynamic} dynamic + ${plural(r.catalog.static, 'static tool')} ${from}`, o.width, 2),
   );
-  if (r.engine.name !== 'eino' || r.engine.by === 'flag') out.push(...wrapText(engineLine(r), o.width, 2));
+  if (r.engine.name !== 'eino' || r.engine.by === 'flag') append(out, wrapText(engineLine(r), o.width, 2));
   const byText = r.transcript.reminder_recognised_by_text;
   if (byText !== null) {
     append(

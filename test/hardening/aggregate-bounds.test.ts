@@ -145,8 +145,8 @@ describe.concurrent('finding 8: aggregate honours TOOLSEARCH_MAX_*', () => {
     const r = await spawnCli(args, { env: { TOOLSEARCH_MAX_DEPTH: '14' } });
     expect(expectCleanError(r, file)).toBe(
       `error: ${file}:1:285: gen_ai.output.messages is not JSON: nesting deeper than 14 levels (set ` +
-        'TOOLSEARCH_MAX_DEPTH to raise the limit) (line 1, column 121 of the text) (--lenient replays the rest ' +
-        'and counts it)',
+        'TOOLSEARCH_MAX_DEPTH to raise the limit) (line 1, column 121 of the text) ' +
+        '(--lenient replays the rest and counts it)',
     );
   });
 });

@@ -282,7 +282,7 @@ export function simulateCommand(ctx: CliContext): Command {
       const lines: string[] = [];
       for (const [i, r] of reports.entries()) {
         if (i > 0) lines.push('');
-        lines.push(...renderSimulation(r, { width: ctx.width, style: ctx.outStyle, replay }));
+        append(lines, renderSimulation(r, { width: ctx.width, style: ctx.outStyle, replay }));
       }
       ctx.lines(lines);
     }

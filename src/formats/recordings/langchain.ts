@@ -27,6 +27,7 @@
  * `status` and `metadata`; a v1 message its standard blocks in `content_blocks`,
  * read when it has no `content`).
  */
+import { append } from '../../core/append.js';
 import { toWellFormed } from '../../core/text.js';
 import type { ToolCall } from '../../core/types.js';
 import { field, type Node, type ObjectNode, type ParsedDocument } from '../../io/nodes.js';
@@ -118,7 +119,7 @@ export function updateMessages(n: Node): readonly Node[] | null {
     if (m.value.kind === 'null') continue;
     const msgs = m.value.kind === 'object' ? field(m.value, 'messages') : undefined;
     if (msgs?.kind !== 'array') return null;
-    out.push(...msgs.items);
+    append(out, msgs.items);
   }
   return out;
 }

@@ -82,7 +82,7 @@ export const FORMAT_CHOICES: readonly (TranscriptFormat | 'auto')[] = ['auto', .
 
 /** The formats as `simulate --help` lists them: one line each, `format  summary`, names aligned. */
 export function formatHelpLines(indent = '  '): string[] {
-  const width = Math.max(...READERS.map((r) => r.format.length)) + 2;
+  const width = READERS.reduce((n, r) => Math.max(n, r.format.length), 0) + 2;
   return READERS.map((r) => `${indent}${r.format.padEnd(width)}${r.summary}`);
 }
 

@@ -12,6 +12,7 @@
  * One search per distinct word (not per tool and word); a module engine
  * answers from its worker, so this is about linear in the distinct words.
  */
+import { append } from '../../core/append.js';
 import type { Catalog, CatalogTool } from '../../formats/types.js';
 import type { OpenEngine } from '../engines/engine.js';
 import {
@@ -182,7 +183,7 @@ export async function lintWithEngine(
             `engine's limit ${limit}${closest ? `; the closest is "${closest.word}" at rank ${closest.rank}` : ''}`,
         ),
       );
-    findings.push(...findingsOf.get(t.name)!);
+    append(findings, findingsOf.get(t.name)!);
     findings.sort((a, b) => order.indexOf(a.rule) - order.indexOf(b.rule));
     const errors = findings.filter((f) => f.severity === 'error').length;
     tools.push({

@@ -575,7 +575,7 @@ export function simulateCallStep(ctx: SimulationContext, state: SimulationState,
     searchFindings(ctx, state, call, search, loadedLater);
   }
   loadNow(loadedLater);
-  state.violations.push(...unansweredViolations(ctx, call));
+  append(state.violations, unansweredViolations(ctx, call));
 
   const dynamicVisible = view.visible.filter((t) => ctx.mw.index.has(t.name)).length;
   state.turns.push({

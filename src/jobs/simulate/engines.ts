@@ -16,6 +16,7 @@
  * The reference's own rule (Eino) is the middleware in engine.ts; this module
  * builds the same report, with `engine` saying which rule ran and why.
  */
+import { append } from '../../core/append.js';
 import { createEngine, type EngineParams } from '../../core/engines/index.js';
 import type { MastraEngine, MastraLoadInput } from '../../core/engines/mastra.js';
 import type { EngineId } from '../../core/engines/types.js';
@@ -309,7 +310,11 @@ function walk(options: EngineSimulateOptions, tools: SimulationTools, fresh: boo
       const got = fresh || recordedOutcome === null ? replayed : recordedOutcome;
       if (!('matches' in got)) continue;
       for (const n of got.matches) found.add(n);
-      if (ai) loadedNow.push(...got.matches.filter((n) => dynamicNames.has(n)));
+      if (ai)
+        append(
+          loadedNow,
+          got.matches.filter((n) => dynamicNames.has(n)),
+        );
       else if (mastra?.autoLoad)
         for (const n of got.matches) if (dynamicNames.has(n) && !seen.has(n)) seen.add(n), loadedNow.push(n);
     }
