@@ -101,6 +101,49 @@ describe('recordings made by the libraries replay as their Eino originals', () =
     });
   }
 
+  /** [fixture, the scenarios of its sessions in order, skipped by rule (the first session's coverage)]. */
+  const INTERLEAVED: ReadonlyArray<readonly [string, readonly string[], ReadonlyArray<readonly [string, number]>]> = [
+    [
+      'nock/openai-chat.nock.json',
+      ['keyword-search-then-call', 'select-search'],
+      [
+        [NOT_POST, 1],
+        [FAILED, 1],
+      ],
+    ],
+    ['vcr/openai-responses.yaml', ['keyword-search-then-call', 'required-keyword-search'], [[NOT_POST, 1]]],
+    [
+      'har/browser-chat.har',
+      ['deferred-tool-called-too-early', 'accumulate-two-searches'],
+      [
+        [NOT_POST, 1],
+        ['events of streamed responses: [DONE] markers', 5],
+        [FAILED, 1],
+      ],
+    ],
+  ];
+  for (const [file, scenarios, skipped] of INTERLEAVED) {
+    it(`${file}: two conversations interleaved call by call come apart into ${scenarios.join(' and ')}`, () => {
+      const t = loadTranscriptFile(`${root}fixtures/recordings/${file}`);
+      const sessions = [t, ...(t.sidechains ?? [])];
+      const where = sessions.map((x) => [
+        x.coverage?.conversation,
+        x.coverage?.sessions?.index,
+        x.coverage?.sessions?.count,
+      ]);
+      expect(where).toEqual([
+        ['main', 1, 2],
+        ['session 2', 2, 2],
+      ]);
+      expect(t.coverage?.skipped.map((x) => [x.rule, x.count])).toEqual(skipped);
+      sessions.forEach((x, i) => {
+        expect(x.coverage?.unexplained, file).toEqual([]);
+        expect(x.coverage?.sessions?.calls.length).toBe((eino(scenarios[i]!) as { turns: unknown[] }).turns.length);
+        expect(calls(x), `${file} session ${i + 1}`).toEqual(eino(scenarios[i]!));
+      });
+    });
+  }
+
   it("spans carry their tools: the last call's definitions are the recording's catalog (no -c needed)", () => {
     for (const file of [
       'ai-sdk/keyword-search-then-call.legacy.otlp.json',
@@ -117,9 +160,5 @@ describe('recordings made by the libraries replay as their Eino originals', () =
       ]);
       expect(t.sentTools?.[0]?.visible, file).toContain('tool_search');
     }
-  });
-
-  it('the skip rules of HTTP recordings are the ones their fixtures need', () => {
-    expect([NOT_POST, OTHER_POST, FAILED].every((r) => r.length > 0)).toBe(true);
   });
 });

@@ -426,10 +426,12 @@ const callLog = (msgs: Msg[], visible: ReadonlyArray<readonly string[]>): string
 
 const URL_CHAT = 'https://api.openai.com/v1/chat/completions';
 
+type Call = { request: unknown; response: unknown };
+
 /** nock definitions (nock.recorder output_objects), a model list first (skipped by rule). */
-const nock = (msgs: Msg[], visible: ReadonlyArray<readonly string[]>): unknown => [
+const nockOf = (calls: readonly Call[]): unknown => [
   { scope: 'https://api.openai.com:443', method: 'GET', path: '/v1/models', body: '', status: 200, response: {} },
-  ...modelCalls(msgs, visible).map((c) => ({
+  ...calls.map((c) => ({
     scope: 'https://api.openai.com:443',
     method: 'POST',
     path: '/v1/chat/completions',
@@ -442,9 +444,9 @@ const nock = (msgs: Msg[], visible: ReadonlyArray<readonly string[]>): unknown =
 ];
 
 /** A VCR.py cassette (YAML, bodies as JSON text). */
-const vcr = (msgs: Msg[], visible: ReadonlyArray<readonly string[]>): string =>
+const vcrOf = (calls: readonly Call[]): string =>
   YAML.stringify({
-    interactions: modelCalls(msgs, visible).map((c) => ({
+    interactions: calls.map((c) => ({
       request: {
         body: JSON.stringify(c.request),
         headers: { 'content-type': ['application/json'] },
@@ -461,7 +463,7 @@ const vcr = (msgs: Msg[], visible: ReadonlyArray<readonly string[]>): string =>
   });
 
 /** A HAR 1.2 file: a page load, then the calls. */
-const har = (msgs: Msg[], visible: ReadonlyArray<readonly string[]>): unknown => ({
+const harOf = (calls: readonly Call[]): unknown => ({
   log: {
     version: '1.2',
     creator: { name: 'test', version: '1' },
@@ -471,7 +473,7 @@ const har = (msgs: Msg[], visible: ReadonlyArray<readonly string[]>): unknown =>
         request: { method: 'GET', url: 'https://app.example/', headers: [] },
         response: { status: 200, headers: [], content: { size: 0, mimeType: 'text/html', text: '<p>' } },
       },
-      ...modelCalls(msgs, visible).map((c, i) => ({
+      ...calls.map((c, i) => ({
         startedDateTime: new Date(Date.UTC(2026, 0, 1, 0, 0, i + 1)).toISOString(),
         request: {
           method: 'POST',
@@ -488,6 +490,14 @@ const har = (msgs: Msg[], visible: ReadonlyArray<readonly string[]>): unknown =>
     ],
   },
 });
+
+/** The model calls of a log in each HTTP recording's envelope (and a call log's lines). */
+const LOG_ENVELOPES: ReadonlyArray<readonly [string, string, (calls: readonly Call[]) => unknown]> = [
+  ['calls.jsonl', 'call-log', (calls) => calls.map((c) => JSON.stringify(c)).join('\n')],
+  ['nock.json', 'nock', nockOf],
+  ['cassette.yaml', 'vcr', vcrOf],
+  ['x.har', 'har', harOf],
+];
 
 /** The AI SDK's language-model prompt (what `ai.prompt.messages` holds). */
 const aiPrompt = (msgs: Msg[]): unknown =>
@@ -589,9 +599,9 @@ const CALL_WRITERS: ReadonlyArray<
   readonly [string, string, string, (m: Msg[], visible: ReadonlyArray<readonly string[]>) => unknown]
 > = [
   ['call-log', 'call-log', 'calls.jsonl', callLog],
-  ['nock', 'nock', 'nock.json', nock],
-  ['vcr', 'vcr', 'cassette.yaml', vcr],
-  ['har', 'har', 'x.har', har],
+  ['nock', 'nock', 'nock.json', (m, v) => nockOf(modelCalls(m, v))],
+  ['vcr', 'vcr', 'cassette.yaml', (m, v) => vcrOf(modelCalls(m, v))],
+  ['har', 'har', 'x.har', (m, v) => harOf(modelCalls(m, v))],
   ['otel-ai-sdk', 'otel', 'ai-sdk.otlp.json', otelAiSdk],
   ['otel-openinference', 'otel', 'openinference.otlp.json', otelOpenInference],
 ];
@@ -856,7 +866,7 @@ describe('random conversations and what issue 28 reads', () => {
             ['s', 2],
             ['s#2', 2],
           ]);
-          // Two agents' calls interleaved in one log: two sessions, the first this conversation.
+          // Two agents' calls interleaved in one log: two sessions, the first this conversation, in every log.
           const visible = simulate({
             transcript: loadRecordingText(eino(msgs), { name: 'eino.json' }),
             catalog: demo,
@@ -870,20 +880,25 @@ describe('random conversations and what issue 28 reads', () => {
           const mine = modelCalls(msgs, visible);
           const theirs = modelCalls(other, [visible[0]!]);
           const interleaved = [...mine.slice(0, 1), ...theirs, ...mine.slice(1)];
-          const log = loadRecordingText(interleaved.map((c) => JSON.stringify(c)).join('\n'), { name: 'calls.jsonl' });
-          expect([log, ...(log.sidechains ?? [])].map((s) => s.coverage?.sessions?.calls.length)).toEqual([
-            mine.length,
-            1,
-          ]);
-          const first = simulate({ transcript: log, catalog: demo, mode, replay: false });
-          const sent = first.violations.filter((v) => v.kind === 'sent-differs');
-          expect(
-            comparable({
-              ...first,
-              violations: first.violations.filter((v) => v.kind !== 'sent-differs'),
-              summary: { ...first.summary, warnings: first.summary.warnings - sent.length },
-            }),
-          ).toEqual(comparable(base));
+          // The same in a call log, nock definitions, a VCR cassette and a HAR file.
+          for (const [name, format, write] of LOG_ENVELOPES) {
+            const log = loadRecordingText(write(interleaved), { name });
+            expect(log.format, name).toBe(format);
+            expect(
+              [log, ...(log.sidechains ?? [])].map((s) => s.coverage?.sessions?.calls.length),
+              name,
+            ).toEqual([mine.length, 1]);
+            const first = simulate({ transcript: log, catalog: demo, mode, replay: false });
+            const sent = first.violations.filter((v) => v.kind === 'sent-differs');
+            expect(
+              comparable({
+                ...first,
+                violations: first.violations.filter((v) => v.kind !== 'sent-differs'),
+                summary: { ...first.summary, warnings: first.summary.warnings - sent.length },
+              }),
+              name,
+            ).toEqual(comparable(base));
+          }
           // A call with no result while the conversation goes on: replayed as recorded, the same warning everywhere.
           const dropped = dropFirstResult(msgs);
           if (dropped) {

@@ -50,7 +50,9 @@ export async function* chatAgent(client, s, { stream = false } = {}) {
     const completion = stream
       ? await client.chat.completions.stream(params).finalChatCompletion()
       : await client.chat.completions.create(params);
-    messages.push(completion.choices[0].message);
+    // The stream helper's message also has `parsed` (the SDK's own field, which the API does not take back).
+    const { parsed: _parsed, ...message } = completion.choices[0].message;
+    messages.push(message);
     for (const m of between(s, k))
       messages.push(
         m.role === 'tool'
