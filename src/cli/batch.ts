@@ -47,8 +47,21 @@ async function* bytesWithoutBom(input: AsyncIterable<Buffer | string>): AsyncGen
 }
 
 /** Runs every line of `input` against `index`; returns the number of lines. */
-export async function runBatch(
+export function runBatch(
   index: ToolIndex,
+  input: AsyncIterable<Buffer | string>,
+  write: (s: string) => void,
+  maxLineBytes: number = resolveLimits().maxBytes,
+): Promise<number> {
+  return runBatchWith((line) => answer(index, line), input, write, maxLineBytes);
+}
+
+/**
+ * Answers every line of `input` with `answer` (one JSON object per line, in order); returns the number of
+ * lines. An answer may be a promise (a module engine answers from its worker); a plain string is used at once.
+ */
+export async function runBatchWith(
+  answer: (line: Buffer) => string | Promise<string>,
   input: AsyncIterable<Buffer | string>,
   write: (s: string) => void,
   // The longest line read: the file size limit of the loaders (64 MiB unless configured). A longer
@@ -73,7 +86,11 @@ export async function runBatch(
       if (!skipping) {
         const piece = chunk.subarray(start, nl);
         const line = partBytes === 0 ? piece : Buffer.concat([...parts, piece]);
-        out.push(line.length > maxLineBytes ? tooLong : answer(index, line));
+        if (line.length > maxLineBytes) out.push(tooLong);
+        else {
+          const a = answer(line);
+          out.push(typeof a === 'string' ? a : await a);
+        }
         count++;
       }
       parts = [];
@@ -95,7 +112,7 @@ export async function runBatch(
     if (out.length > 0) write(`${out.join('\n')}\n`);
   }
   if (partBytes > 0) {
-    write(`${answer(index, Buffer.concat(parts))}\n`);
+    write(`${await answer(Buffer.concat(parts))}\n`);
     count++;
   }
   return count;

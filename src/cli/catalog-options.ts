@@ -1,7 +1,4 @@
-/**
- * The catalog options of the commands that read a catalog, as commander options. Apart from the loader
- * (inputs.ts) so that a run that needs no commander (cli/plain-search.ts) loads none of it.
- */
+/** The catalog options of the commands that read a catalog, as commander options (inputs.ts loads the catalog). */
 import { type Command, Option } from 'commander';
 import { CATALOG_FORMATS } from '../formats/types.js';
 import { MCP_TIMEOUT_OPTION } from './inputs.js';
@@ -38,5 +35,5 @@ export function addCatalogOptions(cmd: Command, what: string, strict: string = S
       parseNameList,
     )
     .option('--skip-failed', 'an MCP server that fails is a warning, and the catalog is made of the others')
-    .option('--no-cache', 'use no cache: parse catalog files, compile the CLI from source (also TOOLSEARCH_CACHE=off)');
+    .option('--no-cache', 'use no catalog cache: parse catalog files (TOOLSEARCH_CACHE=off turns off every cache)');
 }

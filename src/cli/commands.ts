@@ -3,9 +3,8 @@
  * that returns a commander `Command`; adding a command is one entry here.
  * A command's module is imported only when the program is built with it: a
  * run of one command (`toolsearch search …`) loads that command alone (see
- * {@link commandsFor}; search and select also have a bundle of their own,
- * main-search.ts). Factories must stay cheap: heavy modules (format loaders,
- * engines, the TUI) are imported lazily inside the command's action.
+ * {@link commandsFor}). Factories must stay cheap: heavy modules (format
+ * loaders, engines, the TUI) are imported lazily inside the command's action.
  */
 import type { Command } from 'commander';
 import type { CliContext } from './context.js';
@@ -18,18 +17,9 @@ export interface CommandEntry {
   load(): Promise<CommandFactory>;
 }
 
-export const SEARCH: CommandEntry = {
-  name: 'search',
-  load: async () => (await import('./commands/search.js')).searchCommand,
-};
-export const SELECT: CommandEntry = {
-  name: 'select',
-  load: async () => (await import('./commands/select.js')).selectCommand,
-};
-
 export const COMMANDS: readonly CommandEntry[] = [
-  SEARCH,
-  SELECT,
+  { name: 'search', load: async () => (await import('./commands/search.js')).searchCommand },
+  { name: 'select', load: async () => (await import('./commands/select.js')).selectCommand },
   { name: 'simulate', load: async () => (await import('./commands/simulate.js')).simulateCommand },
   { name: 'watch', load: async () => (await import('./commands/watch.js')).watchCommand },
   { name: 'aggregate', load: async () => (await import('./commands/aggregate.js')).aggregateCommand },

@@ -6,8 +6,7 @@
  */
 import { colorEnabled, createStyle, type Style } from '../render/color.js';
 import { clipLines, escapeLines } from '../io/escape.js';
-import type { CacheDir } from '../io/cache-dir.js';
-import type { BeforeParse, CatalogCache } from './catalog-cache.js';
+import type { CatalogCache } from './catalog-cache.js';
 import type { Limits } from '../io/read.js';
 import { safeJson } from '../io/json-out.js';
 import { createProgress, type Progress } from './progress.js';
@@ -28,20 +27,6 @@ export interface CliIo {
   readonly fileCache?: boolean;
 }
 
-/** What the process's start hands a run of the CLI besides argv (src/cli/start.ts). */
-export interface CliHost {
-  /**
-   * The cache directory, already opened and checked (for Node's compile cache), with its path as
-   * `cacheDirFromEnv` gave it: the catalog cache uses this handle when it would open the same path.
-   */
-  readonly cache?: { readonly given: string; readonly dir: CacheDir };
-  /**
-   * Called before the run parses catalog files the cache did not hold, with the length of their YAML text;
-   * what it returns is called when they are parsed (start.ts: V8's tiering while YAML is read, tiering.ts).
-   */
-  readonly beforeParse?: BeforeParse;
-}
-
 /** Width used when stdout is not a terminal (and `COLUMNS` is not set). */
 export const DEFAULT_WIDTH = 100;
 
@@ -55,8 +40,6 @@ export class CliContext {
   limits: Partial<Limits> = {};
   /** The loaded-catalog cache of this run, or null (a process of its own has one unless turned off). */
   catalogCache: CatalogCache | null = null;
-  /** The host's {@link CliHost.beforeParse}, handed to the catalog loader. */
-  beforeParse: BeforeParse | undefined = undefined;
   private outStyleCache: Style | null = null;
   private errStyleCache: Style | null = null;
 

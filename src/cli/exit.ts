@@ -1,17 +1,5 @@
 /**
- * The one place that turns an outcome into an exit code and an error
- * message. Exit codes:
- *
- * | code | meaning |
- * |---|---|
- * | 0  | ok (also `--help`, `--version`, and a closed stdout pipe) |
- * | 1  | an expectation or check failed (`--expect*`, `--strict`, `--expect-same`, `--fail-on-violation`) |
- * | 2 | bad input or usage: unreadable or invalid files, bad flag values, conflicting flags, invalid `--args`, a
- * catalog the reference rejects |
- * | 70 | an internal error (a bug: please report it); the stack is printed with `TOOLSEARCH_DEBUG=1` (70 is EX_SOFTWARE
- * of sysexits.h) |
- * | 74 | standard output could not be written (a full disk, `>/dev/full`): one line on stderr (EX_IOERR; see main.ts).
- * A failing `--output` file is 2 |
+ * The one place that turns an outcome into an exit code (the codes: exit-codes.ts) and an error message.
  */
 import { CommanderError } from 'commander';
 import { MiddlewareConfigError } from '../core/middleware.js';
@@ -19,13 +7,7 @@ import { AssertionFailure, InputError, UsageError } from '../io/errors.js';
 import { clipLines, escapeLines, escapeText } from '../io/escape.js';
 import { charWidth } from '../render/width.js';
 import type { CliContext } from './context.js';
-
-export const EXIT_OK = 0;
-export const EXIT_FAILED = 1;
-export const EXIT_USAGE = 2;
-export const EXIT_INTERNAL = 70;
-/** Standard output could not be written (set in main.ts, where stdout is written). */
-export const EXIT_IO = 74;
+import { EXIT_FAILED, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE } from './exit-codes.js';
 
 /**
  * An excerpt (`line\n   ^`) made safe for a terminal: the line escaped, cut

@@ -83,14 +83,16 @@ export async function loadCatalog(ctx: CliContext, flags: CatalogFlags): Promise
     });
     progress.done();
   } else {
-    const { loadCatalogFilesLazily } = await import('./catalog-cache.js');
-    catalog = await loadCatalogFilesLazily(files, {
-      format: flags.catalogFormat ?? 'auto',
-      limits: ctx.limits,
-      ...(flags.prefix !== undefined ? { prefix: flags.prefix } : {}),
-      cache: flags.cache === false ? null : ctx.catalogCache,
-      ...(ctx.beforeParse === undefined ? {} : { beforeParse: ctx.beforeParse }),
-    });
+    const { loadCatalogFilesCached } = await import('./catalog-cache.js');
+    catalog = loadCatalogFilesCached(
+      files,
+      {
+        format: flags.catalogFormat ?? 'auto',
+        limits: ctx.limits,
+        ...(flags.prefix !== undefined ? { prefix: flags.prefix } : {}),
+      },
+      flags.cache === false ? null : ctx.catalogCache,
+    );
   }
   const shape = catalog.shapeWarnings ?? [];
   if (flags.strict === true && shape.length > 0) {

@@ -51,10 +51,7 @@ export async function buildProgram(
     .configureHelp({ showGlobalOptions: true })
     .exitOverride()
     .showHelpAfterError('(add --help for usage)')
-    .addHelpText('after', EXAMPLES)
-    .hook('preAction', () => {
-      ctx.noColorFlag = program.opts<{ color?: boolean }>().color === false;
-    });
+    .addHelpText('after', EXAMPLES);
   for (const make of factories) {
     const cmd = make(ctx);
     cmd.copyInheritedSettings(program);

@@ -8,30 +8,14 @@ import { AssertionFailure, InputError, UsageError } from '../io/errors.js';
 import { resolveLimits } from '../io/read.js';
 import { JSON_SCHEMA_VERSION } from '../io/schema-version.js';
 import { expectationHeadline, renderExpectationDiff, renderSearch, renderWhy } from '../report/search-text.js';
-import {
-  checkExpectations,
-  closeNames,
-  type Expectations,
-  makeRun,
-  searchJson,
-  standing,
-  suggestions,
-} from '../jobs/search/report.js';
+import { checkExpectations, closeNames, makeRun, searchJson, standing, suggestions } from '../jobs/search/report.js';
 import { runBatch } from './batch.js';
 import type { CliContext } from './context.js';
+import type { SearchFlags } from './search-flags.js';
 import { openInput } from './files.js';
-import { type CatalogFlags, loadCatalog, type SearchScope, searchScope } from './inputs.js';
+import { loadCatalog, type SearchScope, searchScope } from './inputs.js';
 
-/** The flags of `search`, as commander gives them to its action. */
-export interface SearchFlags extends CatalogFlags, Expectations {
-  readonly maxResults?: number;
-  readonly args?: string;
-  readonly batch?: string;
-  readonly explain?: boolean;
-  readonly all?: boolean;
-  readonly json?: boolean;
-  readonly why?: string[];
-}
+export type { SearchFlags } from './search-flags.js';
 
 /** The query given as words or as raw `--args`; checked before the catalog is read (a usage error costs nothing). */
 function queryFromFlags(words: readonly string[], flags: SearchFlags): { args: ToolSearchArgs; viaWords: boolean } {
@@ -46,6 +30,19 @@ function queryFromFlags(words: readonly string[], flags: SearchFlags): { args: T
 }
 
 export async function runSearch(ctx: CliContext, words: string[], flags: SearchFlags): Promise<void> {
+  const engine = flags.engine;
+  if (engine !== undefined && !(engine.kind === 'builtin' && engine.id === 'eino')) {
+    // Another engine: its parameters are checked before anything is read.
+    const [{ runEngineSearch }, { engineParams }] = await Promise.all([
+      import('./engine-search.js'),
+      import('./engine-options.js'),
+    ]);
+    engineParams(flags, engine);
+    const scope = searchScope(await loadCatalog(ctx, flags), flags.all === true);
+    checkNamedTools(scope, flags);
+    await runEngineSearch(ctx, engine, words, flags, scope);
+    return;
+  }
   if (flags.batch !== undefined) {
     if (words.length > 0) throw new UsageError('--batch reads its queries from the file: give no query words');
     const scope = searchScope(await loadCatalog(ctx, flags), flags.all === true);
@@ -77,6 +74,7 @@ export async function runSearch(ctx: CliContext, words: string[], flags: SearchF
       flags.expectNone === true;
     ctx.json({
       schema_version: JSON_SCHEMA_VERSION,
+      engine: 'eino',
       ...report,
       ...(given ? { expectations: { passed: failures.length === 0, failures } } : {}),
     });

@@ -1,22 +1,19 @@
 /**
- * What bin/toolsearch.js runs: turns on Node's compile cache (Node ≥ 22.1),
- * then loads the CLI's bundle and runs it. A module of its own because the
- * cache only serves modules loaded after it is turned on.
+ * What bin/toolsearch.js runs (built as dist/bundle/start.cjs): answers a bare `--version`, else turns on
+ * Node's compile cache (Node ≥ 22.1) and runs the CLI's bundle (dist/bundle/cli.cjs: src/cli/main.ts). A
+ * module of its own because Node's compile cache only serves modules loaded after it is turned on.
  *
- * The compile cache holds code V8 compiled; Node checks each entry (a
- * checksum of its bytes, its Node version and the source it came from) and
- * compiles from source when one does not fit. It lives in a directory of the
- * same cache as the loaded catalogs and follows its rules: the user's own,
- * nobody else can write it, off with `TOOLSEARCH_CACHE=off` or `--no-cache`.
- * Node 20 has no compile cache: it compiles the bundle at every start (see
- * test/bench/README.md for what that costs).
+ * The compile cache holds code V8 compiled; Node checks each entry (a checksum of its bytes, its Node
+ * version and the source it came from) and compiles from source when one does not fit. It lives in
+ * `compiled/` of the cache directory and follows its rules (src/io/cache-dir.ts: the user's own, nobody
+ * else can write it), and is off with `TOOLSEARCH_CACHE=off`. Node 20 has no compile cache: it compiles
+ * the bundle at every start.
  */
-import { readFileSync, writeSync } from 'node:fs';
-import nodeModule from 'node:module';
-import { join } from 'node:path';
-import { COMPILE_CACHE_SUBDIR, cacheDirFromEnv, cacheDisabledByEnv, openCacheDir } from '../io/cache-dir.js';
-import type { CliHost } from './context.js';
-import { delayOptimizer } from './tiering.js';
+import { readFileSync } from 'node:fs';
+import nodeModule, { createRequire } from 'node:module';
+import { cacheDirFromEnv, cacheDisabledByEnv, COMPILE_CACHE_SUBDIR, openCacheDir } from '../io/cache-dir.js';
+import type { main } from './main.js';
+import { stdoutStream } from './process-io.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -25,141 +22,39 @@ interface CompileCacheApi {
   enableCompileCache?: (dir?: string) => { status: number; message?: string; directory?: string };
 }
 
-/** Whether `argv` asks for no cache (`--no-cache` before a `--`). */
-export function noCacheFlag(argv: readonly string[]): boolean {
-  const end = argv.indexOf('--');
-  return (end < 0 ? argv : argv.slice(0, end)).includes('--no-cache');
-}
-
-/** The directory for Node's compile cache, or null when caching is off. */
-export function compileCacheDir(env: Env, argv: readonly string[]): string | null {
-  const root = cacheDisabledByEnv(env) || noCacheFlag(argv) ? null : cacheDirFromEnv(env);
-  return root === null ? null : join(root, COMPILE_CACHE_SUBDIR);
-}
-
-/** The compile cache turned on, and the cache directory opened for it. */
-export interface CompileCache {
-  /** The directory Node keeps compiled code in. */
-  readonly directory: string;
-  /** The cache directory (its path as {@link cacheDirFromEnv} gives it, and its handle) for the rest of the run. */
-  readonly cache: NonNullable<CliHost['cache']>;
-}
-
 /**
- * Turns on Node's compile cache in {@link compileCacheDir} when Node has one
- * and the cache directory may be used (src/io/cache-dir.ts: the user's
- * own, private, made so when missing). Returns the directory used and the
- * cache directory, still open (the bundle's catalog cache uses it: a process
- * opens and checks it once), or null. Any problem only means compiling from
- * source.
+ * Turns on Node's compile cache in `compiled/` of the cache directory when Node has one and the cache
+ * directory may be used (src/io/cache-dir.ts: the user's own, private, made so when missing). Returns the
+ * directory handed to Node, or null: any problem only means compiling from source.
  */
-export function enableCompileCache(
-  env: Env,
-  argv: readonly string[],
-  api: CompileCacheApi = nodeModule as CompileCacheApi,
-): CompileCache | null {
-  if (typeof api.enableCompileCache !== 'function' || cacheDisabledByEnv(env) || noCacheFlag(argv)) return null;
+export function enableCompileCache(env: Env, api: CompileCacheApi = nodeModule as CompileCacheApi): string | null {
+  if (typeof api.enableCompileCache !== 'function' || cacheDisabledByEnv(env)) return null;
   const root = cacheDirFromEnv(env);
-  const cache = root === null ? null : openCacheDir(root, { create: true });
-  if (cache === null || root === null) return null;
-  const dir = cache.subdir(COMPILE_CACHE_SUBDIR);
-  let directory: string | null = null;
-  if (dir !== null) {
-    try {
-      directory = api.enableCompileCache(dir).directory ?? dir;
-    } catch {
-      directory = null;
-    }
-  }
-  if (directory === null) {
-    cache.close();
+  const dir = root === null ? null : (openCacheDir(root, { create: true })?.subdir(COMPILE_CACHE_SUBDIR) ?? null);
+  if (dir === null) return null;
+  try {
+    return api.enableCompileCache(dir).directory ?? dir;
+  } catch {
     return null;
   }
-  return { directory, cache: { given: root, dir: cache } };
 }
 
-/** What a bundle exports. */
-export interface CliBundle {
-  main(argv: string[], io?: undefined, host?: CliHost): Promise<number>;
-}
-
-/** The CLI's bundles (src/build/bundle.mjs): the whole CLI, and search and select alone (src/cli/main-search.ts). */
-export type BundleName = 'main' | 'search';
-
-/** The bundle a run of `argv` loads: the smaller one when argv starts with search or select. */
-export function bundleFor(argv: readonly string[]): BundleName {
-  return argv[0] === 'search' || argv[0] === 'select' ? 'search' : 'main';
-}
-
-/** Whether `argv` is a bare `--version` (or `-V`), which main() answers before it loads any command. */
-export function isVersionQuery(argv: readonly string[]): boolean {
-  return argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V');
-}
-
-/**
- * Runs the CLI that `load` returns (the bundle of {@link bundleFor},
- * required) with `argv`; sets the exit code when it is done, and exits once
- * nothing is left to do ({@link exitWithoutTeardown}). A bare
- * `--version` is answered here, without loading a bundle (most of a
- * `--version`'s time would be compiling it).
- */
-export function start(load: (bundle: BundleName) => CliBundle, argv: string[]): void {
-  if (isVersionQuery(argv)) {
+/** Runs the CLI with `argv` (the arguments after the program's name) and sets the exit code when it is done. */
+export function start(argv: string[]): void {
+  // Answered without loading the CLI: most of a `--version`'s time would be compiling it.
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     writeVersion();
     return;
   }
-  const compiled = enableCompileCache(process.env, argv);
-  const beforeParse = delayOptimizer();
-  const host: CliHost = {
-    ...(compiled === null ? {} : { cache: compiled.cache }),
-    ...(beforeParse === null ? {} : { beforeParse }),
-  };
-  void load(bundleFor(argv))
-    .main(argv, undefined, host)
-    .then((code) => {
-      process.exitCode = code;
-    });
-  process.once('beforeExit', exitWithoutTeardown);
+  enableCompileCache(process.env);
+  const cli = createRequire(import.meta.url)('./cli.cjs') as { main: typeof main };
+  void cli.main(argv).then((code) => {
+    process.exitCode = code;
+  });
 }
 
-/**
- * Ends the process once Node has nothing left to do ('beforeExit': no timer, no child process, no
- * write or read pending), as it would end anyway, but without tearing down its
- * environment and V8's heap first: time a short run would pay for nothing. `process.exit()`
- * still runs the 'exit' listeners and writes Node's compile cache (and `--cpu-prof`'s and
- * NODE_V8_COVERAGE's files). Left to Node when anything else listens for 'beforeExit' (it may
- * schedule more work).
- */
-export function exitWithoutTeardown(): void {
-  if (process.listenerCount('beforeExit') === 0) process.exit();
-}
-
-/**
- * Writes the package's version to stdout, to the descriptor: setting up
- * process.stdout for a pipe loads Node's stream modules (~5 ms).
- */
+/** Writes the package's version to stdout. */
 function writeVersion(): void {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-  const bytes = Buffer.from(`${pkg.version}\n`);
-  for (let at = 0; at < bytes.length; ) {
-    try {
-      at += writeSync(1, bytes, at);
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'EPIPE') return; // the reader has gone: nothing to say
-      if (code !== 'EAGAIN') {
-        // A full disk or /dev/full: one line and exit 74 (EX_IOERR), as main.ts does for every command.
-        try {
-          writeSync(
-            2,
-            `error: cannot write to stdout:` +
-              ` ${code === 'ENOSPC' ? 'no space left on the device (ENOSPC)' : (code ?? 'the write failed')}\n`,
-          );
-        } catch {
-          // stderr is gone too: the exit code says it
-        }
-        process.exit(74);
-      }
-    }
-  }
+  stdoutStream().write(`${pkg.version}\n`);
 }

@@ -26,3 +26,4 @@ export {
 export * from './toolsearch.js';
 export * from './middleware.js';
 export * from './run.js';
+export * from './engines/index.js';

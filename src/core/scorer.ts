@@ -23,6 +23,11 @@ export const RULES = {
 /** Which rule decided a keyword's score. */
 export type Rule = keyof typeof RULES;
 
+/** The rules that score, strongest first, in words (`10: keyword equals a name part`): for help and reports. */
+export const RULES_IN_WORDS: readonly string[] = (Object.keys(RULES) as Rule[])
+  .filter((r) => RULES[r].points > 0)
+  .map((r) => `${RULES[r].points}: ${RULES[r].summary}`);
+
 /** A parsed query keyword. */
 export interface Keyword {
   /** The keyword as written, without its `+`. */

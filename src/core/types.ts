@@ -119,4 +119,5 @@ export interface BlockMessage {
 export type Message = ChatMessage | BlockMessage;
 
 /** The two modes of the middleware (Eino `Config.UseModelToolSearch`). */
-export type Mode = 'default' | 'native';
+export const MODES = ['default', 'native'] as const;
+export type Mode = (typeof MODES)[number];

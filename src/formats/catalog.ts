@@ -57,13 +57,6 @@ export interface CatalogFileResult {
   readonly shapeWarnings?: readonly ShapeWarning[];
 }
 
-/** A catalog file as read, with what a cache already knows it loads to (src/cli/catalog-cache.ts). */
-export interface CatalogText {
-  readonly file: string;
-  readonly text: string;
-  readonly known?: CatalogFileResult | undefined;
-}
-
 /** Every catalog shape, as listed when none fits. */
 export const CATALOG_SHAPES: ReadonlyArray<readonly [CatalogFormat, string]> = [
   ['toolsearch', 'toolsearch ({tools: [{name, description, parameters, static}]} or a list)'],
@@ -187,55 +180,30 @@ export function mergeTools(lists: ReadonlyArray<readonly CatalogTool[]>): Catalo
   return out;
 }
 
-/**
- * Loads files already read: those whose result is known as they are, the
- * others parsed (each result handed to `parsed`, e.g. to store it), then
- * merged in order.
- */
-export function loadCatalogTexts(
-  inputs: readonly CatalogText[],
-  options: CatalogOptions = {},
-  parsed?: (input: CatalogText, result: CatalogFileResult) => void,
+/** Loads one catalog file's text (named `file` in locations): parsed, then read as a catalog document. */
+export function loadCatalogFile(file: string, text: string, options: CatalogOptions = {}): CatalogFileResult {
+  return readCatalogDocument(parseText(file, text, options.limits ? { limits: options.limits } : {}), options);
+}
+
+/** Catalog files as loaded, merged in order into one catalog: a name defined twice is an `InputError`. */
+export function mergeCatalogFiles(
+  files: ReadonlyArray<{ readonly file: string; readonly result: CatalogFileResult }>,
 ): Catalog {
-  const lists: CatalogTool[][] = [];
-  const sources: Array<{ file: string; format: CatalogFormat }> = [];
-  const warnings: string[] = [];
-  const shapeWarnings: ShapeWarning[] = [];
-  for (const input of inputs) {
-    let read = input.known;
-    if (!read) {
-      const doc = parseText(input.file, input.text, options.limits ? { limits: options.limits } : {});
-      read = readCatalogDocument(doc, options);
-      parsed?.(input, read);
-    }
-    lists.push(read.tools);
-    sources.push({ file: input.file, format: read.format });
-    warnings.push(...read.warnings);
-    shapeWarnings.push(...(read.shapeWarnings ?? []));
-  }
-  if (inputs.some((i) => i.known)) {
-    try {
-      return { tools: mergeTools(lists), sources, warnings, shapeWarnings };
-    } catch {
-      // A name defined twice: parse the known files too, so the error shows the line as parsing does.
-      return loadCatalogTexts(
-        inputs.map((i) => ({ file: i.file, text: i.text })),
-        options,
-      );
-    }
-  }
-  return { tools: mergeTools(lists), sources, warnings, shapeWarnings };
+  return {
+    tools: mergeTools(files.map((f) => f.result.tools)),
+    sources: files.map((f) => ({ file: f.file, format: f.result.format })),
+    warnings: files.flatMap((f) => f.result.warnings),
+    shapeWarnings: files.flatMap((f) => f.result.shapeWarnings ?? []),
+  };
 }
 
 /**
- * Loads catalog files and merges them in order. Every problem is an
- * `InputError` at `file:line:column`; a name defined twice (in one file or
- * across files) names both places. catalog-cache.ts is a layer around this
- * loader that skips parsing files already seen with the same text.
+ * Loads catalog files and merges them in order. Every problem is an `InputError` at `file:line:column`; a
+ * name defined twice (in one file or across files) names both places. The CLI keeps what
+ * {@link loadCatalogFile} returns in a cache around this loader (src/cli/catalog-cache.ts).
  */
 export function loadCatalogFiles(files: readonly string[], options: CatalogOptions = {}): Catalog {
-  return loadCatalogTexts(
-    files.map((file) => ({ file, text: readInputText(file, options.limits) })),
-    options,
-  );
+  // Every file read before any is parsed: a missing file is reported before a syntax error in another.
+  const texts = files.map((file) => readInputText(file, options.limits));
+  return mergeCatalogFiles(files.map((file, i) => ({ file, result: loadCatalogFile(file, texts[i]!, options) })));
 }

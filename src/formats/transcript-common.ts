@@ -46,6 +46,8 @@ export class TranscriptBuilder {
   readonly unexplainedItems: CoverageProblem[] = [];
   /** The tools sent with each model call, where the recording says (call logs, OTel). */
   readonly sentTools: Array<SentTools | null> = [];
+  /** When messages were made (ms since the epoch), by message index, where the recording says. */
+  readonly times = new Map<number, number>();
   /**
    * The tools a single request body sends (its `tools`), for the call it
    * asks for, its last model call; {@link sentTools} when none is set.
@@ -73,6 +75,12 @@ export class TranscriptBuilder {
     readonly maxMessages: number,
     readonly restoreReminder = true,
   ) {}
+
+  /** Records when the messages from index `from` to the last one were made (ms since the epoch), if `ms` is a time. */
+  stamp(from: number, ms: number | null): void {
+    if (ms === null || !Number.isFinite(ms)) return;
+    for (let i = from; i < this.messages.length; i++) this.times.set(i, ms);
+  }
 
   /** Appends a message that starts at `at`. */
   push(msg: Message, at: Node | number): void {

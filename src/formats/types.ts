@@ -153,6 +153,12 @@ export interface Transcript {
   readonly sentTools?: ReadonlyArray<SentTools | null>;
   /** The recording is a request body: itself one model call. */
   readonly request?: boolean;
+  /**
+   * When each message was made (ms since the epoch; same indexes as `messages`), where the recording says
+   * (AI SDK UIMessage `createdAt`, a step's `response.timestamp`, Mastra's `providerOptions.mastra.createdAt`);
+   * null for a message it does not date. Mastra's TTL needs them.
+   */
+  readonly times?: ReadonlyArray<number | null>;
   /** Other conversations of the same file (Claude Code subagent sidechains, with `sidechains`). */
   readonly sidechains?: readonly Transcript[];
 }

@@ -1,34 +1,24 @@
 /**
- * Where toolsearch keeps its caches (loaded catalogs, and the CLI's compiled
- * code: see src/cli/start.ts), how it reads and writes them safely, and the
- * switch that turns them off. Kept apart from catalog-cache.ts so that the
- * start module needs nothing else.
+ * Where toolsearch keeps its caches (loaded catalogs: src/cli/catalog-cache.ts; Node's compiled code:
+ * src/cli/start.ts), the switch that turns them off, and the rules that keep another user out of them
+ * (README, "Security model"):
  *
- * The rules (README, "Security model"), each enforced here and nowhere else:
- * - A cache directory is used only when it is the user's own and nobody else
- *   can write it (mode & 0o022 = 0), checked on the opened directory handle,
- *   and when every directory above it belongs to root or the user and is not
- *   writable by others (its group counts, unless it is the user's private
- *   group), or is sticky (like /tmp). Otherwise there is no cache.
- * - The directory is opened once per process; on Linux every later file
- *   operation goes through that handle (`/proc/self/fd/N/name`), so swapping
- *   the path for another directory or a symbolic link changes nothing; where
- *   there is no /proc, the path is checked again against the handle before
- *   each write and rename.
- * - A file is written to a temporary with a random name, created with
- *   O_CREAT|O_EXCL|O_NOFOLLOW (never an existing file, never through a
- *   symbolic link), mode 0600, then renamed over the entry after checking
- *   again that the directory is still private and the temporary is still the
- *   file written. A file is read with O_NOFOLLOW, only when it is a regular
- *   file of the user's that nobody else can write.
- * - Files are pruned only in a directory marked as ours with a CACHEDIR.TAG
- *   (https://bford.info/cachedir/), written when the directory is created
- *   (or adopted: an existing directory holding nothing but our own files),
- *   and only files whose names match the caller's exact pattern. A directory
- *   holding other files is never written to.
+ * - A cache directory is used only when it is the user's own and nobody else can write it
+ *   (mode & 0o022 = 0), no symbolic link on its path belongs to someone else, and every directory above
+ *   it belongs to root or the user and is not writable by others (its group counts, unless it is the
+ *   user's private group), or is sticky (like /tmp). Otherwise there is no cache. This is checked once,
+ *   when the directory is opened: after that nobody else can rename, replace or write anything on its
+ *   path, so the path is used as it is.
+ * - A file is written to a temporary with a random name, created with O_CREAT|O_EXCL|O_NOFOLLOW (never
+ *   an existing file, never through a symbolic link), mode 0600, then renamed over the entry: readers see
+ *   the old file or the new one. A file is read with O_NOFOLLOW, only when it is a regular file of the
+ *   user's that nobody else can write.
+ * - Files are written and pruned only in a directory marked as ours with a CACHEDIR.TAG
+ *   (https://bford.info/cachedir/), written when the directory is created (or adopted: an existing
+ *   directory holding nothing but our own files), and only files whose names match the caller's pattern.
+ *   A directory holding other files is never written to.
+ *
  * Any problem is a miss or a skipped write, never an error.
- *
- * Over 400 lines on purpose: the rules above are enforced in one place.
  */
 import {
   closeSync,
@@ -39,7 +29,6 @@ import {
   openSync,
   readdirSync,
   readFileSync,
-  readlinkSync,
   realpathSync,
   renameSync,
   type Stats,
@@ -80,22 +69,19 @@ export function cacheDirFromEnv(env: Readonly<Record<string, string | undefined>
 export const NO_HOME_NOTE = 'no cache: HOME is empty or relative (set TOOLSEARCH_CACHE_DIR to use one)';
 
 const UID = process.getuid?.();
+const GID = process.getgid?.();
 
 /** Whether a file with this status belongs to this user and nobody else can write it. */
-export function ownedAndPrivate(st: { uid: number; mode: number }): boolean {
+function ownedAndPrivate(st: { uid: number; mode: number }): boolean {
   return (UID === undefined || st.uid === UID) && (st.mode & 0o022) === 0;
 }
 
-const GID = process.getgid?.();
-
 /**
- * Whether a directory above a cache cannot be used to swap what lies below
- * it: it belongs to root or to this user, and nobody else can write it, or
- * it is sticky (others may write it, but not rename or remove what is ours).
- * Writable by its group counts as writable by others, except for the user's
- * own private group (group id = user id, the "user private group" scheme
- * of Debian, Ubuntu and Fedora, whose umask 002 makes `~/.cache` 0775) —
- * the leniency Debian's OpenSSH applies to `~/.ssh`.
+ * Whether a directory above a cache cannot be used to swap what lies below it: it belongs to root or to
+ * this user, and nobody else can write it, or it is sticky (others may write it, but not rename or remove
+ * what is ours). Writable by its group counts as writable by others, except for the user's own private
+ * group (group id = user id, the "user private group" scheme of Debian, Ubuntu and Fedora, whose umask
+ * 002 makes `~/.cache` 0775) — the leniency Debian's OpenSSH applies to `~/.ssh`.
  */
 function safeAncestor(st: Stats): boolean {
   if (UID === undefined) return true;
@@ -112,40 +98,22 @@ const TAG_TEXT =
   `${CACHEDIR_SIGNATURE}\n# This file is a cache directory tag created by toolsearch.\n# For ` +
   `information about cache directory tags see https://bford.info/cachedir/\n`;
 
-/**
- * The names of every file toolsearch writes in a cache directory (each
- * caller's own pattern is one of these): catalog entries, code caches, and
- * temporaries (`.<name>.<16 hex>.tmp`). A directory without a tag holding
- * anything else is not ours, and is never written to.
- */
-export const CATALOG_ENTRY_NAME = /^catalog-[0-9a-f]{16}(?:\.entry)?$/;
-export const CODE_CACHE_NAME = /^code-[\w.-]+-[0-9]+-[0-9]+-v[0-9]+\.[0-9]+\.[0-9]+-\w+\.bin$/;
-const TEMPORARY_NAME = new RegExp(
-  String.raw`^\.(?:catalog-[0-9a-f]{16}\.entry|code-[\w.-]+-[0-9]+-[0-9]+-v[0-9]+\.[0-9]+\.[0-9]+-\w+\.bin` +
-    String.raw`|CACHEDIR\.TAG)\.[0-9a-f]{16}\.tmp$`,
-);
+/** Catalog entries (`.entry` and no extension: the names of earlier versions, pruned like the others). */
+export const CATALOG_ENTRY_NAME = /^catalog-[0-9a-f]{16}(?:\.json|\.entry)?$/;
 /** The subdirectory of Node's compile cache (src/cli/start.ts): Node writes the files inside it. */
 export const COMPILE_CACHE_SUBDIR = 'compiled';
-const OWN_NAMES = [CATALOG_ENTRY_NAME, CODE_CACHE_NAME, TEMPORARY_NAME, /^compiled$/];
-
+/** Temporaries: `.<name>.<16 hex>.tmp`. */
+const TEMPORARY_NAME = /^\.(?:catalog-[0-9a-f]{16}\.json|CACHEDIR\.TAG)\.[0-9a-f]{16}\.tmp$/;
+/** Every name toolsearch gives a file in a cache directory: a directory without a tag holding others is not ours. */
+const OWN_NAMES = [CATALOG_ENTRY_NAME, TEMPORARY_NAME, /^compiled$/];
 /** A temporary older than this is one a killed process left behind: pruning removes it. */
 const STALE_TEMPORARY_MS = 10 * 60 * 1000;
 
-/** Test hooks: called at the points where another user could act (tests drive the race windows through them). */
-export const cacheDirTestHooks: {
-  /** After the directory was opened and checked, before a temporary is created. */
-  beforeCreate?: (dir: string) => void;
-  /** After the temporary was written, before the checks that precede its rename. */
-  beforeRename?: (dir: string, temporary: string) => void;
-} = {};
-
 const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0;
-const O_DIRECTORY = constants.O_DIRECTORY ?? 0;
 
 /**
  * 16 hex digits for a temporary file name. The file is created with O_EXCL in a directory only its owner
- * can write, so the name needs no secrecy, and no node:crypto (loading it is most of what writing the
- * cache costs a first run).
+ * can write, so the name needs no secrecy, and no node:crypto (loading it costs a run a few ms).
  */
 function randomHex(): string {
   const part = (): string =>
@@ -155,13 +123,10 @@ function randomHex(): string {
   return part() + part();
 }
 
-const sameFile = (a: Stats, b: Stats): boolean => a.dev === b.dev && a.ino === b.ino;
-
 /**
- * Whether the path as given cannot be redirected by someone else: every
- * existing directory along it is a safe ancestor, and every symbolic link on
- * it belongs to root or the user (in a sticky directory, others could own
- * one). Stops at the first component that does not exist yet.
+ * Whether the path as given cannot be redirected by someone else: every existing directory along it is
+ * a safe ancestor, and every symbolic link on it belongs to root or the user (in a sticky directory,
+ * others could own one). Stops at the first component that does not exist yet.
  */
 function safePathAsGiven(abs: string): boolean {
   const parts = abs.split('/').filter((p) => p !== '');
@@ -187,7 +152,7 @@ function safePathAsGiven(abs: string): boolean {
   return true;
 }
 
-/** Whether every directory above the real path `real` is a safe ancestor (and none is a symbolic link). */
+/** Whether every directory above the real path `real` is a safe ancestor. */
 function safeAncestors(real: string): boolean {
   for (let p = dirname(real); ; p = dirname(p)) {
     let st: Stats;
@@ -201,80 +166,22 @@ function safeAncestors(real: string): boolean {
   }
 }
 
-/** A cache directory opened and checked (see {@link openCacheDir}). */
-export interface CacheDir {
-  /** The directory's real path. */
-  readonly path: string;
-  /**
-   * The file `name`'s bytes, when it is a regular file of the user's that nobody else can write (never through a
-   * symbolic link).
-   */
-  read(name: string): Buffer | undefined;
-  /**
-   * Writes `data` as `name` (a temporary renamed over it: readers see the old
-   * file or the new one, never a part), then keeps only the newest
-   * `prune.keep` files matching `prune.pattern` (`name` must match it).
-   * Returns whether the file was written. Never writes into a directory
-   * holding files that are not toolsearch's (see {@link CATALOG_ENTRY_NAME}).
-   */
-  write(name: string, data: Buffer, prune: { readonly pattern: RegExp; readonly keep: number }): boolean;
-  /** Removes the file `name` (a damaged entry); no error when it is gone. */
-  remove(name: string): void;
-  /**
-   * The real path of the subdirectory `name` (one of toolsearch's names, e.g.
-   * {@link COMPILE_CACHE_SUBDIR}), made 0700 when missing, for a cache that
-   * writes its own files; null when this directory is not ours or the
-   * subdirectory may not be used (the same rules as this directory).
-   */
-  subdir(name: string): string | null;
-  /** Closes the directory's handle. */
-  close(): void;
-}
-
 /** A name a cache file may have: one component, not hidden (temporaries are). */
 const plainName = (name: string): boolean => /^[\w][\w.-]*$/.test(name);
 
-class OpenedCacheDir implements CacheDir {
+/** A cache directory, checked (see {@link openCacheDir}). */
+export class CacheDir {
   private tagged: boolean | undefined;
 
-  constructor(
-    readonly path: string,
-    private readonly fd: number,
-    private readonly st: Stats,
-    /** The path through the handle (`/proc/self/fd/N`), or null where there is none. */
-    private readonly viaFd: string | null,
-  ) {}
+  /** `path`: the directory's real path, checked. */
+  constructor(readonly path: string) {}
 
-  /** Closes the handle (the directory is not used after). */
-  close(): void {
-    try {
-      closeSync(this.fd);
-    } catch {
-      // already closed
-    }
-  }
-
-  private at(name: string): string {
-    return join(this.viaFd ?? this.path, name);
-  }
-
-  /** Whether the handle is still a private directory of ours, and the path still names it where paths are used. */
-  private stillOurs(): boolean {
-    try {
-      const now = fstatSync(this.fd);
-      if (!now.isDirectory() || !ownedAndPrivate(now) || !sameFile(now, this.st)) return false;
-      if (this.viaFd !== null) return true;
-      return sameFile(lstatSync(this.path), now) && safeAncestors(this.path);
-    } catch {
-      return false;
-    }
-  }
-
+  /** The file `name`'s bytes, when it is a regular file of the user's that nobody else can write. */
   read(name: string): Buffer | undefined {
-    if (!plainName(name) || !this.stillOurs()) return undefined;
+    if (!plainName(name)) return undefined;
     let fd: number;
     try {
-      fd = openSync(this.at(name), constants.O_RDONLY | O_NOFOLLOW);
+      fd = openSync(join(this.path, name), constants.O_RDONLY | O_NOFOLLOW);
     } catch {
       return undefined;
     }
@@ -288,27 +195,44 @@ class OpenedCacheDir implements CacheDir {
     }
   }
 
+  /**
+   * Writes `data` as `name` (a temporary renamed over it), then keeps only the newest `prune.keep` files
+   * matching `prune.pattern` (`name` must match it). Returns whether the file was written. Never writes
+   * into a directory holding files that are not toolsearch's.
+   */
+  write(name: string, data: Buffer, prune: { readonly pattern: RegExp; readonly keep: number }): boolean {
+    if (!plainName(name) || !prune.pattern.test(name) || !OWN_NAMES.some((re) => re.test(name))) return false;
+    if (!this.isTagged() || !this.writeFile(name, data)) return false;
+    this.prune(prune.pattern, prune.keep);
+    return true;
+  }
+
+  /** Removes the file `name` (a damaged entry); no error when it is gone. */
   remove(name: string): void {
-    if (!plainName(name) || !this.stillOurs()) return;
+    if (plainName(name)) this.unlink(name);
+  }
+
+  private unlink(name: string): void {
     try {
-      unlinkSync(this.at(name));
+      unlinkSync(join(this.path, name));
     } catch {
       // already gone
     }
   }
 
+  /**
+   * The real path of the subdirectory `name` (one of toolsearch's names: {@link COMPILE_CACHE_SUBDIR}),
+   * made 0700 when missing, for a cache that writes its own files; null when this directory is not ours or
+   * the subdirectory may not be used (the same rules as this directory).
+   */
   subdir(name: string): string | null {
-    if (!plainName(name) || !OWN_NAMES.some((re) => re.test(name)) || !this.isTagged() || !this.stillOurs())
-      return null;
+    if (!plainName(name) || !OWN_NAMES.some((re) => re.test(name)) || !this.isTagged()) return null;
     try {
-      mkdirSync(this.at(name), { mode: 0o700 });
+      mkdirSync(join(this.path, name), { mode: 0o700 });
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return null;
     }
-    const sub = openChecked(join(this.path, name), false);
-    if (sub === null) return null;
-    sub.close();
-    return sub.path;
+    return openChecked(join(this.path, name), false)?.path ?? null;
   }
 
   /** Whether this directory is marked as ours (its tag written now when it holds nothing but our files). */
@@ -319,68 +243,50 @@ class OpenedCacheDir implements CacheDir {
       return (this.tagged = true);
     let names: string[];
     try {
-      names = readdirSync(this.at('.'));
+      names = readdirSync(this.path);
     } catch {
       return (this.tagged = false);
     }
     // A damaged tag (not a regular private file with the signature) among nothing but our files is written again.
     if (!names.every((n) => n === TAG_NAME || OWN_NAMES.some((re) => re.test(n)))) return (this.tagged = false);
-    return (this.tagged = this.writeFile(TAG_NAME, Buffer.from(TAG_TEXT, 'utf8'), TAG_NAME));
+    return (this.tagged = this.writeFile(TAG_NAME, Buffer.from(TAG_TEXT, 'utf8')));
   }
 
-  /** Writes `data` as `name` through a fresh temporary `.<stem>.<random>.tmp`. */
-  private writeFile(name: string, data: Buffer, stem: string): boolean {
-    cacheDirTestHooks.beforeCreate?.(this.path);
-    if (!this.stillOurs()) return false;
-    const tmp = `.${stem}.${randomHex()}.tmp`;
+  /** Writes `data` as `name` through a fresh temporary `.<name>.<random>.tmp`. */
+  private writeFile(name: string, data: Buffer): boolean {
+    const tmp = `.${name}.${randomHex()}.tmp`;
     let fd: number;
     try {
-      fd = openSync(this.at(tmp), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW, 0o600);
+      fd = openSync(
+        join(this.path, tmp),
+        constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW,
+        0o600,
+      );
     } catch {
       return false;
     }
     let ok = false;
     try {
       for (let at = 0; at < data.length; ) at += writeSync(fd, data, at);
-      const mine = fstatSync(fd);
-      cacheDirTestHooks.beforeRename?.(this.path, tmp);
-      // The temporary must still be the file just written, in a directory that is still ours.
-      if (this.stillOurs() && sameFile(lstatSync(this.at(tmp)), mine) && ownedAndPrivate(mine)) {
-        renameSync(this.at(tmp), this.at(name));
-        ok = true;
-      }
+      renameSync(join(this.path, tmp), join(this.path, name));
+      ok = true;
     } catch {
       ok = false;
     } finally {
       closeSync(fd);
-      if (!ok) {
-        try {
-          if (this.stillOurs()) unlinkSync(this.at(tmp));
-        } catch {
-          // nothing was left
-        }
-      }
+      if (!ok) this.unlink(tmp);
     }
     return ok;
   }
 
-  write(name: string, data: Buffer, prune: { readonly pattern: RegExp; readonly keep: number }): boolean {
-    if (!plainName(name) || !prune.pattern.test(name) || !OWN_NAMES.some((re) => re.test(name))) return false;
-    if (!this.isTagged()) return false;
-    const ok = this.writeFile(name, data, name);
-    if (ok) this.prune(prune.pattern, prune.keep);
-    return ok;
-  }
-
   /**
-   * Removes the oldest files matching `pattern` beyond the `keep` most
-   * recently modified, and temporaries a killed process left behind. Only in
-   * a tagged directory; files another process removes meanwhile are no error.
+   * Removes the oldest files matching `pattern` beyond the `keep` most recently modified, and temporaries
+   * a killed process left behind. Files another process removes meanwhile are no error.
    */
   private prune(pattern: RegExp, keep: number): void {
     let names: string[];
     try {
-      names = readdirSync(this.at('.'));
+      names = readdirSync(this.path);
     } catch {
       return;
     }
@@ -391,19 +297,13 @@ class OpenedCacheDir implements CacheDir {
       if (!entry && !TEMPORARY_NAME.test(n)) continue;
       let st: Stats;
       try {
-        st = lstatSync(this.at(n));
+        st = lstatSync(join(this.path, n));
       } catch {
         continue;
       }
       if (!st.isFile()) continue;
       if (entry) aged.push({ n, t: st.mtimeMs });
-      else if (now - st.mtimeMs > STALE_TEMPORARY_MS && this.stillOurs()) {
-        try {
-          unlinkSync(this.at(n));
-        } catch {
-          // removed by another process
-        }
-      }
+      else if (now - st.mtimeMs > STALE_TEMPORARY_MS) this.unlink(n);
     }
     if (aged.length <= keep) return;
     aged.sort((a, b) => b.t - a.t);
@@ -412,14 +312,10 @@ class OpenedCacheDir implements CacheDir {
 }
 
 /**
- * The cache directory `dir`, opened and checked; with `create` it is made
- * (0700, tagged) when it does not exist yet. Null when it does not exist (and
- * `create` is false), may not be used (see the rules above) or cannot be
- * made. Open it once and keep it: every read and write goes through the
- * handle, and checks it again. Creating it only where a write follows keeps
- * a run that stores nothing from leaving a directory behind; the check is on
- * the handle opened after the creation, so a directory someone else made
- * meanwhile is refused.
+ * The cache directory `dir`, checked; with `create` it is made (0700) when it does not exist yet. Null
+ * when it does not exist (and `create` is false), may not be used (see the rules above) or cannot be
+ * made. Creating it only where a write follows keeps a run that stores nothing from leaving a directory
+ * behind; the check comes after the creation, so a directory someone else made meanwhile is refused.
  */
 export function openCacheDir(dir: string, options: { readonly create: boolean }): CacheDir | null {
   return openChecked(resolve(dir), options.create);
@@ -434,32 +330,12 @@ function openChecked(abs: string, create: boolean): CacheDir | null {
       return null;
     }
   }
-  let fd: number;
-  let real: string;
   try {
-    real = realpathSync(abs);
-    fd = openSync(real, constants.O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+    const real = realpathSync(abs);
+    const st = lstatSync(real);
+    if (!st.isDirectory() || !ownedAndPrivate(st) || !safeAncestors(real)) return null;
+    return new CacheDir(real);
   } catch {
     return null;
-  }
-  let keep = false;
-  try {
-    const st = fstatSync(fd);
-    if (!st.isDirectory() || !ownedAndPrivate(st)) return null;
-    // On Linux the handle is the directory from here on: its path through /proc, when it names the same directory.
-    let viaFd: string | null = `/proc/self/fd/${fd}`;
-    try {
-      real = readlinkSync(viaFd);
-      if (!sameFile(statSync(viaFd), st)) viaFd = null;
-    } catch {
-      viaFd = null;
-    }
-    if (!isAbsolute(real) || !safeAncestors(real)) return null;
-    keep = true;
-    return new OpenedCacheDir(real, fd, st, viaFd);
-  } catch {
-    return null;
-  } finally {
-    if (!keep) closeSync(fd);
   }
 }

@@ -4,9 +4,6 @@
  * collector, a large file's buffer (as large as the file) would
  * stay resident until the next full collection, which a command that loads a
  * catalog and answers may never reach.
- *
- * Kept apart from parse.ts so that a host can read files without loading the
- * parsers (the catalog cache looks files up by their text first).
  */
 import { type Limits, readInputFile } from './read.js';
 

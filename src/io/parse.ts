@@ -112,8 +112,6 @@ export function parseText(
     limits?: Partial<Limits>;
     /** JSON values longer than this are read lazily (json.ts); for tests that read both ways. */
     lazyTextLength?: number;
-    /** False: YAML's flow collections are made as nodes at once, not read plain first (yaml.ts); for tests. */
-    plainYaml?: boolean;
     /** YAML scalars may be tagged `!!binary` (recordings: VCR cassettes), read as base64 text (yaml.ts). */
     yamlBinary?: boolean;
   } = {},
@@ -131,7 +129,7 @@ export function parseText(
         text,
         syntax,
         lines,
-        root: parseYamlText(text, limits, fail, where, { plain: options.plainYaml, binary: options.yamlBinary }),
+        root: parseYamlText(text, limits, fail, where, { binary: options.yamlBinary }),
       };
     if (syntax === 'jsonl') return { file, text, syntax, lines, root: parseJsonl(text, limits, fail, where, lazy) };
     if (syntax === 'sse') return { file, text, syntax, lines, root: sseRoot(text) };

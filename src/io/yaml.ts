@@ -9,15 +9,8 @@
  * catalog is mostly this read. test/io/yaml-differential.test.ts holds
  * this reader to the values and positions that the `yaml` library composes.
  *
- * JSON written in YAML (a flow collection inside a block one, as a tool's
- * `parameters: {"type": "object", …}`) is read straight to its plain value,
- * and its nodes are made from its events only if a reader walks into it: a
- * catalog's readers only ever turn a schema into its value, and most of a
- * catalog's values are in its schemas. yaml-plain.test.ts holds both ways
- * to the same nodes, values and errors.
- *
  * Over 400 lines: one fold keeps positions, alias costs and key checks in
- * step, event by event, and the plain reading of flow collections re-enters it.
+ * step, event by event.
  *
  * - YAML 1.2, core schema (yaml-schema.ts): `yes`/`no`/`on` stay strings,
  *   `<<` is an ordinary key;
@@ -53,19 +46,9 @@ import {
   type SequenceEvent,
 } from 'js-yaml';
 import { toWellFormed } from '../core/text.js';
-import type { JsonValue } from '../core/types.js';
 import type { Fail } from './json.js';
 import { duplicateKeyMessage } from './json.js';
-import {
-  type ArrayNode,
-  type Member,
-  type Node,
-  nullObject,
-  type ObjectNode,
-  PLAIN_VALUE,
-  type StringNode,
-  toJsonValue,
-} from './nodes.js';
+import type { Member, Node, StringNode } from './nodes.js';
 import { raiseLimit } from './read.js';
 import {
   afterIndicator,
@@ -164,8 +147,6 @@ interface Walk {
   deepest: number;
   /** Anchored values being read (nested). */
   measuring: number;
-  /** Whether flow collections may be read as plain values first ({@link plainFlow}). */
-  readonly plain: boolean;
   /** Whether a scalar may be tagged `!!binary` (recordings: VCR cassettes keep bodies that way). */
   readonly binary: boolean;
 }
@@ -472,158 +453,10 @@ function aliasEvent(w: Walk, f: Fold, e: AliasEvent): void {
   w.cursor = e.anchorEnd;
 }
 
-/** An open collection of {@link plainFlow}: its items or its members, and a key waiting for its value. */
-interface PlainFrame {
-  readonly items: JsonValue[] | null;
-  readonly members: { [key: string]: JsonValue } | null;
-  key: string | null;
-}
-
-function addPlain(frame: PlainFrame, v: JsonValue): void {
-  if (frame.items !== null) frame.items.push(v);
-  else {
-    frame.members![frame.key!] = v;
-    frame.key = null;
-  }
-}
-
-/**
- * The flow collection (`[…]`, `{…}`) whose events start at `from`, read straight to its plain value, as
- * `toJsonValue` would make it from its nodes, with `w.cursor` where the node fold leaves it (the counts of
- * `w` matter only inside an anchored value, where nothing is read plain). The node put for it
- * ({@link PlainFlowNode}) makes its nodes only when a reader walks into it. Returns the index of the event
- * after the collection, or 0, having changed nothing, when anything in it needs the node fold: a
- * property, an alias, a value without text, a duplicate key, a collection as a key, too deep. The node
- * fold then reads it, and says what is wrong where it always did.
- */
-function plainFlow(w: Walk, f: Fold, events: readonly Event[], from: number): number {
-  const base = f.stack.length;
-  const stack: PlainFrame[] = [];
-  const text = w.text;
-  let cursor = w.cursor;
-  for (let i = from; i < events.length; i++) {
-    const e = events[i]!;
-    const top = stack[stack.length - 1];
-    const depth = base + stack.length;
-    switch (e.type) {
-      case SEQUENCE:
-      case MAPPING: {
-        if (e.anchorStart >= 0 || e.tagStart >= 0 || e.style === BLOCK || depth + 1 > w.maxDepth) return 0;
-        if (top !== undefined && top.members !== null && top.key === null) return 0;
-        stack.push(
-          e.type === SEQUENCE
-            ? { items: [], members: null, key: null }
-            : { items: null, members: nullObject<JsonValue>(), key: null },
-        );
-        cursor = e.start + 1;
-        break;
-      }
-      case SCALAR: {
-        if (e.valueStart < 0 || e.anchorStart >= 0 || e.tagStart >= 0 || top === undefined) return 0;
-        const v = scalarValue(text, e);
-        if (top.members !== null && top.key === null) {
-          const key = keyOf(v);
-          if (key in top.members) return 0;
-          top.key = key;
-        } else {
-          addPlain(top, typeof v === 'string' ? toWellFormed(v) : v);
-        }
-        cursor = Math.max(cursor, scalarEnd(e, 0));
-        break;
-      }
-      case ALIAS:
-      case DOCUMENT:
-        return 0;
-      default: {
-        const frame = stack.pop()!;
-        const end = skipSpace(text, cursor, true);
-        if (text[end] === ']' || text[end] === '}') cursor = end + 1;
-        const value = frame.items ?? frame.members!;
-        if (stack.length > 0) {
-          addPlain(stack[stack.length - 1]!, value);
-          break;
-        }
-        const at = { w, events, from, to: i + 1, cursor: w.cursor };
-        const offset = (events[from] as SequenceEvent | MappingEvent).start;
-        put(f, frame.items !== null ? new PlainArrayNode(at, offset, value) : new PlainObjectNode(at, offset, value));
-        w.cursor = cursor;
-        return i + 1;
-      }
-    }
-  }
-  return 0;
-}
-
-/** Where a collection read by {@link plainFlow} is: its events, and the cursor before them. */
-interface PlainRange {
-  readonly w: Walk;
-  readonly events: readonly Event[];
-  readonly from: number;
-  readonly to: number;
-  readonly cursor: number;
-}
-
-/**
- * A flow collection read plain: its value is handed to the first `toJsonValue` (later ones get copies made
- * from its nodes); its nodes are made, by the node fold over its events, when a reader first walks in.
- */
-abstract class PlainFlowNode {
-  private value: JsonValue | null;
-  private built: Node | null = null;
-
-  constructor(
-    private readonly range: PlainRange,
-    readonly offset: number,
-    value: JsonValue,
-  ) {
-    this.value = value;
-  }
-
-  protected nodes(): Node {
-    if (this.built !== null) return this.built;
-    const { w, events, from, to, cursor } = this.range;
-    const sub: Walk = { ...w, plain: false, cursor, anchors: new Map(), done: new Map(), measuring: 0 };
-    const f: Fold = { stack: [], root: null, documents: 1 };
-    fold(sub, f, events, from, to);
-    this.built = f.root!;
-    return this.built;
-  }
-
-  [PLAIN_VALUE](): JsonValue {
-    const v = this.value;
-    this.value = null;
-    return v ?? toJsonValue(this.nodes());
-  }
-}
-
-class PlainObjectNode extends PlainFlowNode implements ObjectNode {
-  readonly kind = 'object';
-
-  get members(): ReadonlyMap<string, Member> {
-    return (this.nodes() as ObjectNode).members;
-  }
-}
-
-class PlainArrayNode extends PlainFlowNode implements ArrayNode {
-  readonly kind = 'array';
-
-  get items(): readonly Node[] {
-    return (this.nodes() as ArrayNode).items;
-  }
-}
-
 /** Folds the events of one document into its root node. */
 function walk(w: Walk, events: readonly Event[]): Node {
   const f: Fold = { stack: [], root: null, documents: 0 };
-  fold(w, f, events, 0, events.length);
-  // Nothing but comments and blank lines.
-  if (f.root === null) return w.fail(0, 'empty YAML document (no content)');
-  return f.root;
-}
-
-/** The node fold of `events[from, to)` into `f`: every node made, but flow collections {@link plainFlow} reads. */
-function fold(w: Walk, f: Fold, events: readonly Event[], from: number, to: number): void {
-  for (let i = from; i < to; i++) {
+  for (let i = 0; i < events.length; i++) {
     const e = events[i]!;
     switch (e.type) {
       case DOCUMENT: {
@@ -642,20 +475,9 @@ function fold(w: Walk, f: Fold, events: readonly Event[], from: number, to: numb
         break;
       }
       case SEQUENCE:
-      case MAPPING: {
-        // JSON written in YAML (a tool's `parameters: {…}`): read to its value, its nodes made if walked.
-        const top = f.stack[f.stack.length - 1];
-        const inValue = top !== undefined && top.block && (top.kind === 'array' || top.key !== null);
-        if (w.plain && inValue && e.style !== BLOCK && w.measuring === 0) {
-          const next = plainFlow(w, f, events, i);
-          if (next > 0) {
-            i = next - 1;
-            break;
-          }
-        }
+      case MAPPING:
         openCollection(w, f, e);
         break;
-      }
       case SCALAR:
         scalar(w, f, e);
         break;
@@ -667,13 +489,14 @@ function fold(w: Walk, f: Fold, events: readonly Event[], from: number, to: numb
         break;
     }
   }
+  // Nothing but comments and blank lines.
+  if (f.root === null) return w.fail(0, 'empty YAML document (no content)');
+  return f.root;
 }
 
 /**
  * Parses a YAML document (one; a second `---` document is an error) into a
- * positioned value. Problems are reported through `fail`. `options.plain`
- * false makes every node at once (flow collections too: see {@link plainFlow}),
- * for tests that read both ways.
+ * positioned value. Problems are reported through `fail`.
  */
 export function parseYamlText(
   text: string,
@@ -685,7 +508,7 @@ export function parseYamlText(
   },
   fail: Fail,
   where: (offset: number) => string,
-  options: { readonly plain?: boolean | undefined; readonly binary?: boolean | undefined } = {},
+  options: { readonly binary?: boolean | undefined } = {},
 ): Node {
   const w: Walk = {
     text,
@@ -706,7 +529,6 @@ export function parseYamlText(
     expandedBytes: 0,
     deepest: 0,
     measuring: 0,
-    plain: options.plain ?? true,
     binary: options.binary ?? false,
   };
   return walk(w, readEvents(text, limits.maxDepth, fail));

@@ -123,12 +123,14 @@ export function* renderLintLines(report: LintReport, opts: LintTextOptions): Gen
   const { style } = opts;
   const width = opts.width ?? DEFAULT_WIDTH;
   const s = report.summary;
+  const engine = (report as LintReport & { readonly engine?: string }).engine ?? 'eino';
   const statics = report.catalog.static > 0 ? `; ${plural(report.catalog.static, 'static tool')}, never searched` : '';
   const room = Math.max(8, width - 2);
   yield* wrapTokens(
     [
       ...wordTokens(`Findability of ${plural(report.catalog.dynamic, 'dynamic tool')}`, room, style.bold),
       ...wordTokens(`(${escapeText(report.catalog.source)}${statics})`, room),
+      ...(engine !== 'eino' ? wordTokens(`with the ${escapeText(engine)} engine`, room, style.bold) : []),
     ],
     width,
     2,
@@ -138,7 +140,9 @@ export function* renderLintLines(report: LintReport, opts: LintTextOptions): Gen
   for (const t of shown) yield* toolLines(t, style, width);
   if (shown.length > 0) yield '';
   yield* wrapText(
-    `Own-name query (its name parts, max_results 5) returns the tool first: ${s.own_name_first} of ${s.tools}`,
+    engine === 'eino'
+      ? `Own-name query (its name parts, max_results 5) returns the tool first: ${s.own_name_first} of ${s.tools}`
+      : `Own-name query (its name tokens) returns the tool first: ${s.own_name_first} of ${s.tools}`,
     width,
     2,
   );

@@ -3,6 +3,7 @@
  * explanation, `--why`, and the expectation diff. Input text is escaped here;
  * callers pass plain data.
  */
+import type { TermScore } from '../core/engines/types.js';
 import type { KeywordScore } from '../core/scorer.js';
 import type { ExpectationFailure, SearchJson, WhyReport } from '../jobs/search/report.js';
 import type { Style } from '../render/color.js';
@@ -22,6 +23,8 @@ export interface SearchContext {
   readonly static: number;
   /** The user passed query words (so `-n` is the flag to suggest), not raw `--args`. */
   readonly viaWords: boolean;
+  /** The flag that sets the limit, when not `-n` (`--top-k` for Mastra). */
+  readonly limitFlag?: string;
 }
 
 function quote(s: string): string {
@@ -39,6 +42,19 @@ function plural(n: number, one: string, many = `${one}s`): string {
 }
 
 const EXPLAIN_COLUMNS: readonly Column[] = [{}, {}, { shrink: 1 }, { align: 'right' }];
+
+/** Columns of another engine's per-term account: term, rule, points. */
+export const TERM_COLUMNS: readonly Column[] = [{ shrink: 1 }, {}, { align: 'right' }];
+
+/** One row of another engine's per-term account (points rounded to 2 decimals, as Mastra rounds). */
+export function termCells(t: TermScore, s: Style): Cell[] {
+  const points = Math.round(t.points * 100) / 100;
+  return [
+    escapeText(t.term),
+    t.rule === 'none' ? { text: 'no match', style: s.dim } : t.rule,
+    points > 0 ? { text: `+${points}`, style: s.green } : { text: '0', style: s.dim },
+  ];
+}
 
 function explainCells(k: KeywordScore, s: Style): Cell[] {
   const rule = k.rule === 'none' ? { text: 'no match', style: s.dim } : k.rule;
@@ -138,24 +154,29 @@ export function renderSearch(
   }
   if (keyword && r.total_matches > r.results.length) {
     const more = r.total_matches - r.results.length;
-    const how = ctx.viaWords ? `-n ${r.total_matches}` : `"max_results": ${r.total_matches}`;
+    const how =
+      ctx.limitFlag !== undefined && ctx.limitFlag !== '-n'
+        ? `${ctx.limitFlag} ${r.total_matches}`
+        : ctx.viaWords
+          ? `-n ${r.total_matches}`
+          : `"max_results": ${r.total_matches}`;
     out.push(s.dim(`${more} more beyond the limit of ${r.max_results ?? 5} (${how} returns all)`));
   }
   return out;
 }
 
-/** One line on where a tool stands. */
-export function standingText(w: WhyReport, limit: number | null): string {
+/** One line on where a tool stands (`limitName`: the engine's name for its limit, max_results unless told). */
+export function standingText(w: WhyReport, limit: number | null, limitName = 'max_results'): string {
+  const score = w.score === null ? '' : ` (score ${w.score})`;
   switch (w.standing) {
     case 'returned':
-      return `returned at rank ${w.rank} (score ${w.score})`;
+      return `returned at rank ${w.rank}${score}`;
     case 'beyond-limit':
-      return (
-        `rank ${w.rank} (score ${w.score}): beyond the limit ` +
-        `of ${limit ?? 5}, max_results ${w.rank} would return it`
-      );
+      return `rank ${w.rank}${score}: beyond the limit ` + `of ${limit ?? 5}, ${limitName} ${w.rank} would return it`;
     case 'no-match':
-      return 'not returned: no keyword matches its name or description (score 0)';
+      return w.terms !== undefined
+        ? 'not returned: no query term scores on it (score 0)'
+        : 'not returned: no keyword matches its name or description (score 0)';
     case 'excluded':
       return `not returned: the required keyword +${escapeText(w.excluded_by ?? '')} does not match it`;
     case 'static':
@@ -188,13 +209,26 @@ function hyphenNote(w: WhyReport): string | null {
 }
 
 /** `--why <tool>`: the standing, the name parts and the per-keyword account. */
-export function renderWhy(list: readonly WhyReport[], limit: number | null, opts: RenderOptions): string[] {
+export function renderWhy(
+  list: readonly WhyReport[],
+  limit: number | null,
+  opts: RenderOptions & { readonly limitName?: string },
+): string[] {
   const s = opts.style;
   const out: string[] = [];
   for (const w of list) {
     out.push('');
-    out.push(`${s.bold('why')} ${s.cyan(escapeText(w.name))}: ${standingText(w, limit)}`);
-    if (w.parts.length > 0) out.push(`  name parts: ${w.parts.map(escapeText).join(', ')}`);
+    out.push(`${s.bold('why')} ${s.cyan(escapeText(w.name))}: ${standingText(w, limit, opts.limitName)}`);
+    if (w.parts.length > 0)
+      out.push(`  ${w.terms !== undefined ? 'name tokens' : 'name parts'}: ${w.parts.map(escapeText).join(', ')}`);
+    if (w.terms !== undefined && w.terms.length > 0)
+      out.push(
+        ...renderTable(
+          TERM_COLUMNS,
+          w.terms.map((t) => termCells(t, s)),
+          { width: opts.width, indent: 4 },
+        ),
+      );
     if (w.keywords.length > 0)
       out.push(
         ...renderTable(

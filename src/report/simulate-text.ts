@@ -66,12 +66,16 @@ function statusMark(c: ToolCallReport, s: Style): string {
   return c.status === 'ok' ? s.green('✓') : s.red('✗');
 }
 
-function callReason(c: ToolCallReport): string {
+function callReason(c: ToolCallReport, engine: string): string {
   switch (c.status) {
     case 'ok':
       return '';
     case 'not-loaded':
-      return 'not loaded: no tool_search result had named it';
+      return engine === 'ai-sdk'
+        ? 'not sent: no search result of this generation had named it'
+        : engine === 'mastra'
+          ? 'not loaded: no load_tool had loaded it'
+          : 'not loaded: no tool_search result had named it';
     case 'unknown':
       return 'unknown: not a tool of the catalog';
   }
@@ -165,7 +169,7 @@ function turnLines(
   }
   const searches = new Map(t.searches.map((x) => [x.call_id, x]));
   for (const c of t.tool_calls) {
-    const reason = callReason(c);
+    const reason = callReason(c, r.engine.name);
     const name = truncate(escapeText(c.name), Math.max(16, o.width - 20));
     const room = Math.max(10, o.width - 5 - displayWidth(name));
     const tail = reason === '' ? s.dim(truncate(inlineText(c.arguments), room)) : s.red(truncate(reason, room));
@@ -255,6 +259,17 @@ function coverageLines(r: SimulationReport, o: SimulateRenderOptions): string[] 
   return out;
 }
 
+/** Which engine's loading rule ran, how it was chosen, and its parameters. */
+function engineLine(r: SimulationReport): string {
+  const e = r.engine;
+  const how =
+    e.by === 'flag' ? '--engine' : e.by === 'recording' ? `detected: ${inlineText(e.evidence ?? '')}` : 'default';
+  const params = Object.entries(e.params)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');
+  return `engine: ${e.name} (${how})${params !== '' ? ` · ${params}` : ''}`;
+}
+
 /** The whole human report. */
 export function renderSimulation(r: SimulationReport, o: SimulateRenderOptions): string[] {
   const s = o.style;
@@ -276,6 +291,7 @@ export function renderSimulation(r: SimulationReport, o: SimulateRenderOptions):
       2,
     ),
   );
+  if (r.engine.name !== 'eino' || r.engine.by === 'flag') out.push(...wrapText(engineLine(r), o.width, 2));
   const byText = r.transcript.reminder_recognised_by_text;
   if (byText !== null) {
     out.push(

@@ -3,6 +3,7 @@
  * React here (the simulate command imports this lazily; React and Ink are
  * imported only once the terminal is known to be interactive).
  */
+import type { EngineId, EngineParams } from '../core/engines/index.js';
 import type { Mode } from '../core/types.js';
 import type { Catalog, Transcript } from '../formats/types.js';
 import type { ToolFormat } from '../jobs/tokens/serialize.js';
@@ -16,6 +17,9 @@ export interface SimulateTuiInput {
   readonly catalog: Catalog | null;
   readonly mode: Mode;
   readonly staticNames?: readonly string[];
+  /** `--engine` (built-in); the recording decides when not given. */
+  readonly engine?: EngineId;
+  readonly engineParams?: EngineParams;
   readonly replay: boolean;
   readonly color: boolean;
   /** Token accounting options; null to leave tokens out (`--no-tokens`). */
@@ -29,10 +33,15 @@ export async function runSimulateTui(input: SimulateTuiInput): Promise<void> {
   assertInteractive(input.io, 'simulate --tui', 'simulate --json');
   const { simulationTools } = await import('../jobs/simulate/engine.js');
   const { simulator } = await import('../jobs/simulate/with-tokens.js');
+  const { chooseEngine } = await import('../jobs/simulate/engines.js');
+  const chosen = chooseEngine(input.engine, input.transcript);
   const base = {
     transcript: input.transcript,
     catalog: input.catalog,
     ...(input.staticNames !== undefined ? { staticNames: input.staticNames } : {}),
+    engine: chosen.engine,
+    ...(input.engineParams !== undefined ? { engineParams: input.engineParams } : {}),
+    engineChoice: { by: chosen.by, evidence: chosen.evidence },
   };
   // Bad inputs fail here, before the screen changes.
   const tools = simulationTools(base);

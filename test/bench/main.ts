@@ -787,7 +787,7 @@ const nodeVersion = (bin: string): string =>
   bin === process.execPath ? process.version : execFileSync(bin, ['--version'], { encoding: 'utf8' }).trim();
 
 /**
- * Start-up targets (issue 15): whole processes, bin/toolsearch.js run as a
+ * Start-up targets (issue 15, relaxed by issue 30): whole processes, bin/toolsearch.js run as a
  * program (its `#!/usr/bin/env node` line, with the Node under test first on
  * PATH, as npm links it), next to `node -e 0` of the same Node in the same
  * environment, with NODE_EXTRA_CA_CERTS set and unset, on this Node and on
@@ -801,9 +801,9 @@ const nodeVersion = (bin: string): string =>
  * so the mean of the runs is shown, not the median.
  */
 function benchStartup(): void {
-  if (!existsSync(CLI) || !existsSync(join(REPO, 'dist/bundle/main.cjs'))) {
+  if (!existsSync(CLI) || !existsSync(join(REPO, 'dist/bundle/cli.cjs'))) {
     section('Start-up');
-    console.log('  dist/bundle/main.cjs not found: skipped (npm run build)');
+    console.log('  dist/bundle/cli.cjs not found: skipped (npm run build)');
     return;
   }
   const rounds = STARTUP_ROUNDS;
@@ -888,11 +888,13 @@ function benchStartup(): void {
   }
   for (let i = 0; i < fresh; i++) rmSync(join(WORK, `startup-first-${i}`), { recursive: true, force: true });
   const load1 = loadavg()[0]!;
-  // The issue's targets; a first run on one more catalog is shown beside them, without one.
-  const targets: Record<string, Record<string, number | undefined>> = {
-    unset: { version: 1.3, search: 2.0, first: 3.0 },
-    set: { version: 1.3, search: 1.6, first: 3.0 },
-  };
+  // Issue 30's targets, set and unset alike: a first run may take 4× on Node 20 (no compile cache), 3× on
+  // later Nodes; a first run on one more catalog is shown beside them, without one.
+  const targets = (node: string): Record<string, number> => ({
+    version: 1.3,
+    search: 2.0,
+    first: /^v20\./.test(node) ? 4.0 : 3.0,
+  });
   const mean = (xs: readonly number[]): number => xs.reduce((a, x) => a + x, 0) / xs.length;
   for (const n of nodes) {
     section(
@@ -918,7 +920,7 @@ function benchStartup(): void {
           spread: spreadOf(runs) + cpuNote,
         });
         if (c.id === 'node') continue;
-        const limit = targets[e.id]![c.id];
+        const limit = targets(n.version)[c.id];
         const ratio = m / floor;
         const [lo, hi] = ratioInterval(runs, times.get(`${n.id}${e.id}.node`)!);
         add({
@@ -1035,7 +1037,7 @@ function buildCli(): boolean {
       console.log(`  (build reported errors; using what it emitted)\n    ${out.join('\n    ')}`);
     }
   }
-  return existsSync(join(REPO, 'dist/bundle/main.cjs'));
+  return existsSync(join(REPO, 'dist/bundle/cli.cjs'));
 }
 
 let built: boolean | undefined;
@@ -1047,7 +1049,7 @@ function buildCliOnce(): boolean {
 async function benchCli(): Promise<void> {
   section('Whole-process CLI (bin/toolsearch.js … run as a program, as npm links it; median wall time)');
   if (!buildCliOnce()) {
-    console.log('  dist/bundle/main.cjs not found: skipped');
+    console.log('  dist/bundle/cli.cjs not found: skipped');
     return;
   }
   rmSync(CACHE_DIR, { recursive: true, force: true });
@@ -1073,7 +1075,7 @@ async function benchCli(): Promise<void> {
       args: [CLI, 'search', '-c', demo, 'create', 'issue'],
       forbidden: ['react', 'ink', 'fuse.js', '@modelcontextprotocol/sdk', 'gpt-tokenizer', 'ai'],
     },
-    // The first call on a catalog (or --no-cache): demo.yaml parsed by the yaml library, then the same search.
+    // The first call on a catalog (or --no-cache): demo.yaml read by the YAML reader (js-yaml's events), then the search.
     {
       id: 'cli.search.nocache',
       label: `toolsearch search -c demo.yaml create issue --no-cache  (parses the YAML)`,
@@ -1288,7 +1290,7 @@ function benchRss(): void {
       ...(size === 100_000 ? { target: '≤ 400 MB', ok: mb <= 400 } : {}),
     });
   } else console.log(`  library child failed: ${lib.stderr.slice(0, 300)}`);
-  if (existsSync(join(REPO, 'dist/bundle/main.cjs')) && TIME_BIN) {
+  if (existsSync(join(REPO, 'dist/bundle/cli.cjs')) && TIME_BIN) {
     const r = run([CLI, 'search', '-c', catalogFile, '--batch', queries]);
     if (r.status === 0) {
       const mb = r.maxRssKb / 1024;
@@ -1311,7 +1313,7 @@ function benchRss(): void {
 
 async function runBulkBench(): Promise<void> {
   section('Bulk replay: simulate over a JSONL file of generated 10-call sessions (demo catalog; whole processes)');
-  if (!ONLY.has('cli') && !buildCli()) return void console.log('  dist/bundle/main.cjs not found: skipped');
+  if (!ONLY.has('cli') && !buildCli()) return void console.log('  dist/bundle/cli.cjs not found: skipped');
   if (!TIME_BIN) console.log('  (no /usr/bin/time: CPU time and RSS unknown)');
   benchBulk({ quick: QUICK, seed: SEED, work: WORK, cli: CLI, demo: await loadDemo(), add, run, fmt });
 }
@@ -1334,7 +1336,7 @@ function benchLint(): void {
   const sizes = QUICK ? [10_000] : [10_000, 100_000];
   section(`lint, whole process (toolsearch lint -c <catalog.json>, human output to a pipe, first run: no cache entry)`);
   if (!buildCliOnce()) {
-    console.log('  dist/bundle/main.cjs not found: skipped');
+    console.log('  dist/bundle/cli.cjs not found: skipped');
     return;
   }
   for (const size of sizes) {

@@ -2,8 +2,8 @@
 // the lazy-loading tests: `node --import ./test/bench/trace-modules.mjs …` appends to the file
 // named by TOOLSEARCH_TRACE_MODULES, one per line, the URL of every ES module the process
 // resolves (module hooks, off the main thread) and of every CommonJS module or built-in it
-// requires (`file:///…/x.cjs`, `node:fs`): the CLI is a CommonJS bundle (dist/bundle/main.cjs)
-// that requires yaml.cjs, commander.cjs and React, and imports ES-only packages (Ink).
+// requires (`file:///…/x.cjs`, `node:fs`): the CLI is a CommonJS bundle (dist/bundle/cli.cjs)
+// that requires packages such as yaml and React, and imports ES-only packages (Ink).
 import { appendFileSync } from 'node:fs';
 import Module, { register } from 'node:module';
 import { pathToFileURL } from 'node:url';

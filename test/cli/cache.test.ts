@@ -1,8 +1,7 @@
-/** The CLI's loaded-catalog cache: same output from a hit, parsers not loaded, off switches honoured. */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+/** The CLI's loaded-catalog cache: same output from a hit, off switches honoured, a broken cache no error. */
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
 import { DEMO, run } from './helpers.js';
 
@@ -10,39 +9,18 @@ const dir = mkdtempSync(join(tmpdir(), 'toolsearch-cli-cache-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let n = 0;
 const fresh = (): string => join(dir, `c${n++}`);
-const TRACE = fileURLToPath(new URL('../bench/trace-modules.mjs', import.meta.url));
-
-/**
- * The parser library files a run loaded: the bundled YAML reader (dist/bundle/js-yaml.cjs), needed only to parse YAML.
- */
-function parserChunks(traceFile: string): string[] {
-  return readFileSync(traceFile, 'utf8')
-    .split('\n')
-    .filter((u) => u.startsWith('file://') && u.endsWith('/dist/bundle/js-yaml.cjs'));
-}
 
 describe.concurrent('catalog cache', () => {
-  test('a second run answers from the cache: same output, one entry, the YAML library never loaded', async () => {
+  test('a second run answers from the cache: same output, one entry', async () => {
     const cacheDir = fresh();
     const args = ['search', '-c', DEMO, '--explain', 'create', 'issue', '--json'];
     const first = await run(args, { env: { TOOLSEARCH_CACHE_DIR: cacheDir } });
-    expect(readdirSync(cacheDir).filter((f) => f.startsWith('catalog-'))).toHaveLength(1);
-    const traced = join(dir, `trace-${n++}`);
-    const second = await run(args, {
-      env: { TOOLSEARCH_CACHE_DIR: cacheDir, TOOLSEARCH_TRACE_MODULES: traced, NODE_OPTIONS: `--import ${TRACE}` },
-    });
-    expect(second).toEqual(first);
     expect(first.code).toBe(0);
-    expect(parserChunks(traced)).toEqual([]);
-    // Control: without the cache the same trace finds them.
-    const control = join(dir, `trace-${n++}`);
-    await run([...args, '--no-cache'], {
-      env: { TOOLSEARCH_CACHE_DIR: cacheDir, TOOLSEARCH_TRACE_MODULES: control, NODE_OPTIONS: `--import ${TRACE}` },
-    });
-    expect(parserChunks(control).length).toBeGreaterThan(0);
+    expect(readdirSync(cacheDir).filter((f) => f.startsWith('catalog-'))).toHaveLength(1);
+    expect(await run(args, { env: { TOOLSEARCH_CACHE_DIR: cacheDir } })).toEqual(first);
   });
 
-  test('--no-cache and TOOLSEARCH_CACHE=off neither read nor write it', async () => {
+  test('--no-cache writes no catalog entry; TOOLSEARCH_CACHE=off writes nothing at all', async () => {
     for (const [extra, env] of [
       [['--no-cache'], {}],
       [[], { TOOLSEARCH_CACHE: 'off' }],
@@ -52,7 +30,10 @@ describe.concurrent('catalog cache', () => {
         env: { TOOLSEARCH_CACHE_DIR: cacheDir, ...env },
       });
       expect(r.code).toBe(0);
-      expect(existsSync(cacheDir)).toBe(false);
+      // --no-cache is the catalog cache's switch: Node's compile cache (Node >= 22.1) may still fill compiled/.
+      const files = existsSync(cacheDir) ? readdirSync(cacheDir) : [];
+      expect(files.filter((f) => f !== 'compiled' && f !== 'CACHEDIR.TAG')).toEqual([]);
+      if (extra.length === 0) expect(existsSync(cacheDir)).toBe(false);
     }
   });
 

@@ -1,4 +1,4 @@
-/** The loaded-catalog cache: entries read back exactly, and any cache problem is a miss. */
+/** The loaded-catalog cache: a hit is exactly what parsing returns, and any cache problem is a miss. */
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,20 +8,17 @@ import {
   cacheDirFromEnv,
   cacheDisabledByEnv,
   type CatalogCache,
+  checksum,
   decodeEntry,
   encodeEntry,
   fileCatalogCache,
   loadCatalogFilesCached,
-  loadCatalogFilesLazily,
   MAX_ENTRIES,
 } from '../../src/cli/catalog-cache.js';
-import { openCacheDir } from '../../src/io/cache-dir.js';
-import { loadCatalogFiles, loadCatalogTexts } from '../../src/formats/catalog.js';
-import { DEFAULT_LIMITS } from '../../src/io/read.js';
+import type { CatalogFileResult } from '../../src/formats/catalog.js';
+import { loadCatalogFiles } from '../../src/formats/catalog.js';
 
-/** The cache around the loader, synchronously. */
-const loadCached = (files: string[], options: { cache: CatalogCache | null }) =>
-  loadCatalogFilesCached(files, options, loadCatalogTexts);
+const loadCached = (files: string[], cache: CatalogCache | null) => loadCatalogFilesCached(files, {}, cache);
 
 const dir = mkdtempSync(join(tmpdir(), 'toolsearch-cache-unit-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -43,143 +40,73 @@ function snapshot(value: unknown): unknown {
   };
 }
 
-describe('an entry holds its header twice', () => {
-  test('every flipped bit of a header copy and every cut makes the entry a miss; the intact one is a hit', () => {
+/** An entry as JSON.parse reads it. */
+interface Stored {
+  v: unknown;
+  settings: unknown;
+  result: { format: unknown; warnings: unknown; shape: unknown; tools: Array<Record<string, unknown>> | object };
+}
+type StoredTools = Array<Record<string, unknown>>;
+
+/** An entry's JSON made again after `edit`, its checksum recomputed (what only the cache's owner can do). */
+function reencode(data: Buffer, edit: (entry: Stored) => void): Buffer {
+  const e = JSON.parse(data.toString('utf8'));
+  edit(e);
+  const body = Buffer.from(
+    `"v":${JSON.stringify(e.v)},"settings":${JSON.stringify(e.settings)},"result":${JSON.stringify(e.result)}`,
+  );
+  return Buffer.concat([
+    Buffer.from(`{"sum":"${checksum(body)}",`),
+    body,
+    Buffer.from(`,"text":${JSON.stringify(e.text)}}`),
+  ]);
+}
+
+describe('entries', () => {
+  test('an entry is one plain JSON document, the text of the file among what it holds', () => {
     const file = 'c.yaml';
-    const key = { id: 'x', settings: 's', text: 'tools: []\n' };
+    const text = 'tools:\n  - name: a\n    description: b — ü\n';
+    const result: CatalogFileResult = {
+      tools: [{ name: 'a', description: 'b — ü', static: false, source: { file, line: 2, column: 5 } }],
+      format: 'toolsearch',
+      warnings: [],
+    };
+    const data = encodeEntry(result, text, 'settings')!;
+    expect(JSON.parse(data.toString('utf8')).text).toBe(text);
+    expect(decodeEntry(data, file, text, 'settings', 1000)).toEqual({ ...result, shapeWarnings: [] });
+  });
+
+  test('every flipped bit and every cut makes the entry a miss; the intact one is a hit', () => {
+    const file = 'c.yaml';
+    const text = 'tools: []\n';
     const tool = { name: 'a', description: 'b — ü', static: false, source: { file, line: 1, column: 1 } };
-    const good = encodeEntry({ tools: [tool], format: 'toolsearch', warnings: [] }, key)!;
-    const nl = good.indexOf(0x0a);
-    expect(good.subarray(0, nl).equals(good.subarray(nl + 1, 2 * nl + 1))).toBe(true);
-    expect(good.subarray(2 * nl + 2).toString('utf8')).toBe(key.text);
-    expect(decodeEntry(good, file, key)?.tools.map((t) => t.name)).toEqual(['a']);
-    let misses = 0;
-    for (let at = 0; at < 2 * nl + 2; at++) {
+    const good = encodeEntry({ tools: [tool], format: 'toolsearch', warnings: [] }, text, 's')!;
+    expect(decodeEntry(good, file, text, 's', 1000)?.tools.map((t) => t.name)).toEqual(['a']);
+    for (let at = 0; at < good.length; at++) {
       for (let bit = 0; bit < 8; bit++) {
         const flipped = Buffer.from(good);
         flipped[at] = flipped[at]! ^ (1 << bit);
-        if (decodeEntry(flipped, file, key) === undefined) misses++;
+        expect(decodeEntry(flipped, file, text, 's', 1000), `byte ${at} bit ${bit}`).toBeUndefined();
       }
+      expect(decodeEntry(good.subarray(0, at), file, text, 's', 1000)).toBeUndefined();
     }
-    expect(misses).toBe((2 * nl + 2) * 8);
-    for (let at = 0; at < good.length; at++) expect(decodeEntry(good.subarray(0, at), file, key)).toBeUndefined();
-    // One byte more or less in a copy (the copies' lengths place the text).
-    const text = good.toString('utf8');
-    expect(decodeEntry(Buffer.from(text.replace('\n', ' \n')), file, key)).toBeUndefined();
   });
-});
 
-describe('entries', () => {
-  test('the demo catalog, every shape: a cache hit equals a parse, prototypes and key order included', async () => {
-    const files = [
+  test('the demo catalog, every shape: a cache hit equals a parse, prototypes and key order included', () => {
+    for (const file of [
       'fixtures/catalogs/demo.yaml',
       'fixtures/catalogs/demo.openai.json',
       'fixtures/catalogs/demo.anthropic.json',
       'fixtures/catalogs/demo.mcp.json',
       'fixtures/catalogs/demo.eino.json',
-    ];
-    for (const file of files) {
-      const cache = fileCatalogCache(fresh(), () => 'test');
+    ]) {
+      const d = fresh();
+      const cache = fileCatalogCache(d, () => 'test');
       const parsed = loadCatalogFiles([file]);
-      const first = loadCached([file], { cache });
-      const hit = loadCached([file], { cache });
-      const lazy = await loadCatalogFilesLazily([file], { cache });
-      expect(snapshot(first)).toEqual(snapshot(parsed));
-      expect(snapshot(hit)).toEqual(snapshot(parsed));
-      expect(snapshot(lazy)).toEqual(snapshot(parsed));
+      expect(snapshot(loadCached([file], cache))).toEqual(snapshot(parsed));
+      expect(readdirSync(d).filter((f) => f.startsWith('catalog-'))).toHaveLength(1);
+      expect(snapshot(loadCached([file], cache))).toEqual(snapshot(parsed)); // the hit
     }
-  });
-
-  test('loadCatalogFilesLazily calls beforeParse with the length of the YAML it parses, never on a hit', async () => {
-    const a = write('lazy-a.yaml', 'tools:\n  - name: a_tool\n    description: Alpha.\n');
-    const b = write('lazy-b.yml', 'tools:\n  - name: b_tool\n    description: Beta, longer.\n');
-    // YAML by its text (no extension), and JSON: only the YAML counts.
-    const c = write('lazy-c', '# a catalog\ntools:\n  - {name: c_tool, description: Gamma.}\n');
-    const j = write('lazy-j.json', JSON.stringify({ tools: [{ name: 'j_tool', description: 'JSON.' }] }));
-    const lengths = (f: string) => readFileSync(f, 'utf8').length;
-    const cache = fileCatalogCache(fresh(), () => 'test');
-    const calls: number[] = [];
-    const beforeParse = (length: number) => {
-      calls.push(length);
-      return undefined;
-    };
-    await loadCatalogFilesLazily([a], { cache, beforeParse });
-    expect(calls).toEqual([lengths(a)]);
-    await loadCatalogFilesLazily([a], { cache, beforeParse }); // a hit: nothing parsed
-    expect(calls).toEqual([lengths(a)]);
-    await loadCatalogFilesLazily([a, b], { cache, beforeParse }); // only b is parsed
-    expect(calls).toEqual([lengths(a), lengths(b)]);
-    await loadCatalogFilesLazily([a, b, c, j], { cache: null, beforeParse }); // no cache: all, the JSON not counted
-    expect(calls).toEqual([lengths(a), lengths(b), lengths(a) + lengths(b) + lengths(c)]);
-    await loadCatalogFilesLazily([j], { cache: null, beforeParse });
-    expect(calls.at(-1)).toBe(0);
-  });
-
-  test('loadCatalogFilesLazily calls what beforeParse returned when the parse is over, failed or not', async () => {
-    const good = write('after-good.yaml', 'tools:\n  - name: a_tool\n    description: Alpha.\n');
-    const bad = write('after-bad.yaml', 'tools: [\n');
-    const calls: string[] = [];
-    const beforeParse = (length: number) => {
-      calls.push(`before ${length}`);
-      return () => calls.push('after');
-    };
-    await loadCatalogFilesLazily([good], { cache: null, beforeParse });
-    await expect(loadCatalogFilesLazily([bad], { cache: null, beforeParse })).rejects.toThrow(/invalid YAML/);
-    expect(calls).toEqual([`before ${readFileSync(good, 'utf8').length}`, 'after', 'before 9', 'after']);
-  });
-
-  test('parameters are stored as JSON text and decoded when first read: a search never decodes them', () => {
-    const file = 'fixtures/catalogs/demo.yaml';
-    const cache = fileCatalogCache(fresh(), () => 'test');
-    const parsed = loadCatalogFiles([file]);
-    loadCached([file], { cache });
-    const hit = loadCached([file], { cache });
-    const tool = hit.tools.find((t) => parsed.tools.find((p) => p.name === t.name)?.parameters !== undefined)!;
-    expect(typeof Object.getOwnPropertyDescriptor(tool, 'parameters')?.get).toBe('function');
-    // One accessor for every tool, not a closure each: tools that differ in shape make every later
-    // property read of a search slower (V8 gives each its own hidden class).
-    const accessors = new Set(hit.tools.map((t) => Object.getOwnPropertyDescriptor(t, 'parameters')?.get));
-    expect(accessors.size).toBe(1);
-    expect(Object.keys(tool)).toEqual(['name', 'description', 'static', 'source', 'parameters']);
-    const expected = parsed.tools.find((p) => p.name === tool.name)!.parameters;
-    expect(snapshot(tool.parameters)).toEqual(snapshot(expected));
-    // Read once, then a plain value like a loader's: the same object on every read, and writable.
-    expect(Object.getOwnPropertyDescriptor(tool, 'parameters')).toEqual({
-      value: tool.parameters,
-      writable: true,
-      enumerable: true,
-      configurable: true,
-    });
-    const other = hit.tools.find((t) => t !== tool && Object.getOwnPropertyDescriptor(t, 'parameters')?.get)!;
-    (other as { parameters?: unknown }).parameters = { replaced: true };
-    expect(other.parameters).toEqual({ replaced: true });
-  });
-
-  test('stored parameters a parse would refuse are refused at once; text that is not JSON fails when read', () => {
-    const file = 'c.yaml';
-    const key = { id: 'x', settings: JSON.stringify([7, 'b', file, 'auto', null, { maxDepth: 10 }]), text: 't' };
-    const header = (params: string) => {
-      const json = JSON.stringify({
-        v: 7,
-        settings: key.settings,
-        format: 'toolsearch',
-        warnings: [],
-        shape: [],
-        tools: [['a', 'd', 0, 2, 5, params]],
-      });
-      return Buffer.from(`${json}\n${json}\n${key.text}`);
-    };
-    const params = (p: string) => decodeEntry(header(p), file, key)?.tools[0]?.parameters;
-    expect(params('{"x":[1,-0.5,"-0"]}')).toEqual({ x: [1, -0.5, '-0'] });
-    expect(params('[[[[[[[[[[]]]]]]]]]]')).toEqual([[[[[[[[[[]]]]]]]]]]); // 10 levels: the limit
-    for (const refused of ['[[[[[[[[[[[]]]]]]]]]]]', '{"x":-0}', '[-0.00e5]', '[-0.0, 1 ]']) {
-      expect(decodeEntry(header(refused), file, key), refused).toBeUndefined();
-    }
-    const damaged = decodeEntry(header('{"x":'), file, key)!;
-    expect(() => damaged.tools[0]!.parameters).toThrow(
-      'the catalog cache\'s entry for this file is damaged (the parameters of "a" are not JSON): run with --no-cache,' +
-        ' or remove the entry',
-    );
   });
 
   test('__proto__, constructor and integer-like keys in parameters; warnings kept', () => {
@@ -203,10 +130,19 @@ describe('entries', () => {
     );
     const cache = fileCatalogCache(fresh(), () => 'test');
     const parsed = loadCatalogFiles([file]);
-    loadCached([file], { cache });
-    const hit = loadCached([file], { cache });
+    loadCached([file], cache);
+    const hit = loadCached([file], cache);
     expect(parsed.warnings?.length).toBeGreaterThan(0);
     expect(snapshot(hit)).toEqual(snapshot(parsed));
+  });
+
+  test('shape warnings and --strict see the same warnings from a hit', () => {
+    const file = write('shape.yaml', 'tools:\n  - name: a\n    desciption: d\n    parameters: [1]\n');
+    const cache = fileCatalogCache(fresh(), () => 'test');
+    const parsed = loadCatalogFiles([file]);
+    expect(parsed.shapeWarnings).toHaveLength(2);
+    loadCached([file], cache);
+    expect(snapshot(loadCached([file], cache))).toEqual(snapshot(parsed));
   });
 
   test('values JSON cannot carry (.inf, .nan, -0) are never stored', () => {
@@ -215,22 +151,17 @@ describe('entries', () => {
       'tools:\n  - name: a\n    description: d\n    parameters: {max: .inf, min: -0.0, no: .nan}\n',
     );
     const d = fresh();
-    const cache = fileCatalogCache(d, () => 'test');
-    const parsed = loadCached([file], { cache });
+    const parsed = loadCached(
+      [file],
+      fileCatalogCache(d, () => 'test'),
+    );
     expect(existsSync(d)).toBe(false); // nothing written, not even the directory
     const params = parsed.tools[0]!.parameters as Record<string, number>;
     expect(params.max).toBe(Infinity);
     expect(Object.is(params.min, -0)).toBe(true);
-    expect(
-      encodeEntry(
-        { tools: [...parsed.tools], format: 'toolsearch', warnings: [] },
-        { id: 'x', settings: 's', text: 't' },
-      ),
-    ).toBeNull();
   });
 
   test('property: an entry is written exactly when every number in its parameters reads back', () => {
-    const key = { id: 'x', settings: 's', text: 't' };
     const number = fc.oneof(
       fc.constantFrom(0, -0, 1, -1, 0.5, Infinity, -Infinity, NaN, 10, 100),
       fc.double(),
@@ -258,212 +189,187 @@ describe('entries', () => {
           source: { file: 'f', line: 1, column: 1 },
           parameters,
         };
-        const entry = encodeEntry({ tools: [tool as never], format: 'toolsearch', warnings: [] }, key);
+        const entry = encodeEntry({ tools: [tool as never], format: 'toolsearch', warnings: [] }, 't', 's');
         expect(entry === null).toBe(inexact(parameters));
+        if (entry !== null)
+          expect(decodeEntry(entry, 'f', 't', 's', 1000)?.tools[0]?.parameters).toEqual(
+            JSON.parse(JSON.stringify(parameters)),
+          );
       }),
       { numRuns: 2000 },
     );
   });
 
-  test('a directory the caller opened is used through its handle (the CLI opens its cache directory once)', () => {
-    const file = 'fixtures/catalogs/demo.mcp.json';
-    const real = fresh();
-    const handle = openCacheDir(real, { create: true })!;
-    const named = fresh(); // the path as given: never opened, never made
-    const cache = fileCatalogCache(named, () => 'test', handle);
-    const parsed = loadCached([file], { cache });
-    expect(readdirSync(real).filter((f) => f.startsWith('catalog-'))).toHaveLength(1);
-    expect(existsSync(named)).toBe(false);
-    expect(snapshot(loadCached([file], { cache }))).toEqual(snapshot(parsed));
-    cache.close?.();
-    expect(() => handle.close()).not.toThrow(); // closed once already: no error
-  });
-
-  test('a corrupt, truncated or foreign entry is a miss', () => {
-    const file = 'fixtures/catalogs/demo.mcp.json';
-    const key = { id: 'x', settings: '[3,"test"]', text: readFileSync(file, 'utf8') };
-    const good = encodeEntry(
-      { ...loadCatalogFiles([file]), tools: [...loadCatalogFiles([file]).tools], format: 'mcp', warnings: [] },
-      key,
-    )!;
-    expect(decodeEntry(good, file, key)).toBeDefined();
-    // A header written twice, as the cache writes it: what only the decoder's own checks can refuse.
-    const header = (json: string) => Buffer.from(`${json}\n${json}\n${key.text}`);
-    const text = good.toString('utf8');
-    for (const bad of [
-      good.subarray(0, -10),
-      Buffer.alloc(0),
-      header('null'),
-      header('[]'),
-      header(text.slice(0, 40)),
-      Buffer.from(text.replaceAll('"v":7', '"v":1')),
-      Buffer.from(text.replaceAll('"format":"mcp"', '"format":"zzz"')),
-      header('{"v":7,"settings":"[3,\\"test\\"]","format":"mcp","warnings":[],"shape":[],"tools":[["a","d",2,1,1]]}'),
-      header('{"v":7,"settings":"[3,\\"test\\"]","format":"mcp","warnings":[3],"shape":[],"tools":[]}'),
-      // Shape warnings: missing, of an unknown kind, or without their message.
-      header('{"v":7,"settings":"[3,\\"test\\"]","format":"mcp","warnings":[],"tools":[]}'),
-      header('{"v":7,"settings":"[3,\\"test\\"]","format":"mcp","warnings":[],"shape":[["zz",1,1,"m"]],"tools":[]}'),
-      header(
-        '{"v":7,"settings":"[3,\\"test\\"]","format":"mcp","warnings":[],"shape":[["unknown-key",1,1]],"tools":[]}',
-      ),
-    ]) {
-      expect(decodeEntry(bad, file, key)).toBeUndefined();
-    }
-    // Control: a well-formed header over the same text.
-    expect(
-      decodeEntry(
-        header(
-          '{"v":7,"settings":"[3,\\"test\\"]","format":"mcp","warnings":[],' +
-            '"shape":[["wrong-type",2,3,"m"]],"tools":[]}',
-        ),
-        file,
-        key,
-      ),
-    ).toEqual({
-      tools: [],
-      format: 'mcp',
-      warnings: [],
-      shapeWarnings: [{ kind: 'wrong-type', location: { file, line: 2, column: 3 }, message: 'm' }],
+  test('what a parse refuses is refused in an entry, even with its checksum made again', () => {
+    const file = 'c.yaml';
+    const text = 'tools: []\n';
+    const tool = (name: string, parameters?: unknown) => ({
+      name,
+      description: 'd',
+      static: false,
+      source: { file, line: 2, column: 5 },
+      ...(parameters === undefined ? {} : { parameters }),
     });
-    // Made from other settings, or another text (one byte differs, or one more): a miss.
-    expect(decodeEntry(good, file, { ...key, settings: '[3,"other"]' })).toBeUndefined();
-    expect(decodeEntry(good, file, { ...key, text: `${key.text} ` })).toBeUndefined();
-    expect(decodeEntry(good, file, { ...key, text: key.text.replace('"', "'") })).toBeUndefined();
-    // Through the file cache: the key's file is overwritten with garbage, the load parses again.
-    const d = fresh();
-    const cache = fileCatalogCache(d, () => 'test');
-    const parsed = loadCached([file], { cache });
-    for (const name of readdirSync(d).filter((x) => x.startsWith('catalog-'))) writeFileSync(join(d, name), '{"v":1,');
-    expect(snapshot(loadCached([file], { cache }))).toEqual(snapshot(parsed));
+    const entry = (tools: ReturnType<typeof tool>[]) =>
+      encodeEntry({ tools: tools as never, format: 'toolsearch', warnings: [] }, text, 's')!;
+    const decode = (data: Buffer) => decodeEntry(data, file, text, 's', 10);
+    for (const [label, tools] of [
+      ['a name defined twice', [tool('a'), tool('a')]],
+      ['an empty name', [tool('')]],
+      ['a lone surrogate in a name', [tool('a\ud800')]],
+      ['a lone surrogate in parameters', [tool('a', { k: 'x\udc00' })]],
+      ['parameters nested deeper than maxDepth', [tool('a', JSON.parse(`${'['.repeat(8)}${']'.repeat(8)}`))]],
+    ] as const) {
+      expect(decode(entry([...tools])), label).toBeUndefined();
+    }
+    // Control: distinct names, shallow parameters (7 levels below a tool's three: the limit of 10).
+    expect(decode(entry([tool('a', JSON.parse('[[[[[[[]]]]]]]')), tool('b')]))?.tools.map((t) => t.name)).toEqual([
+      'a',
+      'b',
+    ]);
+    const good = entry([tool('a', { x: 1 })]);
+    for (const [label, edit] of [
+      ['a -0', (e: Stored) => ((e.result.tools as StoredTools)[0]!.parameters = { x: -0 })],
+      ['a version', (e: Stored) => (e.v = 2)],
+      ['a format', (e: Stored) => (e.result.format = 'zzz')],
+      ['settings', (e: Stored) => (e.settings = 'other')],
+      ['static not a boolean', (e: Stored) => ((e.result.tools as StoredTools)[0]!.static = 0)],
+      ['a line that is not a count', (e: Stored) => ((e.result.tools as StoredTools)[0]!.line = -1)],
+      ['warnings not strings', (e: Stored) => (e.result.warnings = [3])],
+      [
+        'a shape warning of an unknown kind',
+        (e: Stored) => (e.result.shape = [{ kind: 'zz', line: 1, column: 1, message: 'm' }]),
+      ],
+      ['tools not a list', (e: Stored) => (e.result.tools = {})],
+    ] as const) {
+      // -0 is written as 0 by JSON.stringify: put it in the text itself.
+      const edited = reencode(good, edit);
+      const bytes = label === 'a -0' ? reencodeRaw(edited, '"x":0', '"x":-0') : edited;
+      expect(decode(bytes), label).toBeUndefined();
+    }
+    expect(decode(reencode(good, () => {}))?.tools.map((t) => t.name)).toEqual(['a']); // control
+    // Made from another text (one byte differs, or one more) or other settings: a miss.
+    expect(decodeEntry(good, file, `${text} `, 's', 10)).toBeUndefined();
+    expect(decodeEntry(good, file, text.replace('[', '{'), 's', 10)).toBeUndefined();
+    expect(decodeEntry(good, file, text, 's2', 10)).toBeUndefined();
   });
 
-  test(
-    'an entry is found by the path as given, the options, the limits and the build; the text must match ' + 'besides',
-    () => {
-      const cache = fileCatalogCache(fresh(), () => 'build-1');
-      const other = fileCatalogCache(fresh(), () => 'build-2');
-      const limits = { ...DEFAULT_LIMITS, maxBytes: 1, maxDepth: 2, maxAliases: 3, maxAliasBytes: 5, maxMessages: 4 };
-      const base = cache.key('a.yaml', 'text', { format: 'auto', prefix: undefined, limits });
-      expect(cache.key('a.yaml', 'text', { format: 'auto', prefix: undefined, limits })).toEqual(base);
-      // A new text for the same file takes the same place, and must match the stored text to be a hit.
-      expect(cache.key('a.yaml', 'text!', { format: 'auto', prefix: undefined, limits })).toEqual({
-        ...base,
-        text: 'text!',
-      });
-      const variants = [
-        cache.key('./a.yaml', 'text', { format: 'auto', prefix: undefined, limits }),
-        cache.key('b.yaml', 'text', { format: 'auto', prefix: undefined, limits }),
-        cache.key('a.yaml', 'text', { format: 'mcp', prefix: undefined, limits }),
-        cache.key('a.yaml', 'text', { format: 'auto', prefix: 'gh', limits }),
-        cache.key('a.yaml', 'text', { format: 'auto', prefix: undefined, limits: { ...limits, maxDepth: 5 } }),
-        other.key('a.yaml', 'text', { format: 'auto', prefix: undefined, limits }),
-      ];
-      expect(new Set([base, ...variants].map((k) => k.id)).size).toBe(variants.length + 1);
-      expect(new Set([base, ...variants].map((k) => k.settings)).size).toBe(variants.length + 1);
-    },
-  );
-
-  test('the same path as given in another directory is an entry of its own', () => {
-    const cache = fileCatalogCache(fresh(), () => 'test');
-    const settings = {
-      format: 'auto',
-      prefix: undefined,
-      limits: { ...DEFAULT_LIMITS, maxBytes: 1, maxDepth: 2, maxAliases: 3, maxAliasBytes: 5, maxMessages: 4 },
-    };
-    const here = cache.key('a.yaml', 'text', settings);
+  test('an entry per path as given, options, limits and build; an edited file is parsed again', () => {
+    const d = fresh();
+    const file = write('edit.yaml', 'tools:\n  - name: a\n    description: first\n');
+    const cache = fileCatalogCache(d, () => 'build-1');
+    expect(loadCached([file], cache).tools[0]!.description).toBe('first');
+    // The same length, one byte changed: parsed again, the entry replaced.
+    writeFileSync(file, 'tools:\n  - name: a\n    description: fir5t\n');
+    expect(loadCached([file], cache).tools[0]!.description).toBe('fir5t');
+    expect(loadCached([file], cache).tools[0]!.description).toBe('fir5t');
+    expect(readdirSync(d).filter((x) => x.startsWith('catalog-'))).toHaveLength(1);
+    // Other settings, another build: entries of their own.
+    loadCatalogFilesCached([file], { prefix: 'gh' }, cache);
+    loadCatalogFilesCached([file], { format: 'toolsearch' }, cache);
+    loadCatalogFilesCached([file], { limits: { maxDepth: 50 } }, cache);
+    loadCached(
+      [file],
+      fileCatalogCache(d, () => 'build-2'),
+    );
     const cwd = process.cwd();
     try {
       process.chdir(dir);
-      expect(cache.key('a.yaml', 'text', settings).id).not.toBe(here.id);
+      loadCached(['edit.yaml'], cache); // the same file, as given another way
     } finally {
       process.chdir(cwd);
     }
+    expect(readdirSync(d).filter((x) => x.startsWith('catalog-'))).toHaveLength(6);
   });
 
-  test('an edited file is parsed again, and its entry replaced', () => {
+  test('a damaged entry on disk is a miss: the catalog is parsed and the entry written again', () => {
+    const file = 'fixtures/catalogs/demo.mcp.json';
     const d = fresh();
     const cache = fileCatalogCache(d, () => 'test');
-    const file = write('edit.yaml', 'tools:\n  - name: a\n    description: first\n');
-    expect(loadCached([file], { cache }).tools[0]!.description).toBe('first');
-    // The same length, one byte changed.
-    writeFileSync(file, 'tools:\n  - name: a\n    description: fir5t\n');
-    expect(loadCached([file], { cache }).tools[0]!.description).toBe('fir5t');
-    expect(loadCached([file], { cache }).tools[0]!.description).toBe('fir5t');
-    expect(readdirSync(d).filter((x) => x.startsWith('catalog-'))).toHaveLength(1);
+    const parsed = loadCached([file], cache);
+    const [name] = readdirSync(d).filter((x) => x.startsWith('catalog-'));
+    const good = readFileSync(join(d, name!));
+    writeFileSync(join(d, name!), '{"sum":');
+    expect(snapshot(loadCached([file], cache))).toEqual(snapshot(parsed));
+    expect(readFileSync(join(d, name!))).toEqual(good);
   });
 
-  test(
-    'a name defined twice across cached files: the same located error, excerpt included, as without the ' + 'cache',
-    async () => {
-      const a = write('dup-a.yaml', 'tools:\n  - name: same\n    description: a\n');
-      const b = write(
-        'dup-b.yaml',
-        'tools:\n  - name: other\n    description: b\n  - name: same\n    description: b\n',
-      );
-      const cache = fileCatalogCache(fresh(), () => 'test');
-      loadCached([a], { cache });
-      loadCached([b], { cache });
-      const expected = (() => {
-        try {
-          loadCatalogFiles([a, b]);
-        } catch (err) {
-          return err;
-        }
-        throw new Error('no error');
-      })() as Error & { excerpt?: unknown; location?: unknown };
-      expect(expected.message).toMatch(/duplicate tool name "same"/);
-      for (const attempt of [() => loadCached([a, b], { cache }), () => loadCatalogFilesLazily([a, b], { cache })]) {
-        const err = await (async () => {
-          try {
-            await attempt();
-          } catch (e) {
-            return e as typeof expected;
-          }
-          throw new Error('no error');
-        })();
-        expect([err.message, err.location, err.excerpt]).toEqual([
-          expected.message,
-          expected.location,
-          expected.excerpt,
-        ]);
+  test('a name defined twice across cached files: the same located error and excerpt as without the cache', () => {
+    const a = write('dup-a.yaml', 'tools:\n  - name: same\n    description: a\n');
+    const b = write('dup-b.yaml', 'tools:\n  - name: other\n    description: b\n  - name: same\n    description: b\n');
+    const cache = fileCatalogCache(fresh(), () => 'test');
+    loadCached([a], cache);
+    loadCached([b], cache);
+    const error = (f: () => unknown) => {
+      try {
+        f();
+      } catch (err) {
+        const e = err as Error & { excerpt?: unknown; location?: unknown };
+        return [e.message, e.location, e.excerpt];
       }
-    },
-  );
+      throw new Error('no error');
+    };
+    const expected = error(() => loadCatalogFiles([a, b]));
+    expect(expected[0]).toMatch(/duplicate tool name "same"/);
+    expect(error(() => loadCached([a, b], cache))).toEqual(expected);
+  });
 
   test('a cache directory that others can write is not used: an entry planted there is not taken', () => {
     const d = fresh();
     const file = write('planted.yaml', 'tools:\n  - name: real\n    description: d\n');
-    loadCached([file], { cache: fileCatalogCache(d, () => 'test') });
+    loadCached(
+      [file],
+      fileCatalogCache(d, () => 'test'),
+    );
     const [entry] = readdirSync(d).filter((x) => x.startsWith('catalog-'));
     const path = join(d, entry!);
-    // Edited in both copies of its header (anyone who can write the cache can do that).
-    const edited = readFileSync(path, 'utf8').replaceAll('"real"', '"fake"');
-    writeFileSync(path, edited);
+    writeFileSync(
+      path,
+      reencode(readFileSync(path), (e) => ((e.result.tools as StoredTools)[0]!.name = 'fake')),
+    );
     // Private: the (edited) entry is what the cache answers — the control.
-    expect(loadCached([file], { cache: fileCatalogCache(d, () => 'test') }).tools.map((t) => t.name)).toEqual(['fake']);
+    expect(
+      loadCached(
+        [file],
+        fileCatalogCache(d, () => 'test'),
+      ).tools.map((t) => t.name),
+    ).toEqual(['fake']);
     chmodSync(d, 0o777);
-    expect(loadCached([file], { cache: fileCatalogCache(d, () => 'test') }).tools.map((t) => t.name)).toEqual(['real']);
+    expect(
+      loadCached(
+        [file],
+        fileCatalogCache(d, () => 'test'),
+      ).tools.map((t) => t.name),
+    ).toEqual(['real']);
     expect(readFileSync(path, 'utf8')).toContain('"fake"'); // and nothing is written there
   });
 
   test('an unwritable cache directory is no error: the catalog loads and nothing is written', () => {
     const blocker = write('not-a-dir', 'x');
     const cache = fileCatalogCache(join(blocker, 'sub'), () => 'test');
-    expect(loadCached(['fixtures/catalogs/demo.mcp.json'], { cache }).tools.length).toBe(130);
+    expect(loadCached(['fixtures/catalogs/demo.mcp.json'], cache).tools.length).toBe(130);
     expect(readFileSync(blocker, 'utf8')).toBe('x');
   });
 
   test(`keeps at most ${MAX_ENTRIES} entries, removing the oldest`, () => {
     const d = fresh();
-    const cache: CatalogCache = fileCatalogCache(d, () => 'test');
+    const cache = fileCatalogCache(d, () => 'test');
     for (let i = 0; i < MAX_ENTRIES + 5; i++) {
-      const f = write(`many-${i}.yaml`, `tools:\n  - name: t${i}\n    description: d\n`);
-      loadCached([f], { cache });
+      loadCached([write(`many-${i}.yaml`, `tools:\n  - name: t${i}\n    description: d\n`)], cache);
     }
     expect(readdirSync(d).filter((x) => x.startsWith('catalog-')).length).toBe(MAX_ENTRIES);
     expect(readdirSync(d).some((x) => x.endsWith('.tmp'))).toBe(false);
   });
 });
+
+/** `data` with the first `from` in its text replaced by `to` and the checksum made again. */
+function reencodeRaw(data: Buffer, from: string, to: string): Buffer {
+  const text = data.toString('utf8').replace(from, to);
+  const start = text.indexOf(',') + 1;
+  const end = text.lastIndexOf(',"text":');
+  const body = Buffer.from(text.slice(start, end));
+  return Buffer.from(`{"sum":"${checksum(body)}",${text.slice(start)}`);
+}
 
 describe('environment', () => {
   test('TOOLSEARCH_CACHE turns it off; the directory follows TOOLSEARCH_CACHE_DIR, XDG_CACHE_HOME, HOME', () => {

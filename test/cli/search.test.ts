@@ -131,6 +131,7 @@ describe.concurrent('search', () => {
     const j = JSON.parse(r.stdout);
     expect(Object.keys(j)).toEqual([
       'schema_version',
+      'engine',
       'query',
       'mode',
       'max_results',
@@ -142,6 +143,7 @@ describe.concurrent('search', () => {
     ]);
     expect(j).toEqual({
       schema_version: 1,
+      engine: 'eino',
       query: 'create issue',
       mode: 'keyword',
       max_results: 2,
@@ -190,6 +192,7 @@ describe.concurrent('search', () => {
     ]);
     expect(JSON.parse(r.stdout)).toEqual({
       schema_version: 1,
+      engine: 'eino',
       query: 'select:HTMLParser,nope',
       mode: 'select',
       max_results: null,

@@ -21,10 +21,11 @@ describe.concurrent('select', () => {
     const r = await run(['select', '-c', SMALL, 'HTMLParser', 'nope', 'htmlparser', 'get_time', '--json']);
     expect(JSON.parse(r.stdout)).toEqual({
       schema_version: 1,
+      engine: 'eino',
       matches: ['HTMLParser'],
       unknown: ['nope', 'htmlparser', 'get_time'],
     });
-    expect(Object.keys(JSON.parse(r.stdout))).toEqual(['schema_version', 'matches', 'unknown']);
+    expect(Object.keys(JSON.parse(r.stdout))).toEqual(['schema_version', 'engine', 'matches', 'unknown']);
     expect(lines(r.stderr)).toEqual([
       'warning: skipped nope: not a dynamic tool',
       'warning: skipped htmlparser: not a dynamic tool (did you mean HTMLParser? names are case-sensitive)',
@@ -35,14 +36,21 @@ describe.concurrent('select', () => {
 
   it('--json: empty lists are []', async ({ expect }) => {
     const r = await run(['select', '-c', SMALL, 'nope', '--json']);
-    expect(r.stdout).toBe('{\n  "schema_version": 1,\n  "matches": [],\n  "unknown": [\n    "nope"\n  ]\n}\n');
+    expect(r.stdout).toBe(
+      '{\n  "schema_version": 1,\n  "engine": "eino",\n  "matches": [],\n  "unknown": [\n    "nope"\n  ]\n}\n',
+    );
     const ok = await run(['select', '-c', SMALL, 'HTMLParser', '--json']);
     expect(JSON.parse(ok.stdout).unknown).toEqual([]);
   });
 
   it('names are trimmed; empty pieces are skipped', async ({ expect }) => {
     const r = await run(['select', '-c', SMALL, ' HTMLParser ,,', '--json']);
-    expect(JSON.parse(r.stdout)).toEqual({ schema_version: 1, matches: ['HTMLParser'], unknown: [] });
+    expect(JSON.parse(r.stdout)).toEqual({
+      schema_version: 1,
+      engine: 'eino',
+      matches: ['HTMLParser'],
+      unknown: [],
+    });
   });
 
   it('--strict: unknown names exit 1', async ({ expect }) => {

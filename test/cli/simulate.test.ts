@@ -48,6 +48,7 @@ describe.concurrent('simulate', () => {
     expect(Object.keys(j)).toEqual([
       'schema_version',
       'mode',
+      'engine',
       'transcript',
       'catalog',
       'coverage',
@@ -68,6 +69,13 @@ describe.concurrent('simulate', () => {
       conversation: 'main',
     });
     expect(j.mode).toBe('default');
+    // The reference, detected by its {"matches": [...]} results.
+    expect(j.engine).toEqual({
+      name: 'eino',
+      by: 'recording',
+      evidence: 'the result of tool_search is {"matches": [...]} (Eino\'s tool_search)',
+      params: {},
+    });
     expect(j.catalog).toEqual({ dynamic: 7, static: 1, source: SMALL });
     expect(j.turns).toHaveLength(5);
     const t2 = j.turns[1];

@@ -12,7 +12,7 @@
  *
  * Options: --iterations N (default 1000), --seed S (default: from the clock,
  * printed), --start K (first iteration, default 0), --mode inproc|spawn
- * (default inproc: `main(argv, io)` of dist/bundle/main.cjs, the esbuild
+ * (default inproc: `main(argv, io)` of dist/bundle/cli.cjs, the esbuild
  * bundle that bin/toolsearch.js runs, in worker threads; spawn: `node
  * bin/toolsearch.js` per run), --entry bundle|tsc (inproc: run the bundle,
  * the default, or the tsc output dist/cli/main.js),
@@ -23,7 +23,7 @@
  * errors seen), --plan-only (print what each iteration would run, run
  * nothing: shows that the plan depends on the seed alone), --main FILE (the
  * module exporting `main` to run in process, e.g. a snapshot of
- * dist/bundle/main.cjs while others rebuild, in a copy of the whole dist/
+ * dist/bundle/cli.cjs while others rebuild, in a copy of the whole dist/
  * whose tsc output then serves too; overrides --entry), --bin FILE
  * (the same for --mode spawn: a copy of bin/toolsearch.js beside such a
  * snapshot), --cache-tamper (every run uses a cache directory of the
@@ -66,7 +66,7 @@ let BIN = join(ROOT, 'bin/toolsearch.js');
  * What `--entry` picks for the in-process mode: what users run (the bundle behind bin/toolsearch.js), or the tsc
  * output.
  */
-const ENTRIES = { bundle: join(ROOT, 'dist/bundle/main.cjs'), tsc: join(ROOT, 'dist/cli/main.js') };
+const ENTRIES = { bundle: join(ROOT, 'dist/bundle/cli.cjs'), tsc: join(ROOT, 'dist/cli/main.js') };
 let MAIN_JS = ENTRIES.bundle;
 const WORKER = fileURLToPath(new URL('./worker.mjs', import.meta.url));
 
@@ -532,7 +532,7 @@ export async function runFuzz(options) {
   if (!o.planOnly && !existsSync(target))
     usage(`${relative(ROOT, target) || target} not found: run \`npm run build\` first`);
   if (o.mode === 'spawn' && !o.planOnly && !o.bin && !existsSync(ENTRIES.bundle))
-    usage('dist/bundle/main.cjs not found: run `npm run build` first');
+    usage('dist/bundle/cli.cjs not found: run `npm run build` first');
   // The recording formats of --format come from the build's reader registry, even for --plan-only.
   if (!existsSync(join(dist, 'formats/recordings/registry.js')))
     usage(`${relative(ROOT, join(dist, 'formats/recordings/registry.js'))} not found: run \`npm run build\` first`);

@@ -4,7 +4,7 @@
  * Node's compile cache under `compiled/` where Node has one) are damaged the
  * ways a disk, a crash or a hand could: a bit flipped, truncated, emptied,
  * replaced by random bytes or by another cache file, garbage appended, the
- * JSON header of a catalog entry edited *in both of its copies* (so
+ * JSON of a catalog entry edited *with its checksum made again* (so
  * the decoder's own checks are what stands: deep nesting, repeated or empty
  * names, wrong types, prototype keys, lone surrogates), made writable by
  * others, replaced by a symbolic link or a directory. The CLI must still
@@ -23,6 +23,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
+import { checksum } from '../../dist/cli/catalog-cache.js';
 
 /** Every regular file under `dir` (symbolic links and directories left by earlier tampering are not followed). */
 function cacheFiles(dir) {
@@ -57,68 +58,83 @@ function randomBytes(rng, n) {
 }
 
 /**
- * A JSON edit of a catalog entry's header (`{v, settings, format, warnings,
- * tools: [[name, description, static, line, column, parameters?]]}`), made
- * in both copies of the header: `{what, refused}`. A refused edit is one the
- * decoder must turn down (so the answer cannot change); the others forge an
- * entry that is well-formed — what only someone who can write the user's
- * own cache can do, outside what a cache can defend against — and test that
- * its text still reaches the terminal escaped.
+ * A JSON edit of a catalog entry (`{sum, v, settings, result: {format, warnings, shape, tools: [{name,
+ * description, static, line, column, parameters?}]}, text}`), its checksum made again: `{what, refused}`.
+ * A refused edit is one the decoder must turn down (so the answer cannot change); the others forge an
+ * entry that is well-formed — what only someone who can write the user's own cache can do, outside what
+ * a cache can defend against — and test that its text still reaches the terminal escaped.
  */
-function editHeader(rng, h) {
-  const tools = Array.isArray(h.tools) ? h.tools : (h.tools = []);
+function editEntry(rng, e) {
+  const r = e.result !== null && typeof e.result === 'object' ? e.result : (e.result = {});
+  const tools = Array.isArray(r.tools) ? r.tools : (r.tools = []);
   const t = tools.length > 0 ? rng.pick(tools) : null;
   const refused = (what) => ({ what, refused: true });
   const forged = (what) => ({ what, refused: false });
-  if (t === null) {
-    h.tools = [['', 'd', 0, 1, 1]];
+  if (t === null || typeof t !== 'object') {
+    r.tools = [{ name: '', description: 'd', static: false, line: 1, column: 1 }];
     return refused('an empty name');
   }
   switch (rng.int(13)) {
     case 0:
-      t[5] = JSON.parse(`${'['.repeat(5000)}${']'.repeat(5000)}`);
+      t.parameters = JSON.parse(`${'['.repeat(5000)}${']'.repeat(5000)}`);
       return refused('deep parameters');
     case 1:
-      if (tools.length > 1) tools[1][0] = tools[0][0];
-      else tools.push([...t]);
+      if (tools.length > 1) tools[1].name = tools[0].name;
+      else tools.push({ ...t });
       return refused('a name twice');
     case 2:
-      t[0] = '';
+      t.name = '';
       return refused('an empty name');
     case 3: {
-      const i = rng.int(5);
-      t[i] = i < 2 ? rng.pick([null, 7, {}, [], true]) : rng.pick([null, -1, 1.5, '3', {}, 2]);
-      if (i === 2 && t[i] === 2) t[i] = 5;
-      return refused(`field ${i} of another type`);
+      const key = rng.pick(['name', 'description', 'static', 'line', 'column']);
+      t[key] =
+        key === 'name' || key === 'description'
+          ? rng.pick([null, 7, {}, [], true])
+          : rng.pick([null, -1, 1.5, '3', {}, key === 'static' ? 0 : 'x']);
+      return refused(`${key} of another type`);
     }
     case 4:
-      t[0] = `${t[0]}\ud800`;
+      t.name = `${t.name}\ud800`;
       return refused('a lone surrogate');
     case 5:
-      h.format = rng.pick(['zzz', null, 3]);
+      r.format = rng.pick(['zzz', null, 3]);
       return refused('a format');
     case 6:
-      h.v = rng.pick([3, 5, '4', null]);
+      e.v = rng.pick([3, 5, '4', null]);
       return refused('a version');
     case 7:
-      h.warnings = rng.pick([[3], 'w', null, [null]]);
+      r.warnings = rng.pick([[3], 'w', null, [null]]);
       return refused('warnings of another type');
     case 8:
-      h.tools = rng.pick([null, {}, [[]], [['a']], 'x']);
+      r.tools = rng.pick([null, {}, [[]], [{ name: 'a' }], 'x']);
       return refused('tools');
     case 9:
-      h.settings = `${h.settings} `;
+      e.settings = `${e.settings} `;
       return refused('settings');
     case 10:
-      t[1] = `\u001b[2J${'x'.repeat(rng.range(0, 100_000))}\u202e`;
+      t.description = `\u001b[2J${'x'.repeat(rng.range(0, 100_000))}\u202e`;
       return forged('a hostile description');
     case 11:
-      h.warnings = [`\u001b]0;x\u0007`, '\u009b31m'];
+      r.warnings = [`\u001b]0;x\u0007`, '\u009b31m'];
       return forged('hostile warnings');
     default:
-      t[5] = JSON.parse('{"__proto__": {"polluted": 1}, "constructor": {"prototype": 2}, "\\u001b[31m": "\\u202e"}');
+      t.parameters = JSON.parse(
+        '{"__proto__": {"polluted": 1}, "constructor": {"prototype": 2}, "\\u001b[31m": "\\u202e"}',
+      );
       return forged('prototype keys');
   }
+}
+
+/** An entry's JSON made again after an edit, with the checksum src/cli/catalog-cache.ts writes. */
+function entryBytes(e) {
+  const body = Buffer.from(
+    `"v":${JSON.stringify(e.v)},"settings":${JSON.stringify(e.settings)},"result":${JSON.stringify(e.result)}`,
+  );
+  return Buffer.concat([
+    Buffer.from(`{"sum":"${checksum(body)}",`),
+    body,
+    Buffer.from(`,"text":${JSON.stringify(e.text)}}`),
+  ]);
 }
 
 /**
@@ -151,7 +167,7 @@ export function tamperCache(dir, rng) {
       [2, 'random'],
       [2, 'swap'],
       [1, 'append'],
-      [tag ? 0 : 6, 'header'],
+      [tag ? 0 : 6, 'entry'],
       [1, 'mode'],
       [tag ? 0 : 1, 'symlink'],
       [tag ? 0 : 1, 'directory'],
@@ -180,29 +196,22 @@ export function tamperCache(dir, rng) {
         case 'append':
           writeFileSync(f, Buffer.concat([data, randomBytes(rng, rng.range(1, 64))]));
           break;
-        case 'header': {
-          const nl = data.indexOf(0x0a);
-          const line = data.toString('utf8', 0, nl < 0 ? data.length : nl);
-          // An entry holds its header twice (src/cli/catalog-cache.ts): both copies are edited alike.
-          const copied =
-            nl > 0 && data[2 * nl + 1] === 0x0a && data.subarray(0, nl).equals(data.subarray(nl + 1, 2 * nl + 1));
-          let h;
+        case 'entry': {
+          let e;
           try {
-            h = JSON.parse(line);
+            e = JSON.parse(data.toString('utf8'));
           } catch {
-            h = null;
+            e = null;
           }
-          if (h === null || typeof h !== 'object') {
-            data[0] ^= 1;
+          if (e === null || typeof e !== 'object' || typeof e.text !== 'string') {
+            if (data.length > 0) data[0] ^= 1;
             writeFileSync(f, data);
             break;
           }
-          const { what, refused } = editHeader(rng, h);
-          const json = JSON.stringify(h);
-          const rest = nl < 0 ? Buffer.alloc(0) : data.subarray(copied ? 2 * nl + 1 : nl);
-          writeFileSync(f, Buffer.concat([Buffer.from(copied ? `${json}\n${json}` : json), rest]));
-          if (!refused && copied) forged.push([f, data]);
-          done.push(`header of ${name}: ${what}${refused || !copied ? '' : ' (forged)'}`);
+          const { what, refused } = editEntry(rng, e);
+          writeFileSync(f, entryBytes(e));
+          if (!refused) forged.push([f, data]);
+          done.push(`entry ${name}: ${what}${refused ? '' : ' (forged)'}`);
           continue;
         }
         case 'mode':

@@ -3,7 +3,7 @@
  * (src/io/cache-dir.ts). Only a directory toolsearch created and marked
  * with a CACHEDIR.TAG (or adopted: it held nothing but toolsearch's files) is
  * written to and pruned, and only names of toolsearch's exact patterns
- * (`catalog-<16 hex>.entry`, `code-…-v<node>-<arch>.bin`) are pruned. On
+ * (`catalog-<16 hex>.json`, and the `.entry` of earlier versions) are pruned. On
  * c63dd70 every file whose name started with `catalog-` or `code-` was a
  * candidate: one `search` deleted the user's oldest `catalog-*.yaml` and
  * `code-review-*.md` files beyond 64 and 16.
@@ -13,9 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { CACHEDIR_SIGNATURE } from '../../src/io/cache-dir.js';
-import { fileCatalogCache, MAX_ENTRIES } from '../../src/cli/catalog-cache.js';
-import { loadCatalogFilesCached } from '../../src/cli/catalog-cache.js';
-import { loadCatalogTexts } from '../../src/formats/catalog.js';
+import { fileCatalogCache, loadCatalogFilesCached, MAX_ENTRIES } from '../../src/cli/catalog-cache.js';
 import { spawnCli } from './helpers.js';
 
 const root = mkdtempSync(join(tmpdir(), 'toolsearch-prune-'));
@@ -65,14 +63,14 @@ describe('finding 8: cache pruning deletes only what toolsearch wrote', () => {
     const load = (i: number) => {
       const f = join(catalogs, `c${i}.yaml`);
       writeFileSync(f, `tools:\n  - name: t${i}\n    description: d\n`);
-      loadCatalogFilesCached([f], { cache }, loadCatalogTexts);
+      loadCatalogFilesCached([f], {}, cache);
     };
     load(0);
     expect(readFileSync(join(dir, 'CACHEDIR.TAG'), 'utf8').startsWith(`${CACHEDIR_SIGNATURE}\n`)).toBe(true);
     const mine = userFiles(dir);
     for (let i = 1; i < MAX_ENTRIES + 5; i++) load(i);
     const names = readdirSync(dir);
-    expect(names.filter((f) => /^catalog-[0-9a-f]{16}\.entry$/.test(f))).toHaveLength(MAX_ENTRIES);
+    expect(names.filter((f) => /^catalog-[0-9a-f]{16}\.json$/.test(f))).toHaveLength(MAX_ENTRIES);
     for (const f of mine) expect(readFileSync(join(dir, f), 'utf8')).toBe(`mine: ${f}\n`);
     expect(names.filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
@@ -83,13 +81,17 @@ describe('finding 8: cache pruning deletes only what toolsearch wrote', () => {
     writeFileSync(join(dir, 'catalog-0123456789abcdef'), 'old entry', { mode: 0o600 }); // an entry of an older version
     const f = join(root, `one${n++}.yaml`);
     writeFileSync(f, 'tools:\n  - name: a\n    description: d\n');
-    loadCatalogFilesCached([f], { cache: fileCatalogCache(dir, () => 'adopt') }, loadCatalogTexts);
+    loadCatalogFilesCached(
+      [f],
+      {},
+      fileCatalogCache(dir, () => 'adopt'),
+    );
     expect(
       readdirSync(dir)
         .filter((x) => x !== 'catalog-0123456789abcdef')
         .map((x) => x.replace(/[0-9a-f]{16}/, 'H'))
         .sort(),
-    ).toEqual(['CACHEDIR.TAG', 'catalog-H.entry']);
+    ).toEqual(['CACHEDIR.TAG', 'catalog-H.json']);
   });
 
   test(
@@ -104,13 +106,17 @@ describe('finding 8: cache pruning deletes only what toolsearch wrote', () => {
         const f = join(root, `tag${n++}.yaml`);
         writeFileSync(f, 'tools:\n  - name: a\n    description: d\n');
         const load = () =>
-          loadCatalogFilesCached([f], { cache: fileCatalogCache(dir, () => `tag-${n++}`) }, loadCatalogTexts);
+          loadCatalogFilesCached(
+            [f],
+            {},
+            fileCatalogCache(dir, () => `tag-${n++}`),
+          );
         load();
         writeFileSync(join(dir, 'CACHEDIR.TAG'), damage);
         if (userFile) writeFileSync(join(dir, 'notes.txt'), 'mine');
         load();
         expect(readFileSync(join(dir, 'CACHEDIR.TAG'), 'utf8').startsWith(CACHEDIR_SIGNATURE)).toBe(kept);
-        expect(readdirSync(dir).filter((x) => x.endsWith('.entry'))).toHaveLength(kept ? 2 : 1);
+        expect(readdirSync(dir).filter((x) => x.endsWith('.json'))).toHaveLength(kept ? 2 : 1);
       }
     },
   );

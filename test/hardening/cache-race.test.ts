@@ -9,6 +9,9 @@
  * order a slow parse gives a real run, without relying on timing.
  * On c63dd70 the victim files are overwritten (through the predictable
  * temporary names `<entry>.<pid>.<n>.tmp` and followed symbolic links).
+ * Nobody else can act on a directory the cache uses (it and every directory
+ * above it are checked when it is opened), so what the user's own processes
+ * do to it meanwhile is not tested here.
  */
 import {
   chmodSync,
@@ -27,11 +30,11 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { afterAll, afterEach, describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import { enableCompileCache } from '../../src/cli/start.js';
-import * as cacheDirModule from '../../src/io/cache-dir.js';
-import { type CatalogFileResult, fileCatalogCache } from '../../src/cli/catalog-cache.js';
-import { resolveLimits } from '../../src/io/read.js';
+import { fileCatalogCache } from '../../src/cli/catalog-cache.js';
+import type { CatalogFileResult } from '../../src/formats/catalog.js';
+import { DEFAULT_LIMITS } from '../../src/io/read.js';
 
 const NOBODY = 65534;
 const root = mkdtempSync(join(tmpdir(), 'toolsearch-race-'));
@@ -43,10 +46,6 @@ const scenario = (): string => {
   mkdirSync(d, { mode: 0o700 });
   return d;
 };
-const hooks = (cacheDirModule as { cacheDirTestHooks?: Record<string, unknown> }).cacheDirTestHooks;
-afterEach(() => {
-  if (hooks) for (const k of Object.keys(hooks)) delete hooks[k];
-});
 
 /** A root-owned private file that must never change. */
 function victim(dir: string, name = 'victim'): string {
@@ -84,12 +83,20 @@ const RESULT: CatalogFileResult = {
 };
 const TEXT = 'tools:\n  - name: planted_by_cache\n    description: d\n';
 
-/** A catalog cache in `dir`, its key for one file, and the names its entry may have (old code and new). */
+const SETTINGS = { format: 'auto', prefix: null, limits: DEFAULT_LIMITS };
+
+/** A catalog cache in `dir`, its entry for one file (get, set), and the names an entry may have (old code and new). */
 function catalogCache(dir: string) {
   const cache = fileCatalogCache(dir, () => 'race-test');
-  const key = cache.key('c.yaml', TEXT, { format: 'auto', prefix: undefined, limits: resolveLimits(undefined) });
-  return { cache, key, names: [`catalog-${key.id}`, `catalog-${key.id}.entry`] };
+  const entry = {
+    get: () => cache.get('c.yaml', TEXT, SETTINGS),
+    set: () => cache.set('c.yaml', TEXT, SETTINGS, RESULT),
+  };
+  return { cache, entry, names: () => readdirSync(dir).filter((f) => f.startsWith('catalog-')) };
 }
+
+/** Names the old code's entries had for a file (`catalog-<id>`, `catalog-<id>.entry`): where it wrote through links. */
+const OLD_NAMES = ['catalog-0123456789abcdef', 'catalog-0123456789abcdef.entry'];
 
 describe.runIf(process.getuid?.() === 0)('finding 1: cache race → arbitrary file overwrite', () => {
   test(
@@ -102,26 +109,25 @@ describe.runIf(process.getuid?.() === 0)('finding 1: cache race → arbitrary fi
       mkdirSync(sticky);
       chmodSync(sticky, 0o1777);
       const dir = join(sticky, 'toolsearch');
-      const { cache, key, names } = catalogCache(dir);
-      expect(cache.get(key, 'c.yaml')).toBeUndefined(); // the old code's check: the directory does not exist
+      const { entry } = catalogCache(dir);
+      expect(entry.get()).toBeUndefined(); // the old code's check: the directory does not exist
       // The window (a slow parse): the attacker makes the directory if it still can, and plants links in it.
       if (!existsSync(dir)) {
         attackerDir(dir);
-        plantLinks(dir, names, secret);
+        plantLinks(dir, OLD_NAMES, secret);
       }
-      cache.set(key, RESULT);
+      entry.set();
       expect(readFileSync(secret, 'utf8')).toBe('root secret\n');
       // Their directory is not used: nothing of ours in it.
       expect(readdirSync(dir).filter((f) => !f.endsWith('.tmp'))).toEqual([]);
       // Control: without the attacker the cache works, in a directory made ours and private.
       const fresh = join(sticky, 'fresh');
-      const c = catalogCache(fresh);
-      c.cache.set(c.key, RESULT);
+      catalogCache(fresh).entry.set();
       expect(lstatSync(fresh).uid).toBe(0);
       expect(lstatSync(fresh).mode & 0o777).toBe(0o700);
       expect(
         catalogCache(fresh)
-          .cache.get(key, 'c.yaml')
+          .entry.get()
           ?.tools.map((t) => t.name),
       ).toEqual(['planted_by_cache']);
     },
@@ -136,14 +142,12 @@ describe.runIf(process.getuid?.() === 0)('finding 1: cache race → arbitrary fi
     attackerDir(dir);
     const handed: (string | undefined)[] = [];
     const api = { enableCompileCache: (d?: string) => (handed.push(d), { status: 1, directory: d }) };
-    expect(enableCompileCache({ TOOLSEARCH_CACHE_DIR: dir }, ['search'], api)).toBeNull();
+    expect(enableCompileCache({ TOOLSEARCH_CACHE_DIR: dir }, api)).toBeNull();
     expect(handed).toEqual([]);
     expect(readdirSync(dir)).toEqual([]);
     // Control: without the attacker, a private directory of ours (0700) is made and handed over.
     const fresh = join(sticky, 'fresh');
-    const enabled = enableCompileCache({ TOOLSEARCH_CACHE_DIR: fresh }, ['search'], api);
-    expect(enabled?.directory).toBe(join(fresh, 'compiled'));
-    enabled?.cache.dir.close();
+    expect(enableCompileCache({ TOOLSEARCH_CACHE_DIR: fresh }, api)).toBe(join(fresh, 'compiled'));
     expect(lstatSync(join(fresh, 'compiled')).mode & 0o777).toBe(0o700);
     expect(handed).toEqual([join(fresh, 'compiled')]);
   });
@@ -159,13 +163,13 @@ describe.runIf(process.getuid?.() === 0)('finding 1: cache race → arbitrary fi
       chmodSync(xdg, 0o777); // writable by others, not sticky
       const dir = join(xdg, 'toolsearch');
       mkdirSync(dir, { mode: 0o700 }); // ours and private: the old check passes
-      const { cache, key, names } = catalogCache(dir);
-      expect(cache.get(key, 'c.yaml')).toBeUndefined();
+      const { entry } = catalogCache(dir);
+      expect(entry.get()).toBeUndefined();
       // The window: the attacker (who can write xdg) moves our directory away and puts theirs in its place.
       renameSync(dir, join(xdg, 'moved'));
       attackerDir(dir);
-      plantLinks(dir, names, secret);
-      cache.set(key, RESULT);
+      plantLinks(dir, OLD_NAMES, secret);
+      entry.set();
       expect(readFileSync(secret, 'utf8')).toBe('root secret\n');
       expect(readdirSync(join(xdg, 'moved'))).toEqual([]); // and no cache at all in such a place
     },
@@ -183,80 +187,34 @@ describe.runIf(process.getuid?.() === 0)('finding 1: cache race → arbitrary fi
       chmodSync(sticky, 0o1777);
       const dir = join(sticky, 'toolsearch');
       attackerLink(ours, dir);
-      const { cache, key } = catalogCache(dir);
-      expect(cache.get(key, 'c.yaml')).toBeUndefined();
-      cache.set(key, RESULT);
+      const { entry } = catalogCache(dir);
+      expect(entry.get()).toBeUndefined();
+      entry.set();
       expect(readdirSync(ours)).toEqual([]);
     },
   );
 
-  test('the directory swapped for a link after the check (hook): the write stays in the directory opened', () => {
-    if (!hooks) throw new Error('no cacheDirTestHooks: the write does not go through an opened directory');
+  test('an entry that is a symbolic link is never read through', () => {
     const s = scenario();
-    const elsewhere = join(s, 'elsewhere');
-    mkdirSync(elsewhere, { mode: 0o700 });
     const dir = join(s, 'cache');
-    const { cache, key } = catalogCache(dir);
-    expect(cache.get(key, 'c.yaml')).toBeUndefined();
-    let swapped = false;
-    hooks.beforeCreate = () => {
-      if (swapped) return;
-      swapped = true;
-      renameSync(dir, join(s, 'moved'));
-      symlinkSync(elsewhere, dir);
-    };
-    cache.set(key, RESULT);
-    expect(readdirSync(elsewhere)).toEqual([]);
-    expect(readdirSync(join(s, 'moved')).sort()).toEqual(['CACHEDIR.TAG', `catalog-${key.id}.entry`]);
+    const { entry, names } = catalogCache(dir);
+    entry.set();
+    const [name] = names();
+    const path = join(dir, name!);
+    const copy = join(s, 'copy');
+    writeFileSync(copy, readFileSync(path), { mode: 0o600 });
+    rmSync(path);
+    symlinkSync(copy, path);
+    expect(catalogCache(dir).entry.get()).toBeUndefined();
+    // Control: the same bytes as a file are a hit.
+    rmSync(path);
+    renameSync(copy, path);
+    expect(
+      catalogCache(dir)
+        .entry.get()
+        ?.tools.map((t) => t.name),
+    ).toEqual(['planted_by_cache']);
   });
-
-  test("the temporary replaced by a link before the rename (hook): not renamed, the link's target untouched", () => {
-    if (!hooks) throw new Error('no cacheDirTestHooks');
-    const s = scenario();
-    const secret = victim(s);
-    const dir = join(s, 'cache');
-    const { cache, key } = catalogCache(dir);
-    cache.get(key, 'c.yaml');
-    hooks.beforeRename = (d: string, tmp: string) => {
-      rmSync(join(d, tmp));
-      symlinkSync(secret, join(d, tmp));
-    };
-    cache.set(key, RESULT);
-    expect(readFileSync(secret, 'utf8')).toBe('root secret\n');
-    expect(readdirSync(dir).filter((f) => f.startsWith('catalog-'))).toEqual([]);
-  });
-
-  test(
-    'an entry that is a symbolic link is never read through; ' +
-      'temporaries are created exclusively, with a random name',
-    () => {
-      if (!hooks) throw new Error('no cacheDirTestHooks');
-      const s = scenario();
-      const dir = join(s, 'cache');
-      const { cache, key } = catalogCache(dir);
-      cache.get(key, 'c.yaml');
-      let temporary = '';
-      hooks.beforeRename = (_d: string, tmp: string) => {
-        temporary = tmp;
-      };
-      cache.set(key, RESULT);
-      expect(temporary).toMatch(new RegExp(`^\\.catalog-${key.id}\\.entry\\.[0-9a-f]{16}\\.tmp$`));
-      const entry = join(dir, `catalog-${key.id}.entry`);
-      const copy = join(s, 'copy');
-      writeFileSync(copy, readFileSync(entry), { mode: 0o600 });
-      rmSync(entry);
-      symlinkSync(copy, entry);
-      expect(catalogCache(dir).cache.get(key, 'c.yaml')).toBeUndefined();
-      // Control: the same bytes as a file are a hit.
-      rmSync(entry);
-      renameSync(copy, entry);
-      expect(
-        catalogCache(dir)
-          .cache.get(key, 'c.yaml')
-          ?.tools.map((t) => t.name),
-      ).toEqual(['planted_by_cache']);
-    },
-  );
 
   test(
     'ancestors: a directory above the cache that others can write (not ' +
@@ -276,9 +234,9 @@ describe.runIf(process.getuid?.() === 0)('finding 1: cache race → arbitrary fi
         mkdirSync(above, { mode: 0o755 });
         make(above);
         const dir = join(above, 'a', 'toolsearch');
-        const { cache, key } = catalogCache(dir);
-        cache.get(key, 'c.yaml');
-        cache.set(key, RESULT);
+        const { entry } = catalogCache(dir);
+        entry.get();
+        entry.set();
         expect(existsSync(dir) ? readdirSync(dir) : []).toEqual([]);
       }
       // Control: the same shape, every directory safe (a sticky one, and one writable by the user's own
@@ -288,9 +246,10 @@ describe.runIf(process.getuid?.() === 0)('finding 1: cache race → arbitrary fi
       mkdirSync(join(s, 'a'));
       chmodSync(join(s, 'a'), 0o775);
       const dir = join(s, 'a', 'toolsearch');
-      const { cache, key } = catalogCache(dir);
-      cache.set(key, RESULT);
-      expect(readdirSync(dir).sort()).toEqual(['CACHEDIR.TAG', `catalog-${key.id}.entry`]);
+      const { entry, names } = catalogCache(dir);
+      entry.set();
+      expect(readdirSync(dir).sort()).toEqual(['CACHEDIR.TAG', ...names()]);
+      expect(names()).toHaveLength(1);
       expect(basename(dirname(dir))).toBe('a');
     },
   );

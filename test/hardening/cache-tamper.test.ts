@@ -1,21 +1,20 @@
 /**
  * Issue 14, finding 17: a catalog-cache entry is trusted only through its
- * two copies of its header and the checks a parse makes (src/cli/catalog-cache.ts); no
+ * checksum and the checks a parse makes (src/cli/catalog-cache.ts); no
  * home means no cache, not one in the working directory
  * (src/io/cache-dir.ts); a UTF-16 file is named as such
  * (src/io/read.ts). Through the built CLI (`npm run build` first).
  *
  * The entries are tampered the way someone who can write the cache could:
- * the JSON header edited in both of its copies (earlier, with the
- * checksum the entry carried made again) — so what is tested is the
- * decoder's own checks, not only the copies' agreement. On c63dd70: exit 70 (stack overflow) for the deep
+ * the JSON edited and its checksum made again — so what is tested is the
+ * decoder's own checks, not only the checksum. On c63dd70: exit 70 (stack overflow) for the deep
  * entry, duplicate and empty names taken as they were, `./.cache/toolsearch`
  * created under `HOME=`, and `invalid UTF-8: byte 0xff` for UTF-16.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import * as catalogCache from '../../src/cli/catalog-cache.js';
+import { checksum, decodeEntry, encodeEntry } from '../../src/cli/catalog-cache.js';
 import { spawnCli, tempDir } from './helpers.js';
 
 const tmp = tempDir('toolsearch-tamper-');
@@ -40,44 +39,54 @@ async function cached(): Promise<{ catalog: string; cacheDir: string; entry: str
   return { catalog, cacheDir, entry: join(cacheDir, name!), args };
 }
 
-/** Rewrites the entry's JSON header with `edit`, in both of its copies (as the cache writes it). */
-function tamper(entry: string, edit: (header: { tools: unknown[][] }) => void): void {
-  const data = readFileSync(entry, 'utf8');
-  const nl = data.indexOf('\n');
-  const header = JSON.parse(data.slice(0, nl)) as { tools: unknown[][] };
-  expect(data.slice(nl + 1, 2 * nl + 1)).toBe(data.slice(0, nl)); // the copy
-  edit(header);
-  const json = JSON.stringify(header);
-  writeFileSync(entry, `${json}\n${json}${data.slice(2 * nl + 1)}`, { mode: 0o600 });
+/** Rewrites the entry's stored result with `edit`, its checksum made again (as the cache writes it). */
+function tamper(entry: string, edit: (result: { tools: Array<Record<string, unknown>> }) => void): void {
+  const e = JSON.parse(readFileSync(entry, 'utf8'));
+  edit(e.result);
+  // DEEP in a value stands for JSON nested 200,000 levels (JSON.stringify itself would overflow the stack).
+  const body = Buffer.from(
+    `"v":${JSON.stringify(e.v)},"settings":${JSON.stringify(e.settings)},"result":${JSON.stringify(e.result)}`.replace(
+      '"DEEP"',
+      `${'['.repeat(200_000)}${']'.repeat(200_000)}`,
+    ),
+  );
+  writeFileSync(
+    entry,
+    Buffer.concat([
+      Buffer.from(`{"sum":"${checksum(body)}",`),
+      body,
+      Buffer.from(`,"text":${JSON.stringify(e.text)}}`),
+    ]),
+    { mode: 0o600 },
+  );
 }
 
 describe.concurrent('finding 17: tampered catalog-cache entries', () => {
   it.each([
     [
       'parameters nested 200,000 levels',
-      (h: { tools: unknown[][] }) => {
-        // Stored parameters are JSON text (decoded when first read): the nesting is refused before that.
-        h.tools[0]![5] = `${'['.repeat(200_000)}${']'.repeat(200_000)}`;
+      (r: { tools: Array<Record<string, unknown>> }) => {
+        r.tools[0]!.parameters = 'DEEP';
       },
     ],
     [
-      'parameters stored as a value, not as JSON text (an older entry shape)',
-      (h: { tools: unknown[][] }) => {
-        h.tools[0]![5] = { type: 'object' };
+      'a tool stored as a list (an older entry shape)',
+      (r: { tools: unknown[] }) => {
+        r.tools[0] = ['alpha_tool', 'reads alpha files', 0, 2, 5];
       },
     ],
     // (The CLI already parsed again on a name defined twice in a hit: a control here; the decoder test above is the
     // regression.)
     [
       'a name defined twice',
-      (h: { tools: unknown[][] }) => {
-        h.tools[1]![0] = h.tools[0]![0];
+      (r: { tools: Array<Record<string, unknown>> }) => {
+        r.tools[1]!.name = r.tools[0]!.name;
       },
     ],
     [
       'an empty name',
-      (h: { tools: unknown[][] }) => {
-        h.tools[0]![0] = '';
+      (r: { tools: Array<Record<string, unknown>> }) => {
+        r.tools[0]!.name = '';
       },
     ],
   ])(
@@ -91,29 +100,31 @@ describe.concurrent('finding 17: tampered catalog-cache entries', () => {
       expect(r.code).toBe(0);
       // Rebuilt: the next run reads an intact entry (and answers the same).
       expect(readFileSync(c.entry, 'utf8')).not.toContain('[[[[');
+      expect(JSON.parse(readFileSync(c.entry, 'utf8')).result.tools.map((t: { name: string }) => t.name)).toEqual([
+        'alpha_tool',
+        'beta_tool',
+      ]);
       expect(await spawnCli(c.args, { env: { TOOLSEARCH_CACHE_DIR: c.cacheDir } })).toEqual(expected);
     },
   );
 
-  it('a flipped byte in one copy of the header: not taken, and rewritten', async () => {
+  it('a flipped byte in the stored result: not taken, and rewritten', async () => {
     const c = await cached();
     const expected = await spawnCli([...c.args, '--no-cache']);
     const data = readFileSync(c.entry);
-    const at = data.indexOf('reads alpha');
-    data[at] = 'R'.charCodeAt(0);
+    data[data.indexOf('reads alpha')] = 'R'.charCodeAt(0);
     writeFileSync(c.entry, data);
     const r = await spawnCli(c.args, { env: { TOOLSEARCH_CACHE_DIR: c.cacheDir } });
     expect(r).toEqual(expected);
-    // Written again, whole: no copy keeps the damage.
+    // Written again, whole: the damage is gone.
     const rewritten = readFileSync(c.entry, 'utf8');
     expect(rewritten).not.toContain('Reads alpha');
-    expect(rewritten.split('\n').filter((l) => l.includes('reads alpha files'))).toHaveLength(3); // 2 copies, text
+    expect(JSON.parse(rewritten).result.tools[0].description).toBe('reads alpha files');
   });
 });
 
-describe('finding 17: the decoder refuses what a parse refuses (even with both copies edited alike)', () => {
+describe('finding 17: the decoder refuses what a parse refuses (even with its checksum made again)', () => {
   const file = 'c.yaml';
-  const key = { id: 'x', settings: JSON.stringify([4, 'b', file, 'auto', null, { maxDepth: 1000 }]), text: CATALOG };
   const tool = (name: string, parameters?: unknown) => ({
     name,
     description: 'd',
@@ -122,19 +133,19 @@ describe('finding 17: the decoder refuses what a parse refuses (even with both c
     ...(parameters === undefined ? {} : { parameters }),
   });
   const entry = (tools: ReturnType<typeof tool>[]) =>
-    catalogCache.encodeEntry({ tools: tools as never, format: 'toolsearch', warnings: [] }, key)!;
+    encodeEntry({ tools: tools as never, format: 'toolsearch', warnings: [] }, CATALOG, 's')!;
   it.each([
     ['a name defined twice', [tool('a'), tool('a')]],
     ['an empty name', [tool('')]],
     ['a lone surrogate in a name (the loaders replace it)', [tool('a\ud800')]],
     ['parameters nested deeper than maxDepth', [tool('a', JSON.parse(`${'['.repeat(1001)}${']'.repeat(1001)}`))]],
   ])('%s', (_label, tools) => {
-    expect(catalogCache.decodeEntry(entry(tools), file, key)).toBeUndefined();
+    expect(decodeEntry(entry(tools), file, CATALOG, 's', 1000)).toBeUndefined();
   });
   it('control: the same entry with distinct, non-empty names and shallow parameters is taken', () => {
-    expect(catalogCache.decodeEntry(entry([tool('a', [[1]]), tool('b')]), file, key)?.tools.map((t) => t.name)).toEqual(
-      ['a', 'b'],
-    );
+    expect(
+      decodeEntry(entry([tool('a', [[1]]), tool('b')]), file, CATALOG, 's', 1000)?.tools.map((t) => t.name),
+    ).toEqual(['a', 'b']);
   });
 });
 

@@ -51,7 +51,7 @@ describe('fuzz (short deterministic pass)', () => {
     const summary = JSON.parse(r.stdout.trim().split('\n').pop()!) as Summary;
     expect(summary.failed, r.stdout).toEqual([]);
     // what bin/toolsearch.js runs, not the tsc output
-    expect([summary.mode, summary.target]).toEqual(['inproc', 'dist/bundle/main.cjs']);
+    expect([summary.mode, summary.target]).toEqual(['inproc', 'dist/bundle/cli.cjs']);
     expect(summary.failures).toBe(0);
     expect(summary.iterations).toBe(Number(ITERATIONS));
     expect(summary.results + summary.errors).toBe(summary.runs);

@@ -94,6 +94,35 @@ describe('the YAML reader reads as the yaml library does', () => {
     expect(refused).toBeGreaterThan(100);
   });
 
+  // Flow collections inside block ones, with what js-yaml's events carry for them: properties, aliases,
+  // values without text, duplicate and non-string keys, nesting.
+  it.each([
+    'parameters: {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}\n',
+    'a: {"__proto__": {"constructor": 1}, "2": two, "1": one, toString: [x]}\n',
+    'a: [0, -0, +0, 0o17, 0x1F, 1e3, .5, -.inf, .NaN, ~, null, true, False, yes, "1", \'2\', 12345678901234567890]\n',
+    'a: {1: x, 1.0: y, true: z, ~: w, "": v}\n',
+    'a: ["\\ud83d\\ude00", "tab\\there", \'it\'\'s\', plain words, 日本, é]\n',
+    '- [[], {}, [[{}]], {a: {b: {c: [1]}}}]\n- {x: [1, 2,\n    3], y: {z: 1}  # a comment\n  }\n',
+    'tools:\n  - name: a\n    parameters: {"type": "object", "properties": {}}\n  - name: b\n    parameters: []\n',
+    'tools:\n  - {name: a, description: d}\n  - name: b\n    parameters: {type: object}\n',
+    'a: &x {b: 1}\nc: *x\n',
+    'a: {b: &y 1, c: *y}\n',
+    'a: [!!str 1, !!int "2"]\n',
+    'a: {b: }\n',
+    'a: {b, c: 1}\n',
+    'a: [a, , b]\n',
+    'a: {b: 1, b: 2}\n',
+    'a: {b: {c: 1, "c": 2}}\n',
+    'a: {1: x, "1": y}\n',
+    'a: [!foo 1]\n',
+    'a: [*nope]\n',
+    'a: [1]\nb: [2]\n---\nc: [3]\n',
+    'a: [[[[[1]]]]]\n',
+  ])('flow collections in block ones: %s', (text) => {
+    const r = both(text);
+    expect(r.ours, text).toEqual(r.library);
+  });
+
   it('every YAML file of fixtures/', () => {
     const files: string[] = [];
     const walk = (dir: string): void => {

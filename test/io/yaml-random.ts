@@ -1,5 +1,5 @@
 /**
- * Random YAML documents for the reader's tests (yaml-differential.test.ts, yaml-plain.test.ts): trees of
+ * Random YAML documents for the reader's tests (yaml-differential.test.ts): trees of
  * scalars (words, core-schema look-alikes, any short text; every scalar style; core tags), sequences and
  * mappings in block or flow style, anchors and aliases, comments; and one character of a document changed.
  */

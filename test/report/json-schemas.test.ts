@@ -229,7 +229,8 @@ describe('--json reports against their shipped JSON Schema', () => {
     const validate = new Ajv({ strict: true }).compile(schema('select'));
     expect(validate({ matches: [], unknown: [] })).toBe(false);
     expect(validate({ schema_version: 1, matches: 'a', unknown: [] })).toBe(false);
-    expect(validate({ schema_version: 1, matches: [], unknown: [] })).toBe(true);
+    expect(validate({ schema_version: 1, matches: [], unknown: [] })).toBe(false);
+    expect(validate({ schema_version: 1, engine: 'eino', matches: [], unknown: [] })).toBe(true);
   });
 
   it('the package ships the schemas (files and exports)', () => {

@@ -254,6 +254,7 @@ describe('explore help', () => {
         '  Tab  Enter  ↓  into the results (Tab, Esc or / back to the query)',
         '  ↑/↓  j/k       select a result: its per-keyword explanation shows below',
         '  f  (Ctrl-F)    fuse.js baseline side by side; f3 = fuse rank, ↑/↓n = change',
+        '  e              the next engine side by side: ai-sdk, mastra, your module',
         '  + / -          max_results up / down',
         '  y  (Ctrl-Y)    copy the query as a `toolsearch search --expect-first` test',
         '  q  Ctrl-C      quit (Esc in the query)',
@@ -264,7 +265,6 @@ describe('explore help', () => {
         '  2 points       description: keyword is inside the description',
         '  a keyword scores its best rule; a tool scores the sum; a +required keyword',
         '  scoring 0 drops the tool',
-        '',
         '',
         '',
         '? Esc close help  q quit',
@@ -292,7 +292,7 @@ describe('explore help', () => {
         '  ←/→ Home/End   move in the query; Ctrl-U clears it, Ctrl-W',
         '                 deletes a word',
         '  Tab  Enter  ↓  into the results (Tab, Esc or / back to the',
-        '  ↓ 19 more lines below (j ↓ PgDn)',
+        '  ↓ 21 more lines below (j ↓ PgDn)',
         footer,
       ],
     );
@@ -307,7 +307,7 @@ describe('explore help', () => {
         '  ↑/↓  j/k       select a result: its per-keyword',
         '                 explanation shows below',
         '  f  (Ctrl-F)    fuse.js baseline side by side; f3 = fuse',
-        '  ↓ 15 more lines below (j ↓ PgDn)',
+        '  ↓ 17 more lines below (j ↓ PgDn)',
         footer,
       ],
     );
@@ -316,7 +316,7 @@ describe('explore help', () => {
       [KEYS.end],
       [
         ...head,
-        '  ↑ 19 more lines above (k ↑ PgUp)',
+        '  ↑ 21 more lines above (k ↑ PgUp)',
         '  3 points       name-substring: keyword is inside the full',
         '                 name',
         '  2 points       description: keyword is inside the',

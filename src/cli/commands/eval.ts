@@ -4,7 +4,9 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import type { CliContext } from '../context.js';
 import { addCatalogOptions } from '../catalog-options.js';
 import { loadCatalog, type CatalogFlags } from '../inputs.js';
-import { SCORER_NAMES as SCORERS, type ScorerName } from '../../jobs/eval/scorers/types.js';
+import { ENGINE_SCORER_NAMES, SCORER_NAMES as SCORERS, type ScorerName } from '../../jobs/eval/scorers/types.js';
+import { isModulePath } from '../../jobs/engines/custom.js';
+import { parseScore } from '../engine-options.js';
 import { parsePositiveInt, FORCE_OPTION } from '../options.js';
 import { quote } from '../../io/errors.js';
 import type { Metrics } from '../../jobs/eval/metrics.js';
@@ -33,6 +35,14 @@ const MIN_METRICS: ReadonlyMap<string, keyof Metrics> = new Map([
   ['ndcg_at_5', 'ndcg_at_5'],
 ]);
 
+/** Every scorer name `--scorers` and `--engine` take, besides module paths. */
+const ALL_SCORERS: readonly string[] = [...SCORERS, ...ENGINE_SCORER_NAMES];
+
+/** Whether a string names a scorer: a baseline, an engine, or a module path (`./my-search.js`). */
+function isScorer(name: string): boolean {
+  return ALL_SCORERS.includes(name) || isModulePath(name);
+}
+
 /** `[scorer:]metric=value[,…]`, e.g. `recall@5=0.9,mrr=0.8` or `bm25:mrr=0.5` (the scorer defaults to spec). */
 function parseMin(value: string, previous: Threshold[] = []): Threshold[] {
   const out = [...previous];
@@ -40,14 +50,16 @@ function parseMin(value: string, previous: Threshold[] = []): Threshold[] {
     .split(',')
     .map((p) => p.trim())
     .filter((p) => p !== '')) {
-    const m = /^(?:([a-z0-9]+):)?([a-z_@0-9]+)=([0-9]*\.?[0-9]+)$/i.exec(piece);
+    const m = /^(?:([^:=]+):)?([a-z_@0-9]+)=([0-9]*\.?[0-9]+)$/i.exec(piece);
     if (!m)
       throw new InvalidArgumentError(
         `expected [scorer:]metric=value, e.g. recall@5=0.9 or bm25:mrr=0.5; got ${quote(piece)}.`,
       );
     const scorer = (m[1] ?? 'spec') as ScorerName;
-    if (!(SCORERS as readonly string[]).includes(scorer))
-      throw new InvalidArgumentError(`unknown scorer ${quote(scorer)}; the scorers are ${SCORERS.join(', ')}.`);
+    if (!isScorer(scorer))
+      throw new InvalidArgumentError(
+        `unknown scorer ${quote(scorer)}; the scorers are ${ALL_SCORERS.join(', ')} or a module path.`,
+      );
     const metric = MIN_METRICS.get(m[2]!.toLowerCase());
     if (metric === undefined) {
       const hint = m[2]!.toLowerCase() === 'no_result' ? ' (no_result is better when lower: it has no minimum)' : '';
@@ -68,6 +80,11 @@ interface EvalFlags extends CatalogFlags {
   readonly force?: boolean;
   readonly min?: Threshold[];
   readonly scorers: ScorerName[];
+  /** `--engine a,b`: the scorers by another name (engines and baselines side by side). */
+  readonly engine?: ScorerName[];
+  readonly topK?: number;
+  readonly minScore?: number;
+  readonly engineTimeout?: number;
   readonly field: 'query' | 'request';
   readonly misses: number;
   readonly json?: boolean;
@@ -79,10 +96,12 @@ function parseScorers(value: string): ScorerName[] {
     .split(',')
     .map((s) => s.trim())
     .filter((s) => s !== '');
-  if (names.length === 0) throw new InvalidArgumentError(`expected scorer names: ${SCORERS.join(', ')}.`);
+  if (names.length === 0) throw new InvalidArgumentError(`expected scorer names: ${ALL_SCORERS.join(', ')}.`);
   for (const n of names) {
-    if (!(SCORERS as readonly string[]).includes(n))
-      throw new InvalidArgumentError(`unknown scorer ${quote(n)}; the scorers are ${SCORERS.join(', ')}.`);
+    if (!isScorer(n))
+      throw new InvalidArgumentError(
+        `unknown scorer ${quote(n)}; the scorers are ${ALL_SCORERS.join(', ')} or a module path (./my-search.js).`,
+      );
   }
   return [...new Set(names)] as ScorerName[];
 }
@@ -104,6 +123,12 @@ Examples:
   $ toolsearch eval fixtures/eval/demo-queries.jsonl -c fixtures/catalogs/demo.yaml --field request
   # CI: exit 1 when the reference's recall@5 or MRR falls below a floor
   $ toolsearch eval fixtures/eval/demo-queries.jsonl -c fixtures/catalogs/demo.yaml --min recall@5=0.5,mrr=0.4
+  # the engines side by side with the baselines: Eino, the AI SDK 7, Mastra, fuse.js, BM25
+  $ toolsearch eval fixtures/eval/demo-queries.jsonl -c fixtures/catalogs/demo.yaml --engine ` +
+  `eino,ai-sdk,mastra,fuse,bm25
+  # your own search module against the reference, with a floor for it
+  $ toolsearch eval fixtures/eval/demo-queries.jsonl -c fixtures/catalogs/demo.yaml --engine ` +
+  `eino,./fixtures/engines/bm25-fields.mjs --min ./fixtures/engines/bm25-fields.mjs:recall@5=0.5
 
 Input: JSON lines {"query": "...", "relevant": ["tool", ...], "request": "..."?};
 relevant tools must be dynamic tools of the catalog.
@@ -115,6 +140,11 @@ Scorers (all over the catalog's dynamic tools):
   regex  the query as a case-insensitive regular expression over name and description,
          run by RE2 (linear time): a pattern RE2 rejects (lookaround, backreferences)
          or over 200 characters finds nothing and is counted as an invalid pattern
+Engines (--engine, or in --scorers), each ranking to the evaluation depth (10):
+  eino   the reference (the same ranking as spec, under its engine name)
+  ai-sdk the Vercel AI SDK 7 toolSearch (name token 2, description token 1)
+  mastra Mastra's ToolSearchProcessor (BM25 + name boost; --min-score; topK = 10)
+  ./x.js your module: export function search({ query, tools, maxResults }) → names
 Metrics: recall@1/3/5/10 (share of the relevant tools in the first k results), MRR
 (within 10), nDCG@5 (binary relevance), share of queries with no result; a query is
 missed when no relevant tool is in the first 5 results (max_results' default).
@@ -131,9 +161,22 @@ export function evalCommand(ctx: CliContext): Command {
   addCatalogOptions(cmd, 'catalog file (required)');
   return cmd
     .addOption(
-      new Option('--scorers <list>', `comma-separated scorers (${SCORERS.join(', ')})`)
+      new Option('--scorers <list>', `comma-separated scorers (${ALL_SCORERS.join(', ')}, or a module path)`)
         .argParser(parseScorers)
         .default([...SCORERS], SCORERS.join(',')),
+    )
+    .addOption(
+      new Option(
+        '--engine <list>',
+        'the engines and baselines to score side by side, e.g. eino,ai-sdk,mastra,fuse,bm25 (instead of --scorers)',
+      ).argParser(parseScorers),
+    )
+    .addOption(new Option('--min-score <x>', 'mastra: search.minScore (default 0)').argParser(parseScore))
+    .addOption(
+      new Option(
+        '--engine-timeout <ms>',
+        'a module engine: how long it may take to load or to answer (default 10000)',
+      ).argParser(parsePositiveInt),
     )
     .addOption(
       new Option('--field <field>', 'which text the scorers receive: the query, or the user request')
@@ -158,14 +201,21 @@ export function evalCommand(ctx: CliContext): Command {
       parseMin,
     )
     .addHelpText('after', EXAMPLES)
-    .action(async (labeled: string, flags: EvalFlags) => {
-      await runEval(ctx, labeled, flags);
+    .action(async (labeled: string, flags: EvalFlags, command: Command) => {
+      await runEval(ctx, labeled, flags, command.getOptionValueSource('scorers') === 'cli');
     });
 }
 
-async function runEval(ctx: CliContext, labeled: string, flags: EvalFlags): Promise<void> {
+async function runEval(ctx: CliContext, labeled: string, given: EvalFlags, scorersGiven: boolean): Promise<void> {
   const { loadQuerySet } = await import('../../jobs/eval/queries.js');
   const { UsageError } = await import('../../io/errors.js');
+  if (given.engine !== undefined && scorersGiven)
+    throw new UsageError('--engine and --scorers both list the scorers: give one of them');
+  const flags: EvalFlags = given.engine !== undefined ? { ...given, scorers: given.engine } : given;
+  if (flags.minScore !== undefined && !flags.scorers.includes('mastra'))
+    throw new UsageError('--min-score is a parameter of the mastra engine, which is not scored here');
+  if (flags.engineTimeout !== undefined && !flags.scorers.some(isModulePath))
+    throw new UsageError('--engine-timeout bounds a module engine, and none is scored here');
   // An output that is an input of the run is refused before anything runs (src/io/output.ts).
   const html = flags.html !== undefined ? { option: '--html', path: flags.html, force: flags.force === true } : null;
   const inputs = [
@@ -200,6 +250,11 @@ async function runEval(ctx: CliContext, labeled: string, flags: EvalFlags): Prom
     queriesFile: labeled,
     // Thousands of queries take a while: a progress line when stderr is a terminal.
     onProgress: (scorer, done, total) => progress.count(`eval ${scorer}`, done, total),
+    engineParams: flags.minScore !== undefined ? { minScore: flags.minScore } : {},
+    engineOptions: {
+      ...(flags.engineTimeout !== undefined ? { timeoutMs: flags.engineTimeout } : {}),
+      cwd: process.cwd(),
+    },
   });
   progress.done();
   if (html) {

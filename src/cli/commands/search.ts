@@ -3,6 +3,8 @@ import { Command, Option } from 'commander';
 import type { CliContext } from '../context.js';
 import { addCatalogOptions } from '../catalog-options.js';
 import { parseNameList, parsePositiveInt } from '../options.js';
+import { RULES_IN_WORDS } from '../../core/scorer.js';
+import { addEngineOptions } from '../engine-options.js';
 import { runSearch, type SearchFlags } from '../search-run.js';
 
 const EXAMPLES =
@@ -22,17 +24,28 @@ Examples:
   $ toolsearch search -c fixtures/catalogs/demo.yaml "select:mcp__github__create_issue" --expect-exact ` +
   `mcp__github__create_issue
 
+  # the same query as the Vercel AI SDK 7's toolSearch and Mastra's ToolSearchProcessor rank it
+  $ toolsearch search -c fixtures/catalogs/demo.yaml --engine ai-sdk create issue
+  $ toolsearch search -c fixtures/catalogs/demo.yaml --engine mastra --top-k 3 --explain create issue
+  # your own search module: export function search({ query, tools, maxResults }) → names
+  $ toolsearch search -c fixtures/catalogs/demo.yaml --engine ./fixtures/engines/bm25-fields.mjs create issue
+
   # thousands of recorded arguments, one JSON object out per line in
   $ toolsearch search -c fixtures/catalogs/demo.yaml --batch fixtures/eval/demo-queries.jsonl
   $ echo '{"query":"read file"}' | toolsearch search -c fixtures/catalogs/demo.yaml --batch -
 
-Output: a ranked table; --json prints {schema_version, query, mode, max_results,
-matches, results, total_matches, unknown, static_included}. --batch prints one line
+Output: a ranked table; --json prints {schema_version, engine, query, mode, max_results,
+matches, results, total_matches, unknown, static_included} (another engine adds
+"result": the tool result as its model receives it). --batch prints one line
 per input line, {"schema_version": 1, "matches": [...]} or {"schema_version": 1,
 "error": "..."} (an empty line is an error line too, as the reference rejects empty
-arguments); bad lines do not stop the batch (exit 0). Scores are the reference's: 10 a keyword
-equals a name part, 5 is inside a name part, 3 inside the full name, 2 inside the
-description; a keyword scores its best rule; +keyword is required.
+arguments); bad lines do not stop the batch (exit 0).
+
+Scores are the reference's; a keyword scores its best rule, and +keyword is required:
+${RULES_IN_WORDS.map((r) => `  ${r}`).join('\n')}
+--engine ai-sdk: 2 per query term among the name's tokens + 1 among the description's
+(maxResults: -n); --engine mastra: BM25 over "name description" plus a name boost
+(--top-k, --min-score). README "Engines" compares them.
 `;
 
 const BATCH_CONFLICTS = [
@@ -85,10 +98,10 @@ export function searchCommand(ctx: CliContext): Command {
       ]),
     )
     .option('--all', 'also search the static tools (beyond the reference)')
-    .option('--json', 'print the result as JSON')
-    .addHelpText('after', EXAMPLES)
-    .action(async (words: string[], flags: SearchFlags) => {
-      await runSearch(ctx, words, flags);
-    });
+    .option('--json', 'print the result as JSON');
+  addEngineOptions(cmd);
+  cmd.addHelpText('after', EXAMPLES).action(async (words: string[], flags: SearchFlags) => {
+    await runSearch(ctx, words, flags);
+  });
   return cmd;
 }

@@ -20,7 +20,9 @@ import type { EncodingName } from '../../jobs/tokens/tokenizer.js';
 import type { CliContext } from '../context.js';
 import { type CatalogFlags, loadCatalog } from '../inputs.js';
 
-export interface BulkFlags extends CatalogFlags {
+import type { EngineFlags } from '../engine-options.js';
+
+export interface BulkFlags extends CatalogFlags, EngineFlags {
   readonly force?: boolean;
   readonly mode: Mode;
   readonly static?: string[];
@@ -108,8 +110,18 @@ export async function runBulk(ctx: CliContext, args: readonly string[], flags: B
     const { prepareTools } = await import('../../jobs/simulate/engine.js');
     prepareTools(catalog, flags.static ?? []);
   }
+  const { simulateEngine } = await import('../simulate-engine.js');
+  const engine = simulateEngine(flags);
   const setup = {
     catalog,
+    ...(engine !== undefined ? { engine } : {}),
+    engineFlags: {
+      ...(flags.maxResults !== undefined ? { maxResults: flags.maxResults } : {}),
+      ...(flags.topK !== undefined ? { topK: flags.topK } : {}),
+      ...(flags.minScore !== undefined ? { minScore: flags.minScore } : {}),
+      ...(flags.autoLoad !== undefined ? { autoLoad: flags.autoLoad } : {}),
+      ...(flags.ttl !== undefined ? { ttl: flags.ttl } : {}),
+    },
     mode: flags.mode,
     ...(flags.static !== undefined ? { staticNames: flags.static } : {}),
     replay: flags.replay === true || flags.expectSame === true,

@@ -3,6 +3,7 @@
  * Over 400 lines: its options, their checks and help examples; the work is in src/jobs/simulate/.
  */
 import { JSON_SCHEMA_VERSION } from '../../io/schema-version.js';
+import { MODES } from '../../core/types.js';
 import { Command, Option } from 'commander';
 import { AssertionFailure, UsageError } from '../../io/errors.js';
 import type { Catalog, Transcript } from '../../formats/types.js';
@@ -17,19 +18,10 @@ import { loadCatalog } from '../inputs.js';
 import { collect, parsePositiveInt, FORCE_OPTION } from '../options.js';
 import type { BulkFlags } from './simulate-bulk.js';
 import { FORMAT_CHOICES, formatHelpLines } from '../../formats/recordings/registry.js';
-
-// Kept in step with src/tokens (ENCODINGS, TOOL_FORMATS) by a test; listed here so
-// defining the command does not load the token modules.
-const ENCODING_CHOICES = [
-  'o200k_base',
-  'o200k_harmony',
-  'cl100k_base',
-  'p50k_base',
-  'p50k_edit',
-  'r50k_base',
-  'gpt2',
-] as const;
-const TOOL_FORMAT_CHOICES = ['openai', 'anthropic'] as const;
+import { DEFAULT_ENCODING, ENCODINGS } from '../../jobs/tokens/tokenizer.js';
+import { TOOL_FORMATS } from '../../jobs/tokens/serialize.js';
+import { addEngineOptions, engineParams } from '../engine-options.js';
+import { simulateEngine } from '../simulate-engine.js';
 
 /**
  * `--format` choices: auto and every recording reader's format, from the registry (the one list of
@@ -90,6 +82,19 @@ error at its location (exit 2); --lenient counts what it cannot read instead.
 
 Model call k happens right before the k-th assistant message; when the transcript
 does not end with an assistant message, one more call follows the last message.
+Engines (--engine, detected from the recording's search tool when not given):
+eino replays the reference's middleware; ai-sdk the AI SDK 7 toolSearch (deferred tools
+hidden until a search result of the same generation names them; a user message starts
+a new generation); mastra Mastra's ToolSearchProcessor (tools hidden until load_tool
+loads them, kept across generate calls until --ttl passes without an access, when the
+recording dates its messages).
+
+  # an AI SDK 7 conversation: a tool found in the first generation, called in the second
+  $ toolsearch simulate fixtures/engines/recordings/ai-sdk7-two-generations.json -c fixtures/catalogs/demo.yaml
+
+  # a Mastra conversation: search_tools, load_tool, and a call after the TTL dropped the tool
+  $ toolsearch simulate fixtures/engines/recordings/mastra-ttl.json -c fixtures/catalogs/demo.yaml --ttl 600000
+
 Violations: not-loaded (a deferred tool called before any tool_search result named
 it), unknown (a tool that exists nowhere); warnings: redundant-select (a select:
 for a tool a keyword search already returned), native-refill, unknown-call-id,
@@ -154,7 +159,7 @@ export function simulateCommand(ctx: CliContext): Command {
     );
   addCatalogOptions(cmd, 'catalog file (optional when the transcript carries its own tools)');
   cmd
-    .addOption(new Option('--mode <mode>', 'middleware mode').choices(['default', 'native']).default('default'))
+    .addOption(new Option('--mode <mode>', 'middleware mode').choices(MODES).default('default'))
     .addOption(
       new Option('--format <format>', 'transcript shape (detected from the content when auto)')
         .choices(TRANSCRIPT_FORMATS)
@@ -183,12 +188,12 @@ export function simulateCommand(ctx: CliContext): Command {
     .option('--no-tokens', 'skip token and prompt-cache accounting (faster on long transcripts)')
     .addOption(
       new Option('--tokenizer <encoding>', 'tokenizer for the token estimates (gpt-tokenizer)')
-        .choices(ENCODING_CHOICES)
-        .default('o200k_base'),
+        .choices(ENCODINGS)
+        .default(DEFAULT_ENCODING),
     )
     .addOption(
       new Option('--tool-format <format>', "serialize offered tools as an OpenAI tools array or in Anthropic's shape")
-        .choices(TOOL_FORMAT_CHOICES)
+        .choices(TOOL_FORMATS)
         .default('openai'),
     )
     .addOption(
@@ -226,56 +231,62 @@ export function simulateCommand(ctx: CliContext): Command {
       '--top <n>',
       'bulk: rows per list in the human aggregate (default 10; --json has them all)',
       parsePositiveInt,
-    )
-    .addHelpText('after', EXAMPLES)
-    .action(async (files: string[], flags: SimulateFlags) => {
-      const { isBulk, runBulk } = await import('./simulate-bulk.js');
-      if (await isBulk(files, flags)) {
-        if (flags.tui)
-          throw new UsageError('--tui steps through one session; bulk replay prints an aggregate (drop --tui)');
-        return runBulk(ctx, files, flags);
+    );
+  addEngineOptions(cmd, {
+    maxResults: true,
+    ttl: true,
+    engineHelp:
+      "whose loading rule to replay: eino (the reference's middleware), ai-sdk (the AI SDK 7's discovered " +
+      "tools), mastra (Mastra's load_tool and TTL); detected from the recording's search tool when not given",
+  });
+  cmd.addHelpText('after', EXAMPLES).action(async (files: string[], flags: SimulateFlags) => {
+    simulateEngine(flags);
+    const { isBulk, runBulk } = await import('./simulate-bulk.js');
+    if (await isBulk(files, flags)) {
+      if (flags.tui)
+        throw new UsageError('--tui steps through one session; bulk replay prints an aggregate (drop --tui)');
+      return runBulk(ctx, files, flags);
+    }
+    const file = files[0]!;
+    if (flags.tui) return runTui(ctx, file, flags);
+    // An output that is an input of the run is refused before anything runs (src/io/output.ts).
+    const html = flags.html !== undefined ? { option: '--html', path: flags.html, force: flags.force === true } : null;
+    const inputs = [
+      { kind: 'transcript', path: file },
+      ...(html
+        ? (await import('../../formats/mcp/catalog-inputs.js')).catalogInputs(flags.catalog ?? [], {
+            limits: ctx.limits,
+          })
+        : []),
+    ];
+    if (html) {
+      const { checkOutputs, checkReplaceable } = await import('../../io/output.js');
+      checkOutputs([html], inputs);
+      checkReplaceable([html]);
+    }
+    const reports = await runSimulate(ctx, file, flags);
+    const replay = flags.replay === true || flags.expectSame === true;
+    // The page shows the main conversation (reports[0]); sidechains are in the text and --json.
+    if (html) await writeHtml(ctx, html, reports[0]!, inputs);
+    if (html?.path === '-') {
+      // `--html -`: the page is the output.
+    } else if (flags.json) {
+      const versioned = (r: (typeof reports)[number]) => ({
+        schema_version: JSON_SCHEMA_VERSION,
+        ...withoutDetails(r),
+      });
+      // Several conversations (--sidechains, the sessions of a call log): a list of reports.
+      ctx.json(flags.sidechains || reports.length > 1 ? reports.map(versioned) : versioned(reports[0]!));
+    } else {
+      const lines: string[] = [];
+      for (const [i, r] of reports.entries()) {
+        if (i > 0) lines.push('');
+        lines.push(...renderSimulation(r, { width: ctx.width, style: ctx.outStyle, replay }));
       }
-      const file = files[0]!;
-      if (flags.tui) return runTui(ctx, file, flags);
-      // An output that is an input of the run is refused before anything runs (src/io/output.ts).
-      const html =
-        flags.html !== undefined ? { option: '--html', path: flags.html, force: flags.force === true } : null;
-      const inputs = [
-        { kind: 'transcript', path: file },
-        ...(html
-          ? (await import('../../formats/mcp/catalog-inputs.js')).catalogInputs(flags.catalog ?? [], {
-              limits: ctx.limits,
-            })
-          : []),
-      ];
-      if (html) {
-        const { checkOutputs, checkReplaceable } = await import('../../io/output.js');
-        checkOutputs([html], inputs);
-        checkReplaceable([html]);
-      }
-      const reports = await runSimulate(ctx, file, flags);
-      const replay = flags.replay === true || flags.expectSame === true;
-      // The page shows the main conversation (reports[0]); sidechains are in the text and --json.
-      if (html) await writeHtml(ctx, html, reports[0]!, inputs);
-      if (html?.path === '-') {
-        // `--html -`: the page is the output.
-      } else if (flags.json) {
-        const versioned = (r: (typeof reports)[number]) => ({
-          schema_version: JSON_SCHEMA_VERSION,
-          ...withoutDetails(r),
-        });
-        // Several conversations (--sidechains, the sessions of a call log): a list of reports.
-        ctx.json(flags.sidechains || reports.length > 1 ? reports.map(versioned) : versioned(reports[0]!));
-      } else {
-        const lines: string[] = [];
-        for (const [i, r] of reports.entries()) {
-          if (i > 0) lines.push('');
-          lines.push(...renderSimulation(r, { width: ctx.width, style: ctx.outStyle, replay }));
-        }
-        ctx.lines(lines);
-      }
-      for (const r of reports) check(r, flags);
-    });
+      ctx.lines(lines);
+    }
+    for (const r of reports) check(r, flags);
+  });
   return cmd;
 }
 
@@ -322,9 +333,11 @@ async function runTui(ctx: CliContext, file: string, flags: SimulateFlags): Prom
   assertInteractive(ctx.io, 'simulate --tui', 'simulate --json');
   const { transcript, catalog } = await loadInputs(ctx, file, flags);
   const { runSimulateTui } = await import('../../tui/simulate-command.js');
+  const engine = simulateEngine(flags);
   await runSimulateTui({
     transcript,
     catalog,
+    ...(engine !== undefined ? { engine, engineParams: engineParams(flags, { kind: 'builtin', id: engine }) } : {}),
     mode: flags.mode,
     ...(flags.static !== undefined ? { staticNames: flags.static } : {}),
     replay: flags.replay === true,
@@ -337,19 +350,28 @@ async function runTui(ctx: CliContext, file: string, flags: SimulateFlags): Prom
 async function runSimulate(ctx: CliContext, file: string, flags: SimulateFlags): Promise<SimulationReport[]> {
   const { transcript, catalog } = await loadInputs(ctx, file, flags);
   const out: SimulationReport[] = [];
-  for (const t of [transcript, ...(transcript.sidechains ?? [])]) out.push(await simulateOne(t, catalog, flags));
+  for (const t of [transcript, ...(transcript.sidechains ?? [])]) out.push(await simulateOne(ctx, t, catalog, flags));
   return out;
 }
 
 async function simulateOne(
+  ctx: CliContext,
   transcript: Transcript,
   catalog: Catalog | null,
   flags: SimulateFlags,
 ): Promise<SimulationReport> {
-  const { simulateWithTokens } = await import('../../jobs/simulate/with-tokens.js');
+  const [{ simulateWithTokens }, { chooseEngine }] = await Promise.all([
+    import('../../jobs/simulate/with-tokens.js'),
+    import('../../jobs/simulate/engines.js'),
+  ]);
+  const chosen = chooseEngine(simulateEngine(flags), transcript);
+  if (chosen.contradicts !== null) ctx.warn(chosen.contradicts);
   const options = {
     transcript,
     catalog,
+    engine: chosen.engine,
+    engineParams: engineParams(flags, { kind: 'builtin', id: chosen.engine }),
+    engineChoice: { by: chosen.by, evidence: chosen.evidence },
     mode: flags.mode,
     ...(flags.static !== undefined ? { staticNames: flags.static } : {}),
     replay: flags.replay === true || flags.expectSame === true,

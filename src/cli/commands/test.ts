@@ -1,12 +1,15 @@
 /** `toolsearch test <suite...>`: run test suites of search, select and simulate cases. */
-import { Command, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { engineName, type EngineSpec, parseEngineSpec } from '../../jobs/engines/engine.js';
+import type { EngineRef } from '../../jobs/suite/types.js';
+import { engineParams, parseScore } from '../engine-options.js';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { AssertionFailure, InputError, UsageError } from '../../io/errors.js';
 import type { RunInput } from '../../io/output.js';
 import type { CliContext } from '../context.js';
 import { MCP_TIMEOUT_OPTION, mcpTimeoutMs } from '../inputs.js';
-import { collect, FORCE_OPTION } from '../options.js';
+import { collect, FORCE_OPTION, parsePositiveInt } from '../options.js';
 
 export const REPORTERS = ['human', 'json', 'junit', 'tap', 'html'] as const;
 type Reporter = (typeof REPORTERS)[number];
@@ -20,12 +23,20 @@ interface TestFlags {
   readonly output?: string;
   readonly update?: boolean;
   readonly mcpTimeout?: string;
+  readonly engine?: EngineSpec;
+  readonly topK?: number;
+  readonly minScore?: number;
+  readonly engineTimeout?: number;
 }
 
 const EXAMPLES = `
 Examples:
   # run suites (globs work quoted too; a directory runs every suite under it)
   $ toolsearch test fixtures/suites/*.yaml
+
+  # the same suite under the AI SDK 7's toolSearch (cases that name no engine: 6 fail), and a suite of engines
+  $ toolsearch test fixtures/suites/demo.yaml --engine ai-sdk
+  $ toolsearch test fixtures/engines/suite.yaml
 
   # CI: a JUnit file for the CI's test report, the human report in the log
   $ toolsearch test fixtures/suites/*.yaml --reporter junit --output junit.xml
@@ -95,11 +106,49 @@ export function testCommand(ctx: CliContext): Command {
     .option(...FORCE_OPTION)
     .option('-u, --update', 'write the current results into "exact" of the cases marked record: true')
     .option(...MCP_TIMEOUT_OPTION)
-    .option('--no-cache', 'no compile cache (also TOOLSEARCH_CACHE=off); suites always parse their catalogs')
+    .option('--no-cache', 'no effect: suites always parse their catalogs (TOOLSEARCH_CACHE=off turns off every cache)')
+    .addOption(
+      new Option(
+        '--engine <name|module>',
+        'the engine of every case that names none (engine: in the case or the suite): eino, ai-sdk, mastra, ./x.js',
+      ).argParser((v: string) => {
+        try {
+          return parseEngineSpec(v);
+        } catch (err) {
+          throw new InvalidArgumentError((err as Error).message);
+        }
+      }),
+    )
+    .addOption(new Option('--top-k <n>', 'with --engine mastra: search.topK (default 5)').argParser(parsePositiveInt))
+    .addOption(new Option('--min-score <x>', 'with --engine mastra: search.minScore (default 0)').argParser(parseScore))
+    .addOption(
+      new Option(
+        '--engine-timeout <ms>',
+        'a module engine: how long it may take to load or to answer (default 10000)',
+      ).argParser(parsePositiveInt),
+    )
     .addHelpText('after', EXAMPLES)
     .action(async (suites: string[], flags: TestFlags) => {
       await runTest(ctx, suites, flags);
     });
+}
+
+/** `--engine` of `test`, with its parameters, as a suite's `engine:` reads. */
+function engineRefOf(flags: TestFlags): EngineRef | undefined {
+  if (flags.engine === undefined) {
+    if (flags.topK !== undefined || flags.minScore !== undefined)
+      throw new UsageError('--top-k and --min-score are parameters of the mastra engine: add --engine mastra');
+    return undefined;
+  }
+  const spec = flags.engine;
+  const params = engineParams(
+    {
+      ...(flags.topK !== undefined ? { topK: flags.topK } : {}),
+      ...(flags.minScore !== undefined ? { minScore: flags.minScore } : {}),
+    },
+    spec,
+  );
+  return { spec, name: engineName(spec), params, location: { file: '--engine', line: 0, column: 0 } };
 }
 
 /** `--grep`'s pattern as a regular expression; a usage error when it is not one. */
@@ -131,6 +180,7 @@ async function runTest(ctx: CliContext, args: string[], given: TestFlags): Promi
   const { expandSuitePaths } = await import('../../io/glob.js');
   const timeoutMs = mcpTimeoutMs(flags.mcpTimeout);
   const grep = flags.grep !== undefined ? grepPattern(flags.grep) : undefined;
+  const engine = engineRefOf(flags);
   const [{ runSuitesAsync }, { checkOutputs, isStdout, writeOutput }] = await Promise.all([
     import('../../jobs/suite/run.js'),
     import('../../io/output.js'),
@@ -154,6 +204,8 @@ async function runTest(ctx: CliContext, args: string[], given: TestFlags): Promi
       ...(outputs.length > 0 ? { onInput } : {}),
       ...(flags.catalog !== undefined ? { catalog: flags.catalog } : {}),
       ...(grep !== undefined ? { grep } : {}),
+      ...(engine !== undefined ? { engine } : {}),
+      ...(flags.engineTimeout !== undefined ? { engineTimeoutMs: flags.engineTimeout } : {}),
     });
     report = run.report;
     if (run.rewrites.length > 0) {

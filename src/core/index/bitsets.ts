@@ -27,10 +27,6 @@ export function hasBit(bits: Uint32Array, t: number): boolean {
   return (bits[t >>> 5]! & (1 << (t & 31))) !== 0;
 }
 
-export function setBit(bits: Uint32Array, t: number): void {
-  bits[t >>> 5]! |= 1 << (t & 31);
-}
-
 /** The id of the lowest set bit of word `w` (non-zero) at word index `i`. */
 export function lowestId(i: number, w: number): number {
   return (i << 5) + 31 - Math.clz32(w & -w);

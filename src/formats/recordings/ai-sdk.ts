@@ -221,6 +221,7 @@ export function readModelMessages(b: TranscriptBuilder, items: readonly Node[]):
     }
     b.read();
     checkKeys(b, m, MODEL_MESSAGE_KEYS, 'an AI SDK ModelMessage');
+    const first = b.messages.length;
     const role = str(field(m, 'role'));
     const content = field(m, 'content');
     const parts = content?.kind === 'array' ? content.items : [];
@@ -296,7 +297,30 @@ export function readModelMessages(b: TranscriptBuilder, items: readonly Node[]):
           `unknown AI SDK message role ${JSON.stringify(role)} (expected system, user, assistant, tool)`,
         );
     }
+    b.stamp(first, mastraCreatedAt(m, parts));
   }
+}
+
+/** A time as the AI SDK and Mastra write it: ms since the epoch, or an ISO date string. */
+function timeOf(node: Node | undefined): number | null {
+  if (node?.kind === 'number') return Number(node.value);
+  if (node?.kind === 'string') {
+    const ms = Date.parse(node.value);
+    return Number.isNaN(ms) ? null : ms;
+  }
+  return null;
+}
+
+/** Mastra dates the messages it returns: `providerOptions.mastra.createdAt`, on the message or one of its parts. */
+function mastraCreatedAt(m: Node, parts: readonly Node[]): number | null {
+  for (const n of [m, ...parts]) {
+    if (n.kind !== 'object') continue;
+    const po = field(n, 'providerOptions');
+    const mastra = po?.kind === 'object' ? field(po, 'mastra') : undefined;
+    const t = mastra?.kind === 'object' ? timeOf(field(mastra, 'createdAt')) : null;
+    if (t !== null) return t;
+  }
+  return null;
 }
 
 /** The states of a UI tool part (input-streaming ones are skipped before this check). */
@@ -326,6 +350,8 @@ function readUiMessages(b: TranscriptBuilder, items: readonly Node[]): void {
     }
     b.read();
     checkKeys(b, m, UI_MESSAGE_KEYS, 'an AI SDK UIMessage');
+    const first = b.messages.length;
+    const createdAt = timeOf(field(m, 'createdAt'));
     const role = str(field(m, 'role'));
     const parts = field(m, 'parts');
     const list = parts?.kind === 'array' ? parts.items : [];
@@ -338,6 +364,7 @@ function readUiMessages(b: TranscriptBuilder, items: readonly Node[]): void {
           b.unexplained(p, `unknown AI SDK UI part type ${JSON.stringify(type)}`);
       }
       b.push({ kind: 'chat', role, content: text }, m);
+      b.stamp(first, createdAt);
       continue;
     }
     if (role !== 'assistant') {
@@ -410,6 +437,7 @@ function readUiMessages(b: TranscriptBuilder, items: readonly Node[]): void {
         b.unexplained(p, `unknown AI SDK UI part type ${JSON.stringify(type)}`);
     }
     flush();
+    b.stamp(first, createdAt);
   }
 }
 
@@ -450,9 +478,34 @@ function readSteps(b: TranscriptBuilder, steps: readonly Node[]): void {
       } else if (!['reasoning', 'reasoning-file', 'source', 'file', 'custom', 'tool-approval-request'].includes(type))
         b.unexplained(p, `unknown AI SDK step content type ${JSON.stringify(type)}`);
     }
+    const first = b.messages.length;
     pushAssistant(b, text, calls, s);
+    b.stamp(first, stepTime(s));
     for (const r of results) pushToolResult(b, r.id, r.name, r.text, r.at);
   }
+}
+
+/** When a step's model call answered: its `response.timestamp`. */
+function stepTime(step: Node): number | null {
+  const response = step.kind === 'object' ? field(step, 'response') : undefined;
+  return response?.kind === 'object' ? timeOf(field(response, 'timestamp')) : null;
+}
+
+/**
+ * A result read from `response.messages`: its `steps` still date the model calls (`response.timestamp`);
+ * step k answered with the k-th assistant message.
+ */
+function stepTimes(b: TranscriptBuilder, root: ObjectNode): void {
+  const steps = field(root, 'steps');
+  if (steps?.kind !== 'array') return;
+  let k = 0;
+  b.messages.forEach((m, i) => {
+    if (m.role !== 'assistant') return;
+    const step = steps.items[k++];
+    if (step === undefined || b.times.has(i)) return;
+    const t = stepTime(step);
+    if (t !== null) b.times.set(i, t);
+  });
 }
 
 /**
@@ -492,6 +545,7 @@ function read(doc: ParsedDocument, b: TranscriptBuilder): void {
   if (doc.root.kind === 'object' && shape.kind === 'model' && field(doc.root, 'steps') !== undefined)
     b.skip('steps of a result (the same calls as response.messages)');
   if (doc.root.kind === 'object') stepTools(b, doc.root);
+  if (doc.root.kind === 'object' && shape.kind === 'model') stepTimes(b, doc.root);
 }
 
 export const aiSdkReader: RecordingReader = {

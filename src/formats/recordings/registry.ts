@@ -263,6 +263,7 @@ function finish(
     ...(b.session ? { sessions: b.session } : {}),
   };
   const sentTools = b.sentTools.length > 0 ? b.sentTools : undefined;
+  const times = b.times.size > 0 ? b.messages.map((_, i) => b.times.get(i) ?? null) : undefined;
   return {
     file: doc.file,
     format,
@@ -273,6 +274,7 @@ function finish(
     coverage,
     ...(b.isRequest ? { request: true } : {}),
     ...(sentTools ? { sentTools } : {}),
+    ...(times ? { times } : {}),
   };
 }
 

@@ -3,7 +3,8 @@
  * dynamic tools, and the rankings are scored with the metrics of
  * `metrics.ts`. Returns plain data; rendering is elsewhere.
  */
-import { DEFAULT_MAX_RESULTS, type ToolInfo } from '../../core/index.js';
+import { DEFAULT_MAX_RESULTS, type EngineParams, type ToolInfo } from '../../core/index.js';
+import type { OpenOptions } from '../engines/engine.js';
 import { aggregate, EVAL_DEPTH, firstRelevantRank } from './metrics.js';
 import { createScorer, type ScorerName } from './scorers/index.js';
 import type { EvalReport, LabeledQuery, Miss, QueryField, QueryResult, ScorerReport } from './types.js';
@@ -19,6 +20,10 @@ export interface EvaluateOptions {
   readonly queriesFile: string;
   /** Told after each query a scorer ranked (scorer, queries done, all queries): the CLI's progress line. */
   readonly onProgress?: (scorer: string, done: number, total: number) => void;
+  /** The engines' parameters (Mastra's minScore, …). */
+  readonly engineParams?: EngineParams;
+  /** How a module engine is run (its timeout, the directory its path is relative to). */
+  readonly engineOptions?: OpenOptions;
 }
 
 /** Runs the evaluation. */
@@ -28,13 +33,18 @@ export async function evaluate(options: EvaluateOptions): Promise<EvalReport> {
   const rankings = new Map<ScorerName, string[][]>();
   const reports: ScorerReport[] = [];
   for (const name of options.scorers) {
-    const scorer = await createScorer(name, options.tools);
+    const scorer = await createScorer(name, options.tools, options.engineParams, options.engineOptions);
     const total = options.queries.length;
-    const ranked = options.queries.map((q, i) => {
-      const r = scorer.rank(textOf(q), EVAL_DEPTH);
-      options.onProgress?.(name, i + 1, total);
-      return r;
-    });
+    const ranked: string[][] = [];
+    try {
+      for (const [i, q] of options.queries.entries()) {
+        const r = scorer.rank(textOf(q), EVAL_DEPTH);
+        ranked.push(Array.isArray(r) ? r : await r);
+        options.onProgress?.(name, i + 1, total);
+      }
+    } finally {
+      await scorer.close?.();
+    }
     rankings.set(name, ranked);
     const misses: Miss[] = [];
     options.queries.forEach((q, i) => {
@@ -58,6 +68,7 @@ export async function evaluate(options: EvaluateOptions): Promise<EvalReport> {
     reports.push({
       name,
       summary: scorer.summary,
+      ...(scorer.params !== undefined && Object.keys(scorer.params).length > 0 ? { params: scorer.params } : {}),
       metrics: aggregate(options.queries.map((q, i) => ({ ranked: ranked[i]!, relevant: q.relevant }))),
       misses,
       invalid,

@@ -4,9 +4,6 @@
  * figures can be checked by hand (test/jobs/eval/metrics.test.ts does).
  */
 
-/** The cut-offs of recall@k reported by `toolsearch eval`. */
-export const RECALL_CUTOFFS = [1, 3, 5, 10] as const;
-
 /** nDCG is reported at this cut-off (the reference's default `max_results`). */
 export const NDCG_CUTOFF = 5;
 

@@ -32,6 +32,8 @@ export interface Miss {
 export interface ScorerReport {
   readonly name: ScorerName;
   readonly summary: string;
+  /** An engine's parameters beyond its defaults' names (Mastra: minScore, autoLoad). */
+  readonly params?: Readonly<Record<string, number | boolean>>;
   readonly metrics: Metrics;
   /** Queries with no relevant tool in the first 5 results, in file order. */
   readonly misses: readonly Miss[];

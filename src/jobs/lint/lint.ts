@@ -676,7 +676,8 @@ export function lintCatalog(
         t.name,
         finding(
           'empty-description',
-          'the description is empty: the description rule (2 points) never matches, only name keywords find it',
+          `the description is empty: the description rule (${RULES.description.points} points) never matches, ` +
+            'only name keywords find it',
         ),
       );
       continue;
@@ -728,7 +729,8 @@ export function lintCatalog(
       finding(
         'long-description',
         `the description has ${n} characters (median ${Math.round(med)}); it contains ${hits} of the ${size} ` +
-          `words of all descriptions (${share}%), so it matches (2 points) most queries that miss the names`,
+          `words of all descriptions (${share}%), so it matches (${RULES.description.points} points) most queries ` +
+          'that miss the names',
       ),
     );
   }

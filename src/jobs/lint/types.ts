@@ -1,4 +1,5 @@
 /** Data of `toolsearch lint`: findings per dynamic tool (the `--json` contract). */
+import { RULES } from '../../core/scorer.js';
 import type { SourceLocation } from '../../io/errors.js';
 
 /** The rules, their severity and what they mean. */
@@ -27,7 +28,9 @@ export const LINT_RULES = {
   },
   'giant-name-part': {
     severity: 'warning',
-    summary: 'a name part is very long: only substrings of it (5 points) can match inside it',
+    summary:
+      `a name part is very long: only substrings of it (${RULES['part-substring'].points} points) ` +
+      'can match inside it',
   },
   'unsplit-separator': {
     severity: 'warning',

@@ -4,6 +4,7 @@
  * expectation checks. No I/O, no formatting.
  */
 import { editDistance } from '../../io/edit-distance.js';
+import type { TermScore } from '../../core/engines/types.js';
 import type { KeywordScore, ScoredTool } from '../../core/scorer.js';
 import { goToLower } from '../../core/text.js';
 import type { ToolSearchSuccess } from '../../core/toolsearch.js';
@@ -83,6 +84,8 @@ export interface WhyReport {
   readonly keywords: readonly KeywordScore[];
   /** Catalog names close to an unknown name (case-insensitive equal, or containing it). */
   readonly suggestions: readonly string[];
+  /** Another engine than the reference (`--engine`): its per-term account of the tool. */
+  readonly terms?: readonly TermScore[];
 }
 
 /** The outcome of a run, with the full ranking for keyword mode. */

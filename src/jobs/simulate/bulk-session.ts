@@ -5,7 +5,9 @@
  * A session that cannot be read or simulated is a failure of that session
  * only.
  */
+import type { EngineId, EngineParams } from '../../core/engines/index.js';
 import type { Mode } from '../../core/types.js';
+import { chooseEngine } from './engines.js';
 import { InputError } from '../../io/errors.js';
 import type { Limits } from '../../io/read.js';
 import { requireModelCall } from '../../formats/recordings/registry.js';
@@ -28,6 +30,10 @@ import { simulateWithTokens, type TokenCounting } from './with-tokens.js';
 export interface BulkSetup {
   /** Null: each session must carry its own tools. */
   readonly catalog: Catalog | null;
+  /** `--engine` (built-in); each session's recording decides when not given. */
+  readonly engine?: EngineId;
+  /** The engines' parameters as given (each session's engine takes its own). */
+  readonly engineFlags?: EngineParams;
   readonly mode: Mode;
   readonly staticNames?: readonly string[];
   readonly replay: boolean;
@@ -81,9 +87,13 @@ export class SessionReplayer {
       // As for one recording: a session in which the model was never called is an error.
       for (const t of conversations) requireModelCall(t);
       for (const [i, t] of conversations.entries()) {
+        const chosen = chooseEngine(this.setup.engine, t);
         const options = {
           transcript: t,
           catalog: this.setup.catalog,
+          engine: chosen.engine,
+          engineParams: paramsFor(chosen.engine, this.setup.engineFlags ?? {}),
+          engineChoice: { by: chosen.by, evidence: chosen.evidence },
           mode: this.setup.mode,
           ...(this.setup.staticNames !== undefined ? { staticNames: this.setup.staticNames } : {}),
           replay: this.setup.replay,
@@ -132,4 +142,13 @@ export class SessionReplayer {
   aggregate(): Aggregate {
     return this.builder.value();
   }
+}
+
+/** The parameters of the session's engine among those given (a detected engine takes only its own). */
+function paramsFor(engine: EngineId, given: EngineParams): EngineParams {
+  if (engine === 'mastra') {
+    const { maxResults: _, ...mastra } = given;
+    return mastra;
+  }
+  return given.maxResults !== undefined ? { maxResults: given.maxResults } : {};
 }

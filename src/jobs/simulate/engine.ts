@@ -25,6 +25,7 @@ import {
   type OrphanResult,
   orphanResults,
   outcomeOfRecorded,
+  providerCallsOf,
   type RecordedResult,
   reminderByText,
   replayOutcome,
@@ -36,7 +37,6 @@ import {
   withReplayedResults,
 } from './transcript-walk.js';
 import type {
-  ProviderCallReport,
   SearchExplanation,
   SearchOutcome,
   SearchReport,
@@ -48,6 +48,7 @@ import type {
   VisibilityChange,
 } from './report.js';
 import { visibilityTimeline } from './timeline.js';
+import { simulateWithEngine } from './engines.js';
 
 export { type CallSpan, modelCalls } from './transcript-walk.js';
 export {
@@ -262,23 +263,6 @@ function serverSearchesOf(
     })),
     resultBlocks,
   };
-}
-
-/** The calls of the provider's own tools in one response, in block order. */
-function providerCallsOf(assistant: Message | null): ProviderCallReport[] {
-  if (!assistant || assistant.kind !== 'blocks') return [];
-  const out: ProviderCallReport[] = [];
-  for (const b of assistant.blocks)
-    if (b.type === 'provider_tool_call')
-      out.push({
-        id: b.callId,
-        type: b.kind,
-        name: b.name === '' ? null : b.name,
-        server: b.server === '' ? null : b.server,
-        arguments: b.arguments,
-        executed_by: b.executedBy,
-      });
-  return out;
 }
 
 /** What the assistant did, in block order: tool calls, and server-side search results that load tools mid-response. */
@@ -544,9 +528,10 @@ function finishReport(
   ctx: SimulationContext,
   tools: SimulationTools,
   state: SimulationState,
-  replay: boolean,
+  options: Pick<SimulateOptions, 'replay' | 'engineChoice'>,
   details?: DetailsInput,
 ): SimulationReport {
+  const replay = options.replay;
   const { turns, violations } = state;
   const fresh = replay ? replayedCalls(ctx, tools) : null;
   const transcript = ctx.transcript;
@@ -554,6 +539,12 @@ function finishReport(
   const last = turns[turns.length - 1];
   return {
     mode: ctx.mode,
+    engine: {
+      name: 'eino',
+      by: options.engineChoice?.by ?? 'default',
+      evidence: options.engineChoice?.evidence ?? null,
+      params: {},
+    },
     transcript: {
       file: transcript.file,
       format: transcript.format,
@@ -606,6 +597,13 @@ function finishReport(
  * calls into the report's turns and findings.
  */
 export function simulate(options: SimulateOptions): SimulationReport {
+  if (options.engine === 'ai-sdk' || options.engine === 'mastra')
+    return simulateWithEngine({
+      ...options,
+      engine: options.engine,
+      ...(options.engineParams !== undefined ? { params: options.engineParams } : {}),
+      ...(options.engineChoice !== undefined ? { detection: options.engineChoice } : {}),
+    });
   const tools = simulationTools(options);
   const ctx = simulationContext(options, tools);
   const run = new AgentRun(ctx.mw, tools.staticTools);
@@ -616,5 +614,5 @@ export function simulate(options: SimulateOptions): SimulationReport {
     if (options.details === true) loadedAtCall.push(new Set(state.nativeLoaded));
     state = simulateCallStep(ctx, state, { span, view: run.modelCall(span.newMessages) });
   }
-  return finishReport(ctx, tools, state, options.replay, options.details === true ? { loadedAtCall } : undefined);
+  return finishReport(ctx, tools, state, options, options.details === true ? { loadedAtCall } : undefined);
 }

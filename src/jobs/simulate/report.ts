@@ -221,7 +221,11 @@ export type ViolationKind =
   /** The tools the recording sent with a call differ from what the reference offers (warning). */
   | 'sent-differs'
   /** A search result of tool_reference blocks in default mode, which the reference does not load (warning). */
-  | 'reference-result';
+  | 'reference-result'
+  /** Mastra: the time between two calls passed the TTL and a cleanup: the loaded tools were dropped (warning). */
+  | 'ttl-expired'
+  /** Mastra: past the TTL but not a cleanup interval more: dropped or not, by the timer's phase (warning). */
+  | 'ttl-uncertain';
 
 /** A finding at one model call. `warning`s never fail `--fail-on-violation`. */
 export interface Violation {
@@ -245,9 +249,23 @@ export interface VisibilityChange {
   readonly lost: readonly string[];
 }
 
+/** Which engine's loading rule the simulation ran, and why. */
+export interface EngineReport {
+  /** `eino` (the reference), `ai-sdk` or `mastra`. */
+  readonly name: string;
+  /** `--engine`, detected from the recording (the search tool's shape), or the default (the reference). */
+  readonly by: 'flag' | 'recording' | 'default';
+  /** What in the recording showed the engine (with `by: recording`, or a flag the recording contradicts). */
+  readonly evidence: string | null;
+  /** The engine's parameters, defaults filled in. */
+  readonly params: Readonly<Record<string, number | boolean>>;
+}
+
 /** The whole report. */
 export interface SimulationReport {
   readonly mode: Mode;
+  /** The engine whose loading rule ran (the reference, Eino's middleware, unless another is named or detected). */
+  readonly engine: EngineReport;
   readonly transcript: {
     readonly file: string;
     readonly format: string;

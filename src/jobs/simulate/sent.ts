@@ -27,7 +27,10 @@ export function sentDiffers(
   sent: SentTools,
   visible: readonly string[],
   deferred: readonly string[],
+  /** Another engine than the reference (`--engine`): its name in the message. */
+  engine?: string,
 ): Violation | null {
+  const who = engine === undefined ? 'the reference' : `the ${engine} engine`;
   const problems: string[] = [];
   const compare = (what: string, got: readonly string[], want: readonly string[]): void => {
     const g = new Set(got);
@@ -35,12 +38,10 @@ export function sentDiffers(
     const extra = [...g].filter((n) => !w.has(n));
     const missing = [...w].filter((n) => !g.has(n));
     if (extra.length > 0)
-      problems.push(
-        `sent ${what} that the reference would ${what === 'as deferred' ? 'not defer' : 'hide'}: ${list(extra)}`,
-      );
+      problems.push(`sent ${what} that ${who} would ${what === 'as deferred' ? 'not defer' : 'hide'}: ${list(extra)}`);
     if (missing.length > 0)
       problems.push(
-        `did not send ${what} what the reference would ${what === 'as deferred' ? 'defer' : 'offer'}: ${list(missing)}`,
+        `did not send ${what} what ${who} would ${what === 'as deferred' ? 'defer' : 'offer'}: ${list(missing)}`,
       );
   };
   compare('as visible', sent.visible, visible);

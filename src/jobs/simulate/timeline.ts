@@ -20,6 +20,8 @@ export interface TimelineInput {
    * in default mode.
    */
   readonly nativeLoaded: ReadonlyArray<ReadonlySet<string>>;
+  /** The engine's search tools (Mastra: search_tools, load_tool); `tool_search` unless told. */
+  readonly searchTools?: readonly string[];
 }
 
 function calledAt(turn: TurnReport, name: string): TimelineCell['called'] {
@@ -49,11 +51,11 @@ export function visibilityTimeline(input: TimelineInput): TimelineRow[] {
   };
   const rows: TimelineRow[] = [];
   // Model-native: tool_search is the provider's search tool, registered with the model at every call.
-  rows.push(
-    row(TOOL_SEARCH_NAME, 'tool_search', (i) =>
-      sets[i]!.visible.has(TOOL_SEARCH_NAME) || mode === 'native' ? 'visible' : 'hidden',
-    ),
-  );
+  const searchTools = input.searchTools ?? [TOOL_SEARCH_NAME];
+  for (const name of searchTools)
+    rows.push(
+      row(name, 'tool_search', (i) => (sets[i]!.visible.has(name) || mode === 'native' ? 'visible' : 'hidden')),
+    );
   for (const name of input.staticTools) rows.push(row(name, 'static', () => 'static'));
   for (const name of input.dynamicTools) {
     rows.push(
@@ -71,7 +73,7 @@ export function visibilityTimeline(input: TimelineInput): TimelineRow[] {
       }),
     );
   }
-  const known = new Set([TOOL_SEARCH_NAME, ...input.staticTools, ...input.dynamicTools]);
+  const known = new Set([...searchTools, ...input.staticTools, ...input.dynamicTools]);
   for (const t of turns) {
     for (const c of t.tool_calls) {
       if (known.has(c.name)) continue;

@@ -4,6 +4,7 @@
  * for bulk replay, split and indexed once for every session.
  */
 import { createMiddleware, type Middleware } from '../../core/middleware.js';
+import type { EngineId, EngineParams } from '../../core/engines/index.js';
 import type { Mode } from '../../core/types.js';
 import { InputError, quote } from '../../io/errors.js';
 import type { Catalog, CatalogTool, Transcript } from '../../formats/types.js';
@@ -29,6 +30,12 @@ export interface SimulateOptions {
    * replay); used when `catalog` is the catalog it was prepared for.
    */
   readonly prepared?: PreparedTools;
+  /** The engine whose loading rule runs: the reference (`eino`, the default), `ai-sdk` or `mastra`. */
+  readonly engine?: EngineId;
+  /** That engine's parameters (maxResults, Mastra's topK, minScore, autoLoad, ttl). */
+  readonly engineParams?: EngineParams;
+  /** How the engine was chosen (`--engine`, or detected), for the report; the default otherwise. */
+  readonly engineChoice?: { readonly by: 'flag' | 'recording' | 'default'; readonly evidence: string | null };
 }
 
 /** A catalog split and indexed once, for every session simulated against it. */

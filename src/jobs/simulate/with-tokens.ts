@@ -40,6 +40,16 @@ export function simulator(
     report: SimulationReport,
   ): Promise<import('../tokens/report.js').ReportTokens> => {
     const { tokenAccountingForReport } = await import('../tokens/report.js');
+    if (base.engine === 'ai-sdk' || base.engine === 'mastra') {
+      // Another engine has no modes; its own search tools are counted with the tools.
+      const { engineMetaTools } = await import('./engine-tools.js');
+      const tools = simulationTools(base);
+      return tokenAccountingForReport(
+        report,
+        { ...tools, extraTools: engineMetaTools(report, base.engineParams) },
+        tokens!,
+      );
+    }
     const other = simulate({ ...base, mode: mode === 'default' ? 'native' : 'default', replay: false, details: false });
     return tokenAccountingForReport(report, simulationTools(base), { ...tokens!, otherMode: other });
   };

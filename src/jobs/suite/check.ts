@@ -49,9 +49,15 @@ class Standings {
 const names = (refs: readonly NameRef[]): string[] => refs.map((r) => r.name);
 
 /** Checks the expectations of a search or select case against the reference's outcome. */
-export function checkResult(e: ResultExpectations, outcome: ToolSearchOutcome, index: ToolIndex): Failure[] {
+export function checkResult(
+  e: ResultExpectations,
+  outcome: ToolSearchOutcome,
+  index: ToolIndex,
+  /** Another engine than the reference: where a tool stands in its ranking. */
+  standingOf?: (name: string) => ToolStanding,
+): Failure[] {
   const out: Failure[] = [];
-  const st = new Standings(outcome, index);
+  const st = standingOf !== undefined ? { of: standingOf } : new Standings(outcome, index);
   if (!outcome.ok) {
     if (e.error === undefined) {
       out.push(failure('error', `the search returned an error: ${outcome.error}`, null, outcome.error));

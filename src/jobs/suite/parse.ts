@@ -9,7 +9,7 @@
 import { CATALOG_FORMATS } from '../../formats/types.js';
 import { FORMAT_CHOICES } from '../../formats/recordings/registry.js';
 import { dirname, isAbsolute, join } from 'node:path';
-import type { Mode } from '../../core/index.js';
+import { type Mode, MODES } from '../../core/types.js';
 import { editDistance } from '../../io/edit-distance.js';
 import { quote, type SourceLocation } from '../../io/errors.js';
 import {
@@ -22,12 +22,12 @@ import {
   type ObjectNode,
   type ParsedDocument,
 } from '../../io/nodes.js';
-import { parseFile } from '../../io/parse.js';
-import type { Limits } from '../../io/read.js';
 import type { CatalogFormat, TranscriptFormat } from '../../formats/types.js';
 import { isMcpSpec } from '../../formats/mcp/catalog-spec.js';
+import { type EngineSpec, parseEngineSpec } from '../engines/engine.js';
 import type {
   CatalogRef,
+  EngineRef,
   ListAt,
   NameRef,
   ResultExpectations,
@@ -41,10 +41,19 @@ import type {
 
 /** A simulate case's `format:` choices: every recording format (the registry's list), or auto. */
 export const TRANSCRIPT_FORMATS = FORMAT_CHOICES;
-const MODES = ['default', 'native'] as const;
 
-const SUITE_KEYS = ['name', 'description', 'catalog', 'catalog_format', 'prefix', 'cases'] as const;
-const COMMON_KEYS = ['name', 'description', 'skip', 'record', 'catalog', 'catalog_format', 'prefix'] as const;
+const ENGINE_KEYS = ['engine', 'top_k', 'min_score'] as const;
+const SUITE_KEYS = ['name', 'description', 'catalog', 'catalog_format', 'prefix', ...ENGINE_KEYS, 'cases'] as const;
+const COMMON_KEYS = [
+  'name',
+  'description',
+  'skip',
+  'record',
+  'catalog',
+  'catalog_format',
+  'prefix',
+  ...ENGINE_KEYS,
+] as const;
 const INPUT_KEYS = ['query', 'args', 'select', 'transcript'] as const;
 const RESULT_KEYS = ['includes', 'excludes', 'exact', 'first', 'rank_at_most', 'none', 'error'] as const;
 const SIMULATE_KEYS = ['visible_at', 'deferred_at', 'no_violations', 'same_as_recorded'] as const;
@@ -184,9 +193,10 @@ export class SuiteParser {
     if (casesNode.kind !== 'array') this.fail(casesNode, `cases must be a list, not ${kindName(casesNode)}`);
     if (casesNode.items.length === 0) this.fail(casesNode, 'cases is empty: a suite needs at least one case');
     const catalog = this.catalogRef(root, 'the suite');
+    const engine = this.engineRef(root, null);
     const seen = new Map<string, Node>();
     const cases = casesNode.items.map((item, index) => {
-      const c = this.testCase(item, index, catalog);
+      const c = this.testCase(item, index, catalog, engine);
       const first = seen.get(c.name);
       if (first)
         this.fail(
@@ -205,7 +215,53 @@ export class SuiteParser {
     };
   }
 
-  private testCase(node: Node, index: number, suiteCatalog: CatalogRef | null): SuiteCase {
+  /**
+   * `engine:` (eino, ai-sdk, mastra, or a module path relative to the suite) and Mastra's `top_k`,
+   * `min_score`, on the suite or a case (a case's own override the suite's).
+   */
+  private engineRef(obj: ObjectNode, inherited: EngineRef | null): EngineRef | null {
+    const node = obj.members.get('engine')?.value;
+    const topK = obj.members.get('top_k');
+    const minScore = obj.members.get('min_score');
+    let ref = inherited;
+    if (node) {
+      const text = this.string(node, 'engine');
+      let spec: EngineSpec;
+      try {
+        spec = parseEngineSpec(text);
+      } catch (err) {
+        this.fail(node, (err as Error).message);
+      }
+      ref = {
+        spec: spec.kind === 'module' ? { kind: 'module', path: this.resolve(spec.path) } : spec,
+        name: text,
+        params: {},
+        location: this.at(node),
+      };
+    }
+    if (!topK && !minScore) return ref;
+    const at = (topK ?? minScore)!;
+    if (ref === null || ref.spec.kind !== 'builtin' || ref.spec.id !== 'mastra')
+      this.fail(
+        at.keyOffset,
+        `${at === topK ? 'top_k' : 'min_score'} is a parameter of the mastra engine: add engine: mastra`,
+      );
+    const params = { ...ref.params };
+    if (topK) (params as { topK?: number }).topK = this.integer(topK.value, 'top_k', 1);
+    if (minScore) {
+      if (minScore.value.kind !== 'number')
+        this.fail(minScore.value, `min_score must be a number, not ${kindName(minScore.value)}`);
+      (params as { minScore?: number }).minScore = minScore.value.value;
+    }
+    return { ...ref, params };
+  }
+
+  private testCase(
+    node: Node,
+    index: number,
+    suiteCatalog: CatalogRef | null,
+    suiteEngine: EngineRef | null,
+  ): SuiteCase {
     const obj = this.object(node, `case ${index + 1}`);
     const nameNode = obj.members.get('name')?.value;
     if (!nameNode) this.fail(obj, `case ${index + 1} needs a "name"`);
@@ -234,7 +290,20 @@ export class SuiteParser {
     const desc = obj.members.get('description')?.value;
     if (desc) this.string(desc, 'description', false);
     const catalog = this.catalogRef(obj, where) ?? suiteCatalog;
-    const base = { index, name, location: this.at(node), offset: node.offset, skip, record, catalog };
+    const engine = this.engineRef(obj, suiteEngine);
+    if (engine !== null && engine.spec.kind === 'module' && kind === 'simulate')
+      this.fail(
+        obj.members.get('engine')?.value ?? obj,
+        `${where}: a module engine ranks only; a simulation replays the loading rule of eino, ai-sdk or mastra`,
+      );
+    if (engine !== null && kind === 'select' && !(engine.spec.kind === 'builtin' && engine.spec.id !== 'ai-sdk'))
+      this.fail(
+        obj.members.get('select')!.keyOffset,
+        `${where}: the ${engine.name} engine has no direct selection (select: runs on eino, or mastra's load_tool)`,
+      );
+    if (engine !== null && kind === 'search' && obj.members.has('args') && engine.spec.kind !== 'builtin')
+      this.fail(obj.members.get('args')!.keyOffset, `${where}: a module engine takes a query, not raw args`);
+    const base = { index, name, location: this.at(node), offset: node.offset, skip, record, catalog, engine };
 
     if (kind === 'simulate') return this.simulateCase(obj, base);
     if (catalog === null) this.fail(obj, `${where} needs a catalog: add "catalog:" to the suite or to the case`);
@@ -411,11 +480,4 @@ export class SuiteParser {
       expect,
     };
   }
-}
-
-/** Reads, parses and validates a suite file. */
-export function parseSuiteFile(file: string, limits?: Partial<Limits>): Suite {
-  const doc = parseFile(file, limits ? { limits } : {});
-  if (doc.syntax === 'jsonl') throw errorAt(doc, 0, 'a suite is one JSON or YAML document, not JSON lines');
-  return new SuiteParser(doc).suite();
 }

@@ -35,12 +35,18 @@ import type { Catalog, Transcript, TranscriptFormat } from '../../formats/types.
 import { catalogInputs } from '../../formats/mcp/catalog-inputs.js';
 import { isLiveSpec, isMcpSpec } from '../../formats/mcp/catalog-spec.js';
 import { simulate } from '../simulate/engine.js';
+import * as engineArgs from '../search/engine-args.js';
 import { checkResult, checkSimulation } from './check.js';
 import { editDistance } from '../../io/edit-distance.js';
 import { SuiteParser } from './parse.js';
+import { createEngine, type EngineOutcome, type MastraEngine, type SearchEngine } from '../../core/engines/index.js';
+import { openEngine, type OpenEngine } from '../engines/engine.js';
+import { chooseEngine } from '../simulate/engines.js';
 import type {
   CaseResult,
   CatalogRef,
+  EngineRef,
+  ToolStanding,
   Failure,
   ListAt,
   NameRef,
@@ -75,7 +81,14 @@ export interface RunOptions {
   readonly catalog?: readonly string[];
   /** Only the cases whose name matches (`test --grep`); suites with none are left out. */
   readonly grep?: RegExp;
+  /** `test --engine`: the engine of every case that names none (its suite neither). */
+  readonly engine?: EngineRef;
+  /** How module engines run (their timeout; {@link runSuitesAsync} only). */
+  readonly engineTimeoutMs?: number;
 }
+
+/** What module engines answered, by case (computed by {@link runSuitesAsync} before the cases run). */
+type ModuleAnswers = Map<SuiteCase, EngineOutcome | InputError>;
 
 /** A suite file that could not be read, kept as an error for the report. */
 interface InvalidSuite {
@@ -415,6 +428,7 @@ function prepare(inputs: Inputs, { suite, doc }: LoadedSuite, candidate: boolean
 function searchGot(outcome: ToolSearchOutcome, index: ToolIndex): SearchGot {
   if (!outcome.ok)
     return {
+      engine: 'eino',
       mode: 'error',
       query: null,
       max_results: null,
@@ -425,6 +439,7 @@ function searchGot(outcome: ToolSearchOutcome, index: ToolIndex): SearchGot {
     };
   if (outcome.mode === 'select') {
     return {
+      engine: 'eino',
       mode: 'select',
       query: outcome.query,
       max_results: null,
@@ -435,6 +450,7 @@ function searchGot(outcome: ToolSearchOutcome, index: ToolIndex): SearchGot {
     };
   }
   return {
+    engine: 'eino',
     mode: 'keyword',
     query: outcome.query,
     max_results: outcome.maxResults,
@@ -449,7 +465,170 @@ function sameList(a: readonly string[] | undefined, b: readonly string[]): boole
   return a !== undefined && a.length === b.length && a.every((n, i) => n === b[i]);
 }
 
-function runCase(p: Prepared, update: boolean): { result: CaseResult; update: ExactUpdate | null } {
+/** The engine of a case: its own, its suite's, `test --engine`'s, or none (the reference). */
+function engineOf(c: SuiteCase, options: RunOptions): EngineRef | null {
+  if (c.engine !== null) return c.engine;
+  const given = options.engine ?? null;
+  // `test --engine ai-sdk` (or a module): its select cases stay the reference's, as those engines have no
+  // direct selection; a simulation replays a built-in engine's rule only.
+  if (given !== null && c.kind === 'select' && !(given.spec.kind === 'builtin' && given.spec.id === 'mastra'))
+    return null;
+  if (given !== null && c.kind === 'simulate' && given.spec.kind === 'module') return null;
+  return given;
+}
+
+/** Built-in engines over a catalog's dynamic tools, built once per run, catalog and parameters. */
+type EngineCache = Map<LoadedCatalog, Map<string, SearchEngine>>;
+
+function builtinEngine(engines: EngineCache, cat: LoadedCatalog, ref: EngineRef): SearchEngine {
+  let byKey = engines.get(cat);
+  if (!byKey) engines.set(cat, (byKey = new Map()));
+  const key = JSON.stringify([ref.name, ref.params]);
+  let e = byKey.get(key);
+  if (!e && ref.spec.kind === 'builtin') {
+    e = createEngine(ref.spec.id, cat.index.tools(), ref.params);
+    byKey.set(key, e);
+  }
+  return e!;
+}
+
+/**
+ * A search or select case run by another engine: its outcome in the reference's shape (for the checks),
+ * what it got, and where each tool stands in that engine's ranking.
+ */
+function runEngineCase(
+  rc: Exclude<SuiteCase, SimulateCase>,
+  cat: LoadedCatalog,
+  ref: EngineRef,
+  answers: ModuleAnswers | undefined,
+  engines: EngineCache,
+): { outcome: ToolSearchOutcome; got: SearchGot; standing: (name: string) => ToolStanding } {
+  const none = (name: string, status: ToolStanding['status']): ToolStanding => ({
+    name,
+    status,
+    rank: null,
+    score: null,
+    excluded_by: null,
+  });
+  if (rc.kind === 'select') {
+    const mastra = builtinEngine(engines, cat, ref) as MastraEngine;
+    const { output, loaded } = mastra.loadTool({ toolNames: rc.names }, new Set());
+    const outcome: ToolSearchOutcome = {
+      ok: true,
+      mode: 'select',
+      query: `load_tool ${JSON.stringify({ toolNames: rc.names })}`,
+      requestedMaxResults: null,
+      requested: [...rc.names],
+      unknown: [...(output.notFound ?? [])],
+      matches: loaded,
+    };
+    const got: SearchGot = {
+      engine: ref.name,
+      mode: 'select',
+      query: outcome.query,
+      max_results: null,
+      matches: loaded,
+      scores: null,
+      total_matches: null,
+      error: null,
+    };
+    const standing = (name: string): ToolStanding => {
+      const at = loaded.indexOf(name);
+      return at >= 0 ? { ...none(name, 'selected'), rank: at + 1 } : none(name, 'not-selected');
+    };
+    return { outcome, got, standing };
+  }
+  let query: string;
+  if ('args' in rc.input) {
+    const { decodeEngineArgs } = engineArgs;
+    const d = decodeEngineArgs(ref.name, rc.input.args);
+    if (!d.ok) {
+      const outcome: ToolSearchOutcome = { ok: false, error: d.error };
+      return {
+        outcome,
+        got: {
+          engine: ref.name,
+          mode: 'error',
+          query: null,
+          max_results: null,
+          matches: [],
+          scores: null,
+          total_matches: null,
+          error: d.error,
+        },
+        standing: (name) => none(name, 'no-result'),
+      };
+    }
+    query = d.query;
+  } else query = rc.input.query;
+  const builtin = ref.spec.kind === 'builtin' ? builtinEngine(engines, cat, ref) : null;
+  const limit = 'query' in rc.input && rc.input.maxResults !== null ? rc.input.maxResults : null;
+  let answer: EngineOutcome | InputError;
+  if (builtin) answer = limit === null ? builtin.search(query) : builtin.searchWithLimit(query, limit);
+  else {
+    const a = answers?.get(rc);
+    if (a === undefined)
+      throw new InputError(`${ref.name}: a module engine runs in toolsearch test (the asynchronous runner)`);
+    answer = a;
+  }
+  if (answer instanceof InputError) throw answer;
+  if (!answer.ok) {
+    return {
+      outcome: answer,
+      got: {
+        engine: ref.name,
+        mode: 'error',
+        query,
+        max_results: null,
+        matches: [],
+        scores: null,
+        total_matches: null,
+        error: answer.error,
+      },
+      standing: (name) => none(name, 'no-result'),
+    };
+  }
+  const ok = answer;
+  const outcome: ToolSearchOutcome = {
+    ok: true,
+    mode: 'keyword',
+    query,
+    requestedMaxResults: limit,
+    maxResults: ok.limit,
+    keywords: [],
+    matches: ok.matches,
+    results: ok.matches.map((name, i) => ({ name, score: ok.scores?.[i] ?? 0 })),
+  };
+  const got: SearchGot = {
+    engine: ref.name,
+    mode: 'keyword',
+    query,
+    max_results: ok.limit,
+    matches: [...ok.matches],
+    scores: ok.scores === null ? null : [...ok.scores],
+    total_matches: ok.total,
+    error: null,
+  };
+  let ranking: ReadonlyArray<{ name: string; score: number }> | null = null;
+  const standing = (name: string): ToolStanding => {
+    const at = ok.matches.indexOf(name);
+    if (at >= 0) return { name, status: 'returned', rank: at + 1, score: ok.scores?.[at] ?? null, excluded_by: null };
+    if (builtin === null) return none(name, 'no-match');
+    ranking ??= builtin.rankAll(query);
+    const r = ranking.findIndex((h) => h.name === name);
+    if (r < 0) return { ...none(name, 'no-match'), score: 0 };
+    return { name, status: 'beyond-limit', rank: r + 1, score: ranking[r]!.score, excluded_by: null };
+  };
+  return { outcome, got, standing };
+}
+
+function runCase(
+  p: Prepared,
+  update: boolean,
+  options: RunOptions = {},
+  answers?: ModuleAnswers,
+  engines: EngineCache = new Map(),
+): { result: CaseResult; update: ExactUpdate | null } {
   const { c } = p;
   const base = { name: c.name, kind: c.kind, location: c.location };
   if (c.skip !== null) {
@@ -469,15 +648,21 @@ function runCase(p: Prepared, update: boolean): { result: CaseResult; update: Ex
   const start = performance.now();
   if (p.kind === 'simulate') {
     const lacking = new Set(p.missing.filter((f) => f.expectation === 'static').map((f) => f.expected));
+    const ref = engineOf(p.c, options);
+    const chosen = chooseEngine(ref?.spec.kind === 'builtin' ? ref.spec.id : undefined, p.transcript);
     const report = simulate({
       transcript: p.transcript,
       catalog: p.cat ? p.cat.catalog : null,
+      engine: chosen.engine,
+      ...(ref !== null ? { engineParams: ref.params } : {}),
+      engineChoice: { by: chosen.by, evidence: chosen.evidence },
       mode: p.c.mode,
       staticNames: p.c.static.map((s) => s.name).filter((n) => !lacking.has(n)),
       replay: p.c.expect.same_as_recorded,
     });
     const failures = [...p.missing, ...checkSimulation(p.c, report)];
     const got = {
+      engine: report.engine.name,
       mode: report.mode,
       calls: report.summary.calls,
       errors: report.summary.errors,
@@ -499,13 +684,18 @@ function runCase(p: Prepared, update: boolean): { result: CaseResult; update: Ex
   }
   const rc = p.c;
   const index = p.cat.index;
+  const ref = engineOf(rc, options);
+  const other = ref !== null && !(ref.spec.kind === 'builtin' && ref.spec.id === 'eino');
+  const viaEngine = other ? runEngineCase(rc, p.cat, ref, answers, engines) : null;
   const outcome =
-    rc.kind === 'select'
-      ? searchDecoded(index, { query: `select:${rc.names.join(',')}`, maxResults: null })
-      : 'args' in rc.input
-        ? runToolSearch(index, rc.input.args)
-        : searchDecoded(index, { query: rc.input.query, maxResults: rc.input.maxResults });
-  const got = searchGot(outcome, index);
+    viaEngine !== null
+      ? viaEngine.outcome
+      : rc.kind === 'select'
+        ? searchDecoded(index, { query: `select:${rc.names.join(',')}`, maxResults: null })
+        : 'args' in rc.input
+          ? runToolSearch(index, rc.input.args)
+          : searchDecoded(index, { query: rc.input.query, maxResults: rc.input.maxResults });
+  const got = viaEngine !== null ? viaEngine.got : searchGot(outcome, index);
   let expect = rc.expect;
   let upd: ExactUpdate | null = null;
   if (update && rc.record && outcome.ok) {
@@ -518,7 +708,7 @@ function runCase(p: Prepared, update: boolean): { result: CaseResult; update: Ex
       upd = { index: rc.index, exact: got.matches };
     expect = { ...expect, exact: got.matches.map((name) => ({ name, location: rc.location, offset: rc.offset })) };
   }
-  const failures: Failure[] = [...p.missing, ...checkResult(expect, outcome, index)];
+  const failures: Failure[] = [...p.missing, ...checkResult(expect, outcome, index, viaEngine?.standing)];
   if (rc.record && !update && expect.exact === undefined) {
     failures.push({
       expectation: 'record',
@@ -658,6 +848,58 @@ export function runSuites(files: readonly string[], options: RunOptions = {}): T
 }
 
 /**
+ * Every search case a module engine runs, answered by its module (one worker per module and catalog), before
+ * the cases run; a module that fails makes its suite an errored suite.
+ */
+async function moduleAnswers(
+  inputs: Inputs,
+  loaded: ReadonlyArray<LoadedSuite | InvalidSuite>,
+  options: RunOptions,
+): Promise<ModuleAnswers> {
+  const answers: ModuleAnswers = new Map();
+  const open = new Map<string, Promise<OpenEngine>>();
+  try {
+    for (const l of loaded) {
+      if (isInvalid(l)) continue;
+      for (const c of l.suite.cases) {
+        const ref = engineOf(c, options);
+        if (ref === null || ref.spec.kind !== 'module' || c.kind !== 'search' || c.skip !== null || !c.catalog)
+          continue;
+        if (!('query' in c.input)) continue;
+        try {
+          const cat = inputs.catalog(c.catalog, l.doc);
+          const key = `${ref.spec.path}\u0000${c.catalog.files.join('\u0000')}`;
+          let engine = open.get(key);
+          if (!engine) {
+            engine = openEngine(
+              ref.spec,
+              cat.index.tools(),
+              {},
+              {
+                ...(options.engineTimeoutMs !== undefined ? { timeoutMs: options.engineTimeoutMs } : {}),
+              },
+            );
+            open.set(key, engine);
+          }
+          const e = await engine;
+          answers.set(c, await e.search(c.input.query, c.input.maxResults ?? undefined));
+        } catch (err) {
+          if (!(err instanceof InputError)) throw err;
+          answers.set(c, err);
+        }
+      }
+    }
+  } finally {
+    for (const e of open.values())
+      await e.then(
+        (x) => x.close(),
+        () => {},
+      );
+  }
+  return answers;
+}
+
+/**
  * Runs suite files (already expanded from globs), in order, reading the
  * live MCP servers their catalogs name (`mcp:<command line>` or
  * `mcp:<url>`, as `-c` accepts) first: every suite is validated before any
@@ -671,7 +913,7 @@ export async function runSuitesAsync(files: readonly string[], options: RunOptio
     loaded.filter((l): l is LoadedSuite => !isInvalid(l)),
     options.mcpTimeoutMs,
   );
-  return runLoaded(inputs, loaded, options, started);
+  return runLoaded(inputs, loaded, options, started, await moduleAnswers(inputs, loaded, options));
 }
 
 function suiteError(err: InputError, file: string): SuiteError {
@@ -683,6 +925,7 @@ function runLoaded(
   loaded: ReadonlyArray<LoadedSuite | InvalidSuite>,
   options: RunOptions,
   started: number,
+  answers?: ModuleAnswers,
 ): TestRun {
   // Everything a suite names is loaded before its first case runs: a suite that cannot be prepared does not run at all.
   const prepared = loaded.map((l): Prepared[] | InputError => {
@@ -696,6 +939,7 @@ function runLoaded(
   });
   const rewrites: SuiteRewrite[] = [];
   const suites: SuiteResult[] = [];
+  const engines: EngineCache = new Map();
   loaded.forEach((l, si) => {
     const p = prepared[si]!;
     if (p instanceof InputError) {
@@ -707,7 +951,23 @@ function runLoaded(
     const ok = l as LoadedSuite;
     if (options.grep !== undefined && ok.suite.cases.length === 0) return;
     const t0 = performance.now();
-    const ran = p.map((c) => runCase(c, options.update === true));
+    let ran: Array<ReturnType<typeof runCase>>;
+    try {
+      ran = p.map((c) => runCase(c, options.update === true, options, answers, engines));
+    } catch (err) {
+      // A module engine that failed: the suite is an errored suite, as one whose input cannot be loaded.
+      if (!(err instanceof InputError)) throw err;
+      suites.push({
+        file: ok.suite.file,
+        name: ok.suite.name,
+        catalog: null,
+        duration_ms: 0,
+        cases: [],
+        error: suiteError(err, ok.suite.file),
+        updated: false,
+      });
+      return;
+    }
     const updates = ran.map((r) => r.update).filter((u): u is ExactUpdate => u !== null);
     if (updates.length > 0) rewrites.push(rewrite(ok, updates, options.limits));
     suites.push({

@@ -2,7 +2,8 @@
  * Test suites: what a suite file says (parsed, validated, paths resolved),
  * and what running it gives (plain data: the `test --reporter json` contract).
  */
-import type { JsonValue, Mode } from '../../core/index.js';
+import type { EngineParams, JsonValue, Mode } from '../../core/index.js';
+import type { EngineSpec } from '../engines/engine.js';
 import type { SourceLocation } from '../../io/errors.js';
 import type { CatalogFormat, TranscriptFormat } from '../../formats/types.js';
 
@@ -78,6 +79,20 @@ interface CaseBase {
   readonly record: boolean;
   /** The case's own catalog, overriding the suite's. */
   readonly catalog: CatalogRef | null;
+  /**
+   * `engine:` of the case, else of the suite: a built-in engine, or a module (its path resolved against the
+   * suite's directory); null: the reference for a search or select case, the recording's engine for a simulation.
+   */
+  readonly engine: EngineRef | null;
+}
+
+/** An engine a suite names, with its parameters (`top_k`, `min_score` for Mastra). */
+export interface EngineRef {
+  readonly spec: EngineSpec;
+  /** As written in the suite (a module's path as given), for reports. */
+  readonly name: string;
+  readonly params: EngineParams;
+  readonly location: SourceLocation;
 }
 
 /** A keyword search (or any raw arguments) through `tool_search`. */
@@ -159,6 +174,8 @@ export interface Failure {
 
 /** What a search or select case returned. */
 export interface SearchGot {
+  /** The engine that ran the case (`eino`, the reference, unless the case or its suite names another). */
+  readonly engine: string;
   readonly mode: 'keyword' | 'select' | 'error';
   readonly query: string | null;
   /** The limit applied (keyword mode). */
@@ -174,6 +191,8 @@ export interface SearchGot {
 
 /** What a simulate case gave. */
 export interface SimulateGot {
+  /** The engine whose loading rule ran. */
+  readonly engine: string;
   readonly mode: Mode;
   readonly calls: number;
   readonly errors: number;

@@ -41,11 +41,13 @@ export interface ReportTokens {
 export interface ReportTools {
   readonly staticTools: readonly ToolInfo[];
   readonly dynamicTools: readonly ToolInfo[];
+  /** Another engine's own search tools (the AI SDK's toolSearch, Mastra's search_tools and load_tool). */
+  readonly extraTools?: readonly ToolInfo[];
 }
 
 function resolver(tools: ReportTools): (names: readonly string[]) => ToolInfo[] {
   const byName = new Map<string, ToolInfo>();
-  for (const t of [...tools.staticTools, TOOL_SEARCH_TOOL, ...tools.dynamicTools])
+  for (const t of [...tools.staticTools, ...(tools.extraTools ?? [TOOL_SEARCH_TOOL]), ...tools.dynamicTools])
     if (!byName.has(t.name)) byName.set(t.name, t);
   return (names) => names.flatMap((n) => byName.get(n) ?? []);
 }

@@ -9,7 +9,7 @@
  * Over 400 lines: one builder per section of one page, in page order; the pieces other pages share
  * live in page.ts.
  */
-import type { KeywordScore } from '../../core/scorer.js';
+import { type KeywordScore, RULES_IN_WORDS } from '../../core/scorer.js';
 import type { Coverage } from '../../formats/types.js';
 import type { CallTokens } from '../../jobs/tokens/account.js';
 import type {
@@ -110,12 +110,17 @@ function header(r: SimulationReport): Html {
     null,
     h('h1', null, 'simulate · ', h('span', { class: 'name' }, r.transcript.file)),
     facts([
+      ['engine', frag(h('strong', null, r.engine.name), ` (${engineHow(r)})`)],
       [
         'mode',
         h(
           'strong',
           null,
-          r.mode === 'native' ? 'native (model-native tool search)' : 'default (tool_search as an ordinary tool)',
+          r.engine.name !== 'eino'
+            ? `the ${r.engine.name} engine's loading rule`
+            : r.mode === 'native'
+              ? 'native (model-native tool search)'
+              : 'default (tool_search as an ordinary tool)',
         ),
       ],
       ['catalog', catalogLine(r)],
@@ -508,9 +513,8 @@ function explainTable(ex: SearchExplanation): Html {
     h(
       'p',
       { class: 'muted' },
-      `${ex.total_matches} tools score above 0; limit ${ex.max_results ?? 5}. 10: a ` +
-        `keyword equals a name part, 5: inside a name part, 3: inside the full name, 2: ` +
-        `inside the description; a keyword scores its best rule.`,
+      `${ex.total_matches} tools score above 0; limit ${ex.max_results ?? 5}. ` +
+        `${RULES_IN_WORDS.join(', ')}; a keyword scores its best rule.`,
     ),
   );
 }
@@ -759,4 +763,10 @@ export function renderSimulationHtml(r: SimulationReport): string {
       footer('toolsearch simulate'),
     ),
   });
+}
+
+/** How the report's engine was chosen. */
+function engineHow(r: SimulationReport): string {
+  if (r.engine.by === 'flag') return '--engine';
+  return r.engine.by === 'recording' ? `detected: ${r.engine.evidence ?? ''}` : 'the default: the reference';
 }

@@ -36,14 +36,20 @@ import { initialExploreState } from './state.js';
 const BASELINE_DEBOUNCE_ABOVE = 500;
 const BASELINE_DEBOUNCE_MS = 150;
 
-/** A baseline ranking: the names of the best `limit` tools for a query. */
-export type BaselineRanker = (query: string, limit: number) => readonly string[];
+/** A baseline ranking: the names of the best `limit` tools for a query (a module engine answers later). */
+export type BaselineRanker = (query: string, limit: number) => readonly string[] | Promise<readonly string[]>;
 
 export interface ExploreProps {
   /** The index over the catalog's dynamic tools (what `tool_search` searches). */
   readonly index: ToolIndex;
   /** Loads the fuse.js baseline (called once, on the first `f`). */
   readonly loadBaseline: () => Promise<BaselineRanker>;
+  /** The engines `e` shows beside the reference, in turn (ai-sdk, mastra, a module). */
+  readonly engines?: readonly string[];
+  /** Loads an engine's ranking (called once per engine, when first shown). */
+  readonly loadEngine?: (name: string) => Promise<BaselineRanker>;
+  /** The engine shown beside the reference from the start (`explore --engine`). */
+  readonly initialCompare?: string;
   /** Catalog options to repeat in the copied command line (`-c`, `demo.yaml`…). */
   readonly catalogArgs: readonly string[];
   /** Where the tools came from, for the header. */
@@ -75,29 +81,58 @@ function useBaselineRanking(
   query: string | null,
   limit: number,
   delay: number,
+  source: string,
+  onError: (message: string) => void,
 ): { readonly names: readonly string[] | null; readonly fresh: boolean } {
-  const [done, setDone] = useState<{ query: string; limit: number; names: readonly string[] } | null>(null);
-  const fresh = query !== null && done !== null && done.query === query && done.limit === limit;
+  const [done, setDone] = useState<{
+    query: string;
+    limit: number;
+    source: string;
+    names: readonly string[];
+  } | null>(null);
+  const fresh =
+    query !== null && done !== null && done.query === query && done.limit === limit && done.source === source;
   useEffect(() => {
     if (query === null || ranker === null || fresh) return undefined;
-    const timer = setTimeout(() => setDone({ query, limit, names: ranker(query, limit) }), delay);
-    return () => clearTimeout(timer);
-  }, [query, limit, ranker, delay, fresh]);
-  return { names: query === null || done === null ? null : done.names, fresh };
+    let live = true;
+    const timer = setTimeout(() => {
+      const names = ranker(query, limit);
+      if (!('then' in names)) {
+        setDone({ query, limit, source, names });
+        return;
+      }
+      // A module engine answers from its worker: the last answer stays up (marked not fresh) meanwhile.
+      names.then(
+        (n) => live && setDone({ query, limit, source, names: n }),
+        (err: unknown) => live && onError(err instanceof Error ? err.message : String(err)),
+      );
+    }, delay);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [query, limit, ranker, delay, fresh, source, onError]);
+  return { names: query === null || done === null || done.source !== source ? null : done.names, fresh };
 }
 
 export function Explore(props: ExploreProps): ReactElement {
   const { index, loadBaseline, onCopy, theme = { color: false } } = props;
   const [state, dispatch] = useReducer(
     exploreEventReducer,
-    { query: props.initialQuery, maxResults: props.initialMaxResults },
+    {
+      query: props.initialQuery,
+      maxResults: props.initialMaxResults,
+      ...(props.initialCompare !== undefined ? { compare: props.initialCompare } : {}),
+    },
     initialExploreState,
   );
+  const engines = props.engines ?? [];
   const { Box, useApp, useInput } = ink();
   const { exit } = useApp();
   const size = useTerminalSize(props.size);
   const tooSmall = isTooSmall(size);
   const [ranker, setRanker] = useState<BaselineRanker | null>(null);
+  const [engineRankers, setEngineRankers] = useState<ReadonlyMap<string, BaselineRanker>>(new Map());
 
   const result = useMemo(
     () => exploreSearch(index, state.query, state.maxResults),
@@ -110,15 +145,22 @@ export function Explore(props: ExploreProps): ReactElement {
   const helpScrolling = helpMetrics(help.length, body);
 
   // Read by the key handler, which stays stable (Ink re-subscribes whenever it changes).
-  const keyView = useRef({ count, tooSmall, helpScrolling });
-  keyView.current = { count, tooSmall, helpScrolling };
+  const keyView = useRef({ count, tooSmall, helpScrolling, engines });
+  keyView.current = { count, tooSmall, helpScrolling, engines };
   const onKey = useCallback((input: string, key: Key) => {
     // Too small to show anything: only the quit keys work (nothing changes unseen).
     if (keyView.current.tooSmall) {
       if (isQuitKey(input, key)) dispatch({ type: 'quit' });
       return;
     }
-    dispatch({ type: 'key', input, key, resultCount: keyView.current.count, help: keyView.current.helpScrolling });
+    dispatch({
+      type: 'key',
+      input,
+      key,
+      resultCount: keyView.current.count,
+      help: keyView.current.helpScrolling,
+      engines: keyView.current.engines,
+    });
   }, []);
   useInput(onKey);
 
@@ -126,9 +168,30 @@ export function Explore(props: ExploreProps): ReactElement {
     if (state.quit) exit();
   }, [state.quit, exit]);
 
+  // Load an engine the first time `e` shows it.
+  const { loadEngine } = props;
+  useEffect(() => {
+    if (state.fuse !== 'loading' || state.compare === 'fuse' || engineRankers.has(state.compare)) return undefined;
+    if (loadEngine === undefined) return undefined;
+    let live = true;
+    const name = state.compare;
+    loadEngine(name).then(
+      (r) => {
+        if (!live) return;
+        setEngineRankers((m) => new Map([...m, [name, r]]));
+        dispatch({ type: 'engineReady', name });
+      },
+      (err: unknown) =>
+        live && dispatch({ type: 'fuseFailed', message: err instanceof Error ? err.message : String(err) }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [state.fuse, state.compare, engineRankers, loadEngine]);
+
   // Load the baseline on the first `f`.
   useEffect(() => {
-    if (state.fuse !== 'loading' || ranker !== null) return undefined;
+    if (state.fuse !== 'loading' || state.compare !== 'fuse' || ranker !== null) return undefined;
     let live = true;
     loadBaseline().then(
       (r) => {
@@ -144,12 +207,18 @@ export function Explore(props: ExploreProps): ReactElement {
     };
   }, [state.fuse, ranker, loadBaseline]);
 
-  const wanted = state.fuse === 'on' && result.kind === 'keyword' ? baselineQuery(result.keywords) : null;
+  // fuse.js gets the keywords without their `+`; an engine gets the query as typed, as its model would send it.
+  const isFuse = state.compare === 'fuse';
+  const wanted =
+    state.fuse === 'on' && result.kind === 'keyword' ? (isFuse ? baselineQuery(result.keywords) : state.query) : null;
+  const onRankError = useCallback((message: string) => dispatch({ type: 'fuseFailed', message }), []);
   const baseline = useBaselineRanking(
-    ranker,
+    isFuse ? ranker : (engineRankers.get(state.compare) ?? null),
     wanted,
     result.kind === 'keyword' ? result.maxResults : 0,
-    index.size > BASELINE_DEBOUNCE_ABOVE ? BASELINE_DEBOUNCE_MS : 0,
+    isFuse && index.size > BASELINE_DEBOUNCE_ABOVE ? BASELINE_DEBOUNCE_MS : 0,
+    state.compare,
+    onRankError,
   );
 
   // Copy the command line when asked.

@@ -1,6 +1,6 @@
 /**
  * Explore keys → actions. In the query every printable key is text (a query
- * needs `+`, `-`, `f`…), so the result keys (`f`, `+`/`-`, `y`, `j`/`k`, `q`)
+ * needs `+`, `-`, `f`…), so the result keys (`f`, `e`, `+`/`-`, `y`, `j`/`k`, `q`)
  * work once Tab has moved into the results; Ctrl-F and Ctrl-Y do the same
  * from the query. Esc goes back from the results and quits from the query.
  * The help scrolls with j/k, arrows, PgUp/PgDn and g/G.
@@ -15,6 +15,7 @@ export function exploreKey(
   key: KeyInfo,
   resultCount: number,
   help: HelpMetrics = NO_HELP_SCROLL,
+  engines: readonly string[] = [],
 ): ExploreAction | null {
   if (key.ctrl && input === 'c') return { type: 'quit' };
   if (s.help) {
@@ -50,6 +51,7 @@ export function exploreKey(
   if (key.home || input === 'g') return { type: 'move', delta: -resultCount, count: resultCount };
   if (key.end || input === 'G') return { type: 'move', delta: resultCount, count: resultCount };
   if (input === 'f') return { type: 'toggleFuse' };
+  if (input === 'e' && engines.length > 0) return { type: 'cycleEngine', engines };
   if (input === '+' || input === '=') return { type: 'maxResults', delta: 1 };
   if (input === '-' || input === '_') return { type: 'maxResults', delta: -1 };
   if (input === 'y' || input === 'c') return { type: 'copy' };
@@ -68,13 +70,15 @@ export type ExploreEvent =
       readonly key: KeyInfo;
       readonly resultCount: number;
       readonly help?: HelpMetrics;
+      /** The engines `e` cycles through. */
+      readonly engines?: readonly string[];
     };
 
 export function exploreEventReducer(s: ExploreState, e: ExploreEvent): ExploreState {
   if (e.type !== 'key') return exploreReducer(s, e);
   let state = s;
   for (const k of splitKeys(e.input, e.key)) {
-    const action = exploreKey(state, k.input, k.key, e.resultCount, e.help);
+    const action = exploreKey(state, k.input, k.key, e.resultCount, e.help, e.engines);
     if (action !== null) state = exploreReducer(state, action);
   }
   return state;

@@ -11,6 +11,11 @@ import { Explore, type BaselineRanker } from './Explore.js';
 
 export interface ExploreOptions {
   readonly index: ToolIndex;
+  /** The engines `e` shows beside the reference, and how to load each. */
+  readonly engines?: readonly string[];
+  readonly loadEngine?: (name: string) => Promise<BaselineRanker>;
+  /** The engine shown from the start (`--engine`). */
+  readonly initialCompare?: string;
   /** Catalog options to repeat in copied command lines. */
   readonly catalogArgs: readonly string[];
   readonly source: string;
@@ -24,7 +29,8 @@ export interface ExploreOptions {
 export async function loadFuseBaseline(tools: readonly ToolInfo[]): Promise<BaselineRanker> {
   const { createFuseScorer } = await import('../../jobs/eval/scorers/fuse.js');
   const scorer = await createFuseScorer(tools);
-  return (query, limit) => scorer.rank(query, limit);
+  // fuse.js ranks synchronously.
+  return (query, limit) => scorer.rank(query, limit) as string[];
 }
 
 /**
@@ -44,6 +50,9 @@ export async function runExplore(options: ExploreOptions): Promise<void> {
     <Explore
       index={options.index}
       loadBaseline={() => loadFuseBaseline(options.index.tools())}
+      {...(options.engines !== undefined ? { engines: options.engines } : {})}
+      {...(options.loadEngine !== undefined ? { loadEngine: options.loadEngine } : {})}
+      {...(options.initialCompare !== undefined ? { initialCompare: options.initialCompare } : {})}
       catalogArgs={options.catalogArgs}
       source={options.source}
       onCopy={onCopy}

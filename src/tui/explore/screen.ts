@@ -83,7 +83,7 @@ export function headerLine(s: ExploreState, view: ExploreView, width: number): L
       seg('toolsearch explore', 'heading'),
       seg(` · ${view.toolCount} tools · max_results `),
       seg(String(s.maxResults), 'accent'),
-      seg(' · fuse '),
+      seg(` · ${s.compare === 'fuse' ? 'fuse' : safeName(s.compare)} `),
       fuse,
       seg(` · ${safeName(view.source)}`, 'dim'),
     ],
@@ -221,10 +221,14 @@ export function comparisonLines(s: ExploreState, view: ExploreView, width: numbe
   const refRows = rowsOf(r);
   const fuseState = s.fuse;
   const baseline = view.baseline ?? [];
-  const head = titleLine([seg('Reference'), seg(' · fuse rank', 'dim')], leftW);
+  const isFuse = s.compare === 'fuse';
+  // The letter that marks the other side's rank: f3 (fuse), a3 (ai-sdk), m3 (mastra), x3 (a module).
+  const letter = isFuse ? 'f' : s.compare === 'ai-sdk' ? 'a' : s.compare === 'mastra' ? 'm' : 'x';
+  const label = isFuse ? 'fuse' : safeName(s.compare);
+  const head = titleLine([seg('Reference'), seg(` · ${label} rank`, 'dim')], leftW);
   const headR = titleLine(
     [
-      seg('fuse.js baseline'),
+      seg(isFuse ? 'fuse.js baseline' : `${label} engine`),
       seg(view.baselineStale && fuseState === 'on' ? ' · ranking…' : ' · Δ vs reference', 'dim'),
     ],
     rightW,
@@ -244,7 +248,7 @@ export function comparisonLines(s: ExploreState, view: ExploreView, width: numbe
     if (ref) {
       const selected = i === sel;
       const fr = baselineRank.get(ref.name);
-      const mark = fr === undefined ? 'f—' : `f${fr}`;
+      const mark = fr === undefined ? `${letter}—` : `${letter}${fr}`;
       const nameW = Math.max(4, leftW - rankW - 3 - 4 - 4);
       left = padLine(
         [
@@ -265,7 +269,7 @@ export function comparisonLines(s: ExploreState, view: ExploreView, width: numbe
         i > start
           ? ''
           : fuseState === 'loading'
-            ? '  loading fuse.js…'
+            ? `  loading ${isFuse ? 'fuse.js' : label}…`
             : typeof fuseState === 'object'
               ? `  ✗ ${safe(fuseState.failed)}`
               : '';
@@ -379,6 +383,7 @@ export function footerLine(s: ExploreState, width: number, helpScrolls = false):
     [
       ['↑↓', 'select'],
       ['f', 'fuse'],
+      ['e', 'engine'],
       ['+/-', 'max_results'],
       ['y', 'copy as test'],
       ['Tab', 'query'],
@@ -395,6 +400,7 @@ const HELP_KEYS: readonly HelpEntry[] = [
   { key: 'Tab  Enter  ↓', text: 'into the results (Tab, Esc or / back to the query)' },
   { key: '↑/↓  j/k', text: 'select a result: its per-keyword explanation shows below' },
   { key: 'f  (Ctrl-F)', text: 'fuse.js baseline side by side; f3 = fuse rank, ↑/↓n = change' },
+  { key: 'e', text: 'the next engine side by side: ai-sdk, mastra, your module' },
   { key: '+ / -', text: 'max_results up / down' },
   { key: 'y  (Ctrl-Y)', text: 'copy the query as a `toolsearch search --expect-first` test' },
   { key: 'q  Ctrl-C', text: 'quit (Esc in the query)' },

@@ -24,6 +24,13 @@ export interface ExploreState {
   readonly fuse: FuseState;
   /** The baseline is loaded (later toggles are instant). */
   readonly fuseReady: boolean;
+  /**
+   * What the comparison column shows: `fuse` (the fuse.js baseline, `f`) or an engine (`e` cycles them:
+   * ai-sdk, mastra, a module); `fuse` above is its state (off, loading, on, failed).
+   */
+  readonly compare: string;
+  /** Engines loaded so far (switching back to one is instant). */
+  readonly engineReady: readonly string[];
   readonly help: boolean;
   /** Lines the help is scrolled down (when taller than the terminal). */
   readonly helpScroll: number;
@@ -46,6 +53,9 @@ export type ExploreAction =
   | { readonly type: 'maxResults'; readonly delta: number }
   | { readonly type: 'toggleFuse' }
   | { readonly type: 'fuseReady' }
+  /** `e`: the next engine of `engines` beside the reference, then none. */
+  | { readonly type: 'cycleEngine'; readonly engines: readonly string[] }
+  | { readonly type: 'engineReady'; readonly name: string }
   | { readonly type: 'fuseFailed'; readonly message: string }
   | { readonly type: 'toggleHelp' }
   /** `max`: the largest offset the help window allows now. */
@@ -57,7 +67,9 @@ export type ExploreAction =
 /** Largest max_results the +/- keys reach. */
 export const MAX_RESULTS_LIMIT = 100;
 
-export function initialExploreState(options: { query?: string; maxResults?: number } = {}): ExploreState {
+export function initialExploreState(
+  options: { query?: string; maxResults?: number; compare?: string } = {},
+): ExploreState {
   const query = options.query ?? '';
   return {
     query,
@@ -65,8 +77,10 @@ export function initialExploreState(options: { query?: string; maxResults?: numb
     focus: 'query',
     selected: 0,
     maxResults: options.maxResults ?? 5,
-    fuse: 'off',
+    fuse: options.compare !== undefined ? 'loading' : 'off',
     fuseReady: false,
+    compare: options.compare ?? 'fuse',
+    engineReady: [],
     help: false,
     helpScroll: 0,
     copyRequest: 0,
@@ -120,10 +134,28 @@ export function exploreReducer(s: ExploreState, a: ExploreAction): ExploreState 
       return { ...s, maxResults, selected: Math.min(s.selected, maxResults - 1), notice: null };
     }
     case 'toggleFuse':
+      if (s.compare !== 'fuse' && s.fuse !== 'off')
+        return { ...s, compare: 'fuse', fuse: s.fuseReady ? 'on' : 'loading' };
       if (s.fuse === 'on' || s.fuse === 'loading') return { ...s, fuse: 'off' };
-      return { ...s, fuse: s.fuseReady ? 'on' : 'loading' };
+      return { ...s, compare: 'fuse', fuse: s.fuseReady ? 'on' : 'loading' };
     case 'fuseReady':
-      return { ...s, fuseReady: true, fuse: s.fuse === 'loading' ? 'on' : s.fuse };
+      return {
+        ...s,
+        fuseReady: true,
+        fuse: s.fuse === 'loading' && s.compare === 'fuse' ? 'on' : s.fuse,
+      };
+    case 'cycleEngine': {
+      const at = s.fuse === 'off' || s.compare === 'fuse' ? -1 : a.engines.indexOf(s.compare);
+      const next = a.engines[at + 1];
+      if (next === undefined) return { ...s, compare: 'fuse', fuse: 'off', notice: null };
+      return { ...s, compare: next, fuse: s.engineReady.includes(next) ? 'on' : 'loading', notice: null };
+    }
+    case 'engineReady':
+      return {
+        ...s,
+        engineReady: s.engineReady.includes(a.name) ? s.engineReady : [...s.engineReady, a.name],
+        fuse: s.fuse === 'loading' && s.compare === a.name ? 'on' : s.fuse,
+      };
     case 'fuseFailed':
       return { ...s, fuse: { failed: a.message } };
     case 'toggleHelp':

@@ -4,14 +4,12 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { loadCatalogFiles } from '../../../src/formats/catalog.js';
 import { BIN, ROOT, type RunResult as Result, baseEnv, collect } from '../../cli/helpers.js';
 import { nodeEval, serverCommand } from './helpers.js';
 
-const TRACE = fileURLToPath(new URL('../../bench/trace-modules.mjs', import.meta.url));
 const tmp = mkdtempSync(join(tmpdir(), 'toolsearch-import-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
@@ -184,21 +182,5 @@ describe('mcp: catalogs in other commands', () => {
     const r = await run(['search', '-c', `mcp:${serverCommand(['--name', 'gh'])}`, 'issue', '--json']);
     expect(r.code).toBe(0);
     expect(JSON.stringify(JSON.parse(r.stdout))).toContain('mcp__gh__create_issue');
-  });
-});
-
-describe('lazy loading', () => {
-  it('search loads neither the MCP SDK, nor the tokenizer, nor the AI SDK', async () => {
-    const trace = join(tmp, 'search.trace');
-    const r = await run(['search', '-c', 'fixtures/catalogs/demo.yaml', 'create', 'issue'], {
-      nodeArgs: ['--import', TRACE],
-      env: { TOOLSEARCH_TRACE_MODULES: trace },
-    });
-    expect(r.code).toBe(0);
-    const urls = readFileSync(trace, 'utf8').split('\n');
-    expect(urls.some((u) => u.includes('/dist/bundle/'))).toBe(true); // the trace works
-    expect(
-      urls.filter((u) => /@modelcontextprotocol|gpt-tokenizer|\/node_modules\/ai\/|\/node_modules\/@ai-sdk\//.test(u)),
-    ).toEqual([]);
   });
 });

@@ -38,6 +38,7 @@ function hostileReport(): TestReport {
       },
     ],
     got: {
+      engine: 'eino',
       mode: 'keyword',
       query: HOSTILE,
       max_results: 5,

@@ -27,6 +27,7 @@ describe('the shipped suites pass', () => {
   it('records what each case got', () => {
     const r = runSuites(['fixtures/suites/demo.yaml', 'fixtures/suites/conversations.yaml']).report;
     expect(byName(r, 'max_results limits the result').got).toEqual({
+      engine: 'eino',
       mode: 'keyword',
       query: 'read file',
       max_results: 3,
@@ -45,6 +46,7 @@ describe('the shipped suites pass', () => {
       scores: null,
     });
     expect(byName(r, 'keyword search, then the Slack tools are visible').got).toEqual({
+      engine: 'eino',
       mode: 'default',
       calls: 4,
       errors: 0,

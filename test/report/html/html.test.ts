@@ -16,7 +16,7 @@ import { STYLE } from '../../../src/report/html/style.js';
 import { renderSimulationHtml } from '../../../src/report/html/simulate.js';
 import { simulate } from '../../../src/jobs/simulate/engine.js';
 import { ROOT } from '../../cli/helpers.js';
-import { chromiumPath } from './browser.js';
+import { findChromium } from './browser.js';
 
 describe('text and attributes', () => {
   it.each([
@@ -110,10 +110,10 @@ describe('the page', () => {
 });
 
 describe('the browser lookup', () => {
-  it('fails with a clear message when no Chromium is found (never a silent skip)', () => {
-    expect(() => chromiumPath(['/nonexistent/chromium'])).toThrow(
-      'no Chromium for the HTML report tests: looked for /nonexistent/chromium. Install it (Debian: apt-get ' +
-        'install -y chromium; .ci/run does) or point TOOLSEARCH_CHROMIUM at a Chromium binary.',
+  it('TOOLSEARCH_CHROMIUM first; a path that does not exist is a clear failure (never a silent skip)', async () => {
+    await expect(findChromium({ TOOLSEARCH_CHROMIUM: '/nonexistent/chromium', PATH: '/usr/bin' })).rejects.toThrow(
+      'TOOLSEARCH_CHROMIUM is /nonexistent/chromium, which does not exist: point it at a Chromium binary',
     );
+    expect(await findChromium({ TOOLSEARCH_CHROMIUM: process.execPath })).toEqual({ path: process.execPath });
   });
 });

@@ -3,14 +3,16 @@
  * query text, with `max_results` set to the depth the metrics need. Nothing
  * is re-implemented here.
  */
-import { searchDecoded, ToolIndex, type ToolInfo } from '../../../core/index.js';
+import { RULES, searchDecoded, ToolIndex, type ToolInfo } from '../../../core/index.js';
 import type { Scorer } from './types.js';
 
 export function createSpecScorer(tools: readonly ToolInfo[]): Scorer {
   const index = new ToolIndex(tools);
   return {
     name: 'spec',
-    summary: 'the reference keyword scorer (name parts 10/5/3, description 2; ties by name)',
+    summary:
+      `the reference keyword scorer (name parts ${RULES['exact-part'].points}/${RULES['part-substring'].points}/` +
+      `${RULES['name-substring'].points}, description ${RULES.description.points}; ties by name)`,
     rank(query, limit) {
       const out = searchDecoded(index, { query, maxResults: limit });
       // An empty query is the reference's `query is required` error: no result.
