@@ -27,6 +27,7 @@ import {
   type OrphanResult,
   orphanResults,
   outcomeOfRecorded,
+  providerCallsOf,
   type RecordedResult,
   reminderByText,
   replayOutcome,
@@ -37,7 +38,6 @@ import {
   withReplayedResults,
 } from './transcript-walk.js';
 import type {
-  ProviderCallReport,
   SearchExplanation,
   SearchOutcome,
   SearchReport,
@@ -352,23 +352,6 @@ function serverSearchesOf(
     })),
     resultBlocks,
   };
-}
-
-/** The calls of the provider's own tools in one response, in block order. */
-function providerCallsOf(assistant: Message | null): ProviderCallReport[] {
-  if (!assistant || assistant.kind !== 'blocks') return [];
-  const out: ProviderCallReport[] = [];
-  for (const b of assistant.blocks)
-    if (b.type === 'provider_tool_call')
-      out.push({
-        id: b.callId,
-        type: b.kind,
-        name: b.name === '' ? null : b.name,
-        server: b.server === '' ? null : b.server,
-        arguments: b.arguments,
-        executed_by: b.executedBy,
-      });
-  return out;
 }
 
 /** What the assistant did, in block order: tool calls, and server-side search results that load tools mid-response. */

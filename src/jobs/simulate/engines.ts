@@ -42,6 +42,7 @@ import {
   indexResults,
   modelCalls,
   orphanResults,
+  providerCallsOf,
   type RecordedResult,
   reminderByText,
   sameOutcome,
@@ -339,7 +340,7 @@ function walk(options: EngineSimulateOptions, tools: SimulationTools, fresh: boo
       tool_calls,
       searches,
       server_searches: [],
-      provider_calls: [],
+      provider_calls: providerCallsOf(assistant),
       assistant_text: assistant ? assistantText(assistant) : '',
     });
   }
@@ -446,7 +447,7 @@ export function simulateWithEngine(options: EngineSimulateOptions): SimulationRe
       calls: turns.length,
       searches: turns.reduce((n, t) => n + t.searches.length, 0),
       server_searches: 0,
-      provider_calls: 0,
+      provider_calls: turns.reduce((n, t) => n + t.provider_calls.length, 0),
       tools_loaded: last ? last.visible.filter((n) => dynamic.has(n)).length : 0,
       errors: violations.filter((v) => v.severity === 'error').length,
       warnings: violations.filter((v) => v.severity === 'warning').length,

@@ -9,7 +9,7 @@ import { AgentRun, type ModelCallView } from '../../core/run.js';
 import { decodeMatches, encodeMatches, runToolSearch, TOOL_SEARCH_NAME } from '../../core/toolsearch.js';
 import type { Message, ToolInfo } from '../../core/types.js';
 import type { Transcript } from '../../formats/types.js';
-import type { SearchOutcome } from './report.js';
+import type { ProviderCallReport, SearchOutcome } from './report.js';
 
 export interface CallSpan {
   /** Messages appended before this call. */
@@ -235,4 +235,21 @@ export function reminderByText(transcript: Transcript): number | null {
   if (transcript.format === 'eino') return null;
   const i = transcript.messages.findIndex((m) => hasReminderMarker(m));
   return i < 0 ? null : i;
+}
+
+/** The calls of the provider's own tools in one response, in block order. */
+export function providerCallsOf(assistant: Message | null): ProviderCallReport[] {
+  if (!assistant || assistant.kind !== 'blocks') return [];
+  const out: ProviderCallReport[] = [];
+  for (const b of assistant.blocks)
+    if (b.type === 'provider_tool_call')
+      out.push({
+        id: b.callId,
+        type: b.kind,
+        name: b.name === '' ? null : b.name,
+        server: b.server === '' ? null : b.server,
+        arguments: b.arguments,
+        executed_by: b.executedBy,
+      });
+  return out;
 }
