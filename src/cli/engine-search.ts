@@ -97,8 +97,9 @@ export async function runEngineSearch(
     const lines = [...renderEngineHeader(engine, opts), ...renderSearch(report, counts, { ...opts, explain: false })];
     if (flags.explain === true) append(lines, renderEngineExtras(report, opts));
     if (report.why)
-      lines.push(
-        ...renderWhy(report.why, report.max_results, {
+      append(
+        lines,
+        renderWhy(report.why, report.max_results, {
           ...opts,
           limitName: engine.name === 'mastra' ? 'topK' : 'maxResults',
         }),

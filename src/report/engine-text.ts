@@ -1,4 +1,5 @@
 /** Human output that another engine adds to a search: which engine ran, and its per-term account (`--explain`). */
+import { append } from '../core/append.js';
 import { escapeText } from '../io/escape.js';
 import type { OpenEngine } from '../jobs/engines/engine.js';
 import type { EngineSearchJson } from '../jobs/search/engine-report.js';
@@ -22,8 +23,9 @@ export function renderEngineExtras(report: EngineSearchJson, opts: RenderOptions
   out.push(s.bold('explain'));
   report.results.forEach((r, i) => {
     out.push(`${i + 1}  ${s.cyan(escapeText(r.name))}${r.score !== null ? `  ${r.score}` : ''}`);
-    out.push(
-      ...renderTable(
+    append(
+      out,
+      renderTable(
         TERM_COLUMNS,
         (r.terms ?? []).map((t) => termCells(t, s)),
         { width: opts.width, indent: 4 },

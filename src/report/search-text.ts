@@ -217,8 +217,9 @@ export function renderWhy(
     if (w.parts.length > 0)
       out.push(`  ${w.terms !== undefined ? 'name tokens' : 'name parts'}: ${w.parts.map(escapeText).join(', ')}`);
     if (w.terms !== undefined && w.terms.length > 0)
-      out.push(
-        ...renderTable(
+      append(
+        out,
+        renderTable(
           TERM_COLUMNS,
           w.terms.map((t) => termCells(t, s)),
           { width: opts.width, indent: 4 },

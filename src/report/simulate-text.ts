@@ -306,8 +306,9 @@ export function renderSimulation(r: SimulationReport, o: SimulateRenderOptions):
     );
   }
   if (r.transcript.messages === 0)
-    out.push(
-      ...wrapText(
+    append(
+      out,
+      wrapText(
         'conversation: empty, the reference replays it as one model call that receives no message ' +
           '(but the reminder the middleware inserts)',
         o.width,

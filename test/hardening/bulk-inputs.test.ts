@@ -154,7 +154,8 @@ describe.concurrent('finding 9: empty input is an error', () => {
   it('simulate - -c -: a usage error before anything is read', async () => {
     const r = await shell(`cat ${JSON.stringify(DEMO)} | $TS simulate - -c -`);
     expect(expectCleanError(r)).toBe(
-      'error: standard input (-) is given twice, for the sessions and for the catalog (-c -): give one of them as a file',
+      'error: standard input (-) is given twice, for the sessions and for the catalog (-c -): ' +
+        'give one of them as a file',
     );
   });
 });

@@ -72,7 +72,10 @@ describe.concurrent('finding 5: a forced data format never starts a config', () 
     );
     const c = await spawnCli(['search', '--catalog-format', 'mcp-config', '-c', DEMO, 'x']);
     expect(expectCleanError(c, DEMO)).toMatch(
-      /:17:1: not an MCP client config \(--catalog-format mcp-config\): expected an object with "mcpServers" or "servers"$/,
+      new RegExp(
+        ':17:1: not an MCP client config \\(--catalog-format mcp-config\\): ' +
+          'expected an object with "mcpServers" or "servers"$',
+      ),
     );
   });
 

@@ -89,7 +89,8 @@ const KINDS: Kind[] = [
       'test',
       file(
         'suite.yaml',
-        `catalog: ${DEMO}\ncases:\n  - name: ${pad}\n    query: slack send\n    includes: &x [mcp__slack__send_message]\n` +
+        `catalog: ${DEMO}\ncases:\n  - name: ${pad}\n    query: slack send\n` +
+          '    includes: &x [mcp__slack__send_message]\n' +
           '  - name: b\n    query: slack send\n    includes: *x\n',
       ),
     ],

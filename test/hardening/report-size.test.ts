@@ -44,8 +44,10 @@ function searchAllThenTalk(tools: number, calls: number, nameLength = 0): string
   return JSON.stringify({ model: 'm', messages, tools: defs });
 }
 
-const TOO_LARGE =
-  /^error: [^\n]+:1:\d+: report too large: listing the visible, deferred and added tools of calls 1 to \d+ takes more than 67108864 bytes \(limit 67108864; set TOOLSEARCH_MAX_REPORT_BYTES to raise the limit\)$/;
+const TOO_LARGE = new RegExp(
+  '^error: [^\\n]+:1:\\d+: report too large: listing the visible, deferred and added tools of calls 1 to \\d+ ' +
+    'takes more than 67108864 bytes \\(limit 67108864; set TOOLSEARCH_MAX_REPORT_BYTES to raise the limit\\)$',
+);
 
 /** The built CLI under `node --max-old-space-size=400`: before the bound, the first case took 33 s to abort. */
 function cliSmallHeap(args: readonly string[]) {

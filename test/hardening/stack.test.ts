@@ -138,7 +138,8 @@ describe.concurrent('finding 4: input-sized arrays are never spread into argumen
   }, 180_000);
 
   it('test over a directory of 20,000 suites', async () => {
-    const suite = `catalog: ${DEMO}\ncases:\n  - name: a\n    query: slack send\n    includes: [mcp__slack__send_message]\n`;
+    const suite =
+      `catalog: ${DEMO}\ncases:\n  - name: a\n    query: slack send\n` + '    includes: [mcp__slack__send_message]\n';
     const suites = manyFiles('suites', '.yaml', suite, N);
     const t = await small(['test', suites, '-r', 'json']);
     expect(t.code, t.stderr.slice(0, 500)).toBe(0);

@@ -71,7 +71,8 @@ describe.concurrent('finding 7: --update edges', () => {
     const suite = join(d, 's.yaml');
     writeFileSync(
       suite,
-      `${HEAD}  - name: b\n    query: slack send\n    includes: &z [mcp__slack__send_message]\n${RECORD}    exact: *z\n` +
+      `${HEAD}  - name: b\n    query: slack send\n` +
+        `    includes: &z [mcp__slack__send_message]\n${RECORD}    exact: *z\n` +
         '  - name: c\n    query: slack send\n    record: true\n    exact: &w [nothing]\n',
     );
     const r = await spawnCli(['test', suite, '--update']);

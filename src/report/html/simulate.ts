@@ -620,9 +620,9 @@ function callSection(t: TurnReport, r: SimulationReport, replay: boolean): Html 
         h('span', { class: 'tag' }, ss.execution === 'client' ? 'client search' : 'server search'),
         ' ',
         ss.query !== '' ? h('span', { class: 'q' }, `"${ss.query}"`) : null,
-        ...(ss.pending
+        ss.pending
           ? [' ', h('span', { class: 'warn' }, 'pending'), ' (no tool_search_output yet)']
-          : [' loaded ', names(ss.loaded, 'nothing')]),
+          : [' loaded ', names(ss.loaded, 'nothing')],
       ),
     ),
     t.provider_calls.map((pc) =>

@@ -48,7 +48,8 @@ function workdir(name: string, killFirstOf: string | null): { dir: string; env: 
   const kill =
     killFirstOf === null
       ? ''
-      : `case "$*" in *${killFirstOf}*) if [ ! -e "${dir}/killed" ]; then : > "${dir}/killed"; kill -9 $$; fi ;; esac\n`;
+      : `case "$*" in *${killFirstOf}*) ` +
+        `if [ ! -e "${dir}/killed" ]; then : > "${dir}/killed"; kill -9 $$; fi ;; esac\n`;
   const shim = join(dir, 'bin', 'toolsearch');
   writeFileSync(shim, `#!/bin/sh\n${kill}exec ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} "$@"\n`);
   chmodSync(shim, 0o755);
