@@ -126,8 +126,8 @@ async function runEngineBatch(
 ): Promise<void> {
   const engine = await openScopeEngine(ctx, spec, scope, flags);
   try {
-    const { runBatchWith } = await import('./batch.js');
-    await runBatchWith(
+    const { requireBatchLines, runBatchWith } = await import('./batch.js');
+    const lines = await runBatchWith(
       async (line) => {
         const decoded = decodeEngineArgs(engine.name, line.toString('utf8'));
         if (!decoded.ok) return safeJson({ schema_version: JSON_SCHEMA_VERSION, error: decoded.error });
@@ -140,6 +140,7 @@ async function runEngineBatch(
       (s) => ctx.out(s),
       resolveLimits(ctx.limits).maxBytes,
     );
+    requireBatchLines(lines, flags.batch!);
   } finally {
     await engine.close();
   }
