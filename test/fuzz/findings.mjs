@@ -196,7 +196,7 @@ export function findingsPlan(rng, iteration, p) {
   const runs = [];
   switch (scenario) {
     case 'one-line-catalog': {
-      const { text } = oneLineCatalog(rng, size(rng, 40_000));
+      const { text } = oneLineCatalog(rng, size(rng, 10_000));
       const c = file(`cat${rng.pick(['.json', '.json', '.yaml', ''])}`, text);
       const cmd = rng.pick(['search', 'lint', 'select']);
       const fmt = rng.chance(0.3) ? ['--catalog-format', rng.pick(['auto', 'data', 'openai', 'anthropic', 'mcp'])] : [];
@@ -205,7 +205,7 @@ export function findingsPlan(rng, iteration, p) {
       break;
     }
     case 'one-line-body': {
-      const n = size(rng, 40_000);
+      const n = size(rng, 20_000);
       const b = file('body.json', nativeSearch(n, rng.range(0, 5), true));
       runs.push({
         argv: ['simulate', b, '--mode', 'native', '--lenient', '--no-tokens', ...j],
@@ -249,7 +249,7 @@ export function findingsPlan(rng, iteration, p) {
     case 'many-files': {
       const n = rng.weighted([
         [4, rng.range(1, 100)],
-        [2, rng.range(100, 3000)],
+        [2, rng.range(100, 1500)],
       ]);
       const what = rng.pick(['sessions', 'parts', 'suites']);
       const sub = at(what);
