@@ -82,14 +82,24 @@ function claudeCode(n) {
       type: 'assistant',
       uuid: 'u3',
       parentUuid: 'u2',
-      message: { id: 'msg_1', role: 'assistant', content: Array.from({ length: n }, () => ({ type: 'text', text: 'b' })) },
+      message: {
+        id: 'msg_1',
+        role: 'assistant',
+        content: Array.from({ length: n }, () => ({ type: 'text', text: 'b' })),
+      },
     }),
   ].join('\n');
 }
 
 function responses(n) {
   const content = Array.from({ length: n }, () => ({ type: 'output_text', text: 'b' }));
-  return line({ model: 'm', input: [{ role: 'user', content: 'hi' }, { type: 'message', role: 'assistant', content }] });
+  return line({
+    model: 'm',
+    input: [
+      { role: 'user', content: 'hi' },
+      { type: 'message', role: 'assistant', content },
+    ],
+  });
 }
 
 /** An Anthropic body: `n` deferred tools, one search naming all of them, `calls` model calls after it. */
@@ -157,8 +167,10 @@ function aiSdkDeep(text) {
 const EMPTY = ['', '\n', '\n\n  \n', BOM, `${BOM}\n`, ' ', '\t\n'];
 
 function suiteText(catalog, bad) {
-  return `catalog: ${catalog}\n${bad ? 'bogus_key: 1\n' : ''}cases:\n  - name: a\n    query: slack send\n` +
-    '    includes: [mcp__slack__send_message]\n';
+  return (
+    `catalog: ${catalog}\n${bad ? 'bogus_key: 1\n' : ''}cases:\n  - name: a\n    query: slack send\n` +
+    '    includes: [mcp__slack__send_message]\n'
+  );
 }
 
 const SCENARIOS = [
@@ -228,7 +240,12 @@ export function findingsPlan(rng, iteration, p) {
         const c = file('many.json', oneLineCatalog(rng, Math.min(n, 40_000)).text);
         runs.push({ argv: ['search', '-c', c, ...j, '--', 'does', '1'], output: out });
       } else {
-        const text = kind === 'claude-code' ? claudeCode(n) : kind === 'responses' ? responses(n) : nativeSearch(Math.min(n, 40_000), 0);
+        const text =
+          kind === 'claude-code'
+            ? claudeCode(n)
+            : kind === 'responses'
+              ? responses(n)
+              : nativeSearch(Math.min(n, 40_000), 0);
         const r = file(kind === 'claude-code' ? 'session.jsonl' : 'rec.json', text);
         const mode = kind === 'native' ? ['--mode', 'native'] : ['-c', p.demo];
         runs.push({ argv: ['simulate', r, ...mode, '--no-tokens', ...j], output: out });
@@ -256,8 +273,7 @@ export function findingsPlan(rng, iteration, p) {
       setup.push({ dir: sub });
       const ext = what === 'suites' ? '.yaml' : '.json';
       const first = join(sub, `f0${ext}`);
-      const content =
-        what === 'suites' ? suiteText(p.demo, rng.chance(0.1)) : what === 'parts' ? p.partText : HELLO;
+      const content = what === 'suites' ? suiteText(p.demo, rng.chance(0.1)) : what === 'parts' ? p.partText : HELLO;
       setup.push({ path: first, text: content });
       setup.push({ path: first, hardlinks: Array.from({ length: n - 1 }, (_, i) => join(sub, `f${i + 1}${ext}`)) });
       const arg = rng.chance(0.5) ? sub : `${sub}/*${ext}`;
@@ -292,8 +308,19 @@ export function findingsPlan(rng, iteration, p) {
       break;
     }
     case 'glob-names': {
-      const names = shuffle(rng, ['run[1].json', 'run1.json', 'a*b.json', 'ab.json', '?.json', 'x.json', '{a,b}.json',
-        'a.json', 'my session.json', '!(x).json', 'run[!1].json']).slice(0, rng.range(1, 6));
+      const names = shuffle(rng, [
+        'run[1].json',
+        'run1.json',
+        'a*b.json',
+        'ab.json',
+        '?.json',
+        'x.json',
+        '{a,b}.json',
+        'a.json',
+        'my session.json',
+        '!(x).json',
+        'run[!1].json',
+      ]).slice(0, rng.range(1, 6));
       for (const n of names) file(n, rng.chance(0.15) ? '' : HELLO);
       const arg = rng.chance(0.7) ? at(rng.pick(names)) : `${dir}/${rng.pick(['*.json', 'run[1].json', '**'])}`;
       runs.push({ argv: ['simulate', arg, '-c', p.demo, '--jobs', '1', '--no-tokens', ...j], output: out });
@@ -303,8 +330,8 @@ export function findingsPlan(rng, iteration, p) {
       const text = rng.pick(EMPTY);
       const viaStdin = rng.chance(0.3);
       const kind = rng.pick(['catalog', 'recording', 'sessions', 'suite', 'part', 'queries', 'batch']);
-      const ext = { catalog: '.json', recording: '.json', sessions: '.jsonl', suite: '.yaml', part: '.json' }[kind]
-        ?? '.jsonl';
+      const ext =
+        { catalog: '.json', recording: '.json', sessions: '.jsonl', suite: '.yaml', part: '.json' }[kind] ?? '.jsonl';
       const f = viaStdin ? '-' : file(`empty${ext}`, text);
       const stdin = viaStdin ? text : null;
       const fail = rng.chance(0.3) ? ['--fail-on-violation'] : [];

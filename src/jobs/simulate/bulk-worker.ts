@@ -16,6 +16,9 @@ export type ToWorker =
 const port = parentPort;
 if (port) {
   const replayer = new SessionReplayer((workerData as { setup: BulkSetup }).setup);
+  // Loaded: the pool sends items from now on (until then its own thread replays them: a worker's start never
+  // holds the items behind it).
+  port.postMessage({ type: 'ready' });
   let queue: Promise<void> = Promise.resolve();
   port.on('message', (m: ToWorker) => {
     queue = queue.then(async () => {
