@@ -179,7 +179,7 @@ describe('finding 4: JSON inside a string is read under TOOLSEARCH_MAX_DEPTH', (
     expect(report.turns[0].server_searches[0].loaded).toEqual(['mcp__slack__send_message']);
   });
 
-  it('TOOLSEARCH_MAX_DEPTH raised past what the stack walks: exit 2 at the file, not 70 (found by the fuzzer)', async () => {
+  it('TOOLSEARCH_MAX_DEPTH raised past what the stack walks: exit 2 at the file, not 70 (fuzzer)', async () => {
     const r = await spawnCli(['simulate', file, '-c', DEMO, '--mode', 'native', '--no-tokens', '--json'], {
       env: { TOOLSEARCH_MAX_DEPTH: '1000000' },
     });

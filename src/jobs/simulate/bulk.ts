@@ -242,10 +242,12 @@ async function replayInWorkers(
       seq++;
     }
     await waitFor(() => next === seq);
-    // A worker still loading was sent nothing: it has no part, and the run does not wait for it to load.
-    const used = workers.filter((w) => w.ready);
+    // A worker still loading was sent nothing: it has no part, and the run does not wait for it to load (with
+    // `start: 'now'`, the worker path's tests, it does: a worker that cannot start fails the run).
+    if (failure) throw failure;
+    const used = options.start === 'now' ? workers : workers.filter((w) => w.ready);
     for (const w of workers) {
-      if (w.ready) continue;
+      if (used.includes(w)) continue;
       w.dropped = true;
       // Not waited for: a thread still starting may take a while to stop, and it holds nothing of the run.
       w.worker.unref();
