@@ -28,6 +28,7 @@ import { readOpenAIMessages } from '../transcript-openai.js';
 import { readResponsesItems } from '../transcript-responses.js';
 import { readCarriedTools } from './chat.js';
 import { sentToolsOf } from './sent.js';
+import type { CatalogTool, SentTools } from '../types.js';
 import { DISTINCTIVE, type Evidence, type RecordingReader } from './types.js';
 
 /** The API of a model call. */
@@ -293,14 +294,47 @@ function readLoggedCall(b: TranscriptBuilder, call: LoggedCall): ReadCall | null
 
 /**
  * Reads a log of model calls (in the order they were made) into sessions: the calls are read,
- * grouped by {@link groupCalls}, and each session becomes one conversation: the first in `b`,
- * the others in `b.sidechains` (`session 2`, …). In each, a call appends what its request adds
- * to the conversation so far, then its response; the tools each request sends are that call's
- * (`sent-differs`), the last request's are the session's own catalog. `coverage.sessions` says
- * which calls each session has and how they were grouped.
+ * grouped by {@link groupCalls}, and each session becomes one conversation ({@link readSessions}).
  */
 export function readLoggedCalls(b: TranscriptBuilder, calls: readonly LoggedCall[]): void {
-  const read = calls.map((c) => readLoggedCall(b, c)).filter((c): c is ReadCall => c !== null);
+  const read = calls
+    .map((c) => readLoggedCall(b, c))
+    .filter((c): c is ReadCall => c !== null)
+    .map(
+      (c): SessionCall => ({
+        ...c,
+        at: c.call.at,
+        sent: c.tools?.kind === 'array' ? sentToolsOf(c.tools) : { visible: [], deferred: [] },
+        tools: c.tools?.kind === 'array' ? c.tools : undefined,
+      }),
+    );
+  readSessions(b, read, readCarriedTools);
+}
+
+/** One model call read for {@link readSessions}: its request's and response's messages in builders of their own. */
+export interface SessionCall extends RecordedCall {
+  /** Where the call is (its line, entry or interaction). */
+  readonly at: Node;
+  readonly requestBuilder: TranscriptBuilder;
+  readonly responseBuilder: TranscriptBuilder;
+  /** The tools the request sent (compared with the reference: `sent-differs`). */
+  readonly sent: SentTools;
+  /** The request's tools, when it has a list of them (the last such is the session's own catalog). */
+  readonly tools: Node | undefined;
+}
+
+/**
+ * Reads model calls (in the order they were made, each read on its own) into sessions grouped by
+ * {@link groupCalls}: the first in `b`, the others in `b.sidechains` (`session 2`, …). In each, a call
+ * appends what its request adds to the conversation so far, then its response; the tools each request
+ * sends are that call's (`sent-differs`), the last request's are the session's own catalog (read by
+ * `catalog`). `coverage.sessions` says which calls each session has and how they were grouped.
+ */
+export function readSessions(
+  b: TranscriptBuilder,
+  read: readonly SessionCall[],
+  catalog: (s: TranscriptBuilder, tools: Node) => CatalogTool[],
+): void {
   const sessions = groupCalls(read);
   sessions.forEach((session, k) => {
     const s = k === 0 ? b : new TranscriptBuilder(b.doc, b.maxMessages, true);
@@ -313,16 +347,16 @@ export function readLoggedCalls(b: TranscriptBuilder, calls: readonly LoggedCall
       s.read();
       // The grouping checked that the request starts with the conversation so far (or continues a response by id).
       s.adopt(c.requestBuilder, c.previousResponseId != null ? 0 : s.messages.length);
-      s.sentTools.push(c.tools?.kind === 'array' ? sentToolsOf(c.tools) : { visible: [], deferred: [] });
-      if (c.tools?.kind === 'array') lastTools = c.tools;
+      s.sentTools.push(c.sent);
+      if (c.tools !== undefined) lastTools = c.tools;
       s.adopt(c.responseBuilder, 0);
     }
     // The last request's tools are the recording's own catalog (as a request body's are).
-    if (lastTools) s.tools = readCarriedTools(s, lastTools);
+    if (lastTools) s.tools = catalog(s, lastTools);
     s.session = {
       index: k + 1,
       count: sessions.length,
-      calls: session.calls.map((i) => b.where(read[i]!.call.at)),
+      calls: session.calls.map((i) => b.where(read[i]!.at)),
       rule: GROUPING_RULE,
     };
   });

@@ -28,12 +28,14 @@
  * skipped by rule. Keys may be camelCase or snake_case (the API takes both).
  * A key no rule reads is an error (`--lenient`: counted).
  */
+import { append } from '../../core/append.js';
 import { toWellFormed } from '../../core/text.js';
-import type { ContentBlock, ToolResultPart } from '../../core/types.js';
+import type { ContentBlock, JsonValue, ToolResultPart } from '../../core/types.js';
 import { field, kindName, locate, type Node, type ObjectNode, type ParsedDocument } from '../../io/nodes.js';
 import { toJsonValue } from '../../io/nodes.js';
 import { checkKeys, objects, optString, TranscriptBuilder } from '../transcript-common.js';
 import type { CatalogTool, SentTools } from '../types.js';
+import { readSessions, type SessionCall } from './calls.js';
 import { DISTINCTIVE, type Evidence, type NearMiss, type RecordingReader } from './types.js';
 
 const snake = (k: string): string => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -236,17 +238,51 @@ function partBlocks(b: TranscriptBuilder, parts: Node, model: boolean, pairing: 
   return blocks;
 }
 
-/** Reads a list of contents into `b` (each one message). */
+/** A content's role (`user` when absent); an error for any other. */
+function roleOf(b: TranscriptBuilder, c: ObjectNode): 'user' | 'model' {
+  const role = optString(b, field(c, 'role'), 'role', 'user');
+  if (role !== 'user' && role !== 'model')
+    throw b.error(c, `unknown role ${JSON.stringify(role)} (expected user, model)`);
+  return role;
+}
+
+/** The blocks of one content (its keys checked). */
+function contentBlocks(b: TranscriptBuilder, c: ObjectNode, model: boolean, pairing: Pairing): ContentBlock[] {
+  checkKeys(b, c, CONTENT_KEYS, 'a Gemini content');
+  const parts = field(c, 'parts') ?? { kind: 'array', offset: c.offset, items: [] };
+  return partBlocks(b, parts, model, pairing);
+}
+
+/** Adjacent text blocks joined into one (a streamed answer's text comes in pieces). */
+function joinText(blocks: readonly ContentBlock[]): ContentBlock[] {
+  const out: ContentBlock[] = [];
+  for (const bl of blocks) {
+    const last = out[out.length - 1];
+    if (bl.type === 'text' && last?.type === 'text') out[out.length - 1] = { type: 'text', text: last.text + bl.text };
+    else out.push(bl);
+  }
+  return out;
+}
+
+/**
+ * Reads a list of contents into `b`, each one message, except that a run of consecutive `model`
+ * contents is one answer (one assistant message, its parts in order): @google/genai's Chat keeps a
+ * streamed answer in its history as one content per chunk, and sends them so. In an answer, adjacent
+ * text parts are one text (the pieces of a stream, or the one part they were assembled into).
+ */
 function readContents(b: TranscriptBuilder, items: readonly Node[], pairing: Pairing, count = true): void {
-  for (const c of objects(b, items, 'a content')) {
+  const list = objects(b, items, 'a content');
+  for (let i = 0; i < list.length; i++) {
+    const c = list[i]!;
     if (count) b.read();
-    checkKeys(b, c, CONTENT_KEYS, 'a Gemini content');
-    const role = optString(b, field(c, 'role'), 'role', 'user');
-    if (role !== 'user' && role !== 'model')
-      throw b.error(c, `unknown role ${JSON.stringify(role)} (expected user, model)`);
-    const parts = field(c, 'parts') ?? { kind: 'array', offset: c.offset, items: [] };
-    const model = role === 'model';
-    b.push({ kind: 'blocks', role: model ? 'assistant' : 'user', blocks: partBlocks(b, parts, model, pairing) }, c);
+    const model = roleOf(b, c) === 'model';
+    const blocks = contentBlocks(b, c, model, pairing);
+    while (model && i + 1 < list.length && roleOf(b, list[i + 1]!) === 'model') {
+      i++;
+      if (count) b.read();
+      append(blocks, contentBlocks(b, list[i]!, true, pairing));
+    }
+    b.push({ kind: 'blocks', role: model ? 'assistant' : 'user', blocks: model ? joinText(blocks) : blocks }, c);
   }
 }
 
@@ -347,6 +383,64 @@ function readResponse(b: TranscriptBuilder, res: ObjectNode, pairing: Pairing): 
   readContents(b, [content], pairing, false);
 }
 
+type Obj = { [key: string]: JsonValue };
+const isPlain = (v: JsonValue | undefined): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Whether a JSON value is a chunk of a Gemini stream (a GenerateContentResponse). */
+export function isGeminiChunk(v: JsonValue): boolean {
+  return (
+    isPlain(v) &&
+    v.type === undefined &&
+    v.object === undefined &&
+    (Array.isArray(v.candidates) || isPlain(v.usageMetadata) || isPlain(v.promptFeedback))
+  );
+}
+
+/**
+ * The one GenerateContentResponse a stream's chunks (`streamGenerateContent`, with `alt=sse` or as a
+ * JSON list) make: each candidate (by its `index`, else its place) with the parts of every chunk's
+ * content in order, the chunk's role, and the last chunk's other fields (`finishReason`, ratings); the
+ * response's other fields (`usageMetadata`, `modelVersion`, `responseId`) from the last chunk that has
+ * them. Read as one answer, this is what @google/genai's Chat keeps in its history (one content per
+ * chunk, consecutive model contents read as one answer, adjacent text pieces as one text).
+ */
+export function mergeGeminiChunks(chunks: readonly Obj[]): Obj {
+  const candidates: Obj[] = [];
+  const out: Obj = { candidates };
+  for (const chunk of chunks) {
+    for (const [k, v] of Object.entries(chunk)) if (k !== 'candidates') out[k] = v;
+    const list = Array.isArray(chunk.candidates) ? chunk.candidates : [];
+    list.forEach((cand, place) => {
+      if (!isPlain(cand)) return;
+      const i = typeof cand.index === 'number' ? cand.index : place;
+      const into = (candidates[i] ??= { content: { parts: [] } });
+      for (const [k, v] of Object.entries(cand)) {
+        if (k !== 'content') into[k] = v;
+        else if (isPlain(v)) {
+          const content = into.content as Obj;
+          if (v.role !== undefined) content.role = v.role;
+          if (Array.isArray(v.parts)) append(content.parts as JsonValue[], v.parts);
+        }
+      }
+    });
+  }
+  // A candidate no chunk had (an index past the others) is left out rather than a hole.
+  out.candidates = candidates.filter((c) => c !== undefined);
+  return out;
+}
+
+/**
+ * Reads the answers of a stream of Gemini calls (an SSE transcript's assembled responses) into `b`:
+ * one model call each, with no recorded input; calls without ids are named by their order in the file.
+ */
+export function readGeminiResponses(b: TranscriptBuilder, responses: readonly ObjectNode[]): void {
+  const pairing = new Pairing();
+  for (const res of responses) {
+    b.read();
+    readResponse(b, res, pairing);
+  }
+}
+
 type Shape = 'request' | 'contents' | 'response' | 'pairs';
 
 function shapeOf(doc: ParsedDocument): { shape: Shape; n: number; model?: boolean } | null {
@@ -407,8 +501,6 @@ function detect(doc: ParsedDocument): Evidence | null {
   };
 }
 
-const same = (x: unknown, y: unknown): boolean => JSON.stringify(x) === JSON.stringify(y);
-
 /** One generateContent call of a log (a line of pairs, an HTTP recording's exchange). */
 export interface GeminiCall {
   readonly request: ObjectNode;
@@ -416,45 +508,39 @@ export interface GeminiCall {
   readonly response: Node | undefined;
   /** What messages call it: `line 3`, `HAR entry 5`. */
   readonly label: string;
+  /** Where the call is (its line or entry). */
+  readonly at: Node;
 }
 
 /**
- * Reads generateContent calls in order into `b`: each request must continue the conversation of the
- * calls before it (only what is new is appended, then the response); the last request's tools are the
- * recording's own catalog. `earlier` names the log's items in messages (`lines`, `entries`).
+ * Reads generateContent calls in the order they were made into `b`, grouped into sessions by
+ * continuity as every log of model calls is (calls.ts `groupCalls`: a request that extends an earlier
+ * call's request and response continues that call's session); in a session, a call appends what its
+ * request adds, then its response; the last request's tools are the session's own catalog.
  */
-export function readGeminiCalls(b: TranscriptBuilder, calls: readonly GeminiCall[], earlier: string): void {
-  let lastTools: Node | null = null;
-  for (const { request: req, response: res, label } of calls) {
+export function readGeminiCalls(b: TranscriptBuilder, calls: readonly GeminiCall[]): void {
+  const read: SessionCall[] = calls.map(({ request: req, response: res, label, at }) => {
     const t = new TranscriptBuilder(b.doc, b.maxMessages, true);
     const pairing = new Pairing();
     readRequestBody(t, req, pairing, false);
-    const known = b.messages.length;
-    const differs = b.messages.findIndex((m, i) => !same(m, t.messages[i]));
-    if (differs >= 0 || t.messages.length < known) {
-      const at = differs >= 0 && differs < t.offsets.length ? t.offsets[differs]! : req.offset;
-      b.unexplained(
-        at,
-        `${label}: the request does not continue the conversation of the earlier ${earlier} ` +
-          `(message ${differs >= 0 ? differs : t.messages.length} differs)`,
-      );
-      continue;
-    }
-    b.read();
-    b.adopt(t, known);
+    // The response continues this request's pairing (its calls are named after the request's).
+    const r = new TranscriptBuilder(b.doc, b.maxMessages, true);
+    if (isObj(res)) readResponse(r, res, pairing);
+    else if (res !== undefined && res.kind !== 'null')
+      r.unexplained(res, `${label}: "response" must be a GenerateContentResponse object, found ${kindName(res)}`);
     const tools = g(req, 'tools');
-    b.sentTools.push(tools !== undefined ? sentOf(tools) : { visible: [], deferred: [] });
-    if (tools !== undefined && tools.kind !== 'null') lastTools = tools;
-    if (isObj(res)) {
-      // The response continues this request's pairing (its calls are named after the request's).
-      const before = t.messages.length;
-      readResponse(t, res, pairing);
-      b.adopt(t, before);
-    } else if (res !== undefined && res.kind !== 'null')
-      b.unexplained(res, `${label}: "response" must be a GenerateContentResponse object, found ${kindName(res)}`);
-  }
-  // The last request's tools are the recording's own catalog (as a call log's are).
-  if (lastTools) b.tools = readTools(b, lastTools);
+    const listed = tools !== undefined && tools.kind !== 'null';
+    return {
+      at,
+      requestBuilder: t,
+      responseBuilder: r,
+      request: t.messages,
+      response: r.messages,
+      sent: listed ? sentOf(tools) : { visible: [], deferred: [] },
+      tools: listed ? tools : undefined,
+    };
+  });
+  readSessions(b, read, readTools);
 }
 
 function readPairs(b: TranscriptBuilder, items: readonly Node[]): void {
@@ -467,12 +553,12 @@ function readPairs(b: TranscriptBuilder, items: readonly Node[]): void {
       b.unexplained(n, `line ${line}: expected {"request": <generateContent body>, "response": <response>}`);
       continue;
     }
-    calls.push({ request: req, response: field(n, 'response'), label: `line ${line}` });
+    calls.push({ request: req, response: field(n, 'response'), label: `line ${line}`, at: n });
     for (const m of n.members.values())
       if (m.key !== 'request' && m.key !== 'response')
         b.skip("a call line's metadata (keys other than request and response)");
   }
-  readGeminiCalls(b, calls, 'lines');
+  readGeminiCalls(b, calls);
 }
 
 function read(doc: ParsedDocument, b: TranscriptBuilder): void {

@@ -8,18 +8,20 @@
  * body has them and whose answer is a model response. Its request and
  * response bodies, decoded (base64, hex, gzip / deflate / br / zstd,
  * UTF-8, JSON; a streamed response's server-sent events assembled as the
- * provider's client does, sse.ts), become one logged model call; the calls
+ * provider's client does, sse.ts; Gemini's streamGenerateContent chunks,
+ * as SSE or a JSON list, merged into one response), become one logged model call; the calls
  * are read as a call log (calls.ts; Gemini's by gemini.ts, in a recording
  * of Gemini calls only). Everything else is skipped by a rule and counted: other
  * methods, other endpoints, failed calls (status 400 and above).
  */
 import { type Decoded, fromBase64, looksGzipped, undoContentEncoding, utf8 } from '../../io/decode.js';
 import { nodesOf, parseEmbedded } from '../../io/embedded.js';
-import { field, type Node, type ObjectNode, type StringNode } from '../../io/nodes.js';
+import type { JsonValue } from '../../core/types.js';
+import { field, type Node, type ObjectNode, type StringNode, toJsonValue } from '../../io/nodes.js';
 import type { Limits } from '../../io/read.js';
 import { TranscriptBuilder } from '../transcript-common.js';
 import { type LoggedCall, type Provider, readLoggedCalls, responseProvider } from './calls.js';
-import { type GeminiCall, readGeminiCalls } from './gemini.js';
+import { type GeminiCall, isGeminiChunk, mergeGeminiChunks, readGeminiCalls } from './gemini.js';
 import { assembleSse } from './sse.js';
 
 /** A body as a recording keeps it. */
@@ -158,7 +160,7 @@ export function readHttpExchanges(
   earlier: string,
 ): void {
   const calls: LoggedCall[] = [];
-  const gemini: Array<GeminiCall & { readonly at: Node }> = [];
+  const gemini: GeminiCall[] = [];
   for (const ex of exchanges) {
     const call = modelCall(b, ex, limits);
     if (call === null) continue;
@@ -168,7 +170,7 @@ export function readHttpExchanges(
   if (gemini.length > 0 && calls.length > 0) {
     for (const c of gemini)
       b.unexplained(c.at, `${c.label}: a Gemini call in a recording of other providers' calls (not read together)`);
-  } else if (gemini.length > 0) readGeminiCalls(b, gemini, earlier);
+  } else if (gemini.length > 0) readGeminiCalls(b, gemini);
   // Grouped into sessions by continuity, as a call log's calls are.
   readLoggedCalls(b, calls);
 }
@@ -211,19 +213,26 @@ function modelCall(b: TranscriptBuilder, ex: HttpExchange, limits: Limits): Mode
     return null;
   }
   if (failed(b, ex)) return null;
-  if (endpoint === 'gemini' && /:streamGenerateContent/i.test(ex.url ?? '')) {
-    b.unexplained(ex.at, `${ex.label}: a streamed Gemini response (streamGenerateContent) is not assembled`);
-    return null;
-  }
   let response: Node | undefined;
   if (ex.response === null) {
     b.warn(ex.at, `${ex.label}: the response body is not recorded; what the model answered shows in the next request`);
   } else {
     const res = readResponseBody(b, ex, limits);
     if (res === null) return null;
-    response = res;
+    response = endpoint === 'gemini' ? geminiChunks(res) : res;
   }
   return { at: ex.at, request: req as ObjectNode, response, label: ex.label, provider: endpoint };
+}
+
+/**
+ * A streamGenerateContent answer without `alt=sse` (a JSON list of GenerateContentResponse chunks) as the
+ * one response they make (gemini.ts `mergeGeminiChunks`); any other value as it is.
+ */
+function geminiChunks(res: Node): Node {
+  if (res.kind !== 'array' || res.items.length === 0) return res;
+  const chunks = res.items.map((n) => toJsonValue(n));
+  if (!chunks.every(isGeminiChunk)) return res;
+  return nodesOf(mergeGeminiChunks(chunks as Array<{ [key: string]: JsonValue }>), res.offset);
 }
 
 /** Skips a failed call (status 400 and above, or 0: no answer); whether it did. */
