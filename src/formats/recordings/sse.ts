@@ -152,7 +152,8 @@ export function assembleSse(input: string | Uint8Array, limits?: Partial<Limits>
 
   const endGemini = (complete: boolean): void => {
     if (!gem) return;
-    if (!complete) problems.push({ offset: gem.offset, message: "the stream ends before its candidate's finishReason" });
+    if (!complete)
+      problems.push({ offset: gem.offset, message: "the stream ends before its candidate's finishReason" });
     messages.push({ provider: 'gemini', value: mergeGeminiChunks(gem.chunks), offset: gem.offset, complete });
     gem = null;
   };
@@ -415,7 +416,11 @@ function read(doc: ParsedDocument, b: TranscriptBuilder): void {
       'an event stream with no streamed message (no message_start, chunk, response.created or Gemini candidates)',
     );
   const gemini = a.messages.filter((m) => m.provider === 'gemini');
-  if (gemini.length > 0) readGeminiResponses(b, gemini.map((m) => nodeOf(m.value, m.offset) as ObjectNode));
+  if (gemini.length > 0)
+    readGeminiResponses(
+      b,
+      gemini.map((m) => nodeOf(m.value, m.offset) as ObjectNode),
+    );
   for (const m of a.messages) {
     if (m.provider === 'gemini') continue;
     b.read();

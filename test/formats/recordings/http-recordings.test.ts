@@ -95,6 +95,56 @@ describe('nock definitions', () => {
     });
   });
 
+  it("every body nock's recorder writes (nock 13, 14, 15 lib/recorder.js getBodyFromChunks)", () => {
+    const text = JSON.stringify(CALL_2.response);
+    const sse =
+      'data: {"id":"c2","object":"chat.completion.chunk","created":1,"model":"m",' +
+      '"choices":[{"index":0,"delta":{"role":"assistant","content":"Pos"},"finish_reason":null}]}\n\n' +
+      'data: {"id":"c2","object":"chat.completion.chunk","created":1,"model":"m",' +
+      '"choices":[{"index":0,"delta":{"content":"ted."},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n';
+    // Each: [what, the definition's changed members]; all read to the same two calls.
+    const cases: ReadonlyArray<readonly [string, Record<string, unknown>]> = [
+      ['a JSON value', {}],
+      ['JSON text that is a string (hand-written fixtures)', { response: text }],
+      ['a stream: text that is not JSON', { response: sse, rawHeaders: { 'content-type': 'text/event-stream' } }],
+      [
+        'nock 15 with fetch: chunks decoded under the header',
+        { response: [Buffer.from(text).toString('hex')], rawHeaders: { 'content-encoding': 'gzip' } },
+      ],
+      [
+        'nock 14: fetch answers compressed again',
+        { response: [gzipSync(text).toString('hex')], rawHeaders: { 'content-encoding': 'gzip' } },
+      ],
+      [
+        'nock 13: one hex chunk per data event, flat rawHeaders',
+        {
+          response: [gzipSync(text).toString('hex').slice(0, 30), gzipSync(text).toString('hex').slice(30)],
+          rawHeaders: ['Content-Type', 'application/json', 'Content-Encoding', 'gzip'],
+        },
+      ],
+      [
+        'a request body that is not UTF-8: hex (gzip), no flag',
+        { body: gzipSync(JSON.stringify(CALL_2.request)).toString('hex') },
+      ],
+    ];
+    for (const [what, extra] of cases) {
+      const t = loadRecordingText(j([def(CALL_1), def(CALL_2, extra)]), { name: 'n.json' });
+      expect(t.coverage?.unexplained, what).toEqual([]);
+      expect(t.messages, what).toEqual(loadRecordingText(j([def(CALL_1), def(CALL_2)]), { name: 'n.json' }).messages);
+    }
+    // Hex digits whose bytes are UTF-8 are text (nock would have written the text): here, not JSON.
+    const headline = (body: string) =>
+      inputError(() => loadRecordingText(j([def(CALL_1, { body })]), { name: 'n.json' })).headline;
+    expect(headline('7b7d')).toBe(
+      "n.json:6:11: nock definition 1: the request body is not JSON: invalid JSON: unexpected 'b' after the value " +
+        '(line 1, column 2 of the text) (--lenient replays the rest and counts it)',
+    );
+    // Bytes that are not UTF-8 (0xCA 0xFE) and not gzip: no text at all.
+    expect(headline('cafe')).toBe(
+      'n.json:6:11: nock definition 1: the request body: not UTF-8 text (--lenient replays the rest and counts it)',
+    );
+  });
+
   it('a request body kept as text is JSON read in place: a problem inside it points into the string', () => {
     const text = JSON.stringify({ model: 'm', messages: [{ role: 'wizard', content: 'x' }] });
     const e = inputError(() =>
@@ -358,27 +408,59 @@ describe('Gemini calls in HTTP recordings', () => {
     expect(t.tools?.map((x) => x.name)).toEqual(want.tools?.map((x) => x.name));
   });
 
-  it('a streamed Gemini response is not assembled: an error at its entry', () => {
+  it('a streamed Gemini response (SSE, or a JSON list of chunks) is assembled into the one response', () => {
     const l = lines[0]!;
-    const har = {
+    const response = l.response as { candidates: Array<{ content: { parts: unknown[] } }> };
+    // Each part in a chunk of its own, the finish on the last (as the API streams them).
+    const parts = response.candidates[0]!.content.parts;
+    const chunks = parts.map((p, i) => ({
+      candidates: [
+        {
+          content: { role: 'model', parts: [p] },
+          ...(i === parts.length - 1 ? { finishReason: 'STOP' } : {}),
+          index: 0,
+        },
+      ],
+      modelVersion: 'gemini-2.5-flash',
+    }));
+    const har = (suffix: string, mimeType: string, text: string) => ({
       log: {
         entries: [
           {
             startedDateTime: '2026-01-01T00:00:00Z',
             request: {
               method: 'POST',
-              url: url.replace(':generateContent', ':streamGenerateContent') + '?alt=sse',
+              url: url.replace(':generateContent', ':streamGenerateContent') + suffix,
               headers: [],
               postData: { mimeType: 'application/json', text: JSON.stringify(l.request) },
             },
-            response: { status: 200, headers: [], content: { mimeType: 'text/event-stream', text: 'data: {}\n\n' } },
+            response: { status: 200, headers: [], content: { mimeType, text } },
           },
         ],
       },
-    };
-    expect(inputError(() => loadRecordingText(JSON.stringify(har), { name: 'g.har' })).headline).toBe(
-      'g.har:1:20: HAR entry 1: a streamed Gemini response (streamGenerateContent) is not assembled ' +
-        '(--lenient replays the rest and counts it)',
+    });
+    const plain = loadRecordingText(JSON.stringify(har('', 'application/json', JSON.stringify(l.response))), {
+      name: 'g.har',
+    });
+    const sse = chunks.map((c) => `data: ${JSON.stringify(c)}\r\n\r\n`).join('');
+    for (const [suffix, mime, text] of [
+      ['?alt=sse', 'text/event-stream', sse],
+      ['', 'application/json', JSON.stringify(chunks)],
+    ] as const) {
+      const t = loadRecordingText(JSON.stringify(har(suffix, mime, text)), { name: 'g.har' });
+      expect(t.coverage?.unexplained, suffix).toEqual([]);
+      expect(t.messages, suffix).toEqual(plain.messages);
+      expect(t.messages.length, suffix).toBe(3);
+    }
+    expect(
+      inputError(() =>
+        loadRecordingText(JSON.stringify(har('?alt=sse', 'text/event-stream', 'data: {}\n\n')), {
+          name: 'g.har',
+        }),
+      ).headline,
+    ).toBe(
+      'g.har:1:3087: HAR entry 1: the response body (a stream of server-sent events): unknown stream event ' +
+        '"message" (--lenient replays the rest and counts it)',
     );
   });
 });
