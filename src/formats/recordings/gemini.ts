@@ -9,11 +9,15 @@
  * - a list of `Content`s `[{role, parts}]` (a chat's history);
  * - a response `{candidates: [{content}], usageMetadata, ...}` alone: one
  *   model call with no recorded input;
+ * - a list (or JSON lines) of response chunks, as `streamGenerateContent`
+ *   answers without `alt=sse`: each stream merged into one response
+ *   ({@link mergeGeminiChunks}), one model call with no recorded input;
  * - request/response pairs `{request, response}` (JSON Lines or a list): one
- *   line per model call; each request must continue the conversation of the
- *   lines before it (only what is new is appended, then the response).
+ *   line per model call, grouped into sessions by continuity (calls.ts
+ *   `groupCalls`, as every log of model calls is).
  *
- * A content of role `model` is an assistant message (`text` → text,
+ * A content of role `model` is an assistant message (a run of them is one:
+ * @google/genai's Chat keeps a streamed answer as one content per chunk) (`text` → text,
  * `functionCall {id?, name, args}` → a call, `thought: true` text and other
  * parts → `other` blocks); any other content (role `user`, or none) is a user
  * message whose `functionResponse {id?, name, response}` parts are tool
@@ -33,6 +37,7 @@ import { toWellFormed } from '../../core/text.js';
 import type { ContentBlock, JsonValue, ToolResultPart } from '../../core/types.js';
 import { field, kindName, locate, type Node, type ObjectNode, type ParsedDocument } from '../../io/nodes.js';
 import { toJsonValue } from '../../io/nodes.js';
+import { nodesOf } from '../../io/embedded.js';
 import { checkKeys, objects, optString, TranscriptBuilder } from '../transcript-common.js';
 import type { CatalogTool, SentTools } from '../types.js';
 import { readSessions, type SessionCall } from './calls.js';
@@ -441,7 +446,7 @@ export function readGeminiResponses(b: TranscriptBuilder, responses: readonly Ob
   }
 }
 
-type Shape = 'request' | 'contents' | 'response' | 'pairs';
+type Shape = 'request' | 'contents' | 'response' | 'pairs' | 'chunks';
 
 function shapeOf(doc: ParsedDocument): { shape: Shape; n: number; model?: boolean } | null {
   const root = doc.root;
@@ -453,6 +458,8 @@ function shapeOf(doc: ParsedDocument): { shape: Shape; n: number; model?: boolea
     return null;
   }
   if (root.kind !== 'array' || root.items.length === 0) return null;
+  const chunks = root.items.filter(isChunkNode).length;
+  if (chunks === root.items.length) return { shape: 'chunks', n: chunks };
   const pairs = root.items.filter((n) => {
     const req = isObj(n) ? field(n, 'request') : undefined;
     return isObj(req) && g(req, 'contents')?.kind === 'array';
@@ -481,6 +488,7 @@ const WHY: Readonly<Record<Shape, string>> = {
   contents: 'contents with "parts"',
   response: 'a GenerateContentResponse with "candidates"',
   pairs: '{"request", "response"} lines whose request has "contents"',
+  chunks: 'GenerateContentResponse chunks (streamGenerateContent without alt=sse)',
 };
 
 function detect(doc: ParsedDocument): Evidence | null {
@@ -493,11 +501,17 @@ function detect(doc: ParsedDocument): Evidence | null {
       ? 2 * DISTINCTIVE + s.n
       : s.shape === 'contents'
         ? (s.model ? DISTINCTIVE : 0) + s.n + 0.45
-        : DISTINCTIVE + 2;
+        : s.shape === 'chunks'
+          ? DISTINCTIVE + s.n
+          : DISTINCTIVE + 2;
   return {
     score,
     detected_by:
-      s.shape === 'contents' ? `${s.n} ${WHY.contents}${s.model ? ' (role "model" is Gemini\'s)' : ''}` : WHY[s.shape],
+      s.shape === 'contents'
+        ? `${s.n} ${WHY.contents}${s.model ? ' (role "model" is Gemini\'s)' : ''}`
+        : s.shape === 'chunks'
+          ? `${s.n} ${WHY.chunks}`
+          : WHY[s.shape],
   };
 }
 
@@ -568,7 +582,8 @@ function read(doc: ParsedDocument, b: TranscriptBuilder): void {
     throw b.error(
       root,
       'not a gemini recording: expected a generateContent request body {contents, ...}, a list of contents ' +
-        `[{role, parts}], a response {candidates} or {request, response} lines; found ${kindName(root)}`,
+        `[{role, parts}], a response {candidates}, a list of response chunks or {request, response} lines; ` +
+        `found ${kindName(root)}`,
     );
   const pairing = new Pairing();
   if (s.shape === 'request') {
@@ -580,15 +595,64 @@ function read(doc: ParsedDocument, b: TranscriptBuilder): void {
       b.requestTools = sentOf(tools);
     }
   } else if (s.shape === 'contents') readContents(b, (root as { items: readonly Node[] }).items, pairing);
+  else if (s.shape === 'chunks') readChunks(b, (root as { items: readonly Node[] }).items);
   else if (s.shape === 'response') {
     b.read();
     readResponse(b, root as ObjectNode, pairing);
   } else readPairs(b, root.kind === 'array' ? root.items : [root]);
 }
 
-/** A request body whose `contents` is not a list: Gemini's key, the wrong shape. */
+/** A GenerateContentResponse chunk as nodes (see {@link isGeminiChunk}). */
+function isChunkNode(n: Node): boolean {
+  if (!isObj(n) || n.members.has('type') || n.members.has('object')) return false;
+  return g(n, 'candidates')?.kind === 'array' || isObj(g(n, 'usageMetadata')) || isObj(g(n, 'promptFeedback'));
+}
+
+/**
+ * A list of GenerateContentResponse chunks (what streamGenerateContent answers without `alt=sse`, or its
+ * chunks one per line): one response per run of chunks up to the one whose first candidate has a
+ * `finishReason` (or whose `responseId` changes), merged as {@link mergeGeminiChunks} says; each is one
+ * model call with no recorded input.
+ */
+function readChunks(b: TranscriptBuilder, items: readonly Node[]): void {
+  const streams: Array<{ at: Node; chunks: Obj[] }> = [];
+  let open: { at: Node; chunks: Obj[] } | null = null;
+  for (const n of items) {
+    const v = toJsonValue(n) as Obj;
+    if (open && v.responseId !== undefined && open.chunks[0]!.responseId !== v.responseId) {
+      b.unexplained(open.at, "a stream of chunks that ends before its candidate's finishReason");
+      open = null;
+    }
+    if (!open) {
+      open = { at: n, chunks: [] };
+      streams.push(open);
+    }
+    open.chunks.push(v);
+    const first = Array.isArray(v.candidates) ? v.candidates[0] : undefined;
+    if (isPlain(first) && first.finishReason !== undefined) open = null;
+  }
+  if (open) b.unexplained(open.at, "a stream of chunks that ends before its candidate's finishReason");
+  readGeminiResponses(
+    b,
+    streams.map((st) => nodesOf(mergeGeminiChunks(st.chunks), st.at.offset) as ObjectNode),
+  );
+}
+
+/**
+ * Gemini's keys in the wrong shape: a request body whose `contents` is not a list, or a list where
+ * GenerateContentResponse chunks are most but not all of the items.
+ */
 function near(doc: ParsedDocument): NearMiss | null {
   const root = doc.root;
+  if (root.kind === 'array') {
+    const n = root.items.filter(isChunkNode).length;
+    if (n === 0 || 2 * n < root.items.length) return null;
+    return {
+      score: DISTINCTIVE + n,
+      found: `${n} GenerateContentResponse ${n === 1 ? 'chunk' : 'chunks'} among ${root.items.length} values`,
+      expected: 'a list (or JSON lines) of GenerateContentResponse chunks only (streamGenerateContent)',
+    };
+  }
   if (!isObj(root)) return null;
   const contents = g(root, 'contents');
   if (contents === undefined || contents.kind === 'array') return null;
@@ -605,7 +669,7 @@ export const geminiReader: RecordingReader = {
   summary: 'Gemini generateContent bodies, contents, responses, call lines',
   shape:
     'gemini: Gemini generateContent request bodies {contents, systemInstruction, tools}, ' +
-    'contents [{role, parts}], responses {candidates}, or {request, response} lines',
+    'contents [{role, parts}], responses {candidates} or their stream chunks, or {request, response} lines',
   detect,
   near,
   read,

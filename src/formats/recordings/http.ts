@@ -150,15 +150,10 @@ function isEventStream(ex: HttpExchange, text: string | null): boolean {
 }
 
 /**
- * Reads a list of exchanges into `b`: model calls as a call log (calls.ts), the rest skipped by rule.
- * `earlier` names the recording's items in messages (`entries`, `interactions`).
+ * Reads a list of exchanges into `b`: model calls as a call log (calls.ts; Gemini's by gemini.ts), the
+ * rest skipped by rule.
  */
-export function readHttpExchanges(
-  b: TranscriptBuilder,
-  exchanges: readonly HttpExchange[],
-  limits: Limits,
-  earlier: string,
-): void {
+export function readHttpExchanges(b: TranscriptBuilder, exchanges: readonly HttpExchange[], limits: Limits): void {
   const calls: LoggedCall[] = [];
   const gemini: GeminiCall[] = [];
   for (const ex of exchanges) {

@@ -21,7 +21,7 @@ import { fromHex, looksGzipped, utf8 } from '../../io/decode.js';
 import { field, type Node, type ObjectNode, type ParsedDocument } from '../../io/nodes.js';
 import { checkKeys, type TranscriptBuilder } from '../transcript-common.js';
 import { headerMap, type HttpExchange, type RecordedBody, readHttpExchanges } from './http.js';
-import { DISTINCTIVE, type Evidence, type ReadOptions, type RecordingReader } from './types.js';
+import { DISTINCTIVE, type Evidence, type NearMiss, type ReadOptions, type RecordingReader } from './types.js';
 
 /** The members of a nock definition (nock's `define()` reads these). */
 const KEYS = [
@@ -170,7 +170,22 @@ function read(doc: ParsedDocument, b: TranscriptBuilder, options: ReadOptions): 
       encodedAsSent: true,
     });
   });
-  readHttpExchanges(b, exchanges, options.limits, 'definitions');
+  readHttpExchanges(b, exchanges, options.limits);
+}
+
+/** A list of `{scope, method, ...}` objects without their `path`: nock's keys, not a definition. */
+function near(doc: ParsedDocument): NearMiss | null {
+  const root = doc.root;
+  if (root.kind !== 'array') return null;
+  const n = root.items.filter(
+    (x) => x.kind === 'object' && str(field(x, 'scope')) !== null && str(field(x, 'method')) !== null,
+  ).length;
+  if (n === 0 || 2 * n < root.items.length) return null;
+  return {
+    score: DISTINCTIVE + n,
+    found: `${n} ${n === 1 ? 'object' : 'objects'} with nock's "scope" and "method" but no "path" string`,
+    expected: 'nock definitions {"scope", "method", "path", "body", "status", "response"}',
+  };
 }
 
 export const nockReader: RecordingReader = {
@@ -181,5 +196,6 @@ export const nockReader: RecordingReader = {
     'nock: nock recordings, a JSON list of {scope, method, path, body, status, response} ' +
     '(nock.recorder output_objects, nock.back fixtures)',
   detect,
+  near,
   read,
 };

@@ -316,3 +316,37 @@ describe("streamed Gemini: @google/genai's Chat (sendMessageStream) against a lo
     );
   });
 });
+
+describe('Gemini stream chunks as JSON (streamGenerateContent without alt=sse)', () => {
+  const sse = readFileSync(`${dir}keyword-search-then-call.stream.sse`, 'utf8');
+  const chunks = sse
+    .split('\r\n\r\n')
+    .filter((e) => e !== '')
+    .map((e) => JSON.parse(e.slice('data: '.length)) as { responseId: string });
+
+  it('a list, or JSON lines, of chunks: each stream one model call, as the SSE text reads', () => {
+    const want = loadTranscriptFile(`${dir}keyword-search-then-call.stream.sse`).messages;
+    for (const [name, text] of [
+      ['x.json', JSON.stringify(chunks)],
+      ['x.jsonl', chunks.map((c) => JSON.stringify(c)).join('\n')],
+    ] as const) {
+      const t = loadRecordingText(text, { name });
+      expect(t.format, name).toBe('gemini');
+      expect(t.coverage?.detected_by, name).toBe(
+        `${chunks.length} GenerateContentResponse chunks (streamGenerateContent without alt=sse)`,
+      );
+      expect(t.coverage?.unexplained, name).toEqual([]);
+      expect(t.messages, name).toEqual(want);
+    }
+  });
+
+  it('a stream that ends before its finishReason is not understood, at its first chunk', () => {
+    const cut = chunks.slice(0, -1);
+    expect(
+      inputError(() => loadRecordingText(cut.map((c) => JSON.stringify(c)).join('\n'), { name: 'x.jsonl' })).headline,
+    ).toBe(
+      `x.jsonl:${cut.length - 1}:1: a stream of chunks that ends before its candidate's finishReason ` +
+        '(--lenient replays the rest and counts it)',
+    );
+  });
+});

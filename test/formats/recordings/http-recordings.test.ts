@@ -482,3 +482,67 @@ describe('--format nock | vcr | har', () => {
     );
   });
 });
+
+describe('a file no reader takes names the family closest and what it expects, never a wrong family', () => {
+  const headline = (v: unknown, name: string) =>
+    inputError(() => loadRecordingText(typeof v === 'string' ? v : JSON.stringify(v), { name })).headline;
+  const anthropicEvents = [
+    { type: 'message_start', message: { id: 'm', type: 'message', role: 'assistant', content: [] } },
+    { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+    { type: 'message_stop' },
+  ];
+
+  it('stream events kept as JSON values (a list, JSON lines): sse, not Responses or Eino', () => {
+    const sse =
+      "signs of sse, which expects the stream's raw text (event: / data: lines, as a proxy or a test fixture " +
+      'keeps it); no format takes it';
+    expect(headline(anthropicEvents, 'x.json')).toBe(
+      `x.json:1:1: 3 Anthropic Messages stream events as JSON values: ${sse} (openai-responses only by 3 ` +
+        'messages have keys or part types only OpenAI Responses uses: --format openai-responses reads it so)',
+    );
+    expect(headline(anthropicEvents.map((e) => JSON.stringify(e)).join('\n'), 'x.jsonl')).toBe(
+      `x.jsonl:1:1: 3 Anthropic Messages stream events as JSON values: ${sse} (openai-responses only by 3 ` +
+        'messages have keys or part types only OpenAI Responses uses: --format openai-responses reads it so)',
+    );
+    expect(
+      headline(
+        [{ id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: 'x' } }] }],
+        'x.json',
+      ),
+    ).toBe(
+      `x.json:1:1: 1 OpenAI Chat Completions stream event as JSON values: ${sse} (eino only by a list of plain ` +
+        'role/content messages: --format eino reads it so)',
+    );
+  });
+
+  it("nock's keys without a path, a HAR log without entries, Gemini chunks among other values", () => {
+    expect(headline([{ scope: 'https://api.openai.com:443', method: 'POST', body: {}, status: 200 }], 'n.json')).toBe(
+      'n.json:1:1: 1 object with nock\'s "scope" and "method" but no "path" string: signs of nock, which expects ' +
+        'nock definitions {"scope", "method", "path", "body", "status", "response"}; no format takes it (eino only ' +
+        'by a list of plain role/content messages: --format eino reads it so)',
+    );
+    expect(headline({ log: { version: '1.2', creator: { name: 'x' } } }, 'x.har').split('; tried ')[0]).toBe(
+      'x.har:1:1: no known recording shape fits (found an object with "log"); closest: har (a "log" with ' +
+        '"version", "creator" but no "entries"), which expects HAR 1.2\'s "log": {"entries": [{request, response}, ...]}',
+    );
+    expect(headline({ log: { entries: {} } }, 'x.har').split('; tried ')[0]).toBe(
+      'x.har:1:1: no known recording shape fits (found an object with "log"); closest: har (a "log" whose ' +
+        '"entries" is an object), which expects HAR 1.2\'s "log": {"entries": [{request, response}, ...]}',
+    );
+    expect(headline([{ candidates: [] }, { x: 1 }], 'g.json')).toBe(
+      'g.json:1:1: 1 GenerateContentResponse chunk among 2 values: signs of gemini, which expects a list (or JSON ' +
+        'lines) of GenerateContentResponse chunks only (streamGenerateContent); no format takes it (eino only by a ' +
+        'list of plain role/content messages: --format eino reads it so)',
+    );
+  });
+
+  it('an Anthropic stream with an event no rule explains is an sse error, not another family', () => {
+    const text =
+      'event: message_start\ndata: {"type":"message_start","message":{"id":"m","type":"message",' +
+      '"role":"assistant","content":[]}}\n\nevent: weird\ndata: {"type":"weird"}\n\n' +
+      'event: message_stop\ndata: {"type":"message_stop"}\n\n';
+    expect(headline(text, 'x.txt')).toBe(
+      'x.txt:4:1: unknown stream event "weird" (--lenient replays the rest and counts it)',
+    );
+  });
+});
