@@ -16,8 +16,9 @@
  *   line per model call, grouped into sessions by continuity (calls.ts
  *   `groupCalls`, as every log of model calls is).
  *
- * A content of role `model` is an assistant message (a run of them is one:
- * @google/genai's Chat keeps a streamed answer as one content per chunk) (`text` → text,
+ * A content of role `model` is an assistant message (one that follows a model
+ * content without a call continues it: @google/genai's Chat keeps a streamed
+ * answer as one content per chunk) (`text` → text,
  * `functionCall {id?, name, args}` → a call, `thought: true` text and other
  * parts → `other` blocks); any other content (role `user`, or none) is a user
  * message whose `functionResponse {id?, name, response}` parts are tool
@@ -269,11 +270,15 @@ function joinText(blocks: readonly ContentBlock[]): ContentBlock[] {
   return out;
 }
 
+const hasCall = (blocks: readonly ContentBlock[]): boolean => blocks.some((x) => x.type === 'function_tool_call');
+
 /**
- * Reads a list of contents into `b`, each one message, except that a run of consecutive `model`
- * contents is one answer (one assistant message, its parts in order): @google/genai's Chat keeps a
- * streamed answer in its history as one content per chunk, and sends them so. In an answer, adjacent
- * text parts are one text (the pieces of a stream, or the one part they were assembled into).
+ * Reads a list of contents into `b`, each one message, except that a `model` content that follows a
+ * `model` content without a function call continues that answer (one assistant message, its parts in
+ * order): @google/genai's Chat keeps a streamed answer in its history as one content per chunk, and sends
+ * them so; the API streams text in pieces and the function calls whole, after it. A model content after
+ * one with a call is another model call (the call went unanswered), as the reference replays it.
+ * In an answer, adjacent text parts are one text (the pieces of a stream, or the part they make).
  */
 function readContents(b: TranscriptBuilder, items: readonly Node[], pairing: Pairing, count = true): void {
   const list = objects(b, items, 'a content');
@@ -282,10 +287,12 @@ function readContents(b: TranscriptBuilder, items: readonly Node[], pairing: Pai
     if (count) b.read();
     const model = roleOf(b, c) === 'model';
     const blocks = contentBlocks(b, c, model, pairing);
-    while (model && i + 1 < list.length && roleOf(b, list[i + 1]!) === 'model') {
+    let last = blocks;
+    while (model && !hasCall(last) && i + 1 < list.length && roleOf(b, list[i + 1]!) === 'model') {
       i++;
       if (count) b.read();
-      append(blocks, contentBlocks(b, list[i]!, true, pairing));
+      last = contentBlocks(b, list[i]!, true, pairing);
+      append(blocks, last);
     }
     b.push({ kind: 'blocks', role: model ? 'assistant' : 'user', blocks: model ? joinText(blocks) : blocks }, c);
   }

@@ -481,7 +481,7 @@ function near(doc: ParsedDocument): NearMiss | null {
 export const sseReader: RecordingReader = {
   format: 'sse',
   records: 'calls',
-  summary: 'raw SSE text of provider streams (Anthropic, OpenAI, Responses, Gemini)',
+  summary: 'raw SSE text of model streams (Anthropic, OpenAI, Gemini)',
   shape:
     'sse: the raw text of provider streams (Anthropic Messages events, OpenAI Chat Completions chunks, ' +
     'OpenAI Responses events, Gemini streamGenerateContent chunks), one model call per streamed message',

@@ -350,3 +350,31 @@ describe('Gemini stream chunks as JSON (streamGenerateContent without alt=sse)',
     );
   });
 });
+
+describe('consecutive model contents', () => {
+  const text = (t: string) => ({ role: 'model', parts: [{ text: t }] });
+  const fc = (id: string) => ({ role: 'model', parts: [{ functionCall: { id, name: 'tool_search', args: {} } }] });
+  const user = { role: 'user', parts: [{ text: 'hi' }] };
+
+  it('text pieces then a call are one answer; a model content after a call is another model call', () => {
+    const t = loadRecordingText([user, text('Let me '), text('look.'), fc('a'), fc('b')], { name: 'c.json' });
+    expect(t.messages).toEqual([
+      { kind: 'blocks', role: 'user', blocks: [{ type: 'text', text: 'hi' }] },
+      {
+        kind: 'blocks',
+        role: 'assistant',
+        blocks: [
+          { type: 'text', text: 'Let me look.' },
+          { type: 'function_tool_call', callId: 'a', name: 'tool_search', arguments: '{}' },
+        ],
+      },
+      {
+        kind: 'blocks',
+        role: 'assistant',
+        blocks: [{ type: 'function_tool_call', callId: 'b', name: 'tool_search', arguments: '{}' }],
+      },
+    ]);
+    expect(t.coverage?.read).toBe(5);
+    expect(replay(t).turns.map((u) => u.tool_calls.map((c) => c.id))).toEqual([['a'], ['b']]);
+  });
+});

@@ -26,9 +26,9 @@
  * `chat.sendMessageStream` per model call, the call's tools in its config):
  * the server answers `models/{model}:streamGenerateContent?alt=sse` with the
  * model turn in GenerateContentResponse chunks as the API streams them
- * (`data: <chunk>` and a blank line, CRLF; text in pieces, each function call
- * in a chunk of its own, `finishReason` and the final `usageMetadata` on the
- * last chunk). The Chat keeps one model content per chunk in its history and
+ * (`data: <chunk>` and a blank line, CRLF; text in pieces, then the function
+ * calls whole in one chunk, `finishReason` and the final `usageMetadata` on
+ * the last chunk). The Chat keeps one model content per chunk in its history and
  * sends them back so. Two Chats (keyword-search-then-call without ids,
  * deferred-tool-called-too-early with ids) take turns call by call, recorded
  * by nock 15's recorder (`nock.recorder.rec({output_objects: true})`, the
@@ -106,16 +106,16 @@ async function record(name, withIds) {
   fs.writeFileSync(path.join(out, `${name}.request.json`), json(calls[calls.length - 1].request));
 }
 
-/** A model turn as the chunks of a stream: text in three pieces, each call alone, the finish on the last. */
+/** A model turn as the chunks of a stream: text in three pieces, then the calls together, the finish on the last. */
 function chunks(parts, k, id) {
   const pieces = [];
   for (const p of parts) {
-    if (p.text === undefined) pieces.push([p]);
-    else {
-      const third = Math.ceil(p.text.length / 3);
-      for (let i = 0; i < p.text.length; i += third) pieces.push([{ text: p.text.slice(i, i + third) }]);
-    }
+    if (p.text === undefined) continue;
+    const third = Math.ceil(p.text.length / 3);
+    for (let i = 0; i < p.text.length; i += third) pieces.push([{ text: p.text.slice(i, i + third) }]);
   }
+  const calls = parts.filter((p) => p.text === undefined);
+  if (calls.length > 0) pieces.push(calls);
   return pieces.map((ps, i) => {
     const last = i === pieces.length - 1;
     return {
@@ -173,7 +173,8 @@ async function recordStreamed() {
       throw new Error(`unexpected ${url}`);
     const body = state.next.map((c) => `data: ${JSON.stringify(c)}\r\n\r\n`).join('');
     streams.push(body);
-    return { headers: { 'content-type': 'text/event-stream' }, body };
+    // The date pinned (Node adds the time of the answer otherwise), so that every run writes the same file.
+    return { headers: { 'content-type': 'text/event-stream', date: 'Thu, 01 Jan 2026 00:00:00 GMT' }, body };
   });
   const port = new URL(server.url).port;
   const ai = new GoogleGenAI({ apiKey: 'test-key', httpOptions: { baseUrl: server.url } });
