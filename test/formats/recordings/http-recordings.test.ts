@@ -523,7 +523,8 @@ describe('a file no reader takes names the family closest and what it expects, n
     );
     expect(headline({ log: { version: '1.2', creator: { name: 'x' } } }, 'x.har').split('; tried ')[0]).toBe(
       'x.har:1:1: no known recording shape fits (found an object with "log"); closest: har (a "log" with ' +
-        '"version", "creator" but no "entries"), which expects HAR 1.2\'s "log": {"entries": [{request, response}, ...]}',
+        '"version", "creator" but no "entries"), which expects HAR 1.2\'s "log": ' +
+        '{"entries": [{request, response}, ...]}',
     );
     expect(headline({ log: { entries: {} } }, 'x.har').split('; tried ')[0]).toBe(
       'x.har:1:1: no known recording shape fits (found an object with "log"); closest: har (a "log" whose ' +
