@@ -153,7 +153,7 @@ describe('gemini recordings made by @google/genai', () => {
     ).toThrow(/tool result for unknown call id "x#\?"/);
   });
 
-  it('provider tools are skipped by rule; a request that does not continue the earlier lines is an error', () => {
+  it('provider tools are skipped by rule; a request not continuing the earlier lines starts a session', () => {
     const t = loadRecordingText({
       contents: [{ role: 'user', parts: [{ text: 'hi' }] }],
       tools: [{ googleSearch: {} }, { functionDeclarations: [{ name: 'a', description: 'A' }] }],
