@@ -540,28 +540,35 @@ export interface GeminiCall {
  * request adds, then its response; the last request's tools are the session's own catalog.
  */
 export function readGeminiCalls(b: TranscriptBuilder, calls: readonly GeminiCall[]): void {
-  const read: SessionCall[] = calls.map(({ request: req, response: res, label, at }) => {
-    const t = new TranscriptBuilder(b.doc, b.maxMessages, true);
-    const pairing = new Pairing();
-    readRequestBody(t, req, pairing, false);
-    // The response continues this request's pairing (its calls are named after the request's).
-    const r = new TranscriptBuilder(b.doc, b.maxMessages, true);
-    if (isObj(res)) readResponse(r, res, pairing);
-    else if (res !== undefined && res.kind !== 'null')
-      r.unexplained(res, `${label}: "response" must be a GenerateContentResponse object, found ${kindName(res)}`);
-    const tools = g(req, 'tools');
-    const listed = tools !== undefined && tools.kind !== 'null';
-    return {
-      at,
-      requestBuilder: t,
-      responseBuilder: r,
-      request: t.messages,
-      response: r.messages,
-      sent: listed ? sentOf(tools) : { visible: [], deferred: [] },
-      tools: listed ? tools : undefined,
-    };
-  });
-  readSessions(b, read, readTools);
+  readSessions(
+    b,
+    calls.map((c) => geminiSessionCall(b, c)),
+  );
+}
+
+/** One generateContent call read for calls.ts `readSessions` (its request, then its response, on their own). */
+export function geminiSessionCall(b: TranscriptBuilder, call: GeminiCall): SessionCall {
+  const { request: req, response: res, label, at } = call;
+  const t = new TranscriptBuilder(b.doc, b.maxMessages, true);
+  const pairing = new Pairing();
+  readRequestBody(t, req, pairing, false);
+  // The response continues this request's pairing (its calls are named after the request's).
+  const r = new TranscriptBuilder(b.doc, b.maxMessages, true);
+  if (isObj(res)) readResponse(r, res, pairing);
+  else if (res !== undefined && res.kind !== 'null')
+    r.unexplained(res, `${label}: "response" must be a GenerateContentResponse object, found ${kindName(res)}`);
+  const tools = g(req, 'tools');
+  const listed = tools !== undefined && tools.kind !== 'null';
+  return {
+    at,
+    requestBuilder: t,
+    responseBuilder: r,
+    request: t.messages,
+    response: r.messages,
+    sent: listed ? sentOf(tools) : { visible: [], deferred: [] },
+    tools: listed ? tools : undefined,
+    catalog: readTools,
+  };
 }
 
 function readPairs(b: TranscriptBuilder, items: readonly Node[]): void {

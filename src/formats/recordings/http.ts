@@ -10,8 +10,8 @@
  * UTF-8, JSON; a streamed response's server-sent events assembled as the
  * provider's client does, sse.ts; Gemini's streamGenerateContent chunks,
  * as SSE or a JSON list, merged into one response), become one logged model call; the calls
- * are read as a call log (calls.ts; Gemini's by gemini.ts, in a recording
- * of Gemini calls only). Everything else is skipped by a rule and counted: other
+ * are read as a call log (calls.ts; Gemini's by gemini.ts), grouped into
+ * sessions together. Everything else is skipped by a rule and counted: other
  * methods, other endpoints, failed calls (status 400 and above).
  */
 import { type Decoded, fromBase64, looksGzipped, undoContentEncoding, utf8 } from '../../io/decode.js';
@@ -20,8 +20,15 @@ import type { JsonValue } from '../../core/types.js';
 import { field, type Node, type ObjectNode, type StringNode, toJsonValue } from '../../io/nodes.js';
 import type { Limits } from '../../io/read.js';
 import { TranscriptBuilder } from '../transcript-common.js';
-import { type LoggedCall, type Provider, readLoggedCalls, responseProvider } from './calls.js';
-import { type GeminiCall, isGeminiChunk, mergeGeminiChunks, readGeminiCalls } from './gemini.js';
+import {
+  type LoggedCall,
+  loggedSessionCall,
+  type Provider,
+  readSessions,
+  responseProvider,
+  type SessionCall,
+} from './calls.js';
+import { geminiSessionCall, isGeminiChunk, mergeGeminiChunks } from './gemini.js';
 import { assembleSse } from './sse.js';
 
 /** A body as a recording keeps it. */
@@ -154,20 +161,19 @@ function isEventStream(ex: HttpExchange, text: string | null): boolean {
  * rest skipped by rule.
  */
 export function readHttpExchanges(b: TranscriptBuilder, exchanges: readonly HttpExchange[], limits: Limits): void {
-  const calls: LoggedCall[] = [];
-  const gemini: GeminiCall[] = [];
+  const calls: SessionCall[] = [];
   for (const ex of exchanges) {
     const call = modelCall(b, ex, limits);
     if (call === null) continue;
-    if (call.provider === 'gemini') gemini.push({ ...call, at: ex.at });
-    else calls.push(call as LoggedCall);
+    // Gemini's calls and the others' are read each their own way, then grouped together, in order:
+    // a recording of an app that calls several APIs comes apart into each API's conversations.
+    const read =
+      call.provider === 'gemini'
+        ? geminiSessionCall(b, { ...call, at: ex.at })
+        : loggedSessionCall(b, call as LoggedCall);
+    if (read !== null) calls.push(read);
   }
-  if (gemini.length > 0 && calls.length > 0) {
-    for (const c of gemini)
-      b.unexplained(c.at, `${c.label}: a Gemini call in a recording of other providers' calls (not read together)`);
-  } else if (gemini.length > 0) readGeminiCalls(b, gemini);
-  // Grouped into sessions by continuity, as a call log's calls are.
-  readLoggedCalls(b, calls);
+  readSessions(b, calls);
 }
 
 /** A model call of an exchange: a logged call, with the API its endpoint names. */

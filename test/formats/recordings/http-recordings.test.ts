@@ -408,6 +408,36 @@ describe('Gemini calls in HTTP recordings', () => {
     expect(t.tools?.map((x) => x.name)).toEqual(want.tools?.map((x) => x.name));
   });
 
+  it("an app calling two APIs: Gemini's and OpenAI's calls come apart into each API's sessions", () => {
+    const entry = (u: string, req: unknown, res: unknown, i: number) => ({
+      startedDateTime: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
+      request: { method: 'POST', url: u, headers: [], postData: { mimeType: 'application/json', text: j(req) } },
+      response: { status: 200, headers: [], content: { mimeType: 'application/json', text: j(res) } },
+    });
+    const chat = 'https://api.openai.com/v1/chat/completions';
+    // Gemini call 1, OpenAI call 1, Gemini calls 2 to 4, OpenAI call 2.
+    const list = [
+      [url, lines[0]!],
+      [chat, CALL_1],
+      [url, lines[1]!],
+      [url, lines[2]!],
+      [url, lines[3]!],
+      [chat, CALL_2],
+    ] as const;
+    const har = { log: { entries: list.map(([u, c], i) => entry(u, c.request, c.response, i)) } };
+    const t = loadRecordingText(JSON.stringify(har, null, 1), { name: 'm.har' });
+    expect(t.coverage?.unexplained).toEqual([]);
+    const sessions = [t, ...(t.sidechains ?? [])];
+    expect(sessions.map((x) => x.coverage?.sessions?.calls.length)).toEqual([4, 2]);
+    expect(t.messages).toEqual(loadTranscriptFile(pairs).messages);
+    expect(sessions[1]!.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+    expect(sessions[1]!.sentTools).toEqual([
+      { visible: ['tool_search'], deferred: [] },
+      { visible: ['tool_search'], deferred: [] },
+    ]);
+    expect(t.tools?.map((x) => x.name)).toEqual(loadTranscriptFile(pairs).tools?.map((x) => x.name));
+  });
+
   it('a streamed Gemini response (SSE, or a JSON list of chunks) is assembled into the one response', () => {
     const l = lines[0]!;
     const response = l.response as { candidates: Array<{ content: { parts: unknown[] } }> };
