@@ -102,7 +102,8 @@ const isGzip = (coding: string): boolean => /^\s*(x-)?gzip\s*$/i.test(coding);
 /**
  * The text of a body: its string, or its bytes read as UTF-8 after undoing the content encoding where the
  * bytes still have it: bytes recorded as sent have it (VCR), except gzip bytes that do not start as gzip
- * does (nock's fetch interception keeps the body decoded under the header); bytes recorded decoded (HAR,
+ * does and other codings' bytes that do not decode but are UTF-8 text (nock 15's fetch interception keeps
+ * the body decoded under the header); bytes recorded decoded (HAR,
  * by its specification) have it only when they start as gzip data, whatever the headers say (some writers
  * keep the bytes as sent).
  */
@@ -119,8 +120,10 @@ function bodyText(
     : looksGzipped(bytes);
   if (encoded) {
     const undone = undoContentEncoding(bytes, encodedAsSent ? coding! : 'gzip', limits.maxBytes);
-    if (!undone.ok) return undone;
-    bytes = undone.value;
+    if (undone.ok) bytes = undone.value;
+    // Bytes that are no such data but are text were kept decoded under the header (nock 15's fetch
+    // interception does so for every coding: br, deflate, several).
+    else if (!/^not \S+ data /.test(undone.error) || !utf8(bytes).ok) return undone;
   }
   return utf8(bytes);
 }

@@ -112,6 +112,10 @@ describe('nock definitions', () => {
         { response: [Buffer.from(text).toString('hex')], rawHeaders: { 'content-encoding': 'gzip' } },
       ],
       [
+        'nock 15 with fetch: br and several codings, decoded under the header',
+        { response: [Buffer.from(text).toString('hex')], rawHeaders: { 'content-encoding': 'gzip, br' } },
+      ],
+      [
         'nock 14: fetch answers compressed again',
         { response: [gzipSync(text).toString('hex')], rawHeaders: { 'content-encoding': 'gzip' } },
       ],
