@@ -79,7 +79,7 @@ describe.concurrent('engines in suites', () => {
     ]);
   });
 
-  it("a failure under an engine shows where the tool stands in that engine's ranking", ({ expect }) => {
+  it("a failure under an engine shows where the tool stands in that engine's ranking", async ({ expect }) => {
     const dir = mkdtempSync(join(tmpdir(), 'toolsearch-engines-'));
     const suite = join(dir, 'suite.yaml');
     writeFileSync(
@@ -89,6 +89,13 @@ describe.concurrent('engines in suites', () => {
     );
     const c = runSuites([suite]).report.suites[0]!.cases[0]!;
     expect(c.status).toBe('failed');
+    // The text and HTML reports name the engine that answered.
+    const [text, html] = await Promise.all([
+      run(['test', suite]),
+      run(['test', suite, '--reporter', 'html']),
+    ]);
+    expect(text.stdout).toContain('got (mastra, keyword, topK 5, 31 tools match in all):');
+    expect(html.stdout).toContain('got (mastra, keyword, topK 5, 31 tools match in all):');
     expect(c.failures[0]!.standings).toEqual([
       { name: 'mcp__linear__create_issue', status: 'returned', rank: 2, score: 9.69, excluded_by: null },
     ]);
