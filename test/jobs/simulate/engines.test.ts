@@ -173,7 +173,10 @@ describe.concurrent('simulate --engine', () => {
       // The Mastra recordings were made with a TTL of ten minutes.
       const ttl = file.startsWith('mastra') ? ['--ttl', '600000'] : [];
       const r = await report([`fixtures/engines/recordings/${file}`, ...DEMO, ...ttl]);
-      expect(r.turns.map((t) => t.visible), file).toEqual(perCall);
+      expect(
+        r.turns.map((t) => t.visible),
+        file,
+      ).toEqual(perCall);
     }
   });
 

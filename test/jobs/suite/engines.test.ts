@@ -90,10 +90,7 @@ describe.concurrent('engines in suites', () => {
     const c = runSuites([suite]).report.suites[0]!.cases[0]!;
     expect(c.status).toBe('failed');
     // The text and HTML reports name the engine that answered.
-    const [text, html] = await Promise.all([
-      run(['test', suite]),
-      run(['test', suite, '--reporter', 'html']),
-    ]);
+    const [text, html] = await Promise.all([run(['test', suite]), run(['test', suite, '--reporter', 'html'])]);
     expect(text.stdout).toContain('got (mastra, keyword, topK 5, 31 tools match in all):');
     expect(html.stdout).toContain('got (mastra, keyword, topK 5, 31 tools match in all):');
     expect(c.failures[0]!.standings).toEqual([
