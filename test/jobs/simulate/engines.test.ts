@@ -161,7 +161,7 @@ describe.concurrent('simulate --engine', () => {
     expect(kept.violations).toEqual([]);
   });
 
-  it('each call shows exactly the tools the package sent to the model (fixtures/engines/recordings/sent-tools.json)', async ({
+  it('each call shows exactly the tools the package sent to the model (recordings/sent-tools.json)', async ({
     expect,
   }) => {
     const sent = JSON.parse(readFileSync(`${ROOT}fixtures/engines/recordings/sent-tools.json`, 'utf8')) as Record<

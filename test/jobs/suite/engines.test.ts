@@ -54,7 +54,8 @@ describe.concurrent('engines in suites', () => {
       suite,
       `catalog: ${join(ROOT, 'fixtures/catalogs/demo.yaml')}\ncases:\n` +
         '  - name: two\n    query: create issue\n    exact: [mcp__github__create_issue, mcp__linear__create_issue]\n' +
-        '  - name: its own limit\n    query: create issue\n    max_results: 1\n    exact: [mcp__github__create_issue]\n',
+        '  - name: its own limit\n    query: create issue\n    max_results: 1\n' +
+        '    exact: [mcp__github__create_issue]\n',
     );
     const r = await run(['test', suite, '--engine', 'ai-sdk', '-n', '2', '--json']);
     expect(r.code).toBe(0);
