@@ -10,6 +10,8 @@
  * - start.cjs: src/cli/start.ts, run by bin/toolsearch.js: answers a bare
  *   `--version`, turns on Node's compile cache, then requires cli.cjs.
  *
+ * A bulk replay's worker threads run cli.cjs too (src/jobs/simulate/bulk-worker.ts).
+ *
  * Packages that are large or that only some commands need stay external,
  * loaded from node_modules when a command needs them: React, Ink (through
  * src/tui/ink.ts: an ES module with top-level await, which CommonJS can only
@@ -74,9 +76,6 @@ export async function bundle(dir) {
     entryPoints: {
       cli: `${ROOT}src/cli/main.ts`,
       start: `${ROOT}src/cli/start.ts`,
-      // A bulk replay's worker thread: one file to load, not tsc's module graph (its warm-up is what a
-      // worker costs; src/jobs/simulate/bulk.ts).
-      'bulk-worker': `${ROOT}src/jobs/simulate/bulk-worker.ts`,
     },
     bundle: true,
     format: 'cjs',
