@@ -5,18 +5,19 @@
  *
  * The thread runs the file this module is in ({@link bulkWorkerUrl}): tsc's `bulk-worker.js` for the library, the
  * CLI's one bundle (dist/bundle/cli.cjs, whose entry src/cli/main.ts imports this module) for the CLI. Loaded in a
- * thread whose `workerData.role` is {@link BULK_WORKER}, it serves the pool; anywhere else it does nothing.
+ * thread started with the argument {@link BULK_WORKER}, it serves the pool; anywhere else it does nothing. An
+ * argument, not a mark in `workerData`: reading that needs node:worker_threads, which takes a few milliseconds
+ * to load on Node 20, at every start of the CLI.
  */
-import { isMainThread, type MessagePort, parentPort, workerData } from 'node:worker_threads';
+import type { MessagePort } from 'node:worker_threads';
 import type { SessionItem } from '../../formats/sessions.js';
 import type { BulkSetup } from './bulk-session.js';
 
-/** `workerData.role` of a bulk replay's worker thread. */
-export const BULK_WORKER = 'toolsearch bulk replay';
+/** The argument (process.argv) of a bulk replay's worker thread. */
+export const BULK_WORKER = '--toolsearch-bulk-replay-worker';
 
 /** What a bulk replay's worker thread is started with. */
 export interface BulkWorkerData {
-  readonly role: typeof BULK_WORKER;
   readonly setup: BulkSetup;
 }
 
@@ -43,5 +44,8 @@ function serve(port: MessagePort, setup: BulkSetup): void {
   });
 }
 
-const data = workerData as Partial<BulkWorkerData> | null;
-if (!isMainThread && parentPort !== null && data?.role === BULK_WORKER && data.setup) serve(parentPort, data.setup);
+if (process.argv.includes(BULK_WORKER)) {
+  void import('node:worker_threads').then(({ isMainThread, parentPort, workerData }) => {
+    if (!isMainThread && parentPort !== null) serve(parentPort, (workerData as BulkWorkerData).setup);
+  });
+}

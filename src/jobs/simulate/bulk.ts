@@ -133,8 +133,8 @@ async function replayInWorkers(
   };
   const workers: Array<{ readonly worker: Worker; inFlight: number }> = [];
   const spawn = (): void => {
-    const workerData: BulkWorkerData = { role: BULK_WORKER, setup };
-    const w = { worker: new Worker(url, { workerData }), inFlight: 0 };
+    const workerData: BulkWorkerData = { setup };
+    const w = { worker: new Worker(url, { argv: [BULK_WORKER], workerData }), inFlight: 0 };
     workers.push(w);
     w.worker.on('message', (m: FromWorker) => {
       if (m.type === 'aggregate') parts.push(m.aggregate);
