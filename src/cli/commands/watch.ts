@@ -11,11 +11,14 @@ import { Command, Option } from 'commander';
 import { UsageError } from '../../io/errors.js';
 import { escapeText } from '../../io/escape.js';
 import type { CliContext } from '../context.js';
+import type { EngineParams } from '../../core/engines/index.js';
 import type { WatchLine, WatchOptions } from '../../jobs/watch/live.js';
 import { addCatalogOptions } from '../catalog-options.js';
+import { addEngineOptions, type EngineFlags, engineParams } from '../engine-options.js';
 import { collect, FORCE_OPTION, parsePositiveInt } from '../options.js';
+import { simulateEngine } from '../simulate-engine.js';
 
-interface WatchFlags {
+interface WatchFlags extends EngineFlags {
   readonly proxy?: string;
   readonly host: string;
   readonly port: string;
@@ -107,7 +110,15 @@ export function watchCommand(ctx: CliContext): Command {
       '--search-tool <name>',
       "the agent's search tool has this name (repeatable): its calls and results are read as tool_search",
       collect,
-    )
+    );
+  addEngineOptions(cmd, {
+    maxResults: true,
+    ttl: true,
+    engineHelp:
+      "whose loading rule to replay, as in simulate: eino, ai-sdk, mastra; detected per session from its " +
+      'search tool when not given',
+  });
+  cmd
     .option('--host <address>', 'address to listen on (another than 127.0.0.1 is warned about)', '127.0.0.1')
     .option('--port <n>', 'port to listen on (0: a free one, printed on stderr)', '4318')
     .option('--jsonl', 'print one JSON line per model call instead of the TUI')
@@ -123,7 +134,25 @@ export function watchCommand(ctx: CliContext): Command {
   return cmd;
 }
 
+/**
+ * Each built-in engine's parameters from the flags, or why they do not fit it: a session's engine is
+ * detected as it arrives (as simulate detects it), so all three are worked out before the server starts.
+ */
+function paramsByEngine(flags: WatchFlags): WatchOptions['engineParams'] {
+  const out: Record<string, { params: EngineParams } | { error: string }> = {};
+  for (const id of ['eino', 'ai-sdk', 'mastra'] as const) {
+    try {
+      out[id] = { params: engineParams(flags, { kind: 'builtin', id }) };
+    } catch (err) {
+      out[id] = { error: (err as Error).message };
+    }
+  }
+  return out as WatchOptions['engineParams'];
+}
+
 async function runWatch(ctx: CliContext, flags: WatchFlags): Promise<void> {
+  // --engine and its parameters are checked as simulate checks them, before anything listens.
+  const engine = simulateEngine(flags);
   const port = parsePort(flags.port);
   const upstream = flags.proxy !== undefined ? parseUpstream(flags.proxy) : null;
   const output = flags.output !== undefined ? { option: '-o', path: flags.output, force: flags.force === true } : null;
@@ -148,6 +177,8 @@ async function runWatch(ctx: CliContext, flags: WatchFlags): Promise<void> {
   const options: WatchOptions = {
     catalog,
     mode: flags.mode,
+    ...(engine !== undefined ? { engine } : {}),
+    engineParams: paramsByEngine(flags),
     ...(flags.static !== undefined ? { staticNames: flags.static } : {}),
     ...(flags.searchTool !== undefined ? { searchTools: flags.searchTool } : {}),
     limits: ctx.limits,
