@@ -135,6 +135,33 @@ describe('watch: OTLP JSON exports', () => {
   });
 });
 
+describe('watch: OTLP sessions by trace, then continuity', () => {
+  it('a trace whose conversation continues a session joins it; -o replays as one session', async () => {
+    const out = join(dir, 'continued.jsonl');
+    watching = await startWatch(['--jsonl', '-c', DEMO, '-o', out]);
+    const post = (spans: OtlpSpan[]): Promise<Response> =>
+      fetch(`${watching!.url}/v1/traces`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(exportOf(spans)),
+      });
+    // The agent run and its first two model calls in one trace, the last two model calls in another.
+    const later = fixtureSpans.slice(3).map((s) => ({ ...s, traceId: 'fedcba9876543210fedcba9876543210' }));
+    expect((await post(fixtureSpans.slice(0, 3))).status).toBe(200);
+    await watching.waitLines(2);
+    expect((await post(later)).status).toBe(200);
+    const lines = await watching.waitLines(4);
+    expect(lines.map((l) => [l.session, l.trace_id, l.call])).toEqual(
+      [1, 2, 3, 4].map((c) => ['s1', fixtureSpans[0]!.traceId, c]),
+    );
+    expect(lines.slice(2).map((l) => l.turn)).toEqual(expected.turns.slice(2));
+    const stopped = await watching.stop();
+    expect(stopped.code).toBe(0);
+    expect(stopped.stderr).toMatch(/1 sessions, 4 model calls, .* 2 OTLP exports \(5 spans\)/);
+    expect(await replayTurns(out)).toEqual([expected.turns]);
+  });
+});
+
 /** Sends the fixture's spans through a real OTLP exporter, with their names, kinds, times and attributes. */
 async function exportWithRealExporter(
   url: string,

@@ -1,0 +1,78 @@
+/**
+ * `watch --engine`, its parameters, --mode, -c: what they mean in simulate. The session's engine is chosen
+ * as simulate chooses it (the flag, else the recording's search tool), its parameters checked per session.
+ */
+import { readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { SimulationReport } from '../../../src/jobs/simulate/report.js';
+import { DEMO, run } from '../helpers.js';
+import { startWatch, type Watching } from './helpers.js';
+
+const FIXTURE = 'fixtures/transcripts/keyword-search-then-call.otel.json';
+const fixtureText = readFileSync(FIXTURE, 'utf8');
+
+let watching: Watching | null = null;
+afterEach(async () => {
+  if (watching && watching.child.exitCode === null) await watching.stop();
+  watching = null;
+});
+
+async function post(url: string): Promise<void> {
+  const res = await fetch(`${url}/v1/traces`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: fixtureText,
+  });
+  expect(res.status).toBe(200);
+}
+
+describe('watch --engine, --mode, -c as in simulate', () => {
+  for (const args of [
+    ['--engine', 'mastra', '--top-k', '2'],
+    ['--engine', 'ai-sdk', '-n', '1'],
+    ['--mode', 'native'],
+  ]) {
+    it(`${args.join(' ')}: each call's turn and violations are simulate's`, async () => {
+      const r = await run(['simulate', FIXTURE, '-c', DEMO, '--json', '--no-tokens', ...args]);
+      expect(r.code).toBe(0);
+      const expected = JSON.parse(r.stdout) as SimulationReport;
+      watching = await startWatch(['--jsonl', '-c', DEMO, ...args]);
+      await post(watching.url);
+      const lines = await watching.waitLines(expected.turns.length);
+      expect(lines.map((l) => l.turn)).toEqual(expected.turns);
+      expect(lines.flatMap((l) => l.violations)).toEqual(expected.violations);
+      expect((await watching.stop()).code).toBe(0);
+    });
+  }
+
+  it("a parameter of another engine than the session's: the session says why, as simulate refuses it", async () => {
+    const r = await run(['simulate', FIXTURE, '-c', DEMO, '--top-k', '2']);
+    expect(r.code).toBe(2);
+    watching = await startWatch(['--jsonl', '-c', DEMO, '--top-k', '2']);
+    await post(watching.url);
+    const [line] = await watching.waitLines(1);
+    expect(line).toEqual({
+      schema_version: line!.schema_version,
+      source: 'otlp',
+      session: 's1',
+      trace_id: JSON.parse(fixtureText).resourceSpans[0].scopeSpans[0].spans[0].traceId,
+      call: null,
+      turn: null,
+      violations: [],
+      error: "--top-k is not a parameter of the eino engine (it is Mastra's search.topK: --engine mastra)",
+    });
+    expect(r.stderr).toContain("--top-k is not a parameter of the eino engine (it is Mastra's search.topK");
+  });
+
+  it('usage errors are simulate’s, before anything listens (exit 2)', async () => {
+    const native = await run(['watch', '--engine', 'ai-sdk', '--mode', 'native', '--port', '0']);
+    expect(native.code).toBe(2);
+    expect(native.stderr).toContain("--mode native is the reference's model-native mode; the ai-sdk engine has no modes");
+    const module = await run(['watch', '--engine', './x.js', '--port', '0']);
+    expect(module.code).toBe(2);
+    expect(module.stderr).toContain('--engine ./x.js: a module engine ranks only');
+    const wrong = await run(['watch', '--engine', 'ai-sdk', '--top-k', '2', '--port', '0']);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain('--top-k is not a parameter of the ai-sdk engine');
+  });
+});
