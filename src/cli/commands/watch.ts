@@ -49,14 +49,16 @@ Examples:
 
 Listens on 127.0.0.1:4318 (--host, --port; --port 0 takes a free port, printed on
 stderr). POST /v1/traces takes OTLP/HTTP exports, JSON or protobuf, gzip or not;
-spans are grouped into sessions by trace id and read by the otel reader. With
---proxy every other path is forwarded to <base URL> + path (OpenAI Chat and
-Responses, Anthropic Messages, Gemini generateContent; a streamed Gemini answer
-is forwarded but not read); answers, streamed or not, reach the client unchanged
+spans are grouped into sessions by trace id, then traces by continuity, and read
+by the otel reader. With --proxy every other path is forwarded to <base URL> +
+path (OpenAI Chat and Responses, Anthropic Messages, Gemini generateContent and
+streamGenerateContent); answers, streamed or not, reach the client unchanged
 chunk by chunk, then each request/response pair is read as a model call of a
-call log (Gemini: of Gemini request/response pairs); calls are grouped
-into sessions by continuity (a request that extends an earlier request and its
-answer continues that session).
+call log (Gemini: of Gemini request/response pairs); calls are grouped into
+sessions by continuity as call logs are (a request that extends an earlier
+request and its answer continues that session).
+--engine and its parameters, --mode, -c, --static and --search-tool mean what
+they mean in simulate (without --engine, each session's engine is detected).
 On a terminal the stepper shows the sessions and updates as calls arrive (> and <
 switch sessions, the selected call stays selected); otherwise one line per model
 call: --jsonl prints {schema_version, source, session, call, turn, violations, ...}.
@@ -115,7 +117,7 @@ export function watchCommand(ctx: CliContext): Command {
     maxResults: true,
     ttl: true,
     engineHelp:
-      "whose loading rule to replay, as in simulate: eino, ai-sdk, mastra; detected per session from its " +
+      'whose loading rule to replay, as in simulate: eino, ai-sdk, mastra; detected per session from its ' +
       'search tool when not given',
   });
   cmd

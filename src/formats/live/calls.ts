@@ -5,10 +5,10 @@
  * `assembleSse` of src/formats/recordings/sse.ts), which then make a line
  * `{request, response}` of a call log (OpenAI, Anthropic: the call-log
  * reader) or of Gemini request/response pairs (the gemini reader).
- * A streamed Gemini answer (`streamGenerateContent`) is forwarded but not
- * read: the assembly has no Gemini streams.
+ * A streamed Gemini answer (`streamGenerateContent?alt=sse`) is put back
+ * together by `assembleGeminiSse` (its chunks' parts in order).
  */
-import { assembleSse } from '../recordings/sse.js';
+import { assembleGeminiSse, assembleSse } from '../recordings/sse.js';
 
 /** The APIs the proxy recognises by path. */
 export type LiveProvider = 'openai' | 'openai-responses' | 'anthropic' | 'gemini';
@@ -58,8 +58,13 @@ export function readExchange(
       ? { request, response: null, error: 'the answer is not JSON' }
       : { request, response };
   }
-  if (provider === 'gemini')
-    return { request, response: null, error: 'a streamed Gemini answer is forwarded but not read (no assembly yet)' };
+  if (provider === 'gemini') {
+    const g = assembleGeminiSse(exchange.response);
+    if ('error' in g) return { request, response: null, error: `the stream holds no complete answer (${g.error})` };
+    if (!g.complete)
+      return { request, response: null, error: 'the stream holds no complete answer (no chunk gave a finishReason)' };
+    return { request, response: g.value };
+  }
   const a = assembleSse(exchange.response);
   const m = a.messages[0];
   if (a.messages.length !== 1 || m === undefined || !m.complete || m.provider !== provider) {

@@ -454,3 +454,45 @@ export const sseReader: RecordingReader = {
   near,
   read,
 };
+
+/**
+ * A Gemini stream (`streamGenerateContent?alt=sse`: each event's data one `GenerateContentResponse`)
+ * as one response: the first candidate's content holds every chunk's parts in order (the parts a
+ * client gets, as `@google/genai`'s chat keeps them), its finish reason and the usage are the last
+ * chunk's, the other keys (modelVersion, responseId) the last chunk's too. Complete when a chunk
+ * gave the candidate a finish reason; otherwise, or for an event that is not such a chunk, why not.
+ */
+export function assembleGeminiSse(
+  input: string,
+  limits?: Partial<Limits>,
+): { readonly value: Obj; readonly complete: boolean } | { readonly error: string } {
+  const depth = resolveLimits(limits).maxDepth;
+  const parsed = parseSse(input);
+  const parts: JsonValue[] = [];
+  let last: Obj | null = null;
+  let role: JsonValue = 'model';
+  let finish: JsonValue | undefined;
+  for (const e of parsed.events) {
+    const d = decode(input, e, depth);
+    if ('error' in d) return { error: `at offset ${e.offset}: ${d.error}` };
+    const chunk = d.value;
+    if (!isObj(chunk)) return { error: `at offset ${e.offset}: a chunk that is not a GenerateContentResponse` };
+    if (isObj(chunk.error)) return { error: `at offset ${e.offset}: an error event: ${str(chunk.error.message)}` };
+    const candidates = chunk.candidates;
+    const first = Array.isArray(candidates) ? candidates[0] : undefined;
+    if (isObj(first)) {
+      const content = first.content;
+      if (isObj(content)) {
+        if (typeof content.role === 'string') role = content.role;
+        if (Array.isArray(content.parts)) for (const p of content.parts) parts.push(p);
+      }
+      if (first.finishReason !== undefined) finish = first.finishReason;
+    }
+    last = chunk;
+  }
+  if (last === null) return { error: 'the stream holds no chunk' };
+  const candidate: Obj = { content: { role, parts } };
+  if (finish !== undefined) candidate.finishReason = finish;
+  const value: Obj = { ...clone(last), candidates: [candidate] };
+  return { value, complete: finish !== undefined };
+}

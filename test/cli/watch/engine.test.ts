@@ -67,7 +67,9 @@ describe('watch --engine, --mode, -c as in simulate', () => {
   it('usage errors are simulate’s, before anything listens (exit 2)', async () => {
     const native = await run(['watch', '--engine', 'ai-sdk', '--mode', 'native', '--port', '0']);
     expect(native.code).toBe(2);
-    expect(native.stderr).toContain("--mode native is the reference's model-native mode; the ai-sdk engine has no modes");
+    expect(native.stderr).toContain(
+      "--mode native is the reference's model-native mode; the ai-sdk engine has no modes",
+    );
     const module = await run(['watch', '--engine', './x.js', '--port', '0']);
     expect(module.code).toBe(2);
     expect(module.stderr).toContain('--engine ./x.js: a module engine ranks only');

@@ -105,7 +105,20 @@ describe('readExchange', () => {
     expect(read('openai', '{}', '<html>')).toEqual({ request: {}, response: null, error: 'the answer is not JSON' });
     expect(read('gemini', '{}', '{"candidates":[]}')).toEqual({ request: {}, response: { candidates: [] } });
     expect(read('gemini', '{}', 'data: {"candidates":[]}\n\n', true).error).toBe(
-      'a streamed Gemini answer is forwarded but not read (no assembly yet)',
+      'the stream holds no complete answer (no chunk gave a finishReason)',
+    );
+    const part = (p: object, finish?: string) =>
+      `data: ${JSON.stringify({ candidates: [{ content: { role: 'model', parts: [p] }, finishReason: finish }] })}\r\n\r\n`;
+    expect(read('gemini', '{}', part({ text: 'a' }) + part({ functionCall: { name: 'f' } }, 'STOP'), true)).toEqual({
+      request: {},
+      response: {
+        candidates: [
+          { content: { role: 'model', parts: [{ text: 'a' }, { functionCall: { name: 'f' } }] }, finishReason: 'STOP' },
+        ],
+      },
+    });
+    expect(read('gemini', '{}', 'data: {"error":{"message":"quota"}}\n\n', true).error).toBe(
+      'the stream holds no complete answer (at offset 0: an error event: quota)',
     );
     expect(
       read(
