@@ -117,7 +117,6 @@ function message(err: unknown): string {
 /** Every session, in order of first appearance. */
 export class LiveWatch {
   readonly sessions: LiveSession[] = [];
-  private readonly byId = new Map<string, LiveSession>();
   /** The recordings' grouping by continuity: one per provider API of the proxy's calls, one for OTLP traces. */
   private readonly groupings = new Map<string, { grouping: CallGrouping; sessions: LiveSession[] }>();
   /** Each trace's session; spans of a trace not yet placed (no model call read yet) wait in `pending`. */
