@@ -107,8 +107,10 @@ describe('readExchange', () => {
     expect(read('gemini', '{}', 'data: {"candidates":[]}\n\n', true).error).toBe(
       'the stream holds no complete answer (no chunk gave a finishReason)',
     );
-    const part = (p: object, finish?: string) =>
-      `data: ${JSON.stringify({ candidates: [{ content: { role: 'model', parts: [p] }, finishReason: finish }] })}\r\n\r\n`;
+    const part = (p: object, finish?: string): string => {
+      const chunk = { candidates: [{ content: { role: 'model', parts: [p] }, finishReason: finish }] };
+      return `data: ${JSON.stringify(chunk)}\r\n\r\n`;
+    };
     expect(read('gemini', '{}', part({ text: 'a' }) + part({ functionCall: { name: 'f' } }, 'STOP'), true)).toEqual({
       request: {},
       response: {
