@@ -93,7 +93,25 @@ const upstream = createServer((req, res) => {
   });
 });
 await new Promise((r) => upstream.listen(0, '127.0.0.1', r));
-const upstreamUrl = `http://127.0.0.1:${upstream.address().port}`;
+// The upstream serves from a process of its own (this script with --serve), so that direct and proxied
+// calls meet the same upstream and neither leg shares the clients' event loop.
+if (process.argv.includes('--serve')) {
+  process.stdout.write(`${upstream.address().port}\n`);
+  process.on('SIGTERM', () => process.exit(0));
+  await new Promise(() => {});
+}
+upstream.close();
+const server = spawn(process.execPath, [fileURLToPath(import.meta.url), '--serve'], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+const upstreamUrl = await new Promise((resolve, reject) => {
+  let text = '';
+  server.stdout.on('data', (b) => {
+    text += b;
+    if (text.includes('\n')) resolve(`http://127.0.0.1:${text.trim()}`);
+  });
+  server.on('error', reject);
+});
 
 /** One call: total time and time to the first byte of the answer, in ms, and the answer. */
 function call(base, body) {
@@ -258,7 +276,7 @@ for (const s of recorded) {
 }
 if (readFileSync(recording, 'utf8').includes('sk-bench')) problems.push('a credential reached -o');
 rmSync(dir, { recursive: true, force: true });
-upstream.close();
+server.kill('SIGTERM');
 
 const ms = (r) => r.calls.map((c) => c.ms);
 const ttfb = (r) => r.calls.filter((c) => c.stream).map((c) => c.ttfb);
