@@ -3,8 +3,10 @@
 // clients, each client one conversation (a session) of N/C calls that extend each other, half of
 // them streamed. Each call is made side by side straight to the upstream and through the proxy
 // (alternating which goes first), so both run under the same load; the figures are the per-call
-// latency of both and what the proxy adds (median, p99), and the time to the first streamed byte. Then every call must be in watch's JSON lines and in its -o recording:
-// C sessions, each with its calls in order (none lost, none reordered). Uses the built CLI (dist/).
+// latency of both and what the proxy adds (each call minus its direct twin: median, p99), and the
+// time to the first streamed byte. The upstream runs in a process of its own (this script with
+// --serve). Then every call must be in watch's JSON lines and in its -o recording: C sessions,
+// each with its calls in order (none lost, none reordered). Uses the built CLI (dist/).
 //
 //   node test/bench/watch-load.mjs [--calls 1000] [--clients 20] [--json out.json]
 import { spawn } from 'node:child_process';
