@@ -257,8 +257,8 @@ async function runWatch(ctx: CliContext, flags: WatchFlags): Promise<void> {
     });
     signal = ended.signal;
   } else {
-    ctx.err(`${where.join('\n')}\n  Ctrl-C stops\n`);
-    signal = await new Promise<NodeJS.Signals>((resolve) => {
+    // The handlers are in place before the address is printed: a Ctrl-C right after it still ends cleanly.
+    const stopped = new Promise<NodeJS.Signals>((resolve) => {
       const on = (s: NodeJS.Signals): void => {
         process.off('SIGINT', on);
         process.off('SIGTERM', on);
@@ -267,6 +267,8 @@ async function runWatch(ctx: CliContext, flags: WatchFlags): Promise<void> {
       process.on('SIGINT', on);
       process.on('SIGTERM', on);
     });
+    ctx.err(`${where.join('\n')}\n  Ctrl-C stops\n`);
+    signal = await stopped;
   }
   await running.close(2000);
   if (timer) clearInterval(timer);
