@@ -3,12 +3,12 @@
  * share: each holds HTTP exchanges, some of them model calls. An exchange
  * is a model call when it is a POST to a model endpoint — OpenAI Chat
  * (`…/chat/completions`), OpenAI Responses (`…/responses`), Anthropic
- * Messages (`…/messages`), Gemini (`…:generateContent`) — whose JSON body
+ * Messages (`…/messages`), Gemini (`…:generateContent`, `…:streamGenerateContent`) — whose JSON body
  * has that API's messages (`messages`, `input`, `contents`), or a POST elsewhere (a gateway's own path) whose
  * body has them and whose answer is a model response. Its request and
  * response bodies, decoded (base64, hex, gzip / deflate / br / zstd,
  * UTF-8, JSON; a streamed response's server-sent events assembled as the
- * provider's client does, sse.ts), become one logged model call; the calls
+ * provider's client does, sse.ts; a Gemini stream's chunks' parts in order), become one logged model call; the calls
  * are read as a call log (calls.ts; Gemini's by gemini.ts, in a recording
  * of Gemini calls only). Everything else is skipped by a rule and counted: other
  * methods, other endpoints, failed calls (status 400 and above).
@@ -20,7 +20,7 @@ import type { Limits } from '../../io/read.js';
 import { TranscriptBuilder } from '../transcript-common.js';
 import { type LoggedCall, type Provider, readLoggedCalls, responseProvider } from './calls.js';
 import { type GeminiCall, readGeminiCalls } from './gemini.js';
-import { assembleSse } from './sse.js';
+import { assembleGeminiSse, assembleSse } from './sse.js';
 
 /** A body as a recording keeps it. */
 export type RecordedBody =
@@ -211,12 +211,13 @@ function modelCall(b: TranscriptBuilder, ex: HttpExchange, limits: Limits): Mode
     return null;
   }
   if (failed(b, ex)) return null;
-  if (endpoint === 'gemini' && /:streamGenerateContent/i.test(ex.url ?? '')) {
-    b.unexplained(ex.at, `${ex.label}: a streamed Gemini response (streamGenerateContent) is not assembled`);
-    return null;
-  }
+  const geminiStream = endpoint === 'gemini' && /:streamGenerateContent/i.test(ex.url ?? '');
   let response: Node | undefined;
-  if (ex.response === null) {
+  if (geminiStream && ex.response !== null) {
+    const res = geminiStreamBody(b, ex, limits);
+    if (res === null) return null;
+    response = res;
+  } else if (ex.response === null) {
     b.warn(ex.at, `${ex.label}: the response body is not recorded; what the model answered shows in the next request`);
   } else {
     const res = readResponseBody(b, ex, limits);
@@ -267,6 +268,35 @@ function streamedResponse(b: TranscriptBuilder, text: string, at: Node, what: st
     return null;
   }
   return nodesOf(a.messages[0]!.value, at.offset);
+}
+
+/**
+ * A streamed Gemini answer (`streamGenerateContent?alt=sse`) as one GenerateContentResponse (sse.ts
+ * `assembleGeminiSse`: the chunks' parts in order), or null after recording why not.
+ */
+function geminiStreamBody(b: TranscriptBuilder, ex: HttpExchange, limits: Limits): Node | null {
+  const body = ex.response!;
+  const what = `${ex.label}: the response body (a streamed Gemini answer)`;
+  const at = body.kind === 'bytes' ? body.at : body.node;
+  if (body.kind === 'json') {
+    b.unexplained(at, `${what}: expected server-sent events, found a JSON value`);
+    return null;
+  }
+  const text = bodyText(body, ex.responseHeaders.get('content-encoding'), ex.encodedAsSent, limits);
+  if (!text.ok) {
+    b.unexplained(at, `${what}: ${text.error}`);
+    return null;
+  }
+  const g = assembleGeminiSse(text.value, limits);
+  if ('error' in g) {
+    b.unexplained(at, `${what}: ${g.error}`);
+    return null;
+  }
+  if (!g.complete) {
+    b.unexplained(at, `${what}: the stream ends before a chunk gives a finishReason`);
+    return null;
+  }
+  return nodesOf(g.value, at.offset);
 }
 
 /** A scratch builder for trying a reading whose problems must not count (an exchange that may not be a call). */

@@ -358,27 +358,58 @@ describe('Gemini calls in HTTP recordings', () => {
     expect(t.tools?.map((x) => x.name)).toEqual(want.tools?.map((x) => x.name));
   });
 
-  it('a streamed Gemini response is not assembled: an error at its entry', () => {
-    const l = lines[0]!;
-    const har = {
-      log: {
-        entries: [
-          {
-            startedDateTime: '2026-01-01T00:00:00Z',
-            request: {
-              method: 'POST',
-              url: url.replace(':generateContent', ':streamGenerateContent') + '?alt=sse',
-              headers: [],
-              postData: { mimeType: 'application/json', text: JSON.stringify(l.request) },
-            },
-            response: { status: 200, headers: [], content: { mimeType: 'text/event-stream', text: 'data: {}\n\n' } },
-          },
-        ],
-      },
-    };
-    expect(inputError(() => loadRecordingText(JSON.stringify(har), { name: 'g.har' })).headline).toBe(
-      'g.har:1:20: HAR entry 1: a streamed Gemini response (streamGenerateContent) is not assembled ' +
-        '(--lenient replays the rest and counts it)',
+  /** A HAR of the pairs, each answer streamed (`streamGenerateContent?alt=sse`): one chunk per part. */
+  const streamedHar = (chunks: (response: { candidates: Array<Record<string, unknown>> }) => string) => ({
+    log: {
+      version: '1.2',
+      creator: { name: 't', version: '1' },
+      entries: lines.map((l, i) => ({
+        startedDateTime: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
+        request: {
+          method: 'POST',
+          url: `${url.replace(':generateContent', ':streamGenerateContent')}?alt=sse`,
+          headers: [],
+          postData: { mimeType: 'application/json', text: JSON.stringify(l.request) },
+        },
+        response: {
+          status: 200,
+          headers: [{ name: 'Content-Type', value: 'text/event-stream' }],
+          content: { mimeType: 'text/event-stream', text: chunks(l.response as never) },
+        },
+      })),
+    },
+  });
+
+  it('a streamed Gemini response is put back together: the same reading as the plain answers', () => {
+    const har = streamedHar((response) => {
+      const [candidate] = response.candidates;
+      const { content, finishReason, ...rest } = candidate as {
+        content: { role: string; parts: unknown[] };
+        finishReason?: string;
+      };
+      const chunk = (parts: unknown[], last: boolean) =>
+        `data: ${JSON.stringify({
+          ...response,
+          candidates: [{ ...rest, content: { role: content.role, parts }, ...(last ? { finishReason } : {}) }],
+        })}\r\n\r\n`;
+      // An empty first chunk (the API may open with one), then one chunk per part; the finish reason on the last.
+      // (A text streamed in two chunks stays two text parts, read as two blocks: the parts as the client got them.)
+      const pieces: unknown[] = [null, ...content.parts];
+      return pieces.map((p, i) => chunk(p === null ? [] : [p], i === pieces.length - 1)).join('');
+    });
+    const t = loadRecordingText(JSON.stringify(har), { name: 'g.har' });
+    const want = loadTranscriptFile(pairs);
+    expect(t.messages).toEqual(want.messages);
+    expect(t.sentTools).toEqual(want.sentTools);
+  });
+
+  it('a Gemini stream that ends before a finishReason: an error at its entry', () => {
+    const har = streamedHar(() => 'data: {}\n\n');
+    expect(inputError(() => loadRecordingText(JSON.stringify(har), { name: 'g.har' })).headline).toMatch(
+      new RegExp(
+        '^g\\.har:1:\\d+: HAR entry 1: the response body \\(a streamed Gemini answer\\): ' +
+          'the stream ends before a chunk gives a finishReason',
+      ),
     );
   });
 });
