@@ -131,6 +131,53 @@ describe('watch --proxy with the Anthropic SDK', () => {
     const [report] = await replayed(out);
     expect(report!.turns.map(settled)).toEqual(lines.map((l) => settled(l.turn!)));
     expect(report!.violations).toEqual(lines.flatMap((l) => l.violations));
+    // Each line whole: what the proxy saw of the call, its turn and the violations found at it.
+    lines.forEach((line, i) => {
+      expect({ ...line, turn: settled(line.turn!) }).toEqual({
+        schema_version: 1,
+        source: 'proxy',
+        session: 's1',
+        call: i + 1,
+        provider: 'anthropic',
+        http: {
+          method: 'POST',
+          path: '/v1/messages',
+          status: 200,
+          streamed: i === 1,
+          duration_ms: expect.any(Number),
+          request_headers: expect.objectContaining({
+            'content-type': 'application/json',
+            'user-agent': 'Anthropic/JS 1.17.0',
+          }),
+        },
+        turn: settled(report!.turns[i]!),
+        violations: report!.violations.filter((v) => (v as { call: number }).call === i + 1),
+      });
+      // Every header the SDK sent but the credentials (x-api-key, api-key, cookie).
+      expect(Object.keys(line.http!.request_headers).sort()).toEqual(
+        [
+          'accept',
+          'accept-encoding',
+          'accept-language',
+          'anthropic-version',
+          'connection',
+          'content-length',
+          'content-type',
+          'host',
+          'sec-fetch-mode',
+          'user-agent',
+          'x-stainless-arch',
+          'x-stainless-helper-method',
+          'x-stainless-lang',
+          'x-stainless-os',
+          'x-stainless-package-version',
+          'x-stainless-retry-count',
+          'x-stainless-runtime',
+          'x-stainless-runtime-version',
+          'x-stainless-timeout',
+        ].filter((h) => i === 1 || h !== 'x-stainless-helper-method'),
+      );
+    });
   });
 });
 
