@@ -123,6 +123,18 @@ describe('watch: OTLP JSON exports', () => {
       ['s2', 4],
     ]);
     expect(all.slice(4).map((l) => l.turn)).toEqual(expected.turns);
+    // Those lines whole: the session, its trace, the call, its turn and the violations found at it.
+    expect(all.slice(4)).toEqual(
+      expected.turns.map((turn) => ({
+        schema_version: 1,
+        source: 'otlp',
+        session: 's2',
+        trace_id: '0123456789abcdef0123456789abcdef',
+        call: turn.call,
+        turn,
+        violations: expected.violations.filter((v) => v.call === turn.call),
+      })),
+    );
     const stopped = await watching.stop();
     expect(stopped.code).toBe(0);
     expect(stopped.stderr).toMatch(
