@@ -298,5 +298,6 @@ function humanLine(line: WatchLine): string {
   for (const c of t.tool_calls)
     if (c.name !== 'tool_search') parts.push(`${c.status === 'ok' ? '' : `${c.status}! `}${c.name}`);
   for (const v of line.violations) parts.push(`${v.severity}: ${v.kind}: ${v.message}`);
+  if (line.warning !== undefined) parts.push(`warning: ${line.warning}`);
   return escapeText(parts.join('  '));
 }

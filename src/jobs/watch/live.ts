@@ -70,6 +70,11 @@ export interface WatchLine {
   readonly violations: readonly Violation[];
   /** Why the call could not be read or answered. */
   readonly error?: string;
+  /**
+   * Said once per session, on its first line it applies to: `--engine` names another engine than the
+   * session's search tool shows (simulate's warning, word for word).
+   */
+  readonly warning?: string;
 }
 
 /** One session as seen so far. */
@@ -84,6 +89,16 @@ export class LiveSession {
   emitted = 0;
   /** The problem last given out as a line (OTLP sessions). */
   reported: string | null = null;
+  /** `--engine` against what the session shows (simulate's warning), and the one last given out. */
+  contradicts: string | null = null;
+  warned: string | null = null;
+
+  /** The warning to put on the next line, once per text. */
+  warning(): { warning: string } | Record<string, never> {
+    if (this.contradicts === null || this.contradicts === this.warned) return {};
+    this.warned = this.contradicts;
+    return { warning: this.contradicts };
+  }
 
   constructor(
     readonly id: string,
@@ -178,7 +193,7 @@ export class LiveWatch {
     s.emitted = Math.max(s.emitted, call);
     this.changed();
     const violations = s.report?.violations.filter((v) => v.call === call) ?? [];
-    const line: WatchLine = { ...base, session: s.id, call, turn, violations };
+    const line: WatchLine = { ...base, session: s.id, call, turn, violations, ...s.warning() };
     return [turn === null ? { ...line, error: s.problem ?? `call ${call} was not read` } : line];
   }
 
@@ -303,6 +318,7 @@ export class LiveWatch {
           call: turn.call,
           turn,
           violations: s.report!.violations.filter((v) => v.call === turn.call),
+          ...s.warning(),
         });
         s.emitted = i + 1;
       }
@@ -354,6 +370,7 @@ export class LiveWatch {
     }
     // The engine as simulate chooses it: --engine, else what the session's search tool shows.
     const chosen = chooseEngine(this.options.engine, transcript);
+    s.contradicts = chosen.contradicts;
     const params = this.options.engineParams?.[chosen.engine] ?? { params: {} };
     if ('error' in params) {
       s.problem = params.error;

@@ -3,12 +3,16 @@
  * as simulate chooses it (the flag, else the recording's search tool), its parameters checked per session.
  */
 import { readFileSync } from 'node:fs';
+import { Ajv } from 'ajv';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SimulationReport } from '../../../src/jobs/simulate/report.js';
 import { DEMO, run } from '../helpers.js';
 import { startWatch, type Watching } from './helpers.js';
 
 const FIXTURE = 'fixtures/transcripts/keyword-search-then-call.otel.json';
+const validate = new Ajv({ allErrors: true, strict: true }).compile(
+  JSON.parse(readFileSync(new URL('../../../src/schemas/watch-jsonl.schema.json', import.meta.url), 'utf8')) as object,
+);
 const fixtureText = readFileSync(FIXTURE, 'utf8');
 
 let watching: Watching | null = null;
@@ -41,6 +45,16 @@ describe('watch --engine, --mode, -c as in simulate', () => {
       const lines = await watching.waitLines(expected.turns.length);
       expect(lines.map((l) => l.turn)).toEqual(expected.turns);
       expect(lines.flatMap((l) => l.violations)).toEqual(expected.violations);
+      // --engine against the recording's own search tool: simulate's warning, once for the session.
+      const warnings = lines.flatMap((l) => (l.warning !== undefined ? [l.warning] : []));
+      if (args[0] === '--engine') {
+        expect(warnings).toEqual([
+          `--engine ${args[1]}, but the recording looks like eino: the result of tool_search is ` +
+            '{"matches": [...]} (Eino\'s tool_search)',
+        ]);
+        expect(r.stderr).toContain(warnings[0]);
+      } else expect(warnings).toEqual([]);
+      for (const l of lines) expect(validate(l), JSON.stringify(validate.errors)).toBe(true);
       expect((await watching.stop()).code).toBe(0);
     });
   }
