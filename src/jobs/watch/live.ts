@@ -65,6 +65,11 @@ export interface WatchLine {
   readonly call: number | null;
   readonly provider?: LiveProvider;
   readonly http?: CallMeta;
+  /**
+   * The engine whose loading rule replayed the session (detected from its search tool, as `simulate`
+   * does: eino, the reference, unless the recording shows the AI SDK's or Mastra's); with a turn only.
+   */
+  readonly engine?: string;
   readonly turn: TurnReport | null;
   /** Violations and warnings found at this call. */
   readonly violations: readonly Violation[];
@@ -193,7 +198,16 @@ export class LiveWatch {
     s.emitted = Math.max(s.emitted, call);
     this.changed();
     const violations = s.report?.violations.filter((v) => v.call === call) ?? [];
-    const line: WatchLine = { ...base, session: s.id, call, turn, violations, ...s.warning() };
+    const engine = s.report?.engine.name;
+    const line: WatchLine = {
+      ...base,
+      session: s.id,
+      call,
+      ...(turn !== null && engine !== undefined ? { engine } : {}),
+      turn,
+      violations,
+      ...s.warning(),
+    };
     return [turn === null ? { ...line, error: s.problem ?? `call ${call} was not read` } : line];
   }
 
@@ -316,6 +330,7 @@ export class LiveWatch {
           session: s.id,
           trace_id: s.traceId!,
           call: turn.call,
+          engine: s.report!.engine.name,
           turn,
           violations: s.report!.violations.filter((v) => v.call === turn.call),
           ...s.warning(),

@@ -131,6 +131,7 @@ describe('watch: OTLP JSON exports', () => {
         session: 's2',
         trace_id: '0123456789abcdef0123456789abcdef',
         call: turn.call,
+        engine: 'eino',
         turn,
         violations: expected.violations.filter((v) => v.call === turn.call),
       })),

@@ -139,6 +139,7 @@ describe('watch --proxy with the Anthropic SDK', () => {
         session: 's1',
         call: i + 1,
         provider: 'anthropic',
+        engine: 'eino',
         http: {
           method: 'POST',
           path: '/v1/messages',
