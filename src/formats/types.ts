@@ -79,6 +79,7 @@ export type TranscriptFormat =
   | 'anthropic'
   | 'claude-code'
   | 'ai-sdk'
+  | 'mastra'
   | 'openai-agents'
   | 'langchain'
   | 'otel'
