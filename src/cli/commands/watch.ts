@@ -18,6 +18,9 @@ import { addEngineOptions, type EngineFlags, engineParams } from '../engine-opti
 import { collect, FORCE_OPTION, parsePositiveInt } from '../options.js';
 import { simulateEngine } from '../simulate-engine.js';
 
+/** How long calls in flight may take to finish once watch is asked to stop. */
+const GRACE_MS = 30_000;
+
 interface WatchFlags extends EngineFlags {
   readonly proxy?: string;
   readonly host: string;
@@ -67,7 +70,8 @@ cookies and any header, query parameter or OTLP attribute whose name holds key,
 token, secret, auth, session, cookie, password or credential are dropped; request
 and response bodies are kept. Requests larger than TOOLSEARCH_MAX_BYTES are refused
 (413); a malformed export is answered with the OTLP error status (400) and counted.
-Ctrl-C stops: calls in flight finish (2 s at most) and -o is written complete.
+Ctrl-C stops: calls in flight finish (30 s at most; a second Ctrl-C cuts them) and
+-o is written complete.
 -o writes one JSON line per session: a call log ([{request, response, http}, ...])
 or an OTLP JSON document; simulate replays it (--jsonl-input sessions).
 `;
@@ -270,7 +274,25 @@ async function runWatch(ctx: CliContext, flags: WatchFlags): Promise<void> {
     ctx.err(`${where.join('\n')}\n  Ctrl-C stops\n`);
     signal = await stopped;
   }
-  await running.close(2000);
+  // Calls in flight (a streamed answer can take minutes) finish before the end, for up to GRACE_MS; a second Ctrl-C
+  // cuts them at once.
+  const pending = running.inFlight();
+  let again: (() => void) | null = null;
+  const cut = new Promise<void>((resolve) => {
+    again = () => resolve();
+    process.once('SIGINT', again);
+    process.once('SIGTERM', again);
+  });
+  if (pending > 0)
+    ctx.err(
+      `toolsearch watch: stopping; waiting for ${pending} call${pending === 1 ? '' : 's'} in flight ` +
+        `(at most ${GRACE_MS / 1000} s; Ctrl-C again cuts ${pending === 1 ? 'it' : 'them'})\n`,
+    );
+  await running.close(GRACE_MS, cut);
+  if (again) {
+    process.off('SIGINT', again);
+    process.off('SIGTERM', again);
+  }
   if (timer) clearInterval(timer);
   await writing;
   await flush();

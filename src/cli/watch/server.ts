@@ -54,8 +54,10 @@ export interface WatchCounts {
 export interface RunningWatch {
   readonly url: string;
   readonly counts: WatchCounts;
-  /** Stops listening, lets calls in flight finish (at most `graceMs`), then cuts the rest. */
-  close(graceMs: number): Promise<void>;
+  /** Requests being answered now (a streamed answer counts until its last byte). */
+  readonly inFlight: () => number;
+  /** Stops listening, lets calls in flight finish (at most `graceMs`, or until `cut` settles), then cuts the rest. */
+  close(graceMs: number, cut?: Promise<void>): Promise<void>;
 }
 
 class TooLarge extends Error {}
@@ -389,11 +391,12 @@ export function startWatchServer(options: WatchServerOptions): Promise<RunningWa
       resolve({
         url: `http://${host}:${a.port}`,
         counts,
-        async close(graceMs: number): Promise<void> {
+        inFlight: () => inFlight.size,
+        async close(graceMs: number, cut?: Promise<void>): Promise<void> {
           const closed = new Promise<void>((r) => server.close(() => r()));
           server.closeIdleConnections();
           const grace = new Promise<void>((r) => setTimeout(r, graceMs).unref());
-          await Promise.race([Promise.all([...inFlight]).then(() => undefined), grace]);
+          await Promise.race([Promise.all([...inFlight]).then(() => undefined), grace, ...(cut ? [cut] : [])]);
           for (const s of sockets) s.destroy();
           await closed;
         },

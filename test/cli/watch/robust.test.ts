@@ -209,6 +209,39 @@ describe('watch: Ctrl-C', () => {
   });
 });
 
+describe('watch: a second Ctrl-C', () => {
+  it('cuts the calls still in flight at once and still ends cleanly (exit 0, the cut call reported)', async () => {
+    // A slow stream: several seconds to its last chunk.
+    const provider = await fakeProvider({ chunkDelayMs: 4000 });
+    providers.push(provider);
+    const out = join(dir, 'cut.jsonl');
+    watching = await startWatch(['--proxy', provider.url, '--jsonl', '-o', out]);
+    const w = watching;
+    const res = await post(`${w.url}/v1/chat/completions`, chat('stream me', true));
+    const reader = res.body!.getReader();
+    expect((await reader.read()).done).toBe(false);
+    const exited = new Promise<number | null>((r) => w.child.on('close', (code) => r(code)));
+    const started = Date.now();
+    w.child.kill('SIGINT');
+    for (let i = 0; i < 500 && !w.stderr().includes('in flight'); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(w.stderr()).toContain(
+      'toolsearch watch: stopping; waiting for 1 call in flight (at most 30 s; Ctrl-C again cuts it)\n',
+    );
+    w.child.kill('SIGINT');
+    expect(await exited).toBe(0);
+    // Cut, not waited for: the stream had seconds left.
+    expect(Date.now() - started).toBeLessThan(4000);
+    await reader.read().catch(() => undefined);
+    // The call cut is reported, as a call whose client went away is.
+    const [line] = w.lines();
+    expect([line?.http?.status, line?.error]).toEqual([
+      499,
+      'the client closed the connection before the answer ended',
+    ]);
+    expect(w.stderr()).toMatch(/toolsearch watch: stopped; 0 sessions, 0 model calls, 1 proxied requests \(1 failed\)/);
+  });
+});
+
 describe('watch: where it listens', () => {
   it('127.0.0.1 by default, said with where to point the agent; another address is warned about', async () => {
     watching = await startWatch(['--jsonl']);
