@@ -158,8 +158,7 @@ function read(doc: ParsedDocument, b: TranscriptBuilder): void {
     const type = it.kind === 'object' ? field(it, 'type') : undefined;
     const raw = it.kind === 'object' ? field(it, d.raw) : undefined;
     if (type?.kind !== 'string' || !ITEM_TYPES.has(type.value) || raw?.kind !== 'object') {
-      const found =
-        type?.kind === 'string' ? `type ${JSON.stringify(type.value)}` : `${kindName(type)} for "type"`;
+      const found = type?.kind === 'string' ? `type ${JSON.stringify(type.value)}` : `${kindName(type)} for "type"`;
       b.unexplained(
         it,
         `unknown RunState item (expected {type: "<kind>_item", ${d.raw}: {...}, agent}; found ${found})`,

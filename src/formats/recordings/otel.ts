@@ -32,7 +32,7 @@
  * is an error at its attribute; a problem inside one is located in it.
  */
 import { toWellFormed } from '../../core/text.js';
-import type { ToolCall } from '../../core/types.js';
+import type { Message, ToolCall } from '../../core/types.js';
 import { type ArrayNode, field, type Node, type ParsedDocument } from '../../io/nodes.js';
 import type { Limits } from '../../io/read.js';
 import { TranscriptBuilder } from '../transcript-common.js';
@@ -258,7 +258,29 @@ const OPENINFERENCE: Dialect = {
   tools: openInferenceTools,
 };
 
-const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+/**
+ * A message as the continuity check compares it: an assistant message's calls of the provider's own
+ * tools left out (a span's input may omit what the provider ran for an earlier answer, as
+ * OpenInference's Responses instrumentation does), and one left with only text and calls compared as
+ * the chat message it then is.
+ */
+function continuityKey(m: Message): unknown {
+  if (m.kind !== 'blocks' || m.role !== 'assistant' || !m.blocks.some((x) => x.type === 'provider_tool_call'))
+    return m;
+  const blocks = m.blocks.filter((x) => x.type !== 'provider_tool_call');
+  if (!blocks.every((x) => x.type === 'text' || x.type === 'function_tool_call')) return { ...m, blocks };
+  let content = '';
+  const toolCalls: ToolCall[] = [];
+  for (const x of blocks)
+    if (x.type === 'text') content += x.text;
+    else if (x.type === 'function_tool_call') toolCalls.push({ id: x.callId, name: x.name, arguments: x.arguments });
+  return toolCalls.length > 0
+    ? { kind: 'chat', role: 'assistant', content, toolCalls }
+    : { kind: 'chat', role: 'assistant', content };
+}
+
+const same = (a: Message, b: Message | undefined): boolean =>
+  b !== undefined && JSON.stringify(continuityKey(a)) === JSON.stringify(continuityKey(b));
 
 function read(doc: ParsedDocument, b: TranscriptBuilder, options: ReadOptions): void {
   const spans = spansOf(doc);

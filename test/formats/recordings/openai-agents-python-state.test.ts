@@ -48,7 +48,9 @@ describe('Agents Python SDK RunState', () => {
   it('a server tool search that loaded nothing, then the call: a server search and a call not loaded', () => {
     const t = loadTranscriptFile(`${dir}v1_5_tool_search_and_display_metadata.json`);
     expect(t.coverage).toMatchObject({ detected_by: detected('1.5'), items: 4, read: 4, skipped: [] });
-    expect(calls(t)).toEqual([{ calls: ['call-display:lookup:not-loaded'], provider: [], server: ['account balance:'] }]);
+    expect(calls(t)).toEqual([
+      { calls: ['call-display:lookup:not-loaded'], provider: [], server: ['account balance:'] },
+    ]);
   });
 
   it('a custom tool call and its output: a call of the catalog, answered; the next call pending', () => {

@@ -647,6 +647,42 @@ function agentsState(msgs: Msg[]): unknown {
   };
 }
 
+/**
+ * The Python SDK's `RunState.to_json()` (openai-agents-python src/agents/run_state.py): snake_case,
+ * the generated items again as `session_items` (mapped by `generated_session_item_indexes`), each
+ * model output again in `model_responses`, and an approval item after a call awaiting approval.
+ */
+function agentsStatePy(msgs: Msg[]): unknown {
+  const items = responsesItems(msgs);
+  const lastUser = msgs.map((m) => m.role).lastIndexOf('user');
+  const kind = (m: Msg): string =>
+    m.role === 'tool'
+      ? 'tool_call_output_item'
+      : m.role === 'assistant' && m.call
+        ? 'tool_call_item'
+        : 'message_output_item';
+  const generated = msgs
+    .slice(lastUser + 1)
+    .map((m, i) => ({ type: kind(m), raw_item: items[lastUser + 1 + i], agent: { name: 'Atlas' } }));
+  const last = generated.at(-1);
+  if (last?.type === 'tool_call_item') generated.push({ ...last, type: 'tool_approval_item' });
+  return {
+    $schemaVersion: '1.17',
+    current_turn: 1,
+    current_agent: { name: 'Atlas' },
+    original_input: items.slice(0, lastUser + 1),
+    pending_input: null,
+    model_responses: generated
+      .filter((g) => g.type !== 'tool_call_output_item')
+      .map((g) => ({ output: [g.raw_item], response_id: null, request_id: null, usage: {} })),
+    generated_items: generated,
+    session_items: generated,
+    generated_session_item_indexes: generated.map((_, i) => i),
+    nested_history_owned_session_item_refs: [],
+    no_active_agent_run: true,
+  };
+}
+
 const WRITERS: ReadonlyArray<readonly [string, string, (m: Msg[]) => unknown]> = [
   ['eino-jsonl', 'eino', einoJsonl],
   ['eino-multi', 'eino', einoMulti],
@@ -667,6 +703,7 @@ const WRITERS: ReadonlyArray<readonly [string, string, (m: Msg[]) => unknown]> =
   ['gemini-contents', 'gemini', geminiContents],
   ['cline', 'cline', cline],
   ['openai-agents-state', 'openai-agents-state', agentsState],
+  ['openai-agents-state-py', 'openai-agents-state', agentsStatePy],
 ];
 
 /** Writers whose text-only conversations are detected as another (equivalent) format. */
@@ -739,7 +776,7 @@ describe('random conversations in every recording format', () => {
       ),
       { numRuns: 40, seed: 12 },
     );
-    // Twenty-one writers per run: generous room on a loaded machine (no assertion on time).
+    // Twenty-two writers per run: generous room on a loaded machine (no assertion on time).
   }, 120_000);
 });
 
