@@ -12,7 +12,10 @@
  * - `ai.response.text` and `ai.response.toolCalls` (JSON text of
  *   `[{toolCallId, toolName, input}]`; `args` before v5): the answer; a call
  *   with `providerExecuted: true` is the provider's own (reported at its model
- *   call, never checked against the tools offered).
+ *   call, never checked against the tools offered). The SDK's legacy spans
+ *   write a provider-executed call there without `providerExecuted`: the next
+ *   call's `ai.prompt.messages` marks it, and otel.ts reads it so (in the
+ *   last call's answer nothing marks it: it reads as a call of ours).
  *
  * The run's own span (`ai.generateText`, `ai.streamText`) sums up its model
  * calls, and an `ai.toolCall` span is a tool running: both are skipped by

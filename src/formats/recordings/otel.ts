@@ -37,7 +37,7 @@
  * is an error at its attribute; a problem inside one is located in it.
  */
 import { toWellFormed } from '../../core/text.js';
-import type { Message, ToolCall } from '../../core/types.js';
+import type { ContentBlock, Message, ToolCall } from '../../core/types.js';
 import { type ArrayNode, field, type Node, type ParsedDocument } from '../../io/nodes.js';
 import type { Limits } from '../../io/read.js';
 import { TranscriptBuilder } from '../transcript-common.js';
@@ -283,6 +283,31 @@ function continuityKey(m: Message): unknown {
     : { kind: 'chat', role: 'assistant', content };
 }
 
+/**
+ * Rewrites, in an answer, the calls whose ids are provider calls (`ids`) as the provider's own calls:
+ * the AI SDK's `ai.response.toolCalls` lists a provider-executed call (its web search) as any other
+ * (it keeps no `providerExecuted`), while the prompt of the next model call marks it.
+ */
+function asProviderCalls(messages: Message[], ids: ReadonlySet<string>): void {
+  messages.forEach((m, i) => {
+    if (m.kind !== 'chat' || m.role !== 'assistant' || !m.toolCalls?.some((c) => ids.has(c.id))) return;
+    const blocks: ContentBlock[] = m.content === '' ? [] : [{ type: 'text', text: m.content }];
+    for (const c of m.toolCalls.filter((x) => ids.has(x.id)))
+      blocks.push({
+        type: 'provider_tool_call',
+        callId: c.id,
+        kind: 'tool-call',
+        name: c.name,
+        server: '',
+        arguments: c.arguments,
+        executedBy: 'provider',
+      });
+    for (const c of m.toolCalls.filter((x) => !ids.has(x.id)))
+      blocks.push({ type: 'function_tool_call', callId: c.id, name: c.name, arguments: c.arguments });
+    messages[i] = { kind: 'blocks', role: 'assistant', blocks };
+  });
+}
+
 /** One model-call span, read: its input and output messages in builders of their own, the tools it was sent. */
 interface ReadSpan {
   readonly span: Span;
@@ -371,6 +396,12 @@ function read(doc: ParsedDocument, b: TranscriptBuilder, options: ReadOptions): 
     const trace = field(s.node, 'traceId');
     calls.push({ span: s, trace: str(trace) ?? '', input, output, sent: tools.sent, defs: tools.defs });
   }
+  // A call the SDK's ai.response.toolCalls lists without saying the provider ran it: a later span's prompt says so.
+  const providerIds = new Set<string>();
+  for (const c of calls)
+    for (const m of c.input.messages)
+      if (m.kind === 'blocks') for (const x of m.blocks) if (x.type === 'provider_tool_call') providerIds.add(x.callId);
+  if (providerIds.size > 0) for (const c of calls) asProviderCalls(c.output.messages, providerIds);
   const sessions = sessionsOf(calls);
   sessions.forEach((members, k) => {
     const sb = k === 0 ? b : new TranscriptBuilder(doc, b.maxMessages, true);
