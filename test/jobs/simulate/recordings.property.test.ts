@@ -802,6 +802,41 @@ const responsesHosted = (msgs: Msg[]): unknown => ({
   }),
 });
 
+/** AI SDK ModelMessages with a web search the provider ran (`providerExecuted`) opening every answer. */
+const aiSdkWebSearch = (msgs: Msg[]): unknown =>
+  (aiSdk(msgs) as Array<{ role: string; content: unknown }>).map((m, i) =>
+    m.role !== 'assistant'
+      ? m
+      : {
+          role: 'assistant',
+          content: [
+            {
+              type: 'tool-call',
+              toolCallId: `ws_${i}`,
+              toolName: 'web_search',
+              input: { q: 'x' },
+              providerExecuted: true,
+            },
+            { type: 'tool-result', toolCallId: `ws_${i}`, toolName: 'web_search', output: { type: 'json', value: [] } },
+            ...(m.content as unknown[]),
+          ],
+        },
+  );
+
+/** OTel spans of two conversations in one export, each its own trace, their model calls interleaved. */
+function otelInterleaved(mine: Msg[], theirs: Msg[]): unknown {
+  const spans = (msgs: Msg[], trace: string, start: (i: number) => number) =>
+    (
+      otel(msgs) as { resourceSpans: Array<{ scopeSpans: Array<{ spans: Array<{ startTimeUnixNano: string }> }> }> }
+    ).resourceSpans[0]!.scopeSpans[0]!.spans.map((x, i) => ({
+      ...x,
+      traceId: trace,
+      startTimeUnixNano: String(start(i)),
+    }));
+  const all = [...spans(mine, 'aaaa', (i) => 10 * i), ...spans(theirs, 'bbbb', (i) => 10 * i + 5)];
+  return { resourceSpans: [{ scopeSpans: [{ spans: all }] }] };
+}
+
 /** LangChain JS messages as @langchain/core's toJSON() writes them (a tool()'s ToolMessage: status, metadata). */
 const langchainJs = (msgs: Msg[]): unknown =>
   msgs.map((m) => {
@@ -892,6 +927,12 @@ describe('random conversations and what issue 28 reads', () => {
           expect(hosted.turns.map((x) => x.provider_calls.map((c) => c.type))).toEqual(
             msgs.filter((m) => m.role === 'assistant').map((m) => [m.call ? 'mcp_call' : 'web_search_call']),
           );
+          // The AI SDK's provider-executed calls: the provider's own, listed at their model call, never ours.
+          const ws = run(aiSdkWebSearch(msgs), 'ws.json').r;
+          expect(withoutProviderCalls(ws)).toEqual(withoutProviderCalls(base));
+          expect(ws.turns.map((x) => x.provider_calls.map((c) => `${c.type} ${c.name} ${c.executed_by}`))).toEqual(
+            msgs.filter((m) => m.role === 'assistant').map(() => ['tool-call web_search provider']),
+          );
           // @langchain/core's keys are all known.
           const lc = run(langchainJs(msgs), 'lc.json');
           expect(lc.t.format).toBe('langchain');
@@ -935,6 +976,13 @@ describe('random conversations and what issue 28 reads', () => {
               }),
               name,
             ).toEqual(comparable(base));
+          }
+          // Two conversations' spans interleaved in one OTel export: two sessions, the first this conversation.
+          if (msgs.some((m) => m.role === 'assistant')) {
+            const trace = run(otelInterleaved(msgs, other), 'two.otlp.json');
+            expect(trace.t.format).toBe('otel');
+            expect(trace.t.sidechains?.map((x) => x.messages.length)).toEqual([2]);
+            expect(comparable(trace.r)).toEqual(comparable(run(otel(msgs), 'one.otlp.json').r));
           }
           // A call with no result while the conversation goes on: replayed as recorded, the same warning everywhere.
           const dropped = dropFirstResult(msgs);
