@@ -30,7 +30,7 @@
 import { field, kindName, type Node, type ObjectNode, type ParsedDocument } from '../../io/nodes.js';
 import type { TranscriptBuilder } from '../transcript-common.js';
 import { readResponsesItems } from '../transcript-responses.js';
-import { DISTINCTIVE, type Evidence, type RecordingReader } from './types.js';
+import { DISTINCTIVE, type Evidence, type NearMiss, type RecordingReader } from './types.js';
 import { append } from '../../core/append.js';
 
 const str = (n: Node | undefined): string => (n?.kind === 'string' ? n.value : '');
@@ -85,6 +85,26 @@ function dialectOf(doc: ParsedDocument): Dialect | null {
   if (field(root, JS.generated)?.kind === 'array') return JS;
   if (field(root, PYTHON.generated)?.kind === 'array' && field(root, PYTHON.input) !== undefined) return PYTHON;
   return null;
+}
+
+/**
+ * A document with a run state's own keys that is not one: generated items without the schema
+ * version (or the Python state without its original input), or a schema version with neither.
+ */
+function near(doc: ParsedDocument): NearMiss | null {
+  const root = doc.root;
+  if (root.kind !== 'object' || dialectOf(doc) !== null) return null;
+  const keys = ['$schemaVersion', ...new Set([JS.generated, JS.input, PYTHON.generated, PYTHON.input])];
+  const present = keys.filter((k) => root.members.has(k));
+  const items = present.filter((k) => k === JS.generated || k === PYTHON.generated);
+  if (items.length === 0 && !(present.includes('$schemaVersion') && present.length > 1)) return null;
+  return {
+    score: DISTINCTIVE,
+    found: `an object with ${present.map((k) => JSON.stringify(k)).join(', ')}`,
+    expected:
+      'RunState JSON: "$schemaVersion" (a string) with "generatedItems" (a list; JS state.toString()) or ' +
+      '"generated_items" (a list) and "original_input" (Python state.to_json())',
+  };
 }
 
 function detect(doc: ParsedDocument): Evidence | null {
@@ -202,5 +222,6 @@ export const openaiAgentsStateReader: RecordingReader = {
     'openai-agents-state: OpenAI Agents SDK RunState JSON (JS state.toString(): originalInput + ' +
     'generatedItems; Python state.to_json(): original_input + generated_items)',
   detect,
+  near,
   read,
 };

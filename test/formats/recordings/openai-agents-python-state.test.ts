@@ -100,4 +100,18 @@ describe('Agents Python SDK RunState', () => {
       /^not an openai-agents-state recording: expected RunState JSON/,
     );
   });
+
+  it("a file with a run state's keys that is not one: the error names openai-agents-state and what it expects", () => {
+    const expects =
+      'which expects RunState JSON: "$schemaVersion" (a string) with "generatedItems" (a list; JS state.toString()) ' +
+      'or "generated_items" (a list) and "original_input" (Python state.to_json())';
+    for (const [doc, found] of [
+      [{ generated_items: [], original_input: 'hi', current_turn: 0 }, '"generated_items", "original_input"'],
+      [{ $schemaVersion: '1.5', generated_items: [] }, '"$schemaVersion", "generated_items"'],
+      [{ $schemaVersion: '1.5', originalInput: 'hi' }, '"$schemaVersion", "originalInput"'],
+    ] as const)
+      expect(() => loadRecordingText(doc, { name: 's.json' })).toThrow(
+        `; closest: openai-agents-state (an object with ${found}), ${expects};`,
+      );
+  });
 });
