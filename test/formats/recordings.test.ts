@@ -191,13 +191,12 @@ describe('shapes each format refuses, at their location', () => {
   });
 
   it('a recording with no model call has nothing to replay', () => {
+    // A Claude Code session log of one user line (an OTel export without a model-call span is refused by its reader).
     const t = read(
-      'otel.json',
-      j({ resourceSpans: [{ scopeSpans: [{ spans: [{ name: 'GET /', startTimeUnixNano: '1', attributes: [] }] }] }] }),
+      'x.jsonl',
+      j({ type: 'user', uuid: 'u1', parentUuid: null, sessionId: 's', message: { role: 'user', content: 'hi' } }),
     );
-    expect(t.coverage?.skipped).toEqual([
-      { rule: 'spans without GenAI messages (HTTP, database and other spans: not model calls)', count: 1 },
-    ]);
+    expect(t.format).toBe('claude-code');
     expect(inputError(() => requireModelCall(t)).message).toBe(
       'no model call: the recording logs no model call (no assistant message) and is not a request body, ' +
         'so there is nothing to replay',

@@ -396,6 +396,16 @@ function read(doc: ParsedDocument, b: TranscriptBuilder, options: ReadOptions): 
     const trace = field(s.node, 'traceId');
     calls.push({ span: s, trace: str(trace) ?? '', input, output, sent: tools.sent, defs: tools.defs });
   }
+  if (calls.length === 0) {
+    const skipped = [...b.skipped].map(([rule, n]) => `${rule}: ${n}`).join('; ');
+    throw b.error(
+      doc.root,
+      `OTLP traces with ${ordered.length} ${ordered.length === 1 ? 'span' : 'spans'}, none a model call ` +
+        `(${skipped === '' ? 'no spans' : skipped}): expected GenAI chat spans (gen_ai.input.messages / ` +
+        "gen_ai.output.messages), the AI SDK's ai.generateText.doGenerate / ai.streamText.doStream spans, " +
+        'or OpenInference LLM spans',
+    );
+  }
   // A call the SDK's ai.response.toolCalls lists without saying the provider ran it: a later span's prompt says so.
   const providerIds = new Set<string>();
   for (const c of calls)

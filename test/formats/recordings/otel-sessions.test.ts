@@ -153,3 +153,14 @@ describe('simulate on an OTel export of two conversations', () => {
     ]);
   });
 });
+
+describe('an OTel export with no model call', () => {
+  it('is an error naming what the spans were and what a model call span is', () => {
+    const http = { traceId: 't', name: 'GET /', startTimeUnixNano: '1', attributes: [] };
+    expect(() => loadRecordingText(doc(http, { ...http, name: 'execute_tool x' }), { name: 'h.json' })).toThrow(
+      'OTLP traces with 2 spans, none a model call (spans without GenAI messages (HTTP, database and other ' +
+        'spans: not model calls): 2): expected GenAI chat spans (gen_ai.input.messages / gen_ai.output.messages), ' +
+        "the AI SDK's ai.generateText.doGenerate / ai.streamText.doStream spans, or OpenInference LLM spans",
+    );
+  });
+});
