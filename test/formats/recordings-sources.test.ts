@@ -53,7 +53,7 @@ describe('AI SDK: provider-executed tools, approvals, streaming parts (vercel/ai
     { role: 'assistant', content: [{ type: 'text', text: 'done' }] },
   ];
 
-  it("ModelMessage[]: a provider-executed call is the provider's own call, its result part of it; never dropped", () => {
+  it("ModelMessage[]: a provider-executed call is the provider's, its result part of it; never dropped", () => {
     const t = read('m.json', j(modelMessages));
     expect(t.coverage?.skipped).toEqual([]);
     expect(t.coverage?.read).toBe(4);
@@ -99,7 +99,7 @@ describe('AI SDK: provider-executed tools, approvals, streaming parts (vercel/ai
     );
   });
 
-  it("UIMessage[]: a provider-executed part is the provider's call; input-streaming counted; a denial reads the SDK text", () => {
+  it("UIMessage[]: a provider-executed part is the provider's; input-streaming counted; a denial: the SDK text", () => {
     const ui = [
       { id: '1', role: 'user', parts: [{ type: 'text', text: 'go' }] },
       {

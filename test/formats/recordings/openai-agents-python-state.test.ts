@@ -25,7 +25,7 @@ const calls = (t: Transcript) =>
 const detected = (v: string) => `an Agents Python SDK RunState ("$schemaVersion" "${v}", "generated_items")`;
 
 describe('Agents Python SDK RunState', () => {
-  it('a run paused on an approval (the v0.19.4 writer): the call once, approvals and duplicates skipped by rule', () => {
+  it('a run paused on an approval (the v0.19.4 writer): the call once, approvals and copies skipped', () => {
     const t = loadTranscriptFile(`${dir}v1_13_pending_tool_approval.json`);
     expect(t.format).toBe('openai-agents-state');
     expect(t.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
@@ -82,7 +82,7 @@ describe('Agents Python SDK RunState', () => {
     });
   });
 
-  it('pending input is the next call\'s input; an unknown item is an error; without "original_input" no RunState', () => {
+  it('pending input is read last; an unknown item is an error; without "original_input" no RunState', () => {
     const state = JSON.parse(readFileSync(`${dir}v1_9_custom_tool_call_and_tool_origin.json`, 'utf8')) as Record<
       string,
       unknown

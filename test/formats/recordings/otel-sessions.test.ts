@@ -129,7 +129,7 @@ describe('OTel exports with several conversations', () => {
 });
 
 describe('simulate on an OTel export of two conversations', () => {
-  it("replays each session; the text says each session's spans (line:column in a one-line export) and the rule", async () => {
+  it('replays each session; the text says its spans (line:column in a one-line export) and the rule', async () => {
     const { mkdtempSync, writeFileSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');
