@@ -10,6 +10,8 @@
  * - start.cjs: src/cli/start.ts, run by bin/toolsearch.js: answers a bare
  *   `--version`, turns on Node's compile cache, then requires cli.cjs.
  *
+ * A bulk replay's worker threads run cli.cjs too (src/jobs/simulate/bulk-worker.ts).
+ *
  * Packages that are large or that only some commands need stay external,
  * loaded from node_modules when a command needs them: React, Ink (through
  * src/tui/ink.ts: an ES module with top-level await, which CommonJS can only
@@ -45,6 +47,26 @@ const EXTERNAL = [
   'yaml',
 ];
 
+/**
+ * commander requires node:child_process when it loads, to run a subcommand's own executable (which toolsearch
+ * never asks of it); loading that module and what it needs (net, dgram, streams) takes ~2.5 ms of CPU at every
+ * start on Node 20 and 22. In the bundle, commander gets a child_process that loads the real one when used.
+ */
+const lazyChildProcessForCommander = {
+  name: 'lazy-child-process-for-commander',
+  setup(b) {
+    b.onResolve({ filter: /^node:child_process$/ }, (args) =>
+      /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer)
+        ? { path: 'child_process', namespace: 'lazy-child-process' }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'lazy-child-process' }, () => ({
+      contents: "module.exports = { spawn: (...args) => require('node:child_process').spawn(...args) };",
+      loader: 'js',
+    }));
+  },
+};
+
 function buildId() {
   const h = createHash('sha256');
   const walk = (dir) => {
@@ -74,9 +96,6 @@ export async function bundle(dir) {
     entryPoints: {
       cli: `${ROOT}src/cli/main.ts`,
       start: `${ROOT}src/cli/start.ts`,
-      // A bulk replay's worker thread: one file to load, not tsc's module graph (its warm-up is what a
-      // worker costs; src/jobs/simulate/bulk.ts).
-      'bulk-worker': `${ROOT}src/jobs/simulate/bulk-worker.ts`,
     },
     bundle: true,
     format: 'cjs',
@@ -85,6 +104,7 @@ export async function bundle(dir) {
     outdir: dir,
     outExtension: { '.js': '.cjs' },
     external: EXTERNAL,
+    plugins: [lazyChildProcessForCommander],
     legalComments: 'none',
     // Less to read and parse at every start; names stay, so stack traces stay readable.
     minifyWhitespace: true,

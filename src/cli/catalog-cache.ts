@@ -22,7 +22,7 @@ import type { JsonValue } from '../core/types.js';
 import type { CatalogFileResult, CatalogOptions } from '../formats/catalog.js';
 import { mergeCatalogFiles } from '../formats/merge.js';
 import type { ShapeWarning } from '../formats/shape-warning.js';
-import type { Catalog, CatalogFormat, CatalogTool } from '../formats/types.js';
+import { CATALOG_SHAPE_FORMATS, type Catalog, type CatalogFormat, type CatalogTool } from '../formats/types.js';
 import { CATALOG_ENTRY_NAME, type CacheDir, openCacheDir } from '../io/cache-dir.js';
 import { readInputText } from '../io/input-text.js';
 import { inputName, type Limits, resolveLimits, STDIN_ARG } from '../io/read.js';
@@ -169,7 +169,7 @@ function adopt(root: unknown, maxDepth: number): boolean {
   return true;
 }
 
-const FORMATS = new Set<string>(['toolsearch', 'openai', 'anthropic', 'mcp', 'eino', 'request']);
+const FORMATS = new Set<string>(CATALOG_SHAPE_FORMATS);
 
 /**
  * The result stored in `data` for `file` read as `text` with `settings`, or undefined when `data` is not

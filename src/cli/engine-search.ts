@@ -129,12 +129,12 @@ async function runEngineBatch(
     const { runBatchWith } = await import('./batch.js');
     await runBatchWith(
       async (line) => {
+        // Each line names the engine that answered it (the reference's lines are its result, unchanged).
+        const head = { schema_version: JSON_SCHEMA_VERSION, engine: engine.name };
         const decoded = decodeEngineArgs(engine.name, line.toString('utf8'));
-        if (!decoded.ok) return safeJson({ schema_version: JSON_SCHEMA_VERSION, error: decoded.error });
+        if (!decoded.ok) return safeJson({ ...head, error: decoded.error });
         const out = await engine.search(decoded.query);
-        return out.ok
-          ? safeJson({ schema_version: JSON_SCHEMA_VERSION, matches: out.matches })
-          : safeJson({ schema_version: JSON_SCHEMA_VERSION, error: out.error });
+        return out.ok ? safeJson({ ...head, matches: out.matches }) : safeJson({ ...head, error: out.error });
       },
       openInput(flags.batch!, ctx.io.stdin),
       (s) => ctx.out(s),

@@ -3,8 +3,12 @@
  * says which). Commander reads the command line; argv's first word only says which command's module to
  * load (commands.ts). The process's streams are in process-io.ts; src/cli/start.ts runs this from the
  * bundle.
+ *
+ * The bundle is also what a bulk replay's worker threads run: bulk-worker.ts, imported here so that it is in the
+ * bundle's first module graph, serves the pool when loaded in such a thread (and does nothing elsewhere).
  */
 import { readFileSync } from 'node:fs';
+import '../jobs/simulate/bulk-worker.js';
 import { commandsFor } from './commands.js';
 import { CliContext, type CliIo } from './context.js';
 import { EXIT_OK } from './exit-codes.js';

@@ -36,7 +36,13 @@ import { parseText } from '../io/parse.js';
 import type { Limits } from '../io/read.js';
 import { readToolList, type ToolShape } from './tools.js';
 import { mergeCatalogFiles } from './merge.js';
-import type { Catalog, CatalogFileResult, CatalogFormat, CatalogFormatChoice } from './types.js';
+import {
+  CATALOG_SHAPE_FORMATS,
+  type Catalog,
+  type CatalogFileResult,
+  type CatalogFormat,
+  type CatalogFormatChoice,
+} from './types.js';
 
 export { duplicateToolMessage, mergeCatalogFiles, mergeTools } from './merge.js';
 export type { CatalogFileResult } from './types.js';
@@ -53,15 +59,18 @@ export interface CatalogOptions {
   readonly limits?: Partial<Limits>;
 }
 
-/** Every catalog shape, as listed when none fits. */
-export const CATALOG_SHAPES: ReadonlyArray<readonly [CatalogFormat, string]> = [
-  ['toolsearch', 'toolsearch ({tools: [{name, description, parameters, static}]} or a list)'],
-  ['openai', 'openai ([{type: "function", function: {name, …}}] or [{type: "function", name, …}])'],
-  ['anthropic', 'anthropic ([{name, description, input_schema, defer_loading}])'],
-  ['mcp', 'mcp ({tools: [{name, description, inputSchema}]} or {result: {tools}})'],
-  ['eino', 'eino ([{name, desc, params | json_schema}])'],
-  ['request', 'request ({model, messages | input, tools})'],
-];
+/** Every catalog shape, as listed when none fits (a label for each of CATALOG_SHAPE_FORMATS, in its order). */
+const SHAPE_LABELS: Readonly<Record<CatalogFormat, string>> = {
+  toolsearch: 'toolsearch ({tools: [{name, description, parameters, static}]} or a list)',
+  openai: 'openai ([{type: "function", function: {name, …}}] or [{type: "function", name, …}])',
+  anthropic: 'anthropic ([{name, description, input_schema, defer_loading}])',
+  mcp: 'mcp ({tools: [{name, description, inputSchema}]} or {result: {tools}})',
+  eino: 'eino ([{name, desc, params | json_schema}])',
+  request: 'request ({model, messages | input, tools})',
+};
+export const CATALOG_SHAPES: ReadonlyArray<readonly [CatalogFormat, string]> = CATALOG_SHAPE_FORMATS.map(
+  (f) => [f, SHAPE_LABELS[f]] as const,
+);
 
 /** Keys that mark an object as a logged request body rather than a tool list. */
 const REQUEST_KEYS = ['messages', 'input', 'model', 'system', 'instructions'];

@@ -7,14 +7,19 @@ import type { Message, ToolInfo } from '../core/types.js';
 import type { SourceLocation } from '../io/errors.js';
 import type { ShapeWarning } from './shape-warning.js';
 
-/** Catalog shapes the loaders recognise. */
-export type CatalogFormat =
-  | 'toolsearch' // our own: {tools: [{name, description, parameters?, static?}]} or a bare list
-  | 'openai' // chat: [{type: "function", function: {name, description, parameters}}] and the flat Responses form
-  | 'anthropic' // [{name, description, input_schema, defer_loading?}]
-  | 'mcp' // tools/list result: {tools: [{name, description, inputSchema}]}
-  | 'eino' // Eino ToolInfo: [{name, desc, params | json_schema}]
-  | 'request'; // a logged request body that carries `tools` (OpenAI or Anthropic)
+/**
+ * Catalog shapes the loaders recognise (src/formats/catalog.ts describes each in CATALOG_SHAPES):
+ * - toolsearch: our own, {tools: [{name, description, parameters?, static?}]} or a bare list
+ * - openai: chat, [{type: "function", function: {name, description, parameters}}], and the flat Responses form
+ * - anthropic: [{name, description, input_schema, defer_loading?}]
+ * - mcp: a tools/list result, {tools: [{name, description, inputSchema}]}
+ * - eino: Eino ToolInfo, [{name, desc, params | json_schema}]
+ * - request: a logged request body that carries `tools` (OpenAI or Anthropic)
+ */
+export const CATALOG_SHAPE_FORMATS = ['toolsearch', 'openai', 'anthropic', 'mcp', 'eino', 'request'] as const;
+
+/** A value of {@link CATALOG_SHAPE_FORMATS}. */
+export type CatalogFormat = (typeof CATALOG_SHAPE_FORMATS)[number];
 
 /**
  * The values of `--catalog-format` and a suite's `catalog_format`: `auto` (detected per file: a data shape, or an
@@ -22,17 +27,7 @@ export type CatalogFormat =
  * shape, detected; never a client config: an untrusted catalog read as plain data), or `mcp-config` (an MCP client
  * config, whose servers start).
  */
-export const CATALOG_FORMATS = [
-  'auto',
-  'toolsearch',
-  'openai',
-  'anthropic',
-  'mcp',
-  'eino',
-  'request',
-  'data',
-  'mcp-config',
-] as const;
+export const CATALOG_FORMATS = ['auto', ...CATALOG_SHAPE_FORMATS, 'data', 'mcp-config'] as const;
 
 /** A value of {@link CATALOG_FORMATS}. */
 export type CatalogFormatChoice = (typeof CATALOG_FORMATS)[number];
@@ -84,6 +79,7 @@ export type TranscriptFormat =
   | 'anthropic'
   | 'claude-code'
   | 'ai-sdk'
+  | 'mastra'
   | 'openai-agents'
   | 'langchain'
   | 'otel'

@@ -70,6 +70,9 @@ export function displayWidth(s: string): number {
 
 /** The text cut to at most `max` columns (between grapheme clusters), ending with `…` when something was cut. */
 export function truncate(s: string, max: number): string {
+  // Cut within a simple start (one column per unit, each its own cluster): what the rest holds cannot change the
+  // cut, and need not be measured (a description with one emoji past the cut would load string-width).
+  if (s.length > max && SIMPLE.test(s.slice(0, max + 1))) return max <= 0 ? '' : `${s.slice(0, max - 1)}…`;
   if (displayWidth(s) <= max) return s;
   if (max <= 0) return '';
   if (SIMPLE.test(s)) return `${s.slice(0, max - 1)}…`; // one column per unit: what the loop below would keep

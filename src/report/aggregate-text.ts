@@ -38,6 +38,7 @@ export function renderAggregate(a: Aggregate, opts: AggregateRenderOptions): str
     .join(', ');
   const rows: Array<[string, string]> = [
     ['sessions replayed', `${n(a.sessions.replayed)}${modes ? ` (${modes})` : ''}`],
+    ['engines', engineTally(a, n)],
     ['sessions failed to read', a.sessions.failed > 0 ? s.red(n(a.sessions.failed)) : '0'],
     ['model calls', n(a.model_calls)],
     ['tool calls', n(a.tool_calls)],
@@ -152,4 +153,10 @@ export function coverageRows(a: Aggregate, n: (x: number) => string): Array<[str
       .join(', '),
   ]);
   return rows;
+}
+
+/** Sessions by the engine that replayed them (`eino 3, mastra 1`), or `none` before any session. */
+export function engineTally(a: Aggregate, n: (x: number) => string): string {
+  const parts = Object.entries(a.engines).map(([engine, count]) => `${engine} ${n(count)}`);
+  return parts.length > 0 ? parts.join(', ') : 'none';
 }

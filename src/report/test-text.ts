@@ -29,11 +29,14 @@ export function standingText(s: ToolStanding, got: SearchGot | null): string {
 
 /** One line describing what a search case returned. */
 export function gotHeadline(got: SearchGot): string {
-  if (got.mode === 'error') return `got an error: ${inlineText(got.error ?? '')}`;
+  // Another engine than the reference is named (the reference's cases read as before).
+  const by = got.engine !== 'eino' ? `${inlineText(got.engine)}, ` : '';
+  if (got.mode === 'error') return `got an error${by ? ` (${by.slice(0, -2)})` : ''}: ${inlineText(got.error ?? '')}`;
   const n = got.matches.length;
-  if (got.mode === 'select') return `got (select): ${n === 0 ? 'nothing' : `${n} tool${n === 1 ? '' : 's'}`}`;
+  if (got.mode === 'select') return `got (${by}select): ${n === 0 ? 'nothing' : `${n} tool${n === 1 ? '' : 's'}`}`;
   const total = got.total_matches !== null && got.total_matches > n ? `, ${got.total_matches} tools match in all` : '';
-  return `got (keyword, max_results ${got.max_results}${total}): ${n === 0 ? 'nothing' : ''}`.replace(/: $/, ':');
+  const limit = got.engine === 'mastra' ? 'topK' : 'max_results';
+  return `got (${by}keyword, ${limit} ${got.max_results}${total}): ${n === 0 ? 'nothing' : ''}`.replace(/: $/, ':');
 }
 
 /** The result list of a search case: `1. name (score)` per line. */

@@ -174,6 +174,39 @@ describe('toolsearch aggregate', () => {
     expect(parts.stdout).toBe(whole.stdout);
   }, 60_000);
 
+  it('the aggregate tallies the engine each session was replayed with (detected, or --engine)', async () => {
+    const files = [
+      'fixtures/engines/recordings/ai-sdk7-two-generations.json',
+      'fixtures/engines/recordings/mastra-memory.json',
+      'fixtures/engines/recordings/mastra-ttl.json',
+      'fixtures/transcripts/accumulate-two-searches.json',
+    ];
+    const [detected, human, forced] = await Promise.all([
+      run(['simulate', ...files, '-c', DEMO, '--json', '--no-tokens']),
+      run(['simulate', ...files, '-c', DEMO, '--no-tokens']),
+      run(['simulate', ...files, '-c', DEMO, '--json', '--no-tokens', '--engine', 'mastra']),
+    ]);
+    expect((JSON.parse(detected.stdout) as { engines: unknown }).engines).toEqual({ 'ai-sdk': 1, eino: 1, mastra: 2 });
+    expect(human.stdout).toMatch(/^engines +ai-sdk 1, eino 1, mastra 2$/m);
+    expect((JSON.parse(forced.stdout) as { engines: unknown }).engines).toEqual({ mastra: 4 });
+    // Parts merge their tallies; a part written before the tally is refused with the reason.
+    const part = join(tmp, 'engines-part.json');
+    writeFileSync(part, forced.stdout);
+    const merged = await run(['aggregate', part, 'fixtures/bulk/part-1.json', '--json']);
+    expect((JSON.parse(merged.stdout) as { engines: unknown }).engines).toEqual({ eino: 3, mastra: 4 });
+    const { engines: _, ...older } = JSON.parse(readFileSync(join(ROOT, 'fixtures/bulk/part-1.json'), 'utf8')) as {
+      engines: unknown;
+    };
+    const old = join(tmp, 'older-part.json');
+    writeFileSync(old, JSON.stringify(older));
+    const refused = await run(['aggregate', old]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr.split('\n')[0]).toBe(
+      `error: ${old}:1:1: not a toolsearch aggregate: the aggregate has no "engines" (written by a toolsearch ` +
+        'older than the engine tally: simulate those sessions again)',
+    );
+  });
+
   it('a file that is not an aggregate is an error at its position, exit 2', async () => {
     const bad = join(tmp, 'bad.json');
     writeFileSync(bad, '{"kind":"toolsearch-simulate-aggregate","schema_version":1,"sessions":{"replayed":-1}}');

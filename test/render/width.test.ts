@@ -65,6 +65,30 @@ describe('cutting and padding by that width', () => {
     expect(pad(KEYCAP, 4)).toBe(`${KEYCAP}  `);
   });
 
+  it('truncate: a string whose start is simple is cut there as the whole string would be measured and cut', () => {
+    const slow = (s: string, max: number): string => {
+      if (displayWidth(s) <= max) return s;
+      if (max <= 0) return '';
+      let out = '';
+      let w = 0;
+      for (const g of graphemes(s)) {
+        if (w + charWidth(g) > max - 1) break;
+        out += g;
+        w += charWidth(g);
+      }
+      return `${out}…`;
+    };
+    const tails = ['', FAMILY, FLAG, KEYCAP, TANGUT, CJK, COMBINING, '\u0301', '\u200d', '\r\n', 'x\u0308'];
+    for (const start of ['', 'a', 'ab cd', 'caf\u00e9 \u2014 ok', 'x'.repeat(12)]) {
+      for (const tail of tails) {
+        for (const s of [start + tail, start + tail + start, tail + start]) {
+          for (let max = -1; max <= 14; max++)
+            expect(truncate(s, max), `${JSON.stringify(s)} ${max}`).toBe(slow(s, max));
+        }
+      }
+    }
+  });
+
   it('TUI helpers: a name cut in the middle and wrapped text stay within the width, clusters whole', () => {
     const name = `mcp__${FAMILY}${FAMILY}__${FLAG}send_message${KEYCAP}`;
     for (let w = 8; w <= 30; w++) {

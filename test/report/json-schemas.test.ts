@@ -84,6 +84,20 @@ const CASES: ReadonlyArray<readonly [string, string, readonly string[], number]>
     2,
   ],
   [
+    'bulk simulate: sessions of every engine (the engines tally)',
+    'aggregate',
+    [
+      'simulate',
+      'fixtures/engines/recordings/ai-sdk7-two-generations.json',
+      'fixtures/engines/recordings/mastra-memory.json',
+      'fixtures/transcripts/keyword-search-then-call.json',
+      '-c',
+      DEMO,
+      '--json',
+    ],
+    0,
+  ],
+  [
     'aggregate --json',
     'aggregate',
     ['aggregate', 'fixtures/bulk/part-1.json', 'fixtures/bulk/part-2.json', '--json'],
@@ -100,6 +114,13 @@ const LINE_CASES: ReadonlyArray<readonly [string, string, readonly string[], num
     ['search', '-c', DEMO, '--batch', '-'],
     0,
     '{"query":"read file"}\n\n{"query": 3}\n{"query":"select:nope"}\n',
+  ],
+  [
+    'search --batch --engine mastra: each line names the engine',
+    'search-batch',
+    ['search', '-c', DEMO, '--engine', 'mastra', '--batch', '-'],
+    0,
+    '{"query":"read file"}\n\n{"query": 3}\n{"query":"slack"}\n',
   ],
   [
     'simulate --jsonl: replayed sessions, warnings and a failed one',

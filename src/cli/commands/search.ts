@@ -39,7 +39,7 @@ matches, results, total_matches, unknown, static_included} (another engine adds
 "result": the tool result as its model receives it). --batch prints one line
 per input line, {"schema_version": 1, "matches": [...]} or {"schema_version": 1,
 "error": "..."} (an empty line is an error line too, as the reference rejects empty
-arguments); bad lines do not stop the batch (exit 0).
+arguments; another engine adds "engine"); bad lines do not stop the batch (exit 0).
 
 Scores are the reference's; a keyword scores its best rule, and +keyword is required:
 ${RULES_IN_WORDS.map((r) => `  ${r}`).join('\n')}
@@ -48,17 +48,7 @@ ${RULES_IN_WORDS.map((r) => `  ${r}`).join('\n')}
 (--top-k, --min-score). README "Engines" compares them.
 `;
 
-const BATCH_CONFLICTS = [
-  'args',
-  'maxResults',
-  'explain',
-  'expect',
-  'expectExact',
-  'expectFirst',
-  'expectNone',
-  'json',
-  'why',
-];
+const BATCH_CONFLICTS = ['args', 'explain', 'expect', 'expectExact', 'expectFirst', 'expectNone', 'json', 'why'];
 
 export function searchCommand(ctx: CliContext): Command {
   const cmd = new Command('search')
@@ -71,9 +61,9 @@ export function searchCommand(ctx: CliContext): Command {
   addCatalogOptions(cmd, 'catalog file (required)');
   cmd
     .addOption(
-      new Option('-n, --max-results <n>', 'max_results of the query (default: 5)')
-        .argParser(parsePositiveInt)
-        .conflicts('args'),
+      // Not with --args or --batch for the reference (max_results is then in the arguments: the preAction hook
+      // below); another engine's limit is its own parameter and goes with both.
+      new Option('-n, --max-results <n>', 'max_results of the query (default: 5)').argParser(parsePositiveInt),
     )
     .option('--args <json>', 'the raw tool_search arguments as a model sent them, e.g. \'{"query":"create issue"}\'')
     .addOption(
@@ -100,6 +90,16 @@ export function searchCommand(ctx: CliContext): Command {
     .option('--all', 'also search the static tools (beyond the reference)')
     .option('--json', 'print the result as JSON');
   addEngineOptions(cmd);
+  cmd.hook('preAction', (c) => {
+    const o = c.opts<SearchFlags>();
+    const reference = o.engine === undefined || (o.engine.kind === 'builtin' && o.engine.id === 'eino');
+    if (!reference || o.maxResults === undefined) return;
+    // As commander says it for declared conflicts.
+    if (o.batch !== undefined)
+      c.error("error: option '--batch <file|->' cannot be used with option '-n, --max-results <n>'");
+    if (o.args !== undefined)
+      c.error("error: option '-n, --max-results <n>' cannot be used with option '--args <json>'");
+  });
   cmd.addHelpText('after', EXAMPLES).action(async (words: string[], flags: SearchFlags) => {
     await runSearch(ctx, words, flags);
   });

@@ -96,6 +96,9 @@ recording dates its messages).
   # a Mastra conversation: search_tools, load_tool, and a call after the TTL dropped the tool
   $ toolsearch simulate fixtures/engines/recordings/mastra-ttl.json -c fixtures/catalogs/demo.yaml --ttl 600000
 
+  # the same thread as Mastra's memory stores it (memory.recall()), dated step by step
+  $ toolsearch simulate fixtures/engines/recordings/mastra-memory.json -c fixtures/catalogs/demo.yaml --ttl 600000
+
 Violations: not-loaded (a deferred tool called before any tool_search result named
 it), unknown (a tool that exists nowhere); warnings: redundant-select (a select:
 for a tool a keyword search already returned), native-refill, unknown-call-id,

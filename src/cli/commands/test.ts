@@ -24,6 +24,7 @@ interface TestFlags {
   readonly update?: boolean;
   readonly mcpTimeout?: string;
   readonly engine?: EngineSpec;
+  readonly maxResults?: number;
   readonly topK?: number;
   readonly minScore?: number;
   readonly engineTimeout?: number;
@@ -119,6 +120,12 @@ export function testCommand(ctx: CliContext): Command {
         }
       }),
     )
+    .addOption(
+      new Option(
+        '-n, --max-results <n>',
+        'with --engine ai-sdk: toolSearch maxResults (default 5) of the search cases that give no max_results',
+      ).argParser(parsePositiveInt),
+    )
     .addOption(new Option('--top-k <n>', 'with --engine mastra: search.topK (default 5)').argParser(parsePositiveInt))
     .addOption(new Option('--min-score <x>', 'with --engine mastra: search.minScore (default 0)').argParser(parseScore))
     .addOption(
@@ -138,11 +145,22 @@ function engineRefOf(flags: TestFlags): EngineRef | undefined {
   if (flags.engine === undefined) {
     if (flags.topK !== undefined || flags.minScore !== undefined)
       throw new UsageError('--top-k and --min-score are parameters of the mastra engine: add --engine mastra');
+    if (flags.maxResults !== undefined)
+      throw new UsageError(
+        "--max-results is the AI SDK's toolSearch maxResults: add --engine ai-sdk (the reference's cases give " +
+          'max_results in args, or max_results beside query)',
+      );
     return undefined;
   }
   const spec = flags.engine;
+  if (flags.maxResults !== undefined && !(spec.kind === 'builtin' && spec.id === 'ai-sdk'))
+    throw new UsageError(
+      `--max-results is not a parameter of the ${engineName(spec)} engine here (it is the AI SDK's toolSearch ` +
+        "maxResults: --engine ai-sdk; Mastra's limit is --top-k; a case's max_results limits any engine)",
+    );
   const params = engineParams(
     {
+      ...(flags.maxResults !== undefined ? { maxResults: flags.maxResults } : {}),
       ...(flags.topK !== undefined ? { topK: flags.topK } : {}),
       ...(flags.minScore !== undefined ? { minScore: flags.minScore } : {}),
     },

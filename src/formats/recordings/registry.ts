@@ -29,6 +29,7 @@ import { clineReader } from './cline.js';
 import { geminiReader } from './gemini.js';
 import { harReader } from './har.js';
 import { langchainReader } from './langchain.js';
+import { mastraReader } from './mastra.js';
 import { nockReader } from './nock.js';
 import { openaiAgentsReader } from './openai-agents.js';
 import { openaiAgentsStateReader } from './openai-agents-state.js';
@@ -53,6 +54,7 @@ export interface RecordingOptions {
 export const READERS: readonly RecordingReader[] = [
   claudeCodeReader,
   aiSdkReader,
+  mastraReader,
   openaiAgentsReader,
   langchainReader,
   otelReader,

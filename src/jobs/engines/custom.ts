@@ -11,7 +11,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { EngineOutcome, EngineTool } from '../../core/engines/types.js';
 import { InputError, quote } from '../../io/errors.js';
 import type { CustomWorkerData, FromCustomWorker, ToCustomWorker } from './custom-worker.js';
@@ -96,6 +96,9 @@ export class CustomEngine {
       moduleUrl: pathToFileURL(abs).href,
       tools: tools.map((t) => ({ name: t.name, description: t.description })),
     };
+    // Loaded here, not with this module: every `search` loads this module, and node:worker_threads (with Node's
+    // stream modules) costs a few milliseconds of a start on Node 20.
+    const { Worker } = await import('node:worker_threads');
     const worker = new Worker(options.workerUrl ?? customWorkerUrl(), { workerData: data, stdout: true, stderr: true });
     // What the module prints is not ours to show on the CLI's streams.
     worker.stdout.resume();

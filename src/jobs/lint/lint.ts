@@ -523,14 +523,18 @@ function checkNameShape(tool: CatalogTool, parts: readonly string[], limits: Lin
         finding(
           'giant-name-part',
           `the name part "${p}" has ${n} characters (limit ${limits.giantPart}): a ` +
-            `word inside it scores only 5 (inside a part), never 10`,
+            `word inside it scores only ${RULES['part-substring'].points} (inside a part), never ` +
+            `${RULES['exact-part'].points}`,
         ),
       );
     }
     if (sep) {
       const inner = textWords(p);
       const example =
-        inner.length > 1 ? `: the keyword "${inner[inner.length - 1]}" scores 5 (inside the part), not 10` : '';
+        inner.length > 1
+          ? `: the keyword "${inner[inner.length - 1]}" scores ${RULES['part-substring'].points} (inside the part), ` +
+            `not ${RULES['exact-part'].points}`
+          : '';
       out.push(
         finding(
           'unsplit-separator',

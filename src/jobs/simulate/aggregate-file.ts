@@ -28,6 +28,7 @@ const AGGREGATE: Shape = {
     schema_version: 'count',
     sessions: COUNTS('replayed', 'failed', 'with_errors', 'with_warnings'),
     modes: COUNTS('default', 'native'),
+    engines: 'counts',
     model_calls: 'count',
     messages: 'count',
     tool_calls: 'count',
@@ -129,7 +130,11 @@ function check(doc: ParsedDocument, node: Node, shape: Shape, path: string): voi
     if (!m) {
       // A whole-file failure has no line.
       if (path.endsWith('.source') && key === 'line') continue;
-      throw errorAt(doc, obj, `not a toolsearch aggregate: ${path} has no "${key}"`);
+      const older =
+        path === 'the aggregate' && key === 'engines'
+          ? ' (written by a toolsearch older than the engine tally: simulate those sessions again)'
+          : '';
+      throw errorAt(doc, obj, `not a toolsearch aggregate: ${path} has no "${key}"${older}`);
     }
     if (path.endsWith('.source') && key === 'line' && m.value.kind === 'null') continue;
     check(doc, m.value, inner, `${path}.${key}`);

@@ -96,6 +96,11 @@ export interface Aggregate {
     readonly with_warnings: number;
   };
   readonly modes: { readonly default: number; readonly native: number };
+  /**
+   * Sessions by the engine whose loading rule replayed them (`eino`, `ai-sdk`, `mastra`: chosen by
+   * `--engine` or detected from each recording; engines sorted).
+   */
+  readonly engines: Readonly<Record<string, number>>;
   readonly model_calls: number;
   readonly messages: number;
   readonly tool_calls: number;
@@ -146,6 +151,7 @@ export function emptyAggregate(): Aggregate {
     schema_version: AGGREGATE_SCHEMA_VERSION,
     sessions: { replayed: 0, failed: 0, with_errors: 0, with_warnings: 0 },
     modes: { default: 0, native: 0 },
+    engines: {},
     model_calls: 0,
     messages: 0,
     tool_calls: 0,
@@ -256,6 +262,7 @@ export class AggregateBuilder {
   private readonly violationKinds = new Map<string, number>();
   private readonly skipRules = new Map<string, number>();
   private readonly formats = new Map<string, number>();
+  private readonly engineCounts = new Map<string, number>();
   private readonly toolStats = new Map<string, { -readonly [K in keyof ToolAggregate]: ToolAggregate[K] }>();
   private readonly encodings = new Set<string>();
   private readonly toolFormats = new Set<string>();
@@ -297,6 +304,7 @@ export class AggregateBuilder {
       with_warnings: a.sessions.with_warnings + (s.warnings > 0 ? 1 : 0),
     };
     a.modes = { ...a.modes, [report.mode]: a.modes[report.mode] + 1 };
+    this.engineCounts.set(report.engine.name, (this.engineCounts.get(report.engine.name) ?? 0) + 1);
     a.model_calls += s.calls;
     a.messages += report.transcript.messages;
     a.tool_calls += report.turns.reduce((n, t) => n + t.tool_calls.length, 0);
@@ -388,6 +396,7 @@ export class AggregateBuilder {
       with_warnings: a.sessions.with_warnings + b.sessions.with_warnings,
     };
     a.modes = { default: a.modes.default + b.modes.default, native: a.modes.native + b.modes.native };
+    for (const [k, n] of Object.entries(b.engines)) this.engineCounts.set(k, (this.engineCounts.get(k) ?? 0) + n);
     a.model_calls += b.model_calls;
     a.messages += b.messages;
     a.tool_calls += b.tool_calls;
@@ -473,6 +482,7 @@ export class AggregateBuilder {
     };
     return {
       ...this.a,
+      engines: sorted(this.engineCounts),
       coverage: { ...this.a.coverage, skipped: sorted(this.skipRules), formats: sorted(this.formats) },
       zero_result_queries: [...this.queries].map(([query, count]) => ({ query, count })).sort(compareQueries),
       violations: { ...violations },

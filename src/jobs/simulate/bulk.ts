@@ -13,13 +13,12 @@
  * input left would take it longer than that alone — at once for a large file, never for a small one; for standard
  * input, whose size is unknown, once it has replayed alone for that long. `--jobs N` is the most threads used.
  */
-import { existsSync, statSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { statSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import type { SessionItem, SessionSource } from '../../formats/sessions.js';
 import { type Aggregate, AggregateBuilder } from './aggregate.js';
 import { type BulkSetup, type SessionOutcome, SessionReplayer } from './bulk-session.js';
-import type { ToWorker } from './bulk-worker.js';
+import { BULK_WORKER, type BulkWorkerData, bulkWorkerUrl, type ToWorker } from './bulk-worker.js';
 
 /** One session's outcome, delivered in input order. */
 export interface DeliveredSession extends SessionOutcome {
@@ -31,7 +30,7 @@ export interface BulkOptions {
   readonly jobs: number;
   /** Items (a session, or a chunk of lines of a file of sessions) in flight per job (default 8, at least 4). */
   readonly window?: number;
-  /** The worker script (default: the compiled `bulk-worker.js` beside this module). */
+  /** The worker script (default: {@link bulkWorkerUrl}, the file the worker's module is in). */
   readonly workerUrl?: URL;
   /**
    * When workers start: `when-it-pays` (the default) once the input left pays for their warm-up, `now` after the
@@ -80,23 +79,6 @@ export function inputBytes(paths: readonly string[]): number | null {
   return total;
 }
 
-/**
- * The worker script: the CLI bundle's `bulk-worker.cjs` (one file, the quickest to start) beside the bundle, or
- * beside tsc's output (dist/jobs/simulate/ → dist/bundle/); else tsc's `bulk-worker.js` beside this module; run from
- * the sources (tests), the repository's dist/.
- */
-export function defaultWorkerUrl(): URL {
-  const candidates = [
-    new URL('./bulk-worker.cjs', import.meta.url),
-    new URL('../../bundle/bulk-worker.cjs', import.meta.url),
-    new URL('./bulk-worker.js', import.meta.url),
-    new URL('../jobs/simulate/bulk-worker.js', import.meta.url),
-    new URL('../../../dist/bundle/bulk-worker.cjs', import.meta.url),
-  ];
-  for (const url of candidates) if (existsSync(fileURLToPath(url))) return url;
-  return new URL('../../../dist/jobs/simulate/bulk-worker.js', import.meta.url);
-}
-
 type FromWorker =
   | { readonly type: 'results'; readonly seq: number; readonly items: DeliveredSession[] }
   | { readonly type: 'aggregate'; readonly aggregate: Aggregate };
@@ -125,7 +107,7 @@ async function replayInWorkers(
   options: BulkOptions,
   deliver: (session: DeliveredSession) => void,
 ): Promise<Aggregate> {
-  const url = options.workerUrl ?? defaultWorkerUrl();
+  const url = options.workerUrl ?? bulkWorkerUrl();
   // Items in flight (sent, replayed here and not yet delivered, or waiting for an earlier one) for all jobs.
   const window = options.jobs * Math.max(options.window ?? 8, FED + 1);
   // This thread is one of the `jobs`: it replays an item itself whenever every worker has enough
@@ -151,7 +133,8 @@ async function replayInWorkers(
   };
   const workers: Array<{ readonly worker: Worker; inFlight: number }> = [];
   const spawn = (): void => {
-    const w = { worker: new Worker(url, { workerData: { setup } }), inFlight: 0 };
+    const workerData: BulkWorkerData = { setup };
+    const w = { worker: new Worker(url, { argv: [BULK_WORKER], workerData }), inFlight: 0 };
     workers.push(w);
     w.worker.on('message', (m: FromWorker) => {
       if (m.type === 'aggregate') parts.push(m.aggregate);

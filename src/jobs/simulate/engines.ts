@@ -181,7 +181,9 @@ function walk(options: EngineSimulateOptions, tools: SimulationTools, fresh: boo
   const meta = new Set(mastra ? [MASTRA_SEARCH, ...(mastra.autoLoad ? [] : [MASTRA_LOAD])] : [searchName]);
   const ai = mastra
     ? null
-    : new AiSdkDiscovery([...staticNames, searchName, ...tools.dynamicTools.map((t) => t.name)], dynamicNames);
+    : // The tools object's order: a recording does not say where the app put the search tool; the SDK's
+      // documentation puts it first ({ search: toolSearch(), weather }), then the catalog's tools.
+      new AiSdkDiscovery([searchName, ...staticNames, ...tools.dynamicTools.map((t) => t.name)], dynamicNames);
   const store = mastra
     ? new MastraLoadedStore(staticNames, {
         ...(mastra.autoLoad ? { autoLoad: true } : {}),

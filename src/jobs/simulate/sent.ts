@@ -47,12 +47,17 @@ export function sentDiffers(
   compare('as visible', sent.visible, visible);
   if (mode === 'native' || sent.deferred.length > 0) compare('as deferred', sent.deferred, deferred);
   if (problems.length === 0) return null;
+  // A recording that defers tools was made in model-native mode: say how to replay it that way.
+  const hint =
+    mode === 'default' && sent.deferred.length > 0
+      ? ' (the recording defers tools as model-native mode does: --mode native replays it that way)'
+      : '';
   return {
     call,
     tool: null,
     kind: 'sent-differs',
     severity: 'warning',
-    message: `the recorded request ${problems.join('; ')}`,
+    message: `the recorded request ${problems.join('; ')}${hint}`,
   };
 }
 

@@ -5,9 +5,8 @@
  * functions over core messages; the engine folds over what they return.
  */
 import { hasReminderMarker, type Middleware } from '../../core/middleware.js';
-import { AgentRun, type ModelCallView } from '../../core/run.js';
 import { decodeMatches, encodeMatches, runToolSearch, TOOL_SEARCH_NAME } from '../../core/toolsearch.js';
-import type { Message, ToolInfo } from '../../core/types.js';
+import type { Message } from '../../core/types.js';
 import type { Transcript } from '../../formats/types.js';
 import type { ProviderCallReport, SearchOutcome } from './report.js';
 
@@ -117,16 +116,6 @@ export function replayOutcome(
   const r = runToolSearch(mw.index, args);
   if (!r.ok) return { outcome: { error: r.error }, mode: null };
   return { outcome: { matches: r.matches }, mode: r.mode };
-}
-
-/** Runs the model calls of a message list through a fresh agent run. */
-export function runCalls(
-  mw: Middleware,
-  staticTools: readonly ToolInfo[],
-  messages: readonly Message[],
-): ModelCallView[] {
-  const run = new AgentRun(mw, staticTools);
-  return modelCalls(messages).map((span) => run.modelCall(span.newMessages));
 }
 
 /** The transcript with every tool_search result text replaced by what the catalog returns now. */

@@ -20,6 +20,7 @@ import type { LiveProvider } from '../../formats/live/calls.js';
 import { CallGrouper } from '../../formats/live/group.js';
 import { type ReceivedSpan, traceDocument } from '../../formats/live/otlp.js';
 import { simulate } from '../simulate/engine.js';
+import { chooseEngine } from '../simulate/engines.js';
 import type { SimulationReport, TurnReport, Violation } from '../simulate/report.js';
 
 /** What the simulation of every session uses (`simulate`'s options). */
@@ -56,6 +57,11 @@ export interface WatchLine {
   readonly call: number | null;
   readonly provider?: LiveProvider;
   readonly http?: CallMeta;
+  /**
+   * The engine whose loading rule replayed the session (detected from its search tool, as `simulate`
+   * does: eino, the reference, unless the recording shows the AI SDK's or Mastra's); with a turn only.
+   */
+  readonly engine?: string;
   readonly turn: TurnReport | null;
   /** Violations and warnings found at this call. */
   readonly violations: readonly Violation[];
@@ -172,7 +178,15 @@ export class LiveWatch {
     s.emitted = Math.max(s.emitted, call);
     this.changed();
     const violations = s.report?.violations.filter((v) => v.call === call) ?? [];
-    const line: WatchLine = { ...base, session: s.id, call, turn, violations };
+    const engine = s.report?.engine.name;
+    const line: WatchLine = {
+      ...base,
+      session: s.id,
+      call,
+      ...(turn !== null && engine !== undefined ? { engine } : {}),
+      turn,
+      violations,
+    };
     return [turn === null ? { ...line, error: s.problem ?? `call ${call} was not read` } : line];
   }
 
@@ -218,6 +232,7 @@ export class LiveWatch {
           session: s.id,
           trace_id: s.traceId!,
           call: turn.call,
+          engine: s.report!.engine.name,
           turn,
           violations: s.report!.violations.filter((v) => v.call === turn.call),
         });
@@ -266,10 +281,14 @@ export class LiveWatch {
       return;
     }
     try {
+      // The engine is detected from the session's search tool, as simulate detects it without --engine.
+      const chosen = chooseEngine(undefined, transcript);
       s.report = simulate({
         transcript,
         catalog: this.options.catalog,
         mode: this.mode,
+        engine: chosen.engine,
+        engineChoice: { by: chosen.by, evidence: chosen.evidence },
         ...(this.options.staticNames ? { staticNames: this.options.staticNames } : {}),
         replay: this.replay,
       });

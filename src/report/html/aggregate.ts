@@ -8,7 +8,7 @@
  */
 import { type Aggregate, aggregateViews, type ToolAggregate } from '../../jobs/simulate/aggregate.js';
 import { frag, h, type Child, type Html } from './html.js';
-import { coverageRows } from '../aggregate-text.js';
+import { coverageRows, engineTally } from '../aggregate-text.js';
 import { bar, facts, footer, page, plural } from './page.js';
 import { largest } from '../../core/append.js';
 
@@ -148,6 +148,7 @@ export function renderAggregateHtml(a: Aggregate): string {
           'ul',
           { class: 'chips' },
           h('li', { class: 'chip' }, `${plural(a.sessions.replayed, 'session')} replayed${modes ? ` (${modes})` : ''}`),
+          h('li', { class: 'chip' }, `engines: ${engineTally(a, n)}`),
           h('li', { class: `chip ${a.sessions.failed > 0 ? 'bad' : ''}` }, `${n(a.sessions.failed)} failed to read`),
           h(
             'li',

@@ -127,7 +127,7 @@ function gotBlock(c: CaseResult): Child {
   return h(
     'div',
     { class: 'got muted' },
-    `simulated in ${s.mode} mode: ${plural(s.calls, 'model call')},` +
+    `simulated with the ${s.engine} engine in ${s.mode} mode: ${plural(s.calls, 'model call')},` +
       ` ${plural(s.errors, 'error')}, ${plural(s.warnings, 'warning')}`,
     s.replay_differences !== null ? `, ${plural(s.replay_differences, 'replay difference')}` : '',
   );

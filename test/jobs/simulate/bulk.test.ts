@@ -1,8 +1,8 @@
 /**
- * replaySessions in-process: with worker threads (the compiled worker in
- * dist/, built by `npm test`) the outcomes arrive in input order and the
- * aggregate equals the main-thread run's, whatever order the workers
- * finish in.
+ * replaySessions in-process: with worker threads (the built worker files, `npm test` builds them: tsc's
+ * bulk-worker.js as the library runs it, and the CLI's one bundle) the outcomes arrive in input order and the
+ * aggregate equals the main-thread run's, whatever order the workers finish in. From the sources (here) the
+ * default worker file would be the .ts module, which a worker thread cannot load: the tests name the built one.
  */
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -37,29 +37,39 @@ async function* inputs(): AsyncGenerator<SessionInput> {
   }
 }
 
-async function replay(jobs: number): Promise<{ delivered: DeliveredSession[]; aggregate: unknown }> {
+const WORKER_FILES = {
+  library: new URL('../../../dist/jobs/simulate/bulk-worker.js', import.meta.url),
+  'CLI bundle': new URL('../../../dist/bundle/cli.cjs', import.meta.url),
+};
+
+async function replay(jobs: number, workerUrl?: URL): Promise<{ delivered: DeliveredSession[]; aggregate: unknown }> {
   const delivered: DeliveredSession[] = [];
-  const aggregate = await replaySessions(inputs(), setup, { jobs, window: 2, start: 'now' }, (s) => delivered.push(s));
+  const options = { jobs, window: 2, start: 'now' as const, workerUrl };
+  const aggregate = await replaySessions(inputs(), setup, options, (s) => delivered.push(s));
   return { delivered, aggregate };
 }
 
 describe('replaySessions', () => {
-  it('two workers: input order, the same lines and aggregate as the main thread', async () => {
-    const [one, two] = await Promise.all([replay(1), replay(2)]);
-    expect(two.delivered.map((d) => d.source.line)).toEqual(Array.from({ length: 120 }, (_, i) => i + 1));
-    expect(two.delivered).toEqual(one.delivered);
-    expect(two.aggregate).toEqual(one.aggregate);
-    const failed = one.delivered.filter((d) => d.failed).map((d) => d.source.line);
-    expect(failed).toEqual(
-      Array.from({ length: 120 }, (_, i) => i)
-        .filter((i) => i % 17 === 5 || i % 23 === 7)
-        .map((i) => i + 1),
-    );
-    expect((one.aggregate as { sessions: unknown }).sessions).toMatchObject({
-      replayed: 120 - failed.length,
-      failed: failed.length,
-    });
-  }, 60_000);
+  it.each(Object.entries(WORKER_FILES))(
+    'two workers (%s): input order, the same lines and aggregate as the main thread',
+    async (_, url) => {
+      const [one, two] = await Promise.all([replay(1), replay(2, url)]);
+      expect(two.delivered.map((d) => d.source.line)).toEqual(Array.from({ length: 120 }, (_, i) => i + 1));
+      expect(two.delivered).toEqual(one.delivered);
+      expect(two.aggregate).toEqual(one.aggregate);
+      const failed = one.delivered.filter((d) => d.failed).map((d) => d.source.line);
+      expect(failed).toEqual(
+        Array.from({ length: 120 }, (_, i) => i)
+          .filter((i) => i % 17 === 5 || i % 23 === 7)
+          .map((i) => i + 1),
+      );
+      expect((one.aggregate as { sessions: unknown }).sessions).toMatchObject({
+        replayed: 120 - failed.length,
+        failed: failed.length,
+      });
+    },
+    60_000,
+  );
 
   it('a few sessions are replayed in this thread: no worker starts', async () => {
     const bad = new URL('file:///nonexistent/toolsearch-worker.js');

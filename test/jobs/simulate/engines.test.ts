@@ -3,13 +3,15 @@
  * (fixtures/engines/make-recordings.mjs): the engine detected from the search tool's shape and said in the
  * report, what each call was sent, and the calls each stack refuses.
  */
+import { readFileSync } from 'node:fs';
 import { describe, it } from 'vitest';
 import { loadRecordingText } from '../../../src/formats/from-text.js';
 import { chooseEngine, detectEngine } from '../../../src/jobs/simulate/engines.js';
-import { lines, run } from '../../cli/helpers.js';
+import { lines, ROOT, run } from '../../cli/helpers.js';
 
 const AI = 'fixtures/engines/recordings/ai-sdk7-two-generations.json';
 const MASTRA = 'fixtures/engines/recordings/mastra-ttl.json';
+const MASTRA_MEMORY = 'fixtures/engines/recordings/mastra-memory.json';
 const DEMO = ['-c', 'fixtures/catalogs/demo.yaml'];
 const STATIC = ['get_current_time', 'ask_user', 'read_todo_list', 'write_todo_list', 'think'];
 
@@ -80,15 +82,15 @@ describe.concurrent('simulate --engine', () => {
       'mcp__slack__get_thread_replies',
       'mcp__slack__schedule_message',
     ];
-    // The tools object's order: static tools, toolSearch, then the catalog's deferred tools.
+    // The tools object's order, as the SDK's documentation writes it: toolSearch, then the catalog's tools.
     expect(r.turns.map((t) => t.visible)).toEqual([
-      [...STATIC, 'toolSearch'],
-      [...STATIC, 'toolSearch', ...found],
-      [...STATIC, 'toolSearch', ...found],
-      [...STATIC, 'toolSearch'],
-      [...STATIC, 'toolSearch'],
-      [...STATIC, 'toolSearch', ...found],
-      [...STATIC, 'toolSearch', ...found],
+      ['toolSearch', ...STATIC],
+      ['toolSearch', ...STATIC, ...found],
+      ['toolSearch', ...STATIC, ...found],
+      ['toolSearch', ...STATIC],
+      ['toolSearch', ...STATIC],
+      ['toolSearch', ...STATIC, ...found],
+      ['toolSearch', ...STATIC, ...found],
     ]);
     expect(r.violations).toEqual([
       {
@@ -139,6 +141,43 @@ describe.concurrent('simulate --engine', () => {
     // Between the TTL and the TTL plus a cleanup interval: it depends on when the cleanup ran.
     const maybe = await report([MASTRA, ...DEMO, '--ttl', '1000000']);
     expect(maybe.violations.map((v) => [v.call, v.kind])).toEqual([[5, 'ttl-uncertain']]);
+  });
+
+  it("Mastra's stored messages (memory.recall): detected as Mastra, dated by their createdAt, the TTL applied", async ({
+    expect,
+  }) => {
+    const r = await report([MASTRA_MEMORY, ...DEMO, '--ttl', '600000']);
+    expect(r.engine).toMatchObject({ name: 'mastra', by: 'recording' });
+    expect(r.violations.map((v) => [v.call, v.kind, v.tool])).toEqual([
+      [5, 'ttl-expired', null],
+      [5, 'not-loaded', 'mcp__slack__send_message'],
+    ]);
+    // Memory dates each step by its start: 20 min 10 s from the last step of the first generate.
+    expect(r.violations[0]!.message).toBe(
+      '1210 s passed since the last model call, more than the TTL (600 s) plus a cleanup interval (300 s): ' +
+        'Mastra dropped the loaded tools (mcp__slack__send_message)',
+    );
+    const kept = await report([MASTRA_MEMORY, ...DEMO]);
+    expect(kept.violations).toEqual([]);
+  });
+
+  it('each call shows exactly the tools the package sent to the model (recordings/sent-tools.json)', async ({
+    expect,
+  }) => {
+    const sent = JSON.parse(readFileSync(`${ROOT}fixtures/engines/recordings/sent-tools.json`, 'utf8')) as Record<
+      string,
+      string[][]
+    >;
+    expect(Object.keys(sent)).toEqual(['ai-sdk7-two-generations.json', 'mastra-ttl.json', 'mastra-memory.json']);
+    for (const [file, perCall] of Object.entries(sent)) {
+      // The Mastra recordings were made with a TTL of ten minutes.
+      const ttl = file.startsWith('mastra') ? ['--ttl', '600000'] : [];
+      const r = await report([`fixtures/engines/recordings/${file}`, ...DEMO, ...ttl]);
+      expect(
+        r.turns.map((t) => t.visible),
+        file,
+      ).toEqual(perCall);
+    }
   });
 
   it('Mastra: a tool search_tools found but no load_tool loaded is refused; --engine names it', async ({ expect }) => {

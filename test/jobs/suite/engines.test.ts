@@ -47,7 +47,40 @@ describe.concurrent('engines in suites', () => {
     ]);
   });
 
-  it("a failure under an engine shows where the tool stands in that engine's ranking", ({ expect }) => {
+  it("test --engine ai-sdk -n: the AI SDK's maxResults for the cases that give no max_results", async ({ expect }) => {
+    const dir = mkdtempSync(join(tmpdir(), 'toolsearch-engines-'));
+    const suite = join(dir, 'suite.yaml');
+    writeFileSync(
+      suite,
+      `catalog: ${join(ROOT, 'fixtures/catalogs/demo.yaml')}\ncases:\n` +
+        '  - name: two\n    query: create issue\n    exact: [mcp__github__create_issue, mcp__linear__create_issue]\n' +
+        '  - name: its own limit\n    query: create issue\n    max_results: 1\n' +
+        '    exact: [mcp__github__create_issue]\n',
+    );
+    const r = await run(['test', suite, '--engine', 'ai-sdk', '-n', '2', '--json']);
+    expect(r.code).toBe(0);
+    const got = (
+      JSON.parse(r.stdout) as { suites: Array<{ cases: Array<{ got: { engine: string; max_results: number } }> }> }
+    ).suites[0]!.cases.map((c) => [c.got.engine, c.got.max_results]);
+    expect(got).toEqual([
+      ['ai-sdk', 2],
+      ['ai-sdk', 1],
+    ]);
+    const [none, mastra] = await Promise.all([
+      run(['test', suite, '-n', '2']),
+      run(['test', suite, '--engine', 'mastra', '-n', '2']),
+    ]);
+    expect(lines(none.stderr)).toEqual([
+      "error: --max-results is the AI SDK's toolSearch maxResults: add --engine ai-sdk (the reference's cases give " +
+        'max_results in args, or max_results beside query)',
+    ]);
+    expect(lines(mastra.stderr)).toEqual([
+      "error: --max-results is not a parameter of the mastra engine here (it is the AI SDK's toolSearch " +
+        "maxResults: --engine ai-sdk; Mastra's limit is --top-k; a case's max_results limits any engine)",
+    ]);
+  });
+
+  it("a failure under an engine shows where the tool stands in that engine's ranking", async ({ expect }) => {
     const dir = mkdtempSync(join(tmpdir(), 'toolsearch-engines-'));
     const suite = join(dir, 'suite.yaml');
     writeFileSync(
@@ -57,6 +90,10 @@ describe.concurrent('engines in suites', () => {
     );
     const c = runSuites([suite]).report.suites[0]!.cases[0]!;
     expect(c.status).toBe('failed');
+    // The text and HTML reports name the engine that answered.
+    const [text, html] = await Promise.all([run(['test', suite]), run(['test', suite, '--reporter', 'html'])]);
+    expect(text.stdout).toContain('got (mastra, keyword, topK 5, 31 tools match in all):');
+    expect(html.stdout).toContain('got (mastra, keyword, topK 5, 31 tools match in all):');
     expect(c.failures[0]!.standings).toEqual([
       { name: 'mcp__linear__create_issue', status: 'returned', rank: 2, score: 9.69, excluded_by: null },
     ]);

@@ -6,14 +6,7 @@ import { createEngineScorer } from './engine.js';
 import { createFuseScorer } from './fuse.js';
 import { createRegexScorer } from './regex.js';
 import { createSpecScorer } from './spec.js';
-import {
-  type BaselineName,
-  ENGINE_SCORER_NAMES,
-  SCORER_NAMES,
-  type Scorer,
-  type ScorerFactory,
-  type ScorerName,
-} from './types.js';
+import { type BaselineName, SCORER_NAMES, type Scorer, type ScorerFactory, type ScorerName } from './types.js';
 
 export {
   ENGINE_SCORER_NAMES,
@@ -37,16 +30,6 @@ const FACTORIES: { readonly [K in BaselineName]: ScorerFactory } = {
 /** Whether a string names a baseline or the reference (`spec`). */
 export function isScorerName(s: string): s is BaselineName {
   return (SCORER_NAMES as readonly string[]).includes(s);
-}
-
-/** Whether a string names a scorer: a baseline, an engine, or a module path. */
-export function isAnyScorer(s: string): boolean {
-  if (isScorerName(s) || (ENGINE_SCORER_NAMES as readonly string[]).includes(s)) return true;
-  try {
-    return parseEngineSpec(s).kind === 'module';
-  } catch {
-    return false;
-  }
 }
 
 /** Builds the named scorer over the tools (an engine with its parameters; a module in its worker). */
