@@ -190,6 +190,19 @@ describe('shapes each format refuses, at their location', () => {
     expect(t.warnings).toHaveLength(2);
   });
 
+  it('Claude Code lines with no conversation line name claude-code, not the chat format that would take them', () => {
+    const lines = [
+      { type: 'summary', summary: 'x', leafUuid: 'u' },
+      { type: 'user', uuid: 'u1', sessionId: 's', parentUuid: null },
+    ];
+    expect(inputError(() => read('x.jsonl', lines.map((l) => j(l)).join('\n'))).message).toBe(
+      '1 line with Claude Code\'s session fields ("type", "uuid" / "sessionId"): signs of claude-code, which ' +
+        'expects at least one {"type": "user" | "assistant", "message": {role, content}} line; no format takes ' +
+        'it (openai-responses only by 2 messages have keys or part types only OpenAI Responses uses: ' +
+        '--format openai-responses reads it so)',
+    );
+  });
+
   it('a recording with no model call has nothing to replay', () => {
     // A Claude Code session log of one user line (an OTel export without a model-call span is refused by its reader).
     const t = read(

@@ -38,7 +38,7 @@
  */
 import { toWellFormed } from '../../core/text.js';
 import type { ContentBlock, Message, ToolCall } from '../../core/types.js';
-import { type ArrayNode, field, type Node, type ParsedDocument } from '../../io/nodes.js';
+import { type ArrayNode, field, kindName, type Node, type ParsedDocument } from '../../io/nodes.js';
 import type { Limits } from '../../io/read.js';
 import { TranscriptBuilder } from '../transcript-common.js';
 import type { SentTools } from '../types.js';
@@ -54,7 +54,7 @@ import {
 } from './otel-openinference.js';
 import { parseAttr, type Span, spansOf, str } from './otel-spans.js';
 import { sentToolsOf } from './sent.js';
-import { DISTINCTIVE, type Evidence, type ReadOptions, type RecordingReader } from './types.js';
+import { DISTINCTIVE, type Evidence, type NearMiss, type ReadOptions, type RecordingReader } from './types.js';
 
 export const NO_MESSAGES = 'spans without GenAI messages (HTTP, database and other spans: not model calls)';
 export const AGENT_SPANS =
@@ -103,6 +103,19 @@ function detect(doc: ParsedDocument): Evidence | null {
   return {
     score: DISTINCTIVE + n,
     detected_by: `OTLP JSON traces (resourceSpans) with ${n} model-call ${n === 1 ? 'span' : 'spans'}`,
+  };
+}
+
+/** OTLP's envelope with the wrong shape: `resourceSpans` that is no list, or a bare `scopeSpans` entry. */
+function near(doc: ParsedDocument): NearMiss | null {
+  const root = doc.root;
+  if (root.kind !== 'object' || spansOf(doc) !== null) return null;
+  const key = ['resourceSpans', 'scopeSpans', 'instrumentationLibrarySpans'].find((k) => root.members.has(k));
+  if (key === undefined) return null;
+  return {
+    score: DISTINCTIVE,
+    found: `an object with "${key}" (${kindName(field(root, key))})`,
+    expected: 'OTLP JSON traces: {"resourceSpans": [{"scopeSpans": [{"spans": [...]}]}]}',
   };
 }
 
@@ -448,5 +461,6 @@ export const otelReader: RecordingReader = {
     "gen_ai.tool.definitions, OpenLLMetry gen_ai.prompt.N.*), the AI SDK's ai.generateText.doGenerate / " +
     'ai.streamText.doStream spans, OpenInference LLM spans (llm.input_messages.N.*)',
   detect,
+  near,
   read,
 };

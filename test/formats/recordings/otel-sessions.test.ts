@@ -130,28 +130,31 @@ describe('OTel exports with several conversations', () => {
 
 describe('simulate on an OTel export of two conversations', () => {
   it('replays each session; the text says its spans (line:column in a one-line export) and the rule', async () => {
-    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { mkdtempSync, rmSync, writeFileSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');
     const { run } = await import('../../cli/helpers.js');
-    const file = join(mkdtempSync(join(tmpdir(), 'otel-sessions-')), 'two.otlp.json');
+    const dir = mkdtempSync(join(tmpdir(), 'otel-sessions-'));
+    const file = join(dir, 'two.otlp.json');
     const text = interleaved('aaaa', 'bbbb');
     writeFileSync(file, text);
     const col = (trace: string, span: string) => text.indexOf(`{"traceId":"${trace}","spanId":"${span}"`) + 1;
-    const r = await run(['simulate', file, '-c', 'fixtures/catalogs/demo.yaml'], { env: { COLUMNS: '300' } });
+    const [r, json] = await Promise.all([
+      run(['simulate', file, '-c', 'fixtures/catalogs/demo.yaml'], { env: { COLUMNS: '300' } }),
+      run(['simulate', file, '-c', 'fixtures/catalogs/demo.yaml', '--json']),
+    ]).finally(() => rmSync(dir, { recursive: true, force: true }));
     expect(r.code).toBe(0);
     const sessions = r.stdout.split('\n').filter((l) => l.startsWith('session '));
     expect(sessions).toEqual([
       `session 1 of 2: 2 logged calls (lines 1:${col('aaaa', 's1')}, 1:${col('aaaa', 's3')}), ${OTEL_GROUPING_RULE}`,
       `session 2 of 2: 2 logged calls (lines 1:${col('bbbb', 's2')}, 1:${col('bbbb', 's4')}), ${OTEL_GROUPING_RULE}`,
     ]);
-    const json = await run(['simulate', file, '-c', 'fixtures/catalogs/demo.yaml', '--json']);
     const reports = JSON.parse(json.stdout) as Array<{ coverage: { sessions: { index: number } }; turns: unknown[] }>;
     expect(reports.map((x) => [x.coverage.sessions.index, x.turns.length])).toEqual([
       [1, 2],
       [2, 2],
     ]);
-  });
+  }, 90_000);
 });
 
 describe('an OTel export with no model call', () => {
@@ -161,6 +164,16 @@ describe('an OTel export with no model call', () => {
       'OTLP traces with 2 spans, none a model call (spans without GenAI messages (HTTP, database and other ' +
         'spans: not model calls): 2): expected GenAI chat spans (gen_ai.input.messages / gen_ai.output.messages), ' +
         "the AI SDK's ai.generateText.doGenerate / ai.streamText.doStream spans, or OpenInference LLM spans",
+    );
+  });
+});
+
+describe('OTLP with the wrong envelope', () => {
+  it('names otel as the closest family and the envelope it expects', () => {
+    expect(() => loadRecordingText({ resourceSpans: {} }, { name: 'r.json' })).toThrow(
+      'no known recording shape fits (found an object with "resourceSpans"); closest: otel (an object with ' +
+        '"resourceSpans" (an object)), which expects OTLP JSON traces: {"resourceSpans": [{"scopeSpans": ' +
+        '[{"spans": [...]}]}]}; tried ',
     );
   });
 });
