@@ -48,8 +48,8 @@ Listens on 127.0.0.1:4318 (--host, --port; --port 0 takes a free port, printed o
 stderr). POST /v1/traces takes OTLP/HTTP exports, JSON or protobuf, gzip or not;
 spans are grouped into sessions by trace id and read by the otel reader. With
 --proxy every other path is forwarded to <base URL> + path (OpenAI Chat and
-Responses, Anthropic Messages, Gemini generateContent; a streamed Gemini answer
-is forwarded but not read); answers, streamed or not, reach the client unchanged
+Responses, Anthropic Messages, Gemini generateContent and streamGenerateContent);
+answers, streamed or not, reach the client unchanged
 chunk by chunk, then each request/response pair is read as a model call of a
 call log (Gemini: of Gemini request/response pairs); calls are grouped
 into sessions by continuity (a request that extends an earlier request and its

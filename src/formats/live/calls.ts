@@ -5,9 +5,12 @@
  * `assembleSse` of src/formats/recordings/sse.ts), which then make a line
  * `{request, response}` of a call log (OpenAI, Anthropic: the call-log
  * reader) or of Gemini request/response pairs (the gemini reader).
- * A streamed Gemini answer (`streamGenerateContent`) is forwarded but not
- * read: the assembly has no Gemini streams.
+ * A streamed Gemini answer (`streamGenerateContent`: server-sent events with
+ * `alt=sse`, else a JSON list of chunks) is merged into the one response its
+ * chunks make (`mergeGeminiChunks` of src/formats/recordings/gemini.ts).
  */
+import type { JsonValue } from '../../core/types.js';
+import { isGeminiChunk, mergeGeminiChunks } from '../recordings/gemini.js';
 import { assembleSse } from '../recordings/sse.js';
 
 /** The APIs the proxy recognises by path. */
@@ -54,12 +57,12 @@ export function readExchange(
   if (exchange.response === null) return { request, response: null };
   if (!exchange.streamed) {
     const response = parseText(exchange.response);
-    return response === undefined
-      ? { request, response: null, error: 'the answer is not JSON' }
-      : { request, response };
+    if (response === undefined) return { request, response: null, error: 'the answer is not JSON' };
+    // streamGenerateContent without alt=sse: a JSON list of chunks.
+    if (provider === 'gemini' && Array.isArray(response) && response.length > 0 && response.every(isGeminiChunk))
+      return { request, response: mergeGeminiChunks(response as Array<{ [key: string]: JsonValue }>) };
+    return { request, response };
   }
-  if (provider === 'gemini')
-    return { request, response: null, error: 'a streamed Gemini answer is forwarded but not read (no assembly yet)' };
   const a = assembleSse(exchange.response);
   const m = a.messages[0];
   if (a.messages.length !== 1 || m === undefined || !m.complete || m.provider !== provider) {

@@ -28,6 +28,7 @@ import { readOpenAIMessages } from '../transcript-openai.js';
 import { readResponsesItems } from '../transcript-responses.js';
 import { readCarriedTools } from './chat.js';
 import { sentToolsOf } from './sent.js';
+import type { CatalogTool, SentTools } from '../types.js';
 import { DISTINCTIVE, type Evidence, type RecordingReader } from './types.js';
 
 /** The API of a model call. */
@@ -293,36 +294,73 @@ function readLoggedCall(b: TranscriptBuilder, call: LoggedCall): ReadCall | null
 
 /**
  * Reads a log of model calls (in the order they were made) into sessions: the calls are read,
- * grouped by {@link groupCalls}, and each session becomes one conversation: the first in `b`,
- * the others in `b.sidechains` (`session 2`, …). In each, a call appends what its request adds
- * to the conversation so far, then its response; the tools each request sends are that call's
- * (`sent-differs`), the last request's are the session's own catalog. `coverage.sessions` says
- * which calls each session has and how they were grouped.
+ * grouped by {@link groupCalls}, and each session becomes one conversation ({@link readSessions}).
  */
 export function readLoggedCalls(b: TranscriptBuilder, calls: readonly LoggedCall[]): void {
-  const read = calls.map((c) => readLoggedCall(b, c)).filter((c): c is ReadCall => c !== null);
+  readSessions(
+    b,
+    calls.map((c) => loggedSessionCall(b, c)).filter((c): c is SessionCall => c !== null),
+  );
+}
+
+/** One logged call read for {@link readSessions}; null when it is no request we know (recorded in `b`). */
+export function loggedSessionCall(b: TranscriptBuilder, call: LoggedCall): SessionCall | null {
+  const c = readLoggedCall(b, call);
+  if (c === null) return null;
+  const listed = c.tools?.kind === 'array';
+  return {
+    ...c,
+    at: c.call.at,
+    sent: listed ? sentToolsOf(c.tools!) : { visible: [], deferred: [] },
+    tools: listed ? c.tools : undefined,
+    catalog: readCarriedTools,
+  };
+}
+
+/** One model call read for {@link readSessions}: its request's and response's messages in builders of their own. */
+export interface SessionCall extends RecordedCall {
+  /** Where the call is (its line, entry or interaction). */
+  readonly at: Node;
+  readonly requestBuilder: TranscriptBuilder;
+  readonly responseBuilder: TranscriptBuilder;
+  /** The tools the request sent (compared with the reference: `sent-differs`). */
+  readonly sent: SentTools;
+  /** The request's tools, when it has a list of them (the last such is the session's own catalog). */
+  readonly tools: Node | undefined;
+  /** Reads `tools` as the session's catalog (each API declares its tools its own way). */
+  readonly catalog: (s: TranscriptBuilder, tools: Node) => CatalogTool[];
+}
+
+/**
+ * Reads model calls (in the order they were made, each read on its own) into sessions grouped by
+ * {@link groupCalls}: the first in `b`, the others in `b.sidechains` (`session 2`, …). In each, a call
+ * appends what its request adds to the conversation so far, then its response; the tools each request
+ * sends are that call's (`sent-differs`), the last request's are the session's own catalog (read by
+ * `catalog`). `coverage.sessions` says which calls each session has and how they were grouped.
+ */
+export function readSessions(b: TranscriptBuilder, read: readonly SessionCall[]): void {
   const sessions = groupCalls(read);
   sessions.forEach((session, k) => {
     const s = k === 0 ? b : new TranscriptBuilder(b.doc, b.maxMessages, true);
     if (k > 0) b.sidechains.push({ id: `session ${k + 1}`, builder: s });
     // Every logged call is a model call, answered or not (a failed call's log has no response).
     s.isRequest = true;
-    let lastTools: Node | null = null;
+    let last: SessionCall | null = null;
     for (const i of session.calls) {
       const c = read[i]!;
       s.read();
       // The grouping checked that the request starts with the conversation so far (or continues a response by id).
       s.adopt(c.requestBuilder, c.previousResponseId != null ? 0 : s.messages.length);
-      s.sentTools.push(c.tools?.kind === 'array' ? sentToolsOf(c.tools) : { visible: [], deferred: [] });
-      if (c.tools?.kind === 'array') lastTools = c.tools;
+      s.sentTools.push(c.sent);
+      if (c.tools !== undefined) last = c;
       s.adopt(c.responseBuilder, 0);
     }
     // The last request's tools are the recording's own catalog (as a request body's are).
-    if (lastTools) s.tools = readCarriedTools(s, lastTools);
+    if (last) s.tools = last.catalog(s, last.tools!);
     s.session = {
       index: k + 1,
       count: sessions.length,
-      calls: session.calls.map((i) => b.where(read[i]!.call.at)),
+      calls: session.calls.map((i) => b.where(read[i]!.at)),
       rule: GROUPING_RULE,
     };
   });

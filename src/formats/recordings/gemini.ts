@@ -9,11 +9,16 @@
  * - a list of `Content`s `[{role, parts}]` (a chat's history);
  * - a response `{candidates: [{content}], usageMetadata, ...}` alone: one
  *   model call with no recorded input;
+ * - a list (or JSON lines) of response chunks, as `streamGenerateContent`
+ *   answers without `alt=sse`: each stream merged into one response
+ *   ({@link mergeGeminiChunks}), one model call with no recorded input;
  * - request/response pairs `{request, response}` (JSON Lines or a list): one
- *   line per model call; each request must continue the conversation of the
- *   lines before it (only what is new is appended, then the response).
+ *   line per model call, grouped into sessions by continuity (calls.ts
+ *   `groupCalls`, as every log of model calls is).
  *
- * A content of role `model` is an assistant message (`text` → text,
+ * A content of role `model` is an assistant message (one that follows a model
+ * content without a call continues it: @google/genai's Chat keeps a streamed
+ * answer as one content per chunk) (`text` → text,
  * `functionCall {id?, name, args}` → a call, `thought: true` text and other
  * parts → `other` blocks); any other content (role `user`, or none) is a user
  * message whose `functionResponse {id?, name, response}` parts are tool
@@ -28,12 +33,15 @@
  * skipped by rule. Keys may be camelCase or snake_case (the API takes both).
  * A key no rule reads is an error (`--lenient`: counted).
  */
+import { append } from '../../core/append.js';
 import { toWellFormed } from '../../core/text.js';
-import type { ContentBlock, ToolResultPart } from '../../core/types.js';
+import type { ContentBlock, JsonValue, ToolResultPart } from '../../core/types.js';
 import { field, kindName, locate, type Node, type ObjectNode, type ParsedDocument } from '../../io/nodes.js';
 import { toJsonValue } from '../../io/nodes.js';
+import { nodesOf } from '../../io/embedded.js';
 import { checkKeys, objects, optString, TranscriptBuilder } from '../transcript-common.js';
 import type { CatalogTool, SentTools } from '../types.js';
+import { readSessions, type SessionCall } from './calls.js';
 import { DISTINCTIVE, type Evidence, type NearMiss, type RecordingReader } from './types.js';
 
 const snake = (k: string): string => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -236,17 +244,57 @@ function partBlocks(b: TranscriptBuilder, parts: Node, model: boolean, pairing: 
   return blocks;
 }
 
-/** Reads a list of contents into `b` (each one message). */
+/** A content's role (`user` when absent); an error for any other. */
+function roleOf(b: TranscriptBuilder, c: ObjectNode): 'user' | 'model' {
+  const role = optString(b, field(c, 'role'), 'role', 'user');
+  if (role !== 'user' && role !== 'model')
+    throw b.error(c, `unknown role ${JSON.stringify(role)} (expected user, model)`);
+  return role;
+}
+
+/** The blocks of one content (its keys checked). */
+function contentBlocks(b: TranscriptBuilder, c: ObjectNode, model: boolean, pairing: Pairing): ContentBlock[] {
+  checkKeys(b, c, CONTENT_KEYS, 'a Gemini content');
+  const parts = field(c, 'parts') ?? { kind: 'array', offset: c.offset, items: [] };
+  return partBlocks(b, parts, model, pairing);
+}
+
+/** Adjacent text blocks joined into one (a streamed answer's text comes in pieces). */
+function joinText(blocks: readonly ContentBlock[]): ContentBlock[] {
+  const out: ContentBlock[] = [];
+  for (const bl of blocks) {
+    const last = out[out.length - 1];
+    if (bl.type === 'text' && last?.type === 'text') out[out.length - 1] = { type: 'text', text: last.text + bl.text };
+    else out.push(bl);
+  }
+  return out;
+}
+
+const hasCall = (blocks: readonly ContentBlock[]): boolean => blocks.some((x) => x.type === 'function_tool_call');
+
+/**
+ * Reads a list of contents into `b`, each one message, except that a `model` content that follows a
+ * `model` content without a function call continues that answer (one assistant message, its parts in
+ * order): @google/genai's Chat keeps a streamed answer in its history as one content per chunk, and sends
+ * them so; the API streams text in pieces and the function calls whole, after it. A model content after
+ * one with a call is another model call (the call went unanswered), as the reference replays it.
+ * In an answer, adjacent text parts are one text (the pieces of a stream, or the part they make).
+ */
 function readContents(b: TranscriptBuilder, items: readonly Node[], pairing: Pairing, count = true): void {
-  for (const c of objects(b, items, 'a content')) {
+  const list = objects(b, items, 'a content');
+  for (let i = 0; i < list.length; i++) {
+    const c = list[i]!;
     if (count) b.read();
-    checkKeys(b, c, CONTENT_KEYS, 'a Gemini content');
-    const role = optString(b, field(c, 'role'), 'role', 'user');
-    if (role !== 'user' && role !== 'model')
-      throw b.error(c, `unknown role ${JSON.stringify(role)} (expected user, model)`);
-    const parts = field(c, 'parts') ?? { kind: 'array', offset: c.offset, items: [] };
-    const model = role === 'model';
-    b.push({ kind: 'blocks', role: model ? 'assistant' : 'user', blocks: partBlocks(b, parts, model, pairing) }, c);
+    const model = roleOf(b, c) === 'model';
+    const blocks = contentBlocks(b, c, model, pairing);
+    let last = blocks;
+    while (model && !hasCall(last) && i + 1 < list.length && roleOf(b, list[i + 1]!) === 'model') {
+      i++;
+      if (count) b.read();
+      last = contentBlocks(b, list[i]!, true, pairing);
+      append(blocks, last);
+    }
+    b.push({ kind: 'blocks', role: model ? 'assistant' : 'user', blocks: model ? joinText(blocks) : blocks }, c);
   }
 }
 
@@ -347,7 +395,65 @@ function readResponse(b: TranscriptBuilder, res: ObjectNode, pairing: Pairing): 
   readContents(b, [content], pairing, false);
 }
 
-type Shape = 'request' | 'contents' | 'response' | 'pairs';
+type Obj = { [key: string]: JsonValue };
+const isPlain = (v: JsonValue | undefined): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Whether a JSON value is a chunk of a Gemini stream (a GenerateContentResponse). */
+export function isGeminiChunk(v: JsonValue): boolean {
+  return (
+    isPlain(v) &&
+    v.type === undefined &&
+    v.object === undefined &&
+    (Array.isArray(v.candidates) || isPlain(v.usageMetadata) || isPlain(v.promptFeedback))
+  );
+}
+
+/**
+ * The one GenerateContentResponse a stream's chunks (`streamGenerateContent`, with `alt=sse` or as a
+ * JSON list) make: each candidate (by its `index`, else its place) with the parts of every chunk's
+ * content in order, the chunk's role, and the last chunk's other fields (`finishReason`, ratings); the
+ * response's other fields (`usageMetadata`, `modelVersion`, `responseId`) from the last chunk that has
+ * them. Read as one answer, this is what @google/genai's Chat keeps in its history (one content per
+ * chunk, consecutive model contents read as one answer, adjacent text pieces as one text).
+ */
+export function mergeGeminiChunks(chunks: readonly Obj[]): Obj {
+  const candidates: Obj[] = [];
+  const out: Obj = { candidates };
+  for (const chunk of chunks) {
+    for (const [k, v] of Object.entries(chunk)) if (k !== 'candidates') out[k] = v;
+    const list = Array.isArray(chunk.candidates) ? chunk.candidates : [];
+    list.forEach((cand, place) => {
+      if (!isPlain(cand)) return;
+      const i = typeof cand.index === 'number' ? cand.index : place;
+      const into = (candidates[i] ??= { content: { parts: [] } });
+      for (const [k, v] of Object.entries(cand)) {
+        if (k !== 'content') into[k] = v;
+        else if (isPlain(v)) {
+          const content = into.content as Obj;
+          if (v.role !== undefined) content.role = v.role;
+          if (Array.isArray(v.parts)) append(content.parts as JsonValue[], v.parts);
+        }
+      }
+    });
+  }
+  // A candidate no chunk had (an index past the others) is left out rather than a hole.
+  out.candidates = candidates.filter((c) => c !== undefined);
+  return out;
+}
+
+/**
+ * Reads the answers of a stream of Gemini calls (an SSE transcript's assembled responses) into `b`:
+ * one model call each, with no recorded input; calls without ids are named by their order in the file.
+ */
+export function readGeminiResponses(b: TranscriptBuilder, responses: readonly ObjectNode[]): void {
+  const pairing = new Pairing();
+  for (const res of responses) {
+    b.read();
+    readResponse(b, res, pairing);
+  }
+}
+
+type Shape = 'request' | 'contents' | 'response' | 'pairs' | 'chunks';
 
 function shapeOf(doc: ParsedDocument): { shape: Shape; n: number; model?: boolean } | null {
   const root = doc.root;
@@ -359,6 +465,8 @@ function shapeOf(doc: ParsedDocument): { shape: Shape; n: number; model?: boolea
     return null;
   }
   if (root.kind !== 'array' || root.items.length === 0) return null;
+  const chunks = root.items.filter(isChunkNode).length;
+  if (chunks === root.items.length) return { shape: 'chunks', n: chunks };
   const pairs = root.items.filter((n) => {
     const req = isObj(n) ? field(n, 'request') : undefined;
     return isObj(req) && g(req, 'contents')?.kind === 'array';
@@ -387,6 +495,7 @@ const WHY: Readonly<Record<Shape, string>> = {
   contents: 'contents with "parts"',
   response: 'a GenerateContentResponse with "candidates"',
   pairs: '{"request", "response"} lines whose request has "contents"',
+  chunks: 'GenerateContentResponse chunks (streamGenerateContent without alt=sse)',
 };
 
 function detect(doc: ParsedDocument): Evidence | null {
@@ -399,15 +508,19 @@ function detect(doc: ParsedDocument): Evidence | null {
       ? 2 * DISTINCTIVE + s.n
       : s.shape === 'contents'
         ? (s.model ? DISTINCTIVE : 0) + s.n + 0.45
-        : DISTINCTIVE + 2;
+        : s.shape === 'chunks'
+          ? DISTINCTIVE + s.n
+          : DISTINCTIVE + 2;
   return {
     score,
     detected_by:
-      s.shape === 'contents' ? `${s.n} ${WHY.contents}${s.model ? ' (role "model" is Gemini\'s)' : ''}` : WHY[s.shape],
+      s.shape === 'contents'
+        ? `${s.n} ${WHY.contents}${s.model ? ' (role "model" is Gemini\'s)' : ''}`
+        : s.shape === 'chunks'
+          ? `${s.n} ${WHY.chunks}`
+          : WHY[s.shape],
   };
 }
-
-const same = (x: unknown, y: unknown): boolean => JSON.stringify(x) === JSON.stringify(y);
 
 /** One generateContent call of a log (a line of pairs, an HTTP recording's exchange). */
 export interface GeminiCall {
@@ -416,45 +529,46 @@ export interface GeminiCall {
   readonly response: Node | undefined;
   /** What messages call it: `line 3`, `HAR entry 5`. */
   readonly label: string;
+  /** Where the call is (its line or entry). */
+  readonly at: Node;
 }
 
 /**
- * Reads generateContent calls in order into `b`: each request must continue the conversation of the
- * calls before it (only what is new is appended, then the response); the last request's tools are the
- * recording's own catalog. `earlier` names the log's items in messages (`lines`, `entries`).
+ * Reads generateContent calls in the order they were made into `b`, grouped into sessions by
+ * continuity as every log of model calls is (calls.ts `groupCalls`: a request that extends an earlier
+ * call's request and response continues that call's session); in a session, a call appends what its
+ * request adds, then its response; the last request's tools are the session's own catalog.
  */
-export function readGeminiCalls(b: TranscriptBuilder, calls: readonly GeminiCall[], earlier: string): void {
-  let lastTools: Node | null = null;
-  for (const { request: req, response: res, label } of calls) {
-    const t = new TranscriptBuilder(b.doc, b.maxMessages, true);
-    const pairing = new Pairing();
-    readRequestBody(t, req, pairing, false);
-    const known = b.messages.length;
-    const differs = b.messages.findIndex((m, i) => !same(m, t.messages[i]));
-    if (differs >= 0 || t.messages.length < known) {
-      const at = differs >= 0 && differs < t.offsets.length ? t.offsets[differs]! : req.offset;
-      b.unexplained(
-        at,
-        `${label}: the request does not continue the conversation of the earlier ${earlier} ` +
-          `(message ${differs >= 0 ? differs : t.messages.length} differs)`,
-      );
-      continue;
-    }
-    b.read();
-    b.adopt(t, known);
-    const tools = g(req, 'tools');
-    b.sentTools.push(tools !== undefined ? sentOf(tools) : { visible: [], deferred: [] });
-    if (tools !== undefined && tools.kind !== 'null') lastTools = tools;
-    if (isObj(res)) {
-      // The response continues this request's pairing (its calls are named after the request's).
-      const before = t.messages.length;
-      readResponse(t, res, pairing);
-      b.adopt(t, before);
-    } else if (res !== undefined && res.kind !== 'null')
-      b.unexplained(res, `${label}: "response" must be a GenerateContentResponse object, found ${kindName(res)}`);
-  }
-  // The last request's tools are the recording's own catalog (as a call log's are).
-  if (lastTools) b.tools = readTools(b, lastTools);
+export function readGeminiCalls(b: TranscriptBuilder, calls: readonly GeminiCall[]): void {
+  readSessions(
+    b,
+    calls.map((c) => geminiSessionCall(b, c)),
+  );
+}
+
+/** One generateContent call read for calls.ts `readSessions` (its request, then its response, on their own). */
+export function geminiSessionCall(b: TranscriptBuilder, call: GeminiCall): SessionCall {
+  const { request: req, response: res, label, at } = call;
+  const t = new TranscriptBuilder(b.doc, b.maxMessages, true);
+  const pairing = new Pairing();
+  readRequestBody(t, req, pairing, false);
+  // The response continues this request's pairing (its calls are named after the request's).
+  const r = new TranscriptBuilder(b.doc, b.maxMessages, true);
+  if (isObj(res)) readResponse(r, res, pairing);
+  else if (res !== undefined && res.kind !== 'null')
+    r.unexplained(res, `${label}: "response" must be a GenerateContentResponse object, found ${kindName(res)}`);
+  const tools = g(req, 'tools');
+  const listed = tools !== undefined && tools.kind !== 'null';
+  return {
+    at,
+    requestBuilder: t,
+    responseBuilder: r,
+    request: t.messages,
+    response: r.messages,
+    sent: listed ? sentOf(tools) : { visible: [], deferred: [] },
+    tools: listed ? tools : undefined,
+    catalog: readTools,
+  };
 }
 
 function readPairs(b: TranscriptBuilder, items: readonly Node[]): void {
@@ -467,12 +581,12 @@ function readPairs(b: TranscriptBuilder, items: readonly Node[]): void {
       b.unexplained(n, `line ${line}: expected {"request": <generateContent body>, "response": <response>}`);
       continue;
     }
-    calls.push({ request: req, response: field(n, 'response'), label: `line ${line}` });
+    calls.push({ request: req, response: field(n, 'response'), label: `line ${line}`, at: n });
     for (const m of n.members.values())
       if (m.key !== 'request' && m.key !== 'response')
         b.skip("a call line's metadata (keys other than request and response)");
   }
-  readGeminiCalls(b, calls, 'lines');
+  readGeminiCalls(b, calls);
 }
 
 function read(doc: ParsedDocument, b: TranscriptBuilder): void {
@@ -482,7 +596,8 @@ function read(doc: ParsedDocument, b: TranscriptBuilder): void {
     throw b.error(
       root,
       'not a gemini recording: expected a generateContent request body {contents, ...}, a list of contents ' +
-        `[{role, parts}], a response {candidates} or {request, response} lines; found ${kindName(root)}`,
+        `[{role, parts}], a response {candidates}, a list of response chunks or {request, response} lines; ` +
+        `found ${kindName(root)}`,
     );
   const pairing = new Pairing();
   if (s.shape === 'request') {
@@ -494,15 +609,64 @@ function read(doc: ParsedDocument, b: TranscriptBuilder): void {
       b.requestTools = sentOf(tools);
     }
   } else if (s.shape === 'contents') readContents(b, (root as { items: readonly Node[] }).items, pairing);
+  else if (s.shape === 'chunks') readChunks(b, (root as { items: readonly Node[] }).items);
   else if (s.shape === 'response') {
     b.read();
     readResponse(b, root as ObjectNode, pairing);
   } else readPairs(b, root.kind === 'array' ? root.items : [root]);
 }
 
-/** A request body whose `contents` is not a list: Gemini's key, the wrong shape. */
+/** A GenerateContentResponse chunk as nodes (see {@link isGeminiChunk}). */
+function isChunkNode(n: Node): boolean {
+  if (!isObj(n) || n.members.has('type') || n.members.has('object')) return false;
+  return g(n, 'candidates')?.kind === 'array' || isObj(g(n, 'usageMetadata')) || isObj(g(n, 'promptFeedback'));
+}
+
+/**
+ * A list of GenerateContentResponse chunks (what streamGenerateContent answers without `alt=sse`, or its
+ * chunks one per line): one response per run of chunks up to the one whose first candidate has a
+ * `finishReason` (or whose `responseId` changes), merged as {@link mergeGeminiChunks} says; each is one
+ * model call with no recorded input.
+ */
+function readChunks(b: TranscriptBuilder, items: readonly Node[]): void {
+  const streams: Array<{ at: Node; chunks: Obj[] }> = [];
+  let open: { at: Node; chunks: Obj[] } | null = null;
+  for (const n of items) {
+    const v = toJsonValue(n) as Obj;
+    if (open && v.responseId !== undefined && open.chunks[0]!.responseId !== v.responseId) {
+      b.unexplained(open.at, "a stream of chunks that ends before its candidate's finishReason");
+      open = null;
+    }
+    if (!open) {
+      open = { at: n, chunks: [] };
+      streams.push(open);
+    }
+    open.chunks.push(v);
+    const first = Array.isArray(v.candidates) ? v.candidates[0] : undefined;
+    if (isPlain(first) && first.finishReason !== undefined) open = null;
+  }
+  if (open) b.unexplained(open.at, "a stream of chunks that ends before its candidate's finishReason");
+  readGeminiResponses(
+    b,
+    streams.map((st) => nodesOf(mergeGeminiChunks(st.chunks), st.at.offset) as ObjectNode),
+  );
+}
+
+/**
+ * Gemini's keys in the wrong shape: a request body whose `contents` is not a list, or a list where
+ * GenerateContentResponse chunks are most but not all of the items.
+ */
 function near(doc: ParsedDocument): NearMiss | null {
   const root = doc.root;
+  if (root.kind === 'array') {
+    const n = root.items.filter(isChunkNode).length;
+    if (n === 0 || 2 * n < root.items.length) return null;
+    return {
+      score: DISTINCTIVE + n,
+      found: `${n} GenerateContentResponse ${n === 1 ? 'chunk' : 'chunks'} among ${root.items.length} values`,
+      expected: 'a list (or JSON lines) of GenerateContentResponse chunks only (streamGenerateContent)',
+    };
+  }
   if (!isObj(root)) return null;
   const contents = g(root, 'contents');
   if (contents === undefined || contents.kind === 'array') return null;
@@ -519,7 +683,7 @@ export const geminiReader: RecordingReader = {
   summary: 'Gemini generateContent bodies, contents, responses, call lines',
   shape:
     'gemini: Gemini generateContent request bodies {contents, systemInstruction, tools}, ' +
-    'contents [{role, parts}], responses {candidates}, or {request, response} lines',
+    'contents [{role, parts}], responses {candidates} or their stream chunks, or {request, response} lines',
   detect,
   near,
   read,

@@ -15,10 +15,10 @@
  * call log, other requests (page loads, preflights, ...) skipped by rule
  * and counted.
  */
-import { field, type Member, type Node, type ObjectNode, type ParsedDocument } from '../../io/nodes.js';
+import { field, kindName, type Member, type Node, type ObjectNode, type ParsedDocument } from '../../io/nodes.js';
 import { checkKeys, type TranscriptBuilder } from '../transcript-common.js';
 import { base64Body, headerMap, type HttpExchange, type RecordedBody, readHttpExchanges } from './http.js';
-import { DISTINCTIVE, type Evidence, type ReadOptions, type RecordingReader } from './types.js';
+import { DISTINCTIVE, type Evidence, type NearMiss, type ReadOptions, type RecordingReader } from './types.js';
 
 const str = (n: Node | undefined): string | null => (n?.kind === 'string' ? n.value : null);
 
@@ -176,7 +176,25 @@ function read(doc: ParsedDocument, b: TranscriptBuilder, options: ReadOptions): 
       encodedAsSent: false,
     });
   }
-  readHttpExchanges(b, exchanges, options.limits, 'entries');
+  readHttpExchanges(b, exchanges, options.limits);
+}
+
+/** `{log: {...}}` whose `log` has no `entries` list (HAR's own keys, the wrong shape). */
+function near(doc: ParsedDocument): NearMiss | null {
+  const root = doc.root;
+  const log = root.kind === 'object' ? field(root, 'log') : undefined;
+  if (log?.kind !== 'object' || entries(doc)) return null;
+  const has = ['version', 'creator', 'pages', 'entries'].filter((k) => log.members.has(k));
+  if (has.length === 0) return null;
+  const list = field(log, 'entries');
+  return {
+    score: DISTINCTIVE + has.length,
+    found:
+      list === undefined
+        ? `a "log" with ${has.map((k) => JSON.stringify(k)).join(', ')} but no "entries"`
+        : `a "log" whose "entries" is ${kindName(list)}`,
+    expected: 'HAR 1.2\'s "log": {"entries": [{request, response}, ...]}',
+  };
 }
 
 export const harReader: RecordingReader = {
@@ -186,5 +204,6 @@ export const harReader: RecordingReader = {
   shape:
     'har: HAR 1.2 files {log: {entries: [{request, response}]}} (browser devtools, Playwright, mitmproxy, Proxyman)',
   detect,
+  near,
   read,
 };

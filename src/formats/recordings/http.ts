@@ -8,18 +8,27 @@
  * body has them and whose answer is a model response. Its request and
  * response bodies, decoded (base64, hex, gzip / deflate / br / zstd,
  * UTF-8, JSON; a streamed response's server-sent events assembled as the
- * provider's client does, sse.ts), become one logged model call; the calls
- * are read as a call log (calls.ts; Gemini's by gemini.ts, in a recording
- * of Gemini calls only). Everything else is skipped by a rule and counted: other
+ * provider's client does, sse.ts; Gemini's streamGenerateContent chunks,
+ * as SSE or a JSON list, merged into one response), become one logged model call; the calls
+ * are read as a call log (calls.ts; Gemini's by gemini.ts), grouped into
+ * sessions together. Everything else is skipped by a rule and counted: other
  * methods, other endpoints, failed calls (status 400 and above).
  */
 import { type Decoded, fromBase64, looksGzipped, undoContentEncoding, utf8 } from '../../io/decode.js';
 import { nodesOf, parseEmbedded } from '../../io/embedded.js';
-import { field, type Node, type ObjectNode, type StringNode } from '../../io/nodes.js';
+import type { JsonValue } from '../../core/types.js';
+import { field, type Node, type ObjectNode, type StringNode, toJsonValue } from '../../io/nodes.js';
 import type { Limits } from '../../io/read.js';
 import { TranscriptBuilder } from '../transcript-common.js';
-import { type LoggedCall, type Provider, readLoggedCalls, responseProvider } from './calls.js';
-import { type GeminiCall, readGeminiCalls } from './gemini.js';
+import {
+  type LoggedCall,
+  loggedSessionCall,
+  type Provider,
+  readSessions,
+  responseProvider,
+  type SessionCall,
+} from './calls.js';
+import { geminiSessionCall, isGeminiChunk, mergeGeminiChunks } from './gemini.js';
 import { assembleSse } from './sse.js';
 
 /** A body as a recording keeps it. */
@@ -93,7 +102,8 @@ const isGzip = (coding: string): boolean => /^\s*(x-)?gzip\s*$/i.test(coding);
 /**
  * The text of a body: its string, or its bytes read as UTF-8 after undoing the content encoding where the
  * bytes still have it: bytes recorded as sent have it (VCR), except gzip bytes that do not start as gzip
- * does (nock's fetch interception keeps the body decoded under the header); bytes recorded decoded (HAR,
+ * does and other codings' bytes that do not decode but are UTF-8 text (nock 15's fetch interception keeps
+ * the body decoded under the header); bytes recorded decoded (HAR,
  * by its specification) have it only when they start as gzip data, whatever the headers say (some writers
  * keep the bytes as sent).
  */
@@ -110,8 +120,10 @@ function bodyText(
     : looksGzipped(bytes);
   if (encoded) {
     const undone = undoContentEncoding(bytes, encodedAsSent ? coding! : 'gzip', limits.maxBytes);
-    if (!undone.ok) return undone;
-    bytes = undone.value;
+    if (undone.ok) bytes = undone.value;
+    // Bytes that are no such data but are text were kept decoded under the header (nock 15's fetch
+    // interception does so for every coding: br, deflate, several).
+    else if (!/^not \S+ data /.test(undone.error) || !utf8(bytes).ok) return undone;
   }
   return utf8(bytes);
 }
@@ -148,29 +160,23 @@ function isEventStream(ex: HttpExchange, text: string | null): boolean {
 }
 
 /**
- * Reads a list of exchanges into `b`: model calls as a call log (calls.ts), the rest skipped by rule.
- * `earlier` names the recording's items in messages (`entries`, `interactions`).
+ * Reads a list of exchanges into `b`: model calls as a call log (calls.ts; Gemini's by gemini.ts), the
+ * rest skipped by rule.
  */
-export function readHttpExchanges(
-  b: TranscriptBuilder,
-  exchanges: readonly HttpExchange[],
-  limits: Limits,
-  earlier: string,
-): void {
-  const calls: LoggedCall[] = [];
-  const gemini: Array<GeminiCall & { readonly at: Node }> = [];
+export function readHttpExchanges(b: TranscriptBuilder, exchanges: readonly HttpExchange[], limits: Limits): void {
+  const calls: SessionCall[] = [];
   for (const ex of exchanges) {
     const call = modelCall(b, ex, limits);
     if (call === null) continue;
-    if (call.provider === 'gemini') gemini.push({ ...call, at: ex.at });
-    else calls.push(call as LoggedCall);
+    // Gemini's calls and the others' are read each their own way, then grouped together, in order:
+    // a recording of an app that calls several APIs comes apart into each API's conversations.
+    const read =
+      call.provider === 'gemini'
+        ? geminiSessionCall(b, { ...call, at: ex.at })
+        : loggedSessionCall(b, call as LoggedCall);
+    if (read !== null) calls.push(read);
   }
-  if (gemini.length > 0 && calls.length > 0) {
-    for (const c of gemini)
-      b.unexplained(c.at, `${c.label}: a Gemini call in a recording of other providers' calls (not read together)`);
-  } else if (gemini.length > 0) readGeminiCalls(b, gemini, earlier);
-  // Grouped into sessions by continuity, as a call log's calls are.
-  readLoggedCalls(b, calls);
+  readSessions(b, calls);
 }
 
 /** A model call of an exchange: a logged call, with the API its endpoint names. */
@@ -211,19 +217,26 @@ function modelCall(b: TranscriptBuilder, ex: HttpExchange, limits: Limits): Mode
     return null;
   }
   if (failed(b, ex)) return null;
-  if (endpoint === 'gemini' && /:streamGenerateContent/i.test(ex.url ?? '')) {
-    b.unexplained(ex.at, `${ex.label}: a streamed Gemini response (streamGenerateContent) is not assembled`);
-    return null;
-  }
   let response: Node | undefined;
   if (ex.response === null) {
     b.warn(ex.at, `${ex.label}: the response body is not recorded; what the model answered shows in the next request`);
   } else {
     const res = readResponseBody(b, ex, limits);
     if (res === null) return null;
-    response = res;
+    response = endpoint === 'gemini' ? geminiChunks(res) : res;
   }
   return { at: ex.at, request: req as ObjectNode, response, label: ex.label, provider: endpoint };
+}
+
+/**
+ * A streamGenerateContent answer without `alt=sse` (a JSON list of GenerateContentResponse chunks) as the
+ * one response they make (gemini.ts `mergeGeminiChunks`); any other value as it is.
+ */
+function geminiChunks(res: Node): Node {
+  if (res.kind !== 'array' || res.items.length === 0) return res;
+  const chunks = res.items.map((n) => toJsonValue(n));
+  if (!chunks.every(isGeminiChunk)) return res;
+  return nodesOf(mergeGeminiChunks(chunks as Array<{ [key: string]: JsonValue }>), res.offset);
 }
 
 /** Skips a failed call (status 400 and above, or 0: no answer); whether it did. */

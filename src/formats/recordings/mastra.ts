@@ -223,8 +223,14 @@ function read(doc: ParsedDocument, b: TranscriptBuilder): void {
       b.push({ kind: 'chat', role: role === 'system' ? 'system' : 'user', content: plainText(b, content, parts) }, m);
       b.stamp(first, createdAt);
     } else if (role === 'signal') b.skip('signal messages other than user messages (reminders, notifications)');
-    else if (role === 'assistant') readAssistant(b, m, parts);
-    else
+    else if (role === 'assistant') {
+      // A message stored with no parts (older writers) keeps its text in content.content.
+      const only = parts.length === 0 ? str(field(content, 'content')) : null;
+      if (only !== null) {
+        b.push({ kind: 'chat', role: 'assistant', content: toWellFormed(only) }, m);
+        b.stamp(first, createdAt);
+      } else readAssistant(b, m, parts);
+    } else
       b.unexplained(
         m,
         `unknown Mastra message role ${JSON.stringify(role)} (expected user, assistant, system, signal)`,

@@ -3,9 +3,13 @@
  * from `nock.recorder.play()` and what `nock.back` writes to its fixture
  * files — a JSON list of definitions `{scope, method, path, body, status,
  * response, rawHeaders, reqheaders?, responseIsBinary}` (nock 15
- * lib/recorder.js). Bodies: a JSON value as such; text as a string; bytes
- * that are not UTF-8 as a hex string (`responseIsBinary`); a response with
- * a `Content-Encoding` as a list of hex chunks. `rawHeaders` is an object
+ * lib/recorder.js; nock 13 and 14 write the same keys). Bodies: a JSON
+ * value as such; other text (a stream's server-sent events) as a string;
+ * bytes that are not UTF-8 as a hex string (a response says so with
+ * `responseIsBinary`); a response with a `Content-Encoding` as a list of hex
+ * chunks (nock 13 one per data event), still encoded (nock 13, nock 14,
+ * which compresses again what fetch decoded) or decoded under the header
+ * (nock 15's fetch interception). `rawHeaders` is an object
  * (nock 14 and later) or the flat name/value list of older versions;
  * `headers` is the older name. The string form (`output_objects: false`)
  * is JavaScript source, not a recording, and is not read.
@@ -13,11 +17,11 @@
  * Each definition is one HTTP exchange (http.ts): model calls are read as
  * a call log, other requests skipped by rule and counted.
  */
-import { fromHex } from '../../io/decode.js';
+import { fromHex, looksGzipped, utf8 } from '../../io/decode.js';
 import { field, type Node, type ObjectNode, type ParsedDocument } from '../../io/nodes.js';
 import { checkKeys, type TranscriptBuilder } from '../transcript-common.js';
 import { headerMap, type HttpExchange, type RecordedBody, readHttpExchanges } from './http.js';
-import { DISTINCTIVE, type Evidence, type ReadOptions, type RecordingReader } from './types.js';
+import { DISTINCTIVE, type Evidence, type NearMiss, type ReadOptions, type RecordingReader } from './types.js';
 
 /** The members of a nock definition (nock's `define()` reads these). */
 const KEYS = [
@@ -78,11 +82,31 @@ function headersOf(raw: Node | undefined): Map<string, string> {
   return headerMap(pairs);
 }
 
-/** A request body: absent or "" is none; a string is text; any other JSON value is itself. */
+/**
+ * A request body: absent or "" is none; any JSON value but a string is itself; a string is text, or the
+ * hex of bytes that are not UTF-8 (nock writes those so, with no flag for requests: a string of hex digits
+ * whose bytes are not UTF-8 can only be that).
+ */
 function requestBody(n: Node | undefined): RecordedBody | null {
   if (n === undefined || n.kind === 'null') return null;
-  if (n.kind === 'string') return n.value === '' ? null : { kind: 'text', node: n };
-  return { kind: 'json', node: n };
+  if (n.kind !== 'string') return { kind: 'json', node: n };
+  if (n.value === '') return null;
+  if (n.value.length % 2 === 0 && /^[0-9a-fA-F]+$/.test(n.value)) {
+    const bytes = fromHex(n.value);
+    if (bytes.ok && !utf8(bytes.value).ok) return { kind: 'bytes', at: n, bytes: bytes.value };
+  }
+  return { kind: 'text', node: n };
+}
+
+/**
+ * The request's headers: `reqheaders` (recorded only with `enable_reqheaders_recording`); without
+ * them, a body of bytes that start as gzip data is read as gzip (the client compressed it).
+ */
+function requestHeaders(def: ObjectNode, body: RecordedBody | null): Map<string, string> {
+  const headers = headersOf(field(def, 'reqheaders'));
+  if (body?.kind === 'bytes' && !headers.has('content-encoding') && looksGzipped(body.bytes))
+    headers.set('content-encoding', 'gzip');
+  return headers;
 }
 
 /** A response body: a JSON value, text, hex of binary (`responseIsBinary`), or hex chunks of encoded content. */
@@ -132,20 +156,36 @@ function read(doc: ParsedDocument, b: TranscriptBuilder, options: ReadOptions): 
     const headers = headersOf(field(n, 'rawHeaders') ?? field(n, 'headers'));
     const status = field(n, 'status');
     const scope = str(field(n, 'scope'))!.replace(/\/+$/, '');
+    const request = requestBody(field(n, 'body'));
     exchanges.push({
       at: n,
       label,
       method: str(field(n, 'method')),
       url: scope + str(field(n, 'path')),
       status: status?.kind === 'number' ? status.value : null,
-      request: requestBody(field(n, 'body')),
+      request,
       response: responseBody(b, n, headers, label),
-      requestHeaders: headersOf(field(n, 'reqheaders')),
+      requestHeaders: requestHeaders(n, request),
       responseHeaders: headers,
       encodedAsSent: true,
     });
   });
-  readHttpExchanges(b, exchanges, options.limits, 'definitions');
+  readHttpExchanges(b, exchanges, options.limits);
+}
+
+/** A list of `{scope, method, ...}` objects without their `path`: nock's keys, not a definition. */
+function near(doc: ParsedDocument): NearMiss | null {
+  const root = doc.root;
+  if (root.kind !== 'array') return null;
+  const n = root.items.filter(
+    (x) => x.kind === 'object' && str(field(x, 'scope')) !== null && str(field(x, 'method')) !== null,
+  ).length;
+  if (n === 0 || 2 * n < root.items.length) return null;
+  return {
+    score: DISTINCTIVE + n,
+    found: `${n} ${n === 1 ? 'object' : 'objects'} with nock's "scope" and "method" but no "path" string`,
+    expected: 'nock definitions {"scope", "method", "path", "body", "status", "response"}',
+  };
 }
 
 export const nockReader: RecordingReader = {
@@ -156,5 +196,6 @@ export const nockReader: RecordingReader = {
     'nock: nock recordings, a JSON list of {scope, method, path, body, status, response} ' +
     '(nock.recorder output_objects, nock.back fixtures)',
   detect,
+  near,
   read,
 };

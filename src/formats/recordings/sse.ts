@@ -15,7 +15,12 @@
  *   `openai`'s ChatCompletionStream does;
  * - OpenAI Responses: one response per `response.created`: the response of
  *   `response.completed` (or `.incomplete` / `.failed`), else what the
- *   output item, content part, text and arguments events built.
+ *   output item, content part, text and arguments events built;
+ * - Gemini `streamGenerateContent?alt=sse`: `data:` lines of
+ *   GenerateContentResponse chunks (no event names), one response per run
+ *   of chunks up to the one whose first candidate has a `finishReason` (or
+ *   whose `responseId` changes): the parts of every chunk in order, as
+ *   gemini.ts `mergeGeminiChunks` says.
  *
  * {@link assembleSse} is that assembly alone (text → messages), for any
  * caller; the `sse` reader reads each assembled message as the `response`
@@ -31,18 +36,19 @@ import { jsonInText } from '../../io/parse.js';
 import { type Limits, resolveLimits } from '../../io/read.js';
 import { parseSse, type SseEvent } from '../../io/sse.js';
 import { readAnthropicMessages } from '../transcript-anthropic.js';
+import { isGeminiChunk, mergeGeminiChunks, readGeminiResponses } from './gemini.js';
 import type { TranscriptBuilder } from '../transcript-common.js';
 import { readOpenAIMessages } from '../transcript-openai.js';
 import { readResponsesItems } from '../transcript-responses.js';
 import { DISTINCTIVE, type Evidence, type NearMiss, type RecordingReader } from './types.js';
 
 /** The API a stream comes from. */
-export type SseProvider = 'anthropic' | 'openai' | 'openai-responses';
+export type SseProvider = 'anthropic' | 'openai' | 'openai-responses' | 'gemini';
 
 /** One streamed message: the provider's response object, as its client assembles it. */
 export interface StreamedMessage {
   readonly provider: SseProvider;
-  /** An Anthropic `message`, a `chat.completion` or a Responses `response`. */
+  /** An Anthropic `message`, a `chat.completion`, a Responses `response` or a GenerateContentResponse. */
   readonly value: { [key: string]: JsonValue };
   /** Offset of the stream's first event. */
   readonly offset: number;
@@ -107,6 +113,8 @@ export function assembleSse(input: string | Uint8Array, limits?: Partial<Limits>
   let chat: { value: Obj; offset: number; finished: boolean } | null = null;
   // Responses: the response being streamed.
   let resp: { value: Obj; offset: number } | null = null;
+  // Gemini: the chunks of the response being streamed.
+  let gem: { chunks: Obj[]; offset: number } | null = null;
 
   const endChat = (complete: boolean): void => {
     if (!chat) return;
@@ -142,6 +150,14 @@ export function assembleSse(input: string | Uint8Array, limits?: Partial<Limits>
     resp = null;
   };
 
+  const endGemini = (complete: boolean): void => {
+    if (!gem) return;
+    if (!complete)
+      problems.push({ offset: gem.offset, message: "the stream ends before its candidate's finishReason" });
+    messages.push({ provider: 'gemini', value: mergeGeminiChunks(gem.chunks), offset: gem.offset, complete });
+    gem = null;
+  };
+
   for (const e of parsed.events) {
     for (const u of e.unknown)
       problems.push({ offset: u.offset, message: `unknown SSE field ${JSON.stringify(u.field)}` });
@@ -161,7 +177,14 @@ export function assembleSse(input: string | Uint8Array, limits?: Partial<Limits>
       continue;
     }
     const type = str(data.type);
-    if (data.object === 'chat.completion.chunk') {
+    if (isGeminiChunk(data)) {
+      // Gemini (streamGenerateContent?alt=sse): chunks up to one whose first candidate has a finishReason.
+      if (gem && data.responseId !== undefined && gem.chunks[0]!.responseId !== data.responseId) endGemini(false);
+      gem ??= { chunks: [], offset: e.offset };
+      gem.chunks.push(data);
+      const first = Array.isArray(data.candidates) ? data.candidates[0] : undefined;
+      if (isObj(first) && first.finishReason !== undefined) endGemini(true);
+    } else if (data.object === 'chat.completion.chunk') {
       if (chat && (chat.value.id !== data.id || chat.finished)) endChat(chat.finished);
       chat ??= {
         value: {
@@ -212,6 +235,7 @@ export function assembleSse(input: string | Uint8Array, limits?: Partial<Limits>
   endMessage(null);
   endChat(false);
   endResponse(null);
+  endGemini(false);
   return { messages, skipped, problems, events: parsed.events.length };
 }
 
@@ -365,6 +389,7 @@ const PROVIDER_NAMES: Readonly<Record<SseProvider, string>> = {
   anthropic: 'Anthropic Messages',
   openai: 'OpenAI Chat Completions',
   'openai-responses': 'OpenAI Responses',
+  gemini: 'Gemini streamGenerateContent',
 };
 
 function detect(doc: ParsedDocument): Evidence | null {
@@ -386,8 +411,18 @@ function read(doc: ParsedDocument, b: TranscriptBuilder): void {
       `streams of several APIs in one file (${[...providers].map((p) => PROVIDER_NAMES[p]).join(', ')})`,
     );
   if (a.messages.length === 0 && a.problems.length === 0)
-    throw b.error(0, 'an event stream with no streamed message (no message_start, chunk or response.created)');
+    throw b.error(
+      0,
+      'an event stream with no streamed message (no message_start, chunk, response.created or Gemini candidates)',
+    );
+  const gemini = a.messages.filter((m) => m.provider === 'gemini');
+  if (gemini.length > 0)
+    readGeminiResponses(
+      b,
+      gemini.map((m) => nodeOf(m.value, m.offset) as ObjectNode),
+    );
   for (const m of a.messages) {
+    if (m.provider === 'gemini') continue;
     b.read();
     const node = nodeOf(m.value, m.offset) as ObjectNode;
     const before = b.itemsRead;
@@ -446,10 +481,10 @@ function near(doc: ParsedDocument): NearMiss | null {
 export const sseReader: RecordingReader = {
   format: 'sse',
   records: 'calls',
-  summary: 'raw SSE text of provider streams (Anthropic, OpenAI, Responses)',
+  summary: 'raw SSE text of model streams (Anthropic, OpenAI, Gemini)',
   shape:
     'sse: the raw text of provider streams (Anthropic Messages events, OpenAI Chat Completions chunks, ' +
-    'OpenAI Responses events), one model call per streamed message',
+    'OpenAI Responses events, Gemini streamGenerateContent chunks), one model call per streamed message',
   detect,
   near,
   read,

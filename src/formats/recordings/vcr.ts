@@ -120,7 +120,7 @@ function read(doc: ParsedDocument, b: TranscriptBuilder, options: ReadOptions): 
       encodedAsSent: true,
     });
   });
-  readHttpExchanges(b, exchanges, options.limits, 'interactions');
+  readHttpExchanges(b, exchanges, options.limits);
 }
 
 export const vcrReader: RecordingReader = {

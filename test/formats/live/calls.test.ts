@@ -104,9 +104,22 @@ describe('readExchange', () => {
     expect(read('openai', '{}', null)).toEqual({ request: {}, response: null });
     expect(read('openai', '{}', '<html>')).toEqual({ request: {}, response: null, error: 'the answer is not JSON' });
     expect(read('gemini', '{}', '{"candidates":[]}')).toEqual({ request: {}, response: { candidates: [] } });
+    // A Gemini stream: its chunks merged (SSE, or a JSON list without alt=sse); cut short, not read.
     expect(read('gemini', '{}', 'data: {"candidates":[]}\n\n', true).error).toBe(
-      'a streamed Gemini answer is forwarded but not read (no assembly yet)',
+      "the stream holds no complete answer (the stream ends before its candidate's finishReason)",
     );
+    const chunk = (text: string, finish?: string) => ({
+      candidates: [{ content: { role: 'model', parts: [{ text }] }, ...(finish ? { finishReason: finish } : {}) }],
+    });
+    const merged = {
+      candidates: [{ content: { parts: [{ text: 'a' }, { text: 'b' }], role: 'model' }, finishReason: 'STOP' }],
+    };
+    const events = `data: ${JSON.stringify(chunk('a'))}\r\n\r\ndata: ${JSON.stringify(chunk('b', 'STOP'))}\r\n\r\n`;
+    expect(read('gemini', '{}', events, true)).toEqual({ request: {}, response: merged });
+    expect(read('gemini', '{}', JSON.stringify([chunk('a'), chunk('b', 'STOP')]))).toEqual({
+      request: {},
+      response: merged,
+    });
     expect(
       read(
         'openai-responses',

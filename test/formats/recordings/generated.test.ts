@@ -24,21 +24,31 @@ if (NODE_MAJOR < 22)
     `generated.test.ts: skipped on Node ${process.versions.node} (the generators' libraries need Node >= 22)`,
   );
 
+/** gen-gemini.mjs records with nock 15's recorder too, which needs Node 22.20 or later. */
+const [major, minor] = process.versions.node.split('.').map(Number) as [number, number];
+const NOCK_OK = major > 22 || (major === 22 && minor >= 20);
+if (NODE_MAJOR >= 22 && !NOCK_OK)
+  console.log(`generated.test.ts: gen-gemini.mjs skipped on Node ${process.versions.node} (nock 15 needs 22.20)`);
+
 describe.skipIf(NODE_MAJOR < 22)('recordings written by the libraries equal a fresh generation', () => {
   for (const [script, folder] of GENERATORS) {
-    it(`${script} writes fixtures/recordings/${folder}/ again`, () => {
-      const out = mkdtempSync(join(tmpdir(), 'toolsearch-gen-'));
-      try {
-        execFileSync(process.execPath, [join(ROOT, 'test/tools/recordings', script), out], { stdio: 'pipe' });
-        const committed = readdirSync(`${RECORDINGS}${folder}`)
-          .filter((f) => !f.endsWith('.md'))
-          .sort();
-        expect(readdirSync(out).sort()).toEqual(committed);
-        for (const f of committed)
-          expect(readFileSync(join(out, f), 'utf8'), f).toBe(readFileSync(`${RECORDINGS}${folder}/${f}`, 'utf8'));
-      } finally {
-        rmSync(out, { recursive: true, force: true });
-      }
-    }, 60_000);
+    it.skipIf(script === 'gen-gemini.mjs' && !NOCK_OK)(
+      `${script} writes fixtures/recordings/${folder}/ again`,
+      () => {
+        const out = mkdtempSync(join(tmpdir(), 'toolsearch-gen-'));
+        try {
+          execFileSync(process.execPath, [join(ROOT, 'test/tools/recordings', script), out], { stdio: 'pipe' });
+          const committed = readdirSync(`${RECORDINGS}${folder}`)
+            .filter((f) => !f.endsWith('.md'))
+            .sort();
+          expect(readdirSync(out).sort()).toEqual(committed);
+          for (const f of committed)
+            expect(readFileSync(join(out, f), 'utf8'), f).toBe(readFileSync(`${RECORDINGS}${folder}/${f}`, 'utf8'));
+        } finally {
+          rmSync(out, { recursive: true, force: true });
+        }
+      },
+      60_000,
+    );
   }
 });

@@ -95,6 +95,60 @@ describe('nock definitions', () => {
     });
   });
 
+  it("every body nock's recorder writes (nock 13, 14, 15 lib/recorder.js getBodyFromChunks)", () => {
+    const text = JSON.stringify(CALL_2.response);
+    const sse =
+      'data: {"id":"c2","object":"chat.completion.chunk","created":1,"model":"m",' +
+      '"choices":[{"index":0,"delta":{"role":"assistant","content":"Pos"},"finish_reason":null}]}\n\n' +
+      'data: {"id":"c2","object":"chat.completion.chunk","created":1,"model":"m",' +
+      '"choices":[{"index":0,"delta":{"content":"ted."},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n';
+    // Each: [what, the definition's changed members]; all read to the same two calls.
+    const cases: ReadonlyArray<readonly [string, Record<string, unknown>]> = [
+      ['a JSON value', {}],
+      ['JSON text that is a string (hand-written fixtures)', { response: text }],
+      ['a stream: text that is not JSON', { response: sse, rawHeaders: { 'content-type': 'text/event-stream' } }],
+      [
+        'nock 15 with fetch: chunks decoded under the header',
+        { response: [Buffer.from(text).toString('hex')], rawHeaders: { 'content-encoding': 'gzip' } },
+      ],
+      [
+        'nock 15 with fetch: br and several codings, decoded under the header',
+        { response: [Buffer.from(text).toString('hex')], rawHeaders: { 'content-encoding': 'gzip, br' } },
+      ],
+      [
+        'nock 14: fetch answers compressed again',
+        { response: [gzipSync(text).toString('hex')], rawHeaders: { 'content-encoding': 'gzip' } },
+      ],
+      [
+        'nock 13: one hex chunk per data event, flat rawHeaders',
+        {
+          response: [gzipSync(text).toString('hex').slice(0, 30), gzipSync(text).toString('hex').slice(30)],
+          rawHeaders: ['Content-Type', 'application/json', 'Content-Encoding', 'gzip'],
+        },
+      ],
+      [
+        'a request body that is not UTF-8: hex (gzip), no flag',
+        { body: gzipSync(JSON.stringify(CALL_2.request)).toString('hex') },
+      ],
+    ];
+    for (const [what, extra] of cases) {
+      const t = loadRecordingText(j([def(CALL_1), def(CALL_2, extra)]), { name: 'n.json' });
+      expect(t.coverage?.unexplained, what).toEqual([]);
+      expect(t.messages, what).toEqual(loadRecordingText(j([def(CALL_1), def(CALL_2)]), { name: 'n.json' }).messages);
+    }
+    // Hex digits whose bytes are UTF-8 are text (nock would have written the text): here, not JSON.
+    const headline = (body: string) =>
+      inputError(() => loadRecordingText(j([def(CALL_1, { body })]), { name: 'n.json' })).headline;
+    expect(headline('7b7d')).toBe(
+      "n.json:6:11: nock definition 1: the request body is not JSON: invalid JSON: unexpected 'b' after the value " +
+        '(line 1, column 2 of the text) (--lenient replays the rest and counts it)',
+    );
+    // Bytes that are not UTF-8 (0xCA 0xFE) and not gzip: no text at all.
+    expect(headline('cafe')).toBe(
+      'n.json:6:11: nock definition 1: the request body: not UTF-8 text (--lenient replays the rest and counts it)',
+    );
+  });
+
   it('a request body kept as text is JSON read in place: a problem inside it points into the string', () => {
     const text = JSON.stringify({ model: 'm', messages: [{ role: 'wizard', content: 'x' }] });
     const e = inputError(() =>
@@ -358,27 +412,89 @@ describe('Gemini calls in HTTP recordings', () => {
     expect(t.tools?.map((x) => x.name)).toEqual(want.tools?.map((x) => x.name));
   });
 
-  it('a streamed Gemini response is not assembled: an error at its entry', () => {
+  it("an app calling two APIs: Gemini's and OpenAI's calls come apart into each API's sessions", () => {
+    const entry = (u: string, req: unknown, res: unknown, i: number) => ({
+      startedDateTime: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
+      request: { method: 'POST', url: u, headers: [], postData: { mimeType: 'application/json', text: j(req) } },
+      response: { status: 200, headers: [], content: { mimeType: 'application/json', text: j(res) } },
+    });
+    const chat = 'https://api.openai.com/v1/chat/completions';
+    // Gemini call 1, OpenAI call 1, Gemini calls 2 to 4, OpenAI call 2.
+    const list = [
+      [url, lines[0]!],
+      [chat, CALL_1],
+      [url, lines[1]!],
+      [url, lines[2]!],
+      [url, lines[3]!],
+      [chat, CALL_2],
+    ] as const;
+    const har = { log: { entries: list.map(([u, c], i) => entry(u, c.request, c.response, i)) } };
+    const t = loadRecordingText(JSON.stringify(har, null, 1), { name: 'm.har' });
+    expect(t.coverage?.unexplained).toEqual([]);
+    const sessions = [t, ...(t.sidechains ?? [])];
+    expect(sessions.map((x) => x.coverage?.sessions?.calls.length)).toEqual([4, 2]);
+    expect(t.messages).toEqual(loadTranscriptFile(pairs).messages);
+    expect(sessions[1]!.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+    expect(sessions[1]!.sentTools).toEqual([
+      { visible: ['tool_search'], deferred: [] },
+      { visible: ['tool_search'], deferred: [] },
+    ]);
+    expect(t.tools?.map((x) => x.name)).toEqual(loadTranscriptFile(pairs).tools?.map((x) => x.name));
+  });
+
+  it('a streamed Gemini response (SSE, or a JSON list of chunks) is assembled into the one response', () => {
     const l = lines[0]!;
-    const har = {
+    const response = l.response as { candidates: Array<{ content: { parts: unknown[] } }> };
+    // Each part in a chunk of its own, the finish on the last (as the API streams them).
+    const parts = response.candidates[0]!.content.parts;
+    const chunks = parts.map((p, i) => ({
+      candidates: [
+        {
+          content: { role: 'model', parts: [p] },
+          ...(i === parts.length - 1 ? { finishReason: 'STOP' } : {}),
+          index: 0,
+        },
+      ],
+      modelVersion: 'gemini-2.5-flash',
+    }));
+    const har = (suffix: string, mimeType: string, text: string) => ({
       log: {
         entries: [
           {
             startedDateTime: '2026-01-01T00:00:00Z',
             request: {
               method: 'POST',
-              url: url.replace(':generateContent', ':streamGenerateContent') + '?alt=sse',
+              url: url.replace(':generateContent', ':streamGenerateContent') + suffix,
               headers: [],
               postData: { mimeType: 'application/json', text: JSON.stringify(l.request) },
             },
-            response: { status: 200, headers: [], content: { mimeType: 'text/event-stream', text: 'data: {}\n\n' } },
+            response: { status: 200, headers: [], content: { mimeType, text } },
           },
         ],
       },
-    };
-    expect(inputError(() => loadRecordingText(JSON.stringify(har), { name: 'g.har' })).headline).toBe(
-      'g.har:1:20: HAR entry 1: a streamed Gemini response (streamGenerateContent) is not assembled ' +
-        '(--lenient replays the rest and counts it)',
+    });
+    const plain = loadRecordingText(JSON.stringify(har('', 'application/json', JSON.stringify(l.response))), {
+      name: 'g.har',
+    });
+    const sse = chunks.map((c) => `data: ${JSON.stringify(c)}\r\n\r\n`).join('');
+    for (const [suffix, mime, text] of [
+      ['?alt=sse', 'text/event-stream', sse],
+      ['', 'application/json', JSON.stringify(chunks)],
+    ] as const) {
+      const t = loadRecordingText(JSON.stringify(har(suffix, mime, text)), { name: 'g.har' });
+      expect(t.coverage?.unexplained, suffix).toEqual([]);
+      expect(t.messages, suffix).toEqual(plain.messages);
+      expect(t.messages.length, suffix).toBe(3);
+    }
+    expect(
+      inputError(() =>
+        loadRecordingText(JSON.stringify(har('?alt=sse', 'text/event-stream', 'data: {}\n\n')), {
+          name: 'g.har',
+        }),
+      ).headline,
+    ).toBe(
+      'g.har:1:3087: HAR entry 1: the response body (a stream of server-sent events): unknown stream event ' +
+        '"message" (--lenient replays the rest and counts it)',
     );
   });
 });
@@ -397,6 +513,71 @@ describe('--format nock | vcr | har', () => {
     );
     expect(inputError(() => loadRecordingText('[]', { name: 'x.json', format: 'har' })).headline).toBe(
       'x.json:1:1: not a HAR file: expected {"log": {"entries": [...]}} (HTTP Archive 1.2)',
+    );
+  });
+});
+
+describe('a file no reader takes names the family closest and what it expects, never a wrong family', () => {
+  const headline = (v: unknown, name: string) =>
+    inputError(() => loadRecordingText(typeof v === 'string' ? v : JSON.stringify(v), { name })).headline;
+  const anthropicEvents = [
+    { type: 'message_start', message: { id: 'm', type: 'message', role: 'assistant', content: [] } },
+    { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+    { type: 'message_stop' },
+  ];
+
+  it('stream events kept as JSON values (a list, JSON lines): sse, not Responses or Eino', () => {
+    const sse =
+      "signs of sse, which expects the stream's raw text (event: / data: lines, as a proxy or a test fixture " +
+      'keeps it); no format takes it';
+    expect(headline(anthropicEvents, 'x.json')).toBe(
+      `x.json:1:1: 3 Anthropic Messages stream events as JSON values: ${sse} (openai-responses only by 3 ` +
+        'messages have keys or part types only OpenAI Responses uses: --format openai-responses reads it so)',
+    );
+    expect(headline(anthropicEvents.map((e) => JSON.stringify(e)).join('\n'), 'x.jsonl')).toBe(
+      `x.jsonl:1:1: 3 Anthropic Messages stream events as JSON values: ${sse} (openai-responses only by 3 ` +
+        'messages have keys or part types only OpenAI Responses uses: --format openai-responses reads it so)',
+    );
+    expect(
+      headline(
+        [{ id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: 'x' } }] }],
+        'x.json',
+      ),
+    ).toBe(
+      `x.json:1:1: 1 OpenAI Chat Completions stream event as JSON values: ${sse} (eino only by a list of plain ` +
+        'role/content messages: --format eino reads it so)',
+    );
+  });
+
+  it("nock's keys without a path, a HAR log without entries, Gemini chunks among other values", () => {
+    expect(headline([{ scope: 'https://api.openai.com:443', method: 'POST', body: {}, status: 200 }], 'n.json')).toBe(
+      'n.json:1:1: 1 object with nock\'s "scope" and "method" but no "path" string: signs of nock, which expects ' +
+        'nock definitions {"scope", "method", "path", "body", "status", "response"}; no format takes it (eino only ' +
+        'by a list of plain role/content messages: --format eino reads it so)',
+    );
+    expect(headline({ log: { version: '1.2', creator: { name: 'x' } } }, 'x.har').split('; tried ')[0]).toBe(
+      'x.har:1:1: no known recording shape fits (found an object with "log"); closest: har (a "log" with ' +
+        '"version", "creator" but no "entries"), which expects HAR 1.2\'s "log": ' +
+        '{"entries": [{request, response}, ...]}',
+    );
+    expect(headline({ log: { entries: {} } }, 'x.har').split('; tried ')[0]).toBe(
+      'x.har:1:1: no known recording shape fits (found an object with "log"); closest: har (a "log" whose ' +
+        '"entries" is an object), which expects HAR 1.2\'s "log": {"entries": [{request, response}, ...]}',
+    );
+    expect(headline([{ candidates: [] }, { x: 1 }], 'g.json')).toBe(
+      'g.json:1:1: 1 GenerateContentResponse chunk among 2 values: signs of gemini, which expects a list (or JSON ' +
+        'lines) of GenerateContentResponse chunks only (streamGenerateContent); no format takes it (eino only by a ' +
+        'list of plain role/content messages: --format eino reads it so)',
+    );
+  });
+
+  it('an Anthropic stream with an event no rule explains is an sse error, not another family', () => {
+    const text =
+      'event: message_start\ndata: {"type":"message_start","message":{"id":"m","type":"message",' +
+      '"role":"assistant","content":[]}}\n\nevent: weird\ndata: {"type":"weird"}\n\n' +
+      'event: message_stop\ndata: {"type":"message_stop"}\n\n';
+    expect(headline(text, 'x.txt')).toBe(
+      'x.txt:4:1: unknown stream event "weird" (--lenient replays the rest and counts it)',
     );
   });
 });

@@ -116,6 +116,12 @@ describe('mastra stored messages', () => {
     const t = loadRecordingText(
       [
         { id: 'u', role: 'user', createdAt: '2026-01-15T08:59:00.000Z', content: { format: 2, parts: [] } },
+        {
+          id: 'a0',
+          role: 'assistant',
+          createdAt: '2026-01-15T08:59:30.000Z',
+          content: { format: 2, parts: [], content: 'on it' },
+        },
         msg([
           inv('output-error', { errorText: 'boom' }),
           inv('output-denied'),
@@ -124,12 +130,18 @@ describe('mastra stored messages', () => {
       ],
       { name: 'm.json' },
     );
-    expect(t.messages.slice(2).map((m) => [m.role, 'content' in m ? m.content : null])).toEqual([
+    // A message with no parts keeps its text in content.content.
+    expect(t.messages[1]).toEqual({ kind: 'chat', role: 'assistant', content: 'on it' });
+    expect(t.messages.slice(3).map((m) => [m.role, 'content' in m ? m.content : null])).toEqual([
       ['tool', 'boom'],
       ['tool', 'Tool call execution denied.'],
       ['tool', 'no'],
     ]);
-    expect(t.times).toEqual([Date.UTC(2026, 0, 15, 8, 59), ...Array(4).fill(Date.UTC(2026, 0, 15, 9))]);
+    expect(t.times).toEqual([
+      Date.UTC(2026, 0, 15, 8, 59),
+      Date.UTC(2026, 0, 15, 8, 59, 30),
+      ...Array(4).fill(Date.UTC(2026, 0, 15, 9)),
+    ]);
   });
 
   it('an unknown part type, invocation state, role or key is an error at its place', () => {

@@ -428,34 +428,38 @@ const URL_CHAT = 'https://api.openai.com/v1/chat/completions';
 
 type Call = { request: unknown; response: unknown };
 
+/** A response body as sent: a streamed one is the stream's text (a string), any other its JSON. */
+const bodyText = (response: unknown): string => (typeof response === 'string' ? response : JSON.stringify(response));
+const mimeOf = (response: unknown): string => (typeof response === 'string' ? 'text/event-stream' : 'application/json');
+
 /** nock definitions (nock.recorder output_objects), a model list first (skipped by rule). */
-const nockOf = (calls: readonly Call[]): unknown => [
+const nockOf = (calls: readonly Call[], url = URL_CHAT): unknown => [
   { scope: 'https://api.openai.com:443', method: 'GET', path: '/v1/models', body: '', status: 200, response: {} },
   ...calls.map((c) => ({
-    scope: 'https://api.openai.com:443',
+    scope: new URL(url).origin,
     method: 'POST',
-    path: '/v1/chat/completions',
+    path: url.slice(new URL(url).origin.length),
     body: c.request,
     status: 200,
     response: c.response,
-    rawHeaders: { 'content-type': 'application/json' },
+    rawHeaders: { 'content-type': mimeOf(c.response) },
     responseIsBinary: false,
   })),
 ];
 
 /** A VCR.py cassette (YAML, bodies as JSON text). */
-const vcrOf = (calls: readonly Call[]): string =>
+const vcrOf = (calls: readonly Call[], url = URL_CHAT): string =>
   YAML.stringify({
     interactions: calls.map((c) => ({
       request: {
         body: JSON.stringify(c.request),
         headers: { 'content-type': ['application/json'] },
         method: 'POST',
-        uri: URL_CHAT,
+        uri: url,
       },
       response: {
-        body: { string: JSON.stringify(c.response) },
-        headers: { 'Content-Type': ['application/json'] },
+        body: { string: bodyText(c.response) },
+        headers: { 'Content-Type': [mimeOf(c.response)] },
         status: { code: 200, message: 'OK' },
       },
     })),
@@ -463,7 +467,7 @@ const vcrOf = (calls: readonly Call[]): string =>
   });
 
 /** A HAR 1.2 file: a page load, then the calls. */
-const harOf = (calls: readonly Call[]): unknown => ({
+const harOf = (calls: readonly Call[], url = URL_CHAT): unknown => ({
   log: {
     version: '1.2',
     creator: { name: 'test', version: '1' },
@@ -477,14 +481,14 @@ const harOf = (calls: readonly Call[]): unknown => ({
         startedDateTime: new Date(Date.UTC(2026, 0, 1, 0, 0, i + 1)).toISOString(),
         request: {
           method: 'POST',
-          url: URL_CHAT,
+          url,
           headers: [{ name: 'content-type', value: 'application/json' }],
           postData: { mimeType: 'application/json', text: JSON.stringify(c.request) },
         },
         response: {
           status: 200,
           headers: [],
-          content: { size: 1, mimeType: 'application/json', text: JSON.stringify(c.response) },
+          content: { size: 1, mimeType: mimeOf(c.response), text: bodyText(c.response) },
         },
       })),
     ],
@@ -498,6 +502,156 @@ const LOG_ENVELOPES: ReadonlyArray<readonly [string, string, (calls: readonly Ca
   ['cassette.yaml', 'vcr', vcrOf],
   ['x.har', 'har', harOf],
 ];
+
+/** Server-sent events as the providers write them: `event:` (when named) and `data:` lines, a blank line. */
+const sseText = (events: ReadonlyArray<readonly [string | null, unknown]>): string =>
+  events.map(([name, data]) => `${name ? `event: ${name}\n` : ''}data: ${JSON.stringify(data)}\n\n`).join('');
+
+/** A text (or JSON text) in two pieces, as a stream delivers it. */
+const halves = (text: string): string[] => {
+  const k = Math.ceil(text.length / 2);
+  return [text.slice(0, k), text.slice(k)].filter((x) => x !== '');
+};
+
+/** The model calls over Chat Completions, each answer streamed (chunks, then [DONE]). */
+function chatStreamCalls(msgs: Msg[], visible: ReadonlyArray<readonly string[]>): Call[] {
+  return modelCalls(msgs, visible).map((c, k) => {
+    const m = (c.response as { choices: Array<{ message: Record<string, unknown> }> }).choices[0]!.message;
+    const head = { id: `chatcmpl-${k}`, object: 'chat.completion.chunk', created: 1, model: 'gpt-4.1' };
+    const chunk = (delta: unknown, finish: string | null = null): [null, unknown] => [
+      null,
+      { ...head, choices: [{ index: 0, delta, finish_reason: finish }] },
+    ];
+    const calls = (m.tool_calls ?? []) as Array<{ id: string; function: { name: string; arguments: string } }>;
+    const events = [
+      chunk({ role: 'assistant', content: calls.length > 0 ? null : '' }),
+      ...halves(typeof m.content === 'string' ? m.content : '').map((t) => chunk({ content: t })),
+      ...calls.flatMap((tc, i) => [
+        chunk({
+          tool_calls: [{ index: i, id: tc.id, type: 'function', function: { name: tc.function.name, arguments: '' } }],
+        }),
+        ...halves(tc.function.arguments).map((a) => chunk({ tool_calls: [{ index: i, function: { arguments: a } }] })),
+      ]),
+      chunk({}, calls.length > 0 ? 'tool_calls' : 'stop'),
+    ];
+    return { request: c.request, response: `${sseText(events)}data: [DONE]\n\n` };
+  });
+}
+
+/** The model calls over Anthropic Messages, each answer streamed (message_start … message_stop). */
+function anthropicStreamCalls(msgs: Msg[], visible: ReadonlyArray<readonly string[]>): Call[] {
+  const body = anthropicBody(msgs) as { messages: unknown[] };
+  const out: Call[] = [];
+  let call = 0;
+  msgs.forEach((m, i) => {
+    if (m.role !== 'assistant') return;
+    const tools = visible[call++]!.map((name) => ({ name, input_schema: { type: 'object' } }));
+    const block = m.call
+      ? { type: 'tool_use', id: m.call.id, name: m.call.name, input: {} }
+      : { type: 'text', text: '' };
+    const deltas = m.call
+      ? halves(JSON.stringify(m.call.args)).map((p) => ({ type: 'input_json_delta', partial_json: p }))
+      : halves(m.content).map((t) => ({ type: 'text_delta', text: t }));
+    const message = { id: `msg_${i}`, type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [] };
+    const usage = { input_tokens: 10, output_tokens: 1 };
+    const stop = { stop_reason: m.call ? 'tool_use' : 'end_turn', stop_sequence: null };
+    const events: Array<[string, unknown]> = [
+      ['message_start', { type: 'message_start', message: { ...message, usage } }],
+      ['content_block_start', { type: 'content_block_start', index: 0, content_block: block }],
+      ['ping', { type: 'ping' }],
+      ...deltas.map((delta): [string, unknown] => [
+        'content_block_delta',
+        { type: 'content_block_delta', index: 0, delta },
+      ]),
+      ['content_block_stop', { type: 'content_block_stop', index: 0 }],
+      ['message_delta', { type: 'message_delta', delta: stop, usage: { output_tokens: 5 } }],
+      ['message_stop', { type: 'message_stop' }],
+    ];
+    out.push({
+      request: { model: 'claude-sonnet-4-5', max_tokens: 1024, messages: body.messages.slice(0, i), tools },
+      response: sseText(events),
+    });
+  });
+  return out;
+}
+
+/** The model calls over OpenAI Responses, each answer streamed (response.created … response.completed). */
+function responsesStreamCalls(msgs: Msg[], visible: ReadonlyArray<readonly string[]>): Call[] {
+  const items = responsesItems(msgs) as Array<Record<string, unknown>>;
+  const out: Call[] = [];
+  let call = 0;
+  msgs.forEach((m, i) => {
+    if (m.role !== 'assistant') return;
+    const tools = visible[call++]!.map((name) => ({ type: 'function', name, parameters: {} }));
+    const item = { id: `item_${i}`, ...items[i]! };
+    const response = { id: `resp_${i}`, object: 'response', status: 'in_progress', model: 'gpt-4.1', output: [] };
+    const added = m.call ? { ...item, arguments: '' } : { ...item, content: [] };
+    const at = { output_index: 0, item_id: item.id };
+    const part = { type: 'output_text', text: '' };
+    const build: Array<[string, unknown]> = m.call
+      ? halves(JSON.stringify(m.call.args)).map((d): [string, unknown] => [
+          'response.function_call_arguments.delta',
+          { type: 'response.function_call_arguments.delta', ...at, delta: d },
+        ])
+      : [
+          ['response.content_part.added', { type: 'response.content_part.added', ...at, content_index: 0, part }],
+          ...halves(m.content).map((d): [string, unknown] => [
+            'response.output_text.delta',
+            { type: 'response.output_text.delta', ...at, content_index: 0, delta: d },
+          ]),
+        ];
+    const completed = { ...response, status: 'completed', output: [item] };
+    const events: Array<[string, unknown]> = [
+      ['response.created', { type: 'response.created', response }],
+      ['response.in_progress', { type: 'response.in_progress', response }],
+      ['response.output_item.added', { type: 'response.output_item.added', output_index: 0, item: added }],
+      ...build,
+      ['response.output_item.done', { type: 'response.output_item.done', output_index: 0, item }],
+      ['response.completed', { type: 'response.completed', response: completed }],
+    ];
+    out.push({ request: { model: 'gpt-4.1', input: items.slice(0, i), tools }, response: sseText(events) });
+  });
+  return out;
+}
+
+/** The model calls over Gemini generateContent; `stream`: each answer as streamGenerateContent's SSE chunks. */
+function geminiCalls(msgs: Msg[], visible: ReadonlyArray<readonly string[]>, stream: boolean): Call[] {
+  const contents = geminiContents(msgs) as Array<{ role: string; parts: Array<Record<string, unknown>> }>;
+  const out: Call[] = [];
+  let call = 0;
+  msgs.forEach((m, i) => {
+    if (m.role !== 'assistant') return;
+    const declarations = visible[call++]!.map((name) => ({ name, parametersJsonSchema: { type: 'object' } }));
+    const request = { contents: contents.slice(0, i), tools: [{ functionDeclarations: declarations }] };
+    const answer = contents[i]!;
+    const meta = { modelVersion: 'gemini-2.5-flash', responseId: `resp-${i}` };
+    if (!stream) {
+      out.push({ request, response: { candidates: [{ content: answer, finishReason: 'STOP', index: 0 }], ...meta } });
+      return;
+    }
+    // Text in pieces, a call alone; the finish on the last chunk.
+    const pieces = answer.parts.flatMap((p) =>
+      typeof p.text === 'string' ? halves(p.text).map((t) => ({ text: t })) : [p],
+    );
+    const chunks = pieces.map((p, k) => ({
+      candidates: [
+        {
+          content: { role: 'model', parts: [p] },
+          ...(k === pieces.length - 1 ? { finishReason: 'STOP' } : {}),
+          index: 0,
+        },
+      ],
+      ...meta,
+    }));
+    out.push({ request, response: chunks.map((c) => `data: ${JSON.stringify(c)}\r\n\r\n`).join('') });
+  });
+  return out;
+}
+
+const URL_MESSAGES = 'https://api.anthropic.com/v1/messages';
+const URL_RESPONSES = 'https://api.openai.com/v1/responses';
+const URL_GEMINI = 'https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:generateContent';
+const URL_GEMINI_STREAM = URL_GEMINI.replace(':generateContent', ':streamGenerateContent?alt=sse');
 
 /** The AI SDK's language-model prompt (what `ai.prompt.messages` holds). */
 const aiPrompt = (msgs: Msg[]): unknown =>
@@ -602,6 +756,13 @@ const CALL_WRITERS: ReadonlyArray<
   ['nock', 'nock', 'nock.json', (m, v) => nockOf(modelCalls(m, v))],
   ['vcr', 'vcr', 'cassette.yaml', (m, v) => vcrOf(modelCalls(m, v))],
   ['har', 'har', 'x.har', (m, v) => harOf(modelCalls(m, v))],
+  // Streamed answers (server-sent events) of the three APIs, and Gemini's, in each HTTP envelope.
+  ['nock-sse-chat', 'nock', 'nock.json', (m, v) => nockOf(chatStreamCalls(m, v))],
+  ['vcr-sse-anthropic', 'vcr', 'cassette.yaml', (m, v) => vcrOf(anthropicStreamCalls(m, v), URL_MESSAGES)],
+  ['har-sse-responses', 'har', 'x.har', (m, v) => harOf(responsesStreamCalls(m, v), URL_RESPONSES)],
+  ['nock-gemini', 'nock', 'nock.json', (m, v) => nockOf(geminiCalls(m, v, false), URL_GEMINI)],
+  ['har-gemini-stream', 'har', 'x.har', (m, v) => harOf(geminiCalls(m, v, true), URL_GEMINI_STREAM)],
+  ['vcr-gemini-stream', 'vcr', 'cassette.yaml', (m, v) => vcrOf(geminiCalls(m, v, true), URL_GEMINI_STREAM)],
   ['otel-ai-sdk', 'otel', 'ai-sdk.otlp.json', otelAiSdk],
   ['otel-openinference', 'otel', 'openinference.otlp.json', otelOpenInference],
 ];
@@ -907,6 +1068,13 @@ const UNANSWERED_WRITERS: ReadonlyArray<readonly [string, (m: Msg[]) => unknown]
   ['gemini', (m) => ({ contents: geminiContents(m) })],
 ];
 
+/** Gemini calls in the HTTP envelopes: [file name, format, streamed, write]. */
+const GEMINI_ENVELOPES: ReadonlyArray<readonly [string, string, boolean, (calls: readonly Call[]) => unknown]> = [
+  ['nock.json', 'nock', false, (calls) => nockOf(calls, URL_GEMINI)],
+  ['x.har', 'har', true, (calls) => harOf(calls, URL_GEMINI_STREAM)],
+  ['cassette.yaml', 'vcr', true, (calls) => vcrOf(calls, URL_GEMINI_STREAM)],
+];
+
 describe('random conversations and what issue 28 reads', () => {
   it('hosted calls, LangChain JS keys, subagents, interleaved logs, unanswered calls: as the Eino form', () => {
     fc.assert(
@@ -983,6 +1151,29 @@ describe('random conversations and what issue 28 reads', () => {
             expect(trace.t.format).toBe('otel');
             expect(trace.t.sidechains?.map((x) => x.messages.length)).toEqual([2]);
             expect(comparable(trace.r)).toEqual(comparable(run(otel(msgs), 'one.otlp.json').r));
+          }
+          // The same with Gemini calls, plain in nock definitions and streamed in a HAR file and a VCR cassette.
+          for (const [name, format, stream, write] of GEMINI_ENVELOPES) {
+            const calls = [geminiCalls(msgs, visible, stream), geminiCalls(other, [visible[0]!], stream)] as const;
+            const log = loadRecordingText(write([...calls[0].slice(0, 1), ...calls[1], ...calls[0].slice(1)]), {
+              name,
+            });
+            expect(log.format, name).toBe(format);
+            expect(log.coverage?.unexplained, name).toEqual([]);
+            expect(
+              [log, ...(log.sidechains ?? [])].map((s) => s.coverage?.sessions?.calls.length),
+              name,
+            ).toEqual([mine.length, 1]);
+            const first = simulate({ transcript: log, catalog: demo, mode, replay: false });
+            const sent = first.violations.filter((v) => v.kind === 'sent-differs');
+            expect(
+              comparable({
+                ...first,
+                violations: first.violations.filter((v) => v.kind !== 'sent-differs'),
+                summary: { ...first.summary, warnings: first.summary.warnings - sent.length },
+              }),
+              name,
+            ).toEqual(comparable(base));
           }
           // A call with no result while the conversation goes on: replayed as recorded, the same warning everywhere.
           const dropped = dropFirstResult(msgs);
