@@ -3,7 +3,8 @@
  *
  *   npm run bench                      full run (a few minutes)
  *   npm run bench -- --quick           1k and 10k catalogs, fewer repeats, no 100k
- *   npm run bench -- --only query,cli  sections: query, classes, build, simulate, startup, cli, rss, bulk, lint
+ *   npm run bench -- --only query,cli  sections: query, classes, build, simulate, startup, cli, rss, bulk, lint,
+ *                                      watch
  *   npm run bench -- --json out.json   also write the results
  *   npm run bench -- --compare old.json  print new/old per row
  *   npm run bench -- --no-build        do not run `npm run build` before the CLI sections
@@ -66,7 +67,7 @@ const option = (name: string): string | undefined => {
   return i >= 0 ? argv[i + 1] : undefined;
 };
 const QUICK = flag('--quick');
-const ONLY = new Set((option('--only') ?? 'query,classes,build,simulate,startup,cli,rss,bulk,lint').split(','));
+const ONLY = new Set((option('--only') ?? 'query,classes,build,simulate,startup,cli,rss,bulk,lint,watch').split(','));
 const JSON_OUT = option('--json');
 /** Checked before anything runs: a bad value is a usage error, not a failure after the build. */
 const STARTUP_ROUNDS = startupRounds();
@@ -1319,6 +1320,51 @@ async function runBulkBench(): Promise<void> {
 }
 
 // ---------------------------------------------------------------------------
+// watch --proxy under load (issue 31): test/bench/watch-load.mjs on the built CLI
+
+function benchWatch(): void {
+  const calls = QUICK ? 200 : 1000;
+  section(
+    `watch --proxy: ${calls} model calls from 20 concurrent clients on 127.0.0.1, each made side by side ` +
+      'straight to the upstream and through the proxy (test/bench/watch-load.mjs; the built CLI)',
+  );
+  if (!existsSync(join(REPO, 'dist/cli/main.js'))) return void console.log('  dist/ not built: skipped');
+  const out = join(WORK, 'watch-load.json');
+  const r = spawnSync(
+    process.execPath,
+    [join(REPO, 'test/bench/watch-load.mjs'), '--calls', String(calls), '--clients', '20', '--json', out],
+    { cwd: REPO, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  for (const line of `${r.stdout}${r.stderr}`.trim().split('\n')) console.log(`  | ${line}`);
+  if (!existsSync(out)) return void console.log(`  watch-load.mjs exited ${r.status} without figures`);
+  const w = JSON.parse(readFileSync(out, 'utf8')) as {
+    direct: { median: number; p99: number };
+    proxied: { median: number; p99: number };
+    added: { median: number; p99: number; ttfb_median: number };
+    lost_or_reordered: number;
+  };
+  const ms = (id: string, label: string, value: number): void =>
+    add({ id: `watch.${id}`, section: 'watch', label, value, unit: 'ms', better: 'lower' });
+  ms('direct.median', 'per call, direct: median', w.direct.median);
+  ms('direct.p99', 'per call, direct: p99', w.direct.p99);
+  ms('proxied.median', 'per call, through the proxy: median', w.proxied.median);
+  ms('proxied.p99', 'per call, through the proxy: p99', w.proxied.p99);
+  ms('added.median', 'added by the proxy: median', w.added.median);
+  ms('added.p99', 'added by the proxy: p99', w.added.p99);
+  ms('added.ttfb', 'first streamed byte, added: median', w.added.ttfb_median);
+  add({
+    id: 'watch.lost',
+    section: 'watch',
+    label: 'calls lost or reordered within a session',
+    value: w.lost_or_reordered,
+    unit: 'calls',
+    better: 'lower',
+    target: '0',
+    ok: w.lost_or_reordered === 0,
+  });
+}
+
+// ---------------------------------------------------------------------------
 // 7. lint on the catalog shapes that made it quadratic (issue 14, finding 4)
 
 /** What a lint run must take at most, per size, in wall time and peak RSS. */
@@ -1426,6 +1472,7 @@ async function main(): Promise<void> {
   if (ONLY.has('rss')) benchRss();
   if (ONLY.has('bulk')) await runBulkBench();
   if (ONLY.has('lint')) benchLint();
+  if (ONLY.has('watch')) benchWatch();
   const load1 = loadavg();
   console.log(
     `\nload average at the end ${load1.map((x) => x.toFixed(2)).join(' ')};` +

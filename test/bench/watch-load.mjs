@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // Load test of `toolsearch watch --proxy` on 127.0.0.1 (issue 31): N model calls from C concurrent
 // clients, each client one conversation (a session) of N/C calls that extend each other, half of
-// them streamed. The same workload runs straight to the upstream, then through the proxy; the
-// figures are the per-call latency of both and what the proxy adds (median, p99), and the time to
-// the first streamed byte. Then every call must be in watch's JSON lines and in its -o recording:
-// C sessions, each with its calls in order (none lost, none reordered). Uses the built CLI (dist/).
+// them streamed. Each call is made side by side straight to the upstream and through the proxy
+// (alternating which goes first), so both run under the same load; the figures are the per-call
+// latency of both and what the proxy adds (each call minus its direct twin: median, p99), and the
+// time to the first streamed byte. The upstream runs in a process of its own (this script with
+// --serve). Then every call must be in watch's JSON lines and in its -o recording: C sessions,
+// each with its calls in order (none lost, none reordered). Uses the built CLI (dist/).
 //
 //   node test/bench/watch-load.mjs [--calls 1000] [--clients 20] [--json out.json]
 import { spawn } from 'node:child_process';
@@ -93,7 +95,25 @@ const upstream = createServer((req, res) => {
   });
 });
 await new Promise((r) => upstream.listen(0, '127.0.0.1', r));
-const upstreamUrl = `http://127.0.0.1:${upstream.address().port}`;
+// The upstream serves from a process of its own (this script with --serve), so that direct and proxied
+// calls meet the same upstream and neither leg shares the clients' event loop.
+if (process.argv.includes('--serve')) {
+  process.stdout.write(`${upstream.address().port}\n`);
+  process.on('SIGTERM', () => process.exit(0));
+  await new Promise(() => {});
+}
+upstream.close();
+const server = spawn(process.execPath, [fileURLToPath(import.meta.url), '--serve'], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+const upstreamUrl = await new Promise((resolve, reject) => {
+  let text = '';
+  server.stdout.on('data', (b) => {
+    text += b;
+    if (text.includes('\n')) resolve(`http://127.0.0.1:${text.trim()}`);
+  });
+  server.on('error', reject);
+});
 
 /** One call: total time and time to the first byte of the answer, in ms, and the answer. */
 function call(base, body) {
@@ -137,15 +157,23 @@ function call(base, body) {
   });
 }
 
-/** One client's conversation: PER calls, each extending the last; odd calls streamed. */
-async function client(base, c, out) {
+/**
+ * One client's conversation: PER calls, each extending the last; even calls streamed. Each call is made
+ * twice side by side, straight to the upstream and through the proxy (which goes first alternates), so
+ * both see the same load; the conversation goes on from the proxied answer.
+ */
+async function client(c, out) {
   const messages = [{ role: 'user', content: `client ${c}: what is the weather?` }];
   for (let k = 1; k <= PER; k++) {
     const stream = k % 2 === 0;
-    const r = await call(base, { model: 'm', stream, messages, tools: TOOLS });
-    if (r.status !== 200) throw new Error(`client ${c} call ${k}: status ${r.status}`);
+    const body = { model: 'm', stream, messages, tools: TOOLS };
+    const order = (c + k) % 2 === 0 ? ['direct', 'proxied'] : ['proxied', 'direct'];
+    for (const way of order) {
+      const r = await call(way === 'direct' ? upstreamUrl : proxyUrl, body);
+      if (r.status !== 200) throw new Error(`client ${c} call ${k} (${way}): status ${r.status}`);
+      out[way].push({ client: c, k, stream, ms: r.ms, ttfb: r.ttfb });
+    }
     const id = `c${c}_${k}`;
-    out.push({ client: c, k, stream, ms: r.ms, ttfb: r.ttfb });
     const a = answer({ messages });
     if (a.call.id !== id) throw new Error('unexpected script');
     messages.push({ role: 'assistant', content: null, tool_calls: [a.call] });
@@ -153,11 +181,12 @@ async function client(base, c, out) {
   }
 }
 
-async function workload(base) {
-  const out = [];
+async function workload() {
+  const out = { direct: [], proxied: [] };
   const t0 = performance.now();
-  await Promise.all(Array.from({ length: CLIENTS }, (_, c) => client(base, c, out)));
-  return { calls: out, wall: performance.now() - t0 };
+  await Promise.all(Array.from({ length: CLIENTS }, (_, c) => client(c, out)));
+  const wall = performance.now() - t0;
+  return { direct: { calls: out.direct, wall }, proxied: { calls: out.proxied, wall } };
 }
 
 const pct = (xs, p) => {
@@ -197,8 +226,7 @@ const proxyUrl = await new Promise((resolve, reject) => {
 await call(upstreamUrl, { model: 'm', messages: [{ role: 'user', content: 'client 999: warm' }], tools: TOOLS });
 await call(proxyUrl, { model: 'm', messages: [{ role: 'user', content: 'client 999: warm' }], tools: TOOLS });
 
-const direct = await workload(upstreamUrl);
-const proxied = await workload(proxyUrl);
+const { direct, proxied } = await workload();
 
 // Every call in the JSON lines and the recording, in order, per session.
 const deadline = Date.now() + 120_000;
@@ -250,7 +278,7 @@ for (const s of recorded) {
 }
 if (readFileSync(recording, 'utf8').includes('sk-bench')) problems.push('a credential reached -o');
 rmSync(dir, { recursive: true, force: true });
-upstream.close();
+server.kill('SIGTERM');
 
 const ms = (r) => r.calls.map((c) => c.ms);
 const ttfb = (r) => r.calls.filter((c) => c.stream).map((c) => c.ttfb);
@@ -270,10 +298,23 @@ const rows = {
     wall_ms: proxied.wall,
   },
 };
+// What the proxy adds to a call: the proxied call minus its direct twin made beside it (paired), then
+// the median and p99 of those differences.
+const twin = new Map(direct.calls.map((c) => [`${c.client}/${c.k}`, c]));
+const pairs = proxied.calls.map((c) => ({ c, d: twin.get(`${c.client}/${c.k}`) }));
 rows.added = {
-  median: rows.proxied.median - rows.direct.median,
-  p99: rows.proxied.p99 - rows.direct.p99,
-  ttfb_median: rows.proxied.ttfb_median - rows.direct.ttfb_median,
+  median: pct(
+    pairs.map(({ c, d }) => c.ms - d.ms),
+    50,
+  ),
+  p99: pct(
+    pairs.map(({ c, d }) => c.ms - d.ms),
+    99,
+  ),
+  ttfb_median: pct(
+    pairs.filter(({ c }) => c.stream).map(({ c, d }) => c.ttfb - d.ttfb),
+    50,
+  ),
 };
 console.log(
   `watch --proxy load: ${CALLS} model calls from ${CLIENTS} concurrent clients on 127.0.0.1 ` +
@@ -281,19 +322,21 @@ console.log(
 );
 console.log(
   `  direct   median ${fmt(rows.direct.median)}  p99 ${fmt(rows.direct.p99)}  ` +
-    `first byte (streamed) ${fmt(rows.direct.ttfb_median)}  all ${fmt(direct.wall)}`,
+    `first byte (streamed) ${fmt(rows.direct.ttfb_median)}`,
 );
 console.log(
   `  proxied  median ${fmt(rows.proxied.median)}  p99 ${fmt(rows.proxied.p99)}  ` +
-    `first byte (streamed) ${fmt(rows.proxied.ttfb_median)}  all ${fmt(proxied.wall)}`,
+    `first byte (streamed) ${fmt(rows.proxied.ttfb_median)}  (both side by side: ${fmt(direct.wall)} in all)`,
 );
 console.log(
-  `  added    median ${fmt(rows.added.median)}  p99 ${fmt(rows.added.p99)}  first byte ${fmt(rows.added.ttfb_median)}`,
+  `  added (each call minus its direct twin)  median ${fmt(rows.added.median)}  p99 ${fmt(rows.added.p99)}  ` +
+    `first byte ${fmt(rows.added.ttfb_median)}`,
 );
 console.log(
   `  lost or reordered: ${problems.length === 0 ? 'none' : problems.length} ` +
     `(${lines.length - 1} JSON lines, ${bySession.size - 1} sessions, -o ${recordedCalls - 1} calls)`,
 );
 for (const p of problems.slice(0, 10)) console.log(`  PROBLEM ${p}`);
+rows.lost_or_reordered = problems.length;
 if (JSON_OUT) writeFileSync(JSON_OUT, `${JSON.stringify({ ...rows, problems }, null, 2)}\n`);
 process.exitCode = problems.length === 0 ? 0 : 1;

@@ -11,11 +11,14 @@ import { Command, Option } from 'commander';
 import { UsageError } from '../../io/errors.js';
 import { escapeText } from '../../io/escape.js';
 import type { CliContext } from '../context.js';
+import type { EngineParams } from '../../core/engines/index.js';
 import type { WatchLine, WatchOptions } from '../../jobs/watch/live.js';
 import { addCatalogOptions } from '../catalog-options.js';
+import { addEngineOptions, type EngineFlags, engineParams } from '../engine-options.js';
 import { collect, FORCE_OPTION, parsePositiveInt } from '../options.js';
+import { simulateEngine } from '../simulate-engine.js';
 
-interface WatchFlags {
+interface WatchFlags extends EngineFlags {
   readonly proxy?: string;
   readonly host: string;
   readonly port: string;
@@ -46,14 +49,16 @@ Examples:
 
 Listens on 127.0.0.1:4318 (--host, --port; --port 0 takes a free port, printed on
 stderr). POST /v1/traces takes OTLP/HTTP exports, JSON or protobuf, gzip or not;
-spans are grouped into sessions by trace id and read by the otel reader. With
---proxy every other path is forwarded to <base URL> + path (OpenAI Chat and
-Responses, Anthropic Messages, Gemini generateContent and streamGenerateContent);
-answers, streamed or not, reach the client unchanged
+spans are grouped into sessions by trace id, then traces by continuity, and read
+by the otel reader. With --proxy every other path is forwarded to <base URL> +
+path (OpenAI Chat and Responses, Anthropic Messages, Gemini generateContent and
+streamGenerateContent); answers, streamed or not, reach the client unchanged
 chunk by chunk, then each request/response pair is read as a model call of a
-call log (Gemini: of Gemini request/response pairs); calls are grouped
-into sessions by continuity (a request that extends an earlier request and its
-answer continues that session).
+call log (Gemini: of Gemini request/response pairs); calls are grouped into
+sessions by continuity as call logs are (a request that extends an earlier
+request and its answer continues that session).
+--engine and its parameters, --mode, -c, --static and --search-tool mean what
+they mean in simulate (without --engine, each session's engine is detected).
 On a terminal the stepper shows the sessions and updates as calls arrive (> and <
 switch sessions, the selected call stays selected); otherwise one line per model
 call: --jsonl prints {schema_version, source, session, call, turn, violations, ...}.
@@ -107,7 +112,15 @@ export function watchCommand(ctx: CliContext): Command {
       '--search-tool <name>',
       "the agent's search tool has this name (repeatable): its calls and results are read as tool_search",
       collect,
-    )
+    );
+  addEngineOptions(cmd, {
+    maxResults: true,
+    ttl: true,
+    engineHelp:
+      'whose loading rule to replay, as in simulate: eino, ai-sdk, mastra; detected per session from its ' +
+      'search tool when not given',
+  });
+  cmd
     .option('--host <address>', 'address to listen on (another than 127.0.0.1 is warned about)', '127.0.0.1')
     .option('--port <n>', 'port to listen on (0: a free one, printed on stderr)', '4318')
     .option('--jsonl', 'print one JSON line per model call instead of the TUI')
@@ -123,7 +136,25 @@ export function watchCommand(ctx: CliContext): Command {
   return cmd;
 }
 
+/**
+ * Each built-in engine's parameters from the flags, or why they do not fit it: a session's engine is
+ * detected as it arrives (as simulate detects it), so all three are worked out before the server starts.
+ */
+function paramsByEngine(flags: WatchFlags): WatchOptions['engineParams'] {
+  const out: Record<string, { params: EngineParams } | { error: string }> = {};
+  for (const id of ['eino', 'ai-sdk', 'mastra'] as const) {
+    try {
+      out[id] = { params: engineParams(flags, { kind: 'builtin', id }) };
+    } catch (err) {
+      out[id] = { error: (err as Error).message };
+    }
+  }
+  return out as WatchOptions['engineParams'];
+}
+
 async function runWatch(ctx: CliContext, flags: WatchFlags): Promise<void> {
+  // --engine and its parameters are checked as simulate checks them, before anything listens.
+  const engine = simulateEngine(flags);
   const port = parsePort(flags.port);
   const upstream = flags.proxy !== undefined ? parseUpstream(flags.proxy) : null;
   const output = flags.output !== undefined ? { option: '-o', path: flags.output, force: flags.force === true } : null;
@@ -148,6 +179,8 @@ async function runWatch(ctx: CliContext, flags: WatchFlags): Promise<void> {
   const options: WatchOptions = {
     catalog,
     mode: flags.mode,
+    ...(engine !== undefined ? { engine } : {}),
+    engineParams: paramsByEngine(flags),
     ...(flags.static !== undefined ? { staticNames: flags.static } : {}),
     ...(flags.searchTool !== undefined ? { searchTools: flags.searchTool } : {}),
     limits: ctx.limits,
@@ -224,8 +257,8 @@ async function runWatch(ctx: CliContext, flags: WatchFlags): Promise<void> {
     });
     signal = ended.signal;
   } else {
-    ctx.err(`${where.join('\n')}\n  Ctrl-C stops\n`);
-    signal = await new Promise<NodeJS.Signals>((resolve) => {
+    // The handlers are in place before the address is printed: a Ctrl-C right after it still ends cleanly.
+    const stopped = new Promise<NodeJS.Signals>((resolve) => {
       const on = (s: NodeJS.Signals): void => {
         process.off('SIGINT', on);
         process.off('SIGTERM', on);
@@ -234,6 +267,8 @@ async function runWatch(ctx: CliContext, flags: WatchFlags): Promise<void> {
       process.on('SIGINT', on);
       process.on('SIGTERM', on);
     });
+    ctx.err(`${where.join('\n')}\n  Ctrl-C stops\n`);
+    signal = await stopped;
   }
   await running.close(2000);
   if (timer) clearInterval(timer);
@@ -263,5 +298,6 @@ function humanLine(line: WatchLine): string {
   for (const c of t.tool_calls)
     if (c.name !== 'tool_search') parts.push(`${c.status === 'ok' ? '' : `${c.status}! `}${c.name}`);
   for (const v of line.violations) parts.push(`${v.severity}: ${v.kind}: ${v.message}`);
+  if (line.warning !== undefined) parts.push(`warning: ${line.warning}`);
   return escapeText(parts.join('  '));
 }

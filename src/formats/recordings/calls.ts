@@ -20,6 +20,7 @@
  *   catalog. Keys other than `request` and `response` on a line
  *   (timestamps, ids, status) are the proxy's metadata and not read.
  */
+import { append } from '../../core/append.js';
 import type { Message } from '../../core/types.js';
 import { field, type Node, type ObjectNode, type ParsedDocument } from '../../io/nodes.js';
 import { readAnthropicMessages, readAnthropicSystem } from '../transcript-anthropic.js';
@@ -152,9 +153,6 @@ function readRequest(b: TranscriptBuilder, req: ObjectNode, provider: Provider):
   return t;
 }
 
-/** Two messages as read are the same (JSON of their plain data). */
-const same = (a: Message | undefined, b: Message | undefined): boolean => JSON.stringify(a) === JSON.stringify(b);
-
 /** One model call as the grouping sees it: the messages of its request and of its response, already read. */
 export interface RecordedCall {
   /** The messages the request sent: the whole conversation so far, or (with `previousResponseId`) only the new ones. */
@@ -171,13 +169,6 @@ export interface RecordedCall {
 export interface CallSession {
   /** Indexes of its calls in the list given, in order. */
   readonly calls: readonly number[];
-}
-
-/** Whether `prefix` is the start of `messages`. */
-function startsWith(messages: readonly Message[], prefix: readonly Message[]): boolean {
-  if (prefix.length > messages.length) return false;
-  for (let i = 0; i < prefix.length; i++) if (!same(messages[i], prefix[i])) return false;
-  return true;
 }
 
 /**
@@ -199,36 +190,99 @@ function startsWith(messages: readonly Message[], prefix: readonly Message[]): b
  * Sessions are listed in the order of their first calls; every call is in exactly one.
  * Two calls are compared as read (core messages), so the keys a provider echoes differently
  * (ids, statuses) do not matter. Runs in O(calls × sessions × messages).
+ * A call's session depends only on the calls before it, so {@link CallGrouping} decides the
+ * same one call at a time, as calls arrive (`watch`).
  */
 export function groupCalls(calls: readonly RecordedCall[]): CallSession[] {
-  const sessions: Array<{ calls: number[]; last: number; touched: number }> = [];
+  const grouping = new CallGrouping();
+  const sessions: number[][] = [];
   calls.forEach((call, i) => {
-    let best: (typeof sessions)[number] | null = null;
+    const k = grouping.add(call);
+    if (k === sessions.length) sessions.push([i]);
+    else sessions[k]!.push(i);
+  });
+  return sessions.map((calls) => ({ calls }));
+}
+
+/** A session's state as the grouping keeps it: its last call, its messages as JSON texts. */
+interface GroupState {
+  /** The last call's request and response messages, each as JSON text (compared as read). */
+  readonly state: readonly string[];
+  /** The last call continued from a response id (its conversation so far is not all in the log). */
+  readonly byId: boolean;
+  readonly responseId: string | null;
+  /** When the session was last continued or started (the later wins a tie). */
+  touched: number;
+}
+
+/**
+ * {@link groupCalls} one call at a time: `add` puts a call in the session it continues (or a new
+ * one) and says which, `find` only says which it would continue. Sessions are numbered 0, 1, ...
+ * in the order of their first calls. Each message is made JSON text once.
+ */
+export class CallGrouping {
+  private readonly sessions: GroupState[] = [];
+  private clock = 0;
+
+  /** How many sessions there are. */
+  get size(): number {
+    return this.sessions.length;
+  }
+
+  /**
+   * The session `call` continues, or null when it starts one. `adds`: only a session whose state the
+   * request goes beyond (an OTLP trace that repeats a session's conversation and adds nothing is its own).
+   */
+  find(call: RecordedCall, adds = false): number | null {
+    return this.findKeys(call, keys(call.request), adds);
+  }
+
+  private findKeys(call: RecordedCall, request: readonly string[], adds = false): number | null {
+    let best: number | null = null;
     let bestLength = -1;
-    for (const s of sessions) {
-      const last = calls[s.last]!;
+    this.sessions.forEach((s, k) => {
       if (call.previousResponseId != null) {
-        if (last.responseId != null && last.responseId === call.previousResponseId) {
-          best = s;
+        if (s.responseId != null && s.responseId === call.previousResponseId) {
+          best = k;
           bestLength = Number.POSITIVE_INFINITY;
         }
-        continue;
+        return;
       }
-      const state = [...last.request, ...last.response];
-      if (last.previousResponseId != null) continue; // its conversation so far is not all in the log
-      if (!startsWith(call.request, state)) continue;
-      if (state.length > bestLength || (state.length === bestLength && s.touched > best!.touched)) {
-        best = s;
-        bestLength = state.length;
+      if (s.byId || !startsWith(request, s.state) || (adds && request.length === s.state.length)) return;
+      if (s.state.length > bestLength || (s.state.length === bestLength && s.touched > this.sessions[best!]!.touched)) {
+        best = k;
+        bestLength = s.state.length;
       }
-    }
-    if (best) {
-      best.calls.push(i);
-      best.last = i;
-      best.touched = i;
-    } else sessions.push({ calls: [i], last: i, touched: i });
-  });
-  return sessions.map((s) => ({ calls: s.calls }));
+    });
+    return best;
+  }
+
+  /**
+   * Adds a call and returns its session: `session` when given (a caller that knows it, as an OTLP
+   * trace's later calls), else the one it continues, else a new one (numbered `size` before).
+   */
+  add(call: RecordedCall, session?: number): number {
+    const request = keys(call.request);
+    const k = session ?? this.findKeys(call, request) ?? this.sessions.length;
+    const state: GroupState = {
+      state: append(request.slice(), keys(call.response)),
+      byId: call.previousResponseId != null,
+      responseId: call.responseId ?? null,
+      touched: this.clock++,
+    };
+    if (k >= this.sessions.length) this.sessions.push(state);
+    else this.sessions[k] = state;
+    return k;
+  }
+}
+
+const keys = (messages: readonly Message[]): string[] => messages.map((m) => JSON.stringify(m));
+
+/** Whether `prefix` is the start of `messages`. */
+function startsWith(messages: readonly string[], prefix: readonly string[]): boolean {
+  if (prefix.length > messages.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (messages[i] !== prefix[i]) return false;
+  return true;
 }
 
 /**

@@ -10,14 +10,18 @@
  * No I/O here: the CLI's server hands calls and spans in and writes out what
  * comes back.
  */
+import type { EngineParams } from '../../core/engines/index.js';
+import type { EngineId } from '../../core/engines/types.js';
 import type { Mode } from '../../core/types.js';
 import { InputError } from '../../io/errors.js';
+import { append } from '../../core/append.js';
 import { JSON_SCHEMA_VERSION } from '../../io/schema-version.js';
 import { type Limits, resolveLimits } from '../../io/read.js';
 import { loadRecordingText } from '../../formats/from-text.js';
 import type { Catalog, Transcript } from '../../formats/types.js';
 import type { LiveProvider } from '../../formats/live/calls.js';
-import { CallGrouper } from '../../formats/live/group.js';
+import { liveFormat, recordedCallOf } from '../../formats/live/group.js';
+import { CallGrouping } from '../../formats/recordings/calls.js';
 import { type ReceivedSpan, traceDocument } from '../../formats/live/otlp.js';
 import { simulate } from '../simulate/engine.js';
 import { chooseEngine } from '../simulate/engines.js';
@@ -27,6 +31,10 @@ import type { SimulationReport, TurnReport, Violation } from '../simulate/report
 export interface WatchOptions {
   readonly catalog: Catalog | null;
   readonly mode: Mode;
+  /** `--engine`: the loading rule every session replays; without it each session's is detected (simulate's rule). */
+  readonly engine?: EngineId;
+  /** Each engine's parameters from the flags, or why they are not that engine's (a session using it says so). */
+  readonly engineParams?: Readonly<Record<EngineId, { readonly params: EngineParams } | { readonly error: string }>>;
   readonly staticNames?: readonly string[];
   readonly searchTools?: readonly string[];
   readonly limits?: Partial<Limits>;
@@ -67,6 +75,11 @@ export interface WatchLine {
   readonly violations: readonly Violation[];
   /** Why the call could not be read or answered. */
   readonly error?: string;
+  /**
+   * Said once per session, on its first line it applies to: `--engine` names another engine than the
+   * session's search tool shows (simulate's warning, word for word).
+   */
+  readonly warning?: string;
 }
 
 /** One session as seen so far. */
@@ -81,6 +94,16 @@ export class LiveSession {
   emitted = 0;
   /** The problem last given out as a line (OTLP sessions). */
   reported: string | null = null;
+  /** `--engine` against what the session shows (simulate's warning), and the one last given out. */
+  contradicts: string | null = null;
+  warned: string | null = null;
+
+  /** The warning to put on the next line, once per text. */
+  warning(): { warning: string } | Record<string, never> {
+    if (this.contradicts === null || this.contradicts === this.warned) return {};
+    this.warned = this.contradicts;
+    return { warning: this.contradicts };
+  }
 
   constructor(
     readonly id: string,
@@ -114,8 +137,11 @@ function message(err: unknown): string {
 /** Every session, in order of first appearance. */
 export class LiveWatch {
   readonly sessions: LiveSession[] = [];
-  private readonly byId = new Map<string, LiveSession>();
-  private readonly grouper = new CallGrouper();
+  /** The recordings' grouping by continuity: one per provider API of the proxy's calls, one for OTLP traces. */
+  private readonly groupings = new Map<string, { grouping: CallGrouping; sessions: LiveSession[] }>();
+  /** Each trace's session; spans of a trace not yet placed (no model call read yet) wait in `pending`. */
+  private readonly traces = new Map<string, LiveSession>();
+  private readonly pending = new Map<string, ReceivedSpan[]>();
   private mode: Mode;
   private replay: boolean;
   private readonly listeners = new Set<() => void>();
@@ -162,13 +188,7 @@ export class LiveWatch {
         { ...base, session: null, call: null, turn: null, violations: [], error: error ?? 'no response to read' },
       ];
     }
-    const id = this.grouper.assign(provider, request, response);
-    let s = this.byId.get(id);
-    if (!s) {
-      s = new LiveSession(id, 'proxy', null, provider);
-      this.sessions.push(s);
-      this.byId.set(id, s);
-    }
+    const s = this.placeCall(provider, request, response);
     const entry = { request, response, http: meta };
     s.calls.push(entry);
     s.add(JSON.stringify(entry));
@@ -186,24 +206,102 @@ export class LiveWatch {
       ...(turn !== null && engine !== undefined ? { engine } : {}),
       turn,
       violations,
+      ...s.warning(),
     };
     return [turn === null ? { ...line, error: s.problem ?? `call ${call} was not read` } : line];
   }
 
-  /** Spans an OTLP export brought: grouped by trace, each touched session read again. */
+  private grouping(key: string): { grouping: CallGrouping; sessions: LiveSession[] } {
+    let g = this.groupings.get(key);
+    if (!g) {
+      g = { grouping: new CallGrouping(), sessions: [] };
+      this.groupings.set(key, g);
+    }
+    return g;
+  }
+
+  private newSession(source: 'proxy' | 'otlp', traceId: string | null, provider: LiveProvider | null): LiveSession {
+    const s = new LiveSession(`s${this.sessions.length + 1}`, source, traceId, provider);
+    this.sessions.push(s);
+    return s;
+  }
+
+  /** The session a proxy call continues (the recordings' grouping by continuity), or a new one. */
+  private placeCall(provider: LiveProvider, request: unknown, response: unknown): LiveSession {
+    const g = this.grouping(`proxy:${provider}`);
+    const recorded = recordedCallOf(provider, request, response, this.options.limits);
+    if (recorded === null) {
+      // A call that does not read continues nothing and is continued by nothing: a session of its own.
+      const s = this.newSession('proxy', null, provider);
+      g.grouping.add({ request: [], response: [], previousResponseId: '' }, g.grouping.size);
+      g.sessions.push(s);
+      return s;
+    }
+    const k = g.grouping.add(recorded);
+    if (k === g.sessions.length) g.sessions.push(this.newSession('proxy', null, provider));
+    return g.sessions[k]!;
+  }
+
+  /**
+   * The session of a trace seen for the first time: its spans are read as one recording, and a trace whose
+   * conversation starts with an OTLP session's whole conversation and adds to it continues it (an agent
+   * whose runs each export a trace of their own); null while it holds no model call (it waits for spans).
+   */
+  private placeTrace(traceId: string, spans: readonly ReceivedSpan[]): LiveSession | null {
+    let transcript: Transcript;
+    try {
+      transcript = this.readText(`{"resourceSpans":${JSON.stringify(traceDocument(spans).resourceSpans)}}`, true);
+    } catch {
+      // It does not read: a session of its own, which says why.
+      return this.newSession('otlp', traceId, null);
+    }
+    if (!transcript.messages.some((m) => m.role === 'assistant')) return null;
+    const g = this.grouping('otlp');
+    const k = g.grouping.find({ request: transcript.messages, response: [] }, true);
+    if (k !== null) return g.sessions[k]!;
+    const s = this.newSession('otlp', traceId, null);
+    // Closed until it has been read (below, in addSpans): what it holds is then what a later trace continues.
+    g.grouping.add({ request: [], response: [], previousResponseId: '' }, g.grouping.size);
+    g.sessions.push(s);
+    return s;
+  }
+
+  /** Spans an OTLP export brought: grouped by trace, then traces by continuity; each touched session read again. */
   addSpans(spans: readonly ReceivedSpan[]): WatchLine[] {
     const touched: LiveSession[] = [];
+    const byTrace = new Map<string, ReceivedSpan[]>();
     for (const sp of spans) {
-      const id = `trace:${sp.traceId}`;
-      let s = this.byId.get(id);
+      const list = byTrace.get(sp.traceId) ?? [];
+      list.push(sp);
+      byTrace.set(sp.traceId, list);
+    }
+    for (const [traceId, list] of byTrace) {
+      let s = this.traces.get(traceId);
+      let add = list;
       if (!s) {
-        s = new LiveSession(`s${this.sessions.length + 1}`, 'otlp', sp.traceId, null);
-        this.sessions.push(s);
-        this.byId.set(id, s);
+        const waiting = append(this.pending.get(traceId) ?? [], list);
+        const placed = this.placeTrace(traceId, waiting);
+        if (placed === null) {
+          this.pending.set(traceId, waiting);
+          continue;
+        }
+        this.pending.delete(traceId);
+        this.traces.set(traceId, placed);
+        s = placed;
+        add = waiting;
       }
-      s.spans.push(sp);
-      s.add(JSON.stringify((traceDocument([sp]).resourceSpans as unknown[])[0]));
+      for (const sp of add) {
+        s.spans.push(sp);
+        s.add(JSON.stringify((traceDocument([sp]).resourceSpans as unknown[])[0]));
+      }
       if (!touched.includes(s)) touched.push(s);
+    }
+    for (const s of touched) {
+      this.resimulate(s);
+      // The session's conversation so far is what a later trace must start with to continue it.
+      const g = this.grouping('otlp');
+      const k = g.sessions.indexOf(s);
+      if (k >= 0 && s.transcript !== null) g.grouping.add({ request: s.transcript.messages, response: [] }, k);
     }
     const out: WatchLine[] = [];
     for (const s of touched) {
@@ -235,6 +333,7 @@ export class LiveWatch {
           engine: s.report!.engine.name,
           turn,
           violations: s.report!.violations.filter((v) => v.call === turn.call),
+          ...s.warning(),
         });
         s.emitted = i + 1;
       }
@@ -244,9 +343,13 @@ export class LiveWatch {
   }
 
   private read(s: LiveSession, lenient: boolean): Transcript {
-    return loadRecordingText(s.recording(), {
-      name: `session ${s.id}`,
-      format: s.source === 'otlp' ? 'otel' : s.provider === 'gemini' ? 'gemini' : 'call-log',
+    return this.readText(s.recording(), lenient, s);
+  }
+
+  private readText(text: string, lenient: boolean, s?: LiveSession): Transcript {
+    return loadRecordingText(text, {
+      name: s ? `session ${s.id}` : 'trace',
+      format: s === undefined || s.source === 'otlp' ? 'otel' : liveFormat(s.provider!),
       lenient,
       ...(this.options.searchTools ? { searchTools: this.options.searchTools } : {}),
       ...(this.options.limits ? { limits: this.options.limits } : {}),
@@ -280,15 +383,24 @@ export class LiveWatch {
       s.transcript = transcript;
       return;
     }
+    // The engine as simulate chooses it: --engine, else what the session's search tool shows.
+    const chosen = chooseEngine(this.options.engine, transcript);
+    s.contradicts = chosen.contradicts;
+    const params = this.options.engineParams?.[chosen.engine] ?? { params: {} };
+    if ('error' in params) {
+      s.problem = params.error;
+      s.report = null;
+      s.transcript = transcript;
+      return;
+    }
     try {
-      // The engine is detected from the session's search tool, as simulate detects it without --engine.
-      const chosen = chooseEngine(undefined, transcript);
       s.report = simulate({
         transcript,
         catalog: this.options.catalog,
-        mode: this.mode,
         engine: chosen.engine,
+        engineParams: params.params,
         engineChoice: { by: chosen.by, evidence: chosen.evidence },
+        mode: this.mode,
         ...(this.options.staticNames ? { staticNames: this.options.staticNames } : {}),
         replay: this.replay,
       });
@@ -302,9 +414,12 @@ export class LiveWatch {
 
   /** Every session as one JSON line (`-o`): a call log or an OTLP JSON document per line. */
   recording(): string {
-    return this.sessions
+    const lines = this.sessions
       .filter((s) => (s.source === 'proxy' ? s.calls.length > 0 : s.spans.length > 0))
-      .map((s) => `${s.recording()}\n`)
-      .join('');
+      .map((s) => `${s.recording()}\n`);
+    // Traces with no model call (yet): kept too, one line each, as they came.
+    for (const spans of this.pending.values())
+      lines.push(`{"resourceSpans":${JSON.stringify(traceDocument(spans).resourceSpans)}}\n`);
+    return lines.join('');
   }
 }

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { SimulationReport, TurnReport } from '../../../src/jobs/simulate/report.js';
+import type { WatchLine } from '../../../src/jobs/watch/live.js';
 import { DEMO, run } from '../helpers.js';
 import { startWatch, type Watching } from './helpers.js';
 
@@ -122,6 +123,19 @@ describe('watch: OTLP JSON exports', () => {
       ['s2', 4],
     ]);
     expect(all.slice(4).map((l) => l.turn)).toEqual(expected.turns);
+    // Those lines whole: the session, its trace, the call, its turn and the violations found at it.
+    expect(all.slice(4)).toEqual(
+      expected.turns.map((turn) => ({
+        schema_version: 1,
+        source: 'otlp',
+        session: 's2',
+        trace_id: '0123456789abcdef0123456789abcdef',
+        call: turn.call,
+        engine: 'eino',
+        turn,
+        violations: expected.violations.filter((v) => v.call === turn.call),
+      })),
+    );
     const stopped = await watching.stop();
     expect(stopped.code).toBe(0);
     expect(stopped.stderr).toMatch(
@@ -132,6 +146,33 @@ describe('watch: OTLP JSON exports', () => {
     expect(stopped.stdout).not.toContain('SECRET');
     expect(recorded).not.toContain('http.request.header.authorization');
     expect(await replayTurns(out)).toEqual([expected.turns, expected.turns]);
+  });
+});
+
+describe('watch: OTLP sessions by trace, then continuity', () => {
+  it('a trace whose conversation continues a session joins it; -o replays as one session', async () => {
+    const out = join(dir, 'continued.jsonl');
+    watching = await startWatch(['--jsonl', '-c', DEMO, '-o', out]);
+    const post = (spans: OtlpSpan[]): Promise<Response> =>
+      fetch(`${watching!.url}/v1/traces`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(exportOf(spans)),
+      });
+    // The agent run and its first two model calls in one trace, the last two model calls in another.
+    const later = fixtureSpans.slice(3).map((s) => ({ ...s, traceId: 'fedcba9876543210fedcba9876543210' }));
+    expect((await post(fixtureSpans.slice(0, 3))).status).toBe(200);
+    await watching.waitLines(2);
+    expect((await post(later)).status).toBe(200);
+    const lines = await watching.waitLines(4);
+    expect(lines.map((l) => [l.session, l.trace_id, l.call])).toEqual(
+      [1, 2, 3, 4].map((c) => ['s1', fixtureSpans[0]!.traceId, c]),
+    );
+    expect(lines.slice(2).map((l) => l.turn)).toEqual(expected.turns.slice(2));
+    const stopped = await watching.stop();
+    expect(stopped.code).toBe(0);
+    expect(stopped.stderr).toMatch(/1 sessions, 4 model calls, .* 2 OTLP exports \(5 spans\)/);
+    expect(await replayTurns(out)).toEqual([expected.turns]);
   });
 });
 
@@ -283,14 +324,97 @@ describe.skipIf(!EXPORTERS_OK)('watch: the real OTLP exporters (Node >= 22)', ()
       expect(stopped.code).toBe(0);
       // Every span the SDK finished reached watch, in one session (one trace).
       expect(stopped.stderr).toMatch(new RegExp(`1 sessions, \\d+ model calls, .* \\(${sent} spans\\), 0 rejected`));
-      // As many lines as simulate finds model calls in the recording (the otel reader decides what a model span is).
-      const replayed = await run(['simulate', out, '--jsonl-input', 'sessions', '--jsonl', '--no-tokens', '--lenient']);
-      const calls = replayed.stdout.includes('"report"')
-        ? (JSON.parse(replayed.stdout) as { report: SimulationReport }).report.turns.length
-        : 0;
-      expect(stopped.stdout.trim() === '' ? 0 : stopped.stdout.trim().split('\n').length).toBe(calls);
+      // The agent's three model calls, live, in one session; -o replays to the same turns and violations.
+      const lines = stopped.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as WatchLine);
+      expect(lines.map((l) => [l.source, l.session, l.call, l.turn?.tool_calls.map((c) => c.name)])).toEqual([
+        ['otlp', 's1', 1, ['tool_search']],
+        ['otlp', 's1', 2, ['get_weather']],
+        ['otlp', 's1', 3, []],
+      ]);
+      const replayed = await run(['simulate', out, '--jsonl-input', 'sessions', '--jsonl', '--no-tokens']);
+      expect(replayed.code).toBe(0);
+      const report = (JSON.parse(replayed.stdout) as { report: SimulationReport }).report;
+      // A search's result reaches watch with the next call's span: compare each turn without it.
+      const settled = (t: TurnReport): unknown => ({
+        ...t,
+        searches: t.searches.map(({ recorded, recorded_text, differs, ...rest }) => rest),
+      });
+      expect(report.turns.map(settled)).toEqual(lines.map((l) => settled(l.turn!)));
+      expect(report.violations).toEqual(lines.flatMap((l) => l.violations));
       recordings.push(readFileSync(out, 'utf8'));
     }
+    // A second run of the same agent goes on from the first's messages: a trace of its own, the same session.
+    const out = join(dir, 'ai-two-runs.jsonl');
+    watching = await startWatch(['--jsonl', '-o', out]);
+    const { OTLPTraceExporter } = await import('@opentelemetry/exporter-trace-otlp-http');
+    const provider = new TracerProvider({
+      spanProcessors: [
+        new SimpleSpanProcessor({ exporter: new OTLPTraceExporter({ url: `${watching.url}/v1/traces` }) }),
+      ],
+    });
+    const answers = (text: string) =>
+      new MockLanguageModelV3({
+        doGenerate: [
+          {
+            content: [call(`s-${text}`, 'tool_search', { query: text })],
+            finishReason: { unified: 'tool-calls', raw: undefined },
+            usage,
+            warnings: [],
+          },
+          { content: [{ type: 'text', text }], finishReason: { unified: 'stop', raw: undefined }, usage, warnings: [] },
+        ],
+      });
+    const tools = {
+      tool_search: tool({
+        description: 'search tools',
+        inputSchema: z.object({ query: z.string() }),
+        execute: async () => '{"matches":[]}',
+      }),
+      get_weather: tool({
+        description: 'weather',
+        inputSchema: z.object({ city: z.string() }),
+        execute: async () => '',
+      }),
+    };
+    const telemetry = { isEnabled: true, tracer: provider.getTracer('ai') };
+    const user = { role: 'user' as const, content: 'Weather in Paris?' };
+    const run1 = await generateText({
+      model: answers('Sunny.'),
+      messages: [user],
+      tools,
+      stopWhen: stepCountIs(5),
+      experimental_telemetry: telemetry,
+    });
+    const next = [user, ...run1.response.messages, { role: 'user' as const, content: 'And in Rome?' }];
+    await generateText({
+      model: answers('Rainy.'),
+      messages: next,
+      tools,
+      stopWhen: stepCountIs(5),
+      experimental_telemetry: telemetry,
+    });
+    await provider.forceFlush();
+    await provider.shutdown();
+    const lines = await watching.waitLines(4);
+    expect(new Set(lines.map((l) => l.trace_id)).size).toBe(1);
+    expect(lines.map((l) => [l.session, l.call, l.turn?.tool_calls.map((c) => c.name)])).toEqual([
+      ['s1', 1, ['tool_search']],
+      ['s1', 2, []],
+      ['s1', 3, ['tool_search']],
+      ['s1', 4, []],
+    ]);
+    const stopped = await watching.stop();
+    expect(stopped.stderr).toMatch(/1 sessions, 4 model calls/);
+    const recorded = readFileSync(out, 'utf8').trim().split('\n');
+    expect(recorded).toHaveLength(1);
+    // Two traces (each run is a root span of its own) in the one session.
+    const traces = (JSON.parse(recorded[0]!) as Export).resourceSpans.flatMap((r) =>
+      r.scopeSpans.flatMap((sc) => sc.spans.map((sp) => sp.traceId)),
+    );
+    expect(new Set(traces).size).toBe(2);
     // The protobuf export decodes to what the JSON export says (ids and times aside).
     const shape = (text: string): unknown =>
       (JSON.parse(text) as Export).resourceSpans

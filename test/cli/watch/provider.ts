@@ -1,6 +1,6 @@
 /**
  * A provider on 127.0.0.1 that answers as the OpenAI (Chat Completions,
- * Responses) and Anthropic (Messages) APIs document, plain or streamed
+ * Responses), Anthropic (Messages) and Gemini (generateContent) APIs document, plain or streamed
  * (server-sent events), for `watch --proxy` tests. What the model "does" is
  * scripted: by default it calls `tool_search`, then `get_weather`, then
  * answers in text, by how many tool results the request carries.
@@ -192,6 +192,30 @@ function geminiPlain(step: Step, id: string): Json {
   };
 }
 
+/**
+ * A streamed generateContent answer (`streamGenerateContent?alt=sse`) as the API sends it: chunks of the
+ * text, then the function calls with the finish reason and the usage.
+ */
+function geminiChunks(step: Step, id: string): string[] {
+  const chunk = (parts: Json[], last: boolean): Json => ({
+    candidates: [{ content: { parts, role: 'model' }, ...(last ? { finishReason: 'STOP' } : {}), index: 0 }],
+    usageMetadata: last
+      ? { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 }
+      : { promptTokenCount: 10, totalTokenCount: 10 },
+    modelVersion: 'gemini-test',
+    responseId: id,
+  });
+  const out: Json[] = [];
+  const text = step.text ?? '';
+  if (text !== '') {
+    const half = Math.ceil(text.length / 2);
+    out.push(chunk([{ text: text.slice(0, half) }], false), chunk([{ text: text.slice(half) }], false));
+  }
+  const calls = (step.calls ?? []).map((c) => ({ functionCall: { id: c.id, name: c.name, args: c.input } }));
+  out.push(chunk(calls, true));
+  return out.map((c) => `data: ${JSON.stringify(c)}\r\n\r\n`);
+}
+
 function responsesPlain(step: Step, id: string, body: Json): Json {
   const output: Json[] = [];
   if (step.text)
@@ -264,7 +288,7 @@ export async function fakeProvider(options: ProviderOptions = {}): Promise<FakeP
         events = anthropicEvents(step, `msg_${id}`);
       } else if (/:(stream)?generateContent$/i.test(path)) {
         plain = geminiPlain(step, `resp-${id}`);
-        events = [sse(plain)];
+        events = geminiChunks(step, `resp-${id}`);
         if (/:streamGenerateContent$/i.test(path)) body.stream = true;
       } else if (path.endsWith('/responses')) {
         plain = responsesPlain(step, `resp_${id}`, body);

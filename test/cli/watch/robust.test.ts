@@ -208,3 +208,19 @@ describe('watch: Ctrl-C', () => {
     expect(JSON.parse(recorded[0]!)[0].response.object).toBe('chat.completion');
   });
 });
+
+describe('watch: where it listens', () => {
+  it('127.0.0.1 by default, said with where to point the agent; another address is warned about', async () => {
+    watching = await startWatch(['--jsonl']);
+    expect(watching.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(watching.stderr()).toContain(`OTEL_EXPORTER_OTLP_ENDPOINT=${watching.url} (POST /v1/traces`);
+    expect(watching.stderr()).not.toContain('warning');
+    expect((await watching.stop()).code).toBe(0);
+    watching = await startWatch(['--jsonl', '--host', '0.0.0.0']);
+    expect(watching.stderr()).toContain(
+      'listening on 0.0.0.0, not 127.0.0.1: anyone who can reach it can send spans and, with --proxy, ' +
+        'use the credentials their requests carry',
+    );
+    expect((await watching.stop()).code).toBe(0);
+  });
+});
