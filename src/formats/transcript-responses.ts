@@ -30,8 +30,10 @@
  *   `provider_tool_call` blocks: reported per model call, never checked
  *   against the tools offered. Their other keys (outputs, results, statuses)
  *   do not change the replay and are not read.
- * - `additional_tools` (tools the developer adds mid-conversation) is a system
- *   message of its own; the replay's tools come from the catalog.
+ * - `additional_tools` (tools the developer adds mid-conversation) and
+ *   `configuration_update` (reasoning or text settings for the responses
+ *   after it) are system messages of their own; the replay's tools come
+ *   from the catalog.
  * - Other item types ending in `_output` or `_response` are client input (a
  *   `user` message with an `other` block); `reasoning`, `compaction`,
  *   `item_reference`, `program_output` are model-side `other` blocks.
@@ -405,7 +407,8 @@ export function readResponsesItems(b: TranscriptBuilder, items: readonly Node[],
         break;
       }
       case 'additional_tools':
-        // Tools the developer adds for the rest of the conversation: a message of its own.
+      case 'configuration_update':
+        // Tools or settings the developer adds for the rest of the conversation: a message of its own.
         flush();
         b.push({ kind: 'blocks', role: 'system', blocks: [{ type: 'other', description: type }] }, item);
         break;

@@ -210,11 +210,15 @@ function coverageLines(r: SimulationReport, o: SimulateRenderOptions): string[] 
   const out: string[] = [];
   if (c.sessions) {
     const { index, count, calls, rule } = c.sessions;
-    // Calls of the report's own file are shown by line.
+    // Calls of the report's own file are shown by line (by line:column when lines repeat: a one-line JSON export).
     const prefix = `${r.transcript.file}:`;
-    const lines = calls.every((l) => l.startsWith(prefix))
-      ? calls.map((l) => l.slice(prefix.length).split(':')[0]!)
-      : null;
+    const own = calls.every((l) => l.startsWith(prefix));
+    const byLine = own ? calls.map((l) => l.slice(prefix.length).split(':')[0]!) : [];
+    const lines = !own
+      ? null
+      : new Set(byLine).size === byLine.length
+        ? byLine
+        : calls.map((l) => l.slice(prefix.length));
     const list = (lines ?? calls).slice(0, 12).map(inlineText).join(', ');
     const more = calls.length > 12 ? `, … ${calls.length - 12} more` : '';
     const where = `${lines ? (calls.length === 1 ? 'line' : 'lines') : 'at'} ${list}${more}`;

@@ -16,9 +16,16 @@ const read = (name: string, text: string, lenient = false) =>
   readTranscriptDocument(parseText(name, text), { lenient });
 const j = (v: unknown): string => JSON.stringify(v);
 const lines = (...v: unknown[]): string => v.map(j).join('\n');
-const PROVIDER =
-  'provider-executed tool calls and results (the provider ran the tool, e.g. web search: ' +
-  'not a client tool call the reference checks)';
+/** The provider-executed web search of these tests, as the report lists it. */
+const webSearch = (kind: string, id: string, args = '{}') => ({
+  type: 'provider_tool_call',
+  callId: id,
+  kind,
+  name: 'web_search',
+  server: '',
+  arguments: args,
+  executedBy: 'provider',
+});
 
 describe('AI SDK: provider-executed tools, approvals, streaming parts (vercel/ai provider-utils, ai/src/ui)', () => {
   const search = { query: 'slack send message' };
@@ -46,18 +53,36 @@ describe('AI SDK: provider-executed tools, approvals, streaming parts (vercel/ai
     { role: 'assistant', content: [{ type: 'text', text: 'done' }] },
   ];
 
-  it('ModelMessage[]: a provider-executed call and its result in the assistant message are skipped and counted', () => {
+  it("ModelMessage[]: a provider-executed call is the provider's, its result part of it; never dropped", () => {
     const t = read('m.json', j(modelMessages));
-    expect(t.coverage?.skipped).toEqual([{ rule: PROVIDER, count: 2 }]);
+    expect(t.coverage?.skipped).toEqual([]);
     expect(t.coverage?.read).toBe(4);
+    expect(t.coverage?.provider_calls).toBe(1);
     expect(t.messages[1]).toEqual({
-      kind: 'chat',
+      kind: 'blocks',
       role: 'assistant',
-      content: '',
-      toolCalls: [{ id: 'c1', name: 'tool_search', arguments: '{"query":"slack send message"}' }],
+      blocks: [
+        webSearch('tool-call', 'ws1', '{"q":"x"}'),
+        { type: 'function_tool_call', callId: 'c1', name: 'tool_search', arguments: '{"query":"slack send message"}' },
+      ],
     });
     const r = simulate({ transcript: t, catalog: demo, mode: 'default', replay: false });
     expect(r.turns.map((x) => x.added)).toEqual([[], ['mcp__slack__send_message']]);
+    expect(r.turns.map((x) => x.provider_calls)).toEqual([
+      [
+        {
+          id: 'ws1',
+          type: 'tool-call',
+          name: 'web_search',
+          server: null,
+          arguments: '{"q":"x"}',
+          executed_by: 'provider',
+        },
+      ],
+      [],
+    ]);
+    expect(r.turns.map((x) => x.tool_calls.map((c) => c.name))).toEqual([['tool_search'], []]);
+    expect(r.summary.provider_calls).toBe(1);
   });
 
   it('a tool-result in an assistant message whose call is not provider-executed is a located error', () => {
@@ -74,7 +99,7 @@ describe('AI SDK: provider-executed tools, approvals, streaming parts (vercel/ai
     );
   });
 
-  it('UIMessage[]: provider-executed, input-streaming parts counted; a denied approval reads the SDK text', () => {
+  it("UIMessage[]: a provider-executed part is the provider's; input-streaming counted; a denial: the SDK text", () => {
     const ui = [
       { id: '1', role: 'user', parts: [{ type: 'text', text: 'go' }] },
       {
@@ -105,15 +130,16 @@ describe('AI SDK: provider-executed tools, approvals, streaming parts (vercel/ai
     ];
     const t = read('ui.json', j(ui));
     expect(t.coverage?.skipped).toEqual([
-      { rule: PROVIDER, count: 1 },
       { rule: 'tool parts in state input-streaming (the SDK sends no tool call for them)', count: 1 },
     ]);
     expect(t.messages.slice(1)).toEqual([
       {
-        kind: 'chat',
+        kind: 'blocks',
         role: 'assistant',
-        content: '',
-        toolCalls: [{ id: 'b', name: 'think', arguments: '{"thought":"x"}' }],
+        blocks: [
+          webSearch('tool-web_search', 'ws'),
+          { type: 'function_tool_call', callId: 'b', name: 'think', arguments: '{"thought":"x"}' },
+        ],
       },
       { kind: 'chat', role: 'tool', content: 'Tool call execution denied.', toolCallId: 'b', toolName: 'think' },
       { kind: 'chat', role: 'assistant', content: 'ok' },
@@ -131,7 +157,7 @@ describe('AI SDK: provider-executed tools, approvals, streaming parts (vercel/ai
     );
   });
 
-  it('steps[].content: provider-executed parts are counted', () => {
+  it('steps[].content: a provider-executed call is listed, its result part of it', () => {
     const result = {
       steps: [
         {
@@ -144,8 +170,10 @@ describe('AI SDK: provider-executed tools, approvals, streaming parts (vercel/ai
       ],
     };
     const t = read('r.json', j(result));
-    expect(t.coverage?.skipped).toEqual([{ rule: PROVIDER, count: 2 }]);
-    expect(t.messages).toEqual([{ kind: 'chat', role: 'assistant', content: 'hi' }]);
+    expect(t.coverage?.skipped).toEqual([]);
+    expect(t.messages).toEqual([
+      { kind: 'blocks', role: 'assistant', blocks: [{ type: 'text', text: 'hi' }, webSearch('tool-call', 'ws')] },
+    ]);
   });
 });
 

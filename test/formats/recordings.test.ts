@@ -190,14 +190,26 @@ describe('shapes each format refuses, at their location', () => {
     expect(t.warnings).toHaveLength(2);
   });
 
-  it('a recording with no model call has nothing to replay', () => {
-    const t = read(
-      'otel.json',
-      j({ resourceSpans: [{ scopeSpans: [{ spans: [{ name: 'GET /', startTimeUnixNano: '1', attributes: [] }] }] }] }),
+  it('Claude Code lines with no conversation line name claude-code, not the chat format that would take them', () => {
+    const lines = [
+      { type: 'summary', summary: 'x', leafUuid: 'u' },
+      { type: 'user', uuid: 'u1', sessionId: 's', parentUuid: null },
+    ];
+    expect(inputError(() => read('x.jsonl', lines.map((l) => j(l)).join('\n'))).message).toBe(
+      '1 line with Claude Code\'s session fields ("type", "uuid" / "sessionId"): signs of claude-code, which ' +
+        'expects at least one {"type": "user" | "assistant", "message": {role, content}} line; no format takes ' +
+        'it (openai-responses only by 2 messages have keys or part types only OpenAI Responses uses: ' +
+        '--format openai-responses reads it so)',
     );
-    expect(t.coverage?.skipped).toEqual([
-      { rule: 'spans without GenAI messages (HTTP, database and other spans: not model calls)', count: 1 },
-    ]);
+  });
+
+  it('a recording with no model call has nothing to replay', () => {
+    // A Claude Code session log of one user line (an OTel export without a model-call span is refused by its reader).
+    const t = read(
+      'x.jsonl',
+      j({ type: 'user', uuid: 'u1', parentUuid: null, sessionId: 's', message: { role: 'user', content: 'hi' } }),
+    );
+    expect(t.format).toBe('claude-code');
     expect(inputError(() => requireModelCall(t)).message).toBe(
       'no model call: the recording logs no model call (no assistant message) and is not a request body, ' +
         'so there is nothing to replay',

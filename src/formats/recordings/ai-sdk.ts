@@ -16,9 +16,11 @@
  * The model reads a tool output as text: a string as it is, any other value
  * as its JSON text (as the SDK sends `json` outputs), so a search tool that
  * returns `{matches: [...]}` is read as the reference's result text.
- * Provider-executed tool calls and results are skipped and counted (the
- * provider ran them), except a provider tool search whose result is
- * `tool_reference` items: a server-side search. Reasoning, sources, files,
+ * Provider-executed tool calls (`providerExecuted: true`: the provider ran
+ * the tool, e.g. its web search) are the provider's own calls, reported per
+ * model call (`provider_tool_call` blocks), never checked against the tools
+ * offered; their results are part of them. A provider tool search whose
+ * result is `tool_reference` items is a server-side search. Reasoning, sources, files,
  * `step-start` markers and `data-*` parts carry
  * no tool use and are skipped by rule; an unknown part type is an error.
  *
@@ -57,10 +59,22 @@ const UI_PART_SKIPPED = new Set([
 ]);
 /** What a client's tool result reads when the call was denied and no reason is given (the SDK's own text). */
 const DENIED = 'Tool call execution denied.';
-/** The rule provider-executed tool calls and their results are skipped by. */
-export const PROVIDER_EXECUTED =
-  'provider-executed tool calls and results (the provider ran the tool, e.g. web search: ' +
-  'not a client tool call the reference checks)';
+/**
+ * A provider-executed tool call (the provider ran the tool, e.g. its web search): a call of the
+ * provider's own tools, reported at its model call, never checked against the tools offered.
+ * `kind` is the part type it came as (`tool-call`, `tool-<name>`, `dynamic-tool`).
+ */
+export function providerCallBlock(kind: string, id: string, name: string, input: Node | undefined): ContentBlock {
+  return {
+    type: 'provider_tool_call',
+    callId: id,
+    kind,
+    name,
+    server: '',
+    arguments: argsText(input),
+    executedBy: 'provider',
+  };
+}
 /** The rule UI tool parts still streaming their input are skipped by (the SDK sends no call for them). */
 const INPUT_STREAMING = 'tool parts in state input-streaming (the SDK sends no tool call for them)';
 const isProviderExecuted = (p: ObjectNode): boolean => {
@@ -192,14 +206,21 @@ function toolReferences(output: Node | undefined): string[] | null {
   return names;
 }
 
-/** An assistant message with a provider tool search in it: content blocks (text, the searches, the calls). */
-function pushServerSearch(
+/**
+ * An assistant message: a chat message, or, with provider tool searches or provider-executed calls
+ * in it, content blocks (text, the searches and provider calls in order, the calls).
+ */
+export function pushAssistantWith(
   b: TranscriptBuilder,
   text: string,
   server: readonly ContentBlock[],
   calls: ReadonlyArray<ToolCall & { at: Node }>,
   at: Node,
 ): void {
+  if (server.length === 0) {
+    pushAssistant(b, text, calls, at);
+    return;
+  }
   for (const c of calls) b.call(c.id, c.name, c.at);
   const blocks: ContentBlock[] = [
     ...(text === '' ? [] : [{ type: 'text' as const, text }]),
@@ -207,6 +228,14 @@ function pushServerSearch(
     ...calls.map((c) => ({ type: 'function_tool_call' as const, callId: c.id, name: c.name, arguments: c.arguments })),
   ];
   b.push({ kind: 'blocks', role: 'assistant', blocks }, at);
+}
+
+/** The input of the tool-call part `id` among `parts`. */
+function callInput(parts: readonly Node[], id: string): Node | undefined {
+  for (const p of parts)
+    if (p.kind === 'object' && partType(p) === 'tool-call' && str(field(p, 'toolCallId')) === id)
+      return field(p, 'input');
+  return undefined;
 }
 
 /** The keys of a ModelMessage and of a UIMessage. */
@@ -231,9 +260,9 @@ export function readModelMessages(b: TranscriptBuilder, items: readonly Node[]):
     let text = content?.kind === 'string' ? toWellFormed(content.value) : '';
     const calls: Array<ToolCall & { at: Node }> = [];
     const results: Array<{ id: string; name: string; text: string; at: Node }> = [];
-    // Provider-executed calls of this message not (yet) answered by a tool search result, and those searches.
-    const pending = new Map<string, string>();
-    const server: ContentBlock[] = [];
+    // Provider-executed calls of this message, in order: each a provider call, or a tool search once its
+    // result (tool_reference items) arrives.
+    const provider = new Map<string, ContentBlock[]>();
     for (const p of parts) {
       const type = partType(p);
       if (p.kind !== 'object' || type === null) {
@@ -245,7 +274,7 @@ export function readModelMessages(b: TranscriptBuilder, items: readonly Node[]):
         if (isProviderExecuted(p)) {
           const id = str(field(p, 'toolCallId')) ?? '';
           providerCalls.add(id);
-          pending.set(id, searchQuery(b, field(p, 'input')));
+          provider.set(id, [providerCallBlock(type, id, str(field(p, 'toolName')) ?? '', field(p, 'input'))]);
           continue;
         }
         calls.push({
@@ -259,15 +288,16 @@ export function readModelMessages(b: TranscriptBuilder, items: readonly Node[]):
         // In an assistant message a result is the provider's (it ran the tool); its call was skipped above.
         if (role === 'assistant' && providerCalls.has(id)) {
           const tools = toolReferences(field(p, 'output'));
-          const query = pending.get(id);
-          if (tools && query !== undefined) {
+          const call = provider.get(id)?.[0];
+          if (tools && call?.type === 'provider_tool_call') {
             // The provider's own tool search (Anthropic tool_search_tool_regex / bm25): its references load tools.
-            pending.delete(id);
-            server.push(
+            const query = searchQuery(b, callInput(parts, id));
+            provider.set(id, [
               { type: 'server_tool_search', callId: id, query },
               { type: 'server_tool_search_result', callId: id, tools },
-            );
-          } else b.skip(PROVIDER_EXECUTED);
+            ]);
+          }
+          // Any other result of a provider-executed call is part of that call (reported with it).
           continue;
         }
         results.push({ id, name: str(field(p, 'toolName')) ?? '', text: resultOutput(b, p), at: p });
@@ -280,10 +310,7 @@ export function readModelMessages(b: TranscriptBuilder, items: readonly Node[]):
         b.push({ kind: 'chat', role, content: text }, m);
         break;
       case 'assistant':
-        // Provider-executed calls that were no tool search: skipped by rule, like their results.
-        if (pending.size > 0) b.skip(PROVIDER_EXECUTED, pending.size);
-        if (server.length > 0) pushServerSearch(b, text, server, calls, m);
-        else pushAssistant(b, text, calls, m);
+        pushAssistantWith(b, text, [...provider.values()].flat(), calls, m);
         for (const r of results)
           b.unexplained(
             r.at,
@@ -381,8 +408,7 @@ function readUiMessages(b: TranscriptBuilder, items: readonly Node[]): void {
     let server: ContentBlock[] = [];
     const flush = (): void => {
       if (text === '' && calls.length === 0 && server.length === 0) return;
-      if (server.length > 0) pushServerSearch(b, text, server, calls, at);
-      else pushAssistant(b, text, calls, at);
+      pushAssistantWith(b, text, server, calls, at);
       for (const r of results) pushToolResult(b, r.id, r.name, r.text, r.at);
       text = '';
       calls = [];
@@ -412,7 +438,7 @@ function readUiMessages(b: TranscriptBuilder, items: readonly Node[]): void {
               { type: 'server_tool_search', callId: id, query },
               { type: 'server_tool_search_result', callId: id, tools },
             );
-          } else b.skip(PROVIDER_EXECUTED);
+          } else server.push(providerCallBlock(type, id, name, field(p, 'input')));
           continue;
         }
         if (state === 'input-streaming') {
@@ -457,13 +483,17 @@ function readSteps(b: TranscriptBuilder, steps: readonly Node[]): void {
     let text = '';
     const calls: Array<ToolCall & { at: Node }> = [];
     const results: Array<{ id: string; name: string; text: string; at: Node }> = [];
+    const provider: ContentBlock[] = [];
     for (const p of parts) {
       const type = partType(p);
       if (p.kind !== 'object' || type === null) continue;
       if (type === 'text') text += str(field(p, 'text')) ?? '';
-      else if ((type === 'tool-call' || type === 'tool-result' || type === 'tool-error') && isProviderExecuted(p))
-        b.skip(PROVIDER_EXECUTED);
-      else if (type === 'tool-call')
+      else if (type === 'tool-call' && isProviderExecuted(p)) {
+        const id = str(field(p, 'toolCallId')) ?? '';
+        provider.push(providerCallBlock(type, id, str(field(p, 'toolName')) ?? '', field(p, 'input')));
+      } else if ((type === 'tool-result' || type === 'tool-error') && isProviderExecuted(p)) {
+        // The result of a provider-executed call: part of that call (reported with it).
+      } else if (type === 'tool-call')
         calls.push({
           id: str(field(p, 'toolCallId')) ?? '',
           name: str(field(p, 'toolName')) ?? '',
@@ -482,7 +512,7 @@ function readSteps(b: TranscriptBuilder, steps: readonly Node[]): void {
         b.unexplained(p, `unknown AI SDK step content type ${JSON.stringify(type)}`);
     }
     const first = b.messages.length;
-    pushAssistant(b, text, calls, s);
+    pushAssistantWith(b, text, provider, calls, s);
     b.stamp(first, stepTime(s));
     for (const r of results) pushToolResult(b, r.id, r.name, r.text, r.at);
   }

@@ -30,7 +30,7 @@ import type { ContentBlock } from '../../core/types.js';
 import { field, type Node, type ObjectNode, type ParsedDocument } from '../../io/nodes.js';
 import { contentBlocks } from '../transcript-anthropic.js';
 import { checkKeys, TranscriptBuilder } from '../transcript-common.js';
-import { DISTINCTIVE, type Evidence, type ReadOptions, type RecordingReader } from './types.js';
+import { DISTINCTIVE, type Evidence, type NearMiss, type ReadOptions, type RecordingReader } from './types.js';
 import { append } from '../../core/append.js';
 
 /**
@@ -170,6 +170,29 @@ function detect(doc: ParsedDocument): Evidence | null {
   return {
     score: DISTINCTIVE + conversation + other,
     detected_by: `${conversation} lines with "type": "user"/"assistant", a "message" and session fields (${what})`,
+  };
+}
+
+/**
+ * Lines with Claude Code's session fields (`uuid`, `parentUuid`, `sessionId`) and a `type`, but no
+ * `user` / `assistant` line with a `message` object: a session log with no conversation in it.
+ */
+function near(doc: ParsedDocument): NearMiss | null {
+  const root = doc.root;
+  if (root.kind !== 'array' || detect(doc) !== null) return null;
+  let n = 0;
+  for (const l of root.items)
+    if (
+      l.kind === 'object' &&
+      field(l, 'type')?.kind === 'string' &&
+      (l.members.has('uuid') || l.members.has('sessionId'))
+    )
+      n++;
+  if (n === 0) return null;
+  return {
+    score: DISTINCTIVE,
+    found: `${n} ${n === 1 ? 'line' : 'lines'} with Claude Code's session fields ("type", "uuid" / "sessionId")`,
+    expected: 'at least one {"type": "user" | "assistant", "message": {role, content}} line',
   };
 }
 
@@ -376,5 +399,6 @@ export const claudeCodeReader: RecordingReader = {
     'claude-code: Claude Code session JSONL ({type: "user"|"assistant", message, uuid, ' +
     'parentUuid, isSidechain}) or claude -p --output-format stream-json',
   detect,
+  near,
   read,
 };

@@ -13,6 +13,8 @@
  * SDK v4 UI parts did. The message's `createdAt` and each `step-start`'s
  * `createdAt` (ms) date the model calls, which Mastra's TTL needs.
  *
+ * A tool invocation the provider ran (`providerExecuted: true`, its web search) is the
+ * provider's own call, listed at its model call, never checked against the tools offered.
  * Skipped by rule: `reasoning`, `source`, `source-url`, `source-document`,
  * `file`, `error` and `data-*` parts (no tool use); `partial-call` invocations
  * (still streaming: no call was made); `content.toolInvocations` (the legacy
@@ -21,10 +23,11 @@
  * role is an error.
  */
 import { toWellFormed } from '../../core/text.js';
-import type { ToolCall } from '../../core/types.js';
+import type { ContentBlock, ToolCall } from '../../core/types.js';
 import { field, type Node, type ObjectNode, type ParsedDocument } from '../../io/nodes.js';
 import { checkKeys, type TranscriptBuilder } from '../transcript-common.js';
-import { argsText, outputText, pushAssistant, pushToolResult } from './chat-build.js';
+import { providerCallBlock, pushAssistantWith } from './ai-sdk.js';
+import { argsText, outputText, pushToolResult } from './chat-build.js';
 import { DISTINCTIVE, type Evidence, type RecordingReader } from './types.js';
 
 const str = (n: Node | undefined): string | null => (n?.kind === 'string' ? n.value : null);
@@ -125,17 +128,19 @@ function readAssistant(b: TranscriptBuilder, m: ObjectNode, parts: readonly Node
   let text = '';
   let calls: Array<ToolCall & { at: Node }> = [];
   let results: Array<{ id: string; name: string; text: string; at: Node }> = [];
+  let provider: ContentBlock[] = [];
   let at: Node = m;
   let time = timeOf(field(m, 'createdAt'));
   const flush = (): void => {
-    if (text === '' && calls.length === 0) return;
+    if (text === '' && calls.length === 0 && provider.length === 0) return;
     const first = b.messages.length;
-    pushAssistant(b, text, calls, at);
+    pushAssistantWith(b, text, provider, calls, at);
     for (const r of results) pushToolResult(b, r.id, r.name, r.text, r.at);
     b.stamp(first, time);
     text = '';
     calls = [];
     results = [];
+    provider = [];
   };
   for (const p of parts) {
     const type = partType(p);
@@ -156,7 +161,9 @@ function readAssistant(b: TranscriptBuilder, m: ObjectNode, parts: readonly Node
       }
       const exec = field(p, 'providerExecuted');
       if (exec?.kind === 'bool' && exec.value) {
-        b.skip('provider-executed tool invocations (the provider ran the tool: not a client tool call)');
+        // The provider ran the tool (its web search): the provider's own call, listed at its model call.
+        const id = str(field(inv, 'toolCallId')) ?? '';
+        provider.push(providerCallBlock(type, id, toWellFormed(str(field(inv, 'toolName')) ?? ''), field(inv, 'args')));
         continue;
       }
       const state = str(field(inv, 'state'));

@@ -10,7 +10,12 @@
  * - `ai.prompt.tools`: a list of JSON texts, one tool each (`{type:
  *   "function", name, description, inputSchema}`; `parameters` before v5);
  * - `ai.response.text` and `ai.response.toolCalls` (JSON text of
- *   `[{toolCallId, toolName, input}]`; `args` before v5): the answer.
+ *   `[{toolCallId, toolName, input}]`; `args` before v5): the answer; a call
+ *   with `providerExecuted: true` is the provider's own (reported at its model
+ *   call, never checked against the tools offered). The SDK's legacy spans
+ *   write a provider-executed call there without `providerExecuted`: the next
+ *   call's `ai.prompt.messages` marks it, and otel.ts reads it so (in the
+ *   last call's answer nothing marks it: it reads as a call of ours).
  *
  * The run's own span (`ai.generateText`, `ai.streamText`) sums up its model
  * calls, and an `ai.toolCall` span is a tool running: both are skipped by
@@ -18,12 +23,12 @@
  * `recordInputs: false`) cannot be replayed and is not understood.
  */
 import { toWellFormed } from '../../core/text.js';
-import type { ToolCall } from '../../core/types.js';
+import type { ContentBlock, ToolCall } from '../../core/types.js';
 import { type ArrayNode, field, type Member, type Node, type ObjectNode } from '../../io/nodes.js';
 import type { Limits } from '../../io/read.js';
 import type { TranscriptBuilder } from '../transcript-common.js';
-import { PROVIDER_EXECUTED, readModelMessages } from './ai-sdk.js';
-import { argsText, pushAssistant } from './chat-build.js';
+import { providerCallBlock, pushAssistantWith, readModelMessages } from './ai-sdk.js';
+import { argsText } from './chat-build.js';
 import { parseAttr, parseJsonText, type Span, str } from './otel-spans.js';
 import { sentToolsOf } from './sent.js';
 import type { SentTools } from '../types.js';
@@ -77,6 +82,7 @@ export function readAiSdkOutput(o: TranscriptBuilder, s: Span, limits: Limits): 
   const callsNode = s.attrs.get('ai.response.toolCalls');
   if (textNode === undefined && callsNode === undefined) return; // no answer recorded (an error, or recordOutputs off)
   const calls: Array<ToolCall & { at: Node }> = [];
+  const provider: ContentBlock[] = [];
   const list = callsNode ? parseJsonText(o, callsNode, 'ai.response.toolCalls', limits) : null;
   if (list !== null && list.kind !== 'array') o.unexplained(list, 'ai.response.toolCalls must be a list');
   else if (list !== null)
@@ -87,7 +93,8 @@ export function readAiSdkOutput(o: TranscriptBuilder, s: Span, limits: Limits): 
       }
       const executed = field(c, 'providerExecuted');
       if (executed?.kind === 'bool' && executed.value) {
-        o.skip(PROVIDER_EXECUTED);
+        const id = str(field(c, 'toolCallId')) ?? '';
+        provider.push(providerCallBlock('tool-call', id, str(field(c, 'toolName')) ?? '', field(c, 'input')));
         continue;
       }
       calls.push({
@@ -98,7 +105,7 @@ export function readAiSdkOutput(o: TranscriptBuilder, s: Span, limits: Limits): 
       });
     }
   const text = textNode?.kind === 'string' ? toWellFormed(textNode.value) : '';
-  pushAssistant(o, text, calls, textNode ?? callsNode!);
+  pushAssistantWith(o, text, provider, calls, textNode ?? callsNode!);
 }
 
 /**

@@ -17,7 +17,8 @@
  * `reasoning` content), so consecutive assistant messages are one model
  * answer and are read as one. The provider's own tools appear as calls
  * named `web_search_call` / `file_search_call` (with a tool message of the
- * file search's results): provider-executed, skipped by rule.
+ * file search's results): the provider's own calls, reported at their model
+ * call (`provider_tool_call` blocks; the results are part of them).
  *
  * Spans of the other kinds are skipped by rule: AGENT and CHAIN sum up the
  * model calls recorded in their own spans, TOOL is a tool running; the
@@ -25,12 +26,12 @@
  * conversation.
  */
 import { toWellFormed } from '../../core/text.js';
-import type { ToolCall } from '../../core/types.js';
+import type { ContentBlock, ToolCall } from '../../core/types.js';
 import type { ArrayNode, Node, ObjectNode } from '../../io/nodes.js';
 import type { Limits } from '../../io/read.js';
 import type { TranscriptBuilder } from '../transcript-common.js';
-import { PROVIDER_EXECUTED } from './ai-sdk.js';
-import { pushAssistant, pushToolResult } from './chat-build.js';
+import { providerCallBlock, pushAssistantWith } from './ai-sdk.js';
+import { pushToolResult } from './chat-build.js';
 import { parseJsonText, type Span, str } from './otel-spans.js';
 import { sentToolsOf } from './sent.js';
 import type { SentTools } from '../types.js';
@@ -65,9 +66,9 @@ const PROVIDER_CALLS = new Set(['web_search_call', 'file_search_call']);
 /** The messages under `prefix` (`llm.input_messages`, `llm.output_messages`) into `t`. */
 function readMessages(t: TranscriptBuilder, s: Span, prefix: string): void {
   // One model answer: consecutive assistant messages, joined.
-  let answer: { text: string; calls: Array<ToolCall & { at: Node }>; at: Node } | null = null;
+  let answer: { text: string; calls: Array<ToolCall & { at: Node }>; provider: ContentBlock[]; at: Node } | null = null;
   const flush = (): void => {
-    if (answer) pushAssistant(t, answer.text, answer.calls, answer.at);
+    if (answer) pushAssistantWith(t, answer.text, answer.provider, answer.calls, answer.at);
     answer = null;
   };
   const providerCalls = new Set<string>();
@@ -95,7 +96,7 @@ function readMessages(t: TranscriptBuilder, s: Span, prefix: string): void {
         t.push({ kind: 'chat', role: role === 'user' ? 'user' : 'system', content: text }, at);
         break;
       case 'assistant': {
-        answer ??= { text: '', calls: [], at };
+        answer ??= { text: '', calls: [], provider: [], at };
         answer.text += text;
         for (const k of indexes(s, `${p}.tool_calls`)) {
           const c = `${p}.tool_calls.${k}.tool_call`;
@@ -103,7 +104,8 @@ function readMessages(t: TranscriptBuilder, s: Span, prefix: string): void {
           const name = str(s.attrs.get(`${c}.function.name`)) ?? '';
           if (PROVIDER_CALLS.has(name)) {
             providerCalls.add(id);
-            t.skip(PROVIDER_EXECUTED);
+            const args = s.attrs.get(`${c}.function.arguments`);
+            answer.provider.push(providerCallBlock(name, id, '', args));
             continue;
           }
           answer.calls.push({
@@ -117,8 +119,8 @@ function readMessages(t: TranscriptBuilder, s: Span, prefix: string): void {
       }
       case 'tool': {
         const id = str(s.attrs.get(`${p}.tool_call_id`)) ?? '';
-        if (providerCalls.has(id)) t.skip(PROVIDER_EXECUTED);
-        else pushToolResult(t, id, str(s.attrs.get(`${p}.name`)), text, at);
+        // The results of a provider call (a file search's): part of that call.
+        if (!providerCalls.has(id)) pushToolResult(t, id, str(s.attrs.get(`${p}.name`)), text, at);
         break;
       }
       default:

@@ -2,9 +2,14 @@
  * OpenTelemetry traces in OTLP JSON (`{resourceSpans: [{scopeSpans:
  * [{spans: [...]}]}]}`, as the OTLP/HTTP JSON exporter and collectors'
  * file exporter write them; otel-spans.ts). One model-call span is one
- * model call, in start-time order; each span's input must continue the
- * conversation of the spans before it (only what is new is appended, then
- * its output). Three ways of writing a model call are read:
+ * model call, in start-time order. An export may hold several runs and
+ * conversations, interleaved: the model calls are grouped into sessions by
+ * continuity, as call logs are (a call whose input extends an earlier
+ * call's input and output continues that call's session), a session of the
+ * call's own trace (`traceId`) first ({@link sessionsOf}). In a session each span appends what its input adds, then
+ * its output; each session is replayed on its own and, when there are
+ * several, `coverage.sessions` says which spans each has and how they were
+ * grouped. Three ways of writing a model call are read:
  *
  * - the GenAI semantic conventions (gen-ai-input-messages.json,
  *   gen-ai-output-messages.json): a `chat` / `text_completion` /
@@ -23,8 +28,8 @@
  * - the Vercel AI SDK's own spans (otel-ai-sdk.ts);
  * - OpenInference's spans (otel-openinference.ts).
  *
- * The tools the last model call was sent (`gen_ai.tool.definitions`,
- * `ai.prompt.tools`, `llm.tools`) are the recording's own catalog, as a
+ * The tools a session's last model call was sent (`gen_ai.tool.definitions`,
+ * `ai.prompt.tools`, `llm.tools`) are its own catalog, as a
  * request body's are. Spans that are no model call are skipped by rule and
  * counted: agent and run spans (they sum up the model calls recorded in
  * their own spans), tool spans (a tool running), and spans without GenAI
@@ -32,8 +37,8 @@
  * is an error at its attribute; a problem inside one is located in it.
  */
 import { toWellFormed } from '../../core/text.js';
-import type { ToolCall } from '../../core/types.js';
-import { type ArrayNode, field, type Node, type ParsedDocument } from '../../io/nodes.js';
+import type { ContentBlock, Message, ToolCall } from '../../core/types.js';
+import { type ArrayNode, field, kindName, type Node, type ParsedDocument } from '../../io/nodes.js';
 import type { Limits } from '../../io/read.js';
 import { TranscriptBuilder } from '../transcript-common.js';
 import type { SentTools } from '../types.js';
@@ -49,7 +54,7 @@ import {
 } from './otel-openinference.js';
 import { parseAttr, type Span, spansOf, str } from './otel-spans.js';
 import { sentToolsOf } from './sent.js';
-import { DISTINCTIVE, type Evidence, type ReadOptions, type RecordingReader } from './types.js';
+import { DISTINCTIVE, type Evidence, type NearMiss, type ReadOptions, type RecordingReader } from './types.js';
 
 export const NO_MESSAGES = 'spans without GenAI messages (HTTP, database and other spans: not model calls)';
 export const AGENT_SPANS =
@@ -98,6 +103,19 @@ function detect(doc: ParsedDocument): Evidence | null {
   return {
     score: DISTINCTIVE + n,
     detected_by: `OTLP JSON traces (resourceSpans) with ${n} model-call ${n === 1 ? 'span' : 'spans'}`,
+  };
+}
+
+/** OTLP's envelope with the wrong shape: `resourceSpans` that is no list, or a bare `scopeSpans` entry. */
+function near(doc: ParsedDocument): NearMiss | null {
+  const root = doc.root;
+  if (root.kind !== 'object' || spansOf(doc) !== null) return null;
+  const key = ['resourceSpans', 'scopeSpans', 'instrumentationLibrarySpans'].find((k) => root.members.has(k));
+  if (key === undefined) return null;
+  return {
+    score: DISTINCTIVE,
+    found: `an object with "${key}" (${kindName(field(root, key))})`,
+    expected: 'OTLP JSON traces: {"resourceSpans": [{"scopeSpans": [{"spans": [...]}]}]}',
   };
 }
 
@@ -258,7 +276,115 @@ const OPENINFERENCE: Dialect = {
   tools: openInferenceTools,
 };
 
-const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+/**
+ * A message as the continuity check compares it: an assistant message's calls of the provider's own
+ * tools left out (a span's input may omit what the provider ran for an earlier answer, as
+ * OpenInference's Responses instrumentation does), and one left with only text and calls compared as
+ * the chat message it then is.
+ */
+function continuityKey(m: Message): unknown {
+  if (m.kind !== 'blocks' || m.role !== 'assistant' || !m.blocks.some((x) => x.type === 'provider_tool_call')) return m;
+  const blocks = m.blocks.filter((x) => x.type !== 'provider_tool_call');
+  if (!blocks.every((x) => x.type === 'text' || x.type === 'function_tool_call')) return { ...m, blocks };
+  let content = '';
+  const toolCalls: ToolCall[] = [];
+  for (const x of blocks)
+    if (x.type === 'text') content += x.text;
+    else if (x.type === 'function_tool_call') toolCalls.push({ id: x.callId, name: x.name, arguments: x.arguments });
+  return toolCalls.length > 0
+    ? { kind: 'chat', role: 'assistant', content, toolCalls }
+    : { kind: 'chat', role: 'assistant', content };
+}
+
+/**
+ * Rewrites, in an answer, the calls whose ids are provider calls (`ids`) as the provider's own calls:
+ * the AI SDK's `ai.response.toolCalls` lists a provider-executed call (its web search) as any other
+ * (it keeps no `providerExecuted`), while the prompt of the next model call marks it.
+ */
+function asProviderCalls(messages: Message[], ids: ReadonlySet<string>): void {
+  messages.forEach((m, i) => {
+    if (m.kind !== 'chat' || m.role !== 'assistant' || !m.toolCalls?.some((c) => ids.has(c.id))) return;
+    const blocks: ContentBlock[] = m.content === '' ? [] : [{ type: 'text', text: m.content }];
+    for (const c of m.toolCalls.filter((x) => ids.has(x.id)))
+      blocks.push({
+        type: 'provider_tool_call',
+        callId: c.id,
+        kind: 'tool-call',
+        name: c.name,
+        server: '',
+        arguments: c.arguments,
+        executedBy: 'provider',
+      });
+    for (const c of m.toolCalls.filter((x) => !ids.has(x.id)))
+      blocks.push({ type: 'function_tool_call', callId: c.id, name: c.name, arguments: c.arguments });
+    messages[i] = { kind: 'blocks', role: 'assistant', blocks };
+  });
+}
+
+/** One model-call span, read: its input and output messages in builders of their own, the tools it was sent. */
+interface ReadSpan {
+  readonly span: Span;
+  readonly trace: string;
+  readonly input: TranscriptBuilder;
+  readonly output: TranscriptBuilder;
+  readonly sent: SentTools | null;
+  readonly defs: ArrayNode | null;
+}
+
+/**
+ * How the model calls of a trace export are grouped (`coverage.sessions.rule`): by continuity, as
+ * call logs are, a session of the call's own trace first ({@link sessionsOf}).
+ */
+export const OTEL_GROUPING_RULE =
+  "grouped by continuity (a model call whose input extends an earlier call's input and output continues " +
+  "that call's session), a session of the call's own trace id first";
+
+/** Whether rank `a` is above rank `b` (compared in order, the first difference deciding). */
+function above(a: readonly number[], b: readonly number[]): boolean {
+  for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return a[k]! > b[k]!;
+  return false;
+}
+
+/** Whether `prefix` (continuity keys) is the start of `messages`. */
+function startsWith(messages: readonly string[], prefix: readonly string[]): boolean {
+  return prefix.length <= messages.length && prefix.every((m, i) => messages[i] === m);
+}
+
+/**
+ * The model-call spans (in start order) grouped into sessions, as `groupCalls` (calls.ts) groups a
+ * call log's calls, the trace id deciding first: a call whose input starts with a session's state
+ * (its last call's input, then output) continues that session; of several, one whose last call is
+ * of the same trace wins, then the one whose state is longer, then the one continued latest. Any
+ * other call starts a session. So the calls of one run (a trace) stay together where they continue
+ * each other, a conversation whose calls are traces of their own (one trace per client call, as
+ * OpenInference's client instrumentation writes them) is one session, and interleaved
+ * conversations come apart. The provider's own calls are left out of the comparison
+ * ({@link continuityKey}). Sessions are in the order of their first calls.
+ */
+function sessionsOf(calls: readonly ReadSpan[]): number[][] {
+  const keys = (b: TranscriptBuilder): string[] => b.messages.map((m) => JSON.stringify(continuityKey(m)));
+  const input = calls.map((c) => keys(c.input));
+  const state = calls.map((c, i) => [...input[i]!, ...keys(c.output)]);
+  const sessions: Array<{ calls: number[]; last: number }> = [];
+  calls.forEach((c, i) => {
+    let best: (typeof sessions)[number] | null = null;
+    let bestRank: readonly number[] = [];
+    for (const s of sessions) {
+      const prefix = state[s.last]!;
+      if (!startsWith(input[i]!, prefix)) continue;
+      const rank = [calls[s.last]!.trace === c.trace ? 1 : 0, prefix.length, s.last];
+      if (best === null || above(rank, bestRank)) {
+        best = s;
+        bestRank = rank;
+      }
+    }
+    if (best) {
+      best.calls.push(i);
+      best.last = i;
+    } else sessions.push({ calls: [i], last: i });
+  });
+  return sessions.map((s) => s.calls);
+}
 
 function read(doc: ParsedDocument, b: TranscriptBuilder, options: ReadOptions): void {
   const spans = spansOf(doc);
@@ -266,8 +392,7 @@ function read(doc: ParsedDocument, b: TranscriptBuilder, options: ReadOptions): 
   const { limits } = options;
   // Start-time order; spans with the same start keep file order (the sort is stable).
   const ordered = [...spans].sort((x, y) => (x.start < y.start ? -1 : x.start > y.start ? 1 : 0));
-  let call = 0;
-  let lastDefs: ArrayNode | null = null;
+  const calls: ReadSpan[] = [];
   for (const s of ordered) {
     const kind = classify(s);
     if ('skip' in kind) {
@@ -275,32 +400,56 @@ function read(doc: ParsedDocument, b: TranscriptBuilder, options: ReadOptions): 
       continue;
     }
     const { dialect } = kind;
-    call++;
-    const t = new TranscriptBuilder(doc, b.maxMessages, true);
-    dialect.input(t, s, limits);
-    const n = b.messages.length;
-    const differs = b.messages.findIndex((m, i) => !same(m, t.messages[i]));
-    if (differs >= 0 || t.messages.length < n) {
-      b.unexplained(
-        s.node,
-        `span ${call} (${s.name}): its input does not continue the conversation of the spans before it ` +
-          `(message ${differs >= 0 ? differs : t.messages.length} differs)`,
-      );
-      continue;
-    }
-    b.read();
-    b.adopt(t, n);
-    const tools = dialect.tools(b, s, limits);
-    b.sentTools.push(tools.sent);
-    if (tools.defs) lastDefs = tools.defs;
+    const input = new TranscriptBuilder(doc, b.maxMessages, true);
+    dialect.input(input, s, limits);
+    const tools = dialect.tools(input, s, limits);
     // Output messages answer calls of the input: their results resolve against the conversation.
-    const o = new TranscriptBuilder(doc, b.maxMessages, true);
-    dialect.output(o, s, limits);
-    for (const [rule, count] of o.skipped) b.skip(rule, count);
-    b.adopt(o, 0);
+    const output = new TranscriptBuilder(doc, b.maxMessages, true);
+    dialect.output(output, s, limits);
+    const trace = field(s.node, 'traceId');
+    calls.push({ span: s, trace: str(trace) ?? '', input, output, sent: tools.sent, defs: tools.defs });
   }
-  // The tools of the last model call are the recording's own catalog (as a request body's are).
-  if (lastDefs && lastDefs.items.length > 0) b.tools = readCarriedTools(b, lastDefs);
+  if (calls.length === 0) {
+    const skipped = [...b.skipped].map(([rule, n]) => `${rule}: ${n}`).join('; ');
+    throw b.error(
+      doc.root,
+      `OTLP traces with ${ordered.length} ${ordered.length === 1 ? 'span' : 'spans'}, none a model call ` +
+        `(${skipped === '' ? 'no spans' : skipped}): expected GenAI chat spans (gen_ai.input.messages / ` +
+        "gen_ai.output.messages), the AI SDK's ai.generateText.doGenerate / ai.streamText.doStream spans, " +
+        'or OpenInference LLM spans',
+    );
+  }
+  // A call the SDK's ai.response.toolCalls lists without saying the provider ran it: a later span's prompt says so.
+  const providerIds = new Set<string>();
+  for (const c of calls)
+    for (const m of c.input.messages)
+      if (m.kind === 'blocks') for (const x of m.blocks) if (x.type === 'provider_tool_call') providerIds.add(x.callId);
+  if (providerIds.size > 0) for (const c of calls) asProviderCalls(c.output.messages, providerIds);
+  const sessions = sessionsOf(calls);
+  sessions.forEach((members, k) => {
+    const sb = k === 0 ? b : new TranscriptBuilder(doc, b.maxMessages, true);
+    if (k > 0) b.sidechains.push({ id: `session ${k + 1}`, builder: sb });
+    let lastDefs: ArrayNode | null = null;
+    for (const i of members) {
+      const c = calls[i]!;
+      sb.read();
+      // The grouping checked that the input starts with the session so far (the provider's calls aside).
+      sb.adopt(c.input, sb.messages.length);
+      sb.sentTools.push(c.sent);
+      if (c.defs) lastDefs = c.defs;
+      for (const [rule, count] of c.output.skipped) sb.skip(rule, count);
+      sb.adopt(c.output, 0);
+    }
+    // The tools of the session's last model call are its own catalog (as a request body's are).
+    if (lastDefs && lastDefs.items.length > 0) sb.tools = readCarriedTools(sb, lastDefs);
+    if (sessions.length > 1)
+      sb.session = {
+        index: k + 1,
+        count: sessions.length,
+        calls: members.map((i) => b.where(calls[i]!.span.node)),
+        rule: OTEL_GROUPING_RULE,
+      };
+  });
 }
 
 export const otelReader: RecordingReader = {
@@ -312,5 +461,6 @@ export const otelReader: RecordingReader = {
     "gen_ai.tool.definitions, OpenLLMetry gen_ai.prompt.N.*), the AI SDK's ai.generateText.doGenerate / " +
     'ai.streamText.doStream spans, OpenInference LLM spans (llm.input_messages.N.*)',
   detect,
+  near,
   read,
 };

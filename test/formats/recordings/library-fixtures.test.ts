@@ -161,4 +161,46 @@ describe('recordings made by the libraries replay as their Eino originals', () =
       expect(t.sentTools?.[0]?.visible, file).toContain('tool_search');
     }
   });
+
+  /** [fixture, format, the part type the SDK wrote the call as, skipped by rule]. */
+  const WEB_SEARCH: ReadonlyArray<readonly [string, string, string, ReadonlyArray<readonly [string, number]>]> = [
+    ['ai-sdk/keyword-search-then-call.web-search.model-messages.json', 'ai-sdk', 'tool-call', []],
+    ['ai-sdk/keyword-search-then-call.web-search.ui-messages.json', 'ai-sdk', 'dynamic-tool', []],
+    [
+      'ai-sdk/keyword-search-then-call.web-search.legacy.otlp.json',
+      'otel',
+      'tool-call',
+      [
+        [AGENT_SPANS, 1],
+        [TOOL_SPANS, 3],
+      ],
+    ],
+  ];
+  for (const [file, format, kind, skipped] of WEB_SEARCH) {
+    it(`${file}: the provider-executed web search is listed at call 1, counted, never one of our calls`, () => {
+      const t = loadTranscriptFile(`${root}fixtures/recordings/${file}`);
+      expect(t.format).toBe(format);
+      expect(t.coverage?.unexplained).toEqual([]);
+      expect(t.coverage?.skipped.map((x) => [x.rule, x.count])).toEqual(skipped);
+      expect(t.coverage?.provider_calls).toBe(1);
+      expect(calls(t)).toEqual(eino('keyword-search-then-call'));
+      const r = simulate({ transcript: t, catalog: demo, mode: 'default', replay: false });
+      expect(r.turns.map((x) => x.provider_calls)).toEqual([
+        [
+          {
+            id: 'ws_1',
+            type: kind,
+            name: 'web_search',
+            server: null,
+            arguments: '{"query":"slack api send message"}',
+            executed_by: 'provider',
+          },
+        ],
+        [],
+        [],
+        [],
+      ]);
+      expect(r.summary.provider_calls).toBe(1);
+    });
+  }
 });

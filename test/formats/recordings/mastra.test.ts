@@ -71,6 +71,37 @@ describe('mastra stored messages', () => {
     expect(names(t)).toEqual(names(loadTranscriptFile(`${DIR}mastra-ttl.json`)));
   });
 
+  it("a provider-executed invocation is the provider's own call, listed at its model call, never dropped", () => {
+    const doc = stored();
+    doc.messages[1]!.content.parts.splice(1, 0, {
+      type: 'tool-invocation',
+      providerExecuted: true,
+      toolInvocation: { state: 'result', toolCallId: 'ws1', toolName: 'web_search', args: { q: 'x' }, result: [] },
+    });
+    const t = loadRecordingText(doc.messages, { name: 'm.json' });
+    expect(t.coverage).toMatchObject({ skipped: [], provider_calls: 1, unexplained: [] });
+    const blocks = t.messages.flatMap((m) => (m.kind === 'blocks' ? m.blocks : []));
+    expect(blocks.filter((x) => x.type === 'provider_tool_call')).toEqual([
+      {
+        type: 'provider_tool_call',
+        callId: 'ws1',
+        kind: 'tool-invocation',
+        name: 'web_search',
+        server: '',
+        arguments: '{"q":"x"}',
+        executedBy: 'provider',
+      },
+    ]);
+    // The calls of the catalog are those of the conversation without it.
+    const calls = (x: typeof t) =>
+      x.messages.flatMap((m) =>
+        m.kind === 'chat'
+          ? (m.toolCalls ?? []).map((c) => c.name)
+          : m.blocks.flatMap((bl) => (bl.type === 'function_tool_call' ? [bl.name] : [])),
+      );
+    expect(calls(t)).toEqual(calls(loadTranscriptFile(`${DIR}mastra-ttl.json`)));
+  });
+
   it('error, denied and bare calls: the result the model read, or none', () => {
     const msg = (parts: unknown[]) => ({
       id: 'a',

@@ -5,7 +5,6 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadRecordingText } from '../../../src/formats/from-text.js';
-import { PROVIDER_EXECUTED } from '../../../src/formats/recordings/ai-sdk.js';
 import { AGENT_SPANS, TOOL_SPANS } from '../../../src/formats/recordings/otel.js';
 import { inputError } from '../helpers.js';
 
@@ -146,7 +145,7 @@ describe("the AI SDK's spans", () => {
     );
   });
 
-  it('a provider-executed call in ai.response.toolCalls is skipped by rule', () => {
+  it("a provider-executed call in ai.response.toolCalls is the provider's own call, listed", () => {
     const t = loadRecordingText(
       trace(
         span('ai.generateText.doGenerate', 2, [
@@ -160,11 +159,23 @@ describe("the AI SDK's spans", () => {
       ),
       { name: 'ai.json' },
     );
-    expect(view(t)).toEqual([
-      ['user', 'post it', ''],
-      ['assistant', 'searched the web', ''],
-    ]);
-    expect(t.coverage?.skipped).toEqual([{ rule: PROVIDER_EXECUTED, count: 1 }]);
+    expect(t.messages[1]).toEqual({
+      kind: 'blocks',
+      role: 'assistant',
+      blocks: [
+        { type: 'text', text: 'searched the web' },
+        {
+          type: 'provider_tool_call',
+          callId: 'w1',
+          kind: 'tool-call',
+          name: 'web_search',
+          server: '',
+          arguments: '{}',
+          executedBy: 'provider',
+        },
+      ],
+    });
+    expect(t.coverage).toMatchObject({ skipped: [], provider_calls: 1 });
   });
 });
 
@@ -174,7 +185,7 @@ describe("OpenInference's spans", () => {
     ...rest.map(([k, v]): Attr => [`${p}.message.${k}`, v]),
   ];
 
-  it('Responses items one message each: consecutive assistant messages are one answer; web search skipped', () => {
+  it('Responses items one message each: consecutive assistant messages are one answer; web search listed', () => {
     const t = loadRecordingText(
       trace(
         span('agent', 1, [['openinference.span.kind', 'AGENT']]),
@@ -220,15 +231,31 @@ describe("OpenInference's spans", () => {
     );
     expect(view(t)).toEqual([
       ['user', 'find it', ''],
-      ['assistant', '', 'lookup {"q":1}', ''],
+      ['assistant'],
       ['tool', 'found', 'lookup'],
       ['assistant', 'Here.', ''],
     ]);
+    expect(t.messages[1]).toEqual({
+      kind: 'blocks',
+      role: 'assistant',
+      blocks: [
+        {
+          type: 'provider_tool_call',
+          callId: 'ws',
+          kind: 'web_search_call',
+          name: '',
+          server: '',
+          arguments: '{}',
+          executedBy: 'provider',
+        },
+        { type: 'function_tool_call', callId: 'c1', name: 'lookup', arguments: '{"q":1}' },
+      ],
+    });
     expect(t.coverage?.skipped).toEqual([
       { rule: AGENT_SPANS, count: 1 },
-      { rule: PROVIDER_EXECUTED, count: 1 },
       { rule: TOOL_SPANS, count: 1 },
     ]);
+    expect(t.coverage?.provider_calls).toBe(1);
     expect(t.tools?.map((x) => x.name)).toEqual(['lookup']);
   });
 

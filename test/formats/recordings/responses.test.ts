@@ -179,6 +179,30 @@ describe('hosted and built-in tool calls', () => {
     expect(t.coverage).toMatchObject({ provider_calls: 1, unexplained: [] });
   });
 
+  it("configuration_update and additional_tools are the developer's input, a message of their own", () => {
+    const t = loadRecordingText({
+      model: 'gpt-5',
+      input: [
+        { role: 'user', content: 'hi' },
+        { type: 'configuration_update', id: 'cu_1', reasoning: { effort: 'low' } },
+        { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'hello' }] },
+        { type: 'additional_tools', id: 'at_1', role: 'developer', tools: [] },
+        { role: 'user', content: 'more' },
+      ],
+    });
+    expect(t.format).toBe('openai-responses');
+    expect(
+      t.messages.map((m) => [m.role, blocksOf(m).map((b) => (b.type === 'other' ? b.description : b.type))]),
+    ).toEqual([
+      ['user', ['text']],
+      ['system', ['configuration_update']],
+      ['assistant', ['text']],
+      ['system', ['additional_tools']],
+      ['user', ['text']],
+    ]);
+    expect(t.coverage?.unexplained).toEqual([]);
+  });
+
   it('the report lists them per model call, counts them, never checks them against the tools offered', () => {
     const t = loadTranscriptFile(`${dir}hosted-calls.response.json`);
     const r = simulate({ transcript: t, catalog: null, mode: 'native', replay: false });

@@ -808,6 +808,42 @@ function agentsState(msgs: Msg[]): unknown {
   };
 }
 
+/**
+ * The Python SDK's `RunState.to_json()` (openai-agents-python src/agents/run_state.py): snake_case,
+ * the generated items again as `session_items` (mapped by `generated_session_item_indexes`), each
+ * model output again in `model_responses`, and an approval item after a call awaiting approval.
+ */
+function agentsStatePy(msgs: Msg[]): unknown {
+  const items = responsesItems(msgs);
+  const lastUser = msgs.map((m) => m.role).lastIndexOf('user');
+  const kind = (m: Msg): string =>
+    m.role === 'tool'
+      ? 'tool_call_output_item'
+      : m.role === 'assistant' && m.call
+        ? 'tool_call_item'
+        : 'message_output_item';
+  const generated = msgs
+    .slice(lastUser + 1)
+    .map((m, i) => ({ type: kind(m), raw_item: items[lastUser + 1 + i], agent: { name: 'Atlas' } }));
+  const last = generated.at(-1);
+  if (last?.type === 'tool_call_item') generated.push({ ...last, type: 'tool_approval_item' });
+  return {
+    $schemaVersion: '1.17',
+    current_turn: 1,
+    current_agent: { name: 'Atlas' },
+    original_input: items.slice(0, lastUser + 1),
+    pending_input: null,
+    model_responses: generated
+      .filter((g) => g.type !== 'tool_call_output_item')
+      .map((g) => ({ output: [g.raw_item], response_id: null, request_id: null, usage: {} })),
+    generated_items: generated,
+    session_items: generated,
+    generated_session_item_indexes: generated.map((_, i) => i),
+    nested_history_owned_session_item_refs: [],
+    no_active_agent_run: true,
+  };
+}
+
 const WRITERS: ReadonlyArray<readonly [string, string, (m: Msg[]) => unknown]> = [
   ['eino-jsonl', 'eino', einoJsonl],
   ['eino-multi', 'eino', einoMulti],
@@ -828,6 +864,7 @@ const WRITERS: ReadonlyArray<readonly [string, string, (m: Msg[]) => unknown]> =
   ['gemini-contents', 'gemini', geminiContents],
   ['cline', 'cline', cline],
   ['openai-agents-state', 'openai-agents-state', agentsState],
+  ['openai-agents-state-py', 'openai-agents-state', agentsStatePy],
 ];
 
 /** Writers whose text-only conversations are detected as another (equivalent) format. */
@@ -900,7 +937,7 @@ describe('random conversations in every recording format', () => {
       ),
       { numRuns: 40, seed: 12 },
     );
-    // Twenty-one writers per run: generous room on a loaded machine (no assertion on time).
+    // Twenty-two writers per run: generous room on a loaded machine (no assertion on time).
   }, 120_000);
 });
 
@@ -925,6 +962,41 @@ const responsesHosted = (msgs: Msg[]): unknown => ({
     return [hosted, item];
   }),
 });
+
+/** AI SDK ModelMessages with a web search the provider ran (`providerExecuted`) opening every answer. */
+const aiSdkWebSearch = (msgs: Msg[]): unknown =>
+  (aiSdk(msgs) as Array<{ role: string; content: unknown }>).map((m, i) =>
+    m.role !== 'assistant'
+      ? m
+      : {
+          role: 'assistant',
+          content: [
+            {
+              type: 'tool-call',
+              toolCallId: `ws_${i}`,
+              toolName: 'web_search',
+              input: { q: 'x' },
+              providerExecuted: true,
+            },
+            { type: 'tool-result', toolCallId: `ws_${i}`, toolName: 'web_search', output: { type: 'json', value: [] } },
+            ...(m.content as unknown[]),
+          ],
+        },
+  );
+
+/** OTel spans of two conversations in one export, each its own trace, their model calls interleaved. */
+function otelInterleaved(mine: Msg[], theirs: Msg[]): unknown {
+  const spans = (msgs: Msg[], trace: string, start: (i: number) => number) =>
+    (
+      otel(msgs) as { resourceSpans: Array<{ scopeSpans: Array<{ spans: Array<{ startTimeUnixNano: string }> }> }> }
+    ).resourceSpans[0]!.scopeSpans[0]!.spans.map((x, i) => ({
+      ...x,
+      traceId: trace,
+      startTimeUnixNano: String(start(i)),
+    }));
+  const all = [...spans(mine, 'aaaa', (i) => 10 * i), ...spans(theirs, 'bbbb', (i) => 10 * i + 5)];
+  return { resourceSpans: [{ scopeSpans: [{ spans: all }] }] };
+}
 
 /** LangChain JS messages as @langchain/core's toJSON() writes them (a tool()'s ToolMessage: status, metadata). */
 const langchainJs = (msgs: Msg[]): unknown =>
@@ -1023,6 +1095,12 @@ describe('random conversations and what issue 28 reads', () => {
           expect(hosted.turns.map((x) => x.provider_calls.map((c) => c.type))).toEqual(
             msgs.filter((m) => m.role === 'assistant').map((m) => [m.call ? 'mcp_call' : 'web_search_call']),
           );
+          // The AI SDK's provider-executed calls: the provider's own, listed at their model call, never ours.
+          const ws = run(aiSdkWebSearch(msgs), 'ws.json').r;
+          expect(withoutProviderCalls(ws)).toEqual(withoutProviderCalls(base));
+          expect(ws.turns.map((x) => x.provider_calls.map((c) => `${c.type} ${c.name} ${c.executed_by}`))).toEqual(
+            msgs.filter((m) => m.role === 'assistant').map(() => ['tool-call web_search provider']),
+          );
           // @langchain/core's keys are all known.
           const lc = run(langchainJs(msgs), 'lc.json');
           expect(lc.t.format).toBe('langchain');
@@ -1066,6 +1144,13 @@ describe('random conversations and what issue 28 reads', () => {
               }),
               name,
             ).toEqual(comparable(base));
+          }
+          // Two conversations' spans interleaved in one OTel export: two sessions, the first this conversation.
+          if (msgs.some((m) => m.role === 'assistant')) {
+            const trace = run(otelInterleaved(msgs, other), 'two.otlp.json');
+            expect(trace.t.format).toBe('otel');
+            expect(trace.t.sidechains?.map((x) => x.messages.length)).toEqual([2]);
+            expect(comparable(trace.r)).toEqual(comparable(run(otel(msgs), 'one.otlp.json').r));
           }
           // The same with Gemini calls, plain in nock definitions and streamed in a HAR file and a VCR cassette.
           for (const [name, format, stream, write] of GEMINI_ENVELOPES) {

@@ -14,7 +14,9 @@
  *   `LegacyOpenTelemetry` (@ai-sdk/otel 1.0.173: `ai.generateText.doGenerate` / `ai.streamText.doStream`
  *   with `ai.prompt.messages`, `ai.prompt.tools`, `ai.response.toolCalls`, `ai.response.text`, and
  *   `ai.toolCall` spans), as OTLP JSON (otlp.mjs);
- * - `<scenario>.otlp.json`: the spans of `OpenTelemetry`, the GenAI semantic conventions.
+ * - `<scenario>.otlp.json`: the spans of `OpenTelemetry`, the GenAI semantic conventions;
+ * - `<scenario>.web-search.{model-messages,ui-messages,legacy.otlp}.json`: the same run with a web search
+ *   the provider runs (WEB_SEARCH) in the first answer.
  *
  *   npm run build && <node 22 or later> test/tools/recordings/ai-sdk.mjs [out-dir]
  */
@@ -37,8 +39,33 @@ const usage = {
   outputTokens: { total: 5, text: 5, reasoning: 0 },
 };
 
-/** The SDK's mock model, answering the scenario's model call k with its k-th answer. */
-function mockModel(s) {
+/**
+ * A web search the provider runs (as OpenAI's or Anthropic's hosted web search comes back through their
+ * providers): a `tool-call` and its `tool-result`, both `providerExecuted` and `dynamic` (no client tool
+ * of that name), in the first answer, before the scenario's own calls.
+ */
+const WEB_SEARCH = [
+  {
+    type: 'tool-call',
+    toolCallId: 'ws_1',
+    toolName: 'web_search',
+    input: '{"query":"slack api send message"}',
+    providerExecuted: true,
+    dynamic: true,
+  },
+  {
+    type: 'tool-result',
+    toolCallId: 'ws_1',
+    toolName: 'web_search',
+    result: [{ url: 'https://api.slack.com/methods/chat.postMessage', title: 'chat.postMessage' }],
+    providerExecuted: true,
+    dynamic: true,
+  },
+];
+
+/** The SDK's mock model, answering the scenario's model call k with its k-th answer (`webSearch`: see WEB_SEARCH). */
+function mockModel(s, webSearch = false) {
+  const provider = (k) => (webSearch && k === 0 ? WEB_SEARCH : []);
   const answer = (prompt) => {
     const k = answeredIn(prompt);
     return { k, a: s.answers[k] };
@@ -50,9 +77,12 @@ function mockModel(s) {
     modelId: 'mock-model-id',
     doGenerate: async ({ prompt }) => {
       const { k, a } = answer(prompt);
-      const content = a.calls
-        ? a.calls.map((c) => ({ type: 'tool-call', toolCallId: c.id, toolName: c.name, input: c.arguments }))
-        : [{ type: 'text', text: a.content }];
+      const content = [
+        ...provider(k),
+        ...(a.calls
+          ? a.calls.map((c) => ({ type: 'tool-call', toolCallId: c.id, toolName: c.name, input: c.arguments }))
+          : [{ type: 'text', text: a.content }]),
+      ];
       return { content, finishReason: finishReason(a), usage, warnings: [], response: response(k) };
     },
     doStream: async ({ prompt }) => {
@@ -60,6 +90,7 @@ function mockModel(s) {
       const parts = [
         { type: 'stream-start', warnings: [] },
         { type: 'response-metadata', ...response(k) },
+        ...provider(k),
       ];
       if (a.calls)
         for (const c of a.calls)
@@ -91,9 +122,9 @@ function sdkTools(s) {
   );
 }
 
-function options(s, integrations) {
+function options(s, integrations, webSearch = false) {
   return {
-    model: mockModel(s),
+    model: mockModel(s, webSearch),
     system: s.system,
     messages: [{ role: 'user', content: s.user }],
     tools: sdkTools(s),
@@ -138,4 +169,25 @@ function counter(prefix) {
   const ui = [{ id: 'msg-1', role: 'user', parts: [{ type: 'text', text: s.user }] }, assistant];
   write(`${s.name}.ui-messages.json`, JSON.stringify(ui, null, 2));
   write(`${s.name}.stream.legacy.otlp.json`, otlpJson(legacy.exporter, TIMING));
+}
+
+// A provider-executed web search in the first answer: ModelMessage[], UIMessage[] and the legacy spans.
+{
+  const s = loadScenario('keyword-search-then-call');
+  const legacy = memoryTracing();
+  const result = await generateText(
+    options(s, [new LegacyOpenTelemetry({ tracer: legacy.provider.getTracer('ai') })], true),
+  );
+  const messages = [{ role: 'user', content: s.user }, ...result.responseMessages];
+  write(`${s.name}.web-search.model-messages.json`, JSON.stringify(messages, null, 2));
+  write(`${s.name}.web-search.legacy.otlp.json`, otlpJson(legacy.exporter, TIMING));
+  const streamed = streamText(options(s, [], true));
+  let assistant = null;
+  for await (const m of readUIMessageStream({
+    stream: streamed.toUIMessageStream({ generateMessageId: () => 'msg-2' }),
+  }))
+    assistant = m;
+  await streamed.consumeStream?.();
+  const ui = [{ id: 'msg-1', role: 'user', parts: [{ type: 'text', text: s.user }] }, assistant];
+  write(`${s.name}.web-search.ui-messages.json`, JSON.stringify(ui, null, 2));
 }
