@@ -93,6 +93,29 @@ function detectResponse(doc: ParsedDocument): Evidence | null {
   return p ? { score: DISTINCTIVE + 1, detected_by: `${PROVIDER_NAMES[p]} response object` } : null;
 }
 
+/** A response object without its `object` / `type` marker: its own list and one of its own keys. */
+function nearUntyped(root: ObjectNode): NearMiss | null {
+  const has = (k: string, kind: Node['kind']): boolean => field(root, k)?.kind === kind;
+  const provider: Provider | null =
+    has('choices', 'array') && root.members.has('created')
+      ? 'openai'
+      : has('output', 'array') && root.members.has('created_at')
+        ? 'openai-responses'
+        : str(field(root, 'role')) === 'assistant' && has('content', 'array') && root.members.has('stop_reason')
+          ? 'anthropic'
+          : null;
+  if (provider === null) return null;
+  const marker =
+    provider === 'anthropic'
+      ? '"type": "message"'
+      : `"object": "${provider === 'openai' ? 'chat.completion' : 'response'}"`;
+  return {
+    score: DISTINCTIVE,
+    found: `${PROVIDER_NAMES[provider]} response's keys (${provider === 'openai' ? '"choices", "created"' : provider === 'anthropic' ? '"role", "content", "stop_reason"' : '"output", "created_at"'}) without ${marker}`,
+    expected: `${marker} (one response object)`,
+  };
+}
+
 /**
  * A provider's response envelope in the wrong shape: a `chat.completion` whose `choices`, or a
  * Responses `response` whose `output`, is no list; an Anthropic assistant `message` whose
@@ -110,7 +133,7 @@ function nearResponse(doc: ParsedDocument): NearMiss | null {
         : str(field(root, 'type')) === 'message' && str(field(root, 'role')) === 'assistant'
           ? 'content'
           : null;
-  if (key === null) return null;
+  if (key === null) return nearUntyped(root);
   const what = key === 'content' ? 'an Anthropic "message"' : `an "object": "${object}"`;
   return {
     score: DISTINCTIVE,
@@ -465,6 +488,8 @@ function detectCallLog(doc: ParsedDocument): Evidence | null {
   };
 }
 
+const HTTP_KEYS = ['scope', 'method', 'path', 'status', 'rawHeaders'];
+
 /**
  * A call log's lines with no request object: a `request` that is no object (a body kept as text),
  * or a provider's response with no `request` beside it.
@@ -478,7 +503,8 @@ function nearCallLog(doc: ParsedDocument): NearMiss | null {
   for (const n of items) {
     if (n.kind !== 'object') continue;
     if (n.members.has('request')) text++;
-    else if (responseProvider(field(n, 'response')) !== null) bare++;
+    // HTTP recordings keep the response beside the request's method and path (nock's definitions).
+    else if (responseProvider(field(n, 'response')) !== null && !HTTP_KEYS.some((k) => n.members.has(k))) bare++;
   }
   if (text + bare === 0) return null;
   const said = [

@@ -202,7 +202,7 @@ function near(doc: ParsedDocument): NearMiss | null {
   if (lc + dict === 0) return null;
   const said = [
     lc > 0
-      ? `${lc} lc-serialized ${lc === 1 ? 'object' : 'objects'} ("lc", "type": "constructor") that are no message`
+      ? `${lc} lc-serialized ${lc === 1 ? 'object' : 'objects'} ("lc", "type": "constructor") of no message class`
       : '',
     dict > 0 ? `${dict} {type, data: {content}} ${dict === 1 ? 'entry' : 'entries'} of no message type` : '',
   ].filter((x) => x !== '');
