@@ -105,13 +105,19 @@ function nearUntyped(root: ObjectNode): NearMiss | null {
           ? 'anthropic'
           : null;
   if (provider === null) return null;
+  const keys =
+    provider === 'openai'
+      ? '"choices", "created"'
+      : provider === 'anthropic'
+        ? '"role", "content", "stop_reason"'
+        : '"output", "created_at"';
   const marker =
     provider === 'anthropic'
       ? '"type": "message"'
       : `"object": "${provider === 'openai' ? 'chat.completion' : 'response'}"`;
   return {
     score: DISTINCTIVE,
-    found: `${PROVIDER_NAMES[provider]} response's keys (${provider === 'openai' ? '"choices", "created"' : provider === 'anthropic' ? '"role", "content", "stop_reason"' : '"output", "created_at"'}) without ${marker}`,
+    found: `the keys of ${PROVIDER_NAMES[provider]} (${keys}) without ${marker}`,
     expected: `${marker} (one response object)`,
   };
 }
@@ -134,11 +140,12 @@ function nearResponse(doc: ParsedDocument): NearMiss | null {
           ? 'content'
           : null;
   if (key === null) return nearUntyped(root);
+  const provider: Provider = key === 'choices' ? 'openai' : key === 'output' ? 'openai-responses' : 'anthropic';
   const what = key === 'content' ? 'an Anthropic "message"' : `an "object": "${object}"`;
   return {
     score: DISTINCTIVE,
     found: `${what} whose "${key}" is ${kindName(field(root, key))}`,
-    expected: `"${key}" to be a list (${PROVIDER_NAMES[key === 'choices' ? 'openai' : key === 'output' ? 'openai-responses' : 'anthropic']} response object)`,
+    expected: `"${key}" to be a list (${PROVIDER_NAMES[provider]} response object)`,
   };
 }
 

@@ -108,9 +108,10 @@ function chatNear(doc: ParsedDocument, format: ChatFormat): NearMiss | null {
   }
   const keys = BODY_KEYS[format].filter((k) => root.members.has(k));
   if (keys.length === 0) return null;
+  const list = format === 'openai-responses' ? 'input' : 'messages';
   return {
     score: keys.length,
-    found: `a request body with ${keys.map((k) => JSON.stringify(k)).join(', ')} but no "${format === 'openai-responses' ? 'input' : 'messages'}"`,
+    found: `a request body with ${keys.map((k) => JSON.stringify(k)).join(', ')} but no "${list}"`,
     expected: BODY_LIST[format],
   };
 }

@@ -279,8 +279,19 @@ function evidence(doc: ParsedDocument): { n: number; why: string } | null {
   return { n, why: `Cline / Roo Code messages (${said.join(', ')})` };
 }
 
-/** Keys of a Cline / Roo Code message that no other format's messages have. */
-const CLINE_KEYS = MESSAGE_KEYS.filter((k) => !['role', 'content', 'id', 'ts', 'reasoning_content'].includes(k));
+/**
+ * Keys of a Cline / Roo Code message that no other format's messages have (not `metrics`,
+ * `provider_metadata` or the reasoning keys, which providers' messages may carry too).
+ */
+const CLINE_KEYS = [
+  'modelInfo',
+  'isSummary',
+  'condenseId',
+  'condenseParent',
+  'truncationId',
+  'truncationParent',
+  'isTruncationMarker',
+];
 
 /**
  * Cline / Roo Code's own signs with none of the evidence detection counts: messages with `ts` that

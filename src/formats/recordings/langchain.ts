@@ -202,16 +202,19 @@ function near(doc: ParsedDocument): NearMiss | null {
   if (lc + dict === 0) return null;
   const said = [
     lc > 0
-      ? `${lc} lc-serialized ${lc === 1 ? 'object' : 'objects'} ("lc", "type": "constructor") of no message class`
+      ? `${lc} lc-serialized ${lc === 1 ? 'object' : 'objects'} ("lc", "type": "constructor") ` +
+        `${lc === 1 ? 'that is' : 'that are'} no message`
       : '',
     dict > 0 ? `${dict} {type, data: {content}} ${dict === 1 ? 'entry' : 'entries'} of no message type` : '',
   ].filter((x) => x !== '');
+  const classes = Object.keys(CLASS_TYPES).filter((c) => !c.endsWith('Chunk'));
   return {
     score: DISTINCTIVE + lc + dict,
     found: said.join(', '),
     expected:
-      `"id": [..., "<class>"] with "kwargs", the class one of ${Object.keys(CLASS_TYPES).join(', ')}; or ` +
-      `{type, data} with "type" one of ${TYPES.join(', ')}`,
+      lc > 0
+        ? `"id" ending in a message class (${classes.join(', ')}, or their chunks) and "kwargs" {content, ...}`
+        : `"type" one of ${TYPES.join(', ')}`,
   };
 }
 
