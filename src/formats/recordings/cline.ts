@@ -302,16 +302,20 @@ function near(doc: ParsedDocument): NearMiss | null {
   const root = doc.root;
   if (root.kind !== 'array' || doc.syntax === 'sse' || evidence(doc) !== null) return null;
   let n = 0;
+  let keys = 0;
   for (const m of root.items) {
     if (m.kind !== 'object' || field(m, 'role')?.kind !== 'string') continue;
     const content = field(m, 'content');
     const blocks = content?.kind === 'array' ? content.items : content ? [content] : [];
     const env = blocks.some((bl) => (bl.kind === 'string' ? bl.value : textOf(bl))?.includes('<environment_details>'));
-    if (m.members.has('ts') || CLINE_KEYS.some((k) => m.members.has(k)) || env) n++;
+    const own = m.members.has('ts') || CLINE_KEYS.some((k) => m.members.has(k));
+    if (own) keys++;
+    if (own || env) n++;
   }
   if (n === 0) return null;
   return {
-    score: DISTINCTIVE + n,
+    // <environment_details> alone is text: a provider's messages logged from a Cline session have it too.
+    score: keys > 0 ? DISTINCTIVE + n : n,
     found:
       `${n} ${n === 1 ? 'message' : 'messages'} with Cline / Roo Code's keys or <environment_details> but no ` +
       'numeric "ts", "[tool] Result:" block, XML tool use or <task> opening',

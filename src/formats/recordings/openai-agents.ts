@@ -70,7 +70,9 @@ function near(doc: ParsedDocument): NearMiss | null {
   if (root.kind !== 'object' || detect(doc) !== null) return null;
   const history = field(root, 'history');
   const keys = RESULT_KEYS.filter((k) => root.members.has(k));
-  if (history?.kind === 'array' || (history === undefined && keys.length === 0)) return null;
+  // With no `history`, a list in `input` is a Responses request body (openai-responses reads it).
+  if (history?.kind === 'array' || (history === undefined && (keys.length === 0 || root.members.has('input'))))
+    return null;
   return {
     // A `history` that is no list is a weak sign alone (other objects have one); the result's keys are the SDK's.
     score: keys.length > 0 ? DISTINCTIVE + keys.length : 1,

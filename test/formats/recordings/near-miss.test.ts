@@ -287,6 +287,26 @@ describe('a near miss names its own family and what it expects', () => {
       if (message.includes('no known recording shape fits')) expect(message.split('; tried ')[1]).toBe(TRIED.slice(6));
     });
 
+  it('weak signs do not turn away a document another reader takes', () => {
+    // Cline's <environment_details> is text a provider's messages from a Cline session carry too.
+    const env = [
+      { role: 'user', content: '<environment_details>\n# Current Time\n</environment_details>' },
+      { role: 'assistant', content: 'ok' },
+    ];
+    expect(loadRecordingText(JSON.stringify(env), { name: 'x.json' }).format).toBe('eino');
+    // A run result's keys beside a Responses body's `input` list: the body is read.
+    const body = { input: [{ role: 'user', content: 'q' }], finalOutput: 'x' };
+    expect(loadRecordingText(JSON.stringify(body), { name: 'x.json' }).format).toBe('openai-responses');
+    // A request body's keys with no messages are only a weak sign: with its list, the body is read.
+    const anthropic = {
+      model: 'claude-sonnet-4-5',
+      system: 's',
+      max_tokens: 9,
+      messages: [{ role: 'user', content: 'q' }],
+    };
+    expect(loadRecordingText(JSON.stringify(anthropic), { name: 'x.json' }).format).toBe('anthropic');
+  });
+
   it('every fixture with one key taken out is closest to its own family or a documented sibling', () => {
     const wrong: string[] = [];
     const named: string[] = [];
