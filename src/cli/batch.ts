@@ -12,6 +12,7 @@
  */
 import type { ToolIndex } from '../core/index/tool-index.js';
 import { runToolSearch } from '../core/toolsearch.js';
+import { InputError } from '../io/errors.js';
 import { raiseLimit, resolveLimits } from '../io/read.js';
 import { safeJson } from '../io/json-out.js';
 import { JSON_SCHEMA_VERSION } from '../io/schema-version.js';
@@ -44,6 +45,14 @@ async function* bytesWithoutBom(input: AsyncIterable<Buffer | string>): AsyncGen
   }
   // A stream shorter than a BOM that starts like one: its bytes as they are.
   if (head !== null && head.length > 0) yield head;
+}
+
+/**
+ * A batch of no line (an empty file, empty stdin, a byte order mark alone) is an error, never a silent
+ * success (issue 27: empty input is an error): `<file>: empty file`, exit 2.
+ */
+export function requireBatchLines(count: number, file: string): void {
+  if (count === 0) throw new InputError('empty file', { file: file === '-' ? '<stdin>' : file, line: 0, column: 0 });
 }
 
 /** Runs every line of `input` against `index`; returns the number of lines. */

@@ -126,8 +126,8 @@ async function runEngineBatch(
 ): Promise<void> {
   const engine = await openScopeEngine(ctx, spec, scope, flags);
   try {
-    const { runBatchWith } = await import('./batch.js');
-    await runBatchWith(
+    const { requireBatchLines, runBatchWith } = await import('./batch.js');
+    const lines = await runBatchWith(
       async (line) => {
         // Each line names the engine that answered it (the reference's lines are its result, unchanged).
         const head = { schema_version: JSON_SCHEMA_VERSION, engine: engine.name };
@@ -140,6 +140,7 @@ async function runEngineBatch(
       (s) => ctx.out(s),
       resolveLimits(ctx.limits).maxBytes,
     );
+    requireBatchLines(lines, flags.batch!);
   } finally {
     await engine.close();
   }

@@ -8,7 +8,7 @@ import { resolveLimits } from '../io/read.js';
 import { JSON_SCHEMA_VERSION } from '../io/schema-version.js';
 import { expectationHeadline, renderExpectationDiff, renderSearch, renderWhy } from '../report/search-text.js';
 import { checkExpectations, closeNames, makeRun, searchJson, standing, suggestions } from '../jobs/search/report.js';
-import { runBatch } from './batch.js';
+import { requireBatchLines, runBatch } from './batch.js';
 import type { CliContext } from './context.js';
 import type { SearchFlags } from './search-flags.js';
 import { openInput } from './files.js';
@@ -46,12 +46,13 @@ export async function runSearch(ctx: CliContext, words: string[], flags: SearchF
   if (flags.batch !== undefined) {
     if (words.length > 0) throw new UsageError('--batch reads its queries from the file: give no query words');
     const scope = searchScope(await loadCatalog(ctx, flags), flags.all === true);
-    await runBatch(
+    const lines = await runBatch(
       scope.index,
       openInput(flags.batch, ctx.io.stdin),
       (s) => ctx.out(s),
       resolveLimits(ctx.limits).maxBytes,
     );
+    requireBatchLines(lines, flags.batch);
     return;
   }
   const query = queryFromFlags(words, flags);

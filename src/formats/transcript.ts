@@ -3,6 +3,7 @@
  * src/formats/recordings/ (one reader per format, one registry); this module
  * keeps the loader entry points.
  */
+import { InputError } from '../io/errors.js';
 import { parseFile } from '../io/parse.js';
 import { READERS, readRecording, type RecordingOptions } from './recordings/registry.js';
 import type { ParsedDocument } from '../io/nodes.js';
@@ -30,5 +31,12 @@ export function readTranscriptDocument(doc: ParsedDocument, options: TranscriptO
 export function loadTranscriptFile(file: string, options: TranscriptOptions = {}): Transcript {
   // A recording may hold `!!binary` YAML scalars (VCR cassettes' bodies).
   const doc = parseFile(file, { yamlBinary: true, ...(options.limits ? { limits: options.limits } : {}) });
-  return readTranscriptDocument(doc, options);
+  try {
+    return readTranscriptDocument(doc, options);
+  } catch (err) {
+    // An error of no position (JSON text inside the recording too deep to walk): at least the file.
+    if (err instanceof InputError && err.location === undefined)
+      throw new InputError(err.message, { file: doc.file, line: 0, column: 0 });
+    throw err;
+  }
 }

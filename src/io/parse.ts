@@ -15,7 +15,7 @@ import { type Fail, parseJsonValue } from './json.js';
 import type { JsonValue } from '../core/types.js';
 import { errorAt, type Node, type ParsedDocument, type Syntax } from './nodes.js';
 import { LineIndex } from './position.js';
-import { inputName, type Limits, raiseLimit, resolveLimits } from './read.js';
+import { DEFAULT_LIMITS, inputName, type Limits, raiseLimit, resolveLimits } from './read.js';
 import { looksLikeSse, parseSse } from './sse.js';
 import { parseYamlText } from './yaml.js';
 
@@ -172,12 +172,30 @@ export function parseText(
  * undefined when the text is not JSON or nests deeper, and the caller keeps it as text.
  */
 export function jsonInText(text: string, limits?: Partial<Limits>): JsonValue | undefined {
-  if (jsonDepth(text) > resolveLimits(limits).maxDepth) return undefined;
+  const depth = jsonDepth(text);
+  const maxDepth = resolveLimits(limits).maxDepth;
+  if (depth > maxDepth) return undefined;
+  let value: JsonValue;
   try {
-    return JSON.parse(text) as JsonValue;
+    value = JSON.parse(text) as JsonValue;
   } catch {
     return undefined;
   }
+  // Past the default limit (raised by the user), the stack may not hold a walk of the value (the readers'
+  // walks, JSON.stringify, recurse): then an error, as the readers give for a document too deep to read.
+  if (depth > DEFAULT_LIMITS.maxDepth) {
+    try {
+      JSON.stringify(value);
+    } catch (err) {
+      if (err instanceof RangeError)
+        throw new InputError(
+          `JSON text nested ${depth} levels inside the input: deeper than the stack can walk ` +
+            `(TOOLSEARCH_MAX_DEPTH is ${maxDepth}; at ${depth - 1} or less, the text is read as text)`,
+        );
+      throw err;
+    }
+  }
+  return value;
 }
 
 /** The deepest nesting of arrays and objects in JSON text (brackets inside strings not counted), in one pass. */

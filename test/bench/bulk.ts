@@ -259,3 +259,116 @@ export function benchBulk(ctx: BulkBenchContext): void {
     for (const f of files.values()) rmSync(f, { force: true });
   }
 }
+
+/** The median of some numbers. */
+function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+/** How `--jobs` is given in an interleaved round: 1, 2, or not at all (the default). */
+const JOB_CHOICES = [
+  { id: 'jobs1', label: '--jobs 1', args: ['--jobs', '1'] },
+  { id: 'jobs2', label: '--jobs 2', args: ['--jobs', '2'] },
+  { id: 'default', label: 'no --jobs (the default)', args: [] },
+] as const;
+
+/**
+ * Bench section `jobs` (issue 27): `--jobs 1`, `--jobs 2` and the default (no `--jobs`: as many threads as the
+ * machine has, started only when the input left pays for their warm-up) side by side, whole processes, at 1,000,
+ * 10,000 and 100,000 sessions. The machine is shared and noisy: the three run in turn, one after the other, in a
+ * rotating order, `rounds` times (3 at 100,000); each round gives the ratios time(--jobs 1) / time(x) of its own
+ * runs, and the rows are the medians of those ratios (so a disturbance hits one round, not one configuration).
+ * Targets: `--jobs 2` ≥ 1.5× at 10,000 sessions and more; the default never slower than `--jobs 1` (≥ 1.0×).
+ */
+export function benchBulkJobs(ctx: BulkBenchContext, rounds: number): void {
+  const { add, fmt } = ctx;
+  const mw = createMiddleware({ dynamicTools: ctx.demo.dynamic });
+  const search = (a: string): readonly string[] | null => {
+    const r = runToolSearch(mw.index, a);
+    return r.ok ? r.matches : null;
+  };
+  const distinct = Array.from({ length: DISTINCT }, (_, i) =>
+    JSON.stringify(toEinoJson(generateTranscript(ctx.demo.dynamic, CALLS, search, ctx.seed * 100_003 + i) as never)),
+  );
+  const sizes = ctx.quick ? [1000, 10_000] : [1000, 10_000, 100_000];
+  const files: string[] = [];
+  try {
+    for (const n of sizes) {
+      const file = writeSessions(ctx, n, distinct);
+      files.push(file);
+      const args = (extra: readonly string[]): string[] => [
+        ctx.cli,
+        'simulate',
+        file,
+        '-c',
+        'fixtures/catalogs/demo.yaml',
+        '--json',
+        '--no-tokens',
+        ...extra,
+      ];
+      ctx.run(args(['--jobs', '1'])); // the file and the catalog cache warm
+      const times = new Map<string, number[]>(JOB_CHOICES.map((c) => [c.id, []]));
+      const ratios = new Map<string, number[]>(JOB_CHOICES.map((c) => [c.id, []]));
+      const outputs = new Set<string>();
+      const r = n >= 100_000 ? Math.min(rounds, 3) : rounds;
+      for (let round = 0; round < r; round++) {
+        const ms = new Map<string, number>();
+        for (let k = 0; k < JOB_CHOICES.length; k++) {
+          const c = JOB_CHOICES[(round + k) % JOB_CHOICES.length]!;
+          const res = ctx.run(args(c.args));
+          if (res.status !== 0) throw new Error(`simulate ${n} sessions ${c.label}: exit ${res.status}`);
+          const agg = JSON.parse(res.stdout) as AggregateLike;
+          if (agg.sessions.replayed !== n || agg.sessions.failed !== 0)
+            throw new Error(`simulate ${n} sessions ${c.label}: ${JSON.stringify(agg.sessions)}`);
+          outputs.add(res.stdout);
+          ms.set(c.id, res.ms);
+          times.get(c.id)!.push(res.ms);
+        }
+        for (const c of JOB_CHOICES) ratios.get(c.id)!.push(ms.get('jobs1')! / ms.get(c.id)!);
+      }
+      const size = n.toLocaleString('en-US');
+      const spread = (id: string): string =>
+        `median ${fmt(median(times.get(id)!))} ms over ${r} interleaved rounds ` +
+        `(ratios ${ratios
+          .get(id)!
+          .map((x) => x.toFixed(2))
+          .join(', ')}); --jobs 1: median ${fmt(median(times.get('jobs1')!))} ms`;
+      const two = median(ratios.get('jobs2')!);
+      add({
+        id: `bulk.jobs.${n}.jobs2`,
+        section: 'bulk',
+        label: `--jobs 2 vs --jobs 1, ${size} sessions (whole process, interleaved)`,
+        value: two,
+        unit: '×',
+        better: 'higher',
+        spread: spread('jobs2'),
+        ...(n >= 10_000 ? { target: '≥ 1.5×', ok: two >= 1.5 } : {}),
+      });
+      const def = median(ratios.get('default')!);
+      add({
+        id: `bulk.jobs.${n}.default`,
+        section: 'bulk',
+        label: `default --jobs vs --jobs 1, ${size} sessions (whole process, interleaved)`,
+        value: def,
+        unit: '×',
+        better: 'higher',
+        spread: spread('default'),
+        target: '≥ 1.0× (never slower)',
+        ok: def >= 1.0,
+      });
+      add({
+        id: `bulk.jobs.${n}.identical`,
+        section: 'bulk',
+        label: `the same aggregate with --jobs 1, --jobs 2 and the default (${size} sessions)`,
+        value: outputs.size === 1 ? 1 : 0,
+        unit: '/1',
+        better: 'higher',
+        ok: outputs.size === 1,
+      });
+    }
+  } finally {
+    for (const f of files) rmSync(f, { force: true });
+  }
+}

@@ -3,8 +3,9 @@
  *
  *   npm run bench                      full run (a few minutes)
  *   npm run bench -- --quick           1k and 10k catalogs, fewer repeats, no 100k
- *   npm run bench -- --only query,cli  sections: query, classes, build, simulate, startup, cli, rss, bulk, lint,
- *                                      watch
+ *   npm run bench -- --only query,cli  sections: query, classes, build, simulate, startup, cli, rss, bulk, jobs,
+ *                                      lint, watch
+ *   npm run bench -- --only jobs --jobs-rounds 7  --jobs 1, 2 and the default side by side, 7 interleaved rounds
  *   npm run bench -- --json out.json   also write the results
  *   npm run bench -- --compare old.json  print new/old per row
  *   npm run bench -- --no-build        do not run `npm run build` before the CLI sections
@@ -43,7 +44,7 @@ import {
 import type { Message, ToolInfo } from '../../src/core/types.js';
 import { JSON_SCHEMA_VERSION } from '../../src/io/schema-version.js';
 import { naiveKeywordSearch } from '../core/naive-model.js';
-import { benchBulk } from './bulk.js';
+import { benchBulk, benchBulkJobs } from './bulk.js';
 import { benchBuildVsBefore, benchQueryClasses, CLASS_SIZES, mixedBatchLines } from './query-classes.js';
 import {
   chunksByModelCall,
@@ -67,7 +68,9 @@ const option = (name: string): string | undefined => {
   return i >= 0 ? argv[i + 1] : undefined;
 };
 const QUICK = flag('--quick');
-const ONLY = new Set((option('--only') ?? 'query,classes,build,simulate,startup,cli,rss,bulk,lint,watch').split(','));
+const ONLY = new Set(
+  (option('--only') ?? 'query,classes,build,simulate,startup,cli,rss,bulk,jobs,lint,watch').split(','),
+);
 const JSON_OUT = option('--json');
 /** Checked before anything runs: a bad value is a usage error, not a failure after the build. */
 const STARTUP_ROUNDS = startupRounds();
@@ -1319,6 +1322,15 @@ async function runBulkBench(): Promise<void> {
   benchBulk({ quick: QUICK, seed: SEED, work: WORK, cli: CLI, demo: await loadDemo(), add, run, fmt });
 }
 
+/** `--jobs 1`, `--jobs 2` and the default, interleaved (issue 27; test/bench/bulk.ts, benchBulkJobs). */
+async function runBulkJobsBench(): Promise<void> {
+  section('Bulk replay: --jobs 1, --jobs 2 and the default side by side (interleaved rounds; whole processes)');
+  if (!ONLY.has('cli') && !ONLY.has('bulk') && !buildCli()) return void console.log('  dist/bundle/cli.cjs not found');
+  const rounds = Number(option('--jobs-rounds') ?? (QUICK ? 3 : 5));
+  const ctx = { quick: QUICK, seed: SEED, work: WORK, cli: CLI, demo: await loadDemo(), add, run, fmt };
+  benchBulkJobs(ctx, rounds);
+}
+
 // ---------------------------------------------------------------------------
 // watch --proxy under load (issue 31): test/bench/watch-load.mjs on the built CLI
 
@@ -1471,6 +1483,7 @@ async function main(): Promise<void> {
   if (ONLY.has('cli')) await benchCli();
   if (ONLY.has('rss')) benchRss();
   if (ONLY.has('bulk')) await runBulkBench();
+  if (ONLY.has('jobs')) await runBulkJobsBench();
   if (ONLY.has('lint')) benchLint();
   if (ONLY.has('watch')) benchWatch();
   const load1 = loadavg();

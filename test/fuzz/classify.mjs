@@ -194,7 +194,11 @@ export function checkHtml(text) {
       i += close[0].length;
       continue;
     }
-    const open = /^<([a-z][a-z0-9-]*)((?:\s+[a-zA-Z][a-zA-Z0-9-]*(?:="[^"<>]*")?)*)>/.exec(text.slice(i, i + 200_000));
+    // (a tag ends at its first `>`: no attribute value holds one; a tool's name may make it long)
+    const end = text.indexOf('>', i);
+    const open = /^<([a-z][a-z0-9-]*)((?:\s+[a-zA-Z][a-zA-Z0-9-]*(?:="[^"<>]*")?)*)>/.exec(
+      text.slice(i, end < 0 ? text.length : end + 1),
+    );
     if (!open) return bad('not a tag the reports write');
     const [whole, tag, attrs] = open;
     for (const [, name, value = ''] of attrs.matchAll(/([a-zA-Z][a-zA-Z0-9-]*)(?:="([^"]*)")?/g)) {

@@ -29,7 +29,9 @@
  * snapshot), --cache-tamper (every run uses a cache directory of the
  * workspace, in process too; before each run its files are damaged — see
  * tamper.mjs — and a search or select runs twice, with more damage in
- * between: both must answer exactly alike). The summary names what ran
+ * between: both must answer exactly alike), --kind K (every iteration of one kind: catalog, transcript,
+ * suite, queries, batch, args, argv, mcpconfig, sessions, aggregate, or findings — issue 27's inputs,
+ * generated whole by findings.mjs). The summary names what ran
  * (`target`) and, with --cache-tamper, how many files were damaged.
  *
  * Deterministic given the seed: iteration K draws from a generator seeded by
@@ -42,12 +44,14 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
   existsSync,
+  linkSync,
+  lstatSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
   rmSync,
-  statSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -69,6 +73,21 @@ let BIN = join(ROOT, 'bin/toolsearch.js');
 const ENTRIES = { bundle: join(ROOT, 'dist/bundle/cli.cjs'), tsc: join(ROOT, 'dist/cli/main.js') };
 let MAIN_JS = ENTRIES.bundle;
 const WORKER = fileURLToPath(new URL('./worker.mjs', import.meta.url));
+
+/** What `--kind` picks: the kinds of iteration (scenarios.mjs, planIteration). */
+const KINDS = [
+  'catalog',
+  'transcript',
+  'suite',
+  'queries',
+  'batch',
+  'args',
+  'argv',
+  'mcpconfig',
+  'sessions',
+  'aggregate',
+  'findings',
+];
 
 function usage(message) {
   process.stderr.write(`fuzz: ${message}\n`);
@@ -146,6 +165,10 @@ export function parseOptions(argv) {
         break;
       case '--cache-tamper':
         o.cacheTamper = true;
+        break;
+      case '--kind':
+        o.kind = value();
+        if (!KINDS.includes(o.kind)) usage(`--kind: one of ${KINDS.join(', ')}`);
         break;
       case '--main':
         // (absolute: the runs' working directory is the workspace)
@@ -380,12 +403,42 @@ function treeHashes(dir) {
   const walk = (d) => {
     for (const n of readdirSync(d).sort()) {
       const p = join(d, n);
-      if (statSync(p).isDirectory()) walk(p);
+      // (links not followed: an iteration kept by --replay-iteration may hold dangling or looping ones)
+      if (lstatSync(p).isDirectory()) walk(p);
       else if (!MUTATED.test(n)) out.set(relative(dir, p), sha(p));
     }
   };
   walk(dir);
   return out;
+}
+
+/** Writes what a plan of issue 27's inputs lists (findings.mjs): directories, files, hard and symbolic links. */
+function makeSetup(setup) {
+  for (const s of setup) {
+    if (s.dir) mkdirSync(s.dir, { recursive: true });
+    else if (s.link) symlinkSync(s.link, s.path);
+    else if (s.hardlinks) for (const l of s.hardlinks) linkSync(s.path, l);
+    else writeFileSync(s.path, s.text);
+  }
+}
+
+/** Hashes of the regular files under `dir`, links not followed: none of them may change in a run. */
+function setupHashes(dir) {
+  const out = new Map();
+  const walk = (d) => {
+    for (const n of readdirSync(d).sort()) {
+      const p = join(d, n);
+      const st = lstatSync(p);
+      if (st.isDirectory()) walk(p);
+      else out.set(relative(dir, p), st.isSymbolicLink() ? 'link' : `${st.ino}:${sha(p)}`);
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+function sameHashes(a, b) {
+  return a.size === b.size && [...a].every(([k, v]) => b.get(k) === v);
 }
 
 /** Options after which a catalog or client config file is named. */
@@ -433,6 +486,7 @@ async function runIteration(state, pool, iteration, cacheDir = state.cacheDir) {
   const trng = cacheDir ? iterationRng(`${state.seed}:cache`, iteration) : null;
   const env = cacheDir ? { ...planned.env, TOOLSEARCH_CACHE_DIR: cacheDir } : planned.env;
   if (plan.inputPath) writeFileSync(plan.inputPath, plan.bytes);
+  if (plan.setup) makeSetup(plan.setup);
   const outcomes = [];
   // Damage before a run; a well-formed forged entry (only the cache's owner can make one) is put back
   // after that run, and the answer of such a run is not compared.
@@ -446,13 +500,20 @@ async function runIteration(state, pool, iteration, cacheDir = state.cacheDir) {
       const run = guardConfigs(state, planned, env);
       const t1 = trng ? tamper() : { done: [], forged: [] };
       const before = plan.inputPath && !run.writesInput ? sha(plan.inputPath) : null;
+      const setupBefore = plan.setupDir ? setupHashes(plan.setupDir) : null;
       const existedBefore = run.outFile ? existsSync(run.outFile) : false;
-      const stdinBytes = run.stdinFile ? (run.batchBytes ?? readFileSync(run.stdinFile)) : null;
+      const stdinBytes = run.stdinFile
+        ? (run.batchBytes ?? readFileSync(run.stdinFile))
+        : typeof run.stdin === 'string'
+          ? Buffer.from(run.stdin)
+          : null;
       if (run.output === 'jsonl') run.batchLines = batchLineCount(run.batchBytes ?? readFileSync(run.batchFile));
-      const job = { argv: run.argv, env, tty, stdin: stdinBytes, fileCache: trng !== null };
+      const runEnv = run.env ? { ...env, ...run.env } : env;
+      const job = { argv: run.argv, env: runEnv, tty, stdin: stdinBytes, fileCache: trng !== null };
       const result = await pool.run(job);
       restoreForged(t1.forged);
       if (before !== null) result.inputChanged = sha(plan.inputPath) !== before;
+      if (setupBefore !== null) result.inputChanged ||= !sameHashes(setupBefore, setupHashes(plan.setupDir));
       if (run.outFile) result.outFile = outFileState(run.outFile, existedBefore);
       const verdict = classify({ ...run, color, tty }, result);
       outcomes.push({ run, result, verdict, tampered: t1.done });
@@ -481,6 +542,7 @@ async function runIteration(state, pool, iteration, cacheDir = state.cacheDir) {
   } finally {
     if (!state.keepInputs) {
       if (plan.inputPath) rmSync(plan.inputPath, { force: true });
+      if (plan.setupDir) rmSync(plan.setupDir, { recursive: true, force: true });
       for (const run of plan.runs) if (run.outFile) rmSync(run.outFile, { force: true });
     }
   }
@@ -563,6 +625,7 @@ export async function runFuzz(options) {
     cacheDir: null,
     tampered: 0,
     guarded: 0,
+    kind: o.kind,
     // toolsearch's own reader of client configs (the tsc output of the same sources as the bundle).
     // `--format` values: every recording format of the build under test (its reader registry).
     transcriptFormats: (await import(join(dist, 'formats/recordings/registry.js'))).FORMAT_CHOICES,

@@ -11,6 +11,7 @@
  */
 import { cpSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, join, relative } from 'node:path';
+import { findingsPlan } from './findings.mjs';
 import { configSeeds } from './mcp-configs.mjs';
 import { HOSTILE_TEXT, mutate, PROTO_NAMES } from './mutate.mjs';
 
@@ -500,7 +501,7 @@ function realArgv(runs) {
  */
 export function planIteration(rng, iteration, state) {
   const { corpus, ws } = state;
-  const kind = rng.weighted([
+  const drawn = rng.weighted([
     [30, 'catalog'],
     [24, 'transcript'],
     [11, 'suite'],
@@ -511,7 +512,10 @@ export function planIteration(rng, iteration, state) {
     [6, 'mcpconfig'],
     [4, 'sessions'],
     [4, 'aggregate'],
+    [10, 'findings'],
   ]);
+  // --kind: every iteration of one kind (the draw still made: the rest of the plan is the seed's)
+  const kind = state.kind ?? drawn;
   const p = {
     ws,
     demo: join(ws, 'fixtures/catalogs/demo.yaml'),
@@ -538,6 +542,21 @@ export function planIteration(rng, iteration, state) {
   };
   if (kind === 'argv')
     return { kind, seed: null, applied: [], inputPath: null, bytes: null, runs: realArgv(argvRuns(rng, p)) };
+  if (kind === 'findings') {
+    // Issue 27's inputs, generated whole (findings.mjs): files, links and directories written before the runs.
+    const partText = corpus.find((s) => s.rel === 'bulk/part-2.json').bytes.toString('utf8');
+    const f = findingsPlan(rng, iteration, { ...p, partText });
+    return {
+      kind,
+      seed: f.scenario,
+      applied: [],
+      inputPath: null,
+      bytes: null,
+      runs: realArgv(f.runs),
+      setup: f.setup,
+      setupDir: f.dir,
+    };
+  }
   const seeds = corpus.filter((s) => s.kind === kind);
   // Small seeds run fast: prefer them two to one over the 50–100 kB demo files.
   const small = seeds.filter((s) => s.bytes.length < 20_000);

@@ -179,6 +179,18 @@ describe('finding 4: JSON inside a string is read under TOOLSEARCH_MAX_DEPTH', (
     expect(report.turns[0].server_searches[0].loaded).toEqual(['mcp__slack__send_message']);
   });
 
+  it('TOOLSEARCH_MAX_DEPTH raised past what the stack walks: exit 2 at the file, not 70 (fuzzer)', async () => {
+    const r = await spawnCli(['simulate', file, '-c', DEMO, '--mode', 'native', '--no-tokens', '--json'], {
+      env: { TOOLSEARCH_MAX_DEPTH: '1000000' },
+    });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toBe(
+      `error: ${file}: JSON text nested 500000 levels inside the input: deeper than the stack can walk ` +
+        '(TOOLSEARCH_MAX_DEPTH is 1000000; at 499999 or less, the text is read as text)\n',
+    );
+    expect(r.stdout).toBe('');
+  });
+
   it('nesting within the limit is read as JSON, past it as text', () => {
     const input = (text: string) =>
       JSON.parse(recording.replace(JSON.stringify(deep), JSON.stringify(text))) as unknown;

@@ -1,7 +1,7 @@
 /** `toolsearch import`: a catalog in our format from the tools of live MCP servers. */
 import { Command, InvalidArgumentError } from 'commander';
 import { InputError, UsageError } from '../../io/errors.js';
-import { escapeText } from '../../io/escape.js';
+import { clipLines, escapeText } from '../../io/escape.js';
 import type { CliContext } from '../context.js';
 import { collect, parseNameList, FORCE_OPTION } from '../options.js';
 
@@ -237,11 +237,12 @@ export function importCommand(ctx: CliContext): Command {
           `to ${escapeText(output.path)}\n`,
       );
       for (const s of result.servers) {
-        ctx.err(
-          `  mcp__${s.usedName}__*  ${s.tools.length} ` +
-            `from ${escapeText(s.server.name)} ${escapeText(s.server.version)} ` +
-            `(${s.pages} ${s.pages === 1 ? 'page' : 'pages'})\n`,
-        );
+        // (a server key or name may be long: the line is cut as a message's is)
+        const line =
+          `  mcp__${escapeText(s.usedName)}__*  ${s.tools.length} ` +
+          `from ${escapeText(s.server.name)} ${escapeText(s.server.version)} ` +
+          `(${s.pages} ${s.pages === 1 ? 'page' : 'pages'})`;
+        ctx.err(`${clipLines(line)}\n`);
       }
     });
 }

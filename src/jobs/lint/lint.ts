@@ -30,6 +30,7 @@ import {
   type ScoredTool,
 } from '../../core/index.js';
 import { nameWords, textWords } from '../eval/words.js';
+import { VocabularyMatcher } from './vocabulary.js';
 import type { Catalog, CatalogTool } from '../../formats/types.js';
 import {
   DEFAULT_LINT_LIMITS,
@@ -471,28 +472,6 @@ function checkReach(
   };
 }
 
-/**
- * For each long description, how many words of the vocabulary (every word
- * of 3 characters or more of any description) it contains. A vocabulary
- * word is letters and digits only, so it occurs in a description only
- * inside one of its words: the substrings of its (distinct) words are
- * looked up, instead of searching the description for every vocabulary word.
- */
-function vocabularyHits(description: string, vocabulary: ReadonlySet<string>, longest: number): number {
-  const hits = new Set<string>();
-  for (const token of new Set(textWords(description))) {
-    const cps = Array.from(token);
-    for (let i = 0; i + 3 <= cps.length; i++) {
-      let sub = '';
-      for (let j = i; j < Math.min(cps.length, i + longest); j++) {
-        sub += cps[j]!;
-        if (j - i >= 2 && vocabulary.has(sub)) hits.add(sub);
-      }
-    }
-  }
-  return hits.size;
-}
-
 function checkNameShape(tool: CatalogTool, parts: readonly string[], limits: LintLimits): LintFinding[] {
   const out: LintFinding[] = [];
   if (parts.length === 0) {
@@ -707,26 +686,18 @@ export function lintCatalog(
   const lengths = dynamic.filter((t) => t.description !== '').map((t) => length(t.description));
   const med = median(lengths);
   const longThreshold = Math.max(limits.longDescriptionMin, limits.longDescriptionFactor * med);
-  let vocabulary: { words: Set<string>; longest: number } | null = null;
+  // Every word of 3 characters or more of any description, matched inside the long descriptions' words.
+  let vocabulary: { matcher: VocabularyMatcher; size: number } | null = null;
   for (const t of dynamic) {
     const n = length(t.description);
     if (n < longThreshold) continue;
     if (vocabulary === null) {
       const words = new Set<string>();
-      let longest = 0;
-      for (const d of byDesc.values()) {
-        for (const w of textWords(d[0]!.description)) {
-          const len = length(w);
-          if (len >= 3) {
-            words.add(w);
-            if (len > longest) longest = len;
-          }
-        }
-      }
-      vocabulary = { words, longest };
+      for (const d of byDesc.values()) for (const w of textWords(d[0]!.description)) if (length(w) >= 3) words.add(w);
+      vocabulary = { matcher: new VocabularyMatcher(words), size: words.size };
     }
-    const hits = vocabularyHits(t.description, vocabulary.words, vocabulary.longest);
-    const size = vocabulary.words.size;
+    const hits = vocabulary.matcher.hits(t.description);
+    const size = vocabulary.size;
     const share = size === 0 ? 0 : Math.round((100 * hits) / size);
     add(
       t.name,

@@ -34,6 +34,9 @@ export function bulkWorkerUrl(): URL {
 function serve(port: MessagePort, setup: BulkSetup): void {
   // Listening at once: the pool's first items may arrive while the replayer's modules load.
   const replayer = import('./bulk-session.js').then(({ SessionReplayer }) => new SessionReplayer(setup));
+  // Loaded: the pool sends items from now on (until then its own thread replays them: a worker's start never
+  // holds the items behind it).
+  void replayer.then(() => port.postMessage({ type: 'ready' }));
   let queue: Promise<unknown> = replayer;
   port.on('message', (m: ToWorker) => {
     queue = queue.then(async () => {

@@ -42,15 +42,26 @@ export interface BulkOptions {
 }
 
 /**
- * Wall time a worker needs to start and reach this thread's speed (its module graph loaded, its code compiled
- * again), doubled: workers start only when replaying the rest of the input alone would take this thread longer.
- * Measured on the bench's sessions (test/bench/README.md, bulk); on a two-core machine a worker was at full speed
- * after about 0.4 s.
+ * CPU time a worker costs before it pays (its module graph loaded, its code compiled again, its first items
+ * replayed slowly while this thread waits for them in order), with a margin: workers start only when replaying the
+ * rest of the input alone would take this thread longer. On an idle two-core machine a worker was at full speed
+ * after about 0.4 s; on a loaded one (issue 27: load average 25 on 2 cores) a start at 1,000 sessions made
+ * `--jobs 2` 1.5–2× slower than one job, so the bar is 2 s of this thread's CPU time (1,000 of the bench's
+ * sessions take under 1 s, 10,000 several seconds).
  */
-export const WORKER_PAYBACK_MS = 800;
+export const WORKER_PAYBACK_MS = 2000;
 
-/** This thread's own replay before its rate is taken as known. */
-const MIN_SAMPLE_MS = 40;
+/** CPU time of this process so far, in ms (before the workers start: this thread, and V8's helper threads). */
+function cpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+
+/**
+ * This thread's own replay (CPU time) before its rate is taken as known: its first items run before the JIT has
+ * warmed, 2–3× slower, and a rate taken from them started workers at 1,000 sessions that did not pay (issue 27).
+ */
+const MIN_SAMPLE_MS = 300;
 
 /** Bytes of an item of input, for the rate: a chunk's bytes, a file's size (0 when it cannot be read). */
 function itemBytes(item: SessionItem): number {
@@ -80,6 +91,7 @@ export function inputBytes(paths: readonly string[]): number | null {
 }
 
 type FromWorker =
+  | { readonly type: 'ready' }
   | { readonly type: 'results'; readonly seq: number; readonly items: DeliveredSession[] }
   | { readonly type: 'aggregate'; readonly aggregate: Aggregate };
 
@@ -131,13 +143,19 @@ async function replayInWorkers(
       for (const d of sessions) deliver(d);
     }
   };
-  const workers: Array<{ readonly worker: Worker; inFlight: number }> = [];
+  const workers: Array<{ readonly worker: Worker; inFlight: number; ready: boolean; dropped: boolean }> = [];
   const spawn = (): void => {
     const workerData: BulkWorkerData = { setup };
-    const w = { worker: new Worker(url, { argv: [BULK_WORKER], workerData }), inFlight: 0 };
+    const w = {
+      worker: new Worker(url, { argv: [BULK_WORKER], workerData }),
+      inFlight: 0,
+      ready: false,
+      dropped: false,
+    };
     workers.push(w);
     w.worker.on('message', (m: FromWorker) => {
-      if (m.type === 'aggregate') parts.push(m.aggregate);
+      if (m.type === 'ready') w.ready = true;
+      else if (m.type === 'aggregate') parts.push(m.aggregate);
       else {
         w.inFlight--;
         done.set(m.seq, m.items);
@@ -154,7 +172,7 @@ async function replayInWorkers(
       notify();
     });
     w.worker.on('exit', (code) => {
-      if (code !== 0) failure ??= new Error(`a replay worker stopped (exit code ${code})`);
+      if (code !== 0 && !w.dropped) failure ??= new Error(`a replay worker stopped (exit code ${code})`);
       notify();
     });
   };
@@ -188,7 +206,9 @@ async function replayInWorkers(
       // The workers start once the input left pays for their warm-up (and never before a few items: a handful
       // of sessions is replayed here sooner than a worker thread starts).
       if (workers.length === 0 && seq >= FED && pays()) for (let k = 1; k < options.jobs; k++) spawn();
-      const w = workers.length === 0 ? null : workers.reduce((a, b) => (b.inFlight < a.inFlight ? b : a));
+      // Only a worker that has loaded takes items: until then this thread replays them (no item waits on a start).
+      const ready = workers.filter((x) => x.ready);
+      const w = ready.length === 0 ? null : ready.reduce((a, b) => (b.inFlight < a.inFlight ? b : a));
       if (w && w.inFlight < FED && item.kind !== 'unreadable') {
         w.inFlight++;
         // A chunk's bytes move to the worker, not copied, when their buffer is theirs alone.
@@ -199,10 +219,12 @@ async function replayInWorkers(
         const transfer = own ? [item.bytes.buffer as ArrayBuffer] : [];
         w.worker.postMessage({ type: 'item', seq, item } satisfies ToWorker, transfer);
       } else {
-        const t0 = workers.length === 0 ? performance.now() : 0;
+        // CPU time, not wall time: on a busy machine the wall clock also counts other programs, which would start
+        // workers that, as slowed as this thread, cannot pay for their warm-up.
+        const t0 = workers.length === 0 ? cpuMs() : 0;
         done.set(seq, await local.replayItem(item));
         if (workers.length === 0) {
-          const ms = performance.now() - t0;
+          const ms = cpuMs() - t0;
           localMs += ms;
           if (bytes > 0) msPerByte = Math.min(msPerByte, ms / bytes);
         }
@@ -211,10 +233,21 @@ async function replayInWorkers(
       seq++;
     }
     await waitFor(() => next === seq);
-    for (const w of workers) w.worker.postMessage({ type: 'end' } satisfies ToWorker);
-    await waitFor(() => parts.length === workers.length);
+    // A worker still loading was sent nothing: it has no part, and the run does not wait for it to load (with
+    // `start: 'now'`, the worker path's tests, it does: a worker that cannot start fails the run).
+    if (failure) throw failure;
+    const used = options.start === 'now' ? workers : workers.filter((w) => w.ready);
+    for (const w of workers) {
+      if (used.includes(w)) continue;
+      w.dropped = true;
+      // Not waited for: a thread still starting may take a while to stop, and it holds nothing of the run.
+      w.worker.unref();
+      void w.worker.terminate();
+    }
+    for (const w of used) w.worker.postMessage({ type: 'end' } satisfies ToWorker);
+    await waitFor(() => parts.length === used.length);
   } finally {
-    await Promise.all(workers.map((w) => w.worker.terminate()));
+    await Promise.all(workers.filter((w) => !w.dropped).map((w) => w.worker.terminate()));
   }
   const total = new AggregateBuilder();
   total.merge(local.aggregate());
