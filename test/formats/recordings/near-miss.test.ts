@@ -31,10 +31,10 @@ function closest(message: string): string | null {
 type Path = readonly string[];
 
 /**
- * Where keys are: paths of up to two keys (`*` for every item of a list), from every object of
+ * Where keys are: paths of up to `depth` keys (`*` for every item of a list), from every object of
  * the document, e.g. `* / role`, `messages / * / content`, `* / content / * / type`.
  */
-function paths(value: unknown, depth = 2, at: Path = []): Path[] {
+function paths(value: unknown, depth: number, at: Path = []): Path[] {
   if (Array.isArray(value)) {
     const out = new Map<string, Path>();
     for (const v of value) for (const p of paths(v, depth, [...at, '*'])) out.set(p.join('\0'), p);
@@ -246,12 +246,6 @@ const NEAR: ReadonlyArray<{ family: string; value: unknown; headline: string }> 
   },
 ];
 
-/**
- * Families a mutated fixture may be closest to besides its own: the four chat formats share most
- * keys (one format's message without its own keys is another's); the Python Agents SDK's
- * to_input_list() is Responses input (openai-agents ~ openai-responses); Mastra stores the AI
- * SDK's UI parts (mastra ~ ai-sdk); a call log's lines hold response objects (call-log ~ response).
- */
 /** The families whose near misses the mutated fixtures reach. */
 const EXERCISED = [
   'ai-sdk',
@@ -266,6 +260,12 @@ const EXERCISED = [
   'response',
 ];
 
+/**
+ * Families a mutated fixture may be closest to besides its own: the four chat formats share most
+ * keys (one format's message without its own keys is another's); the Python Agents SDK's
+ * to_input_list() is Responses input (openai-agents ~ openai-responses); Mastra stores the AI
+ * SDK's UI parts (mastra ~ ai-sdk); a call log's lines hold response objects (call-log ~ response).
+ */
 const CHAT = ['eino', 'openai', 'openai-responses', 'anthropic'];
 const SIBLINGS: Readonly<Record<string, readonly string[]>> = {
   eino: CHAT,
@@ -338,6 +338,7 @@ describe('a near miss names its own family and what it expects', () => {
     expect(wrong).toEqual([]);
     // The loop is not empty: the fixtures are read, and their mutations name these families.
     expect(fixtures).toBeGreaterThan(120);
+    expect(named.length).toBeGreaterThan(90);
     expect([...new Set(named)].sort()).toEqual(EXERCISED);
   });
 });
