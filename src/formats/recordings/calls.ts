@@ -22,6 +22,7 @@
  */
 import { append } from '../../core/append.js';
 import type { Message } from '../../core/types.js';
+import { quote } from '../../io/errors.js';
 import { field, kindName, type Node, type ObjectNode, type ParsedDocument } from '../../io/nodes.js';
 import { readAnthropicMessages, readAnthropicSystem } from '../transcript-anthropic.js';
 import { TranscriptBuilder } from '../transcript-common.js';
@@ -139,6 +140,14 @@ function nearResponse(doc: ParsedDocument): NearMiss | null {
         : str(field(root, 'type')) === 'message' && str(field(root, 'role')) === 'assistant'
           ? 'content'
           : null;
+  if (key === null && str(field(root, 'type')) === 'message' && root.members.has('stop_reason')) {
+    const role = field(root, 'role');
+    return {
+      score: DISTINCTIVE,
+      found: `an Anthropic "message" whose "role" is ${role?.kind === 'string' ? quote(role.value) : kindName(role)}`,
+      expected: '"role": "assistant" (an Anthropic "message" response object)',
+    };
+  }
   if (key === null) return nearUntyped(root);
   const provider: Provider = key === 'choices' ? 'openai' : key === 'output' ? 'openai-responses' : 'anthropic';
   const what = key === 'content' ? 'an Anthropic "message"' : `an "object": "${object}"`;

@@ -13,6 +13,7 @@ import {
   RESPONSES_PARTS,
 } from './chat.js';
 import { DISTINCTIVE, type Evidence, type NearMiss, type RecordingReader } from './types.js';
+import { quote } from '../../io/errors.js';
 import { field, type Node, type ParsedDocument } from '../../io/nodes.js';
 import type { TranscriptFormat } from '../types.js';
 
@@ -92,12 +93,17 @@ function chatNear(doc: ParsedDocument, format: ChatFormat): NearMiss | null {
     const messages = root.kind === 'object' ? field(root, 'messages') : undefined;
     const items = root.kind === 'array' ? root.items : messages?.kind === 'array' ? messages.items : [];
     const like = anthropicLike(items);
+    const typed =
+      like.types
+        .slice(0, 3)
+        .map((t) => quote(t))
+        .join(', ') + (like.types.length > 3 ? ', ...' : '');
     if (like.n > 0)
       return {
         score: DISTINCTIVE + like.n,
         found:
           `${like.n} content ${like.n === 1 ? 'block' : 'blocks'} shaped as Anthropic tool blocks ("tool_use_id", ` +
-          `or "id", "name", "input") typed ${like.types.map((t) => JSON.stringify(t)).join(', ')}`,
+          `or "id", "name", "input") typed ${typed}`,
         expected: `blocks typed text, ${[...ANTHROPIC_BLOCKS].slice(0, 3).join(', ')}, ... (Messages API)`,
       };
   }

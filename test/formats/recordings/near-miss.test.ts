@@ -1,7 +1,7 @@
 /**
  * Near misses (issue 28): a document no reader takes names the family whose own signs it has and
  * what that family expects, never a wrong family. One document per family, then every committed
- * fixture with one key taken away.
+ * JSON fixture with one key taken away, or one `type` / `role` / `object` value misspelled.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -56,6 +56,22 @@ function without(value: unknown, path: Path): unknown {
     return others;
   }
   return { ...o, [head]: without(o[head], rest) };
+}
+
+/** The document with the `k`th string value of `key` (in document order) misspelled (an `x` appended). */
+function misspelled(value: unknown, key: string, k: number): unknown {
+  let i = 0;
+  const walk = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(walk);
+    if (v === null || typeof v !== 'object') return v;
+    return Object.fromEntries(
+      Object.entries(v).map(([name, x]) => [
+        name,
+        name === key && typeof x === 'string' && i++ === k ? `${x}x` : walk(x),
+      ]),
+    );
+  };
+  return walk(value);
 }
 
 function parse(file: string, text: string): unknown {
@@ -185,6 +201,14 @@ const NEAR: ReadonlyArray<{ family: string; value: unknown; headline: string }> 
       '"stop_reason") without "type": "message"), which expects "type": "message" (one response object)',
   },
   {
+    family: 'response role',
+    value: { id: 'msg_1', type: 'message', role: 'assistent', content: [], stop_reason: 'end_turn' },
+    headline:
+      'x.json:1:1: no known recording shape fits (found an object with "id", "type", "role", "content", ' +
+      '"stop_reason"); closest: response (an Anthropic "message" whose "role" is "assistent"), which expects ' +
+      '"role": "assistant" (an Anthropic "message" response object)',
+  },
+  {
     family: 'openai-agents',
     value: { history: {}, newItems: [], finalOutput: 'x' },
     headline:
@@ -307,7 +331,7 @@ describe('a near miss names its own family and what it expects', () => {
     expect(loadRecordingText(JSON.stringify(anthropic), { name: 'x.json' }).format).toBe('anthropic');
   });
 
-  it('every fixture with one key taken out is closest to its own family or a documented sibling', () => {
+  it('every fixture with a key taken out or a type misspelled is closest to its own family or a sibling', () => {
     const wrong: string[] = [];
     const named: string[] = [];
     let fixtures = 0;
@@ -320,10 +344,18 @@ describe('a near miss names its own family and what it expects', () => {
       }
       fixtures++;
       const value = parse(file, readFileSync(file, 'utf8'));
-      for (const path of paths(value, 3).slice(0, 200)) {
+      const mutations = [
+        ...paths(value, 3)
+          .slice(0, 200)
+          .map((path) => ({ what: `without ${path.join('/')}`, value: without(value, path) })),
+        ...['type', 'role', 'object'].flatMap((key) =>
+          [0, 1, 2, 3, 4, 5].map((k) => ({ what: `"${key}" #${k} misspelled`, value: misspelled(value, key, k) })),
+        ),
+      ];
+      for (const mutation of mutations) {
         let message: string | null = null;
         try {
-          loadRecordingText(JSON.stringify(without(value, path)), { name: 'x.json' });
+          loadRecordingText(JSON.stringify(mutation.value), { name: 'x.json' });
         } catch (e) {
           if (!(e instanceof InputError)) throw e;
           message = e.headline;
@@ -332,7 +364,7 @@ describe('a near miss names its own family and what it expects', () => {
         if (family === null) continue;
         named.push(family);
         if (family !== format && !(SIBLINGS[format] ?? []).includes(family))
-          wrong.push(`${file.slice(ROOT.length)} without ${path.join('/')}: ${format}, named ${family}`);
+          wrong.push(`${file.slice(ROOT.length)} ${mutation.what}: ${format}, named ${family}`);
       }
     }
     expect(wrong).toEqual([]);
