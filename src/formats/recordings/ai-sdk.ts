@@ -28,12 +28,12 @@
  */
 import { toWellFormed } from '../../core/text.js';
 import type { ContentBlock, ToolCall } from '../../core/types.js';
-import { field, type Node, type ObjectNode, type ParsedDocument, toJsonValue } from '../../io/nodes.js';
+import { field, kindName, type Node, type ObjectNode, type ParsedDocument, toJsonValue } from '../../io/nodes.js';
 import { jsonInText } from '../../io/parse.js';
 import { checkKeys, type TranscriptBuilder } from '../transcript-common.js';
 import { argsText, outputText, pushAssistant, pushToolResult } from './chat-build.js';
 import { sentToolsOf } from './sent.js';
-import { DISTINCTIVE, type Evidence, type RecordingReader } from './types.js';
+import { DISTINCTIVE, type Evidence, type NearMiss, type RecordingReader } from './types.js';
 import { append } from '../../core/append.js';
 
 const str = (n: Node | undefined): string | null => (n?.kind === 'string' ? n.value : null);
@@ -128,6 +128,61 @@ function detect(doc: ParsedDocument): Evidence | null {
           ? 'a generateText result with "response.messages"'
           : 'ModelMessage[] ("tool-call" / "tool-result" parts)';
   return { score: DISTINCTIVE + 1, detected_by: what };
+}
+
+/** What the AI SDK reader reads, for a near miss. */
+const AI_SDK_EXPECTS =
+  'UIMessage[] {id, role, parts: [{type, ...}]}, ModelMessage[] with "tool-call" / "tool-result" parts, ' +
+  'or a generateText result with "response.messages" or "steps" [{content: [...]}]';
+
+/**
+ * The AI SDK's own signs in a document its detection refuses: messages with typed `parts` but no
+ * `role`, content parts with the SDK's camelCase `toolCallId` / `toolName` under another type, or
+ * a result's `steps` / `response.messages` in the wrong shape.
+ */
+function near(doc: ParsedDocument): NearMiss | null {
+  const root = doc.root;
+  if (locate(doc) !== null) return null;
+  if (root.kind === 'array') {
+    let roleless = 0;
+    let camel = 0;
+    for (const o of root.items) {
+      if (o.kind !== 'object') continue;
+      const parts = field(o, 'parts');
+      if (parts?.kind === 'array' && field(o, 'role') === undefined && parts.items.some((p) => partType(p) !== null))
+        roleless++;
+      const content = field(o, 'content');
+      if (
+        content?.kind === 'array' &&
+        content.items.some((p) => p.kind === 'object' && (p.members.has('toolCallId') || p.members.has('toolName')))
+      )
+        camel++;
+    }
+    if (roleless + camel === 0) return null;
+    const said = [
+      roleless > 0 ? `${roleless} ${roleless === 1 ? 'message' : 'messages'} with typed "parts" but no "role"` : '',
+      camel > 0
+        ? `${camel} ${camel === 1 ? 'message' : 'messages'} with "toolCallId" / "toolName" parts not typed ` +
+          '"tool-call" / "tool-result"'
+        : '',
+    ].filter((x) => x !== '');
+    return { score: DISTINCTIVE + roleless + camel, found: said.join(', '), expected: AI_SDK_EXPECTS };
+  }
+  if (root.kind !== 'object' || root.members.has('request')) return null;
+  const steps = field(root, 'steps');
+  const response = field(root, 'response');
+  const messages = response?.kind === 'object' ? field(response, 'messages') : undefined;
+  if (steps === undefined && messages === undefined) return null;
+  return {
+    score: DISTINCTIVE,
+    found:
+      messages !== undefined
+        ? `a result whose "response.messages" is ${kindName(messages)}`
+        : steps?.kind === 'array'
+          ? 'a result whose "steps" have no "content" list'
+          : `a result whose "steps" is ${kindName(steps)}`,
+    expected: AI_SDK_EXPECTS,
+  };
 }
 
 /** The text of a `tool-result` output `{type, value}` (v5/v6). */
@@ -589,5 +644,6 @@ export const aiSdkReader: RecordingReader = {
     'ai-sdk: Vercel AI SDK ModelMessage[] (tool-call / tool-result parts), ' +
     'UIMessage[] (parts), or a generateText result (response.messages, steps)',
   detect,
+  near,
   read,
 };

@@ -22,7 +22,8 @@
  */
 import { append } from '../../core/append.js';
 import type { Message } from '../../core/types.js';
-import { field, type Node, type ObjectNode, type ParsedDocument } from '../../io/nodes.js';
+import { quote } from '../../io/errors.js';
+import { field, kindName, type Node, type ObjectNode, type ParsedDocument } from '../../io/nodes.js';
 import { readAnthropicMessages, readAnthropicSystem } from '../transcript-anthropic.js';
 import { TranscriptBuilder } from '../transcript-common.js';
 import { readOpenAIMessages } from '../transcript-openai.js';
@@ -30,7 +31,7 @@ import { readResponsesItems } from '../transcript-responses.js';
 import { readCarriedTools } from './chat.js';
 import { sentToolsOf } from './sent.js';
 import type { CatalogTool, SentTools } from '../types.js';
-import { DISTINCTIVE, type Evidence, type RecordingReader } from './types.js';
+import { DISTINCTIVE, type Evidence, type NearMiss, type RecordingReader } from './types.js';
 
 /** The API of a model call. */
 export type Provider = 'openai' | 'openai-responses' | 'anthropic';
@@ -93,6 +94,70 @@ function detectResponse(doc: ParsedDocument): Evidence | null {
   return p ? { score: DISTINCTIVE + 1, detected_by: `${PROVIDER_NAMES[p]} response object` } : null;
 }
 
+/** A response object without its `object` / `type` marker: its own list and one of its own keys. */
+function nearUntyped(root: ObjectNode): NearMiss | null {
+  const has = (k: string, kind: Node['kind']): boolean => field(root, k)?.kind === kind;
+  const provider: Provider | null =
+    has('choices', 'array') && root.members.has('created')
+      ? 'openai'
+      : has('output', 'array') && root.members.has('created_at')
+        ? 'openai-responses'
+        : str(field(root, 'role')) === 'assistant' && has('content', 'array') && root.members.has('stop_reason')
+          ? 'anthropic'
+          : null;
+  if (provider === null) return null;
+  const keys =
+    provider === 'openai'
+      ? '"choices", "created"'
+      : provider === 'anthropic'
+        ? '"role", "content", "stop_reason"'
+        : '"output", "created_at"';
+  const marker =
+    provider === 'anthropic'
+      ? '"type": "message"'
+      : `"object": "${provider === 'openai' ? 'chat.completion' : 'response'}"`;
+  return {
+    score: DISTINCTIVE,
+    found: `the keys of ${PROVIDER_NAMES[provider]} (${keys}) without ${marker}`,
+    expected: `${marker} (one response object)`,
+  };
+}
+
+/**
+ * A provider's response envelope in the wrong shape: a `chat.completion` whose `choices`, or a
+ * Responses `response` whose `output`, is no list; an Anthropic assistant `message` whose
+ * `content` is none.
+ */
+function nearResponse(doc: ParsedDocument): NearMiss | null {
+  const root = doc.root;
+  if (root.kind !== 'object' || responseProvider(root) !== null) return null;
+  const object = str(field(root, 'object'));
+  const key =
+    object === 'chat.completion'
+      ? 'choices'
+      : object === 'response'
+        ? 'output'
+        : str(field(root, 'type')) === 'message' && str(field(root, 'role')) === 'assistant'
+          ? 'content'
+          : null;
+  if (key === null && str(field(root, 'type')) === 'message' && root.members.has('stop_reason')) {
+    const role = field(root, 'role');
+    return {
+      score: DISTINCTIVE,
+      found: `an Anthropic "message" whose "role" is ${role?.kind === 'string' ? quote(role.value) : kindName(role)}`,
+      expected: '"role": "assistant" (an Anthropic "message" response object)',
+    };
+  }
+  if (key === null) return nearUntyped(root);
+  const provider: Provider = key === 'choices' ? 'openai' : key === 'output' ? 'openai-responses' : 'anthropic';
+  const what = key === 'content' ? 'an Anthropic "message"' : `an "object": "${object}"`;
+  return {
+    score: DISTINCTIVE,
+    found: `${what} whose "${key}" is ${kindName(field(root, key))}`,
+    expected: `"${key}" to be a list (${PROVIDER_NAMES[provider]} response object)`,
+  };
+}
+
 function readResponseObject(doc: ParsedDocument, b: TranscriptBuilder): void {
   const p = responseProvider(doc.root);
   if (!p)
@@ -116,6 +181,7 @@ export const responseReader: RecordingReader = {
   summary: 'one chat.completion, Responses response or Anthropic message',
   shape: 'response: one response object (chat.completion, Responses response, Anthropic message)',
   detect: detectResponse,
+  near: nearResponse,
   read: readResponseObject,
 };
 
@@ -438,6 +504,36 @@ function detectCallLog(doc: ParsedDocument): Evidence | null {
   };
 }
 
+const HTTP_KEYS = ['scope', 'method', 'path', 'status', 'rawHeaders'];
+
+/**
+ * A call log's lines with no request object: a `request` that is no object (a body kept as text),
+ * or a provider's response with no `request` beside it.
+ */
+function nearCallLog(doc: ParsedDocument): NearMiss | null {
+  if (callLines(doc) !== null) return null;
+  const root = doc.root;
+  const items = root.kind === 'array' ? root.items : root.kind === 'object' ? [root] : [];
+  let text = 0;
+  let bare = 0;
+  for (const n of items) {
+    if (n.kind !== 'object') continue;
+    if (n.members.has('request')) text++;
+    // HTTP recordings keep the response beside the request's method and path (nock's definitions).
+    else if (responseProvider(field(n, 'response')) !== null && !HTTP_KEYS.some((k) => n.members.has(k))) bare++;
+  }
+  if (text + bare === 0) return null;
+  const said = [
+    text > 0 ? `${text} ${text === 1 ? 'line' : 'lines'} whose "request" is no object` : '',
+    bare > 0 ? `${bare} ${bare === 1 ? 'line' : 'lines'} with a "response" but no "request"` : '',
+  ].filter((x) => x !== '');
+  return {
+    score: DISTINCTIVE + text + bare,
+    found: said.join(', '),
+    expected: '{"request": <request body, an object>, "response": <response object>} lines',
+  };
+}
+
 function readCallLog(doc: ParsedDocument, b: TranscriptBuilder): void {
   const root = doc.root;
   const items = root.kind === 'array' ? root.items : [root];
@@ -462,5 +558,6 @@ export const callLogReader: RecordingReader = {
     'call-log: JSONL of model calls as a proxy logs them, {request: <request body>, ' +
     'response: <response object>} (OpenAI Chat, Responses, Anthropic), grouped into sessions',
   detect: detectCallLog,
+  near: nearCallLog,
   read: readCallLog,
 };

@@ -58,7 +58,7 @@ export const CHAT_SHAPES: ReadonlyArray<readonly [ChatFormat, string]> = [
   ['anthropic', 'anthropic (Messages API messages, or {system, messages, tools})'],
 ];
 
-const ANTHROPIC_BLOCKS = new Set([
+export const ANTHROPIC_BLOCKS: ReadonlySet<string> = new Set([
   'tool_use',
   'tool_result',
   'thinking',
@@ -75,8 +75,8 @@ const ANTHROPIC_BLOCKS = new Set([
   'search_result',
   'image',
 ]);
-const OPENAI_PARTS = new Set(['image_url', 'input_audio', 'file', 'refusal']);
-const RESPONSES_PARTS = new Set([
+export const OPENAI_PARTS: ReadonlySet<string> = new Set(['image_url', 'input_audio', 'file', 'refusal']);
+export const RESPONSES_PARTS: ReadonlySet<string> = new Set([
   'input_text',
   'output_text',
   'input_image',

@@ -28,7 +28,7 @@ import type { ContentBlock, ToolResultPart } from '../../core/types.js';
 import { field, kindName, type Node, type ObjectNode, type ParsedDocument } from '../../io/nodes.js';
 import { contentBlocks } from '../transcript-anthropic.js';
 import { checkKeys, objects, type TranscriptBuilder } from '../transcript-common.js';
-import { DISTINCTIVE, type Evidence, type RecordingReader } from './types.js';
+import { DISTINCTIVE, type Evidence, type NearMiss, type RecordingReader } from './types.js';
 import { append } from '../../core/append.js';
 
 /** Cline 3.10.10's `toolUseNames` (src/core/assistant-message/index.ts). */
@@ -279,6 +279,51 @@ function evidence(doc: ParsedDocument): { n: number; why: string } | null {
   return { n, why: `Cline / Roo Code messages (${said.join(', ')})` };
 }
 
+/**
+ * Keys of a Cline / Roo Code message that no other format's messages have (not `metrics`,
+ * `provider_metadata` or the reasoning keys, which providers' messages may carry too).
+ */
+const CLINE_KEYS = [
+  'modelInfo',
+  'isSummary',
+  'condenseId',
+  'condenseParent',
+  'truncationId',
+  'truncationParent',
+  'isTruncationMarker',
+];
+
+/**
+ * Cline / Roo Code's own signs with none of the evidence detection counts: messages with `ts` that
+ * is no number, with Roo's keys (`modelInfo`, `condenseId`, ...), or whose text carries Cline's
+ * `<environment_details>`.
+ */
+function near(doc: ParsedDocument): NearMiss | null {
+  const root = doc.root;
+  if (root.kind !== 'array' || doc.syntax === 'sse' || evidence(doc) !== null) return null;
+  let n = 0;
+  let keys = 0;
+  for (const m of root.items) {
+    if (m.kind !== 'object' || field(m, 'role')?.kind !== 'string') continue;
+    const content = field(m, 'content');
+    const blocks = content?.kind === 'array' ? content.items : content ? [content] : [];
+    const env = blocks.some((bl) => (bl.kind === 'string' ? bl.value : textOf(bl))?.includes('<environment_details>'));
+    const own = m.members.has('ts') || CLINE_KEYS.some((k) => m.members.has(k));
+    if (own) keys++;
+    if (own || env) n++;
+  }
+  if (n === 0) return null;
+  return {
+    // <environment_details> alone is text: a provider's messages logged from a Cline session have it too.
+    score: keys > 0 ? DISTINCTIVE + n : n,
+    found:
+      `${n} ${n === 1 ? 'message' : 'messages'} with Cline / Roo Code's keys or <environment_details> but no ` +
+      'numeric "ts", "[tool] Result:" block, XML tool use or <task> opening',
+    expected:
+      'api_conversation_history.json: [{role, content, "ts": <ms>}] with XML tool use and "[tool] Result:" blocks',
+  };
+}
+
 function detect(doc: ParsedDocument): Evidence | null {
   const e = evidence(doc);
   return e ? { score: DISTINCTIVE + e.n, detected_by: e.why } : null;
@@ -320,5 +365,6 @@ export const clineReader: RecordingReader = {
   shape:
     'cline: Cline / Roo Code api_conversation_history.json (Anthropic messages, XML tool use, "[tool] Result:" blocks)',
   detect,
+  near,
   read,
 };

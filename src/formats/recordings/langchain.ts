@@ -33,7 +33,7 @@ import type { ToolCall } from '../../core/types.js';
 import { field, type Node, type ObjectNode, type ParsedDocument } from '../../io/nodes.js';
 import { checkKeys, type TranscriptBuilder } from '../transcript-common.js';
 import { argsText, pushAssistant, pushToolResult } from './chat-build.js';
-import { DISTINCTIVE, type Evidence, type RecordingReader } from './types.js';
+import { DISTINCTIVE, type Evidence, type NearMiss, type RecordingReader } from './types.js';
 
 const TYPES = ['human', 'ai', 'system', 'tool', 'chat', 'function', 'developer'];
 const CLASS_TYPES: Readonly<Record<string, string>> = {
@@ -180,6 +180,44 @@ function detect(doc: ParsedDocument): Evidence | null {
   };
 }
 
+/**
+ * LangChain's own envelopes around values that are no message: lc-serialized objects (`lc`,
+ * `"type": "constructor"`) whose `id` names no message class or that have no `kwargs`, and
+ * `messages_to_dict` entries `{type, data: {content}}` of an unknown type.
+ */
+function near(doc: ParsedDocument): NearMiss | null {
+  if (detect(doc) !== null) return null;
+  const root = doc.root;
+  const items = list(doc) ?? (root.kind === 'array' ? root.items : []);
+  let lc = 0;
+  let dict = 0;
+  for (const n of items) {
+    if (n.kind !== 'object') continue;
+    if (field(n, 'lc') !== undefined && str(field(n, 'type')) === 'constructor') lc++;
+    else {
+      const data = field(n, 'data');
+      if (str(field(n, 'type')) !== null && data?.kind === 'object' && data.members.has('content')) dict++;
+    }
+  }
+  if (lc + dict === 0) return null;
+  const said = [
+    lc > 0
+      ? `${lc} lc-serialized ${lc === 1 ? 'object' : 'objects'} ("lc", "type": "constructor") ` +
+        `${lc === 1 ? 'that is' : 'that are'} no message`
+      : '',
+    dict > 0 ? `${dict} {type, data: {content}} ${dict === 1 ? 'entry' : 'entries'} of no message type` : '',
+  ].filter((x) => x !== '');
+  const classes = Object.keys(CLASS_TYPES).filter((c) => !c.endsWith('Chunk'));
+  return {
+    score: DISTINCTIVE + lc + dict,
+    found: said.join(', '),
+    expected:
+      lc > 0
+        ? `"id" ending in a message class (${classes.join(', ')}, or their chunks) and "kwargs" {content, ...}`
+        : `"type" one of ${TYPES.join(', ')}`,
+  };
+}
+
 function contentText(b: TranscriptBuilder, node: Node | undefined): string {
   if (!node || node.kind === 'null') return '';
   if (node.kind === 'string') return toWellFormed(node.value);
@@ -298,5 +336,6 @@ export const langchainReader: RecordingReader = {
     'langchain: messages_to_dict [{type, data}], LangGraph model_dump {messages: [{type, content, ' +
     'tool_calls}]}, or lc-serialized {lc: 1, type: "constructor", id, kwargs}',
   detect,
+  near,
   read,
 };

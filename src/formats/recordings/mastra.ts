@@ -28,7 +28,7 @@ import { field, type Node, type ObjectNode, type ParsedDocument } from '../../io
 import { checkKeys, type TranscriptBuilder } from '../transcript-common.js';
 import { providerCallBlock, pushAssistantWith } from './ai-sdk.js';
 import { argsText, outputText, pushToolResult } from './chat-build.js';
-import { DISTINCTIVE, type Evidence, type RecordingReader } from './types.js';
+import { DISTINCTIVE, type Evidence, type NearMiss, type RecordingReader } from './types.js';
 
 const str = (n: Node | undefined): string | null => (n?.kind === 'string' ? n.value : null);
 const partType = (p: Node): string | null => (p.kind === 'object' ? str(field(p, 'type')) : null);
@@ -68,6 +68,35 @@ function locate(doc: ParsedDocument): { items: readonly Node[]; root: ObjectNode
   const messages = field(root, 'messages');
   if (messages?.kind === 'array' && messages.items.some(isStored)) return { items: messages.items, root };
   return null;
+}
+
+/**
+ * Mastra's own signs in messages that are not stored messages: a `threadId` / `resourceId`, or a
+ * `content` object with a `format` (of another version, or without `parts`).
+ */
+function near(doc: ParsedDocument): NearMiss | null {
+  if (locate(doc) !== null) return null;
+  const root = doc.root;
+  const messages = root.kind === 'object' ? field(root, 'messages') : undefined;
+  const items = root.kind === 'array' ? root.items : messages?.kind === 'array' ? messages.items : [];
+  let ids = 0;
+  let formats = 0;
+  for (const m of items) {
+    if (m.kind !== 'object') continue;
+    const content = field(m, 'content');
+    if (content?.kind === 'object' && content.members.has('format')) formats++;
+    else if (m.members.has('threadId') || m.members.has('resourceId')) ids++;
+  }
+  if (ids + formats === 0) return null;
+  const said = [
+    formats > 0 ? `${formats} ${formats === 1 ? 'message' : 'messages'} with a "content" object with "format"` : '',
+    ids > 0 ? `${ids} ${ids === 1 ? 'message' : 'messages'} with "threadId" / "resourceId"` : '',
+  ].filter((x) => x !== '');
+  return {
+    score: DISTINCTIVE + ids + formats,
+    found: `${said.join(', ')} but no stored message`,
+    expected: 'stored messages {id, role, threadId, content: {"format": 2, "parts": [...]}} (a list, or {messages})',
+  };
 }
 
 function detect(doc: ParsedDocument): Evidence | null {
@@ -246,5 +275,6 @@ export const mastraReader: RecordingReader = {
     'mastra: Mastra stored messages (MastraDBMessage: "content": {"format": 2, "parts"}), ' +
     'a list or the "messages" of memory.recall()',
   detect,
+  near,
   read,
 };

@@ -173,6 +173,24 @@ function read(doc: ParsedDocument, b: TranscriptBuilder, options: ReadOptions): 
   readHttpExchanges(b, exchanges, options.limits);
 }
 
+/** Objects with two of nock's "scope", "method", "path" and a "status" or "rawHeaders": definitions missing a key. */
+function nearKeys(items: readonly Node[]): NearMiss | null {
+  const n = items.filter(
+    (x) =>
+      x.kind === 'object' &&
+      ['scope', 'method', 'path'].filter((k) => x.members.has(k)).length >= 2 &&
+      (x.members.has('status') || x.members.has('rawHeaders')),
+  ).length;
+  if (n === 0 || 2 * n < items.length) return null;
+  return {
+    score: DISTINCTIVE + n,
+    found: `${n} ${n === 1 ? 'object' : 'objects'} with nock's keys but not all of "scope", "method", "path"`,
+    expected: NOCK_EXPECTS,
+  };
+}
+
+const NOCK_EXPECTS = 'nock definitions {"scope", "method", "path", "body", "status", "response"}';
+
 /** A list of `{scope, method, ...}` objects without their `path`: nock's keys, not a definition. */
 function near(doc: ParsedDocument): NearMiss | null {
   const root = doc.root;
@@ -180,11 +198,11 @@ function near(doc: ParsedDocument): NearMiss | null {
   const n = root.items.filter(
     (x) => x.kind === 'object' && str(field(x, 'scope')) !== null && str(field(x, 'method')) !== null,
   ).length;
-  if (n === 0 || 2 * n < root.items.length) return null;
+  if (n === 0 || 2 * n < root.items.length) return nearKeys(root.items);
   return {
     score: DISTINCTIVE + n,
     found: `${n} ${n === 1 ? 'object' : 'objects'} with nock's "scope" and "method" but no "path" string`,
-    expected: 'nock definitions {"scope", "method", "path", "body", "status", "response"}',
+    expected: NOCK_EXPECTS,
   };
 }
 

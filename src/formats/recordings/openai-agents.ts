@@ -15,10 +15,10 @@
  * Items are read by the Responses reader (consecutive model-side items are
  * one model response); an item type neither SDK writes is an error.
  */
-import { field, type Node, type ParsedDocument } from '../../io/nodes.js';
+import { field, kindName, type Node, type ParsedDocument } from '../../io/nodes.js';
 import type { TranscriptBuilder } from '../transcript-common.js';
 import { readResponsesItems } from '../transcript-responses.js';
-import { DISTINCTIVE, type Evidence, type RecordingReader } from './types.js';
+import { DISTINCTIVE, type Evidence, type NearMiss, type RecordingReader } from './types.js';
 
 function items(doc: ParsedDocument): readonly Node[] | null {
   const root = doc.root;
@@ -61,6 +61,29 @@ function detect(doc: ParsedDocument): Evidence | null {
   };
 }
 
+/** Keys of the JS SDK's run result (`RunResult`) beside its `history`. */
+const RESULT_KEYS = ['newItems', 'finalOutput', 'lastAgent', 'rawResponses', 'lastResponseId'];
+
+/** A run result whose `history` is no list, or a run result's keys with no `history` at all. */
+function near(doc: ParsedDocument): NearMiss | null {
+  const root = doc.root;
+  if (root.kind !== 'object' || detect(doc) !== null) return null;
+  const history = field(root, 'history');
+  const keys = RESULT_KEYS.filter((k) => root.members.has(k));
+  // With no `history`, a list in `input` is a Responses request body (openai-responses reads it).
+  if (history?.kind === 'array' || (history === undefined && (keys.length === 0 || root.members.has('input'))))
+    return null;
+  return {
+    // A `history` that is no list is a weak sign alone (other objects have one); the result's keys are the SDK's.
+    score: keys.length > 0 ? DISTINCTIVE + keys.length : 1,
+    found:
+      history === undefined
+        ? `a run result (${keys.map((k) => JSON.stringify(k)).join(', ')}) with no "history"`
+        : `an object whose "history" is ${kindName(history)}`,
+    expected: 'result.history: a list of items (or a bare list, or to_input_list())',
+  };
+}
+
 function read(doc: ParsedDocument, b: TranscriptBuilder): void {
   const list = items(doc);
   if (!list)
@@ -77,5 +100,6 @@ export const openaiAgentsReader: RecordingReader = {
   summary: 'OpenAI Agents SDK history (JS items; Python to_input_list())',
   shape: 'openai-agents: OpenAI Agents SDK history (JS result.history items with callId; Python to_input_list())',
   detect,
+  near,
   read,
 };
