@@ -341,9 +341,9 @@ describe('broken files of every other kind', () => {
     }
   });
 
-  it('an empty --batch input gives no output and exit 0', async () => {
+  it('an empty --batch input is an error (issue 27: empty input is an error), with no output', async () => {
     const r = await inproc(['search', '-c', DEMO, '--batch', '-'], { stdin: '' });
-    expect(r).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(r).toEqual({ code: 2, stdout: '', stderr: 'error: <stdin>: empty file\n' });
   });
 
   it('a byte-order mark and CRLF line ends change nothing; errors count CRLF as one line break', async () => {

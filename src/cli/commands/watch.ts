@@ -299,10 +299,16 @@ async function runWatch(ctx: CliContext, flags: WatchFlags): Promise<void> {
   const { sessions, calls } = await sink.summary();
   await sink.close();
   const c = running.counts;
+  // -o is written once something was read: a run whose every call was cut has nothing to record.
+  const recorded = !output
+    ? ''
+    : written > 0
+      ? `; recorded to ${escapeText(output.path)}`
+      : `; nothing to record (no call was read), ${escapeText(output.path)} not written`;
   ctx.err(
     `toolsearch watch: stopped; ${sessions} sessions, ${calls} model calls, ` +
       `${c.proxied} proxied requests (${c.failed} failed), ${c.exports} OTLP exports (${c.spans} spans), ` +
-      `${c.rejected} rejected${output ? `; recorded to ${escapeText(output.path)}` : ''}\n`,
+      `${c.rejected} rejected${recorded}\n`,
   );
   // Stopped by Ctrl-C or SIGTERM with everything written: a clean end (exit 0).
   void signal;

@@ -4,7 +4,7 @@
  * counted, a dead or slow upstream reported for that call, Ctrl-C in the
  * middle of a streamed answer ending cleanly with -o complete.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -238,7 +238,11 @@ describe('watch: a second Ctrl-C', () => {
       499,
       'the client closed the connection before the answer ended',
     ]);
-    expect(w.stderr()).toMatch(/toolsearch watch: stopped; 0 sessions, 0 model calls, 1 proxied requests \(1 failed\)/);
+    expect(w.stderr()).toContain(
+      'toolsearch watch: stopped; 0 sessions, 0 model calls, 1 proxied requests (1 failed), 0 OTLP exports ' +
+        `(0 spans), 0 rejected; nothing to record (no call was read), ${out} not written\n`,
+    );
+    expect(existsSync(out)).toBe(false);
   });
 });
 

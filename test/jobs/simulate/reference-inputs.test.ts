@@ -58,9 +58,11 @@ describe('no assistant message yet, or none at all', () => {
       'anthropic',
     );
     const otel = { resourceSpans: [{ scopeSpans: [{ spans: [{ name: 'GET /', attributes: [] }] }] }] };
+    // A log of model calls that logs none: its reader says what its spans were and what a model call is.
     expect(inputError(() => load('t.json', otel)).message).toBe(
-      'no model call: the recording logs no model call (no assistant message) and is not a request body, ' +
-        'so there is nothing to replay',
+      'OTLP traces with 1 span, none a model call (spans without GenAI messages (HTTP, database and other spans: ' +
+        'not model calls): 1): expected GenAI chat spans (gen_ai.input.messages / gen_ai.output.messages), the ' +
+        "AI SDK's ai.generateText.doGenerate / ai.streamText.doStream spans, or OpenInference LLM spans",
     );
   });
 
