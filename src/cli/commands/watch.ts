@@ -208,12 +208,17 @@ async function runWatch(ctx: CliContext, flags: WatchFlags): Promise<void> {
 
   // -o: rewritten (atomically) at most every 500 ms while calls arrive, and once more at the end.
   let written = 0;
+  let fileWritten = false;
   let writing: Promise<void> | null = null;
   const flush = async (): Promise<void> => {
     if (!output || sink.version === written) return;
     const version = sink.version;
     const text = await sink.recording();
-    writeFileAtomic(output.path, text);
+    // Nothing read yet (a failed call records no session): no file, rather than an empty one.
+    if (text !== '' || fileWritten) {
+      writeFileAtomic(output.path, text);
+      fileWritten = true;
+    }
     written = version;
   };
   const timer = output
@@ -302,7 +307,7 @@ async function runWatch(ctx: CliContext, flags: WatchFlags): Promise<void> {
   // -o is written once something was read: a run whose every call was cut has nothing to record.
   const recorded = !output
     ? ''
-    : written > 0
+    : fileWritten
       ? `; recorded to ${escapeText(output.path)}`
       : `; nothing to record (no call was read), ${escapeText(output.path)} not written`;
   ctx.err(

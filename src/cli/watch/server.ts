@@ -399,6 +399,10 @@ export function startWatchServer(options: WatchServerOptions): Promise<RunningWa
           await Promise.race([Promise.all([...inFlight]).then(() => undefined), grace, ...(cut ? [cut] : [])]);
           for (const s of sockets) s.destroy();
           await closed;
+          // The calls just cut report themselves (a failed call each) once their sockets have closed: wait for
+          // that, briefly, so that they are in the output before the summary.
+          const settled = Promise.allSettled([...inFlight]).then(() => undefined);
+          await Promise.race([settled, new Promise<void>((r) => setTimeout(r, 2000).unref())]);
         },
       });
     });
