@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { loadCatalogFiles } from '../../../src/formats/catalog.js';
+import { MAX_MESSAGE_LINE } from '../../../src/io/escape.js';
 import { BIN, ROOT, type RunResult as Result, baseEnv, collect } from '../../cli/helpers.js';
 import { nodeEval, serverCommand } from './helpers.js';
 
@@ -90,6 +91,25 @@ describe('toolsearch import', () => {
       ],
     });
     expect(readdirSync(tmp).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it("a server's summary line is escaped and cut like a message (a long key or name, control characters)", async () => {
+    // Issue 27's fuzzer: a 5,000-character server key made a 5,000-character line on stderr.
+    const out = join(tmp, 'long-names.yaml');
+    const name = `Evil\u001b[2J${'n'.repeat(3000)}`;
+    const r = await run(
+      ['import', '--mcp', serverCommand(['--tools', '1', '--name', name]), '--name', 'k'.repeat(3000)].concat([
+        '-o',
+        out,
+      ]),
+    );
+    expect(r.code).toBe(0);
+    const lines = r.stderr.split('\n');
+    expect(lines[0]).toBe(`wrote 1 tool from 1 server to ${out}`);
+    expect(lines[1]!.startsWith(`  mcp__${'k'.repeat(100)}`)).toBe(true);
+    expect(lines[1]).toContain('…');
+    expect(Math.max(...lines.map((l) => [...l].length))).toBeLessThanOrEqual(MAX_MESSAGE_LINE);
+    expect(r.stderr).not.toContain('\u001b');
   });
 
   it('exits 2 with the server stderr when a server fails, and writes nothing', async () => {
