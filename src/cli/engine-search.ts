@@ -12,7 +12,7 @@ import { JSON_SCHEMA_VERSION } from '../io/schema-version.js';
 import { engineName, type EngineSpec, openEngine, type OpenEngine } from '../jobs/engines/engine.js';
 import { decodeEngineArgs } from '../jobs/search/engine-args.js';
 import { engineSearchJson, engineStanding } from '../jobs/search/engine-report.js';
-import { checkExpectations, type SearchScope } from '../jobs/search/report.js';
+import { checkExpectations, expectationsGiven, type SearchScope } from '../jobs/search/report.js';
 import { renderEngineExtras, renderEngineHeader } from '../report/engine-text.js';
 import { expectationHeadline, renderExpectationDiff, renderSearch, renderWhy } from '../report/search-text.js';
 import type { CliContext } from './context.js';
@@ -75,11 +75,7 @@ export async function runEngineSearch(
   });
   const failures = checkExpectations(report.matches, flags);
   if (flags.json) {
-    const given =
-      flags.expect !== undefined ||
-      flags.expectExact !== undefined ||
-      flags.expectFirst !== undefined ||
-      flags.expectNone === true;
+    const given = expectationsGiven(flags);
     ctx.json({
       schema_version: JSON_SCHEMA_VERSION,
       engine: engine.name,

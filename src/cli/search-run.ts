@@ -7,7 +7,15 @@ import { AssertionFailure, InputError, UsageError } from '../io/errors.js';
 import { resolveLimits } from '../io/read.js';
 import { JSON_SCHEMA_VERSION } from '../io/schema-version.js';
 import { expectationHeadline, renderExpectationDiff, renderSearch, renderWhy } from '../report/search-text.js';
-import { checkExpectations, closeNames, makeRun, searchJson, standing, suggestions } from '../jobs/search/report.js';
+import {
+  checkExpectations,
+  closeNames,
+  expectationsGiven,
+  makeRun,
+  searchJson,
+  standing,
+  suggestions,
+} from '../jobs/search/report.js';
 import { requireBatchLines, runBatch } from './batch.js';
 import type { CliContext } from './context.js';
 import type { SearchFlags } from './search-flags.js';
@@ -67,12 +75,7 @@ export async function runSearch(ctx: CliContext, words: string[], flags: SearchF
   const report = searchJson(run, flags.why);
   const failures = checkExpectations(report.matches, flags);
   if (flags.json) {
-    // With expectations, the JSON says how they went (a CI step reading it needs no stderr).
-    const given =
-      flags.expect !== undefined ||
-      flags.expectExact !== undefined ||
-      flags.expectFirst !== undefined ||
-      flags.expectNone === true;
+    const given = expectationsGiven(flags);
     ctx.json({
       schema_version: JSON_SCHEMA_VERSION,
       engine: 'eino',

@@ -24,7 +24,7 @@ import {
   type LintRule,
   type ToolLint,
 } from './types.js';
-import { RELATED_MAX } from './lint.js';
+import { lintSummary, RELATED_MAX } from './lint.js';
 
 /** The lint report, naming the engine. */
 export interface EngineLintReport extends LintReport {
@@ -208,21 +208,12 @@ export async function lintWithEngine(
   tools.sort(
     (a, b) => b.errors - a.errors || b.warnings - a.warnings || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
   );
-  const byRule = Object.fromEntries(order.map((r) => [r, 0])) as Record<LintRule, number>;
-  for (const t of tools) for (const f of t.findings) byRule[f.rule]++;
   return {
     engine: engine.name,
     catalog: { source: catalog.sources.map((s) => s.file).join(', '), dynamic: dynamic.length, static: statics.length },
     limits: DEFAULT_LINT_LIMITS,
     tools,
     groups,
-    summary: {
-      tools: tools.length,
-      errors: tools.reduce((a, t) => a + t.errors, 0),
-      warnings: tools.reduce((a, t) => a + t.warnings, 0),
-      clean: tools.filter((t) => t.findings.length === 0).length,
-      own_name_first: tools.filter((t) => t.own_name.rank === 1).length,
-      by_rule: byRule,
-    },
+    summary: lintSummary(tools),
   };
 }

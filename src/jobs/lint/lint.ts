@@ -755,23 +755,28 @@ export function lintCatalog(
   });
   tools.sort((a, b) => b.errors - a.errors || b.warnings - a.warnings || compareGo(a.name, b.name));
 
+  return {
+    catalog: { source: catalog.sources.map((s) => s.file).join(', '), dynamic: dynamic.length, static: statics.length },
+    limits,
+    tools,
+    groups,
+    summary: lintSummary(tools),
+  };
+}
+
+/** The report's summary of its tools' findings (the reference's lint and another engine's alike). */
+export function lintSummary(tools: readonly ToolLint[]): LintReport['summary'] {
   const byRule = Object.fromEntries((Object.keys(LINT_RULES) as LintRule[]).map((r) => [r, 0])) as Record<
     LintRule,
     number
   >;
   for (const t of tools) for (const f of t.findings) byRule[f.rule]++;
   return {
-    catalog: { source: catalog.sources.map((s) => s.file).join(', '), dynamic: dynamic.length, static: statics.length },
-    limits,
-    tools,
-    groups,
-    summary: {
-      tools: tools.length,
-      errors: tools.reduce((a, t) => a + t.errors, 0),
-      warnings: tools.reduce((a, t) => a + t.warnings, 0),
-      clean: tools.filter((t) => t.findings.length === 0).length,
-      own_name_first: tools.filter((t) => t.own_name.rank === 1).length,
-      by_rule: byRule,
-    },
+    tools: tools.length,
+    errors: tools.reduce((a, t) => a + t.errors, 0),
+    warnings: tools.reduce((a, t) => a + t.warnings, 0),
+    clean: tools.filter((t) => t.findings.length === 0).length,
+    own_name_first: tools.filter((t) => t.own_name.rank === 1).length,
+    by_rule: byRule,
   };
 }

@@ -190,6 +190,11 @@ export type ExpectationFailure =
   | { readonly kind: 'expect-none' };
 
 /** Checks the expectations against the returned names; an empty list means all hold. */
+/** Whether any expectation was given (a report then says how they went). */
+export function expectationsGiven(e: Expectations): boolean {
+  return e.expect !== undefined || e.expectExact !== undefined || e.expectFirst !== undefined || e.expectNone === true;
+}
+
 export function checkExpectations(matches: readonly string[], e: Expectations): ExpectationFailure[] {
   const failures: ExpectationFailure[] = [];
   if (e.expect !== undefined) {
