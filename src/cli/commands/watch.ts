@@ -21,6 +21,24 @@ import { simulateEngine } from '../simulate-engine.js';
 /** How long calls in flight may take to finish once watch is asked to stop. */
 const GRACE_MS = 30_000;
 
+/** The next SIGINT or SIGTERM; `stop` removes its listeners (they also go when it comes). */
+function nextSignal(): { readonly signal: Promise<NodeJS.Signals>; stop(): void } {
+  let on: (s: NodeJS.Signals) => void = () => {};
+  const stop = (): void => {
+    process.off('SIGINT', on);
+    process.off('SIGTERM', on);
+  };
+  const signal = new Promise<NodeJS.Signals>((resolve) => {
+    on = (s) => {
+      stop();
+      resolve(s);
+    };
+  });
+  process.on('SIGINT', on);
+  process.on('SIGTERM', on);
+  return { signal, stop };
+}
+
 interface WatchFlags extends EngineFlags {
   readonly proxy?: string;
   readonly host: string;
@@ -267,37 +285,24 @@ async function runWatch(ctx: CliContext, flags: WatchFlags): Promise<void> {
     signal = ended.signal;
   } else {
     // The handlers are in place before the address is printed: a Ctrl-C right after it still ends cleanly.
-    const stopped = new Promise<NodeJS.Signals>((resolve) => {
-      const on = (s: NodeJS.Signals): void => {
-        process.off('SIGINT', on);
-        process.off('SIGTERM', on);
-        resolve(s);
-      };
-      process.on('SIGINT', on);
-      process.on('SIGTERM', on);
-    });
+    const stopped = nextSignal();
     ctx.err(`${where.join('\n')}\n  Ctrl-C stops\n`);
-    signal = await stopped;
+    signal = await stopped.signal;
   }
   // Calls in flight (a streamed answer can take minutes) finish before the end, for up to GRACE_MS; a second Ctrl-C
   // cuts them at once.
   const pending = running.inFlight();
-  let again: (() => void) | null = null;
-  const cut = new Promise<void>((resolve) => {
-    again = () => resolve();
-    process.once('SIGINT', again);
-    process.once('SIGTERM', again);
-  });
+  const again = nextSignal();
   if (pending > 0)
     ctx.err(
       `toolsearch watch: stopping; waiting for ${pending} call${pending === 1 ? '' : 's'} in flight ` +
         `(at most ${GRACE_MS / 1000} s; Ctrl-C again cuts ${pending === 1 ? 'it' : 'them'})\n`,
     );
-  await running.close(GRACE_MS, cut);
-  if (again) {
-    process.off('SIGINT', again);
-    process.off('SIGTERM', again);
-  }
+  await running.close(
+    GRACE_MS,
+    again.signal.then(() => undefined),
+  );
+  again.stop();
   if (timer) clearInterval(timer);
   await writing;
   await flush();
