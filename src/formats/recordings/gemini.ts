@@ -44,7 +44,13 @@ import type { CatalogTool, SentTools } from '../types.js';
 import { readSessions, type SessionCall } from './calls.js';
 import { DISTINCTIVE, type Evidence, type NearMiss, type RecordingReader } from './types.js';
 
-const snake = (k: string): string => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+const SNAKE = new Map<string, string>();
+/** A key in snake case (`usageMetadata` → `usage_metadata`); the keys are the reader's own words, remembered. */
+function snake(k: string): string {
+  let s = SNAKE.get(k);
+  if (s === undefined) SNAKE.set(k, (s = k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)));
+  return s;
+}
 /** Keys in both spellings. */
 const both = (keys: readonly string[]): string[] => [...new Set(keys.flatMap((k) => [k, snake(k)]))];
 /** A member in either spelling. */

@@ -8,10 +8,10 @@
  * most a fixed window of items (a session, or about 64 kB of lines) is in
  * flight, so memory is bounded by the largest sessions, not by the input.
  *
- * Workers start only when the input left pays for their warm-up (a thread loads its code and compiles it anew: see
- * {@link WORKER_PAYBACK_MS}): this thread replays alone at first, measures its rate, and starts the workers once the
- * input left would take it longer than that alone — at once for a large file, never for a small one; for standard
- * input, whose size is unknown, once it has replayed alone for that long. `--jobs N` is the most threads used.
+ * Workers start only when the input left pays for their warm-up (a thread loads its code, compiles it anew and warms
+ * its JIT: see {@link WORKER_PAYBACK_MS}): this thread replays alone at first, measures its rate once warm, and
+ * starts the workers if the input left would take it longer than that alone — early for a large file, never for a
+ * small one; for standard input, whose size is unknown, once it has replayed alone for that long. `--jobs N` is the most threads used.
  */
 import { statSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
@@ -43,11 +43,11 @@ export interface BulkOptions {
 
 /**
  * CPU time a worker costs before it pays (its module graph loaded, its code compiled again, its first items
- * replayed slowly while this thread waits for them in order), with a margin: workers start only when replaying the
- * rest of the input alone would take this thread longer. On an idle two-core machine a worker was at full speed
- * after about 0.4 s; on a loaded one (issue 27: load average 25 on 2 cores) a start at 1,000 sessions made
- * `--jobs 2` 1.5–2× slower than one job, so the bar is 2 s of this thread's CPU time (1,000 of the bench's
- * sessions take under 1 s, 10,000 several seconds).
+ * replayed slowly while the JIT warms, and the CPU it takes from this thread meanwhile), with a margin: workers
+ * start only when replaying the rest of the input alone would take this thread longer, at its warm rate
+ * ({@link RateMeter}). On an idle two-core machine a worker paid for itself from about 1.5 s of work left; on a
+ * loaded one (issue 27: load average 25 on 2 cores) a start at 1,000 sessions made `--jobs 2` 1.5–2× slower than
+ * one job, so the bar is 2 s of this thread's CPU time.
  */
 export const WORKER_PAYBACK_MS = 2000;
 
@@ -57,11 +57,46 @@ function cpuMs(): number {
   return (u.user + u.system) / 1000;
 }
 
+/** CPU time of a window of the rate meter: enough items that one slow item (a collection) moves it little. */
+const WINDOW_MS = 100;
+
+/** Windows in a row whose rates agree (the slowest at most {@link SETTLED_SPREAD} × the fastest) settle the rate. */
+const SETTLED_WINDOWS = 3;
+
+const SETTLED_SPREAD = 1.15;
+
 /**
- * This thread's own replay (CPU time) before its rate is taken as known: its first items run before the JIT has
- * warmed, 2–3× slower, and a rate taken from them started workers at 1,000 sessions that did not pay (issue 27).
+ * This thread's replay rate (CPU ms per byte of input), once it has settled. The first items run before the JIT
+ * has warmed: on the bench's sessions a byte cost 10× its warm cost at first and still 3–5× after 300 ms, and a
+ * rate taken then (the old rule) predicted 2.5 s of work left at 2,000 sessions, where 0.4 s was left: the worker
+ * it started made `--jobs 2` 20% slower than one job. So the rate is taken in windows of at least
+ * {@link WINDOW_MS} of CPU time, and is settled once {@link SETTLED_WINDOWS} windows in a row agree: the JIT has
+ * done most of its work (on the bench's sessions, after about 1 s on Node 20, 0.9 s on Node 22). Until then there
+ * is no rate, and no worker starts.
  */
-const MIN_SAMPLE_MS = 300;
+export class RateMeter {
+  private ms = 0;
+  private bytes = 0;
+  private readonly windows: number[] = [];
+
+  /** An item this thread replayed: its CPU time and its bytes. */
+  add(ms: number, bytes: number): void {
+    this.ms += ms;
+    this.bytes += bytes;
+    if (this.ms < WINDOW_MS || this.bytes === 0) return;
+    this.windows.push(this.ms / this.bytes);
+    if (this.windows.length > SETTLED_WINDOWS) this.windows.shift();
+    this.ms = 0;
+    this.bytes = 0;
+  }
+
+  /** CPU ms per byte once settled (the fastest of the windows that agree), else null. */
+  settled(): number | null {
+    if (this.windows.length < SETTLED_WINDOWS) return null;
+    const fastest = Math.min(...this.windows);
+    return Math.max(...this.windows) <= SETTLED_SPREAD * fastest ? fastest : null;
+  }
+}
 
 /** Bytes of an item of input, for the rate: a chunk's bytes, a file's size (0 when it cannot be read). */
 function itemBytes(item: SessionItem): number {
@@ -183,19 +218,17 @@ async function replayInWorkers(
     }
     if (failure) throw failure;
   };
-  // What this thread replayed alone, and when it began: its rate says how long the rest would take it.
+  // What this thread replayed alone, and when it began: its warm rate says how long the rest would take it.
   const began = performance.now();
-  let localMs = 0;
-  // The fastest this thread went on one item (ms per byte): the first items run before the JIT has warmed.
-  let msPerByte = Number.POSITIVE_INFINITY;
+  const meter = new RateMeter();
   let consumed = 0;
   const inputSize = options.inputBytes ?? null;
   const pays = (): boolean => {
     if (options.start === 'now') return true;
-    if (localMs < MIN_SAMPLE_MS) return false;
     // Unknown size (standard input): once this thread has replayed alone for as long as a worker's warm-up.
     if (inputSize === null) return performance.now() - began >= WORKER_PAYBACK_MS;
-    return (inputSize - consumed) * msPerByte >= WORKER_PAYBACK_MS;
+    const rate = meter.settled();
+    return rate !== null && (inputSize - consumed) * rate >= WORKER_PAYBACK_MS;
   };
   try {
     let seq = 0;
@@ -223,11 +256,7 @@ async function replayInWorkers(
         // workers that, as slowed as this thread, cannot pay for their warm-up.
         const t0 = workers.length === 0 ? cpuMs() : 0;
         done.set(seq, await local.replayItem(item));
-        if (workers.length === 0) {
-          const ms = cpuMs() - t0;
-          localMs += ms;
-          if (bytes > 0) msPerByte = Math.min(msPerByte, ms / bytes);
-        }
+        if (workers.length === 0) meter.add(cpuMs() - t0, bytes);
         flush();
       }
       seq++;

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { loadCatalogFiles } from '../../../src/formats/catalog.js';
 import { resolveLimits } from '../../../src/io/read.js';
 import type { SessionInput, SessionItem } from '../../../src/formats/sessions.js';
-import { replaySessions, type DeliveredSession } from '../../../src/jobs/simulate/bulk.js';
+import { RateMeter, replaySessions, type DeliveredSession } from '../../../src/jobs/simulate/bulk.js';
 import { readFileSync } from 'node:fs';
 
 const demo = loadCatalogFiles([fileURLToPath(new URL('../../../fixtures/catalogs/demo.yaml', import.meta.url))]);
@@ -92,4 +92,43 @@ describe('replaySessions', () => {
       /Cannot find module|ERR_MODULE_NOT_FOUND|nonexistent/,
     );
   }, 60_000);
+});
+
+describe('RateMeter: the warm rate that decides when workers start', () => {
+  /** Windows of 100 ms of CPU time at these rates (ms per kB), as items of 10 ms each. */
+  function feed(meter: RateMeter, rates: readonly number[]): Array<number | null> {
+    const seen: Array<number | null> = [];
+    for (const r of rates) {
+      for (let i = 0; i < 10; i++) meter.add(10, (10 / r) * 1024);
+      const s = meter.settled();
+      seen.push(s === null ? null : Math.round(s * 1024 * 1000) / 1000);
+    }
+    return seen;
+  }
+
+  it('has no rate while the JIT warms (each window much faster than the one before), then the warm one', () => {
+    // Node 20 on the bench's sessions (issue 27): 10× the warm cost at first, settled after about 1 s.
+    const curve = [1.1, 0.67, 0.6, 0.32, 0.23, 0.17, 0.127, 0.123, 0.111, 0.103, 0.083, 0.096, 0.09];
+    expect(feed(new RateMeter(), curve)).toEqual([
+      ...Array(8).fill(null),
+      0.111, // 0.127, 0.123 and 0.111 agree (within 15%): settled, at the fastest of them
+      null, // 0.123 to 0.103: apart by more
+      null,
+      null,
+      null, // 0.096 is 1.16× 0.083
+    ]);
+    expect(feed(new RateMeter(), [0.09, 0.083, 0.083])).toEqual([null, null, 0.083]);
+  });
+
+  it('an early plateau of two windows is not a settled rate; the items of a window add up', () => {
+    // Node 22's first windows: 0.41 and 0.36 look alike, the third is faster again.
+    expect(feed(new RateMeter(), [0.89, 0.41, 0.36, 0.3])).toEqual([null, null, null, null]);
+    const m = new RateMeter();
+    for (let i = 0; i < 29; i++) m.add(10, 1024); // 290 ms: two windows and a part
+    expect(m.settled()).toBeNull();
+    m.add(10, 1024);
+    expect(m.settled()).toBeCloseTo(10 / 1024, 12);
+    m.add(500, 0); // an item of no known size (an unreadable file) counts its time
+    expect(m.settled()).toBeCloseTo(10 / 1024, 12);
+  });
 });
