@@ -24,7 +24,7 @@ import {
   type LintRule,
   type ToolLint,
 } from './types.js';
-import { lintSummary, RELATED_MAX } from './lint.js';
+import { lintSummary, RELATED_MAX, sortFindings, sortTools } from './lint.js';
 
 /** The lint report, naming the engine. */
 export interface EngineLintReport extends LintReport {
@@ -127,7 +127,6 @@ export async function lintWithEngine(
   for (const g of grouped((t) => (t.description === '' ? '' : t.description.trim().toLowerCase()), dynamic))
     addGroup('duplicate-description', g, (o) => `its description is the same as that of ${o}`);
 
-  const order = Object.keys(LINT_RULES) as LintRule[];
   const tools: ToolLint[] = [];
   options.onProgress?.(0, dynamic.length);
   for (const [i, t] of dynamic.entries()) {
@@ -184,7 +183,7 @@ export async function lintWithEngine(
         ),
       );
     append(findings, findingsOf.get(t.name)!);
-    findings.sort((a, b) => order.indexOf(a.rule) - order.indexOf(b.rule));
+    sortFindings(findings);
     const errors = findings.filter((f) => f.severity === 'error').length;
     tools.push({
       name: t.name,
@@ -205,9 +204,7 @@ export async function lintWithEngine(
     });
     options.onProgress?.(i + 1, dynamic.length);
   }
-  tools.sort(
-    (a, b) => b.errors - a.errors || b.warnings - a.warnings || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
-  );
+  sortTools(tools);
   return {
     engine: engine.name,
     catalog: { source: catalog.sources.map((s) => s.file).join(', '), dynamic: dynamic.length, static: statics.length },

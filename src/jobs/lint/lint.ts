@@ -725,7 +725,6 @@ export function lintCatalog(
   const ranks = new WordRanks(index, names, (t) => candidateWords(dynamic[t]!, partsOf[t]!), exactWords);
   const own = new OwnNameRanks(ranks);
 
-  const order = Object.keys(LINT_RULES) as LintRule[];
   onProgress?.(0, dynamic.length);
   const tools: ToolLint[] = dynamic.map((t, i) => {
     const parts = partsOf[i]!;
@@ -738,8 +737,7 @@ export function lintCatalog(
       ...checkNameShape(t, parts, limits),
       ...findingsOf.get(t.name)!,
     ];
-    // Errors before warnings, then by rule order of LINT_RULES.
-    findings.sort((a, b) => order.indexOf(a.rule) - order.indexOf(b.rule));
+    sortFindings(findings);
     const errors = findings.filter((f) => f.severity === 'error').length;
     onProgress?.(i + 1, dynamic.length);
     return {
@@ -753,7 +751,7 @@ export function lintCatalog(
       warnings: findings.length - errors,
     };
   });
-  tools.sort((a, b) => b.errors - a.errors || b.warnings - a.warnings || compareGo(a.name, b.name));
+  sortTools(tools);
 
   return {
     catalog: { source: catalog.sources.map((s) => s.file).join(', '), dynamic: dynamic.length, static: statics.length },
@@ -762,6 +760,21 @@ export function lintCatalog(
     groups,
     summary: lintSummary(tools),
   };
+}
+
+const RULE_ORDER = Object.keys(LINT_RULES) as LintRule[];
+
+/** A tool's findings in the report's order, the order of {@link LINT_RULES} (its errors come first). */
+export function sortFindings(findings: LintFinding[]): void {
+  findings.sort((a, b) => RULE_ORDER.indexOf(a.rule) - RULE_ORDER.indexOf(b.rule));
+}
+
+/**
+ * The report's tools in its order, the reference's lint and another engine's alike: most errors, then most
+ * warnings, then by name in Go's byte order.
+ */
+export function sortTools(tools: ToolLint[]): void {
+  tools.sort((a, b) => b.errors - a.errors || b.warnings - a.warnings || compareGo(a.name, b.name));
 }
 
 /** The report's summary of its tools' findings (the reference's lint and another engine's alike). */

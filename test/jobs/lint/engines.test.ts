@@ -1,5 +1,8 @@
 /** `lint --engine`: findability under the AI SDK 7's and Mastra's rankings, and a module's. */
 import { describe, it } from 'vitest';
+import type { Catalog } from '../../../src/formats/types.js';
+import type { OpenEngine } from '../../../src/jobs/engines/engine.js';
+import { lintWithEngine } from '../../../src/jobs/lint/engine-lint.js';
 import { lines, run } from '../../cli/helpers.js';
 
 interface Report {
@@ -57,5 +60,29 @@ describe.concurrent('lint --engine', () => {
     expect(lines(bad.stderr)).toEqual([
       "error: --top-k is not a parameter of the ai-sdk engine (it is Mastra's search.topK: --engine mastra)",
     ]);
+  });
+});
+
+describe('lintWithEngine', () => {
+  it("lists tools of equal findings by name in Go's byte order, as the reference's lint does", async ({ expect }) => {
+    // U+FFFD is 0xEF 0xBF 0xBD in UTF-8 and U+1F600 0xF0 …: byte order puts U+FFFD first, UTF-16 code
+    // units (0xFFFD against the surrogate 0xD83D) the other way round.
+    const names = ['x_\u{1F600}', 'x_\uFFFD', 'x_a'];
+    const catalog = {
+      tools: names.map((name) => ({ name, description: 'Send a message.', static: false })),
+      sources: [{ file: 'order.yaml' }],
+    } as unknown as Catalog;
+    const engine: OpenEngine = {
+      name: 'nothing',
+      spec: { kind: 'module', path: 'nothing.mjs' } as OpenEngine['spec'],
+      builtin: null,
+      limit: 5,
+      summary: 'finds nothing',
+      search: async () => ({ ok: true, matches: [] }) as never,
+      close: async () => {},
+    };
+    const report = await lintWithEngine(catalog, engine);
+    expect(report.tools.map((t) => t.name)).toEqual(['x_a', 'x_\uFFFD', 'x_\u{1F600}']);
+    expect(new Set(report.tools.map((t) => `${t.errors}/${t.warnings}`)).size).toBe(1);
   });
 });
