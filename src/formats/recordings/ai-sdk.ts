@@ -285,6 +285,30 @@ export function pushAssistantWith(
   b.push({ kind: 'blocks', role: 'assistant', blocks }, at);
 }
 
+/**
+ * One step of an assistant message being read part by part (UIMessage parts here, Mastra's stored parts): its
+ * text, the provider's own calls, the calls of tools and their results. {@link AssistantStep.push} writes it as
+ * one model call followed by its results (`step-start` parts begin the next step).
+ */
+export class AssistantStep {
+  text = '';
+  readonly provider: ContentBlock[] = [];
+  readonly calls: Array<ToolCall & { at: Node }> = [];
+  readonly results: Array<{ id: string; name: string; text: string; at: Node }> = [];
+
+  /** `at`: where the step begins (its `step-start` part, or the message). */
+  constructor(readonly at: Node) {}
+
+  /** Writes the step: the index of its first message, or null when it holds nothing (no text, no call). */
+  push(b: TranscriptBuilder): number | null {
+    if (this.text === '' && this.calls.length === 0 && this.provider.length === 0) return null;
+    const first = b.messages.length;
+    pushAssistantWith(b, this.text, this.provider, this.calls, this.at);
+    for (const r of this.results) pushToolResult(b, r.id, r.name, r.text, r.at);
+    return first;
+  }
+}
+
 /** The input of the tool-call part `id` among `parts`. */
 function callInput(parts: readonly Node[], id: string): Node | undefined {
   for (const p of parts)
@@ -456,20 +480,7 @@ function readUiMessages(b: TranscriptBuilder, items: readonly Node[]): void {
       b.unexplained(m, `unknown AI SDK UIMessage role ${JSON.stringify(role)} (expected system, user, assistant)`);
       continue;
     }
-    let text = '';
-    let calls: Array<ToolCall & { at: Node }> = [];
-    let results: Array<{ id: string; name: string; text: string; at: Node }> = [];
-    let at: Node = m;
-    let server: ContentBlock[] = [];
-    const flush = (): void => {
-      if (text === '' && calls.length === 0 && server.length === 0) return;
-      pushAssistantWith(b, text, server, calls, at);
-      for (const r of results) pushToolResult(b, r.id, r.name, r.text, r.at);
-      text = '';
-      calls = [];
-      results = [];
-      server = [];
-    };
+    let step = new AssistantStep(m);
     for (const p of list) {
       const type = partType(p);
       if (p.kind !== 'object' || type === null) {
@@ -477,9 +488,9 @@ function readUiMessages(b: TranscriptBuilder, items: readonly Node[]): void {
         continue;
       }
       if (type === 'step-start') {
-        flush();
-        at = p;
-      } else if (type === 'text') text += str(field(p, 'text')) ?? '';
+        step.push(b);
+        step = new AssistantStep(p);
+      } else if (type === 'text') step.text += str(field(p, 'text')) ?? '';
       else if (type === 'dynamic-tool' || type.startsWith('tool-')) {
         const name = type === 'dynamic-tool' ? (str(field(p, 'toolName')) ?? '') : type.slice('tool-'.length);
         const id = str(field(p, 'toolCallId')) ?? '';
@@ -489,11 +500,11 @@ function readUiMessages(b: TranscriptBuilder, items: readonly Node[]): void {
           if (tools) {
             // The provider's own tool search: its references load tools (model-native mode).
             const query = searchQuery(b, field(p, 'input'));
-            server.push(
+            step.provider.push(
               { type: 'server_tool_search', callId: id, query },
               { type: 'server_tool_search_result', callId: id, tools },
             );
-          } else server.push(providerCallBlock(type, id, name, field(p, 'input')));
+          } else step.provider.push(providerCallBlock(type, id, name, field(p, 'input')));
           continue;
         }
         if (state === 'input-streaming') {
@@ -509,7 +520,8 @@ function readUiMessages(b: TranscriptBuilder, items: readonly Node[]): void {
         }
         // An output-error part may keep the input that failed to parse in rawInput.
         const input = field(p, 'input') ?? (state === 'output-error' ? field(p, 'rawInput') : undefined);
-        calls.push({ id, name, arguments: argsText(input), at: p });
+        step.calls.push({ id, name, arguments: argsText(input), at: p });
+        const results = step.results;
         if (state === 'output-available') results.push({ id, name, text: outputText(field(p, 'output')), at: p });
         else if (state === 'output-error') results.push({ id, name, text: str(field(p, 'errorText')) ?? '', at: p });
         else if (state === 'output-denied' || deniedApproval(p)) {
@@ -520,7 +532,7 @@ function readUiMessages(b: TranscriptBuilder, items: readonly Node[]): void {
       } else if (!(UI_PART_SKIPPED.has(type) || type.startsWith('data-')))
         b.unexplained(p, `unknown AI SDK UI part type ${JSON.stringify(type)}`);
     }
-    flush();
+    step.push(b);
     b.stamp(first, createdAt);
   }
 }

@@ -23,11 +23,10 @@
  * role is an error.
  */
 import { toWellFormed } from '../../core/text.js';
-import type { ContentBlock, ToolCall } from '../../core/types.js';
 import { field, type Node, type ObjectNode, type ParsedDocument } from '../../io/nodes.js';
 import { checkKeys, type TranscriptBuilder } from '../transcript-common.js';
-import { providerCallBlock, pushAssistantWith } from './ai-sdk.js';
-import { argsText, outputText, pushToolResult } from './chat-build.js';
+import { AssistantStep, providerCallBlock } from './ai-sdk.js';
+import { argsText, outputText } from './chat-build.js';
 import { DISTINCTIVE, type Evidence, type NearMiss, type RecordingReader } from './types.js';
 
 const str = (n: Node | undefined): string | null => (n?.kind === 'string' ? n.value : null);
@@ -154,22 +153,12 @@ function approvalRefused(inv: ObjectNode): { refused: boolean; reason: string | 
 
 /** An assistant message: one model call per step (`step-start` begins the next), each followed by its results. */
 function readAssistant(b: TranscriptBuilder, m: ObjectNode, parts: readonly Node[]): void {
-  let text = '';
-  let calls: Array<ToolCall & { at: Node }> = [];
-  let results: Array<{ id: string; name: string; text: string; at: Node }> = [];
-  let provider: ContentBlock[] = [];
-  let at: Node = m;
+  let step = new AssistantStep(m);
   let time = timeOf(field(m, 'createdAt'));
+  // Each step's messages carry its time (its step-start's createdAt, else the last known).
   const flush = (): void => {
-    if (text === '' && calls.length === 0 && provider.length === 0) return;
-    const first = b.messages.length;
-    pushAssistantWith(b, text, provider, calls, at);
-    for (const r of results) pushToolResult(b, r.id, r.name, r.text, r.at);
-    b.stamp(first, time);
-    text = '';
-    calls = [];
-    results = [];
-    provider = [];
+    const first = step.push(b);
+    if (first !== null) b.stamp(first, time);
   };
   for (const p of parts) {
     const type = partType(p);
@@ -179,9 +168,9 @@ function readAssistant(b: TranscriptBuilder, m: ObjectNode, parts: readonly Node
     }
     if (type === 'step-start') {
       flush();
-      at = p;
+      step = new AssistantStep(p);
       time = timeOf(field(p, 'createdAt')) ?? time;
-    } else if (type === 'text') text += str(field(p, 'text')) ?? '';
+    } else if (type === 'text') step.text += str(field(p, 'text')) ?? '';
     else if (type === 'tool-invocation') {
       const inv = field(p, 'toolInvocation');
       if (inv?.kind !== 'object') {
@@ -192,7 +181,9 @@ function readAssistant(b: TranscriptBuilder, m: ObjectNode, parts: readonly Node
       if (exec?.kind === 'bool' && exec.value) {
         // The provider ran the tool (its web search): the provider's own call, listed at its model call.
         const id = str(field(inv, 'toolCallId')) ?? '';
-        provider.push(providerCallBlock(type, id, toWellFormed(str(field(inv, 'toolName')) ?? ''), field(inv, 'args')));
+        step.provider.push(
+          providerCallBlock(type, id, toWellFormed(str(field(inv, 'toolName')) ?? ''), field(inv, 'args')),
+        );
         continue;
       }
       const state = str(field(inv, 'state'));
@@ -210,8 +201,9 @@ function readAssistant(b: TranscriptBuilder, m: ObjectNode, parts: readonly Node
       const id = str(field(inv, 'toolCallId')) ?? '';
       const name = toWellFormed(str(field(inv, 'toolName')) ?? '');
       const input = field(inv, 'args') ?? (state === 'output-error' ? field(inv, 'rawInput') : undefined);
-      calls.push({ id, name, arguments: argsText(input), at: inv });
+      step.calls.push({ id, name, arguments: argsText(input), at: inv });
       const approval = approvalRefused(inv);
+      const results = step.results;
       if (state === 'output-error')
         results.push({ id, name, text: str(field(inv, 'errorText')) ?? outputText(field(inv, 'result')), at: inv });
       else if (state === 'output-denied' || (state === 'approval-responded' && approval.refused))
