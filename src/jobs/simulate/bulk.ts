@@ -11,7 +11,8 @@
  * Workers start only when the input left pays for their warm-up (a thread loads its code, compiles it anew and warms
  * its JIT: see {@link WORKER_PAYBACK_MS}): this thread replays alone at first, measures its rate once warm, and
  * starts the workers if the input left would take it longer than that alone — early for a large file, never for a
- * small one; for standard input, whose size is unknown, once it has replayed alone for that long. `--jobs N` is the most threads used.
+ * small one; for standard input, whose size is unknown, once it has replayed alone for that long. `--jobs N` is
+ * the most threads used.
  */
 import { statSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
@@ -93,8 +94,13 @@ export class RateMeter {
   /** CPU ms per byte once settled (the fastest of the windows that agree), else null. */
   settled(): number | null {
     if (this.windows.length < SETTLED_WINDOWS) return null;
-    const fastest = Math.min(...this.windows);
-    return Math.max(...this.windows) <= SETTLED_SPREAD * fastest ? fastest : null;
+    let fastest = Number.POSITIVE_INFINITY;
+    let slowest = 0;
+    for (const w of this.windows) {
+      fastest = Math.min(fastest, w);
+      slowest = Math.max(slowest, w);
+    }
+    return slowest <= SETTLED_SPREAD * fastest ? fastest : null;
   }
 }
 
