@@ -45,11 +45,13 @@ export interface BulkBenchContext {
 }
 
 const CALLS = 10;
+/** Model calls per session of the jobs section's longer sessions. */
+const LONG_CALLS = 40;
 const DISTINCT = 1000;
 
 /** Writes `n` sessions (one Eino message array per line), cycling through `DISTINCT` generated ones. */
-function writeSessions(ctx: BulkBenchContext, n: number, distinct: readonly string[]): string {
-  const file = join(ctx.work, `bulk-${n}-seed${ctx.seed}.jsonl`);
+function writeSessions(ctx: BulkBenchContext, n: number, distinct: readonly string[], calls = CALLS): string {
+  const file = join(ctx.work, `bulk-${n}${calls === CALLS ? '' : `x${calls}`}-seed${ctx.seed}.jsonl`);
   const fd = openSync(file, 'w');
   try {
     let batch = '';
@@ -277,8 +279,8 @@ const JOB_CHOICES = [
 /**
  * Bench section `jobs` (issue 27): `--jobs 1`, `--jobs 2` and the default (no `--jobs`: as many threads as the
  * machine has, started only when the input left pays for their warm-up) side by side, whole processes, at 1,000,
- * 10,000 and 100,000 sessions. The machine is shared and noisy: the three run in turn, one after the other, in a
- * rotating order, `rounds` times (3 at 100,000); each round gives the ratios time(--jobs 1) / time(x) of its own
+ * 3,000, 10,000 and 100,000 sessions of 10 model calls and 10,000 of 40. The machine is shared and noisy: the
+ * three run in turn, one after the other, in a rotating order, `rounds` times (3 at 100,000); each round gives the ratios time(--jobs 1) / time(x) of its own
  * runs, and the rows are the medians of those ratios (so a disturbance hits one round, not one configuration).
  * Targets: `--jobs 2` ≥ 1.5× at 10,000 sessions and more; the default never slower than `--jobs 1` (≥ 1.0×).
  */
@@ -289,15 +291,21 @@ export function benchBulkJobs(ctx: BulkBenchContext, rounds: number): void {
     const r = runToolSearch(mw.index, a);
     return r.ok ? r.matches : null;
   };
-  const distinct = Array.from({ length: DISTINCT }, (_, i) =>
-    JSON.stringify(toEinoJson(generateTranscript(ctx.demo.dynamic, CALLS, search, ctx.seed * 100_003 + i) as never)),
-  );
+  const sessionsOf = (calls: number): string[] =>
+    Array.from({ length: DISTINCT }, (_, i) =>
+      JSON.stringify(toEinoJson(generateTranscript(ctx.demo.dynamic, calls, search, ctx.seed * 100_003 + i) as never)),
+    );
+  const short = sessionsOf(CALLS);
   // 3,000: a worker started on a rate taken before the JIT had warmed made --jobs 2 20% slower there (issue 27).
-  const sizes = ctx.quick ? [1000, 3000, 10_000] : [1000, 3000, 10_000, 100_000];
+  // The bench's sessions are short (10 model calls); an agent's are often longer: 10,000 of 40 calls too.
+  const cases = [
+    ...(ctx.quick ? [1000, 3000, 10_000] : [1000, 3000, 10_000, 100_000]).map((n) => ({ n, calls: CALLS })),
+    { n: 10_000, calls: LONG_CALLS },
+  ];
   const files: string[] = [];
   try {
-    for (const n of sizes) {
-      const file = writeSessions(ctx, n, distinct);
+    for (const { n, calls } of cases) {
+      const file = writeSessions(ctx, n, calls === CALLS ? short : sessionsOf(calls), calls);
       files.push(file);
       const args = (extra: readonly string[]): string[] => [
         ctx.cli,
@@ -329,7 +337,8 @@ export function benchBulkJobs(ctx: BulkBenchContext, rounds: number): void {
         }
         for (const c of JOB_CHOICES) ratios.get(c.id)!.push(ms.get('jobs1')! / ms.get(c.id)!);
       }
-      const size = n.toLocaleString('en-US');
+      const size = `${n.toLocaleString('en-US')}${calls === CALLS ? '' : ` × ${calls}-call`}`;
+      const id = calls === CALLS ? `${n}` : `${n}x${calls}`;
       const spread = (id: string): string =>
         `median ${fmt(median(times.get(id)!))} ms over ${r} interleaved rounds ` +
         `(ratios ${ratios
@@ -338,7 +347,7 @@ export function benchBulkJobs(ctx: BulkBenchContext, rounds: number): void {
           .join(', ')}); --jobs 1: median ${fmt(median(times.get('jobs1')!))} ms`;
       const two = median(ratios.get('jobs2')!);
       add({
-        id: `bulk.jobs.${n}.jobs2`,
+        id: `bulk.jobs.${id}.jobs2`,
         section: 'bulk',
         label: `--jobs 2 vs --jobs 1, ${size} sessions (whole process, interleaved)`,
         value: two,
@@ -349,7 +358,7 @@ export function benchBulkJobs(ctx: BulkBenchContext, rounds: number): void {
       });
       const def = median(ratios.get('default')!);
       add({
-        id: `bulk.jobs.${n}.default`,
+        id: `bulk.jobs.${id}.default`,
         section: 'bulk',
         label: `default --jobs vs --jobs 1, ${size} sessions (whole process, interleaved)`,
         value: def,
@@ -360,7 +369,7 @@ export function benchBulkJobs(ctx: BulkBenchContext, rounds: number): void {
         ok: def >= 1.0,
       });
       add({
-        id: `bulk.jobs.${n}.identical`,
+        id: `bulk.jobs.${id}.identical`,
         section: 'bulk',
         label: `the same aggregate with --jobs 1, --jobs 2 and the default (${size} sessions)`,
         value: outputs.size === 1 ? 1 : 0,

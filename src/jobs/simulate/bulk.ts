@@ -9,10 +9,10 @@
  * flight, so memory is bounded by the largest sessions, not by the input.
  *
  * Workers start only when the input left pays for their warm-up (a thread loads its code, compiles it anew and warms
- * its JIT: see {@link WORKER_PAYBACK_MS}): this thread replays alone at first, measures its rate once warm, and
- * starts the workers if the input left would take it longer than that alone — early for a large file, never for a
- * small one; for standard input, whose size is unknown, once it has replayed alone for that long. `--jobs N` is
- * the most threads used.
+ * its JIT: see {@link WORKER_PAYBACK_MS}): this thread replays alone at first, measures its rate ({@link RateMeter}),
+ * and starts the workers once the input left would take it longer than that alone even at the least it could
+ * cost — early for a large file, never for a small or middling one; for standard input, whose size is unknown, once
+ * it has replayed alone for that long. `--jobs N` is the most threads used.
  */
 import { statSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
@@ -45,8 +45,8 @@ export interface BulkOptions {
 /**
  * CPU time a worker costs before it pays (its module graph loaded, its code compiled again, its first items
  * replayed slowly while the JIT warms, and the CPU it takes from this thread meanwhile), with a margin: workers
- * start only when replaying the rest of the input alone would take this thread longer, at its warm rate
- * ({@link RateMeter}). On an idle two-core machine a worker paid for itself from about 1.5 s of work left; on a
+ * start only when replaying the rest of the input alone would take this thread longer, even at the least it could
+ * cost ({@link RateMeter}). On an idle two-core machine a worker paid for itself from about 1.5 s of work left; on a
  * loaded one (issue 27: load average 25 on 2 cores) a start at 1,000 sessions made `--jobs 2` 1.5–2× slower than
  * one job, so the bar is 2 s of this thread's CPU time.
  */
@@ -61,19 +61,26 @@ function cpuMs(): number {
 /** CPU time of a window of the rate meter: enough items that one slow item (a collection) moves it little. */
 const WINDOW_MS = 100;
 
-/** Windows in a row whose rates agree (the slowest at most {@link SETTLED_SPREAD} × the fastest) settle the rate. */
-const SETTLED_WINDOWS = 3;
-
-const SETTLED_SPREAD = 1.15;
+/** Windows the meter keeps: the fastest of them is this thread's recent cost. */
+const WINDOWS = 3;
 
 /**
- * This thread's replay rate (CPU ms per byte of input), once it has settled. The first items run before the JIT
- * has warmed: on the bench's sessions a byte cost 10× its warm cost at first and still 3–5× after 300 ms, and a
- * rate taken then (the old rule) predicted 2.5 s of work left at 2,000 sessions, where 0.4 s was left: the worker
- * it started made `--jobs 2` 20% slower than one job. So the rate is taken in windows of at least
- * {@link WINDOW_MS} of CPU time, and is settled once {@link SETTLED_WINDOWS} windows in a row agree: the JIT has
- * done most of its work (on the bench's sessions, after about 1 s on Node 20, 0.9 s on Node 22). Until then there
- * is no rate, and no worker starts.
+ * How much cheaper a byte may still become, once this thread has replayed {@link WINDOWS} windows, than in the
+ * fastest of its last ones: at most 10×. Measured on the bench's sessions: 3.5–7× on Node 20 and 4–5× on Node 22
+ * (0.3–0.6 ms per kB 300–500 ms in, 0.085 warm, which it reaches after about 1 s). A rate that looks settled is
+ * no guide: the JIT's speed-ups come in steps, and three windows agreeing within 15% at 0.58 ms per kB, 570 ms in,
+ * started a worker at 3,000 sessions that did not pay.
+ */
+const JIT_SPEEDUP_MAX = 10;
+
+/**
+ * The least this thread's replay may come to cost (CPU ms per byte of input). Its first items run before the JIT
+ * has warmed: on the bench's sessions a byte costs 10× its warm cost at first and still 3–7× after 300 ms, and a
+ * rate taken then (issue 27's first rule) predicted 2.5 s of work left at 2,000 sessions where 0.4 s was left: the
+ * worker it started made `--jobs 2` 20% slower than one job. So the cost is taken in windows of at least
+ * {@link WINDOW_MS} of CPU time, and workers go by its floor: the fastest recent window at a tenth of its cost.
+ * An input whose rest takes longer than a worker's warm-up even at that floor pays for the worker whatever the
+ * machine; a middling one (on the bench's short sessions, up to about 15,000) is replayed by this thread alone.
  */
 export class RateMeter {
   private ms = 0;
@@ -86,21 +93,17 @@ export class RateMeter {
     this.bytes += bytes;
     if (this.ms < WINDOW_MS || this.bytes === 0) return;
     this.windows.push(this.ms / this.bytes);
-    if (this.windows.length > SETTLED_WINDOWS) this.windows.shift();
+    if (this.windows.length > WINDOWS) this.windows.shift();
     this.ms = 0;
     this.bytes = 0;
   }
 
-  /** CPU ms per byte once settled (the fastest of the windows that agree), else null. */
-  settled(): number | null {
-    if (this.windows.length < SETTLED_WINDOWS) return null;
+  /** CPU ms per byte this thread will not go below, once it has replayed {@link WINDOWS} windows; else null. */
+  floor(): number | null {
+    if (this.windows.length < WINDOWS) return null;
     let fastest = Number.POSITIVE_INFINITY;
-    let slowest = 0;
-    for (const w of this.windows) {
-      fastest = Math.min(fastest, w);
-      slowest = Math.max(slowest, w);
-    }
-    return slowest <= SETTLED_SPREAD * fastest ? fastest : null;
+    for (const w of this.windows) fastest = Math.min(fastest, w);
+    return fastest / JIT_SPEEDUP_MAX;
   }
 }
 
@@ -233,8 +236,9 @@ async function replayInWorkers(
     if (options.start === 'now') return true;
     // Unknown size (standard input): once this thread has replayed alone for as long as a worker's warm-up.
     if (inputSize === null) return performance.now() - began >= WORKER_PAYBACK_MS;
-    const rate = meter.settled();
-    return rate !== null && (inputSize - consumed) * rate >= WORKER_PAYBACK_MS;
+    // The input left takes this thread at least this long alone, however far its JIT warms.
+    const floor = meter.floor();
+    return floor !== null && (inputSize - consumed) * floor >= WORKER_PAYBACK_MS;
   };
   try {
     let seq = 0;
