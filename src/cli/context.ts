@@ -36,6 +36,8 @@ const LINES_PER_WRITE = 4096;
 export class CliContext {
   /** Set from the global `--no-color` flag before a command runs. */
   noColorFlag = false;
+  /** Set from the global `--verbose` flag: notes on stderr. */
+  verbose = false;
   /** Input limits for every load of this run (from `TOOLSEARCH_MAX_*`; unset fields are the defaults). */
   limits: Partial<Limits> = {};
   /** The loaded-catalog cache of this run, or null (a process of its own has one unless turned off). */

@@ -50,6 +50,7 @@ export async function main(argv: string[], io?: CliIo): Promise<number> {
       ctx.noColorFlag = true;
     });
     program.on('option:verbose', () => {
+      ctx.verbose = true;
       if (noHome) ctx.err(`note: ${cache.NO_HOME_NOTE}\n`);
       noHome = false; // said once
     });

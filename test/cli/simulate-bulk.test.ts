@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import { workersNote } from '../../src/cli/commands/simulate-bulk.js';
 import { DEMO, ROOT, run } from './helpers.js';
 
 const SESSIONS = 'fixtures/bulk/sessions.jsonl';
@@ -126,6 +127,38 @@ describe('simulate over many sessions', () => {
     expect(tui.stderr).toContain('--tui steps through one session');
     const both = await run(['simulate', SESSIONS, '-c', DEMO, '--json', '--jsonl']);
     expect(both.code).toBe(2);
+  });
+});
+
+describe('simulate over many sessions: --verbose says how many threads replayed', () => {
+  it('this thread alone for a small input, one thread with --jobs 1, and why; nothing without --verbose', async () => {
+    const small = await run(['simulate', SESSIONS, '-c', DEMO, '--json', '--no-tokens', '--jobs', '2', '--verbose']);
+    expect(small.code).toBe(0);
+    expect(small.stderr.trimEnd().split('\n').at(-1)).toBe(
+      'note: bulk replay: this thread alone (--jobs 2): workers start once the input left would take this thread ' +
+        '2 s alone even at the least it could cost',
+    );
+    const one = await run(['simulate', SESSIONS, '-c', DEMO, '--json', '--no-tokens', '--jobs', '1', '--verbose']);
+    expect(one.stderr.trimEnd().split('\n').at(-1)).toBe('note: bulk replay: one thread (--jobs 1)');
+    const stdin = await run(['simulate', '-', '-c', DEMO, '--json', '--no-tokens', '--jobs', '3', '--verbose'], {
+      input: `${sessionLines.join('\n')}\n`,
+    });
+    expect(stdin.stderr.trimEnd().split('\n').at(-1)).toBe(
+      'note: bulk replay: this thread alone (--jobs 3): workers start once this thread has replayed standard ' +
+        'input alone for 2 s',
+    );
+    const quiet = await run(['simulate', SESSIONS, '-c', DEMO, '--json', '--no-tokens', '--jobs', '2']);
+    expect(quiet.stderr).not.toContain('bulk replay');
+    expect(quiet.stdout).toBe(small.stdout);
+  });
+
+  it('names the workers it started and where in the input', () => {
+    expect(workersNote(2, 63_511_880, { workers: 1, bytesRead: 672_629 }, 2000)).toBe(
+      'note: bulk replay: 1 worker started 673 kB into 63.5 MB (--jobs 2)'.slice('note: '.length),
+    );
+    expect(workersNote(4, null, { workers: 3, bytesRead: 12_345_678 }, 2000)).toBe(
+      'bulk replay: 3 workers started 12.3 MB into standard input (--jobs 4)',
+    );
   });
 });
 

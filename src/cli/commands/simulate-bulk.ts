@@ -83,7 +83,7 @@ export async function runBulk(ctx: CliContext, args: readonly string[], flags: B
     throw new InputError('--json and --jsonl both write to stdout: use --jsonl with --aggregate FILE for both');
   const { expandSessionPaths, sessionItems } = await import('../../formats/sessions.js');
   const { resolveLimits } = await import('../../io/read.js');
-  const { inputBytes, replaySessions } = await import('../../jobs/simulate/bulk.js');
+  const { inputBytes, replaySessions, WORKER_PAYBACK_MS } = await import('../../jobs/simulate/bulk.js');
   if (args.includes('-') && (flags.catalog ?? []).includes('-'))
     throw new UsageError(
       'standard input (-) is given twice, for the sessions and for the catalog (-c -): give one of them as a file',
@@ -139,6 +139,9 @@ export async function runBulk(ctx: CliContext, args: readonly string[], flags: B
     },
   };
   let pending = '';
+  const jobs = flags.jobs ?? availableParallelism();
+  const bytes = inputBytes(paths);
+  let started: { readonly workers: number; readonly bytesRead: number } | null = null;
   const aggregate = await replaySessions(
     sessionItems(paths, {
       jsonl: flags.jsonlInput,
@@ -147,7 +150,13 @@ export async function runBulk(ctx: CliContext, args: readonly string[], flags: B
     }),
     setup,
     // At most this many threads; workers start only when the input left pays for their warm-up (bulk.ts).
-    { jobs: flags.jobs ?? availableParallelism(), inputBytes: inputBytes(paths) },
+    {
+      jobs,
+      inputBytes: bytes,
+      onWorkersStart: (start) => {
+        started = start;
+      },
+    },
     (session) => {
       if (session.line === null) return;
       pending += `${session.line}\n`;
@@ -158,6 +167,7 @@ export async function runBulk(ctx: CliContext, args: readonly string[], flags: B
     },
   );
   if (pending !== '') ctx.out(pending);
+  if (ctx.verbose) ctx.err(`note: ${workersNote(jobs, bytes, started, WORKER_PAYBACK_MS)}\n`);
   if (flags.aggregate !== undefined)
     writeOutput(
       { option: '--aggregate', path: flags.aggregate, force: flags.force === true },
@@ -200,4 +210,28 @@ export function checkAggregate(a: Aggregate, flags: Pick<BulkFlags, 'expectSame'
     failures.push(`${a.sessions.with_errors} of ${a.sessions.replayed} sessions with violations (--fail-on-violation)`);
   }
   if (failures.length > 0) throw new AssertionFailure(failures.join('; '), '');
+}
+
+/** What `--verbose` says of the threads a bulk replay used (issue 27: say what was chosen, and why). */
+export function workersNote(
+  jobs: number,
+  bytes: number | null,
+  started: { readonly workers: number; readonly bytesRead: number } | null,
+  paybackMs: number,
+): string {
+  if (jobs <= 1) return 'bulk replay: one thread (--jobs 1)';
+  if (started !== null) {
+    const into = `${mb(started.bytesRead)} into ${bytes === null ? 'standard input' : mb(bytes)}`;
+    return `bulk replay: ${started.workers} ${started.workers === 1 ? 'worker' : 'workers'} started ${into} (--jobs ${jobs})`;
+  }
+  const when =
+    bytes === null
+      ? `once this thread has replayed standard input alone for ${paybackMs / 1000} s`
+      : `once the input left would take this thread ${paybackMs / 1000} s alone even at the least it could cost`;
+  return `bulk replay: this thread alone (--jobs ${jobs}): workers start ${when}`;
+}
+
+/** Bytes as MB with one decimal, or kB below 1 MB. */
+function mb(n: number): string {
+  return n >= 1_000_000 ? `${(n / 1_000_000).toFixed(1)} MB` : `${Math.ceil(n / 1000)} kB`;
 }

@@ -40,6 +40,8 @@ export interface BulkOptions {
   readonly start?: 'when-it-pays' | 'now';
   /** Bytes of the whole input, when known (files); null or absent for standard input. */
   readonly inputBytes?: number | null;
+  /** Told when workers start: how many, and how many bytes of the input this thread had read by then. */
+  readonly onWorkersStart?: (start: { readonly workers: number; readonly bytesRead: number }) => void;
 }
 
 /**
@@ -248,7 +250,10 @@ async function replayInWorkers(
       consumed += bytes;
       // The workers start once the input left pays for their warm-up (and never before a few items: a handful
       // of sessions is replayed here sooner than a worker thread starts).
-      if (workers.length === 0 && seq >= FED && pays()) for (let k = 1; k < options.jobs; k++) spawn();
+      if (workers.length === 0 && seq >= FED && pays()) {
+        for (let k = 1; k < options.jobs; k++) spawn();
+        options.onWorkersStart?.({ workers: workers.length, bytesRead: consumed });
+      }
       // Only a worker that has loaded takes items: until then this thread replays them (no item waits on a start).
       const ready = workers.filter((x) => x.ready);
       const w = ready.length === 0 ? null : ready.reduce((a, b) => (b.inFlight < a.inFlight ? b : a));
