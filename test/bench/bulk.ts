@@ -280,9 +280,10 @@ const JOB_CHOICES = [
  * Bench section `jobs` (issue 27): `--jobs 1`, `--jobs 2` and the default (no `--jobs`: as many threads as the
  * machine has, started only when the input left pays for their warm-up) side by side, whole processes, at 1,000,
  * 3,000, 10,000 and 100,000 sessions of 10 model calls and 10,000 of 40. The machine is shared and noisy: the
- * three run in turn, one after the other, in a rotating order, `rounds` times (3 at 100,000); each round gives the ratios time(--jobs 1) / time(x) of its own
- * runs, and the rows are the medians of those ratios (so a disturbance hits one round, not one configuration).
- * Targets: `--jobs 2` ≥ 1.5× at 10,000 sessions and more; the default never slower than `--jobs 1` (≥ 1.0×).
+ * three run in turn, one after the other, in a rotating order, `rounds` times (3 at 100,000); each round gives
+ * the ratios time(--jobs 1) / time(x) of its own runs, and the rows are the medians of those ratios (so a
+ * disturbance hits one round, not one configuration). Targets: `--jobs 2` ≥ 1.5× at 10,000 sessions and more;
+ * the default never slower than `--jobs 1` (≥ 1.0×, or no worker started: then it does what `--jobs 1` does).
  */
 export function benchBulkJobs(ctx: BulkBenchContext, rounds: number): void {
   const { add, fmt } = ctx;

@@ -222,7 +222,8 @@ export function workersNote(
   if (jobs <= 1) return 'bulk replay: one thread (--jobs 1)';
   if (started !== null) {
     const into = `${mb(started.bytesRead)} into ${bytes === null ? 'standard input' : mb(bytes)}`;
-    return `bulk replay: ${started.workers} ${started.workers === 1 ? 'worker' : 'workers'} started ${into} (--jobs ${jobs})`;
+    const workers = `${started.workers} ${started.workers === 1 ? 'worker' : 'workers'}`;
+    return `bulk replay: ${workers} started ${into} (--jobs ${jobs})`;
   }
   const when =
     bytes === null
