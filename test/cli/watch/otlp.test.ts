@@ -215,6 +215,9 @@ async function exportWithRealExporter(
       ctx,
     );
     span.end(time(s.endTimeUnixNano));
+    // One export at a time: SimpleSpanProcessor sends each span as it ends, and two requests in flight may arrive in
+    // either order (a tool span before its model call reads, for that moment, as a session with no model call).
+    await provider.forceFlush();
   }
   parent.end(time(root!.endTimeUnixNano));
   await provider.forceFlush();
