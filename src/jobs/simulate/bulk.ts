@@ -229,7 +229,7 @@ async function replayInWorkers(
     }
     if (failure) throw failure;
   };
-  // What this thread replayed alone, and when it began: its warm rate says how long the rest would take it.
+  // What this thread replayed alone, and when it began: its floor says how long the rest would take it at least.
   const began = performance.now();
   const meter = new RateMeter();
   let consumed = 0;
