@@ -147,17 +147,23 @@ describe('simulate over many sessions: --verbose says how many threads replayed'
       'note: bulk replay: this thread alone (--jobs 3): workers start once this thread has replayed standard ' +
         'input alone for 2 s',
     );
+    const chosen = await run(['simulate', SESSIONS, '-c', DEMO, '--json', '--no-tokens', '--verbose']);
+    // The default: one job per core (this machine's count), said so rather than as a flag.
+    const alone = /^note: bulk replay: this thread alone \(\d+ jobs: one per core\): workers start once/;
+    const single = /^note: bulk replay: one thread \(1 job: one per core\)$/;
+    const last = chosen.stderr.trimEnd().split('\n').at(-1)!;
+    expect(alone.test(last) || single.test(last), last).toBe(true);
     const quiet = await run(['simulate', SESSIONS, '-c', DEMO, '--json', '--no-tokens', '--jobs', '2']);
     expect(quiet.stderr).not.toContain('bulk replay');
     expect(quiet.stdout).toBe(small.stdout);
   });
 
   it('names the workers it started and where in the input', () => {
-    expect(workersNote(2, 63_511_880, { workers: 1, bytesRead: 672_629 }, 2000)).toBe(
-      'note: bulk replay: 1 worker started 673 kB into 63.5 MB (--jobs 2)'.slice('note: '.length),
+    expect(workersNote(2, true, 63_511_880, { workers: 1, bytesRead: 672_629 }, 2000)).toBe(
+      'bulk replay: 1 worker started 673 kB into 63.5 MB (--jobs 2)',
     );
-    expect(workersNote(4, null, { workers: 3, bytesRead: 12_345_678 }, 2000)).toBe(
-      'bulk replay: 3 workers started 12.3 MB into standard input (--jobs 4)',
+    expect(workersNote(4, false, null, { workers: 3, bytesRead: 12_345_678 }, 2000)).toBe(
+      'bulk replay: 3 workers started 12.3 MB into standard input (4 jobs: one per core)',
     );
   });
 });

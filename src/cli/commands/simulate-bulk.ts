@@ -167,7 +167,7 @@ export async function runBulk(ctx: CliContext, args: readonly string[], flags: B
     },
   );
   if (pending !== '') ctx.out(pending);
-  if (ctx.verbose) ctx.err(`note: ${workersNote(jobs, bytes, started, WORKER_PAYBACK_MS)}\n`);
+  if (ctx.verbose) ctx.err(`note: ${workersNote(jobs, flags.jobs !== undefined, bytes, started, WORKER_PAYBACK_MS)}\n`);
   if (flags.aggregate !== undefined)
     writeOutput(
       { option: '--aggregate', path: flags.aggregate, force: flags.force === true },
@@ -215,21 +215,23 @@ export function checkAggregate(a: Aggregate, flags: Pick<BulkFlags, 'expectSame'
 /** What `--verbose` says of the threads a bulk replay used (issue 27: say what was chosen, and why). */
 export function workersNote(
   jobs: number,
+  given: boolean,
   bytes: number | null,
   started: { readonly workers: number; readonly bytesRead: number } | null,
   paybackMs: number,
 ): string {
-  if (jobs <= 1) return 'bulk replay: one thread (--jobs 1)';
+  const choice = given ? `--jobs ${jobs}` : `${jobs} ${jobs === 1 ? 'job' : 'jobs'}: one per core`;
+  if (jobs <= 1) return `bulk replay: one thread (${choice})`;
   if (started !== null) {
     const into = `${mb(started.bytesRead)} into ${bytes === null ? 'standard input' : mb(bytes)}`;
     const workers = `${started.workers} ${started.workers === 1 ? 'worker' : 'workers'}`;
-    return `bulk replay: ${workers} started ${into} (--jobs ${jobs})`;
+    return `bulk replay: ${workers} started ${into} (${choice})`;
   }
   const when =
     bytes === null
       ? `once this thread has replayed standard input alone for ${paybackMs / 1000} s`
       : `once the input left would take this thread ${paybackMs / 1000} s alone even at the least it could cost`;
-  return `bulk replay: this thread alone (--jobs ${jobs}): workers start ${when}`;
+  return `bulk replay: this thread alone (${choice}): workers start ${when}`;
 }
 
 /** Bytes as MB with one decimal, or kB below 1 MB. */
