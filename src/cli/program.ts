@@ -33,7 +33,7 @@ export async function buildProgram(
     .description('Which tools would your agent find? An exact port of the Eino tool search middleware.')
     .version(version, '-V, --version', 'print the version')
     .option('--no-color', 'disable colors (also NO_COLOR=1)')
-    .option('--verbose', 'print notes on stderr (such as why no cache is used)')
+    .option('--verbose', 'print notes on stderr (why no cache is used, how many threads a bulk replay used)')
     .helpOption('-h, --help', 'show help')
     .helpCommand(false)
     .configureOutput({
