@@ -49,6 +49,15 @@ import { json, outDir, scenario, serve } from './scenario.mjs';
 const MODEL = 'gemini-2.5-flash';
 const out = outDir('fixtures/recordings/gemini');
 
+/** A model step's parts as Gemini answers them: its text, then its function calls (with ids when `withIds`). */
+function modelParts(s, withIds) {
+  const parts = [];
+  if (s.text !== '') parts.push({ text: s.text });
+  for (const c of s.calls)
+    parts.push({ functionCall: { ...(withIds ? { id: c.id } : {}), name: c.name, args: c.args } });
+  return parts;
+}
+
 async function record(name, withIds) {
   const { steps, tools } = scenario(name);
   const calls = [];
@@ -67,10 +76,7 @@ async function record(name, withIds) {
     else if (s.kind === 'user') contents.push({ role: 'user', parts: [{ text: s.text }] });
     else if (s.kind === 'model') {
       k++;
-      const parts = [];
-      if (s.text !== '') parts.push({ text: s.text });
-      for (const c of s.calls)
-        parts.push({ functionCall: { ...(withIds ? { id: c.id } : {}), name: c.name, args: c.args } });
+      const parts = modelParts(s, withIds);
       answer = {
         candidates: [{ content: { parts, role: 'model' }, finishReason: 'STOP', index: 0 }],
         usageMetadata: {
@@ -144,10 +150,7 @@ async function* chatAgent(ai, name, withIds, server) {
       }));
     else if (s.kind === 'model') {
       k++;
-      const parts = [];
-      if (s.text !== '') parts.push({ text: s.text });
-      for (const c of s.calls)
-        parts.push({ functionCall: { ...(withIds ? { id: c.id } : {}), name: c.name, args: c.args } });
+      const parts = modelParts(s, withIds);
       server.next = chunks(parts, k, `resp-${name}-${k}`);
       const declarations = tools[k - 1].map((t) => ({
         name: t.name,
