@@ -246,7 +246,8 @@ async function replayInWorkers(
     let seq = 0;
     for await (const item of inputs) {
       if (seq - next >= window) await waitFor(() => seq - next < window);
-      const bytes = itemBytes(item);
+      // Sizes count only until the workers start (a file's is a stat): they decide when.
+      const bytes = workers.length === 0 ? itemBytes(item) : 0;
       consumed += bytes;
       // The workers start once the input left pays for their warm-up (and never before a few items: a handful
       // of sessions is replayed here sooner than a worker thread starts).
