@@ -305,7 +305,6 @@ export class LiveWatch {
     }
     const out: WatchLine[] = [];
     for (const s of touched) {
-      this.resimulate(s);
       if (s.report === null && s.problem !== null && s.problem !== s.reported) {
         // Never silent: a session that does not read (or simulate) says why, once per reason.
         s.reported = s.problem;
