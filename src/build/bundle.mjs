@@ -1,14 +1,25 @@
 /**
  * Part of the build (src/build/build.mjs, not shipped): bundles the CLI with
- * esbuild into <dist>/bundle:
+ * esbuild into <dist>/bundle, one CommonJS bundle written as two files:
  *
- * - cli.cjs: the whole CLI (src/cli/main.ts) in one CommonJS file, commander
- *   and js-yaml's reader included. Node 20 loads one file far faster than ES
- *   module chunks (each resolved, read and linked in turn). Modules a command
- *   imports on demand stay lazy: esbuild wraps each in an init function that
- *   runs on the first `import()`.
+ * - cli.cjs: src/cli/main.ts and everything a `search` needs (commander,
+ *   the scorer, the catalog loaders, js-yaml's reader, the text report).
+ * - cli-more.cjs: the rest: every other command and the search features a
+ *   plain search does not use ({@link SECOND_FILE_ROOTS}, and what only they
+ *   import). cli.cjs requires it the first time one of those is imported.
  * - start.cjs: src/cli/start.ts, run by bin/toolsearch.js: answers a bare
  *   `--version`, turns on Node's compile cache, then requires cli.cjs.
+ *
+ * Why two files: Node compiles a file as a whole at every start (Node 20 has
+ * no compile cache, and later Nodes have none on a first run), and a search
+ * needs a third of the code. A cached search took 70 ms with one 1,025 kB
+ * file and 53 ms with the 327 kB of cli.cjs (Node 20, `node -e 0`: 23 ms).
+ * Every module is in exactly one file: a module of cli.cjs that cli-more.cjs
+ * imports is handed over through cli.cjs's `__links` (filled the first time
+ * cli-more.cjs is loaded), so both files share one instance of each module
+ * (its state, its classes for `instanceof`). Modules a command imports on
+ * demand stay lazy within each file: esbuild wraps each in an init function
+ * that runs on the first `import()`.
  *
  * A bulk replay's worker threads run cli.cjs too (src/jobs/simulate/bulk-worker.ts).
  *
@@ -24,7 +35,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -46,6 +57,20 @@ const EXTERNAL = [
   'zod',
   'yaml',
 ];
+
+/**
+ * Where cli-more.cjs starts: modules that cli.cjs imports on demand (`import()`) and that a plain search never
+ * loads: the other commands, and what a search loads only when asked (another engine, an MCP server, a batch).
+ */
+const SECOND_FILE_ROOTS = [
+  /^src\/cli\/commands\/(?!search\.ts$)[^/]+\.ts$/,
+  /^src\/cli\/engine-search\.ts$/,
+  /^src\/formats\/mcp\/(list-tools|catalog)\.ts$/,
+  /^src\/jobs\/simulate\/bulk-session\.ts$/,
+];
+
+const FIRST = 'cli.cjs';
+const SECOND = 'cli-more.cjs';
 
 /**
  * commander requires node:child_process when it loads, to run a subcommand's own executable (which toolsearch
@@ -90,21 +115,19 @@ function buildId() {
   return h.digest('hex').slice(0, 16);
 }
 
-/** Writes the CLI's bundle into `dir`. */
-export async function bundle(dir) {
-  await build({
-    entryPoints: {
-      cli: `${ROOT}src/cli/main.ts`,
-      start: `${ROOT}src/cli/start.ts`,
-    },
+/** A module's key: its path from the repository's root, with / (also the key in both files' hand-over). */
+const keyOf = (path) => relative(ROOT, path).split('\\').join('/');
+
+/** Options shared by every esbuild run. */
+function common(id) {
+  return {
     bundle: true,
     format: 'cjs',
     platform: 'node',
     target: 'node20',
-    outdir: dir,
-    outExtension: { '.js': '.cjs' },
+    // Named: esbuild finds a file's tsconfig.json from the entry point, and the entries here are made up.
+    tsconfig: `${ROOT}tsconfig.json`,
     external: EXTERNAL,
-    plugins: [lazyChildProcessForCommander],
     legalComments: 'none',
     // Less to read and parse at every start; names stay, so stack traces stay readable.
     minifyWhitespace: true,
@@ -112,7 +135,125 @@ export async function bundle(dir) {
     charset: 'ascii',
     logLevel: 'warning',
     // The sources are ES modules; in CommonJS, import.meta.url is the file's URL made from __filename.
-    define: { __TOOLSEARCH_BUILD_ID__: JSON.stringify(buildId()), 'import.meta.url': '__importMetaUrl' },
+    define: { __TOOLSEARCH_BUILD_ID__: JSON.stringify(id), 'import.meta.url': '__importMetaUrl' },
     banner: { js: "'use strict';\nconst __importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  };
+}
+
+/**
+ * cli.cjs (and start.cjs). An `import()` of a second-file root becomes a module that fills `__links` with the
+ * modules in `handOver` and then takes the root from cli-more.cjs. `cut` collects those roots' keys.
+ */
+function firstFile(dir, id, handOver, cut, write) {
+  const plugin = {
+    name: 'toolsearch-first-file',
+    setup(b) {
+      b.onResolve({ filter: /^toolsearch:/ }, (args) => ({ path: args.path, namespace: 'toolsearch' }));
+      b.onResolve({ filter: /^\.\/cli-more\.cjs$/ }, () => ({ path: `./${SECOND}`, external: true }));
+      b.onResolve({ filter: /^\./ }, async (args) => {
+        if (args.kind !== 'dynamic-import' || args.pluginData === 'inner') return undefined;
+        const r = await b.resolve(args.path, { resolveDir: args.resolveDir, kind: args.kind, pluginData: 'inner' });
+        if (r.errors.length > 0 || !SECOND_FILE_ROOTS.some((re) => re.test(keyOf(r.path)))) return r;
+        cut.add(keyOf(r.path));
+        return { path: `toolsearch:second/${keyOf(r.path)}.cjs`, namespace: 'toolsearch' };
+      });
+      b.onLoad({ filter: /.*/, namespace: 'toolsearch' }, (args) => {
+        const loader = 'js';
+        const resolveDir = ROOT;
+        if (args.path === 'toolsearch:entry')
+          return {
+            contents: `export * from './src/cli/main.ts'; export { links as __links } from 'toolsearch:links';`,
+            loader,
+            resolveDir,
+          };
+        if (args.path === 'toolsearch:links') return { contents: 'export const links = {};', loader };
+        if (args.path === 'toolsearch:hand-over') {
+          const keys = [...handOver].sort();
+          const lines = keys.map((k, i) => `import * as m${i} from './${k}';`);
+          lines.push("import { links } from 'toolsearch:links';");
+          lines.push(`Object.assign(links, {${keys.map((k, i) => `${JSON.stringify(k)}: m${i}`).join(', ')}});`);
+          return { contents: lines.join('\n'), loader, resolveDir };
+        }
+        const key = JSON.stringify(args.path.slice('toolsearch:second/'.length, -'.cjs'.length));
+        return {
+          contents: `require('toolsearch:hand-over');\nmodule.exports = require('./${SECOND}')[${key}]();`,
+          loader,
+          resolveDir,
+        };
+      });
+    },
+  };
+  return build({
+    ...common(id),
+    entryPoints: { cli: 'toolsearch:entry', start: `${ROOT}src/cli/start.ts` },
+    outdir: dir,
+    outExtension: { '.js': '.cjs' },
+    plugins: [lazyChildProcessForCommander, plugin],
+    metafile: true,
+    write,
   });
+}
+
+/**
+ * cli-more.cjs: an object of functions, one per root in `cut`, that each load their root; a module of
+ * cli.cjs (`inFirst`) is taken from cli.cjs's `__links`, and its key added to `handOver`.
+ */
+function secondFile(dir, id, cut, inFirst, handOver) {
+  const plugin = {
+    name: 'toolsearch-second-file',
+    setup(b) {
+      b.onResolve({ filter: /^toolsearch:/ }, (args) => ({ path: args.path, namespace: 'toolsearch' }));
+      b.onResolve({ filter: /^\.\/cli\.cjs$/ }, () => ({ path: `./${FIRST}`, external: true }));
+      b.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.pluginData === 'inner' || args.namespace !== 'file' || args.kind === 'entry-point') return undefined;
+        const r = await b.resolve(args.path, { resolveDir: args.resolveDir, kind: args.kind, pluginData: 'inner' });
+        if (r.errors.length > 0 || r.external || !inFirst.has(keyOf(r.path))) return r;
+        handOver.add(keyOf(r.path));
+        return { path: `toolsearch:first/${keyOf(r.path)}.cjs`, namespace: 'toolsearch' };
+      });
+      b.onLoad({ filter: /.*/, namespace: 'toolsearch' }, (args) => {
+        if (args.path === 'toolsearch:entry') {
+          const lines = [...cut].sort().map((k) => `exports[${JSON.stringify(k)}] = () => require('./${k}');`);
+          return { contents: lines.join('\n'), loader: 'js', resolveDir: ROOT };
+        }
+        const key = args.path.slice('toolsearch:first/'.length, -'.cjs'.length);
+        return {
+          contents: `module.exports = require('./${FIRST}').__links[${JSON.stringify(key)}];`,
+          loader: 'js',
+          resolveDir: ROOT,
+        };
+      });
+    },
+  };
+  return build({
+    ...common(id),
+    entryPoints: { 'cli-more': 'toolsearch:entry' },
+    outdir: dir,
+    outExtension: { '.js': '.cjs' },
+    plugins: [lazyChildProcessForCommander, plugin],
+    metafile: true,
+  });
+}
+
+/** The source files (keys) an esbuild run put into `file` (cli.cjs by default). */
+function modulesIn(result, file = FIRST) {
+  const out = Object.entries(result.metafile.outputs).find(([f]) => f.endsWith(`/${file}`));
+  return new Set(Object.keys(out[1].inputs).filter((k) => !k.includes(':')));
+}
+
+/** Writes the CLI's bundle into `dir`. */
+export async function bundle(dir) {
+  const id = buildId();
+  // 1. What cli.cjs holds, and where cli-more.cjs starts.
+  const cut = new Set();
+  const inFirst = modulesIn(await firstFile(dir, id, new Set(), cut, false));
+  // 2. cli-more.cjs, which finds the modules of cli.cjs it needs handed over.
+  const handOver = new Set();
+  const more = await secondFile(dir, id, cut, inFirst, handOver);
+  const twice = [...modulesIn(more, SECOND)].filter((k) => inFirst.has(k));
+  if (twice.length > 0) throw new Error(`bundle: in both files: ${twice.join(', ')}`);
+  // 3. cli.cjs, handing them over; it holds the same modules as in 1 (the hand-over only names modules it has).
+  const written = modulesIn(await firstFile(dir, id, handOver, new Set(), true));
+  const differ = [...written].filter((k) => !inFirst.has(k)).concat([...inFirst].filter((k) => !written.has(k)));
+  if (differ.length > 0) throw new Error(`bundle: cli.cjs changed between its two builds: ${differ.join(', ')}`);
 }
