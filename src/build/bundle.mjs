@@ -8,15 +8,17 @@
  *   plain search does not use ({@link SECOND_FILE_ROOTS}, and what only they
  *   import). cli.cjs requires it the first time one of those is imported.
  * - start.cjs: src/cli/start.ts, run by bin/toolsearch.js: answers a bare
- *   `--version`, turns on Node's compile cache, then requires cli.cjs.
+ *   `--version`, turns on Node's compile cache, then requires cli.cjs (on
+ *   Node 20, runs it from V8's code cache: src/cli/code-cache.ts; so cli.cjs
+ *   may hold no `import()`, which the build checks).
  *
  * Why two files: Node compiles a file as a whole at every start (Node 20 has
  * no compile cache, and later Nodes have none on a first run), and a search
  * needs a third of the code. A cached search took 70 ms with one 1,025 kB
  * file and 53 ms with the 327 kB of cli.cjs (Node 20, `node -e 0`: 23 ms).
  * Every module is in exactly one file: a module of cli.cjs that cli-more.cjs
- * imports is handed over through cli.cjs's `__links` (filled the first time
- * cli-more.cjs is loaded), so both files share one instance of each module
+ * imports is handed over (cli.cjs fills cli-more.cjs's `links` before it
+ * loads anything from it), so both files share one instance of each module
  * (its state, its classes for `instanceof`). Modules a command imports on
  * demand stay lazy within each file: esbuild wraps each in an init function
  * that runs on the first `import()`.
@@ -141,8 +143,9 @@ function common(id) {
 }
 
 /**
- * cli.cjs (and start.cjs). An `import()` of a second-file root becomes a module that fills `__links` with the
- * modules in `handOver` and then takes the root from cli-more.cjs. `cut` collects those roots' keys.
+ * cli.cjs (and start.cjs). An `import()` of a second-file root becomes a module that requires cli-more.cjs,
+ * hands it the modules in `handOver` (their namespaces, filled into its `links`) and takes the root from it.
+ * `cut` collects those roots' keys.
  */
 function firstFile(dir, id, handOver, cut, write) {
   const plugin = {
@@ -155,37 +158,30 @@ function firstFile(dir, id, handOver, cut, write) {
         const r = await b.resolve(args.path, { resolveDir: args.resolveDir, kind: args.kind, pluginData: 'inner' });
         if (r.errors.length > 0 || !SECOND_FILE_ROOTS.some((re) => re.test(keyOf(r.path)))) return r;
         cut.add(keyOf(r.path));
-        return { path: `toolsearch:second/${keyOf(r.path)}.cjs`, namespace: 'toolsearch' };
+        // .cjs: a module of require and module.exports (esbuild takes a name's extension as its module kind).
+        return { path: `toolsearch:root/${keyOf(r.path)}.cjs`, namespace: 'toolsearch' };
       });
       b.onLoad({ filter: /.*/, namespace: 'toolsearch' }, (args) => {
-        const loader = 'js';
         const resolveDir = ROOT;
-        if (args.path === 'toolsearch:entry')
-          return {
-            contents: `export * from './src/cli/main.ts'; export { links as __links } from 'toolsearch:links';`,
-            loader,
-            resolveDir,
-          };
-        if (args.path === 'toolsearch:links') return { contents: 'export const links = {};', loader };
         if (args.path === 'toolsearch:hand-over') {
           const keys = [...handOver].sort();
           const lines = keys.map((k, i) => `import * as m${i} from './${k}';`);
-          lines.push("import { links } from 'toolsearch:links';");
-          lines.push(`Object.assign(links, {${keys.map((k, i) => `${JSON.stringify(k)}: m${i}`).join(', ')}});`);
-          return { contents: lines.join('\n'), loader, resolveDir };
+          lines.push(`export const links = {${keys.map((k, i) => `${JSON.stringify(k)}: m${i}`).join(', ')}};`);
+          return { contents: lines.join('\n'), loader: 'js', resolveDir };
         }
-        const key = JSON.stringify(args.path.slice('toolsearch:second/'.length, -'.cjs'.length));
-        return {
-          contents: `require('toolsearch:hand-over');\nmodule.exports = require('./${SECOND}')[${key}]();`,
-          loader,
-          resolveDir,
-        };
+        const key = JSON.stringify(args.path.slice('toolsearch:root/'.length, -'.cjs'.length));
+        const contents = [
+          `const more = require('./${SECOND}');`,
+          "Object.assign(more.links, require('toolsearch:hand-over').links);",
+          `module.exports = more.roots[${key}]();`,
+        ];
+        return { contents: contents.join('\n'), loader: 'js', resolveDir };
       });
     },
   };
   return build({
     ...common(id),
-    entryPoints: { cli: 'toolsearch:entry', start: `${ROOT}src/cli/start.ts` },
+    entryPoints: { cli: `${ROOT}src/cli/main.ts`, start: `${ROOT}src/cli/start.ts` },
     outdir: dir,
     outExtension: { '.js': '.cjs' },
     plugins: [lazyChildProcessForCommander, plugin],
@@ -195,15 +191,16 @@ function firstFile(dir, id, handOver, cut, write) {
 }
 
 /**
- * cli-more.cjs: an object of functions, one per root in `cut`, that each load their root; a module of
- * cli.cjs (`inFirst`) is taken from cli.cjs's `__links`, and its key added to `handOver`.
+ * cli-more.cjs: `roots`, one function per root in `cut` that loads it, and `links`, which cli.cjs fills with
+ * its modules before it calls one: a module of cli.cjs (`inFirst`) is taken from there, and its key added to
+ * `handOver`. Nothing in the file runs before a root is loaded (every module in it waits for a root's first
+ * use), and it never requires cli.cjs, which on Node 20 is no module Node knows (src/cli/code-cache.ts).
  */
 function secondFile(dir, id, cut, inFirst, handOver) {
   const plugin = {
     name: 'toolsearch-second-file',
     setup(b) {
       b.onResolve({ filter: /^toolsearch:/ }, (args) => ({ path: args.path, namespace: 'toolsearch' }));
-      b.onResolve({ filter: /^\.\/cli\.cjs$/ }, () => ({ path: `./${FIRST}`, external: true }));
       b.onResolve({ filter: /.*/ }, async (args) => {
         if (args.pluginData === 'inner' || args.namespace !== 'file' || args.kind === 'entry-point') return undefined;
         const r = await b.resolve(args.path, { resolveDir: args.resolveDir, kind: args.kind, pluginData: 'inner' });
@@ -212,16 +209,21 @@ function secondFile(dir, id, cut, inFirst, handOver) {
         return { path: `toolsearch:first/${keyOf(r.path)}.cjs`, namespace: 'toolsearch' };
       });
       b.onLoad({ filter: /.*/, namespace: 'toolsearch' }, (args) => {
+        const loader = 'js';
+        const resolveDir = ROOT;
+        if (args.path === 'toolsearch:links.cjs') return { contents: 'exports.links = {};', loader };
         if (args.path === 'toolsearch:entry') {
-          const lines = [...cut].sort().map((k) => `exports[${JSON.stringify(k)}] = () => require('./${k}');`);
-          return { contents: lines.join('\n'), loader: 'js', resolveDir: ROOT };
+          const roots = [...cut].sort().map((k) => `  ${JSON.stringify(k)}: () => require('./${k}'),`);
+          const contents = [
+            "exports.links = require('toolsearch:links.cjs').links;",
+            'exports.roots = {',
+            ...roots,
+            '};',
+          ];
+          return { contents: contents.join('\n'), loader, resolveDir };
         }
-        const key = args.path.slice('toolsearch:first/'.length, -'.cjs'.length);
-        return {
-          contents: `module.exports = require('./${FIRST}').__links[${JSON.stringify(key)}];`,
-          loader: 'js',
-          resolveDir: ROOT,
-        };
+        const key = JSON.stringify(args.path.slice('toolsearch:first/'.length, -'.cjs'.length));
+        return { contents: `module.exports = require('toolsearch:links.cjs').links[${key}];`, loader, resolveDir };
       });
     },
   };
@@ -253,7 +255,12 @@ export async function bundle(dir) {
   const twice = [...modulesIn(more, SECOND)].filter((k) => inFirst.has(k));
   if (twice.length > 0) throw new Error(`bundle: in both files: ${twice.join(', ')}`);
   // 3. cli.cjs, handing them over; it holds the same modules as in 1 (the hand-over only names modules it has).
-  const written = modulesIn(await firstFile(dir, id, handOver, new Set(), true));
+  const result = await firstFile(dir, id, handOver, new Set(), true);
+  const written = modulesIn(result);
   const differ = [...written].filter((k) => !inFirst.has(k)).concat([...inFirst].filter((k) => !written.has(k)));
   if (differ.length > 0) throw new Error(`bundle: cli.cjs changed between its two builds: ${differ.join(', ')}`);
+  // On Node 20, cli.cjs runs in a vm.Script (src/cli/code-cache.ts), which has no loader for import().
+  const [, first] = Object.entries(result.metafile.outputs).find(([f]) => f.endsWith(`/${FIRST}`));
+  const dynamic = first.imports.filter((i) => i.kind === 'dynamic-import').map((i) => i.path);
+  if (dynamic.length > 0) throw new Error(`bundle: import() in cli.cjs (require it instead): ${dynamic.join(', ')}`);
 }

@@ -6,12 +6,14 @@
  * The compile cache holds code V8 compiled; Node checks each entry (a checksum of its bytes, its Node
  * version and the source it came from) and compiles from source when one does not fit. It lives in
  * `compiled/` of the cache directory and follows its rules (src/io/cache-dir.ts: the user's own, nobody
- * else can write it), and is off with `TOOLSEARCH_CACHE=off`. Node 20 has no compile cache: it compiles
- * the bundle at every start.
+ * else can write it), and is off with `TOOLSEARCH_CACHE=off`. Node 20 has no compile cache: there cli.cjs
+ * runs from V8's code cache (src/cli/code-cache.ts), kept beside the catalog entries under the same rules.
  */
 import { readFileSync } from 'node:fs';
 import nodeModule, { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { cacheDirFromEnv, cacheDisabledByEnv, COMPILE_CACHE_SUBDIR, openCacheDir } from '../io/cache-dir.js';
+import { runWithCodeCache } from './code-cache.js';
 import type { main } from './main.js';
 import { stdoutStream } from './process-io.js';
 
@@ -46,11 +48,28 @@ export function start(argv: string[]): void {
     writeVersion();
     return;
   }
-  enableCompileCache(process.env);
-  const cli = createRequire(import.meta.url)('./cli.cjs') as { main: typeof main };
+  const cli = loadCli(process.env) as { main: typeof main };
   void cli.main(argv).then((code) => {
     process.exitCode = code;
   });
+}
+
+/** Set by the bundler (src/build/bundle.mjs): what the bundle is built from. */
+declare const __TOOLSEARCH_BUILD_ID__: string | undefined;
+
+/**
+ * The CLI's first file (cli.cjs), loaded with Node's compile cache where Node has one, else (Node 20) through
+ * V8's code cache in the cache directory (src/cli/code-cache.ts); required plainly when no cache may be used.
+ */
+function loadCli(env: Env): unknown {
+  if (typeof (nodeModule as CompileCacheApi).enableCompileCache === 'function') enableCompileCache(env);
+  else if (typeof __TOOLSEARCH_BUILD_ID__ === 'string' && !cacheDisabledByEnv(env)) {
+    const root = cacheDirFromEnv(env);
+    const file = fileURLToPath(new URL('./cli.cjs', import.meta.url));
+    const loaded = root === null ? null : runWithCodeCache(file, root, __TOOLSEARCH_BUILD_ID__);
+    if (loaded !== null) return loaded;
+  }
+  return createRequire(import.meta.url)('./cli.cjs');
 }
 
 /** Writes the package's version to stdout. */

@@ -100,12 +100,14 @@ const TAG_TEXT =
 
 /** Catalog entries (`.entry` and no extension: the names of earlier versions, pruned like the others). */
 export const CATALOG_ENTRY_NAME = /^catalog-[0-9a-f]{16}(?:\.json|\.entry)?$/;
+/** V8's code cache of the CLI's first file on Node 20 (src/cli/code-cache.ts). */
+export const CODE_CACHE_NAME = /^code-[0-9a-f]{16}\.v8$/;
 /** The subdirectory of Node's compile cache (src/cli/start.ts): Node writes the files inside it. */
 export const COMPILE_CACHE_SUBDIR = 'compiled';
 /** Temporaries: `.<name>.<16 hex>.tmp`. */
-const TEMPORARY_NAME = /^\.(?:catalog-[0-9a-f]{16}\.json|CACHEDIR\.TAG)\.[0-9a-f]{16}\.tmp$/;
+const TEMPORARY_NAME = /^\.(?:catalog-[0-9a-f]{16}\.json|code-[0-9a-f]{16}\.v8|CACHEDIR\.TAG)\.[0-9a-f]{16}\.tmp$/;
 /** Every name toolsearch gives a file in a cache directory: a directory without a tag holding others is not ours. */
-const OWN_NAMES = [CATALOG_ENTRY_NAME, TEMPORARY_NAME, /^compiled$/];
+const OWN_NAMES = [CATALOG_ENTRY_NAME, CODE_CACHE_NAME, TEMPORARY_NAME, /^compiled$/];
 /** A temporary older than this is one a killed process left behind: pruning removes it. */
 const STALE_TEMPORARY_MS = 10 * 60 * 1000;
 

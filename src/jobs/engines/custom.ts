@@ -9,6 +9,7 @@
  * cut to the limit, as the AI SDK does with a custom search's names.
  */
 import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Worker } from 'node:worker_threads';
@@ -98,7 +99,7 @@ export class CustomEngine {
     };
     // Loaded here, not with this module: every `search` loads this module, and node:worker_threads (with Node's
     // stream modules) costs a few milliseconds of a start on Node 20.
-    const { Worker } = await import('node:worker_threads');
+    const { Worker } = createRequire(import.meta.url)('node:worker_threads') as typeof import('node:worker_threads');
     const worker = new Worker(options.workerUrl ?? customWorkerUrl(), { workerData: data, stdout: true, stderr: true });
     // What the module prints is not ours to show on the CLI's streams.
     worker.stdout.resume();

@@ -9,6 +9,7 @@
  * argument, not a mark in `workerData`: reading that needs node:worker_threads, which takes a few milliseconds
  * to load on Node 20, at every start of the CLI.
  */
+import { createRequire } from 'node:module';
 import type { MessagePort } from 'node:worker_threads';
 import type { SessionItem } from '../../formats/sessions.js';
 import type { BulkSetup } from './bulk-session.js';
@@ -48,7 +49,7 @@ function serve(port: MessagePort, setup: BulkSetup): void {
 }
 
 if (process.argv.includes(BULK_WORKER)) {
-  void import('node:worker_threads').then(({ isMainThread, parentPort, workerData }) => {
-    if (!isMainThread && parentPort !== null) serve(parentPort, (workerData as BulkWorkerData).setup);
-  });
+  const threads = createRequire(import.meta.url)('node:worker_threads') as typeof import('node:worker_threads');
+  if (!threads.isMainThread && threads.parentPort !== null)
+    serve(threads.parentPort, (threads.workerData as BulkWorkerData).setup);
 }
