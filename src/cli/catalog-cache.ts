@@ -23,7 +23,7 @@ import type { CatalogFileResult, CatalogOptions } from '../formats/catalog.js';
 import { mergeCatalogFiles } from '../formats/merge.js';
 import type { ShapeWarning } from '../formats/shape-warning.js';
 import { CATALOG_SHAPE_FORMATS, type Catalog, type CatalogFormat, type CatalogTool } from '../formats/types.js';
-import { CATALOG_ENTRY_NAME, type CacheDir, openCacheDir } from '../io/cache-dir.js';
+import { CATALOG_ENTRY_NAME, type CacheDir, nameHash, openCacheDir } from '../io/cache-dir.js';
 import { readInputText } from '../io/input-text.js';
 import { inputName, type Limits, resolveLimits, STDIN_ARG } from '../io/read.js';
 import { readFileSync } from 'node:fs';
@@ -224,19 +224,6 @@ export function decodeEntry(
   return { tools, format: r.format as CatalogFormat, warnings: r.warnings, shapeWarnings };
 }
 
-/** A 64-bit hash of a short `s` (two 32-bit lanes, FNV-1a and a multiply-xorshift), as 16 hex digits. */
-function hash64(s: string): string {
-  let a = 0x811c9dc5;
-  let b = 0x9747b28c;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193);
-    b = Math.imul(b ^ c, 0x5bd1e995);
-    b ^= b >>> 15;
-  }
-  return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
-}
-
 /** Set by the bundler (src/build/bundle.mjs). */
 declare const __TOOLSEARCH_BUILD_ID__: string;
 
@@ -265,9 +252,9 @@ export function fileCatalogCache(dir: string, build: () => string = buildIdentit
     return opened;
   };
   const keyOf = (file: string, s: LoadSettings) => {
-    buildId ??= hash64(build());
+    buildId ??= nameHash(build());
     const settings = JSON.stringify([ENTRY_VERSION, buildId, file, s.format, s.prefix, s.limits]);
-    return { settings, name: `catalog-${hash64(`${settings}\0${resolve(file)}`)}.json` };
+    return { settings, name: `catalog-${nameHash(`${settings}\0${resolve(file)}`)}.json` };
   };
   return {
     get(file, text, s) {

@@ -23,7 +23,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { Script } from 'node:vm';
-import { CODE_CACHE_NAME, openCacheDir } from '../io/cache-dir.js';
+import { CODE_CACHE_NAME, nameHash, openCacheDir } from '../io/cache-dir.js';
 
 /** Code caches kept: this build's and one more (another Node, or the build before). */
 const KEEP = 2;
@@ -31,19 +31,6 @@ const KEEP = 2;
 /** The parameters of a CommonJS module's function, as Node wraps a file. */
 const WRAP_START = '(function (exports, require, module, __filename, __dirname) { ';
 const WRAP_END = '\n});';
-
-/** 16 hex digits of `s` (two 32-bit lanes, FNV-1a and a multiply-xorshift): a file name, not a defence. */
-function nameHash(s: string): string {
-  let a = 0x811c9dc5;
-  let b = 0x9747b28c;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193);
-    b = Math.imul(b ^ c, 0x5bd1e995);
-    b ^= b >>> 15;
-  }
-  return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
-}
 
 /** V8's data in a stored file: its two halves when they are the same bytes; else undefined. */
 export function storedData(stored: Buffer | undefined): Buffer | undefined {

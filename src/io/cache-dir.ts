@@ -314,6 +314,22 @@ export class CacheDir {
 }
 
 /**
+ * A cache file's name for `s` (what the file is made from): a 64-bit hash as 16 hex digits, two 32-bit lanes
+ * (FNV-1a and a multiply-xorshift). A name, not a defence: what a file holds is checked when it is read.
+ */
+export function nameHash(s: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x9747b28c;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+    b ^= b >>> 15;
+  }
+  return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
+}
+
+/**
  * The cache directory `dir`, checked; with `create` it is made (0700) when it does not exist yet. Null
  * when it does not exist (and `create` is false), may not be used (see the rules above) or cannot be
  * made. Creating it only where a write follows keeps a run that stores nothing from leaving a directory
