@@ -196,7 +196,7 @@ function firstFile(dir, id, handOver, cut, write) {
  * `handOver`. Nothing in the file runs before a root is loaded (every module in it waits for a root's first
  * use), and it never requires cli.cjs, which on Node 20 is no module Node knows (src/cli/code-cache.ts).
  */
-function secondFile(dir, id, cut, inFirst, handOver) {
+function secondFile(dir, id, cut, inFirst, exportsOf, handOver) {
   const plugin = {
     name: 'toolsearch-second-file',
     setup(b) {
@@ -205,25 +205,40 @@ function secondFile(dir, id, cut, inFirst, handOver) {
         if (args.pluginData === 'inner' || args.namespace !== 'file' || args.kind === 'entry-point') return undefined;
         const r = await b.resolve(args.path, { resolveDir: args.resolveDir, kind: args.kind, pluginData: 'inner' });
         if (r.errors.length > 0 || r.external || !inFirst.has(keyOf(r.path))) return r;
-        handOver.add(keyOf(r.path));
-        return { path: `toolsearch:first/${keyOf(r.path)}.cjs`, namespace: 'toolsearch' };
+        const key = keyOf(r.path);
+        handOver.add(key);
+        // .mjs / .cjs: esbuild takes a name's extension as its module kind.
+        return { path: `toolsearch:first/${key}.${exportsOf.has(key) ? 'mjs' : 'cjs'}`, namespace: 'toolsearch' };
       });
       b.onLoad({ filter: /.*/, namespace: 'toolsearch' }, (args) => {
         const loader = 'js';
         const resolveDir = ROOT;
-        if (args.path === 'toolsearch:links.cjs') return { contents: 'exports.links = {};', loader };
+        if (args.path === 'toolsearch:links.mjs') return { contents: 'export const links = {};', loader };
         if (args.path === 'toolsearch:entry') {
           const roots = [...cut].sort().map((k) => `  ${JSON.stringify(k)}: () => require('./${k}'),`);
           const contents = [
-            "exports.links = require('toolsearch:links.cjs').links;",
+            "exports.links = require('toolsearch:links.mjs').links;",
             'exports.roots = {',
             ...roots,
             '};',
           ];
           return { contents: contents.join('\n'), loader, resolveDir };
         }
-        const key = JSON.stringify(args.path.slice('toolsearch:first/'.length, -'.cjs'.length));
-        return { contents: `module.exports = require('toolsearch:links.cjs').links[${key}];`, loader, resolveDir };
+        const key = args.path.slice('toolsearch:first/'.length, -'.cjs'.length);
+        const names = exportsOf.get(key);
+        if (names === undefined) {
+          // A CommonJS module (a package's): its exports object, read through esbuild's interop as in cli.cjs.
+          const contents = `module.exports = require('toolsearch:links.mjs').links[${JSON.stringify(key)}];`;
+          return { contents, loader, resolveDir };
+        }
+        // An ES module: each export read once, when the first module here that imports it starts (after cli.cjs
+        // filled the links), so calls into cli.cjs are plain calls, not two accessors deep (each export of a
+        // namespace, and again of esbuild's CommonJS interop: 15% of a bulk replay). The build checks that no
+        // such export is a `let` or `var` that could change later.
+        const lines = ["import { links } from 'toolsearch:links.mjs';", `const m = links[${JSON.stringify(key)}];`];
+        for (const [i, name] of names.entries()) lines.push(`const x${i} = m[${JSON.stringify(name)}];`);
+        lines.push(`export { ${names.map((n, i) => `x${i} as ${JSON.stringify(n)}`).join(', ')} };`);
+        return { contents: lines.join('\n'), loader, resolveDir };
       });
     },
   };
@@ -243,6 +258,33 @@ function modulesIn(result, file = FIRST) {
   return new Set(Object.keys(out[1].inputs).filter((k) => !k.includes(':')));
 }
 
+/**
+ * The export names of each ES module among `keys` (a CommonJS module has none here: it is absent). Refuses a
+ * module that exports a `let` or `var`: cli-more.cjs reads each export once, which would miss a later change.
+ */
+async function exportNames(id, keys) {
+  const { external: _, banner: __, ...options } = common(id);
+  const result = await build({
+    ...options,
+    bundle: false,
+    format: 'esm',
+    entryPoints: [...keys].map((k) => `${ROOT}${k}`),
+    outdir: `${ROOT}.exports`,
+    write: false,
+    metafile: true,
+    logLevel: 'error', // each file alone: warnings of packages' require() calls that bundling resolves
+  });
+  const out = new Map();
+  for (const o of Object.values(result.metafile.outputs)) {
+    const key = o.entryPoint;
+    if (result.metafile.inputs[key]?.format !== 'esm') continue;
+    if (/^export\s+(?:let|var)\b/m.test(readFileSync(`${ROOT}${key}`, 'utf8')))
+      throw new Error(`bundle: ${key} exports a let or var, which cli-more.cjs would read only once`);
+    out.set(key, o.exports);
+  }
+  return out;
+}
+
 /** Writes the CLI's bundle into `dir`. */
 export async function bundle(dir) {
   const id = buildId();
@@ -251,7 +293,7 @@ export async function bundle(dir) {
   const inFirst = modulesIn(await firstFile(dir, id, new Set(), cut, false));
   // 2. cli-more.cjs, which finds the modules of cli.cjs it needs handed over.
   const handOver = new Set();
-  const more = await secondFile(dir, id, cut, inFirst, handOver);
+  const more = await secondFile(dir, id, cut, inFirst, await exportNames(id, inFirst), handOver);
   const twice = [...modulesIn(more, SECOND)].filter((k) => inFirst.has(k));
   if (twice.length > 0) throw new Error(`bundle: in both files: ${twice.join(', ')}`);
   // 3. cli.cjs, handing them over; it holds the same modules as in 1 (the hand-over only names modules it has).
