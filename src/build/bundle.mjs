@@ -14,12 +14,15 @@
  *
  * Why two files: Node compiles a file as a whole at every start (Node 20 has
  * no compile cache, and later Nodes have none on a first run), and a search
- * needs a third of the code. A cached search took 70 ms with one 1,025 kB
- * file and 53 ms with the 327 kB of cli.cjs (Node 20, `node -e 0`: 23 ms).
+ * needs a third of the code. A cached search took 66 ms with one 1,025 kB
+ * file and 53 ms with the 370 kB of cli.cjs (Node 20, `node -e 0`: 23 ms).
  * Every module is in exactly one file: a module of cli.cjs that cli-more.cjs
  * imports is handed over (cli.cjs fills cli-more.cjs's `links` before it
  * loads anything from it), so both files share one instance of each module
- * (its state, its classes for `instanceof`). Modules a command imports on
+ * (its state, its classes for `instanceof`), and cli-more.cjs calls its
+ * functions directly. The build checks that no module is in both files.
+ * cli.cjs holds no `import()` of its own (an ES-only package such as Ink is
+ * imported by a command in cli-more.cjs). Modules a command imports on
  * demand stay lazy within each file: esbuild wraps each in an init function
  * that runs on the first `import()`.
  *
@@ -62,7 +65,8 @@ const EXTERNAL = [
 
 /**
  * Where cli-more.cjs starts: modules that cli.cjs imports on demand (`import()`) and that a plain search never
- * loads: the other commands, and what a search loads only when asked (another engine, an MCP server, a batch).
+ * loads: the other commands, what a search loads only when asked (another engine, an MCP server's tools), and a
+ * bulk replay's session replayer (which a worker thread of the bundle imports).
  */
 const SECOND_FILE_ROOTS = [
   /^src\/cli\/commands\/(?!search\.ts$)[^/]+\.ts$/,
