@@ -6,20 +6,21 @@
  * and a first run 89.7 → 94.4 ms, the data made and written at its end.
  *
  * The file is `code-<key>.v8` in the cache directory (src/io/cache-dir.ts: the user's own, nobody else can
- * write it), `<key>` a hash of the bundle's build, Node's version and the architecture, so a new build or a
- * new Node never reads another's code. It holds V8's data twice: V8 does not check its data's integrity in a
- * release build (issue 14, finding 7: a damaged code cache crashed every later run), so a file whose two
- * halves differ is never handed to V8. Comparing them is a memcmp, where a checksum in JavaScript cost 2.5 ms
- * of a start still running in the interpreter. A damaged file, or data V8 refuses (another V8's or other
- * flags), means compiling from source and writing the file again. The data is made at the end of a run that
- * had none, so it holds the functions that ran, compiled. `TOOLSEARCH_CACHE=off` turns it off with the other
- * caches.
+ * write it), `<key>` a hash of the bundle's build, Node's version, the architecture and the file's identity
+ * (device, inode, size, modification time), so a new build, a new Node or an edited file never reads another's
+ * code (V8 itself only compares the source's length). It holds V8's data twice: V8 does not check its data's
+ * integrity in a release build (issue 14, finding 7: a damaged code cache crashed every later run), so a file
+ * whose two halves differ is never handed to V8. Comparing them is a memcmp, where a checksum in JavaScript
+ * cost 2.5 ms of a start still running in the interpreter. A damaged file, or data V8 refuses (another V8's or
+ * other flags), means compiling from source and writing the file again. The data is made at the end of a run
+ * that had none, so it holds the functions that ran, compiled. `TOOLSEARCH_CACHE=off` turns it off with the
+ * other caches.
  *
  * The file runs as a CommonJS module's function in a `vm.Script`, which has no loader for `import()`: the
  * build checks that cli.cjs has none (src/build/bundle.mjs); cli-more.cjs, which it requires, is loaded by
  * Node and may.
  */
-import { readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { Script } from 'node:vm';
@@ -54,9 +55,20 @@ export function runWithCodeCache(
 ): unknown {
   const dir = openCacheDir(cacheRoot, { create: true });
   if (dir === null) return null;
-  const name = `code-${nameHash(`${build}\0${process.version}\0${process.arch}`)}.v8`;
+  // The file read through one descriptor: its identity (an edited file is another) and its text agree.
+  const fd = openSync(file, 'r');
+  let source: string;
+  let id: string;
+  try {
+    const st = fstatSync(fd);
+    id = `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}`;
+    source = readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
+  }
+  const name = `code-${nameHash(`${build}\0${process.version}\0${process.arch}\0${id}`)}.v8`;
   const data = storedData(dir.read(name));
-  const script = new Script(WRAP_START + readFileSync(file, 'utf8') + WRAP_END, { filename: file, cachedData: data });
+  const script = new Script(WRAP_START + source + WRAP_END, { filename: file, cachedData: data });
   if (data === undefined || script.cachedDataRejected === true) {
     atExit(() => {
       try {

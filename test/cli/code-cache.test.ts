@@ -4,7 +4,16 @@
  * code cache crashed every later run), and the cache directory's rules. The function is tested on every Node;
  * the CLI uses it only on a Node without a compile cache, where the spawned runs below check it end to end.
  */
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import nodeModule from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -119,6 +128,32 @@ describe('runWithCodeCache', () => {
       expect(intact(join(root, file!)), how).toBe(true);
       expect(statSync(join(root, file!)).mode & 0o777, how).toBe(0o600);
     }
+  });
+
+  it('never runs the code of a file as it was before an edit, even of the same length', () => {
+    const root = fresh();
+    const edited = join(dir, 'edited.cjs');
+    writeFileSync(edited, 'exports.sum = (a, b) => a + b;');
+    const saves: Array<() => void> = [];
+    expect(
+      sum(
+        runWithCodeCache(edited, root, 'b', (save) => saves.push(save)),
+        5,
+        3,
+      ),
+    ).toBe(8);
+    saves[0]!();
+    writeFileSync(edited, 'exports.sum = (a, b) => a - b;'); // V8 compares only the length of the source
+    utimesSync(edited, new Date(2000, 0, 1), new Date(2000, 0, 1));
+    const again: Array<() => void> = [];
+    expect(
+      sum(
+        runWithCodeCache(edited, root, 'b', (save) => again.push(save)),
+        5,
+        3,
+      ),
+    ).toBe(2);
+    expect(again).toHaveLength(1);
   });
 
   it('is no cache in a directory others can write: null, nothing written there', () => {
