@@ -49,13 +49,23 @@ const CALLS = 10;
 const LONG_CALLS = 40;
 const DISTINCT = 1000;
 
-/** Writes `n` sessions (one Eino message array per line), cycling through `DISTINCT` generated ones. */
-function writeSessions(ctx: BulkBenchContext, n: number, distinct: readonly string[], calls = CALLS): string {
-  const file = join(ctx.work, `bulk-${n}${calls === CALLS ? '' : `x${calls}`}-seed${ctx.seed}.jsonl`);
+/**
+ * Writes `n` sessions (one Eino message array per line), cycling through `DISTINCT` generated ones; with `part`,
+ * only the sessions from `part.from` up to `part.to` of those `n` (a half, for two processes).
+ */
+function writeSessions(
+  ctx: BulkBenchContext,
+  n: number,
+  distinct: readonly string[],
+  calls = CALLS,
+  part?: { readonly from: number; readonly to: number; readonly name: string },
+): string {
+  const base = `bulk-${n}${calls === CALLS ? '' : `x${calls}`}${part ? `-${part.name}` : ''}`;
+  const file = join(ctx.work, `${base}-seed${ctx.seed}.jsonl`);
   const fd = openSync(file, 'w');
   try {
     let batch = '';
-    for (let i = 0; i < n; i++) {
+    for (let i = part?.from ?? 0; i < (part?.to ?? n); i++) {
       batch += `${distinct[i % distinct.length]!}\n`;
       if (batch.length > 1 << 20) {
         writeSync(fd, batch);
@@ -269,6 +279,34 @@ function median(xs: readonly number[]): number {
   return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
+/**
+ * Milliseconds from starting two `simulate --jobs 1` processes together, one on each half of the sessions, to
+ * the end of the later one (timed inside a small Node script, so that its own start is not counted).
+ */
+function twoProcesses(
+  ctx: BulkBenchContext,
+  halves: readonly [string, string],
+  args: (extra: readonly string[], input: string) => string[],
+): number {
+  const script = [
+    "const { spawn } = require('node:child_process');",
+    'const runs = JSON.parse(process.argv[1]);',
+    'const t = process.hrtime.bigint();',
+    'let left = runs.length;',
+    'for (const a of runs)',
+    "  spawn(process.execPath, a, { stdio: 'ignore' }).on('exit', (code) => {",
+    '    if (code !== 0) process.exitCode = 1;',
+    '    if (--left === 0) console.log(Number(process.hrtime.bigint() - t) / 1e6);',
+    '  });',
+  ].join('\n');
+  const runs = halves.map((f) => args(['--jobs', '1'], f));
+  const res = ctx.run(['-e', script, JSON.stringify(runs)]);
+  if (res.status !== 0) throw new Error(`two processes on ${halves.join(' and ')}: exit ${res.status}`);
+  return Number(res.stdout.trim());
+}
+
+const pct = (x: number): string => `${x.toFixed(0)}%`;
+
 /** How `--jobs` is given in an interleaved round: 1, 2, or not at all (the default). */
 const JOB_CHOICES = [
   { id: 'jobs1', label: '--jobs 1', args: ['--jobs', '1'] },
@@ -284,6 +322,8 @@ const JOB_CHOICES = [
  * the ratios time(--jobs 1) / time(x) of its own runs, and the rows are the medians of those ratios (so a
  * disturbance hits one round, not one configuration). Targets: `--jobs 2` ≥ 1.5× at 10,000 sessions and more;
  * the default never slower than `--jobs 1` (≥ 1.0×, or no worker started: then it does what `--jobs 1` does).
+ * Beside `--jobs 2` at 10,000 sessions and more, in the same rounds: two processes started together, each on
+ * half the sessions, the most two threads can give on this machine.
  */
 export function benchBulkJobs(ctx: BulkBenchContext, rounds: number): void {
   const { add, fmt } = ctx;
@@ -306,12 +346,23 @@ export function benchBulkJobs(ctx: BulkBenchContext, rounds: number): void {
   const files: string[] = [];
   try {
     for (const { n, calls } of cases) {
-      const file = writeSessions(ctx, n, calls === CALLS ? short : sessionsOf(calls), calls);
+      const distinct = calls === CALLS ? short : sessionsOf(calls);
+      const file = writeSessions(ctx, n, distinct, calls);
       files.push(file);
-      const args = (extra: readonly string[]): string[] => [
+      // Where --jobs 2 is held to 1.5×: two processes, each on half the sessions, started together, beside it.
+      // No thread pool does better than that on this machine (each warms its own JIT; nothing is shared).
+      const halves =
+        n >= 10_000
+          ? ([
+              { from: 0, to: n >> 1, name: 'first-half' },
+              { from: n >> 1, to: n, name: 'second-half' },
+            ].map((part) => writeSessions(ctx, n, distinct, calls, part)) as [string, string])
+          : null;
+      if (halves) files.push(...halves);
+      const args = (extra: readonly string[], input = file): string[] => [
         ctx.cli,
         'simulate',
-        file,
+        input,
         '-c',
         'fixtures/catalogs/demo.yaml',
         '--json',
@@ -326,6 +377,8 @@ export function benchBulkJobs(ctx: BulkBenchContext, rounds: number): void {
       const outputs = new Set<string>();
       // Rounds in which each choice started workers (the --verbose note).
       const started = new Map<string, number>(JOB_CHOICES.map((c) => [c.id, 0]));
+      // time(--jobs 1) / time(two processes on the halves), per round.
+      const bound: number[] = [];
       const r = n >= 100_000 ? Math.min(rounds, 3) : rounds;
       for (let round = 0; round < r; round++) {
         const ms = new Map<string, number>();
@@ -342,6 +395,7 @@ export function benchBulkJobs(ctx: BulkBenchContext, rounds: number): void {
           times.get(c.id)!.push(res.ms);
         }
         for (const c of JOB_CHOICES) ratios.get(c.id)!.push(ms.get('jobs1')! / ms.get(c.id)!);
+        if (halves) bound.push(ms.get('jobs1')! / twoProcesses(ctx, halves, args));
       }
       const size = `${n.toLocaleString('en-US')}${calls === CALLS ? '' : ` × ${calls}-call`}`;
       const id = calls === CALLS ? `${n}` : `${n}x${calls}`;
@@ -363,6 +417,18 @@ export function benchBulkJobs(ctx: BulkBenchContext, rounds: number): void {
         spread: spread('jobs2'),
         ...(n >= 10_000 ? { target: '≥ 1.5×', ok: two >= 1.5 } : {}),
       });
+      if (halves) {
+        const b = median(bound);
+        add({
+          id: `bulk.jobs.${id}.two-processes`,
+          section: 'bulk',
+          label: `  two processes on half the sessions each vs --jobs 1 (this machine's bound for two threads)`,
+          value: b,
+          unit: '×',
+          better: 'higher',
+          spread: `ratios ${bound.map((x) => x.toFixed(2)).join(', ')}; --jobs 2 reaches ${pct((100 * two) / b)} of it`,
+        });
+      }
       const def = median(ratios.get('default')!);
       add({
         id: `bulk.jobs.${id}.default`,
