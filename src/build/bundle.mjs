@@ -228,7 +228,7 @@ function secondFile(dir, id, cut, inFirst, exportsOf, handOver) {
           ];
           return { contents: contents.join('\n'), loader, resolveDir };
         }
-        const key = args.path.slice('toolsearch:first/'.length, -'.cjs'.length);
+        const key = args.path.slice('toolsearch:first/'.length).replace(/\.[cm]js$/, '');
         const names = exportsOf.get(key);
         if (names === undefined) {
           // A CommonJS module (a package's): its exports object, read through esbuild's interop as in cli.cjs.
@@ -256,10 +256,14 @@ function secondFile(dir, id, cut, inFirst, exportsOf, handOver) {
   });
 }
 
+/** What the metafile of an esbuild run says of the file `file` it wrote (cli.cjs by default). */
+function outputOf(result, file = FIRST) {
+  return Object.entries(result.metafile.outputs).find(([f]) => f.endsWith(`/${file}`))[1];
+}
+
 /** The source files (keys) an esbuild run put into `file` (cli.cjs by default). */
 function modulesIn(result, file = FIRST) {
-  const out = Object.entries(result.metafile.outputs).find(([f]) => f.endsWith(`/${file}`));
-  return new Set(Object.keys(out[1].inputs).filter((k) => !k.includes(':')));
+  return new Set(Object.keys(outputOf(result, file).inputs).filter((k) => !k.includes(':')));
 }
 
 /**
@@ -306,7 +310,8 @@ export async function bundle(dir) {
   const differ = [...written].filter((k) => !inFirst.has(k)).concat([...inFirst].filter((k) => !written.has(k)));
   if (differ.length > 0) throw new Error(`bundle: cli.cjs changed between its two builds: ${differ.join(', ')}`);
   // On Node 20, cli.cjs runs in a vm.Script (src/cli/code-cache.ts), which has no loader for import().
-  const [, first] = Object.entries(result.metafile.outputs).find(([f]) => f.endsWith(`/${FIRST}`));
-  const dynamic = first.imports.filter((i) => i.kind === 'dynamic-import').map((i) => i.path);
+  const dynamic = outputOf(result)
+    .imports.filter((i) => i.kind === 'dynamic-import')
+    .map((i) => i.path);
   if (dynamic.length > 0) throw new Error(`bundle: import() in cli.cjs (require it instead): ${dynamic.join(', ')}`);
 }
