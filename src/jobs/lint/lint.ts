@@ -779,10 +779,7 @@ export function sortTools(tools: ToolLint[]): void {
 
 /** The report's summary of its tools' findings (the reference's lint and another engine's alike). */
 export function lintSummary(tools: readonly ToolLint[]): LintReport['summary'] {
-  const byRule = Object.fromEntries((Object.keys(LINT_RULES) as LintRule[]).map((r) => [r, 0])) as Record<
-    LintRule,
-    number
-  >;
+  const byRule = Object.fromEntries(RULE_ORDER.map((r) => [r, 0])) as Record<LintRule, number>;
   for (const t of tools) for (const f of t.findings) byRule[f.rule]++;
   return {
     tools: tools.length,
