@@ -8,7 +8,7 @@
  * aggregate is checked: N sessions replayed, none failed, the same aggregate
  * with 1 and with 2 jobs.
  */
-import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { runToolSearch } from '../../src/core/toolsearch.js';
 import { createMiddleware } from '../../src/core/middleware.js';
@@ -50,17 +50,18 @@ const LONG_CALLS = 40;
 const DISTINCT = 1000;
 
 /**
- * Writes `n` sessions (one Eino message array per line), cycling through `DISTINCT` generated ones; with `part`,
- * only the sessions from `part.from` up to `part.to` of those `n` (a half, for two processes).
+ * Writes `n` sessions (one whole recording per line), cycling through `distinct` ones; `kind` names the file
+ * (empty for the generated 10-call sessions); with `part`, only the sessions from `part.from` up to `part.to` of
+ * those `n` (a half, for two processes).
  */
 function writeSessions(
   ctx: BulkBenchContext,
   n: number,
   distinct: readonly string[],
-  calls = CALLS,
+  kind = '',
   part?: { readonly from: number; readonly to: number; readonly name: string },
 ): string {
-  const base = `bulk-${n}${calls === CALLS ? '' : `x${calls}`}${part ? `-${part.name}` : ''}`;
+  const base = `bulk-${n}${kind}${part ? `-${part.name}` : ''}`;
   const file = join(ctx.work, `${base}-seed${ctx.seed}.jsonl`);
   const fd = openSync(file, 'w');
   try {
@@ -337,17 +338,34 @@ export function benchBulkJobs(ctx: BulkBenchContext, rounds: number): void {
       JSON.stringify(toEinoJson(generateTranscript(ctx.demo.dynamic, calls, search, ctx.seed * 100_003 + i) as never)),
     );
   const short = sessionsOf(CALLS);
+  // The bundled example sessions (fixtures/bulk/sessions.jsonl): whole recordings of four formats, 38 kB each
+  // (request bodies that carry the catalog), as an agent's logs are; their replay is mostly reading JSON.
+  const recordings = readFileSync('fixtures/bulk/sessions.jsonl', 'utf8').split('\n').filter(Boolean);
   // 3,000: a worker started on a rate taken before the JIT had warmed made --jobs 2 20% slower there (issue 27).
-  // The bench's sessions are short (10 model calls); an agent's are often longer: 10,000 of 40 calls too.
-  const cases = [
-    ...(ctx.quick ? [1000, 3000, 10_000] : [1000, 3000, 10_000, 100_000]).map((n) => ({ n, calls: CALLS })),
-    { n: 10_000, calls: LONG_CALLS },
+  // The bench's sessions are short (10 model calls); an agent's are often longer: 10,000 of 40 calls too, and
+  // 10,000 of the bundled recordings (under a rule that allowed the JIT 10× for good, no worker started there).
+  type Case = { n: number; kind: string; size: string; distinct: () => readonly string[] };
+  const generated = (n: number, calls: number): Case => ({
+    n,
+    kind: calls === CALLS ? '' : `x${calls}`,
+    size: `${n.toLocaleString('en-US')}${calls === CALLS ? '' : ` × ${calls}-call`}`,
+    distinct: () => (calls === CALLS ? short : sessionsOf(calls)),
+  });
+  const cases: Case[] = [
+    ...(ctx.quick ? [1000, 3000, 10_000] : [1000, 3000, 10_000, 100_000]).map((n) => generated(n, CALLS)),
+    generated(10_000, LONG_CALLS),
+    {
+      n: 10_000,
+      kind: 'recordings',
+      size: '10,000 bundled-recording',
+      distinct: () => recordings,
+    },
   ];
   const files: string[] = [];
   try {
-    for (const { n, calls } of cases) {
-      const distinct = calls === CALLS ? short : sessionsOf(calls);
-      const file = writeSessions(ctx, n, distinct, calls);
+    for (const { n, kind, size, distinct: sessions } of cases) {
+      const distinct = sessions();
+      const file = writeSessions(ctx, n, distinct, kind);
       files.push(file);
       // Where --jobs 2 is held to 1.5×: two processes, each on half the sessions, started together, beside it.
       // No thread pool does better than that on this machine (each warms its own JIT; nothing is shared).
@@ -356,7 +374,7 @@ export function benchBulkJobs(ctx: BulkBenchContext, rounds: number): void {
           ? ([
               { from: 0, to: n >> 1, name: 'first-half' },
               { from: n >> 1, to: n, name: 'second-half' },
-            ].map((part) => writeSessions(ctx, n, distinct, calls, part)) as [string, string])
+            ].map((part) => writeSessions(ctx, n, distinct, kind, part)) as [string, string])
           : null;
       if (halves) files.push(...halves);
       const args = (extra: readonly string[], input = file): string[] => [
@@ -397,8 +415,7 @@ export function benchBulkJobs(ctx: BulkBenchContext, rounds: number): void {
         for (const c of JOB_CHOICES) ratios.get(c.id)!.push(ms.get('jobs1')! / ms.get(c.id)!);
         if (halves) bound.push(ms.get('jobs1')! / twoProcesses(ctx, halves, args));
       }
-      const size = `${n.toLocaleString('en-US')}${calls === CALLS ? '' : ` × ${calls}-call`}`;
-      const id = calls === CALLS ? `${n}` : `${n}x${calls}`;
+      const id = `${n}${kind}`;
       const spread = (id: string): string =>
         `median ${fmt(median(times.get(id)!))} ms over ${r} interleaved rounds ` +
         `(ratios ${ratios

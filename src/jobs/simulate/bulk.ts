@@ -67,30 +67,40 @@ const WINDOW_MS = 100;
 const WINDOWS = 3;
 
 /**
- * How much cheaper a byte may still become, once this thread has replayed {@link WINDOWS} windows, than in the
- * fastest of its last ones: at most 10×. Measured on the bench's sessions: 3.5–7× on Node 20 and 4–5× on Node 22
- * (0.3–0.6 ms per kB 300–500 ms in, 0.085 warm, which it reaches after about 1 s). A rate that looks settled is
- * no guide: the JIT's speed-ups come in steps, and three windows agreeing within 15% at 0.58 ms per kB, 570 ms in,
- * started a worker at 3,000 sessions that did not pay.
+ * How much cheaper a byte may still become than in the fastest of this thread's last {@link WINDOWS} windows, by
+ * the CPU time this thread has replayed so far: at most 10× in its first second, 3× in its second, 2× after. The
+ * JIT's speed-ups come in steps in the first second: on the bench's sessions a byte costs 10–18× its warm cost in
+ * the first windows, still 3–7× after 300–600 ms (0.3–0.6 ms per kB; 0.085 warm on Node 20, 0.065 on Node 22),
+ * and three windows agreeing within 15% at 0.58 ms per kB, 570 ms in, once started a worker at 3,000 sessions that
+ * did not pay. From a second in, what is left is 1.5–1.8× on both the bench's sessions and the bundled
+ * recordings (fixtures/bulk/sessions.jsonl, 38 kB per session), and 1.2–1.5× from two seconds in; the allowance
+ * keeps more than that. Held at 10× for good, the floor kept a 386 MB file of those recordings (10,002 sessions,
+ * 7.3–8.1 s alone) from starting a worker in most runs, while two processes on its halves took 1.4× less time.
  */
-const JIT_SPEEDUP_MAX = 10;
+export function jitSpeedupMax(replayedMs: number): number {
+  if (replayedMs < 1000) return 10;
+  return replayedMs < 2000 ? 3 : 2;
+}
 
 /**
  * The least this thread's replay may come to cost (CPU ms per byte of input). Its first items run before the JIT
- * has warmed: on the bench's sessions a byte costs 10× its warm cost at first and still 3–7× after 300 ms, and a
- * rate taken then (issue 27's first rule) predicted 2.5 s of work left at 2,000 sessions where 0.4 s was left: the
- * worker it started made `--jobs 2` 20% slower than one job. So the cost is taken in windows of at least
- * {@link WINDOW_MS} of CPU time, and workers go by its floor: the fastest recent window at a tenth of its cost.
- * An input whose rest takes longer than a worker's warm-up even at that floor pays for the worker whatever the
- * machine; a middling one (on the bench's short sessions, up to about 15,000) is replayed by this thread alone.
+ * has warmed, and a rate taken then (issue 27's first rule) predicted 2.5 s of work left at 2,000 sessions where
+ * 0.4 s was left: the worker it started made `--jobs 2` 20% slower than one job. So the cost is taken in windows of
+ * at least {@link WINDOW_MS} of CPU time, and workers go by its floor: the fastest recent window at the cost the
+ * JIT may still bring it down to ({@link jitSpeedupMax}). An input whose rest takes longer than a worker's warm-up
+ * even at that floor pays for the worker whatever the machine; a middling one (on the bench's short sessions, up
+ * to about 15,000) is replayed by this thread alone.
  */
 export class RateMeter {
   private ms = 0;
   private bytes = 0;
+  /** CPU time of every item added. */
+  private spent = 0;
   private readonly windows: number[] = [];
 
   /** An item this thread replayed: its CPU time and its bytes. */
   add(ms: number, bytes: number): void {
+    this.spent += ms;
     this.ms += ms;
     this.bytes += bytes;
     if (this.ms < WINDOW_MS || this.bytes === 0) return;
@@ -105,7 +115,7 @@ export class RateMeter {
     if (this.windows.length < WINDOWS) return null;
     let fastest = Number.POSITIVE_INFINITY;
     for (const w of this.windows) fastest = Math.min(fastest, w);
-    return fastest / JIT_SPEEDUP_MAX;
+    return fastest / jitSpeedupMax(this.spent);
   }
 }
 
