@@ -11,6 +11,7 @@
  */
 
 import { createHash } from 'node:crypto';
+import { parse as parseYaml } from 'yaml';
 
 /**
  * A stack frame (`at fn (file.js:line:col)`: one token, then a script's location in parentheses;
@@ -84,6 +85,23 @@ function checkJson(stdout) {
   }
   // JSON output escapes what a terminal would act on (the text decodes unchanged).
   return checkHuman(stdout, 'the JSON output', false);
+}
+
+/**
+ * `import`'s YAML catalog: data (a tool name is as long as the server and the key made it), so only its comment
+ * lines, written for a person, are held to the line limit; it parses, and holds no raw control characters.
+ */
+function checkCatalogYaml(text, where) {
+  try {
+    parseYaml(text);
+  } catch (err) {
+    return `invalid YAML in ${where}: ${String(err.message).split('\n')[0]}`;
+  }
+  const comments = text
+    .split('\n')
+    .filter((l) => l.startsWith('#'))
+    .join('\n');
+  return checkHuman(text, where, false) ?? checkHuman(comments, `the comments of ${where}`);
 }
 
 function checkJsonl(stdout, expected) {
@@ -247,6 +265,8 @@ function outputProblem(kind, text, where, r, run) {
       return checkXml(text);
     case 'html':
       return checkHtml(text);
+    case 'catalog':
+      return checkCatalogYaml(text, where === 'stdout' ? 'the YAML catalog' : where);
     case 'tap':
       // TAP is read by programs: a test's whole name is kept, but still escaped.
       return checkHuman(text, where, false);
@@ -266,7 +286,7 @@ function reportProblem(run, r) {
 }
 
 /**
- * @param run `{argv, output: 'human'|'json'|'jsonl'|'xml'|'tap'|'none', batchLines?, reportOutput?}`
+ * @param run `{argv, output: 'human'|'json'|'jsonl'|'xml'|'tap'|'catalog'|'none', batchLines?, reportOutput?}`
  * @param r `{code, stdout, stderr, timedOut?, crash?, signal?, outFile?: {exists, text, leftovers}, inputChanged?}`
  * @returns `{verdict: 'result'|'error'|'failure', reason}`
  */

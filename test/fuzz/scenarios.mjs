@@ -401,9 +401,9 @@ function mcpConfigRuns(rng, file, p, iteration) {
       if (json) argv.push('--json');
       if (rng.chance(0.3)) {
         const outFile = outPath(p, iteration, json ? 'json' : 'yaml');
-        return [{ argv: [...argv, '-o', outFile], output: 'human', outFile, reportOutput: json ? 'json' : 'human' }];
+        return [{ argv: [...argv, '-o', outFile], output: 'human', outFile, reportOutput: json ? 'json' : 'catalog' }];
       }
-      return [{ argv, output: json ? 'json' : 'human' }];
+      return [{ argv, output: json ? 'json' : 'catalog' }];
     }
   }
 }

@@ -19,6 +19,10 @@ afterAll(() => tmp.cleanup());
 // The fuzzer is plain JavaScript: loaded by path, typed here by what the tests use.
 interface Classify {
   checkHtml(text: string): string | null;
+  classify(
+    run: { argv: string[]; output: string },
+    r: { code: number; stdout: string; stderr: string },
+  ): { verdict: string; reason?: string };
 }
 interface Configs {
   readonly MCP_SERVER_SCRIPT: string;
@@ -67,6 +71,19 @@ describe('the fuzzer checks HTML strictly', () => {
     expect(inject('<span title="x" data="y">z</span>')).toMatch(/never write \(data\)/);
     expect(inject('\u202e')).toMatch(/raw control character in the HTML: U\+202e/);
     expect(checkHtml(page.replace("default-src 'none'", "default-src 'self'"))).toMatch(/no CSP/);
+  });
+});
+
+describe("the fuzzer reads import's YAML catalog as data", () => {
+  it('a long tool name passes; a long comment line, invalid YAML or a raw control character fails', async () => {
+    const { classify } = await load<Classify>('classify.mjs');
+    const run = { argv: ['import', '--config', 'c.json'], output: 'catalog' };
+    const verdict = (stdout: string) => classify(run, { code: 0, stdout, stderr: '' });
+    const name = `mcp__${'k'.repeat(6000)}__t`;
+    expect(verdict(`# made by import\ntools:\n  - name: ${name}\n    description: d\n`).verdict).toBe('result');
+    expect(verdict(`# ${name}\ntools: []\n`)).toEqual({ verdict: 'failure', reason: expect.stringMatching(/line/) });
+    expect(verdict('tools: [\n').verdict).toBe('failure');
+    expect(verdict('tools:\n  - name: a\u001b[2J\n').verdict).toBe('failure');
   });
 });
 
