@@ -70,7 +70,7 @@ const WINDOWS = 3;
  * How much cheaper a byte may still become than in the fastest of this thread's last {@link WINDOWS} windows, by
  * the CPU time this thread has replayed so far: at most 10× in its first second, 3× in its second, 2× after. The
  * JIT's speed-ups come in steps in the first second: on the bench's sessions a byte costs 10–18× its warm cost in
- * the first windows, still 3–7× after 300–600 ms (0.3–0.6 ms per kB; 0.085 warm on Node 20, 0.065 on Node 22),
+ * the first windows, still 3–7× after 300–600 ms (0.3–0.6 ms per kB; 0.065–0.085 warm),
  * and three windows agreeing within 15% at 0.58 ms per kB, 570 ms in, once started a worker at 3,000 sessions that
  * did not pay. From a second in, what is left is 1.5–1.8× on both the bench's sessions and the bundled
  * recordings (fixtures/bulk/sessions.jsonl, 38 kB per session), and 1.2–1.5× from two seconds in; the allowance
@@ -88,8 +88,8 @@ export function jitSpeedupMax(replayedMs: number): number {
  * 0.4 s was left: the worker it started made `--jobs 2` 20% slower than one job. So the cost is taken in windows of
  * at least {@link WINDOW_MS} of CPU time, and workers go by its floor: the fastest recent window at the cost the
  * JIT may still bring it down to ({@link jitSpeedupMax}). An input whose rest takes longer than a worker's warm-up
- * even at that floor pays for the worker whatever the machine; a middling one (on the bench's short sessions, up
- * to about 15,000) is replayed by this thread alone.
+ * even at that floor pays for the worker whatever the machine; a middling one (up to about 8,000 of the bench's
+ * short sessions or of the bundled recordings) is replayed by this thread alone.
  */
 export class RateMeter {
   private ms = 0;
