@@ -49,6 +49,18 @@ const CALLS = 10;
 const LONG_CALLS = 40;
 const DISTINCT = 1000;
 
+/** `DISTINCT` generated sessions of `calls` model calls against the demo catalog, each an Eino message array. */
+function generatedSessions(ctx: BulkBenchContext, calls: number): string[] {
+  const mw = createMiddleware({ dynamicTools: ctx.demo.dynamic });
+  const search = (a: string): readonly string[] | null => {
+    const r = runToolSearch(mw.index, a);
+    return r.ok ? r.matches : null;
+  };
+  return Array.from({ length: DISTINCT }, (_, i) =>
+    JSON.stringify(toEinoJson(generateTranscript(ctx.demo.dynamic, calls, search, ctx.seed * 100_003 + i) as never)),
+  );
+}
+
 /**
  * Writes `n` sessions (one whole recording per line), cycling through `distinct` ones; `kind` names the file
  * (empty for the generated 10-call sessions); with `part`, only the sessions from `part.from` up to `part.to` of
@@ -87,14 +99,7 @@ interface AggregateLike {
 
 export function benchBulk(ctx: BulkBenchContext): void {
   const { add, fmt } = ctx;
-  const mw = createMiddleware({ dynamicTools: ctx.demo.dynamic });
-  const search = (a: string): readonly string[] | null => {
-    const r = runToolSearch(mw.index, a);
-    return r.ok ? r.matches : null;
-  };
-  const distinct = Array.from({ length: DISTINCT }, (_, i) =>
-    JSON.stringify(toEinoJson(generateTranscript(ctx.demo.dynamic, CALLS, search, ctx.seed * 100_003 + i) as never)),
-  );
+  const distinct = generatedSessions(ctx, CALLS);
   const sizes = ctx.quick ? [1000, 10_000] : [1000, 10_000, 100_000];
   const files = new Map<number, string>([[1, writeSessions(ctx, 1, distinct)]]);
   for (const n of sizes) files.set(n, writeSessions(ctx, n, distinct));
@@ -318,26 +323,18 @@ const JOB_CHOICES = [
 /**
  * Bench section `jobs` (issue 27): `--jobs 1`, `--jobs 2` and the default (no `--jobs`: as many threads as the
  * machine has, started only when the input left pays for their warm-up) side by side, whole processes, at 1,000,
- * 3,000, 10,000 and 100,000 sessions of 10 model calls and 10,000 of 40. The machine is shared and noisy: the
- * three run in turn, one after the other, in a rotating order, `rounds` times (3 at 100,000); each round gives
- * the ratios time(--jobs 1) / time(x) of its own runs, and the rows are the medians of those ratios (so a
- * disturbance hits one round, not one configuration). Targets: `--jobs 2` ≥ 1.5× at 10,000 sessions and more;
- * the default never slower than `--jobs 1` (≥ 1.0×, or no worker started: then it does what `--jobs 1` does).
+ * 3,000, 10,000 and 100,000 sessions of 10 model calls, 10,000 of 40 and 10,000 of the bundled recordings. The
+ * machine is shared and noisy: the three run in turn, one after the other, in a rotating order, `rounds` times (3
+ * at 100,000); each round gives the ratios time(--jobs 1) / time(x) of its own runs, and the rows are the medians
+ * of those ratios (so a disturbance hits one round, not one configuration). Targets: `--jobs 2` ≥ 1.5× at 10,000
+ * sessions and more; the default never slower than `--jobs 1` (≥ 1.0×, or no worker started: then it does what
+ * `--jobs 1` does).
  * Beside `--jobs 2` at 10,000 sessions and more, in the same rounds: two processes started together, each on
  * half the sessions, the most two threads can give on this machine.
  */
 export function benchBulkJobs(ctx: BulkBenchContext, rounds: number): void {
   const { add, fmt } = ctx;
-  const mw = createMiddleware({ dynamicTools: ctx.demo.dynamic });
-  const search = (a: string): readonly string[] | null => {
-    const r = runToolSearch(mw.index, a);
-    return r.ok ? r.matches : null;
-  };
-  const sessionsOf = (calls: number): string[] =>
-    Array.from({ length: DISTINCT }, (_, i) =>
-      JSON.stringify(toEinoJson(generateTranscript(ctx.demo.dynamic, calls, search, ctx.seed * 100_003 + i) as never)),
-    );
-  const short = sessionsOf(CALLS);
+  const short = generatedSessions(ctx, CALLS);
   // The bundled example sessions (fixtures/bulk/sessions.jsonl): whole recordings of four formats, 38 kB each
   // (request bodies that carry the catalog), as an agent's logs are; their replay is mostly reading JSON.
   const recordings = readFileSync('fixtures/bulk/sessions.jsonl', 'utf8').split('\n').filter(Boolean);
@@ -349,7 +346,7 @@ export function benchBulkJobs(ctx: BulkBenchContext, rounds: number): void {
     n,
     kind: calls === CALLS ? '' : `x${calls}`,
     size: `${n.toLocaleString('en-US')}${calls === CALLS ? '' : ` × ${calls}-call`}`,
-    distinct: () => (calls === CALLS ? short : sessionsOf(calls)),
+    distinct: () => (calls === CALLS ? short : generatedSessions(ctx, calls)),
   });
   const cases: Case[] = [
     ...(ctx.quick ? [1000, 3000, 10_000] : [1000, 3000, 10_000, 100_000]).map((n) => generated(n, CALLS)),
